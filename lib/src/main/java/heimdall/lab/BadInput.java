@@ -1,0 +1,22 @@
+package heimdall.lab;
+
+/**
+ * Input that cannot be used: a malformed file, an unknown name, a value out of range.
+ *
+ * <p>The message always names where the problem is (file, field) and why, so that the command line
+ * can print it alone and exit with status 2, with no stack trace needed to find the cause.
+ */
+public class BadInput extends RuntimeException {
+    public BadInput(String message) {
+        super(message);
+    }
+
+    public BadInput(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** A problem in one field of one file: {@code file: field: reason}. */
+    public static BadInput at(Object file, String field, String reason) {
+        return new BadInput(file + ": " + field + ": " + reason);
+    }
+}

@@ -1,0 +1,75 @@
+package heimdall.lab.cli;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code ./lab} entry point: finds the longest command name matching the leading words and runs
+ * it. Exit status: 0 success, 1 refusal, 2 bad input or usage, 3 an internal error (a bug).
+ */
+public final class Main {
+    private Main() {}
+
+    /** Every command, in the order {@code ./lab --help} lists them. */
+    static List<Command> commands() {
+        return List.of(
+                // one line per command; keep grouped by concern
+        );
+    }
+
+    public static void main(String[] argv) {
+        System.exit(run(Arrays.asList(argv), System.out, System.err));
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) {
+        if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
+            printUsage(out);
+            return argv.isEmpty() ? 2 : 0;
+        }
+        Command chosen = null;
+        int words = 0;
+        for (Command c : commands()) {
+            String[] name = c.name().split(" ");
+            if (name.length > words && name.length <= argv.size()
+                    && Arrays.equals(name, argv.subList(0, name.length).toArray(new String[0]))) {
+                chosen = c;
+                words = name.length;
+            }
+        }
+        if (chosen == null) {
+            err.println("lab: unknown command '" + String.join(" ", argv.subList(0, Math.min(2, argv.size())))
+                    + "'; run ./lab --help for the list");
+            return 2;
+        }
+        List<String> rest = new ArrayList<>(argv.subList(words, argv.size()));
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.println(chosen.help());
+            return 0;
+        }
+        try {
+            return chosen.run(rest);
+        } catch (BadInput e) {
+            err.println("lab " + chosen.name() + ": error: " + e.getMessage());
+            return 2;
+        } catch (Refusal e) {
+            err.println("lab " + chosen.name() + ": refused: " + e.getMessage());
+            return 1;
+        } catch (Exception | Error e) {
+            err.println("lab " + chosen.name() + ": internal error (a bug, please report): " + e);
+            e.printStackTrace(err);
+            return 3;
+        }
+    }
+
+    private static void printUsage(PrintStream out) {
+        out.println("usage: ./lab COMMAND [ARGS...]   (./lab COMMAND --help for each)");
+        out.println();
+        for (Command c : commands()) {
+            out.printf("  %-22s %s%n", c.name(), c.summary());
+        }
+    }
+}
