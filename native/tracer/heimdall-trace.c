@@ -1,7 +1,7 @@
 /*
  * heimdall-trace: run a command under ptrace and write one JSON line per event.
  *
- * Usage: heimdall-trace [-o FILE] [--] CMD [ARGS...]
+ * Usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--] CMD [ARGS...]
  *
  * Every thread and child of CMD is followed (PTRACE_SEIZE with TRACESYSGOOD, TRACECLONE, TRACEFORK,
  * TRACEVFORK, TRACEEXEC and EXITKILL: if the tracer dies, the kernel kills every tracee). Syscall
@@ -11,9 +11,14 @@
  * Output, one JSON object a line (to FILE, default stdout). Every line has "seq" (the order in which
  * the tracer saw the event; a syscall's seq is that of its entry), "ev", "tid" and "pid" (the tgid):
  *   {"ev":"start","kind":"root"|"thread"|"process","parent":TID|null}   a task begins (parent = creator)
- *   {"ev":"syscall","nr":N,"args":[6 x u64],"ip":U64,"ret":S64}       one syscall entry; "ret" only
- *        when the call returned (absent for exit_group, exit, a successful execve's replaced thread);
- *        "ip" is the user instruction pointer after the syscall instruction (the call site in libc)
+ *   {"ev":"syscall","nr":N,"args":[6 x u64],"ip":U64,"sp":U64,"ret":S64}  one syscall entry; "ret"
+ *        only when the call returned (absent for exit_group, exit, a successful execve's replaced
+ *        thread); "ip" is the user instruction pointer after the syscall instruction (inside libc's
+ *        wrapper, usually), "sp" the user stack pointer; with --stack N also "stack":[N x u64], the
+ *        first N words at sp (raw material for finding the caller's return address)
+ *   {"ev":"maps","maps":[{"start":U64,"end":U64,"perms":"r-xp","offset":U64,"path":S},...]}  with
+ *        --maps: the process's executable mappings, written at its exit_group and execve entries (the
+ *        image is complete then), so that "ip" values can be mapped to (object, offset) across ASLR
  *   {"ev":"exec","former_tid":TID,"exe":PATH}                          an execve succeeded
  *   {"ev":"signal","sig":N}                                           a signal is delivered to tid
  *   {"ev":"exit","code":N} or {"ev":"exit","signal":N}                the task ended
@@ -38,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +61,9 @@ struct task {
     unsigned long long nr;
     unsigned long long args[6];
     unsigned long long ip;
+    unsigned long long sp;
+    int nstack;
+    unsigned long long stack[64];
     struct task *next;
 };
 
@@ -62,6 +71,8 @@ struct task {
 static struct task *tasks[BUCKETS];
 static FILE *out;
 static unsigned long long seq;
+static int opt_maps;
+static int opt_stack;
 
 static struct task *find(pid_t tid)
 {
@@ -102,9 +113,15 @@ static void forget(pid_t tid)
 
 static void write_syscall(struct task *t, int has_ret, long long ret)
 {
-    fprintf(out, "{\"seq\":%llu,\"ev\":\"syscall\",\"tid\":%d,\"pid\":%d,\"nr\":%llu,\"args\":[%llu,%llu,%llu,%llu,%llu,%llu],\"ip\":%llu",
+    fprintf(out, "{\"seq\":%llu,\"ev\":\"syscall\",\"tid\":%d,\"pid\":%d,\"nr\":%llu,\"args\":[%llu,%llu,%llu,%llu,%llu,%llu],\"ip\":%llu,\"sp\":%llu",
             t->seq, t->tid, t->tgid, t->nr, t->args[0], t->args[1], t->args[2], t->args[3], t->args[4],
-            t->args[5], t->ip);
+            t->args[5], t->ip, t->sp);
+    if (opt_stack) {
+        fputs(",\"stack\":[", out);
+        for (int i = 0; i < t->nstack; i++)
+            fprintf(out, i ? ",%llu" : "%llu", t->stack[i]);
+        fputc(']', out);
+    }
     if (has_ret)
         fprintf(out, ",\"ret\":%lld", ret);
     fputs("}\n", out);
@@ -172,9 +189,49 @@ static const char *resolve(const char *cmd, char *buf, size_t len)
     return NULL;
 }
 
+/* The first words of the tracee's stack: one process_vm_readv, no per-word ptrace round trips. */
+static int read_stack(pid_t tid, unsigned long long sp, unsigned long long *words, int n)
+{
+    struct iovec local = { words, (size_t)n * sizeof *words };
+    struct iovec remote = { (void *)sp, (size_t)n * sizeof *words };
+    ssize_t got = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+    return got < 0 ? 0 : (int)(got / (ssize_t)sizeof *words);
+}
+
+/* The executable mappings of tid's process, as one "maps" line. */
+static void write_maps(struct task *t)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", t->tid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    fprintf(out, "{\"seq\":%llu,\"ev\":\"maps\",\"tid\":%d,\"pid\":%d,\"maps\":[", seq++, t->tid, t->tgid);
+    char line[4096 + 256];
+    int first = 1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long start, end, offset;
+        char perms[8];
+        int name_at = 0;
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset, &name_at) < 4)
+            continue;
+        if (perms[2] != 'x')
+            continue;
+        char *name = name_at ? line + name_at : line + strlen(line);
+        name[strcspn(name, "\n")] = 0;
+        fprintf(out, "%s{\"start\":%llu,\"end\":%llu,\"perms\":\"%s\",\"offset\":%llu,\"path\":", first ? "" : ",",
+                start, end, perms, offset);
+        write_json_string(name);
+        fputc('}', out);
+        first = 0;
+    }
+    fclose(f);
+    fputs("]}\n", out);
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: heimdall-trace [-o FILE] [--] CMD [ARGS...]\n");
+    fprintf(stderr, "usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--] CMD [ARGS...]\n");
     exit(125);
 }
 
@@ -185,6 +242,14 @@ int main(int argc, char **argv)
     for (; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (strcmp(argv[i], "--maps") == 0) {
+            opt_maps = 1;
+        } else if (strcmp(argv[i], "--stack") == 0 && i + 1 < argc) {
+            opt_stack = atoi(argv[++i]);
+            if (opt_stack < 1 || opt_stack > 64) {
+                fprintf(stderr, "heimdall-trace: --stack takes 1 to 64 words\n");
+                return 125;
+            }
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -305,12 +370,17 @@ int main(int argc, char **argv)
                 if (t->in_syscall) /* an entry never closed (e.g. restarted): keep it, without ret */
                     write_syscall(t, 0, 0);
                 t->in_syscall = 1;
+                int first = !started; /* the root's own execve: its old image is this tracer's */
                 started = 1;
                 t->seq = seq++;
                 t->nr = info.entry.nr;
                 for (int a = 0; a < 6; a++)
                     t->args[a] = info.entry.args[a];
                 t->ip = info.instruction_pointer;
+                t->sp = info.stack_pointer;
+                t->nstack = opt_stack ? read_stack(tid, t->sp, t->stack, opt_stack) : 0;
+                if (opt_maps && !first && (t->nr == SYS_exit_group || t->nr == SYS_execve || t->nr == SYS_execveat))
+                    write_maps(t);
             } else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
                 need_info_check = 0;
                 if (t->in_syscall)
@@ -351,6 +421,9 @@ int main(int argc, char **argv)
                     t->nr = f->nr;
                     memcpy(t->args, f->args, sizeof t->args);
                     t->ip = f->ip;
+                    t->sp = f->sp;
+                    t->nstack = f->nstack;
+                    memcpy(t->stack, f->stack, sizeof t->stack);
                     forget(former);
                 }
             }

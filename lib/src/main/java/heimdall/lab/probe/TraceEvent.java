@@ -19,14 +19,17 @@ public sealed interface TraceEvent {
 
     /**
      * A syscall entry. {@code args} are the six argument registers as unsigned 64-bit values (Java
-     * {@code long} bits), {@code ip} the user instruction pointer after the syscall instruction, and
-     * {@code ret} the return value when the call returned (empty for exit_group, exit, and a call
-     * cut short by the task's end).
+     * {@code long} bits), {@code ip} the user instruction pointer after the syscall instruction
+     * (usually inside libc's wrapper), {@code sp} the user stack pointer, {@code stack} the first
+     * words at {@code sp} when the trace asked for them (else empty; for a leaf wrapper such as
+     * {@code syscall(2)} the first word is the caller's return address), and {@code ret} the return
+     * value when the call returned (empty for exit_group, exit, and a call cut short by the task's end).
      */
-    record Syscall(long seq, int tid, int pid, int nr, List<Long> args, long ip, OptionalLong ret)
-            implements TraceEvent {
+    record Syscall(long seq, int tid, int pid, int nr, List<Long> args, long ip, long sp, List<Long> stack,
+            OptionalLong ret) implements TraceEvent {
         public Syscall {
             args = List.copyOf(args);
+            stack = List.copyOf(stack);
         }
 
         public long arg(int index) {
@@ -42,6 +45,28 @@ public sealed interface TraceEvent {
 
     /** A signal was delivered to {@code tid}. */
     record Signal(long seq, int tid, int pid, int signal) implements TraceEvent {}
+
+    /**
+     * The executable mappings of a process (traces taken with maps), written at its exit_group and
+     * execve entries: what maps an {@code ip} or return address to (object, offset) across ASLR.
+     */
+    record Maps(long seq, int tid, int pid, List<Mapping> maps) implements TraceEvent {
+        public Maps {
+            maps = List.copyOf(maps);
+        }
+
+        /** The mapping holding {@code address}, if any. */
+        public java.util.Optional<Mapping> find(long address) {
+            return maps.stream().filter(m -> m.contains(address)).findFirst();
+        }
+    }
+
+    /** One executable mapping: [start, end) of {@code path} at file {@code offset}. */
+    record Mapping(long start, long end, String perms, long offset, String path) {
+        public boolean contains(long address) {
+            return Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;
+        }
+    }
 
     /** The task ended: with {@code code} if it exited, or killed by {@code signal} (the other is -1). */
     record Exit(long seq, int tid, int pid, int code, int signal) implements TraceEvent {

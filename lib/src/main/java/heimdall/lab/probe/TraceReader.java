@@ -77,8 +77,13 @@ public final class TraceReader {
                     a.add(unsigned(v, where, "args"));
                 }
                 JsonNode ret = o.get("ret");
+                List<Long> stack = new ArrayList<>();
+                for (JsonNode v : o.path("stack")) {
+                    stack.add(unsigned(v, where, "stack"));
+                }
                 return new TraceEvent.Syscall(seq, tid, pid, need(o, "nr", where).asInt(), a,
                         unsigned(need(o, "ip", where), where, "ip"),
+                        o.has("sp") ? unsigned(o.get("sp"), where, "sp") : 0, stack,
                         ret == null || ret.isNull() ? OptionalLong.empty() : OptionalLong.of(ret.asLong()));
             }
             case "start":
@@ -88,6 +93,15 @@ public final class TraceReader {
                 return new TraceEvent.Exec(seq, tid, pid, need(o, "former_tid", where).asInt(), o.path("exe").asText(""));
             case "signal":
                 return new TraceEvent.Signal(seq, tid, pid, need(o, "sig", where).asInt());
+            case "maps": {
+                List<TraceEvent.Mapping> maps = new ArrayList<>();
+                for (JsonNode m : need(o, "maps", where)) {
+                    maps.add(new TraceEvent.Mapping(unsigned(need(m, "start", where), where, "start"),
+                            unsigned(need(m, "end", where), where, "end"), m.path("perms").asText(""),
+                            unsigned(need(m, "offset", where), where, "offset"), m.path("path").asText("")));
+                }
+                return new TraceEvent.Maps(seq, tid, pid, maps);
+            }
             case "exit":
                 return new TraceEvent.Exit(seq, tid, pid, o.has("code") ? o.get("code").asInt() : -1,
                         o.has("signal") ? o.get("signal").asInt() : -1);

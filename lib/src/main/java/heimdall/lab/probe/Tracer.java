@@ -19,14 +19,33 @@ public final class Tracer {
     public static final int TRACER_FAILED = 125;
 
     private final Path tracer;
+    private final boolean maps;
+    private final int stackWords;
 
-    public Tracer(Path tracer) {
+    /**
+     * @param maps also record each process's executable mappings (at exit_group and execve)
+     * @param stackWords also record this many words at the stack pointer of each call (0 to 64)
+     */
+    public Tracer(Path tracer, boolean maps, int stackWords) {
+        if (stackWords < 0 || stackWords > 64) {
+            throw new IllegalArgumentException("stackWords must be 0 to 64, not " + stackWords);
+        }
         this.tracer = tracer;
+        this.maps = maps;
+        this.stackWords = stackWords;
     }
 
-    /** A tracer using the native build's {@code heimdall-trace}. */
+    /** A tracer using the native build's {@code heimdall-trace}, recording calls only (what the probe needs). */
     public static Tracer standard() {
-        return new Tracer(NativeExecutables.tracer());
+        return new Tracer(NativeExecutables.tracer(), false, 0);
+    }
+
+    /**
+     * A tracer that also records mappings and {@code stackWords} stack words per call: what a graph
+     * recorder needs to attribute a call to its call site rather than to libc's wrapper.
+     */
+    public static Tracer withCallSites(int stackWords) {
+        return new Tracer(NativeExecutables.tracer(), true, stackWords);
     }
 
     /**
@@ -65,7 +84,14 @@ public final class Tracer {
             Path trace = dir.resolve("trace.jsonl");
             Path out = dir.resolve("stdout");
             Path err = dir.resolve("stderr");
-            List<String> argv = new ArrayList<>(List.of(tracer.toString(), "-o", trace.toString(), "--"));
+            List<String> argv = new ArrayList<>(List.of(tracer.toString(), "-o", trace.toString()));
+            if (maps) {
+                argv.add("--maps");
+            }
+            if (stackWords > 0) {
+                argv.addAll(List.of("--stack", String.valueOf(stackWords)));
+            }
+            argv.add("--");
             argv.addAll(command);
             Process p = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();

@@ -150,4 +150,24 @@ class TracerTest {
         assertTrue(calls.stream().anyMatch(c -> c.nr() == MPROTECT && c.arg(2) == PROT_READ), "mprotect(PROT_READ)");
         assertTrue(calls.stream().anyMatch(c -> c.nr() == OPENAT && c.arg(2) == O_RDONLY_CLOEXEC), "openat(O_RDONLY|O_CLOEXEC)");
     }
+
+    @Test
+    void callSitesCanBeFoundFromTheStackAndTheMappings() throws Exception {
+        NeedsPtrace.assume();
+        Tracer.Run run = Tracer.withCallSites(2).run(List.of(NativeExecutables.abcdf().toString(), "2"));
+        assertEquals(0, run.status(), run.stderr());
+        TraceEvent.Maps maps = run.events().stream().filter(e -> e instanceof TraceEvent.Maps)
+                .map(e -> (TraceEvent.Maps) e).reduce((a, b) -> b).orElseThrow();
+        List<TraceEvent.Syscall> marks = run.syscalls().stream().filter(c -> MARKERS.contains(c.nr())).toList();
+        assertEquals(expectedMarkers(2).size(), marks.size());
+        Set<Long> sites = new HashSet<>();
+        for (TraceEvent.Syscall c : marks) {
+            assertTrue(maps.find(c.ip()).orElseThrow().path().contains("libc"), "the syscall instruction is libc's");
+            // syscall(2) is a leaf: the word at sp is the return address into abcdf's own text
+            long caller = c.stack().get(0);
+            assertTrue(maps.find(caller).orElseThrow().path().endsWith("/fixtures/abcdf"), Long.toHexString(caller));
+            sites.add(caller);
+        }
+        assertEquals(5, sites.size(), "one call site per marker: A, B, C, D, F");
+    }
 }
