@@ -170,4 +170,15 @@ class TracerTest {
         }
         assertEquals(5, sites.size(), "one call site per marker: A, B, C, D, F");
     }
+
+    @Test
+    void signalsAndDeathBySignalAreRecorded() throws Exception {
+        NeedsPtrace.assume();
+        Tracer.Run run = Tracer.standard().run(List.of("/bin/sh", "-c", "kill -TERM $$"));
+        assertEquals(128 + 15, run.status(), "the tracer exits 128+signal like a shell");
+        int root = ((TraceEvent.Start) run.events().get(0)).tid();
+        assertTrue(run.events().stream().anyMatch(e -> e instanceof TraceEvent.Signal g && g.tid() == root && g.signal() == 15));
+        TraceEvent end = run.events().get(run.events().size() - 1);
+        assertTrue(end instanceof TraceEvent.Exit x && x.killed() && x.signal() == 15 && x.code() == -1, end.toString());
+    }
 }
