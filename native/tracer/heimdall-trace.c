@@ -30,6 +30,10 @@
  * the first recorded syscall of the root task is its execve. Group-stops are resumed rather than
  * honoured (a traced program cannot be stopped with SIGSTOP; fine for probing).
  *
+ * The tracer returns when every traced task has ended (a daemon left behind by CMD keeps it waiting,
+ * as strace -f does). A new task that reports its first stop before its creator's clone event is
+ * held until that event, so its "start" line (with parent) always precedes its calls.
+ *
  * Exit status: CMD's own status, 128+signal if it was killed by a signal, 125 when the tracer
  * itself failed, 127 when CMD cannot be executed.
  */
