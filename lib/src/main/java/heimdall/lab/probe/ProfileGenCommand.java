@@ -1,0 +1,56 @@
+package heimdall.lab.probe;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.cli.Args;
+import heimdall.lab.cli.Command;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** {@code ./lab profile gen OBSERVATIONS.json [-o PROFILE.json]} */
+public final class ProfileGenCommand implements Command {
+    @Override
+    public String name() {
+        return "profile gen";
+    }
+
+    @Override
+    public String summary() {
+        return "turn probe observations into an OCI seccomp profile (kill by default)";
+    }
+
+    @Override
+    public String help() {
+        return """
+                usage: ./lab profile gen OBSERVATIONS.json [-o|--out PROFILE.json]
+
+                Writes an OCI LinuxSeccomp profile: defaultAction SCMP_ACT_KILL_PROCESS, architectures
+                [SCMP_ARCH_X86_64], one SCMP_ACT_ALLOW entry naming every observed call whose arguments do not
+                matter, and for each argument-sensitive call one SCMP_ACT_ALLOW entry per observed value
+                (tuple), compared with SCMP_CMP_EQ. Sorted: the same observations give the same bytes.
+                To stdout without -o.
+                """;
+    }
+
+    @Override
+    public int run(List<String> argv) throws Exception {
+        List<String> mapped = new ArrayList<>();
+        for (String s : argv) {
+            mapped.add(s.equals("-o") ? "--out" : s);
+        }
+        Args a = Args.parse(name(), mapped, Set.of(), Set.of("--out")).atMost(1);
+        Path in = Path.of(a.positional(0, "OBSERVATIONS.json"));
+        if (!Files.isRegularFile(in)) {
+            throw new BadInput(in + ": no such file");
+        }
+        String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());
+        if (a.value("--out").isPresent()) {
+            Files.writeString(Path.of(a.value("--out").get()), profile);
+        } else {
+            System.out.print(profile);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,74 @@
+package heimdall.lab.probe;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.cli.Args;
+import heimdall.lab.cli.Command;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** {@code ./lab profile probe [--runs N] [--out FILE] [--any-status] -- CMD...} */
+public final class ProfileProbeCommand implements Command {
+    @Override
+    public String name() {
+        return "profile probe";
+    }
+
+    @Override
+    public String summary() {
+        return "trace a command (ptrace, all threads) N times and write its observed syscalls";
+    }
+
+    @Override
+    public String help() {
+        return """
+                usage: ./lab profile probe [--runs N] [--out OBSERVATIONS.json] [--any-status] -- CMD [ARGS...]
+
+                Runs CMD under heimdall-trace (ptrace: every thread and child followed) N times (default 3)
+                and writes the observations: per syscall its number and count in each run, and for the
+                argument-sensitive calls (mmap prot+flags, mprotect/pkey_mprotect prot, open/openat flags,
+                prctl option; see heimdall.lab.probe.ArgumentSensitive) the distinct argument values.
+                Written to --out, or to stdout. CMD's output is captured, not shown.
+                A run that exits nonzero is refused (exit 1) unless --any-status is given.
+                Needs ptrace permission (root here).
+
+                  ./lab profile probe --runs 3 --out obs.json -- /bin/true
+                  ./lab profile gen obs.json -o profile.json
+                """;
+    }
+
+    @Override
+    public int run(List<String> argv) throws Exception {
+        Args a = Args.parse(name(), argv, Set.of("--any-status"), Set.of("--runs", "--out")).atMost(0);
+        List<String> cmd = a.afterDashes();
+        if (cmd.isEmpty()) {
+            throw new BadInput("no command to probe: give it after -- (./lab profile probe --help)");
+        }
+        long runs = a.longValue("--runs", 3);
+        if (runs < 1 || runs > 1000) {
+            throw new BadInput("option --runs: " + runs + " is out of range (1 to 1000)");
+        }
+        Probe.Result r = new Probe(Tracer.standard(), SyscallNames.x86_64()).probe(cmd, (int) runs, cmd);
+        for (int i = 0; i < r.runs().size(); i++) {
+            Tracer.Run run = r.runs().get(i);
+            System.err.printf("lab profile probe: run %d: status %d, %d syscalls, %d tasks%n", i + 1, run.status(),
+                    run.syscalls().size(), run.events().stream().filter(e -> e instanceof TraceEvent.Start).count());
+            if (run.status() != 0 && !a.flag("--any-status")) {
+                throw new Refusal("run " + (i + 1) + " of " + String.join(" ", cmd) + " exited with status "
+                        + run.status() + " (use --any-status to keep it); its stderr: " + run.stderr().strip());
+            }
+        }
+        String text = ObservationsJson.write(r.observations());
+        if (a.value("--out").isPresent()) {
+            Path out = Path.of(a.value("--out").get());
+            Files.writeString(out, text);
+            System.err.printf("lab profile probe: %d distinct syscalls; observations in %s%n",
+                    r.observations().calls().size(), out);
+        } else {
+            System.out.print(text);
+        }
+        return 0;
+    }
+}
