@@ -35,6 +35,8 @@ int32_t hl_run_wait(int64_t handle, int64_t *samples, int32_t samples_len, int64
 /* SIGKILL through the pidfd (no pid reuse race); 0, or -errno (-ESRCH once reaped). */
 int32_t hl_run_kill(int64_t handle);
 int32_t hl_run_pid(int64_t handle);
+/* The phase the runner has published so far (HL_PHASE_*), read while it runs. */
+int32_t hl_run_phase(int64_t handle);
 /* Releases the handle: kills and reaps the runner if wait was not called. */
 void hl_run_free(int64_t handle);
 

@@ -362,6 +362,11 @@ int32_t hl_run_kill(int64_t handle)
 	return 0;
 }
 
+int32_t hl_run_phase(int64_t handle)
+{
+	return (int32_t)__atomic_load_n(&((struct hl_run *)(intptr_t)handle)->res->phase, __ATOMIC_ACQUIRE);
+}
+
 int32_t hl_run_pid(int64_t handle)
 {
 	return ((struct hl_run *)(intptr_t)handle)->pid;

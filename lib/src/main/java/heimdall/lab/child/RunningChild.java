@@ -38,6 +38,40 @@ public final class RunningChild implements AutoCloseable {
         return pid;
     }
 
+    /**
+     * The step the child has reached, as it published it (read from shared memory, no system call in
+     * the child). After the child ended, the phase it ended in.
+     */
+    public Phase phase() {
+        synchronized (state) {
+            if (freed) {
+                return result != null ? phaseOf(result.fate()) : Phase.SPAWNED;
+            }
+            return Phase.of(NativeLib.hl_run_phase(handle));
+        }
+    }
+
+    /**
+     * Waits until the child has published {@code phase} or a later one, or has ended; for a supervisor
+     * that must know the child is past its handover and into its calls. Polls every 100 µs.
+     *
+     * @return whether the phase was reached within the timeout
+     */
+    public boolean awaitPhase(Phase phase, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (phase().compareTo(phase) < 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(0, 100_000);
+        }
+        return true;
+    }
+
+    private static Phase phaseOf(Fate fate) {
+        return fate instanceof Fate.Killed k ? k.phase() : ((Fate.Exited) fate).phase();
+    }
+
     /** {@link #listenerFd(Duration)} with a 10 s timeout. */
     public int listenerFd() {
         return listenerFd(Duration.ofSeconds(10));

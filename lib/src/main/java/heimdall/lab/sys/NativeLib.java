@@ -84,6 +84,9 @@ public final class NativeLib {
 
     public static native int hl_run_pid(long handle);
 
+    /** The phase the runner has published so far ({@code HL_PHASE_*}). */
+    public static native int hl_run_phase(long handle);
+
     public static native void hl_run_free(long handle);
 
     public static native int hl_close(int fd);
@@ -124,7 +127,7 @@ public final class NativeLib {
                     return dir;
                 }
             }
-            return extract(lib, runner);
+            return extract(lib, runner, cacheRoot());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot extract the native files", e);
         } catch (URISyntaxException e) {
@@ -132,7 +135,14 @@ public final class NativeLib {
         }
     }
 
-    private static Path extract(URL lib, URL runner) throws IOException {
+    private static Path cacheRoot() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path cache = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
+        return cache.resolve("heimdall-lab").resolve("native");
+    }
+
+    /** Copies both files into {@code root/<hash>/} unless already there; returns that directory. */
+    static Path extract(URL lib, URL runner, Path root) throws IOException {
         byte[] libBytes = read(lib);
         byte[] runnerBytes = read(runner);
         String key;
@@ -144,9 +154,7 @@ public final class NativeLib {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path cache = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
-        Path dir = cache.resolve("heimdall-lab").resolve("native").resolve(key);
+        Path dir = root.resolve(key);
         Files.createDirectories(dir);
         place(dir.resolve(LIBRARY), libBytes, "rw-r--r--");
         place(dir.resolve(RUNNER), runnerBytes, "rwxr-xr-x");
