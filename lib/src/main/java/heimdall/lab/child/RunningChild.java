@@ -16,7 +16,10 @@ public final class RunningChild implements AutoCloseable {
     private final long handle;
     private final int pid;
 
-    private final Object state = new Object(); // guards freed, and every native call but the blocking wait
+    // Lock order: waiting -> listening -> state. Only `state` is held briefly; the two blocking native
+    // calls (wait, listener receipt) hold their own lock, so kill() always gets through.
+    private final Object state = new Object(); // guards freed and the quick native calls
+    private final Object listening = new Object(); // serialises listener receipt and close
     private final Object waiting = new Object(); // serialises await and the final reap
     private boolean freed;
     private ChildResult result;
@@ -86,7 +89,7 @@ public final class RunningChild implements AutoCloseable {
      *     the timeout passed, or the listener was already closed
      */
     public int listenerFd(Duration timeout) {
-        synchronized (state) {
+        synchronized (listening) {
             if (!spec.newListener()) {
                 throw new IllegalStateException("the spec asked for no listener");
             }
@@ -96,7 +99,9 @@ public final class RunningChild implements AutoCloseable {
             if (listener >= 0) {
                 return listener;
             }
-            checkOpen();
+            synchronized (state) {
+                checkOpen();
+            }
             long ms = Math.max(0, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
             int fd = NativeLib.hl_run_listener(handle, (int) ms);
             if (fd < 0) {
@@ -114,7 +119,7 @@ public final class RunningChild implements AutoCloseable {
      * notified call then fails with {@code ENOSYS} instead of waiting.
      */
     public void closeListener() {
-        synchronized (state) {
+        synchronized (listening) {
             if (listener >= 0) {
                 NativeLib.hl_close(listener);
                 listener = -1;
@@ -167,13 +172,15 @@ public final class RunningChild implements AutoCloseable {
             if (result == null) {
                 await();
             }
-            synchronized (state) {
+            synchronized (listening) {
                 if (listener >= 0) {
                     NativeLib.hl_close(listener);
                     listener = -1;
                 }
-                NativeLib.hl_run_free(handle);
-                freed = true;
+                synchronized (state) {
+                    NativeLib.hl_run_free(handle);
+                    freed = true;
+                }
             }
         }
         MeasuredChild.forget(this);
