@@ -63,13 +63,15 @@
  * reads it only after waitid() says the runner is gone (or with an acquire load while polling for
  * HL_PHASE_LISTENER_READY), so no further synchronisation is needed.
  *
- * After the last program is installed the runner makes no system call but the measured call (plus
- * close() after each openat, untimed) and exit_group, with two exceptions: handing over the listener
- * (sendmsg on HL_SOCK_FD and close of its copy; with HL_F_LISTENER_PIDFD only the close, after the
- * parent took it with pidfd_getfd) and nothing else. clock_gettime() is the vDSO's, which makes no
- * system call while the clocksource is vDSO-capable (tsc, hpet is not); a floor must therefore
- * allow what the handover needs, and on a host whose clocksource falls back to the syscall, also
- * clock_gettime.
+ * Once its first program is installed the runner makes no system call but these, so a floor must
+ * allow them and may allow nothing else:
+ *   - seccomp(2), for each further program (installed under the ones before it);
+ *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
+ *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
+ *   - the measured call, and close() after each openat (untimed);
+ *   - exit_group.
+ * clock_gettime() is the vDSO's and makes no system call while the clocksource is vDSO-capable
+ * (tsc is); on a host where it falls back to the syscall, the floor would have to allow that too.
  */
 #ifndef HEIMDALL_SHM_H
 #define HEIMDALL_SHM_H

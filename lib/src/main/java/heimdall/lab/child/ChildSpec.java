@@ -13,7 +13,9 @@ import java.util.Objects;
  *
  * @param cpu the CPU the child pins itself to; -1 keeps the inherited affinity
  * @param programs classic BPF programs installed in this order, each raw {@code struct sock_filter}
- *     bytes (8 bytes an instruction, little endian; libseccomp's {@code seccomp_export_bpf} format)
+ *     bytes (8 bytes an instruction, little endian; libseccomp's {@code seccomp_export_bpf} format).
+ *     Each program after the first is installed under those before it, so they must allow
+ *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL})
  * @param call what is measured
  * @param warmup calls made before measuring, not recorded
  * @param count measured calls (at least 1)

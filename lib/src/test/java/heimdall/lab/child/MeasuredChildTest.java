@@ -67,6 +67,73 @@ class MeasuredChildTest {
         assertEquals(0, r.batchTotalNs());
     }
 
+    /**
+     * After installing, the child makes no system call but the measured one (with close after openat)
+     * and exit_group: a floor allowing exactly those lets it finish. Any other call, the clock falling
+     * back from the vDSO included, would kill it with SIGSYS.
+     */
+    @ParameterizedTest
+    @MethodSource("calls")
+    void afterInstallingTheChildMakesOnlyTheMeasuredCall(Call call) {
+        requireSeccomp("kill_process");
+        byte[] floor = call.kind() == Call.Kind.OPENAT
+                ? Programs.allowOnly(call.nr(), Programs.NR_CLOSE, Programs.NR_EXIT_GROUP)
+                : Programs.allowOnly(call.nr(), Programs.NR_EXIT_GROUP);
+        for (ChildSpec.Mode mode : List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH)) {
+            ChildResult r = MeasuredChild.run(ChildSpec.of(call, W, N).withPrograms(floor).withMode(mode));
+            assertTrue(r.completed(), mode + ": " + r.fate().describe());
+            assertEquals(0, r.lastErrno(), r.lastOutcome());
+        }
+        ChildResult timer = MeasuredChild.run(ChildSpec.timer(Cpus.measuring(), 0, N)
+                .withPrograms(Programs.allowOnly(Programs.NR_EXIT_GROUP)));
+        assertTrue(timer.completed(), "timer: " + timer.fate().describe());
+    }
+
+    @Test
+    void theStrictFloorKillsAnyOtherCall() {
+        requireSeccomp("kill_process");
+        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETTID, 0, 10)
+                .withPrograms(Programs.allowOnly(NR_GETPPID, Programs.NR_EXIT_GROUP)));
+        assertEquals(Signals.SIGSYS, assertInstanceOf(Fate.Killed.class, r.fate()).signal());
+    }
+
+    /** The listener handover needs sendmsg and close (SCM_RIGHTS) or only close (pidfd_getfd). */
+    @ParameterizedTest
+    @EnumSource(ChildSpec.ListenerTransfer.class)
+    void listenerHandoverUnderAStrictFloor(ChildSpec.ListenerTransfer how) throws Exception {
+        requireSeccomp("user_notif");
+        // seccomp itself too: the listener program is installed under the floor.
+        byte[] floor = Programs.allowOnly(NR_GETPPID, Programs.NR_CLOSE, Programs.NR_EXIT_GROUP, Programs.NR_SECCOMP);
+        ChildSpec spec = ChildSpec.of(Call.syscall(NR_GETPPID), 0, 5)
+                .withPrograms(floor, onSyscall(NR_GETPPID, RET_USER_NOTIF)).withNewListener(how);
+        try (RunningChild child = MeasuredChild.start(spec)) {
+            if (how == ChildSpec.ListenerTransfer.SCM_RIGHTS) {
+                // sendmsg is not allowed: the floor kills the child during the handover.
+                ChildResult r = child.await();
+                Fate.Killed k = assertInstanceOf(Fate.Killed.class, r.fate());
+                assertEquals(Signals.SIGSYS, k.signal());
+                assertEquals(Phase.LISTENER, k.phase());
+                assertEquals("killed by SIGSYS (31) during listener handover", r.fate().describe());
+            } else {
+                child.listenerFd();
+                child.closeListener();
+                ChildResult r = child.await();
+                assertTrue(r.completed(), r.fate().describe());
+                assertEquals(Errno.ENOSYS, r.lastErrno());
+            }
+        }
+    }
+
+    @Test
+    void spawnFailuresAreRefusalsAndBadSpecsEinval() {
+        byte[] spec = ChildSpec.of(Call.GETPPID, 0, 10).encode();
+        assertEquals(-Errno.ENOENT, NativeLib.hl_run_spawn("/nonexistent/heimdall-runner", spec, spec.length));
+        byte[] bad = spec.clone();
+        bad[0] ^= 1; // magic
+        assertEquals(-Errno.EINVAL, NativeLib.hl_run_spawn(NativeLib.runner().toString(), bad, bad.length));
+        assertEquals(-Errno.EINVAL, NativeLib.hl_run_spawn(NativeLib.runner().toString(), spec, spec.length - 1));
+    }
+
     @Test
     void openatReturnsADescriptorAndClosesIt() {
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.openat(file), W, N));

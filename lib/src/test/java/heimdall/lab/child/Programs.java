@@ -15,6 +15,10 @@ final class Programs {
     static final int RET_ALLOW = 0x7fff0000;
 
     static final int NR_GETPPID = 110;
+    static final int NR_CLOSE = 3;
+    static final int NR_SENDMSG = 46;
+    static final int NR_EXIT_GROUP = 231;
+    static final int NR_SECCOMP = 317;
 
     private Programs() {}
 
@@ -39,6 +43,22 @@ final class Programs {
                 insn(JEQ_K, 0, 1, nr),
                 insn(RET_K, 0, 0, hit),
                 insn(RET_K, 0, 0, RET_ALLOW));
+    }
+
+    /**
+     * A strict floor: load nr; allow exactly {@code nrs}; KILL_PROCESS anything else. Layout: ld,
+     * one JEQ per number (true: jump to the final ALLOW), RET KILL_PROCESS, RET ALLOW.
+     */
+    static byte[] allowOnly(int... nrs) {
+        int n = nrs.length;
+        byte[][] insns = new byte[n + 3][];
+        insns[0] = insn(LD_W_ABS, 0, 0, 0);
+        for (int i = 1; i <= n; i++) {
+            insns[i] = insn(JEQ_K, n + 1 - i, 0, nrs[i - 1]);
+        }
+        insns[n + 1] = insn(RET_K, 0, 0, RET_KILL_PROCESS);
+        insns[n + 2] = insn(RET_K, 0, 0, RET_ALLOW);
+        return program(insns);
     }
 
     static byte[] allowAll() {
