@@ -60,11 +60,11 @@
  * HL_MODE_TIMER the difference of two back-to-back clock reads. Unused in HL_MODE_BATCH.
  *
  * Ordering: the runner publishes phase with a release store before it starts the step; the parent
- * reads it only after waitid() says the runner is gone (or with an acquire load while polling for
- * HL_PHASE_LISTENER_READY), so no further synchronisation is needed.
+ * reads it after waitid() says the runner is gone, or with an acquire load while it runs (polling for
+ * HL_PHASE_LISTENER_READY, or hl_run_phase()), so no further synchronisation is needed.
  *
  * Once its first program is installed the runner makes no system call but these, so a floor must
- * allow them and may allow nothing else:
+ * allow them and need allow nothing else:
  *   - seccomp(2), for each further program (installed under the ones before it);
  *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
  *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);

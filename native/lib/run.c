@@ -211,9 +211,11 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 	}
 
 	struct hl_run *run = calloc(1, sizeof(*run));
-	int pidfd = (int)syscall(SYS_pidfd_open, req.pid, 0);
+	int pidfd = high_cloexec((int)syscall(SYS_pidfd_open, req.pid, 0));
 	if (run == NULL || pidfd < 0) {
-		err = run == NULL ? -ENOMEM : -errno;
+		err = run == NULL ? -ENOMEM : pidfd;
+		if (pidfd >= 0)
+			close(pidfd);
 		kill(req.pid, SIGKILL);
 		waitpid(req.pid, NULL, 0);
 		close(sv[0]);
@@ -222,7 +224,7 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 		return err;
 	}
 	run->pid = req.pid;
-	run->pidfd = high_cloexec(pidfd);
+	run->pidfd = pidfd;
 	run->sock = sv[0];
 	run->map = map;
 	run->size = h.size;

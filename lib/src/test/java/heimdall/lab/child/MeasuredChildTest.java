@@ -302,6 +302,47 @@ class MeasuredChildTest {
     }
 
     @Test
+    void childrenSpawnedConcurrentlyHoldOnlyTheirOwnRegionAndSocket() throws Exception {
+        int threads = 4;
+        List<RunningChild> children = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> starters = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                    children.add(MeasuredChild.start(ChildSpec.of(Call.syscall(OrphanProbe.SYS_PAUSE), 0, 1)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.start();
+            starters.add(t);
+        }
+        go.countDown();
+        for (Thread t : starters) {
+            t.join();
+        }
+        try {
+            assertEquals(threads, children.size());
+            for (RunningChild c : children) {
+                assertTrue(c.awaitPhase(Phase.MEASURE, Duration.ofSeconds(10)), "child stuck in " + c.phase());
+                List<Integer> fds = new ArrayList<>();
+                for (Path p : fdsOf(c.pid())) {
+                    fds.add(Integer.parseInt(p.getFileName().toString()));
+                }
+                assertTrue(fds.stream().allMatch(n -> n <= 4), "child " + c.pid() + " holds " + fds);
+                assertTrue(fds.contains(3) && fds.contains(4), "child " + c.pid() + " holds " + fds);
+            }
+        } finally {
+            for (RunningChild c : children) {
+                c.close();
+                assertEquals(Signals.SIGKILL, assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
+            }
+        }
+    }
+
+    @Test
     void runsLeakNoDescriptorsIntoThisProcess() throws IOException {
         MeasuredChild.run(ChildSpec.of(Call.GETPPID, 0, 10));
         int before = fdsOf(ProcessHandle.current().pid()).size();
