@@ -204,7 +204,7 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 		return -1;
 	if (h->count < 1 || h->count > HL_MAX_COUNT || h->warmup > HL_MAX_COUNT * 16)
 		return -1;
-	if (h->nprogs > HL_MAX_PROGS)
+	if (h->nprogs > HL_MAX_PROGS || h->cpu < -1 || h->cpu >= 1024 /* CPU_SETSIZE */)
 		return -1;
 	if ((h->flags & HL_F_NEW_LISTENER) && h->nprogs == 0)
 		return -1;

@@ -70,8 +70,8 @@ public record ChildSpec(
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(transfer, "transfer");
         programs = List.copyOf(programs);
-        if (cpu < -1) {
-            throw bad("cpu", "must be a CPU number or -1, got " + cpu);
+        if (cpu < -1 || cpu >= 1024) {
+            throw bad("cpu", "must be a CPU number below 1024 or -1, got " + cpu);
         }
         if (programs.size() > MAX_PROGRAMS) {
             throw bad("programs", "at most " + MAX_PROGRAMS + " programs, got " + programs.size());

@@ -154,6 +154,16 @@ class MeasuredChildTest {
     }
 
     @Test
+    void aCpuOutsideTheAllowedSetEndsTheChildWhilePinning() {
+        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPPID, 0, 10).withCpu(1023));
+        Fate.Exited e = assertInstanceOf(Fate.Exited.class, r.fate());
+        assertEquals(66, e.code());
+        assertEquals(Phase.PIN, e.phase());
+        assertEquals("exited with 66: it could not pin itself (EINVAL)", e.describe());
+        assertEquals(-1, r.cpuGranted());
+    }
+
+    @Test
     void batchModeGivesATotalAndNoSamples() {
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withMode(ChildSpec.Mode.BATCH));
         assertTrue(r.completed(), r.fate().describe());
