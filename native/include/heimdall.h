@@ -37,6 +37,8 @@ int32_t hl_run_kill(int64_t handle);
 int32_t hl_run_pid(int64_t handle);
 /* The phase the runner has published so far (HL_PHASE_*), read while it runs. */
 int32_t hl_run_phase(int64_t handle);
+/* 1 while the runner runs, 0 once it has exited (reaped or not): its pidfd has become readable. */
+int32_t hl_run_alive(int64_t handle);
 /* Releases the handle: kills and reaps the runner if wait was not called. */
 void hl_run_free(int64_t handle);
 

@@ -369,6 +369,16 @@ int32_t hl_run_phase(int64_t handle)
 	return (int32_t)__atomic_load_n(&((struct hl_run *)(intptr_t)handle)->res->phase, __ATOMIC_ACQUIRE);
 }
 
+int32_t hl_run_alive(int64_t handle)
+{
+	struct hl_run *run = (struct hl_run *)(intptr_t)handle;
+	struct pollfd p = {.fd = run->pidfd, .events = POLLIN};
+	if (run->reaped)
+		return 0;
+	int n = poll(&p, 1, 0);
+	return n < 0 ? -errno : n == 0;
+}
+
 int32_t hl_run_pid(int64_t handle)
 {
 	return ((struct hl_run *)(intptr_t)handle)->pid;

@@ -58,17 +58,27 @@ public final class RunningChild implements AutoCloseable {
      * Waits until the child has published {@code phase} or a later one, or has ended; for a supervisor
      * that must know the child is past its handover and into its calls. Polls every 100 µs.
      *
-     * @return whether the phase was reached within the timeout
+     * @return whether the phase was reached (false: the timeout passed, or the child ended before it)
      */
     public boolean awaitPhase(Phase phase, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (phase().compareTo(phase) < 0) {
+            if (!alive()) {
+                return phase().compareTo(phase) >= 0; // it may have published the phase just before ending
+            }
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
             Thread.sleep(0, 100_000);
         }
         return true;
+    }
+
+    /** Whether the child is still running (it may have ended and not yet be reaped). */
+    public boolean alive() {
+        synchronized (state) {
+            return !freed && NativeLib.hl_run_alive(handle) == 1;
+        }
     }
 
     private static Phase phaseOf(Fate fate) {

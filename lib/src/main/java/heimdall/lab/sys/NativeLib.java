@@ -87,6 +87,9 @@ public final class NativeLib {
     /** The phase the runner has published so far ({@code HL_PHASE_*}). */
     public static native int hl_run_phase(long handle);
 
+    /** 1 while the runner runs, 0 once it has exited (reaped or not). */
+    public static native int hl_run_alive(long handle);
+
     public static native void hl_run_free(long handle);
 
     public static native int hl_close(int fd);

@@ -164,6 +164,15 @@ class MeasuredChildTest {
     }
 
     @Test
+    void awaitingAPhaseAChildNeverReachesReturnsWhenItEnds() throws InterruptedException {
+        try (RunningChild c = MeasuredChild.start(ChildSpec.of(Call.GETPPID, 0, 10).withCpu(1023))) {
+            assertFalse(c.awaitPhase(Phase.MEASURE, Duration.ofSeconds(30)));
+            assertFalse(c.alive());
+            assertEquals(Phase.PIN, c.phase());
+        }
+    }
+
+    @Test
     void batchModeGivesATotalAndNoSamples() {
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withMode(ChildSpec.Mode.BATCH));
         assertTrue(r.completed(), r.fate().describe());
