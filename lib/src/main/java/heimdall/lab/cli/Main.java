@@ -18,7 +18,10 @@ public final class Main {
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
-                new heimdall.lab.probe.ProfileProbeCommand(), new heimdall.lab.probe.ProfileGenCommand(), new heimdall.lab.probe.ProfileRegenCommand()
+                new ChildRunCommand(),
+                new heimdall.lab.probe.ProfileProbeCommand(),
+                new heimdall.lab.probe.ProfileGenCommand(),
+                new heimdall.lab.probe.ProfileRegenCommand()
         );
     }
 

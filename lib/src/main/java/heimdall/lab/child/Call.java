@@ -1,0 +1,139 @@
+package heimdall.lab.child;
+
+import heimdall.lab.BadInput;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * What a measured child calls, again and again. The named calls are made with fixed, harmless
+ * arguments; {@link #syscall} makes any call by number. The measured child makes each as a bare
+ * {@code syscall} instruction (no libc wrapper), so the kinds differ only in what the kernel does.
+ *
+ * @param kind which call
+ * @param nr its x86_64 system call number ({@code -1} for {@link Kind#NONE})
+ * @param args the six arguments of a {@link Kind#SYSCALL}; empty otherwise
+ * @param path the file of an {@link Kind#OPENAT}; {@code null} otherwise
+ */
+public record Call(Kind kind, int nr, List<Long> args, Path path) {
+
+    /** The call kinds the runner knows; {@code code} is {@code enum hl_call} of heimdall_shm.h. */
+    public enum Kind {
+        /** Nothing between the clock reads: the timer's own cost ({@code ChildSpec.Mode.TIMER}). */
+        NONE(0, -1, "nothing (timer)"),
+        GETPPID(1, 110, "getppid"),
+        GETTID(2, 186, "gettid"),
+        GETPID(3, 39, "getpid"),
+        SCHED_YIELD(4, 24, "sched_yield"),
+        /** {@code prctl(PR_SET_NAME, "heimdall-bench")}. */
+        PRCTL_SET_NAME(5, 157, "prctl(PR_SET_NAME)"),
+        /** {@code mprotect(page, 4096, PROT_READ)} on a page of the child's own. */
+        MPROTECT(6, 10, "mprotect(PROT_READ)"),
+        /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)}; the close that follows is not timed. */
+        OPENAT(7, 257, "openat(O_RDONLY|O_CLOEXEC)"),
+        /** Any call by number with six given arguments. */
+        SYSCALL(8, -1, "syscall");
+
+        final int code;
+        final int nr;
+        final String label;
+
+        Kind(int code, int nr, String label) {
+            this.code = code;
+            this.nr = nr;
+            this.label = label;
+        }
+
+        /** The runner's code for this kind ({@code HL_CALL_*}). */
+        public int code() {
+            return code;
+        }
+    }
+
+    public static final Call NONE = new Call(Kind.NONE, -1, List.of(), null);
+    public static final Call GETPPID = named(Kind.GETPPID);
+    public static final Call GETTID = named(Kind.GETTID);
+    public static final Call GETPID = named(Kind.GETPID);
+    public static final Call SCHED_YIELD = named(Kind.SCHED_YIELD);
+    public static final Call PRCTL_SET_NAME = named(Kind.PRCTL_SET_NAME);
+    public static final Call MPROTECT = named(Kind.MPROTECT);
+
+    public Call {
+        Objects.requireNonNull(kind, "kind");
+        args = List.copyOf(args);
+        if (kind == Kind.SYSCALL) {
+            if (nr < 0 || args.size() != 6) {
+                throw new IllegalArgumentException("a syscall needs a number >= 0 and six arguments");
+            }
+        } else if (!args.isEmpty() || nr != kind.nr) {
+            throw new IllegalArgumentException(kind + " takes no arguments and has number " + kind.nr);
+        }
+        if ((kind == Kind.OPENAT) != (path != null)) {
+            throw new IllegalArgumentException("a path goes with openat, and only with it");
+        }
+    }
+
+    private static Call named(Kind kind) {
+        return new Call(kind, kind.nr, List.of(), null);
+    }
+
+    /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)}; a relative path resolves against the JVM's directory. */
+    public static Call openat(Path path) {
+        return new Call(Kind.OPENAT, Kind.OPENAT.nr, List.of(), path.toAbsolutePath());
+    }
+
+    /** Any call by number; missing arguments are 0, more than six are an error. */
+    public static Call syscall(int nr, long... args) {
+        if (args.length > 6) {
+            throw new IllegalArgumentException("a system call takes at most six arguments, got " + args.length);
+        }
+        long[] six = Arrays.copyOf(args, 6);
+        return new Call(Kind.SYSCALL, nr, Arrays.stream(six).boxed().collect(Collectors.toList()), null);
+    }
+
+    /** A readable name: {@code getppid}, {@code openat(O_RDONLY|O_CLOEXEC) /etc/hostname}, {@code syscall 110(0, …)}. */
+    public String label() {
+        return switch (kind) {
+            case OPENAT -> kind.label + " " + path;
+            case SYSCALL -> "syscall " + nr + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
+            default -> kind.label;
+        };
+    }
+
+    /**
+     * A call named on the command line: {@code getppid}, {@code gettid}, {@code getpid},
+     * {@code sched_yield}, {@code prctl}, {@code mprotect}, {@code openat} (needs {@code path}),
+     * or a number (a {@link #syscall} with zero arguments).
+     */
+    public static Call parse(String name, Path path) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        switch (n) {
+            case "getppid": return GETPPID;
+            case "gettid": return GETTID;
+            case "getpid": return GETPID;
+            case "sched_yield": return SCHED_YIELD;
+            case "prctl": case "prctl_set_name": return PRCTL_SET_NAME;
+            case "mprotect": return MPROTECT;
+            case "openat":
+                if (path == null) {
+                    throw BadInput.at("command line", "--path", "openat needs a file to open");
+                }
+                return openat(path);
+            default:
+                try {
+                    return syscall(Integer.parseInt(n));
+                } catch (NumberFormatException e) {
+                    throw BadInput.at("command line", "--call", "'" + name
+                            + "' is not one of getppid, gettid, getpid, sched_yield, prctl, mprotect, openat or a number");
+                }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+}

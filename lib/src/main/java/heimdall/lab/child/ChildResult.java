@@ -1,0 +1,57 @@
+package heimdall.lab.child;
+
+import heimdall.lab.Refusal;
+import heimdall.lab.sys.Errno;
+import java.util.Arrays;
+
+/**
+ * What a measured child left behind.
+ *
+ * @param spec what was asked
+ * @param samples per-call durations in ns ({@code PER_CALL}, {@code TIMER}); empty for {@code BATCH}
+ *     and for a child that did not finish measuring
+ * @param batchTotalNs {@code BATCH}: ns around all calls; 0 otherwise
+ * @param cpuGranted the CPU the child ran on after pinning; -1 when it died before knowing
+ * @param fate how it ended
+ * @param lastReturn the last measured call's return value (-1 on failure)
+ * @param lastErrno its errno, 0 when it succeeded
+ */
+public record ChildResult(
+        ChildSpec spec, long[] samples, long batchTotalNs, int cpuGranted, Fate fate, long lastReturn, int lastErrno) {
+
+    /** Whether the child exited 0 after measuring every call. */
+    public boolean completed() {
+        return fate.ok();
+    }
+
+    /** This result, or a refusal carrying {@link Fate#describe()} when the child did not complete. */
+    public ChildResult requireCompleted() {
+        if (!completed()) {
+            throw new Refusal("measured child " + fate.describe());
+        }
+        return this;
+    }
+
+    /** The median sample (the lower of the two middle ones for an even count); -1 without samples. */
+    public long median() {
+        if (samples.length == 0) {
+            return -1;
+        }
+        long[] s = samples.clone();
+        Arrays.sort(s);
+        return s[(s.length - 1) / 2];
+    }
+
+    public long min() {
+        return Arrays.stream(samples).min().orElse(-1);
+    }
+
+    public long max() {
+        return Arrays.stream(samples).max().orElse(-1);
+    }
+
+    /** {@code "-1 EPERM"} or {@code "3"}. */
+    public String lastOutcome() {
+        return lastErrno != 0 ? lastReturn + " " + Errno.name(lastErrno) : Long.toString(lastReturn);
+    }
+}

@@ -1,0 +1,177 @@
+package heimdall.lab.child;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.sys.Cpus;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One run of a measured child: where it runs, what it installs, what it calls and how often.
+ *
+ * @param cpu the CPU the child pins itself to; -1 keeps the inherited affinity
+ * @param programs classic BPF programs installed in this order, each raw {@code struct sock_filter}
+ *     bytes (8 bytes an instruction, little endian; libseccomp's {@code seccomp_export_bpf} format).
+ *     Each program after the first is installed under those before it, so they must allow
+ *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL})
+ * @param call what is measured
+ * @param warmup calls made before measuring, not recorded
+ * @param count measured calls (at least 1)
+ * @param mode one sample per call, one total, or the timer alone
+ * @param newListener install the last program with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER} and hand
+ *     the listener to the parent ({@link RunningChild#listenerFd()})
+ * @param transfer how the listener reaches the parent
+ */
+public record ChildSpec(
+        int cpu,
+        List<byte[]> programs,
+        Call call,
+        long warmup,
+        long count,
+        Mode mode,
+        boolean newListener,
+        ListenerTransfer transfer) {
+
+    /** How the calls are timed; {@code code} is {@code enum hl_mode}. */
+    public enum Mode {
+        /** Each call timed alone: {@code count} samples. */
+        PER_CALL(0),
+        /** One timer pair around all {@code count} calls: {@link ChildResult#batchTotalNs()}, no samples. */
+        BATCH(1),
+        /** Two back-to-back clock reads per sample, no call: the timer's own cost. */
+        TIMER(2);
+
+        final int code;
+
+        Mode(int code) {
+            this.code = code;
+        }
+    }
+
+    /**
+     * How the listener leaves the child. {@link #SCM_RIGHTS} (the default) needs the child's floor to
+     * allow {@code sendmsg} and {@code close} after installing; {@link #PIDFD_GETFD} needs only
+     * {@code close}: the parent copies the descriptor out with {@code pidfd_getfd} while the child
+     * waits without a system call.
+     */
+    public enum ListenerTransfer { SCM_RIGHTS, PIDFD_GETFD }
+
+    /** The runner's limits (heimdall_shm.h). */
+    public static final int MAX_PROGRAMS = 16;
+    public static final int MAX_INSNS = 4096;
+    public static final long MAX_COUNT = 1L << 28;
+    static final int HEADER_SIZE = 4352;
+    static final int PATH_MAX = 4096;
+
+    public ChildSpec {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(transfer, "transfer");
+        programs = List.copyOf(programs);
+        if (cpu < -1 || cpu >= 1024) {
+            throw bad("cpu", "must be a CPU number below 1024 or -1, got " + cpu);
+        }
+        if (programs.size() > MAX_PROGRAMS) {
+            throw bad("programs", "at most " + MAX_PROGRAMS + " programs, got " + programs.size());
+        }
+        for (int i = 0; i < programs.size(); i++) {
+            int len = programs.get(i).length;
+            if (len == 0 || len % 8 != 0 || len / 8 > MAX_INSNS) {
+                throw bad("programs[" + i + "]", len + " bytes is not 1.." + MAX_INSNS + " instructions of 8 bytes");
+            }
+        }
+        if (warmup < 0 || warmup > MAX_COUNT * 16) {
+            throw bad("warmup", "must be 0.." + MAX_COUNT * 16 + ", got " + warmup);
+        }
+        if (count < 1 || count > MAX_COUNT) {
+            throw bad("count", "must be 1.." + MAX_COUNT + ", got " + count);
+        }
+        if ((mode == Mode.TIMER) != (call.kind() == Call.Kind.NONE)) {
+            throw bad("mode", "TIMER goes with Call.NONE, and only with it");
+        }
+        if (newListener && programs.isEmpty()) {
+            throw bad("newListener", "needs at least one program to install with it");
+        }
+        if (call.path() != null && call.path().toString().getBytes(StandardCharsets.UTF_8).length >= PATH_MAX) {
+            throw bad("call.path", "longer than " + (PATH_MAX - 1) + " bytes");
+        }
+    }
+
+    /** {@code count} calls, each timed, after {@code warmup}, on the {@link Cpus#measuring()} CPU, no programs. */
+    public static ChildSpec of(Call call, long warmup, long count) {
+        return new ChildSpec(Cpus.measuring(), List.of(), call, warmup, count, Mode.PER_CALL, false,
+                ListenerTransfer.SCM_RIGHTS);
+    }
+
+    /** The timer alone: {@code count} pairs of back-to-back reads on {@code cpu}. */
+    public static ChildSpec timer(int cpu, long warmup, long count) {
+        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS);
+    }
+
+    public ChildSpec withCpu(int cpu) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+    }
+
+    public ChildSpec withPrograms(List<byte[]> programs) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+    }
+
+    public ChildSpec withPrograms(byte[]... programs) {
+        return withPrograms(List.of(programs));
+    }
+
+    public ChildSpec withCall(Call call) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+    }
+
+    public ChildSpec withCounts(long warmup, long count) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+    }
+
+    public ChildSpec withMode(Mode mode) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+    }
+
+    /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
+    public ChildSpec withNewListener(ListenerTransfer transfer) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer);
+    }
+
+    /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */
+    byte[] encode() {
+        int insnBytes = programs.stream().mapToInt(p -> p.length).sum();
+        ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + insnBytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0, 0x4d534c48); // magic
+        b.putInt(4, 1); // version
+        b.putInt(16, cpu);
+        b.putInt(20, call.kind().code());
+        b.putInt(24, mode.code);
+        int flags = (newListener ? 1 : 0) | (newListener && transfer == ListenerTransfer.PIDFD_GETFD ? 2 : 0);
+        b.putInt(28, flags);
+        b.putLong(32, call.nr());
+        for (int i = 0; i < call.args().size(); i++) {
+            b.putLong(40 + 8 * i, call.args().get(i));
+        }
+        b.putLong(88, warmup);
+        b.putLong(96, count);
+        b.putInt(108, programs.size());
+        for (int i = 0; i < programs.size(); i++) {
+            b.putInt(112 + 4 * i, programs.get(i).length / 8);
+        }
+        if (call.path() != null) {
+            b.put(256, call.path().toString().getBytes(StandardCharsets.UTF_8));
+        }
+        int at = HEADER_SIZE;
+        for (byte[] p : programs) {
+            b.put(at, p);
+            at += p.length;
+        }
+        return b.array();
+    }
+
+    private static BadInput bad(String field, String reason) {
+        return BadInput.at("child spec", field, reason);
+    }
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * heimdall_shm.h - the region shared between libheimdall and heimdall-runner
+ *
+ * One measured run is one heimdall-runner process. libheimdall creates a memfd, lays the run out in
+ * it as described here, and hands it to the runner as file descriptor 3 (HL_SHM_FD); one end of a
+ * socketpair is descriptor 4 (HL_SOCK_FD). The runner maps the region MAP_SHARED, reads its orders
+ * from the header, writes its progress and results into the result block and its samples into the
+ * sample array. The parent keeps its own mapping, so everything written before the runner died
+ * (phase, partial samples) is still readable after it was killed.
+ *
+ * All fields are little endian (x86_64 only). Offsets are from the start of the region.
+ *
+ *   offset  size  field           written by  meaning
+ *   ------  ----  --------------  ----------  ----------------------------------------------------
+ *        0     4  magic           java        HL_SHM_MAGIC ("HLSM")
+ *        4     4  version         java        HL_SHM_VERSION; the runner refuses any other
+ *        8     8  size            lib         total bytes of the region; the runner checks fstat()
+ *       16     4  cpu             java        CPU to pin to (s32); -1 leaves the affinity as inherited
+ *       20     4  call            java        HL_CALL_*: what is measured
+ *       24     4  mode            java        HL_MODE_*: PER_CALL, BATCH or TIMER
+ *       28     4  flags           java        HL_F_*: NEW_LISTENER (on the last program), LISTENER_PIDFD
+ *       32     8  nr              java        syscall number for HL_CALL_SYSCALL (s64)
+ *       40    48  args[6]         java        its six arguments (u64 each)
+ *       88     8  warmup          java        W: calls made before measuring, not recorded
+ *       96     8  count           java        N: measured calls (>= 1, <= HL_MAX_COUNT)
+ *      104     4  parent_pid      lib         the spawning process; the runner exits if it is gone
+ *      108     4  nprogs          java        programs to install, 0..HL_MAX_PROGS, in this order
+ *      112    64  prog_len[16]    java        instructions in each program, 1..HL_MAX_INSNS (u32 each)
+ *      176     8  progs_off       lib         = HL_SHM_HEADER_SIZE
+ *      184     8  result_off      lib         offset of struct hl_shm_result, 64-aligned
+ *      192     8  samples_off     lib         offset of the sample array, page-aligned
+ *      200    56  reserved        -           zero
+ *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT
+ *     4352     -  programs        java        the programs back to back: prog_len[i] * 8 bytes each,
+ *                                             raw struct sock_filter (u16 code, u8 jt, u8 jf, u32 k),
+ *                                             the format of libseccomp's seccomp_export_bpf()
+ *
+ * "java" fields come in the spec bytes given to hl_run_spawn() (header and programs, nothing more);
+ * "lib" fields are filled in by libheimdall, which also sizes the region:
+ *   result_off  = align64(HL_SHM_HEADER_SIZE + 8 * sum(prog_len))
+ *   samples_off = align4096(result_off + sizeof(struct hl_shm_result))
+ *   size        = samples_off + 8 * count
+ *
+ * The result block (struct hl_shm_result, 64 bytes), written by the runner unless said otherwise:
+ *
+ *        0     4  cpu_granted     CPU the runner ran on after pinning (sched_getcpu), -1 before
+ *        4     4  phase           HL_PHASE_*: the step the runner is in; stored before each step
+ *        8     4  prog_index      the program being installed while phase == HL_PHASE_INSTALL
+ *       12     4  setup_errno     errno of the setup step that failed (see HL_EXIT_*), else 0
+ *       16     8  last_ret        the last measured call's return value (s64; -1 on failure)
+ *       24     4  last_errno      its errno (0 when it succeeded)
+ *       28     4  listener_fd     the runner's own listener descriptor (HL_F_LISTENER_PIDFD)
+ *       32     8  batch_ns        HL_MODE_BATCH: ns around all N calls; else 0
+ *       40     8  done            measured calls completed (N on success)
+ *       48     4  listener_taken  written by the lib: 1 once it has copied the listener (pidfd_getfd)
+ *       52    12  reserved
+ *
+ * The sample array: count u64, the duration of each measured call in ns (CLOCK_MONOTONIC), or for
+ * HL_MODE_TIMER the difference of two back-to-back clock reads. Unused in HL_MODE_BATCH.
+ *
+ * Ordering: the runner publishes phase with a release store before it starts the step; the parent
+ * reads it after waitid() says the runner is gone, or with an acquire load while it runs (polling for
+ * HL_PHASE_LISTENER_READY, or hl_run_phase()), so no further synchronisation is needed.
+ *
+ * Once its first program is installed the runner makes no system call but these, so a floor must
+ * allow them and need allow nothing else:
+ *   - seccomp(2), for each further program (installed under the ones before it);
+ *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
+ *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
+ *   - the measured call, and close() after each openat (untimed);
+ *   - exit_group.
+ * clock_gettime() is the vDSO's and makes no system call while the clocksource is vDSO-capable
+ * (tsc is); on a host where it falls back to the syscall, the floor would have to allow that too.
+ */
+#ifndef HEIMDALL_SHM_H
+#define HEIMDALL_SHM_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define HL_SHM_MAGIC 0x4d534c48u /* "HLSM" read little endian */
+#define HL_SHM_VERSION 1u
+#define HL_SHM_FD 3
+#define HL_SOCK_FD 4
+
+#define HL_MAX_PROGS 16
+#define HL_MAX_INSNS 4096 /* BPF_MAXINSNS */
+#define HL_MAX_COUNT (1ull << 28)
+#define HL_PATH_MAX 4096
+#define HL_SHM_HEADER_SIZE 4352
+
+enum hl_call {
+	HL_CALL_NONE = 0, /* nothing between the clock reads: only with HL_MODE_TIMER */
+	HL_CALL_GETPPID = 1,
+	HL_CALL_GETTID = 2,
+	HL_CALL_GETPID = 3,
+	HL_CALL_SCHED_YIELD = 4,
+	HL_CALL_PRCTL_SET_NAME = 5, /* prctl(PR_SET_NAME, "heimdall-bench") */
+	HL_CALL_MPROTECT = 6,       /* mprotect(own page, 4096, PROT_READ) */
+	HL_CALL_OPENAT = 7,         /* openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC), close untimed */
+	HL_CALL_SYSCALL = 8,        /* syscall(nr, args[0..5]) */
+	HL_CALL_MAX_ = 8,
+};
+
+enum hl_mode {
+	HL_MODE_PER_CALL = 0, /* each call timed alone: N samples */
+	HL_MODE_BATCH = 1,    /* one timer pair around the N calls: batch_ns */
+	HL_MODE_TIMER = 2,    /* N back-to-back clock reads, no call: the timer's own cost */
+	HL_MODE_MAX_ = 2,
+};
+
+#define HL_F_NEW_LISTENER 0x1u   /* install the last program with SECCOMP_FILTER_FLAG_NEW_LISTENER */
+#define HL_F_LISTENER_PIDFD 0x2u /* hand the listener over by pidfd_getfd, not SCM_RIGHTS */
+#define HL_F_ALL_ (HL_F_NEW_LISTENER | HL_F_LISTENER_PIDFD)
+
+enum hl_phase {
+	HL_PHASE_SPAWNED = 0,        /* not yet running our code (exec failed or not reached) */
+	HL_PHASE_SETUP = 1,          /* mapping, parent-death signal, checks */
+	HL_PHASE_PIN = 2,            /* sched_setaffinity */
+	HL_PHASE_PREPARE = 3,        /* page for mprotect, samples faulted in */
+	HL_PHASE_NO_NEW_PRIVS = 4,
+	HL_PHASE_INSTALL = 5,        /* installing program prog_index */
+	HL_PHASE_LISTENER = 6,       /* handing the listener over */
+	HL_PHASE_LISTENER_READY = 7, /* HL_F_LISTENER_PIDFD: listener_fd is valid, waiting for the lib */
+	HL_PHASE_WARMUP = 8,
+	HL_PHASE_MEASURE = 9,
+	HL_PHASE_DONE = 10,          /* measured, about to exit_group(0) */
+};
+
+/* The runner's exit status when it gives up by itself (setup_errno says why where it applies). */
+enum hl_exit {
+	HL_EXIT_OK = 0,
+	HL_EXIT_BAD_SHM = 64,      /* fd 3 missing, wrong magic, version or layout */
+	HL_EXIT_PARENT_GONE = 65,  /* the spawning process was gone before PDEATHSIG was armed */
+	HL_EXIT_PIN = 66,          /* sched_setaffinity failed */
+	HL_EXIT_PREPARE = 67,      /* mmap of the mprotect page failed */
+	HL_EXIT_NO_NEW_PRIVS = 68, /* prctl(PR_SET_NO_NEW_PRIVS) failed */
+	HL_EXIT_INSTALL = 69,      /* seccomp(SECCOMP_SET_MODE_FILTER) refused program prog_index */
+	HL_EXIT_LISTENER = 70,     /* the listener could not be handed over */
+	HL_EXIT_USAGE = 71,        /* started by hand, not by libheimdall */
+};
+
+struct hl_shm_header {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t size;
+	int32_t cpu;
+	uint32_t call;
+	uint32_t mode;
+	uint32_t flags;
+	int64_t nr;
+	uint64_t args[6];
+	uint64_t warmup;
+	uint64_t count;
+	int32_t parent_pid;
+	uint32_t nprogs;
+	uint32_t prog_len[HL_MAX_PROGS];
+	uint64_t progs_off;
+	uint64_t result_off;
+	uint64_t samples_off;
+	uint8_t reserved[56];
+	char path[HL_PATH_MAX];
+};
+
+struct hl_shm_result {
+	int32_t cpu_granted;
+	uint32_t phase;
+	uint32_t prog_index;
+	int32_t setup_errno;
+	int64_t last_ret;
+	int32_t last_errno;
+	int32_t listener_fd;
+	uint64_t batch_ns;
+	uint64_t done;
+	uint32_t listener_taken;
+	uint8_t reserved[12];
+};
+
+_Static_assert(sizeof(struct hl_shm_header) == HL_SHM_HEADER_SIZE, "header layout");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, nr) == 32, "nr");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, warmup) == 88, "warmup");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, prog_len) == 112, "prog_len");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, progs_off) == 176, "progs_off");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, path) == 256, "path");
+_Static_assert(sizeof(struct hl_shm_result) == 64, "result layout");
+_Static_assert(__builtin_offsetof(struct hl_shm_result, listener_taken) == 48, "listener_taken");
+
+static inline uint64_t hl_align(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+/*
+ * Validates a header's own fields and computes the layout into *h (progs_off, result_off,
+ * samples_off, size). Returns 0, or -1 when the header is not one the runner can carry out.
+ * Shared by the library (before it spawns) and the runner (before it trusts the region).
+ */
+static inline int hl_shm_layout(struct hl_shm_header *h)
+{
+	uint64_t insns = 0;
+	if (h->magic != HL_SHM_MAGIC || h->version != HL_SHM_VERSION)
+		return -1;
+	if (h->call > HL_CALL_MAX_ || h->mode > HL_MODE_MAX_ || (h->flags & ~HL_F_ALL_))
+		return -1;
+	if ((h->call == HL_CALL_NONE) != (h->mode == HL_MODE_TIMER))
+		return -1;
+	if (h->count < 1 || h->count > HL_MAX_COUNT || h->warmup > HL_MAX_COUNT * 16)
+		return -1;
+	if (h->nprogs > HL_MAX_PROGS || h->cpu < -1 || h->cpu >= 1024 /* CPU_SETSIZE */)
+		return -1;
+	if ((h->flags & HL_F_NEW_LISTENER) && h->nprogs == 0)
+		return -1;
+	for (uint32_t i = 0; i < h->nprogs; i++) {
+		if (h->prog_len[i] < 1 || h->prog_len[i] > HL_MAX_INSNS)
+			return -1;
+		insns += h->prog_len[i];
+	}
+	if (h->call == HL_CALL_OPENAT && (h->path[0] == 0 || memchr(h->path, 0, HL_PATH_MAX) == NULL))
+		return -1;
+	h->progs_off = HL_SHM_HEADER_SIZE;
+	h->result_off = hl_align(HL_SHM_HEADER_SIZE + 8 * insns, 64);
+	h->samples_off = hl_align(h->result_off + sizeof(struct hl_shm_result), 4096);
+	h->size = h->samples_off + 8 * h->count;
+	return 0;
+}
+
+#endif

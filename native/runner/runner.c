@@ -1,0 +1,317 @@
+/*
+ * heimdall-runner: one measured run, spawned by libheimdall (never by hand).
+ *
+ * Orders and results travel through the shared region on fd 3 (see heimdall_shm.h); the listener,
+ * when asked for, leaves through the socket on fd 4. The process runs no Java and, once its programs
+ * are installed, makes no system call but the measured one, so what is timed is the call under the
+ * floor and nothing of ours.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "heimdall_shm.h"
+
+/* What the measured call needs, prepared before the programs go in. */
+struct job {
+	void *page;
+	const char *path;
+	long nr;
+	long args[6];
+};
+
+static struct hl_shm_result *res;
+
+static inline void set_phase(uint32_t p)
+{
+	__atomic_store_n(&res->phase, p, __ATOMIC_RELEASE);
+}
+
+/*
+ * A bare system call: no libc wrapper, no errno, the same few instructions for every call kind, so
+ * that the kinds differ only in what the kernel does. Returns -errno on failure, as the kernel does.
+ */
+static inline __attribute__((always_inline)) long sys6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline __attribute__((always_inline)) uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static const char bench_name[] = "heimdall-bench";
+
+#define CALL_getppid(j) sys6(SYS_getppid, 0, 0, 0, 0, 0, 0)
+#define CALL_gettid(j) sys6(SYS_gettid, 0, 0, 0, 0, 0, 0)
+#define CALL_getpid(j) sys6(SYS_getpid, 0, 0, 0, 0, 0, 0)
+#define CALL_sched_yield(j) sys6(SYS_sched_yield, 0, 0, 0, 0, 0, 0)
+#define CALL_prctl(j) sys6(SYS_prctl, PR_SET_NAME, (long)bench_name, 0, 0, 0, 0)
+#define CALL_mprotect(j) sys6(SYS_mprotect, (long)(j)->page, 4096, PROT_READ, 0, 0, 0)
+#define CALL_openat(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, O_RDONLY | O_CLOEXEC, 0, 0, 0)
+#define CALL_syscall(j) sys6((j)->nr, (j)->args[0], (j)->args[1], (j)->args[2], (j)->args[3], (j)->args[4], (j)->args[5])
+
+/* Untimed work after a call: only openat has any (its descriptor must not pile up). */
+#define AFTER_none(r) ((void)0)
+#define AFTER_close(r) do { if ((r) >= 0) sys6(SYS_close, (r), 0, 0, 0, 0, 0); } while (0)
+
+/*
+ * One pair of loops per call kind, chosen once through a table: the loop itself has no branch on the
+ * mode or the kind. per_call_* stores one sample per call; batch_* only calls.
+ */
+#define LOOPS(kind, after)                                                                          \
+	static long per_call_##kind(const struct job *j __attribute__((unused)), uint64_t *out, uint64_t n) \
+	{                                                                                           \
+		long r = 0;                                                                         \
+		for (uint64_t i = 0; i < n; i++) {                                                  \
+			uint64_t a = now_ns();                                                      \
+			r = CALL_##kind(j);                                                         \
+			uint64_t b = now_ns();                                                      \
+			after(r);                                                                   \
+			out[i] = b - a;                                                             \
+		}                                                                                   \
+		return r;                                                                           \
+	}                                                                                           \
+	static long batch_##kind(const struct job *j __attribute__((unused)), uint64_t n) \
+	{                                                                                           \
+		long r = 0;                                                                         \
+		for (uint64_t i = 0; i < n; i++) {                                                  \
+			r = CALL_##kind(j);                                                         \
+			after(r);                                                                   \
+		}                                                                                   \
+		return r;                                                                           \
+	}
+
+LOOPS(getppid, AFTER_none)
+LOOPS(gettid, AFTER_none)
+LOOPS(getpid, AFTER_none)
+LOOPS(sched_yield, AFTER_none)
+LOOPS(prctl, AFTER_none)
+LOOPS(mprotect, AFTER_none)
+LOOPS(openat, AFTER_close)
+LOOPS(syscall, AFTER_none)
+
+/* The timer's own cost: two back-to-back reads, nothing between them. */
+static long per_call_timer(const struct job *j, uint64_t *out, uint64_t n)
+{
+	(void)j;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = now_ns();
+		uint64_t b = now_ns();
+		out[i] = b - a;
+	}
+	return 0;
+}
+
+typedef long (*per_call_fn)(const struct job *, uint64_t *, uint64_t);
+typedef long (*batch_fn)(const struct job *, uint64_t);
+
+static const per_call_fn per_call[HL_CALL_MAX_ + 1] = {
+	[HL_CALL_NONE] = per_call_timer,
+	[HL_CALL_GETPPID] = per_call_getppid,
+	[HL_CALL_GETTID] = per_call_gettid,
+	[HL_CALL_GETPID] = per_call_getpid,
+	[HL_CALL_SCHED_YIELD] = per_call_sched_yield,
+	[HL_CALL_PRCTL_SET_NAME] = per_call_prctl,
+	[HL_CALL_MPROTECT] = per_call_mprotect,
+	[HL_CALL_OPENAT] = per_call_openat,
+	[HL_CALL_SYSCALL] = per_call_syscall,
+};
+
+static const batch_fn batch[HL_CALL_MAX_ + 1] = {
+	[HL_CALL_GETPPID] = batch_getppid,
+	[HL_CALL_GETTID] = batch_gettid,
+	[HL_CALL_GETPID] = batch_getpid,
+	[HL_CALL_SCHED_YIELD] = batch_sched_yield,
+	[HL_CALL_PRCTL_SET_NAME] = batch_prctl,
+	[HL_CALL_MPROTECT] = batch_mprotect,
+	[HL_CALL_OPENAT] = batch_openat,
+	[HL_CALL_SYSCALL] = batch_syscall,
+};
+
+static __attribute__((noreturn)) void give_up(int code, int err)
+{
+	if (res) {
+		res->setup_errno = err;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
+	_exit(code);
+}
+
+/* SCM_RIGHTS: one byte of data carries the descriptor to the parent's end of the socketpair. */
+static int send_fd(int sock, int fd)
+{
+	char byte = 'L';
+	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	memset(&u, 0, sizeof(u));
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	ssize_t n;
+	do
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == 1 ? 0 : -1;
+}
+
+/*
+ * HL_F_LISTENER_PIDFD: publish the descriptor's number and wait, without a system call (the
+ * floor may allow none), until the parent has copied it with pidfd_getfd. Bounded by the vDSO clock.
+ */
+static int wait_taken(int fd)
+{
+	res->listener_fd = fd;
+	set_phase(HL_PHASE_LISTENER_READY);
+	uint64_t deadline = now_ns() + 30ull * 1000000000ull;
+	while (!__atomic_load_n(&res->listener_taken, __ATOMIC_ACQUIRE)) {
+		if (now_ns() > deadline)
+			return -1;
+		__builtin_ia32_pause();
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	struct stat st;
+	if (fstat(HL_SHM_FD, &st) != 0 || (uint64_t)st.st_size < HL_SHM_HEADER_SIZE)
+		give_up(HL_EXIT_USAGE, errno);
+	void *base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, HL_SHM_FD, 0);
+	if (base == MAP_FAILED)
+		give_up(HL_EXIT_BAD_SHM, errno);
+
+	/* Work from a private copy checked against the layout the library claims to have made. */
+	static struct hl_shm_header h;
+	memcpy(&h, base, sizeof(h));
+	struct hl_shm_header want = h;
+	if (hl_shm_layout(&want) != 0 || want.size != h.size || want.result_off != h.result_off ||
+	    want.samples_off != h.samples_off || h.size != (uint64_t)st.st_size)
+		give_up(HL_EXIT_BAD_SHM, 0);
+	res = (struct hl_shm_result *)((char *)base + h.result_off);
+	uint64_t *samples = (uint64_t *)((char *)base + h.samples_off);
+	const struct sock_filter *progs = (const struct sock_filter *)((char *)base + h.progs_off);
+	set_phase(HL_PHASE_SETUP);
+
+	/* The parent may have died between the spawn and here; after this check PDEATHSIG covers it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+		give_up(HL_EXIT_PARENT_GONE, errno);
+	if (getppid() != h.parent_pid)
+		give_up(HL_EXIT_PARENT_GONE, 0);
+
+	set_phase(HL_PHASE_PIN);
+	if (h.cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(h.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			give_up(HL_EXIT_PIN, errno);
+	}
+	res->cpu_granted = sched_getcpu();
+
+	set_phase(HL_PHASE_PREPARE);
+	struct job job = {.path = h.path, .nr = h.nr};
+	for (int i = 0; i < 6; i++)
+		job.args[i] = (long)h.args[i];
+	job.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (job.page == MAP_FAILED)
+		give_up(HL_EXIT_PREPARE, errno);
+	memset(job.page, 0, 4096);
+	/* Fault every sample page in now: a fault inside the loop would be timed. */
+	memset(samples, 0, 8 * h.count);
+	per_call_fn timed = per_call[h.call];
+	batch_fn untimed = batch[h.call];
+
+	set_phase(HL_PHASE_NO_NEW_PRIVS);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		give_up(HL_EXIT_NO_NEW_PRIVS, errno);
+
+	int listener = -1;
+	for (uint32_t k = 0; k < h.nprogs; k++) {
+		res->prog_index = k;
+		set_phase(HL_PHASE_INSTALL);
+		struct sock_fprog fprog = {.len = (unsigned short)h.prog_len[k], .filter = (struct sock_filter *)progs};
+		unsigned long flags = 0;
+		if (k + 1 == h.nprogs && (h.flags & HL_F_NEW_LISTENER))
+			flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
+		if (r < 0)
+			give_up(HL_EXIT_INSTALL, errno);
+		if (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
+			listener = (int)r;
+		progs += h.prog_len[k];
+	}
+
+	if (listener >= 0) {
+		set_phase(HL_PHASE_LISTENER);
+		if (h.flags & HL_F_LISTENER_PIDFD) {
+			if (wait_taken(listener) != 0)
+				give_up(HL_EXIT_LISTENER, ETIMEDOUT);
+		} else if (send_fd(HL_SOCK_FD, listener) != 0) {
+			give_up(HL_EXIT_LISTENER, errno);
+		}
+		/* Our copy must go: the parent closing its own must leave no listener at all. */
+		sys6(SYS_close, listener, 0, 0, 0, 0, 0);
+	}
+
+	long last;
+	set_phase(HL_PHASE_WARMUP);
+	if (h.mode == HL_MODE_BATCH) {
+		untimed(&job, h.warmup);
+		set_phase(HL_PHASE_MEASURE);
+		uint64_t a = now_ns();
+		last = untimed(&job, h.count);
+		uint64_t b = now_ns();
+		res->batch_ns = b - a;
+	} else {
+		/* The warm-up runs the very loop that is measured, into the same (later overwritten) samples. */
+		for (uint64_t done = 0; done < h.warmup;) {
+			uint64_t n = h.warmup - done < h.count ? h.warmup - done : h.count;
+			timed(&job, samples, n);
+			done += n;
+		}
+		set_phase(HL_PHASE_MEASURE);
+		last = timed(&job, samples, h.count);
+	}
+	if (last < 0 && last > -4096) {
+		res->last_ret = -1;
+		res->last_errno = (int32_t)-last;
+	} else {
+		res->last_ret = last;
+		res->last_errno = 0;
+	}
+	res->done = h.count;
+	set_phase(HL_PHASE_DONE);
+	_exit(HL_EXIT_OK);
+}
