@@ -19,7 +19,7 @@
  *       16     4  cpu             java        CPU to pin to (s32); -1 leaves the affinity as inherited
  *       20     4  call            java        HL_CALL_*: what is measured
  *       24     4  mode            java        HL_MODE_*: PER_CALL, BATCH or TIMER
- *       28     4  flags           java        HL_F_*: NEW_LISTENER (on the last program), LISTENER_PIDFD
+ *       28     4  flags           java        HL_F_*: NEW_LISTENER (on program listener_prog), LISTENER_PIDFD
  *       32     8  nr              java        syscall number for HL_CALL_SYSCALL (s64)
  *       40    48  args[6]         java        its six arguments (u64 each)
  *       88     8  warmup          java        W: calls made before measuring, not recorded
@@ -30,7 +30,9 @@
  *      176     8  progs_off       lib         = HL_SHM_HEADER_SIZE
  *      184     8  result_off      lib         offset of struct hl_shm_result, 64-aligned
  *      192     8  samples_off     lib         offset of the sample array, page-aligned
- *      200    56  reserved        -           zero
+ *      200     4  listener_prog   java        with HL_F_NEW_LISTENER: the program installed with
+ *                                             SECCOMP_FILTER_FLAG_NEW_LISTENER (0-based, < nprogs)
+ *      204    52  reserved        -           zero
  *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT
  *     4352     -  programs        java        the programs back to back: prog_len[i] * 8 bytes each,
  *                                             raw struct sock_filter (u16 code, u8 jt, u8 jf, u32 k),
@@ -110,7 +112,7 @@ enum hl_mode {
 	HL_MODE_MAX_ = 2,
 };
 
-#define HL_F_NEW_LISTENER 0x1u   /* install the last program with SECCOMP_FILTER_FLAG_NEW_LISTENER */
+#define HL_F_NEW_LISTENER 0x1u   /* install program listener_prog with SECCOMP_FILTER_FLAG_NEW_LISTENER */
 #define HL_F_LISTENER_PIDFD 0x2u /* hand the listener over by pidfd_getfd, not SCM_RIGHTS */
 #define HL_F_ALL_ (HL_F_NEW_LISTENER | HL_F_LISTENER_PIDFD)
 
@@ -159,7 +161,8 @@ struct hl_shm_header {
 	uint64_t progs_off;
 	uint64_t result_off;
 	uint64_t samples_off;
-	uint8_t reserved[56];
+	uint32_t listener_prog;
+	uint8_t reserved[52];
 	char path[HL_PATH_MAX];
 };
 
@@ -206,7 +209,7 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 		return -1;
 	if (h->nprogs > HL_MAX_PROGS || h->cpu < -1 || h->cpu >= 1024 /* CPU_SETSIZE */)
 		return -1;
-	if ((h->flags & HL_F_NEW_LISTENER) && h->nprogs == 0)
+	if ((h->flags & HL_F_NEW_LISTENER) && h->listener_prog >= h->nprogs)
 		return -1;
 	for (uint32_t i = 0; i < h->nprogs; i++) {
 		if (h->prog_len[i] < 1 || h->prog_len[i] > HL_MAX_INSNS)

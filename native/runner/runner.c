@@ -248,6 +248,20 @@ int main(int argc, char **argv)
 	if (job.page == MAP_FAILED)
 		give_up(HL_EXIT_PREPARE, errno);
 	memset(job.page, 0, 4096);
+	/*
+	 * openat names its file relative to the file's directory, made our working directory here: the
+	 * measured call walks one component, and a supervisor that opens beneath the job's in/ sees the
+	 * same relative name the kernel resolves for an unbrokered call.
+	 */
+	if (h.call == HL_CALL_OPENAT) {
+		char *slash = strrchr(h.path, '/');
+		if (slash) {
+			*slash = 0;
+			if (chdir(slash == h.path ? "/" : h.path) != 0)
+				give_up(HL_EXIT_PREPARE, errno);
+			job.path = slash + 1;
+		}
+	}
 	/* Fault every sample page in now: a fault inside the loop would be timed. */
 	memset(samples, 0, 8 * h.count);
 	per_call_fn timed = per_call[h.call];
@@ -263,7 +277,7 @@ int main(int argc, char **argv)
 		set_phase(HL_PHASE_INSTALL);
 		struct sock_fprog fprog = {.len = (unsigned short)h.prog_len[k], .filter = (struct sock_filter *)progs};
 		unsigned long flags = 0;
-		if (k + 1 == h.nprogs && (h.flags & HL_F_NEW_LISTENER))
+		if (k == h.listener_prog && (h.flags & HL_F_NEW_LISTENER))
 			flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
 		long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
 		if (r < 0)

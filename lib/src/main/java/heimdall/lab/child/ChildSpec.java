@@ -32,7 +32,8 @@ public record ChildSpec(
         long count,
         Mode mode,
         boolean newListener,
-        ListenerTransfer transfer) {
+        ListenerTransfer transfer,
+        int listenerProgram) {
 
     /** How the calls are timed; {@code code} is {@code enum hl_mode}. */
     public enum Mode {
@@ -94,6 +95,9 @@ public record ChildSpec(
         if (newListener && programs.isEmpty()) {
             throw bad("newListener", "needs at least one program to install with it");
         }
+        if (newListener && (listenerProgram < 0 || listenerProgram >= programs.size())) {
+            throw bad("listenerProgram", "must name one of the " + programs.size() + " programs, got " + listenerProgram);
+        }
         if (call.path() != null && call.path().toString().getBytes(StandardCharsets.UTF_8).length >= PATH_MAX) {
             throw bad("call.path", "longer than " + (PATH_MAX - 1) + " bytes");
         }
@@ -102,20 +106,20 @@ public record ChildSpec(
     /** {@code count} calls, each timed, after {@code warmup}, on the {@link Cpus#measuring()} CPU, no programs. */
     public static ChildSpec of(Call call, long warmup, long count) {
         return new ChildSpec(Cpus.measuring(), List.of(), call, warmup, count, Mode.PER_CALL, false,
-                ListenerTransfer.SCM_RIGHTS);
+                ListenerTransfer.SCM_RIGHTS, 0);
     }
 
     /** The timer alone: {@code count} pairs of back-to-back reads on {@code cpu}. */
     public static ChildSpec timer(int cpu, long warmup, long count) {
-        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS);
+        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0);
     }
 
     public ChildSpec withCpu(int cpu) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
     }
 
     public ChildSpec withPrograms(List<byte[]> programs) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
     }
 
     public ChildSpec withPrograms(byte[]... programs) {
@@ -123,20 +127,30 @@ public record ChildSpec(
     }
 
     public ChildSpec withCall(Call call) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
     }
 
     public ChildSpec withCounts(long warmup, long count) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
     }
 
     public ChildSpec withMode(Mode mode) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
     }
 
     /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
     public ChildSpec withNewListener(ListenerTransfer transfer) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer);
+        return withNewListener(transfer, programs.size() - 1);
+    }
+
+    /**
+     * Program {@code index} (0 = installed first) is installed with
+     * {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}; the handover still happens after the last program is
+     * installed, so every later program must allow what the handover needs (see {@link ListenerTransfer}).
+     * A broker filter installed first, under a static floor, hands out its listener this way.
+     */
+    public ChildSpec withNewListener(ListenerTransfer transfer, int index) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index);
     }
 
     /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */
@@ -156,6 +170,7 @@ public record ChildSpec(
         }
         b.putLong(88, warmup);
         b.putLong(96, count);
+        b.putInt(200, newListener ? listenerProgram : 0);
         b.putInt(108, programs.size());
         for (int i = 0; i < programs.size(); i++) {
             b.putInt(112 + 4 * i, programs.get(i).length / 8);

@@ -124,6 +124,28 @@ class MeasuredChildTest {
         }
     }
 
+    /**
+     * A broker filter installed first, under a strict floor that does not allow seccomp(2): the
+     * listener comes from program 0 and the floor on top only has to allow the handover's close.
+     */
+    @Test
+    void listenerFromTheFirstOfTwoPrograms() throws Exception {
+        requireSeccomp("user_notif");
+        byte[] floor = Programs.allowOnly(NR_GETPPID, Programs.NR_CLOSE, Programs.NR_EXIT_GROUP);
+        ChildSpec spec = ChildSpec.of(Call.syscall(NR_GETPPID), 0, 5)
+                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF), floor)
+                .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, 0);
+        try (RunningChild child = MeasuredChild.start(spec)) {
+            assertTrue(child.listenerFd() >= 0);
+            child.closeListener();
+            ChildResult r = child.await();
+            assertTrue(r.completed(), r.fate().describe());
+            assertEquals(Errno.ENOSYS, r.lastErrno(), "the notifying program is the first one");
+        }
+        assertThrows(heimdall.lab.BadInput.class, () -> ChildSpec.of(Call.GETPPID, 0, 1)
+                .withPrograms(floor).withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, 1));
+    }
+
     @Test
     void spawnFailuresAreRefusalsAndBadSpecsEinval() {
         byte[] spec = ChildSpec.of(Call.GETPPID, 0, 10).encode();
@@ -142,6 +164,18 @@ class MeasuredChildTest {
         ChildResult missing = MeasuredChild.run(ChildSpec.of(Call.openat(dir.resolve("absent")), 0, 10));
         assertEquals(-1, missing.lastReturn());
         assertEquals(Errno.ENOENT, missing.lastErrno());
+    }
+
+    /** openat runs in the file's directory and names it by its last component (what a broker sees). */
+    @Test
+    void openatWorksFromTheFilesDirectory() {
+        Fate.Exited noDir = assertInstanceOf(Fate.Exited.class,
+                MeasuredChild.run(ChildSpec.of(Call.openat(dir.resolve("absent-dir/x")), 0, 1)).fate());
+        assertEquals(Phase.PREPARE, noDir.phase());
+        assertEquals(Errno.ENOENT, noDir.setupErrno());
+        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.openat(file), 0, 3));
+        assertTrue(r.completed(), r.fate().describe());
+        assertTrue(r.lastReturn() >= 0);
     }
 
     @Test
