@@ -290,6 +290,11 @@ int hl_close(int fd) {
     return close(fd) < 0 ? -errno : 0;
 }
 
+int hl_dup_cloexec(int fd) {
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return copy < 0 ? -errno : copy;
+}
+
 int hl_pidfd_getfd(int pid, int fd) {
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pidfd < 0) {

@@ -91,6 +91,8 @@ int hl_broker_open_dir(const char *path);
 int hl_eventfd(void);
 int hl_eventfd_signal(int fd);
 int hl_close(int fd);
+/* A close-on-exec duplicate of fd, or -errno. */
+int hl_dup_cloexec(int fd);
 /* pidfd_open + pidfd_getfd: a copy of another process's fd (O_CLOEXEC), or -errno. */
 int hl_pidfd_getfd(int pid, int fd);
 

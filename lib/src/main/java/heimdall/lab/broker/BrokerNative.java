@@ -109,6 +109,8 @@ final class BrokerNative {
 
     static native int hl_close(int fd);
 
+    static native int hl_dup_cloexec(int fd);
+
     static native int hl_pidfd_getfd(int pid, int fd);
 
     static native long hl_sup_start(int listener, int cpu, int answer, long value, int inDirfd, int flags);

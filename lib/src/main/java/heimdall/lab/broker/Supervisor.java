@@ -70,6 +70,20 @@ public interface Supervisor extends AutoCloseable {
         return r == 1 ? null : "seccomp user notification is not available: " + Libc.describe(-r);
     }
 
+    /**
+     * A close-on-exec duplicate of {@code fd}: for handing a supervisor a listener whose original
+     * stays with its owner (who closes it). The child's calls fail with {@code ENOSYS} only once every
+     * copy is closed.
+     */
+    static int duplicate(int fd) {
+        BrokerNative.require();
+        int copy = BrokerNative.hl_dup_cloexec(fd);
+        if (copy < 0) {
+            throw new Refusal("cannot duplicate descriptor " + fd + ": " + Libc.describe(-copy));
+        }
+        return copy;
+    }
+
     Kind kind();
 
     /** The counters so far (a recent figure while running, exact after {@link #stop()}). */

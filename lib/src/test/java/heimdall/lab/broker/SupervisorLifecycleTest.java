@@ -132,6 +132,30 @@ class SupervisorLifecycleTest {
         }
     }
 
+    /** A supervisor given a duplicate: the child fails with ENOSYS only once both copies are closed. */
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void aDuplicatedListenerClosesWhenEveryCopyIsClosed(Supervisor.Kind kind) throws Exception {
+        try (NotifyChildFixture child = job.child()) {
+            int original = child.takeListener();
+            Supervisor sup = Supervisor.start(kind, Supervisor.duplicate(original), job.options(), Answer.BROKER);
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            sup.stop();
+            // The original still holds the filter's listener open: the call waits until it closes.
+            java.util.concurrent.CompletableFuture<OpenResult> pending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return child.open("hello.txt");
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(200);
+            assertTrue(!pending.isDone(), "the call returned while a copy of the listener was open");
+            BrokerNative.hl_close(original);
+            assertEquals(ENOSYS, pending.get(30, TimeUnit.SECONDS).errno());
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"NATIVE,broker", "JAVA,broker", "NATIVE,continue", "JAVA,continue"})
     void noDescriptorLeaksOver20000Calls(Supervisor.Kind kind, String answerText) throws Exception {
