@@ -201,6 +201,8 @@ static int answer_error(int listener, long id, int err, int base) {
 int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, long path_addr,
                             long open_flags, int in_dirfd) {
     char path[PATH_MAX];
+    /* openat's flags are an int to the kernel: judge what it would use, not the register's upper half. */
+    open_flags = (long)(unsigned int)open_flags;
     if (child_dirfd != AT_FDCWD) {
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
