@@ -21,7 +21,8 @@ public final class Main {
                 new ChildRunCommand(),
                 new heimdall.lab.probe.ProfileProbeCommand(),
                 new heimdall.lab.probe.ProfileGenCommand(),
-                new heimdall.lab.probe.ProfileRegenCommand()
+                new heimdall.lab.probe.ProfileRegenCommand(),
+                new heimdall.lab.broker.BrokerBenchCommand()
         );
     }
 

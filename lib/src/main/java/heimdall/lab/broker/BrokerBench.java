@@ -1,0 +1,189 @@
+package heimdall.lab.broker;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A quick look at the broker's round trip before the full reproduction: {@code openat} timed in the
+ * notify-child fixture (each call alone with {@code clock_gettime(CLOCK_MONOTONIC)}), with no filter,
+ * and through each requested supervisor. Runs are interleaved (baseline, native, java, baseline, ...)
+ * so drift on the host spreads over all rows alike. Statistics are over all samples of a row; each
+ * run's median is kept too.
+ */
+public final class BrokerBench {
+    private BrokerBench() {}
+
+    /**
+     * What to measure.
+     *
+     * @param calls timed calls per run
+     * @param warmup untimed calls before them
+     * @param runs fresh children per row
+     * @param answer {@code CONTINUE} or {@code BROKER}
+     * @param supervisors which supervisors, in order
+     * @param syncWakeUp {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP} on the listener
+     * @param childCpu the child's CPU
+     * @param supCpu the supervisor's CPU, -1 unpinned
+     * @param stacked null, or {@code before}/{@code after}: a second program beside the notifying one
+     */
+    public record Config(int calls, int warmup, int runs, Answer answer, List<Supervisor.Kind> supervisors,
+            boolean syncWakeUp, int childCpu, int supCpu, String stacked) {
+        public Config {
+            if (calls < 1 || warmup < 0 || runs < 1) {
+                throw new BadInput("broker bench: calls and runs must be at least 1, warm-up at least 0");
+            }
+            if (answer.kind() != Answer.Kind.CONTINUE && answer.kind() != Answer.Kind.BROKER) {
+                throw new BadInput("broker bench: --answer must be continue or broker");
+            }
+            supervisors = List.copyOf(supervisors);
+        }
+
+        /** The defaults for this machine: the child on the first allowed CPU, the supervisor on the last. */
+        public static Config defaults() {
+            List<Integer> cpus = Libc.allowedCpus();
+            return new Config(20_000, 2_000, 3, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false,
+                    cpus.get(0), cpus.get(cpus.size() - 1), null);
+        }
+    }
+
+    /**
+     * One measured row.
+     *
+     * @param what {@code no filter}, {@code native} or {@code java}
+     * @param runMediansNs each run's median
+     * @param stats the last run's supervisor counters (null for the baseline)
+     */
+    public record Row(String what, long medianNs, long p99Ns, long[] runMediansNs, long samples, long errors,
+            SupervisorStats stats) {}
+
+    /** A bench's rows, the baseline first. */
+    public record Report(Config config, List<Integer> cpusAvailable, long timerNs, Row baseline, List<Row> rows) {
+        /** The Java supervisor's median over the native one's, when both were measured. */
+        @com.fasterxml.jackson.annotation.JsonProperty("javaNativeMedianRatio")
+        public Double javaNativeRatio() {
+            Row n = row("native");
+            Row j = row("java");
+            return n == null || j == null ? null : (double) j.medianNs() / n.medianNs();
+        }
+
+        public Row row(String what) {
+            return rows.stream().filter(r -> r.what().equals(what)).findFirst().orElse(null);
+        }
+    }
+
+    /** Runs the bench in a fresh job directory under {@code workDir}. */
+    public static Report run(Config c, Path workDir, Consumer<String> progress) throws IOException {
+        String why = Supervisor.unsupportedReason();
+        if (why != null) {
+            throw new Refusal(why);
+        }
+        Path in = Files.createDirectories(workDir.resolve("in"));
+        Files.writeString(in.resolve("file.txt"), "brokered input\n");
+        SupervisorOptions options = new SupervisorOptions(c.supCpu(), in, c.syncWakeUp());
+
+        List<long[]> baseline = new ArrayList<>();
+        Map<Supervisor.Kind, List<long[]>> samples = new LinkedHashMap<>();
+        Map<Supervisor.Kind, Long> errors = new LinkedHashMap<>();
+        Map<Supervisor.Kind, SupervisorStats> stats = new LinkedHashMap<>();
+        long baselineErrors = 0;
+        long timer = 0;
+        for (int run = 0; run < c.runs(); run++) {
+            // The child's cwd is in/, so CONTINUE's real openat opens the same file the broker does.
+            NotifyChildFixture.Options base = new NotifyChildFixture.Options(c.childCpu(), false, null, in);
+            try (NotifyChildFixture child = NotifyChildFixture.start(base)) {
+                NotifyChildFixture.BenchRun r = child.bench(c.calls(), c.warmup(), "file.txt");
+                baseline.add(r.samplesNs());
+                baselineErrors += r.errors();
+                timer = r.timerNs();
+            }
+            for (Supervisor.Kind kind : c.supervisors()) {
+                NotifyChildFixture.Options o = new NotifyChildFixture.Options(c.childCpu(), true, c.stacked(), in);
+                try (NotifyChildFixture child = NotifyChildFixture.start(o)) {
+                    Supervisor sup = Supervisor.start(kind, child.takeListener(), options, c.answer());
+                    NotifyChildFixture.BenchRun r;
+                    try {
+                        r = child.bench(c.calls(), c.warmup(), "file.txt");
+                    } finally {
+                        stats.put(kind, sup.stop());
+                    }
+                    if (r.errors() > 0) {
+                        throw new Refusal("broker bench: " + r.errors() + " of " + c.calls() + " calls failed through the "
+                                + kind.label() + " supervisor (first errno " + r.firstErrno() + ")");
+                    }
+                    samples.computeIfAbsent(kind, k -> new ArrayList<>()).add(r.samplesNs());
+                    errors.merge(kind, r.errors(), Long::sum);
+                }
+            }
+            progress.accept("run " + (run + 1) + "/" + c.runs() + " done");
+        }
+        Row baseRow = row("no filter", baseline, baselineErrors, null);
+        List<Row> rows = new ArrayList<>();
+        for (Supervisor.Kind kind : c.supervisors()) {
+            rows.add(row(kind.label(), samples.get(kind), errors.get(kind), stats.get(kind)));
+        }
+        return new Report(c, Libc.allowedCpus(), timer, baseRow, rows);
+    }
+
+    private static Row row(String what, List<long[]> runs, long errors, SupervisorStats stats) {
+        long[] medians = new long[runs.size()];
+        int total = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            long[] s = runs.get(i).clone();
+            Arrays.sort(s);
+            medians[i] = quantile(s, 0.5);
+            total += s.length;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (long[] s : runs) {
+            System.arraycopy(s, 0, all, at, s.length);
+            at += s.length;
+        }
+        Arrays.sort(all);
+        return new Row(what, quantile(all, 0.5), quantile(all, 0.99), medians, total, errors, stats);
+    }
+
+    /** Nearest-rank quantile of sorted samples. */
+    static long quantile(long[] sorted, double q) {
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    /** The report as the command prints it. */
+    public static String format(Report r) {
+        Config c = r.config();
+        StringBuilder b = new StringBuilder();
+        b.append("broker bench: openat through the notify-child test fixture, answer ").append(c.answer().label());
+        if (c.stacked() != null) {
+            b.append(", stacked (second program ").append(c.stacked()).append(" the notifying one)");
+        }
+        b.append('\n');
+        b.append(String.format("  child on CPU %d, supervisor %s (CPUs available: %s); synchronous wake-up %s%n", c.childCpu(),
+                c.supCpu() < 0 ? "unpinned" : "on CPU " + c.supCpu(), r.cpusAvailable(), c.syncWakeUp() ? "on" : "off"));
+        b.append(String.format("  %,d calls (+%,d warm-up) x %d runs per row; timer (back-to-back clock_gettime) %d ns%n",
+                c.calls(), c.warmup(), c.runs(), r.timerNs()));
+        b.append(String.format("  %-10s %12s %12s %12s  %s%n", "what", "median", "p99", "added", "run medians (ns)"));
+        List<Row> all = new ArrayList<>();
+        all.add(r.baseline());
+        all.addAll(r.rows());
+        for (Row row : all) {
+            String added = row == r.baseline() ? "" : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
+            b.append(String.format("  %-10s %,9d ns %,9d ns %12s  %s%n", row.what(), row.medianNs(), row.p99Ns(), added,
+                    Arrays.toString(row.runMediansNs())));
+        }
+        Double ratio = r.javaNativeRatio();
+        if (ratio != null) {
+            b.append(String.format("  java/native median ratio (%s): %.3f%n", c.answer().label(), ratio));
+        }
+        return b.toString();
+    }
+}

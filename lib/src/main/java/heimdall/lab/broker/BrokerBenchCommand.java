@@ -1,0 +1,112 @@
+package heimdall.lab.broker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import heimdall.lab.BadInput;
+import heimdall.lab.cli.Args;
+import heimdall.lab.cli.Command;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** {@code ./lab broker bench}: the broker's round trip through each supervisor, before the full reproduction. */
+public final class BrokerBenchCommand implements Command {
+    @Override
+    public String name() {
+        return "broker bench";
+    }
+
+    @Override
+    public String summary() {
+        return "time openat through the native/Java supervisor (CONTINUE or broker)";
+    }
+
+    @Override
+    public String help() {
+        return """
+                usage: ./lab broker bench [--calls N] [--warmup N] [--runs N] [--answer continue|broker]
+                                          [--supervisor native|java|both] [--sync-wakeup]
+                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--json]
+
+                Times openat in the notify-child test fixture (each call alone, clock_gettime(CLOCK_MONOTONIC)),
+                with no filter and through each supervisor, in fresh children per run, runs interleaved.
+                Prints median and p99 over all samples, the added cost against no filter, each run's median,
+                and with --supervisor both the java/native median ratio.
+
+                  --calls N        timed calls per run (default 20000)
+                  --warmup N       untimed calls first (default 2000)
+                  --runs N         runs per row (default 3)
+                  --answer A       continue (the bare round trip) or broker (open beneath in/, inject the fd)
+                  --supervisor S   native, java or both (default both)
+                  --sync-wakeup    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6); it only
+                                   helps when the supervisor may run on the child's CPU (--sup-cpu same|any)
+                  --sup-cpu C      the supervisor's CPU; 'same' = the child's, 'any' = unpinned
+                                   (default: the last CPU this process may use)
+                  --child-cpu C    the child's CPU (default: the first CPU this process may use)
+                  --stacked P      a second, allow-all program installed before or after the notifying one
+                  --json           print the report as JSON instead of a table
+                """;
+    }
+
+    @Override
+    public int run(List<String> argv) throws Exception {
+        Args a = Args.parse(name(), argv, Set.of("--sync-wakeup", "--json"),
+                Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
+        BrokerBench.Config d = BrokerBench.Config.defaults();
+        List<Integer> cpus = Libc.allowedCpus();
+        int childCpu = (int) a.longValue("--child-cpu", d.childCpu());
+        checkCpu("--child-cpu", childCpu, cpus);
+        String supText = a.value("--sup-cpu").orElse(null);
+        int supCpu;
+        if (supText == null) {
+            // the last CPU that is not the child's; the child's own only on a one-CPU machine
+            supCpu = cpus.stream().filter(x -> x != childCpu).reduce((x, y) -> y).orElse(childCpu);
+        } else if (supText.equals("same")) {
+            supCpu = childCpu;
+        } else if (supText.equals("any")) {
+            supCpu = -1;
+        } else {
+            supCpu = (int) a.longValue("--sup-cpu", -1);
+            checkCpu("--sup-cpu", supCpu, cpus);
+        }
+        String which = a.value("--supervisor").orElse("both");
+        List<Supervisor.Kind> kinds = which.equals("both")
+                ? List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA)
+                : List.of(Supervisor.Kind.parse(which, "--supervisor"));
+        String stacked = a.value("--stacked").orElse(null);
+        if (stacked != null && !stacked.equals("before") && !stacked.equals("after")) {
+            throw new BadInput("--stacked: '" + stacked + "' must be before or after");
+        }
+        BrokerBench.Config c = new BrokerBench.Config(
+                Math.toIntExact(a.longValue("--calls", d.calls())),
+                Math.toIntExact(a.longValue("--warmup", d.warmup())),
+                Math.toIntExact(a.longValue("--runs", d.runs())),
+                Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
+                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked);
+        if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
+            System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
+        }
+        Path work = Files.createTempDirectory("heimdall-broker-bench");
+        try {
+            BrokerBench.Report r = BrokerBench.run(c, work, line -> System.err.println("broker bench: " + line));
+            if (a.flag("--json")) {
+                System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            } else {
+                System.out.print(BrokerBench.format(r));
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(work)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        return 0;
+    }
+
+    private static void checkCpu(String option, int cpu, List<Integer> cpus) {
+        if (!cpus.contains(cpu)) {
+            throw new BadInput(option + ": CPU " + cpu + " is not available to this process (CPUs: " + cpus + ")");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package heimdall.lab.broker;
+
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import heimdall.lab.Refusal;
+
+/**
+ * The broker's entry points in {@code libheimdall.so} (see {@code native/include/hl_broker.h}), bound
+ * with JNA's direct mapping: primitive arguments only, so a call allocates nothing on the Java heap.
+ * Buffer arguments are native addresses (of direct {@link java.nio.ByteBuffer}s).
+ */
+final class BrokerNative {
+    static final int ANSWER_CONTINUE = 0;
+    static final int ANSWER_BROKER = 1;
+    static final int ANSWER_ERROR = 2;
+    static final int ANSWER_VALUE = 3;
+
+    static final int C_RECEIVED = 0;
+    static final int C_CONTINUED = 1;
+    static final int C_BROKERED = 2;
+    static final int C_ERRORED = 3;
+    static final int C_VALUED = 4;
+    static final int C_REFUSED = 5;
+    static final int C_GONE = 6;
+    static final int C_FAILURES = 7;
+    static final int C_CPU = 8;
+    static final int C_ENDED = 9;
+    static final int C_HELD = 10;
+    static final int C_LAST_ERRNO = 11;
+    static final int NCOUNTERS = 12;
+
+    static final int SUP_SYNC_WAKEUP = 1;
+    static final long SYNC_WAKE_UP_FLAG = 1;
+
+    static final int RECV_STOPPED = 1;
+    static final int RECV_HUNGUP = 2;
+
+    static final int N_ID = 0;
+    static final int N_PID = 1;
+    static final int N_NR = 2;
+    static final int N_ARCH = 3;
+    static final int N_IP = 4;
+    static final int N_ARG0 = 5;
+    static final int N_LONGS = 11;
+
+    static final int BROKER_GONE = -100000;
+    static final int BROKER_REFUSED = -200000;
+    static final int BROKER_FAILED = -300000;
+
+    static final int EPERM = 1;
+    static final int ENOENT = 2;
+    static final int EINTR = 4;
+    static final int EACCES = 13;
+    static final int ENOSYS = 38;
+
+    private static final String LOAD_PROBLEM;
+
+    static {
+        String problem = null;
+        try {
+            NativeLibrary lib = NativeLibrary.getInstance(NativeFiles.locate("libheimdall.so").toString());
+            Native.register(BrokerNative.class, lib);
+        } catch (RuntimeException | LinkageError e) {
+            problem = "libheimdall.so could not be loaded: " + e.getMessage();
+        }
+        LOAD_PROBLEM = problem;
+    }
+
+    private BrokerNative() {}
+
+    /** Null when the library is loaded, else why not. */
+    static String loadProblem() {
+        return LOAD_PROBLEM;
+    }
+
+    /** Throws a refusal when the library is not loaded. */
+    static void require() {
+        if (LOAD_PROBLEM != null) {
+            throw new Refusal(LOAD_PROBLEM);
+        }
+    }
+
+    static native int hl_notif_supported();
+
+    static native int hl_notif_set_flags(int listener, long flags);
+
+    static native int hl_notif_recv(int listener, int stopfd, long outAddr);
+
+    static native int hl_notif_continue(int listener, long id);
+
+    static native int hl_notif_error(int listener, long id, int err);
+
+    static native int hl_notif_value(int listener, long id, long val);
+
+    static native int hl_notif_id_valid(int listener, long id);
+
+    static native int hl_read_path(int pid, long addr, long bufAddr, int cap);
+
+    static native int hl_broker_open_and_send(int listener, long id, int pid, int childDirfd, long pathAddr,
+            long openFlags, int inDirfd);
+
+    static native int hl_broker_answer(int listener, long notifAddr, int inDirfd);
+
+    static native int hl_broker_open_dir(String path);
+
+    static native int hl_eventfd();
+
+    static native int hl_eventfd_signal(int fd);
+
+    static native int hl_close(int fd);
+
+    static native int hl_dup_cloexec(int fd);
+
+    static native int hl_pidfd_getfd(int pid, int fd);
+
+    static native long hl_sup_start(int listener, int cpu, int answer, long value, int inDirfd, int flags);
+
+    static native int hl_sup_stop(long handle);
+
+    static native int hl_sup_stats(long handle, long[] out, int n);
+
+    static native void hl_sup_free(long handle);
+
+    static native int hl_sup_hold_next(long handle);
+
+    static native int hl_sup_resume(long handle);
+}

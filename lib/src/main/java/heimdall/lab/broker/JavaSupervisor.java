@@ -1,0 +1,241 @@
+package heimdall.lab.broker;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The Java supervisor: a Java thread pinned to its CPU through JNA ({@code sched_setaffinity} of the
+ * calling thread) that asks a {@link Policy} for each call's answer. Receiving and answering go
+ * through the native library's small entry points with preallocated direct buffers; the loop itself
+ * allocates nothing (checked by a test with the thread's allocated-bytes counter), so what it adds to
+ * the native supervisor's round trip is JNA's call overhead and the policy.
+ */
+public final class JavaSupervisor implements Supervisor {
+    private final int listener;
+    private final int stopFd;
+    private final int inDir;
+    private final int cpu;
+    private final Policy policy;
+    private final Notification view;
+    private final AtomicLongArray counters = new AtomicLongArray(BrokerNative.NCOUNTERS);
+    private final AtomicReference<Throwable> policyFailure = new AtomicReference<>();
+    private final CountDownLatch pinned = new CountDownLatch(1);
+    private final Thread thread;
+    private SupervisorStats last;
+    private boolean stopped;
+
+    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, Policy policy) {
+        this.listener = listener;
+        this.stopFd = stopFd;
+        this.inDir = inDir;
+        this.cpu = cpu;
+        this.policy = policy;
+        this.view = new Notification(listener);
+        this.thread = new Thread(this::run, "heimdall-java-supervisor-" + listener);
+        this.thread.setDaemon(true);
+    }
+
+    static JavaSupervisor start(int listenerFd, SupervisorOptions options, Policy policy) {
+        if (policy == null) {
+            throw new IllegalArgumentException("policy is null");
+        }
+        Starts.requireSupported();
+        Starts.requireListener(listenerFd);
+        if (options.syncWakeUp()) {
+            int r = BrokerNative.hl_notif_set_flags(listenerFd, BrokerNative.SYNC_WAKE_UP_FLAG);
+            if (r < 0) {
+                throw Starts.startFailure(options, -r);
+            }
+        }
+        // A policy may answer BROKER only sometimes, so in/ is optional here; without it such an
+        // answer fails with EBADF.
+        int inDir = Starts.openInDir(options, false);
+        int stopFd = BrokerNative.hl_eventfd();
+        if (stopFd < 0) {
+            if (inDir >= 0) {
+                BrokerNative.hl_close(inDir);
+            }
+            throw Starts.startFailure(options, -stopFd);
+        }
+        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), policy);
+        s.thread.start();
+        try {
+            s.awaitPinned();
+        } catch (RuntimeException e) {
+            BrokerNative.hl_close(stopFd);
+            if (inDir >= 0) {
+                BrokerNative.hl_close(inDir);
+            }
+            throw e;
+        }
+        return s;
+    }
+
+    private void awaitPinned() {
+        try {
+            pinned.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new heimdall.lab.Refusal("interrupted while starting the Java supervisor");
+        }
+        long granted = counters.get(BrokerNative.C_CPU);
+        if (granted < -1) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw Starts.startFailure(new SupervisorOptions(cpu, null, false), (int) -granted);
+        }
+    }
+
+    private void bump(int c) {
+        counters.lazySet(c, counters.get(c) + 1); // one writer: this thread
+    }
+
+    private void fail(int errno) {
+        bump(BrokerNative.C_FAILURES);
+        counters.lazySet(BrokerNative.C_LAST_ERRNO, errno);
+    }
+
+    private void countSend(int r, int ok) {
+        if (r == 0) {
+            bump(ok);
+        } else if (r == -BrokerNative.ENOENT) {
+            bump(BrokerNative.C_GONE);
+        } else {
+            fail(-r);
+        }
+    }
+
+    private void countBroker(int r) {
+        if (r >= 0) {
+            bump(BrokerNative.C_BROKERED);
+        } else if (r == BrokerNative.BROKER_GONE) {
+            bump(BrokerNative.C_GONE);
+        } else if (r <= BrokerNative.BROKER_FAILED) {
+            fail(BrokerNative.BROKER_FAILED - r);
+        } else if (r <= BrokerNative.BROKER_REFUSED) {
+            bump(BrokerNative.C_REFUSED);
+            bump(BrokerNative.C_ERRORED);
+        } else {
+            bump(BrokerNative.C_ERRORED);
+        }
+    }
+
+    private void run() {
+        if (cpu >= 0) {
+            int e = Libc.pinCallingThread(cpu);
+            counters.set(BrokerNative.C_CPU, e == 0 ? cpu : -e);
+        } else {
+            counters.set(BrokerNative.C_CPU, -1);
+        }
+        pinned.countDown();
+        if (counters.get(BrokerNative.C_CPU) < -1) {
+            return;
+        }
+        final int fd = listener;
+        final Notification n = view;
+        final long slots = n.slotsAddress();
+        for (;;) {
+            int r = BrokerNative.hl_notif_recv(fd, stopFd, slots);
+            if (r == BrokerNative.RECV_STOPPED) {
+                break;
+            }
+            if (r == BrokerNative.RECV_HUNGUP) {
+                counters.set(BrokerNative.C_ENDED, 1);
+                break;
+            }
+            if (r == -BrokerNative.EINTR) {
+                continue;
+            }
+            if (r == -BrokerNative.ENOENT) {
+                bump(BrokerNative.C_GONE);
+                continue;
+            }
+            if (r < 0) {
+                fail(-r);
+                counters.set(BrokerNative.C_ENDED, 1);
+                break;
+            }
+            bump(BrokerNative.C_RECEIVED);
+            n.reset();
+            Answer a;
+            try {
+                a = policy.decide(n);
+                if (a == null) {
+                    throw new NullPointerException("policy returned no answer");
+                }
+            } catch (Throwable t) {
+                // The call must still be answered, or its caller waits until the listener closes.
+                policyFailure.compareAndSet(null, t);
+                fail(BrokerNative.EPERM);
+                a = Answer.error(BrokerNative.EPERM);
+            }
+            switch (a.kind()) {
+                case CONTINUE -> countSend(BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
+                case ERROR -> countSend(BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
+                case VALUE -> countSend(BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
+                case BROKER -> countBroker(BrokerNative.hl_broker_answer(fd, slots, inDir));
+            }
+        }
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.JAVA;
+    }
+
+    @Override
+    public synchronized SupervisorStats stats() {
+        if (stopped) {
+            return last;
+        }
+        return snapshot();
+    }
+
+    private SupervisorStats snapshot() {
+        long[] c = new long[BrokerNative.NCOUNTERS];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = counters.get(i);
+        }
+        return SupervisorStats.of(c);
+    }
+
+    @Override
+    public synchronized SupervisorStats stop() {
+        if (!stopped) {
+            BrokerNative.hl_eventfd_signal(stopFd);
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            BrokerNative.hl_close(listener);
+            BrokerNative.hl_close(stopFd);
+            if (inDir >= 0) {
+                BrokerNative.hl_close(inDir);
+            }
+            last = snapshot();
+            stopped = true;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return last;
+    }
+
+    /** The first exception a policy threw (that call was answered with EPERM), or null. */
+    public Throwable policyFailure() {
+        return policyFailure.get();
+    }
+
+    /** The supervisor thread's id, for allocation checks. */
+    long threadId() {
+        return thread.getId();
+    }
+}

@@ -1,0 +1,81 @@
+package heimdall.lab.broker;
+
+/**
+ * The native supervisor: a C pthread in {@code libheimdall.so} ({@code native/broker/supervisor.c})
+ * pinned to its CPU, giving every call one fixed answer. The reference against which the Java
+ * supervisor is measured.
+ */
+public final class NativeSupervisor implements Supervisor {
+    private final long handle;
+    private final long[] counters = new long[BrokerNative.NCOUNTERS];
+    private SupervisorStats last;
+    private boolean stopped;
+
+    private NativeSupervisor(long handle) {
+        this.handle = handle;
+    }
+
+    static NativeSupervisor start(int listenerFd, SupervisorOptions options, Answer answer) {
+        Starts.requireSupported();
+        Starts.requireListener(listenerFd);
+        int inDir = Starts.openInDir(options, answer.kind() == Answer.Kind.BROKER);
+        try {
+            int code = switch (answer.kind()) {
+                case CONTINUE -> BrokerNative.ANSWER_CONTINUE;
+                case BROKER -> BrokerNative.ANSWER_BROKER;
+                case ERROR -> BrokerNative.ANSWER_ERROR;
+                case VALUE -> BrokerNative.ANSWER_VALUE;
+            };
+            long h = BrokerNative.hl_sup_start(listenerFd, options.cpu(), code, answer.value(), inDir,
+                    options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0);
+            if (h < 0) {
+                throw Starts.startFailure(options, (int) -h);
+            }
+            return new NativeSupervisor(h);
+        } finally {
+            if (inDir >= 0) {
+                BrokerNative.hl_close(inDir); // the supervisor keeps its own dup
+            }
+        }
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.NATIVE;
+    }
+
+    @Override
+    public synchronized SupervisorStats stats() {
+        if (stopped) {
+            return last;
+        }
+        BrokerNative.hl_sup_stats(handle, counters, counters.length);
+        return SupervisorStats.of(counters);
+    }
+
+    @Override
+    public synchronized SupervisorStats stop() {
+        if (!stopped) {
+            BrokerNative.hl_sup_stop(handle);
+            BrokerNative.hl_sup_stats(handle, counters, counters.length);
+            last = SupervisorStats.of(counters);
+            BrokerNative.hl_sup_free(handle);
+            stopped = true;
+        }
+        return last;
+    }
+
+    /** Test hook: hold the next notification after receiving it until {@link #resume()}. */
+    synchronized void holdNext() {
+        if (!stopped) {
+            BrokerNative.hl_sup_hold_next(handle);
+        }
+    }
+
+    /** Test hook: release a held notification. */
+    synchronized void resume() {
+        if (!stopped) {
+            BrokerNative.hl_sup_resume(handle);
+        }
+    }
+}

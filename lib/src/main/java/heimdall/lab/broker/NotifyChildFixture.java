@@ -1,0 +1,288 @@
+package heimdall.lab.broker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.Refusal;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * TEST FIXTURE, not the measured child: drives {@code native/test/notify-child.c}, a small process
+ * whose {@code openat} calls are notified to a listener, for the broker's tests and
+ * {@code ./lab broker bench} until the measured child ({@code heimdall-runner}) is merged.
+ *
+ * <p>The listener reaches this JVM with {@code pidfd_getfd}; the fixture then closes its own copy, so
+ * {@link #takeListener()} returns the only reference (closing it makes the child's calls fail with
+ * {@code ENOSYS}). Every reply is awaited with a timeout, so a call that hangs fails loudly instead of
+ * hanging the caller.
+ */
+public final class NotifyChildFixture implements AutoCloseable {
+    /** How long to wait for one reply before declaring the child stuck. */
+    public static final long REPLY_TIMEOUT_SECONDS = 30;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Process process;
+    private final OutputStream commands;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final List<JsonNode> unclaimed = new ArrayList<>();
+    private final int pid;
+    private final int cpu;
+    private int listener = -1;
+    private boolean listenerTaken;
+
+    /**
+     * How to start the fixture.
+     *
+     * @param cpu pin the child to this CPU, -1 not pinned
+     * @param filter install the notifying filter (false: the same calls with no filter, a baseline)
+     * @param extra null, or {@code before}/{@code after}: a second, allow-all program installed before
+     *     or after the notifying one (a stacked floor)
+     * @param workDir the child's working directory (what a {@code CONTINUE}d relative openat resolves
+     *     against)
+     */
+    public record Options(int cpu, boolean filter, String extra, Path workDir) {
+        public static Options in(Path workDir) {
+            return new Options(-1, true, null, workDir);
+        }
+
+        public Options onCpu(int cpu) {
+            return new Options(cpu, filter, extra, workDir);
+        }
+
+        public Options withFilter(boolean filter) {
+            return new Options(cpu, filter, extra, workDir);
+        }
+
+        public Options stacked(String extra) {
+            return new Options(cpu, filter, extra, workDir);
+        }
+    }
+
+    /** The result of one {@code openat} in the child. */
+    public record OpenResult(int pid, String path, int fd, int errno, int bytes, byte[] content) {
+        public String text() {
+            return new String(content, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** One {@code bench} command's samples. */
+    public record BenchRun(long[] samplesNs, long errors, int firstErrno, long timerNs, int cpu) {}
+
+    private NotifyChildFixture(Process process, int pid, int cpu) {
+        this.process = process;
+        this.commands = process.getOutputStream();
+        this.pid = pid;
+        this.cpu = cpu;
+    }
+
+    /** Starts the child and, with a filter, takes its listener over. */
+    public static NotifyChildFixture start(Options options) throws IOException {
+        BrokerNative.require();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(NativeFiles.locate("notify-child").toString());
+        if (options.cpu() >= 0) {
+            cmd.add("--cpu");
+            cmd.add(Integer.toString(options.cpu()));
+        }
+        if (!options.filter()) {
+            cmd.add("--no-filter");
+        }
+        if (options.extra() != null) {
+            cmd.add("--extra");
+            cmd.add(options.extra());
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
+        if (options.workDir() != null) {
+            pb.directory(options.workDir().toFile());
+        }
+        Process p = pb.start();
+        NotifyChildFixture f = new NotifyChildFixture(p, (int) p.pid(), options.cpu());
+        f.startReader();
+        try {
+            JsonNode hello = f.await(j -> j.path("op").asText().equals("hello"));
+            if (hello.has("error")) {
+                throw new Refusal("notify-child could not start: " + hello.get("error").asText());
+            }
+            if (options.filter()) {
+                int remote = hello.get("listener").asInt();
+                int fd = BrokerNative.hl_pidfd_getfd(f.pid, remote);
+                if (fd < 0) {
+                    throw new Refusal("pidfd_getfd of the child's listener: " + Libc.describe(-fd)
+                            + " (needs ptrace access to the child, Linux 5.6)");
+                }
+                f.listener = fd;
+                f.send("close-listener");
+                f.await(j -> j.path("op").asText().equals("ok"));
+            }
+            return f;
+        } catch (RuntimeException | IOException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    private void startReader() {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // the child is gone; await() reports the missing reply
+            }
+        }, "notify-child-reader-" + process.pid());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The child's pid. */
+    public int pid() {
+        return pid;
+    }
+
+    /** The CPU the child pinned itself to, -1 not pinned. */
+    public int cpu() {
+        return cpu;
+    }
+
+    /** Hands the listener over: the caller (a supervisor) now owns it. */
+    public int takeListener() {
+        if (listener < 0 || listenerTaken) {
+            throw new IllegalStateException("no listener to take (started without a filter, or taken already)");
+        }
+        listenerTaken = true;
+        return listener;
+    }
+
+    private void send(String line) throws IOException {
+        commands.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        commands.flush();
+    }
+
+    /** Waits for the next line matching {@code which}, keeping the others for later awaits. */
+    private JsonNode await(Predicate<JsonNode> which) throws IOException {
+        for (Iterator<JsonNode> it = unclaimed.iterator(); it.hasNext();) {
+            JsonNode j = it.next();
+            if (which.test(j)) {
+                it.remove();
+                return j;
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REPLY_TIMEOUT_SECONDS);
+        for (;;) {
+            long left = deadline - System.nanoTime();
+            String line;
+            try {
+                line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted waiting for notify-child");
+            }
+            if (line == null) {
+                throw new IOException("notify-child (pid " + pid + ") gave no reply within " + REPLY_TIMEOUT_SECONDS
+                        + " s: its call hangs" + (process.isAlive() ? "" : " (it exited " + process.exitValue() + ")"));
+            }
+            JsonNode j = JSON.readTree(line);
+            if (which.test(j)) {
+                return j;
+            }
+            unclaimed.add(j);
+        }
+    }
+
+    private static OpenResult openResult(JsonNode j) {
+        byte[] content = HexFormat.of().parseHex(j.get("content_hex").asText());
+        return new OpenResult(j.get("pid").asInt(), j.get("path").asText(), j.get("fd").asInt(), j.get("errno").asInt(),
+                j.get("bytes").asInt(), content);
+    }
+
+    /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)} in the child; reads up to 256 bytes. */
+    public OpenResult open(String path) throws IOException {
+        return open(path, -1);
+    }
+
+    /** {@code openat(AT_FDCWD, path, flags)} in the child ({@code flags} -1: read-only, close-on-exec). */
+    public OpenResult open(String path, int flags) throws IOException {
+        checkPath(path);
+        send(flags < 0 ? "open " + path : "open " + path + " " + flags);
+        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
+    }
+
+    /** Forks a worker sharing the child's filter that opens {@code path} and exits; its pid. */
+    public int forkOpen(String path) throws IOException {
+        checkPath(path);
+        send("fork-open " + path);
+        return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /** The result a worker printed. */
+    public OpenResult awaitWorkerOpen(int workerPid) throws IOException {
+        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == workerPid));
+    }
+
+    /** Waits for one worker to end; the signal that killed it (0 if it exited). */
+    public int reap() throws IOException {
+        send("reap");
+        return await(j -> j.path("op").asText().equals("reaped")).get("signal").asInt();
+    }
+
+    /** {@code warmup} untimed then {@code calls} timed {@code openat(path)}+close in the child. */
+    public BenchRun bench(int calls, int warmup, String path) throws IOException {
+        checkPath(path);
+        send("bench " + calls + " " + warmup + " " + path);
+        JsonNode j = await(x -> x.path("op").asText().equals("bench"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child bench: " + j.get("error").asText());
+        }
+        JsonNode s = j.get("samples_ns");
+        long[] samples = new long[s.size()];
+        for (int i = 0; i < samples.length; i++) {
+            samples[i] = s.get(i).asLong();
+        }
+        return new BenchRun(samples, j.get("errors").asLong(), j.get("first_errno").asInt(), j.get("timer_ns").asLong(),
+                j.get("cpu").asInt());
+    }
+
+    private static void checkPath(String path) {
+        if (path.isEmpty() || path.contains(" ") || path.contains("\n")) {
+            throw new IllegalArgumentException("fixture paths must be non-empty and contain no space or newline: '" + path + "'");
+        }
+    }
+
+    /** Asks the child to exit (kills it if it does not) and closes the listener unless taken. */
+    @Override
+    public void close() {
+        try {
+            send("exit");
+            commands.close();
+        } catch (IOException e) {
+            // already gone
+        }
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        if (listener >= 0 && !listenerTaken) {
+            BrokerNative.hl_close(listener);
+            listener = -1;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package heimdall.lab.broker;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+
+/** Checks and resources common to both supervisors' start. */
+final class Starts {
+    private Starts() {}
+
+    static void requireSupported() {
+        String why = Supervisor.unsupportedReason();
+        if (why != null) {
+            throw new Refusal(why);
+        }
+    }
+
+    static void requireListener(int listenerFd) {
+        if (listenerFd < 0) {
+            throw new BadInput("supervisor: listener fd " + listenerFd + " is not a descriptor");
+        }
+    }
+
+    /** An O_PATH fd for in/, or -1 when none is configured; a refusal when it cannot be opened. */
+    static int openInDir(SupervisorOptions options, boolean required) {
+        if (options.inDir() == null) {
+            if (required) {
+                throw new BadInput("supervisor: the broker answer needs the job's in/ directory (SupervisorOptions.brokeringBeneath)");
+            }
+            return -1;
+        }
+        int fd = BrokerNative.hl_broker_open_dir(options.inDir().toAbsolutePath().toString());
+        if (fd < 0) {
+            throw new Refusal("cannot open in/ directory " + options.inDir() + ": " + Libc.describe(-fd));
+        }
+        return fd;
+    }
+
+    static Refusal startFailure(SupervisorOptions options, int errno) {
+        if (errno == 22 && options.cpu() >= 0) {
+            return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)
+                    + "; CPUs available: " + Libc.allowedCpus());
+        }
+        return new Refusal("cannot start the supervisor: " + Libc.describe(errno)
+                + (options.syncWakeUp() ? " (synchronous wake-up needs Linux 6.6)" : ""));
+    }
+}

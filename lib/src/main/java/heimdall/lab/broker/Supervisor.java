@@ -1,0 +1,102 @@
+package heimdall.lab.broker;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import java.util.Locale;
+
+/**
+ * A supervisor of seccomp user notifications: a thread pinned to its own CPU that receives the
+ * notified calls of one listener and answers each one.
+ *
+ * <p>The listener is any seccomp listener fd in this process: from the measured child over
+ * {@code SCM_RIGHTS}, from {@code pidfd_getfd}, from a test fixture. From a successful start on, the
+ * supervisor owns it and closes it when stopped: after that every call still waiting, and every later
+ * notified call of that filter, fails with {@code ENOSYS}. If start fails, the listener stays the
+ * caller's. A listener from either program of a stacked floor works the same (the kernel allows one
+ * listener per filter chain).
+ *
+ * <p>Two implementations answer the same way through the same native code
+ * ({@code native/broker/notif.c}): {@link Kind#NATIVE}, a C pthread with one fixed answer, and
+ * {@link Kind#JAVA}, a Java thread that asks a {@link Policy} and calls the native library through
+ * JNA with preallocated buffers (no allocation per call).
+ */
+public interface Supervisor extends AutoCloseable {
+    /** Which supervisor. */
+    enum Kind {
+        NATIVE,
+        JAVA;
+
+        /** {@code native} or {@code java}; bad input naming {@code what} otherwise. */
+        public static Kind parse(String text, String what) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new BadInput(what + ": '" + text + "' is not a supervisor (native, java)");
+            }
+        }
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Starts a supervisor of {@code kind} that gives every call the same answer.
+     *
+     * @throws Refusal when user notification is unsupported, the CPU cannot be granted, the
+     *     synchronous wake-up is unsupported, or {@code in/} cannot be opened
+     */
+    static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Answer answer) {
+        return kind == Kind.NATIVE
+                ? NativeSupervisor.start(listenerFd, options, answer)
+                : JavaSupervisor.start(listenerFd, options, Policy.always(answer));
+    }
+
+    /** Starts a Java supervisor that answers each call as {@code policy} decides. */
+    static Supervisor start(int listenerFd, SupervisorOptions options, Policy policy) {
+        return JavaSupervisor.start(listenerFd, options, policy);
+    }
+
+    /**
+     * Null when seccomp user notification can be supervised here (the native library loads, the
+     * kernel knows {@code SECCOMP_RET_USER_NOTIF} and {@code SECCOMP_GET_NOTIF_SIZES}); else why not.
+     */
+    static String unsupportedReason() {
+        String problem = BrokerNative.loadProblem();
+        if (problem != null) {
+            return problem;
+        }
+        int r = BrokerNative.hl_notif_supported();
+        return r == 1 ? null : "seccomp user notification is not available: " + Libc.describe(-r);
+    }
+
+    /**
+     * A close-on-exec duplicate of {@code fd}: for handing a supervisor a listener whose original
+     * stays with its owner (who closes it). The child's calls fail with {@code ENOSYS} only once every
+     * copy is closed.
+     */
+    static int duplicate(int fd) {
+        BrokerNative.require();
+        int copy = BrokerNative.hl_dup_cloexec(fd);
+        if (copy < 0) {
+            throw new Refusal("cannot duplicate descriptor " + fd + ": " + Libc.describe(-copy));
+        }
+        return copy;
+    }
+
+    Kind kind();
+
+    /** The counters so far (a recent figure while running, exact after {@link #stop()}). */
+    SupervisorStats stats();
+
+    /**
+     * Stops the thread, closes the listener and returns the final counters. Idempotent. A Java
+     * policy that blocks delays this until it returns.
+     */
+    SupervisorStats stop();
+
+    @Override
+    default void close() {
+        stop();
+    }
+}

@@ -1,0 +1,38 @@
+package heimdall.lab.broker;
+
+import java.nio.file.Path;
+
+/**
+ * Where and how a supervisor runs.
+ *
+ * @param cpu the CPU to pin the supervisor thread to, or -1 to leave it unpinned
+ * @param inDir the job's {@code in/} directory, beneath which {@link Answer#BROKER} opens paths
+ *     (required for that answer, else may be null)
+ * @param syncWakeUp set {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP} on the listener (Linux 6.6): the
+ *     kernel wakes the supervisor and the caller on the waker's CPU, which only helps when their
+ *     affinities allow running there
+ */
+public record SupervisorOptions(int cpu, Path inDir, boolean syncWakeUp) {
+    public SupervisorOptions {
+        if (cpu < -1) {
+            throw new IllegalArgumentException("cpu must be -1 (unpinned) or a CPU number, not " + cpu);
+        }
+    }
+
+    /** Unpinned, no {@code in/}, default wake-up. */
+    public static SupervisorOptions defaults() {
+        return new SupervisorOptions(-1, null, false);
+    }
+
+    public SupervisorOptions onCpu(int cpu) {
+        return new SupervisorOptions(cpu, inDir, syncWakeUp);
+    }
+
+    public SupervisorOptions brokeringBeneath(Path inDir) {
+        return new SupervisorOptions(cpu, inDir, syncWakeUp);
+    }
+
+    public SupervisorOptions withSyncWakeUp(boolean on) {
+        return new SupervisorOptions(cpu, inDir, on);
+    }
+}

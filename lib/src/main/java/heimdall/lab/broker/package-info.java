@@ -1,0 +1,21 @@
+/**
+ * The broker: supervisors of seccomp user notifications (DESIGN.md "Broker", issue 4).
+ *
+ * <p>A measured child's brokered calls ({@code openat}) return {@code SECCOMP_RET_USER_NOTIF}; its
+ * listener fd reaches this process (over {@code SCM_RIGHTS} from the measured child, or
+ * {@code pidfd_getfd}) and is handed to a {@link heimdall.lab.broker.Supervisor}:
+ *
+ * <pre>{@code
+ * SupervisorOptions o = SupervisorOptions.defaults().onCpu(1).brokeringBeneath(jobDir.resolve("in"));
+ * try (Supervisor s = Supervisor.start(Supervisor.Kind.NATIVE, listenerFd, o, Answer.BROKER)) {
+ *     ... run the child ...
+ *     SupervisorStats stats = s.stop();
+ * }
+ * // or a notebook's own rule, on the Java supervisor:
+ * Supervisor s = Supervisor.start(listenerFd, o, call -> call.nr() == Notification.OPENAT ? Answer.BROKER : Answer.error(1));
+ * }</pre>
+ *
+ * <p>{@link heimdall.lab.broker.NotifyChildFixture} is a test fixture (a small notified child), and
+ * {@link heimdall.lab.broker.BrokerBench} the quick round-trip bench behind {@code ./lab broker bench}.
+ */
+package heimdall.lab.broker;

@@ -1,0 +1,58 @@
+package heimdall.lab.broker;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bench's bookkeeping (not its figures: no timed assertions). */
+class BrokerBenchTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void quantilesAreNearestRank() {
+        long[] s = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        assertEquals(5, BrokerBench.quantile(s, 0.5));
+        assertEquals(10, BrokerBench.quantile(s, 0.99));
+        assertEquals(1, BrokerBench.quantile(new long[] {1}, 0.99));
+    }
+
+    @Test
+    void bothSupervisorsAreMeasuredSideBySide() throws Exception {
+        BrokerFixtures.assumeSupported();
+        BrokerBench.Config d = BrokerBench.Config.defaults();
+        BrokerBench.Config c = new BrokerBench.Config(200, 10, 2, Answer.BROKER,
+                List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA), false, d.childCpu(), d.supCpu(), null);
+        BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
+        assertEquals(400, r.baseline().samples());
+        assertEquals(List.of("native", "java"), r.rows().stream().map(BrokerBench.Row::what).toList());
+        for (BrokerBench.Row row : r.rows()) {
+            assertEquals(400, row.samples());
+            assertEquals(2, row.runMediansNs().length);
+            assertEquals(0, row.errors());
+            assertEquals(210, row.stats().brokered(), "the last run's supervisor answered every call");
+            assertEquals(d.supCpu(), row.stats().cpu());
+            assertTrue(row.p99Ns() >= row.medianNs());
+        }
+        assertNotNull(r.javaNativeRatio());
+        assertTrue(BrokerBench.format(r).contains("java/native median ratio (broker)"));
+    }
+
+    @Test
+    void oneSupervisorHasNoRatio() throws Exception {
+        BrokerFixtures.assumeSupported();
+        BrokerBench.Config d = BrokerBench.Config.defaults();
+        BrokerBench.Config c = new BrokerBench.Config(20, 0, 1, Answer.CONTINUE, List.of(Supervisor.Kind.JAVA), false,
+                d.childCpu(), -1, "after");
+        BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
+        assertEquals(null, r.javaNativeRatio());
+        assertEquals(20, r.row("java").stats().continued());
+        assertArrayEquals(new long[] {r.row("java").medianNs()}, r.row("java").runMediansNs());
+    }
+}

@@ -1,0 +1,170 @@
+package heimdall.lab.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.broker.BrokerFixtures.Job;
+import heimdall.lab.broker.NotifyChildFixture.OpenResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Policies, fixed error/value answers, stacked filters, pinning and the synchronous wake-up. */
+class SupervisorOptionsTest {
+    @TempDir
+    Path tmp;
+
+    private Job job() throws Exception {
+        BrokerFixtures.assumeSupported();
+        return Job.create(tmp);
+    }
+
+    @Test
+    void aNotebookPolicySeesTheCallAndChoosesPerPath() throws Exception {
+        Job job = job();
+        byte[] deny = "deny".getBytes(StandardCharsets.UTF_8);
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Policy policy = call -> {
+            if (call.nr() != Notification.OPENAT || call.arch() != Notification.ARCH_X86_64) {
+                return Answer.error(38);
+            }
+            seen.add(call.path(1)); // allocates; fine in a test
+            if (call.readPath(1) > 0 && call.pathContains(deny)) {
+                return Answer.error(1);
+            }
+            if (call.pathEquals("fake".getBytes(StandardCharsets.UTF_8))) {
+                return Answer.value(42);
+            }
+            return call.stillValid() ? Answer.BROKER : Answer.CONTINUE;
+        };
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(child.takeListener(), job.options(), policy)) {
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            OpenResult denied = child.open("sub/deny-me");
+            assertEquals(-1, denied.fd());
+            assertEquals(1, denied.errno(), "EPERM from the policy");
+            assertEquals(42, child.open("fake").fd(), "the value answer is the call's result");
+            SupervisorStats s = sup.stop();
+            assertEquals(List.of("hello.txt", "sub/deny-me", "fake"), seen);
+            assertEquals(1, s.brokered());
+            assertEquals(1, s.errored());
+            assertEquals(1, s.valued());
+        }
+    }
+
+    @Test
+    void aThrowingPolicyAnswersEpermAndKeepsServing() throws Exception {
+        Job job = job();
+        try (NotifyChildFixture child = job.child()) {
+            JavaSupervisor sup = (JavaSupervisor) Supervisor.start(child.takeListener(), job.options(), call -> {
+                if (call.path(1).startsWith("boom")) {
+                    throw new IllegalStateException("boom");
+                }
+                return Answer.BROKER;
+            });
+            try (sup) {
+                assertEquals(1, child.open("boom").errno());
+                assertEquals(Job.HELLO, child.open("hello.txt").text());
+                assertEquals(1, sup.stop().failures());
+                assertNotNull(sup.policyFailure());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void fixedErrorAndValueAnswers(Supervisor.Kind kind) throws Exception {
+        Job job = job();
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), Answer.error(13))) {
+            assertEquals(13, child.open("hello.txt").errno());
+            assertEquals(1, sup.stop().errored());
+        }
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), SupervisorOptions.defaults(), Answer.value(7))) {
+            assertEquals(7, child.open("hello.txt").fd());
+            assertEquals(1, sup.stop().valued());
+        }
+    }
+
+    /** A listener from the first or from the second of two installed programs is supervised alike. */
+    @ParameterizedTest
+    @CsvSource({"NATIVE,before", "NATIVE,after", "JAVA,before", "JAVA,after"})
+    void stackedFloorListenerFromEitherProgram(Supervisor.Kind kind, String extra) throws Exception {
+        Job job = job();
+        try (NotifyChildFixture child = NotifyChildFixture.start(NotifyChildFixture.Options.in(job.cwd()).stacked(extra));
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), Answer.BROKER)) {
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            assertEquals(13, child.open("../outside/secret.txt").errno());
+            assertEquals(1, sup.stop().brokered());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void pinnedSupervisorReportsItsCpuAndAnImpossibleCpuIsRefused(Supervisor.Kind kind) throws Exception {
+        Job job = job();
+        int cpu = Libc.allowedCpus().get(Libc.allowedCpus().size() - 1);
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().onCpu(cpu), Answer.BROKER)) {
+            assertEquals(cpu, sup.stats().cpu());
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+        }
+        try (NotifyChildFixture child = job.child()) {
+            int listener = child.takeListener();
+            Refusal r = assertThrows(Refusal.class,
+                    () -> Supervisor.start(kind, listener, job.options().onCpu(1000), Answer.BROKER));
+            assertTrue(r.getMessage().contains("CPU 1000"), r.getMessage());
+            // The listener stays the caller's after a failed start: it can still be supervised.
+            try (Supervisor sup = Supervisor.start(kind, listener, job.options(), Answer.BROKER)) {
+                assertEquals(Job.HELLO, child.open("hello.txt").text());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void synchronousWakeUpServesCalls(Supervisor.Kind kind) throws Exception {
+        Job job = job();
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().withSyncWakeUp(true), Answer.BROKER)) {
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            assertEquals(1, sup.stop().brokered());
+        } catch (Refusal r) {
+            System.err.println("SKIPPED synchronous wake-up (needs Linux 6.6): " + r.getMessage());
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, r.getMessage());
+        }
+    }
+
+    @Test
+    void brokerAnswerWithoutInDirIsBadInput() throws Exception {
+        Job job = job();
+        try (NotifyChildFixture child = job.child()) {
+            int listener = child.takeListener();
+            assertThrows(BadInput.class, () -> Supervisor.start(Supervisor.Kind.NATIVE, listener, SupervisorOptions.defaults(), Answer.BROKER));
+            BrokerNative.hl_close(listener);
+        }
+    }
+
+    @Test
+    void answersParseAndShareInstances() {
+        assertSame(Answer.CONTINUE, Answer.parse("continue", "x"));
+        assertSame(Answer.BROKER, Answer.parse("BROKER", "x"));
+        assertSame(Answer.error(13), Answer.parse("error:13", "x"));
+        assertSame(Answer.value(0), Answer.value(0));
+        assertEquals("value:99999", Answer.parse("value:99999", "x").label());
+        BadInput e = assertThrows(BadInput.class, () -> Answer.parse("allow", "--answer"));
+        assertTrue(e.getMessage().startsWith("--answer: 'allow'"), e.getMessage());
+        assertThrows(BadInput.class, () -> Answer.parse("error:0", "--answer"));
+    }
+}

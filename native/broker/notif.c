@@ -1,0 +1,309 @@
+/*
+ * Seccomp user notification calls shared by both supervisors: the native one calls them from its
+ * pthread, the Java one through JNA. Keeping one code path makes the Java/native comparison a
+ * comparison of the supervisors, not of two brokers.
+ */
+#include "hl_broker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* Room for the kernel's structures even if a later kernel grows them; checked against
+ * SECCOMP_GET_NOTIF_SIZES once. */
+#define NOTIF_ROOM 512
+
+/* The kernel's O_LARGEFILE (glibc defines it as 0 on x86_64, but a raw call may carry it). */
+#define KERNEL_O_LARGEFILE 0100000
+/* Flags a brokered open may carry: read-only access and harmless modifiers. */
+#define READ_ONLY_FLAGS (O_ACCMODE | O_CLOEXEC | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | KERNEL_O_LARGEFILE)
+/* Modifiers passed on to openat2 (O_CLOEXEC is ours always; the child's goes to ADDFD). */
+#define PASSED_FLAGS (O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY)
+
+static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
+static struct seccomp_notif_sizes sizes;
+static int sizes_errno;
+
+static void load_sizes(void) {
+    if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0) {
+        sizes_errno = errno;
+    } else if (sizes.seccomp_notif > NOTIF_ROOM || sizes.seccomp_notif_resp > NOTIF_ROOM) {
+        sizes_errno = EOVERFLOW;
+    }
+}
+
+static int notif_sizes_ok(void) {
+    pthread_once(&sizes_once, load_sizes);
+    return sizes_errno ? -sizes_errno : 0;
+}
+
+int hl_notif_supported(void) {
+    int r = notif_sizes_ok();
+    if (r < 0) {
+        return r;
+    }
+    uint32_t action = SECCOMP_RET_USER_NOTIF;
+    if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0) {
+        return -errno;
+    }
+    return 1;
+}
+
+int hl_notif_set_flags(int listener, long flags) {
+    return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, (unsigned long)flags) < 0 ? -errno : 0;
+}
+
+int hl_notif_recv(int listener, int stopfd, long out_addr) {
+    int r = notif_sizes_ok();
+    if (r < 0) {
+        return r;
+    }
+    struct pollfd p[2] = {{.fd = listener, .events = POLLIN}, {.fd = stopfd, .events = POLLIN}};
+    nfds_t n = stopfd >= 0 ? 2 : 1;
+    for (;;) {
+        if (poll(p, n, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return -errno;
+        }
+        if (n == 2 && p[1].revents) {
+            return HL_RECV_STOPPED;
+        }
+        if (p[0].revents & POLLNVAL) {
+            return -EBADF;
+        }
+        if (p[0].revents & POLLIN) {
+            break;
+        }
+        if (p[0].revents & (POLLHUP | POLLERR)) {
+            return HL_RECV_HUNGUP;
+        }
+    }
+    /* RECV insists on a zeroed buffer of the kernel's size. */
+    union {
+        struct seccomp_notif n;
+        char room[NOTIF_ROOM];
+    } buf;
+    memset(&buf, 0, sizes.seccomp_notif);
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &buf) < 0) {
+        return -errno;
+    }
+    int64_t *out = (int64_t *)(intptr_t)out_addr;
+    out[HL_N_ID] = (int64_t)buf.n.id;
+    out[HL_N_PID] = buf.n.pid;
+    out[HL_N_NR] = buf.n.data.nr;
+    out[HL_N_ARCH] = buf.n.data.arch;
+    out[HL_N_IP] = (int64_t)buf.n.data.instruction_pointer;
+    for (int i = 0; i < 6; i++) {
+        out[HL_N_ARG0 + i] = (int64_t)buf.n.data.args[i];
+    }
+    return 0;
+}
+
+static int send_resp(int listener, long id, int err, long val, unsigned flags) {
+    union {
+        struct seccomp_notif_resp r;
+        char room[NOTIF_ROOM];
+    } buf;
+    memset(&buf, 0, sizes.seccomp_notif_resp ? sizes.seccomp_notif_resp : sizeof buf.r);
+    buf.r.id = (uint64_t)id;
+    buf.r.error = err ? -err : 0;
+    buf.r.val = val;
+    buf.r.flags = flags;
+    return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &buf) < 0 ? -errno : 0;
+}
+
+int hl_notif_continue(int listener, long id) {
+    return send_resp(listener, id, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+}
+
+int hl_notif_error(int listener, long id, int err) {
+    return send_resp(listener, id, err, 0, 0);
+}
+
+int hl_notif_value(int listener, long id, long val) {
+    return send_resp(listener, id, 0, val, 0);
+}
+
+int hl_notif_id_valid(int listener, long id) {
+    uint64_t v = (uint64_t)id;
+    return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) < 0 ? -errno : 0;
+}
+
+int hl_read_path(int pid, long addr, long buf_addr, int cap) {
+    if (cap < 2) {
+        return -EINVAL;
+    }
+    char *buf = (char *)(intptr_t)buf_addr;
+    size_t want = (size_t)cap - 1;
+    /* Split at the page boundary: process_vm_readv does not split one iovec, so a path that ends
+     * just before an unmapped page is still read whole. A path is at most 4096 bytes: two pages. */
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)addr;
+    size_t first = page - (a % page);
+    struct iovec local = {.iov_base = buf, .iov_len = want};
+    struct iovec remote[3];
+    int nr = 0;
+    size_t left = want;
+    uintptr_t at = a;
+    size_t chunk = first;
+    while (left > 0 && nr < 3) {
+        size_t len = chunk < left ? chunk : left;
+        remote[nr].iov_base = (void *)at;
+        remote[nr].iov_len = len;
+        nr++;
+        at += len;
+        left -= len;
+        chunk = page;
+    }
+    ssize_t got = process_vm_readv(pid, &local, 1, remote, nr, 0);
+    if (got < 0) {
+        return -errno;
+    }
+    char *nul = memchr(buf, 0, got);
+    if (nul == NULL) {
+        return (size_t)got == want ? -ENAMETOOLONG : -EFAULT;
+    }
+    return (int)(nul - buf);
+}
+
+/* Answers an error, translating a failed answer into the result encoding. */
+static int answer_error(int listener, long id, int err, int base) {
+    int r = hl_notif_error(listener, id, err);
+    if (r == -ENOENT) {
+        return HL_BROKER_GONE;
+    }
+    if (r < 0) {
+        return HL_BROKER_FAILED + r;
+    }
+    return base - err;
+}
+
+int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, long path_addr,
+                            long open_flags, int in_dirfd) {
+    char path[PATH_MAX];
+    /* openat's flags are an int to the kernel: judge what it would use, not the register's upper half. */
+    open_flags = (long)(unsigned int)open_flags;
+    if (child_dirfd != AT_FDCWD) {
+        /* A path relative to one of the child's descriptors has no meaning beneath in/. */
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
+    int len = hl_read_path(pid, path_addr, (long)(intptr_t)path, sizeof path);
+    /* The notification must still be pending after the read: otherwise pid may already name another
+     * process, and what we read is not the caller's path. */
+    int valid = hl_notif_id_valid(listener, id);
+    if (valid == -ENOENT) {
+        return HL_BROKER_GONE;
+    }
+    if (valid < 0) {
+        return answer_error(listener, id, EPERM, 0);
+    }
+    if (len < 0) {
+        return answer_error(listener, id, len == -ESRCH ? EFAULT : -len, 0);
+    }
+    if (len == 0) {
+        return answer_error(listener, id, ENOENT, 0);
+    }
+    if ((open_flags & ~(long)READ_ONLY_FLAGS) != 0 || (open_flags & O_ACCMODE) != O_RDONLY) {
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
+    struct open_how how = {
+        .flags = O_RDONLY | O_CLOEXEC | (open_flags & PASSED_FLAGS),
+        .mode = 0,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    int fd = (int)syscall(SYS_openat2, in_dirfd, path, &how, sizeof how);
+    if (fd < 0) {
+        int e = errno;
+        if (e == EXDEV) {
+            /* The resolution left in/ ("..", an absolute path, a symlink out): nothing was opened. */
+            return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+        }
+        return answer_error(listener, id, e, 0);
+    }
+    struct seccomp_notif_addfd addfd = {
+        .id = (uint64_t)id,
+        .flags = SECCOMP_ADDFD_FLAG_SEND,
+        .srcfd = (uint32_t)fd,
+        .newfd = 0,
+        .newfd_flags = (uint32_t)(open_flags & O_CLOEXEC),
+    };
+    int remote = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+    int e = errno;
+    close(fd);
+    if (remote >= 0) {
+        return remote;
+    }
+    if (e == ENOENT) {
+        return HL_BROKER_GONE;
+    }
+    /* e.g. EMFILE in the child: the call is still pending, so answer it with the reason. */
+    return answer_error(listener, id, e, 0);
+}
+
+int hl_broker_answer(int listener, long notif_addr, int in_dirfd) {
+    const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
+    if (n[HL_N_ARCH] == AUDIT_ARCH_X86_64 && n[HL_N_NR] == SYS_openat) {
+        return hl_broker_open_and_send(listener, n[HL_N_ID], (int)n[HL_N_PID], (int)n[HL_N_ARG0],
+                                       n[HL_N_ARG0 + 1], n[HL_N_ARG0 + 2], in_dirfd);
+    }
+    if (n[HL_N_ARCH] == AUDIT_ARCH_X86_64 && n[HL_N_NR] == SYS_open) {
+        return hl_broker_open_and_send(listener, n[HL_N_ID], (int)n[HL_N_PID], AT_FDCWD,
+                                       n[HL_N_ARG0], n[HL_N_ARG0 + 1], in_dirfd);
+    }
+    return answer_error(listener, n[HL_N_ID], EACCES, HL_BROKER_REFUSED);
+}
+
+int hl_broker_open_dir(const char *path) {
+    int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+int hl_eventfd(void) {
+    int fd = eventfd(0, EFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+int hl_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    return write(fd, &one, sizeof one) == sizeof one ? 0 : -errno;
+}
+
+int hl_close(int fd) {
+    return close(fd) < 0 ? -errno : 0;
+}
+
+int hl_dup_cloexec(int fd) {
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return copy < 0 ? -errno : copy;
+}
+
+int hl_pidfd_getfd(int pid, int fd) {
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0) {
+        return -errno;
+    }
+    int copy = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    int e = errno;
+    close(pidfd);
+    return copy < 0 ? -e : copy;
+}

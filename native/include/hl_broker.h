@@ -1,0 +1,115 @@
+/*
+ * The broker: supervisors of seccomp user notifications (issue 4, DESIGN.md "Broker").
+ *
+ * Every entry point takes primitive arguments only, so that Java can bind it with JNA's direct
+ * mapping and call it without allocating. A "buffer address" is a native address passed as a long
+ * (a direct ByteBuffer's address on the Java side).
+ *
+ * A supervisor takes a listener fd and does not care where it came from (SCM_RIGHTS from the measured
+ * child, pidfd_getfd, a test fixture). It owns the listener from start on and closes it when stopped.
+ */
+#ifndef HL_BROKER_H
+#define HL_BROKER_H
+
+/* Answers. CONTINUE lets the real call run (the bare round trip); BROKER opens the path beneath
+ * in/ in the supervisor and injects the descriptor; ERROR and VALUE answer without running it. */
+#define HL_ANSWER_CONTINUE 0
+#define HL_ANSWER_BROKER 1
+#define HL_ANSWER_ERROR 2
+#define HL_ANSWER_VALUE 3
+
+/* Counters, the same indices in hl_sup_stats and in the Java supervisor's stats. */
+#define HL_C_RECEIVED 0   /* notifications received */
+#define HL_C_CONTINUED 1  /* answered CONTINUE */
+#define HL_C_BROKERED 2   /* answered with an injected descriptor */
+#define HL_C_ERRORED 3    /* answered with an errno (REFUSED included) */
+#define HL_C_VALUED 4     /* answered with a return value */
+#define HL_C_REFUSED 5    /* brokered calls refused: escape from in/, write access, foreign dirfd */
+#define HL_C_GONE 6       /* the caller died before its answer (ENOENT); nothing to answer */
+#define HL_C_FAILURES 7   /* supervisor-side failures (unexpected ioctl errors) */
+#define HL_C_CPU 8        /* the CPU the supervisor is pinned to, -1 unpinned, -errno pin failed */
+#define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
+#define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
+#define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
+#define HL_NCOUNTERS 12
+
+/* hl_sup_start flags */
+#define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
+
+/* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, for headers older than Linux 6.6 */
+#define HL_SYNC_WAKE_UP_FLAG 1L
+
+/* hl_notif_recv results besides 0 (a notification) and -errno */
+#define HL_RECV_STOPPED 1 /* the stop eventfd was signalled */
+#define HL_RECV_HUNGUP 2  /* the listener has no filter users left: every notified task is gone */
+
+/* hl_notif_recv fills these 64-bit slots */
+#define HL_N_ID 0
+#define HL_N_PID 1
+#define HL_N_NR 2
+#define HL_N_ARCH 3
+#define HL_N_IP 4
+#define HL_N_ARG0 5 /* ARG0 .. ARG0+5 */
+#define HL_N_LONGS 11
+
+/* hl_broker_open_and_send results: r >= 0 the child's new fd; -4095 <= r <= -1 answered with errno
+ * -r; HL_BROKER_GONE the caller died (nothing answered); HL_BROKER_REFUSED - e refused (escape,
+ * write access, foreign dirfd) and answered with errno e; HL_BROKER_FAILED - e the answer itself
+ * failed with errno e (the call may be left waiting until the listener closes). */
+#define HL_BROKER_GONE (-100000)
+#define HL_BROKER_REFUSED (-200000)
+#define HL_BROKER_FAILED (-300000)
+
+/* 1 when seccomp user notification works here (GET_NOTIF_SIZES answers, user_notif available), else
+ * -errno. */
+int hl_notif_supported(void);
+/* SECCOMP_IOCTL_NOTIF_SET_FLAGS; 0 or -errno (EINVAL before Linux 6.6). */
+int hl_notif_set_flags(int listener, long flags);
+/* Waits for a notification (poll on the listener and stopfd, stopfd < 0 for none), receives it into
+ * HL_N_LONGS int64 slots at out_addr. 0, HL_RECV_STOPPED, HL_RECV_HUNGUP or -errno (-ENOENT: the
+ * caller died between poll and receive). */
+int hl_notif_recv(int listener, int stopfd, long out_addr);
+int hl_notif_continue(int listener, long id);
+int hl_notif_error(int listener, long id, int err);
+int hl_notif_value(int listener, long id, long val);
+/* 0 while the notification is still pending, -ENOENT when its caller is gone. */
+int hl_notif_id_valid(int listener, long id);
+/* Reads a NUL-terminated path of at most cap-1 bytes from pid's memory into buf_addr; the length, or
+ * -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap-1 bytes), -ESRCH. */
+int hl_read_path(int pid, long addr, long buf_addr, int cap);
+/* The broker answer, in full: read the path, check the notification, openat2 beneath in_dirfd,
+ * inject with ADDFD|SEND, close our copy. child_dirfd is the call's dirfd (only AT_FDCWD accepted),
+ * open_flags the call's flags (honoured only when read-only). Result encoding above. */
+int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, long path_addr,
+                            long open_flags, int in_dirfd);
+/* Answers one received notification the way the native supervisor does for syscall nr (openat and
+ * open are brokered, any other call refused with EACCES). Same result encoding. */
+int hl_broker_answer(int listener, long notif_addr, int in_dirfd);
+/* An O_PATH directory fd for in/ (or -errno). */
+int hl_broker_open_dir(const char *path);
+/* Small helpers for the Java side: an eventfd (or -errno), signal it, close any fd. */
+int hl_eventfd(void);
+int hl_eventfd_signal(int fd);
+int hl_close(int fd);
+/* A close-on-exec duplicate of fd, or -errno. */
+int hl_dup_cloexec(int fd);
+/* pidfd_open + pidfd_getfd: a copy of another process's fd (O_CLOEXEC), or -errno. */
+int hl_pidfd_getfd(int pid, int fd);
+
+/* The native supervisor: a pthread pinned to cpu (-1: not pinned) answering every notification on
+ * listener with answer (value: the errno for ERROR, the return value for VALUE). in_dirfd is dup'ed
+ * (needed for BROKER, else -1). Returns a handle > 0 or -errno (pinning failures included); on
+ * success the supervisor owns the listener, on failure it stays the caller's. */
+long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, int flags);
+/* Signals the loop to stop and joins it; closes the listener. 0 or -errno. Idempotent. */
+int hl_sup_stop(long handle);
+/* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */
+int hl_sup_stats(long handle, long *out, int n);
+/* Frees a stopped supervisor (stops it first if needed). */
+void hl_sup_free(long handle);
+/* Test hook: hold the next notification after receiving it until hl_sup_resume, so a test can kill
+ * the caller while its call waits at the supervisor. */
+int hl_sup_hold_next(long handle);
+int hl_sup_resume(long handle);
+
+#endif
