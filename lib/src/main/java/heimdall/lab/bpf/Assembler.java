@@ -28,6 +28,7 @@ final class Assembler {
         final Label f;
         boolean farT;
         boolean farF;
+        int pos;
 
         Cond(int op, int k, Label t, Label f) {
             this.op = op;
@@ -82,22 +83,21 @@ final class Assembler {
         while (changed) {
             layout();
             changed = false;
-            int pos = 0;
+            List<Cond> grow = new ArrayList<>();
             for (Item it : items) {
                 if (it instanceof Cond c) {
-                    int after = pos + 1;
-                    if (!c.farT && distance(c.t, after) > 255) {
-                        c.farT = true;
-                        changed = true;
+                    int after = c.pos + 1;
+                    if ((!c.farT && distance(c.t, after) > 255) || (!c.farF && distance(c.f, after) > 255)) {
+                        grow.add(c);
                     }
-                    if (!c.farF && distance(c.f, after) > 255) {
-                        c.farF = true;
-                        changed = true;
-                    }
-                    pos += c.size();
-                } else if (!(it instanceof Place)) {
-                    pos++;
                 }
+            }
+            // Grow only after the whole pass: positions are those of this pass's layout.
+            for (Cond c : grow) {
+                int after = c.pos + 1;
+                c.farT |= distance(c.t, after) > 255;
+                c.farF |= distance(c.f, after) > 255;
+                changed = true;
             }
         }
         List<Insn> out = new ArrayList<>();
@@ -128,6 +128,7 @@ final class Assembler {
             if (it instanceof Place p) {
                 p.label().pos = pos;
             } else if (it instanceof Cond c) {
+                c.pos = pos;
                 pos += c.size();
             } else {
                 pos++;
