@@ -84,9 +84,12 @@ public record Profile(Action defaultAction, List<String> architectures, List<Sys
             return this;
         }
 
-        /** Adds a rule for one call with argument conditions. */
-        public Builder rule(Action action, String name, ArgRule... args) {
-            rules.add(new SyscallRule(List.of(name), action, Arrays.asList(args)));
+        /** Adds a rule for one call with at least one argument condition. */
+        public Builder rule(Action action, String name, ArgRule first, ArgRule... more) {
+            List<ArgRule> args = new ArrayList<>();
+            args.add(first);
+            args.addAll(Arrays.asList(more));
+            rules.add(new SyscallRule(List.of(name), action, args));
             return this;
         }
 
