@@ -42,12 +42,17 @@ public final class Compiler {
 
     /** Compiles, resolving names with {@code table}; a name it does not know is bad input. */
     public static Program compile(Profile profile, SyscallTable table) {
+        return compile(profile, table, "profile");
+    }
+
+    /** As {@link #compile(Profile, SyscallTable)}, naming {@code source} (the profile's file) in errors. */
+    public static Program compile(Profile profile, SyscallTable table, String source) {
         Map<Integer, List<SyscallRule>> rulesByNr = new TreeMap<>();
         for (int i = 0; i < profile.syscalls().size(); i++) {
             SyscallRule r = profile.syscalls().get(i);
             int idx = i;
             for (String name : new LinkedHashSet<>(r.names())) {
-                int nr = table.number(name).orElseThrow(() -> BadInput.at("profile", "syscalls[" + idx + "].names",
+                int nr = table.number(name).orElseThrow(() -> BadInput.at(source, "syscalls[" + idx + "].names",
                         "syscall '" + name + "' is not in the x86_64 table (" + table.source() + ")"));
                 rulesByNr.computeIfAbsent(nr, n -> new ArrayList<>()).add(r);
             }
@@ -129,10 +134,10 @@ public final class Compiler {
         }
         List<Insn> insns = as.assemble();
         if (insns.size() > Program.MAX_INSNS) {
-            throw BadInput.at("profile", "syscalls", "the compiled program has " + insns.size()
+            throw BadInput.at(source, "syscalls", "the compiled program has " + insns.size()
                     + " instructions, over the kernel's limit of " + Program.MAX_INSNS);
         }
-        return Program.of(insns, "compiled profile");
+        return Program.of(insns, source + " (compiled)");
     }
 
     private static Assembler.Label retLabel(Assembler as, Map<Integer, Assembler.Label> rets, int ret) {

@@ -38,7 +38,7 @@ final class BpfCommands {
     static Program compileFile(String file, PrintStream err) {
         ProfileJson.Loaded loaded = ProfileJson.load(Path.of(file));
         loaded.warnings().forEach(w -> err.println("warning: " + w));
-        return Compiler.compile(loaded.profile());
+        return Compiler.compile(loaded.profile(), SyscallTable.x86_64(), file);
     }
 
     static final class CompileCmd implements Command {
@@ -122,7 +122,7 @@ final class BpfCommands {
             ProfileJson.Loaded loaded = ProfileJson.load(Path.of(file));
             loaded.warnings().forEach(w -> System.err.println("warning: " + w));
             SyscallTable table = SyscallTable.x86_64();
-            ProgramStats ours = ProgramStats.of(Compiler.compile(loaded.profile(), table), table);
+            ProgramStats ours = ProgramStats.of(Compiler.compile(loaded.profile(), table, file), table);
             ProgramStats theirs = null;
             if (a.flag("--vs-libseccomp")) {
                 LibseccompBaseline.Result r = LibseccompBaseline.compile(loaded.profile(), table);
