@@ -141,7 +141,10 @@ final class BpfCommands {
                 System.out.println(m.writeValueAsString(root));
             } else {
                 System.out.println("profile: " + file);
-                System.out.println("numbers: " + ours.numbers() + " x86_64 syscalls (" + table.source() + ")");
+                System.out.println("numbers: " + ours.numbers() + " x86_64 syscall numbers, each emulated with zero "
+                        + "arguments (" + table.source() + ")");
+                System.out.printf(Locale.ROOT, "%-10s %6s %8s %-22s %7s %-22s %s%n", "", "length", "allowed",
+                        "insns min/median/max", "denied", "insns min/median/max", "cacheable");
                 print("heimdall", ours);
                 if (theirs != null) {
                     print("libseccomp", theirs);
@@ -151,11 +154,13 @@ final class BpfCommands {
         }
 
         private static void print(String who, ProgramStats s) {
-            System.out.printf(Locale.ROOT, "%-10s length %d; allowed %d: insns min %d median %s max %d; "
-                            + "denied %d: insns min %d median %s max %d; cacheable %d of %d%n",
-                    who, s.length(), s.allowed().count(), s.allowed().min(), fmt(s.allowed().median()),
-                    s.allowed().max(), s.denied().count(), s.denied().min(), fmt(s.denied().median()),
-                    s.denied().max(), s.cacheable(), s.numbers());
+            System.out.printf(Locale.ROOT, "%-10s %6d %8d %-22s %7d %-22s %d of %d%n", who, s.length(),
+                    s.allowed().count(), range(s.allowed()), s.denied().count(), range(s.denied()), s.cacheable(),
+                    s.numbers());
+        }
+
+        private static String range(ProgramStats.Summary s) {
+            return s.min() + " / " + fmt(s.median()) + " / " + s.max();
         }
 
         private static String fmt(double d) {
