@@ -21,9 +21,12 @@ import java.util.Set;
  */
 public final class CachePredictor {
     /**
-     * Numbers the kernel allows for the native architecture before consulting any filter:
-     * {@code uretprobe} (335, since 6.11 with the 2025 fix) and {@code uprobe} (336, since 6.18).
-     * {@link #cacheable(Program, int)} leaves them to the filter; {@link #kernelAllows(int)} names them.
+     * Numbers the kernel lets through on the native architecture without running any filter
+     * ({@code seccomp_uprobe_exception}): {@code uretprobe} (335, since 6.11 with the 2025 fix) and
+     * {@code uprobe} (336, since 6.18). On this host {@code syscall(335)} made outside a uprobe
+     * trampoline under a filter that answers it ERRNO dies by SIGILL from the call itself, which shows
+     * the filter was not consulted. {@link #cacheable(Program, int)} and {@link Emulator} model the
+     * filter alone and leave these to the caller; {@link #kernelAllows(int)} names them.
      */
     public static final Set<Integer> KERNEL_PASS_THROUGH_X86_64 = Set.of(335, 336);
 

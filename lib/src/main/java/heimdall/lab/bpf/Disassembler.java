@@ -99,6 +99,9 @@ public final class Disassembler {
             return Action.describe(i.k());
         }
         if (i.isConditionalJump() && (code & X) == 0) {
+            if (aSource == SeccompData.OFF_NR && i.k() == Profile.X32_SYSCALL_BIT) {
+                return "nr: x32 (X32_SYSCALL_BIT)";
+            }
             if (aSource == SeccompData.OFF_NR) {
                 return table.name(i.k()).map(n -> "nr " + i.k() + " " + n).orElse("nr " + i.k());
             }
