@@ -89,6 +89,28 @@ class CompilerPropertyTest {
         return out;
     }
 
+    @Property(tries = 60)
+    void stackedProgramsAnswerWithTheKernelsPrecedence(@ForAll("profiles") Profile older,
+            @ForAll("profiles") Profile newer, @ForAll long seed) {
+        List<Program> stack = List.of(Compiler.compile(older), Compiler.compile(newer));
+        Random rnd = new Random(seed);
+        for (int nr = 0; nr <= TABLE.maxNumber(); nr += 1 + rnd.nextInt(3)) {
+            long[] a = new long[6];
+            for (int j = 0; j < 6; j++) {
+                a[j] = VALUES[rnd.nextInt(VALUES.length)];
+            }
+            int o = older.evaluate(TABLE, nr, Profile.AUDIT_ARCH_X86_64, a);
+            int n = newer.evaluate(TABLE, nr, Profile.AUDIT_ARCH_X86_64, a);
+            // the most restrictive action (signed compare of the action bits); the newer one on a tie
+            int want = (o & 0xffff0000) < (n & 0xffff0000) ? o : n;
+            Verdict got = Stack.evaluate(stack, SeccompData.x86_64(nr, a));
+            assertEquals(Action.describe(want), Action.describe(got.action()));
+            boolean bothBareAllow = outcomes(older, nr).equals(java.util.Set.of(Action.ALLOW.ret()))
+                    && outcomes(newer, nr).equals(java.util.Set.of(Action.ALLOW.ret()));
+            assertEquals(bothBareAllow, CachePredictor.cacheable(stack, nr));
+        }
+    }
+
     static void assertAgree(Profile profile, Program program, SeccompData d) {
         int want = profile.evaluate(TABLE, d.nr(), d.arch(), d.args());
         Verdict got = Emulator.run(program, d);
