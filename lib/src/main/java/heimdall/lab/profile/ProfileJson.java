@@ -157,6 +157,10 @@ public final class ProfileJson {
                 warnings.add(file + ": defaultErrno: errno names are not read; using EPERM (1) as runc does "
                         + "without defaultErrnoRet");
             }
+            if (defErrno != null && !defKind.hasData()) {
+                warnings.add(file + ": defaultErrnoRet: ignored, the default action " + defKind.jsonName
+                        + " takes no errno");
+            }
             Action defaultAction = action(defKind, defErrno, "defaultErrnoRet");
 
             List<String> arches = architectures(root);
