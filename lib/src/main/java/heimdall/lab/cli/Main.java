@@ -18,10 +18,14 @@ public final class Main {
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
-                new ChildRunCommand(),
+                new BpfCommands.CompileCmd(),
+                new BpfCommands.DisasmCmd(),
+                new BpfCommands.StatsCmd(),
+                new BpfCommands.SyscallTableCmd(),
                 new heimdall.lab.probe.ProfileProbeCommand(),
                 new heimdall.lab.probe.ProfileGenCommand(),
                 new heimdall.lab.probe.ProfileRegenCommand(),
+                new ChildRunCommand(),
                 new heimdall.lab.broker.BrokerBenchCommand()
         );
     }
