@@ -288,10 +288,6 @@ int hl_eventfd_signal(int fd) {
     return write(fd, &one, sizeof one) == sizeof one ? 0 : -errno;
 }
 
-int hl_close(int fd) {
-    return close(fd) < 0 ? -errno : 0;
-}
-
 int hl_dup_cloexec(int fd) {
     int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     return copy < 0 ? -errno : copy;

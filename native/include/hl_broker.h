@@ -90,7 +90,7 @@ int hl_broker_open_dir(const char *path);
 /* Small helpers for the Java side: an eventfd (or -errno), signal it, close any fd. */
 int hl_eventfd(void);
 int hl_eventfd_signal(int fd);
-int hl_close(int fd);
+/* hl_close(fd) is libheimdall's general one (heimdall.h). */
 /* A close-on-exec duplicate of fd, or -errno. */
 int hl_dup_cloexec(int fd);
 /* pidfd_open + pidfd_getfd: a copy of another process's fd (O_CLOEXEC), or -errno. */

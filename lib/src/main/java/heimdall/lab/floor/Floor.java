@@ -9,15 +9,24 @@ import heimdall.lab.bpf.Verdict;
 import java.util.List;
 
 /**
- * A floor as a child installs it: its programs in installation order (oldest first) and whether the
- * newest one hands out a user-notification listener (a floor with brokered calls).
+ * A floor as a child installs it: its programs in installation order (oldest first) and which one,
+ * if any, hands out the user-notification listener (a floor with brokered calls); -1 for none.
  *
  * <p>The kernel runs every installed program for a call that is not answered from its action cache
  * and keeps the most restrictive answer; {@link #verdict} and {@link #insns} model exactly that.
  */
-public record Floor(String name, List<Program> programs, boolean listener) {
+public record Floor(String name, List<Program> programs, int listenerProgram) {
     public Floor {
         programs = List.copyOf(programs);
+        if (listenerProgram < -1 || listenerProgram >= programs.size()) {
+            throw new IllegalArgumentException("listenerProgram " + listenerProgram + " is not one of "
+                    + programs.size() + " programs");
+        }
+    }
+
+    /** Whether a program of this floor notifies a supervisor (and so hands out a listener). */
+    public boolean brokered() {
+        return listenerProgram >= 0;
     }
 
     /** The programs as raw {@code struct sock_filter} bytes, in installation order. */

@@ -16,8 +16,8 @@ import java.util.Set;
  *   <li><b>three answers</b>: one program where the brokered calls' rules answer
  *       {@code SCMP_ACT_NOTIFY} instead of allow; their argument conditions are kept, so a brokered
  *       call outside its rule still meets the default.
- *   <li><b>stacked</b>: the static floor, then a broker filter on top (everything allowed but the
- *       brokered calls, which notify) — two programs, as a container job runs today.
+ *   <li><b>stacked</b>: the static floor over a broker filter (everything allowed but the
+ *       brokered calls, which notify) under it — two programs, as a container job runs today.
  * </ul>
  */
 public final class Floors {
@@ -25,17 +25,20 @@ public final class Floors {
 
     /** The profile compiled as it is. */
     public static Floor staticFloor(String name, Profile profile) {
-        return new Floor(name, List.of(Compiler.compile(profile)), false);
+        return new Floor(name, List.of(Compiler.compile(profile)), -1);
     }
 
     /** One program with never, always and brokered answers. */
     public static Floor threeAnswers(String name, Profile profile, Set<String> brokered) {
-        return new Floor(name, List.of(Compiler.compile(withBrokered(profile, brokered))), true);
+        return new Floor(name, List.of(Compiler.compile(withBrokered(profile, brokered))), 0);
     }
 
-    /** The static floor with the broker filter stacked on top of it. */
+    /**
+     * The broker filter under the static floor: installed first, it hands out the listener; the
+     * static floor goes on top as a launch's last step, so it need not allow {@code seccomp(2)}.
+     */
     public static Floor stacked(String name, Profile profile, Set<String> brokered) {
-        return new Floor(name, List.of(Compiler.compile(profile), Compiler.compile(brokerFilter(brokered))), true);
+        return new Floor(name, List.of(Compiler.compile(brokerFilter(brokered)), Compiler.compile(profile)), 0);
     }
 
     /** The broker filter alone: allow everything, notify the supervisor for {@code brokered}. */
