@@ -18,6 +18,7 @@ public final class Main {
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
+                new heimdall.lab.reproduce.ReproduceCommand(),
                 new BpfCommands.CompileCmd(),
                 new BpfCommands.DisasmCmd(),
                 new BpfCommands.StatsCmd(),

@@ -1,0 +1,299 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
+import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.broker.Answer;
+import heimdall.lab.broker.Supervisor;
+import heimdall.lab.child.Call;
+import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.floor.Floor;
+import heimdall.lab.floor.Floors;
+import heimdall.lab.profile.Profile;
+import heimdall.lab.sys.Host;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The floor-cost table of seed {@code 000}: what a call costs under the static floor, the floor with
+ * three answers and the stacked floors of two fixtures (rows 1–9), and what a brokered {@code openat}
+ * costs through a supervisor answering CONTINUE or brokering the open (rows 10–15), with both a
+ * native and a Java supervisor, plus rows for faster round trips (the supervisor on the child's CPU,
+ * the synchronous wake-up).
+ */
+public final class FloorCost {
+    private FloorCost() {}
+
+    /** The call brokered by the three-answer and stacked floors. */
+    public static final Set<String> BROKERED = Set.of("openat");
+
+    /**
+     * What to run.
+     *
+     * @param counts runs and calls per row
+     * @param cpu the measuring CPU (the child's)
+     * @param supervisorCpu the supervisor's own CPU
+     * @param brokerRows whether to measure rows 10–15 and the round-trip rows
+     */
+    public record Options(FloorBench.Counts counts, int cpu, int supervisorCpu, boolean brokerRows) {}
+
+    /** What a run wrote. */
+    public record Result(Path folder, List<Map<String, Object>> summary) {
+        /** Rows whose child did not complete (killed by its floor, refused). */
+        public List<Map<String, Object>> failed() {
+            return summary.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+        }
+    }
+
+    /** The published rows, and ours in the same order, with the brokered rows twice (native, Java). */
+    public static List<FloorRow> rows(Options o) {
+        Profile abcdf = Fixtures.profile("abcdf");
+        Profile wasm = Fixtures.profile("heimdall-wasm-host");
+        Floor staticAbcdf = Floors.staticFloor("static floor, abcdf", abcdf);
+        Floor staticWasm = Floors.staticFloor("static floor, wasm host", wasm);
+        Floor threeAbcdf = Floors.threeAnswers("three answers, abcdf", abcdf, BROKERED);
+        Floor threeWasm = Floors.threeAnswers("three answers, wasm host", wasm, BROKERED);
+        Floor stackedWasm = Floors.stacked("stacked, wasm host", wasm, BROKERED);
+        Path data = inDir().resolve(DATA_FILE);
+        Call openat = Call.openat(data);
+
+        List<FloorRow> rows = new ArrayList<>();
+        rows.add(row(staticAbcdf, Call.GETPPID, null));
+        rows.add(row(staticAbcdf, Call.MPROTECT, null));
+        rows.add(row(staticAbcdf, openat, null));
+        rows.add(row(staticWasm, Call.GETTID, null));
+        rows.add(row(staticWasm, Call.PRCTL_SET_NAME, null));
+        rows.add(row(staticWasm, Call.MPROTECT, null));
+        rows.add(row(threeAbcdf, Call.MPROTECT, null));
+        rows.add(row(threeWasm, Call.PRCTL_SET_NAME, null));
+        rows.add(row(stackedWasm, Call.PRCTL_SET_NAME, null));
+        if (!o.brokerRows()) {
+            return rows;
+        }
+        for (Floor floor : List.of(threeAbcdf, threeWasm, stackedWasm)) {
+            for (Answer answer : List.of(Answer.CONTINUE, Answer.BROKER)) {
+                for (Supervisor.Kind kind : Supervisor.Kind.values()) {
+                    rows.add(row(floor, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), false)));
+                }
+            }
+        }
+        // Faster round trips: the supervisor where the child runs, and the synchronous wake-up.
+        for (Answer answer : List.of(Answer.CONTINUE, Answer.BROKER)) {
+            for (Supervisor.Kind kind : Supervisor.Kind.values()) {
+                rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, CHILDS_CPU, o.cpu(), false)));
+                rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, CHILDS_CPU, o.cpu(), true)));
+                rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), true)));
+            }
+        }
+        return rows;
+    }
+
+    static final String OWN_CPU = "own CPU";
+    static final String CHILDS_CPU = "child's CPU";
+    static final String DATA_FILE = "data.txt";
+
+    private static FloorRow row(Floor floor, Call call, FloorRow.Brokering broker) {
+        FloorRow draft = new FloorRow(floor.name(), floor, call, broker, null);
+        return new FloorRow(floor.name(), floor, call, broker, published(draft));
+    }
+
+    /** The published row for {@code row}: same label, call and answer; none for our extra rows. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> published(FloorRow row) {
+        if (row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
+            return null;
+        }
+        Map<String, Object> table = Fixtures.published("floor-cost");
+        for (Map<String, Object> p : (List<Map<String, Object>>) table.get("rows")) {
+            Object answer = p.get("answer");
+            boolean sameAnswer = row.brokered()
+                    ? answer != null && answer.toString().equalsIgnoreCase(row.broker().answer().label())
+                    : answer == null;
+            if (row.what().equals(p.get("what")) && row.callName().equals(p.get("call")) && sameAnswer) {
+                Map<String, Object> keep = new LinkedHashMap<>();
+                for (String k : List.of("row", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns")) {
+                    keep.put(k, p.get(k));
+                }
+                keep.put("host", ((Map<String, Object>) table.get("host")).get("name"));
+                keep.put("date", table.get("date"));
+                return keep;
+            }
+        }
+        return null;
+    }
+
+    /** The job's {@code in/} directory, holding the file that {@code openat} opens (made once). */
+    static Path inDir() {
+        try {
+            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "heimdall-lab-job-" + ProcessHandle.current().pid(), "in");
+            Files.createDirectories(dir);
+            Path data = dir.resolve(DATA_FILE);
+            if (!Files.exists(data)) {
+                Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the job's in/ directory", e);
+        }
+    }
+
+    /** Measures every row and writes the results folder (never an existing one). */
+    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        List<FloorRow> rows = rows(o);
+        Host host = Host.capture();
+        Host.LoadSampler loads = new Host.LoadSampler();
+        progress.accept(String.format("floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
+                rows.size(), o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(),
+                o.counts().brokerCount(), o.cpu(), o.supervisorCpu()));
+        long[] timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
+        Instant started = Instant.now();
+        List<FloorBench.Measured> measured;
+        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            measured = FloorBench.run(rows, o.counts(), o.cpu(), inDir(), samples, loads, progress);
+        }
+        List<Map<String, Object>> summary = new ArrayList<>();
+        for (FloorBench.Measured m : measured) {
+            summary.add(FloorSummary.of(m));
+        }
+        addRatios(summary);
+        folder.writeJson("summary.json", summary);
+
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "floor-cost");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("cpu", o.cpu());
+        env.put("supervisor_cpu", o.supervisorCpu());
+        env.put("counts", o.counts());
+        env.put("timer_cost_ns", Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
+                "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
+        env.put("load_samples", loads.toMap());
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(summary, host, o, Stats.of(timer).median()));
+        return new Result(folder.path(), summary);
+    }
+
+    /**
+     * Ratios across rows: each Java supervisor row against its native twin, and each faster round
+     * trip against the default placement (own CPU, no synchronous wake-up) of the same supervisor,
+     * answer and floor.
+     */
+    static void addRatios(List<Map<String, Object>> summary) {
+        for (Map<String, Object> r : summary) {
+            if (!r.containsKey("supervisor") || !(r.get("median_ns") instanceof Long median)) {
+                continue;
+            }
+            if (r.get("supervisor").equals("java")) {
+                twin(summary, r, "native", r.get("placement"), r.get("sync_wakeup"))
+                        .ifPresent(n -> r.put("java_over_native", ratio(median, n)));
+            }
+            boolean fast = !OWN_CPU.equals(r.get("placement")) || Boolean.TRUE.equals(r.get("sync_wakeup"));
+            if (fast) {
+                twin(summary, r, r.get("supervisor"), OWN_CPU, false)
+                        .ifPresent(d -> r.put("vs_default_placement", ratio(median, d)));
+            }
+        }
+    }
+
+    private static java.util.Optional<Long> twin(List<Map<String, Object>> summary, Map<String, Object> r,
+            Object supervisor, Object placement, Object sync) {
+        return summary.stream()
+                .filter(t -> t != r && Objects.equals(t.get("what"), r.get("what")) && Objects.equals(t.get("answer"), r.get("answer"))
+                        && Objects.equals(t.get("supervisor"), supervisor) && Objects.equals(t.get("placement"), placement)
+                        && Objects.equals(t.get("sync_wakeup"), sync) && t.get("median_ns") instanceof Long)
+                .map(t -> (Long) t.get("median_ns"))
+                .findFirst();
+    }
+
+    private static double ratio(long a, long b) {
+        return Math.round(1000.0 * a / b) / 1000.0;
+    }
+
+    /** {@code table.md}: the published layout with our figures and the published ones side by side. */
+    static String table(List<Map<String, Object>> summary, Host host, Options o, long timerNs) {
+        StringBuilder md = new StringBuilder();
+        md.append("# floor-cost: what a call costs under the floor\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s; child on CPU %d, supervisor on CPU %d. "
+                        + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost (back-to-back reads): %d ns.%n%n",
+                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(), o.cpu(), o.supervisorCpu(),
+                o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(), o.counts().brokerCount(), timerNs));
+        md.append("Published: 2026-11-08, oden (AMD Threadripper PRO 3975WX, kernel 7.0.0, load 52 to 83). "
+                + "A syscall costs about 10x more on this VM, so compare added costs and ratios, not absolute medians.\n\n");
+        MarkdownTable t = new MarkdownTable(List.of("what", "call", "BPF insns", "cache", "median, no filter", "median, filtered",
+                "added", "p99, filtered", "spread", "published added", "added / published"));
+        for (Map<String, Object> r : summary) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> p = (Map<String, Object>) r.get("published");
+            String call = "`" + r.get("call") + "`";
+            if (r.containsKey("answer")) {
+                call += ", " + (r.get("answer").equals("continue") ? "CONTINUE" : "broker") + " (" + r.get("supervisor")
+                        + (OWN_CPU.equals(r.get("placement")) ? "" : ", on child's CPU")
+                        + (Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "") + ")";
+            }
+            boolean failed = "failed".equals(r.get("status"));
+            t.row(List.of(String.valueOf(r.get("what")), call, String.valueOf(r.get("insns")),
+                    Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
+                    nsCell(r.get("median_none_ns")), failed ? "FAILED" : nsCell(r.get("median_ns")),
+                    r.get("added_ns") instanceof Long a ? MarkdownTable.added(a) : "—",
+                    r.get("p99_ns") instanceof Long q ? MarkdownTable.tail(q) : "—",
+                    r.get("spread") instanceof Double s ? String.format(Locale.ROOT, "%.0f%%%s", s * 100, Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
+                    p == null ? "—" : MarkdownTable.added(((Number) p.get("added_ns")).doubleValue()),
+                    r.get("added_vs_published") instanceof Double x ? String.format(Locale.ROOT, "%.2f×", x) : "—"));
+        }
+        md.append(t.render()).append('\n');
+        for (Map<String, Object> r : summary) {
+            if ("failed".equals(r.get("status"))) {
+                md.append("- FAILED: ").append(r.get("what")).append(" · ").append(r.get("call")).append(": ")
+                        .append(r.get("failure")).append('\n');
+            }
+        }
+        List<String> ratios = new ArrayList<>();
+        for (Map<String, Object> r : summary) {
+            if (r.get("java_over_native") instanceof Double j) {
+                ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.get("what"),
+                        r.get("answer"), r.get("placement"), Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "", j));
+            }
+        }
+        for (Map<String, Object> r : summary) {
+            if (r.get("vs_default_placement") instanceof Double v) {
+                ratios.add(String.format(Locale.ROOT, "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median", r.get("supervisor"),
+                        r.get("placement"), Boolean.TRUE.equals(r.get("sync_wakeup")) ? " with sync wake-up" : "", r.get("what"), r.get("answer"), v));
+            }
+        }
+        if (!ratios.isEmpty()) {
+            md.append("\nRatios (medians from this one run):\n\n");
+            ratios.forEach(x -> md.append(x).append('\n'));
+        }
+        md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
+                + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
+                + "`added / published` compares our added cost with the published one.\n");
+        return md.toString();
+    }
+
+    private static String nsCell(Object v) {
+        return v instanceof Long l ? MarkdownTable.ns(l) : "—";
+    }
+
+    /** The default results folder for a run started now on this host. */
+    public static ResultsFolder defaultFolder() {
+        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname());
+    }
+}
