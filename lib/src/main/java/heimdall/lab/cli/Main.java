@@ -35,7 +35,11 @@ public final class Main {
         System.exit(run(Arrays.asList(argv), System.out, System.err));
     }
 
-    static int run(List<String> argv, PrintStream out, PrintStream err) {
+    /**
+     * Runs one command line with the given streams for the dispatcher's own messages, and returns
+     * the exit status instead of exiting (for tests, jshell and notebooks).
+     */
+    public static int run(List<String> argv, PrintStream out, PrintStream err) {
         if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
             printUsage(out);
             return argv.isEmpty() ? 2 : 0;

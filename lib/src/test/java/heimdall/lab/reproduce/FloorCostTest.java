@@ -1,0 +1,116 @@
+package heimdall.lab.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.cli.Main;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.Host;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FloorCostTest {
+    @TempDir Path tmp;
+
+    private static FloorCost.Options options(boolean broker) {
+        return new FloorCost.Options(new FloorBench.Counts(2, 100, 300, 20, 50), Cpus.measuring(), Cpus.supervisor(), broker);
+    }
+
+    /** Published rows 1–9 and 10–15 in the published order, each matched with its published figures. */
+    @Test
+    void rowsFollowThePublishedTable() {
+        List<FloorRow> rows = FloorCost.rows(options(true));
+        for (int i = 0; i < 9; i++) {
+            assertNotNull(rows.get(i).published(), rows.get(i).label());
+            assertEquals(i + 1, ((Number) rows.get(i).published().get("row")).intValue(), rows.get(i).label());
+        }
+        // rows 10–15, each measured with the native and the Java supervisor
+        for (int i = 9; i < 21; i++) {
+            FloorRow r = rows.get(i);
+            assertTrue(r.brokered());
+            assertEquals(10 + (i - 9) / 2, ((Number) r.published().get("row")).intValue(), r.label());
+        }
+        assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
+    }
+
+    /** The kernel's action cache answers bare allows; argument rules make the program run. */
+    @Test
+    void bareAllowsAreCacheableArgumentRulesAreNot() {
+        for (FloorRow r : FloorCost.rows(options(true))) {
+            boolean bare = List.of("getppid", "gettid").contains(r.callName());
+            assertEquals(bare, r.floor().cacheable(r.data().nr()), r.label());
+            assertTrue(r.floor().verdict(r.data()).allows() || r.brokered(), r.label() + " must be allowed by its floor");
+        }
+    }
+
+    /** A whole (tiny) run: every row completes in the real kernel and the folder holds every file. */
+    @Test
+    void tinyRunWritesTheWholeFolder() throws Exception {
+        Assumptions.assumeTrue(Host.capture().seccompAction("user_notif"), "no seccomp user notification here");
+        Path out = tmp.resolve("fc");
+        FloorCost.Result result = FloorCost.run(options(true), ResultsFolder.chosen(out), line -> {});
+        assertEquals(List.of(), result.failed());
+        for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+        List<Map<String, Object>> summary = List.of(new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map[].class));
+        assertEquals(FloorCost.rows(options(true)).size(), summary.size());
+        for (Map<String, Object> r : summary) {
+            for (String field : List.of("what", "call", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns",
+                    "p99_none_ns", "run_medians_ns", "samples", "spread", "noisy", "published")) {
+                assertTrue(r.containsKey(field), field + " in " + r.get("what"));
+            }
+            assertEquals(2, ((List<?>) r.get("run_medians_ns")).size());
+        }
+        Map<String, Object> brokered = summary.get(10);
+        assertEquals("java", brokered.get("supervisor"));
+        assertNotNull(brokered.get("java_over_native"));
+        assertTrue(summary.stream().anyMatch(r -> r.get("vs_default_placement") != null));
+        // every sample is kept: 2 runs of row 0, filtered and baseline
+        assertEquals(2, SamplesFile.read(out.resolve("samples.arrow"), 0, "filtered").length);
+        assertEquals(300, SamplesFile.read(out.resolve("samples.arrow"), 0, "none")[1].length);
+        String table = Files.readString(out.resolve("table.md"));
+        assertTrue(table.contains("| static floor, abcdf | `getppid` |"), table);
+        assertTrue(table.contains("Java supervisor / native"), table);
+    }
+
+    @Test
+    void anOccupiedOutFolderIsRefusedAndLeftAlone() throws Exception {
+        Path out = tmp.resolve("occupied");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("summary.json"), "[\"earlier\"]");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(List.of("reproduce", "floor-cost", "--quick", "--out", out.toString()),
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, status);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("not empty"));
+        assertEquals("[\"earlier\"]", Files.readString(out.resolve("summary.json")));
+    }
+
+    @Test
+    void badOptionsExit2() {
+        for (List<String> argv : List.of(List.of("reproduce", "no-such-table"), List.of("reproduce", "floor-cost", "--runs", "0"),
+                List.of("reproduce", "floor-cost", "--cpu", "4096"), List.of("reproduce"))) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(2, Main.run(new ArrayList<>(argv), new PrintStream(new ByteArrayOutputStream()),
+                    new PrintStream(err, true, StandardCharsets.UTF_8)), argv.toString());
+            assertFalse(err.toString(StandardCharsets.UTF_8).contains("Exception"), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+}
