@@ -18,6 +18,7 @@ public final class Main {
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
+                new heimdall.lab.graph.GraphInfoCommand()
         );
     }
 
