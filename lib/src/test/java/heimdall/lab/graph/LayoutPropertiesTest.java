@@ -1,0 +1,67 @@
+package heimdall.lab.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.graph.machine.Coalescer;
+import heimdall.lab.graph.machine.Compiler;
+import heimdall.lab.graph.machine.Equivalence;
+import heimdall.lab.graph.machine.Machine;
+import heimdall.lab.graph.machine.Minimizer;
+import heimdall.lab.graph.prepared.Layout;
+import heimdall.lab.graph.prepared.Prepared;
+import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.graph.prepared.ReferenceFollower;
+import java.util.Optional;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/** The "what must hold" properties over random graphs. */
+class LayoutPropertiesTest {
+    @Property(tries = 300)
+    void everyLayoutMatchesTheReferenceOnRandomGraphs(@ForAll long graphSeed, @ForAll long traceSeed,
+            @ForAll @IntRange(min = 0, max = 3) int depth) {
+        Graph g = GraphTesting.randomGraph(graphSeed);
+        PreparedGraph p = PreparedGraph.prepare(g, PreparedGraph.Options.defaults());
+        int[] events = GraphTesting.randomEvents(traceSeed, 400, g.signalEntries().size());
+        GraphTesting.assertAllLayoutsMatch(p, events, depth, "random graph " + graphSeed);
+        // and on walked traces, which go deeper into the graph than random calls do
+        for (String entry : GraphTesting.starts(p.layout(Layout.HASH))) {
+            int[] walk = Traces.walk(g, Traces.Spec.of(entry, 400, traceSeed).withInvalidRate(0.1)
+                    .withSignalRate(0.1).withRepeatRate(0.1).withMaxDepth(depth + 1));
+            GraphTesting.assertAllLayoutsMatch(p, walk, depth, "walk of random graph " + graphSeed);
+        }
+    }
+
+    @Property(tries = 400)
+    void minimizedIsEquivalentAndNeverLarger(@ForAll long graphSeed) {
+        Machine m = Compiler.compile(GraphTesting.randomGraph(graphSeed));
+        Machine min = Minimizer.minimize(m);
+        assertEquals(Optional.empty(), Equivalence.difference(m, min));
+        assertTrue(min.states() <= m.states(), min.states() + " > " + m.states());
+        assertTrue(min.transitions() <= m.transitions());
+        // minimal: minimizing again changes nothing
+        assertEquals(min.states(), Minimizer.minimize(min).states());
+    }
+
+    @Property(tries = 300)
+    void coalescingPreservesEveryDecision(@ForAll long graphSeed, @ForAll long traceSeed) {
+        Graph g = GraphTesting.randomGraph(graphSeed);
+        Coalescer.Coalesced c = Coalescer.coalesce(g);
+        assertTrue(c.graph().siteCount() <= g.siteCount());
+        // exhaustively, on the compiled machines
+        assertEquals(Optional.empty(), Equivalence.difference(Compiler.compile(g), Compiler.compile(c.graph())));
+        // and event by event, reference follower against reference follower
+        Prepared original = ReferenceFollower.of(g);
+        Prepared merged = ReferenceFollower.of(c.graph());
+        int[] events = GraphTesting.randomEvents(traceSeed, 300, g.signalEntries().size());
+        for (String entry : GraphTesting.starts(original)) {
+            GraphTesting.assertMatchesReference(original, merged, entry, events, 2, "coalesced " + graphSeed);
+        }
+        for (var e : c.siteMap().entrySet()) {
+            assertTrue(c.graph().indexOf(e.getValue()) >= 0, "site " + e.getKey() + " maps to a missing site");
+            assertEquals(g.site(g.indexOf(e.getKey())).syscall(), c.graph().site(c.graph().indexOf(e.getValue())).syscall());
+        }
+    }
+}
