@@ -61,12 +61,17 @@ public final class GraphTesting {
      * and deliveries of known and unknown signals.
      */
     public static int[] randomEvents(long seed, int length, int signals) {
+        return randomEvents(seed, length, signals, ALPHABET);
+    }
+
+    /** As {@link #randomEvents(long, int, int)}, drawing most calls from {@code alphabet}. */
+    public static int[] randomEvents(long seed, int length, int signals, int[] alphabet) {
         SplittableRandom r = new SplittableRandom(seed);
         int[] ev = new int[length];
         for (int i = 0; i < length; i++) {
             int k = r.nextInt(100);
             if (k < 70) {
-                ev[i] = ALPHABET[r.nextInt(ALPHABET.length)];
+                ev[i] = alphabet[r.nextInt(alphabet.length)];
             } else if (k < 78) {
                 ev[i] = r.nextInt(600);
             } else if (k < 80) {

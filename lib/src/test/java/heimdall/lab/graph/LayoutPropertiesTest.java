@@ -13,6 +13,7 @@ import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.graph.prepared.ReferenceFollower;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -32,6 +33,32 @@ class LayoutPropertiesTest {
                     .withSignalRate(0.1).withRepeatRate(0.1).withMaxDepth(depth + 1));
             GraphTesting.assertAllLayoutsMatch(p, walk, depth, "walk of random graph " + graphSeed);
         }
+    }
+
+    static final PreparedGraph ABCDF = PreparedGraph.prepare(FixtureGraphs.abcdf(), PreparedGraph.Options.defaults());
+    static final SyntheticGraph SYNTHETIC = SyntheticGraph.build(64, 99);
+    static final PreparedGraph SYNTHETIC_64 = PreparedGraph.prepare(SYNTHETIC.graph(), PreparedGraph.Options.defaults());
+
+    @Property(tries = 200)
+    void everyLayoutMatchesTheReferenceOnAbcdf(@ForAll long traceSeed, @ForAll @IntRange(min = 0, max = 3) int depth) {
+        Graph g = ABCDF.source();
+        int[] alphabet = IntStream.concat(IntStream.of(g.alphabet()), IntStream.of(9, 600)).toArray();
+        GraphTesting.assertAllLayoutsMatch(ABCDF, GraphTesting.randomEvents(traceSeed, 300, 1, alphabet), depth, "abcdf");
+        int[] walk = Traces.walk(g, Traces.Spec.of("main", 300, traceSeed).withInvalidRate(0.1).withSignalRate(0.15)
+                .withRepeatRate(0.1).withMaxDepth(depth + 1));
+        GraphTesting.assertAllLayoutsMatch(ABCDF, walk, depth, "abcdf walk");
+    }
+
+    @Property(tries = 100)
+    void everyLayoutMatchesTheReferenceOnSyntheticTraces(@ForAll long traceSeed, @ForAll boolean hot,
+            @ForAll @IntRange(min = 0, max = 2) int depth) {
+        Traces.Spec spec = hot ? SYNTHETIC.hotSpec(500, traceSeed) : SYNTHETIC.broadSpec(500, traceSeed);
+        int[] walk = Traces.walk(SYNTHETIC.graph(), spec.withInvalidRate(0.1).withSignalRate(0.05).withRepeatRate(0.05)
+                .withMaxDepth(depth + 1));
+        GraphTesting.assertAllLayoutsMatch(SYNTHETIC_64, walk, depth, "synthetic 64");
+        int[] alphabet = IntStream.concat(IntStream.of(SYNTHETIC.graph().alphabet()), IntStream.of(2, 511)).toArray();
+        GraphTesting.assertAllLayoutsMatch(SYNTHETIC_64, GraphTesting.randomEvents(traceSeed, 500, 1, alphabet), depth,
+                "synthetic 64 random");
     }
 
     @Property(tries = 400)

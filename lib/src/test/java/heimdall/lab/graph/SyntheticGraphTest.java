@@ -28,6 +28,7 @@ class SyntheticGraphTest {
         PreparedGraph p = prepare(s);
         assertEquals(states + 3, p.machine().states(), "site states plus main start, handler start and handler write");
         assertTrue(p.minimized().states() <= p.machine().states());
+        assertEquals(java.util.Optional.empty(), heimdall.lab.graph.machine.Equivalence.difference(p.machine(), p.minimized()));
         for (Traces.Spec spec : new Traces.Spec[] {s.hotSpec(20_000, 1), s.broadSpec(20_000, 2)}) {
             int[] trace = Traces.walk(s.graph(), spec.withInvalidRate(0.05).withSignalRate(0.01));
             GraphTesting.assertAllLayoutsMatch(p, trace, Cursor.DEFAULT_DEPTH, states + " states");
