@@ -34,7 +34,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * site is an unmapped function), {@code name} utf8, {@code function} utf8, {@code first_of}
  * list&lt;utf8&gt; (entries that start at the site; {@code signal:<NAME>} for handlers),
  * {@code terminal} bool. {@code <program>.exec.edges.arrow}: {@code src}, {@code dst} uint32,
- * {@code kind} utf8 ({@code next} or {@code again}). Either file may hold several record batches.
+ * {@code kind} utf8 ({@code next} or {@code again}). Either file may hold several record batches;
+ * other columns are ignored; a null {@code first_of} means the site starts no entry.
  *
  * <p>Errors: a pin mismatch, a file Arrow cannot read, a missing or wrongly typed column, a null in a
  * column that may not hold one, a bad edge kind: {@link BadInput} naming the file, the column and the
@@ -153,8 +154,8 @@ public final class GraphFiles {
         return type.cast(v);
     }
 
-    private static void noNull(FieldVector v, Path file, int row) {
-        if (v.isNull(row)) {
+    private static void noNull(FieldVector v, Path file, int r, int row) {
+        if (v.isNull(r)) {
             throw BadInput.at(file, v.getName(), "row " + row + " is null");
         }
     }
@@ -177,10 +178,10 @@ public final class GraphFiles {
             }
             for (int r = 0; r < rows; r++) {
                 int row = rowBase[0] + r;
-                noNull(site, file, r);
-                noNull(name, file, r);
-                noNull(function, file, r);
-                noNull(terminal, file, r);
+                noNull(site, file, r, row);
+                noNull(name, file, r, row);
+                noNull(function, file, r, row);
+                noNull(terminal, file, r, row);
                 long id = UInt4Vector.getNoOverflow(site.getDataBuffer(), r);
                 String nm = new String(name.get(r), StandardCharsets.UTF_8);
                 String fn = new String(function.get(r), StandardCharsets.UTF_8);
@@ -222,13 +223,14 @@ public final class GraphFiles {
             UInt4Vector dst = column(root, file, "dst", UInt4Vector.class, UINT32);
             VarCharVector kind = column(root, file, "kind", VarCharVector.class, ArrowType.Utf8.INSTANCE);
             for (int r = 0; r < rows; r++) {
-                noNull(src, file, r);
-                noNull(dst, file, r);
-                noNull(kind, file, r);
+                int row = rowBase[0] + r;
+                noNull(src, file, r, row);
+                noNull(dst, file, r, row);
+                noNull(kind, file, r, row);
                 String k = new String(kind.get(r), StandardCharsets.UTF_8);
                 EdgeKind ek = EdgeKind.parse(k);
                 if (ek == null) {
-                    throw BadInput.at(file, "kind", "row " + (rowBase[0] + r) + ": '" + k + "' is neither next nor again");
+                    throw BadInput.at(file, "kind", "row " + row + ": '" + k + "' is neither next nor again");
                 }
                 edges.add(new Edge(UInt4Vector.getNoOverflow(src.getDataBuffer(), r),
                         UInt4Vector.getNoOverflow(dst.getDataBuffer(), r), ek));

@@ -36,7 +36,9 @@ class AbcdfFollowerTest {
         Cursor c = P.layout(layout).cursor("main");
         assertFalse(c.step(B_GETUID), "B before A");
         assertTrue(c.step(A_GETPPID));
+        int before = c.state();
         assertFalse(c.step(C_GETGID), "C right after A");
+        assertEquals(before, c.state(), "a denial leaves the cursor where it was");
         for (int i = 0; i < 3; i++) {
             assertTrue(c.step(B_GETUID));
             assertTrue(c.step(C_GETGID));
