@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.machine.CompileBudget;
-import heimdall.lab.graph.machine.Compiler;
+import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.DfaLayouts;
@@ -121,13 +121,13 @@ class AbcdfFollowerTest {
     @Test
     void constructionBudgetRefusesWithTheFigureReached() {
         Refusal r = assertThrows(Refusal.class,
-                () -> Compiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxTransitions(5)));
+                () -> MachineCompiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxTransitions(5)));
         assertTrue(r.getMessage().startsWith("construction budget exceeded: 6 transitions reached (budget 5 transitions)"),
                 r.getMessage());
         Refusal f = assertThrows(Refusal.class,
-                () -> Compiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxFrames(4)));
+                () -> MachineCompiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxFrames(4)));
         assertTrue(f.getMessage().startsWith("frame budget exceeded: 5 frames reached (budget 4 frames)"), f.getMessage());
-        assertEquals(8, Compiler.compile(FixtureGraphs.abcdf(), new CompileBudget(15, 8)).states(), "exactly at budget");
+        assertEquals(8, MachineCompiler.compile(FixtureGraphs.abcdf(), new CompileBudget(15, 8)).states(), "exactly at budget");
     }
 
     @Test

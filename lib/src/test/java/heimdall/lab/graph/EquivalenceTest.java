@@ -3,7 +3,7 @@ package heimdall.lab.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.graph.machine.Compiler;
+import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Equivalence;
 import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.machine.Minimizer;
@@ -22,7 +22,7 @@ class EquivalenceTest {
 
     @Test
     void findsACallAllowedByOneMachineOnly() {
-        Optional<String> d = Equivalence.difference(Compiler.compile(abcdfWith(false)), Compiler.compile(abcdfWith(true)));
+        Optional<String> d = Equivalence.difference(MachineCompiler.compile(abcdfWith(false)), MachineCompiler.compile(abcdfWith(true)));
         assertTrue(d.isPresent());
         assertEquals("from main after calls [110, 102, 104, 107]: call 102 allowed by the first only", d.get());
     }
@@ -32,7 +32,7 @@ class EquivalenceTest {
         Graph a = Graph.builder().site(1, 0, "r", "f", false, "main").site(2, 1, "w", "f", false).next(1, 2).build();
         Graph b = Graph.builder().site(1, 0, "r", "f", false, "main").site(2, 1, "w", "f", true).next(1, 2).build();
         assertEquals(Optional.of("from main after calls [0, 1]: terminal flag false vs true"),
-                Equivalence.difference(Compiler.compile(a), Compiler.compile(b)));
+                Equivalence.difference(MachineCompiler.compile(a), MachineCompiler.compile(b)));
     }
 
     @Test
@@ -46,11 +46,11 @@ class EquivalenceTest {
                 .site(1, 110, "A", "main", false, "main").site(2, 102, "B", "main", false).site(3, 104, "C", "main", false)
                 .site(6, 108, "F", "main", true)
                 .next(1, 2).next(2, 3).next(3, 2).next(1, 6).next(3, 6).build();
-        Machine big = Compiler.compile(twice);
+        Machine big = MachineCompiler.compile(twice);
         Machine min = Minimizer.minimize(big);
-        assertEquals(Compiler.compile(once).states(), min.states());
+        assertEquals(MachineCompiler.compile(once).states(), min.states());
         assertTrue(min.states() < big.states());
         assertEquals(Optional.empty(), Equivalence.difference(big, min));
-        assertEquals(Optional.empty(), Equivalence.difference(Compiler.compile(once), min));
+        assertEquals(Optional.empty(), Equivalence.difference(MachineCompiler.compile(once), min));
     }
 }

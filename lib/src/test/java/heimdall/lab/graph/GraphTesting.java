@@ -57,6 +57,35 @@ public final class GraphTesting {
     }
 
     /**
+     * A random graph plus look-alike copies of some sites (same syscall, entries, terminal flag and
+     * successors, reached from some of the original's predecessors), so coalescing has work to do.
+     */
+    public static Graph randomGraphWithTwins(long seed) {
+        Graph base = randomGraph(seed);
+        SplittableRandom r = new SplittableRandom(~seed);
+        List<Site> sites = new ArrayList<>(base.sites());
+        List<Edge> edges = new ArrayList<>(base.edges());
+        int twins = 1 + r.nextInt(3);
+        for (int k = 0; k < twins; k++) {
+            Site x = sites.get(r.nextInt(sites.size()));
+            long id = 100_000L * (k + 1) + x.id();
+            if (sites.stream().anyMatch(s -> s.id() == id)) {
+                continue;
+            }
+            sites.add(new Site(id, x.syscall(), x.name() + "'", x.function(), x.firstOf(), x.terminal()));
+            for (Edge e : List.copyOf(edges)) {
+                if (e.src() == x.id()) {
+                    edges.add(new Edge(id, e.dst() == x.id() ? (r.nextBoolean() ? id : x.id()) : e.dst(), e.kind()));
+                }
+                if (e.dst() == x.id() && e.src() != x.id() && r.nextBoolean()) {
+                    edges.add(new Edge(e.src(), id, e.kind()));
+                }
+            }
+        }
+        return Graph.of(sites, edges, "twins(nodes)", "twins(edges)");
+    }
+
+    /**
      * Random events: mostly calls of the alphabet, some other numbers (a few beyond every table), resets,
      * and deliveries of known and unknown signals.
      */

@@ -3,7 +3,7 @@ package heimdall.lab.graph.machine;
 import heimdall.lab.BadInput;
 
 /**
- * Resource bounds of {@link Compiler#compile}: subset construction can blow up exponentially, so the
+ * Resource bounds of {@link MachineCompiler#compile}: subset construction can blow up exponentially, so the
  * compiler stops and refuses once it has built more transitions or frames (states) than allowed.
  * These are bounds on work and memory, not targets.
  */

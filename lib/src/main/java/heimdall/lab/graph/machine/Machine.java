@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A deterministic follower machine: the output of {@link Compiler#compile} (and of
+ * A deterministic follower machine: the output of {@link MachineCompiler#compile} (and of
  * {@link Minimizer#minimize}), the input of every prepared layout. Immutable.
  *
  * <p>States are {@code 0..states()-1}. Each state's transitions are sorted by syscall number and

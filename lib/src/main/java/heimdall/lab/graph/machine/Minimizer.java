@@ -124,8 +124,8 @@ public final class Minimizer {
             newId[blk] = blk == popBlock ? Machine.POP : count++;
         }
         int[] rowStart = new int[count + 1];
-        Compiler.IntList labels = new Compiler.IntList();
-        Compiler.IntList targets = new Compiler.IntList();
+        MachineCompiler.IntList labels = new MachineCompiler.IntList();
+        MachineCompiler.IntList targets = new MachineCompiler.IntList();
         boolean[] terminal = new boolean[count];
         int[] lastCall = new int[count];
         Arrays.fill(lastCall, Integer.MIN_VALUE);

@@ -1,5 +1,5 @@
 /**
- * From graph to deterministic machine: {@link heimdall.lab.graph.machine.Compiler} (reachable
+ * From graph to deterministic machine: {@link heimdall.lab.graph.machine.MachineCompiler} (reachable
  * frames, the step rule, construction budgets), {@link heimdall.lab.graph.machine.Minimizer}
  * (Valmari–Lehtinen partition refinement for partial DFAs), {@link heimdall.lab.graph.machine.Coalescer}
  * (equivalent sites merged before compiling, with an original-site map) and

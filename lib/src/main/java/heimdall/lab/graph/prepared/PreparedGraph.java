@@ -5,7 +5,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.Coalescer;
 import heimdall.lab.graph.machine.CompileBudget;
-import heimdall.lab.graph.machine.Compiler;
+import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.machine.Minimizer;
 import java.util.Collections;
@@ -95,7 +95,7 @@ public final class PreparedGraph {
         Optional<Coalescer.Coalesced> co = o.coalesce() ? Optional.of(Coalescer.coalesce(g)) : Optional.empty();
         Graph followed = co.map(Coalescer.Coalesced::graph).orElse(g);
         long t1 = System.nanoTime();
-        Machine m = Compiler.compile(followed, o.budget());
+        Machine m = MachineCompiler.compile(followed, o.budget());
         long t2 = System.nanoTime();
         Machine min = Minimizer.minimize(m);
         long t3 = System.nanoTime();

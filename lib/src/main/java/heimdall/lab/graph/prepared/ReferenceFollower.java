@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>Positions are site indices, plus one virtual start position per entry (index
  * {@code sites + entry}) whose {@code next} successors are the entry's first sites. See
- * {@link heimdall.lab.graph.machine.Compiler} for the step rule.
+ * {@link heimdall.lab.graph.machine.MachineCompiler} for the step rule.
  */
 public final class ReferenceFollower implements Prepared {
     private final Graph graph;

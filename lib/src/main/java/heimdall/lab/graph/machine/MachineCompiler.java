@@ -32,8 +32,8 @@ import java.util.Map;
  * share one state, which is what keying by entry would give after minimization, without building the
  * copies first.
  */
-public final class Compiler {
-    private Compiler() {}
+public final class MachineCompiler {
+    private MachineCompiler() {}
 
     /** Compiles under the default budget. */
     public static Machine compile(Graph g) {
