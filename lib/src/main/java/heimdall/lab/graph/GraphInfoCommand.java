@@ -6,6 +6,8 @@ import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
 import heimdall.lab.graph.machine.CompileBudget;
+import heimdall.lab.graph.prepared.DfaCompact;
+import heimdall.lab.graph.prepared.DfaWords;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
@@ -132,6 +134,10 @@ public final class GraphInfoCommand implements Command {
             prep.put(l.wire(), ms(p.timings().prepareNanos().get(l)));
         }
         r.put("payload_bytes", payload);
+        p.layouts().values().stream().filter(l -> l instanceof DfaWords).findFirst()
+                .ifPresent(l -> r.put("columns", ((DfaWords) l).columns()));
+        p.layouts().values().stream().filter(l -> l instanceof DfaCompact).findFirst()
+                .ifPresent(l -> r.put("compact_classes", ((DfaCompact) l).classes()));
         Map<String, String> refused = new LinkedHashMap<>();
         p.refusals().forEach((l, why) -> refused.put(l.wire(), why));
         r.put("refused", refused);
@@ -155,6 +161,8 @@ public final class GraphInfoCommand implements Command {
                 r.get("thread_entries"), r.get("signal_entries"));
         out.printf("  states       %,d (%,d transitions)%n", r.get("states"), r.get("transitions"));
         out.printf("  minimized    %,d states (%,d transitions)%n", r.get("minimized_states"), r.get("minimized_transitions"));
+        out.printf("  columns      %s raw syscall numbers per row, %s column classes in dfa-compact%n",
+                r.getOrDefault("columns", "-"), r.getOrDefault("compact_classes", "-"));
         out.println("  payload_bytes");
         Map<String, Object> payload = (Map<String, Object>) r.get("payload_bytes");
         Map<String, Object> prep = (Map<String, Object>) r.get("prepare_ms");

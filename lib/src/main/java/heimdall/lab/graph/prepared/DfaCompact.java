@@ -26,6 +26,16 @@ public final class DfaCompact implements Prepared {
         this.payload = payload;
     }
 
+    /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
+    public int columns() {
+        return columns;
+    }
+
+    /** Column classes per row (class 0 is the all-deny column). */
+    public int classes() {
+        return classes;
+    }
+
     @Override
     public Layout layout() {
         return layout;
@@ -44,6 +54,16 @@ public final class DfaCompact implements Prepared {
     @Override
     public List<String> signals() {
         return starts.signals();
+    }
+
+    @Override
+    public Cursor cursor(String entry) {
+        return cursor(entry, DEFAULT_DEPTH);
+    }
+
+    @Override
+    public Cursor unidentifiedCursor() {
+        return unidentifiedCursor(DEFAULT_DEPTH);
     }
 
     @Override

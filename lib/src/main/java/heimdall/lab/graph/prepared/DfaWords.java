@@ -22,6 +22,11 @@ public final class DfaWords implements Prepared {
         this.payload = payload;
     }
 
+    /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
+    public int columns() {
+        return columns;
+    }
+
     @Override
     public Layout layout() {
         return layout;
@@ -40,6 +45,16 @@ public final class DfaWords implements Prepared {
     @Override
     public List<String> signals() {
         return starts.signals();
+    }
+
+    @Override
+    public Cursor cursor(String entry) {
+        return cursor(entry, DEFAULT_DEPTH);
+    }
+
+    @Override
+    public Cursor unidentifiedCursor() {
+        return unidentifiedCursor(DEFAULT_DEPTH);
     }
 
     @Override

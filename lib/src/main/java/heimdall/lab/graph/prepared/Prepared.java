@@ -5,8 +5,15 @@ import java.util.List;
 /**
  * Immutable tables of one layout, shared by any number of threads; each thread takes its own
  * {@link Cursor}. Every layout gives the same decisions as the reference follower ({@link Layout#HASH}).
+ *
+ * <p>The implementations ({@link DfaWords}, {@link DfaOffsets}, {@link DfaCompact},
+ * {@link ReferenceFollower}) return their own final cursor class from {@code cursor(...)}, so code that
+ * knows the layout (a JMH benchmark) can call a concrete, monomorphic {@code step}/{@code replay}.
  */
 public interface Prepared {
+    /** Signal frames a cursor can hold unless told otherwise. */
+    int DEFAULT_DEPTH = Cursor.DEFAULT_DEPTH;
+
     /** {@link #payloadBytes()} of a layout whose memory is not measured (the hash follower). */
     long UNMEASURED = -1;
 

@@ -100,6 +100,16 @@ public final class ReferenceFollower implements Prepared {
     }
 
     @Override
+    public Cursor cursor(String entry) {
+        return cursor(entry, DEFAULT_DEPTH);
+    }
+
+    @Override
+    public Cursor unidentifiedCursor() {
+        return unidentifiedCursor(DEFAULT_DEPTH);
+    }
+
+    @Override
     public Cursor cursor(String entry, int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
         int e = graph.entryIndex(entry);
