@@ -11,7 +11,8 @@ import java.util.List;
  * decision. It follows the graph directly, as DESIGN.md's "Prepared graphs" states the semantics:
  * hash maps from (position, syscall) to successor lists, a vector of positions per frame, and event
  * dispatch (call, signal delivery, {@code rt_sigreturn}, reset). No machine is built, so it has no
- * construction budget and its memory is not measured ({@link Prepared#UNMEASURED}).
+ * construction budget and its memory is not measured ({@link Prepared#UNMEASURED}). Its frames are
+ * vectors preallocated to the number of positions, so its steps allocate nothing either.
  *
  * <p>Positions are site indices, plus one virtual start position per entry (index
  * {@code sites + entry}) whose {@code next} successors are the entry's first sites. See
