@@ -27,7 +27,8 @@ public final class Main {
                 new heimdall.lab.probe.ProfileGenCommand(),
                 new heimdall.lab.probe.ProfileRegenCommand(),
                 new ChildRunCommand(),
-                new heimdall.lab.broker.BrokerBenchCommand()
+                new heimdall.lab.broker.BrokerBenchCommand(),
+                new heimdall.lab.graph.GraphInfoCommand()
         );
     }
 

@@ -1,0 +1,331 @@
+package heimdall.lab.graph;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Import and export of the executable syscall projection, one Arrow IPC file pair per program.
+ *
+ * <p>{@code <program>.exec.nodes.arrow}: {@code site} uint32, {@code syscall} int32 (null where the
+ * site is an unmapped function), {@code name} utf8, {@code function} utf8, {@code first_of}
+ * list&lt;utf8&gt; (entries that start at the site; {@code signal:<NAME>} for handlers),
+ * {@code terminal} bool. {@code <program>.exec.edges.arrow}: {@code src}, {@code dst} uint32,
+ * {@code kind} utf8 ({@code next} or {@code again}). Either file may hold several record batches;
+ * other columns are ignored; a null {@code first_of} means the site starts no entry.
+ *
+ * <p>Errors: a pin mismatch, a file Arrow cannot read, a missing or wrongly typed column, a null in a
+ * column that may not hold one, a bad edge kind: {@link BadInput} naming the file, the column and the
+ * reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
+ * is never imported with those sites dropped or allowed.
+ */
+public final class GraphFiles {
+    private GraphFiles() {}
+
+    /** Suffix of a nodes file. */
+    public static final String NODES_SUFFIX = ".exec.nodes.arrow";
+    /** Suffix of an edges file. */
+    public static final String EDGES_SUFFIX = ".exec.edges.arrow";
+
+    /**
+     * An imported graph with how it was checked.
+     *
+     * @param nodesSha256 the nodes file's pinned digest, empty when no pin listed it
+     * @param edgesSha256 likewise for the edges file
+     * @param nanos wall time of the import (pin check, read, validation)
+     */
+    public record Imported(Graph graph, Path nodes, Path edges, Optional<String> nodesSha256,
+            Optional<String> edgesSha256, long nanos) {
+        /** Whether both files were checked against a pin. */
+        public boolean pinned() {
+            return nodesSha256.isPresent() && edgesSha256.isPresent();
+        }
+    }
+
+    /**
+     * Imports a pair, checking each file against the {@code SHA256SUMS} beside it when that file lists
+     * it (external graphs with no pins import unpinned; see {@link Imported#pinned()}).
+     */
+    public static Imported read(Path nodes, Path edges) {
+        return read(nodes, edges, false);
+    }
+
+    /** Imports a pair that must be pinned in the {@code SHA256SUMS} beside each file (checked-in fixtures). */
+    public static Imported readPinned(Path nodes, Path edges) {
+        return read(nodes, edges, true);
+    }
+
+    private static Imported read(Path nodes, Path edges, boolean requirePins) {
+        long t0 = System.nanoTime();
+        Optional<String> nodesPin = checkPin(nodes, requirePins);
+        Optional<String> edgesPin = checkPin(edges, requirePins);
+        List<Site> sites = readNodes(nodes);
+        List<Edge> edgeList = readEdges(edges);
+        Graph g = Graph.of(sites, edgeList, nodes.toString(), edges.toString());
+        return new Imported(g, nodes, edges, nodesPin, edgesPin, System.nanoTime() - t0);
+    }
+
+    private static Optional<String> checkPin(Path file, boolean required) {
+        if (!Files.isRegularFile(file)) {
+            throw BadInput.at(file, "file", "no such file");
+        }
+        Optional<Pins> pins = Pins.beside(file);
+        Optional<String> digest = pins.flatMap(p -> p.verify(file));
+        if (required && digest.isEmpty()) {
+            throw BadInput.at(file, "sha256", "no pin for this file in " + file.toAbsolutePath().getParent().resolve(Pins.FILE_NAME));
+        }
+        return digest;
+    }
+
+    private static final ArrowType UINT32 = new ArrowType.Int(32, false);
+    private static final ArrowType INT32 = new ArrowType.Int(32, true);
+
+    static Schema nodesSchema() {
+        return new Schema(List.of(
+                new Field("site", FieldType.notNullable(UINT32), null),
+                new Field("syscall", FieldType.nullable(INT32), null),
+                new Field("name", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
+                new Field("function", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
+                new Field("first_of", FieldType.notNullable(ArrowType.List.INSTANCE),
+                        List.of(new Field("item", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null))),
+                new Field("terminal", FieldType.notNullable(ArrowType.Bool.INSTANCE), null)));
+    }
+
+    static Schema edgesSchema() {
+        return new Schema(List.of(
+                new Field("src", FieldType.notNullable(UINT32), null),
+                new Field("dst", FieldType.notNullable(UINT32), null),
+                new Field("kind", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
+    }
+
+    private interface BatchReader {
+        void read(VectorSchemaRoot root, int rows);
+    }
+
+    private static void readFile(Path file, BatchReader each) {
+        try (BufferAllocator alloc = new RootAllocator();
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+                ArrowFileReader reader = new ArrowFileReader(ch, alloc)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            while (reader.loadNextBatch()) {
+                each.read(root, root.getRowCount());
+            }
+        } catch (BadInput | Refusal e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw BadInput.at(file, "file", "not a readable Arrow IPC file (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+        }
+    }
+
+    private static <V> V column(VectorSchemaRoot root, Path file, String name, Class<V> type, ArrowType want) {
+        FieldVector v = root.getVector(name);
+        if (v == null) {
+            throw BadInput.at(file, name, "column missing (columns present: "
+                    + root.getSchema().getFields().stream().map(Field::getName).toList() + ")");
+        }
+        ArrowType got = v.getField().getType();
+        if (!got.equals(want) || !type.isInstance(v)) {
+            throw BadInput.at(file, name, "has type " + got + ", expected " + want);
+        }
+        return type.cast(v);
+    }
+
+    private static void noNull(FieldVector v, Path file, int r, int row) {
+        if (v.isNull(r)) {
+            throw BadInput.at(file, v.getName(), "row " + row + " is null");
+        }
+    }
+
+    /** Reads a nodes file; see the class comment for the errors. */
+    public static List<Site> readNodes(Path file) {
+        List<Site> sites = new ArrayList<>();
+        List<String> unmapped = new ArrayList<>();
+        int[] rowBase = {0};
+        readFile(file, (root, rows) -> {
+            UInt4Vector site = column(root, file, "site", UInt4Vector.class, UINT32);
+            IntVector syscall = column(root, file, "syscall", IntVector.class, INT32);
+            VarCharVector name = column(root, file, "name", VarCharVector.class, ArrowType.Utf8.INSTANCE);
+            VarCharVector function = column(root, file, "function", VarCharVector.class, ArrowType.Utf8.INSTANCE);
+            ListVector firstOf = column(root, file, "first_of", ListVector.class, ArrowType.List.INSTANCE);
+            BitVector terminal = column(root, file, "terminal", BitVector.class, ArrowType.Bool.INSTANCE);
+            if (!(firstOf.getDataVector() instanceof VarCharVector items)) {
+                throw BadInput.at(file, "first_of", "items have type " + firstOf.getDataVector().getField().getType()
+                        + ", expected Utf8");
+            }
+            for (int r = 0; r < rows; r++) {
+                int row = rowBase[0] + r;
+                noNull(site, file, r, row);
+                noNull(name, file, r, row);
+                noNull(function, file, r, row);
+                noNull(terminal, file, r, row);
+                long id = UInt4Vector.getNoOverflow(site.getDataBuffer(), r);
+                String nm = new String(name.get(r), StandardCharsets.UTF_8);
+                String fn = new String(function.get(r), StandardCharsets.UTF_8);
+                List<String> entries = new ArrayList<>();
+                if (!firstOf.isNull(r)) {
+                    int from = firstOf.getElementStartIndex(r);
+                    int to = firstOf.getElementEndIndex(r);
+                    for (int k = from; k < to; k++) {
+                        if (items.isNull(k)) {
+                            throw BadInput.at(file, "first_of", "row " + row + ": null entry name");
+                        }
+                        entries.add(new String(items.get(k), StandardCharsets.UTF_8));
+                    }
+                }
+                if (syscall.isNull(r)) {
+                    unmapped.add("site " + id + " (" + nm + " in " + fn + ")");
+                    continue;
+                }
+                sites.add(new Site(id, syscall.get(r), nm, fn, entries, terminal.get(r) == 1));
+            }
+            rowBase[0] += rows;
+        });
+        if (!unmapped.isEmpty()) {
+            throw new Refusal(file + ": " + unmapped.size() + " of " + (sites.size() + unmapped.size())
+                    + " sites are unmapped functions (null syscall), first " + unmapped.get(0)
+                    + (unmapped.size() > 1 ? "; also " + String.join(", ", unmapped.subList(1, Math.min(5, unmapped.size())))
+                            + (unmapped.size() > 5 ? ", ..." : "") : "")
+                    + "; the projection must resolve them before it can be followed");
+        }
+        return sites;
+    }
+
+    /** Reads an edges file; see the class comment for the errors. */
+    public static List<Edge> readEdges(Path file) {
+        List<Edge> edges = new ArrayList<>();
+        int[] rowBase = {0};
+        readFile(file, (root, rows) -> {
+            UInt4Vector src = column(root, file, "src", UInt4Vector.class, UINT32);
+            UInt4Vector dst = column(root, file, "dst", UInt4Vector.class, UINT32);
+            VarCharVector kind = column(root, file, "kind", VarCharVector.class, ArrowType.Utf8.INSTANCE);
+            for (int r = 0; r < rows; r++) {
+                int row = rowBase[0] + r;
+                noNull(src, file, r, row);
+                noNull(dst, file, r, row);
+                noNull(kind, file, r, row);
+                String k = new String(kind.get(r), StandardCharsets.UTF_8);
+                EdgeKind ek = EdgeKind.parse(k);
+                if (ek == null) {
+                    throw BadInput.at(file, "kind", "row " + row + ": '" + k + "' is neither next nor again");
+                }
+                edges.add(new Edge(UInt4Vector.getNoOverflow(src.getDataBuffer(), r),
+                        UInt4Vector.getNoOverflow(dst.getDataBuffer(), r), ek));
+            }
+            rowBase[0] += rows;
+        });
+        return edges;
+    }
+
+    /**
+     * Writes a graph as {@code <dir>/<program>.exec.nodes.arrow} and {@code ...edges.arrow} (one record
+     * batch each), replacing existing files.
+     *
+     * @return the two paths, nodes first
+     */
+    public static List<Path> write(Graph graph, Path dir, String program) throws IOException {
+        Files.createDirectories(dir);
+        Path nodes = dir.resolve(program + NODES_SUFFIX);
+        Path edges = dir.resolve(program + EDGES_SUFFIX);
+        writeNodes(graph.sites(), nodes);
+        writeEdges(graph.edges(), edges);
+        return List.of(nodes, edges);
+    }
+
+    /** Writes a nodes file; {@code syscall} values below 0 are written as null (unmapped functions). */
+    public static void writeNodes(List<Site> sites, Path file) throws IOException {
+        try (BufferAllocator alloc = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(nodesSchema(), alloc)) {
+            int n = sites.size();
+            UInt4Vector site = (UInt4Vector) root.getVector("site");
+            IntVector syscall = (IntVector) root.getVector("syscall");
+            VarCharVector name = (VarCharVector) root.getVector("name");
+            VarCharVector function = (VarCharVector) root.getVector("function");
+            ListVector firstOf = (ListVector) root.getVector("first_of");
+            BitVector terminal = (BitVector) root.getVector("terminal");
+            site.allocateNew(n);
+            syscall.allocateNew(n);
+            name.allocateNew(n);
+            function.allocateNew(n);
+            terminal.allocateNew(n);
+            firstOf.allocateNew();
+            VarCharVector items = (VarCharVector) firstOf.getDataVector();
+            int item = 0;
+            for (int i = 0; i < n; i++) {
+                Site s = sites.get(i);
+                site.set(i, (int) s.id());
+                if (s.syscall() >= 0) {
+                    syscall.set(i, s.syscall());
+                } else {
+                    syscall.setNull(i);
+                }
+                name.setSafe(i, s.name().getBytes(StandardCharsets.UTF_8));
+                function.setSafe(i, s.function().getBytes(StandardCharsets.UTF_8));
+                terminal.set(i, s.terminal() ? 1 : 0);
+                firstOf.startNewValue(i);
+                for (String e : s.firstOf()) {
+                    items.setSafe(item++, e.getBytes(StandardCharsets.UTF_8));
+                }
+                firstOf.endValue(i, s.firstOf().size());
+            }
+            items.setValueCount(item);
+            root.setRowCount(n);
+            writeRoot(root, file);
+        }
+    }
+
+    /** Writes an edges file. */
+    public static void writeEdges(List<Edge> edges, Path file) throws IOException {
+        try (BufferAllocator alloc = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(edgesSchema(), alloc)) {
+            int n = edges.size();
+            UInt4Vector src = (UInt4Vector) root.getVector("src");
+            UInt4Vector dst = (UInt4Vector) root.getVector("dst");
+            VarCharVector kind = (VarCharVector) root.getVector("kind");
+            src.allocateNew(n);
+            dst.allocateNew(n);
+            kind.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                Edge e = edges.get(i);
+                src.set(i, (int) e.src());
+                dst.set(i, (int) e.dst());
+                kind.setSafe(i, e.kind().wire().getBytes(StandardCharsets.UTF_8));
+            }
+            root.setRowCount(n);
+            writeRoot(root, file);
+        }
+    }
+
+    private static void writeRoot(VectorSchemaRoot root, Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+                ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
+            w.start();
+            w.writeBatch();
+            w.end();
+        }
+    }
+}

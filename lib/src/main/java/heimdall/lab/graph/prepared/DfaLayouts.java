@@ -1,0 +1,191 @@
+package heimdall.lab.graph.prepared;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.graph.Graph;
+import heimdall.lab.graph.machine.Machine;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the dense layouts of a {@link Machine}. The table formats, all immutable {@code int[]}s
+ * shared by every cursor:
+ *
+ * <pre>
+ * Common
+ *   columns   = machine.maxLabel() + 1 (at least 1): the raw syscall numbers a row covers.
+ *               A call nr outside 0..columns-1 is denied before any load.
+ *   A cell holds a destination, or DENY (-1: the call is not allowed; the cursor stays),
+ *   or POP (-2: an allowed rt_sigreturn ending a signal frame; the cursor returns to the
+ *   interrupted frame's saved int). Destinations are >= 0, so one sign test separates the
+ *   ordinary step from both rare cases.
+ *   The cursor holds the current frame's int in a field and the interrupted frames' ints in a
+ *   fixed int[maxDepth]; a delivery saves the current int and loads the signal entry's start.
+ *
+ * dfa-words   (DfaWords)
+ *   next[state * columns + nr] = destination STATE id.
+ *   The cursor holds the state id; a step multiplies: d = next[s * columns + nr].
+ *   payload = states * columns * 4 bytes.
+ *
+ * dfa-offsets (DfaOffsets)
+ *   next[row + nr] = destination ROW OFFSET (destination state * columns).
+ *   The cursor holds the row offset, so a step is one load plus an add, no multiply:
+ *   d = next[row + nr]. Starts are stored as row offsets too. Cells are 4 bytes (the legacy
+ *   Rust layout kept 8); states * columns must fit in an int, which the payload budget implies.
+ *   payload = states * columns * 4 bytes.
+ *
+ * dfa-compact (DfaCompact)
+ *   classOf[nr] = column class of syscall nr, for nr in 0..columns-1. Syscalls whose column is
+ *   the same in every state share a class; class 0 is the all-DENY column (calls no state allows).
+ *   next[row + classOf[nr]] = destination row offset (destination state * classes).
+ *   A step is two dependent loads: d = next[row + classOf[nr]].
+ *   payload = states * classes * 4 + columns * 4 bytes.
+ *
+ * dfa-min-*   the same three formats over Minimizer.minimize(machine).
+ * </pre>
+ *
+ * <p>Budget: before allocating, each layout's payload is checked against a limit (default
+ * {@link #DEFAULT_LIMIT}, 256 MiB); over it, preparation is refused with the figure. The limit is a
+ * resource bound, not a cache-size target.
+ */
+public final class DfaLayouts {
+    private DfaLayouts() {}
+
+    /** The default preparation payload budget: 256 MiB. */
+    public static final long DEFAULT_LIMIT = 256L << 20;
+
+    /** Builds {@code layout} (any but {@link Layout#HASH}) over {@code machine} under {@code limitBytes}. */
+    public static Prepared prepare(Layout layout, Machine machine, long limitBytes) {
+        return switch (layout) {
+            case DFA_WORDS, DFA_MIN_WORDS -> words(layout, machine, limitBytes);
+            case DFA_OFFSETS, DFA_MIN_OFFSETS -> offsets(layout, machine, limitBytes);
+            case DFA_COMPACT, DFA_MIN_COMPACT -> compact(layout, machine, limitBytes);
+            case HASH -> throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
+        };
+    }
+
+    static int columns(Machine m) {
+        return Math.max(1, m.maxLabel() + 1);
+    }
+
+    static void checkBudget(Layout layout, long payload, long cells, long limit, Machine m) {
+        if (payload > limit) {
+            throw new Refusal(String.format("preparation payload budget exceeded: %s needs %,d bytes for %,d states "
+                    + "(budget %,d bytes)", layout, payload, m.states(), limit));
+        }
+        if (cells > Integer.MAX_VALUE) {
+            throw new Refusal(String.format("%s: %,d cells do not fit an int-indexed table", layout, cells));
+        }
+    }
+
+    /** Dense destinations (state ids when {@code scale} is 1, row offsets otherwise) over {@code cols} columns. */
+    static int[] dense(Machine m, int cols, int[] columnOf, int scale) {
+        int[] next = new int[m.states() * cols];
+        Arrays.fill(next, Machine.DENY);
+        for (int s = 0; s < m.states(); s++) {
+            int row = s * cols;
+            for (int i = m.rowStart(s); i < m.rowEnd(s); i++) {
+                int d = m.targetAt(i);
+                next[row + columnOf[m.label(i)]] = d < 0 ? d : d * scale;
+            }
+        }
+        return next;
+    }
+
+    static DfaWords words(Layout layout, Machine m, long limit) {
+        int cols = columns(m);
+        long cells = (long) m.states() * cols;
+        checkBudget(layout, cells * 4, cells, limit, m);
+        int[] identity = new int[cols];
+        Arrays.setAll(identity, i -> i);
+        return new DfaWords(layout, dense(m, cols, identity, 1), cols, Starts.of(m, 1), cells * 4);
+    }
+
+    static DfaOffsets offsets(Layout layout, Machine m, long limit) {
+        int cols = columns(m);
+        long cells = (long) m.states() * cols;
+        checkBudget(layout, cells * 4, cells, limit, m);
+        int[] identity = new int[cols];
+        Arrays.setAll(identity, i -> i);
+        return new DfaOffsets(layout, dense(m, cols, identity, cols), cols, Starts.of(m, cols), cells * 4);
+    }
+
+    static DfaCompact compact(Layout layout, Machine m, long limit) {
+        int cols = columns(m);
+        int[] classOf = classes(m, cols);
+        int classes = Arrays.stream(classOf).max().orElse(0) + 1;
+        long cells = (long) m.states() * classes;
+        long payload = cells * 4 + (long) cols * 4;
+        checkBudget(layout, payload, cells, limit, m);
+        return new DfaCompact(layout, dense(m, classes, classOf, classes), classOf, classes, Starts.of(m, classes), payload);
+    }
+
+    /**
+     * Column classes: syscalls with the same destination in every state share a class. Refined state
+     * by state over the labels of each row only, so the cost is linear in transitions.
+     */
+    static int[] classes(Machine m, int cols) {
+        int[] cls = new int[cols];
+        int[] alphabet = m.alphabet();
+        if (alphabet.length == 0) {
+            return cls;
+        }
+        int fresh = 1;
+        for (int l : alphabet) {
+            cls[l] = 1;
+        }
+        fresh = 2;
+        Map<Long, Integer> split = new HashMap<>();
+        for (int s = 0; s < m.states(); s++) {
+            split.clear();
+            for (int i = m.rowStart(s); i < m.rowEnd(s); i++) {
+                int l = m.label(i);
+                long key = ((long) cls[l] << 32) | (m.targetAt(i) & 0xFFFF_FFFFL);
+                Integer c = split.get(key);
+                if (c == null) {
+                    c = fresh++;
+                    split.put(key, c);
+                }
+                cls[l] = c;
+            }
+        }
+        // Renumber 1..k in order of first syscall; 0 stays the all-deny class.
+        Map<Integer, Integer> renumber = new HashMap<>();
+        int[] out = new int[cols];
+        for (int l : alphabet) {
+            out[l] = renumber.computeIfAbsent(cls[l], k -> renumber.size() + 1);
+        }
+        return out;
+    }
+
+    /** Start values of a machine scaled to what a layout's cursor holds (state ids or row offsets). */
+    record Starts(List<String> entries, List<String> signals, int[] entryStart, int unionStart, int[] signalStart) {
+        static Starts of(Machine m, int scale) {
+            int[] es = new int[m.entries().size()];
+            for (int e = 0; e < es.length; e++) {
+                es[e] = m.entryStart(e) * scale;
+            }
+            int[] ss = Arrays.stream(m.signalStarts()).map(s -> s * scale).toArray();
+            return new Starts(m.entries(), m.signals(), es, m.unionStart() * scale, ss);
+        }
+
+        int threadStart(String entry) {
+            int e = entries.indexOf(entry);
+            if (e < 0) {
+                throw new BadInput("entry '" + entry + "': not an entry of this graph (entries: " + entries + ")");
+            }
+            if (Graph.isSignal(entry)) {
+                throw new BadInput("entry '" + entry + "': a signal entry is entered by delivery, not assigned to a thread");
+            }
+            return entryStart[e];
+        }
+    }
+
+    static void checkDepth(int maxDepth) {
+        if (maxDepth < 0 || maxDepth > 1 << 16) {
+            throw new BadInput("cursor depth " + maxDepth + ": must be 0..65536 signal frames");
+        }
+    }
+}
