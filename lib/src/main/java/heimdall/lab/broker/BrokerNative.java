@@ -58,7 +58,7 @@ final class BrokerNative {
     static {
         String problem = null;
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(NativeFiles.locate("libheimdall.so").toString());
+            NativeLibrary lib = NativeLibrary.getInstance(heimdall.lab.sys.NativeLib.file("libheimdall.so").toString());
             Native.register(BrokerNative.class, lib);
         } catch (RuntimeException | LinkageError e) {
             problem = "libheimdall.so could not be loaded: " + e.getMessage();

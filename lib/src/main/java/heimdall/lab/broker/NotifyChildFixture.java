@@ -91,7 +91,7 @@ public final class NotifyChildFixture implements AutoCloseable {
     public static NotifyChildFixture start(Options options) throws IOException {
         BrokerNative.require();
         List<String> cmd = new ArrayList<>();
-        cmd.add(NativeFiles.locate("notify-child").toString());
+        cmd.add(heimdall.lab.sys.NativeLib.file("notify-child").toString());
         if (options.cpu() >= 0) {
             cmd.add("--cpu");
             cmd.add(Integer.toString(options.cpu()));

@@ -64,6 +64,34 @@ public final class NativeLib {
         return DIR;
     }
 
+    /**
+     * A file of the native build ({@code libheimdall.so}, {@code heimdall-runner}, the fixtures and
+     * tools), from the same directory; a refusal naming it when the build did not produce it.
+     */
+    public static synchronized Path file(String name) {
+        Path p = DIR.resolve(name);
+        URL url = NativeLib.class.getClassLoader().getResource(RESOURCE_DIR + name);
+        if (url == null) {
+            throw new heimdall.lab.Refusal("native file " + RESOURCE_DIR + name + " is not on the class path: the native "
+                    + "build did not produce it (mvn -pl lib -am package runs make in native/)");
+        }
+        if ("file".equals(url.getProtocol())) {
+            return p; // DIR is the class-path directory itself
+        }
+        try {
+            // From a jar: copy it into the extraction directory beside the library, once per content.
+            byte[] bytes = read(url);
+            if (!Files.isRegularFile(p) || !java.util.Arrays.equals(Files.readAllBytes(p), bytes)) {
+                Files.createDirectories(p.getParent());
+                Files.deleteIfExists(p);
+                place(p, bytes, "rwxr-xr-x");
+            }
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extract native file " + name, e);
+        }
+    }
+
     /** The {@code heimdall-runner} executable. */
     public static Path runner() {
         return DIR.resolve(RUNNER);
