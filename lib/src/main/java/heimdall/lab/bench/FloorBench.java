@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -76,6 +77,16 @@ public final class FloorBench {
      */
     public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
             Host.LoadSampler loads, Consumer<String> progress) {
+        return run(rows, counts, cpu, inDir, samples, loads, progress, () -> false);
+    }
+
+    /**
+     * As {@link #run(List, Counts, int, Path, SamplesFile, Host.LoadSampler, Consumer)}, stopping
+     * before the next child once {@code stop} says so (Ctrl-C): what was measured is returned, and
+     * the run that was cut short is not counted.
+     */
+    public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
+            Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop) {
         // One baseline per distinct (call, counts): rows 2, 6 and 7 share mprotect's, for instance.
         Map<String, Integer> baselineOwner = new LinkedHashMap<>();
         int[] baselineOf = new int[rows.size()];
@@ -101,8 +112,12 @@ public final class FloorBench {
 
         int total = counts.runs() * variants.size();
         int done = 0;
+        measuring:
         for (int run = 0; run < counts.runs(); run++) {
             for (int k = 0; k < variants.size(); k++) {
+                if (stop.getAsBoolean()) {
+                    break measuring;
+                }
                 Variant v = variants.get((k + run) % variants.size());
                 done++;
                 if (v.state.failure != null) {
@@ -118,6 +133,9 @@ public final class FloorBench {
                     progress.accept(String.format("[%d/%d] run %d · %s: median %,d ns", done, total, run + 1, label,
                             Stats.of(got).median()));
                 } catch (Refusal e) {
+                    if (stop.getAsBoolean()) {
+                        break measuring; // the child was ended by Ctrl-C, not by its floor
+                    }
                     v.state.failure = e.getMessage();
                     progress.accept(String.format("[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label,
                             e.getMessage()));

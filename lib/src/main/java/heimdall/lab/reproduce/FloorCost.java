@@ -28,6 +28,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -163,9 +166,39 @@ public final class FloorCost {
                 o.counts().brokerCount(), o.cpu(), o.supervisorCpu()));
         long[] timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
         Instant started = Instant.now();
+        // Ctrl-C: the children are killed (MeasuredChild's own hook); this one stops the loop and
+        // holds the JVM until what was measured is written, so no result is lost.
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch written = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            interrupted.set(true);
+            try {
+                written.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "floor-cost-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return measureAndWrite(o, folder, progress, rows, host, loads, timer, started, interrupted);
+        } finally {
+            written.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it returns now that the results are written
+            }
+        }
+    }
+
+    private static Result measureAndWrite(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorRow> rows,
+            Host host, Host.LoadSampler loads, long[] timer, Instant started, AtomicBoolean interrupted) {
         List<FloorBench.Measured> measured;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            measured = FloorBench.run(rows, o.counts(), o.cpu(), inDir(), samples, loads, progress);
+            measured = FloorBench.run(rows, o.counts(), o.cpu(), inDir(), samples, loads, progress, interrupted::get);
+        }
+        if (interrupted.get()) {
+            progress.accept("floor-cost: interrupted; writing what was measured to " + folder.path());
         }
         List<Map<String, Object>> summary = new ArrayList<>();
         for (FloorBench.Measured m : measured) {
@@ -178,6 +211,7 @@ public final class FloorCost {
         env.put("reproduction", "floor-cost");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", interrupted.get());
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
