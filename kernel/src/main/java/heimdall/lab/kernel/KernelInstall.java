@@ -103,10 +103,18 @@ public final class KernelInstall {
         return out;
     }
 
+    /** {@code ./lab kernel install [--user | --prefix DIR] [--name NAME]}. */
     public static void main(String[] args) throws IOException {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+            System.out.println(HELP);
+            return;
+        }
+        if (!args[0].equals("install")) {
+            usage("unknown subcommand '" + args[0] + "' (only: install)");
+        }
         String name = DEFAULT_NAME;
         Path dir = null;
-        for (int i = 0; i < args.length; i++) {
+        for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--user" -> dir = null;
                 case "--prefix" -> {

@@ -122,6 +122,7 @@ public final class Plots {
         double hi = t.doubleColumn("median_ns").max();
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
+            c.getStyler().setYAxisDecimalPattern("#,##0.###");
             c.setYAxisTitle("median per run (ns, log scale)");
         }
         List<Double> noneX = new ArrayList<>();
@@ -248,6 +249,7 @@ public final class Plots {
                 .yAxisTitle("fraction of calls ≤ x").build();
         style(c);
         c.getStyler().setXAxisLogarithmic(log);
+        c.getStyler().setXAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
