@@ -55,6 +55,11 @@ class KernelProtocolTest {
         /* 9 */ "%jars NOPE/*.jar",
         /* 10 */ "display(img); display(\"second\"); 7",
         /* 11 */ "int a = 1;\nint b = a + 1;\nb * 10",
+        /* 12 */ "Thread.sleep(600_000)",
+        /* 13 */ "long spins = 0; while (true) { spins++; }",
+        /* 14 */ "\"still answering\"",
+        /* 15 */ "%load LOADFILE\nloaded * 2",
+        /* 16 */ "new envjar.Greeter().greet(\"env\")",
     };
 
     @BeforeAll
@@ -66,7 +71,9 @@ class KernelProtocolTest {
         }
         Assumptions.assumeTrue(hasClient, PYTHON + " lacks jupyter_client");
 
-        jar = tinyJar(tmp.resolve("tiny"));
+        jar = tinyJar(tmp.resolve("tiny"), "tiny");
+        Path envJars = tinyJar(tmp.resolve("envjar"), "envjar").getParent();
+        Path loadFile = Files.writeString(tmp.resolve("defs.jsh"), "int loaded = 21;\n");
         Path prefix = tmp.resolve("prefix");
         KernelInstall.install(Files.createDirectories(KernelInstall.specDir(prefix, "heimdall-lab-test")),
                 testClasspath());
@@ -79,7 +86,8 @@ class KernelProtocolTest {
 
         List<String> code = new ArrayList<>();
         for (String c : CODE) {
-            code.add(c.replace("JAR", jar.toString()).replace("NOPE", tmp.resolve("nope").toString()));
+            code.add(c.replace("LOADFILE", loadFile.toString()).replace("JAR", jar.toString())
+                    .replace("NOPE", tmp.resolve("nope").toString()));
         }
         Path cellsFile = tmp.resolve("cells.json");
         new ObjectMapper().writeValue(cellsFile.toFile(), code);
@@ -91,6 +99,8 @@ class KernelProtocolTest {
         pb.environment().put("JUPYTER_PATH", prefix.resolve("share/jupyter").toString());
         pb.environment().put("JUPYTER_RUNTIME_DIR", tmp.resolve("runtime").toString());
         pb.environment().put("IJAVA_STARTUP_SCRIPT", "int startupValue = 41;");
+        pb.environment().put("IJAVA_TIMEOUT", "3 SECONDS");
+        pb.environment().put("IJAVA_CLASSPATH", envJars + "/*.jar");
         Result r = run(pb, 300);
         assertEquals(0, r.exit, "driver failed:\n" + r.err + "\n" + r.out);
         cells = new ObjectMapper().readTree(r.out);
@@ -168,6 +178,26 @@ class KernelProtocolTest {
         assertEquals("7", data(10, "execute_result", "text/plain"));
     }
 
+    @Test
+    void ijavaTimeoutStopsSleepingAndSpinningSnippetsAndTheKernelGoesOn() {
+        for (int cell : new int[] {12, 13}) {
+            JsonNode e = only(cell, "error");
+            assertEquals("EvaluationStopped", e.get("ename").asText());
+            assertTrue(e.get("evalue").asText().contains("timed out after 3000 ms"), e.toString());
+        }
+        assertEquals("still answering", data(14, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void loadMagicEvaluatesAFile() {
+        assertEquals("42", data(15, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void ijavaClasspathVariableAddsJarsByGlob() {
+        assertEquals("hello, env", data(16, "execute_result", "text/plain"));
+    }
+
     // --- helpers
 
     static List<JsonNode> outputs(int cell, String type) {
@@ -210,18 +240,18 @@ class KernelProtocolTest {
         return cp;
     }
 
-    /** A jar with one class, tiny.Greeter, compiled here so the test depends on nothing prebuilt. */
-    static Path tinyJar(Path dir) throws Exception {
-        Path src = Files.createDirectories(dir.resolve("src/tiny")).resolve("Greeter.java");
-        Files.writeString(src, "package tiny; public class Greeter { public String greet(String who) "
+    /** A jar with one class, PKG.Greeter, compiled here so the test depends on nothing prebuilt. */
+    static Path tinyJar(Path dir, String pkg) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/" + pkg)).resolve("Greeter.java");
+        Files.writeString(src, "package " + pkg + "; public class Greeter { public String greet(String who) "
                 + "{ return \"hello, \" + who; } }");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertEquals(0, javac.run(null, null, null, "-d", classes.toString(), src.toString()));
-        Path jarFile = dir.resolve("tiny.jar");
+        Path jarFile = Files.createDirectories(dir.resolve("jars")).resolve(pkg + ".jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jarFile))) {
-            out.putNextEntry(new JarEntry("tiny/Greeter.class"));
-            out.write(Files.readAllBytes(classes.resolve("tiny/Greeter.class")));
+            out.putNextEntry(new JarEntry(pkg + "/Greeter.class"));
+            out.write(Files.readAllBytes(classes.resolve(pkg + "/Greeter.class")));
             out.closeEntry();
         }
         return jarFile;
