@@ -31,11 +31,20 @@ record KernelEnv(List<String> classpath, List<Path> startupScripts, String start
 
     static KernelEnv from(Map<String, String> env) {
         return new KernelEnv(
-                expand(get(env, "CLASSPATH"), false).stream().map(Path::toString).toList(),
-                expand(get(env, "STARTUP_SCRIPTS_PATH"), true),
+                named("IJAVA_CLASSPATH", () -> expand(get(env, "CLASSPATH"), false)).stream().map(Path::toString).toList(),
+                named("IJAVA_STARTUP_SCRIPTS_PATH", () -> expand(get(env, "STARTUP_SCRIPTS_PATH"), true)),
                 get(env, "STARTUP_SCRIPT"),
                 splitWords(get(env, "COMPILER_OPTS")),
                 parseTimeout(get(env, "TIMEOUT")));
+    }
+
+    /** The kernel refuses to start on a bad variable, so its message must name the variable. */
+    private static <T> T named(String variable, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(variable + ": " + e.getMessage(), e);
+        }
     }
 
     private static String get(Map<String, String> env, String suffix) {

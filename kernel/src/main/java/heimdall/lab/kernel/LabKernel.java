@@ -71,7 +71,7 @@ public final class LabKernel extends BaseKernel {
                 .supporting(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
                 .register((table, ctx) -> {
                     ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> Tables.html(table));
-                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, table::printAll);
+                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> table.print());
                 });
         renderer.createRegistration(Chart.class)
                 .preferring(MIMEType.IMAGE_PNG)

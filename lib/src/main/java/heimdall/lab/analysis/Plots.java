@@ -59,7 +59,7 @@ public final class Plots {
      * than ten times the fastest, so the tail stays visible.
      */
     public static XYChart distribution(Results r) {
-        Map<Integer, Map<String, Map<Integer, List<Double>>>> groups = Tables.group(r.samples());
+        Map<Integer, Map<String, Map<Integer, double[]>>> groups = Tables.group(r.samples());
         Map<String, double[]> series = new LinkedHashMap<>();
         for (var e : groups.entrySet()) {
             series.put(label(r, e.getKey()), Tables.all(e.getValue().get("filtered")));
@@ -69,7 +69,7 @@ public final class Plots {
 
     /** One row's samples with and without the filter, as two ECDFs. */
     public static XYChart distribution(Results r, int row) {
-        Map<String, Map<Integer, List<Double>>> g = Tables.group(r.samples()).get(row);
+        Map<String, Map<Integer, double[]>> g = Tables.group(r.samples()).get(row);
         if (g == null) {
             throw new IllegalArgumentException("row " + row + " has no samples in " + r.dir());
         }
@@ -84,7 +84,7 @@ public final class Plots {
      * filtered variant, logarithmic x where the tail needs it.
      */
     public static XYChart brokerCdf(Results r) {
-        Map<Integer, Map<String, Map<Integer, List<Double>>>> groups = Tables.group(r.samples());
+        Map<Integer, Map<String, Map<Integer, double[]>>> groups = Tables.group(r.samples());
         Map<String, double[]> series = new LinkedHashMap<>();
         for (int i = 0; i < r.rows().size(); i++) {
             if (r.rows().get(i).get("supervisor") == null || !groups.containsKey(i)) {
@@ -193,7 +193,7 @@ public final class Plots {
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
-        Map<Integer, Map<String, Map<Integer, List<Double>>>> groups = null;
+        Map<Integer, Map<String, Map<Integer, double[]>>> groups = null;
         boolean any = false;
         for (int i = 0; i < r.rows().size(); i++) {
             Map<String, Object> row = r.rows().get(i);
@@ -206,11 +206,12 @@ public final class Plots {
             if (groups == null) {
                 groups = Tables.group(r.samples());
             }
-            Map<Integer, List<Double>> runs = groups.containsKey(i) ? groups.get(i).get("filtered") : null;
+            Map<Integer, double[]> runs = groups.containsKey(i) ? groups.get(i).get("filtered") : null;
             if (runs != null && !loads.isEmpty()) {
                 for (var run : runs.entrySet()) {
                     if (run.getKey() < loads.size()) {
-                        double[] s = run.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                        double[] s = run.getValue().clone();
+                        Arrays.sort(s);
                         xs.add(loads.get(run.getKey()));
                         ys.add(Stats.quantileSorted(s, 0.99));
                     }

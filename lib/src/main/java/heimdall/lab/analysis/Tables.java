@@ -68,7 +68,7 @@ public final class Tables {
         if (samples.columnNames().contains("ns_per_event")) {
             return graphFromSamples(r, samples);
         }
-        Map<Integer, Map<String, Map<Integer, List<Double>>>> byRow = group(samples);
+        Map<Integer, Map<String, Map<Integer, double[]>>> byRow = group(samples);
         IntColumn row = IntColumn.create("row");
         StringColumn label = StringColumn.create("label");
         IntColumn count = IntColumn.create("samples");
@@ -242,8 +242,8 @@ public final class Tables {
         return c;
     }
 
-    /** row -> variant -> run -> samples (ns), in file order. */
-    static Map<Integer, Map<String, Map<Integer, List<Double>>>> group(Table samples) {
+    /** row -> variant -> run -> samples (ns), in file order; primitive arrays, as folders can hold millions. */
+    static Map<Integer, Map<String, Map<Integer, double[]>>> group(Table samples) {
         if (!samples.columnNames().containsAll(List.of("row", "variant", "run", "ns"))) {
             throw new IllegalArgumentException("these samples are not floor/broker samples (row, variant, run, ns): "
                     + samples.columnNames());
@@ -252,24 +252,53 @@ public final class Tables {
         StringColumn variant = samples.stringColumn("variant");
         IntColumn run = samples.intColumn("run");
         LongColumn ns = samples.longColumn("ns");
-        Map<Integer, Map<String, Map<Integer, List<Double>>>> out = new TreeMap<>();
+        Map<Integer, Map<String, Map<Integer, Buffer>>> bufs = new TreeMap<>();
         for (int i = 0; i < samples.rowCount(); i++) {
-            out.computeIfAbsent(row.getInt(i), k -> new LinkedHashMap<>())
+            bufs.computeIfAbsent(row.getInt(i), k -> new LinkedHashMap<>())
                     .computeIfAbsent(variant.get(i), k -> new TreeMap<>())
-                    .computeIfAbsent(run.getInt(i), k -> new ArrayList<>())
-                    .add((double) ns.getLong(i));
+                    .computeIfAbsent(run.getInt(i), k -> new Buffer())
+                    .add(ns.getLong(i));
+        }
+        Map<Integer, Map<String, Map<Integer, double[]>>> out = new TreeMap<>();
+        bufs.forEach((r, byVariant) -> byVariant.forEach((v, byRun) -> byRun.forEach((k, b) ->
+                out.computeIfAbsent(r, x -> new LinkedHashMap<>()).computeIfAbsent(v, x -> new TreeMap<>())
+                        .put(k, b.toArray()))));
+        return out;
+    }
+
+    /** A growable array of doubles. */
+    private static final class Buffer {
+        private double[] a = new double[64];
+        private int n;
+
+        void add(double v) {
+            if (n == a.length) {
+                a = java.util.Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        double[] toArray() {
+            return java.util.Arrays.copyOf(a, n);
+        }
+    }
+
+    /** Every sample of every run, concatenated; empty for null. */
+    static double[] all(Map<Integer, double[]> runs) {
+        if (runs == null) {
+            return new double[0];
+        }
+        int n = runs.values().stream().mapToInt(x -> x.length).sum();
+        double[] out = new double[n];
+        int k = 0;
+        for (double[] x : runs.values()) {
+            System.arraycopy(x, 0, out, k, x.length);
+            k += x.length;
         }
         return out;
     }
 
-    static double[] all(Map<Integer, List<Double>> runs) {
-        if (runs == null) {
-            return new double[0];
-        }
-        return runs.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).toArray();
-    }
-
-    static double[] perRunMedians(Map<Integer, List<Double>> runs) {
+    static double[] perRunMedians(Map<Integer, double[]> runs) {
         if (runs == null) {
             return new double[0];
         }
