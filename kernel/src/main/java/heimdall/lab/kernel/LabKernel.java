@@ -40,8 +40,6 @@ import tech.tablesaw.api.Table;
  */
 public final class LabKernel extends BaseKernel {
     private static volatile LabKernel instance;
-    /** Held so the level set in main is not lost when the logger is collected. */
-    private static final java.util.logging.Logger BASE_LOGGER = java.util.logging.Logger.getLogger("io.github.spencerpark");
 
     private final CellEvaluator evaluator;
     private final Magics magics = new Magics();
@@ -262,7 +260,8 @@ public final class LabKernel extends BaseKernel {
         Path connectionFile = Path.of(args[0]);
         KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(connectionFile));
         JupyterSocket.JUPYTER_LOGGER.setLevel(Level.WARNING);
-        BASE_LOGGER.setLevel(Level.WARNING); // the channel loops log every start and stop at INFO
+        // The channel loops (loggers "Loop-*") log every start and stop at INFO into the server's log.
+        java.util.logging.Logger.getLogger("").setLevel(Level.WARNING);
         JupyterConnection connection = new JupyterConnection(props);
         LabKernel kernel = new LabKernel(System.getenv());
         kernel.becomeHandlerForConnection(connection);

@@ -60,6 +60,8 @@ class KernelProtocolTest {
         /* 14 */ "\"still answering\"",
         /* 15 */ "%load LOADFILE\nloaded * 2",
         /* 16 */ "new envjar.Greeter().greet(\"env\")",
+        /* 17 */ "//interrupt-after 1\nlong turns = 0; while (true) { turns++; }",
+        /* 18 */ "\"after the interrupt\"",
     };
 
     @BeforeAll
@@ -186,6 +188,14 @@ class KernelProtocolTest {
             assertTrue(e.get("evalue").asText().contains("timed out after 3000 ms"), e.toString());
         }
         assertEquals("still answering", data(14, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void aJupyterInterruptStopsASpinningSnippet() {
+        JsonNode e = only(17, "error");
+        assertEquals("EvaluationStopped", e.get("ename").asText());
+        assertEquals("Evaluation interrupted.", e.get("evalue").asText());
+        assertEquals("after the interrupt", data(18, "execute_result", "text/plain"));
     }
 
     @Test

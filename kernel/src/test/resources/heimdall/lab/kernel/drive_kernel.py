@@ -3,9 +3,12 @@
 usage: drive_kernel.py KERNEL_NAME CELLS_JSON
 Starts the kernel with jupyter_client, executes each cell in order and prints one JSON list: per cell,
 the execute_reply status and every stream/execute_result/display_data/error message it caused.
+A cell that starts with the line "//interrupt-after N" is interrupted (interrupt_request, as the
+kernelspec's interrupt_mode says) N seconds after it was sent.
 """
 import json
 import sys
+import time
 
 from jupyter_client.manager import start_new_kernel
 
@@ -19,6 +22,9 @@ def main():
     try:
         for code in cells:
             msg_id = kc.execute(code)
+            if code.startswith("//interrupt-after "):
+                time.sleep(float(code.split("\n", 1)[0].split()[1]))
+                km.interrupt_kernel()
             outputs = []
             while True:
                 msg = kc.get_iopub_msg(timeout=180)
