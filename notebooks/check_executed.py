@@ -1,4 +1,5 @@
-"""Checks executed notebooks: no error output, and at least one image/png output in each.
+"""Checks executed notebooks: no error output, and at least one table (text/html) and one plot
+(image/png) output in each.
 
 usage: check_executed.py EXECUTED.ipynb...   (exit 1 naming every notebook that fails)
 """
@@ -11,6 +12,7 @@ def problems(path):
         nb = json.load(f)
     found = []
     images = 0
+    tables = 0
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
@@ -21,8 +23,12 @@ def problems(path):
                 found.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
             if "image/png" in out.get("data", {}):
                 images += 1
+            if "<table" in "".join(out.get("data", {}).get("text/html", "")):
+                tables += 1
     if images == 0:
-        found.append("no image/png output")
+        found.append("no image/png output (a plot)")
+    if tables == 0:
+        found.append("no text/html table output")
     return found
 
 

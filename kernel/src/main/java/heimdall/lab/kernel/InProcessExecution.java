@@ -152,7 +152,13 @@ final class InProcessExecution extends DirectExecutionControl {
         worker.interrupt();
         worker.join(1000);
         if (worker.isAlive()) {
-            worker.stop();
+            try {
+                worker.stop();
+            } catch (UnsupportedOperationException e) {
+                // JDK 20+ removed Thread.stop: the snippet keeps its thread until it ends by itself.
+                System.err.println("heimdall-lab kernel: cannot stop a snippet that ignores interrupts on this JDK;"
+                        + " restart the kernel to get its CPU back");
+            }
             worker.join(1000);
         }
     }
