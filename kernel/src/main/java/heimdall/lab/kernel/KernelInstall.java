@@ -44,7 +44,9 @@ public final class KernelInstall {
             return Path.of(env.get("JUPYTER_DATA_DIR"));
         }
         String xdg = env.get("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local/share");
+        // $HOME first, as jupyter_core's expanduser does; Java's user.home comes from the passwd entry.
+        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(home, ".local/share");
         return base.resolve("jupyter");
     }
 
