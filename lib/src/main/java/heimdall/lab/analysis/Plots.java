@@ -106,7 +106,7 @@ public final class Plots {
         Table t = Tables.runMedians(r);
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                 .title("Per-run medians (one dot per run; grey: same call, no filter)")
-                .xAxisTitle("rows, left to right in legend order").yAxisTitle("median per run (ns)").build();
+                .xAxisTitle("row (numbered as in the legend)").yAxisTitle("median per run (ns)").build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(8);
@@ -116,7 +116,11 @@ public final class Plots {
         c.getStyler().setXAxisMax((double) rows);
         c.getStyler().setxAxisTickLabelsFormattingFunction(x -> {
             long i = Math.round(x);
-            return Math.abs(x - i) < 1e-6 && i >= 0 && i < rows ? Long.toString(i) : " ";
+            if (Math.abs(x - i) < 1e-6 && i >= 0 && i < rows) {
+                return Long.toString(i);
+            }
+            // XChart drops every tick label when two are equal, so blank ones differ in length.
+            return " ".repeat(1 + (int) Math.max(0, Math.round((x + 2) * 8)));
         });
         double lo = t.doubleColumn("median_ns").min();
         double hi = t.doubleColumn("median_ns").max();
