@@ -48,6 +48,44 @@ public final class Plots {
         return file;
     }
 
+    /**
+     * Writes every plot that applies to the folder's rows into {@code dir} (normally
+     * {@code <results>/plots/}): {@code distribution.png} and {@code run-medians.png} for floor-style
+     * rows, {@code broker-cdf.png} when there are broker rows, {@code p99-vs-load.png} when there are
+     * load rows, {@code graph-by-layout.png} for graph rows. Never overwrites: a results folder is
+     * written once, so an existing file is an error.
+     *
+     * @return the files written, in that order
+     */
+    public static List<Path> saveAll(Results r, Path dir) throws IOException {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        if (r.hasGraphRows()) {
+            charts.put("graph-by-layout.png", graphByLayout(r));
+        } else {
+            charts.put("distribution.png", distribution(r));
+            if (r.rows().stream().anyMatch(row -> row.get("run_medians_ns") instanceof List)) {
+                charts.put("run-medians.png", runMedians(r));
+            }
+            if (r.rows().stream().anyMatch(row -> row.get("supervisor") != null)) {
+                charts.put("broker-cdf.png", brokerCdf(r));
+            }
+            if (r.rows().stream().anyMatch(row -> row.get("load") != null && row.get("load_avg_runs") != null)) {
+                charts.put("p99-vs-load.png", p99VsLoad(r));
+            }
+        }
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (var e : charts.entrySet()) {
+            Path file = dir.resolve(e.getKey());
+            if (Files.exists(file)) {
+                throw new java.nio.file.FileAlreadyExistsException(file.toString(), null,
+                        "results folders are written once; plots already there");
+            }
+            written.add(save(e.getValue(), file));
+        }
+        return written;
+    }
+
     /** The chart drawn into an image of the chart's size. */
     public static BufferedImage image(Chart<?, ?> chart) {
         return BitmapEncoder.getBufferedImage(chart);

@@ -204,6 +204,31 @@ public final class Tables {
         return sb.toString();
     }
 
+    /**
+     * A table as GitHub-flavoured Markdown (for {@code table.md}): every row, numbers right-aligned and
+     * formatted as in {@link #html}, missing cells empty, {@code |} escaped.
+     */
+    public static String markdown(Table t) {
+        StringBuilder sb = new StringBuilder();
+        sb.append('|');
+        for (String n : t.columnNames()) {
+            sb.append(' ').append(n.replace("|", "\\|")).append(" |");
+        }
+        sb.append("\n|");
+        for (Column<?> c : t.columns()) {
+            sb.append(c instanceof NumericColumn<?> ? " ---: |" : " --- |");
+        }
+        sb.append('\n');
+        for (int i = 0; i < t.rowCount(); i++) {
+            sb.append('|');
+            for (Column<?> c : t.columns()) {
+                sb.append(' ').append(cell(c, i).replace("|", "\\|")).append(" |");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
     /** {@link #html(Table, int)} with up to 200 rows. */
     public static String html(Table t) {
         return html(t, 200);

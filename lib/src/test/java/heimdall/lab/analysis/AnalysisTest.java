@@ -137,6 +137,30 @@ class AnalysisTest {
     }
 
     @Test
+    void saveAllWritesThePlotsThatApplyAndNeverOverwrites() throws Exception {
+        Path dir = tmp.resolve("saveall/plots");
+        List<Path> files = Plots.saveAll(floor, dir);
+        assertEquals(List.of("distribution.png", "run-medians.png", "broker-cdf.png", "p99-vs-load.png"),
+                files.stream().map(p -> p.getFileName().toString()).toList());
+        for (Path f : files) {
+            assertEquals(Plots.WIDTH, ImageIO.read(f.toFile()).getWidth());
+        }
+        assertThrows(java.nio.file.FileAlreadyExistsException.class, () -> Plots.saveAll(floor, dir));
+        assertEquals(List.of(tmp.resolve("saveall/graph/graph-by-layout.png")),
+                Plots.saveAll(graph, tmp.resolve("saveall/graph")));
+    }
+
+    @Test
+    void markdownHasAHeaderAlignmentAndEveryRow() {
+        String md = Tables.markdown(Tables.graphByLayout(graph));
+        List<String> lines = md.lines().toList();
+        assertEquals("| graph | trace | hash | dfa-words | dfa-compact |", lines.get(0));
+        assertEquals("| --- | --- | ---: | ---: | ---: |", lines.get(1));
+        assertEquals(4, lines.size());
+        assertTrue(lines.get(2).startsWith("| nginx | startup | "), lines.get(2));
+    }
+
+    @Test
     void plotsNeedingMissingRowsSaySo() {
         assertThrows(IllegalArgumentException.class, () -> Plots.brokerCdf(graph));
         assertThrows(IllegalArgumentException.class, () -> Plots.graphByLayout(floor));
