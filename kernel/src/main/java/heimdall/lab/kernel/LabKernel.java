@@ -1,0 +1,272 @@
+package heimdall.lab.kernel;
+
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Tables;
+import io.github.spencerpark.jupyter.channels.JupyterConnection;
+import io.github.spencerpark.jupyter.channels.JupyterSocket;
+import io.github.spencerpark.jupyter.kernel.BaseKernel;
+import io.github.spencerpark.jupyter.kernel.KernelConnectionProperties;
+import io.github.spencerpark.jupyter.kernel.LanguageInfo;
+import io.github.spencerpark.jupyter.kernel.ReplacementOptions;
+import io.github.spencerpark.jupyter.kernel.display.DisplayData;
+import io.github.spencerpark.jupyter.kernel.display.common.Image;
+import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
+import io.github.spencerpark.jupyter.kernel.magic.MagicParser;
+import io.github.spencerpark.jupyter.kernel.magic.common.Load;
+import io.github.spencerpark.jupyter.kernel.magic.registry.Magics;
+import io.github.spencerpark.jupyter.kernel.magic.registry.UndefinedMagicException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import jdk.jshell.EvalException;
+import jdk.jshell.SourceCodeAnalysis;
+import jdk.jshell.UnresolvedReferenceException;
+import org.knowm.xchart.internal.chartpart.Chart;
+import tech.tablesaw.api.Table;
+
+/**
+ * A Jupyter kernel for Java with heimdall-lab on its class path: cells run in JShell inside this JVM,
+ * IJava's magics ({@code %classpath}, {@code %jars}, {@code %load}) and environment variables
+ * ({@link KernelEnv}) work as in IJava, images and XChart charts come back as {@code image/png} and
+ * Tablesaw tables as {@code text/html}.
+ *
+ * <p>Started by Jupyter with the connection file as its only argument (see {@link KernelInstall}).
+ */
+public final class LabKernel extends BaseKernel {
+    private static volatile LabKernel instance;
+
+    private final CellEvaluator evaluator;
+    private final Magics magics = new Magics();
+    private final MagicParser magicParser = new MagicParser();
+    private final LanguageInfo languageInfo;
+
+    /** A kernel configured from {@code env} (normally {@link System#getenv()}). */
+    public LabKernel(Map<String, String> env) throws Exception {
+        KernelEnv config = KernelEnv.from(env);
+        List<String> classpath = new ArrayList<>(CellEvaluator.splitPath(System.getProperty("java.class.path", "")));
+        classpath.addAll(config.classpath());
+        this.evaluator = new CellEvaluator(classpath, config.compilerOptions(), config.timeoutMillis(),
+                System.out, System.err, System.in);
+        this.languageInfo = new LanguageInfo.Builder("java")
+                .version(Runtime.version().toString())
+                .mimetype("text/x-java-source")
+                .fileExtension(".jshell")
+                .pygments("java")
+                .codemirror("java")
+                .build();
+
+        magics.registerMagics(new ClasspathMagics(evaluator::addToClasspath));
+        magics.registerMagics(new Load(List.of(".jsh", ".jshell", ".java", ".ijava"), this::eval));
+
+        renderer.createRegistration(Table.class)
+                .preferring(MIMEType.TEXT_HTML)
+                .supporting(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
+                .register((table, ctx) -> {
+                    ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> Tables.html(table));
+                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> table.print());
+                });
+        renderer.createRegistration(Chart.class)
+                .preferring(MIMEType.IMAGE_PNG)
+                .supporting(MIMEType.IMAGE_PNG, MIMEType.TEXT_PLAIN)
+                .register((chart, ctx) -> {
+                    Image.renderImage(Plots.image(chart), ctx);
+                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> "chart: " + chart.getTitle());
+                });
+
+        instance = this;
+        runStartup(config);
+    }
+
+    /** The kernel this JVM runs, for {@link Notebook}; null outside a kernel. */
+    static LabKernel instance() {
+        return instance;
+    }
+
+    private void runStartup(KernelEnv config) throws Exception {
+        evalStartup("kernel imports", "import static heimdall.lab.kernel.Notebook.*;");
+        try (InputStream lab = LabKernel.class.getResourceAsStream("lab.jsh")) {
+            if (lab == null) {
+                throw new IllegalStateException("lab.jsh missing from the kernel jar");
+            }
+            evalStartup("lab.jsh", new String(lab.readAllBytes(), StandardCharsets.UTF_8));
+        }
+        for (Path script : config.startupScripts()) {
+            evalStartup(script.toString(), Files.readString(script));
+        }
+        if (config.startupScript() != null && !config.startupScript().isBlank()) {
+            evalStartup("IJAVA_STARTUP_SCRIPT", config.startupScript());
+        }
+    }
+
+    /** A broken start-up script must not go unnoticed, nor keep the kernel from starting. */
+    private void evalStartup(String what, String code) {
+        try {
+            evaluator.eval(code);
+        } catch (Exception e) {
+            System.err.println("heimdall-lab kernel: start-up script " + what + " failed:");
+            formatError(e).forEach(System.err::println);
+        }
+    }
+
+    void addToClasspath(String entry) {
+        evaluator.addToClasspath(entry);
+    }
+
+    @Override
+    public DisplayData eval(String code) throws Exception {
+        String javaCode = applyMagics(code);
+        Object value = evaluator.eval(javaCode);
+        if (value == null) {
+            return null;
+        }
+        return value instanceof DisplayData d ? d : getRenderer().render(value);
+    }
+
+    /**
+     * Runs the cell's line magics, in order, before any of its Java, and returns the Java. A cell
+     * magic ({@code %%name}) is passed its body.
+     */
+    private String applyMagics(String code) throws Exception {
+        if (code.stripLeading().startsWith("%%")) {
+            var cell = magicParser.parseCellMagic(code);
+            if (cell != null) {
+                try {
+                    Object r = magics.applyCellMagic(cell.getMagicCall().getName(), cell.getMagicCall().getArgs(),
+                            cell.getMagicCall().getBody());
+                    return r == null ? "" : "";
+                } catch (UndefinedMagicException e) {
+                    throw new CellError.MagicError("unknown cell magic %%" + cell.getMagicCall().getName(),
+                            List.of("unknown cell magic %%" + cell.getMagicCall().getName()));
+                }
+            }
+        }
+        List<Exception> failures = new ArrayList<>();
+        String java = magicParser.transformLineMagics(code, ctx -> {
+            if (!failures.isEmpty()) {
+                return "";
+            }
+            String name = ctx.getMagicCall().getName();
+            try {
+                magics.applyLineMagic(name, ctx.getMagicCall().getArgs());
+            } catch (UndefinedMagicException e) {
+                failures.add(new CellError.MagicError("unknown line magic %" + name
+                        + " (this kernel has %classpath, %jars, %load)", List.of(ctx.getRaw())));
+            } catch (CellError e) {
+                failures.add(e);
+            } catch (Exception e) {
+                String why = e.getMessage() != null ? e.getMessage() : e.toString();
+                failures.add(new CellError.MagicError("%" + name + ": " + why, List.of(ctx.getRaw(), why)));
+            }
+            return "";
+        });
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+        return java;
+    }
+
+    @Override
+    public List<String> formatError(Exception e) {
+        if (e instanceof CellError c) {
+            return c.lines();
+        }
+        if (e instanceof EvalException ev) {
+            List<String> lines = new ArrayList<>();
+            lines.add(ev.getExceptionClassName() + (ev.getMessage() != null ? ": " + ev.getMessage() : ""));
+            for (StackTraceElement el : ev.getStackTrace()) {
+                lines.add("\tat " + el);
+            }
+            Throwable cause = ev.getCause();
+            while (cause != null) {
+                lines.add("Caused by: " + cause);
+                cause = cause.getCause();
+            }
+            return lines;
+        }
+        if (e instanceof UnresolvedReferenceException u) {
+            return List.of(u.getSnippet().source().strip(), "unresolved: "
+                    + evaluator.shell().unresolvedDependencies(u.getSnippet()).collect(Collectors.joining(", ")));
+        }
+        return super.formatError(e);
+    }
+
+    @Override
+    public LanguageInfo getLanguageInfo() {
+        return languageInfo;
+    }
+
+    @Override
+    public String getBanner() {
+        return "Java " + Runtime.version() + " :: heimdall-lab kernel (JShell, IJava-compatible magics)";
+    }
+
+    @Override
+    public List<LanguageInfo.Help> getHelpLinks() {
+        return List.of(new LanguageInfo.Help("JShell", "https://docs.oracle.com/en/java/javase/17/jshell/"));
+    }
+
+    @Override
+    public String isComplete(String code) {
+        if (code.stripLeading().startsWith("%")) {
+            return IS_COMPLETE_YES;
+        }
+        var info = evaluator.shell().sourceCodeAnalysis().analyzeCompletion(code);
+        while (info.completeness().isComplete() && !info.remaining().isBlank()) {
+            info = evaluator.shell().sourceCodeAnalysis().analyzeCompletion(info.remaining());
+        }
+        return switch (info.completeness()) {
+            case COMPLETE, COMPLETE_WITH_SEMI, EMPTY -> IS_COMPLETE_YES;
+            case DEFINITELY_INCOMPLETE, CONSIDERED_INCOMPLETE -> IS_COMPLETE_MAYBE;
+            default -> IS_COMPLETE_BAD;
+        };
+    }
+
+    @Override
+    public ReplacementOptions complete(String code, int at) {
+        int[] anchor = new int[1];
+        List<SourceCodeAnalysis.Suggestion> suggestions =
+                evaluator.shell().sourceCodeAnalysis().completionSuggestions(code, at, anchor);
+        if (suggestions == null || suggestions.isEmpty()) {
+            return null;
+        }
+        List<String> options = suggestions.stream()
+                .map(SourceCodeAnalysis.Suggestion::continuation).distinct().collect(Collectors.toList());
+        return new ReplacementOptions(options, anchor[0], at);
+    }
+
+    @Override
+    public void interrupt() {
+        evaluator.interrupt();
+    }
+
+    @Override
+    public void onShutdown(boolean restarting) {
+        evaluator.close();
+    }
+
+    /** Entry point: {@code LabKernel CONNECTION_FILE}. */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: LabKernel CONNECTION_FILE (Jupyter passes {connection_file})");
+            System.exit(2);
+        }
+        System.setProperty("java.awt.headless", "true");
+        Path connectionFile = Path.of(args[0]);
+        KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(connectionFile));
+        JupyterSocket.JUPYTER_LOGGER.setLevel(Level.WARNING);
+        // The channel loops (loggers "Loop-*") log every start and stop at INFO into the server's log.
+        java.util.logging.Logger.getLogger("").setLevel(Level.WARNING);
+        JupyterConnection connection = new JupyterConnection(props);
+        LabKernel kernel = new LabKernel(System.getenv());
+        kernel.becomeHandlerForConnection(connection);
+        connection.connect();
+        connection.waitUntilClose();
+        System.exit(0);
+    }
+}

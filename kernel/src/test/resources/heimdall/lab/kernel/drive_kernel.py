@@ -1,0 +1,50 @@
+"""Drives a Jupyter kernel over the real protocol for the Java tests.
+
+usage: drive_kernel.py KERNEL_NAME CELLS_JSON
+Starts the kernel with jupyter_client, executes each cell in order and prints one JSON list: per cell,
+the execute_reply status and every stream/execute_result/display_data/error message it caused.
+A cell that starts with the line "//interrupt-after N" is interrupted (interrupt_request, as the
+kernelspec's interrupt_mode says) N seconds after it was sent.
+"""
+import json
+import sys
+import time
+
+from jupyter_client.manager import start_new_kernel
+
+
+def main():
+    name, cells_file = sys.argv[1], sys.argv[2]
+    with open(cells_file) as f:
+        cells = json.load(f)
+    km, kc = start_new_kernel(kernel_name=name, startup_timeout=180)
+    results = []
+    try:
+        for code in cells:
+            msg_id = kc.execute(code)
+            if code.startswith("//interrupt-after "):
+                time.sleep(float(code.split("\n", 1)[0].split()[1]))
+                km.interrupt_kernel()
+            outputs = []
+            while True:
+                msg = kc.get_iopub_msg(timeout=180)
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                kind = msg["msg_type"]
+                if kind == "status" and msg["content"]["execution_state"] == "idle":
+                    break
+                if kind in ("stream", "execute_result", "display_data", "error"):
+                    outputs.append({"msg_type": kind, "content": msg["content"]})
+            while True:
+                reply = kc.get_shell_msg(timeout=180)
+                if reply["parent_header"].get("msg_id") == msg_id:
+                    break
+            results.append({"status": reply["content"]["status"], "outputs": outputs})
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    json.dump(results, sys.stdout, default=str)
+
+
+if __name__ == "__main__":
+    main()

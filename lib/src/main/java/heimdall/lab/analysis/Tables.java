@@ -1,0 +1,361 @@
+package heimdall.lab.analysis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.NumericColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+
+/**
+ * Tables built from a {@link Results} folder. Times are nanoseconds unless a column says otherwise.
+ *
+ * <ul>
+ *   <li>{@link #summary}: the reproduction's own figures per row (median, p99, added, spread, flags,
+ *       published figures beside ours).
+ *   <li>{@link #fromSamples}: the same figures recomputed from every sample in samples.arrow.
+ *   <li>{@link #runMedians}: one line per row, variant and run.
+ *   <li>{@link #graphByLayout}: ns/event per graph and trace, one column per layout.
+ * </ul>
+ */
+public final class Tables {
+    private Tables() {}
+
+    private static final List<String> SUMMARY_COLUMNS = List.of(
+            "row", "label", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns", "spread",
+            "samples", "noisy", "status", "published_median_ns", "published_added_ns", "published_p99_ns");
+
+    /**
+     * Floor, broker and load rows as the reproduction summarised them: {@code row, label} then those of
+     * insns, cache, median_none_ns, median_ns, added_ns, p99_ns, spread, samples, noisy, status and the
+     * published figures that the folder has. For a graph folder, {@link #graphByLayout}'s long form.
+     */
+    public static Table summary(Results r) {
+        Table s = r.summary();
+        if (r.hasGraphRows()) {
+            return s.selectColumns(present(s, List.of("row", "graph", "trace", "layout", "states", "transitions",
+                    "ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "speedup_vs_hash", "noisy",
+                    "rejections", "prep_ms", "payload_bytes")).toArray(new String[0])).setName("graph rows");
+        }
+        Table t = Table.create("summary");
+        for (String name : SUMMARY_COLUMNS) {
+            if (name.equals("label")) {
+                t.addColumns(labels(r));
+            } else if (s.columnNames().contains(name)) {
+                t.addColumns(s.column(name).copy());
+            }
+        }
+        return t;
+    }
+
+    /**
+     * Figures recomputed from samples.arrow, per row: {@code row, label, samples, median_ns, p99_ns,
+     * median_none_ns, p99_none_ns, added_ns, spread} (spread over the filtered variant's per-run
+     * medians). Graph folders: {@code row, label, samples, ns_per_event_median, _min, _max}, warm-up
+     * samples (sample 0) excluded.
+     */
+    public static Table fromSamples(Results r) {
+        Table samples = r.samples();
+        if (samples.columnNames().contains("ns_per_event")) {
+            return graphFromSamples(r, samples);
+        }
+        Map<Integer, Map<String, Map<Integer, double[]>>> byRow = group(samples);
+        IntColumn row = IntColumn.create("row");
+        StringColumn label = StringColumn.create("label");
+        IntColumn count = IntColumn.create("samples");
+        DoubleColumn med = DoubleColumn.create("median_ns");
+        DoubleColumn p99 = DoubleColumn.create("p99_ns");
+        DoubleColumn medNone = DoubleColumn.create("median_none_ns");
+        DoubleColumn p99None = DoubleColumn.create("p99_none_ns");
+        DoubleColumn added = DoubleColumn.create("added_ns");
+        DoubleColumn spread = DoubleColumn.create("spread");
+        for (var e : byRow.entrySet()) {
+            int i = e.getKey();
+            double[] f = all(e.getValue().get("filtered"));
+            double[] n = all(e.getValue().get("none"));
+            java.util.Arrays.sort(f);
+            java.util.Arrays.sort(n);
+            row.append(i);
+            label.append(i < r.rows().size() ? r.label(i) : "row " + i);
+            count.append(f.length);
+            double mf = Stats.median(f);
+            double mn = Stats.median(n);
+            med.append(mf);
+            p99.append(Stats.quantileSorted(f, 0.99));
+            medNone.append(mn);
+            p99None.append(Stats.quantileSorted(n, 0.99));
+            added.append(mf - mn);
+            spread.append(Stats.spread(perRunMedians(e.getValue().get("filtered"))));
+        }
+        return Table.create("from samples", row, label, count, med, p99, medNone, p99None, added, spread);
+    }
+
+    /**
+     * Per-run medians from summary.json ({@code run_medians_ns}, {@code run_medians_none_ns}):
+     * {@code row, label, variant ("filtered"/"none"), run, median_ns}.
+     */
+    public static Table runMedians(Results r) {
+        IntColumn row = IntColumn.create("row");
+        StringColumn label = StringColumn.create("label");
+        StringColumn variant = StringColumn.create("variant");
+        IntColumn run = IntColumn.create("run");
+        DoubleColumn median = DoubleColumn.create("median_ns");
+        for (int i = 0; i < r.rows().size(); i++) {
+            for (String[] v : new String[][] {{"filtered", "run_medians_ns"}, {"none", "run_medians_none_ns"}}) {
+                List<Double> meds = r.numbers(i, v[1]);
+                for (int k = 0; k < meds.size(); k++) {
+                    row.append(i);
+                    label.append(r.label(i));
+                    variant.append(v[0]);
+                    run.append(k);
+                    median.append(meds.get(k));
+                }
+            }
+        }
+        return Table.create("per-run medians", row, label, variant, run, median);
+    }
+
+    /**
+     * Graph rows as a grid: {@code graph, trace}, then one column per layout (in the order layouts
+     * first appear) holding the median ns/event; missing where a layout was not run (or refused).
+     */
+    public static Table graphByLayout(Results r) {
+        Table s = r.summary();
+        if (!r.hasGraphRows()) {
+            return Table.create("ns/event by layout");
+        }
+        Set<String> layouts = new LinkedHashSet<>();
+        Map<List<String>, Map<String, Double>> cells = new LinkedHashMap<>();
+        StringColumn graph = s.stringColumn("graph");
+        StringColumn trace = s.columnNames().contains("trace") ? s.stringColumn("trace") : null;
+        StringColumn layout = s.stringColumn("layout");
+        NumericColumn<?> ns = s.numberColumn("ns_per_event_median");
+        for (int i = 0; i < s.rowCount(); i++) {
+            layouts.add(layout.get(i));
+            List<String> key = List.of(graph.get(i), trace == null ? "" : trace.get(i));
+            cells.computeIfAbsent(key, k -> new LinkedHashMap<>())
+                    .put(layout.get(i), ns.isMissing(i) ? null : ns.getDouble(i));
+        }
+        StringColumn g = StringColumn.create("graph");
+        StringColumn t = StringColumn.create("trace");
+        List<DoubleColumn> cols = new ArrayList<>();
+        for (String l : layouts) {
+            cols.add(DoubleColumn.create(l));
+        }
+        for (var e : cells.entrySet()) {
+            g.append(e.getKey().get(0));
+            t.append(e.getKey().get(1));
+            int k = 0;
+            for (String l : layouts) {
+                Double v = e.getValue().get(l);
+                if (v == null) {
+                    cols.get(k).appendMissing();
+                } else {
+                    cols.get(k).append(v);
+                }
+                k++;
+            }
+        }
+        Table out = Table.create("ns/event by layout (median)", g, t);
+        cols.forEach(out::addColumns);
+        return out;
+    }
+
+    /**
+     * A table as an HTML {@code <table>} for notebooks: escaped, numbers right-aligned and rounded to
+     * three significant decimals, at most {@code maxRows} rows (a note says how many were left out).
+     */
+    public static String html(Table t, int maxRows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<table class=\"heimdall-lab\">\n");
+        if (t.name() != null && !t.name().isBlank()) {
+            sb.append("<caption>").append(escape(t.name())).append("</caption>\n");
+        }
+        sb.append("<thead><tr>");
+        for (String n : t.columnNames()) {
+            sb.append("<th>").append(escape(n)).append("</th>");
+        }
+        sb.append("</tr></thead>\n<tbody>\n");
+        int shown = Math.min(maxRows, t.rowCount());
+        for (int i = 0; i < shown; i++) {
+            sb.append("<tr>");
+            for (Column<?> c : t.columns()) {
+                boolean numeric = c instanceof NumericColumn<?>;
+                sb.append(numeric ? "<td style=\"text-align:right\">" : "<td>");
+                sb.append(escape(cell(c, i)));
+                sb.append("</td>");
+            }
+            sb.append("</tr>\n");
+        }
+        sb.append("</tbody>\n</table>\n");
+        if (shown < t.rowCount()) {
+            sb.append("<p>").append(t.rowCount() - shown).append(" more rows not shown (").append(t.rowCount())
+                    .append(" in all)</p>\n");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * A table as GitHub-flavoured Markdown (for {@code table.md}): every row, numbers right-aligned and
+     * formatted as in {@link #html}, missing cells empty, {@code |} escaped.
+     */
+    public static String markdown(Table t) {
+        StringBuilder sb = new StringBuilder();
+        sb.append('|');
+        for (String n : t.columnNames()) {
+            sb.append(' ').append(n.replace("|", "\\|")).append(" |");
+        }
+        sb.append("\n|");
+        for (Column<?> c : t.columns()) {
+            sb.append(c instanceof NumericColumn<?> ? " ---: |" : " --- |");
+        }
+        sb.append('\n');
+        for (int i = 0; i < t.rowCount(); i++) {
+            sb.append('|');
+            for (Column<?> c : t.columns()) {
+                sb.append(' ').append(cell(c, i).replace("|", "\\|")).append(" |");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** {@link #html(Table, int)} with up to 200 rows. */
+    public static String html(Table t) {
+        return html(t, 200);
+    }
+
+    private static String cell(Column<?> c, int i) {
+        if (c.isMissing(i)) {
+            return "";
+        }
+        if (c instanceof DoubleColumn d) {
+            double v = d.getDouble(i);
+            if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+                return String.format("%.0f", v);
+            }
+            return Math.abs(v) >= 100 ? String.format("%.1f", v) : String.format("%.3g", v);
+        }
+        if (c instanceof BooleanColumn b) {
+            return String.valueOf(b.get(i));
+        }
+        return c.getString(i);
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static List<String> present(Table t, List<String> names) {
+        return names.stream().filter(t.columnNames()::contains).toList();
+    }
+
+    private static StringColumn labels(Results r) {
+        StringColumn c = StringColumn.create("label");
+        for (int i = 0; i < r.rows().size(); i++) {
+            c.append(r.label(i));
+        }
+        return c;
+    }
+
+    /** row -> variant -> run -> samples (ns), in file order; primitive arrays, as folders can hold millions. */
+    static Map<Integer, Map<String, Map<Integer, double[]>>> group(Table samples) {
+        if (!samples.columnNames().containsAll(List.of("row", "variant", "run", "ns"))) {
+            throw new IllegalArgumentException("these samples are not floor/broker samples (row, variant, run, ns): "
+                    + samples.columnNames());
+        }
+        IntColumn row = samples.intColumn("row");
+        StringColumn variant = samples.stringColumn("variant");
+        IntColumn run = samples.intColumn("run");
+        LongColumn ns = samples.longColumn("ns");
+        Map<Integer, Map<String, Map<Integer, Buffer>>> bufs = new TreeMap<>();
+        for (int i = 0; i < samples.rowCount(); i++) {
+            bufs.computeIfAbsent(row.getInt(i), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(variant.get(i), k -> new TreeMap<>())
+                    .computeIfAbsent(run.getInt(i), k -> new Buffer())
+                    .add(ns.getLong(i));
+        }
+        Map<Integer, Map<String, Map<Integer, double[]>>> out = new TreeMap<>();
+        bufs.forEach((r, byVariant) -> byVariant.forEach((v, byRun) -> byRun.forEach((k, b) ->
+                out.computeIfAbsent(r, x -> new LinkedHashMap<>()).computeIfAbsent(v, x -> new TreeMap<>())
+                        .put(k, b.toArray()))));
+        return out;
+    }
+
+    /** A growable array of doubles. */
+    private static final class Buffer {
+        private double[] a = new double[64];
+        private int n;
+
+        void add(double v) {
+            if (n == a.length) {
+                a = java.util.Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        double[] toArray() {
+            return java.util.Arrays.copyOf(a, n);
+        }
+    }
+
+    /** Every sample of every run, concatenated; empty for null. */
+    static double[] all(Map<Integer, double[]> runs) {
+        if (runs == null) {
+            return new double[0];
+        }
+        int n = runs.values().stream().mapToInt(x -> x.length).sum();
+        double[] out = new double[n];
+        int k = 0;
+        for (double[] x : runs.values()) {
+            System.arraycopy(x, 0, out, k, x.length);
+            k += x.length;
+        }
+        return out;
+    }
+
+    static double[] perRunMedians(Map<Integer, double[]> runs) {
+        if (runs == null) {
+            return new double[0];
+        }
+        return runs.values().stream().mapToDouble(Stats::median).toArray();
+    }
+
+    private static Table graphFromSamples(Results r, Table samples) {
+        IntColumn rowCol = samples.intColumn("row");
+        IntColumn sample = samples.intColumn("sample");
+        DoubleColumn v = samples.doubleColumn("ns_per_event");
+        Map<Integer, List<Double>> byRow = new TreeMap<>();
+        for (int i = 0; i < samples.rowCount(); i++) {
+            if (sample.getInt(i) == 0) {
+                continue; // warm-up
+            }
+            byRow.computeIfAbsent(rowCol.getInt(i), k -> new ArrayList<>()).add(v.getDouble(i));
+        }
+        IntColumn row = IntColumn.create("row");
+        StringColumn label = StringColumn.create("label");
+        IntColumn count = IntColumn.create("samples");
+        DoubleColumn med = DoubleColumn.create("ns_per_event_median");
+        DoubleColumn min = DoubleColumn.create("ns_per_event_min");
+        DoubleColumn max = DoubleColumn.create("ns_per_event_max");
+        for (var e : byRow.entrySet()) {
+            double[] a = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
+            row.append(e.getKey());
+            label.append(e.getKey() < r.rows().size() ? r.label(e.getKey()) : "row " + e.getKey());
+            count.append(a.length);
+            med.append(Stats.median(a));
+            min.append(java.util.Arrays.stream(a).min().orElse(Double.NaN));
+            max.append(java.util.Arrays.stream(a).max().orElse(Double.NaN));
+        }
+        return Table.create("graph rows from samples", row, label, count, med, min, max);
+    }
+}

@@ -1,0 +1,61 @@
+package heimdall.lab.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs jshell-startup/lab.jsh in the real jshell tool, non-interactively, as ./lab jshell starts it,
+ * and checks what its helpers print for a results folder.
+ */
+class LabJshTest {
+    @Test
+    void labJshLoadsAResultsFolderAndPrintsItsTable(@TempDir Path tmp) throws Exception {
+        Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
+        boolean present = Files.isExecutable(jshell);
+        if (!present) {
+            System.err.println("SKIPPED LabJshTest: no jshell at " + jshell + " (a JRE, not a JDK?)");
+        }
+        Assumptions.assumeTrue(present, "jshell missing");
+        Path folder = SyntheticResults.floorFolder(tmp.resolve("results"));
+        Path script = tmp.resolve("session.jsh");
+        Files.writeString(script, String.join("\n",
+                "var t = summary(\"" + folder + "\");",
+                "System.out.println(\"rows=\" + t.rowCount());",
+                "System.out.println(\"added0=\" + Math.round(t.numberColumn(\"added_ns\").getDouble(0)));",
+                "System.out.println(\"png=\" + Files.size(savePlot(Plots.distribution(results(\"" + folder + "\")), \""
+                        + tmp.resolve("d.png") + "\")));",
+                "/exit", ""));
+        String cp = Path.of("target/classes").toAbsolutePath() + java.io.File.pathSeparator
+                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
+        ProcessBuilder pb = new ProcessBuilder(jshell.toString(), "--class-path", cp,
+                "-R--add-opens=java.base/java.nio=ALL-UNNAMED", "-R-Djava.awt.headless=true",
+                "--startup", "DEFAULT", "--startup", Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
+                script.toString());
+        Path out = tmp.resolve("out.txt");
+        pb.redirectErrorStream(true).redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(
+                Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
+        Process p = pb.start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jshell did not finish");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        Results r = Results.load(folder);
+        long added0 = Math.round(r.summary().numberColumn("added_ns").getDouble(0));
+        // The table printed by summary(): its header and one line per row.
+        assertTrue(text.contains("median_ns") && text.contains("added_ns") && text.contains("published_median_ns"), text);
+        assertTrue(text.contains("getppid") && text.contains("openat"), text);
+        assertTrue(text.contains("rows=6"), text);
+        assertTrue(text.contains("added0=" + added0), text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("png=") && Long.parseLong(l.substring(4)) > 1000), text);
+        assertTrue(!text.contains("Error") && !text.contains("Exception"), text);
+        assertTrue(List.of(text.split("\n")).size() > 6);
+    }
+}
