@@ -1,14 +1,18 @@
 package heimdall.lab.analysis;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -18,6 +22,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.NumericColumn;
 import tech.tablesaw.api.StringColumn;
@@ -27,15 +32,33 @@ import tech.tablesaw.api.Table;
  * XChart plots of a {@link Results} folder. Each has a title, axis titles with units and a legend;
  * {@link #save} writes one as PNG, {@link #image} returns it as a {@link BufferedImage} (which any
  * Java Jupyter kernel, stock IJava included, shows inline).
+ *
+ * <p>A floor-cost folder has some thirty rows, too many for one readable chart, so the plots come
+ * per {@link Group}: the rows under one floor, the brokered rows of one answer, the faster round
+ * trips. Distribution plots draw each curve from at most {@link Ecdf#MAX_POINTS} order statistics,
+ * so millions of samples plot in milliseconds.
  */
 public final class Plots {
     /** Default size in pixels. */
     public static final int WIDTH = 900;
     public static final int HEIGHT = 520;
-    /** An ECDF line keeps at most this many points; enough for a smooth curve at plot resolution. */
-    static final int ECDF_POINTS = 400;
+
+    /** Line colours: distinct, readable on white, in the order series are added. */
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
+        new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
+        new Color(0x7f7f7f), new Color(0xbcbd22)};
 
     private Plots() {}
+
+    /**
+     * Rows plotted together.
+     *
+     * @param slug a file-name part ({@code distribution-<slug>.png})
+     * @param title what the rows have in common, for a chart title
+     * @param rows row indices, in row order
+     */
+    public record Group(String slug, String title, List<Integer> rows) {}
 
     /** Writes the chart as a PNG file at exactly {@code file} (parent folders created). */
     public static Path save(Chart<?, ?> chart, Path file) throws IOException {
@@ -49,39 +72,62 @@ public final class Plots {
     }
 
     /**
-     * Writes every plot that applies to the folder's rows into {@code dir} (normally
-     * {@code <results>/plots/}): {@code distribution.png} and {@code run-medians.png} for floor-style
-     * rows, {@code broker-cdf.png} when there are broker rows, {@code p99-vs-load.png} when there are
-     * load rows, {@code graph-by-layout.png} for graph rows. Never overwrites: a results folder is
-     * written once, so an existing file is an error.
-     *
-     * @return the files written, in that order
+     * Every plot that applies to the folder's rows, by file name: for floor-style rows one
+     * {@code distribution-<group>.png} per {@link #floorGroups floor group} and
+     * {@code run-medians-<section>.png} per {@link #sections section}; for brokered rows
+     * {@code broker-cdf-<answer>.png} (default placement) and {@code broker-faster-<answer>.png}
+     * (other placements and the synchronous wake-up, beside the default); {@code p99-vs-load.png}
+     * when there are load rows; {@code graph-by-layout.png} for graph rows.
      */
-    public static List<Path> saveAll(Results r, Path dir) throws IOException {
+    public static Map<String, Chart<?, ?>> all(Results r) {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
         if (r.hasGraphRows()) {
             charts.put("graph-by-layout.png", graphByLayout(r));
-        } else {
-            charts.put("distribution.png", distribution(r));
-            if (r.rows().stream().anyMatch(row -> row.get("run_medians_ns") instanceof List)) {
-                charts.put("run-medians.png", runMedians(r));
-            }
-            if (r.rows().stream().anyMatch(row -> row.get("supervisor") != null)) {
-                charts.put("broker-cdf.png", brokerCdf(r));
-            }
-            if (r.rows().stream().anyMatch(row -> row.get("load") != null && row.get("load_avg_runs") != null)) {
-                charts.put("p99-vs-load.png", p99VsLoad(r));
+            return charts;
+        }
+        boolean samples = Files.isRegularFile(r.dir().resolve("samples.arrow"));
+        if (samples) {
+            for (Group g : floorGroups(r)) {
+                charts.put("distribution-" + g.slug() + ".png", distribution(r, g));
             }
         }
+        for (Group g : sections(r)) {
+            if (g.rows().stream().anyMatch(i -> !r.numbers(i, "run_medians_ns").isEmpty())) {
+                charts.put("run-medians-" + g.slug() + ".png", runMedians(r, g));
+            }
+        }
+        if (samples) {
+            for (String answer : answers(r)) {
+                charts.put("broker-cdf-" + slug(answer) + ".png", brokerCdf(r, answer));
+                if (!fasterRows(r, answer).isEmpty()) {
+                    charts.put("broker-faster-" + slug(answer) + ".png", fasterRoundTrips(r, answer));
+                }
+            }
+        }
+        if (r.rows().stream().anyMatch(row -> row.get("load") != null && row.get("load_avg_runs") != null)) {
+            charts.put("p99-vs-load.png", p99VsLoad(r));
+        }
+        return charts;
+    }
+
+    /**
+     * Writes {@link #all} into {@code dir} (normally {@code <results>/plots/}). Never overwrites: a
+     * results folder is written once, so an existing file is an error.
+     *
+     * @return the files written, in {@link #all}'s order
+     */
+    public static List<Path> saveAll(Results r, Path dir) throws IOException {
+        Map<String, Chart<?, ?>> charts = all(r);
         Files.createDirectories(dir);
-        List<Path> written = new ArrayList<>();
-        for (var e : charts.entrySet()) {
-            Path file = dir.resolve(e.getKey());
-            if (Files.exists(file)) {
-                throw new java.nio.file.FileAlreadyExistsException(file.toString(), null,
+        for (String name : charts.keySet()) {
+            if (Files.exists(dir.resolve(name))) {
+                throw new java.nio.file.FileAlreadyExistsException(dir.resolve(name).toString(), null,
                         "results folders are written once; plots already there");
             }
-            written.add(save(e.getValue(), file));
+        }
+        List<Path> written = new ArrayList<>();
+        for (var e : charts.entrySet()) {
+            written.add(save(e.getValue(), dir.resolve(e.getKey())));
         }
         return written;
     }
@@ -91,103 +137,323 @@ public final class Plots {
         return BitmapEncoder.getBufferedImage(chart);
     }
 
+    /** Whether row {@code i} is brokered (has a supervisor). */
+    static boolean brokered(Results r, int i) {
+        return r.rows().get(i).get("supervisor") != null;
+    }
+
+    /** Whether a brokered row runs the default way: supervisor on its own CPU, no synchronous wake-up. */
+    static boolean defaultPlacement(Results r, int i) {
+        Map<String, Object> row = r.rows().get(i);
+        Object placement = row.get("placement");
+        return (placement == null || "own CPU".equals(placement)) && !Boolean.TRUE.equals(row.get("sync_wakeup"));
+    }
+
     /**
-     * The distribution of each row's samples (filtered variant) as an ECDF: x the call's time in ns,
-     * y the fraction of calls at or below it. The x axis is logarithmic when the slowest sample is more
-     * than ten times the fastest, so the tail stays visible.
+     * The rows that are not brokered, grouped by {@code what} (the floor), in row order; neighbouring
+     * floors of one row each share a group (rows 7–9 of the floor-cost table: three answers and
+     * stacked).
+     */
+    public static List<Group> floorGroups(Results r) {
+        List<List<Integer>> byWhat = new ArrayList<>();
+        Map<Object, List<Integer>> index = new LinkedHashMap<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (brokered(r, i)) {
+                continue;
+            }
+            Object what = r.rows().get(i).get("what");
+            List<Integer> g = index.get(what);
+            if (g == null) {
+                g = new ArrayList<>();
+                index.put(what, g);
+                byWhat.add(g);
+            }
+            g.add(i);
+        }
+        List<List<Integer>> merged = new ArrayList<>();
+        for (List<Integer> g : byWhat) {
+            List<Integer> last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            boolean lastSingles = last != null && last.size() < 4
+                    && last.stream().map(i -> r.rows().get(i).get("what")).distinct().count() == last.size();
+            if (g.size() == 1 && lastSingles) {
+                last.addAll(g);
+            } else {
+                merged.add(new ArrayList<>(g));
+            }
+        }
+        List<Group> out = new ArrayList<>();
+        Set<String> slugs = new LinkedHashSet<>();
+        for (List<Integer> g : merged) {
+            List<String> whats = g.stream().map(i -> String.valueOf(r.rows().get(i).getOrDefault("what", "row " + i)))
+                    .distinct().toList();
+            String title = String.join("; ", whats);
+            String slug = whats.size() == 1 ? slug(whats.get(0))
+                    : slug(String.join(" ", whats.stream().map(w -> w.split(",")[0].trim()).distinct().toList()));
+            out.add(new Group(unique(slugs, slug), title, List.copyOf(g)));
+        }
+        return out;
+    }
+
+    /**
+     * Rows by kind: {@code floors} (not brokered), {@code broker} (brokered, default placement),
+     * {@code faster} (brokered, other placements or the synchronous wake-up); empty ones left out.
+     */
+    public static List<Group> sections(Results r) {
+        List<Integer> floors = new ArrayList<>();
+        List<Integer> broker = new ArrayList<>();
+        List<Integer> faster = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            (!brokered(r, i) ? floors : defaultPlacement(r, i) ? broker : faster).add(i);
+        }
+        List<Group> out = new ArrayList<>();
+        if (!floors.isEmpty()) {
+            out.add(new Group("floors", "floors", floors));
+        }
+        if (!broker.isEmpty()) {
+            out.add(new Group("broker", "brokered calls (supervisor on its own CPU)", broker));
+        }
+        if (!faster.isEmpty()) {
+            out.add(new Group("faster", "faster round trips", faster));
+        }
+        return out;
+    }
+
+    /** The answers of the brokered rows, in row order. */
+    static List<String> answers(Results r) {
+        Set<String> out = new LinkedHashSet<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (brokered(r, i) && r.rows().get(i).get("answer") != null) {
+                out.add(String.valueOf(r.rows().get(i).get("answer")));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Every floor-style row's samples (with the floor) as ECDFs on one chart: fine for a handful of
+     * rows; a whole floor-cost folder reads better per {@link #floorGroups group}.
      */
     public static XYChart distribution(Results r) {
-        Map<Integer, Map<String, Map<Integer, double[]>>> groups = Tables.group(r.samples());
-        Map<String, double[]> series = new LinkedHashMap<>();
-        for (var e : groups.entrySet()) {
-            series.put(label(r, e.getKey()), Tables.all(e.getValue().get("filtered")));
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (!brokered(r, i)) {
+                rows.add(i);
+            }
         }
-        return ecdf("Distribution of each row's samples (with the floor installed)", series);
+        return distribution(r, new Group("floors", "every floor row", rows));
     }
 
     /** One row's samples with and without the filter, as two ECDFs. */
     public static XYChart distribution(Results r, int row) {
-        Map<String, Map<Integer, double[]>> g = Tables.group(r.samples()).get(row);
-        if (g == null) {
+        if (r.samplesOf(row, "filtered").length == 0) {
             throw new IllegalArgumentException("row " + row + " has no samples in " + r.dir());
         }
-        Map<String, double[]> series = new LinkedHashMap<>();
-        series.put("filtered", Tables.all(g.get("filtered")));
-        series.put("no filter", Tables.all(g.get("none")));
-        return ecdf("Samples of " + r.label(row), series);
+        List<Line> lines = new ArrayList<>();
+        lines.add(new Line("filtered", Ecdf.of(r.samplesOf(row, "filtered")), PALETTE[0], false));
+        long[][] none = r.samplesOf(r.baselineRow(row), "none");
+        if (none.length > 0) {
+            lines.add(new Line("no filter", Ecdf.of(none), PALETTE[0], true));
+        }
+        return ecdfChart("Time per call: " + r.label(row), lines);
     }
 
     /**
-     * The broker's latency CDF: one line per brokered row (supervisor and answer), every sample of the
-     * filtered variant, logarithmic x where the tail needs it.
+     * A group's rows as ECDFs of their samples with the floor (solid), each beside the same call with
+     * no filter (dashed, same colour; a baseline shared by several rows is drawn once). The horizontal
+     * gap between a solid line and its dashed twin is the floor's added cost.
      */
-    public static XYChart brokerCdf(Results r) {
-        Map<Integer, Map<String, Map<Integer, double[]>>> groups = Tables.group(r.samples());
-        Map<String, double[]> series = new LinkedHashMap<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (r.rows().get(i).get("supervisor") == null || !groups.containsKey(i)) {
+    public static XYChart distribution(Results r, Group g) {
+        List<String> labels = compactLabels(r, g.rows());
+        List<Line> lines = new ArrayList<>();
+        Map<Integer, Color> baselines = new LinkedHashMap<>();
+        int colour = 0;
+        for (int k = 0; k < g.rows().size(); k++) {
+            int i = g.rows().get(k);
+            long[][] runs = r.samplesOf(i, "filtered");
+            if (runs.length == 0) {
                 continue;
             }
-            series.put(label(r, i), Tables.all(groups.get(i).get("filtered")));
+            Color c = PALETTE[colour++ % PALETTE.length];
+            Ecdf e = Ecdf.of(runs);
+            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, false));
+            baselines.putIfAbsent(r.baselineRow(i), c);
         }
-        if (series.isEmpty()) {
-            throw new IllegalArgumentException(r.dir() + " has no broker rows (rows with 'supervisor')");
+        for (var b : baselines.entrySet()) {
+            long[][] none = r.samplesOf(b.getKey(), "none");
+            if (none.length > 0) {
+                Ecdf e = Ecdf.of(none);
+                Object call = r.rows().get(b.getKey()).get("call");
+                lines.add(new Line((call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
+            }
         }
-        return ecdf("Broker round trip: latency CDF", series);
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("rows " + g.rows() + " have no samples in " + r.dir());
+        }
+        return ecdfChart("Time per call: " + g.title() + " (dashed: no filter)", lines);
     }
 
     /**
-     * Per-run medians: a strip per row (x), one dot per run, with-filter and no-filter side by side. A
-     * row whose dots scatter has runs that disagree (see the table's spread).
+     * The broker's latency CDF, default placement (supervisor on its own CPU): one line per brokered
+     * row, native supervisors solid and Java ones dashed in the same colour per floor.
      */
-    public static XYChart runMedians(Results r) {
-        Table t = Tables.runMedians(r);
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("Per-run medians (one dot per run; grey: same call, no filter)")
-                .xAxisTitle("row (numbered as in the legend)").yAxisTitle("median per run (ns)").build();
-        style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        c.getStyler().setMarkerSize(8);
-        int rows = r.rows().size();
-        // Rows sit at integer x; long labels do not fit under the axis, so they go in the legend.
-        c.getStyler().setXAxisMin(-1.0);
-        c.getStyler().setXAxisMax((double) rows);
-        c.getStyler().setxAxisTickLabelsFormattingFunction(x -> {
-            long i = Math.round(x);
-            if (Math.abs(x - i) < 1e-6 && i >= 0 && i < rows) {
-                return Long.toString(i);
+    public static XYChart brokerCdf(Results r) {
+        return brokerCdf(r, null);
+    }
+
+    /** As {@link #brokerCdf(Results)}, the rows of one answer ({@code continue}, {@code broker}); null: all. */
+    public static XYChart brokerCdf(Results r, String answer) {
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (brokered(r, i) && defaultPlacement(r, i)
+                    && (answer == null || answer.equals(String.valueOf(r.rows().get(i).get("answer"))))) {
+                rows.add(i);
             }
-            // XChart drops every tick label when two are equal, so blank ones differ in length.
-            return " ".repeat(1 + (int) Math.max(0, Math.round((x + 2) * 8)));
-        });
-        double lo = t.doubleColumn("median_ns").min();
-        double hi = t.doubleColumn("median_ns").max();
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(r.dir() + " has no broker rows (rows with 'supervisor')"
+                    + (answer == null ? "" : " answering " + answer));
+        }
+        return supervisorChart(r, rows, "what",
+                "Brokered call round trip" + (answer == null ? "" : ", answer " + answer) + ": latency CDF (dashed: Java supervisor)");
+    }
+
+    /**
+     * Faster round trips for one answer: for each floor that has them, the rows with the supervisor on
+     * the child's CPU or the synchronous wake-up, beside the same floor's default placement; colour per
+     * placement, native solid, Java dashed.
+     */
+    public static XYChart fasterRoundTrips(Results r, String answer) {
+        List<Integer> rows = fasterRows(r, answer);
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(r.dir() + " has no faster round-trip rows answering " + answer);
+        }
+        return supervisorChart(r, rows, "placement+sync",
+                "Faster round trips, answer " + answer + ": latency CDF (dashed: Java supervisor)");
+    }
+
+    static List<Integer> fasterRows(Results r, String answer) {
+        Set<Object> floors = new LinkedHashSet<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (brokered(r, i) && !defaultPlacement(r, i) && answer.equals(String.valueOf(r.rows().get(i).get("answer")))) {
+                floors.add(r.rows().get(i).get("what"));
+            }
+        }
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (brokered(r, i) && floors.contains(r.rows().get(i).get("what"))
+                    && answer.equals(String.valueOf(r.rows().get(i).get("answer")))) {
+                rows.add(i);
+            }
+        }
+        return rows;
+    }
+
+    /** Brokered rows as ECDFs: colour by {@code colourBy} (a field, or placement and wake-up), line style by supervisor. */
+    private static XYChart supervisorChart(Results r, List<Integer> rows, String colourBy, String title) {
+        List<String> labels = compactLabels(r, rows);
+        Map<String, Color> colours = new LinkedHashMap<>();
+        List<Line> lines = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            int i = rows.get(k);
+            long[][] runs = r.samplesOf(i, "filtered");
+            if (runs.length == 0) {
+                continue;
+            }
+            Map<String, Object> row = r.rows().get(i);
+            String key = colourBy.equals("placement+sync") ? row.get("placement") + "/" + row.get("sync_wakeup")
+                    : String.valueOf(row.get(colourBy));
+            Color c = colours.computeIfAbsent(key, x -> PALETTE[colours.size() % PALETTE.length]);
+            Ecdf e = Ecdf.of(runs);
+            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, "java".equals(row.get("supervisor"))));
+        }
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("rows " + rows + " have no samples in " + r.dir());
+        }
+        // Legend order: by colour (floor or placement), native before Java, so twins sit together.
+        List<Color> order = List.copyOf(colours.values());
+        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour())).thenComparing(Line::dashed));
+        return ecdfChart(title, lines);
+    }
+
+    /**
+     * Per-run medians of every row: readable up to about a dozen rows; use
+     * {@link #runMedians(Results, Group)} per {@link #sections section} for a whole folder.
+     */
+    public static CategoryChart runMedians(Results r) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            all.add(i);
+        }
+        return runMedians(r, new Group("all", "every row", all));
+    }
+
+    /**
+     * Per-run medians of a group's rows: one column per row (labelled with its {@code row} number and
+     * what sets it apart), one dot per run in that run's colour — runs are interleaved across rows, so
+     * a colour high in every column is a burst of host load, a column whose dots scatter is a row
+     * whose runs disagree (see the table's spread) — and a grey diamond: the median of the same call
+     * with no filter.
+     */
+    public static CategoryChart runMedians(Results r, Group g) {
+        List<Integer> rows = g.rows();
+        List<String> labels = compactLabels(r, rows, 46);
+        List<String> categories = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            categories.add(rows.get(k) + ": " + labels.get(k));
+        }
+        // Taller than the others: the rotated row labels need the room.
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 120 : HEIGHT)
+                .title("Per-run medians: " + g.title()).xAxisTitle("row").yAxisTitle("median of a run (ns)").build();
+        style(c);
+        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setMarkerSize(9);
+        c.getStyler().setOverlapped(true);
+        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 40 : 0);
+        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
+        int runs = rows.stream().mapToInt(i -> r.numbers(i, "run_medians_ns").size()).max().orElse(0);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (int run = 0; run < runs; run++) {
+            List<Double> y = new ArrayList<>();
+            for (int i : rows) {
+                List<Double> f = r.numbers(i, "run_medians_ns");
+                Double v = run < f.size() ? f.get(run) : null;
+                y.add(v);
+                if (v != null) {
+                    lo = Math.min(lo, v);
+                    hi = Math.max(hi, v);
+                }
+            }
+            var s = c.addSeries("run " + (run + 1), categories, y);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(PALETTE[run % PALETTE.length]);
+        }
+        List<Double> none = new ArrayList<>();
+        boolean anyNone = false;
+        for (int i : rows) {
+            List<Double> n = r.numbers(i, "run_medians_none_ns");
+            Double v = n.isEmpty() ? null : Stats.median(n);
+            none.add(v);
+            if (v != null) {
+                anyNone = true;
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+        }
+        if (anyNone) {
+            var s = c.addSeries("no filter (median of its runs)", categories, none);
+            s.setMarker(SeriesMarkers.DIAMOND);
+            s.setMarkerColor(Color.GRAY);
+        }
+        if (runs == 0 && !anyNone) {
+            throw new IllegalArgumentException("rows " + rows + " have no run medians in " + r.dir());
+        }
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
-            c.getStyler().setYAxisDecimalPattern("#,##0.###");
-            c.setYAxisTitle("median per run (ns, log scale)");
+            c.setYAxisTitle("median of a run (ns, log scale)");
         }
-        List<Double> noneX = new ArrayList<>();
-        List<Double> noneY = new ArrayList<>();
-        for (int i = 0; i < rows; i++) {
-            List<Double> f = r.numbers(i, "run_medians_ns");
-            if (!f.isEmpty()) {
-                List<Double> xs = new ArrayList<>();
-                for (int k = 0; k < f.size(); k++) {
-                    xs.add(i + 0.1);
-                }
-                c.addSeries(i + ": " + label(r, i), xs, f).setMarker(SeriesMarkers.CIRCLE);
-            }
-            for (double v : r.numbers(i, "run_medians_none_ns")) {
-                noneX.add(i - 0.1);
-                noneY.add(v);
-            }
-        }
-        if (!noneX.isEmpty()) {
-            XYSeries none = c.addSeries("no filter (each row's baseline)", noneX, noneY);
-            none.setMarker(SeriesMarkers.DIAMOND);
-            none.setMarkerColor(java.awt.Color.GRAY);
-        }
+        c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;
     }
 
@@ -235,7 +501,6 @@ public final class Plots {
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
-        Map<Integer, Map<String, Map<Integer, double[]>>> groups = null;
         boolean any = false;
         for (int i = 0; i < r.rows().size(); i++) {
             Map<String, Object> row = r.rows().get(i);
@@ -245,18 +510,11 @@ public final class Plots {
             List<Double> loads = r.numbers(i, "load_avg_runs");
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
-            if (groups == null) {
-                groups = Tables.group(r.samples());
-            }
-            Map<Integer, double[]> runs = groups.containsKey(i) ? groups.get(i).get("filtered") : null;
-            if (runs != null && !loads.isEmpty()) {
-                for (var run : runs.entrySet()) {
-                    if (run.getKey() < loads.size()) {
-                        double[] s = run.getValue().clone();
-                        Arrays.sort(s);
-                        xs.add(loads.get(run.getKey()));
-                        ys.add(Stats.quantileSorted(s, 0.99));
-                    }
+            long[][] runs = r.samplesOf(i, "filtered");
+            if (runs.length > 0 && !loads.isEmpty()) {
+                for (int k = 0; k < runs.length && k < loads.size(); k++) {
+                    xs.add(loads.get(k));
+                    ys.add((double) heimdall.lab.bench.Stats.of(runs[k]).p99());
                 }
             } else if (row.get("p99_ns") instanceof Number p99 && !loads.isEmpty()) {
                 xs.add(loads.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
@@ -274,17 +532,45 @@ public final class Plots {
     }
 
     /**
-     * ECDFs of arbitrary samples (ns), one line per entry: the building block of the distribution plots,
-     * public for samples measured in a notebook.
+     * ECDFs of arbitrary samples (ns), one line per entry: for samples measured in a notebook. Each
+     * line is drawn from at most {@link Ecdf#MAX_POINTS} points.
      */
     public static XYChart ecdf(String title, Map<String, double[]> series) {
+        List<Line> lines = new ArrayList<>();
+        int k = 0;
+        for (var e : series.entrySet()) {
+            if (e.getValue().length > 0) {
+                lines.add(new Line(e.getKey(), Ecdf.of(e.getValue()), PALETTE[k++ % PALETTE.length], false));
+            }
+        }
+        return ecdfChart(title, lines);
+    }
+
+    /** One ECDF line of a chart. */
+    private record Line(String label, Ecdf ecdf, Color colour, boolean dashed) {}
+
+    /** The chart of ECDF lines: log x when the slowest sample is over ten times the fastest, so the tail shows. */
+    private static XYChart ecdfChart(String title, List<Line> lines) {
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
-        for (double[] s : series.values()) {
-            for (double v : s) {
-                min = Math.min(min, v);
-                max = Math.max(max, v);
+        for (Line l : lines) {
+            if (l.ecdf().count() > 0) {
+                min = Math.min(min, l.ecdf().x()[0]);
+                max = Math.max(max, l.ecdf().x()[l.ecdf().x().length - 1]);
             }
+        }
+        // The last 0.1% can reach a hundred times the p99 on a busy host and would squeeze the body
+        // into a corner: the axis ends past the largest p99.9 and the legend gives each line's max.
+        double cut = 0;
+        for (Line l : lines) {
+            if (l.ecdf().count() > 0) {
+                cut = Math.max(cut, l.ecdf().at(0.999) * 1.5);
+            }
+        }
+        boolean cropped = cut < max;
+        if (cropped) {
+            max = cut;
+            title += ", x cut past the largest p99.9";
         }
         boolean log = min > 0 && max / min > 10;
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
@@ -292,36 +578,90 @@ public final class Plots {
                 .yAxisTitle("fraction of calls ≤ x").build();
         style(c);
         c.getStyler().setXAxisLogarithmic(log);
+        if (cropped) {
+            c.getStyler().setXAxisMax(max);
+        }
         c.getStyler().setXAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
-        for (var e : series.entrySet()) {
-            double[] s = e.getValue().clone();
-            if (s.length == 0) {
+        c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
+        for (Line l : lines) {
+            if (l.ecdf().count() == 0) {
                 continue;
             }
-            Arrays.sort(s);
-            double[][] xy = ecdfPoints(s);
-            XYSeries xs = c.addSeries(e.getKey(), xy[0], xy[1]);
-            xs.setMarker(SeriesMarkers.NONE);
-            xs.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+            double[] x = l.ecdf().x();
+            double[] y = l.ecdf().y();
+            int keep = x.length;
+            if (cropped) {
+                keep = 0;
+                while (keep < x.length && x[keep] <= max) {
+                    keep++;
+                }
+                keep = Math.max(1, keep);
+            }
+            XYSeries s = c.addSeries(l.label(), java.util.Arrays.copyOf(x, keep), java.util.Arrays.copyOf(y, keep));
+            s.setMarker(SeriesMarkers.NONE);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+            s.setLineColor(l.colour());
+            s.setLineStyle(l.dashed() ? new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[] {9f, 6f}, 0f) : new BasicStroke(2f));
         }
         return c;
     }
 
-    /** Up to {@link #ECDF_POINTS} (value, fraction ≤ value) pairs of sorted samples, last one = 1. */
-    static double[][] ecdfPoints(double[] sorted) {
-        int n = sorted.length;
-        int k = Math.min(n, ECDF_POINTS);
-        double[] x = new double[k];
-        double[] y = new double[k];
-        for (int j = 0; j < k; j++) {
-            int idx = k == 1 ? n - 1 : (int) Math.round((double) j * (n - 1) / (k - 1));
-            x[j] = sorted[idx];
-            y[j] = (idx + 1) / (double) n;
+    /** "p50 250 ns, p99 361 ns" for a legend. */
+    private static String quantiles(Ecdf e) {
+        return "p50 " + ns(e.median()) + ", p99 " + ns(e.p99()) + ", max " + ns(e.max());
+    }
+
+    /** A time for a legend: ns below a microsecond, then µs, then ms. */
+    static String ns(double v) {
+        if (v < 1_000) {
+            return String.format(Locale.ROOT, "%.0f ns", v);
         }
-        return new double[][] {x, y};
+        if (v < 1_000_000) {
+            return String.format(Locale.ROOT, v < 10_000 ? "%.2f µs" : "%.1f µs", v / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.2f ms", v / 1e6);
+    }
+
+    /**
+     * Row labels without the parts every row of the group shares (they belong in the title), so a
+     * legend stays narrow; a row left with nothing keeps its full label.
+     */
+    static List<String> compactLabels(Results r, List<Integer> rows) {
+        return compactLabels(r, rows, 56);
+    }
+
+    static List<String> compactLabels(Results r, List<Integer> rows, int width) {
+        List<List<String>> parts = rows.stream().map(r::labelParts).toList();
+        Set<String> common = new LinkedHashSet<>(parts.isEmpty() ? List.of() : parts.get(0));
+        if (rows.size() > 1) {
+            parts.forEach(common::retainAll);
+        } else {
+            common.clear();
+        }
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            List<String> keep = parts.get(k).stream().filter(p -> !common.contains(p)).toList();
+            String l = String.join(" · ", keep.isEmpty() ? parts.get(k) : keep);
+            out.add(l.length() > width ? l.substring(0, width - 1) + "…" : l);
+        }
+        return out;
+    }
+
+    static String slug(String s) {
+        String out = s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "");
+        return out.isEmpty() ? "rows" : out;
+    }
+
+    private static String unique(Set<String> taken, String slug) {
+        String s = slug;
+        for (int n = 2; !taken.add(s); n++) {
+            s = slug + "-" + n;
+        }
+        return s;
     }
 
     private static void style(Chart<?, ?> c) {
@@ -340,11 +680,5 @@ public final class Plots {
     private static String label(Results r, int i) {
         String l = r.label(i);
         return l.length() > 48 ? l.substring(0, 47) + "…" : l;
-    }
-
-    private static String shortLabel(Results r, int i) {
-        Object call = r.rows().get(i).get("call");
-        String l = i + ": " + (call != null ? call : r.label(i));
-        return l.length() > 22 ? l.substring(0, 21) + "…" : l;
     }
 }

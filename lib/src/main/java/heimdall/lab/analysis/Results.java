@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -41,7 +42,11 @@ import tech.tablesaw.columns.Column;
  * <p>Scalar fields become columns (numbers: {@code long} when every value is whole, else
  * {@code double}; booleans; strings); the {@code published} object is flattened into
  * {@code published_<name>} columns; lists such as {@code run_medians_ns} stay in {@link #rows()}.
- * Samples are read lazily, on the first call to {@link #samples()}.
+ *
+ * <p>Samples: a full floor-cost run holds about a hundred million, far too many for a table row
+ * each. {@link #samplesOf} reads {@code samples.arrow} once, in one streaming pass, into a
+ * {@code long[]} per (row, variant, run) — eight bytes a sample — and keeps them for later calls.
+ * {@link #samples()} (a Tablesaw table) is for small folders only and refuses large ones.
  */
 public final class Results {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,6 +56,12 @@ public final class Results {
     private final Table summary;
     private final Map<String, Object> environment;
     private Table samples;
+    private Map<SampleKey, long[][]> grouped;
+
+    /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
+    public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
+
+    private record SampleKey(int row, String variant) {}
 
     private Results(Path dir, List<Map<String, Object>> rows, Table summary, Map<String, Object> environment) {
         this.dir = dir;
@@ -120,33 +131,110 @@ public final class Results {
     }
 
     /**
-     * samples.arrow as a table: floor/broker/load folders give {@code row, variant, run, seq, ns};
-     * graph folders give {@code row, sample, ns_per_event}.
+     * samples.arrow as a table, for small folders (graph folders, tiny runs): floor/broker/load folders
+     * give {@code row, variant, run, seq, ns}; graph folders give {@code row, sample, ns_per_event}.
+     * Refused (IllegalStateException) when the file holds more than {@link #TABLE_SAMPLES_LIMIT}
+     * samples: use {@link #samplesOf} for those.
      */
     public synchronized Table samples() {
         if (samples == null) {
-            samples = readArrow(dir.resolve("samples.arrow"));
+            samples = readArrow(dir.resolve("samples.arrow"), TABLE_SAMPLES_LIMIT);
         }
         return samples;
     }
 
-    /** A short label for row {@code i}: what and call, plus supervisor/answer/load where present. */
+    /** Whether samples.arrow holds per-call samples of floor-style rows (row, variant, run, ns). */
+    public boolean hasCallSamples() {
+        Path file = dir.resolve("samples.arrow");
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try (BufferAllocator allocator = new RootAllocator();
+             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
+            List<String> names = reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList();
+            return names.containsAll(List.of("row", "variant", "run", "ns"));
+        } catch (IOException e) {
+            throw new BadInput(file + ": not an Arrow IPC file: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One row's samples of one variant ({@code "filtered"}, or {@code "none"}: the same call with no
+     * filter, stored under the row named by {@link #baselineRow}), one array per run in run order;
+     * empty when there are none. The first call reads the whole file in one pass; later calls are
+     * served from memory. The arrays are shared: do not modify them.
+     */
+    public long[][] samplesOf(int row, String variant) {
+        long[][] runs = grouped().get(new SampleKey(row, variant));
+        return runs == null ? new long[0][] : runs;
+    }
+
+    /** Every sample of one row and variant, runs concatenated, in a new array. */
+    public long[] allSamplesOf(int row, String variant) {
+        long[][] runs = samplesOf(row, variant);
+        int n = 0;
+        for (long[] r : runs) {
+            n += r.length;
+        }
+        long[] out = new long[n];
+        int at = 0;
+        for (long[] r : runs) {
+            System.arraycopy(r, 0, out, at, r.length);
+            at += r.length;
+        }
+        return out;
+    }
+
+    /**
+     * The row whose {@code "none"} samples are row {@code i}'s baseline (the same call with no
+     * filter): rows sharing a call share one baseline, stored once, under {@code baseline_row}.
+     */
+    public int baselineRow(int i) {
+        return rows.get(i).get("baseline_row") instanceof Number n ? n.intValue() : i;
+    }
+
+    /** The rows that have samples, in row order (after the first pass over the file). */
+    public List<Integer> rowsWithSamples() {
+        return grouped().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
+    }
+
+    private synchronized Map<SampleKey, long[][]> grouped() {
+        if (grouped == null) {
+            grouped = readCallSamples(dir.resolve("samples.arrow"));
+        }
+        return grouped;
+    }
+
+    /**
+     * A short label for row {@code i}: what and call, plus supervisor, answer, placement, sync wake-up
+     * and load where present, joined with " · ".
+     */
     public String label(int i) {
+        return String.join(" · ", labelParts(i));
+    }
+
+    /** {@link #label}'s parts, so a plot can drop the parts every row of a group shares. */
+    public List<String> labelParts(int i) {
         Map<String, Object> r = rows.get(i);
+        List<String> parts = new ArrayList<>();
         if (r.get("graph") != null) {
-            return r.get("graph") + " / " + r.get("trace") + " / " + r.get("layout");
+            parts.add(r.get("graph") + " / " + r.get("trace") + " / " + r.get("layout"));
+            return parts;
         }
-        StringBuilder sb = new StringBuilder();
-        sb.append(r.getOrDefault("what", "row " + i));
-        if (r.get("call") != null) {
-            sb.append(" · ").append(r.get("call"));
-        }
-        for (String k : List.of("supervisor", "answer", "load")) {
+        parts.add(String.valueOf(r.getOrDefault("what", "row " + i)));
+        for (String k : List.of("call", "supervisor", "answer", "placement")) {
             if (r.get(k) != null) {
-                sb.append(" · ").append(r.get(k));
+                parts.add(String.valueOf(r.get(k)));
             }
         }
-        return sb.toString();
+        if (Boolean.TRUE.equals(r.get("sync_wakeup"))) {
+            parts.add("sync wake-up");
+        }
+        if (r.get("load") != null) {
+            parts.add(String.valueOf(r.get("load")));
+        }
+        return parts;
     }
 
     /** A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent. */
@@ -265,14 +353,131 @@ public final class Results {
         return c;
     }
 
-    /** Reads an Arrow IPC file of int32, int64, float64 and utf8 columns into a table. */
-    static Table readArrow(Path file) {
+    /**
+     * One streaming pass over a floor-style samples file: (row, variant) -> runs -> samples. Each run
+     * grows in fixed-size chunks and is copied once into an exact array, so the peak is the samples
+     * themselves plus one run, never a doubling of everything.
+     */
+    static Map<SampleKey, long[][]> readCallSamples(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
         }
+        Map<SampleKey, java.util.TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            List<String> names = root.getSchema().getFields().stream().map(Field::getName).toList();
+            if (!names.containsAll(List.of("row", "variant", "run", "ns"))) {
+                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found " + names
+                        + "; use Results.samples() for other sample files");
+            }
+            byte[] prevVariant = null;
+            String prevName = null;
+            int prevRow = -1;
+            int prevRun = -1;
+            Chunks current = null;
+            while (reader.loadNextBatch()) {
+                int n = root.getRowCount();
+                IntVector rowV = (IntVector) root.getVector("row");
+                VarCharVector varV = (VarCharVector) root.getVector("variant");
+                IntVector runV = (IntVector) root.getVector("run");
+                if (!(root.getVector("ns") instanceof BigIntVector nsV)) {
+                    throw BadInput.at(file, "ns", "expected int64, found " + root.getVector("ns").getField().getType());
+                }
+                var offsets = varV.getOffsetBuffer();
+                var data = varV.getDataBuffer();
+                var nsData = nsV.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    int row = rowV.get(i);
+                    int run = runV.get(i);
+                    int start = offsets.getInt((long) i * 4);
+                    int end = offsets.getInt((long) (i + 1) * 4);
+                    boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
+                    for (int k = 0; sameVariant && k < prevVariant.length; k++) {
+                        sameVariant = data.getByte(start + k) == prevVariant[k];
+                    }
+                    if (!sameVariant) {
+                        prevVariant = new byte[end - start];
+                        data.getBytes(start, prevVariant);
+                        prevName = new String(prevVariant, java.nio.charset.StandardCharsets.UTF_8);
+                    }
+                    if (current == null || !sameVariant || row != prevRow || run != prevRun) {
+                        current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
+                                .computeIfAbsent(run, k -> new Chunks());
+                        prevRow = row;
+                        prevRun = run;
+                    }
+                    current.add(nsData.getLong((long) i * 8));
+                }
+            }
+        } catch (IOException e) {
+            throw new BadInput(file + ": not an Arrow IPC file: " + e.getMessage(), e);
+        }
+        Map<SampleKey, long[][]> out = new LinkedHashMap<>();
+        for (var e : acc.entrySet()) {
+            long[][] runs = new long[e.getValue().size()][];
+            int k = 0;
+            for (Chunks c : e.getValue().values()) {
+                runs[k++] = c.toArray();
+            }
+            out.put(e.getKey(), runs);
+        }
+        return out;
+    }
+
+    /** A growable list of longs in 64 Ki chunks; {@link #toArray} releases the chunks. */
+    private static final class Chunks {
+        private static final int SIZE = 1 << 16;
+        private final List<long[]> full = new ArrayList<>();
+        private long[] last = new long[256];
+        private int fill;
+
+        void add(long v) {
+            if (fill == last.length) {
+                if (last.length < SIZE) {
+                    last = java.util.Arrays.copyOf(last, Math.min(SIZE, last.length * 4));
+                } else {
+                    full.add(last);
+                    last = new long[SIZE];
+                    fill = 0;
+                }
+            }
+            last[fill++] = v;
+        }
+
+        long[] toArray() {
+            long n = (long) full.size() * SIZE + fill;
+            if (n > Integer.MAX_VALUE - 8) {
+                throw new IllegalStateException("a run of " + n + " samples does not fit one array");
+            }
+            long[] out = new long[(int) n];
+            int at = 0;
+            for (long[] c : full) {
+                System.arraycopy(c, 0, out, at, SIZE);
+                at += SIZE;
+            }
+            System.arraycopy(last, 0, out, at, fill);
+            full.clear();
+            last = null;
+            return out;
+        }
+    }
+
+    /** Reads an Arrow IPC file of int32, int64, float64 and utf8 columns into a table. */
+    static Table readArrow(Path file) {
+        return readArrow(file, Long.MAX_VALUE);
+    }
+
+    /** As {@link #readArrow(Path)}, refusing files of more than {@code limit} rows. */
+    static Table readArrow(Path file, long limit) {
+        if (!Files.isRegularFile(file)) {
+            throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
+        }
+        long seen = 0;
+        try (BufferAllocator allocator = new RootAllocator();
+             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             List<Column<?>> columns = new ArrayList<>();
             for (Field f : root.getSchema().getFields()) {
@@ -286,6 +491,11 @@ public final class Results {
             }
             while (reader.loadNextBatch()) {
                 int n = root.getRowCount();
+                seen += n;
+                if (seen > limit) {
+                    throw new IllegalStateException(file + ": more than " + limit + " samples, too many for a table "
+                            + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
+                }
                 Iterator<Column<?>> it = columns.iterator();
                 for (Field f : root.getSchema().getFields()) {
                     Column<?> c = it.next();

@@ -57,18 +57,43 @@ public final class Tables {
         return t;
     }
 
+    private static final List<String> VERSUS_COLUMNS = List.of(
+            "row", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "insns", "published_insns",
+            "cache", "published_cache", "median_none_ns", "published_median_none_ns", "median_ns", "published_median_ns",
+            "added_ns", "published_added_ns", "added_vs_published", "p99_ns", "published_p99_ns", "spread", "noisy",
+            "java_over_native", "vs_default_placement", "status");
+
+    /**
+     * Our figures beside the published ones, for the given rows (all when none are given): row, what,
+     * call, (supervisor, answer, placement, sync_wakeup), then each figure followed by its published
+     * counterpart (insns, cache, medians, added, p99), the ratio {@code added_vs_published}, spread and
+     * noisy, and the cross-row ratios {@code java_over_native} and {@code vs_default_placement} — each
+     * only where the folder has it and some selected row has a value.
+     */
+    public static Table versusPublished(Results r, int... rows) {
+        Table s = r.summary();
+        Table t = rows.length == 0 ? s : s.rows(rows);
+        Table out = Table.create("ours beside the published table");
+        for (String name : VERSUS_COLUMNS) {
+            if (t.columnNames().contains(name) && t.column(name).countMissing() < t.rowCount()) {
+                out.addColumns(t.column(name).copy());
+            }
+        }
+        return out;
+    }
+
     /**
      * Figures recomputed from samples.arrow, per row: {@code row, label, samples, median_ns, p99_ns,
-     * median_none_ns, p99_none_ns, added_ns, spread} (spread over the filtered variant's per-run
-     * medians). Graph folders: {@code row, label, samples, ns_per_event_median, _min, _max}, warm-up
-     * samples (sample 0) excluded.
+     * median_none_ns, p99_none_ns, added_ns, spread} (nearest-rank order statistics over every
+     * sample, as the reproductions compute them; spread over the filtered variant's per-run medians;
+     * the baseline is the row's {@code baseline_row}). Reads the samples through
+     * {@link Results#samplesOf}, so it scales to full runs. Graph folders: {@code row, label, samples,
+     * ns_per_event_median, _min, _max}, warm-up samples (sample 0) excluded.
      */
     public static Table fromSamples(Results r) {
-        Table samples = r.samples();
-        if (samples.columnNames().contains("ns_per_event")) {
-            return graphFromSamples(r, samples);
+        if (!r.hasCallSamples()) {
+            return graphFromSamples(r, r.samples());
         }
-        Map<Integer, Map<String, Map<Integer, double[]>>> byRow = group(samples);
         IntColumn row = IntColumn.create("row");
         StringColumn label = StringColumn.create("label");
         IntColumn count = IntColumn.create("samples");
@@ -78,23 +103,29 @@ public final class Tables {
         DoubleColumn p99None = DoubleColumn.create("p99_none_ns");
         DoubleColumn added = DoubleColumn.create("added_ns");
         DoubleColumn spread = DoubleColumn.create("spread");
-        for (var e : byRow.entrySet()) {
-            int i = e.getKey();
-            double[] f = all(e.getValue().get("filtered"));
-            double[] n = all(e.getValue().get("none"));
-            java.util.Arrays.sort(f);
-            java.util.Arrays.sort(n);
+        for (int i : r.rowsWithSamples()) {
+            long[][] runs = r.samplesOf(i, "filtered");
+            if (runs.length == 0) {
+                continue; // a baseline's holder row that failed, or samples of a row not in the summary
+            }
+            long[][] none = i < r.rows().size() ? r.samplesOf(r.baselineRow(i), "none") : new long[0][];
+            heimdall.lab.bench.Stats.Summary f = heimdall.lab.bench.Stats.ofAll(runs);
             row.append(i);
             label.append(i < r.rows().size() ? r.label(i) : "row " + i);
-            count.append(f.length);
-            double mf = Stats.median(f);
-            double mn = Stats.median(n);
-            med.append(mf);
-            p99.append(Stats.quantileSorted(f, 0.99));
-            medNone.append(mn);
-            p99None.append(Stats.quantileSorted(n, 0.99));
-            added.append(mf - mn);
-            spread.append(Stats.spread(perRunMedians(e.getValue().get("filtered"))));
+            count.append(f.count());
+            med.append(f.median());
+            p99.append(f.p99());
+            if (none.length > 0) {
+                heimdall.lab.bench.Stats.Summary n = heimdall.lab.bench.Stats.ofAll(none);
+                medNone.append(n.median());
+                p99None.append(n.p99());
+                added.append(f.median() - n.median());
+            } else {
+                medNone.appendMissing();
+                p99None.appendMissing();
+                added.appendMissing();
+            }
+            spread.append(heimdall.lab.bench.Stats.spread(heimdall.lab.bench.Stats.runMedians(runs)));
         }
         return Table.create("from samples", row, label, count, med, p99, medNone, p99None, added, spread);
     }
@@ -265,69 +296,6 @@ public final class Tables {
             c.append(r.label(i));
         }
         return c;
-    }
-
-    /** row -> variant -> run -> samples (ns), in file order; primitive arrays, as folders can hold millions. */
-    static Map<Integer, Map<String, Map<Integer, double[]>>> group(Table samples) {
-        if (!samples.columnNames().containsAll(List.of("row", "variant", "run", "ns"))) {
-            throw new IllegalArgumentException("these samples are not floor/broker samples (row, variant, run, ns): "
-                    + samples.columnNames());
-        }
-        IntColumn row = samples.intColumn("row");
-        StringColumn variant = samples.stringColumn("variant");
-        IntColumn run = samples.intColumn("run");
-        LongColumn ns = samples.longColumn("ns");
-        Map<Integer, Map<String, Map<Integer, Buffer>>> bufs = new TreeMap<>();
-        for (int i = 0; i < samples.rowCount(); i++) {
-            bufs.computeIfAbsent(row.getInt(i), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(variant.get(i), k -> new TreeMap<>())
-                    .computeIfAbsent(run.getInt(i), k -> new Buffer())
-                    .add(ns.getLong(i));
-        }
-        Map<Integer, Map<String, Map<Integer, double[]>>> out = new TreeMap<>();
-        bufs.forEach((r, byVariant) -> byVariant.forEach((v, byRun) -> byRun.forEach((k, b) ->
-                out.computeIfAbsent(r, x -> new LinkedHashMap<>()).computeIfAbsent(v, x -> new TreeMap<>())
-                        .put(k, b.toArray()))));
-        return out;
-    }
-
-    /** A growable array of doubles. */
-    private static final class Buffer {
-        private double[] a = new double[64];
-        private int n;
-
-        void add(double v) {
-            if (n == a.length) {
-                a = java.util.Arrays.copyOf(a, n * 2);
-            }
-            a[n++] = v;
-        }
-
-        double[] toArray() {
-            return java.util.Arrays.copyOf(a, n);
-        }
-    }
-
-    /** Every sample of every run, concatenated; empty for null. */
-    static double[] all(Map<Integer, double[]> runs) {
-        if (runs == null) {
-            return new double[0];
-        }
-        int n = runs.values().stream().mapToInt(x -> x.length).sum();
-        double[] out = new double[n];
-        int k = 0;
-        for (double[] x : runs.values()) {
-            System.arraycopy(x, 0, out, k, x.length);
-            k += x.length;
-        }
-        return out;
-    }
-
-    static double[] perRunMedians(Map<Integer, double[]> runs) {
-        if (runs == null) {
-            return new double[0];
-        }
-        return runs.values().stream().mapToDouble(Stats::median).toArray();
     }
 
     private static Table graphFromSamples(Results r, Table samples) {

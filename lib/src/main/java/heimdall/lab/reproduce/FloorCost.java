@@ -1,5 +1,7 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -222,7 +224,24 @@ public final class FloorCost {
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
         folder.writeText("table.md", table(summary, host, o, Stats.of(timer).median()));
+        writePlots(folder.path(), progress);
         return new Result(folder.path(), summary);
+    }
+
+    /**
+     * {@code plots/*.png}, drawn from the folder just written (one streaming pass over samples.arrow).
+     * A plot that cannot be drawn costs the plots, never the measurements: it is reported and the run
+     * still succeeds.
+     */
+    static void writePlots(Path folder, Consumer<String> progress) {
+        long t0 = System.nanoTime();
+        try {
+            List<Path> files = Plots.saveAll(Results.load(folder), folder.resolve("plots"));
+            progress.accept(String.format(Locale.ROOT, "floor-cost: %d plots in %s (%.1f s)", files.size(),
+                    folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
+        } catch (IOException | RuntimeException e) {
+            progress.accept("floor-cost: plots not written: " + e);
+        }
     }
 
     /**

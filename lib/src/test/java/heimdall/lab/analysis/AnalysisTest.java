@@ -126,11 +126,13 @@ class AnalysisTest {
             }
             assertArrayEquals(PNG_SIGNATURE, head, e.getKey());
             BufferedImage img = ImageIO.read(file.toFile());
+            assertEquals(e.getValue().getWidth(), img.getWidth(), e.getKey());
+            assertEquals(e.getValue().getHeight(), img.getHeight(), e.getKey());
             assertEquals(Plots.WIDTH, img.getWidth(), e.getKey());
-            assertEquals(Plots.HEIGHT, img.getHeight(), e.getKey());
             assertTrue(e.getValue().getTitle() != null && !e.getValue().getTitle().isBlank());
         }
-        assertEquals(4, Plots.brokerCdf(floor).getSeriesMap().size() + 2, "two broker rows only");
+        assertEquals(2, Plots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
+        assertEquals(1, Plots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
         assertEquals(2, Plots.p99VsLoad(floor).getSeriesMap().size());
         assertEquals(SyntheticResults.RUNS, Plots.p99VsLoad(floor).getSeriesMap().values().iterator().next()
                 .getXData().length, "one point per run");
@@ -140,8 +142,9 @@ class AnalysisTest {
     void saveAllWritesThePlotsThatApplyAndNeverOverwrites() throws Exception {
         Path dir = tmp.resolve("saveall/plots");
         List<Path> files = Plots.saveAll(floor, dir);
-        assertEquals(List.of("distribution.png", "run-medians.png", "broker-cdf.png", "p99-vs-load.png"),
-                files.stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(List.of("distribution-floor-one-program.png", "distribution-floor-two-programs.png",
+                "run-medians-floors.png", "run-medians-broker.png", "broker-cdf-continue.png", "broker-cdf-broker.png",
+                "p99-vs-load.png"), files.stream().map(p -> p.getFileName().toString()).toList());
         for (Path f : files) {
             assertEquals(Plots.WIDTH, ImageIO.read(f.toFile()).getWidth());
         }
@@ -167,18 +170,32 @@ class AnalysisTest {
     }
 
     @Test
-    void ecdfPointsEndAtOneAndAreMonotone() {
-        double[] s = new double[1000];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = i;
+    void ecdfOfMillionsKeepsBoundedOrderStatisticsWithMinMedianP99Max() {
+        int n = 2_000_000;
+        long[][] runs = {new long[n / 2], new long[n / 2]};
+        for (int i = 0; i < n; i++) {
+            runs[i % 2][i / 2] = n - i; // descending: Ecdf must sort
         }
-        double[][] xy = Plots.ecdfPoints(s);
-        assertEquals(Plots.ECDF_POINTS, xy[0].length);
-        assertEquals(1.0, xy[1][xy[1].length - 1]);
-        assertEquals(999.0, xy[0][xy[0].length - 1]);
-        for (int i = 1; i < xy[0].length; i++) {
-            assertTrue(xy[0][i] >= xy[0][i - 1] && xy[1][i] > xy[1][i - 1]);
+        Ecdf e = Ecdf.of(runs);
+        assertTrue(e.x().length <= Ecdf.MAX_POINTS && e.x().length > 900, "points: " + e.x().length);
+        assertEquals(n, e.count());
+        assertEquals(1.0, e.x()[0]);
+        assertEquals((double) n, e.max());
+        assertEquals(1.0, e.y()[e.y().length - 1]);
+        assertEquals(1_000_000.0, e.median(), "nearest-rank median");
+        assertEquals(1_980_000.0, e.p99());
+        List<Double> xs = java.util.Arrays.stream(e.x()).boxed().toList();
+        assertTrue(xs.contains(e.median()) && xs.contains(e.p99()), "median and p99 are points");
+        for (int i = 1; i < e.x().length; i++) {
+            assertTrue(e.x()[i] > e.x()[i - 1] && e.y()[i] > e.y()[i - 1], "monotone at " + i);
         }
+        // The top percent is drawn densely: a log-x plot spends most of its width there.
+        long tail = java.util.Arrays.stream(e.y()).filter(y -> y > 0.99).count();
+        assertTrue(tail > 150, "tail points: " + tail);
+        assertEquals(4, Ecdf.of(new double[] {3, 1, 2, 50}).x().length, "small sets keep every sample");
+        assertEquals(e.median(), e.at(0.5));
+        assertEquals(e.p99(), e.at(0.99));
+        assertEquals(e.max(), e.at(1.0));
     }
 
     @Test

@@ -67,8 +67,8 @@ final class SyntheticResults {
                     all.add(f[k]);
                     allNone.add(n[k]);
                 }
-                runMed.add(Stats.median(f));
-                runMedNone.add(Stats.median(n));
+                runMed.add(nearestMedian(f));
+                runMedNone.add(nearestMedian(n));
             }
             double[] fa = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double[] na = allNone.stream().mapToDouble(Double::doubleValue).sorted().toArray();
@@ -77,9 +77,9 @@ final class SyntheticResults {
             row.put("call", s[1]);
             row.put("insns", 4 + i);
             row.put("cache", i % 2 == 0);
-            row.put("median_none_ns", Stats.median(na));
-            row.put("median_ns", Stats.median(fa));
-            row.put("added_ns", Stats.median(fa) - Stats.median(na));
+            row.put("median_none_ns", nearestMedian(na));
+            row.put("median_ns", nearestMedian(fa));
+            row.put("added_ns", nearestMedian(fa) - nearestMedian(na));
             row.put("p99_ns", Stats.quantileSorted(fa, 0.99));
             row.put("p99_none_ns", Stats.quantileSorted(na, 0.99));
             row.put("run_medians_ns", runMed);
@@ -160,6 +160,13 @@ final class SyntheticResults {
             writeRoot(dir.resolve("samples.arrow"), List.of(row, sample, v), n);
         }
         return dir;
+    }
+
+    /** The nearest-rank median, as the reproductions compute it (bench.Stats). */
+    static double nearestMedian(double[] values) {
+        double[] s = values.clone();
+        java.util.Arrays.sort(s);
+        return Stats.quantileSorted(s, 0.5);
     }
 
     /** A right-skewed sample: a base time, gaussian jitter, a run offset and a rare slow tail. */

@@ -88,6 +88,18 @@ class FloorCostTest {
         String table = Files.readString(out.resolve("table.md"));
         assertTrue(table.contains("| static floor, abcdf | `getppid` |"), table);
         assertTrue(table.contains("Java supervisor / native"), table);
+        // plots/: one distribution per floor group, run medians per section, the broker CDFs.
+        List<String> plots;
+        try (var files = Files.list(out.resolve("plots"))) {
+            plots = files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        for (String p : List.of("distribution-static-floor-abcdf.png", "distribution-static-floor-wasm-host.png",
+                "distribution-three-answers-stacked.png", "run-medians-floors.png", "run-medians-broker.png",
+                "run-medians-faster.png", "broker-cdf-continue.png", "broker-cdf-broker.png",
+                "broker-faster-continue.png", "broker-faster-broker.png")) {
+            assertTrue(plots.contains(p), p + " in " + plots);
+            assertTrue(Files.size(out.resolve("plots").resolve(p)) > 1000, p);
+        }
     }
 
     @Test
