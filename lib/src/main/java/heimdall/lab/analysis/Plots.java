@@ -186,7 +186,9 @@ public final class Plots {
         for (List<Integer> g : merged) {
             List<String> whats = g.stream().map(i -> String.valueOf(r.rows().get(i).getOrDefault("what", "row " + i)))
                     .distinct().toList();
-            String title = String.join("; ", whats);
+            // Merged single-row floors: the legend names each; the title only what kinds they are.
+            String title = whats.size() == 1 ? whats.get(0)
+                    : String.join(" and ", whats.stream().map(w -> w.split(",")[0].trim()).distinct().toList()) + " floors";
             String slug = whats.size() == 1 ? slug(whats.get(0))
                     : slug(String.join(" ", whats.stream().map(w -> w.split(",")[0].trim()).distinct().toList()));
             out.add(new Group(unique(slugs, slug), title, List.copyOf(g)));
@@ -396,19 +398,20 @@ public final class Plots {
      */
     public static CategoryChart runMedians(Results r, Group g) {
         List<Integer> rows = g.rows();
-        List<String> labels = compactLabels(r, rows, 46);
+        List<String> labels = compactLabels(r, rows, 44);
         List<String> categories = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
             categories.add(rows.get(k) + ": " + labels.get(k));
         }
         // Taller than the others: the rotated row labels need the room.
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 120 : HEIGHT)
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 180 : HEIGHT)
                 .title("Per-run medians: " + g.title()).xAxisTitle("row").yAxisTitle("median of a run (ns)").build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
         c.getStyler().setOverlapped(true);
-        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 40 : 0);
+        // Upright labels collide past four rows; at 90° XChart centres each on its column (slanted ones drift right).
+        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 90 : 0);
         c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         int runs = rows.stream().mapToInt(i -> r.numbers(i, "run_medians_ns").size()).max().orElse(0);
@@ -570,11 +573,11 @@ public final class Plots {
         boolean cropped = cut < max;
         if (cropped) {
             max = cut;
-            title += ", x cut past the largest p99.9";
         }
         boolean log = min > 0 && max / min > 10;
+        String xTitle = "time per call (ns" + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle(log ? "time per call (ns, log scale)" : "time per call (ns)")
+                .xAxisTitle(xTitle)
                 .yAxisTitle("fraction of calls ≤ x").build();
         style(c);
         c.getStyler().setXAxisLogarithmic(log);

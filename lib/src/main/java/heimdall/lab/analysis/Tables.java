@@ -58,7 +58,7 @@ public final class Tables {
     }
 
     private static final List<String> VERSUS_COLUMNS = List.of(
-            "row", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "insns", "published_insns",
+            "row", "published_row", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "insns", "published_insns",
             "cache", "published_cache", "median_none_ns", "published_median_none_ns", "median_ns", "published_median_ns",
             "added_ns", "published_added_ns", "added_vs_published", "p99_ns", "published_p99_ns", "spread", "noisy",
             "java_over_native", "vs_default_placement", "status");
@@ -80,6 +80,36 @@ public final class Tables {
             }
         }
         return out;
+    }
+
+    /**
+     * environment.json as a two-column table ({@code field, value}), for a notebook's "where this
+     * ran" cell: nested objects are flattened to {@code parent.child} fields; lists of numbers are
+     * summarised as their count, min and max (load averages sampled over hundreds of runs).
+     */
+    public static Table environment(Results r) {
+        StringColumn field = StringColumn.create("field");
+        StringColumn value = StringColumn.create("value");
+        flatten("", r.environment(), field, value);
+        return Table.create("environment", field, value);
+    }
+
+    private static void flatten(String prefix, Map<?, ?> m, StringColumn field, StringColumn value) {
+        for (var e : m.entrySet()) {
+            String name = prefix + e.getKey();
+            Object v = e.getValue();
+            if (v instanceof Map<?, ?> child) {
+                flatten(name + ".", child, field, value);
+            } else if (v instanceof List<?> list && list.size() > 6 && list.stream().allMatch(x -> x instanceof Number)) {
+                double min = list.stream().mapToDouble(x -> ((Number) x).doubleValue()).min().orElse(Double.NaN);
+                double max = list.stream().mapToDouble(x -> ((Number) x).doubleValue()).max().orElse(Double.NaN);
+                field.append(name);
+                value.append(list.size() + " values, " + min + " to " + max);
+            } else {
+                field.append(name);
+                value.append(String.valueOf(v));
+            }
+        }
     }
 
     /**
