@@ -1,0 +1,92 @@
+package heimdall.lab.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * notebooks/check_executed.py, the CI gate after the notebooks run: it must pass a notebook with a
+ * table and a plot, and name every notebook that lacks one, holds an error, left a cell unexecuted
+ * or has no executed copy at all.
+ */
+class CheckExecutedTest {
+    static final Path SCRIPT = Path.of("../notebooks/check_executed.py").toAbsolutePath().normalize();
+    static final Path PYTHON = Path.of("/usr/bin/python3");
+
+    record Outcome(int exit, String text) {}
+
+    @Test
+    void passesACompleteNotebookAndNamesEachMissingPart(@TempDir Path tmp) throws Exception {
+        assumePython();
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        String table = output("display_data", "\"text/html\": \"<table><tr><td>1</td></tr></table>\"");
+        String png = output("display_data", "\"image/png\": \"iVBORw0KGgo=\"");
+        String error = "{\"output_type\": \"error\", \"ename\": \"EvalException\", \"evalue\": \"boom\", \"traceback\": []}";
+        write(out.resolve("good.ipynb"), cell(1, table, png));
+        write(out.resolve("noplot.ipynb"), cell(1, table));
+        write(out.resolve("notable.ipynb"), cell(1, png));
+        write(out.resolve("error.ipynb"), cell(1, table, png) + "," + cell(2, error));
+        write(out.resolve("unrun.ipynb"), cell(1, table, png) + "," + cell(null));
+        for (String name : List.of("good", "noplot", "notable", "error", "unrun", "failed")) {
+            write(src.resolve(name + ".ipynb"), cell(null));
+        }
+
+        Outcome ok = run(List.of(out.resolve("good.ipynb").toString()));
+        assertEquals(0, ok.exit(), ok.text());
+        assertTrue(ok.text().contains("good.ipynb: ok"), ok.text());
+
+        List<String> args = new ArrayList<>(List.of("--sources", src.toString()));
+        try (var files = Files.list(out)) {
+            files.map(Path::toString).sorted().forEach(args::add);
+        }
+        Outcome all = run(args);
+        assertEquals(1, all.exit(), all.text());
+        String t = all.text();
+        assertTrue(t.contains("good.ipynb: ok"), t);
+        assertTrue(t.contains("noplot.ipynb: no image/png output"), t);
+        assertTrue(t.contains("notable.ipynb: no text/html table output"), t);
+        assertTrue(t.contains("error.ipynb: cell 1: EvalException: boom"), t);
+        assertTrue(t.contains("unrun.ipynb: cell 1 was not executed"), t);
+        assertTrue(t.contains("failed.ipynb: no executed copy"), t);
+    }
+
+    private static void assumePython() {
+        boolean present = Files.isExecutable(PYTHON) && Files.isRegularFile(SCRIPT);
+        if (!present) {
+            System.err.println("SKIPPED CheckExecutedTest: needs " + PYTHON + " and " + SCRIPT);
+        }
+        Assumptions.assumeTrue(present, "no python3 or check_executed.py");
+    }
+
+    private static Outcome run(List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), SCRIPT.toString()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "check_executed.py did not finish");
+        return new Outcome(p.exitValue(), text);
+    }
+
+    private static String output(String type, String data) {
+        return "{\"output_type\": \"" + type + "\", \"metadata\": {}, \"data\": {" + data + "}}";
+    }
+
+    private static String cell(Integer count, String... outputs) {
+        return "{\"cell_type\": \"code\", \"metadata\": {}, \"execution_count\": " + count
+                + ", \"source\": [\"x\"], \"outputs\": [" + String.join(",", outputs) + "]}";
+    }
+
+    private static void write(Path file, String cells) throws Exception {
+        Files.writeString(file, "{\"cells\": [" + cells + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+    }
+}
