@@ -45,6 +45,8 @@ final class Differential {
     int compared;
     int naturalRuns;
     final Map<KernelOutcome.Kind, Integer> byKind = new HashMap<>();
+    /** Every errno, exit code and signal the kernel gave (returned values left out). */
+    final java.util.Set<KernelOutcome> seen = new java.util.HashSet<>();
 
     Differential(String what, List<Program> stack) {
         this.what = what;
@@ -75,6 +77,9 @@ final class Differential {
         KernelOutcome got = KernelOutcome.of(programs, nr, args);
         compared++;
         byKind.merge(got.kind(), 1, Integer::sum);
+        if (got.kind() != KernelOutcome.Kind.RETURNED) {
+            seen.add(got);
+        }
         if (!expected.sameAs(got)) {
             disagreements.add(new Disagreement(what, guardName, nr, table.name(nr).orElse("?"), args,
                     Action.describe(v.action()), expected, got));
