@@ -111,7 +111,7 @@ final class Differential {
 
     /** {@code abcdf: 412 calls compared (…), 23 natural runs, 0 disagreements}. */
     String summary(long millis) {
-        return String.format("%s: %d calls compared with the kernel (%s), %d natural runs, %d disagreements, %.1f s",
+        return String.format("%s: %d calls compared with the kernel (%s), %d natural runs (others cached), %d disagreements, %.1f s",
                 what, compared, byKind, naturalRuns, disagreements.size(), millis / 1000.0);
     }
 }

@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,9 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The compiler and the emulator against the real kernel: each profile is compiled, and every syscall
  * number of the table (and a few past it, and a few x32 numbers), with {@link CallCases}' argument
- * vectors (allowed, denied, rule-matching and rule-breaking), is called in a fresh runner under the
- * compiled program; the kernel's verdict must equal {@link KernelFate} of {@link Stack#evaluate} for
- * every call. Calls run under a {@link SafetyGuard} (see {@link Differential}), so nothing harmful
+ * vectors (allowed, denied, rule-matching and rule-breaking, and each again with a rule's argument's
+ * high half flipped), is called in a fresh runner under the compiled program; the kernel's verdict
+ * must equal {@link KernelFate} of {@link Stack#evaluate} for every call, and the program's emulated
+ * answer must equal the profile's own ({@link Profile#evaluate}). Calls run under a {@link SafetyGuard} (see {@link Differential}), so nothing harmful
  * runs as root whatever the profile allows.
  */
 class KernelDifferentialTest {
@@ -68,23 +74,51 @@ class KernelDifferentialTest {
         return out;
     }
 
-    /** Runs every number and argument vector of {@code profiles}' rules through {@code d}. */
-    static void checkAll(Differential d, List<Profile> profiles) {
+    /**
+     * The calls to make: every number with {@link CallCases}' vectors for {@code rules}, each vector
+     * also with the high half of every argument a rule of that call looks at flipped (a rule that
+     * compared only the low 32 bits would answer those wrongly), and the x32 probes.
+     */
+    static List<SeccompData> cases(List<Profile> rules) {
+        List<SeccompData> out = new ArrayList<>();
         for (int nr : numbers()) {
-            List<long[]> vectors = new ArrayList<>();
-            for (Profile p : profiles) {
-                for (long[] v : CallCases.argVectors(p, TABLE, nr)) {
-                    if (vectors.stream().noneMatch(o -> java.util.Arrays.equals(o, v))) {
-                        vectors.add(v);
+            Set<Integer> argIndexes = new TreeSet<>();
+            for (Profile p : rules) {
+                for (SyscallRule r : p.syscalls()) {
+                    if (r.names().stream().anyMatch(n -> TABLE.number(n).orElse(-1) == nr)) {
+                        r.args().forEach(a -> argIndexes.add(a.index()));
                     }
                 }
             }
-            for (long[] v : vectors) {
-                d.check(nr, v);
+            List<long[]> vectors = new ArrayList<>();
+            for (Profile p : rules) {
+                for (long[] v : CallCases.argVectors(p, TABLE, nr)) {
+                    addNew(vectors, v);
+                    for (int i : argIndexes) {
+                        long[] high = v.clone();
+                        high[i] ^= 1L << 32;
+                        addNew(vectors, high);
+                    }
+                }
             }
+            vectors.forEach(v -> out.add(SeccompData.x86_64(nr, v)));
         }
         for (int nr : X32_PROBES) {
-            d.check(nr | Profile.X32_SYSCALL_BIT, new long[6]);
+            out.add(SeccompData.x86_64(nr | Profile.X32_SYSCALL_BIT));
+        }
+        return out;
+    }
+
+    private static void addNew(List<long[]> vectors, long[] v) {
+        if (vectors.stream().noneMatch(o -> Arrays.equals(o, v))) {
+            vectors.add(v);
+        }
+    }
+
+    /** Makes every call of {@link #cases} through {@code d}. */
+    static void checkAll(Differential d, List<Profile> rules) {
+        for (SeccompData c : cases(rules)) {
+            d.check(c.nr(), c.args());
         }
     }
 
@@ -103,6 +137,11 @@ class KernelDifferentialTest {
         }
         Profile profile = ProfileJson.load(file).profile();
         Program program = Compiler.compile(profile, TABLE, file.toString());
+        // The program says what the profile says (its reference semantics), on every call made below.
+        for (SeccompData c : cases(List.of(profile))) {
+            assertEquals(Action.describe(profile.evaluate(TABLE, c.nr(), c.arch(), c.args())),
+                    Action.describe(Emulator.run(program, c).action()), c.toString());
+        }
         long t0 = System.nanoTime();
         Differential d = new Differential(name, List.of(program));
         checkAll(d, List.of(profile));
