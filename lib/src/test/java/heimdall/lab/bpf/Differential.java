@@ -28,11 +28,11 @@ import java.util.Map;
 final class Differential {
     /** One comparison that did not agree. */
     record Disagreement(String what, String guard, int nr, String name, long[] args, String emulated,
-            KernelOutcome expected, KernelOutcome kernel) {
+            KernelOutcome expected, KernelOutcome kernel, String program) {
         @Override
         public String toString() {
             return what + " under the " + guard + " guard: " + name + "(" + nr + ") " + Arrays.toString(args)
-                    + ": emulator " + emulated + ", expected " + expected + ", kernel " + kernel;
+                    + ": emulator " + emulated + ", expected " + expected + ", kernel " + kernel + program;
         }
     }
 
@@ -53,23 +53,36 @@ final class Differential {
         this.stack = List.copyOf(stack);
     }
 
+    /** For calls each made under its own stack ({@link #check(List, int, long[])}). */
+    Differential(String what) {
+        this.what = what;
+        this.stack = null;
+    }
+
     /** Makes the call under the harmless guard and, where the guard lists it, under the opaque one. */
     void check(int nr, long[] args) {
-        check(SafetyGuard.harmless(), "harmless", nr, args);
+        check(stack, nr, args);
+    }
+
+    /** As {@link #check(int, long[])}, under {@code stack} (installed after the guard, oldest first). */
+    void check(List<Program> stack, int nr, long[] args) {
+        check(stack, SafetyGuard.harmless(), "harmless", nr, args);
         if (SafetyGuard.harmless().lists(nr)) {
-            check(SafetyGuard.opaque(), "opaque", nr, args);
+            check(stack, SafetyGuard.opaque(), "opaque", nr, args);
         }
     }
 
-    private void check(SafetyGuard guard, String guardName, int nr, long[] args) {
+    private void check(List<Program> stack, SafetyGuard guard, String guardName, int nr, long[] args) {
         List<Program> programs = new ArrayList<>();
         programs.add(guard.program());
         programs.addAll(stack);
         SeccompData data = SeccompData.x86_64(nr, args);
         Verdict v = Stack.evaluate(programs, data);
         KernelFate fate = KernelFate.of(v);
+        // ERRNO with data 0: the call "succeeds" with 0 without running, so 0 exactly is expected.
+        boolean zero = fate.kind() == KernelFate.Kind.ERRNO && fate.errno() == 0;
         KernelOutcome expected = switch (fate.kind()) {
-            case ERRNO -> KernelOutcome.errno(fate.errno());
+            case ERRNO -> zero ? new KernelOutcome(KernelOutcome.Kind.RETURNED, 0) : KernelOutcome.errno(fate.errno());
             case KILLED_BY_SIGSYS, SIGSYS_TRAP -> KernelOutcome.killed(Signals.SIGSYS);
             case RUNS -> natural(nr, args);
             default -> throw new IllegalStateException("no listener or tracer here, yet " + fate);
@@ -80,9 +93,10 @@ final class Differential {
         if (got.kind() != KernelOutcome.Kind.RETURNED) {
             seen.add(got);
         }
-        if (!expected.sameAs(got)) {
+        if (!expected.sameAs(got) || (zero && got.value() != 0)) {
             disagreements.add(new Disagreement(what, guardName, nr, table.name(nr).orElse("?"), args,
-                    Action.describe(v.action()), expected, got));
+                    Action.describe(v.action()), expected, got,
+                    this.stack == null ? "\n" + Disassembler.disassemble(stack.get(stack.size() - 1)) : ""));
         }
     }
 

@@ -58,7 +58,10 @@ record KernelOutcome(Kind kind, long value) {
         if (f instanceof Fate.Exited e && e.phase() == Phase.MEASURE) {
             return new KernelOutcome(Kind.EXITED, e.code()); // the call ended the process
         }
-        if (f instanceof Fate.Exited e && e.code() == 0 && e.phase() == Phase.DONE) {
+        // DONE: the call's result is recorded; a program that refuses exit_group may then kill the
+        // runner (or make glibc's _exit fall through to its hlt: SIGSEGV), which is not the call's doing.
+        if (f instanceof Fate.Killed k && k.phase() == Phase.DONE
+                || f instanceof Fate.Exited e && e.code() == 0 && e.phase() == Phase.DONE) {
             return r.lastErrno() != 0 ? errno(r.lastErrno()) : new KernelOutcome(Kind.RETURNED, r.lastReturn());
         }
         throw new IllegalStateException("runner for " + spec.call().label() + " did not make its call: "
