@@ -76,7 +76,7 @@ final class SafetyGuard {
 
     static {
         WITH_ARGS.put("read", List.of(zero(2)));
-        WITH_ARGS.put("write", List.of(zero(2)));
+        WITH_ARGS.put("write", List.of(in(0, 0, 1, 2), zero(2))); // not the runner's socket: no empty datagram
         WITH_ARGS.put("pread64", List.of(zero(2)));
         WITH_ARGS.put("fstat", List.of(zero(1)));
         WITH_ARGS.put("mmap", List.of(zero(1)));
@@ -90,8 +90,8 @@ final class SafetyGuard {
         WITH_ARGS.put("open", List.of(zero(0)));
         WITH_ARGS.put("openat", List.of(zero(1)));
         WITH_ARGS.put("access", List.of(zero(0)));
-        WITH_ARGS.put("newfstatat", List.of(zero(1)));
-        WITH_ARGS.put("statx", List.of(zero(1)));
+        WITH_ARGS.put("newfstatat", List.of(zero(1), zero(2))); // AT_EMPTY_PATH takes a null path since 6.11
+        WITH_ARGS.put("statx", List.of(zero(1), zero(4)));
         WITH_ARGS.put("readlink", List.of(zero(0)));
         WITH_ARGS.put("getcwd", List.of(zero(0)));
         WITH_ARGS.put("uname", List.of(zero(0)));
