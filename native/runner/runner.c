@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -229,6 +230,12 @@ int main(int argc, char **argv)
 		give_up(HL_EXIT_PARENT_GONE, errno);
 	if (getppid() != h.parent_pid)
 		give_up(HL_EXIT_PARENT_GONE, 0);
+	/*
+	 * A floor that kills the runner must not leave a core file per run in the working directory
+	 * (KILL_PROCESS dumps core where RLIMIT_CORE allows it); a test may kill thousands of runners.
+	 */
+	struct rlimit no_core = {0, 0};
+	setrlimit(RLIMIT_CORE, &no_core);
 
 	set_phase(HL_PHASE_PIN);
 	if (h.cpu >= 0) {

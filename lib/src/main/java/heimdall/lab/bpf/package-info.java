@@ -10,6 +10,10 @@
  * {@code p.toBytes()} in a child; for calls and {@link heimdall.lab.bpf.CallCases#argVectors} vectors,
  * compare the child's outcome with {@code KernelFate.of(Emulator.run(p, SeccompData.x86_64(nr, args)))}.
  * The kernel runs {@code uretprobe}/{@code uprobe} without consulting filters
- * ({@link heimdall.lab.bpf.CachePredictor#KERNEL_PASS_THROUGH_X86_64}); leave them out.
+ * ({@link heimdall.lab.bpf.CachePredictor#KERNEL_PASS_THROUGH_X86_64}); leave them out. The project's
+ * own differential tests ({@code KernelDifferentialTest}, {@code KernelStackedTest},
+ * {@code KernelRandomProgramTest}) install a guard program first, so that no harmful call runs as root
+ * whatever the program under test allows, and compare with {@link heimdall.lab.bpf.Stack#evaluate} of
+ * the guard and the program together.
  */
 package heimdall.lab.bpf;

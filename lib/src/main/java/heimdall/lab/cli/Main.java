@@ -86,5 +86,9 @@ public final class Main {
         for (Command c : commands()) {
             out.printf("  %-22s %s%n", c.name(), c.summary());
         }
+        // handled by the ./lab script itself (they run Maven, Jupyter or jshell, not this JVM)
+        out.printf("  %-22s %s%n", "test", "every test: Maven's suites, then every notebook executed headless");
+        out.printf("  %-22s %s%n", "kernel install", "register the Jupyter kernel (--user, or --prefix DIR)");
+        out.printf("  %-22s %s%n", "jshell", "a REPL on the library with jshell-startup/lab.jsh");
     }
 }

@@ -223,7 +223,11 @@ public final class FloorCost {
         env.put("load_samples", loads.toMap());
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, o, Stats.of(timer).median()));
+        String table = table(summary, host, o, Stats.of(timer).median());
+        if (interrupted.get()) {
+            table = "**Interrupted (Ctrl-C): rows have fewer runs than asked; see run_medians_ns.**\n\n" + table;
+        }
+        folder.writeText("table.md", table);
         writePlots(folder.path(), progress);
         return new Result(folder.path(), summary);
     }

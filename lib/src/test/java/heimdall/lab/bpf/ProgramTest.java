@@ -60,6 +60,10 @@ class ProgramTest {
         // a store on only one path before the load is not enough
         assertTrue(reason(List.of(ldAbs(0), jump(JEQ, 1, 0, 1), new Insn(ST, 0, 0, 0), new Insn(LD | MEM, 0, 0, 0),
                 ret(0))).startsWith("f.bpf: insn 3:"));
+        // seccomp refuses MOD; the kernel's memory check carries a RET's state into the next instruction
+        assertTrue(reason(List.of(new Insn(ALU | MOD | K, 0, 0, 3), ret(0))).contains("MOD"));
+        assertTrue(reason(List.of(ldAbs(0), jump(JEQ, 1, 0, 2), new Insn(ST, 0, 0, 0), ja(1), ret(0),
+                new Insn(LD | MEM, 0, 0, 0), ret(0))).startsWith("f.bpf: insn 5:"));
     }
 
     @Test
