@@ -228,7 +228,12 @@ public final class FloorCost {
             table = "**Interrupted (Ctrl-C): rows have fewer runs than asked; see run_medians_ns.**\n\n" + table;
         }
         folder.writeText("table.md", table);
-        writePlots(folder.path(), progress);
+        if (interrupted.get()) {
+            // The JVM is shutting down and waits only so long: the measurements are safe, plots can follow.
+            progress.accept("floor-cost: plots skipped (interrupted); draw them later with Plots.saveAll(Results.load(dir), dir/plots)");
+        } else {
+            writePlots(folder.path(), progress);
+        }
         return new Result(folder.path(), summary);
     }
 
