@@ -251,10 +251,10 @@ public final class Plots {
             throw new IllegalArgumentException("row " + row + " has no samples in " + r.dir());
         }
         List<Line> lines = new ArrayList<>();
-        lines.add(new Line("filtered", Ecdf.of(r.samplesOf(row, "filtered")), PALETTE[0], false));
+        lines.add(new Line("filtered", r.ecdfOf(row, "filtered"), PALETTE[0], false));
         long[][] none = r.samplesOf(r.baselineRow(row), "none");
         if (none.length > 0) {
-            lines.add(new Line("no filter", Ecdf.of(none), PALETTE[0], true));
+            lines.add(new Line("no filter", r.ecdfOf(r.baselineRow(row), "none"), PALETTE[0], true));
         }
         return ecdfChart("Time per call: " + r.label(row), lines);
     }
@@ -276,14 +276,14 @@ public final class Plots {
                 continue;
             }
             Color c = PALETTE[colour++ % PALETTE.length];
-            Ecdf e = Ecdf.of(runs);
+            Ecdf e = r.ecdfOf(i, "filtered");
             lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, false));
             baselines.putIfAbsent(r.baselineRow(i), c);
         }
         for (var b : baselines.entrySet()) {
             long[][] none = r.samplesOf(b.getKey(), "none");
             if (none.length > 0) {
-                Ecdf e = Ecdf.of(none);
+                Ecdf e = r.ecdfOf(b.getKey(), "none");
                 Object call = r.rows().get(b.getKey()).get("call");
                 lines.add(new Line((call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
             }
@@ -365,7 +365,7 @@ public final class Plots {
             String key = colourBy.equals("placement+sync") ? row.get("placement") + "/" + row.get("sync_wakeup")
                     : String.valueOf(row.get(colourBy));
             Color c = colours.computeIfAbsent(key, x -> PALETTE[colours.size() % PALETTE.length]);
-            Ecdf e = Ecdf.of(runs);
+            Ecdf e = r.ecdfOf(i, "filtered");
             lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, "java".equals(row.get("supervisor"))));
         }
         if (lines.isEmpty()) {

@@ -57,6 +57,7 @@ public final class Results {
     private final Map<String, Object> environment;
     private Table samples;
     private Map<SampleKey, long[][]> grouped;
+    private final Map<SampleKey, Ecdf> ecdfs = new java.util.HashMap<>();
 
     /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
     public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
@@ -168,6 +169,23 @@ public final class Results {
     public long[][] samplesOf(int row, String variant) {
         long[][] runs = grouped().get(new SampleKey(row, variant));
         return runs == null ? new long[0][] : runs;
+    }
+
+    /**
+     * The ECDF of every sample of one row and variant (all runs), computed once and kept: plots and
+     * tables of a full folder ask for the same baselines many times, and each costs a sort of
+     * millions of samples.
+     */
+    public Ecdf ecdfOf(int row, String variant) {
+        SampleKey key = new SampleKey(row, variant);
+        synchronized (ecdfs) {
+            Ecdf e = ecdfs.get(key);
+            if (e == null) {
+                e = Ecdf.of(samplesOf(row, variant));
+                ecdfs.put(key, e);
+            }
+            return e;
+        }
     }
 
     /** Every sample of one row and variant, runs concatenated, in a new array. */

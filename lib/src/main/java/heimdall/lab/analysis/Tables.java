@@ -139,14 +139,15 @@ public final class Tables {
                 continue; // a baseline's holder row that failed, or samples of a row not in the summary
             }
             long[][] none = i < r.rows().size() ? r.samplesOf(r.baselineRow(i), "none") : new long[0][];
-            heimdall.lab.bench.Stats.Summary f = heimdall.lab.bench.Stats.ofAll(runs);
+            // Ecdf's median and p99 are the nearest-rank figures bench.Stats reports, kept per row and variant.
+            Ecdf f = r.ecdfOf(i, "filtered");
             row.append(i);
             label.append(i < r.rows().size() ? r.label(i) : "row " + i);
-            count.append(f.count());
+            count.append((int) f.count());
             med.append(f.median());
             p99.append(f.p99());
             if (none.length > 0) {
-                heimdall.lab.bench.Stats.Summary n = heimdall.lab.bench.Stats.ofAll(none);
+                Ecdf n = r.ecdfOf(r.baselineRow(i), "none");
                 medNone.append(n.median());
                 p99None.append(n.p99());
                 added.append(f.median() - n.median());
