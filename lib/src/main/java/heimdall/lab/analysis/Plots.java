@@ -552,7 +552,7 @@ public final class Plots {
     /** One ECDF line of a chart. */
     private record Line(String label, Ecdf ecdf, Color colour, boolean dashed) {}
 
-    /** The chart of ECDF lines: log x when the slowest sample is over ten times the fastest, so the tail shows. */
+    /** The chart of ECDF lines: log x when the plotted range spans more than 30×, so a tail shows without hiding the body. */
     private static XYChart ecdfChart(String title, List<Line> lines) {
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
@@ -574,7 +574,8 @@ public final class Plots {
         if (cropped) {
             max = cut;
         }
-        boolean log = min > 0 && max / min > 10;
+        // Log x only for a wide range: XChart labels only the decades of a log axis.
+        boolean log = min > 0 && max / min > 30;
         String xTitle = "time per call (ns" + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle(xTitle)
