@@ -40,14 +40,31 @@ public record ChildSpec(
         /** Each call timed alone: {@code count} samples. */
         PER_CALL(0),
         /** One timer pair around all {@code count} calls: {@link ChildResult#batchTotalNs()}, no samples. */
-        BATCH(1),
+        BATCH(1, 0),
+        /**
+         * As {@link #BATCH}, read with {@code CLOCK_PROCESS_CPUTIME_ID}, the clock of the kernel's
+         * {@code seccomp_benchmark}: the child's CPU time, not wall time (two system calls around the
+         * loop; a forked child's time is not in it).
+         */
+        BATCH_CPUTIME(1, 1),
         /** Two back-to-back clock reads per sample, no call: the timer's own cost. */
-        TIMER(2);
+        TIMER(2, 0);
 
         final int code;
+        final int clock;
 
         Mode(int code) {
+            this(code, 0);
+        }
+
+        Mode(int code, int clock) {
             this.code = code;
+            this.clock = clock;
+        }
+
+        /** Whether the child keeps one total and no samples. */
+        public boolean batch() {
+            return code == 1;
         }
     }
 
@@ -91,6 +108,9 @@ public record ChildSpec(
         }
         if ((mode == Mode.TIMER) != (call.kind() == Call.Kind.NONE)) {
             throw bad("mode", "TIMER goes with Call.NONE, and only with it");
+        }
+        if (call.kind().attaches() && (programs.isEmpty() || newListener)) {
+            throw bad("programs", call.kind() + " attaches the last program, so needs at least one, and no listener");
         }
         if (newListener && programs.isEmpty()) {
             throw bad("newListener", "needs at least one program to install with it");
@@ -171,6 +191,7 @@ public record ChildSpec(
         b.putLong(88, warmup);
         b.putLong(96, count);
         b.putInt(200, newListener ? listenerProgram : 0);
+        b.putInt(204, mode.clock); // batch_clock
         b.putInt(108, programs.size());
         for (int i = 0; i < programs.size(); i++) {
             b.putInt(112 + 4 * i, programs.get(i).length / 8);
