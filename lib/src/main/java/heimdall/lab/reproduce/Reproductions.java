@@ -65,11 +65,12 @@ final class Reproductions {
         @Override
         public String help() {
             return """
-                      --quick                seconds: 3 runs, 20,000 + 200,000 calls timed each, 2,000,000 as a whole
-                      --runs N               runs (fresh children) per configuration and method (default 7)
+                      --quick                seconds: 5 runs of 100,000 calls timed each, 15 runs of 500,000 as a whole
+                      --runs N               per-call runs (fresh children) per configuration (default 7)
                       --calls N              calls timed one by one per run (default 1,000,000)
-                      --batch-calls N        calls timed as a whole per run, CLOCK_PROCESS_CPUTIME_ID (default 10,000,000;
-                                             the selftest: 100,000,000)
+                      --batch-runs N         batch runs per configuration (default 21)
+                      --batch-calls N        calls timed as a whole per batch run, CLOCK_PROCESS_CPUTIME_ID (default
+                                             5,000,000; the selftest: 100,000,000 in one run)
                       --cpu C                the child's CPU (default %d)
                     """.formatted(Cpus.measuring());
         }
@@ -81,7 +82,7 @@ final class Reproductions {
 
         @Override
         public Set<String> valued() {
-            return Set.of("--runs", "--calls", "--batch-calls", "--cpu");
+            return Set.of("--runs", "--calls", "--batch-runs", "--batch-calls", "--cpu");
         }
 
         @Override
@@ -89,7 +90,8 @@ final class Reproductions {
             KernelBitmap.Options b = args.flag("--quick") ? KernelBitmap.Options.quick() : KernelBitmap.Options.full();
             long calls = positive(args, "--calls", b.perCallCount());
             KernelBitmap.Options o = new KernelBitmap.Options((int) positive(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
-                    calls, positive(args, "--batch-calls", b.batchCount()), cpu(args, "--cpu", b.cpu()));
+                    calls, (int) positive(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
+                    cpu(args, "--cpu", b.cpu()));
             return KernelBitmap.run(o, folder, progress);
         }
     }
