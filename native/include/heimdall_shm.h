@@ -70,9 +70,11 @@
  * installing a filter costs. For the two that attach, the last program (nprogs - 1, so nprogs >= 1,
  * and no HL_F_NEW_LISTENER) is not installed before the loop: it is the program each call attaches;
  * the programs before it are installed as usual. HL_CALL_ATTACH adds one more filter to the runner
- * itself on every call (warm-up included), so W + N is bounded by the kernel's budget of instructions per process: a filter of L instructions
- * is refused with ENOMEM once L + sum(len + 4) over the filters already attached would exceed
- * MAX_INSNS_PER_PATH (32768), i.e. after 32772 / (L + 4) filters (rounded down). HL_CALL_FORK forks a
+ * itself on every call (warm-up included), so W + N is bounded by the kernel's budget of instructions
+ * per process: a filter is refused with ENOMEM once its length plus sum(len + 4) over the filters
+ * already attached would exceed MAX_INSNS_PER_PATH (32768), lengths counted after the kernel has
+ * converted the classic program to eBPF (longer: see AttachBudget.java); for one program of kernel
+ * length E attached again and again, after 32772 / (E + 4) filters (rounded down). HL_CALL_FORK forks a
  * child that _exits at once and waits for it; HL_CALL_FORK_ATTACH forks a child that attaches the
  * program once and _exits, and waits for it (each child starts with the runner's filters only, so
  * there is no budget). A failed attach, fork or child ends the run with HL_EXIT_CALL: setup_errno and

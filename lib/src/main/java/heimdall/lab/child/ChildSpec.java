@@ -129,6 +129,17 @@ public record ChildSpec(
                 ListenerTransfer.SCM_RIGHTS, 0);
     }
 
+    /**
+     * {@code count} timed calls of {@link Call#ATTACH} or {@link Call#FORK_ATTACH}, each attaching
+     * {@code program} (raw {@code struct sock_filter} bytes), after {@code warmup}, on the
+     * {@link Cpus#measuring()} CPU. Add a floor under it with {@link #withPrograms}, the attached
+     * program last.
+     */
+    public static ChildSpec attaching(Call call, byte[] program, long warmup, long count) {
+        return new ChildSpec(Cpus.measuring(), List.of(program), call, warmup, count, Mode.PER_CALL, false,
+                ListenerTransfer.SCM_RIGHTS, 0);
+    }
+
     /** The timer alone: {@code count} pairs of back-to-back reads on {@code cpu}. */
     public static ChildSpec timer(int cpu, long warmup, long count) {
         return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0);

@@ -5,6 +5,10 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.bpf.Compiler;
+import heimdall.lab.bpf.Emulator;
+import heimdall.lab.bpf.SeccompData;
+import heimdall.lab.profile.Action;
+import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.bpf.Program;
 import heimdall.lab.child.AttachBudget;
 import heimdall.lab.child.Call;
@@ -42,11 +46,49 @@ import java.util.stream.Stream;
 public final class AttachCost {
     private AttachCost() {}
 
-    /** A floor to attach: its name, where it came from, the program. */
-    public record Floor(String name, String source, Program program) {
+    /**
+     * A floor to attach: its name, where it came from, the program, and the program the in-process
+     * loop attaches. Each attach in the loop is made under the filters attached before it, so a floor
+     * that does not allow {@code seccomp(2)} would kill the loop at its second attach: the loop then
+     * attaches the floor compiled with one more rule, allowing {@code seccomp}, in front (a few
+     * instructions more); the fork variant always attaches the floor as it is.
+     */
+    public record Floor(String name, String source, Program program, Program loopProgram) {
+        public Floor(String name, String source, Program program) {
+            this(name, source, program, program);
+        }
+
         public int insns() {
             return program.length();
         }
+
+        /** Whether the loop attaches a program other than the floor itself. */
+        public boolean loopAddsSeccomp() {
+            return loopProgram != program;
+        }
+    }
+
+    /** The syscall number of {@code seccomp} on x86_64, and {@code SECCOMP_SET_MODE_FILTER}. */
+    static final int NR_SECCOMP = 317;
+    static final int SECCOMP_SET_MODE_FILTER = 1;
+
+    /** Whether {@code p} lets a process attach one more filter (allows {@code seccomp(SET_MODE_FILTER, 0, …)}). */
+    static boolean allowsAttach(Program p) {
+        int action = Emulator.run(p, SeccompData.x86_64(NR_SECCOMP, SECCOMP_SET_MODE_FILTER, 0, 0x1000)).action();
+        return (action & 0xffff0000) == KernelBitmap.RET_ALLOW;
+    }
+
+    /** The floor compiled from {@code profile}, with the loop's variant where the floor forbids the next attach. */
+    static Floor fromProfile(String name, String source, Profile profile) {
+        Program p = Compiler.compile(profile);
+        if (allowsAttach(p)) {
+            return new Floor(name, source, p);
+        }
+        List<SyscallRule> rules = new ArrayList<>();
+        rules.add(new SyscallRule(List.of("seccomp"), Action.ALLOW, List.of(), "the attach loop's next attach"));
+        rules.addAll(profile.syscalls());
+        Program loop = Compiler.compile(new Profile(profile.defaultAction(), profile.architectures(), rules));
+        return new Floor(name, source, p, loop);
     }
 
     /**
@@ -85,8 +127,8 @@ public final class AttachCost {
             for (Path p : s.sorted().toList()) {
                 if (Files.isRegularFile(p.resolve("x86_64-glibc.json"))) {
                     String name = p.getFileName().toString();
-                    out.add(new Floor("static floor, " + name, "fixtures/profiles/" + name + "/x86_64-glibc.json",
-                            Compiler.compile(Fixtures.profile(name))));
+                    out.add(fromProfile("static floor, " + name, "fixtures/profiles/" + name + "/x86_64-glibc.json",
+                            Fixtures.profile(name)));
                 }
             }
         } catch (IOException e) {
@@ -96,7 +138,7 @@ public final class AttachCost {
             ProfileJson.Loaded loaded = ProfileJson.load(podman);
             progress.accept("attach-cost: " + podman + " loaded with " + loaded.warnings().size()
                     + " warnings (other architectures and unknown names left out; see ./lab bpf stats)");
-            out.add(new Floor("podman default", podman.toString(), Compiler.compile(loaded.profile())));
+            out.add(fromProfile("podman default", podman.toString(), loaded.profile()));
         } else if (podman != null) {
             progress.accept("attach-cost: " + podman + " is absent: no container profile row");
         }
@@ -189,19 +231,20 @@ public final class AttachCost {
         List<FloorFigures> figures = new ArrayList<>();
         int row = 0;
         for (Floor f : floors) {
-            int budget = AttachBudget.maxFilters(f.insns());
+            int budget = AttachBudget.maxFilters(f.loopProgram().toBytes());
             int k = Math.min(o.attaches(), budget);
             byte[] prog = f.program().toBytes();
+            byte[] loopProg = f.loopProgram().toBytes();
             List<long[]> attachRuns = new ArrayList<>();
             List<Long> attachLoop = new ArrayList<>();
             List<long[]> forkRuns = new ArrayList<>();
             List<Long> forkLoop = new ArrayList<>();
             for (int run = 0; run < o.runs(); run++) {
-                ChildSpec attach = ChildSpec.of(Call.ATTACH, 0, k).withCpu(o.cpu()).withPrograms(prog);
+                ChildSpec attach = ChildSpec.attaching(Call.ATTACH, loopProg, 0, k).withCpu(o.cpu());
                 long[] s = MeasuredChild.run(attach).requireCompleted().samples();
                 attachRuns.add(s);
                 attachLoop.add(MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
-                ChildSpec fork = ChildSpec.of(Call.FORK_ATTACH, o.forkWarmup(), o.forks()).withCpu(o.cpu()).withPrograms(prog);
+                ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, prog, o.forkWarmup(), o.forks()).withCpu(o.cpu());
                 long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
                 forkRuns.add(fs);
                 forkLoop.add(MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
@@ -276,7 +319,8 @@ public final class AttachCost {
         env.put("cpu", o.cpu());
         env.put("options", o);
         env.put("attach_budget", Map.of("max_insns_per_path", AttachBudget.MAX_INSNS_PER_PATH, "penalty_per_filter", AttachBudget.PENALTY,
-                "rule", "a process can hold at most 32772 / (L + 4) filters of L instructions"));
+                "rule", "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
+                        + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"));
         env.put("methods", Map.of(
                 "inside", "each seccomp(SECCOMP_SET_MODE_FILTER) timed alone with clock_gettime(CLOCK_MONOTONIC), vDSO",
                 "outside", "one CLOCK_MONOTONIC pair around the whole loop, no clock read inside; total / calls",
@@ -299,6 +343,9 @@ public final class AttachCost {
             r.put("what", f.floor().name());
             r.put("source", f.floor().source());
             r.put("insns", f.floor().insns());
+            r.put("loop_insns", f.floor().loopProgram().length());
+            r.put("loop_adds_seccomp", f.floor().loopAddsSeccomp());
+            r.put("loop_kernel_insns", AttachBudget.kernelLength(f.floor().loopProgram().toBytes()));
             r.put("samples_row", i);
             r.put("attaches_per_run", f.attachesPerRun());
             r.put("attach_budget", f.budget());
@@ -339,14 +386,17 @@ public final class AttachCost {
         Options o = m.options();
         StringBuilder md = new StringBuilder("# attach-cost: what installing a filter costs\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
-                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (L + 4) filters of L instructions per process); "
+                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
+                        + "once the kernel has converted it to eBPF); "
                         + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM.%n%n",
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), o.runs(),
                 o.attaches(), o.forkWarmup(), o.forks(), o.compileWarmup(), o.compiles()));
         MarkdownTable t = new MarkdownTable(List.of("floor", "insns", "compile (Java)", "attaches a run (budget)", "attach: inside, median",
                 "p99", "first", "attach: outside", "fork+attach: inside", "p99", "fork+attach: outside", "attach within fork (− fork alone)"));
-        for (Row r : m.rows()) {
-            t.row(List.of(r.floor(), String.valueOf(r.insns()), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
+        for (int i = 0; i < m.rows().size(); i++) {
+            Row r = m.rows().get(i);
+            Floor fl = m.floors().get(i).floor();
+            t.row(List.of(r.floor(), r.insns() + (fl.loopAddsSeccomp() ? " (loop: " + fl.loopProgram().length() + ")" : ""), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
                     r.attachesPerRun() + " (" + r.budget() + ")", MarkdownTable.tail(r.attachMedian()), MarkdownTable.tail(r.attachP99()),
                     MarkdownTable.tail(r.firstAttach()), MarkdownTable.tail(r.attachOutside()), MarkdownTable.tail(r.forkAttachMedian()),
                     MarkdownTable.tail(r.forkAttachP99()), MarkdownTable.tail(r.forkAttachOutside()), MarkdownTable.added(r.attachInForkAdded())));
@@ -363,6 +413,8 @@ public final class AttachCost {
             }
             md.append('\n');
         }
+        md.append("A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the loop attaches it "
+                + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the fork variant attaches the floor as it is. ");
         md.append("`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
                 + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
                 + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
