@@ -147,6 +147,16 @@ public final class LoadGenerator implements AutoCloseable {
                 throw new IllegalStateException("load thread " + r.thread.getName() + " did not stop within 10 s");
             }
         }
+        // join() returns when the Java thread has ended; the kernel task goes a moment later.
+        for (Runner r : runners) {
+            Path task = Path.of("/proc/self/task/" + r.tid);
+            while (r.tid > 0 && Files.exists(task) && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(100_000);
+            }
+            if (r.tid > 0 && Files.exists(task)) {
+                throw new IllegalStateException("load thread " + r.tid + " still exists 10 s after it was stopped");
+            }
+        }
         List<WorkerReport> reports = runners.stream()
                 .map(r -> new WorkerReport(r.worker, r.tid, r.cpuGranted, r.niceGranted, r.loops, r.busyNs, r.elapsedNs))
                 .toList();
@@ -201,7 +211,8 @@ public final class LoadGenerator implements AutoCloseable {
                 ready.countDown();
                 return;
             }
-            ready.countDown();
+            // The latch falls after the first chunk of work: start() returns with every thread busy.
+            boolean counted = false;
             long start = System.nanoTime();
             long busyPerPeriod = (long) (worker.intensity() * Worker.PERIOD_NS);
             long acc = 0;
@@ -222,12 +233,19 @@ public final class LoadGenerator implements AutoCloseable {
                         loops += 64;
                     }
                     now = System.nanoTime();
+                    if (!counted) {
+                        ready.countDown();
+                        counted = true;
+                    }
                 } while (now < busyEnd && !owner.stopping);
                 busyNs += now - periodStart;
                 long rest = periodStart + Worker.PERIOD_NS - now;
                 if (busyPerPeriod < Worker.PERIOD_NS && rest > 0 && !owner.stopping) {
                     LockSupport.parkNanos(rest);
                 }
+            }
+            if (!counted) {
+                ready.countDown();
             }
             sink = acc;
             elapsedNs = System.nanoTime() - start;
