@@ -10,6 +10,11 @@ import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Host;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +48,35 @@ public final class HostLoad {
         public Options {
             load = List.copyOf(load);
         }
+    }
+
+    /**
+     * One run of one row, as a plot wants it: the load average beside the run's median and p99.
+     *
+     * @param row the summary row (0–8 idle, 9–17 loaded)
+     * @param load {@code "idle"} or {@code "loaded"}
+     * @param run 0-based
+     * @param loadAvg the 1-minute load average around the run
+     */
+    public record RunPoint(int row, String load, String what, String call, int run, double loadAvg, long medianNs, long p99Ns) {}
+
+    /** Every filtered run of a host-load results folder, row by row. */
+    public static List<RunPoint> runPoints(Path folder) {
+        List<RunPoint> out = new ArrayList<>();
+        try {
+            JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+            for (int i = 0; i < summary.size(); i++) {
+                JsonNode r = summary.get(i);
+                JsonNode loads = r.get("load_avg_runs");
+                for (int k = 0; k < loads.size(); k++) {
+                    out.add(new RunPoint(i, r.get("load").asText(), r.get("what").asText(), r.get("call").asText(), k,
+                            loads.get(k).asDouble(), r.get("run_medians_ns").get(k).asLong(), r.get("run_p99_ns").get(k).asLong()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + folder.resolve("summary.json"), e);
+        }
+        return out;
     }
 
     /** Measures the rows idle and loaded; writes the folder. */

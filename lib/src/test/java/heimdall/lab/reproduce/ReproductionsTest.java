@@ -139,6 +139,10 @@ class ReproductionsTest {
         // The loaded rows' samples sit after the idle ones in the one samples file.
         assertEquals(1, SamplesFile.read(r.folder().resolve("samples.arrow"), 9, "filtered").length);
         assertEquals(1_000, SamplesFile.read(r.folder().resolve("samples.arrow"), 17, "filtered")[0].length);
+        List<HostLoad.RunPoint> points = HostLoad.runPoints(r.folder());
+        assertEquals(18, points.size());
+        assertEquals("loaded", points.get(17).load());
+        assertEquals(s.get(17).get("run_p99_ns").get(0).asLong(), points.get(17).p99Ns());
         JsonNode env = JSON.readTree(r.folder().resolve("environment.json").toFile());
         assertEquals(1, env.get("load_ran").get("workers").size());
         assertEquals(10, env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
