@@ -15,11 +15,14 @@ import java.util.Objects;
  * @param programs classic BPF programs installed in this order, each raw {@code struct sock_filter}
  *     bytes (8 bytes an instruction, little endian; libseccomp's {@code seccomp_export_bpf} format).
  *     Each program after the first is installed under those before it, so they must allow
- *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL})
+ *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL}).
+ *     With a call that attaches ({@link Call.Kind#attaches()}) the last program is not installed
+ *     first: it is the one each call attaches
  * @param call what is measured
  * @param warmup calls made before measuring, not recorded
  * @param count measured calls (at least 1)
- * @param mode one sample per call, one total, or the timer alone
+ * @param mode one sample per call, one total (on the monotonic clock, or the process's CPU time),
+ *     or the timer alone
  * @param newListener install the last program with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER} and hand
  *     the listener to the parent ({@link RunningChild#listenerFd()})
  * @param transfer how the listener reaches the parent
