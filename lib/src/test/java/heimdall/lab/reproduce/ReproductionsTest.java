@@ -148,6 +148,19 @@ class ReproductionsTest {
         assertEquals(10, env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
     }
 
+    /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
+    @Test
+    void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
+        @SuppressWarnings("unchecked")
+        List<java.util.Map<String, Object>> rows = (List<java.util.Map<String, Object>>) AttachCost.published().get("rows");
+        assertEquals(4, rows.size());
+        for (java.util.Map<String, Object> row : rows) {
+            long ns = ((Number) row.get("ns")).longValue();
+            assertEquals(((Number) row.get("elapsed_ns")).longValue() / 100_000, ns, row.toString());
+            assertTrue(row.get("printed").toString().endsWith(ns + " ns"));
+        }
+    }
+
     @Test
     void theCommandKnowsEveryNameAndRefusesOthers() {
         assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load"), ReproduceCommand.NAMES);
