@@ -1,5 +1,6 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.Refusal;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -167,9 +168,15 @@ public final class AttachCost {
      * @param forkAttachRuns each fork run's per-call samples (fork, attach in the child, wait), ns
      * @param forkAttachLoopNs each fork run's whole loop, ns
      * @param compileNs the library's compile times, ns (empty for the hand-written filter)
+     * @param failure why a run of this floor failed (its child's fate), or null; the lists then hold
+     *     what was measured before it
      */
     public record FloorFigures(Floor floor, int attachesPerRun, int budget, List<long[]> attachRuns, List<Long> attachLoopNs,
-            List<long[]> forkAttachRuns, List<Long> forkAttachLoopNs, long[] compileNs) {
+            List<long[]> forkAttachRuns, List<Long> forkAttachLoopNs, long[] compileNs, String failure) {
+        public boolean ok() {
+            return failure == null;
+        }
+
         public Stats.Summary attach() {
             return Stats.ofAll(attachRuns.toArray(long[][]::new));
         }
@@ -211,10 +218,10 @@ public final class AttachCost {
             return medianPerCall(forkLoopNs, options.forks());
         }
 
-        /** One record per floor: the figures a notebook plots against the floor's size. */
+        /** One record per floor measured without failure: the figures a notebook plots against the floor's size. */
         public List<Row> rows() {
             long fork = fork().median();
-            return floors.stream().map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
+            return floors.stream().filter(FloorFigures::ok).map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
                     f.attach().median(), f.attach().p99(), f.firstAttach(), f.attachOutsidePerCall(), f.forkAttach().median(),
                     f.forkAttach().p99(), f.forkAttachOutsidePerCall(options.forks()), f.forkAttach().median() - fork,
                     f.compile() == null ? null : f.compile().median(), f.compile() == null ? null : f.compile().p99())).toList();
@@ -233,31 +240,19 @@ public final class AttachCost {
         for (Floor f : floors) {
             int budget = AttachBudget.maxFilters(f.loopProgram().toBytes());
             int k = Math.min(o.attaches(), budget);
-            byte[] prog = f.program().toBytes();
-            byte[] loopProg = f.loopProgram().toBytes();
-            List<long[]> attachRuns = new ArrayList<>();
-            List<Long> attachLoop = new ArrayList<>();
-            List<long[]> forkRuns = new ArrayList<>();
-            List<Long> forkLoop = new ArrayList<>();
-            for (int run = 0; run < o.runs(); run++) {
-                ChildSpec attach = ChildSpec.attaching(Call.ATTACH, loopProg, 0, k).withCpu(o.cpu());
-                long[] s = MeasuredChild.run(attach).requireCompleted().samples();
-                attachRuns.add(s);
-                attachLoop.add(MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
-                ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, prog, o.forkWarmup(), o.forks()).withCpu(o.cpu());
-                long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
-                forkRuns.add(fs);
-                forkLoop.add(MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
-                if (samples != null) {
-                    samples.append(row, "attach", run, s);
-                    samples.append(row, "fork+attach", run, fs);
+            Runs runs = new Runs();
+            String failure = null;
+            for (int run = 0; run < o.runs() && failure == null; run++) {
+                try {
+                    measureRun(f, row, run, k, o, samples, runs, progress);
+                } catch (Refusal e) {
+                    failure = e.getMessage();
+                    progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
                 }
-                progress.accept(String.format(Locale.ROOT, "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
-                        run + 1, f.name(), f.insns(), Stats.of(s).median(), attachLoop.get(run) / k, k, Stats.of(fs).median()));
             }
             long[] compile = timeCompile(f, o, progress);
-            figures.add(new FloorFigures(f, k, budget, List.copyOf(attachRuns), List.copyOf(attachLoop), List.copyOf(forkRuns),
-                    List.copyOf(forkLoop), compile));
+            figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
+                    List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
             row++;
         }
         List<long[]> forkRuns = new ArrayList<>();
@@ -273,6 +268,35 @@ public final class AttachCost {
             progress.accept(String.format(Locale.ROOT, "run %d · fork alone: median %,d ns", run + 1, Stats.of(s).median()));
         }
         return new Measurement(o, List.copyOf(figures), List.copyOf(forkRuns), List.copyOf(forkLoop));
+    }
+
+    /** One floor's runs as they come. */
+    private static final class Runs {
+        final List<long[]> attach = new ArrayList<>();
+        final List<Long> attachLoop = new ArrayList<>();
+        final List<long[]> fork = new ArrayList<>();
+        final List<Long> forkLoop = new ArrayList<>();
+    }
+
+    /** One run of each variant of one floor: attaches timed inside and outside, fork+attach likewise. */
+    private static void measureRun(Floor f, int row, int run, int k, Options o, SamplesFile samples, Runs runs,
+            Consumer<String> progress) {
+        ChildSpec attach = ChildSpec.attaching(Call.ATTACH, f.loopProgram().toBytes(), 0, k).withCpu(o.cpu());
+        long[] s = MeasuredChild.run(attach).requireCompleted().samples();
+        long loop = MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+        ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, f.program().toBytes(), o.forkWarmup(), o.forks()).withCpu(o.cpu());
+        long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
+        long forkLoop = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+        runs.attach.add(s);
+        runs.attachLoop.add(loop);
+        runs.fork.add(fs);
+        runs.forkLoop.add(forkLoop);
+        if (samples != null) {
+            samples.append(row, "attach", run, s);
+            samples.append(row, "fork+attach", run, fs);
+        }
+        progress.accept(String.format(Locale.ROOT, "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
+                run + 1, f.name(), f.insns(), Stats.of(s).median(), loop / k, k, Stats.of(fs).median()));
     }
 
     /** Compile times in this JVM after a warm-up, each compile timed alone. */
@@ -337,6 +361,18 @@ public final class AttachCost {
         Stats.Summary fork = m.fork();
         for (int i = 0; i < m.floors().size(); i++) {
             FloorFigures f = m.floors().get(i);
+            if (!f.ok()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("what", f.floor().name());
+                r.put("call", "attach");
+                r.put("source", f.floor().source());
+                r.put("insns", f.floor().insns());
+                r.put("samples_row", i);
+                r.put("status", "failed");
+                r.put("failure", f.failure());
+                out.add(r);
+                continue;
+            }
             Stats.Summary a = f.attach();
             Stats.Summary fa = f.forkAttach();
             Map<String, Object> r = new LinkedHashMap<>();
@@ -393,9 +429,10 @@ public final class AttachCost {
                 o.attaches(), o.forkWarmup(), o.forks(), o.compileWarmup(), o.compiles()));
         MarkdownTable t = new MarkdownTable(List.of("floor", "insns", "compile (Java)", "attaches a run (budget)", "attach: inside, median",
                 "p99", "first", "attach: outside", "fork+attach: inside", "p99", "fork+attach: outside", "attach within fork (− fork alone)"));
+        List<FloorFigures> measured = m.floors().stream().filter(FloorFigures::ok).toList();
         for (int i = 0; i < m.rows().size(); i++) {
             Row r = m.rows().get(i);
-            Floor fl = m.floors().get(i).floor();
+            Floor fl = measured.get(i).floor();
             t.row(List.of(r.floor(), r.insns() + (fl.loopAddsSeccomp() ? " (loop: " + fl.loopProgram().length() + ")" : ""), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
                     r.attachesPerRun() + " (" + r.budget() + ")", MarkdownTable.tail(r.attachMedian()), MarkdownTable.tail(r.attachP99()),
                     MarkdownTable.tail(r.firstAttach()), MarkdownTable.tail(r.attachOutside()), MarkdownTable.tail(r.forkAttachMedian()),
@@ -405,6 +442,12 @@ public final class AttachCost {
         t.row(List.of("fork alone (baseline)", "—", "—", "—", "—", "—", "—", "—", MarkdownTable.tail(fork.median()),
                 MarkdownTable.tail(fork.p99()), MarkdownTable.tail(m.forkOutsidePerCall()), "—"));
         md.append(t.render()).append('\n');
+        for (FloorFigures f : m.floors()) {
+            if (!f.ok()) {
+                md.append("- FAILED: ").append(f.floor().name()).append(" (").append(f.floor().insns()).append(" insns): ")
+                        .append(f.failure()).append('\n');
+            }
+        }
         Map<String, Object> pub = published();
         if (pub != null) {
             md.append("Published (seed 004, ").append(pub.get("source_short")).append("):\n\n");

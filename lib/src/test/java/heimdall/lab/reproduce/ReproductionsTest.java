@@ -148,6 +148,24 @@ class ReproductionsTest {
         assertEquals(10, env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
     }
 
+    /** A floor whose runs fail (it kills the child's exit) is reported failed; the others are measured. */
+    @Test
+    void aFloorThatKillsItsChildIsReportedAndTheOthersMeasured() {
+        requireSeccomp();
+        heimdall.lab.bpf.Program killsExit = new heimdall.lab.bpf.Program(List.of(
+                heimdall.lab.bpf.Insn.ldAbs(0), heimdall.lab.bpf.Insn.jump(heimdall.lab.bpf.Insn.JEQ, 231, 0, 1),
+                heimdall.lab.bpf.Insn.ret(0x80000000), heimdall.lab.bpf.Insn.ret(KernelBitmap.RET_ALLOW)));
+        List<AttachCost.Floor> floors = List.of(new AttachCost.Floor("2 insns", "test", KernelBitmap.BITMAP_FILTER),
+                new AttachCost.Floor("kills exit_group", "test", killsExit));
+        AttachCost.Measurement m = AttachCost.measure(new AttachCost.Options(2, 3, 0, 3, 1, 1, Cpus.measuring()), floors, null, s -> {});
+        assertTrue(m.floors().get(0).ok());
+        assertTrue(!m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"), m.floors().get(1).failure());
+        assertEquals(1, m.rows().size());
+        List<java.util.Map<String, Object>> summary = AttachCost.summary(m);
+        assertEquals("failed", summary.get(1).get("status"));
+        assertEquals("ok", summary.get(0).get("status"));
+    }
+
     /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
     @Test
     void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
