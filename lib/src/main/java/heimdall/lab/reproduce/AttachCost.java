@@ -13,7 +13,6 @@ import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.bpf.Program;
 import heimdall.lab.child.AttachBudget;
 import heimdall.lab.child.Call;
-import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.profile.Profile;

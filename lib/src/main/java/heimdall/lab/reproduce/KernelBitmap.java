@@ -14,7 +14,6 @@ import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.sys.Host;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
