@@ -166,6 +166,24 @@ class ReproductionsTest {
         assertEquals("ok", summary.get(0).get("status"));
     }
 
+    /**
+     * The kernel-length model behind the attach budget, on the real floors: each compiled floor can be
+     * attached exactly {@code maxFilters} times in one process, and the next attach is refused.
+     */
+    @Test
+    void theBudgetOfEveryRealFloorIsExact() {
+        requireSeccomp();
+        for (AttachCost.Floor f : AttachCost.floors(AttachCost.PODMAN_PROFILE, s -> {})) {
+            byte[] p = f.loopProgram().toBytes();
+            int k = heimdall.lab.child.AttachBudget.maxFilters(p);
+            heimdall.lab.child.ChildResult r = heimdall.lab.child.MeasuredChild.run(
+                    heimdall.lab.child.ChildSpec.attaching(heimdall.lab.child.Call.ATTACH, p, 0, k + 1).withMode(
+                            heimdall.lab.child.ChildSpec.Mode.PER_CALL));
+            assertEquals(k, r.samples().length, f.name() + ": " + r.fate().describe());
+            assertEquals(heimdall.lab.sys.Errno.ENOMEM, r.lastErrno(), f.name());
+        }
+    }
+
     /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
     @Test
     void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
