@@ -32,7 +32,11 @@
  *      192     8  samples_off     lib         offset of the sample array, page-aligned
  *      200     4  listener_prog   java        with HL_F_NEW_LISTENER: the program installed with
  *                                             SECCOMP_FILTER_FLAG_NEW_LISTENER (0-based, < nprogs)
- *      204    52  reserved        -           zero
+ *      204     4  batch_clock     java        HL_CLOCK_*: the clock read around the loop in HL_MODE_BATCH
+ *                                             (0 = CLOCK_MONOTONIC, the vDSO; 1 = CLOCK_PROCESS_CPUTIME_ID,
+ *                                             the kernel selftest's clock: a system call, and only this
+ *                                             process's CPU time, so not a forked child's); else 0
+ *      208    48  reserved        -           zero
  *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT
  *     4352     -  programs        java        the programs back to back: prog_len[i] * 8 bytes each,
  *                                             raw struct sock_filter (u16 code, u8 jt, u8 jf, u32 k),
@@ -53,13 +57,28 @@
  *       16     8  last_ret        the last measured call's return value (s64; -1 on failure)
  *       24     4  last_errno      its errno (0 when it succeeded)
  *       28     4  listener_fd     the runner's own listener descriptor (HL_F_LISTENER_PIDFD)
- *       32     8  batch_ns        HL_MODE_BATCH: ns around all N calls; else 0
- *       40     8  done            measured calls completed (N on success)
+ *       32     8  batch_ns        HL_MODE_BATCH: ns around all N calls, on the batch_clock; else 0
+ *       40     8  done            measured calls completed (N on success; fewer when a call that
+ *                                 must succeed failed, HL_EXIT_CALL)
  *       48     4  listener_taken  written by the lib: 1 once it has copied the listener (pidfd_getfd)
  *       52    12  reserved
  *
  * The sample array: count u64, the duration of each measured call in ns (CLOCK_MONOTONIC), or for
  * HL_MODE_TIMER the difference of two back-to-back clock reads. Unused in HL_MODE_BATCH.
+ *
+ * The attach and fork calls (HL_CALL_ATTACH, HL_CALL_FORK, HL_CALL_FORK_ATTACH) measure what
+ * installing a filter costs. For the two that attach, the last program (nprogs - 1, so nprogs >= 1,
+ * and no HL_F_NEW_LISTENER) is not installed before the loop: it is the program each call attaches;
+ * the programs before it are installed as usual. HL_CALL_ATTACH adds one more filter to the runner
+ * itself on every call (warm-up included), so W + N is bounded by the kernel's budget of instructions
+ * per process: a filter is refused with ENOMEM once its length plus sum(len + 4) over the filters
+ * already attached would exceed MAX_INSNS_PER_PATH (32768), lengths counted after the kernel has
+ * converted the classic program to eBPF (longer: see AttachBudget.java); for one program of kernel
+ * length E attached again and again, after 32772 / (E + 4) filters (rounded down). HL_CALL_FORK forks a
+ * child that _exits at once and waits for it; HL_CALL_FORK_ATTACH forks a child that attaches the
+ * program once and _exits, and waits for it (each child starts with the runner's filters only, so
+ * there is no budget). A failed attach, fork or child ends the run with HL_EXIT_CALL: setup_errno and
+ * last_errno say why, done how many calls completed before it.
  *
  * Ordering: the runner publishes phase with a release store before it starts the step; the parent
  * reads it after waitid() says the runner is gone, or with an acquire load while it runs (polling for
@@ -70,7 +89,9 @@
  *   - seccomp(2), for each further program (installed under the ones before it);
  *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
  *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
- *   - the measured call, and close() after each openat (untimed);
+ *   - the measured call, and close() after each openat (untimed); with HL_CALL_FORK* also wait4
+ *     (timed: part of the call), and the child's own seccomp and exit_group;
+ *   - with HL_CLOCK_PROCESS_CPUTIME, clock_gettime twice (around the batch loop);
  *   - exit_group.
  * clock_gettime() is the vDSO's and makes no system call while the clocksource is vDSO-capable
  * (tsc is); on a host where it falls back to the syscall, the floor would have to allow that too.
@@ -102,7 +123,10 @@ enum hl_call {
 	HL_CALL_MPROTECT = 6,       /* mprotect(own page, 4096, PROT_READ) */
 	HL_CALL_OPENAT = 7,         /* openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC), close untimed */
 	HL_CALL_SYSCALL = 8,        /* syscall(nr, args[0..5]) */
-	HL_CALL_MAX_ = 8,
+	HL_CALL_ATTACH = 9,         /* seccomp(SECCOMP_SET_MODE_FILTER) of the last program: one more filter */
+	HL_CALL_FORK = 10,          /* fork; the child _exits at once; wait4 */
+	HL_CALL_FORK_ATTACH = 11,   /* fork; the child attaches the last program and _exits; wait4 */
+	HL_CALL_MAX_ = 11,
 };
 
 enum hl_mode {
@@ -110,6 +134,12 @@ enum hl_mode {
 	HL_MODE_BATCH = 1,    /* one timer pair around the N calls: batch_ns */
 	HL_MODE_TIMER = 2,    /* N back-to-back clock reads, no call: the timer's own cost */
 	HL_MODE_MAX_ = 2,
+};
+
+enum hl_batch_clock {
+	HL_CLOCK_MONOTONIC = 0,       /* vDSO, no system call */
+	HL_CLOCK_PROCESS_CPUTIME = 1, /* CLOCK_PROCESS_CPUTIME_ID, as tools/testing/selftests/seccomp/seccomp_benchmark */
+	HL_CLOCK_MAX_ = 1,
 };
 
 #define HL_F_NEW_LISTENER 0x1u   /* install program listener_prog with SECCOMP_FILTER_FLAG_NEW_LISTENER */
@@ -141,6 +171,7 @@ enum hl_exit {
 	HL_EXIT_INSTALL = 69,      /* seccomp(SECCOMP_SET_MODE_FILTER) refused program prog_index */
 	HL_EXIT_LISTENER = 70,     /* the listener could not be handed over */
 	HL_EXIT_USAGE = 71,        /* started by hand, not by libheimdall */
+	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*) */
 };
 
 struct hl_shm_header {
@@ -162,7 +193,8 @@ struct hl_shm_header {
 	uint64_t result_off;
 	uint64_t samples_off;
 	uint32_t listener_prog;
-	uint8_t reserved[52];
+	uint32_t batch_clock;
+	uint8_t reserved[48];
 	char path[HL_PATH_MAX];
 };
 
@@ -185,6 +217,7 @@ _Static_assert(__builtin_offsetof(struct hl_shm_header, nr) == 32, "nr");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, warmup) == 88, "warmup");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, prog_len) == 112, "prog_len");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, progs_off) == 176, "progs_off");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, batch_clock) == 204, "batch_clock");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, path) == 256, "path");
 _Static_assert(sizeof(struct hl_shm_result) == 64, "result layout");
 _Static_assert(__builtin_offsetof(struct hl_shm_result, listener_taken) == 48, "listener_taken");
@@ -210,6 +243,10 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 	if (h->nprogs > HL_MAX_PROGS || h->cpu < -1 || h->cpu >= 1024 /* CPU_SETSIZE */)
 		return -1;
 	if ((h->flags & HL_F_NEW_LISTENER) && h->listener_prog >= h->nprogs)
+		return -1;
+	if (h->batch_clock > HL_CLOCK_MAX_ || (h->mode != HL_MODE_BATCH && h->batch_clock != 0))
+		return -1;
+	if ((h->call == HL_CALL_ATTACH || h->call == HL_CALL_FORK_ATTACH) && (h->nprogs < 1 || (h->flags & HL_F_NEW_LISTENER)))
 		return -1;
 	for (uint32_t i = 0; i < h->nprogs; i++) {
 		if (h->prog_len[i] < 1 || h->prog_len[i] > HL_MAX_INSNS)

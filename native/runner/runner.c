@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/filter.h>
@@ -31,6 +32,7 @@ struct job {
 	const char *path;
 	long nr;
 	long args[6];
+	struct sock_fprog attach; /* HL_CALL_ATTACH, HL_CALL_FORK_ATTACH: the program each call attaches */
 };
 
 static struct hl_shm_result *res;
@@ -115,6 +117,102 @@ LOOPS(mprotect, AFTER_none)
 LOOPS(openat, AFTER_close)
 LOOPS(syscall, AFTER_none)
 
+/*
+ * A call that must succeed failed (attach, fork, or the forked child): record how far the loop got
+ * and why, and end the run. Only raw system calls here: the floor may allow nothing else.
+ */
+static __attribute__((noreturn)) void call_failed(uint64_t done, long err)
+{
+	res->done = done;
+	res->last_ret = -1;
+	res->last_errno = (int32_t)err;
+	res->setup_errno = (int32_t)err;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	sys6(SYS_exit_group, HL_EXIT_CALL, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
+}
+
+static inline __attribute__((always_inline)) long attach_once(const struct job *j)
+{
+	return sys6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&j->attach, 0, 0, 0);
+}
+
+/*
+ * fork (the raw call: no atfork handlers, nothing of libc's in the child), the child attaches or not
+ * and leaves with exit_group, the parent waits. Returns 0, or the errno that made it fail (for a
+ * child that could not attach, the errno it exited with).
+ */
+static inline __attribute__((always_inline)) long fork_once(const struct job *j, int attach)
+{
+	long pid = sys6(SYS_fork, 0, 0, 0, 0, 0, 0);
+	if (pid == 0) {
+		long r = attach ? attach_once(j) : 0;
+		sys6(SYS_exit_group, r < 0 ? -r : 0, 0, 0, 0, 0, 0);
+		__builtin_unreachable();
+	}
+	if (pid < 0)
+		return -pid;
+	int status = 0;
+	long w;
+	do
+		w = sys6(SYS_wait4, pid, (long)&status, 0, 0, 0, 0);
+	while (w == -EINTR);
+	if (w < 0)
+		return -w;
+	if (!WIFEXITED(status))
+		return EINTR; /* killed: no errno fits better, the run's fate says the rest */
+	return WEXITSTATUS(status);
+}
+
+static long per_call_attach(const struct job *j, uint64_t *out, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = now_ns();
+		long r = attach_once(j);
+		uint64_t b = now_ns();
+		if (r < 0)
+			call_failed(i, -r);
+		out[i] = b - a;
+	}
+	return 0;
+}
+
+static long batch_attach(const struct job *j, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		long r = attach_once(j);
+		if (r < 0)
+			call_failed(i, -r);
+	}
+	return 0;
+}
+
+#define FORK_LOOPS(kind, attach)                                                                  \
+	static long per_call_##kind(const struct job *j, uint64_t *out, uint64_t n)               \
+	{                                                                                         \
+		for (uint64_t i = 0; i < n; i++) {                                                \
+			uint64_t a = now_ns();                                                    \
+			long e = fork_once(j, attach);                                            \
+			uint64_t b = now_ns();                                                    \
+			if (e != 0)                                                               \
+				call_failed(i, e);                                                \
+			out[i] = b - a;                                                           \
+		}                                                                                 \
+		return 0;                                                                         \
+	}                                                                                         \
+	static long batch_##kind(const struct job *j, uint64_t n)                                 \
+	{                                                                                         \
+		for (uint64_t i = 0; i < n; i++) {                                                \
+			long e = fork_once(j, attach);                                            \
+			if (e != 0)                                                               \
+				call_failed(i, e);                                                \
+		}                                                                                 \
+		return 0;                                                                         \
+	}
+
+FORK_LOOPS(fork, 0)
+FORK_LOOPS(fork_attach, 1)
+
 /* The timer's own cost: two back-to-back reads, nothing between them. */
 static long per_call_timer(const struct job *j, uint64_t *out, uint64_t n)
 {
@@ -140,6 +238,9 @@ static const per_call_fn per_call[HL_CALL_MAX_ + 1] = {
 	[HL_CALL_MPROTECT] = per_call_mprotect,
 	[HL_CALL_OPENAT] = per_call_openat,
 	[HL_CALL_SYSCALL] = per_call_syscall,
+	[HL_CALL_ATTACH] = per_call_attach,
+	[HL_CALL_FORK] = per_call_fork,
+	[HL_CALL_FORK_ATTACH] = per_call_fork_attach,
 };
 
 static const batch_fn batch[HL_CALL_MAX_ + 1] = {
@@ -151,7 +252,18 @@ static const batch_fn batch[HL_CALL_MAX_ + 1] = {
 	[HL_CALL_MPROTECT] = batch_mprotect,
 	[HL_CALL_OPENAT] = batch_openat,
 	[HL_CALL_SYSCALL] = batch_syscall,
+	[HL_CALL_ATTACH] = batch_attach,
+	[HL_CALL_FORK] = batch_fork,
+	[HL_CALL_FORK_ATTACH] = batch_fork_attach,
 };
+
+/* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
+static inline uint64_t batch_now(uint32_t clock)
+{
+	struct timespec t;
+	clock_gettime(clock == HL_CLOCK_PROCESS_CPUTIME ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static __attribute__((noreturn)) void give_up(int code, int err)
 {
@@ -278,8 +390,19 @@ int main(int argc, char **argv)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		give_up(HL_EXIT_NO_NEW_PRIVS, errno);
 
+	/* The attaching calls keep their program for the loop: it is not part of the floor. */
+	uint32_t floor_progs = h.nprogs;
+	if (h.call == HL_CALL_ATTACH || h.call == HL_CALL_FORK_ATTACH) {
+		const struct sock_filter *p = progs;
+		for (uint32_t k = 0; k + 1 < h.nprogs; k++)
+			p += h.prog_len[k];
+		job.attach.len = (unsigned short)h.prog_len[h.nprogs - 1];
+		job.attach.filter = (struct sock_filter *)p;
+		floor_progs = h.nprogs - 1;
+	}
+
 	int listener = -1;
-	for (uint32_t k = 0; k < h.nprogs; k++) {
+	for (uint32_t k = 0; k < floor_progs; k++) {
 		res->prog_index = k;
 		set_phase(HL_PHASE_INSTALL);
 		struct sock_fprog fprog = {.len = (unsigned short)h.prog_len[k], .filter = (struct sock_filter *)progs};
@@ -311,9 +434,9 @@ int main(int argc, char **argv)
 	if (h.mode == HL_MODE_BATCH) {
 		untimed(&job, h.warmup);
 		set_phase(HL_PHASE_MEASURE);
-		uint64_t a = now_ns();
+		uint64_t a = batch_now(h.batch_clock);
 		last = untimed(&job, h.count);
-		uint64_t b = now_ns();
+		uint64_t b = batch_now(h.batch_clock);
 		res->batch_ns = b - a;
 	} else {
 		/* The warm-up runs the very loop that is measured, into the same (later overwritten) samples. */

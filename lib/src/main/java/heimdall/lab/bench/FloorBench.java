@@ -77,16 +77,17 @@ public final class FloorBench {
      */
     public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
             Host.LoadSampler loads, Consumer<String> progress) {
-        return run(rows, counts, cpu, inDir, samples, loads, progress, () -> false);
+        return run(rows, 0, counts, cpu, inDir, samples, loads, progress, () -> false);
     }
 
     /**
-     * As {@link #run(List, Counts, int, Path, SamplesFile, Host.LoadSampler, Consumer)}, stopping
-     * before the next child once {@code stop} says so (Ctrl-C): what was measured is returned, and
-     * the run that was cut short is not counted.
+     * Measures {@code rows}, their indices in {@code samples} (and {@link Measured#baselineRow()})
+     * starting at {@code rowBase} — for measuring the same rows again into the same samples file (idle,
+     * then under load) — and stopping before the next child once {@code stop} says so (Ctrl-C): what
+     * was measured is returned, and the run that was cut short is not counted.
      */
-    public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
-            Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop) {
+    public static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
+            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop) {
         // One baseline per distinct (call, counts): rows 2, 6 and 7 share mprotect's, for instance.
         Map<String, Integer> baselineOwner = new LinkedHashMap<>();
         int[] baselineOf = new int[rows.size()];
@@ -129,7 +130,7 @@ public final class FloorBench {
                     long[] got = v.baseline ? measureBaseline(v.source, counts, cpu) : measure(v.source, counts, cpu, inDir, v.state);
                     v.state.runs.add(got);
                     v.state.loads.add((before + loads.sample().one()) / 2);
-                    samples.append(v.row, v.baseline ? "none" : "filtered", run, got);
+                    samples.append(rowBase + v.row, v.baseline ? "none" : "filtered", run, got);
                     progress.accept(String.format("[%d/%d] run %d · %s: median %,d ns", done, total, run + 1, label,
                             Stats.of(got).median()));
                 } catch (Refusal e) {
@@ -151,7 +152,7 @@ public final class FloorBench {
             State s = v.state;
             State b = baselineState[baselineOf[v.row]];
             String failure = s.failure != null ? s.failure : b.failure != null ? "baseline: " + b.failure : null;
-            out.add(new Measured(v.source, List.copyOf(s.runs), List.copyOf(b.runs), baselineOf[v.row],
+            out.add(new Measured(v.source, List.copyOf(s.runs), List.copyOf(b.runs), rowBase + baselineOf[v.row],
                     List.copyOf(s.loads), failure, s.cpuGranted, List.copyOf(s.supervisor)));
         }
         return out;

@@ -35,7 +35,17 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)}; the close that follows is not timed. */
         OPENAT(7, 257, "openat(O_RDONLY|O_CLOEXEC)"),
         /** Any call by number with six given arguments. */
-        SYSCALL(8, -1, "syscall");
+        SYSCALL(8, -1, "syscall"),
+        /**
+         * {@code seccomp(SECCOMP_SET_MODE_FILTER)} of the spec's last program, which is not installed
+         * before the loop: every call adds one more filter to the child, so warm-up plus count is
+         * bounded by the kernel's instruction budget ({@link AttachBudget}).
+         */
+        ATTACH(9, -1, "seccomp attach"),
+        /** {@code fork}; the child exits at once; {@code wait4}: the baseline of {@link #FORK_ATTACH}. */
+        FORK(10, -1, "fork+wait"),
+        /** {@code fork}; the child attaches the spec's last program once and exits; {@code wait4}. */
+        FORK_ATTACH(11, -1, "fork+attach+wait");
 
         final int code;
         final int nr;
@@ -51,6 +61,11 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         public int code() {
             return code;
         }
+
+        /** Whether each call attaches the spec's last program (which is then not installed before the loop). */
+        public boolean attaches() {
+            return this == ATTACH || this == FORK_ATTACH;
+        }
     }
 
     public static final Call NONE = new Call(Kind.NONE, -1, List.of(), null);
@@ -60,6 +75,9 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     public static final Call SCHED_YIELD = named(Kind.SCHED_YIELD);
     public static final Call PRCTL_SET_NAME = named(Kind.PRCTL_SET_NAME);
     public static final Call MPROTECT = named(Kind.MPROTECT);
+    public static final Call ATTACH = named(Kind.ATTACH);
+    public static final Call FORK = named(Kind.FORK);
+    public static final Call FORK_ATTACH = named(Kind.FORK_ATTACH);
 
     public Call {
         Objects.requireNonNull(kind, "kind");

@@ -15,11 +15,14 @@ import java.util.Objects;
  * @param programs classic BPF programs installed in this order, each raw {@code struct sock_filter}
  *     bytes (8 bytes an instruction, little endian; libseccomp's {@code seccomp_export_bpf} format).
  *     Each program after the first is installed under those before it, so they must allow
- *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL})
+ *     {@code seccomp} (317); otherwise the child dies installing it (phase {@link Phase#INSTALL}).
+ *     With a call that attaches ({@link Call.Kind#attaches()}) the last program is not installed
+ *     first: it is the one each call attaches
  * @param call what is measured
  * @param warmup calls made before measuring, not recorded
  * @param count measured calls (at least 1)
- * @param mode one sample per call, one total, or the timer alone
+ * @param mode one sample per call, one total (on the monotonic clock, or the process's CPU time),
+ *     or the timer alone
  * @param newListener install the last program with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER} and hand
  *     the listener to the parent ({@link RunningChild#listenerFd()})
  * @param transfer how the listener reaches the parent
@@ -40,14 +43,31 @@ public record ChildSpec(
         /** Each call timed alone: {@code count} samples. */
         PER_CALL(0),
         /** One timer pair around all {@code count} calls: {@link ChildResult#batchTotalNs()}, no samples. */
-        BATCH(1),
+        BATCH(1, 0),
+        /**
+         * As {@link #BATCH}, read with {@code CLOCK_PROCESS_CPUTIME_ID}, the clock of the kernel's
+         * {@code seccomp_benchmark}: the child's CPU time, not wall time (two system calls around the
+         * loop; a forked child's time is not in it).
+         */
+        BATCH_CPUTIME(1, 1),
         /** Two back-to-back clock reads per sample, no call: the timer's own cost. */
-        TIMER(2);
+        TIMER(2, 0);
 
         final int code;
+        final int clock;
 
         Mode(int code) {
+            this(code, 0);
+        }
+
+        Mode(int code, int clock) {
             this.code = code;
+            this.clock = clock;
+        }
+
+        /** Whether the child keeps one total and no samples. */
+        public boolean batch() {
+            return code == 1;
         }
     }
 
@@ -92,6 +112,9 @@ public record ChildSpec(
         if ((mode == Mode.TIMER) != (call.kind() == Call.Kind.NONE)) {
             throw bad("mode", "TIMER goes with Call.NONE, and only with it");
         }
+        if (call.kind().attaches() && (programs.isEmpty() || newListener)) {
+            throw bad("programs", call.kind() + " attaches the last program, so needs at least one, and no listener");
+        }
         if (newListener && programs.isEmpty()) {
             throw bad("newListener", "needs at least one program to install with it");
         }
@@ -106,6 +129,17 @@ public record ChildSpec(
     /** {@code count} calls, each timed, after {@code warmup}, on the {@link Cpus#measuring()} CPU, no programs. */
     public static ChildSpec of(Call call, long warmup, long count) {
         return new ChildSpec(Cpus.measuring(), List.of(), call, warmup, count, Mode.PER_CALL, false,
+                ListenerTransfer.SCM_RIGHTS, 0);
+    }
+
+    /**
+     * {@code count} timed calls of {@link Call#ATTACH} or {@link Call#FORK_ATTACH}, each attaching
+     * {@code program} (raw {@code struct sock_filter} bytes), after {@code warmup}, on the
+     * {@link Cpus#measuring()} CPU. Add a floor under it with {@link #withPrograms}, the attached
+     * program last.
+     */
+    public static ChildSpec attaching(Call call, byte[] program, long warmup, long count) {
+        return new ChildSpec(Cpus.measuring(), List.of(program), call, warmup, count, Mode.PER_CALL, false,
                 ListenerTransfer.SCM_RIGHTS, 0);
     }
 
@@ -171,6 +205,7 @@ public record ChildSpec(
         b.putLong(88, warmup);
         b.putLong(96, count);
         b.putInt(200, newListener ? listenerProgram : 0);
+        b.putInt(204, mode.clock); // batch_clock
         b.putInt(108, programs.size());
         for (int i = 0; i < programs.size(); i++) {
             b.putInt(112 + 4 * i, programs.get(i).length / 8);

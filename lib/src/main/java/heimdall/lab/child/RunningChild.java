@@ -156,7 +156,7 @@ public final class RunningChild implements AutoCloseable {
             synchronized (state) {
                 checkOpen();
             }
-            long[] samples = new long[spec.mode() == ChildSpec.Mode.BATCH ? 0 : (int) spec.count()];
+            long[] samples = new long[spec.mode().batch() ? 0 : (int) spec.count()];
             long[] r = new long[NativeLib.R_LEN];
             // No lock on state here: kill() must get through while this blocks. free() waits on `waiting`.
             int rc = NativeLib.hl_run_wait(handle, samples, samples.length, r, r.length);

@@ -197,7 +197,7 @@ public final class FloorCost {
             Host host, Host.LoadSampler loads, long[] timer, Instant started, AtomicBoolean interrupted) {
         List<FloorBench.Measured> measured;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            measured = FloorBench.run(rows, o.counts(), o.cpu(), inDir(), samples, loads, progress, interrupted::get);
+            measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir(), samples, loads, progress, interrupted::get);
         }
         if (interrupted.get()) {
             progress.accept("floor-cost: interrupted; writing what was measured to " + folder.path());

@@ -1,20 +1,31 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
-import heimdall.lab.sys.Cpus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
-/** {@code ./lab reproduce NAME}: runs one published table and writes a results folder. */
+/**
+ * {@code ./lab reproduce NAME}: runs one published table and writes a results folder. Each NAME is a
+ * {@link Reproduction} (see {@link Reproductions}); this class only finds it, parses its options and
+ * prints what it wrote.
+ */
 public final class ReproduceCommand implements Command {
+    /** Every reproduction, in the order help lists them. */
+    static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
+            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun());
+
     /** Every reproduction's name. */
-    public static final List<String> NAMES = List.of("floor-cost");
+    public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
 
     @Override
     public String name() {
@@ -28,7 +39,7 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public String help() {
-        return """
+        StringBuilder h = new StringBuilder("""
                 usage: ./lab reproduce NAME [--quick] [--out DIR] [options]
 
                 Measures a published table on this machine and writes a results folder (summary.json,
@@ -37,66 +48,67 @@ public final class ReproduceCommand implements Command {
                 default results/<date>-<host>[-N]/.
 
                 NAME is one of: %s
+                """.formatted(String.join(", ", NAMES)));
+        for (Reproduction r : ALL) {
+            h.append('\n').append(r.name()).append(" options:\n").append(r.help().stripTrailing()).append('\n');
+        }
+        h.append("""
 
-                floor-cost options:
-                  --quick                about a minute: 3 runs, 10,000 + 50,000 calls (brokered 500 + 2,000)
-                  --runs N               runs (fresh children) per row (published: 7)
-                  --calls N              measured calls per run of a fast call (published: 1,000,000)
-                  --broker-calls N       measured calls per run of a brokered call (published: 20,000)
-                  --no-broker            rows 1-9 only (no supervisor)
-                  --cpu C                the child's CPU (default: the highest allowed, here %d)
-                  --supervisor-cpu C     the supervisor's own CPU (default: another allowed one, here %d)
-
-                Exit status: 0 all rows measured, 1 a row failed (killed by its floor: the folder still
-                holds every other row), 2 bad input.
-                """.formatted(String.join(", ", NAMES), Cpus.measuring(), Cpus.supervisor());
+                Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
+                2 bad input.
+                """);
+        return h.toString();
     }
 
     @Override
     public int run(List<String> argv) {
-        Args args = Args.parse("reproduce", argv, Set.of("--quick", "--no-broker"),
-                Set.of("--out", "--runs", "--calls", "--broker-calls", "--cpu", "--supervisor-cpu")).atMost(1);
-        String name = args.positional(0, "NAME (one of " + String.join(", ", NAMES) + ")");
-        if (!name.equals("floor-cost")) {
-            throw new BadInput("reproduce: unknown NAME '" + name + "'; one of " + String.join(", ", NAMES));
-        }
-        FloorBench.Counts base = args.flag("--quick") ? FloorBench.Counts.quick() : FloorBench.Counts.published();
-        FloorBench.Counts counts = new FloorBench.Counts(
-                (int) positive(args, "--runs", base.runs()), base.warmup(), positive(args, "--calls", base.count()),
-                base.brokerWarmup(), positive(args, "--broker-calls", base.brokerCount()));
-        int cpu = cpu(args, "--cpu", Cpus.measuring());
-        int sup = cpu(args, "--supervisor-cpu", Cpus.supervisor());
-        FloorCost.Options options = new FloorCost.Options(counts, cpu, sup, !args.flag("--no-broker"));
-        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(FloorCost::defaultFolder);
-        FloorCost.Result result = FloorCost.run(options, folder, line -> System.err.println(line));
-        System.out.print(new String(readTable(result.folder())));
+        Reproduction r = find(argv);
+        Set<String> flags = new LinkedHashSet<>(r.flags());
+        flags.add("--quick");
+        Set<String> valued = new LinkedHashSet<>(r.valued());
+        valued.add("--out");
+        Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
+                .orElseGet(FloorCost::defaultFolder);
+        ReproductionResult result = r.run(args, folder, line -> System.err.println(line));
+        System.out.print(readTable(result.folder()));
         List<Map<String, Object>> failed = result.failed();
-        failed.forEach(r -> System.out.println("FAILED: " + r.get("what") + " · " + r.get("call") + ": " + r.get("failure")));
+        failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
         System.out.println(result.folder());
         return failed.isEmpty() ? 0 : 1;
     }
 
-    private static byte[] readTable(Path folder) {
+    /** The reproduction named by the first word that is not an option or an option's value. */
+    private static Reproduction find(List<String> argv) {
+        Set<String> valued = ALL.stream().flatMap(r -> r.valued().stream()).collect(Collectors.toSet());
+        valued.add("--out");
+        String name = null;
+        for (int i = 0; i < argv.size() && name == null; i++) {
+            String a = argv.get(i);
+            if (a.startsWith("--")) {
+                if (valued.contains(a)) {
+                    i++;
+                }
+            } else {
+                name = a;
+            }
+        }
+        if (name == null) {
+            throw new BadInput("missing NAME (one of " + String.join(", ", NAMES) + ") (./lab reproduce --help)");
+        }
+        for (Reproduction r : ALL) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        throw new BadInput("reproduce: unknown NAME '" + name + "'; one of " + String.join(", ", NAMES));
+    }
+
+    private static String readTable(Path folder) {
         try {
-            return java.nio.file.Files.readAllBytes(folder.resolve("table.md"));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            return Files.readString(folder.resolve("table.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-    }
-
-    private static long positive(Args args, String option, long fallback) {
-        long v = args.longValue(option, fallback);
-        if (v < 1) {
-            throw new BadInput("option " + option + ": must be at least 1, got " + v);
-        }
-        return v;
-    }
-
-    private static int cpu(Args args, String option, int fallback) {
-        int cpu = (int) args.longValue(option, fallback);
-        if (!Cpus.allowed().contains(cpu)) {
-            throw new BadInput("option " + option + ": CPU " + cpu + " is not one this process may use " + Cpus.allowed());
-        }
-        return cpu;
     }
 }

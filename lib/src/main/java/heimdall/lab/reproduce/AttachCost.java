@@ -1,0 +1,475 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.bpf.Compiler;
+import heimdall.lab.bpf.Emulator;
+import heimdall.lab.bpf.SeccompData;
+import heimdall.lab.profile.Action;
+import heimdall.lab.profile.SyscallRule;
+import heimdall.lab.bpf.Program;
+import heimdall.lab.child.AttachBudget;
+import heimdall.lab.child.Call;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.profile.Profile;
+import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.sys.Host;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * What installing a filter costs (seed {@code 004}): for floors of growing size, the
+ * {@code seccomp(SECCOMP_SET_MODE_FILTER)} call itself in a loop that attaches the same program again
+ * and again, each attach timed ("inside") and the whole loop timed with no clock read in it
+ * ("outside", the point Kees Cook makes in the seed); the same with a fork (fork a child that
+ * attaches once and exits, wait for it), beside a fork whose child only exits; and the time this
+ * library takes to compile the floor from its profile (Java, JIT warmed up).
+ *
+ * <p>The in-process loop is bounded by the kernel's instruction budget per process
+ * ({@link AttachBudget}): a floor of L instructions can be attached at most 32772 / (L + 4) times.
+ */
+public final class AttachCost {
+    private AttachCost() {}
+
+    /**
+     * A floor to attach: its name, where it came from, the program, and the program the in-process
+     * loop attaches. Each attach in the loop is made under the filters attached before it, so a floor
+     * that does not allow {@code seccomp(2)} would kill the loop at its second attach: the loop then
+     * attaches the floor compiled with one more rule, allowing {@code seccomp}, in front (a few
+     * instructions more); the fork variant always attaches the floor as it is.
+     */
+    public record Floor(String name, String source, Program program, Program loopProgram) {
+        public Floor(String name, String source, Program program) {
+            this(name, source, program, program);
+        }
+
+        public int insns() {
+            return program.length();
+        }
+
+        /** Whether the loop attaches a program other than the floor itself. */
+        public boolean loopAddsSeccomp() {
+            return loopProgram != program;
+        }
+    }
+
+    /** The syscall number of {@code seccomp} on x86_64, and {@code SECCOMP_SET_MODE_FILTER}. */
+    static final int NR_SECCOMP = 317;
+    static final int SECCOMP_SET_MODE_FILTER = 1;
+
+    /** Whether {@code p} lets a process attach one more filter (allows {@code seccomp(SET_MODE_FILTER, 0, …)}). */
+    static boolean allowsAttach(Program p) {
+        int action = Emulator.run(p, SeccompData.x86_64(NR_SECCOMP, SECCOMP_SET_MODE_FILTER, 0, 0x1000)).action();
+        return (action & 0xffff0000) == KernelBitmap.RET_ALLOW;
+    }
+
+    /** The floor compiled from {@code profile}, with the loop's variant where the floor forbids the next attach. */
+    static Floor fromProfile(String name, String source, Profile profile) {
+        Program p = Compiler.compile(profile);
+        if (allowsAttach(p)) {
+            return new Floor(name, source, p);
+        }
+        List<SyscallRule> rules = new ArrayList<>();
+        rules.add(new SyscallRule(List.of("seccomp"), Action.ALLOW, List.of(), "the attach loop's next attach"));
+        rules.addAll(profile.syscalls());
+        Program loop = Compiler.compile(new Profile(profile.defaultAction(), profile.architectures(), rules));
+        return new Floor(name, source, p, loop);
+    }
+
+    /**
+     * What to run.
+     *
+     * @param runs fresh children per floor and variant
+     * @param attaches attaches per in-process run (fewer where the budget allows fewer)
+     * @param forkWarmup forks before each fork run's measured ones
+     * @param forks measured forks per run
+     * @param compileWarmup compiles before timing (JIT warm-up)
+     * @param compiles timed compiles per floor
+     * @param cpu the measuring CPU
+     */
+    public record Options(int runs, int attaches, int forkWarmup, int forks, int compileWarmup, int compiles, int cpu) {
+        public static Options full() {
+            return new Options(7, 1000, 100, 2000, 2000, 1000, heimdall.lab.sys.Cpus.measuring());
+        }
+
+        public static Options quick() {
+            return new Options(3, 200, 20, 200, 300, 200, heimdall.lab.sys.Cpus.measuring());
+        }
+    }
+
+    /** The default podman profile, where podman is installed. */
+    public static final Path PODMAN_PROFILE = Path.of("/usr/share/containers/seccomp.json");
+
+    /**
+     * The floors, smallest first: a 2-instruction filter, every fixture's {@code x86_64-glibc.json}
+     * compiled by {@link Compiler}, and Podman's default profile when {@code podman} is not null and exists.
+     */
+    public static List<Floor> floors(Path podman, Consumer<String> progress) {
+        List<Floor> out = new ArrayList<>();
+        out.add(new Floor("2-instruction filter", "load nr, RET ALLOW", KernelBitmap.BITMAP_FILTER));
+        Path dir = Fixtures.home().resolve("fixtures/profiles");
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.sorted().toList()) {
+                if (Files.isRegularFile(p.resolve("x86_64-glibc.json"))) {
+                    String name = p.getFileName().toString();
+                    out.add(fromProfile("static floor, " + name, "fixtures/profiles/" + name + "/x86_64-glibc.json",
+                            Fixtures.profile(name)));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+        if (podman != null && Files.isRegularFile(podman)) {
+            ProfileJson.Loaded loaded = ProfileJson.load(podman);
+            progress.accept("attach-cost: " + podman + " loaded with " + loaded.warnings().size()
+                    + " warnings (other architectures and unknown names left out; see ./lab bpf stats)");
+            out.add(fromProfile("podman default", podman.toString(), loaded.profile()));
+        } else if (podman != null) {
+            progress.accept("attach-cost: " + podman + " is absent: no container profile row");
+        }
+        out.sort(Comparator.comparingInt(Floor::insns));
+        return List.copyOf(out);
+    }
+
+    /** The profile behind a floor, for timing the compiler (null for the hand-written filter). */
+    static Profile profileOf(Floor f) {
+        if (f.source().startsWith("fixtures/profiles/")) {
+            return Fixtures.profile(f.source().split("/")[2]);
+        }
+        if (f.source().startsWith("/")) {
+            return ProfileJson.load(Path.of(f.source())).profile();
+        }
+        return null;
+    }
+
+    /**
+     * One floor's figures.
+     *
+     * @param attachesPerRun K, the attaches of each in-process run
+     * @param budget the most attaches the kernel allows this floor in one process
+     * @param attachRuns each in-process run's per-attach samples, ns (in attach order)
+     * @param attachLoopNs each in-process run's whole loop with no clock read inside, ns
+     * @param forkAttachRuns each fork run's per-call samples (fork, attach in the child, wait), ns
+     * @param forkAttachLoopNs each fork run's whole loop, ns
+     * @param compileNs the library's compile times, ns (empty for the hand-written filter)
+     * @param failure why a run of this floor failed (its child's fate), or null; the lists then hold
+     *     what was measured before it
+     */
+    public record FloorFigures(Floor floor, int attachesPerRun, int budget, List<long[]> attachRuns, List<Long> attachLoopNs,
+            List<long[]> forkAttachRuns, List<Long> forkAttachLoopNs, long[] compileNs, String failure) {
+        public boolean ok() {
+            return failure == null;
+        }
+
+        public Stats.Summary attach() {
+            return Stats.ofAll(attachRuns.toArray(long[][]::new));
+        }
+
+        /** The loop timed outside: the median over runs of total / attaches. */
+        public long attachOutsidePerCall() {
+            return medianPerCall(attachLoopNs, attachesPerRun);
+        }
+
+        /** The median over runs of each run's first attach (the process's first filter). */
+        public long firstAttach() {
+            return Stats.of(attachRuns.stream().mapToLong(r -> r[0]).toArray()).median();
+        }
+
+        public Stats.Summary forkAttach() {
+            return Stats.ofAll(forkAttachRuns.toArray(long[][]::new));
+        }
+
+        public long forkAttachOutsidePerCall(int forks) {
+            return medianPerCall(forkAttachLoopNs, forks);
+        }
+
+        public Stats.Summary compile() {
+            return compileNs.length == 0 ? null : Stats.of(compileNs);
+        }
+    }
+
+    static long medianPerCall(List<Long> totals, long calls) {
+        return Stats.of(totals.stream().mapToLong(t -> t / calls).toArray()).median();
+    }
+
+    /** Everything one invocation measured; {@code forkRuns} and {@code forkLoopNs} are the fork-alone baseline. */
+    public record Measurement(Options options, List<FloorFigures> floors, List<long[]> forkRuns, List<Long> forkLoopNs) {
+        public Stats.Summary fork() {
+            return Stats.ofAll(forkRuns.toArray(long[][]::new));
+        }
+
+        public long forkOutsidePerCall() {
+            return medianPerCall(forkLoopNs, options.forks());
+        }
+
+        /** One record per floor measured without failure: the figures a notebook plots against the floor's size. */
+        public List<Row> rows() {
+            long fork = fork().median();
+            return floors.stream().filter(FloorFigures::ok).map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
+                    f.attach().median(), f.attach().p99(), f.firstAttach(), f.attachOutsidePerCall(), f.forkAttach().median(),
+                    f.forkAttach().p99(), f.forkAttachOutsidePerCall(options.forks()), f.forkAttach().median() - fork,
+                    f.compile() == null ? null : f.compile().median(), f.compile() == null ? null : f.compile().p99())).toList();
+        }
+    }
+
+    /** A floor's figures flat, in ns. */
+    public record Row(String floor, int insns, int attachesPerRun, int budget, long attachMedian, long attachP99, long firstAttach,
+            long attachOutside, long forkAttachMedian, long forkAttachP99, long forkAttachOutside, long attachInForkAdded,
+            Long compileMedian, Long compileP99) {}
+
+    /** Measures every floor. */
+    public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Consumer<String> progress) {
+        List<FloorFigures> figures = new ArrayList<>();
+        int row = 0;
+        for (Floor f : floors) {
+            int budget = AttachBudget.maxFilters(f.loopProgram().toBytes());
+            int k = Math.min(o.attaches(), budget);
+            Runs runs = new Runs();
+            String failure = null;
+            for (int run = 0; run < o.runs() && failure == null; run++) {
+                try {
+                    measureRun(f, row, run, k, o, samples, runs, progress);
+                } catch (Refusal e) {
+                    failure = e.getMessage();
+                    progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
+                }
+            }
+            long[] compile = timeCompile(f, o, progress);
+            figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
+                    List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
+            row++;
+        }
+        List<long[]> forkRuns = new ArrayList<>();
+        List<Long> forkLoop = new ArrayList<>();
+        for (int run = 0; run < o.runs(); run++) {
+            ChildSpec fork = ChildSpec.of(Call.FORK, o.forkWarmup(), o.forks()).withCpu(o.cpu());
+            long[] s = MeasuredChild.run(fork).requireCompleted().samples();
+            forkRuns.add(s);
+            forkLoop.add(MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
+            if (samples != null) {
+                samples.append(row, "fork", run, s);
+            }
+            progress.accept(String.format(Locale.ROOT, "run %d · fork alone: median %,d ns", run + 1, Stats.of(s).median()));
+        }
+        return new Measurement(o, List.copyOf(figures), List.copyOf(forkRuns), List.copyOf(forkLoop));
+    }
+
+    /** One floor's runs as they come. */
+    private static final class Runs {
+        final List<long[]> attach = new ArrayList<>();
+        final List<Long> attachLoop = new ArrayList<>();
+        final List<long[]> fork = new ArrayList<>();
+        final List<Long> forkLoop = new ArrayList<>();
+    }
+
+    /** One run of each variant of one floor: attaches timed inside and outside, fork+attach likewise. */
+    private static void measureRun(Floor f, int row, int run, int k, Options o, SamplesFile samples, Runs runs,
+            Consumer<String> progress) {
+        ChildSpec attach = ChildSpec.attaching(Call.ATTACH, f.loopProgram().toBytes(), 0, k).withCpu(o.cpu());
+        long[] s = MeasuredChild.run(attach).requireCompleted().samples();
+        long loop = MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+        ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, f.program().toBytes(), o.forkWarmup(), o.forks()).withCpu(o.cpu());
+        long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
+        long forkLoop = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+        runs.attach.add(s);
+        runs.attachLoop.add(loop);
+        runs.fork.add(fs);
+        runs.forkLoop.add(forkLoop);
+        if (samples != null) {
+            samples.append(row, "attach", run, s);
+            samples.append(row, "fork+attach", run, fs);
+        }
+        progress.accept(String.format(Locale.ROOT, "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
+                run + 1, f.name(), f.insns(), Stats.of(s).median(), loop / k, k, Stats.of(fs).median()));
+    }
+
+    /** Compile times in this JVM after a warm-up, each compile timed alone. */
+    static long[] timeCompile(Floor f, Options o, Consumer<String> progress) {
+        Profile p = profileOf(f);
+        if (p == null) {
+            return new long[0];
+        }
+        long sink = 0;
+        for (int i = 0; i < o.compileWarmup(); i++) {
+            sink += Compiler.compile(p).length();
+        }
+        long[] ns = new long[o.compiles()];
+        for (int i = 0; i < ns.length; i++) {
+            long a = System.nanoTime();
+            sink += Compiler.compile(p).length();
+            ns[i] = System.nanoTime() - a;
+        }
+        if (sink == 42) {
+            progress.accept(""); // keeps the compiles observable to the JIT
+        }
+        progress.accept(String.format(Locale.ROOT, "%s: compile median %,d ns", f.name(), Stats.of(ns).median()));
+        return ns;
+    }
+
+    /** Measures and writes the results folder. */
+    public static ReproductionResult run(Options o, ResultsFolder folder, Path podman, Consumer<String> progress) {
+        Host host = Host.capture();
+        Instant started = Instant.now();
+        List<Floor> floors = floors(podman, progress);
+        progress.accept(String.format(Locale.ROOT, "attach-cost: %d floors × %d runs; up to %d attaches a run, %d + %d forks a run; CPU %d",
+                floors.size(), o.runs(), o.attaches(), o.forkWarmup(), o.forks(), o.cpu()));
+        Measurement m;
+        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            m = measure(o, floors, samples, progress);
+        }
+        List<Map<String, Object>> summary = summary(m);
+        folder.writeJson("summary.json", summary);
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "attach-cost");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("cpu", o.cpu());
+        env.put("options", o);
+        env.put("attach_budget", Map.of("max_insns_per_path", AttachBudget.MAX_INSNS_PER_PATH, "penalty_per_filter", AttachBudget.PENALTY,
+                "rule", "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
+                        + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"));
+        env.put("methods", Map.of(
+                "inside", "each seccomp(SECCOMP_SET_MODE_FILTER) timed alone with clock_gettime(CLOCK_MONOTONIC), vDSO",
+                "outside", "one CLOCK_MONOTONIC pair around the whole loop, no clock read inside; total / calls",
+                "fork", "raw fork(); the child attaches once (or not, for the baseline) and exit_groups; wait4; all timed",
+                "compile", "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around each"));
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(m, host));
+        return new ReproductionResult(folder.path(), summary);
+    }
+
+    static List<Map<String, Object>> summary(Measurement m) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        Stats.Summary fork = m.fork();
+        for (int i = 0; i < m.floors().size(); i++) {
+            FloorFigures f = m.floors().get(i);
+            if (!f.ok()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("what", f.floor().name());
+                r.put("call", "attach");
+                r.put("source", f.floor().source());
+                r.put("insns", f.floor().insns());
+                r.put("samples_row", i);
+                r.put("status", "failed");
+                r.put("failure", f.failure());
+                out.add(r);
+                continue;
+            }
+            Stats.Summary a = f.attach();
+            Stats.Summary fa = f.forkAttach();
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("what", f.floor().name());
+            r.put("source", f.floor().source());
+            r.put("insns", f.floor().insns());
+            r.put("loop_insns", f.floor().loopProgram().length());
+            r.put("loop_adds_seccomp", f.floor().loopAddsSeccomp());
+            r.put("loop_kernel_insns", AttachBudget.kernelLength(f.floor().loopProgram().toBytes()));
+            r.put("samples_row", i);
+            r.put("attaches_per_run", f.attachesPerRun());
+            r.put("attach_budget", f.budget());
+            r.put("attach_median_ns", a.median());
+            r.put("attach_p99_ns", a.p99());
+            r.put("attach_first_ns", f.firstAttach());
+            r.put("attach_run_medians_ns", Stats.runMedians(f.attachRuns().toArray(long[][]::new)));
+            r.put("attach_outside_ns_per_call", f.attachOutsidePerCall());
+            r.put("attach_outside_totals_ns", f.attachLoopNs());
+            r.put("fork_attach_median_ns", fa.median());
+            r.put("fork_attach_p99_ns", fa.p99());
+            r.put("fork_attach_run_medians_ns", Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new)));
+            r.put("fork_attach_outside_ns_per_call", f.forkAttachOutsidePerCall(m.options().forks()));
+            r.put("fork_attach_outside_totals_ns", f.forkAttachLoopNs());
+            r.put("attach_in_fork_added_ns", fa.median() - fork.median());
+            Stats.Summary c = f.compile();
+            r.put("compile_median_ns", c == null ? null : c.median());
+            r.put("compile_p99_ns", c == null ? null : c.p99());
+            r.put("compiles", f.compileNs().length);
+            r.put("status", "ok");
+            out.add(r);
+        }
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("what", "fork alone");
+        r.put("samples_row", m.floors().size());
+        r.put("fork_median_ns", fork.median());
+        r.put("fork_p99_ns", fork.p99());
+        r.put("fork_run_medians_ns", Stats.runMedians(m.forkRuns().toArray(long[][]::new)));
+        r.put("fork_outside_ns_per_call", m.forkOutsidePerCall());
+        r.put("fork_outside_totals_ns", m.forkLoopNs());
+        r.put("status", "ok");
+        out.add(r);
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static String table(Measurement m, Host host) {
+        Options o = m.options();
+        StringBuilder md = new StringBuilder("# attach-cost: what installing a filter costs\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
+                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
+                        + "once the kernel has converted it to eBPF); "
+                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM.%n%n",
+                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), o.runs(),
+                o.attaches(), o.forkWarmup(), o.forks(), o.compileWarmup(), o.compiles()));
+        MarkdownTable t = new MarkdownTable(List.of("floor", "insns", "compile (Java)", "attaches a run (budget)", "attach: inside, median",
+                "p99", "first", "attach: outside", "fork+attach: inside", "p99", "fork+attach: outside", "attach within fork (− fork alone)"));
+        List<FloorFigures> measured = m.floors().stream().filter(FloorFigures::ok).toList();
+        for (int i = 0; i < m.rows().size(); i++) {
+            Row r = m.rows().get(i);
+            Floor fl = measured.get(i).floor();
+            t.row(List.of(r.floor(), r.insns() + (fl.loopAddsSeccomp() ? " (loop: " + fl.loopProgram().length() + ")" : ""), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
+                    r.attachesPerRun() + " (" + r.budget() + ")", MarkdownTable.tail(r.attachMedian()), MarkdownTable.tail(r.attachP99()),
+                    MarkdownTable.tail(r.firstAttach()), MarkdownTable.tail(r.attachOutside()), MarkdownTable.tail(r.forkAttachMedian()),
+                    MarkdownTable.tail(r.forkAttachP99()), MarkdownTable.tail(r.forkAttachOutside()), MarkdownTable.added(r.attachInForkAdded())));
+        }
+        Stats.Summary fork = m.fork();
+        t.row(List.of("fork alone (baseline)", "—", "—", "—", "—", "—", "—", "—", MarkdownTable.tail(fork.median()),
+                MarkdownTable.tail(fork.p99()), MarkdownTable.tail(m.forkOutsidePerCall()), "—"));
+        md.append(t.render()).append('\n');
+        for (FloorFigures f : m.floors()) {
+            if (!f.ok()) {
+                md.append("- FAILED: ").append(f.floor().name()).append(" (").append(f.floor().insns()).append(" insns): ")
+                        .append(f.failure()).append('\n');
+            }
+        }
+        Map<String, Object> pub = published();
+        if (pub != null) {
+            md.append("Published (seed 004, ").append(pub.get("source_short")).append("):\n\n");
+            for (Map<String, Object> r : (List<Map<String, Object>>) pub.get("rows")) {
+                md.append(String.format(Locale.ROOT, "- %s: %,d ns (%s)%n", r.get("what"), ((Number) r.get("ns")).longValue(), r.get("printed")));
+            }
+            md.append('\n');
+        }
+        md.append("A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the loop attaches it "
+                + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the fork variant attaches the floor as it is. ");
+        md.append("`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
+                + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
+                + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
+                + "first attach.\n");
+        return md.toString();
+    }
+
+    /** The seed's figures as data ({@code results/published/attach-cost.json}), or null if absent. */
+    static Map<String, Object> published() {
+        try {
+            return Fixtures.published("attach-cost");
+        } catch (UncheckedIOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
+import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.load.LoadGenerator;
+import heimdall.lab.load.Worker;
+import heimdall.lab.sys.Host;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The floor-cost rows (1–9, no supervisor) measured twice into one results folder: on the host as it
+ * is ("idle": nothing of ours running), then under a {@link LoadGenerator} load, after letting the
+ * load settle. Each run's 1-minute load average is kept beside its median and p99, because the seed's
+ * host was busy (load 52 to 83) and its remarks put the tail down to the host.
+ *
+ * <p>The 1-minute load average lags: it moves about 1 − e^(−t/60) of the way to a new level in t
+ * seconds, so a short settle time shows the load only partly in the average (the runnable counts in
+ * {@code environment.json} show it at once).
+ */
+public final class HostLoad {
+    private HostLoad() {}
+
+    /**
+     * What to run.
+     *
+     * @param counts runs and calls per row (the brokered counts are unused)
+     * @param cpu the measuring CPU
+     * @param load the load threads
+     * @param settleMs how long the load runs before the loaded rows are measured
+     */
+    public record Options(FloorBench.Counts counts, int cpu, List<Worker> load, long settleMs) {
+        public Options {
+            load = List.copyOf(load);
+        }
+    }
+
+    /**
+     * One run of one row, as a plot wants it: the load average beside the run's median and p99.
+     *
+     * @param row the summary row (0–8 idle, 9–17 loaded)
+     * @param load {@code "idle"} or {@code "loaded"}
+     * @param run 0-based
+     * @param loadAvg the 1-minute load average around the run
+     */
+    public record RunPoint(int row, String load, String what, String call, int run, double loadAvg, long medianNs, long p99Ns) {}
+
+    /** Every filtered run of a host-load results folder, row by row. */
+    public static List<RunPoint> runPoints(Path folder) {
+        List<RunPoint> out = new ArrayList<>();
+        try {
+            JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+            for (int i = 0; i < summary.size(); i++) {
+                JsonNode r = summary.get(i);
+                JsonNode loads = r.get("load_avg_runs");
+                for (int k = 0; k < loads.size(); k++) {
+                    out.add(new RunPoint(i, r.get("load").asText(), r.get("what").asText(), r.get("call").asText(), k,
+                            loads.get(k).asDouble(), r.get("run_medians_ns").get(k).asLong(), r.get("run_p99_ns").get(k).asLong()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + folder.resolve("summary.json"), e);
+        }
+        return out;
+    }
+
+    /** Measures the rows idle and loaded; writes the folder. */
+    public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false));
+        Host host = Host.capture();
+        Instant started = Instant.now();
+        Host.LoadSampler idleLoads = new Host.LoadSampler();
+        Host.LoadSampler loadedLoads = new Host.LoadSampler();
+        progress.accept(String.format(Locale.ROOT, "host-load: %d rows idle, then loaded by %s (settle %d ms); %d runs, %,d + %,d calls; CPU %d",
+                rows.size(), o.load(), o.settleMs(), o.counts().runs(), o.counts().warmup(), o.counts().count(), o.cpu()));
+        List<FloorBench.Measured> idle;
+        List<FloorBench.Measured> loaded;
+        LoadGenerator.Report report;
+        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), FloorCost.inDir(), samples, idleLoads, s -> progress.accept("idle " + s), () -> false);
+            try (LoadGenerator gen = LoadGenerator.start(o.load())) {
+                progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
+                sleep(o.settleMs(), loadedLoads);
+                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), FloorCost.inDir(), samples, loadedLoads,
+                        s -> progress.accept("loaded " + s), () -> false);
+                report = gen.stop();
+            }
+        }
+        List<Map<String, Object>> summary = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            summary.add(row(idle.get(i), "idle", rows.size() + i));
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            summary.add(row(loaded.get(i), "loaded", i));
+        }
+        folder.writeJson("summary.json", summary);
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "host-load");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("cpu", o.cpu());
+        env.put("counts", o.counts());
+        env.put("settle_ms", o.settleMs());
+        env.put("load_asked", o.load().stream().map(Worker::toString).toList());
+        env.put("load_ran", report.toMap());
+        env.put("load_samples_idle", loads(idleLoads));
+        env.put("load_samples_loaded", loads(loadedLoads));
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(summary, host, o, report));
+        return new ReproductionResult(folder.path(), summary);
+    }
+
+    /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
+    static Map<String, Object> row(FloorBench.Measured m, String load, int twin) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("load", load);
+        r.putAll(FloorSummary.of(m));
+        r.put("run_p99_ns", m.runs().stream().map(s -> Stats.of(s).p99()).toList());
+        r.put("twin_row", twin);
+        return r;
+    }
+
+    /** Sleeps while sampling the load average every second (so the settling shows in the samples). */
+    private static void sleep(long ms, Host.LoadSampler loads) {
+        long end = System.nanoTime() + ms * 1_000_000;
+        loads.sample();
+        try {
+            while (System.nanoTime() < end) {
+                Thread.sleep(Math.max(1, Math.min(1000, (end - System.nanoTime()) / 1_000_000)));
+                loads.sample();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Map<String, Object> loads(Host.LoadSampler s) {
+        Map<String, Object> m = new LinkedHashMap<>(s.toMap());
+        m.put("runnable", s.samples().stream().map(Host.LoadAverage::runnable).toList());
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    static String table(List<Map<String, Object>> summary, Host host, Options o, LoadGenerator.Report report) {
+        StringBuilder md = new StringBuilder("# host-load: the floor-cost rows idle and under load\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s; child on CPU %d; %d runs a row, %,d warm-up + %,d calls a run. "
+                        + "Load: %s (kind:cpu:nice:intensity), settled %,d ms before the loaded rows.%n%n",
+                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), o.cpu(), o.counts().runs(), o.counts().warmup(),
+                o.counts().count(), o.load(), o.settleMs()));
+        int half = summary.size() / 2;
+        MarkdownTable t = new MarkdownTable(List.of("what", "call", "idle: median", "p99", "added", "load avg", "loaded: median", "p99",
+                "added", "load avg", "p99 loaded / idle"));
+        for (int i = 0; i < half; i++) {
+            Map<String, Object> a = summary.get(i);
+            Map<String, Object> b = summary.get(half + i);
+            t.row(List.of(String.valueOf(a.get("what")), "`" + a.get("call") + "`", ns(a.get("median_ns")), ns(a.get("p99_ns")), add(a.get("added_ns")),
+                    range((List<Double>) a.get("load_avg_runs")), ns(b.get("median_ns")), ns(b.get("p99_ns")), add(b.get("added_ns")),
+                    range((List<Double>) b.get("load_avg_runs")),
+                    a.get("p99_ns") instanceof Long x && b.get("p99_ns") instanceof Long y && x > 0
+                            ? String.format(Locale.ROOT, "%.2f×", (double) y / x) : "—"));
+        }
+        md.append(t.render()).append('\n');
+        md.append("Each run (filtered), its load average (1 min, mean of before and after) beside its median and p99:\n\n");
+        MarkdownTable r = new MarkdownTable(List.of("row", "load", "what", "call", "run", "load avg", "median", "p99"));
+        for (int i = 0; i < summary.size(); i++) {
+            Map<String, Object> s = summary.get(i);
+            List<Double> la = (List<Double>) s.get("load_avg_runs");
+            List<Long> med = (List<Long>) s.get("run_medians_ns");
+            List<Long> p99 = (List<Long>) s.get("run_p99_ns");
+            for (int k = 0; k < med.size(); k++) {
+                r.row(List.of(String.valueOf(i), String.valueOf(s.get("load")), String.valueOf(s.get("what")), "`" + s.get("call") + "`",
+                        String.valueOf(k + 1), String.format(Locale.ROOT, "%.2f", la.get(k)), MarkdownTable.ns(med.get(k)),
+                        MarkdownTable.ns(p99.get(k))));
+            }
+        }
+        md.append(r.render()).append('\n');
+        md.append("What the load ran:\n\n");
+        for (LoadGenerator.WorkerReport w : report.workers()) {
+            md.append(String.format(Locale.ROOT, "- %s: thread %d on CPU %d at nice %d, busy %.0f%% of %.1f s, %,d %s%n", w.worker(), w.tid(),
+                    w.cpuGranted(), w.niceGranted(), 100 * w.dutyCycle(), w.elapsedNs() / 1e9, w.loops(),
+                    w.worker().kind() == Worker.Kind.SPIN ? "loop iterations" : "getppid calls"));
+        }
+        md.append("\nThe 1-minute load average lags the load (about 1 − e^(−t/60) of a step after t seconds); "
+                + "environment.json has the samples and the runnable counts.\n");
+        return md.toString();
+    }
+
+    private static String ns(Object v) {
+        return v instanceof Long l ? MarkdownTable.ns(l) : "—";
+    }
+
+    private static String add(Object v) {
+        return v instanceof Long l ? MarkdownTable.added(l) : "—";
+    }
+
+    private static String range(List<Double> l) {
+        if (l == null || l.isEmpty()) {
+            return "—";
+        }
+        double lo = l.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        double hi = l.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return String.format(Locale.ROOT, "%.2f–%.2f", lo, hi);
+    }
+}

@@ -1,0 +1,466 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.GroupedMedian;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.bpf.CachePredictor;
+import heimdall.lab.bpf.Insn;
+import heimdall.lab.bpf.Program;
+import heimdall.lab.bpf.SeccompData;
+import heimdall.lab.child.Call;
+import heimdall.lab.child.ChildResult;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.sys.Host;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The kernel selftest's bitmap experiment ({@code seccomp_benchmark}, seed {@code 003}), measured two
+ * ways in one invocation: per-call samples from our harness (a fresh child per run, each call timed
+ * alone, medians) and the selftest's own method (one clock pair around the whole loop, read with
+ * {@code CLOCK_PROCESS_CPUTIME_ID}, total divided by the calls). Both feed the same
+ * {@link BitmapEstimates}; the entry and per-filter estimates of the two methods are compared.
+ *
+ * <p>Unlike the selftest, which stacks its filters in one process one after the other, every run here
+ * is a fresh child that installs a configuration's filters and then only calls {@code getpid}; runs of
+ * all configurations and both methods are interleaved, so a drift of the host spreads over all of them.
+ *
+ * <p>From a notebook: {@code KernelBitmap.measure(KernelBitmap.Options.quick(), s -> {})} returns the
+ * {@link Measurement} with {@link Measurement#estimateRows()} and {@link Measurement#expectationRows()}.
+ */
+public final class KernelBitmap {
+    private KernelBitmap() {}
+
+    /** {@code SECCOMP_RET_ALLOW}. */
+    static final int RET_ALLOW = 0x7fff0000;
+
+    /** A filter the action cache can answer: load {@code nr}, allow. */
+    public static final Program BITMAP_FILTER = new Program(List.of(Insn.ldAbs(SeccompData.OFF_NR), Insn.ret(RET_ALLOW)));
+    /** A filter the action cache cannot answer, because it loads an argument: load {@code args[0]}, allow. */
+    public static final Program FULL_FILTER = new Program(List.of(Insn.ldAbs(SeccompData.OFF_ARGS), Insn.ret(RET_ALLOW)));
+
+    /** The five configurations' programs, in installation order: none, 1 and 2 bitmap, + full, + bitmap. */
+    public static List<List<Program>> configurations() {
+        return List.of(List.of(), List.of(BITMAP_FILTER), List.of(BITMAP_FILTER, BITMAP_FILTER),
+                List.of(BITMAP_FILTER, BITMAP_FILTER, FULL_FILTER),
+                List.of(BITMAP_FILTER, BITMAP_FILTER, FULL_FILTER, BITMAP_FILTER));
+    }
+
+    /**
+     * What to run.
+     *
+     * @param runs fresh children per configuration for the per-call method
+     * @param warmup untimed calls before each run's measured ones
+     * @param perCallCount calls timed one by one per run
+     * @param batchRuns fresh children per configuration for the batch method: more, shorter runs than
+     *     the selftest's one, so that the median over them is not one burst of the host's other work
+     * @param batchCount calls timed as a whole per batch run (the selftest: 10^8, or 15 s worth, once)
+     * @param cpu the measuring CPU
+     */
+    public record Options(int runs, long warmup, long perCallCount, int batchRuns, long batchCount, int cpu) {
+        /** 7 runs of 100,000 warm-up + 1,000,000 calls timed each; 21 runs of 5,000,000 timed as a whole. */
+        public static Options full() {
+            return new Options(7, 100_000, 1_000_000, 21, 5_000_000, heimdall.lab.sys.Cpus.measuring());
+        }
+
+        /** 5 runs of 10,000 + 100,000 timed each; 15 runs of 500,000 as a whole: seconds, for trying things. */
+        public static Options quick() {
+            return new Options(5, 10_000, 100_000, 15, 500_000, heimdall.lab.sys.Cpus.measuring());
+        }
+
+        public Options withCpu(int cpu) {
+            return new Options(runs, warmup, perCallCount, batchRuns, batchCount, cpu);
+        }
+    }
+
+    /**
+     * One configuration, measured both ways.
+     *
+     * @param filters how many filters are installed (0 to 4)
+     * @param what the selftest's name for it
+     * @param cachePredicted whether our predictor says the kernel answers {@code getpid} from its action cache
+     * @param perCallRuns each run's per-call samples, ns
+     * @param batchTotalsNs each batch run's total, ns of process CPU time
+     * @param batchCount the calls in each batch run
+     */
+    public record Configuration(int filters, String what, boolean cachePredicted, List<long[]> perCallRuns,
+            List<Long> batchTotalsNs, long batchCount) {
+        /**
+         * The median over all per-call samples, interpolated within the clock's step
+         * ({@link GroupedMedian}), rounded to a whole ns.
+         */
+        public long interpolatedMedian() {
+            return Math.round(grouped().median());
+        }
+
+        /** Each run's median, interpolated within the clock's step, rounded to a whole ns. */
+        public List<Long> runInterpolatedMedians() {
+            return perCallRuns.stream().map(r -> Math.round(GroupedMedian.of(r).median())).toList();
+        }
+
+        /**
+         * The fastest run's interpolated median: the figure the per-call estimates use. Runs, like the
+         * batch runs, come in an undisturbed group and a slower one on a shared VM; the fastest is the
+         * undisturbed group's, the same choice as {@link #batchNsPerCall()}.
+         */
+        public long perCallNs() {
+            return runInterpolatedMedians().stream().mapToLong(Long::longValue).min().orElseThrow();
+        }
+
+        public GroupedMedian.Result grouped() {
+            return GroupedMedian.of(perCallRuns.toArray(long[][]::new));
+        }
+
+        /** The plain median over all per-call samples (moves in whole clock steps). */
+        public long median() {
+            return Stats.ofAll(perCallRuns.toArray(long[][]::new)).median();
+        }
+
+        public long p99() {
+            return Stats.ofAll(perCallRuns.toArray(long[][]::new)).p99();
+        }
+
+        /** Each batch run's ns per call, rounded down as the selftest divides. */
+        public List<Long> batchNsPerCallRuns() {
+            return batchTotalsNs.stream().map(t -> t / batchCount).toList();
+        }
+
+        /**
+         * The fastest batch run's ns per call: the figure the batch estimates use. A run timed as a
+         * whole keeps every interruption in it, and on a shared VM the batch runs come in two groups,
+         * the undisturbed ones tight together and the rest up to half as slow again (time the vCPU
+         * lost to the host is charged to the process's CPU time); the fastest run is the undisturbed
+         * group's, as the selftest's single long run on a quiet host would be.
+         */
+        public long batchNsPerCall() {
+            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).min();
+        }
+
+        /** The median batch run's ns per call (the lower middle one for an even count). */
+        public long batchMedianNsPerCall() {
+            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).median();
+        }
+    }
+
+    /**
+     * An estimate by both methods, with the published figure.
+     *
+     * @param agree for the entry and per-filter estimates: whether ours is within 25% of the batch
+     *     method's; null for the totals, which are not compared
+     */
+    public record EstimateRow(String name, String label, long harnessNs, long batchNs, Long publishedNs,
+            Double relativeDifference, Boolean agree) {}
+
+    /** An expectation by both methods, with the published verdict. */
+    public record ExpectationRow(String check, BitmapEstimates.Expectation harness, BitmapEstimates.Expectation batch,
+            Boolean publishedOk) {}
+
+    /** Which estimates are compared across the methods, and the bound. */
+    public static final List<String> COMPARED = List.of("entry", "per_filter_last_2_diff", "per_filter_filters_div_4");
+    public static final double AGREEMENT = 0.25;
+
+    /** Everything one invocation measured. */
+    public record Measurement(Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
+        /** The estimates from the per-call medians (the fastest run's, interpolated within the clock step). */
+        public BitmapEstimates harness() {
+            return BitmapEstimates.of(figures(configurations.stream().map(Configuration::perCallNs).toList()));
+        }
+
+        /** The estimates from the batch timing (the selftest's method). */
+        public BitmapEstimates batch() {
+            return BitmapEstimates.of(figures(configurations.stream().map(Configuration::batchNsPerCall).toList()));
+        }
+
+        /** The seven estimates side by side. */
+        @SuppressWarnings("unchecked")
+        public List<EstimateRow> estimateRows() {
+            Map<String, Object> pub = (Map<String, Object>) published().get("estimates_ns");
+            Map<String, Long> h = harness().byName();
+            Map<String, Long> b = batch().byName();
+            List<EstimateRow> rows = new ArrayList<>();
+            for (String k : h.keySet()) {
+                Long p = pub != null && pub.get(k) instanceof Number n ? n.longValue() : null;
+                Double rel = null;
+                Boolean agree = null;
+                if (COMPARED.contains(k)) {
+                    rel = relativeDifference(h.get(k), b.get(k));
+                    agree = agrees(h.get(k), b.get(k));
+                }
+                rows.add(new EstimateRow(k, BitmapEstimates.LABELS.get(k), h.get(k), b.get(k), p, rel, agree));
+            }
+            return rows;
+        }
+
+        /** The seven expectations side by side. */
+        @SuppressWarnings("unchecked")
+        public List<ExpectationRow> expectationRows() {
+            List<Map<String, Object>> pub = (List<Map<String, Object>>) published().get("expectations");
+            List<ExpectationRow> rows = new ArrayList<>();
+            List<BitmapEstimates.Expectation> h = harness().expectations();
+            List<BitmapEstimates.Expectation> b = batch().expectations();
+            for (int i = 0; i < h.size(); i++) {
+                Boolean ok = pub != null && i < pub.size() && pub.get(i).get("ok") instanceof Boolean x ? x : null;
+                rows.add(new ExpectationRow(h.get(i).check(), h.get(i), b.get(i), ok));
+            }
+            return rows;
+        }
+
+        /** Whether every compared estimate agrees within 25%. */
+        public boolean methodsAgree() {
+            return estimateRows().stream().filter(r -> r.agree() != null).allMatch(EstimateRow::agree);
+        }
+    }
+
+    static BitmapEstimates.Figures figures(List<Long> f) {
+        return new BitmapEstimates.Figures(f.get(0), f.get(1), f.get(2), f.get(3), f.get(4));
+    }
+
+    /** {@code |harness - batch| / |batch|}; infinite when the batch figure is 0 and ours is not. */
+    public static double relativeDifference(long harness, long batch) {
+        if (harness == batch) {
+            return 0.0;
+        }
+        return batch == 0 ? Double.POSITIVE_INFINITY : Math.abs((double) harness - batch) / Math.abs((double) batch);
+    }
+
+    /** Whether our estimate is within 25% of the batch method's. */
+    public static boolean agrees(long harness, long batch) {
+        return relativeDifference(harness, batch) <= AGREEMENT;
+    }
+
+    /** The published selftest output as data. */
+    public static Map<String, Object> published() {
+        return Fixtures.published("kernel-bitmap");
+    }
+
+    /** Measures every configuration both ways; per-call samples go to {@code samples} when given. */
+    public static Measurement measure(Options o, SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress) {
+        List<List<Program>> configs = configurations();
+        int n = configs.size();
+        List<List<long[]>> perCall = new ArrayList<>();
+        List<List<Long>> batch = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            perCall.add(new ArrayList<>());
+            batch.add(new ArrayList<>());
+        }
+        long timer = Stats.of(MeasuredChild.timerCost(o.cpu(), 200_000).samples()).median();
+        List<Double> loadPerRound = new ArrayList<>();
+        // Rounds interleave every configuration and both methods, the order rotated each round; the
+        // batch runs are spread over the rounds as evenly as their count allows.
+        int rounds = Math.max(o.runs(), o.batchRuns());
+        int batchDone = 0;
+        for (int round = 0; round < rounds; round++) {
+            double before = loads.sample().one();
+            boolean perCallRound = round < o.runs();
+            int batchTarget = (int) ((long) o.batchRuns() * (round + 1) / rounds);
+            boolean batchRound = batchTarget > batchDone;
+            batchDone = batchTarget;
+            for (int k = 0; k < 2 * n; k++) {
+                int v = (k + round) % (2 * n);
+                int c = v % n;
+                boolean isBatch = v >= n;
+                if (isBatch ? !batchRound : !perCallRound) {
+                    continue;
+                }
+                List<byte[]> progs = configs.get(c).stream().map(Program::toBytes).toList();
+                ChildSpec spec = ChildSpec.of(Call.GETPID, o.warmup(), isBatch ? o.batchCount() : o.perCallCount())
+                        .withCpu(o.cpu()).withPrograms(progs);
+                if (isBatch) {
+                    ChildResult r = MeasuredChild.run(spec.withMode(ChildSpec.Mode.BATCH_CPUTIME)).requireCompleted();
+                    batch.get(c).add(r.batchTotalNs());
+                    progress.accept(String.format(Locale.ROOT, "round %d · %s · batch (CPUTIME): %d ns/call", round + 1,
+                            BitmapEstimates.CONFIGURATIONS.get(c), r.batchTotalNs() / o.batchCount()));
+                } else {
+                    long[] s = MeasuredChild.run(spec).requireCompleted().samples();
+                    if (samples != null) {
+                        samples.append(c, "per-call", perCall.get(c).size(), s);
+                    }
+                    perCall.get(c).add(s);
+                    progress.accept(String.format(Locale.ROOT, "round %d · %s · per call: median %d ns", round + 1,
+                            BitmapEstimates.CONFIGURATIONS.get(c), Stats.of(s).median()));
+                }
+            }
+            loadPerRound.add((before + loads.sample().one()) / 2);
+        }
+        List<Configuration> out = new ArrayList<>();
+        for (int c = 0; c < n; c++) {
+            boolean cached = c > 0 && CachePredictor.cacheable(configs.get(c), Call.GETPID.nr());
+            out.add(new Configuration(c, BitmapEstimates.CONFIGURATIONS.get(c), cached, List.copyOf(perCall.get(c)),
+                    List.copyOf(batch.get(c)), o.batchCount()));
+        }
+        return new Measurement(o, List.copyOf(out), timer, List.copyOf(loadPerRound));
+    }
+
+    /** Measures without writing anything (for notebooks and jshell). */
+    public static Measurement measure(Options o, Consumer<String> progress) {
+        return measure(o, null, new Host.LoadSampler(), progress);
+    }
+
+    /** Measures and writes the results folder. */
+    public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        Host host = Host.capture();
+        Host.LoadSampler loads = new Host.LoadSampler();
+        Instant started = Instant.now();
+        progress.accept(String.format(Locale.ROOT, "kernel-bitmap: 5 configurations; per call %d runs of %,d + %,d calls; batch %d runs of %,d calls; CPU %d",
+                o.runs(), o.warmup(), o.perCallCount(), o.batchRuns(), o.batchCount(), o.cpu()));
+        Measurement m;
+        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            m = measure(o, samples, loads, progress);
+        }
+        List<Map<String, Object>> summary = summary(m);
+        folder.writeJson("summary.json", summary);
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "kernel-bitmap");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("cpu", o.cpu());
+        env.put("options", o);
+        env.put("timer_cost_ns", m.timerNs());
+        env.put("load_samples", loads.toMap());
+        env.put("methods", Map.of(
+                "per_call", "a fresh runner per run pins itself, installs the configuration and times each getpid alone "
+                        + "with clock_gettime(CLOCK_MONOTONIC) (vDSO); the figure (per_call_ns) is the fastest run's median, "
+                        + "interpolated within the clock's step (also given: every run's, the one over all runs, and median_ns, the plain one)",
+                "batch", "a fresh runner per run, one clock_gettime(CLOCK_PROCESS_CPUTIME_ID) pair around all calls "
+                        + "(the selftest's clock); ns per call = total / calls rounded down; the figure is the fastest run "
+                        + "(batch_median_ns_per_call: the median run)"));
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(m, host));
+        return new ReproductionResult(folder.path(), summary);
+    }
+
+    /** {@code summary.json}: the configurations, the estimates and the expectations, one object each. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> summary(Measurement m) {
+        List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Configuration c : m.configurations()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("section", "configuration");
+            r.put("what", c.what());
+            r.put("filters", c.filters());
+            r.put("mode", c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full");
+            r.put("cache", c.cachePredicted());
+            r.put("per_call_ns", c.perCallNs());
+            r.put("run_medians_interpolated_ns", c.runInterpolatedMedians());
+            r.put("median_interpolated_ns", c.interpolatedMedian());
+            r.put("median_ns", c.median());
+            r.put("clock_step_ns", c.grouped().step());
+            r.put("p99_ns", c.p99());
+            r.put("run_medians_ns", Stats.runMedians(c.perCallRuns().toArray(long[][]::new)));
+            r.put("samples", c.perCallRuns().stream().mapToInt(s -> s.length).sum());
+            r.put("batch_ns_per_call", c.batchNsPerCall());
+            r.put("batch_median_ns_per_call", c.batchMedianNsPerCall());
+            r.put("batch_run_ns_per_call", c.batchNsPerCallRuns());
+            r.put("batch_totals_ns", c.batchTotalsNs());
+            r.put("batch_calls", c.batchCount());
+            r.put("published_ns", pubRows.get(c.filters()).get("ns"));
+            out.add(r);
+        }
+        for (EstimateRow e : m.estimateRows()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("section", "estimate");
+            r.put("what", e.name());
+            r.put("label", e.label());
+            r.put("harness_ns", e.harnessNs());
+            r.put("batch_ns", e.batchNs());
+            r.put("published_ns", e.publishedNs());
+            r.put("relative_difference", e.relativeDifference() == null || e.relativeDifference().isInfinite() ? null
+                    : Math.round(e.relativeDifference() * 1000) / 1000.0);
+            r.put("agree_within_25pct", e.agree());
+            out.add(r);
+        }
+        for (ExpectationRow e : m.expectationRows()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("section", "expectation");
+            r.put("what", e.check());
+            r.put("harness_values", List.of(e.harness().a(), e.harness().b()));
+            r.put("harness", e.harness().verdict().name().toLowerCase(Locale.ROOT));
+            r.put("batch_values", List.of(e.batch().a(), e.batch().b()));
+            r.put("batch", e.batch().verdict().name().toLowerCase(Locale.ROOT));
+            r.put("published_ok", e.publishedOk());
+            out.add(r);
+        }
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("section", "agreement");
+        a.put("what", "entry and per-filter estimates: harness within 25% of the batch method");
+        a.put("compared", COMPARED);
+        a.put("agree", m.methodsAgree());
+        a.put("harness_unexpected", m.harness().unexpected());
+        a.put("batch_unexpected", m.batch().unexpected());
+        out.add(a);
+        return out;
+    }
+
+    /** {@code table.md}: both methods side by side, the published figures beside them, and the selftest's printout. */
+    static String table(Measurement m, Host host) {
+        Options o = m.options();
+        StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s, BPF JIT %s; CPU %d; load average %s. "
+                        + "Per call: %d runs a configuration, %,d warm-up + %,d timed calls each (timer cost %d ns, in every per-call figure); "
+                        + "batch: %d runs a configuration, %,d calls each timed as a whole with CLOCK_PROCESS_CPUTIME_ID, the fastest run (summary.json has the median run too). "
+                        + "Every run is a fresh child. Published: `sudo ./seccomp_benchmark 100000000`, x86, 2020-09-24.%n%n",
+                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(),
+                host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), loadRange(m.loadPerRound()), o.runs(), o.warmup(), o.perCallCount(),
+                m.timerNs(), o.batchRuns(), o.batchCount()));
+        MarkdownTable t = new MarkdownTable(List.of("configuration", "cache", "per call: fastest run's median", "all runs: median",
+                "plain median", "p99", "batch (CPUTIME): fastest run", "median run", "published"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
+        for (Configuration c : m.configurations()) {
+            t.row(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no", c.perCallNs() + " ns",
+                    c.interpolatedMedian() + " ns", c.median() + " ns", c.p99() + " ns",
+                    c.batchNsPerCall() + " ns", c.batchMedianNsPerCall() + " ns", pubRows.get(c.filters()).get("ns") + " ns"));
+        }
+        md.append(t.render()).append('\n');
+        MarkdownTable e = new MarkdownTable(List.of("estimate", "per call", "batch", "published", "per call vs batch"));
+        for (EstimateRow r : m.estimateRows()) {
+            String cmp = r.agree() == null ? "—" : String.format(Locale.ROOT, "%s %s", r.relativeDifference().isInfinite() ? "∞"
+                    : String.format(Locale.ROOT, "%.0f%%", r.relativeDifference() * 100), r.agree() ? "✔ within 25%" : "✘ beyond 25%");
+            e.row(List.of(r.label(), r.harnessNs() + " ns", r.batchNs() + " ns", r.publishedNs() == null ? "—" : r.publishedNs() + " ns", cmp));
+        }
+        md.append(e.render()).append('\n');
+        MarkdownTable x = new MarkdownTable(List.of("expectation", "per call", "batch", "published"));
+        for (ExpectationRow r : m.expectationRows()) {
+            x.row(List.of(r.check(), cell(r.harness()), cell(r.batch()), r.publishedOk() == null ? "—" : r.publishedOk() ? "✔" : "✘"));
+        }
+        md.append(x.render()).append('\n');
+        md.append(String.format("Entry and per-filter estimates, per call vs batch: %s.%n%n",
+                m.methodsAgree() ? "agree within 25%" : "do NOT all agree within 25%"));
+        md.append(String.format(Locale.ROOT, "The estimates use, per call, the fastest run's median, interpolated within the clock's step "
+                + "(%d ns here: a plain median moves in whole steps, which is most of a 20 ns estimate), and for the batch method the fastest "
+                + "run. On a shared VM both methods' runs fall into an undisturbed group and a slower one (time the vCPU loses to the host "
+                + "lands in the samples, and in the process's CPU time); the fastest run is the undisturbed group's. "
+                + "The medians over all runs and the median batch run are beside them, and every run is in summary.json.%n%n",
+                m.configurations().get(0).grouped().step()));
+        md.append("As the selftest prints them, per call (the fastest run's interpolated median):\n\n```\n");
+        m.harness().lines().forEach(l -> md.append(l).append('\n'));
+        md.append("```\n\nBatch (CLOCK_PROCESS_CPUTIME_ID around the loop, the fastest run):\n\n```\n");
+        m.batch().lines().forEach(l -> md.append(l).append('\n'));
+        md.append("```\n\n≈: equal, or within 10% (of the smaller) or 2 ns, the selftest's rule. Verdicts describe this host; "
+                + "a per-call median includes the timer's two reads, which cancel in every difference.\n");
+        return md.toString();
+    }
+
+    private static String loadRange(List<Double> l) {
+        if (l.isEmpty()) {
+            return "—";
+        }
+        return String.format(Locale.ROOT, "%.2f to %.2f", l.stream().mapToDouble(Double::doubleValue).min().getAsDouble(),
+                l.stream().mapToDouble(Double::doubleValue).max().getAsDouble());
+    }
+
+    private static String cell(BitmapEstimates.Expectation e) {
+        return e.verdict() == BitmapEstimates.Verdict.SKIPPED ? "skipped" : e.a() + " " + e.op() + " " + e.b() + " " + e.verdict().mark();
+    }
+}

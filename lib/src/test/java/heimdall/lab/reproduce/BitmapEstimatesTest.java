@@ -1,0 +1,131 @@
+package heimdall.lab.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.reproduce.BitmapEstimates.Figures;
+import heimdall.lab.reproduce.BitmapEstimates.Verdict;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The selftest's arithmetic on fixed inputs: the published run, the tolerance's edges, the skips. */
+class BitmapEstimatesTest {
+    static final Figures PUBLISHED = new Figures(638, 664, 664, 720, 737);
+
+    @Test
+    void thePublishedFiguresGiveThePublishedEstimatesAndSevenPasses() {
+        BitmapEstimates e = BitmapEstimates.of(PUBLISHED);
+        assertEquals(Map.of("total_overhead_1_bitmapped", 26L, "total_overhead_2_bitmapped", 26L, "total_overhead_3_full", 82L,
+                "total_overhead_4_full", 99L, "entry", 26L, "per_filter_last_2_diff", 17L, "per_filter_filters_div_4", 18L), e.byName());
+        assertEquals(7, e.expectations().size());
+        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), e.lines().toString());
+        assertFalse(e.unexpected());
+        assertEquals("native + entry + (per filter * 4) ≈ 4 filters total (732 ≈ 737): ✔", e.expectations().get(6).line());
+        assertEquals("native ≤ 1 bitmap (638 ≤ 664): ✔", e.expectations().get(0).line());
+    }
+
+    @Test
+    void thePublishedJsonAgreesWithTheArithmetic() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> est = (Map<String, Object>) KernelBitmap.published().get("estimates_ns");
+        BitmapEstimates e = BitmapEstimates.of(PUBLISHED);
+        e.byName().forEach((k, v) -> assertEquals(v.longValue(), ((Number) est.get(k)).longValue(), k));
+    }
+
+    @Test
+    void approxIsWithinTenPercentOfTheSmallerOrTwoNanoseconds() {
+        assertTrue(BitmapEstimates.approx(100, 110));
+        assertFalse(BitmapEstimates.approx(100, 111));
+        assertTrue(BitmapEstimates.approx(110, 100), "symmetric");
+        assertFalse(BitmapEstimates.approx(111, 100));
+        // Below 20 ns the 2 ns floor is the wider bound.
+        assertTrue(BitmapEstimates.approx(17, 19));
+        assertFalse(BitmapEstimates.approx(17, 20));
+        assertTrue(BitmapEstimates.approx(0, 2));
+        assertFalse(BitmapEstimates.approx(0, 3));
+        assertTrue(BitmapEstimates.approx(26, 26));
+        // The bound is taken from the smaller value: 20 → 22 holds, 22 → 24.2 holds, 20 → 23 does not.
+        assertTrue(BitmapEstimates.approx(20, 22));
+        assertFalse(BitmapEstimates.approx(20, 23));
+        assertTrue(BitmapEstimates.approx(22, 24));
+        assertTrue(BitmapEstimates.le(5, 5));
+        assertFalse(BitmapEstimates.le(6, 5));
+    }
+
+    @Test
+    void aNegativeEstimateSkipsEveryExpectation() {
+        // bitmap2 far above bitmap1 makes the entry estimate negative.
+        BitmapEstimates e = BitmapEstimates.of(new Figures(100, 110, 150, 200, 220));
+        assertEquals(-30, e.entry());
+        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.SKIPPED));
+        assertTrue(e.unexpected());
+        assertTrue(e.lines().contains("Saw unexpected benchmark result. Try running again with more samples?"));
+    }
+
+    /**
+     * A filtered call cheaper than the native one makes a total negative, so (as in the selftest, whose
+     * unsigned totals then exceed INT_MAX) everything is skipped before "native ≤ 1 filter" could fail.
+     */
+    @Test
+    void aFilteredCallCheaperThanNativeSkipsEverything() {
+        BitmapEstimates e = BitmapEstimates.of(new Figures(150, 160, 170, 140, 180));
+        assertEquals(-10, e.overhead3Full());
+        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.SKIPPED));
+        assertTrue(e.unexpected());
+    }
+
+    /** (filters / 4) of a negative numerator rounds down and stays negative: skipped, as the selftest's huge value. */
+    @Test
+    void aNegativeQuarterIsNotRoundedUpToZero() {
+        BitmapEstimates f = BitmapEstimates.of(new Figures(100, 130, 130, 100, 100));
+        assertEquals(30, f.entry());
+        assertEquals(-8, f.perFilterDiv4());
+        assertTrue(f.expectations().stream().allMatch(x -> x.verdict() == Verdict.SKIPPED));
+    }
+
+    @Test
+    void equalFiguresPassTheOrderingChecks() {
+        BitmapEstimates e = BitmapEstimates.of(new Figures(100, 100, 100, 100, 100));
+        assertEquals(Verdict.PASS, e.expectations().get(0).verdict());
+        assertEquals(Verdict.PASS, e.expectations().get(1).verdict());
+    }
+
+    @Test
+    void unequalBitmapFiguresMarkTheCacheUnsupportedAndSkipTheLastThree() {
+        // bitmap1 overhead 20, bitmap2 overhead 40: not ≈; entry = 20 - 20 = 0; per filter 20 and 80 / 4.
+        BitmapEstimates e = BitmapEstimates.of(new Figures(100, 120, 140, 160, 180));
+        List<Verdict> v = e.expectations().stream().map(BitmapEstimates.Expectation::verdict).toList();
+        assertEquals(Verdict.FAIL, v.get(3));
+        assertEquals(List.of(Verdict.SKIPPED, Verdict.SKIPPED, Verdict.SKIPPED), v.subList(4, 7));
+        assertTrue(e.bitmapUnsupported());
+        assertTrue(e.lines().contains("Skipping constant action bitmap expectations: they appear unsupported."));
+        // As in the selftest, that failure alone is not an "unexpected result".
+        assertEquals(Verdict.PASS, v.get(2));
+        assertFalse(e.unexpected(), e.lines().toString());
+    }
+
+    @Test
+    void aFailedApproximationIsUnexpected() {
+        // per-filter: last 2 diff = 40, (filters / 4) = (240 - 100 - 20) / 4 = 30: 40 ≈ 30 fails.
+        BitmapEstimates e = BitmapEstimates.of(new Figures(100, 120, 120, 200, 240));
+        assertEquals(40, e.perFilterLast2Diff());
+        assertEquals(30, e.perFilterDiv4());
+        assertEquals(Verdict.FAIL, e.expectations().get(2).verdict());
+        assertTrue(e.unexpected());
+        assertEquals("per-filter (last 2 diff) ≈ per-filter (filters / 4) (40 ≈ 30): ✘", e.expectations().get(2).line());
+    }
+
+    @Test
+    void agreementIsWithinTwentyFivePercentOfTheBatchFigure() {
+        assertTrue(KernelBitmap.agrees(125, 100));
+        assertTrue(KernelBitmap.agrees(75, 100));
+        assertFalse(KernelBitmap.agrees(126, 100));
+        assertFalse(KernelBitmap.agrees(74, 100));
+        assertTrue(KernelBitmap.agrees(0, 0));
+        assertFalse(KernelBitmap.agrees(1, 0));
+        assertTrue(KernelBitmap.agrees(-20, -18), "a negative estimate is compared by size");
+        assertEquals(0.25, KernelBitmap.relativeDifference(125, 100), 1e-12);
+    }
+}

@@ -1,0 +1,213 @@
+package heimdall.lab.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.BadInput;
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.load.Worker;
+import heimdall.lab.sys.Cpus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each reproduction with tiny counts writes its folder with the summary fields its readers rely on. */
+class ReproductionsTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    static void requireSeccomp() {
+        boolean ok;
+        try {
+            ok = Arrays.asList(Files.readString(Path.of("/proc/sys/kernel/seccomp/actions_avail")).trim().split("\\s+"))
+                    .contains("kill_process");
+        } catch (IOException e) {
+            ok = false;
+        }
+        if (!ok) {
+            System.err.println("SKIPPED: the reproductions need seccomp filters (kill_process in actions_avail)");
+        }
+        Assumptions.assumeTrue(ok, "seccomp filters are not available");
+    }
+
+    static JsonNode summary(Path folder) throws IOException {
+        for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
+            assertTrue(Files.isRegularFile(folder.resolve(f)), f + " written");
+        }
+        assertTrue(Files.isDirectory(folder.resolve("plots")));
+        return JSON.readTree(folder.resolve("summary.json").toFile());
+    }
+
+    static void hasFields(JsonNode row, String... fields) {
+        for (String f : fields) {
+            assertTrue(row.has(f), "field " + f + " in " + row);
+        }
+    }
+
+    @Test
+    void kernelBitmapWritesConfigurationsEstimatesExpectationsAndTheAgreement(@TempDir Path tmp) throws IOException {
+        requireSeccomp();
+        KernelBitmap.Options o = new KernelBitmap.Options(2, 100, 2_000, 2, 20_000, Cpus.measuring());
+        ReproductionResult r = KernelBitmap.run(o, ResultsFolder.chosen(tmp.resolve("kb")), s -> {});
+        JsonNode s = summary(r.folder());
+        assertEquals(5 + 7 + 7 + 1, s.size());
+        for (int i = 0; i < 5; i++) {
+            JsonNode c = s.get(i);
+            assertEquals("configuration", c.get("section").asText());
+            assertEquals(i, c.get("filters").asInt());
+            hasFields(c, "what", "cache", "per_call_ns", "median_ns", "p99_ns", "run_medians_ns", "batch_ns_per_call",
+                    "batch_run_ns_per_call", "published_ns");
+            assertEquals(2, c.get("run_medians_ns").size());
+            assertEquals(2, c.get("batch_run_ns_per_call").size());
+            assertTrue(c.get("batch_ns_per_call").asLong() > 0);
+            assertEquals(i == 1 || i == 2, c.get("cache").asBoolean(), "bitmap filters cacheable, an args read is not");
+        }
+        assertEquals("entry", s.get(5 + 4).get("what").asText());
+        for (int i = 5; i < 12; i++) {
+            assertEquals("estimate", s.get(i).get("section").asText());
+            hasFields(s.get(i), "harness_ns", "batch_ns", "published_ns", "agree_within_25pct");
+        }
+        assertTrue(s.get(5 + 4).get("agree_within_25pct").isBoolean());
+        for (int i = 12; i < 19; i++) {
+            assertEquals("expectation", s.get(i).get("section").asText());
+            assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get("harness").asText()));
+            assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get("batch").asText()));
+        }
+        assertEquals("agreement", s.get(19).get("section").asText());
+        assertTrue(s.get(19).get("agree").isBoolean());
+        assertEquals(2, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call").length);
+        String table = Files.readString(r.folder().resolve("table.md"));
+        assertTrue(table.contains("Expectations:") && table.contains("getpid RET_ALLOW 4 filters (full)"), table);
+    }
+
+    @Test
+    void attachCostWritesEveryFloorAndTheForkBaseline(@TempDir Path tmp) throws IOException {
+        requireSeccomp();
+        AttachCost.Options o = new AttachCost.Options(1, 5, 2, 5, 3, 3, Cpus.measuring());
+        ReproductionResult r = AttachCost.run(o, ResultsFolder.chosen(tmp.resolve("ac")), AttachCost.PODMAN_PROFILE, s -> {});
+        JsonNode s = summary(r.folder());
+        int floors = 1 + 2 + (Files.isRegularFile(AttachCost.PODMAN_PROFILE) ? 1 : 0);
+        assertEquals(floors + 1, s.size());
+        int last = 0;
+        for (int i = 0; i < floors; i++) {
+            JsonNode f = s.get(i);
+            hasFields(f, "what", "insns", "loop_insns", "attaches_per_run", "attach_budget", "attach_median_ns", "attach_p99_ns",
+                    "attach_outside_ns_per_call", "fork_attach_median_ns", "fork_attach_outside_ns_per_call", "attach_in_fork_added_ns",
+                    "compile_median_ns");
+            assertEquals(5, f.get("attaches_per_run").asInt());
+            assertTrue(f.get("insns").asInt() >= last, "floors of growing size");
+            last = f.get("insns").asInt();
+            assertTrue(f.get("attach_median_ns").asLong() > 0);
+        }
+        assertTrue(s.get(0).get("compile_median_ns").isNull(), "the hand-written filter is not compiled");
+        assertTrue(s.get(1).get("compile_median_ns").asLong() > 0);
+        assertEquals("fork alone", s.get(floors).get("what").asText());
+        assertTrue(s.get(floors).get("fork_median_ns").asLong() > 0);
+        assertEquals(1, SamplesFile.read(r.folder().resolve("samples.arrow"), 0, "attach").length);
+        assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 0, "attach")[0].length);
+    }
+
+    @Test
+    void hostLoadWritesTheSameRowsIdleAndLoadedWithEachRunsLoad(@TempDir Path tmp) throws IOException {
+        requireSeccomp();
+        HostLoad.Options o = new HostLoad.Options(new FloorBench.Counts(1, 100, 1_000, 10, 10), Cpus.measuring(),
+                List.of(new Worker(Worker.Kind.SPIN, Cpus.measuring(), 10, 0.5)), 0);
+        ReproductionResult r = HostLoad.run(o, ResultsFolder.chosen(tmp.resolve("hl")), s -> {});
+        JsonNode s = summary(r.folder());
+        assertEquals(18, s.size());
+        for (int i = 0; i < 18; i++) {
+            JsonNode row = s.get(i);
+            assertEquals(i < 9 ? "idle" : "loaded", row.get("load").asText());
+            hasFields(row, "what", "call", "median_ns", "p99_ns", "load_avg_runs", "run_medians_ns", "run_p99_ns", "twin_row");
+            assertEquals(1, row.get("load_avg_runs").size());
+            assertEquals(1, row.get("run_p99_ns").size());
+            assertEquals("ok", row.get("status").asText(), row.toString());
+            JsonNode twin = s.get(row.get("twin_row").asInt());
+            assertEquals(row.get("what"), twin.get("what"));
+            assertEquals(row.get("call"), twin.get("call"));
+        }
+        // The loaded rows' samples sit after the idle ones in the one samples file.
+        assertEquals(1, SamplesFile.read(r.folder().resolve("samples.arrow"), 9, "filtered").length);
+        assertEquals(1_000, SamplesFile.read(r.folder().resolve("samples.arrow"), 17, "filtered")[0].length);
+        List<HostLoad.RunPoint> points = HostLoad.runPoints(r.folder());
+        assertEquals(18, points.size());
+        assertEquals("loaded", points.get(17).load());
+        assertEquals(s.get(17).get("run_p99_ns").get(0).asLong(), points.get(17).p99Ns());
+        JsonNode env = JSON.readTree(r.folder().resolve("environment.json").toFile());
+        assertEquals(1, env.get("load_ran").get("workers").size());
+        assertEquals(10, env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
+    }
+
+    /** A floor whose runs fail (it kills the child's exit) is reported failed; the others are measured. */
+    @Test
+    void aFloorThatKillsItsChildIsReportedAndTheOthersMeasured() {
+        requireSeccomp();
+        heimdall.lab.bpf.Program killsExit = new heimdall.lab.bpf.Program(List.of(
+                heimdall.lab.bpf.Insn.ldAbs(0), heimdall.lab.bpf.Insn.jump(heimdall.lab.bpf.Insn.JEQ, 231, 0, 1),
+                heimdall.lab.bpf.Insn.ret(0x80000000), heimdall.lab.bpf.Insn.ret(KernelBitmap.RET_ALLOW)));
+        List<AttachCost.Floor> floors = List.of(new AttachCost.Floor("2 insns", "test", KernelBitmap.BITMAP_FILTER),
+                new AttachCost.Floor("kills exit_group", "test", killsExit));
+        AttachCost.Measurement m = AttachCost.measure(new AttachCost.Options(2, 3, 0, 3, 1, 1, Cpus.measuring()), floors, null, s -> {});
+        assertTrue(m.floors().get(0).ok());
+        assertTrue(!m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"), m.floors().get(1).failure());
+        assertEquals(1, m.rows().size());
+        List<java.util.Map<String, Object>> summary = AttachCost.summary(m);
+        assertEquals("failed", summary.get(1).get("status"));
+        assertEquals("ok", summary.get(0).get("status"));
+    }
+
+    /**
+     * The kernel-length model behind the attach budget, on the real floors: each compiled floor can be
+     * attached exactly {@code maxFilters} times in one process, and the next attach is refused.
+     */
+    @Test
+    void theBudgetOfEveryRealFloorIsExact() {
+        requireSeccomp();
+        for (AttachCost.Floor f : AttachCost.floors(AttachCost.PODMAN_PROFILE, s -> {})) {
+            byte[] p = f.loopProgram().toBytes();
+            int k = heimdall.lab.child.AttachBudget.maxFilters(p);
+            heimdall.lab.child.ChildResult r = heimdall.lab.child.MeasuredChild.run(
+                    heimdall.lab.child.ChildSpec.attaching(heimdall.lab.child.Call.ATTACH, p, 0, k + 1).withMode(
+                            heimdall.lab.child.ChildSpec.Mode.PER_CALL));
+            assertEquals(k, r.samples().length, f.name() + ": " + r.fate().describe());
+            assertEquals(heimdall.lab.sys.Errno.ENOMEM, r.lastErrno(), f.name());
+        }
+    }
+
+    /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
+    @Test
+    void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
+        @SuppressWarnings("unchecked")
+        List<java.util.Map<String, Object>> rows = (List<java.util.Map<String, Object>>) AttachCost.published().get("rows");
+        assertEquals(4, rows.size());
+        for (java.util.Map<String, Object> row : rows) {
+            long ns = ((Number) row.get("ns")).longValue();
+            assertEquals(((Number) row.get("elapsed_ns")).longValue() / 100_000, ns, row.toString());
+            assertTrue(row.get("printed").toString().endsWith(ns + " ns"));
+        }
+    }
+
+    @Test
+    void theCommandKnowsEveryNameAndRefusesOthers() {
+        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load"), ReproduceCommand.NAMES);
+        BadInput e = assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("no-such")));
+        assertTrue(e.getMessage().contains("no-such"));
+        assertInstanceOf(BadInput.class, assertThrows(BadInput.class,
+                () -> new ReproduceCommand().run(List.of("kernel-bitmap", "--no-broker"))), "floor-cost's option is not kernel-bitmap's");
+        assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("--out", "x")));
+        String help = new ReproduceCommand().help();
+        for (String n : ReproduceCommand.NAMES) {
+            assertTrue(help.contains(n + " options:"), help);
+        }
+    }
+}
