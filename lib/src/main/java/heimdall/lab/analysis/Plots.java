@@ -85,10 +85,17 @@ public final class Plots {
             charts.put("graph-by-layout.png", graphByLayout(r));
             return charts;
         }
-        boolean samples = Files.isRegularFile(r.dir().resolve("samples.arrow"));
-        if (samples) {
+        boolean samples = Files.isRegularFile(r.dir().resolve("samples.arrow")) && r.hasCallSamples();
+        if (samples && r.variants().contains("filtered")) {
             for (Group g : floorGroups(r)) {
-                charts.put("distribution-" + g.slug() + ".png", distribution(r, g));
+                if (g.rows().stream().anyMatch(i -> r.samplesOf(i, "filtered").length > 0)) {
+                    charts.put("distribution-" + g.slug() + ".png", distribution(r, g));
+                }
+            }
+        } else if (samples) {
+            // A reproduction with variants of its own (per-call, attach, fork): one chart per variant.
+            for (String variant : r.variants()) {
+                charts.put("distribution-" + slug(variant) + ".png", distributionOf(r, variant));
             }
         }
         for (Group g : sections(r)) {
@@ -295,6 +302,29 @@ public final class Plots {
     }
 
     /**
+     * Every row's samples of one variant as ECDFs, for reproductions whose variants are their own
+     * ({@code per-call}, {@code attach}, {@code fork}): one line per row that has them.
+     */
+    public static XYChart distributionOf(Results r, String variant) {
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (r.samplesOf(i, variant).length > 0) {
+                rows.add(i);
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(r.dir() + " has no '" + variant + "' samples");
+        }
+        List<String> labels = compactLabels(r, rows);
+        List<Line> lines = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            Ecdf e = r.ecdfOf(rows.get(k), variant);
+            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, PALETTE[k % PALETTE.length], false));
+        }
+        return ecdfChart("Samples: " + variant, lines);
+    }
+
+    /**
      * The broker's latency CDF, default placement (supervisor on its own CPU): one line per brokered
      * row, native supervisors solid and Java ones dashed in the same colour per floor.
      */
@@ -397,7 +427,22 @@ public final class Plots {
      * with no filter.
      */
     public static CategoryChart runMedians(Results r, Group g) {
-        List<Integer> rows = g.rows();
+        return runValues(r, g, "run_medians_ns", "run_medians_none_ns", "Per-run medians: " + g.title(), "median of a run (ns)");
+    }
+
+    /**
+     * One value per run of each row of a group, from a list field of summary.json ({@code field}, e.g.
+     * {@code run_medians_ns}, {@code batch_run_ns_per_call}, {@code attach_run_medians_ns}): a column
+     * per row, a dot per run in that run's colour, and a grey diamond for the median of
+     * {@code noneField}'s values (the same call with no filter) where the row has them (null: none).
+     * Rows without the field are left out.
+     */
+    public static CategoryChart runValues(Results r, Group g, String field, String noneField, String title, String yTitle) {
+        List<Integer> rows = g.rows().stream().filter(i -> !r.numbers(i, field).isEmpty()
+                || (noneField != null && !r.numbers(i, noneField).isEmpty())).toList();
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("rows " + g.rows() + " have no " + field + " in " + r.dir());
+        }
         List<String> labels = compactLabels(r, rows, 44);
         List<String> categories = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
@@ -405,7 +450,7 @@ public final class Plots {
         }
         // Taller than the others: the rotated row labels need the room.
         CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 180 : HEIGHT)
-                .title("Per-run medians: " + g.title()).xAxisTitle("row").yAxisTitle("median of a run (ns)").build();
+                .title(title).xAxisTitle("row").yAxisTitle(yTitle).build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
@@ -414,13 +459,13 @@ public final class Plots {
         c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 90 : 0);
         c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
-        int runs = rows.stream().mapToInt(i -> r.numbers(i, "run_medians_ns").size()).max().orElse(0);
+        int runs = rows.stream().mapToInt(i -> r.numbers(i, field).size()).max().orElse(0);
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
         for (int run = 0; run < runs; run++) {
             List<Double> y = new ArrayList<>();
             for (int i : rows) {
-                List<Double> f = r.numbers(i, "run_medians_ns");
+                List<Double> f = r.numbers(i, field);
                 Double v = run < f.size() ? f.get(run) : null;
                 y.add(v);
                 if (v != null) {
@@ -435,7 +480,7 @@ public final class Plots {
         List<Double> none = new ArrayList<>();
         boolean anyNone = false;
         for (int i : rows) {
-            List<Double> n = r.numbers(i, "run_medians_none_ns");
+            List<Double> n = noneField == null ? List.of() : r.numbers(i, noneField);
             Double v = n.isEmpty() ? null : Stats.median(n);
             none.add(v);
             if (v != null) {
@@ -454,7 +499,7 @@ public final class Plots {
         }
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
-            c.setYAxisTitle("median of a run (ns, log scale)");
+            c.setYAxisTitle(yTitle.endsWith(")") ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" : yTitle + " (log scale)");
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;

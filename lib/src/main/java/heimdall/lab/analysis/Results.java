@@ -212,6 +212,11 @@ public final class Results {
         return rows.get(i).get("baseline_row") instanceof Number n ? n.intValue() : i;
     }
 
+    /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
+    public List<String> variants() {
+        return grouped().keySet().stream().map(SampleKey::variant).distinct().toList();
+    }
+
     /** The rows that have samples, in row order (after the first pass over the file). */
     public List<Integer> rowsWithSamples() {
         return grouped().keySet().stream().map(SampleKey::row).distinct().sorted().toList();

@@ -246,10 +246,10 @@ public final class FloorCost {
         long t0 = System.nanoTime();
         try {
             List<Path> files = Plots.saveAll(Results.load(folder), folder.resolve("plots"));
-            progress.accept(String.format(Locale.ROOT, "floor-cost: %d plots in %s (%.1f s)", files.size(),
+            progress.accept(String.format(Locale.ROOT, "plots: %d written in %s (%.1f s)", files.size(),
                     folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
         } catch (IOException | RuntimeException e) {
-            progress.accept("floor-cost: plots not written: " + e);
+            progress.accept("plots: not written: " + e);
         }
     }
 

@@ -71,6 +71,9 @@ public final class ReproduceCommand implements Command {
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(FloorCost::defaultFolder);
         ReproductionResult result = r.run(args, folder, line -> System.err.println(line));
+        if (plotsMissing(result.folder())) {
+            FloorCost.writePlots(result.folder(), line -> System.err.println(line));
+        }
         System.out.print(readTable(result.folder()));
         List<Map<String, Object>> failed = result.failed();
         failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
@@ -102,6 +105,15 @@ public final class ReproduceCommand implements Command {
             }
         }
         throw new BadInput("reproduce: unknown NAME '" + name + "'; one of " + String.join(", ", NAMES));
+    }
+
+    /** Whether a reproduction left {@code plots/} without a PNG (all but floor-cost draw none themselves). */
+    private static boolean plotsMissing(Path folder) {
+        try (var files = Files.list(folder.resolve("plots"))) {
+            return files.noneMatch(f -> f.toString().endsWith(".png"));
+        } catch (IOException e) {
+            return !Files.isDirectory(folder.resolve("plots")) && Files.isDirectory(folder);
+        }
     }
 
     private static String readTable(Path folder) {
