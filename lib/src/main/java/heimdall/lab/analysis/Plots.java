@@ -544,37 +544,51 @@ public final class Plots {
      */
     public static XYChart p99VsLoad(Results r) {
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("p99 against host load (one point per run)")
-                .xAxisTitle("load average during the run").yAxisTitle("p99 (ns)").build();
+                .title("p99 against host load (one point per run of every row)")
+                .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
-        boolean any = false;
+        // One series per load condition (idle, loaded, ...): a series per row would need a legend of dozens.
+        Map<String, List<Double>> xs = new LinkedHashMap<>();
+        Map<String, List<Double>> ys = new LinkedHashMap<>();
         for (int i = 0; i < r.rows().size(); i++) {
             Map<String, Object> row = r.rows().get(i);
             if (row.get("load") == null) {
                 continue;
             }
+            String kind = String.valueOf(row.get("load"));
             List<Double> loads = r.numbers(i, "load_avg_runs");
-            List<Double> xs = new ArrayList<>();
-            List<Double> ys = new ArrayList<>();
-            long[][] runs = r.samplesOf(i, "filtered");
-            if (runs.length > 0 && !loads.isEmpty()) {
-                for (int k = 0; k < runs.length && k < loads.size(); k++) {
-                    xs.add(loads.get(k));
-                    ys.add((double) heimdall.lab.bench.Stats.of(runs[k]).p99());
+            List<Double> p99s = r.numbers(i, "run_p99_ns");
+            if (p99s.isEmpty() && r.hasCallSamples()) {
+                for (long[] run : r.samplesOf(i, "filtered")) {
+                    p99s.add((double) heimdall.lab.bench.Stats.of(run).p99());
                 }
-            } else if (row.get("p99_ns") instanceof Number p99 && !loads.isEmpty()) {
-                xs.add(loads.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
-                ys.add(p99.doubleValue());
             }
-            if (!xs.isEmpty()) {
-                c.addSeries(label(r, i), xs, ys);
-                any = true;
+            if (p99s.isEmpty() && row.get("p99_ns") instanceof Number p99 && !loads.isEmpty()) {
+                loads = List.of(loads.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
+                p99s = List.of(p99.doubleValue());
+            }
+            for (int k = 0; k < p99s.size() && k < loads.size(); k++) {
+                xs.computeIfAbsent(kind, x -> new ArrayList<>()).add(loads.get(k));
+                ys.computeIfAbsent(kind, x -> new ArrayList<>()).add(p99s.get(k));
             }
         }
-        if (!any) {
+        if (xs.isEmpty()) {
             throw new IllegalArgumentException(r.dir() + " has no load rows (rows with 'load' and 'load_avg_runs')");
+        }
+        double lo = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).min().orElse(1);
+        double hi = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).max().orElse(1);
+        if (lo > 0 && hi / lo > 20) {
+            c.getStyler().setYAxisLogarithmic(true);
+            c.setYAxisTitle("p99 of the run (ns, log scale)");
+        }
+        c.getStyler().setYAxisDecimalPattern("#,##0");
+        int k = 0;
+        for (String kind : xs.keySet()) {
+            XYSeries s = c.addSeries(kind, xs.get(kind), ys.get(kind));
+            s.setMarker(k == 0 ? SeriesMarkers.CIRCLE : k == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
+            s.setMarkerColor(PALETTE[k++ % PALETTE.length]);
         }
         return c;
     }
@@ -633,6 +647,7 @@ public final class Plots {
         c.getStyler().setXAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
+        c.getStyler().setYAxisDecimalPattern("0.0#"); // a few hundred samples give fractions like 0.98666…
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         for (Line l : lines) {
