@@ -73,7 +73,8 @@ public final class Plots {
 
     /**
      * Every plot that applies to the folder's rows, by file name: for floor-style rows one
-     * {@code distribution-<group>.png} per {@link #floorGroups floor group} and
+     * {@code distribution-<group>.png} per {@link #floorGroups floor group} (for samples whose variants
+     * are a reproduction's own, one {@code distribution-<variant>.png} per variant instead) and
      * {@code run-medians-<section>.png} per {@link #sections section}; for brokered rows
      * {@code broker-cdf-<answer>.png} (default placement) and {@code broker-faster-<answer>.png}
      * (other placements and the synchronous wake-up, beside the default); {@code p99-vs-load.png}
