@@ -14,7 +14,7 @@ import java.util.Set;
 /** {@code ./lab reproduce NAME}: runs one published table and writes a results folder. */
 public final class ReproduceCommand implements Command {
     /** Every reproduction's name. */
-    public static final List<String> NAMES = List.of("floor-cost");
+    public static final List<String> NAMES = List.of("floor-cost", "graph-lookup", "lanes");
 
     @Override
     public String name() {
@@ -54,6 +54,7 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public int run(List<String> argv) {
+        if (!argv.isEmpty() && argv.get(0).equals("graph-lookup")) return GraphLookupCommand.run(argv.subList(1, argv.size()));
         Args args = Args.parse("reproduce", argv, Set.of("--quick", "--no-broker"),
                 Set.of("--out", "--runs", "--calls", "--broker-calls", "--cpu", "--supervisor-cpu")).atMost(1);
         String name = args.positional(0, "NAME (one of " + String.join(", ", NAMES) + ")");
