@@ -53,8 +53,9 @@ public final class ReproduceCommand implements Command {
     }
 
     @Override
-    public int run(List<String> argv) {
+    public int run(List<String> argv) throws InterruptedException {
         if (!argv.isEmpty() && argv.get(0).equals("graph-lookup")) return GraphLookupCommand.run(argv.subList(1, argv.size()));
+        if (!argv.isEmpty() && argv.get(0).equals("lanes")) return LanesCommand.run(argv.subList(1, argv.size()));
         Args args = Args.parse("reproduce", argv, Set.of("--quick", "--no-broker"),
                 Set.of("--out", "--runs", "--calls", "--broker-calls", "--cpu", "--supervisor-cpu")).atMost(1);
         String name = args.positional(0, "NAME (one of " + String.join(", ", NAMES) + ")");
