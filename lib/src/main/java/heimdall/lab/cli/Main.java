@@ -29,7 +29,8 @@ public final class Main {
                 new ChildRunCommand(),
                 new heimdall.lab.broker.BrokerBenchCommand(),
                 new heimdall.lab.graph.GraphInfoCommand(),
-                new heimdall.lab.graph.record.GraphRecordCommand()
+                new heimdall.lab.graph.record.GraphRecordCommand(),
+                new heimdall.lab.reproduce.GraphJmhCommand()
         );
     }
 

@@ -78,7 +78,7 @@ public final class GraphLookup {
     }
 
     /** One graph and trace, prepared. */
-    record Case(String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
+    public record Case(String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
 
     /** What a run wrote. */
     public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
@@ -221,7 +221,7 @@ public final class GraphLookup {
     }
 
     /** Replays one case: batches x layouts, the order rotating by one each batch. */
-    static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
+    public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
         Cursor[] cursors = new Cursor[layouts.size()];
         for (int l = 0; l < layouts.size(); l++) {
             Prepared p = k.prepared().layouts().get(layouts.get(l));
@@ -334,8 +334,8 @@ public final class GraphLookup {
                 .withLimit(s.bytes()).withLayouts(o.layouts()));
     }
 
-    /** Traces for an imported graph: one walk per thread entry. */
-    static Traces.Spec walkSpec(String entry, int length, long seed) {
+    /** How imported graphs are walked: 1% invalid calls, 1% repeats, 0.5% signal deliveries. */
+    public static Traces.Spec walkSpec(String entry, int length, long seed) {
         return Traces.Spec.of(entry, length, seed).withInvalidRate(0.01).withRepeatRate(0.01).withSignalRate(0.005);
     }
 
@@ -345,12 +345,18 @@ public final class GraphLookup {
                 name, imp.graph().siteCount(), pg.machine().states(), pg.minimized().states(), imp.nanos() / 1e6,
                 pg.timings().compileNanos() / 1e6, imp.pinned() ? ", pins verified" : ", unpinned"));
         List<Case> cases = new ArrayList<>();
-        long seed = 0x6a7e_0001L;
         for (String entry : imp.graph().threadEntries()) {
-            int[] events = Traces.walk(imp.graph(), walkSpec(entry, o.settings().calls(), seed++));
-            cases.add(new Case(name, "walk " + entry, pg, entry, events, imp.nanos() / 1e6));
+            cases.add(new Case(name, "walk " + entry, pg, entry, walkTrace(imp.graph(), entry, o.settings().calls()), imp.nanos() / 1e6));
         }
         return cases;
+    }
+
+    /**
+     * The trace an imported graph's case replays for a thread entry: {@link #walkSpec} with a seed
+     * derived from the entry's name, so another harness (the JMH cross-check) can replay the same events.
+     */
+    public static int[] walkTrace(Graph g, String entry, int length) {
+        return Traces.walk(g, walkSpec(entry, length, 0x6a7e_0000L ^ entry.hashCode()));
     }
 
     static List<Case> builtinCases(Options o, Consumer<String> progress) {
