@@ -411,21 +411,29 @@ public final class GraphLookup {
             Path nodes = o.external().isPresent() ? o.external().get().get(0) : dir.resolve(k.graph() + GraphFiles.NODES_SUFFIX);
             Path edges = o.external().isPresent() ? o.external().get().get(1) : dir.resolve(k.graph() + GraphFiles.EDGES_SUFFIX);
             double[] ms = new double[15];
+            double[] importMs = new double[15];
+            double[] compileMs = new double[15];
             for (int i = -10; i < ms.length; i++) {
                 long t0 = System.nanoTime();
                 GraphFiles.Imported imp = o.external().isPresent() ? GraphFiles.read(nodes, edges) : GraphFiles.readPinned(nodes, edges);
-                Machine m = MachineCompiler.compile(imp.graph(), o.settings().budget());
                 long t1 = System.nanoTime();
+                Machine m = MachineCompiler.compile(imp.graph(), o.settings().budget());
+                long t2 = System.nanoTime();
                 if (m.states() < 1) {
                     throw new IllegalStateException("empty machine");
                 }
                 if (i >= 0) {
-                    ms[i] = (t1 - t0) / 1e6;
+                    ms[i] = (t2 - t0) / 1e6;
+                    importMs[i] = (t1 - t0) / 1e6;
+                    compileMs[i] = (t2 - t1) / 1e6;
                 }
             }
             Arrays.sort(ms);
-            double median = round(ms[ms.length / 2]);
-            out.put(k.graph(), median);
+            Arrays.sort(importMs);
+            Arrays.sort(compileMs);
+            out.put(k.graph(), round(ms[ms.length / 2]));
+            progress.accept(String.format(Locale.ROOT, "%s: warm import + compile median %.3f ms (import alone %.3f, compile alone %.3f; "
+                    + "fastest %.3f, slowest %.3f)", k.graph(), ms[7], importMs[7], compileMs[7], ms[0], ms[ms.length - 1]));
         }
         return out;
     }
