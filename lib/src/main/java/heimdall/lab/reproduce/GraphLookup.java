@@ -131,9 +131,6 @@ public final class GraphLookup {
             Case k = cases.get(c);
             int hashRow = -1;
             int firstRow = summary.size();
-            Integer agreed = null;
-            StringBuilder counts = new StringBuilder();
-            boolean mismatch = false;
             for (int l = 0; l < o.layouts().size(); l++) {
                 Layout layout = o.layouts().get(l);
                 Map<String, Object> row = baseRow(k, layout);
@@ -155,17 +152,6 @@ public final class GraphLookup {
                     }
                 }
                 int rej = rejections[c][l][0];
-                for (int b = 1; b < batches; b++) {
-                    if (rejections[c][l][b] != rej) {
-                        mismatch = true;
-                    }
-                }
-                if (agreed == null) {
-                    agreed = rej;
-                } else if (agreed != rej) {
-                    mismatch = true;
-                }
-                counts.append(counts.length() == 0 ? "" : ", ").append(layout).append(" ").append(rej);
                 BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
                 row.put("status", "measured");
                 row.put("ns_per_event_median", round(sum.median()));
@@ -181,8 +167,9 @@ public final class GraphLookup {
                 }
                 summary.add(row);
             }
-            if (mismatch) {
-                failures.add(String.format("%s / %s: rejection counts differ across layouts or batches (%s)", k.graph(), k.trace(), counts));
+            String disagreement = disagreement(o.layouts(), k.prepared().layouts().keySet(), rejections[c]);
+            if (disagreement != null) {
+                failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
                 for (int r = firstRow; r < summary.size(); r++) {
                     summary.get(r).put("rejections_agree", false);
                 }
@@ -218,6 +205,32 @@ public final class GraphLookup {
         folder.writeJson("environment.json", env);
         folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures));
         return new Result(folder.path(), summary, failures, warm);
+    }
+
+    /**
+     * Null when every replayed layout gave the same rejection count in every batch; otherwise which
+     * layouts disagreed, with their counts per batch.
+     *
+     * @param rejections per layout (in {@code layouts} order), per batch
+     */
+    static String disagreement(List<Layout> layouts, java.util.Set<Layout> replayed, int[][] rejections) {
+        Integer first = null;
+        boolean differ = false;
+        StringBuilder counts = new StringBuilder();
+        for (int l = 0; l < layouts.size(); l++) {
+            if (!replayed.contains(layouts.get(l))) {
+                continue;
+            }
+            for (int r : rejections[l]) {
+                if (first == null) {
+                    first = r;
+                } else if (r != first) {
+                    differ = true;
+                }
+            }
+            counts.append(counts.length() == 0 ? "" : "; ").append(layouts.get(l)).append(" ").append(Arrays.toString(rejections[l]));
+        }
+        return differ ? "rejection counts differ across layouts or batches (" + counts + ")" : null;
     }
 
     /** Replays one case: batches x layouts, the order rotating by one each batch. */

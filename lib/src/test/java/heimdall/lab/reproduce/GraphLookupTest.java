@@ -129,6 +129,19 @@ class GraphLookupTest {
         assertTrue(e.getMessage().contains("budget"), e.getMessage());
     }
 
+    /** A layout that rejects differently from the others fails the run, naming it and the counts. */
+    @Test
+    void differingRejectionsAreNamed() {
+        List<Layout> ls = List.of(Layout.HASH, Layout.DFA_OFFSETS, Layout.DFA_COMPACT);
+        java.util.Set<Layout> all = java.util.Set.copyOf(ls);
+        assertNull(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 5}, {5, 5}}));
+        String d = GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 6}, {5, 5}});
+        assertTrue(d != null && d.contains("dfa-offsets [5, 6]") && d.contains("hash [5, 5]"), d);
+        assertTrue(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {4, 4}, {5, 5}}) != null);
+        assertNull(GraphLookup.disagreement(ls, java.util.Set.of(Layout.HASH, Layout.DFA_COMPACT), new int[][] {{5, 5}, {0, 0}, {5, 5}}),
+                "a refused layout (not replayed) is not compared");
+    }
+
     @Test
     void settingsFollowTheSeedsVariables() {
         GraphBenchSettings d = GraphBenchSettings.of(Map.of(), false);
