@@ -20,6 +20,8 @@ import java.util.Map;
  * GRAPH_BENCH_SAMPLES      measured batches after the warm-up batch (7)
  * GRAPH_WORKLOAD_ITERS     lanes: iterations per worker and for the collector (50,000)
  * GRAPH_WORKLOAD_THREADS   lanes: foreground worker counts, comma separated (1,4,16)
+ * GRAPH_WORKLOAD_CPUS      lanes: the CPUs every workload thread may run on, a kernel CPU list such as
+ *                          0-1; default: every CPU this process may use (the seed's 4-21 does not exist here)
  * GRAPH_BENCH_COALESCE     1: merge equivalent sites before compiling (off)
  * GRAPH_BENCH_MAX_ENTRIES  construction budget in transitions (1,048,576)
  * GRAPH_BENCH_BYTES        preparation payload budget per layout, bytes (268,435,456)
@@ -29,10 +31,10 @@ import java.util.Map;
  * set wins over either. A malformed value is bad input naming the variable.
  */
 public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int samples, int workloadIters,
-        List<Integer> workloadThreads, boolean coalesce, CompileBudget budget, long bytes) {
+        List<Integer> workloadThreads, List<Integer> workloadCpus, boolean coalesce, CompileBudget budget, long bytes) {
 
     public static final List<String> VARIABLES = List.of("GRAPH_BENCH_CPU", "GRAPH_BENCH_CALLS", "GRAPH_BENCH_SAMPLES",
-            "GRAPH_WORKLOAD_ITERS", "GRAPH_WORKLOAD_THREADS", "GRAPH_BENCH_COALESCE", "GRAPH_BENCH_MAX_ENTRIES",
+            "GRAPH_WORKLOAD_ITERS", "GRAPH_WORKLOAD_THREADS", "GRAPH_WORKLOAD_CPUS", "GRAPH_BENCH_COALESCE", "GRAPH_BENCH_MAX_ENTRIES",
             "GRAPH_BENCH_BYTES");
 
     /** Settings from this process's environment. */
@@ -63,13 +65,25 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
                 throw new BadInput("GRAPH_WORKLOAD_THREADS='" + t + "': comma-separated worker counts 1..1024 expected");
             }
         }
+        List<Integer> workloadCpus = Cpus.allowed();
+        String wc = env.get("GRAPH_WORKLOAD_CPUS");
+        if (wc != null && !wc.isBlank()) {
+            try {
+                workloadCpus = Cpus.parseList(wc);
+            } catch (NumberFormatException e) {
+                throw new BadInput("GRAPH_WORKLOAD_CPUS='" + wc + "': a CPU list such as 0-1 or 0,1 expected");
+            }
+            if (workloadCpus.isEmpty() || !Cpus.allowed().containsAll(workloadCpus)) {
+                throw new BadInput("GRAPH_WORKLOAD_CPUS='" + wc + "': must be CPUs this process may use " + Cpus.allowed());
+            }
+        }
         String co = env.getOrDefault("GRAPH_BENCH_COALESCE", "0");
         if (!co.equals("0") && !co.equals("1")) {
             throw new BadInput("GRAPH_BENCH_COALESCE='" + co + "': 0 or 1 expected");
         }
         long maxEntries = number(env, "GRAPH_BENCH_MAX_ENTRIES", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE);
         long bytes = number(env, "GRAPH_BENCH_BYTES", DfaLayouts.DEFAULT_LIMIT, 0, Long.MAX_VALUE);
-        return new GraphBenchSettings(cpu, cpuText != null, calls, samples, iters, List.copyOf(threads), co.equals("1"),
+        return new GraphBenchSettings(cpu, cpuText != null, calls, samples, iters, List.copyOf(threads), workloadCpus, co.equals("1"),
                 CompileBudget.defaults().withMaxTransitions(maxEntries), bytes);
     }
 
@@ -98,6 +112,7 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
         m.put("GRAPH_BENCH_SAMPLES", samples);
         m.put("GRAPH_WORKLOAD_ITERS", workloadIters);
         m.put("GRAPH_WORKLOAD_THREADS", workloadThreads);
+        m.put("GRAPH_WORKLOAD_CPUS", workloadCpus);
         m.put("GRAPH_BENCH_COALESCE", coalesce ? 1 : 0);
         m.put("GRAPH_BENCH_MAX_ENTRIES", budget.maxTransitions());
         m.put("GRAPH_BENCH_BYTES", bytes);

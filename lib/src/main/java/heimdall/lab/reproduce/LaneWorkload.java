@@ -65,7 +65,7 @@ public final class LaneWorkload {
                 .build();
     }
 
-    /** libc's getrusage, bound directly (no varargs, no per-call allocation). */
+    /** libc's getrusage and sched_setaffinity, bound directly (no varargs, no per-call allocation). */
     static final class Rusage {
         static {
             Native.register(Rusage.class, NativeLibrary.getInstance("c"));
@@ -75,6 +75,23 @@ public final class LaneWorkload {
 
         /** {@code who} 0 is RUSAGE_SELF; {@code usage} holds a struct rusage (144 bytes on x86_64). */
         static native int getrusage(int who, long[] usage);
+
+        /** {@code pid} 0: the calling thread. */
+        static native int sched_setaffinity(int pid, long cpusetsize, long[] mask);
+    }
+
+    /** Restricts the calling thread to {@code cpus} (GRAPH_WORKLOAD_CPUS); null or empty leaves it alone. */
+    static void restrictTo(List<Integer> cpus) {
+        if (cpus == null || cpus.isEmpty()) {
+            return;
+        }
+        long[] mask = new long[16];
+        for (int c : cpus) {
+            mask[c / 64] |= 1L << (c % 64);
+        }
+        if (Rusage.sched_setaffinity(0, mask.length * 8L, mask) != 0) {
+            throw new IllegalStateException("sched_setaffinity to CPUs " + cpus + ": errno " + Native.getLastError());
+        }
     }
 
     /** The prepared 1 MiB input file: deterministic bytes, written once. */
@@ -129,6 +146,11 @@ public final class LaneWorkload {
      * @param tables the shared tables, or null for the unchecked variant
      */
     public static Batch runBatch(Path file, int workers, int iters, Prepared tables) throws InterruptedException {
+        return runBatch(file, workers, iters, tables, List.of());
+    }
+
+    /** As {@link #runBatch(Path, int, int, Prepared)}, every thread restricted to {@code cpus} (empty: unrestricted). */
+    public static Batch runBatch(Path file, int workers, int iters, Prepared tables, List<Integer> cpus) throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(workers + 1);
         CountDownLatch go = new CountDownLatch(1);
         Counts[] results = new Counts[workers + 1];
@@ -141,6 +163,7 @@ public final class LaneWorkload {
                 try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
                         FileChannel out = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE)) {
                     ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+                    restrictTo(cpus);
                     ready.countDown();
                     go.await();
                     results[id] = work(id, iters, in, out, buf, cursor);
@@ -155,6 +178,13 @@ public final class LaneWorkload {
         Cursor collectorCursor = tables == null ? null : tables.cursor(COLLECTOR);
         threads.add(new Thread(() -> {
             long[] usage = new long[18];
+            try {
+                restrictTo(cpus);
+            } catch (RuntimeException e) {
+                synchronized (failure) {
+                    failure[0] = e;
+                }
+            }
             ready.countDown();
             try {
                 go.await();

@@ -52,8 +52,8 @@ public final class Lanes {
         for (int w = 0; w < maxWorkers; w++) {
             sums[w] = LaneWorkload.expectedChecksum(w, s.workloadIters());
         }
-        progress.accept(String.format(Locale.ROOT, "lanes: workers %s + 1 collector, %,d iterations each, variants %s, 1 warm-up + %d batches",
-                s.workloadThreads(), s.workloadIters(), variants, s.samples()));
+        progress.accept(String.format(Locale.ROOT, "lanes: workers %s + 1 collector, %,d iterations each, variants %s, 1 warm-up + %d batches, "
+                + "workload CPUs %s", s.workloadThreads(), s.workloadIters(), variants, s.samples(), s.workloadCpus()));
 
         BatchSamples samples = new BatchSamples("wall_ms");
         List<Map<String, Object>> summary = new ArrayList<>();
@@ -66,7 +66,7 @@ public final class Lanes {
                 for (int i = 0; i < variants.size(); i++) {
                     int v = (i + b) % variants.size();
                     Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
-                    LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables);
+                    LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
                     nanos[v][b] = batch.nanos();
                     String why = LaneWorkload.verify(batch, workers, s.workloadIters(), tables != null, sums);
                     if (why != null && failed[v] == null) {
@@ -138,8 +138,8 @@ public final class Lanes {
     static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, List<String> failures) {
         StringBuilder md = new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
-                + "(kept as sample 0, excluded) + %d batches; variant order rotating.%n%n", host.cpuModel(), host.onlineCpus(),
-                host.kernelRelease(), System.getProperty("java.version"), s.workloadIters(), s.samples()));
+                + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n", host.cpuModel(),
+                host.onlineCpus(), host.kernelRelease(), System.getProperty("java.version"), s.workloadIters(), s.samples(), s.workloadCpus()));
         md.append("Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector 50,000 "
                 + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded the 25% spread threshold "
                 + "(no wall times published).\n\n");

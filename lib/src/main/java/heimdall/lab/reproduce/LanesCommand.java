@@ -25,6 +25,7 @@ public final class LanesCommand {
               --out DIR  the results folder (absent or empty); default results/<date>-<host>[-N]/
 
             Environment (seed 002): GRAPH_WORKLOAD_THREADS (1,4,16), GRAPH_WORKLOAD_ITERS (50,000),
+            GRAPH_WORKLOAD_CPUS (the CPUs workload threads may use; default every allowed CPU),
             GRAPH_BENCH_SAMPLES (7), GRAPH_BENCH_COALESCE, GRAPH_BENCH_MAX_ENTRIES, GRAPH_BENCH_BYTES.
 
             Exit status: 0 every batch verified; 1 a verification failed (named); 2 bad input.

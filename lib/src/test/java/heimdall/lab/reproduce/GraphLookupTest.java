@@ -156,8 +156,10 @@ class GraphLookupTest {
         assertTrue(s.coalesce());
         assertEquals(4096, s.bytes());
         assertEquals(200_000, s.calls(), "--quick");
+        assertEquals(heimdall.lab.sys.Cpus.allowed(), s.workloadCpus(), "workload CPUs default to every allowed one");
+        assertEquals(List.of(0), GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_CPUS", "0"), false).workloadCpus());
         for (Map<String, String> bad : List.of(Map.of("GRAPH_BENCH_CPU", "4096"), Map.of("GRAPH_BENCH_CALLS", "many"),
-                Map.of("GRAPH_WORKLOAD_THREADS", "1,,4"), Map.of("GRAPH_BENCH_COALESCE", "yes"))) {
+                Map.of("GRAPH_WORKLOAD_THREADS", "1,,4"), Map.of("GRAPH_BENCH_COALESCE", "yes"), Map.of("GRAPH_WORKLOAD_CPUS", "4095"))) {
             BadInput e = assertThrows(BadInput.class, () -> GraphBenchSettings.of(bad, false));
             assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
         }

@@ -59,7 +59,7 @@ class LanesTest {
         LaneWorkload.Batch short1 = new LaneWorkload.Batch(b.nanos(), List.of(b.workers().get(0),
                 new LaneWorkload.Counts(w.reads(), w.readBytes(), w.writes() - 1, w.writtenBytes(), 0, 0, w.checks(), 0, w.checksum())), b.collector());
         assertNotNull(LaneWorkload.verify(short1, 2, iters, true, sums));
-        LaneWorkload.Batch unchecked = LaneWorkload.runBatch(file, 2, iters, null);
+        LaneWorkload.Batch unchecked = LaneWorkload.runBatch(file, 2, iters, null, List.of(heimdall.lab.sys.Cpus.allowed().get(0)));
         assertNull(LaneWorkload.verify(unchecked, 2, iters, false, sums));
         assertNotNull(LaneWorkload.verify(unchecked, 2, iters, true, sums));
     }
