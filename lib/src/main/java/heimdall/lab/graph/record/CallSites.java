@@ -19,7 +19,9 @@ import java.util.Optional;
  * {@code syscall} in the program). Otherwise the recorded stack words at {@code sp} are scanned in
  * order for the first word that (a) points into an executable mapping of a non-system object and
  * (b) is plausibly a return address: the bytes just before it in the object's file decode as a
- * {@code call} (E8 rel32, or FF /2 of 2, 3, 6 or 7 bytes). That word is the return address into the
+ * {@code call} (E8 rel32, or FF /2 of 2, 3, 6 or 7 bytes), and it is not the object's ELF entry point
+ * (the initial stack's auxiliary vector holds that, {@code AT_ENTRY}, during the loader's startup
+ * calls). That word is the return address into the
  * caller: for a leaf wrapper such as {@code syscall(2)} it is the first word; for deeper libc paths
  * (stdio, pthread_create) it is the first program frame's return address found in the window.
  * When none is found (the loader's startup, libc's thread exit, a window too short), the call
@@ -87,6 +89,9 @@ public final class CallSites {
         if (b == null || at < 7 || at > b.length) {
             return false;
         }
+        if (at == entryPoint(b)) {
+            return false; // the initial stack's auxv holds AT_ENTRY, which is no return address
+        }
         if ((b[at - 5] & 0xFF) == 0xE8) {
             return true; // call rel32
         }
@@ -98,6 +103,14 @@ public final class CallSites {
             }
         }
         return false;
+    }
+
+    /** The ELF header's e_entry (a file offset under equal offsets and addresses), or -1. */
+    static long entryPoint(byte[] b) {
+        if (b.length < 0x20 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F' || b[4] != 2) {
+            return -1;
+        }
+        return java.nio.ByteBuffer.wrap(b, 0x18, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
     private byte[] bytes(String object) {
