@@ -100,6 +100,7 @@ public final class GraphLookup {
         int[][][] rejections = new int[cases.size()][o.layouts().size()][batches];
         int[] granted = {-1};
         RuntimeException[] failure = {null};
+        Map<String, Double> warm = new LinkedHashMap<>();
         Thread replay = new Thread(() -> {
             try {
                 granted[0] = Cpus.pinCurrentThread(s.cpu());
@@ -107,6 +108,9 @@ public final class GraphLookup {
                     replayCase(cases.get(c), o.layouts(), batches, nanos[c], rejections[c]);
                     loads.sample();
                 }
+                // On the same pinned thread, with the JIT warm from everything above.
+                System.gc();
+                warm.putAll(warmPreparation(cases, o, progress));
             } catch (RuntimeException e) {
                 failure[0] = e;
             }
@@ -121,8 +125,6 @@ public final class GraphLookup {
         if (failure[0] != null) {
             throw failure[0];
         }
-
-        Map<String, Double> warm = warmPreparation(cases, o, progress);
 
         BatchSamples samples = new BatchSamples("ns_per_event");
         List<Map<String, Object>> summary = new ArrayList<>();
@@ -410,9 +412,14 @@ public final class GraphLookup {
         return cases;
     }
 
+    /** Timed repetitions of the warm preparation (after 10 untimed ones); the median is reported. */
+    public static final int WARM_REPEATS = 31;
+
     /**
-     * Import plus compile of each imported graph, repeated once the JIT is warm (the replay has run):
-     * 10 warm-up repetitions, then the median of 15.
+     * Import plus compile of each imported graph, repeated once the JIT is warm (the replay has run),
+     * on the pinned replay thread after a {@code System.gc()}: 10 untimed repetitions, then the median
+     * of {@link #WARM_REPEATS}. On a shared 2-CPU host single repetitions vary several-fold (time slices
+     * lost to other processes), hence the median.
      */
     static Map<String, Double> warmPreparation(List<Case> cases, Options o, Consumer<String> progress) {
         Map<String, Double> out = new LinkedHashMap<>();
@@ -423,9 +430,9 @@ public final class GraphLookup {
             }
             Path nodes = o.external().isPresent() ? o.external().get().get(0) : dir.resolve(k.graph() + GraphFiles.NODES_SUFFIX);
             Path edges = o.external().isPresent() ? o.external().get().get(1) : dir.resolve(k.graph() + GraphFiles.EDGES_SUFFIX);
-            double[] ms = new double[15];
-            double[] importMs = new double[15];
-            double[] compileMs = new double[15];
+            double[] ms = new double[WARM_REPEATS];
+            double[] importMs = new double[WARM_REPEATS];
+            double[] compileMs = new double[WARM_REPEATS];
             for (int i = -10; i < ms.length; i++) {
                 long t0 = System.nanoTime();
                 GraphFiles.Imported imp = o.external().isPresent() ? GraphFiles.read(nodes, edges) : GraphFiles.readPinned(nodes, edges);
@@ -446,7 +453,8 @@ public final class GraphLookup {
             Arrays.sort(compileMs);
             out.put(k.graph(), round(ms[ms.length / 2]));
             progress.accept(String.format(Locale.ROOT, "%s: warm import + compile median %.3f ms (import alone %.3f, compile alone %.3f; "
-                    + "fastest %.3f, slowest %.3f)", k.graph(), ms[7], importMs[7], compileMs[7], ms[0], ms[ms.length - 1]));
+                    + "fastest %.3f, slowest %.3f)", k.graph(), ms[ms.length / 2], importMs[ms.length / 2], compileMs[ms.length / 2],
+                    ms[0], ms[ms.length - 1]));
         }
         return out;
     }
@@ -503,7 +511,7 @@ public final class GraphLookup {
         }
         md.append(t.render()).append('\n');
         warm.forEach((g, ms) -> md.append(String.format(Locale.ROOT,
-                "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of 15 after 10 warm-up repetitions)%n", g, ms)));
+                "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of " + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n", g, ms)));
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
         md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
                 + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
