@@ -81,6 +81,23 @@ class RecordRealRunsTest {
     }
 
     @Test
+    void theCommandWritesPinsAndReportsTheImport() throws Exception {
+        assumePtrace();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream ps = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+        int status = new GraphRecordCommand(ps).run(List.of("--out", tmp.toString(), "--program", "cli", "--no-symbols", "--",
+                NativeExecutables.abcdf().toString(), "1"));
+        String text = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, status, text);
+        assertTrue(text.contains("import: ok") && text.contains("entries [main]"), text);
+        assertTrue(Files.exists(tmp.resolve("cli.exec.nodes.arrow")) && Files.exists(tmp.resolve("cli.exec.edges.arrow")));
+        assertEquals(2, Files.readAllLines(tmp.resolve(Pins.FILE_NAME)).size());
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        assertEquals(2, heimdall.lab.cli.Main.run(List.of("graph", "record", "--out", tmp.toString()), ps,
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)), "no command is bad input");
+    }
+
+    @Test
     void aFailedRunIsRefusedNotRecorded() {
         assumePtrace();
         assertThrows(() -> GraphRecordCommand.record(List.of("/bin/false"), tmp, "false", 8, false));
