@@ -71,7 +71,9 @@ class RecordRealRunsTest {
         }
         assertEquals(List.of("main"), g.threadEntries());
         assertTrue(g.sites().stream().anyMatch(s -> s.terminal() && s.syscall() == 231), "exit_group ends the thread");
-        assertTrue(a.function().startsWith("main ("), "addr2line names the caller: " + a.function());
+        if (Files.isExecutable(Path.of("/usr/bin/addr2line"))) {
+            assertTrue(a.function().startsWith("main ("), "addr2line names the caller: " + a.function());
+        }
         assertTrue(Pins.load(tmp.resolve(Pins.FILE_NAME)).pinFor(r.nodes()).isPresent());
 
         // With no loop, A goes straight to F.
