@@ -66,12 +66,12 @@ public final class LaneWorkload {
     }
 
     /** libc's getrusage and sched_setaffinity, bound directly (no varargs, no per-call allocation). */
-    static final class Rusage {
+    static final class LibcCalls {
         static {
-            Native.register(Rusage.class, NativeLibrary.getInstance("c"));
+            Native.register(LibcCalls.class, NativeLibrary.getInstance("c"));
         }
 
-        private Rusage() {}
+        private LibcCalls() {}
 
         /** {@code who} 0 is RUSAGE_SELF; {@code usage} holds a struct rusage (144 bytes on x86_64). */
         static native int getrusage(int who, long[] usage);
@@ -89,7 +89,7 @@ public final class LaneWorkload {
         for (int c : cpus) {
             mask[c / 64] |= 1L << (c % 64);
         }
-        if (Rusage.sched_setaffinity(0, mask.length * 8L, mask) != 0) {
+        if (LibcCalls.sched_setaffinity(0, mask.length * 8L, mask) != 0) {
             throw new IllegalStateException("sched_setaffinity to CPUs " + cpus + ": errno " + Native.getLastError());
         }
     }
@@ -248,7 +248,7 @@ public final class LaneWorkload {
                     denied++;
                 }
             }
-            if (Rusage.getrusage(0, usage) == 0) {
+            if (LibcCalls.getrusage(0, usage) == 0) {
                 rusages++;
             }
             if (cursor != null) {
