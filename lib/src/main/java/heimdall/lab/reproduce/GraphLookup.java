@@ -5,7 +5,6 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.graph.FixtureGraphs;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
