@@ -28,7 +28,9 @@ public final class Main {
                 new heimdall.lab.probe.ProfileRegenCommand(),
                 new ChildRunCommand(),
                 new heimdall.lab.broker.BrokerBenchCommand(),
-                new heimdall.lab.graph.GraphInfoCommand()
+                new heimdall.lab.graph.GraphInfoCommand(),
+                new heimdall.lab.graph.record.GraphRecordCommand(),
+                new heimdall.lab.reproduce.GraphJmhCommand()
         );
     }
 

@@ -25,7 +25,8 @@ public final class ReproduceCommand implements Command {
             new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun());
 
     /** Every reproduction's name. */
-    public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
+    public static final List<String> NAMES = java.util.stream.Stream.concat(ALL.stream().map(Reproduction::name),
+            java.util.stream.Stream.of("graph-lookup", "lanes")).toList();
 
     @Override
     public String name() {
@@ -52,6 +53,8 @@ public final class ReproduceCommand implements Command {
         for (Reproduction r : ALL) {
             h.append('\n').append(r.name()).append(" options:\n").append(r.help().stripTrailing()).append('\n');
         }
+        h.append('\n').append(GraphLookupCommand.HELP.stripTrailing()).append('\n');
+        h.append('\n').append(LanesCommand.HELP.stripTrailing()).append('\n');
         h.append("""
 
                 Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
@@ -61,7 +64,14 @@ public final class ReproduceCommand implements Command {
     }
 
     @Override
-    public int run(List<String> argv) {
+    public int run(List<String> argv) throws InterruptedException {
+        // The graph benchmarks parse and print for themselves (their own options and environment).
+        if (!argv.isEmpty() && argv.get(0).equals("graph-lookup")) {
+            return GraphLookupCommand.run(argv.subList(1, argv.size()));
+        }
+        if (!argv.isEmpty() && argv.get(0).equals("lanes")) {
+            return LanesCommand.run(argv.subList(1, argv.size()));
+        }
         Reproduction r = find(argv);
         Set<String> flags = new LinkedHashSet<>(r.flags());
         flags.add("--quick");

@@ -1,0 +1,537 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.graph.Graph;
+import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.graph.SyntheticGraph;
+import heimdall.lab.graph.Traces;
+import heimdall.lab.graph.machine.Machine;
+import heimdall.lab.graph.machine.MachineCompiler;
+import heimdall.lab.graph.prepared.Cursor;
+import heimdall.lab.graph.prepared.Layout;
+import heimdall.lab.graph.prepared.Prepared;
+import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.Host;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The graph-lookup replay of seed {@code 002}: the transition work per event of every prepared layout
+ * ({@code hash}, {@code dfa-words}, {@code dfa-offsets}, {@code dfa-compact}, {@code dfa-min-*}) over
+ * the same traces, in one run.
+ *
+ * <p>Cases. The checked-in {@code abcdf} (constructed) and {@code broker} (recorded from the native
+ * broker demo) graphs, imported with their SHA-256 pins, with one trace per thread entry walked over
+ * the graph's sites ({@link Traces}: independent of any table; terminal paths reset the cursor; 1%
+ * invalid calls, 1% repeats, 0.5% signal deliveries). Synthetic graphs of 64, 4,096 and 32,768 states
+ * ({@link SyntheticGraph}), each with a hot trace (never calls the two alternating connector calls, so
+ * it recurs in a small region) and a broad one (covers the full state range), both with 1% invalid
+ * calls. Or, for an external pair, that graph alone with one trace per thread entry.
+ *
+ * <p>Method. Preparation (import, compile, minimize, tables) is done and timed before any replay. One
+ * thread, pinned to {@code GRAPH_BENCH_CPU}, replays each case: untimed JIT warm-up replays
+ * ({@link #warmJit}: the JVM needs them, the seed's Rust binary did not), a warm-up batch (sample 0, kept in
+ * {@code samples.arrow}, excluded from summaries) then {@code GRAPH_BENCH_SAMPLES} batches of
+ * {@code GRAPH_BENCH_CALLS} events; in every batch each layout replays the whole trace once from a reset
+ * cursor ({@link Cursor#replay}, one {@code System.nanoTime} pair around it), and the layout order
+ * rotates by one between batches. ns/event = batch time / trace events. Every layout must give the same
+ * rejection count in every batch; a mismatch fails the run (exit 1, naming case, layouts and counts).
+ * {@code speedup_vs_hash} = the hash median / the layout's median from the same run, null when the hash
+ * baseline is absent (refused or not selected), never estimated.
+ */
+public final class GraphLookup {
+    private GraphLookup() {}
+
+    /** The checked-in graphs measured by default. */
+    public static final List<String> FIXTURES = List.of("abcdf", "broker");
+    /** Synthetic table sizes (states). */
+    public static final List<Integer> SYNTHETIC_STATES = List.of(64, 4096, 32768);
+
+    /**
+     * What to run.
+     *
+     * @param layouts the layouts to prepare and replay (all by default)
+     * @param external an external graph's nodes and edges files, instead of the built-in cases
+     */
+    public record Options(GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external) {
+        public Options {
+            layouts = List.copyOf(layouts);
+            if (layouts.isEmpty()) {
+                throw new BadInput("no layouts selected");
+            }
+        }
+    }
+
+    /** One graph and trace, prepared. */
+    public record Case(String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
+
+    /** What a run wrote. */
+    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
+            Map<String, Double> warmPrepMs) {}
+
+    /** Runs every case, writes the folder, and returns what it wrote. */
+    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        GraphBenchSettings s = o.settings();
+        Host host = Host.capture();
+        Host.LoadSampler loads = new Host.LoadSampler();
+        Instant started = Instant.now();
+        List<Case> cases = o.external().isPresent() ? externalCases(o, progress) : builtinCases(o, progress);
+        progress.accept(String.format(Locale.ROOT, "graph-lookup: %d cases x %d layouts, 1 warm-up + %d batches of %,d events, "
+                + "replay pinned to CPU %d (%s)", cases.size(), o.layouts().size(), s.samples(), s.calls(), s.cpu(),
+                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: the highest allowed CPU of " + Cpus.allowed()));
+
+        int batches = s.samples() + 1;
+        long[][][] nanos = new long[cases.size()][o.layouts().size()][batches];
+        int[][][] rejections = new int[cases.size()][o.layouts().size()][batches];
+        int[] granted = {-1};
+        RuntimeException[] failure = {null};
+        Map<String, Double> warm = new LinkedHashMap<>();
+        Thread replay = new Thread(() -> {
+            try {
+                granted[0] = Cpus.pinCurrentThread(s.cpu());
+                for (int c = 0; c < cases.size(); c++) {
+                    replayCase(cases.get(c), o.layouts(), batches, nanos[c], rejections[c]);
+                    loads.sample();
+                }
+                // On the same pinned thread, with the JIT warm from everything above.
+                System.gc();
+                warm.putAll(warmPreparation(cases, o, progress));
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            }
+        }, "graph-lookup-replay");
+        replay.start();
+        try {
+            replay.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while replaying", e);
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+
+        BatchSamples samples = new BatchSamples("ns_per_event");
+        List<Map<String, Object>> summary = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (int c = 0; c < cases.size(); c++) {
+            Case k = cases.get(c);
+            int hashRow = -1;
+            int firstRow = summary.size();
+            for (int l = 0; l < o.layouts().size(); l++) {
+                Layout layout = o.layouts().get(l);
+                Map<String, Object> row = baseRow(k, layout);
+                Prepared p = k.prepared().layouts().get(layout);
+                if (p == null) {
+                    row.put("status", "refused");
+                    row.put("reason", k.prepared().refusals().getOrDefault(layout, "not prepared"));
+                    nullFigures(row);
+                    summary.add(row);
+                    continue;
+                }
+                int rowIndex = summary.size();
+                double[] measured = new double[s.samples()];
+                for (int b = 0; b < batches; b++) {
+                    double v = (double) nanos[c][l][b] / k.events().length;
+                    samples.add(rowIndex, b, v);
+                    if (b > 0) {
+                        measured[b - 1] = v;
+                    }
+                }
+                int rej = rejections[c][l][0];
+                BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
+                row.put("status", "measured");
+                row.put("ns_per_event_median", round(sum.median()));
+                row.put("ns_per_event_min", round(sum.min()));
+                row.put("ns_per_event_max", round(sum.max()));
+                row.put("spread", round(sum.spread()));
+                row.put("noisy", sum.noisy());
+                row.put("speedup_vs_hash", null);
+                row.put("rejections", rej);
+                row.put("samples", sum.count());
+                if (layout == Layout.HASH) {
+                    hashRow = rowIndex;
+                }
+                summary.add(row);
+            }
+            String disagreement = disagreement(o.layouts(), k.prepared().layouts().keySet(), rejections[c]);
+            if (disagreement != null) {
+                failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
+                for (int r = firstRow; r < summary.size(); r++) {
+                    summary.get(r).put("rejections_agree", false);
+                }
+            }
+            if (hashRow >= 0) {
+                double hash = (Double) summary.get(hashRow).get("ns_per_event_median");
+                for (int r = firstRow; r < summary.size(); r++) {
+                    if (summary.get(r).get("ns_per_event_median") instanceof Double m && m > 0) {
+                        summary.get(r).put("speedup_vs_hash", round(hash / m));
+                    }
+                }
+            }
+        }
+        addPublished(summary);
+
+        folder.writeJson("summary.json", summary);
+        samples.write(folder.path().resolve("samples.arrow"));
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "graph-lookup");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("settings", s.toMap());
+        env.put("replay_cpu_granted", granted[0]);
+        env.put("layouts", o.layouts().stream().map(Layout::wire).toList());
+        env.put("warm_preparation_ms", warm);
+        env.put("external", o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null));
+        env.put("load_samples", loads.toMap());
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        env.put("timing", "System.nanoTime around one Cursor.replay of the whole trace per layout per batch");
+        env.put("jit_warmup", String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
+                + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures));
+        return new Result(folder.path(), summary, failures, warm);
+    }
+
+    /**
+     * Null when every replayed layout gave the same rejection count in every batch; otherwise which
+     * layouts disagreed, with their counts per batch.
+     *
+     * @param rejections per layout (in {@code layouts} order), per batch
+     */
+    static String disagreement(List<Layout> layouts, java.util.Set<Layout> replayed, int[][] rejections) {
+        Integer first = null;
+        boolean differ = false;
+        StringBuilder counts = new StringBuilder();
+        for (int l = 0; l < layouts.size(); l++) {
+            if (!replayed.contains(layouts.get(l))) {
+                continue;
+            }
+            for (int r : rejections[l]) {
+                if (first == null) {
+                    first = r;
+                } else if (r != first) {
+                    differ = true;
+                }
+            }
+            counts.append(counts.length() == 0 ? "" : "; ").append(layouts.get(l)).append(" ").append(Arrays.toString(rejections[l]));
+        }
+        return differ ? "rejection counts differ across layouts or batches (" + counts + ")" : null;
+    }
+
+    /** Replays one case: batches x layouts, the order rotating by one each batch. */
+    public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
+        Cursor[] cursors = new Cursor[layouts.size()];
+        for (int l = 0; l < layouts.size(); l++) {
+            Prepared p = k.prepared().layouts().get(layouts.get(l));
+            cursors[l] = p == null ? null : k.entry() == null ? p.unidentifiedCursor() : p.cursor(k.entry());
+        }
+        int[] events = k.events();
+        warmJit(cursors, events);
+        for (int b = 0; b < batches; b++) {
+            for (int i = 0; i < layouts.size(); i++) {
+                int l = (i + b) % layouts.size();
+                Cursor cur = cursors[l];
+                if (cur == null) {
+                    continue;
+                }
+                cur.reset();
+                long t0 = System.nanoTime();
+                int r = cur.replay(events);
+                long t1 = System.nanoTime();
+                nanos[l][b] = t1 - t0;
+                rejections[l][b] = r;
+            }
+        }
+    }
+
+    /** Untimed replays per layout before a case's batches: enough invocations for a full (not only OSR) compile. */
+    public static final int JIT_WARMUP_CALLS = 800;
+    /** Events of the trace prefix replayed by each untimed warm-up call. */
+    public static final int JIT_WARMUP_EVENTS = 4096;
+
+    /**
+     * The JVM's part of warming up, before the seed's warm-up batch: each layout's {@code replay} is
+     * called {@link #JIT_WARMUP_CALLS} times on the first {@link #JIT_WARMUP_EVENTS} events of the
+     * case's trace (untimed, results discarded), so that the optimising compiler has compiled the
+     * method itself rather than only an on-stack-replacement of its loop, then we wait until the JIT
+     * has been idle for 100 ms (at most 2 s). Without it the first cases run partly in profiling code.
+     */
+    static void warmJit(Cursor[] cursors, int[] events) {
+        int[] prefix = Arrays.copyOf(events, Math.min(events.length, JIT_WARMUP_EVENTS));
+        for (Cursor cur : cursors) {
+            if (cur == null) {
+                continue;
+            }
+            for (int i = 0; i < JIT_WARMUP_CALLS; i++) {
+                cur.reset();
+                cur.replay(prefix);
+            }
+        }
+        awaitJitIdle();
+    }
+
+    /** Waits until the JIT's total compilation time has not moved for 100 ms, at most 2 s. */
+    public static void awaitJitIdle() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        long last = jit.getTotalCompilationTime();
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = jit.getTotalCompilationTime();
+            if (now == last) {
+                return;
+            }
+            last = now;
+        }
+    }
+
+    private static Map<String, Object> baseRow(Case k, Layout layout) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("graph", k.graph());
+        row.put("trace", k.trace());
+        row.put("layout", layout.wire());
+        Machine m = layout == Layout.HASH ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
+        row.put("sites", k.prepared().followed().siteCount());
+        row.put("states", m == null ? null : m.states());
+        row.put("transitions", m == null ? null : m.transitions());
+        row.put("events", k.events().length);
+        PreparedGraph.Timings t = k.prepared().timings();
+        long prep = t.coalesceNanos() + t.prepareNanos().getOrDefault(layout, 0L)
+                + (layout == Layout.HASH ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
+        row.put("prep_ms", round(prep / 1e6));
+        row.put("import_ms", k.importMs() < 0 ? null : round(k.importMs()));
+        Prepared p = k.prepared().layouts().get(layout);
+        row.put("payload_bytes", p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : p.payloadBytes());
+        return row;
+    }
+
+    private static void nullFigures(Map<String, Object> row) {
+        for (String f : List.of("ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "spread", "noisy",
+                "speedup_vs_hash", "rejections")) {
+            row.put(f, null);
+        }
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000.0) / 1000.0;
+    }
+
+    // ---- cases -----------------------------------------------------------------------------------
+
+    private static PreparedGraph prepare(Graph g, Options o) {
+        GraphBenchSettings s = o.settings();
+        return PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withCoalesce(s.coalesce()).withBudget(s.budget())
+                .withLimit(s.bytes()).withLayouts(o.layouts()));
+    }
+
+    /** How imported graphs are walked: 1% invalid calls, 1% repeats, 0.5% signal deliveries. */
+    public static Traces.Spec walkSpec(String entry, int length, long seed) {
+        return Traces.Spec.of(entry, length, seed).withInvalidRate(0.01).withRepeatRate(0.01).withSignalRate(0.005);
+    }
+
+    static List<Case> importedCases(String name, GraphFiles.Imported imp, Options o, Consumer<String> progress) {
+        PreparedGraph pg = prepare(imp.graph(), o);
+        progress.accept(String.format(Locale.ROOT, "%s: %d sites, %d states (%d minimized), import %.3f ms, compile %.3f ms%s",
+                name, imp.graph().siteCount(), pg.machine().states(), pg.minimized().states(), imp.nanos() / 1e6,
+                pg.timings().compileNanos() / 1e6, imp.pinned() ? ", pins verified" : ", unpinned"));
+        List<Case> cases = new ArrayList<>();
+        for (String entry : imp.graph().threadEntries()) {
+            cases.add(new Case(name, "walk " + entry, pg, entry, walkTrace(imp.graph(), entry, o.settings().calls()), imp.nanos() / 1e6));
+        }
+        return cases;
+    }
+
+    /**
+     * The trace an imported graph's case replays for a thread entry: {@link #walkSpec} with a seed
+     * derived from the entry's name, so another harness (the JMH cross-check) can replay the same events.
+     */
+    public static int[] walkTrace(Graph g, String entry, int length) {
+        return Traces.walk(g, walkSpec(entry, length, 0x6a7e_0000L ^ entry.hashCode()));
+    }
+
+    static List<Case> builtinCases(Options o, Consumer<String> progress) {
+        List<Case> cases = new ArrayList<>();
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
+        for (String name : FIXTURES) {
+            GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve(name + GraphFiles.NODES_SUFFIX),
+                    dir.resolve(name + GraphFiles.EDGES_SUFFIX));
+            cases.addAll(importedCases(name, imp, o, progress));
+        }
+        for (int states : SYNTHETIC_STATES) {
+            SyntheticGraph sg = SyntheticGraph.build(states, 0x5eed_0000L + states);
+            PreparedGraph pg = prepare(sg.graph(), o);
+            String name = "synthetic-" + states;
+            progress.accept(String.format(Locale.ROOT, "%s: %d sites, %d states (%d minimized)", name, sg.graph().siteCount(),
+                    pg.machine().states(), pg.minimized().states()));
+            int n = o.settings().calls();
+            cases.add(new Case(name, "hot", pg, SyntheticGraph.MAIN,
+                    Traces.walk(sg.graph(), sg.hotSpec(n, 0x40 + states).withInvalidRate(0.01)), -1));
+            cases.add(new Case(name, "broad", pg, SyntheticGraph.MAIN,
+                    Traces.walk(sg.graph(), sg.broadSpec(n, 0xb0 + states).withInvalidRate(0.01)), -1));
+        }
+        return cases;
+    }
+
+    /**
+     * An external graph: imported (pins checked when a SHA256SUMS beside it lists the files), compiled
+     * under the budgets; an unmapped function or an oversized machine is a {@link Refusal}.
+     */
+    static List<Case> externalCases(Options o, Consumer<String> progress) {
+        List<Path> files = o.external().orElseThrow();
+        GraphFiles.Imported imp = GraphFiles.read(files.get(0), files.get(1));
+        String name = files.get(0).getFileName().toString().replace(GraphFiles.NODES_SUFFIX, "");
+        List<Case> cases = importedCases(name, imp, o, progress);
+        if (cases.isEmpty()) {
+            throw new Refusal(name + ": the graph has no thread entry to walk");
+        }
+        return cases;
+    }
+
+    /** Timed repetitions of the warm preparation (after 10 untimed ones); the median is reported. */
+    public static final int WARM_REPEATS = 31;
+
+    /**
+     * Import plus compile of each imported graph, repeated once the JIT is warm (the replay has run),
+     * on the pinned replay thread after a {@code System.gc()}: 10 untimed repetitions, then the median
+     * of {@link #WARM_REPEATS}. On a shared 2-CPU host single repetitions vary several-fold (time slices
+     * lost to other processes), hence the median.
+     */
+    static Map<String, Double> warmPreparation(List<Case> cases, Options o, Consumer<String> progress) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
+        for (Case k : cases) {
+            if (k.importMs() < 0 || out.containsKey(k.graph())) {
+                continue;
+            }
+            Path nodes = o.external().isPresent() ? o.external().get().get(0) : dir.resolve(k.graph() + GraphFiles.NODES_SUFFIX);
+            Path edges = o.external().isPresent() ? o.external().get().get(1) : dir.resolve(k.graph() + GraphFiles.EDGES_SUFFIX);
+            double[] ms = new double[WARM_REPEATS];
+            double[] importMs = new double[WARM_REPEATS];
+            double[] compileMs = new double[WARM_REPEATS];
+            for (int i = -10; i < ms.length; i++) {
+                long t0 = System.nanoTime();
+                GraphFiles.Imported imp = o.external().isPresent() ? GraphFiles.read(nodes, edges) : GraphFiles.readPinned(nodes, edges);
+                long t1 = System.nanoTime();
+                Machine m = MachineCompiler.compile(imp.graph(), o.settings().budget());
+                long t2 = System.nanoTime();
+                if (m.states() < 1) {
+                    throw new IllegalStateException("empty machine");
+                }
+                if (i >= 0) {
+                    ms[i] = (t2 - t0) / 1e6;
+                    importMs[i] = (t1 - t0) / 1e6;
+                    compileMs[i] = (t2 - t1) / 1e6;
+                }
+            }
+            Arrays.sort(ms);
+            Arrays.sort(importMs);
+            Arrays.sort(compileMs);
+            out.put(k.graph(), round(ms[ms.length / 2]));
+            progress.accept(String.format(Locale.ROOT, "%s: warm import + compile median %.3f ms (import alone %.3f, compile alone %.3f; "
+                    + "fastest %.3f, slowest %.3f)", k.graph(), ms[ms.length / 2], importMs[ms.length / 2], compileMs[ms.length / 2],
+                    ms[0], ms[ms.length - 1]));
+        }
+        return out;
+    }
+
+    // ---- published figures and the table ---------------------------------------------------------
+
+    /** The seed's broker offsets figures beside ours (before and after minimization). */
+    @SuppressWarnings("unchecked")
+    static void addPublished(List<Map<String, Object>> summary) {
+        Map<String, Object> pub = Fixtures.published("graph-lookup");
+        Map<String, Object> broker = (Map<String, Object>) pub.get("broker_graph");
+        Map<String, Object> offsets = (Map<String, Object>) broker.get("dfa_offsets_ns_per_event");
+        for (Map<String, Object> r : summary) {
+            Object published = null;
+            if ("broker".equals(r.get("graph")) && "dfa-offsets".equals(r.get("layout"))) {
+                published = offsets.get("before_minimization");
+            } else if ("broker".equals(r.get("graph")) && "dfa-min-offsets".equals(r.get("layout"))) {
+                published = offsets.get("after_minimization");
+            }
+            r.put("published_ns_per_event", published);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, int granted,
+            Map<String, Double> warm, List<String> failures) {
+        Map<String, Object> pub = Fixtures.published("graph-lookup");
+        Map<String, Object> broker = (Map<String, Object>) pub.get("broker_graph");
+        StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. Replay pinned to CPU %d (granted %d; %s). "
+                        + "1 warm-up batch (kept as sample 0, excluded) + %d batches of %,d events per layout, order rotating.%n%n",
+                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), System.getProperty("java.version"), s.cpu(), granted,
+                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU", s.samples(), s.calls()));
+        md.append(String.format(Locale.ROOT, "Published (seed 002, oden, 2026-11-08, Rust): broker graph %s sites, %s states, %s transitions, "
+                        + "%s minimized; import + construction %s ms; dfa-offsets %s ns/event before minimization, %s after; "
+                        + "no hash comparison (legacy construction over budget).%n%n",
+                broker.get("sites"), broker.get("states"), broker.get("transitions"), broker.get("minimized_states"),
+                broker.get("import_and_construction_ms"),
+                ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("before_minimization"),
+                ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("after_minimization")));
+        MarkdownTable t = new MarkdownTable(List.of("graph", "trace", "layout", "states", "transitions", "ns/event median",
+                "min – max", "spread", "speedup vs hash", "rejections", "prep ms", "payload bytes", "published ns/event"));
+        for (Map<String, Object> r : summary) {
+            boolean measured = "measured".equals(r.get("status"));
+            t.row(List.of(String.valueOf(r.get("graph")), String.valueOf(r.get("trace")), String.valueOf(r.get("layout")),
+                    cell(r.get("states")), cell(r.get("transitions")),
+                    measured ? fmt(r.get("ns_per_event_median")) : "refused: " + r.get("reason"),
+                    measured ? fmt(r.get("ns_per_event_min")) + " – " + fmt(r.get("ns_per_event_max")) : "—",
+                    measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"),
+                            Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
+                    r.get("speedup_vs_hash") instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "—",
+                    cell(r.get("rejections")), fmt(r.get("prep_ms")), cell(r.get("payload_bytes")),
+                    r.get("published_ns_per_event") == null ? "—" : String.valueOf(r.get("published_ns_per_event"))));
+        }
+        md.append(t.render()).append('\n');
+        warm.forEach((g, ms) -> md.append(String.format(Locale.ROOT,
+                "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of " + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n", g, ms)));
+        failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
+        md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
+                + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
+                + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
+                + "payload bytes: the tables only (hash unmeasured).\n");
+        return md.toString();
+    }
+
+    private static String cell(Object v) {
+        if (v == null) {
+            return "—";
+        }
+        return v instanceof Number n ? String.format(Locale.ROOT, "%,d", n.longValue()) : v.toString();
+    }
+
+    private static String fmt(Object v) {
+        return v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "—";
+    }
+
+    /** The default results folder for a run started now on this host. */
+    public static ResultsFolder defaultFolder() {
+        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname());
+    }
+}

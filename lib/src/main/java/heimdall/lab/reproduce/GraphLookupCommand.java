@@ -1,0 +1,119 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.cli.Args;
+import heimdall.lab.graph.prepared.Layout;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** {@code ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [NODES EDGES]}. */
+public final class GraphLookupCommand {
+    private GraphLookupCommand() {}
+
+    public static final String HELP = """
+            usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [NODES EDGES]
+
+            Replays walked traces through every prepared layout (hash, dfa-words, dfa-offsets, dfa-compact,
+            dfa-min-words, dfa-min-offsets, dfa-min-compact) in one run: the checked-in abcdf and broker
+            graphs (pins verified) and synthetic 64/4,096/32,768-state tables with hot and broad traces; or,
+            given NODES EDGES, that external graph alone. One pinned thread; a warm-up batch (sample 0,
+            kept, excluded) then GRAPH_BENCH_SAMPLES batches of GRAPH_BENCH_CALLS events; layout order
+            rotates between batches; preparation is timed outside the loop.
+
+              --quick         200,000 events, 3 batches (a variable that is set wins)
+              --out DIR       the results folder (absent or empty); default results/<date>-<host>[-N]/
+              --layouts L,..  replay only these layouts (without hash, speedup_vs_hash is null)
+
+            Environment (seed 002): GRAPH_BENCH_CPU (default: the highest allowed CPU), GRAPH_BENCH_CALLS
+            (2,000,000), GRAPH_BENCH_SAMPLES (7), GRAPH_BENCH_COALESCE (0/1), GRAPH_BENCH_MAX_ENTRIES
+            (construction budget, transitions, 1,048,576), GRAPH_BENCH_BYTES (payload budget, 268,435,456).
+
+            Exit status: 0 measured; 1 refused (an external graph with unmapped functions or an oversized
+            machine: the reason is printed) or rejection counts differed across layouts (named); 2 bad input.
+            """;
+
+    /** Runs the command line after {@code graph-lookup}. */
+    public static int run(List<String> argv) {
+        return run(argv, System.out, System.err);
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) {
+        Args args = Args.parse("reproduce graph-lookup", argv, Set.of("--quick"), Set.of("--out", "--layouts"));
+        if (args.positionals().size() != 0 && args.positionals().size() != 2) {
+            throw new BadInput("reproduce graph-lookup: give both NODES and EDGES of an external graph, or neither");
+        }
+        List<Layout> layouts = new ArrayList<>(List.of(Layout.values()));
+        if (args.value("--layouts").isPresent()) {
+            layouts.clear();
+            for (String name : args.value("--layouts").get().split(",")) {
+                Layout l = Layout.parse(name.strip());
+                if (l == null) {
+                    throw new BadInput("option --layouts: unknown layout '" + name + "'; one of " + List.of(Layout.values()));
+                }
+                layouts.add(l);
+            }
+        }
+        Optional<List<Path>> external = args.positionals().isEmpty() ? Optional.empty()
+                : Optional.of(List.of(Path.of(args.positionals().get(0)), Path.of(args.positionals().get(1))));
+        GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external);
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
+        GraphLookup.Result r;
+        try {
+            r = GraphLookup.run(o, folder, err::println);
+        } catch (RuntimeException e) {
+            deleteIfEmpty(folder.path());
+            throw e;
+        }
+        try {
+            out.print(Files.readString(r.folder().resolve("table.md")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (Map<String, Object> row : r.summary()) {
+            if ("broker".equals(row.get("graph")) && "dfa-offsets".equals(row.get("layout")) && row.get("ns_per_event_median") instanceof Double ns) {
+                Map<String, Object> hash = r.summary().stream().filter(h -> h.get("graph").equals("broker")
+                        && h.get("trace").equals(row.get("trace")) && h.get("layout").equals("hash")).findFirst().orElse(null);
+                Object speed = row.get("speedup_vs_hash");
+                out.printf(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%n", row.get("trace"), ns,
+                        hash == null || hash.get("ns_per_event_median") == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", (Double) hash.get("ns_per_event_median")),
+                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)");
+            }
+        }
+        r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
+                "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm%n", g, ms));
+        r.failures().forEach(f -> out.println("FAILED: " + f));
+        out.println(r.folder());
+        return r.failures().isEmpty() ? 0 : 1;
+    }
+
+    /** A refused run leaves no half-written folder behind (only the empty plots/ it was created with). */
+    private static void deleteIfEmpty(Path dir) {
+        try {
+            Path plots = dir.resolve("plots");
+            if (Files.isDirectory(plots)) {
+                try (var s = Files.list(plots)) {
+                    if (s.findAny().isEmpty()) {
+                        Files.delete(plots);
+                    }
+                }
+            }
+            try (var s = Files.list(dir)) {
+                if (s.findAny().isEmpty()) {
+                    Files.delete(dir);
+                }
+            }
+        } catch (IOException e) {
+            // leave it: results folders are never overwritten anyway
+        }
+    }
+}

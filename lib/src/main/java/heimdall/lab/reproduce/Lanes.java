@@ -1,0 +1,165 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.graph.prepared.Layout;
+import heimdall.lab.graph.prepared.Prepared;
+import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.sys.Host;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The lanes workload of seed {@code 002} ({@link LaneWorkload}): for each foreground worker count
+ * ({@code GRAPH_WORKLOAD_THREADS}, default 1, 4, 16) plus one collector, {@code GRAPH_WORKLOAD_ITERS}
+ * iterations (default 50,000) per thread, the variants {@code unchecked} and one per prepared layout
+ * (every thread checks each call with its own cursor over the shared tables). One warm-up batch (sample
+ * 0, kept, excluded) then {@code GRAPH_BENCH_SAMPLES} batches (default 7); the variant order rotates
+ * between batches. Every batch of every variant is verified: the exact read/write/getrusage/sched_yield
+ * counts, bytes, each worker's checksum, every check made and none denied. A failed verification fails
+ * the run (exit 1). A batch's figure is its wall time from the start latch's release to the last join;
+ * spread above 25% is flagged noisy. Wall time divided by concurrent call counts is not single-call
+ * latency.
+ */
+public final class Lanes {
+    private Lanes() {}
+
+    public static final String UNCHECKED = "unchecked";
+
+    /** What a run wrote. */
+    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures) {}
+
+    public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress) throws InterruptedException {
+        Host host = Host.capture();
+        Host.LoadSampler loads = new Host.LoadSampler();
+        Instant started = Instant.now();
+        Path file = LaneWorkload.prepareFile(Path.of(System.getProperty("java.io.tmpdir"), "heimdall-lab-lanes-" + ProcessHandle.current().pid()));
+        PreparedGraph pg = PreparedGraph.prepare(LaneWorkload.graph(), PreparedGraph.Options.defaults()
+                .withBudget(s.budget()).withLimit(s.bytes()).withCoalesce(s.coalesce()));
+        List<String> variants = new ArrayList<>(List.of(UNCHECKED));
+        for (Layout l : pg.layouts().keySet()) {
+            variants.add(l.wire());
+        }
+        int maxWorkers = s.workloadThreads().stream().mapToInt(Integer::intValue).max().orElse(1);
+        long[] sums = new long[maxWorkers];
+        for (int w = 0; w < maxWorkers; w++) {
+            sums[w] = LaneWorkload.expectedChecksum(w, s.workloadIters());
+        }
+        progress.accept(String.format(Locale.ROOT, "lanes: workers %s + 1 collector, %,d iterations each, variants %s, 1 warm-up + %d batches, "
+                + "workload CPUs %s", s.workloadThreads(), s.workloadIters(), variants, s.samples(), s.workloadCpus()));
+
+        BatchSamples samples = new BatchSamples("wall_ms");
+        List<Map<String, Object>> summary = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        int batches = s.samples() + 1;
+        for (int workers : s.workloadThreads()) {
+            long[][] nanos = new long[variants.size()][batches];
+            String[] failed = new String[variants.size()];
+            for (int b = 0; b < batches; b++) {
+                for (int i = 0; i < variants.size(); i++) {
+                    int v = (i + b) % variants.size();
+                    Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
+                    LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
+                    nanos[v][b] = batch.nanos();
+                    String why = LaneWorkload.verify(batch, workers, s.workloadIters(), tables != null, sums);
+                    if (why != null && failed[v] == null) {
+                        failed[v] = "batch " + b + ": " + why;
+                    }
+                }
+                loads.sample();
+            }
+            Double uncheckedMedian = null;
+            for (int v = 0; v < variants.size(); v++) {
+                int row = summary.size();
+                double[] measured = new double[s.samples()];
+                for (int b = 0; b < batches; b++) {
+                    double ms = nanos[v][b] / 1e6;
+                    samples.add(row, b, ms);
+                    if (b > 0) {
+                        measured[b - 1] = ms;
+                    }
+                }
+                BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("workers", workers);
+                r.put("collectors", 1);
+                r.put("variant", variants.get(v));
+                r.put("iterations", s.workloadIters());
+                r.put("wall_ms_median", GraphLookup.round(sum.median()));
+                r.put("wall_ms_min", GraphLookup.round(sum.min()));
+                r.put("wall_ms_max", GraphLookup.round(sum.max()));
+                r.put("spread", GraphLookup.round(sum.spread()));
+                r.put("noisy", sum.noisy());
+                if (v == 0) {
+                    uncheckedMedian = sum.median();
+                }
+                r.put("vs_unchecked", uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian));
+                r.put("reads_per_worker", s.workloadIters());
+                r.put("writes_per_worker", s.workloadIters());
+                r.put("bytes_per_worker", (long) s.workloadIters() * LaneWorkload.BLOCK);
+                r.put("collector_getrusage", s.workloadIters());
+                r.put("collector_sched_yield", s.workloadIters());
+                r.put("checks_per_batch", v == 0 ? 0 : 2L * s.workloadIters() * (workers + 1));
+                r.put("verified", failed[v] == null);
+                r.put("failure", failed[v]);
+                r.put("samples", sum.count());
+                summary.add(r);
+                if (failed[v] != null) {
+                    failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
+                }
+            }
+            progress.accept("lanes: " + workers + " workers done");
+        }
+        folder.writeJson("summary.json", summary);
+        samples.write(folder.path().resolve("samples.arrow"));
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "lanes");
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("settings", s.toMap());
+        env.put("workload_graph", "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop");
+        env.put("input_file", Map.of("bytes", LaneWorkload.FILE_SIZE, "read_size", LaneWorkload.BLOCK, "page_cache", "resident after the first batch"));
+        env.put("load_samples", loads.toMap());
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        env.put("timing", "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(summary, host, s, failures));
+        return new Result(folder.path(), summary, failures);
+    }
+
+    static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, List<String> failures) {
+        StringBuilder md = new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
+        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
+                + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n", host.cpuModel(),
+                host.onlineCpus(), host.kernelRelease(), System.getProperty("java.version"), s.workloadIters(), s.samples(), s.workloadCpus()));
+        md.append("Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector 50,000 "
+                + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded the 25% spread threshold "
+                + "(no wall times published).\n\n");
+        MarkdownTable t = new MarkdownTable(List.of("workers", "variant", "wall ms median", "min – max", "spread", "vs unchecked",
+                "verified", "published"));
+        for (Map<String, Object> r : summary) {
+            t.row(List.of(String.valueOf(r.get("workers")) + " + 1", String.valueOf(r.get("variant")),
+                    String.format(Locale.ROOT, "%.3f", (Double) r.get("wall_ms_median")),
+                    String.format(Locale.ROOT, "%.3f – %.3f", (Double) r.get("wall_ms_min"), (Double) r.get("wall_ms_max")),
+                    String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"), Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : ""),
+                    r.get("vs_unchecked") instanceof Double x ? String.format(Locale.ROOT, "%.3f×", x) : "—",
+                    Boolean.TRUE.equals(r.get("verified")) ? "yes" : "NO: " + r.get("failure"),
+                    "noisy (>25%)"));
+        }
+        md.append(t.render()).append('\n');
+        failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
+        md.append("\nA batch's wall time runs from the start latch's release to the last join; thread creation and file opening "
+                + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
+                + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
+                + "not a speed-up.\n");
+        return md.toString();
+    }
+}

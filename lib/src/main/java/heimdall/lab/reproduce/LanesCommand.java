@@ -1,0 +1,52 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.cli.Args;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** {@code ./lab reproduce lanes [--quick] [--out DIR]}. */
+public final class LanesCommand {
+    private LanesCommand() {}
+
+    public static final String HELP = """
+            usage: ./lab reproduce lanes [--quick] [--out DIR]
+
+            Foreground workers (real 4 KiB preads from a prepared 1 MiB file, 4 KiB writes to /dev/null) and one
+            collector (getrusage, sched_yield), each thread with its own cursor and assigned entry over shared
+            tables, a check before each call; variants unchecked and every layout; counts and checksums verified.
+
+              --quick    5,000 iterations, 3 batches (a variable that is set wins)
+              --out DIR  the results folder (absent or empty); default results/<date>-<host>[-N]/
+
+            Environment (seed 002): GRAPH_WORKLOAD_THREADS (1,4,16), GRAPH_WORKLOAD_ITERS (50,000),
+            GRAPH_WORKLOAD_CPUS (the CPUs workload threads may use; default every allowed CPU),
+            GRAPH_BENCH_SAMPLES (7), GRAPH_BENCH_COALESCE, GRAPH_BENCH_MAX_ENTRIES, GRAPH_BENCH_BYTES.
+
+            Exit status: 0 every batch verified; 1 a verification failed (named); 2 bad input.
+            """;
+
+    public static int run(List<String> argv) throws InterruptedException {
+        return run(argv, System.out, System.err);
+    }
+
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
+        Args args = Args.parse("reproduce lanes", argv, Set.of("--quick"), Set.of("--out")).atMost(0);
+        GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
+        Lanes.Result r = Lanes.run(s, folder, err::println);
+        try {
+            out.print(Files.readString(r.folder().resolve("table.md")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        r.failures().forEach(f -> out.println("FAILED: " + f));
+        out.println(r.folder());
+        return r.failures().isEmpty() ? 0 : 1;
+    }
+}

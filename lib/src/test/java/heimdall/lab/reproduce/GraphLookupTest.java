@@ -1,0 +1,175 @@
+package heimdall.lab.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.cli.Main;
+import heimdall.lab.graph.Graph;
+import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.graph.Site;
+import heimdall.lab.graph.SyntheticGraph;
+import heimdall.lab.graph.prepared.Layout;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GraphLookupTest {
+    @TempDir Path tmp;
+
+    private static GraphBenchSettings tiny() {
+        return GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "3000", "GRAPH_BENCH_SAMPLES", "2"), true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> summary(Path folder) throws Exception {
+        return List.of(new ObjectMapper().readValue(folder.resolve("summary.json").toFile(), Map[].class));
+    }
+
+    /** A whole run with tiny counts: every case and layout, the folder's files and fields, equal rejections. */
+    @Test
+    void tinyRunWritesTheFolderAndLayoutsAgree() throws Exception {
+        Path out = tmp.resolve("gl");
+        GraphLookup.Result r = GraphLookup.run(new GraphLookup.Options(tiny(), List.of(Layout.values()), Optional.empty()),
+                ResultsFolder.chosen(out), line -> {});
+        assertEquals(List.of(), r.failures());
+        for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+        List<Map<String, Object>> rows = summary(out);
+        // abcdf (1 thread entry) + broker (2) + 3 synthetic sizes x (hot, broad) = 9 cases, 7 layouts each
+        assertEquals(9 * Layout.values().length, rows.size());
+        for (Map<String, Object> row : rows) {
+            for (String field : List.of("graph", "trace", "layout", "states", "transitions", "ns_per_event_median", "ns_per_event_min",
+                    "ns_per_event_max", "noisy", "speedup_vs_hash", "rejections", "prep_ms", "payload_bytes")) {
+                assertTrue(row.containsKey(field), field + " in " + row);
+            }
+            assertEquals("measured", row.get("status"));
+            assertTrue(((Number) row.get("ns_per_event_min")).doubleValue() <= ((Number) row.get("ns_per_event_median")).doubleValue());
+        }
+        Map<String, List<Object>> rejections = rows.stream().collect(Collectors.groupingBy(
+                x -> x.get("graph") + "/" + x.get("trace"), Collectors.mapping(x -> x.get("rejections"), Collectors.toList())));
+        assertEquals(9, rejections.size());
+        rejections.forEach((k, v) -> {
+            assertEquals(1, v.stream().distinct().count(), k + ": " + v);
+            assertTrue(((Number) v.get(0)).intValue() > 0, k + ": the traces carry invalid calls");
+        });
+        assertTrue(rows.stream().anyMatch(x -> x.get("graph").equals("broker") && x.get("trace").equals("walk main")));
+        assertTrue(rows.stream().allMatch(x -> x.get("speedup_vs_hash") != null), "hash was measured, so every row has a speedup");
+        assertTrue(rows.stream().filter(x -> x.get("layout").equals("hash")).allMatch(x -> x.get("payload_bytes") == null && x.get("states") == null));
+        // samples.arrow: sample 0 (the warm-up) kept, then 2 batches, for every row
+        List<BatchSamples.Sample> samples = BatchSamples.read(out.resolve("samples.arrow"), "ns_per_event");
+        assertEquals(rows.size() * 3, samples.size());
+        assertEquals(rows.size(), samples.stream().filter(s -> s.sample() == 0).count());
+        assertTrue(samples.stream().allMatch(s -> s.value() > 0));
+        assertTrue(r.warmPrepMs().containsKey("broker"));
+        String table = Files.readString(out.resolve("table.md"));
+        assertTrue(table.contains("| broker | walk main | dfa-offsets |") && table.contains("| 3.19 |"), table);
+        assertTrue(table.contains("preparing the broker graph (import and compile) took"), table);
+    }
+
+    /** Without the hash baseline, the speedup is null, never estimated. */
+    @Test
+    void speedupIsNullWhenTheHashBaselineIsAbsent() throws Exception {
+        Path out = tmp.resolve("nohash");
+        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(), "--layouts", "dfa-offsets,dfa-compact",
+                fixture("abcdf.exec.nodes.arrow"), fixture("abcdf.exec.edges.arrow")), quiet(), quiet());
+        assertEquals(0, status);
+        List<Map<String, Object>> rows = summary(out);
+        assertEquals(2, rows.size());
+        for (Map<String, Object> row : rows) {
+            assertTrue(row.containsKey("speedup_vs_hash"));
+            assertNull(row.get("speedup_vs_hash"), row.toString());
+        }
+    }
+
+    /** An external graph with an unmapped function is refused: exit 1, the reason printed, no folder left. */
+    @Test
+    void anExternalGraphWithAnUnmappedFunctionExits1() throws Exception {
+        List<Site> sites = new ArrayList<>();
+        sites.add(new Site(1, 12, "brk", "main", List.of("main"), false));
+        sites.add(new Site(2, -1, "helper", "resolve_helper", List.of(), true));
+        GraphFiles.writeNodes(sites, tmp.resolve("ext.exec.nodes.arrow"));
+        GraphFiles.writeEdges(List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)), tmp.resolve("ext.exec.edges.arrow"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path out = tmp.resolve("refused");
+        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(), tmp.resolve("ext.exec.nodes.arrow").toString(),
+                tmp.resolve("ext.exec.edges.arrow").toString()), quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, status);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("refused") && text.contains("unmapped") && text.contains("resolve_helper"), text);
+        assertTrue(!Files.exists(out), "no half-written results folder");
+    }
+
+    /** An oversized machine (over the construction budget, GRAPH_BENCH_MAX_ENTRIES) is refused with its reason. */
+    @Test
+    void anOversizedMachineIsRefused() throws Exception {
+        Graph g = SyntheticGraph.build(4096, 1).graph();
+        List<Path> files = GraphFiles.write(g, tmp, "big");
+        GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "1000", "GRAPH_BENCH_SAMPLES", "1",
+                "GRAPH_BENCH_MAX_ENTRIES", "100"), true);
+        Refusal e = assertThrows(Refusal.class, () -> GraphLookup.run(new GraphLookup.Options(s, List.of(Layout.values()), Optional.of(files)),
+                ResultsFolder.chosen(tmp.resolve("big-out")), line -> {}));
+        assertTrue(e.getMessage().contains("budget"), e.getMessage());
+    }
+
+    /** A layout that rejects differently from the others fails the run, naming it and the counts. */
+    @Test
+    void differingRejectionsAreNamed() {
+        List<Layout> ls = List.of(Layout.HASH, Layout.DFA_OFFSETS, Layout.DFA_COMPACT);
+        java.util.Set<Layout> all = java.util.Set.copyOf(ls);
+        assertNull(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 5}, {5, 5}}));
+        String d = GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 6}, {5, 5}});
+        assertTrue(d != null && d.contains("dfa-offsets [5, 6]") && d.contains("hash [5, 5]"), d);
+        assertTrue(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {4, 4}, {5, 5}}) != null);
+        assertNull(GraphLookup.disagreement(ls, java.util.Set.of(Layout.HASH, Layout.DFA_COMPACT), new int[][] {{5, 5}, {0, 0}, {5, 5}}),
+                "a refused layout (not replayed) is not compared");
+    }
+
+    @Test
+    void settingsFollowTheSeedsVariables() {
+        GraphBenchSettings d = GraphBenchSettings.of(Map.of(), false);
+        assertEquals(2_000_000, d.calls());
+        assertEquals(7, d.samples());
+        assertEquals(50_000, d.workloadIters());
+        assertEquals(List.of(1, 4, 16), d.workloadThreads());
+        assertEquals(heimdall.lab.sys.Cpus.measuring(), d.cpu(), "the default CPU is derived from the machine's");
+        Map<String, String> env = new HashMap<>(Map.of("GRAPH_WORKLOAD_THREADS", "2,3", "GRAPH_BENCH_COALESCE", "1", "GRAPH_BENCH_BYTES", "4096"));
+        GraphBenchSettings s = GraphBenchSettings.of(env, true);
+        assertEquals(List.of(2, 3), s.workloadThreads());
+        assertTrue(s.coalesce());
+        assertEquals(4096, s.bytes());
+        assertEquals(200_000, s.calls(), "--quick");
+        assertEquals(heimdall.lab.sys.Cpus.allowed(), s.workloadCpus(), "workload CPUs default to every allowed one");
+        assertEquals(List.of(0), GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_CPUS", "0"), false).workloadCpus());
+        for (Map<String, String> bad : List.of(Map.of("GRAPH_BENCH_CPU", "4096"), Map.of("GRAPH_BENCH_CALLS", "many"),
+                Map.of("GRAPH_WORKLOAD_THREADS", "1,,4"), Map.of("GRAPH_BENCH_COALESCE", "yes"), Map.of("GRAPH_WORKLOAD_CPUS", "4095"))) {
+            BadInput e = assertThrows(BadInput.class, () -> GraphBenchSettings.of(bad, false));
+            assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
+        }
+    }
+
+    private static String fixture(String name) {
+        return Fixtures.home().resolve("fixtures/graphs").resolve(name).toString();
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+}
