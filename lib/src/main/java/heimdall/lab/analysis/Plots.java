@@ -86,6 +86,11 @@ public final class Plots {
             charts.put("graph-by-layout.png", graphByLayout(r));
             return charts;
         }
+        if (r.rows().stream().anyMatch(row -> row.get("workers") != null && row.get("wall_ms_median") != null)) {
+            charts.put("wall-by-variant.png", grid(r, "workers", "variant", "wall_ms_median",
+                    "Workload wall time by variant (median of batches)", "wall time (ms)"));
+            return charts;
+        }
         boolean samples = Files.isRegularFile(r.dir().resolve("samples.arrow")) && r.hasCallSamples();
         if (samples && r.variants().contains("filtered")) {
             for (Group g : floorGroups(r)) {
@@ -515,28 +520,85 @@ public final class Plots {
         if (t.rowCount() == 0) {
             throw new IllegalArgumentException(r.dir() + " has no graph rows");
         }
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("Graph lookups: ns per event by layout (median)")
-                .xAxisTitle("graph / trace").yAxisTitle("ns per event").build();
-        style(c);
-        c.getStyler().setOverlapped(false);
         List<String> x = new ArrayList<>();
         StringColumn g = t.stringColumn("graph");
         StringColumn tr = t.stringColumn("trace");
         for (int i = 0; i < t.rowCount(); i++) {
             x.add(tr.get(i).isEmpty() ? g.get(i) : g.get(i) + " / " + tr.get(i));
         }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
         for (String layout : t.columnNames().subList(2, t.columnCount())) {
             NumericColumn<?> col = t.numberColumn(layout);
             List<Double> y = new ArrayList<>();
             for (int i = 0; i < t.rowCount(); i++) {
-                // XChart draws no bar for a NaN-free zero; missing means not measured, so zero is wrong.
-                y.add(col.isMissing(i) ? null : col.getDouble(i));
+                y.add(col.isMissing(i) ? null : col.getDouble(i)); // missing: not measured (or refused)
             }
-            c.addSeries(layout, x, y);
+            series.put(layout, y);
         }
+        return categoryDots("Graph lookups: ns per event by layout (median of batches)", "graph / trace", "ns per event", x, series);
+    }
+
+    /**
+     * One value per row of summary.json, arranged as a grid: a column per distinct value of
+     * {@code xField} (e.g. lanes' {@code workers}), a dot series per distinct value of
+     * {@code seriesField} (e.g. {@code variant}), the dot at {@code yField} (e.g. {@code wall_ms_median}).
+     */
+    public static CategoryChart grid(Results r, String xField, String seriesField, String yField, String title, String yTitle) {
+        List<String> x = new ArrayList<>();
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (Map<String, Object> row : r.rows()) {
+            if (row.get(xField) == null || row.get(seriesField) == null || !(row.get(yField) instanceof Number v)) {
+                continue;
+            }
+            String xv = String.valueOf(row.get(xField));
+            if (!x.contains(xv)) {
+                x.add(xv);
+            }
+            cells.computeIfAbsent(String.valueOf(row.get(seriesField)), k -> new LinkedHashMap<>()).put(xv, v.doubleValue());
+        }
+        if (x.isEmpty()) {
+            throw new IllegalArgumentException(r.dir() + " has no rows with " + xField + ", " + seriesField + " and " + yField);
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        cells.forEach((name, byX) -> series.put(name, x.stream().map(byX::get).toList()));
+        return categoryDots(title, xField, yTitle, x, series);
+    }
+
+    /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
+    private static CategoryChart categoryDots(String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
+        boolean turn = x.stream().mapToInt(String::length).sum() > 80;
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(turn ? HEIGHT + 120 : HEIGHT)
+                .title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        style(c);
+        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setOverlapped(true);
+        c.getStyler().setMarkerSize(10);
+        c.getStyler().setXAxisLabelRotation(turn ? 90 : 0);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        int k = 0;
+        for (var e : series.entrySet()) {
+            for (Double v : e.getValue()) {
+                if (v != null) {
+                    lo = Math.min(lo, v);
+                    hi = Math.max(hi, v);
+                }
+            }
+            var s = c.addSeries(e.getKey(), x, e.getValue());
+            s.setMarker(MARKERS[(k / PALETTE.length) % MARKERS.length]);
+            s.setMarkerColor(PALETTE[k % PALETTE.length]);
+            k++;
+        }
+        if (lo > 0 && hi / lo > 20) {
+            c.getStyler().setYAxisLogarithmic(true);
+            c.setYAxisTitle(yTitle + " (log scale)");
+        }
+        c.getStyler().setYAxisDecimalPattern("#,##0.##");
         return c;
     }
+
+    private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {
+        SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP};
 
     /**
      * Tail latency against host load: one point per run of each load row, x the load average sampled
