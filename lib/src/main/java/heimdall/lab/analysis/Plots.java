@@ -661,6 +661,14 @@ public final class Plots {
      * line is drawn from at most {@link Ecdf#MAX_POINTS} points.
      */
     public static XYChart ecdf(String title, Map<String, double[]> series) {
+        return ecdf(title, "time per call", "ns", series);
+    }
+
+    /**
+     * As {@link #ecdf(String, Map)} for values of another quantity: the x axis reads
+     * {@code quantity (unit)}, e.g. {@code ("wall time of a batch", "ms")}.
+     */
+    public static XYChart ecdf(String title, String quantity, String unit, Map<String, double[]> series) {
         List<Line> lines = new ArrayList<>();
         int k = 0;
         for (var e : series.entrySet()) {
@@ -668,7 +676,7 @@ public final class Plots {
                 lines.add(new Line(e.getKey(), Ecdf.of(e.getValue()), PALETTE[k++ % PALETTE.length], false));
             }
         }
-        return ecdfChart(title, lines);
+        return ecdfChart(title, lines, quantity, unit);
     }
 
     /** One ECDF line of a chart. */
@@ -676,6 +684,10 @@ public final class Plots {
 
     /** The chart of ECDF lines: log x when the plotted range spans more than 30×, so a tail shows without hiding the body. */
     private static XYChart ecdfChart(String title, List<Line> lines) {
+        return ecdfChart(title, lines, "time per call", "ns");
+    }
+
+    private static XYChart ecdfChart(String title, List<Line> lines, String quantity, String unit) {
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (Line l : lines) {
@@ -698,10 +710,10 @@ public final class Plots {
         }
         // Log x only for a wide range: XChart labels only the decades of a log axis.
         boolean log = min > 0 && max / min > 30;
-        String xTitle = "time per call (ns" + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
+        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle(xTitle)
-                .yAxisTitle("fraction of calls ≤ x").build();
+                .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
         style(c);
         c.getStyler().setXAxisLogarithmic(log);
         if (cropped) {
