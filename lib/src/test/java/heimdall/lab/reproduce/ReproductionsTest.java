@@ -207,7 +207,8 @@ class ReproductionsTest {
         assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("--out", "x")));
         String help = new ReproduceCommand().help();
         for (String n : ReproduceCommand.NAMES) {
-            assertTrue(help.contains(n + " options:"), help);
+            // graph-lookup and lanes parse their own options and bring their own usage text.
+            assertTrue(help.contains(n + " options:") || help.contains("usage: ./lab reproduce " + n), help);
         }
     }
 }
