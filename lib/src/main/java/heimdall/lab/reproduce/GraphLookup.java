@@ -205,6 +205,7 @@ public final class GraphLookup {
                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
         folder.writeJson("environment.json", env);
         folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures));
+        FloorCost.writePlots(folder.path(), progress);
         return new Result(folder.path(), summary, failures, warm);
     }
 

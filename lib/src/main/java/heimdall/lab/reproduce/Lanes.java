@@ -132,6 +132,7 @@ public final class Lanes {
         env.put("timing", "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
         folder.writeJson("environment.json", env);
         folder.writeText("table.md", table(summary, host, s, failures));
+        FloorCost.writePlots(folder.path(), progress);
         return new Result(folder.path(), summary, failures);
     }
 
