@@ -52,10 +52,12 @@ public final class GraphJmhCommand implements Command {
                 three such runs, the middle median compared),
                 and with JMH 1.37 (module bench-jmh: 1 fork, 5 x 1 s warm-up, 7 x 1 s measurement, sample time: each
                 whole-trace replay timed; the benchmark thread pinned to the same CPU). Prints the harness median, JMH's
-                median and mean in ns/event, and JMH median / harness median (and mean / harness).
+                median and mean in ns/event, and JMH median / harness median (and mean / harness), and writes
+                them to a results folder (summary.json, environment.json, jmh.json, table.md).
                 Builds bench-jmh with Maven first when it has not been built.
 
                   --quick   JMH 3 x 1 s warm-up and 3 x 1 s measurement; 3 harness batches
+                  --out DIR the results folder (absent or empty); default results/<date>-<host>[-N]/
 
                 Environment: GRAPH_BENCH_CPU (default: the highest allowed CPU), GRAPH_BENCH_SAMPLES (7).
                 Exit status: 0 both measured (agreement is printed, not enforced); 1 refused (bench-jmh cannot be
@@ -65,7 +67,9 @@ public final class GraphJmhCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args args = Args.parse("graph jmh", argv, Set.of("--quick"), Set.of("--layout", "--entry")).atMost(0);
+        Args args = Args.parse("graph jmh", argv, Set.of("--quick"), Set.of("--layout", "--entry", "--out")).atMost(0);
+        heimdall.lab.bench.ResultsFolder folder = args.value("--out")
+                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(FloorCost::defaultFolder);
         boolean quick = args.flag("--quick");
         Layout layout = Layout.parse(args.value("--layout").orElse("dfa-offsets"));
         if (layout == null) {
@@ -107,6 +111,31 @@ public final class GraphJmhCommand implements Command {
         out.printf(Locale.ROOT, "JMH median / harness median = %.3f (issue 6 asks for agreement within %.0f%%: %s); "
                         + "JMH mean / harness median = %.3f%n", ratio, AGREEMENT * 100,
                 Math.abs(ratio - 1) <= AGREEMENT ? "agrees" : "does NOT agree", mean / harness);
+
+        java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+        row.put("graph", "broker");
+        row.put("trace", "walk " + entry);
+        row.put("layout", layout.wire());
+        row.put("events", EVENTS);
+        row.put("harness_ns_per_event", harness);
+        row.put("harness_run_medians_ns_per_event", java.util.Arrays.stream(runs).boxed().toList());
+        row.put("jmh_median_ns_per_event", p50);
+        row.put("jmh_mean_ns_per_event", mean);
+        row.put("jmh_error_ns_per_event", error);
+        row.put("jmh_over_harness", ratio);
+        row.put("agrees_within_15_percent", Math.abs(ratio - 1) <= AGREEMENT);
+        folder.writeJson("summary.json", List.of(row));
+        java.util.Map<String, Object> env = new java.util.LinkedHashMap<>(heimdall.lab.sys.Host.capture().toMap());
+        env.put("reproduction", "graph jmh");
+        env.put("cpu", s.cpu());
+        env.put("quick", quick);
+        folder.writeJson("environment.json", env);
+        folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));
+        folder.writeText("table.md", String.format(Locale.ROOT, "# graph jmh: JMH beside the replay harness%n%n"
+                        + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
+                        + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
+                entry, layout.wire(), harness, p50, mean, error, ratio));
+        out.println(folder.path());
         return 0;
     }
 
