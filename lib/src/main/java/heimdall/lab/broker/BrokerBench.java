@@ -49,7 +49,7 @@ public final class BrokerBench {
 
         /** The defaults for this machine: the child on the first allowed CPU, the supervisor on the last. */
         public static Config defaults() {
-            List<Integer> cpus = Libc.allowedCpus();
+            List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
             return new Config(20_000, 2_000, 3, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false,
                     cpus.get(0), cpus.get(cpus.size() - 1), null);
         }
@@ -130,7 +130,7 @@ public final class BrokerBench {
         for (Supervisor.Kind kind : c.supervisors()) {
             rows.add(row(kind.label(), samples.get(kind), errors.get(kind), stats.get(kind)));
         }
-        return new Report(c, Libc.allowedCpus(), timer, baseRow, rows);
+        return new Report(c, heimdall.lab.sys.Cpus.allowed(), timer, baseRow, rows);
     }
 
     private static Row row(String what, List<long[]> runs, long errors, SupervisorStats stats) {

@@ -55,7 +55,7 @@ public final class BrokerBenchCommand implements Command {
         Args a = Args.parse(name(), argv, Set.of("--sync-wakeup", "--json"),
                 Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
-        List<Integer> cpus = Libc.allowedCpus();
+        List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
         int childCpu = (int) a.longValue("--child-cpu", d.childCpu());
         checkCpu("--child-cpu", childCpu, cpus);
         String supText = a.value("--sup-cpu").orElse(null);

@@ -126,8 +126,9 @@ public final class JavaSupervisor implements Supervisor {
 
     private void run() {
         if (cpu >= 0) {
-            int e = Libc.pinCallingThread(cpu);
-            counters.set(BrokerNative.C_CPU, e == 0 ? cpu : -e);
+            // hl_pin_self: the CPU the thread runs on once pinned, or -errno
+            int r = heimdall.lab.sys.NativeLib.hl_pin_self(cpu);
+            counters.set(BrokerNative.C_CPU, r >= 0 ? cpu : r);
         } else {
             counters.set(BrokerNative.C_CPU, -1);
         }

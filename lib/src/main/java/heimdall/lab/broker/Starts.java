@@ -38,7 +38,7 @@ final class Starts {
     static Refusal startFailure(SupervisorOptions options, int errno) {
         if (errno == 22 && options.cpu() >= 0) {
             return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)
-                    + "; CPUs available: " + Libc.allowedCpus());
+                    + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
         }
         return new Refusal("cannot start the supervisor: " + Libc.describe(errno)
                 + (options.syncWakeUp() ? " (synchronous wake-up needs Linux 6.6)" : ""));

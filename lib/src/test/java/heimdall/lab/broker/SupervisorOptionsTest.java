@@ -114,7 +114,7 @@ class SupervisorOptionsTest {
     @EnumSource(Supervisor.Kind.class)
     void pinnedSupervisorReportsItsCpuAndAnImpossibleCpuIsRefused(Supervisor.Kind kind) throws Exception {
         Job job = job();
-        int cpu = Libc.allowedCpus().get(Libc.allowedCpus().size() - 1);
+        int cpu = heimdall.lab.sys.Cpus.allowed().get(heimdall.lab.sys.Cpus.allowed().size() - 1);
         try (NotifyChildFixture child = job.child();
                 Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().onCpu(cpu), Answer.BROKER)) {
             assertEquals(cpu, sup.stats().cpu());
