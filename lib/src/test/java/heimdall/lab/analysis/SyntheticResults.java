@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,12 +81,12 @@ final class SyntheticResults {
             row.put("median_none_ns", nearestMedian(na));
             row.put("median_ns", nearestMedian(fa));
             row.put("added_ns", nearestMedian(fa) - nearestMedian(na));
-            row.put("p99_ns", Stats.quantileSorted(fa, 0.99));
-            row.put("p99_none_ns", Stats.quantileSorted(na, 0.99));
+            row.put("p99_ns", quantileSorted(fa, 0.99));
+            row.put("p99_none_ns", quantileSorted(na, 0.99));
             row.put("run_medians_ns", runMed);
             row.put("run_medians_none_ns", runMedNone);
             row.put("samples", fa.length);
-            double sp = Stats.spread(runMed.stream().mapToDouble(Double::doubleValue).toArray());
+            double sp = spread(runMed.stream().mapToDouble(Double::doubleValue).toArray());
             row.put("spread", sp);
             row.put("noisy", sp > 0.1);
             row.put("published", i == 0 ? Map.of("median_ns", 101.0, "added_ns", 38.0) : null);
@@ -166,7 +167,7 @@ final class SyntheticResults {
     static double nearestMedian(double[] values) {
         double[] s = values.clone();
         java.util.Arrays.sort(s);
-        return Stats.quantileSorted(s, 0.5);
+        return quantileSorted(s, 0.5);
     }
 
     /** A right-skewed sample: a base time, gaussian jitter, a run offset and a rare slow tail. */
@@ -228,5 +229,26 @@ final class SyntheticResults {
             w.writeBatch();
             w.end();
         }
+    }
+
+    // The reproductions' definitions, restated independently so the fixture checks the library.
+    /** The q-quantile (0..1) of sorted values by nearest rank; NaN for none. */
+    private static double quantileSorted(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+    }
+
+    /** (largest − smallest) / median of the per-run medians: how far runs disagree, as a fraction. */
+    private static double spread(double[] runMedians) {
+        if (runMedians.length == 0) {
+            return Double.NaN;
+        }
+        double min = Arrays.stream(runMedians).min().orElseThrow();
+        double max = Arrays.stream(runMedians).max().orElseThrow();
+        double med = Stats.median(runMedians);
+        return med == 0 ? Double.NaN : (max - min) / med;
     }
 }
