@@ -82,12 +82,16 @@ static const char bench_name[] = "heimdall-bench";
 #define AFTER_close(r) do { if ((r) >= 0) sys6(SYS_close, (r), 0, 0, 0, 0, 0); } while (0)
 
 /*
- * One pair of loops per call kind, chosen once through a table: the loop itself has no branch on the
- * mode or the kind. per_call_* stores one sample per call; batch_* only calls.
+ * One pair of loops per call kind and placement, chosen once through a table: the loop itself has no
+ * branch on the mode or the kind. per_call_* stores one sample per call; batch_* only calls. Each
+ * pair comes HL_PLACEMENTS times (heimdall_shm.h): the function starts a 64-byte line and its first
+ * 16 * placement bytes are no-ops run once, so the loop body sits that much further into its line.
  */
-#define LOOPS(kind, after)                                                                          \
-	static long per_call_##kind(const struct job *j __attribute__((unused)), uint64_t *out, uint64_t n) \
+#define LOOPS_AT(kind, after, placement)                                                           \
+	__attribute__((noinline, aligned(64))) static long per_call_##kind##_##placement(            \
+		const struct job *j __attribute__((unused)), uint64_t *out, uint64_t n)                \
 	{                                                                                           \
+		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                                \
 		long r = 0;                                                                         \
 		for (uint64_t i = 0; i < n; i++) {                                                  \
 			uint64_t a = now_ns();                                                      \
@@ -98,8 +102,10 @@ static const char bench_name[] = "heimdall-bench";
 		}                                                                                   \
 		return r;                                                                           \
 	}                                                                                           \
-	static long batch_##kind(const struct job *j __attribute__((unused)), uint64_t n) \
+	__attribute__((noinline, aligned(64))) static long batch_##kind##_##placement(               \
+		const struct job *j __attribute__((unused)), uint64_t n)                              \
 	{                                                                                           \
+		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                                \
 		long r = 0;                                                                         \
 		for (uint64_t i = 0; i < n; i++) {                                                  \
 			r = CALL_##kind(j);                                                         \
@@ -107,6 +113,12 @@ static const char bench_name[] = "heimdall-bench";
 		}                                                                                   \
 		return r;                                                                           \
 	}
+
+#define LOOPS(kind, after)                                                                          \
+	LOOPS_AT(kind, after, 0)                                                                    \
+	LOOPS_AT(kind, after, 1)                                                                    \
+	LOOPS_AT(kind, after, 2)                                                                    \
+	LOOPS_AT(kind, after, 3)
 
 LOOPS(getppid, AFTER_none)
 LOOPS(gettid, AFTER_none)
@@ -228,33 +240,39 @@ static long per_call_timer(const struct job *j, uint64_t *out, uint64_t n)
 typedef long (*per_call_fn)(const struct job *, uint64_t *, uint64_t);
 typedef long (*batch_fn)(const struct job *, uint64_t);
 
-static const per_call_fn per_call[HL_CALL_MAX_ + 1] = {
-	[HL_CALL_NONE] = per_call_timer,
-	[HL_CALL_GETPPID] = per_call_getppid,
-	[HL_CALL_GETTID] = per_call_gettid,
-	[HL_CALL_GETPID] = per_call_getpid,
-	[HL_CALL_SCHED_YIELD] = per_call_sched_yield,
-	[HL_CALL_PRCTL_SET_NAME] = per_call_prctl,
-	[HL_CALL_MPROTECT] = per_call_mprotect,
-	[HL_CALL_OPENAT] = per_call_openat,
-	[HL_CALL_SYSCALL] = per_call_syscall,
-	[HL_CALL_ATTACH] = per_call_attach,
-	[HL_CALL_FORK] = per_call_fork,
-	[HL_CALL_FORK_ATTACH] = per_call_fork_attach,
+#define PLACED(prefix, kind) {prefix##kind##_0, prefix##kind##_1, prefix##kind##_2, prefix##kind##_3}
+#define ONE_PLACEMENT(f) {f}
+
+_Static_assert(HL_PLACEMENTS == 4, "PLACED names four copies");
+
+/* Indexed by call, then placement; the calls that are not placeable have placement 0 only. */
+static const per_call_fn per_call[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
+	[HL_CALL_NONE] = ONE_PLACEMENT(per_call_timer),
+	[HL_CALL_GETPPID] = PLACED(per_call_, getppid),
+	[HL_CALL_GETTID] = PLACED(per_call_, gettid),
+	[HL_CALL_GETPID] = PLACED(per_call_, getpid),
+	[HL_CALL_SCHED_YIELD] = PLACED(per_call_, sched_yield),
+	[HL_CALL_PRCTL_SET_NAME] = PLACED(per_call_, prctl),
+	[HL_CALL_MPROTECT] = PLACED(per_call_, mprotect),
+	[HL_CALL_OPENAT] = PLACED(per_call_, openat),
+	[HL_CALL_SYSCALL] = PLACED(per_call_, syscall),
+	[HL_CALL_ATTACH] = ONE_PLACEMENT(per_call_attach),
+	[HL_CALL_FORK] = ONE_PLACEMENT(per_call_fork),
+	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(per_call_fork_attach),
 };
 
-static const batch_fn batch[HL_CALL_MAX_ + 1] = {
-	[HL_CALL_GETPPID] = batch_getppid,
-	[HL_CALL_GETTID] = batch_gettid,
-	[HL_CALL_GETPID] = batch_getpid,
-	[HL_CALL_SCHED_YIELD] = batch_sched_yield,
-	[HL_CALL_PRCTL_SET_NAME] = batch_prctl,
-	[HL_CALL_MPROTECT] = batch_mprotect,
-	[HL_CALL_OPENAT] = batch_openat,
-	[HL_CALL_SYSCALL] = batch_syscall,
-	[HL_CALL_ATTACH] = batch_attach,
-	[HL_CALL_FORK] = batch_fork,
-	[HL_CALL_FORK_ATTACH] = batch_fork_attach,
+static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
+	[HL_CALL_GETPPID] = PLACED(batch_, getppid),
+	[HL_CALL_GETTID] = PLACED(batch_, gettid),
+	[HL_CALL_GETPID] = PLACED(batch_, getpid),
+	[HL_CALL_SCHED_YIELD] = PLACED(batch_, sched_yield),
+	[HL_CALL_PRCTL_SET_NAME] = PLACED(batch_, prctl),
+	[HL_CALL_MPROTECT] = PLACED(batch_, mprotect),
+	[HL_CALL_OPENAT] = PLACED(batch_, openat),
+	[HL_CALL_SYSCALL] = PLACED(batch_, syscall),
+	[HL_CALL_ATTACH] = ONE_PLACEMENT(batch_attach),
+	[HL_CALL_FORK] = ONE_PLACEMENT(batch_fork),
+	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(batch_fork_attach),
 };
 
 /* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
@@ -383,8 +401,8 @@ int main(int argc, char **argv)
 	}
 	/* Fault every sample page in now: a fault inside the loop would be timed. */
 	memset(samples, 0, 8 * h.count);
-	per_call_fn timed = per_call[h.call];
-	batch_fn untimed = batch[h.call];
+	per_call_fn timed = per_call[h.call][h.placement];
+	batch_fn untimed = batch[h.call][h.placement];
 
 	set_phase(HL_PHASE_NO_NEW_PRIVS);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

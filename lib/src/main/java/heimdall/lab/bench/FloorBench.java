@@ -127,7 +127,8 @@ public final class FloorBench {
                 String label = v.source.label() + (v.baseline ? " (no filter)" : "");
                 double before = loads.sample().one();
                 try {
-                    long[] got = v.baseline ? measureBaseline(v.source, counts, cpu) : measure(v.source, counts, cpu, inDir, v.state);
+                    long[] got = v.baseline ? measureBaseline(v.source, counts, cpu, run)
+                            : measure(v.source, counts, cpu, run, inDir, v.state);
                     v.state.runs.add(got);
                     v.state.loads.add((before + loads.sample().one()) / 2);
                     samples.append(rowBase + v.row, v.baseline ? "none" : "filtered", run, got);
@@ -168,16 +169,21 @@ public final class FloorBench {
         int cpuGranted = -1;
     }
 
-    /** The same call, same counts, no program. */
-    private static long[] measureBaseline(FloorRow row, Counts counts, int cpu) {
-        ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row)).withCpu(cpu);
+    /**
+     * The same call, same counts, no program. Run {@code run} of every variant uses the same code
+     * placement of the runner's timed loop ({@link ChildSpec#placementForRun}), so a row and its
+     * baseline are measured over the same placements.
+     */
+    private static long[] measureBaseline(FloorRow row, Counts counts, int cpu, int run) {
+        ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row)).withCpu(cpu)
+                .withPlacementForRun(run);
         return MeasuredChild.run(spec).requireCompleted().samples();
     }
 
     /** One fresh child under the row's floor; a brokered row's calls answered by its supervisor. */
-    private static long[] measure(FloorRow row, Counts counts, int cpu, Path inDir, State s) {
+    private static long[] measure(FloorRow row, Counts counts, int cpu, int run, Path inDir, State s) {
         ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row))
-                .withCpu(cpu).withPrograms(row.floor().bytes());
+                .withCpu(cpu).withPrograms(row.floor().bytes()).withPlacementForRun(run);
         if (!row.brokered()) {
             ChildResult r = MeasuredChild.run(spec).requireCompleted();
             s.cpuGranted = r.cpuGranted();

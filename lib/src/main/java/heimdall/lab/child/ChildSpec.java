@@ -26,6 +26,13 @@ import java.util.Objects;
  * @param newListener install the last program with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER} and hand
  *     the listener to the parent ({@link RunningChild#listenerFd()})
  * @param transfer how the listener reaches the parent
+ * @param listenerProgram which program is installed with the listener flag (0 = the first)
+ * @param placement which of the runner's {@value #PLACEMENTS} copies of a plain call's timed loop runs
+ *     (0 to 3): copy {@code k} starts {@code 16 k} bytes into a 64-byte code line. Where a timed loop
+ *     falls in its code lines changes a system call's measured cost (on the project's AMD VM one
+ *     position adds about 30 ns under a filter), so a row's runs rotate through the placements
+ *     ({@link #placementForRun}) rather than measure one accident of the link. 0 for calls that
+ *     attach or fork, and for the timer, which have one copy
  */
 public record ChildSpec(
         int cpu,
@@ -36,7 +43,8 @@ public record ChildSpec(
         Mode mode,
         boolean newListener,
         ListenerTransfer transfer,
-        int listenerProgram) {
+        int listenerProgram,
+        int placement) {
 
     /** How the calls are timed; {@code code} is {@code enum hl_mode}. */
     public enum Mode {
@@ -83,6 +91,8 @@ public record ChildSpec(
     public static final int MAX_PROGRAMS = 16;
     public static final int MAX_INSNS = 4096;
     public static final long MAX_COUNT = 1L << 28;
+    /** The runner's copies of each plain call's loops (HL_PLACEMENTS). */
+    public static final int PLACEMENTS = 4;
     static final int HEADER_SIZE = 4352;
     static final int PATH_MAX = 4096;
 
@@ -121,6 +131,12 @@ public record ChildSpec(
         if (newListener && (listenerProgram < 0 || listenerProgram >= programs.size())) {
             throw bad("listenerProgram", "must name one of the " + programs.size() + " programs, got " + listenerProgram);
         }
+        if (placement < 0 || placement >= PLACEMENTS) {
+            throw bad("placement", "must be 0.." + (PLACEMENTS - 1) + ", got " + placement);
+        }
+        if (placement != 0 && !placeable(call)) {
+            throw bad("placement", call.kind() + " has one copy of its loop: placement must be 0, got " + placement);
+        }
         if (call.path() != null && call.path().toString().getBytes(StandardCharsets.UTF_8).length >= PATH_MAX) {
             throw bad("call.path", "longer than " + (PATH_MAX - 1) + " bytes");
         }
@@ -129,7 +145,7 @@ public record ChildSpec(
     /** {@code count} calls, each timed, after {@code warmup}, on the {@link Cpus#measuring()} CPU, no programs. */
     public static ChildSpec of(Call call, long warmup, long count) {
         return new ChildSpec(Cpus.measuring(), List.of(), call, warmup, count, Mode.PER_CALL, false,
-                ListenerTransfer.SCM_RIGHTS, 0);
+                ListenerTransfer.SCM_RIGHTS, 0, 0);
     }
 
     /**
@@ -140,20 +156,20 @@ public record ChildSpec(
      */
     public static ChildSpec attaching(Call call, byte[] program, long warmup, long count) {
         return new ChildSpec(Cpus.measuring(), List.of(program), call, warmup, count, Mode.PER_CALL, false,
-                ListenerTransfer.SCM_RIGHTS, 0);
+                ListenerTransfer.SCM_RIGHTS, 0, 0);
     }
 
     /** The timer alone: {@code count} pairs of back-to-back reads on {@code cpu}. */
     public static ChildSpec timer(int cpu, long warmup, long count) {
-        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0);
+        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0, 0);
     }
 
     public ChildSpec withCpu(int cpu) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
     }
 
     public ChildSpec withPrograms(List<byte[]> programs) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
     }
 
     public ChildSpec withPrograms(byte[]... programs) {
@@ -161,15 +177,15 @@ public record ChildSpec(
     }
 
     public ChildSpec withCall(Call call) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
     }
 
     public ChildSpec withCounts(long warmup, long count) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
     }
 
     public ChildSpec withMode(Mode mode) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
     }
 
     /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
@@ -184,7 +200,31 @@ public record ChildSpec(
      * A broker filter installed first, under a static floor, hands out its listener this way.
      */
     public ChildSpec withNewListener(ListenerTransfer transfer, int index) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index, placement);
+    }
+
+    /** The same run with the timed loop at {@code placement} (see the record's description). */
+    public ChildSpec withPlacement(int placement) {
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+    }
+
+    /**
+     * The placement for a row's {@code run}-th run (0-based): the runs of a plain call rotate through
+     * all placements; other calls always get 0.
+     */
+    public ChildSpec withPlacementForRun(int run) {
+        return withPlacement(placementForRun(call, run));
+    }
+
+    /** {@code run mod} {@value #PLACEMENTS} for a call whose loop has copies, else 0. */
+    public static int placementForRun(Call call, int run) {
+        return placeable(call) ? Math.floorMod(run, PLACEMENTS) : 0;
+    }
+
+    /** Whether the runner has {@value #PLACEMENTS} copies of the call's loop (every call that neither attaches nor forks). */
+    public static boolean placeable(Call call) {
+        int code = call.kind().code();
+        return code >= 1 && code <= 8;
     }
 
     /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */
@@ -192,7 +232,7 @@ public record ChildSpec(
         int insnBytes = programs.stream().mapToInt(p -> p.length).sum();
         ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + insnBytes).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, 0x4d534c48); // magic
-        b.putInt(4, 1); // version
+        b.putInt(4, 2); // version
         b.putInt(16, cpu);
         b.putInt(20, call.kind().code());
         b.putInt(24, mode.code);
@@ -206,6 +246,7 @@ public record ChildSpec(
         b.putLong(96, count);
         b.putInt(200, newListener ? listenerProgram : 0);
         b.putInt(204, mode.clock); // batch_clock
+        b.putInt(208, placement);
         b.putInt(108, programs.size());
         for (int i = 0; i < programs.size(); i++) {
             b.putInt(112 + 4 * i, programs.get(i).length / 8);

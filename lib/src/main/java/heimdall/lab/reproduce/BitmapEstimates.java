@@ -100,16 +100,44 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
         return one <= two;
     }
 
-    /** Estimates and expectations from five configurations' figures. */
+    /** Estimates and expectations from five configurations' figures, as the selftest derives them. */
     public static BitmapEstimates of(Figures f) {
-        long o1 = f.bitmap1() - f.nativeNs();
-        long o2 = f.bitmap2() - f.nativeNs();
-        long o3 = f.filter1() - f.nativeNs();
-        long o4 = f.filter2() - f.nativeNs();
         long entry = f.bitmap1() - f.nativeNs() - (f.bitmap2() - f.bitmap1());
-        long last2 = f.filter2() - f.filter1();
         // floorDiv keeps a negative numerator negative (the selftest's unsigned arithmetic makes it huge).
-        long div4 = Math.floorDiv(f.filter2() - f.nativeNs() - entry, 4);
+        return judged(f, f.bitmap1() - f.nativeNs(), f.bitmap2() - f.nativeNs(), f.filter1() - f.nativeNs(),
+                f.filter2() - f.nativeNs(), entry, f.filter2() - f.filter1(), Math.floorDiv(f.filter2() - f.nativeNs() - entry, 4));
+    }
+
+    /**
+     * Estimates from rounds measured one after another, each round with all five configurations: each
+     * estimate is the median over the rounds of that round's estimate, so a difference is always taken
+     * between figures measured moments apart, and a slow spell of the host lifts both sides of it. The
+     * figures are the native median and, for each filtered configuration, that plus its median
+     * overhead, so that the totals are the figures' differences as in the selftest's printout; the
+     * expectations are judged on these. Medians of an even count are the lower middle value.
+     */
+    public static BitmapEstimates ofRounds(List<Figures> rounds) {
+        if (rounds.isEmpty()) {
+            throw new IllegalArgumentException("no rounds");
+        }
+        List<BitmapEstimates> each = rounds.stream().map(BitmapEstimates::of).toList();
+        long nativeNs = median(rounds, Figures::nativeNs);
+        long o1 = median(each, BitmapEstimates::overhead1Bitmapped);
+        long o2 = median(each, BitmapEstimates::overhead2Bitmapped);
+        long o3 = median(each, BitmapEstimates::overhead3Full);
+        long o4 = median(each, BitmapEstimates::overhead4Full);
+        Figures f = new Figures(nativeNs, nativeNs + o1, nativeNs + o2, nativeNs + o3, nativeNs + o4);
+        return judged(f, o1, o2, o3, o4, median(each, BitmapEstimates::entry), median(each, BitmapEstimates::perFilterLast2Diff),
+                median(each, BitmapEstimates::perFilterDiv4));
+    }
+
+    private static <T> long median(List<T> xs, java.util.function.ToLongFunction<T> f) {
+        long[] v = xs.stream().mapToLong(f).sorted().toArray();
+        return v[(v.length - 1) / 2];
+    }
+
+    /** The selftest's seven checks over figures and estimates, with its skipping rules. */
+    private static BitmapEstimates judged(Figures f, long o1, long o2, long o3, long o4, long entry, long last2, long div4) {
         boolean unexpected = false;
         boolean skip = false;
         for (long e : new long[] {o1, o2, o3, o4, entry, last2, div4}) {

@@ -218,6 +218,8 @@ public final class FloorCost {
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
         env.put("counts", o.counts());
+        env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
+                + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
         env.put("timer_cost_ns", Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
                 "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
         env.put("load_samples", loads.toMap());

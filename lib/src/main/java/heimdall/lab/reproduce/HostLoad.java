@@ -116,6 +116,8 @@ public final class HostLoad {
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("counts", o.counts());
+        env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
+                + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
         env.put("settle_ms", o.settleMs());
         env.put("load_asked", o.load().stream().map(Worker::toString).toList());
         env.put("load_ran", report.toMap());

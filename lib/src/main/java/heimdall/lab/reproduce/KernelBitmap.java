@@ -30,8 +30,14 @@ import java.util.function.Consumer;
  * {@link BitmapEstimates}; the entry and per-filter estimates of the two methods are compared.
  *
  * <p>Unlike the selftest, which stacks its filters in one process one after the other, every run here
- * is a fresh child that installs a configuration's filters and then only calls {@code getpid}; runs of
- * all configurations and both methods are interleaved, so a drift of the host spreads over all of them.
+ * is a fresh child that installs a configuration's filters and then only calls {@code getpid}. The runs
+ * come in rounds: each round runs every configuration both ways, in an order rotated from round to
+ * round, so a drift of the host spreads over all of them. Each round also moves the timed loop to the
+ * next of the runner's code placements ({@link ChildSpec#placement()}): where the loop sits in its
+ * 64-byte code lines changes a per-call figure by up to 30 ns on the project's VM, as much as the
+ * estimates themselves, so the figures are medians over placements, not over one accident of the link.
+ * Every figure is a median: over all per-call samples of a configuration (interpolated within the
+ * clock's step), and over a configuration's batch runs.
  *
  * <p>From a notebook: {@code KernelBitmap.measure(KernelBitmap.Options.quick(), s -> {})} returns the
  * {@link Measurement} with {@link Measurement#estimateRows()} and {@link Measurement#expectationRows()}.
@@ -57,23 +63,24 @@ public final class KernelBitmap {
     /**
      * What to run.
      *
-     * @param runs fresh children per configuration for the per-call method
+     * @param runs fresh children per configuration for the per-call method (a multiple of
+     *     {@value ChildSpec#PLACEMENTS} covers every placement equally)
      * @param warmup untimed calls before each run's measured ones
      * @param perCallCount calls timed one by one per run
-     * @param batchRuns fresh children per configuration for the batch method: more, shorter runs than
-     *     the selftest's one, so that the median over them is not one burst of the host's other work
+     * @param batchRuns fresh children per configuration for the batch method: many short runs rather
+     *     than the selftest's one long one, so that their median is not one burst of the host's other work
      * @param batchCount calls timed as a whole per batch run (the selftest: 10^8, or 15 s worth, once)
      * @param cpu the measuring CPU
      */
     public record Options(int runs, long warmup, long perCallCount, int batchRuns, long batchCount, int cpu) {
-        /** 7 runs of 100,000 warm-up + 1,000,000 calls timed each; 21 runs of 5,000,000 timed as a whole. */
+        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 1,250,000 timed as a whole; about a minute. */
         public static Options full() {
-            return new Options(7, 100_000, 1_000_000, 21, 5_000_000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(32, 20_000, 250_000, 32, 1_250_000, heimdall.lab.sys.Cpus.measuring());
         }
 
-        /** 5 runs of 10,000 + 100,000 timed each; 15 runs of 500,000 as a whole: seconds, for trying things. */
+        /** 8 rounds of 5,000 + 50,000 timed each and 250,000 as a whole: seconds, for trying things. */
         public static Options quick() {
-            return new Options(5, 10_000, 100_000, 15, 500_000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(8, 5_000, 50_000, 8, 250_000, heimdall.lab.sys.Cpus.measuring());
         }
 
         public Options withCpu(int cpu) {
@@ -88,11 +95,13 @@ public final class KernelBitmap {
      * @param what the selftest's name for it
      * @param cachePredicted whether our predictor says the kernel answers {@code getpid} from its action cache
      * @param perCallRuns each run's per-call samples, ns
+     * @param perCallPlacements the code placement of each per-call run
      * @param batchTotalsNs each batch run's total, ns of process CPU time
+     * @param batchPlacements the code placement of each batch run
      * @param batchCount the calls in each batch run
      */
     public record Configuration(int filters, String what, boolean cachePredicted, List<long[]> perCallRuns,
-            List<Long> batchTotalsNs, long batchCount) {
+            List<Integer> perCallPlacements, List<Long> batchTotalsNs, List<Integer> batchPlacements, long batchCount) {
         /**
          * The median over all per-call samples, interpolated within the clock's step
          * ({@link GroupedMedian}), rounded to a whole ns.
@@ -107,12 +116,41 @@ public final class KernelBitmap {
         }
 
         /**
-         * The fastest run's interpolated median: the figure the per-call estimates use. Runs, like the
-         * batch runs, come in an undisturbed group and a slower one on a shared VM; the fastest is the
-         * undisturbed group's, the same choice as {@link #batchNsPerCall()}.
+         * The per-call figure: the median run's median (lower middle of an even count), each run's
+         * interpolated within the clock's step; a plain median moves in whole steps (10 ns on the
+         * project's VM), which is most of a 20 ns estimate.
          */
         public long perCallNs() {
-            return runInterpolatedMedians().stream().mapToLong(Long::longValue).min().orElseThrow();
+            long[] runs = runInterpolatedMedians().stream().mapToLong(Long::longValue).sorted().toArray();
+            return runs[(runs.length - 1) / 2];
+        }
+
+        /** Per placement (index), the interpolated median over the per-call runs at it; null where none ran. */
+        public List<Long> perCallNsByPlacement() {
+            List<Long> out = new ArrayList<>();
+            for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
+                List<long[]> at = new ArrayList<>();
+                for (int i = 0; i < perCallRuns.size(); i++) {
+                    if (perCallPlacements.get(i) == p) {
+                        at.add(perCallRuns.get(i));
+                    }
+                }
+                out.add(at.isEmpty() ? null : Math.round(GroupedMedian.of(at.toArray(long[][]::new)).median()));
+            }
+            return out;
+        }
+
+        /** Per placement (index), the median batch run's ns per call at it; null where none ran. */
+        public List<Long> batchNsPerCallByPlacement() {
+            List<Long> perRun = batchNsPerCallRuns();
+            List<Long> out = new ArrayList<>();
+            for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
+                int pl = p;
+                long[] at = java.util.stream.IntStream.range(0, perRun.size()).filter(i -> batchPlacements.get(i) == pl)
+                        .mapToLong(perRun::get).toArray();
+                out.add(at.length == 0 ? null : Stats.of(at).median());
+            }
+            return out;
         }
 
         public GroupedMedian.Result grouped() {
@@ -133,20 +171,14 @@ public final class KernelBitmap {
             return batchTotalsNs.stream().map(t -> t / batchCount).toList();
         }
 
-        /**
-         * The fastest batch run's ns per call: the figure the batch estimates use. A run timed as a
-         * whole keeps every interruption in it, and on a shared VM the batch runs come in two groups,
-         * the undisturbed ones tight together and the rest up to half as slow again (time the vCPU
-         * lost to the host is charged to the process's CPU time); the fastest run is the undisturbed
-         * group's, as the selftest's single long run on a quiet host would be.
-         */
+        /** The figure the batch estimates use: the median batch run's ns per call. */
         public long batchNsPerCall() {
-            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).min();
+            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).median();
         }
 
-        /** The median batch run's ns per call (the lower middle one for an even count). */
-        public long batchMedianNsPerCall() {
-            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).median();
+        /** The fastest batch run's ns per call (shown beside the median, not used). */
+        public long batchFastestNsPerCall() {
+            return Stats.of(batchNsPerCallRuns().stream().mapToLong(Long::longValue).toArray()).min();
         }
     }
 
@@ -169,14 +201,17 @@ public final class KernelBitmap {
 
     /** Everything one invocation measured. */
     public record Measurement(Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
-        /** The estimates from the per-call medians (the fastest run's, interpolated within the clock step). */
+        /**
+         * The estimates from the per-call runs: round by round from each run's interpolated median,
+         * then the median over the rounds ({@link BitmapEstimates#ofRounds}).
+         */
         public BitmapEstimates harness() {
-            return BitmapEstimates.of(figures(configurations.stream().map(Configuration::perCallNs).toList()));
+            return BitmapEstimates.ofRounds(rounds(configurations.stream().map(Configuration::runInterpolatedMedians).toList()));
         }
 
-        /** The estimates from the batch timing (the selftest's method). */
+        /** The estimates from the batch runs (the selftest's method), round by round, then the median over the rounds. */
         public BitmapEstimates batch() {
-            return BitmapEstimates.of(figures(configurations.stream().map(Configuration::batchNsPerCall).toList()));
+            return BitmapEstimates.ofRounds(rounds(configurations.stream().map(Configuration::batchNsPerCallRuns).toList()));
         }
 
         /** The seven estimates side by side. */
@@ -223,6 +258,20 @@ public final class KernelBitmap {
         return new BitmapEstimates.Figures(f.get(0), f.get(1), f.get(2), f.get(3), f.get(4));
     }
 
+    /**
+     * Round {@code i}'s figures from each configuration's {@code i}-th run: every round runs each
+     * configuration once per method, so a method's {@code i}-th runs are one round's.
+     */
+    static List<BitmapEstimates.Figures> rounds(List<List<Long>> perConfiguration) {
+        int n = perConfiguration.stream().mapToInt(List::size).min().orElse(0);
+        List<BitmapEstimates.Figures> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int r = i;
+            out.add(figures(perConfiguration.stream().map(c -> c.get(r)).toList()));
+        }
+        return out;
+    }
+
     /** {@code |harness - batch| / |batch|}; infinite when the batch figure is 0 and ours is not. */
     public static double relativeDifference(long harness, long batch) {
         if (harness == batch) {
@@ -246,19 +295,25 @@ public final class KernelBitmap {
         List<List<Program>> configs = configurations();
         int n = configs.size();
         List<List<long[]>> perCall = new ArrayList<>();
+        List<List<Integer>> perCallPlaced = new ArrayList<>();
         List<List<Long>> batch = new ArrayList<>();
+        List<List<Integer>> batchPlaced = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             perCall.add(new ArrayList<>());
+            perCallPlaced.add(new ArrayList<>());
             batch.add(new ArrayList<>());
+            batchPlaced.add(new ArrayList<>());
         }
         long timer = Stats.of(MeasuredChild.timerCost(o.cpu(), 200_000).samples()).median();
         List<Double> loadPerRound = new ArrayList<>();
         // Rounds interleave every configuration and both methods, the order rotated each round; the
-        // batch runs are spread over the rounds as evenly as their count allows.
+        // batch runs are spread over the rounds as evenly as their count allows. A round's runs share
+        // one code placement, the next round the next one.
         int rounds = Math.max(o.runs(), o.batchRuns());
         int batchDone = 0;
         for (int round = 0; round < rounds; round++) {
             double before = loads.sample().one();
+            int placement = ChildSpec.placementForRun(Call.GETPID, round);
             boolean perCallRound = round < o.runs();
             int batchTarget = (int) ((long) o.batchRuns() * (round + 1) / rounds);
             boolean batchRound = batchTarget > batchDone;
@@ -272,20 +327,22 @@ public final class KernelBitmap {
                 }
                 List<byte[]> progs = configs.get(c).stream().map(Program::toBytes).toList();
                 ChildSpec spec = ChildSpec.of(Call.GETPID, o.warmup(), isBatch ? o.batchCount() : o.perCallCount())
-                        .withCpu(o.cpu()).withPrograms(progs);
+                        .withCpu(o.cpu()).withPrograms(progs).withPlacement(placement);
                 if (isBatch) {
                     ChildResult r = MeasuredChild.run(spec.withMode(ChildSpec.Mode.BATCH_CPUTIME)).requireCompleted();
                     batch.get(c).add(r.batchTotalNs());
-                    progress.accept(String.format(Locale.ROOT, "round %d · %s · batch (CPUTIME): %d ns/call", round + 1,
-                            BitmapEstimates.CONFIGURATIONS.get(c), r.batchTotalNs() / o.batchCount()));
+                    batchPlaced.get(c).add(placement);
+                    progress.accept(String.format(Locale.ROOT, "round %d · placement %d · %s · batch (CPUTIME): %d ns/call", round + 1,
+                            placement, BitmapEstimates.CONFIGURATIONS.get(c), r.batchTotalNs() / o.batchCount()));
                 } else {
                     long[] s = MeasuredChild.run(spec).requireCompleted().samples();
                     if (samples != null) {
                         samples.append(c, "per-call", perCall.get(c).size(), s);
                     }
                     perCall.get(c).add(s);
-                    progress.accept(String.format(Locale.ROOT, "round %d · %s · per call: median %d ns", round + 1,
-                            BitmapEstimates.CONFIGURATIONS.get(c), Stats.of(s).median()));
+                    perCallPlaced.get(c).add(placement);
+                    progress.accept(String.format(Locale.ROOT, "round %d · placement %d · %s · per call: median %d ns", round + 1,
+                            placement, BitmapEstimates.CONFIGURATIONS.get(c), Stats.of(s).median()));
                 }
             }
             loadPerRound.add((before + loads.sample().one()) / 2);
@@ -294,7 +351,7 @@ public final class KernelBitmap {
         for (int c = 0; c < n; c++) {
             boolean cached = c > 0 && CachePredictor.cacheable(configs.get(c), Call.GETPID.nr());
             out.add(new Configuration(c, BitmapEstimates.CONFIGURATIONS.get(c), cached, List.copyOf(perCall.get(c)),
-                    List.copyOf(batch.get(c)), o.batchCount()));
+                    List.copyOf(perCallPlaced.get(c)), List.copyOf(batch.get(c)), List.copyOf(batchPlaced.get(c)), o.batchCount()));
         }
         return new Measurement(o, List.copyOf(out), timer, List.copyOf(loadPerRound));
     }
@@ -328,11 +385,15 @@ public final class KernelBitmap {
         env.put("load_samples", loads.toMap());
         env.put("methods", Map.of(
                 "per_call", "a fresh runner per run pins itself, installs the configuration and times each getpid alone "
-                        + "with clock_gettime(CLOCK_MONOTONIC) (vDSO); the figure (per_call_ns) is the fastest run's median, "
-                        + "interpolated within the clock's step (also given: every run's, the one over all runs, and median_ns, the plain one)",
+                        + "with clock_gettime(CLOCK_MONOTONIC) (vDSO); each run's median is interpolated within the clock's step; "
+                        + "per_call_ns is the median run's (also given: each run's, each placement's, and median_ns, the plain median over all samples)",
                 "batch", "a fresh runner per run, one clock_gettime(CLOCK_PROCESS_CPUTIME_ID) pair around all calls "
-                        + "(the selftest's clock); ns per call = total / calls rounded down; the figure is the fastest run "
-                        + "(batch_median_ns_per_call: the median run)"));
+                        + "(the selftest's clock); ns per call = total / calls rounded down; batch_ns_per_call is the median run "
+                        + "(batch_fastest_ns_per_call: the fastest)",
+                "estimates", "for each method, the selftest's estimates are taken round by round from that round's runs, and each "
+                        + "estimate is the median over the rounds; expectations are judged on those and on the median figures",
+                "rounds", "each round runs every configuration both ways in a rotated order, all at one code placement of "
+                        + "the timed loop (0..3: 16-byte steps within a 64-byte line), the next round at the next placement"));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
         folder.writeText("table.md", table(m, host));
@@ -353,15 +414,18 @@ public final class KernelBitmap {
             r.put("cache", c.cachePredicted());
             r.put("per_call_ns", c.perCallNs());
             r.put("run_medians_interpolated_ns", c.runInterpolatedMedians());
-            r.put("median_interpolated_ns", c.interpolatedMedian());
+            r.put("run_placements", c.perCallPlacements());
+            r.put("per_call_ns_by_placement", c.perCallNsByPlacement());
             r.put("median_ns", c.median());
             r.put("clock_step_ns", c.grouped().step());
             r.put("p99_ns", c.p99());
             r.put("run_medians_ns", Stats.runMedians(c.perCallRuns().toArray(long[][]::new)));
             r.put("samples", c.perCallRuns().stream().mapToInt(s -> s.length).sum());
             r.put("batch_ns_per_call", c.batchNsPerCall());
-            r.put("batch_median_ns_per_call", c.batchMedianNsPerCall());
+            r.put("batch_fastest_ns_per_call", c.batchFastestNsPerCall());
             r.put("batch_run_ns_per_call", c.batchNsPerCallRuns());
+            r.put("batch_run_placements", c.batchPlacements());
+            r.put("batch_ns_per_call_by_placement", c.batchNsPerCallByPlacement());
             r.put("batch_totals_ns", c.batchTotalsNs());
             r.put("batch_calls", c.batchCount());
             r.put("published_ns", pubRows.get(c.filters()).get("ns"));
@@ -408,19 +472,22 @@ public final class KernelBitmap {
         StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s, BPF JIT %s; CPU %d; load average %s. "
                         + "Per call: %d runs a configuration, %,d warm-up + %,d timed calls each (timer cost %d ns, in every per-call figure); "
-                        + "batch: %d runs a configuration, %,d calls each timed as a whole with CLOCK_PROCESS_CPUTIME_ID, the fastest run (summary.json has the median run too). "
-                        + "Every run is a fresh child. Published: `sudo ./seccomp_benchmark 100000000`, x86, 2020-09-24.%n%n",
+                        + "batch: %d runs a configuration, %,d calls each timed as a whole with CLOCK_PROCESS_CPUTIME_ID. "
+                        + "Every run is a fresh child; rounds interleave all configurations and both methods and rotate the timed loop's "
+                        + "code placement. Published: `sudo ./seccomp_benchmark 100000000`, x86, 2020-09-24.%n%n",
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(),
                 host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), loadRange(m.loadPerRound()), o.runs(), o.warmup(), o.perCallCount(),
                 m.timerNs(), o.batchRuns(), o.batchCount()));
-        MarkdownTable t = new MarkdownTable(List.of("configuration", "cache", "per call: fastest run's median", "all runs: median",
-                "plain median", "p99", "batch (CPUTIME): fastest run", "median run", "published"));
+        MarkdownTable t = new MarkdownTable(List.of("configuration", "cache", "per call: median run", "plain median", "p99",
+                "run medians (min–max)", "batch (CPUTIME): median run", "fastest run", "published"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
         for (Configuration c : m.configurations()) {
+            List<Long> runs = c.runInterpolatedMedians();
             t.row(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no", c.perCallNs() + " ns",
-                    c.interpolatedMedian() + " ns", c.median() + " ns", c.p99() + " ns",
-                    c.batchNsPerCall() + " ns", c.batchMedianNsPerCall() + " ns", pubRows.get(c.filters()).get("ns") + " ns"));
+                    c.median() + " ns", c.p99() + " ns",
+                    runs.stream().mapToLong(Long::longValue).min().orElse(0) + "–" + runs.stream().mapToLong(Long::longValue).max().orElse(0) + " ns",
+                    c.batchNsPerCall() + " ns", c.batchFastestNsPerCall() + " ns", pubRows.get(c.filters()).get("ns") + " ns"));
         }
         md.append(t.render()).append('\n');
         MarkdownTable e = new MarkdownTable(List.of("estimate", "per call", "batch", "published", "per call vs batch"));
@@ -437,15 +504,32 @@ public final class KernelBitmap {
         md.append(x.render()).append('\n');
         md.append(String.format("Entry and per-filter estimates, per call vs batch: %s.%n%n",
                 m.methodsAgree() ? "agree within 25%" : "do NOT all agree within 25%"));
-        md.append(String.format(Locale.ROOT, "The estimates use, per call, the fastest run's median, interpolated within the clock's step "
-                + "(%d ns here: a plain median moves in whole steps, which is most of a 20 ns estimate), and for the batch method the fastest "
-                + "run. On a shared VM both methods' runs fall into an undisturbed group and a slower one (time the vCPU loses to the host "
-                + "lands in the samples, and in the process's CPU time); the fastest run is the undisturbed group's. "
-                + "The medians over all runs and the median batch run are beside them, and every run is in summary.json.%n%n",
+        md.append("By code placement of the timed loop (16-byte steps within a 64-byte line), per call | batch:\n\n");
+        List<String> head = new ArrayList<>(List.of("configuration"));
+        for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
+            head.add("placement " + p);
+        }
+        MarkdownTable pt = new MarkdownTable(head);
+        for (Configuration c : m.configurations()) {
+            List<String> row = new ArrayList<>(List.of(c.what()));
+            List<Long> pc = c.perCallNsByPlacement();
+            List<Long> bt = c.batchNsPerCallByPlacement();
+            for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
+                row.add((pc.get(p) == null ? "—" : pc.get(p) + " ns") + " | " + (bt.get(p) == null ? "—" : bt.get(p) + " ns"));
+            }
+            pt.row(row);
+        }
+        md.append(pt.render()).append('\n');
+        md.append(String.format(Locale.ROOT, "Every figure is a median. A configuration's figure is its median run's (per call, "
+                + "each run's median interpolated within the clock's step: %d ns here, and a plain median moves in whole steps, which is "
+                + "most of a 20 ns estimate). Each estimate is taken round by round, from runs measured moments apart, and the median "
+                + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
+                + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the table above), so the rounds "
+                + "rotate it through four placements. Every run is in summary.json.%n%n",
                 m.configurations().get(0).grouped().step()));
-        md.append("As the selftest prints them, per call (the fastest run's interpolated median):\n\n```\n");
+        md.append("As the selftest prints them, per call (median runs, estimates the median over rounds):\n\n```\n");
         m.harness().lines().forEach(l -> md.append(l).append('\n'));
-        md.append("```\n\nBatch (CLOCK_PROCESS_CPUTIME_ID around the loop, the fastest run):\n\n```\n");
+        md.append("```\n\nBatch (CLOCK_PROCESS_CPUTIME_ID around the loop; median runs, estimates the median over rounds):\n\n```\n");
         m.batch().lines().forEach(l -> md.append(l).append('\n'));
         md.append("```\n\n≈: equal, or within 10% (of the smaller) or 2 ns, the selftest's rule. Verdicts describe this host; "
                 + "a per-call median includes the timer's two reads, which cancel in every difference.\n");

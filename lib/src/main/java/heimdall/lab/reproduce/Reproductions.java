@@ -65,12 +65,13 @@ final class Reproductions {
         @Override
         public String help() {
             return """
-                      --quick                seconds: 5 runs of 100,000 calls timed each, 15 runs of 500,000 as a whole
-                      --runs N               per-call runs (fresh children) per configuration (default 7)
-                      --calls N              calls timed one by one per run (default 1,000,000)
-                      --batch-runs N         batch runs per configuration (default 21)
+                      --quick                seconds: 8 rounds, 50,000 calls timed each and 250,000 as a whole
+                      --runs N               per-call runs (fresh children) per configuration (default 32; a
+                                             multiple of 4 gives each code placement of the loop as many runs)
+                      --calls N              calls timed one by one per run (default 250,000)
+                      --batch-runs N         batch runs per configuration (default 32)
                       --batch-calls N        calls timed as a whole per batch run, CLOCK_PROCESS_CPUTIME_ID (default
-                                             5,000,000; the selftest: 100,000,000 in one run)
+                                             1,250,000; the selftest: 100,000,000 in one run)
                       --cpu C                the child's CPU (default %d)
                     """.formatted(Cpus.measuring());
         }

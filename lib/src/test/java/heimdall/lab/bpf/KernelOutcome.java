@@ -49,7 +49,7 @@ record KernelOutcome(Kind kind, long value) {
      */
     static KernelOutcome of(List<Program> programs, int nr, long[] args) {
         ChildSpec spec = new ChildSpec(-1, programs.stream().map(Program::toBytes).toList(), Call.syscall(nr, args),
-                0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0);
+                0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0);
         ChildResult r = MeasuredChild.run(spec);
         Fate f = r.fate();
         if (f instanceof Fate.Killed k && k.phase() == Phase.MEASURE) {

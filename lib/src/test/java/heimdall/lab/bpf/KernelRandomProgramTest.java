@@ -50,7 +50,7 @@ class KernelRandomProgramTest {
     /** Whether the kernel accepts {@code insns} as a filter (installed over the guard, which allows seccomp). */
     private static boolean kernelAccepts(List<Insn> insns) {
         ChildSpec spec = new ChildSpec(-1, List.of(SafetyGuard.harmless().program().toBytes(), raw(insns)),
-                Call.syscall(110), 0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0);
+                Call.syscall(110), 0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0);
         ChildResult r = MeasuredChild.run(spec);
         if (r.fate() instanceof Fate.Exited e && e.code() == 69 && e.phase() == Phase.INSTALL) {
             assertEquals(1, e.program(), "the guard itself was refused");

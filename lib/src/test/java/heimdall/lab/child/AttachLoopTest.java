@@ -157,7 +157,7 @@ class AttachLoopTest {
     @Test
     void attachingCallsNeedAProgramAndNoListener() {
         assertThrows(BadInput.class, () -> new ChildSpec(-1, List.of(), Call.ATTACH, 0, 1, ChildSpec.Mode.PER_CALL, false,
-                ChildSpec.ListenerTransfer.SCM_RIGHTS, 0));
+                ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0));
         assertThrows(BadInput.class, () -> ChildSpec.attaching(Call.FORK_ATTACH, twoInsns(), 0, 1)
                 .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD));
         // FORK attaches nothing: no program needed.

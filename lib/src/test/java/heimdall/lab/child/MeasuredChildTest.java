@@ -80,9 +80,11 @@ class MeasuredChildTest {
                 ? Programs.allowOnly(call.nr(), Programs.NR_CLOSE, Programs.NR_EXIT_GROUP)
                 : Programs.allowOnly(call.nr(), Programs.NR_EXIT_GROUP);
         for (ChildSpec.Mode mode : List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH)) {
-            ChildResult r = MeasuredChild.run(ChildSpec.of(call, W, N).withPrograms(floor).withMode(mode));
-            assertTrue(r.completed(), mode + ": " + r.fate().describe());
-            assertEquals(0, r.lastErrno(), r.lastOutcome());
+            for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
+                ChildResult r = MeasuredChild.run(ChildSpec.of(call, W, N).withPrograms(floor).withMode(mode).withPlacement(placement));
+                assertTrue(r.completed(), mode + " at placement " + placement + ": " + r.fate().describe());
+                assertEquals(0, r.lastErrno(), r.lastOutcome());
+            }
         }
         ChildResult timer = MeasuredChild.run(ChildSpec.timer(Cpus.measuring(), 0, N)
                 .withPrograms(Programs.allowOnly(Programs.NR_EXIT_GROUP)));
@@ -213,6 +215,30 @@ class MeasuredChildTest {
         assertEquals(0, r.samples().length);
         assertTrue(r.batchTotalNs() > 0);
         assertEquals(ProcessHandle.current().pid(), r.lastReturn(), "getppid in the child is this JVM");
+    }
+
+    /** Each of the runner's copies of a loop makes the call it was asked for, timed or not. */
+    @Test
+    void everyPlacementMakesTheCall() {
+        for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
+            ChildResult batch = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withMode(ChildSpec.Mode.BATCH).withPlacement(placement));
+            assertEquals(ProcessHandle.current().pid(), batch.lastReturn(), "placement " + placement);
+            ChildResult timed = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withPlacement(placement));
+            assertEquals(ProcessHandle.current().pid(), timed.lastReturn(), "placement " + placement);
+            assertEquals(N, timed.samples().length);
+        }
+    }
+
+    @Test
+    void placementsAreZeroToThreeAndOnlyForPlainCalls() {
+        BadInput big = assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPID, 0, 1).withPlacement(4));
+        assertTrue(big.getMessage().contains("placement"), big.getMessage());
+        assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPID, 0, 1).withPlacement(-1));
+        assertThrows(BadInput.class, () -> ChildSpec.of(Call.FORK, 0, 1).withPlacement(1));
+        assertThrows(BadInput.class, () -> ChildSpec.timer(-1, 0, 1).withPlacement(2));
+        assertEquals(List.of(0, 1, 2, 3, 0, 1), java.util.stream.IntStream.range(0, 6)
+                .mapToObj(r -> ChildSpec.placementForRun(Call.GETPID, r)).toList());
+        assertEquals(0, ChildSpec.of(Call.FORK, 0, 1).withPlacementForRun(3).placement(), "a fork loop has one copy");
     }
 
     @Test

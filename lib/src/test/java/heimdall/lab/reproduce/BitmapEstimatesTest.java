@@ -128,4 +128,45 @@ class BitmapEstimatesTest {
         assertTrue(KernelBitmap.agrees(-20, -18), "a negative estimate is compared by size");
         assertEquals(0.25, KernelBitmap.relativeDifference(125, 100), 1e-12);
     }
+
+    /** One round alone is the selftest's arithmetic on that round. */
+    @Test
+    void oneRoundIsTheSelftestsArithmetic() {
+        BitmapEstimates one = BitmapEstimates.ofRounds(List.of(PUBLISHED));
+        assertEquals(BitmapEstimates.of(PUBLISHED).byName(), one.byName());
+        assertEquals(PUBLISHED, one.figures());
+    }
+
+    /**
+     * A slow spell of the host lifts every configuration of a round: paired within the round, the
+     * estimates do not move; taken from each configuration's median run they would (here the per-filter
+     * difference would come out negative).
+     */
+    @Test
+    void roundsArePairedSoASlowRoundLiftsBothSidesOfEachDifference() {
+        Figures slow = new Figures(638 + 300, 664 + 300, 664 + 300, 720 + 300, 737 + 300);
+        Figures mixed = new Figures(638, 664, 664, 720 + 300, 737); // only the 3-filter run of this round was slowed
+        BitmapEstimates e = BitmapEstimates.ofRounds(List.of(PUBLISHED, slow, PUBLISHED, slow, mixed));
+        assertEquals(26, e.entry());
+        assertEquals(17, e.perFilterLast2Diff());
+        assertEquals(18, e.perFilterDiv4());
+        assertEquals(99, e.overhead4Full());
+        // Figures: the native median, then native plus each configuration's median overhead.
+        assertEquals(new Figures(638, 664, 664, 720, 737), e.figures());
+        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), e.lines().toString());
+        // Unpaired, the 3-filter configuration's median run is a slow one (1020 of 720, 720, 1020, 1020, 1020)
+        // and the others' are not.
+        BitmapEstimates unpaired = BitmapEstimates.of(new Figures(638, 664, 664, 1020, 737));
+        assertEquals(-283, unpaired.perFilterLast2Diff());
+        assertTrue(unpaired.expectations().stream().allMatch(x -> x.verdict() == Verdict.SKIPPED));
+    }
+
+    /** An even number of rounds takes the lower middle value, so every estimate is one that was measured. */
+    @Test
+    void anEvenNumberOfRoundsTakesTheLowerMiddle() {
+        BitmapEstimates e = BitmapEstimates.ofRounds(List.of(new Figures(100, 130, 130, 150, 170), new Figures(100, 140, 140, 160, 180)));
+        assertEquals(30, e.entry());
+        assertEquals(20, e.perFilterLast2Diff());
+        assertEquals(30, e.overhead1Bitmapped());
+    }
 }

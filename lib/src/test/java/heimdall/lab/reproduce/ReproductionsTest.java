@@ -48,6 +48,12 @@ class ReproductionsTest {
         return JSON.readTree(folder.resolve("summary.json").toFile());
     }
 
+    static List<Integer> ints(JsonNode array) {
+        List<Integer> out = new java.util.ArrayList<>();
+        array.forEach(n -> out.add(n.asInt()));
+        return out;
+    }
+
     static void hasFields(JsonNode row, String... fields) {
         for (String f : fields) {
             assertTrue(row.has(f), "field " + f + " in " + row);
@@ -57,7 +63,7 @@ class ReproductionsTest {
     @Test
     void kernelBitmapWritesConfigurationsEstimatesExpectationsAndTheAgreement(@TempDir Path tmp) throws IOException {
         requireSeccomp();
-        KernelBitmap.Options o = new KernelBitmap.Options(2, 100, 2_000, 2, 20_000, Cpus.measuring());
+        KernelBitmap.Options o = new KernelBitmap.Options(5, 100, 2_000, 2, 20_000, Cpus.measuring());
         ReproductionResult r = KernelBitmap.run(o, ResultsFolder.chosen(tmp.resolve("kb")), s -> {});
         JsonNode s = summary(r.folder());
         assertEquals(5 + 7 + 7 + 1, s.size());
@@ -67,8 +73,12 @@ class ReproductionsTest {
             assertEquals(i, c.get("filters").asInt());
             hasFields(c, "what", "cache", "per_call_ns", "median_ns", "p99_ns", "run_medians_ns", "batch_ns_per_call",
                     "batch_run_ns_per_call", "published_ns");
-            assertEquals(2, c.get("run_medians_ns").size());
+            assertEquals(5, c.get("run_medians_ns").size());
             assertEquals(2, c.get("batch_run_ns_per_call").size());
+            // Round r runs at placement r mod 4; the batch runs are spread over the five rounds.
+            assertEquals(List.of(0, 1, 2, 3, 0), ints(c.get("run_placements")));
+            assertEquals(4, c.get("per_call_ns_by_placement").size());
+            assertEquals(2, c.get("batch_run_placements").size());
             assertTrue(c.get("batch_ns_per_call").asLong() > 0);
             assertEquals(i == 1 || i == 2, c.get("cache").asBoolean(), "bitmap filters cacheable, an args read is not");
         }
@@ -85,7 +95,7 @@ class ReproductionsTest {
         }
         assertEquals("agreement", s.get(19).get("section").asText());
         assertTrue(s.get(19).get("agree").isBoolean());
-        assertEquals(2, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call").length);
+        assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call").length);
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("Expectations:") && table.contains("getpid RET_ALLOW 4 filters (full)"), table);
     }
