@@ -78,9 +78,10 @@ public final class ReproduceCommand implements Command {
         Set<String> valued = new LinkedHashSet<>(r.valued());
         valued.add("--out");
         Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
+        Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(FloorCost::defaultFolder);
-        ReproductionResult result = r.run(args, folder, line -> System.err.println(line));
+        ReproductionResult result = run.into(folder, line -> System.err.println(line));
         if (plotsMissing(result.folder())) {
             FloorCost.writePlots(result.folder(), line -> System.err.println(line));
         }

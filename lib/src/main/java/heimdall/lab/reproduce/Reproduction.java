@@ -18,6 +18,17 @@ interface Reproduction {
     /** Options with a value, besides {@code --out}. */
     Set<String> valued();
 
-    /** Measures and writes {@code folder}; progress lines go to {@code progress}. */
-    ReproductionResult run(Args args, ResultsFolder folder, Consumer<String> progress);
+    /**
+     * Reads and checks the options (a {@link heimdall.lab.BadInput} names the one that is wrong) and
+     * returns the run they describe. Nothing is measured or written yet, so bad options leave no
+     * results folder behind.
+     */
+    Run prepare(Args args);
+
+    /** A run whose options have been checked. */
+    @FunctionalInterface
+    interface Run {
+        /** Measures and writes {@code folder}; progress lines go to {@code progress}. */
+        ReproductionResult into(ResultsFolder folder, Consumer<String> progress);
+    }
 }

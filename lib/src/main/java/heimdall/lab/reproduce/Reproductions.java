@@ -2,14 +2,12 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.FloorBench;
-import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /** The reproductions of {@code ./lab reproduce}: each turns its options into a run. */
 final class Reproductions {
@@ -46,12 +44,14 @@ final class Reproductions {
         }
 
         @Override
-        public ReproductionResult run(Args args, ResultsFolder folder, Consumer<String> progress) {
+        public Run prepare(Args args) {
             FloorBench.Counts counts = counts(args);
             FloorCost.Options options = new FloorCost.Options(counts, cpu(args, "--cpu", Cpus.measuring()),
                     cpu(args, "--supervisor-cpu", Cpus.supervisor()), !args.flag("--no-broker"));
-            FloorCost.Result r = FloorCost.run(options, folder, progress);
-            return new ReproductionResult(r.folder(), r.summary());
+            return (folder, progress) -> {
+                FloorCost.Result r = FloorCost.run(options, folder, progress);
+                return new ReproductionResult(r.folder(), r.summary());
+            };
         }
     }
 
@@ -87,13 +87,13 @@ final class Reproductions {
         }
 
         @Override
-        public ReproductionResult run(Args args, ResultsFolder folder, Consumer<String> progress) {
+        public Run prepare(Args args) {
             KernelBitmap.Options b = args.flag("--quick") ? KernelBitmap.Options.quick() : KernelBitmap.Options.full();
             long calls = positive(args, "--calls", b.perCallCount());
             KernelBitmap.Options o = new KernelBitmap.Options((int) positive(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
                     calls, (int) positive(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
                     cpu(args, "--cpu", b.cpu()));
-            return KernelBitmap.run(o, folder, progress);
+            return (folder, progress) -> KernelBitmap.run(o, folder, progress);
         }
     }
 
@@ -127,13 +127,14 @@ final class Reproductions {
         }
 
         @Override
-        public ReproductionResult run(Args args, ResultsFolder folder, Consumer<String> progress) {
+        public Run prepare(Args args) {
             AttachCost.Options b = args.flag("--quick") ? AttachCost.Options.quick() : AttachCost.Options.full();
             AttachCost.Options o = new AttachCost.Options((int) positive(args, "--runs", b.runs()),
                     (int) positive(args, "--attaches", b.attaches()), b.forkWarmup(), (int) positive(args, "--forks", b.forks()),
                     b.compileWarmup(), b.compiles(), cpu(args, "--cpu", b.cpu()));
             String podman = args.value("--podman").orElse(AttachCost.PODMAN_PROFILE.toString());
-            return AttachCost.run(o, folder, podman.equals("none") ? null : Path.of(podman), progress);
+            Path profile = podman.equals("none") ? null : Path.of(podman);
+            return (folder, progress) -> AttachCost.run(o, folder, profile, progress);
         }
     }
 
@@ -168,7 +169,7 @@ final class Reproductions {
         }
 
         @Override
-        public ReproductionResult run(Args args, ResultsFolder folder, Consumer<String> progress) {
+        public Run prepare(Args args) {
             FloorBench.Counts counts = counts(args);
             List<Worker> load = args.value("--load").map(Worker::parseList).orElseGet(() -> Worker.everyCpu(0));
             if (load.isEmpty()) {
@@ -178,7 +179,8 @@ final class Reproductions {
             if (settle < 0) {
                 throw new BadInput("option --settle: must be 0 or more seconds, got " + settle);
             }
-            return HostLoad.run(new HostLoad.Options(counts, cpu(args, "--cpu", Cpus.measuring()), load, settle * 1000), folder, progress);
+            HostLoad.Options o = new HostLoad.Options(counts, cpu(args, "--cpu", Cpus.measuring()), load, settle * 1000);
+            return (folder, progress) -> HostLoad.run(o, folder, progress);
         }
     }
 

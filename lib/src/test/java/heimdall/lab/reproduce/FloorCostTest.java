@@ -115,14 +115,32 @@ class FloorCostTest {
         assertEquals("[\"earlier\"]", Files.readString(out.resolve("summary.json")));
     }
 
+    /** Bad options exit 2 with a message, and leave no results folder behind (neither the default one nor --out). */
     @Test
-    void badOptionsExit2() {
+    void badOptionsExit2() throws Exception {
+        List<Path> before = resultFolders();
+        Path out = tmp.resolve("never-made");
         for (List<String> argv : List.of(List.of("reproduce", "no-such-table"), List.of("reproduce", "floor-cost", "--runs", "0"),
-                List.of("reproduce", "floor-cost", "--cpu", "4096"), List.of("reproduce"))) {
+                List.of("reproduce", "floor-cost", "--cpu", "4096"), List.of("reproduce"),
+                List.of("reproduce", "kernel-bitmap", "--batch-runs", "0"), List.of("reproduce", "attach-cost", "--cpu", "-3"),
+                List.of("reproduce", "host-load", "--settle", "-1"),
+                List.of("reproduce", "kernel-bitmap", "--runs", "0", "--out", out.toString()))) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             assertEquals(2, Main.run(new ArrayList<>(argv), new PrintStream(new ByteArrayOutputStream()),
                     new PrintStream(err, true, StandardCharsets.UTF_8)), argv.toString());
             assertFalse(err.toString(StandardCharsets.UTF_8).contains("Exception"), err.toString(StandardCharsets.UTF_8));
+        }
+        assertEquals(before, resultFolders(), "a refused run made a results folder");
+        assertFalse(Files.exists(out), "--out was created for a refused run");
+    }
+
+    private static List<Path> resultFolders() throws java.io.IOException {
+        Path root = Fixtures.resultsRoot();
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (var s = Files.list(root)) {
+            return s.sorted().toList();
         }
     }
 }
