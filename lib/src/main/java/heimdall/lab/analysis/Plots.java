@@ -42,6 +42,8 @@ public final class Plots {
     /** Default size in pixels. */
     public static final int WIDTH = 900;
     public static final int HEIGHT = 520;
+    /** Runs past which a run-values chart leaves its runs out of the legend (they would not fit). */
+    static final int MAX_RUN_LEGEND = 12;
 
     /** Line colours: distinct, readable on white, in the order series are added. */
     private static final Color[] PALETTE = {
@@ -108,6 +110,9 @@ public final class Plots {
             if (g.rows().stream().anyMatch(i -> !r.numbers(i, "run_medians_ns").isEmpty())) {
                 charts.put("run-medians-" + g.slug() + ".png", runMedians(r, g));
             }
+        }
+        if (r.rows().stream().anyMatch(row -> row.get(PER_CALL_BY_PLACEMENT) instanceof List)) {
+            charts.put("by-placement.png", byPlacement(r));
         }
         if (samples) {
             for (String answer : answers(r)) {
@@ -482,6 +487,11 @@ public final class Plots {
             var s = c.addSeries("run " + (run + 1), categories, y);
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setMarkerColor(PALETTE[run % PALETTE.length]);
+            // Past a dozen runs the legend no longer fits the chart's height; the colours still pair a run's dots.
+            s.setShowInLegend(runs <= MAX_RUN_LEGEND);
+        }
+        if (runs > MAX_RUN_LEGEND) {
+            c.setTitle(title + " (" + runs + " runs, a colour each)");
         }
         List<Double> none = new ArrayList<>();
         boolean anyNone = false;
@@ -506,6 +516,63 @@ public final class Plots {
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
             c.setYAxisTitle(yTitle.endsWith(")") ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" : yTitle + " (log scale)");
+        }
+        c.getStyler().setYAxisDecimalPattern("#,##0");
+        return c;
+    }
+
+    static final String PER_CALL_BY_PLACEMENT = "per_call_ns_by_placement";
+    static final String BATCH_BY_PLACEMENT = "batch_ns_per_call_by_placement";
+
+    /**
+     * A figure by code placement of the runner's timed loop (kernel-bitmap's {@code
+     * per_call_ns_by_placement} and {@code batch_ns_per_call_by_placement}): a column per row, a
+     * circle per placement for the per-call figure and a diamond in the same colour for the batch
+     * one. A placement whose circles sit above the others in every filtered column is a bias of the
+     * per-call harness at that placement, not noise.
+     */
+    public static CategoryChart byPlacement(Results r) {
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (r.rows().get(i).get(PER_CALL_BY_PLACEMENT) instanceof List) {
+                rows.add(i);
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("no row has " + PER_CALL_BY_PLACEMENT + " in " + r.dir());
+        }
+        List<String> labels = compactLabels(r, rows, 44);
+        List<String> categories = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            categories.add(rows.get(k) + ": " + labels.get(k));
+        }
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 180 : HEIGHT)
+                .title("Median by code placement of the timed loop").xAxisTitle("row").yAxisTitle("ns per call").build();
+        style(c);
+        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setMarkerSize(9);
+        c.getStyler().setOverlapped(true);
+        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 90 : 0);
+        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        int placements = rows.stream().mapToInt(i -> ((List<?>) r.rows().get(i).get(PER_CALL_BY_PLACEMENT)).size()).max().orElse(0);
+        for (String field : List.of(PER_CALL_BY_PLACEMENT, BATCH_BY_PLACEMENT)) {
+            boolean perCall = field.equals(PER_CALL_BY_PLACEMENT);
+            for (int p = 0; p < placements; p++) {
+                List<Double> y = new ArrayList<>();
+                boolean any = false;
+                for (int i : rows) {
+                    Object list = r.rows().get(i).get(field);
+                    Object v = list instanceof List<?> l && p < l.size() ? l.get(p) : null;
+                    y.add(v instanceof Number n ? n.doubleValue() : null);
+                    any |= v instanceof Number;
+                }
+                if (!any) {
+                    continue;
+                }
+                var s = c.addSeries((perCall ? "per call" : "batch") + ", placement " + p, categories, y);
+                s.setMarker(perCall ? SeriesMarkers.CIRCLE : SeriesMarkers.DIAMOND);
+                s.setMarkerColor(PALETTE[p % PALETTE.length]);
+            }
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;

@@ -153,6 +153,35 @@ class AnalysisTest {
                 Plots.saveAll(graph, tmp.resolve("saveall/graph")));
     }
 
+    /** kernel-bitmap's figures by code placement: a circle (per call) and a diamond (batch) per placement, gaps kept. */
+    @Test
+    void byPlacementHasASeriesPerMethodAndPlacement() throws Exception {
+        Path dir = tmp.resolve("placement");
+        Files.createDirectories(dir);
+        List<Object> pc1 = new java.util.ArrayList<>(List.of(190, 188));
+        pc1.add(null); // no per-call run at placement 2 for this row
+        pc1.add(190);
+        List<Map<String, Object>> rows = List.of(
+                Map.of("section", "configuration", "what", "getpid native", "run_medians_ns", List.of(151, 160),
+                        "per_call_ns_by_placement", List.of(150, 151, 162, 152), "batch_ns_per_call_by_placement", List.of(127, 127, 126, 127)),
+                Map.of("section", "configuration", "what", "getpid 1 filter", "run_medians_ns", List.of(190, 220),
+                        "per_call_ns_by_placement", pc1, "batch_ns_per_call_by_placement", List.of(175, 166, 166, 165)));
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        json.writeValue(dir.resolve("summary.json").toFile(), rows);
+        json.writeValue(dir.resolve("environment.json").toFile(), Map.of("cpu_model", "synthetic"));
+        Results r = Results.load(dir);
+        var chart = Plots.byPlacement(r);
+        assertEquals(List.of("per call, placement 0", "per call, placement 1", "per call, placement 2", "per call, placement 3",
+                "batch, placement 0", "batch, placement 1", "batch, placement 2", "batch, placement 3"),
+                List.copyOf(chart.getSeriesMap().keySet()));
+        var p2 = chart.getSeriesMap().get("per call, placement 2");
+        assertEquals(162.0, p2.getYData().toArray()[0]);
+        assertEquals(null, p2.getYData().toArray()[1], "a placement without runs is a gap, not a zero");
+        assertTrue(Plots.all(r).containsKey("by-placement.png"));
+        assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor));
+        Plots.save(chart, PREVIEW.resolve("by-placement.png"));
+    }
+
     @Test
     void markdownHasAHeaderAlignmentAndEveryRow() {
         String md = Tables.markdown(Tables.graphByLayout(graph));
