@@ -454,22 +454,8 @@ public final class Plots {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("rows " + g.rows() + " have no " + field + " in " + r.dir());
         }
-        List<String> labels = compactLabels(r, rows, 44);
-        List<String> categories = new ArrayList<>();
-        for (int k = 0; k < rows.size(); k++) {
-            categories.add(rows.get(k) + ": " + labels.get(k));
-        }
-        // Taller than the others: the rotated row labels need the room.
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 180 : HEIGHT)
-                .title(title).xAxisTitle("row").yAxisTitle(yTitle).build();
-        style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
-        c.getStyler().setMarkerSize(9);
-        c.getStyler().setOverlapped(true);
-        // Upright labels collide past four rows; at 90° XChart centres each on its column (slanted ones drift right).
-        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 90 : 0);
-        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
-        c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
+        List<String> categories = rowCategories(r, rows);
+        CategoryChart c = rowScatter(title, yTitle, rows.size());
         int runs = rows.stream().mapToInt(i -> r.numbers(i, field).size()).max().orElse(0);
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
@@ -521,6 +507,32 @@ public final class Plots {
         return c;
     }
 
+    /** A column label per row: its number and what sets it apart from the others. */
+    private static List<String> rowCategories(Results r, List<Integer> rows) {
+        List<String> labels = compactLabels(r, rows, 44);
+        List<String> categories = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            categories.add(rows.get(k) + ": " + labels.get(k));
+        }
+        return categories;
+    }
+
+    /** An empty scatter chart with a column per row, dots of the same column overlapping. */
+    private static CategoryChart rowScatter(String title, String yTitle, int rows) {
+        // Taller than the others: the rotated row labels need the room.
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows > 4 ? HEIGHT + 180 : HEIGHT)
+                .title(title).xAxisTitle("row").yAxisTitle(yTitle).build();
+        style(c);
+        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setMarkerSize(9);
+        c.getStyler().setOverlapped(true);
+        // Upright labels collide past four rows; at 90° XChart centres each on its column (slanted ones drift right).
+        c.getStyler().setXAxisLabelRotation(rows > 4 ? 90 : 0);
+        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
+        return c;
+    }
+
     static final String PER_CALL_BY_PLACEMENT = "per_call_ns_by_placement";
     static final String BATCH_BY_PLACEMENT = "batch_ns_per_call_by_placement";
 
@@ -541,19 +553,8 @@ public final class Plots {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("no row has " + PER_CALL_BY_PLACEMENT + " in " + r.dir());
         }
-        List<String> labels = compactLabels(r, rows, 44);
-        List<String> categories = new ArrayList<>();
-        for (int k = 0; k < rows.size(); k++) {
-            categories.add(rows.get(k) + ": " + labels.get(k));
-        }
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows.size() > 4 ? HEIGHT + 180 : HEIGHT)
-                .title("Median by code placement of the timed loop").xAxisTitle("row").yAxisTitle("ns per call").build();
-        style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
-        c.getStyler().setMarkerSize(9);
-        c.getStyler().setOverlapped(true);
-        c.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 90 : 0);
-        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        List<String> categories = rowCategories(r, rows);
+        CategoryChart c = rowScatter("Median by code placement of the timed loop", "ns per call", rows.size());
         int placements = rows.stream().mapToInt(i -> ((List<?>) r.rows().get(i).get(PER_CALL_BY_PLACEMENT)).size()).max().orElse(0);
         for (String field : List.of(PER_CALL_BY_PLACEMENT, BATCH_BY_PLACEMENT)) {
             boolean perCall = field.equals(PER_CALL_BY_PLACEMENT);
