@@ -227,7 +227,9 @@ public final class Plots {
         }
         List<Group> out = new ArrayList<>();
         if (!floors.isEmpty()) {
-            out.add(new Group("floors", "floors", floors));
+            // kernel-bitmap's rows are the selftest's configurations (section "configuration"), not floors.
+            boolean configurations = floors.stream().anyMatch(i -> "configuration".equals(r.rows().get(i).get("section")));
+            out.add(configurations ? new Group("configurations", "configurations", floors) : new Group("floors", "floors", floors));
         }
         if (!broker.isEmpty()) {
             out.add(new Group("broker", "brokered calls (supervisor on its own CPU)", broker));

@@ -178,6 +178,7 @@ class AnalysisTest {
         assertEquals(162.0, p2.getYData().toArray()[0]);
         assertEquals(null, p2.getYData().toArray()[1], "a placement without runs is a gap, not a zero");
         assertTrue(Plots.all(r).containsKey("by-placement.png"));
+        assertTrue(Plots.all(r).containsKey("run-medians-configurations.png"), "kernel-bitmap's rows are configurations, not floors");
         assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor));
         Plots.save(chart, PREVIEW.resolve("by-placement.png"));
     }
