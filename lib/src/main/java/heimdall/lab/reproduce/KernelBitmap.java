@@ -73,14 +73,14 @@ public final class KernelBitmap {
      * @param cpu the measuring CPU
      */
     public record Options(int runs, long warmup, long perCallCount, int batchRuns, long batchCount, int cpu) {
-        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 1,250,000 timed as a whole; about a minute. */
+        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 1,250,000 timed as a whole; about a minute and a half. */
         public static Options full() {
             return new Options(32, 20_000, 250_000, 32, 1_250_000, heimdall.lab.sys.Cpus.measuring());
         }
 
-        /** 8 rounds of 5,000 + 50,000 timed each and 250,000 as a whole: seconds, for trying things. */
+        /** 16 rounds of 2,500 + 25,000 timed each and 125,000 as a whole: seconds, for trying things. */
         public static Options quick() {
-            return new Options(8, 5_000, 50_000, 8, 250_000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(16, 2_500, 25_000, 16, 125_000, heimdall.lab.sys.Cpus.measuring());
         }
 
         public Options withCpu(int cpu) {

@@ -65,7 +65,7 @@ final class Reproductions {
         @Override
         public String help() {
             return """
-                      --quick                seconds: 8 rounds, 50,000 calls timed each and 250,000 as a whole
+                      --quick                seconds: 16 rounds, 25,000 calls timed each and 125,000 as a whole
                       --runs N               per-call runs (fresh children) per configuration (default 32; a
                                              multiple of 4 gives each code placement of the loop as many runs)
                       --calls N              calls timed one by one per run (default 250,000)
