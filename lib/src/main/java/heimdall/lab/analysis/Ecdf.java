@@ -41,18 +41,9 @@ public record Ecdf(double[] x, double[] y, long count, double median, double p99
 
     /** The ECDF of every sample of every run (the arrays are not modified). */
     public static Ecdf of(long[]... runs) {
-        int n = 0;
-        for (long[] r : runs) {
-            n += r.length;
-        }
-        long[] all = new long[n];
-        int at = 0;
-        for (long[] r : runs) {
-            System.arraycopy(r, 0, all, at, r.length);
-            at += r.length;
-        }
+        long[] all = heimdall.lab.bench.Stats.concat(runs);
         Arrays.sort(all);
-        return ofSorted(n, i -> all[i]);
+        return ofSorted(all.length, i -> all[i]);
     }
 
     /** The ECDF of {@code samples} (not modified). */

@@ -190,18 +190,7 @@ public final class Results {
 
     /** Every sample of one row and variant, runs concatenated, in a new array. */
     public long[] allSamplesOf(int row, String variant) {
-        long[][] runs = samplesOf(row, variant);
-        int n = 0;
-        for (long[] r : runs) {
-            n += r.length;
-        }
-        long[] out = new long[n];
-        int at = 0;
-        for (long[] r : runs) {
-            System.arraycopy(r, 0, out, at, r.length);
-            at += r.length;
-        }
-        return out;
+        return heimdall.lab.bench.Stats.concat(samplesOf(row, variant));
     }
 
     /**

@@ -29,17 +29,7 @@ public final class GroupedMedian {
 
     /** The grouped median over all runs' samples. */
     public static Result of(long[][] runs) {
-        int n = 0;
-        for (long[] r : runs) {
-            n += r.length;
-        }
-        long[] all = new long[n];
-        int at = 0;
-        for (long[] r : runs) {
-            System.arraycopy(r, 0, all, at, r.length);
-            at += r.length;
-        }
-        return of(all);
+        return of(Stats.concat(runs));
     }
 
     /** The grouped median of {@code samples} (not modified). */

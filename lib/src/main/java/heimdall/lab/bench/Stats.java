@@ -25,6 +25,11 @@ public final class Stats {
 
     /** Summarises several runs' samples as one set (statistics are over all samples). */
     public static Summary ofAll(long[][] runs) {
+        return of(concat(runs));
+    }
+
+    /** Every run's samples back to back, in run order, in a new array (the runs are not modified). */
+    public static long[] concat(long[]... runs) {
         int total = 0;
         for (long[] r : runs) {
             total += r.length;
@@ -35,7 +40,7 @@ public final class Stats {
             System.arraycopy(r, 0, all, at, r.length);
             at += r.length;
         }
-        return of(all);
+        return all;
     }
 
     /**

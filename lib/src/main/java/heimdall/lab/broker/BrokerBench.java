@@ -2,6 +2,7 @@ package heimdall.lab.broker;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.Stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,28 +135,9 @@ public final class BrokerBench {
     }
 
     private static Row row(String what, List<long[]> runs, long errors, SupervisorStats stats) {
-        long[] medians = new long[runs.size()];
-        int total = 0;
-        for (int i = 0; i < runs.size(); i++) {
-            long[] s = runs.get(i).clone();
-            Arrays.sort(s);
-            medians[i] = quantile(s, 0.5);
-            total += s.length;
-        }
-        long[] all = new long[total];
-        int at = 0;
-        for (long[] s : runs) {
-            System.arraycopy(s, 0, all, at, s.length);
-            at += s.length;
-        }
-        Arrays.sort(all);
-        return new Row(what, quantile(all, 0.5), quantile(all, 0.99), medians, total, errors, stats);
-    }
-
-    /** Nearest-rank quantile of sorted samples. */
-    static long quantile(long[] sorted, double q) {
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        long[][] r = runs.toArray(long[][]::new);
+        Stats.Summary all = Stats.ofAll(r);
+        return new Row(what, all.median(), all.p99(), Stats.runMedians(r), all.count(), errors, stats);
     }
 
     /** The report as the command prints it. */

@@ -1,7 +1,6 @@
 package heimdall.lab.graph;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,21 +72,8 @@ public final class FixtureGraphs {
         for (Map.Entry<String, Graph> e : all().entrySet()) {
             written.addAll(GraphFiles.write(e.getValue(), dir, e.getKey()));
         }
-        Path sums = dir.resolve(Pins.FILE_NAME);
-        Map<String, String> lines = new TreeMap<>();
-        if (Files.exists(sums)) {
-            for (String line : Files.readAllLines(sums)) {
-                String[] parts = line.trim().split("\\s+", 2);
-                if (parts.length == 2) {
-                    lines.put(parts[1].replaceFirst("^\\*", ""), line);
-                }
-            }
-        }
-        for (Path p : written) {
-            lines.put(p.getFileName().toString(), Pins.line(p));
-            System.out.println("wrote " + p);
-        }
-        Files.write(sums, lines.values());
-        System.out.println("pinned in " + sums);
+        Pins.rewrite(dir, written);
+        written.forEach(p -> System.out.println("wrote " + p));
+        System.out.println("pinned in " + dir.resolve(Pins.FILE_NAME));
     }
 }

@@ -9,8 +9,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * SHA-256 pins in {@code sha256sum} format ({@code <hex>  <file name>} per line, {@code *} before a
@@ -105,5 +107,26 @@ public final class Pins {
     /** One {@code sha256sum} line for a file. */
     public static String line(Path file) {
         return sha256(file) + "  " + file.getFileName();
+    }
+
+    /**
+     * Pins {@code files} in {@code dir}'s SHA256SUMS: their lines are written anew, other files' lines
+     * kept, all sorted by file name; the file is made if missing.
+     */
+    public static void rewrite(Path dir, List<Path> files) throws IOException {
+        Path sums = dir.resolve(FILE_NAME);
+        Map<String, String> lines = new TreeMap<>();
+        if (Files.exists(sums)) {
+            for (String line : Files.readAllLines(sums)) {
+                String[] parts = line.trim().split("\\s+", 2);
+                if (parts.length == 2) {
+                    lines.put(parts[1].replaceFirst("^\\*", ""), line);
+                }
+            }
+        }
+        for (Path p : files) {
+            lines.put(p.getFileName().toString(), line(p));
+        }
+        Files.write(sums, lines.values());
     }
 }

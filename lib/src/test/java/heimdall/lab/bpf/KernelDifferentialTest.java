@@ -46,14 +46,7 @@ class KernelDifferentialTest {
     }
 
     static Path home() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("fixtures/profiles"))) {
-            p = p.getParent();
-        }
-        if (p == null) {
-            throw new IllegalStateException("no fixtures/profiles above " + Path.of("").toAbsolutePath());
-        }
-        return p;
+        return heimdall.lab.reproduce.Fixtures.home();
     }
 
     static Stream<Arguments> profiles() {

@@ -15,12 +15,13 @@ class BrokerBenchTest {
     @TempDir
     Path tmp;
 
+    /** The bench's medians and p99s are bench.Stats' nearest-rank ones. */
     @Test
     void quantilesAreNearestRank() {
         long[] s = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        assertEquals(5, BrokerBench.quantile(s, 0.5));
-        assertEquals(10, BrokerBench.quantile(s, 0.99));
-        assertEquals(1, BrokerBench.quantile(new long[] {1}, 0.99));
+        assertEquals(5, heimdall.lab.bench.Stats.of(s).median());
+        assertEquals(10, heimdall.lab.bench.Stats.of(s).p99());
+        assertEquals(1, heimdall.lab.bench.Stats.of(new long[] {1}).p99());
     }
 
     @Test

@@ -3,18 +3,18 @@ package heimdall.lab.probe;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.Refusal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /** Skips a test loudly when this machine cannot trace (no ptrace permission) or lacks a tool. */
-final class NeedsPtrace {
+public final class NeedsPtrace {
     private static Boolean ok;
     private static String why = "";
 
     private NeedsPtrace() {}
 
-    static synchronized void assume() {
+    /** Skips the calling test, saying why on stderr, unless tracing /bin/true works here. */
+    public static synchronized void assume() {
         if (ok == null) {
             try {
                 Tracer.Run r = Tracer.standard().run(List.of("/bin/true"));
@@ -47,13 +47,6 @@ final class NeedsPtrace {
 
     /** The checkout's root (tests run in lib/). */
     static Path home() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("fixtures/profiles"))) {
-            p = p.getParent();
-        }
-        if (p == null) {
-            throw new IllegalStateException("no fixtures/profiles above " + Path.of("").toAbsolutePath());
-        }
-        return p;
+        return heimdall.lab.reproduce.Fixtures.home();
     }
 }

@@ -12,9 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /** {@code ./lab graph record -- CMD...}: traces a run with ptrace and writes its executable syscall projection. */
 public final class GraphRecordCommand implements Command {
@@ -132,25 +130,7 @@ public final class GraphRecordCommand implements Command {
         Path edges = dir.resolve(program + GraphFiles.EDGES_SUFFIX);
         GraphFiles.writeNodes(rec.sites(), nodes);
         GraphFiles.writeEdges(rec.edges(), edges);
-        pin(dir, List.of(nodes, edges));
+        Pins.rewrite(dir, List.of(nodes, edges));
         return new Result(rec, nodes, edges, run.status());
-    }
-
-    /** Rewrites the lines of {@code files} in {@code dir/SHA256SUMS}, keeping other files' lines. */
-    static void pin(Path dir, List<Path> files) throws IOException {
-        Path sums = dir.resolve(Pins.FILE_NAME);
-        Map<String, String> lines = new TreeMap<>();
-        if (Files.exists(sums)) {
-            for (String line : Files.readAllLines(sums)) {
-                String[] parts = line.trim().split("\\s+", 2);
-                if (parts.length == 2) {
-                    lines.put(parts[1].replaceFirst("^\\*", ""), line);
-                }
-            }
-        }
-        for (Path p : files) {
-            lines.put(p.getFileName().toString(), Pins.line(p));
-        }
-        Files.write(sums, lines.values());
     }
 }

@@ -3,7 +3,6 @@ package heimdall.lab.graph.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.Edge;
@@ -14,7 +13,8 @@ import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
 import heimdall.lab.graph.Site;
 import heimdall.lab.probe.NativeExecutables;
-import heimdall.lab.probe.Tracer;
+import heimdall.lab.probe.NeedsPtrace;
+import heimdall.lab.reproduce.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,23 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Recording real programs under ptrace, and the checked-in recordings. */
 class RecordRealRunsTest {
     @TempDir Path tmp;
-
-    private static void assumePtrace() {
-        boolean ok;
-        String why;
-        try {
-            Tracer.Run r = Tracer.standard().run(List.of("/bin/true"));
-            ok = r.status() == 0 && !r.syscalls().isEmpty();
-            why = "tracing /bin/true gave status " + r.status();
-        } catch (Exception e) {
-            ok = false;
-            why = e.toString();
-        }
-        if (!ok) {
-            System.err.println("SKIPPED (needs ptrace): " + why);
-        }
-        assumeTrue(ok, "needs ptrace: " + why);
-    }
 
     /** The marker site of syscall {@code nr} in the program's own code (main of abcdf). */
     private static Site marker(Graph g, int nr) {
@@ -58,7 +41,7 @@ class RecordRealRunsTest {
 
     @Test
     void recordingAbcdfGivesTheFiveMarkersAndTheirSuccessions() throws Exception {
-        assumePtrace();
+        NeedsPtrace.assume();
         Path abcdf = NativeExecutables.abcdf();
         GraphRecordCommand.Result r = GraphRecordCommand.record(List.of(abcdf.toString(), "3"), tmp, "abcdf-run", 64, true);
         Graph g = GraphFiles.readPinned(r.nodes(), r.edges()).graph();
@@ -84,7 +67,7 @@ class RecordRealRunsTest {
 
     @Test
     void theCommandWritesPinsAndReportsTheImport() throws Exception {
-        assumePtrace();
+        NeedsPtrace.assume();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         java.io.PrintStream ps = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
         int status = new GraphRecordCommand(ps).run(List.of("--out", tmp.toString(), "--program", "cli", "--no-symbols", "--",
@@ -101,7 +84,7 @@ class RecordRealRunsTest {
 
     @Test
     void aFailedRunIsRefusedNotRecorded() {
-        assumePtrace();
+        NeedsPtrace.assume();
         assertThrows(() -> GraphRecordCommand.record(List.of("/bin/false"), tmp, "false", 8, false));
         assertFalse(Files.exists(tmp.resolve("false.exec.nodes.arrow")));
     }
@@ -113,7 +96,7 @@ class RecordRealRunsTest {
     /** The checked-in broker recording imports with its pins and has the broker's roles. */
     @Test
     void theCheckedInBrokerGraphImports() {
-        Path dir = home().resolve("fixtures/graphs");
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
         Graph g = GraphFiles.readPinned(dir.resolve("broker.exec.nodes.arrow"), dir.resolve("broker.exec.edges.arrow")).graph();
         assertEquals(Set.of("main", "thread:loop", "signal:SIGCHLD"), Set.copyOf(g.entries()));
         Map<String, Long> calls = g.sites().stream().collect(Collectors.groupingBy(Site::name, Collectors.counting()));
@@ -122,13 +105,5 @@ class RecordRealRunsTest {
         }
         Graph rec = GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow")).graph();
         assertEquals(List.of("main"), rec.threadEntries());
-    }
-
-    static Path home() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("fixtures/graphs"))) {
-            p = p.getParent();
-        }
-        return p;
     }
 }
