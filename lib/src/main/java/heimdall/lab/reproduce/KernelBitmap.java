@@ -95,24 +95,27 @@ public final class KernelBitmap {
      * @param what the selftest's name for it
      * @param cachePredicted whether our predictor says the kernel answers {@code getpid} from its action cache
      * @param perCallRuns each run's per-call samples, ns
+     * @param runInterpolatedMedians each per-call run's median, interpolated within the clock's step
+     *     ({@link GroupedMedian}), rounded to a whole ns: taken once as each run arrives, since every
+     *     estimate is made from these
      * @param perCallPlacements the code placement of each per-call run
      * @param batchTotalsNs each batch run's total, ns of process CPU time
      * @param batchPlacements the code placement of each batch run
      * @param batchCount the calls in each batch run
      */
     public record Configuration(int filters, String what, boolean cachePredicted, List<long[]> perCallRuns,
-            List<Integer> perCallPlacements, List<Long> batchTotalsNs, List<Integer> batchPlacements, long batchCount) {
-        /**
-         * The median over all per-call samples, interpolated within the clock's step
-         * ({@link GroupedMedian}), rounded to a whole ns.
-         */
-        public long interpolatedMedian() {
-            return Math.round(grouped().median());
+            List<Long> runInterpolatedMedians, List<Integer> perCallPlacements, List<Long> batchTotalsNs,
+            List<Integer> batchPlacements, long batchCount) {
+        public Configuration {
+            if (runInterpolatedMedians.size() != perCallRuns.size() || perCallPlacements.size() != perCallRuns.size()
+                    || batchPlacements.size() != batchTotalsNs.size()) {
+                throw new IllegalArgumentException("one median and one placement per run");
+            }
         }
 
-        /** Each run's median, interpolated within the clock's step, rounded to a whole ns. */
-        public List<Long> runInterpolatedMedians() {
-            return perCallRuns.stream().map(r -> Math.round(GroupedMedian.of(r).median())).toList();
+        /** A run's interpolated median, as {@link #runInterpolatedMedians} holds it. */
+        static long interpolatedMedian(long[] run) {
+            return Math.round(GroupedMedian.of(run).median());
         }
 
         /**
@@ -153,17 +156,14 @@ public final class KernelBitmap {
             return out;
         }
 
-        public GroupedMedian.Result grouped() {
-            return GroupedMedian.of(perCallRuns.toArray(long[][]::new));
+        /** The clock's step seen in all per-call samples, ns (1 when they show none). */
+        public long clockStep() {
+            return GroupedMedian.of(perCallRuns.toArray(long[][]::new)).step();
         }
 
-        /** The plain median over all per-call samples (moves in whole clock steps). */
-        public long median() {
-            return Stats.ofAll(perCallRuns.toArray(long[][]::new)).median();
-        }
-
-        public long p99() {
-            return Stats.ofAll(perCallRuns.toArray(long[][]::new)).p99();
+        /** Plain order statistics over all per-call samples (the median moves in whole clock steps). */
+        public Stats.Summary allSamples() {
+            return Stats.ofAll(perCallRuns.toArray(long[][]::new));
         }
 
         /** Each batch run's ns per call, rounded down as the selftest divides. */
@@ -295,11 +295,13 @@ public final class KernelBitmap {
         List<List<Program>> configs = configurations();
         int n = configs.size();
         List<List<long[]>> perCall = new ArrayList<>();
+        List<List<Long>> perCallMedians = new ArrayList<>();
         List<List<Integer>> perCallPlaced = new ArrayList<>();
         List<List<Long>> batch = new ArrayList<>();
         List<List<Integer>> batchPlaced = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             perCall.add(new ArrayList<>());
+            perCallMedians.add(new ArrayList<>());
             perCallPlaced.add(new ArrayList<>());
             batch.add(new ArrayList<>());
             batchPlaced.add(new ArrayList<>());
@@ -339,10 +341,12 @@ public final class KernelBitmap {
                     if (samples != null) {
                         samples.append(c, "per-call", perCall.get(c).size(), s);
                     }
+                    long median = Configuration.interpolatedMedian(s);
                     perCall.get(c).add(s);
+                    perCallMedians.get(c).add(median);
                     perCallPlaced.get(c).add(placement);
                     progress.accept(String.format(Locale.ROOT, "round %d · placement %d · %s · per call: median %d ns", round + 1,
-                            placement, BitmapEstimates.CONFIGURATIONS.get(c), Stats.of(s).median()));
+                            placement, BitmapEstimates.CONFIGURATIONS.get(c), median));
                 }
             }
             loadPerRound.add((before + loads.sample().one()) / 2);
@@ -351,7 +355,7 @@ public final class KernelBitmap {
         for (int c = 0; c < n; c++) {
             boolean cached = c > 0 && CachePredictor.cacheable(configs.get(c), Call.GETPID.nr());
             out.add(new Configuration(c, BitmapEstimates.CONFIGURATIONS.get(c), cached, List.copyOf(perCall.get(c)),
-                    List.copyOf(perCallPlaced.get(c)), List.copyOf(batch.get(c)), List.copyOf(batchPlaced.get(c)), o.batchCount()));
+                    List.copyOf(perCallMedians.get(c)), List.copyOf(perCallPlaced.get(c)), List.copyOf(batch.get(c)), List.copyOf(batchPlaced.get(c)), o.batchCount()));
         }
         return new Measurement(o, List.copyOf(out), timer, List.copyOf(loadPerRound));
     }
@@ -416,11 +420,12 @@ public final class KernelBitmap {
             r.put("run_medians_interpolated_ns", c.runInterpolatedMedians());
             r.put("run_placements", c.perCallPlacements());
             r.put("per_call_ns_by_placement", c.perCallNsByPlacement());
-            r.put("median_ns", c.median());
-            r.put("clock_step_ns", c.grouped().step());
-            r.put("p99_ns", c.p99());
+            Stats.Summary all = c.allSamples();
+            r.put("median_ns", all.median());
+            r.put("clock_step_ns", c.clockStep());
+            r.put("p99_ns", all.p99());
             r.put("run_medians_ns", Stats.runMedians(c.perCallRuns().toArray(long[][]::new)));
-            r.put("samples", c.perCallRuns().stream().mapToInt(s -> s.length).sum());
+            r.put("samples", all.count());
             r.put("batch_ns_per_call", c.batchNsPerCall());
             r.put("batch_fastest_ns_per_call", c.batchFastestNsPerCall());
             r.put("batch_run_ns_per_call", c.batchNsPerCallRuns());
@@ -484,8 +489,9 @@ public final class KernelBitmap {
         List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
         for (Configuration c : m.configurations()) {
             List<Long> runs = c.runInterpolatedMedians();
+            Stats.Summary all = c.allSamples();
             t.row(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no", c.perCallNs() + " ns",
-                    c.median() + " ns", c.p99() + " ns",
+                    all.median() + " ns", all.p99() + " ns",
                     runs.stream().mapToLong(Long::longValue).min().orElse(0) + "–" + runs.stream().mapToLong(Long::longValue).max().orElse(0) + " ns",
                     c.batchNsPerCall() + " ns", c.batchFastestNsPerCall() + " ns", pubRows.get(c.filters()).get("ns") + " ns"));
         }
@@ -526,7 +532,7 @@ public final class KernelBitmap {
                 + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
                 + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the table above), so the rounds "
                 + "rotate it through four placements. Every run is in summary.json.%n%n",
-                m.configurations().get(0).grouped().step()));
+                m.configurations().get(0).clockStep()));
         md.append("As the selftest prints them, per call (median runs, estimates the median over rounds):\n\n```\n");
         m.harness().lines().forEach(l -> md.append(l).append('\n'));
         md.append("```\n\nBatch (CLOCK_PROCESS_CPUTIME_ID around the loop; median runs, estimates the median over rounds):\n\n```\n");
