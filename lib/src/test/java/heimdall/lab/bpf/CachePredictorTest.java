@@ -9,10 +9,9 @@ import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
-import java.nio.file.Files;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class CachePredictorTest {
@@ -91,10 +90,7 @@ class CachePredictorTest {
     @Test
     void podmanProfileEveryBareAllowedCallIsCacheable() {
         Path podman = Path.of("/usr/share/containers/seccomp.json");
-        if (!Files.exists(podman)) {
-            System.err.println("SKIPPED: " + podman + " missing (install golang-github-containers-common)");
-        }
-        Assumptions.assumeTrue(Files.exists(podman), podman + " missing (golang-github-containers-common)");
+        Requires.file(podman, "Debian package golang-github-containers-common");
         Profile profile = ProfileJson.load(podman).profile();
         SyscallTable t = SyscallTable.x86_64();
         Program prog = Compiler.compile(profile);

@@ -21,6 +21,7 @@ import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Errno;
 import heimdall.lab.sys.NativeLib;
 import heimdall.lab.sys.Signals;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -489,16 +489,6 @@ class MeasuredChildTest {
     }
 
     static void requireSeccomp(String action) {
-        String avail;
-        try {
-            avail = Files.readString(Path.of("/proc/sys/kernel/seccomp/actions_avail"));
-        } catch (IOException e) {
-            avail = "";
-        }
-        boolean ok = Arrays.asList(avail.trim().split("\\s+")).contains(action);
-        if (!ok) {
-            System.err.println("SKIPPED: seccomp action '" + action + "' not in /proc/sys/kernel/seccomp/actions_avail");
-        }
-        Assumptions.assumeTrue(ok, "seccomp action '" + action + "' is not available on this kernel");
+        Requires.seccomp(action);
     }
 }

@@ -13,12 +13,11 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,17 +26,7 @@ class ReproductionsTest {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static void requireSeccomp() {
-        boolean ok;
-        try {
-            ok = Arrays.asList(Files.readString(Path.of("/proc/sys/kernel/seccomp/actions_avail")).trim().split("\\s+"))
-                    .contains("kill_process");
-        } catch (IOException e) {
-            ok = false;
-        }
-        if (!ok) {
-            System.err.println("SKIPPED: the reproductions need seccomp filters (kill_process in actions_avail)");
-        }
-        Assumptions.assumeTrue(ok, "seccomp filters are not available");
+        Requires.seccomp("kill_process");
     }
 
     static JsonNode summary(Path folder) throws IOException {
