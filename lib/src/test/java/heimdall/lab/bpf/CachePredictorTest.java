@@ -38,6 +38,22 @@ class CachePredictorTest {
     }
 
     @Test
+    void numbersOutsideTheKernelsBitmapAreNeverCacheable() {
+        // seccomp_cache_check_allow_bitmap: nr < 0 or past the bitmap runs the filters, even a constant allow
+        Program allowAll = prog(ldAbs(0), ret(ALLOW));
+        assertTrue(CachePredictor.cacheable(allowAll, 0));
+        for (int nr : new int[] {-1, Integer.MIN_VALUE, Profile.X32_SYSCALL_BIT, Profile.X32_SYSCALL_BIT | 39}) {
+            assertEquals(ALLOW, Emulator.run(allowAll, SeccompData.x86_64(nr)).action());
+            assertFalse(CachePredictor.cacheable(allowAll, nr), "nr " + nr);
+        }
+        // a compiled allow-by-default profile lets -1 through to its default, uncached
+        Program compiled = Compiler.compile(Profile.builder(Action.ALLOW).rule(Action.errno(1), "getppid").build());
+        assertEquals(ALLOW, Emulator.run(compiled, SeccompData.x86_64(-1)).action());
+        assertFalse(CachePredictor.cacheable(compiled, -1));
+        assertTrue(CachePredictor.cacheable(compiled, 39));
+    }
+
+    @Test
     void nonConstantInstructionsOnThePathAreNotCacheable() {
         List<Insn[]> spoilers = List.of(
                 new Insn[] {ldAbs(16)}, // args[0]

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The compiler and the emulator against the real kernel: each profile is compiled, and every syscall
- * number of the table (and a few past it, and a few x32 numbers), with {@link CallCases}' argument
+ * number of the table (and a few past it, a few x32 numbers, and -1), with {@link CallCases}' argument
  * vectors (allowed, denied, rule-matching and rule-breaking, and each again with a rule's argument's
  * high half flipped), is called in a fresh runner under the compiled program; the kernel's verdict
  * must equal {@link KernelFate} of {@link Stack#evaluate} for every call, and the program's emulated
@@ -98,6 +98,7 @@ class KernelDifferentialTest {
         for (int nr : X32_PROBES) {
             out.add(SeccompData.x86_64(nr | Profile.X32_SYSCALL_BIT));
         }
+        out.add(SeccompData.x86_64(Compiler.SKIPPED_CALL)); // a tracer's skipped call: the default action
         return out;
     }
 
