@@ -38,7 +38,8 @@ public final class ChildRunCommand implements Command {
                 "  --batch       one timer pair around the N calls; prints the mean per call",
                 "  --path FILE   the file openat opens (default /etc/hostname)",
                 "",
-                "Exit status: 0 when the child completed, 1 when it did not (its fate is printed), 2 bad input.");
+                "Exit status: 0 when the child completed (it reached the end of its measuring and left every sample),",
+                "1 when it did not (its fate is printed, e.g. a measured call that ended it), 2 bad input.");
     }
 
     @Override

@@ -37,7 +37,15 @@ public final class Main {
     }
 
     public static void main(String[] argv) {
-        System.exit(run(Arrays.asList(argv), System.out, System.err));
+        int status = run(Arrays.asList(argv), System.out, System.err);
+        // PrintStream swallows write errors: a report that never reached its file (stdout redirected
+        // to a full disk) must not end with status 0. checkError() flushes first.
+        if (System.out.checkError() && status == 0) {
+            System.err.println("lab: error: cannot write standard output (the disk is full, or its reader "
+                    + "closed it): the output is incomplete");
+            status = 2;
+        }
+        System.exit(status);
     }
 
     /**

@@ -151,6 +151,18 @@ class HonestFailuresTest {
         assertTrue(o.out().contains("10 warm-up, 1,000 measured"), o.out());
     }
 
+    /** A report printed on standard output redirected to a full disk is incomplete: status 2, not 0. */
+    @Test
+    void standardOutputOntoAFullDeviceIsNotSuccess() throws Exception {
+        assumeTrue(Files.exists(FULL), "no /dev/full on this system");
+        List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "bpf", "disasm", profile().toString());
+        Process jvm = new ProcessBuilder(cmd).redirectOutput(FULL.toFile()).start();
+        String err = new String(jvm.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
+        assertBadInput(new Outcome(jvm.exitValue(), "", err), "cannot write standard output");
+    }
+
     /** A 200 MB profile (real bytes on disk) is refused by name, size and limit, without being read into the heap. */
     @Test
     void aHugeProfileIsRefusedNamingTheFileAndTheLimit() throws Exception {
