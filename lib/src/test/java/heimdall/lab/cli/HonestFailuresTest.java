@@ -92,6 +92,11 @@ class HonestFailuresTest {
         assertBadInput(BpfCommandsTest.run("profile", "gen", observations.toString(), "-o", FULL.toString()),
                 "/dev/full", "no space left on device");
         assertBadInput(BpfCommandsTest.run("profile", "gen", dir.toString()), dir.toString(), "is a directory");
+        String gone = dir.resolve("gone.json").toString();
+        assertBadInput(BpfCommandsTest.run("profile", "gen", gone), gone, "no such file or directory");
+        if (Files.exists(Path.of("/dev/zero"))) {
+            assertBadInput(BpfCommandsTest.run("profile", "gen", "/dev/zero"), "/dev/zero", "over the limit");
+        }
     }
 
     @Test
