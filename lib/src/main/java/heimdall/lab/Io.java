@@ -112,9 +112,14 @@ public final class Io {
         return file;
     }
 
-    /** {@link #read(Path, long)} as UTF-8 text. */
+    /** {@link #read(Path, long)} as UTF-8 text; bytes that are not UTF-8 are bad input, never replaced. */
     public static String readString(Path file, long limit) {
-        return new String(read(file, limit), StandardCharsets.UTF_8);
+        byte[] bytes = read(file, limit);
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new BadInput(file + ": cannot read: not UTF-8 text", e);
+        }
     }
 
     private static BadInput tooBig(Path file, long size, long limit) {

@@ -64,6 +64,13 @@ class HonestFailuresTest {
     }
 
     @Test
+    void aProfileThatIsNotUtf8IsRefusedNotReplaced() throws Exception {
+        Path p = dir.resolve("latin1.json");
+        Files.write(p, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"comment\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1));
+        assertBadInput(BpfCommandsTest.run("bpf", "stats", p.toString()), p.toString(), "not UTF-8");
+    }
+
+    @Test
     void compileOntoADirectoryNamesIt() throws Exception {
         assertBadInput(BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", dir.toString()),
                 dir.toString(), "is a directory");
