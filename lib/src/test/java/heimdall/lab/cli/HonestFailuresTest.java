@@ -205,7 +205,7 @@ class HonestFailuresTest {
      * the file) parses in a JVM with a 512 MiB heap: the limit is small enough for the heap, not only a number.
      */
     @Test
-    void theLargestAcceptedProfileParsesInA512MiBHeap() throws Exception {
+    void theLargestAcceptedProfileParsesInA512MiBHeapAndAStarvedHeapIsStatus2() throws Exception {
         Path p = dir.resolve("wasteful.json");
         StringBuilder s = new StringBuilder("{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"comment\": [");
         String tail = "[]], \"syscalls\": [{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}";
@@ -223,5 +223,13 @@ class HonestFailuresTest {
         assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
         assertEquals(0, jvm.exitValue(), output);
         assertTrue(output.contains("heimdall"), output);
+
+        // The same file in a heap too small for its tree: a resource problem, status 2 naming the heap.
+        List<String> small = new ArrayList<>(cmd);
+        small.set(1, "-Xmx40m");
+        Process starved = new ProcessBuilder(small).redirectErrorStream(true).start();
+        String said = new String(starved.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(starved.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
+        assertBadInput(new Outcome(starved.exitValue(), "", said), "out of memory", "MiB", "-Xmx");
     }
 }
