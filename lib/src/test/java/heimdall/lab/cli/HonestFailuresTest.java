@@ -83,6 +83,11 @@ class HonestFailuresTest {
             assertBadInput(BpfCommandsTest.run("bpf", "disasm", f), f, "no such file or directory");
         }
         assertBadInput(BpfCommandsTest.run("bpf", "stats", dir.toString()), dir.toString(), "is a directory");
+        // Unreadable even for root: reading from address 0 of a process's memory is EIO.
+        Path mem = Path.of("/proc/self/mem");
+        if (Files.exists(mem)) {
+            assertBadInput(BpfCommandsTest.run("bpf", "stats", mem.toString()), mem + ": cannot read: input/output error");
+        }
     }
 
     @Test
