@@ -3,6 +3,7 @@ package heimdall.lab.broker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import heimdall.lab.BadInput;
+import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
 import java.nio.file.Files;
@@ -13,6 +14,9 @@ import java.util.stream.Stream;
 
 /** {@code ./lab broker bench}: the broker's round trip through each supervisor, before the full reproduction. */
 public final class BrokerBenchCommand implements Command {
+    /** Runs are fresh children, each with its samples kept: past this many a run count is a typo. */
+    private static final int MAX_RUNS = 10_000;
+
     @Override
     public String name() {
         return "broker bench";
@@ -56,8 +60,7 @@ public final class BrokerBenchCommand implements Command {
                 Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
         List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
-        int childCpu = (int) a.longValue("--child-cpu", d.childCpu());
-        checkCpu("--child-cpu", childCpu, cpus);
+        int childCpu = a.cpu("--child-cpu", d.childCpu());
         String supText = a.value("--sup-cpu").orElse(null);
         int supCpu;
         if (supText == null) {
@@ -68,8 +71,7 @@ public final class BrokerBenchCommand implements Command {
         } else if (supText.equals("any")) {
             supCpu = -1;
         } else {
-            supCpu = (int) a.longValue("--sup-cpu", -1);
-            checkCpu("--sup-cpu", supCpu, cpus);
+            supCpu = a.cpu("--sup-cpu", -1);
         }
         String which = a.value("--supervisor").orElse("both");
         List<Supervisor.Kind> kinds = which.equals("both")
@@ -80,9 +82,9 @@ public final class BrokerBenchCommand implements Command {
             throw new BadInput("--stacked: '" + stacked + "' must be before or after");
         }
         BrokerBench.Config c = new BrokerBench.Config(
-                Math.toIntExact(a.longValue("--calls", d.calls())),
-                Math.toIntExact(a.longValue("--warmup", d.warmup())),
-                Math.toIntExact(a.longValue("--runs", d.runs())),
+                (int) a.count("--calls", d.calls(), ChildSpec.MAX_COUNT),
+                (int) a.longValue("--warmup", d.warmup(), 0, ChildSpec.MAX_COUNT),
+                (int) a.count("--runs", d.runs(), MAX_RUNS),
                 Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
                 kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked);
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
@@ -102,11 +104,5 @@ public final class BrokerBenchCommand implements Command {
             }
         }
         return 0;
-    }
-
-    private static void checkCpu(String option, int cpu, List<Integer> cpus) {
-        if (!cpus.contains(cpu)) {
-            throw new BadInput(option + ": CPU " + cpu + " is not available to this process (CPUs: " + cpus + ")");
-        }
     }
 }

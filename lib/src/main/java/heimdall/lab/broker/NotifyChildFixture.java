@@ -248,6 +248,11 @@ public final class NotifyChildFixture implements AutoCloseable {
             throw new Refusal("notify-child bench: " + j.get("error").asText());
         }
         JsonNode s = j.get("samples_ns");
+        // A run counts only with every sample it was asked for: a short reply is a failed run, not a smaller one.
+        if (s == null || !s.isArray() || s.size() != calls) {
+            throw new Refusal("notify-child bench: " + (s == null || !s.isArray() ? "no" : s.size() + " of " + calls)
+                    + " samples in its reply");
+        }
         long[] samples = new long[s.size()];
         for (int i = 0; i < samples.length; i++) {
             samples[i] = s.get(i).asLong();

@@ -9,9 +9,13 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
     /** One sentence, e.g. {@code "killed by SIGSYS (31) during warm-up of getppid"}. */
     String describe();
 
-    /** Whether the child did everything asked and exited 0. */
+    /**
+     * Whether the child did everything asked and exited 0. Status 0 alone is not enough: a measured
+     * call such as {@code exit_group} (231) ends the runner with 0 in the middle of its loop, so the
+     * runner must also have published {@link Phase#DONE}, which it does only after its last measured call.
+     */
     default boolean ok() {
-        return this instanceof Exited e && e.code() == 0;
+        return this instanceof Exited e && e.code() == 0 && e.phase() == Phase.DONE;
     }
 
     /**
@@ -25,7 +29,8 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
         @Override
         public String describe() {
             if (code == 0) {
-                return "exited normally";
+                return phase == Phase.DONE ? "exited normally"
+                        : "exited with 0 during " + phase.text() + ", before it finished measuring";
             }
             String why;
             switch (code) {

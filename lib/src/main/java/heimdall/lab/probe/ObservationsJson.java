@@ -33,6 +33,9 @@ public final class ObservationsJson {
     public static final String FORMAT = "heimdall-lab observations 1";
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The largest observations file read: as for profiles, the whole JSON tree must fit a small heap. */
+    public static final long MAX_BYTES = heimdall.lab.profile.ProfileJson.MAX_BYTES;
+
     private ObservationsJson() {}
 
     public static String write(Observations o) {
@@ -71,10 +74,15 @@ public final class ObservationsJson {
         Files.writeString(file, write(o));
     }
 
+    /**
+     * Reads observations from {@code file}, at most {@link #MAX_BYTES} of it (a probe's file is a few KiB:
+     * one entry per distinct call and argument tuple).
+     */
     public static Observations read(Path file) {
+        byte[] bytes = heimdall.lab.Io.read(file, MAX_BYTES);
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
+            root = JSON.readTree(bytes);
         } catch (IOException e) {
             throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
         }
