@@ -220,10 +220,6 @@ static int path_arg(const int64_t *n) {
     return n[HL_N_NR] == SYS_openat ? 1 : n[HL_N_NR] == SYS_open ? 0 : -1;
 }
 
-int hl_broker_path_arg(long notif_addr) {
-    return path_arg((const int64_t *)(intptr_t)notif_addr);
-}
-
 int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd) {
     int64_t *n = (int64_t *)(intptr_t)notif_addr;
     const char *path = (const char *)(intptr_t)path_addr;
@@ -296,9 +292,9 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     return fd;
 }
 
-int hl_broker_default_admits(long notif_addr) {
-    const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
-    /* A file with several links may be a name in in/ for a file outside it. */
+/* The default admission of an opened file (Policy.admit's default too): a directory, or a file with
+ * exactly one link. A file with several links may be a name in in/ for a file outside it. */
+static int default_admits(const int64_t *n) {
     return S_ISDIR((mode_t)n[HL_N_F_MODE]) || n[HL_N_F_NLINK] == 1;
 }
 
@@ -343,7 +339,7 @@ int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd
     if (fd < 0) {
         return fd;
     }
-    if (!hl_broker_default_admits(notif_addr)) {
+    if (!default_admits(n)) {
         return hl_broker_refuse(listener, n[HL_N_ID], fd, EACCES);
     }
     return hl_broker_send(listener, notif_addr, fd);

@@ -90,8 +90,6 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap);
  * caller's -ESRCH becomes -EFAULT). The broker's one read of a path: everything after it decides and
  * acts on the copy in buf_addr, never on the caller's memory again. */
 int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap);
-/* The argument that holds the path of a call the broker serves (x86_64 openat: 1, open: 0), or -1. */
-int hl_broker_path_arg(long notif_addr);
 /* The broker's open, on the supervisor's copy: path_addr holds the path read by hl_notif_read_path
  * and path_len its result (ignored for a call the broker does not serve). Refuses (and answers) a
  * call other than openat/open, a dirfd other than AT_FDCWD, write access or other flags, a path
@@ -101,16 +99,15 @@ int hl_broker_path_arg(long notif_addr);
  * call is still unanswered: returns our descriptor (O_NONBLOCK cleared unless the call asked for it)
  * and fills the HL_N_F_* slots for the admission; else an answered result (encoding above). */
 int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd);
-/* The default admission of an opened file: a directory, or a file with exactly one link (a hard
- * link can make a file outside in/ one of in/'s names). 1 admits, 0 refuses. */
-int hl_broker_default_admits(long notif_addr);
 /* Injects fd as the call's result (ADDFD with SEND, the call's O_CLOEXEC) and closes our copy: the
  * child's descriptor number, or an answered/gone/failed result. */
 int hl_broker_send(int listener, long notif_addr, int fd);
 /* Closes fd (if >= 0) and answers errno err as a refusal: HL_BROKER_REFUSED - err, or gone/failed. */
 int hl_broker_refuse(int listener, long id, int fd, int err);
 /* The native supervisor's broker answer in full: one hl_notif_read_path into path_addr (PATH_MAX
- * bytes), hl_broker_open, the default admission, hl_broker_send. Same result encoding. */
+ * bytes), hl_broker_open, the default admission (a directory, or a file with exactly one link: a
+ * hard link can make a file outside in/ one of in/'s names; else refused with EACCES),
+ * hl_broker_send. Same result encoding. */
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
 /* An O_PATH directory fd for in/ (or -errno). */
 int hl_broker_open_dir(const char *path);

@@ -102,11 +102,7 @@ final class BrokerNative {
 
     static native int hl_notif_read_path(int listener, long id, int pid, long addr, long bufAddr, int cap);
 
-    static native int hl_broker_path_arg(long notifAddr);
-
     static native int hl_broker_open(int listener, long notifAddr, long pathAddr, int pathLen, int inDirfd);
-
-    static native int hl_broker_default_admits(long notifAddr);
 
     static native int hl_broker_send(int listener, long notifAddr, int fd);
 

@@ -121,7 +121,11 @@ public final class Notification {
 
     /** The path argument of a call the broker serves ({@code openat}: 1, {@code open}: 0), or -1. */
     int brokerPathArg() {
-        return BrokerNative.hl_broker_path_arg(slotsAddress);
+        if (arch() != ARCH_X86_64) {
+            return -1;
+        }
+        int nr = nr();
+        return nr == OPENAT ? 1 : nr == OPEN ? 0 : -1;
     }
 
     /** The length of the last {@link #readPath}, or a negative errno. */
