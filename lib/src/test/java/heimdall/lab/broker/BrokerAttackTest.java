@@ -223,6 +223,37 @@ class BrokerAttackTest {
         }
     }
 
+    /** An admission that throws answers EPERM (the file is closed, not served) and the supervisor goes on. */
+    @Test
+    void anAdmissionThatThrowsAnswersEperm() throws Exception {
+        Policy throwing = new Policy() {
+            @Override
+            public Answer decide(Notification call) {
+                return Answer.BROKER;
+            }
+
+            @Override
+            public boolean admit(Notification call) {
+                if (call.path(1).startsWith("public")) {
+                    throw new IllegalStateException("boom");
+                }
+                return true;
+            }
+        };
+        try (NotifyChildFixture child = job.child()) {
+            JavaSupervisor sup = (JavaSupervisor) Supervisor.start(child.takeListener(), job.options(), throwing);
+            try (sup) {
+                assertRefused(child.open("public.txt"), 1, "a throwing admission");
+                assertEquals(Job.HELLO, child.open("hello.txt").text());
+                SupervisorStats s = sup.stop();
+                assertEquals(1, s.failures());
+                assertEquals(1, s.brokered());
+                assertEquals(0, s.refused());
+                assertTrue(sup.policyFailure() instanceof IllegalStateException);
+            }
+        }
+    }
+
     /** Names up to the kernel's own limit (PATH_MAX 4096 with the NUL) are brokered; longer ones fail as the kernel would. */
     @ParameterizedTest
     @EnumSource(Supervisor.Kind.class)
