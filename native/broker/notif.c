@@ -225,6 +225,7 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     const char *path = (const char *)(intptr_t)path_addr;
     long id = n[HL_N_ID];
     n[HL_N_F_MODE] = 0;
+    n[HL_N_PATH_LEN] = HL_PATH_UNREAD;
     int arg = path_arg(n);
     if (arg < 0) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
@@ -234,6 +235,11 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     if (arg == 1 && (int)n[HL_N_ARG0] != AT_FDCWD) {
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
+    if (path_len == HL_PATH_UNREAD) {
+        /* The one read of this call's path, into the supervisor's buffer. */
+        path_len = hl_notif_read_path(listener, id, (int)n[HL_N_PID], n[HL_N_ARG0 + arg], path_addr, PATH_MAX);
+        n[HL_N_PATH_LEN] = path_len;
     }
     if (path_len == -ESRCH) {
         return HL_BROKER_GONE;
@@ -332,10 +338,8 @@ int hl_broker_refuse(int listener, long id, int fd, int err) {
 
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd) {
     const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
-    int arg = path_arg(n);
-    /* One read into the supervisor's buffer; the open below uses exactly these bytes. */
-    int len = arg < 0 ? 0 : hl_notif_read_path(listener, n[HL_N_ID], (int)n[HL_N_PID], n[HL_N_ARG0 + arg], path_addr, PATH_MAX);
-    int fd = hl_broker_open(listener, notif_addr, path_addr, len, in_dirfd);
+    /* One read into the supervisor's buffer (path_addr); the open uses exactly these bytes. */
+    int fd = hl_broker_open(listener, notif_addr, path_addr, HL_PATH_UNREAD, in_dirfd);
     if (fd < 0) {
         return fd;
     }

@@ -56,7 +56,13 @@
 #define HL_N_F_SIZE 13
 #define HL_N_F_DEV 14
 #define HL_N_F_INO 15
-#define HL_N_LONGS 16
+/* hl_broker_open: the length of the path it read itself (when called with HL_PATH_UNREAD), else
+ * HL_PATH_UNREAD */
+#define HL_N_PATH_LEN 16
+#define HL_N_LONGS 17
+
+/* hl_broker_open's path_len when the path is not read yet: it reads it itself, once. */
+#define HL_PATH_UNREAD (-2147483647 - 1)
 
 /* Broker results (hl_broker_open, hl_broker_send, hl_broker_refuse, hl_broker_answer): r >= 0 a
  * descriptor (see each function); -4095 <= r <= -1 answered with errno -r; HL_BROKER_GONE the caller
@@ -91,7 +97,9 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap);
  * acts on the copy in buf_addr, never on the caller's memory again. */
 int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap);
 /* The broker's open, on the supervisor's copy: path_addr holds the path read by hl_notif_read_path
- * and path_len its result (ignored for a call the broker does not serve). Refuses (and answers) a
+ * and path_len its result (ignored for a call the broker does not serve), or path_len is
+ * HL_PATH_UNREAD and it makes that one read itself into path_addr (PATH_MAX bytes), leaving the
+ * result in slot HL_N_PATH_LEN. Refuses (and answers) a
  * call other than openat/open, a dirfd other than AT_FDCWD, write access or other flags, a path
  * leaving in/; opens beneath in_dirfd with openat2 (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
  * O_NONBLOCK | O_NOCTTY always, so no file can block the supervisor), fstat()s what it opened and

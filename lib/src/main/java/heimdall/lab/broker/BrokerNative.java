@@ -46,7 +46,10 @@ final class BrokerNative {
     static final int N_F_SIZE = 13;
     static final int N_F_DEV = 14;
     static final int N_F_INO = 15;
-    static final int N_LONGS = 16;
+    static final int N_PATH_LEN = 16;
+    static final int N_LONGS = 17;
+
+    static final int PATH_UNREAD = Integer.MIN_VALUE;
 
     static final int BROKER_GONE = -100000;
     static final int BROKER_REFUSED = -200000;

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A {@link Answer#BROKER} answer is taken in steps through the native library, so that the policy
  * sees what it decides on: the path is read once into the {@link Notification}'s buffer (by the policy
- * or, if it did not look, here), opened from that copy ({@code hl_broker_open}: beneath {@code in/},
+ * or, if it did not look, by the open), opened from that copy ({@code hl_broker_open}: beneath {@code in/},
  * non-blocking, regular files and asked-for directories only), admitted by {@link Policy#admit} and
  * injected. Refusals answer {@code EACCES}; a policy that throws gets {@code EPERM}.
  */
@@ -194,12 +194,14 @@ public final class JavaSupervisor implements Supervisor {
      * opened from that copy, admitted by the policy, injected. The result in the native encoding.
      */
     private int broker(int fd, Notification n, long slots) {
-        int arg = n.brokerPathArg();
-        int len = arg < 0 ? 0 : n.readPath(arg); // a call the broker does not serve is refused by the open
+        int arg = n.brokerPathArg(); // -1: a call the broker does not serve, refused by the open
+        // The policy's copy if it read one; else the open reads the path itself, once, into the same buffer.
+        int len = arg < 0 ? 0 : n.pathReadOf(arg);
         int file = BrokerNative.hl_broker_open(fd, slots, n.pathAddress(), len, inDir);
         if (file < 0) {
             return file; // answered already (refused, failed, or the caller is gone)
         }
+        n.adoptBrokerRead(arg); // so that admit sees that copy through readPath/path
         boolean admitted;
         try {
             admitted = policy.admit(n);

@@ -119,6 +119,20 @@ public final class Notification {
         return pathLength;
     }
 
+    /** The length of the copy of argument {@code argIndex}, or {@link BrokerNative#PATH_UNREAD} when not read yet. */
+    int pathReadOf(int argIndex) {
+        return argIndex == pathArg ? pathLength : BrokerNative.PATH_UNREAD;
+    }
+
+    /** Adopts the read the broker's open made into this view's buffer (slot N_PATH_LEN), if it made one. */
+    void adoptBrokerRead(int argIndex) {
+        int len = (int) slots.getLong(BrokerNative.N_PATH_LEN * 8);
+        if (len != BrokerNative.PATH_UNREAD) {
+            pathArg = argIndex;
+            pathLength = len;
+        }
+    }
+
     /** The path argument of a call the broker serves ({@code openat}: 1, {@code open}: 0), or -1. */
     int brokerPathArg() {
         if (arch() != ARCH_X86_64) {
