@@ -6,7 +6,7 @@
  * RESOLVE_BENEATH and injecting the descriptor with SECCOMP_IOCTL_NOTIF_ADDFD). Recording it under
  * ptrace gives the executable syscall projection of a broker's threads: the main thread (setup, the
  * command loop with the workload, teardown), the supervisor thread (poll, receive, read the path,
- * check the id, openat2, addfd, close), and a SIGCHLD handler (write to a self-pipe).
+ * check the id, openat2, fstat, fcntl, addfd, close), and a SIGCHLD handler (write to a self-pipe).
  *
  * The workload is notify-child (found beside this executable): it installs a filter that notifies
  * openat, hands its listener over (we take a copy with pidfd_getfd, then it closes its own), and
