@@ -161,6 +161,13 @@ public final class KernelFacts {
                 : Fact.present(need, found.get(0).toString());
     }
 
+    /** This process holds capability {@code bit} ({@code name}, e.g. CAP_MKNOD) in CapEff of /proc/self/status. */
+    public static Fact capability(int bit, String name) {
+        long caps = effectiveCapabilities();
+        boolean ok = (caps >>> bit & 1) != 0;
+        return new Fact(name, ok, SELF_STATUS + " CapEff " + Long.toHexString(caps) + (ok ? " has " : " lacks ") + name);
+    }
+
     private static long effectiveCapabilities() {
         try {
             return Long.parseUnsignedLong(statusField("CapEff").trim(), 16);
