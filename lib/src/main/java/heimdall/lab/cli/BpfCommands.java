@@ -12,8 +12,10 @@ import heimdall.lab.bpf.ProgramStats;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.profile.SyscallTableGenerator;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,7 +66,7 @@ final class BpfCommands {
             String out = a.value("--out")
                     .orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
             Program p = compileFile(a.positional(0, "PROFILE"), System.err);
-            Files.write(Path.of(out), p.toBytes());
+            SafeFiles.writeOutput("-o", Path.of(out), p.toBytes());
             System.out.println(out + ": " + p.length() + " instructions");
             return 0;
         }
@@ -193,7 +195,7 @@ final class BpfCommands {
                     "missing --from HEADER (./lab profile syscall-table --help)"));
             String text = SyscallTableGenerator.generate(Path.of(from));
             if (a.value("--out").isPresent()) {
-                Files.writeString(Path.of(a.value("--out").get()), text);
+                SafeFiles.writeOutput("--out", Path.of(a.value("--out").get()), text.getBytes(StandardCharsets.UTF_8));
             } else {
                 System.out.print(text);
             }

@@ -3,6 +3,8 @@ package heimdall.lab.probe;
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.sys.SafeFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +49,7 @@ public final class ProfileGenCommand implements Command {
         }
         String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());
         if (a.value("--out").isPresent()) {
-            Files.writeString(Path.of(a.value("--out").get()), profile);
+            SafeFiles.writeOutput("-o", Path.of(a.value("--out").get()), profile.getBytes(StandardCharsets.UTF_8));
         } else {
             System.out.print(profile);
         }

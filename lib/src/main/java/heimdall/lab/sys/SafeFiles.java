@@ -4,6 +4,8 @@ import heimdall.lab.BadInput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -45,31 +47,52 @@ public final class SafeFiles {
     }
 
     /**
-     * Writes a file the user named ({@code -o FILE}): the directories on the way are the user's
-     * choice and are followed, an existing regular file is replaced (truncated) as any command-line
-     * tool does; but a symbolic link or anything not a regular file at the name itself is refused,
-     * because the user named that path, not wherever a link planted there points. Bad input (exit 2)
-     * names the option, the file and the reason.
+     * Writes a file the user named ({@code -o FILE}) with {@link #replace}; bad input (exit 2) naming
+     * the option, the file and the reason when it cannot.
+     */
+    public static void writeOutput(String option, Path file, byte[] bytes) {
+        try {
+            replace(file, bytes);
+        } catch (NoSuchFileException e) {
+            throw new BadInput(option + " " + file + ": its folder does not exist", e);
+        } catch (IOException e) {
+            throw new BadInput(option + " " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes {@code bytes} to a named file as a command-line tool does: the folders on the way are the
+     * caller's choice and are followed, an existing regular file is truncated and rewritten, a new one
+     * is created. But a symbolic link or anything other than a regular file at the name itself is
+     * refused, because the caller named that path, not wherever a link planted there points.
      *
      * <p>The check before opening only keeps us from blocking on a FIFO; the open itself carries
      * {@code O_NOFOLLOW}, so a link swapped in after the check still fails rather than being followed.
      */
-    public static void writeOutput(String option, Path file, byte[] bytes) {
+    public static void replace(Path file, byte[] bytes) throws IOException {
+        try (FileChannel ch = openReplacing(file)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+        }
+    }
+
+    /** The channel {@link #replace} writes through: checked, opened {@code O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW}. */
+    public static FileChannel openReplacing(Path file) throws IOException {
         if (Files.isSymbolicLink(file)) {
-            throw new BadInput(option + " " + file + ": is a symbolic link; not followed (name the file it points to)");
+            throw new IOException(file + ": is a symbolic link; not followed (name the file it points to)");
         }
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(option + " " + file + ": exists and is not a regular file");
+            throw new IOException(file + ": exists and is not a regular file");
         }
-        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
-            out.write(bytes);
-        } catch (NoSuchFileException e) {
-            throw new BadInput(option + " " + file + ": its folder does not exist", e);
-        } catch (IOException e) {
-            // ELOOP from O_NOFOLLOW (a link swapped in after the check) lands here too.
-            throw new BadInput(option + " " + file + ": cannot be written: " + e.getMessage(), e);
-        }
+        return FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** {@link #replace(Path, byte[])} for text, UTF-8. */
+    public static void replace(Path file, String text) throws IOException {
+        replace(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /**
