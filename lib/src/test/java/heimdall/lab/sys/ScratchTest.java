@@ -87,24 +87,39 @@ class ScratchTest {
     /** SIGTERM (what Ctrl-C's SIGINT also leads to): the JVM's shutdown hook removes the folder. */
     @Test
     void aTerminatedJvmLeavesNoScratchFolder() throws Exception {
+        assertEquals(List.of(), terminate(false), "nothing printed after the path");
+    }
+
+    /** With a grace period, a graceful stop still uses the folder after SIGTERM; then it is gone too. */
+    @Test
+    void aGracefulStopKeepsTheFolderUntilItCloses() throws Exception {
+        assertEquals(List.of("late ok"), terminate(true));
+    }
+
+    /** Runs {@link ScratchChild}, SIGTERMs it once its folder exists; the lines it printed after the path. */
+    private List<String> terminate(boolean grace) throws Exception {
         Path td = tmpdir();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + td,
-                ScratchChild.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try {
-            String line;
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                line = r.readLine();
-                assertNotNull(line, "the child printed no folder");
-                Path dir = Path.of(line);
-                assertTrue(Files.isRegularFile(dir.resolve("in/data.txt")), "made before the signal");
-                p.destroy(); // SIGTERM
-                assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not end on SIGTERM");
-                assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " left behind");
-            }
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + td,
+                ScratchChild.class.getName()));
+        if (grace) {
+            cmd.add("grace");
+        }
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line = r.readLine();
+            assertNotNull(line, "the child printed no folder");
+            Path dir = Path.of(line);
+            assertTrue(Files.isRegularFile(dir.resolve("in/data.txt")), "made before the signal");
+            // SIGTERM by kill(1): Process.destroy would also close our end of its output
+            assertEquals(0, new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor());
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not end on SIGTERM");
+            List<String> after = r.lines().toList();
+            assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " left behind");
             try (var s = Files.list(td)) {
                 assertEquals(List.of(), s.toList());
             }
+            return after;
         } finally {
             p.destroyForcibly();
         }
