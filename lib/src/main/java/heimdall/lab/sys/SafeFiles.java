@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -55,8 +57,12 @@ public final class SafeFiles {
             replace(file, bytes);
         } catch (NoSuchFileException e) {
             throw new BadInput(option + " " + file + ": its folder does not exist", e);
+        } catch (AccessDeniedException e) {
+            throw new BadInput(option + " " + file + ": permission denied", e);
+        } catch (FileSystemException e) {
+            throw new BadInput(option + " " + file + ": " + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()), e);
         } catch (IOException e) {
-            throw new BadInput(option + " " + e.getMessage(), e);
+            throw new BadInput(option + " " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -81,10 +87,10 @@ public final class SafeFiles {
     /** The channel {@link #replace} writes through: checked, opened {@code O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW}. */
     public static FileChannel openReplacing(Path file) throws IOException {
         if (Files.isSymbolicLink(file)) {
-            throw new IOException(file + ": is a symbolic link; not followed (name the file it points to)");
+            throw new FileSystemException(file.toString(), null, "is a symbolic link; not followed (name the file it points to)");
         }
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(file + ": exists and is not a regular file");
+            throw new FileSystemException(file.toString(), null, "exists and is not a regular file");
         }
         return FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 LinkOption.NOFOLLOW_LINKS);
