@@ -128,20 +128,6 @@ public final class Io {
                 + String.format(Locale.ROOT, "%,d bytes (%d MiB)", limit, limit >> 20) + " for this kind of file");
     }
 
-    /** Writes {@code bytes} to {@code file} (created or truncated), or bad input naming it and the reason. */
-    public static void write(Path file, byte[] bytes) {
-        try {
-            Files.write(file, bytes);
-        } catch (IOException e) {
-            throw failed(file, "write", e);
-        }
-    }
-
-    /** {@link #write(Path, byte[])} of UTF-8 text. */
-    public static void writeString(Path file, String text) {
-        write(file, text.getBytes(StandardCharsets.UTF_8));
-    }
-
     /**
      * One line for the I/O failure behind {@code t} (itself or a cause), or null when there is none:
      * what was being done when a wrapper said so ({@code "cannot write /r/summary.json"}), the file the

@@ -145,7 +145,14 @@ public final class Plots {
         }
         List<Path> written = new ArrayList<>();
         for (var e : charts.entrySet()) {
-            written.add(save(e.getValue(), dir.resolve(e.getKey())));
+            // created exclusively: a name planted in the folder is an error, never written through
+            Path file = dir.resolve(e.getKey());
+            try (java.io.OutputStream out = heimdall.lab.sys.SafeFiles.newFile(file)) {
+                if (!ImageIO.write(image(e.getValue()), "png", out)) {
+                    throw new IOException("no PNG writer available");
+                }
+            }
+            written.add(file);
         }
         return written;
     }

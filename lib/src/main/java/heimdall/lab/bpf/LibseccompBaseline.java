@@ -9,6 +9,8 @@ import heimdall.lab.profile.ArgRule;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
+import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
@@ -62,15 +64,15 @@ public final class LibseccompBaseline {
         if (!available()) {
             throw new Refusal(PYTHON + " cannot import seccomp (install Debian's python3-seccomp)");
         }
-        Path dir = Files.createTempDirectory("heimdall-libseccomp");
-        try {
+        try (Scratch scratch = Scratch.create("heimdall-libseccomp-")) {
+            Path dir = scratch.path();
             Path script = dir.resolve("libseccomp_export.py");
             try (InputStream in = LibseccompBaseline.class.getResourceAsStream("/heimdall/bpf/libseccomp_export.py")) {
-                Files.write(script, in.readAllBytes());
+                SafeFiles.writeNew(script, in.readAllBytes());
             }
             Path spec = dir.resolve("spec.json");
             Path out = dir.resolve("filter.bpf");
-            Files.writeString(spec, MAPPER.writeValueAsString(spec(profile, table)));
+            SafeFiles.writeNew(spec, MAPPER.writeValueAsBytes(spec(profile, table)));
             Process p = new ProcessBuilder(PYTHON, script.toString(), spec.toString(), out.toString()).start();
             byte[] stdout = p.getInputStream().readAllBytes();
             byte[] stderr = p.getErrorStream().readAllBytes();
@@ -84,13 +86,6 @@ public final class LibseccompBaseline {
                     + table.name(r.get("nr").asInt()).orElse("?") + ": " + r.get("error").asText()));
             return new Result(Program.fromBytes(Files.readAllBytes(out), "libseccomp export"),
                     report.get("added").asInt(), refused);
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(dir);
         }
     }
 

@@ -6,11 +6,9 @@ import heimdall.lab.BadInput;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import heimdall.lab.sys.Scratch;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /** {@code ./lab broker bench}: the broker's round trip through each supervisor, before the full reproduction. */
 public final class BrokerBenchCommand implements Command {
@@ -90,17 +88,12 @@ public final class BrokerBenchCommand implements Command {
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }
-        Path work = Files.createTempDirectory("heimdall-broker-bench");
-        try {
-            BrokerBench.Report r = BrokerBench.run(c, work, line -> System.err.println("broker bench: " + line));
+        try (Scratch work = Scratch.create("heimdall-broker-bench-")) {
+            BrokerBench.Report r = BrokerBench.run(c, work.path(), line -> System.err.println("broker bench: " + line));
             if (a.flag("--json")) {
                 System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
             } else {
                 System.out.print(BrokerBench.format(r));
-            }
-        } finally {
-            try (Stream<Path> s = Files.walk(work)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         return 0;

@@ -13,8 +13,11 @@ import heimdall.lab.bpf.ProgramStats;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.profile.SyscallTableGenerator;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +73,7 @@ final class BpfCommands {
             String out = a.value("--out")
                     .orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
             Program p = compileFile(a.positional(0, "PROFILE"), System.err);
-            Io.write(Path.of(out), p.toBytes());
+            SafeFiles.writeOutput("-o", Path.of(out), p.toBytes());
             System.out.println(out + ": " + p.length() + " instructions");
             return 0;
         }
@@ -204,7 +207,7 @@ final class BpfCommands {
                 throw Io.failed(Path.of(from), "read", e);
             }
             if (a.value("--out").isPresent()) {
-                Io.writeString(Path.of(a.value("--out").get()), text);
+                SafeFiles.writeOutput("--out", Path.of(a.value("--out").get()), text.getBytes(StandardCharsets.UTF_8));
             } else {
                 System.out.print(text);
             }

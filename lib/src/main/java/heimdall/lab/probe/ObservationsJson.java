@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +71,7 @@ public final class ObservationsJson {
     }
 
     public static void write(Observations o, Path file) throws IOException {
-        Files.writeString(file, write(o));
+        SafeFiles.replace(file, write(o));
     }
 
     /**

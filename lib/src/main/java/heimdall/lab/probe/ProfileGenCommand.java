@@ -2,6 +2,8 @@ package heimdall.lab.probe;
 
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.sys.SafeFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +45,7 @@ public final class ProfileGenCommand implements Command {
         heimdall.lab.Io.requireReadable(in);
         String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());
         if (a.value("--out").isPresent()) {
-            heimdall.lab.Io.writeString(Path.of(a.value("--out").get()), profile);
+            SafeFiles.writeOutput("-o", Path.of(a.value("--out").get()), profile.getBytes(StandardCharsets.UTF_8));
         } else {
             System.out.print(profile);
         }

@@ -4,6 +4,8 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.sys.SafeFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -59,7 +61,7 @@ public final class ProfileProbeCommand implements Command {
         String text = ObservationsJson.write(r.observations());
         if (a.value("--out").isPresent()) {
             Path out = Path.of(a.value("--out").get());
-            heimdall.lab.Io.writeString(out, text);
+            SafeFiles.writeOutput("-o", out, text.getBytes(StandardCharsets.UTF_8));
             System.err.printf("lab profile probe: %d distinct syscalls; observations in %s%n",
                     r.observations().calls().size(), out);
         } else {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -85,7 +86,7 @@ public final class ProfileJson {
 
     /** Writes {@code profile} as OCI JSON (no extensions: they were applied when it was loaded). */
     public static void save(Profile profile, Path file) throws IOException {
-        Files.writeString(file, toJson(profile));
+        SafeFiles.replace(file, toJson(profile));
     }
 
     /** The OCI JSON text of {@code profile}. */

@@ -17,10 +17,13 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -66,8 +69,23 @@ public final class FloorCost {
         }
     }
 
-    /** The published rows, and ours in the same order, with the brokered rows twice (native, Java). */
+    /**
+     * The rows for describing them (labels, published twins): their openat names a file that can never
+     * exist ({@link #NOT_MADE}); a run builds its own with {@link #rows(Options, Path)} beneath its
+     * private job folder.
+     */
     public static List<FloorRow> rows(Options o) {
+        return rows(o, NOT_MADE);
+    }
+
+    /** Where {@link #rows(Options)} points openat: below {@code /dev/null}, so nothing can be planted there. */
+    static final Path NOT_MADE = Path.of("/dev/null/in");
+
+    /**
+     * The published rows, and ours in the same order, with the brokered rows twice (native, Java);
+     * openat opens {@code data.txt} in {@code inDir} (see {@link #inDir(Scratch)}).
+     */
+    public static List<FloorRow> rows(Options o, Path inDir) {
         Profile abcdf = Fixtures.profile("abcdf");
         Profile wasm = Fixtures.profile("heimdall-wasm-host");
         Floor staticAbcdf = Floors.staticFloor("static floor, abcdf", abcdf);
@@ -75,7 +93,7 @@ public final class FloorCost {
         Floor threeAbcdf = Floors.threeAnswers("three answers, abcdf", abcdf, BROKERED);
         Floor threeWasm = Floors.threeAnswers("three answers, wasm host", wasm, BROKERED);
         Floor stackedWasm = Floors.stacked("stacked, wasm host", wasm, BROKERED);
-        Path data = inDir().resolve(DATA_FILE);
+        Path data = inDir.resolve(DATA_FILE);
         Call openat = Call.openat(data);
 
         List<FloorRow> rows = new ArrayList<>();
@@ -143,24 +161,34 @@ public final class FloorCost {
         return null;
     }
 
-    /** The job's {@code in/} directory, holding the file that {@code openat} opens (made once). */
-    static Path inDir() {
+    /**
+     * Makes the job's {@code in/} directory inside {@code job} (a private scratch folder, never a
+     * predictable name) with the file that {@code openat} opens, created exclusively.
+     */
+    static Path inDir(Scratch job) {
+        Path dir = job.newDirectory("in");
         try {
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "heimdall-lab-job-" + ProcessHandle.current().pid(), "in");
-            Files.createDirectories(dir);
-            Path data = dir.resolve(DATA_FILE);
-            if (!Files.exists(data)) {
-                Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
-            }
-            return dir;
+            SafeFiles.writeNew(dir.resolve(DATA_FILE), "heimdall-lab: the file a measured openat opens\n".getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot make the job's in/ directory", e);
+            throw new UncheckedIOException("cannot write the job's " + dir.resolve(DATA_FILE), e);
         }
+        return dir;
     }
+
+    /** The job folder's prefix under {@code java.io.tmpdir} (a random suffix follows). */
+    static final String JOB_PREFIX = "heimdall-lab-job-";
 
     /** Measures every row and writes the results folder (never an existing one). */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        List<FloorRow> rows = rows(o);
+        // The job folder is private and goes with the run; on Ctrl-C it stays as long as the graceful
+        // stop below holds the JVM (30 s), so the row in flight keeps its file.
+        try (Scratch job = Scratch.create(JOB_PREFIX, Duration.ofSeconds(31))) {
+            return run(o, folder, progress, inDir(job));
+        }
+    }
+
+    private static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Path inDir) {
+        List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format("floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
@@ -182,7 +210,7 @@ public final class FloorCost {
         }, "floor-cost-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return measureAndWrite(o, folder, progress, rows, host, loads, timer, started, interrupted);
+            return measureAndWrite(o, folder, progress, rows, inDir, host, loads, timer, started, interrupted);
         } finally {
             written.countDown();
             try {
@@ -194,10 +222,10 @@ public final class FloorCost {
     }
 
     private static Result measureAndWrite(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorRow> rows,
-            Host host, Host.LoadSampler loads, long[] timer, Instant started, AtomicBoolean interrupted) {
+            Path inDir, Host host, Host.LoadSampler loads, long[] timer, Instant started, AtomicBoolean interrupted) {
         List<FloorBench.Measured> measured;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir(), samples, loads, progress, interrupted::get);
+            measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, interrupted::get);
         }
         if (interrupted.get()) {
             progress.accept("floor-cost: interrupted; writing what was measured to " + folder.path());

@@ -10,6 +10,7 @@ import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.Scratch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -81,7 +82,13 @@ public final class HostLoad {
 
     /** Measures the rows idle and loaded; writes the folder. */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false));
+        try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
+            return run(o, folder, progress, FloorCost.inDir(job));
+        }
+    }
+
+    private static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Path inDir) {
+        List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false), inDir);
         Host host = Host.capture();
         Instant started = Instant.now();
         Host.LoadSampler idleLoads = new Host.LoadSampler();
@@ -92,11 +99,11 @@ public final class HostLoad {
         List<FloorBench.Measured> loaded;
         LoadGenerator.Report report;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), FloorCost.inDir(), samples, idleLoads, s -> progress.accept("idle " + s), () -> false);
+            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s), () -> false);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {
                 progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
                 sleep(o.settleMs(), loadedLoads);
-                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), FloorCost.inDir(), samples, loadedLoads,
+                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), inDir, samples, loadedLoads,
                         s -> progress.accept("loaded " + s), () -> false);
                 report = gen.stop();
             }
