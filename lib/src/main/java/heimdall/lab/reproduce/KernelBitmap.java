@@ -178,6 +178,9 @@ public final class KernelBitmap {
             new Method(Loop.SELFTEST, Timing.PER_CALL), new Method(Loop.SELFTEST, Timing.BATCH_MONOTONIC),
             new Method(Loop.SELFTEST, Timing.BATCH_CPUTIME));
 
+    /** The selftest's loop timed call by call: the method whose agreement with the selftest's must hold. */
+    public static final Method SELFTEST_PER_CALL = new Method(Loop.SELFTEST, Timing.PER_CALL);
+
     /** The selftest's method: its loop, timed as a whole on its clock. The reference for {@link #AGREEMENT}. */
     public static final Method SELFTESTS_METHOD = new Method(Loop.SELFTEST, Timing.BATCH_CPUTIME);
 
@@ -403,16 +406,18 @@ public final class KernelBitmap {
             return rows;
         }
 
-        /** Whether {@code loop}'s per-call and monotonic-batch entry and per-filter estimates are within 20% of the selftest's method's. */
-        public boolean agreesWithTheSelftest(Loop loop) {
-            return estimateRows().stream().filter(r -> !r.vsSelftest().isEmpty())
-                    .allMatch(r -> r.vsSelftest().entrySet().stream().filter(e -> e.getKey().loop() == loop)
-                            .allMatch(e -> e.getValue() <= AGREEMENT));
+        /** Whether {@code m}'s entry and per-filter estimates are within 20% of the selftest's method's. */
+        public boolean agreesWithTheSelftest(Method m) {
+            return estimateRows().stream().filter(r -> r.vsSelftest().containsKey(m)).allMatch(r -> r.agrees(m));
         }
 
-        /** The must-hold: the selftest loop's estimates within 20% of the selftest's method's. */
+        /**
+         * The must-hold: the selftest loop timed call by call (our harness's timing, the selftest's
+         * loop) gives entry and per-filter estimates within 20% of the selftest's method's. The other
+         * methods' agreement is reported beside it ({@link #agreesWithTheSelftest}).
+         */
         public boolean methodsAgree() {
-            return agreesWithTheSelftest(Loop.SELFTEST);
+            return agreesWithTheSelftest(SELFTEST_PER_CALL);
         }
     }
 
@@ -659,11 +664,15 @@ public final class KernelBitmap {
         }
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("section", "agreement");
-        a.put("what", "entry and per-filter estimates of the selftest loop (per call; batch on CLOCK_MONOTONIC) within 20% of "
-                + "the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID)");
+        a.put("what", "entry and per-filter estimates of the selftest loop timed per call within 20% of the selftest's method "
+                + "(its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method");
         a.put("compared", COMPARED);
         a.put("agree", m.methodsAgree());
-        a.put("bare_loop_agree", m.agreesWithTheSelftest(Loop.BARE));
+        for (Method x : METHODS) {
+            if (!x.equals(SELFTESTS_METHOD)) {
+                a.put(x.key() + "_agree", m.agreesWithTheSelftest(x));
+            }
+        }
         for (Method x : METHODS) {
             for (BitmapEstimates.Rule rule : BitmapEstimates.Rule.values()) {
                 a.put(x.key() + "_unexpected_" + rule.key(), m.estimates(x).judgedBy(rule).unexpected());
@@ -724,9 +733,15 @@ public final class KernelBitmap {
         md.append("Estimates, the median over the rounds. In brackets for the entry and per-filter estimates: the difference "
                 + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
         md.append(e.render()).append('\n');
-        md.append(String.format("The selftest loop's entry and per-filter estimates, per call and batch on CLOCK_MONOTONIC, vs the "
-                + "selftest's method: %s. The bare loop's: %s.%n%n",
-                m.methodsAgree() ? "within 20%" : "NOT all within 20%", m.agreesWithTheSelftest(Loop.BARE) ? "within 20%" : "NOT all within 20%"));
+        md.append(String.format("The selftest loop timed per call, entry and per-filter estimates vs the selftest's method: %s.",
+                m.methodsAgree() ? "within 20%" : "NOT all within 20%"));
+        for (Method mm : METHODS) {
+            if (!mm.equals(SELFTESTS_METHOD) && !mm.equals(SELFTEST_PER_CALL)) {
+                md.append(String.format(" %s: %s.", mm.label(), m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
+            }
+        }
+        md.append(" A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host it is the "
+                + "noisiest method (see its spread).\n\n");
         List<String> xh = new ArrayList<>(List.of("expectation"));
         METHODS.forEach(x -> xh.add(x.label()));
         xh.add("published");

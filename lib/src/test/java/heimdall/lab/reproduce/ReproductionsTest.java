@@ -120,7 +120,9 @@ class ReproductionsTest {
         }
         assertEquals("agreement", s.get(19).get("section").asText());
         assertTrue(s.get(19).get("agree").isBoolean());
-        assertTrue(s.get(19).get("bare_loop_agree").isBoolean());
+        assertTrue(s.get(19).get("bare_per_call_agree").isBoolean());
+        assertTrue(s.get(19).get("selftest_batch_monotonic_agree").isBoolean());
+        assertFalse(s.get(19).has("selftest_batch_cputime_agree"), "the selftest's method is the reference");
         assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call").length);
         assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call-selftest-loop").length);
         String table = Files.readString(r.folder().resolve("table.md"));
