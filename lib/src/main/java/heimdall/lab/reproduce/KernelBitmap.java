@@ -198,7 +198,7 @@ public final class KernelBitmap {
      * @param cpu the measuring CPU
      */
     public record Options(int runs, long warmup, long perCallCount, int batchRuns, long batchCount, int cpu) {
-        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 625,000 timed as a whole; about a minute and a half. */
+        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 625,000 timed as a whole; about two minutes on a quiet 2-CPU VM. */
         public static Options full() {
             return new Options(32, 20_000, 250_000, 32, 625_000, heimdall.lab.sys.Cpus.measuring());
         }
