@@ -226,7 +226,7 @@ public record ChildSpec(
     /** Whether the runner has {@value #PLACEMENTS} copies of the call's loop (every call that neither attaches nor forks). */
     public static boolean placeable(Call call) {
         int code = call.kind().code();
-        return code >= 1 && code <= 8;
+        return code >= 1 && code <= 8 || call.kind() == Call.Kind.GETPID_SELFTEST;
     }
 
     /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */

@@ -68,12 +68,15 @@ final class Reproductions {
         public String help() {
             return """
                       --quick                seconds: 16 rounds, 25,000 calls timed each and 125,000 as a whole
-                      --runs N               per-call runs (fresh children) per configuration (default 32; a
-                                             multiple of 4 gives each code placement of the loop as many runs)
+                      --runs N               per-call runs (fresh children) per configuration and loop (default 32;
+                                             a multiple of 4 gives each code placement of the loop as many runs)
                       --calls N              calls timed one by one per run (default 250,000)
-                      --batch-runs N         batch runs per configuration (default 32)
-                      --batch-calls N        calls timed as a whole per batch run, CLOCK_PROCESS_CPUTIME_ID (default
-                                             1,250,000; the selftest: 100,000,000 in one run)
+                      --batch-runs N         batch runs per configuration, loop and clock (default 32)
+                      --batch-calls N        calls timed as a whole per batch run, on CLOCK_MONOTONIC and on the
+                                             selftest's CLOCK_PROCESS_CPUTIME_ID (default 625,000; the selftest:
+                                             100,000,000 in one run)
+                    Both loops run every way: the bare syscall instruction and the selftest's (glibc syscall(),
+                    the pid compared).
                       --cpu C                the child's CPU (default %d)
                     """.formatted(Cpus.measuring());
         }
