@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.bpf.Disassembler;
 import heimdall.lab.bpf.LibseccompBaseline;
@@ -146,7 +145,7 @@ final class BpfCommands {
             System.out.print(a.flag("--json") ? m.writeValueAsString(root) + "\n" : text);
             if (a.value("--out").isPresent()) {
                 // made only now, so that a profile refused above leaves no folder behind
-                ResultsFolder out = ResultsFolder.chosen(Path.of(a.value("--out").get()));
+                heimdall.lab.bench.ResultsFolder out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
                 out.writeJson("summary.json", root);
                 out.writeText("table.md", "```\n" + text + "```\n");
                 System.err.println("wrote " + out.path().resolve("summary.json") + " and table.md");
