@@ -145,7 +145,7 @@ final class BpfCommands {
             System.out.print(a.flag("--json") ? m.writeValueAsString(root) + "\n" : text);
             if (a.value("--out").isPresent()) {
                 // made only now, so that a profile refused above leaves no folder behind
-                heimdall.lab.bench.ResultsFolder out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
+                var out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
                 out.writeJson("summary.json", root);
                 out.writeText("table.md", "```\n" + text + "```\n");
                 System.err.println("wrote " + out.path().resolve("summary.json") + " and table.md");
