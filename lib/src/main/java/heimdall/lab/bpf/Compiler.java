@@ -10,6 +10,7 @@ import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,19 +21,62 @@ import java.util.TreeMap;
 /**
  * Compiles a {@link Profile} to a seccomp program for x86_64.
  *
- * <p>Layout: the architecture check (any architecture but x86_64 gets KILL_PROCESS: the i386 and x32
- * sub-architectures a profile may list are not compiled), the x32 guard ({@code nr >= 0x40000000}
- * gets KILL_PROCESS, except {@code nr == -1}, which goes on to the search and so meets the default
- * action, as in libseccomp's programs; libseccomp answers the x32 numbers and foreign architectures
- * with its bad-architecture action, KILL_THREAD by default, where ours is KILL_PROCESS), then a balanced binary search on the syscall number over ranges (contiguous
- * numbers with the same bare answer form one range; each comparison is one {@code JGE}) whose leaves
- * are shared {@code RET} instructions or, for calls whose answer depends on their arguments, a block
- * of argument rules. A call's path to a bare answer uses only loads of {@code nr} and {@code arch},
- * {@code JEQ/JGE} and {@code JA} with constants and {@code RET} of a constant, so the kernel's action
- * cache can evaluate it.
+ * <h2>Program layout</h2>
  *
- * <p>Argument blocks test each rule of the call in profile order (64-bit comparisons made on both
- * 32-bit halves) and return the first matching rule's action, or the default action.
+ * <pre>
+ *   0  ld  [4]                  arch
+ *   1  jeq #AUDIT_ARCH_X86_64   true: 2, false: RET BAD_ARCH
+ *   2  ld  [0]                  nr
+ *   3  search: a tree of jge #start, one per range boundary but the first (below)
+ *      RET leaves: one RET per distinct bare answer, BAD_ARCH's first, shared by every range with it
+ *      argument blocks: one per call whose answer depends on its arguments, in number order
+ * </pre>
+ *
+ * <p><b>Architecture.</b> Any architecture but x86_64 gets {@code BAD_ARCH} (KILL_PROCESS): the
+ * i386 and x32 sub-architectures a profile may list are not compiled. libseccomp answers foreign
+ * architectures and x32 numbers with its bad-architecture action, KILL_THREAD by default.
+ *
+ * <p><b>Ranges.</b> The search partitions all 2³² values of {@code nr} into ranges of consecutive
+ * numbers with the same answer key: a bare return value, or "the argument block of number n". Up to
+ * one past the profile's highest number each number's key is its rules' (the default action for a
+ * number no rule names); then three fixed boundaries:
+ *
+ * <pre>
+ *   [top + 1,     0x3fffffff]  the default action (numbers no rule can name)
+ *   [0x40000000,  0xfffffffe]  BAD_ARCH: the x32 numbers (X32_SYSCALL_BIT set)
+ *   [0xffffffff]               the default action: -1, a tracer's skipped call ({@link #SKIPPED_CALL}),
+ *                              reaches the rules and meets the default action, as in libseccomp
+ * </pre>
+ *
+ * <p>Neighbouring ranges with the same key are one range, so a KILL_PROCESS default swallows the x32
+ * range and -1 into the tail. Folding the x32 test into the search, instead of a separate
+ * {@code jge #0x40000000} (and {@code jeq #-1}) before it, takes that instruction off every path; the
+ * two boundaries it adds are leaves no table number lies in, which the weighting below puts deep.
+ *
+ * <p><b>Search.</b> {@code SearchTree}: a binary tree of unsigned {@code jge #start}, each jumping
+ * forward to a subtree or straight to a leaf label, laid out in preorder. The tree is not balanced by
+ * range count but weighted: it minimises {@code sum(weight * depth)} where a range weighs
+ * {@code RUNNING_CALL_WEIGHT} for each syscall number of the table in it whose call can run, 1 for
+ * each denied table number and 1 for the range itself. Long runs of allowed numbers (the bulk of a
+ * denylist like Podman's) sit near the root; denied singletons and the ranges past the table sit
+ * deeper. A call therefore executes 3 (arch and nr) + its depth + 1 (RET) instructions when its
+ * answer does not depend on its arguments.
+ *
+ * <p>Example, Podman's profile (63 ranges, 62 comparisons): the root is {@code jge #134}; its false
+ * side {@code jge #42}, then {@code jge #41}, whose false side is the shared {@code RET ALLOW}, so
+ * {@code read} through {@code sendfile} (0..40, one range of 41 allowed numbers) run 3 + 3 + 1 = 7
+ * instructions, and {@code socket} (41, an argument block) is the true side of that last compare.
+ * The x32 range and -1 are the last two boundaries, at depth 9: an x32 number is killed after 13
+ * instructions (6 when the x32 test came before the search), which only a foreign-ABI call pays.
+ *
+ * <p><b>Cache.</b> A call's path to a bare answer uses only loads of {@code nr} and {@code arch},
+ * {@code JEQ/JGE} and {@code JA} with constants and {@code RET} of a constant, so the kernel's action
+ * cache can evaluate it ({@link CachePredictor}).
+ *
+ * <p><b>Argument blocks</b> test each rule of the call in profile order (64-bit comparisons made on
+ * both 32-bit halves) and return the first matching rule's action, or the default action. A
+ * conditional jump whose target lies more than 255 instructions ahead gets a {@code JA} trampoline
+ * ({@code Assembler}).
  */
 public final class Compiler {
     /**
@@ -40,6 +84,19 @@ public final class Compiler {
      * to skip a call (and what {@code syscall(-1)} presents). The kernel runs the filters on it.
      */
     public static final int SKIPPED_CALL = -1;
+
+    /** The answer to any architecture but x86_64 and to the x32 numbers. */
+    static final Action BAD_ARCH = Action.KILL_PROCESS;
+
+    /**
+     * How much more a table number whose call can run (ALLOW, LOG, or decided by its arguments) weighs
+     * in the search than one the profile denies. A sandboxed program makes the calls it is allowed
+     * almost always (a denied call is a probe, a bug or an attack, once), so the calls that run are the
+     * ones whose instructions are paid; denied numbers still weigh 1 each, and every range 1 more, so
+     * their depth stays bounded. The trees on the fixture profiles and Podman's stop changing from
+     * about 64 up (checked up to 1024).
+     */
+    static final long RUNNING_CALL_WEIGHT = 64;
 
     private Compiler() {}
 
@@ -92,23 +149,26 @@ public final class Compiler {
             }
         }
 
-        // Ranges: [start, next start) with one answer key; a key is a return value or "args of nr".
-        List<Integer> starts = new ArrayList<>();
+        // Ranges over all 32-bit numbers: [start, next start) with one answer key, a return value or
+        // "args of nr". Past the profile's numbers: the default action up to the x32 bit, the
+        // bad-architecture answer for the x32 numbers, and the default action again for -1 alone.
+        List<Long> starts = new ArrayList<>();
         List<Object> keys = new ArrayList<>();
-        Object prev = null;
         int top = rulesByNr.isEmpty() ? 0 : ((TreeMap<Integer, List<SyscallRule>>) rulesByNr).lastKey() + 1;
-        for (int nr = 0; nr <= top; nr++) {
-            Object key = argSensitive.containsKey(nr) ? (Object) ("args:" + nr) : bare.getOrDefault(nr, defaultRet);
-            if (!key.equals(prev)) {
-                starts.add(nr);
-                keys.add(key);
-                prev = key;
-            }
+        if (top >= Profile.X32_SYSCALL_BIT || top < 0) {
+            throw BadInput.at(source, "syscalls", "syscall number " + (top - 1) + " of " + table.source()
+                    + " is not an x86_64 number (at or above the x32 bit 0x40000000)");
         }
+        for (int nr = 0; nr <= top; nr++) {
+            addRange(starts, keys, nr, argSensitive.containsKey(nr) ? (Object) ("args:" + nr)
+                    : bare.getOrDefault(nr, defaultRet));
+        }
+        addRange(starts, keys, Profile.X32_SYSCALL_BIT, BAD_ARCH.ret());
+        addRange(starts, keys, Integer.toUnsignedLong(SKIPPED_CALL), defaultRet);
 
         Assembler as = new Assembler();
         Map<Integer, Assembler.Label> retLabels = new LinkedHashMap<>();
-        Assembler.Label kill = retLabel(as, retLabels, Action.KILL_PROCESS.ret());
+        Assembler.Label badArch = retLabel(as, retLabels, BAD_ARCH.ret());
         Map<Integer, Assembler.Label> argLabels = new LinkedHashMap<>();
         for (Integer nr : argSensitive.keySet()) {
             argLabels.put(nr, as.label());
@@ -116,26 +176,16 @@ public final class Compiler {
 
         as.emit(Insn.ldAbs(SeccompData.OFF_ARCH));
         Assembler.Label archOk = as.label();
-        as.cond(JEQ, Profile.AUDIT_ARCH_X86_64, archOk, kill);
+        as.cond(JEQ, Profile.AUDIT_ARCH_X86_64, archOk, badArch);
         as.place(archOk);
         as.emit(Insn.ldAbs(SeccompData.OFF_NR));
-        Assembler.Label notX32 = as.label();
-        Assembler.Label x32OrSkip = as.label();
-        as.cond(JGE, Profile.X32_SYSCALL_BIT, x32OrSkip, notX32);
-        as.place(x32OrSkip);
-        // -1 (a tracer's skipped call) is no x32 call: as in libseccomp it goes on to the search, whose
-        // unsigned compares send it past every rule to the default action.
-        as.cond(JEQ, SKIPPED_CALL, notX32, kill);
-        as.place(notX32);
 
         List<Assembler.Label> leaves = new ArrayList<>();
         for (Object key : keys) {
             leaves.add(key instanceof Integer ret ? retLabel(as, retLabels, ret)
                     : argLabels.get(Integer.parseInt(((String) key).substring(5))));
         }
-        Assembler.Label root = as.label();
-        as.place(root);
-        tree(as, starts, leaves, 0, starts.size(), root);
+        SearchTree.plan(toArray(starts), weights(starts, keys, table)).emit(as, leaves);
 
         for (Map.Entry<Integer, Assembler.Label> e : retLabels.entrySet()) {
             as.place(e.getValue());
@@ -157,29 +207,46 @@ public final class Compiler {
         return rets.computeIfAbsent(ret, r -> as.label());
     }
 
+    /** Appends the range starting at {@code start} unless it has the previous range's key. */
+    private static void addRange(List<Long> starts, List<Object> keys, long start, Object key) {
+        if (keys.isEmpty() || !keys.get(keys.size() - 1).equals(key)) {
+            starts.add(start);
+            keys.add(key);
+        }
+    }
+
     /**
-     * Emits the search over ranges {@code [lo, hi)} at the current position, which is {@code self}
-     * (already placed) unless the subtree is a single leaf, which needs no instruction: a leaf is
-     * reached by the parent's jump directly, so only a tree of one range emits a jump here.
+     * The search's weights: {@code RUNNING_CALL_WEIGHT} for each table number in a range whose call
+     * can run (ALLOW, LOG, or decided by arguments), 1 for each other table number, plus 1 per range.
      */
-    private static void tree(Assembler as, List<Integer> starts, List<Assembler.Label> leaves, int lo, int hi,
-            Assembler.Label self) {
-        if (hi - lo == 1) {
-            as.jump(leaves.get(lo)); // only for a profile with a single range
-            return;
+    private static long[] weights(List<Long> starts, List<Object> keys, SyscallTable table) {
+        long[] w = new long[starts.size()];
+        Arrays.fill(w, 1);
+        int i = 0;
+        for (int nr : table.numbers()) { // ascending
+            long u = Integer.toUnsignedLong(nr);
+            while (i + 1 < starts.size() && starts.get(i + 1) <= u) {
+                i++;
+            }
+            w[i] += runs(keys.get(i)) ? RUNNING_CALL_WEIGHT : 1;
         }
-        int mid = (lo + hi) / 2;
-        Assembler.Label right = hi - mid == 1 ? leaves.get(mid) : as.label();
-        Assembler.Label left = mid - lo == 1 ? leaves.get(lo) : as.label();
-        as.cond(JGE, starts.get(mid), right, left);
-        if (mid - lo > 1) {
-            as.place(left);
-            tree(as, starts, leaves, lo, mid, left);
+        return w;
+    }
+
+    private static boolean runs(Object key) {
+        if (!(key instanceof Integer ret)) {
+            return true; // decided by arguments: typically calls the program makes, under conditions
         }
-        if (hi - mid > 1) {
-            as.place(right);
-            tree(as, starts, leaves, mid, hi, right);
+        int bits = ret & 0xffff0000;
+        return bits == Action.Kind.ALLOW.base || bits == Action.Kind.LOG.base;
+    }
+
+    private static long[] toArray(List<Long> l) {
+        long[] out = new long[l.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = l.get(i);
         }
+        return out;
     }
 
     private static void argBlock(Assembler as, List<SyscallRule> rules, int defaultRet) {

@@ -117,16 +117,20 @@ final class BpfCommands {
 
         public String help() {
             return """
-                    usage: ./lab bpf stats PROFILE [--json] [--vs-libseccomp]
+                    usage: ./lab bpf stats PROFILE [--json] [--vs-libseccomp] [-o DIR]
                     Compiles PROFILE and, over every x86_64 syscall number in the table (emulated with zero
                     arguments), prints the program length, the instructions executed (min, median, max) for
                     allowed and for denied numbers, and how many numbers the kernel's action cache answers.
                     --vs-libseccomp  also build the same rules with libseccomp (python3-seccomp, binary tree)
-                                     and print its figures, from our emulator over its exported program.""";
+                                     and print its figures, from our emulator over its exported program.
+                    --json           print the figures as JSON instead of a table.
+                    -o, --out DIR    also write them into the results folder DIR (must not exist or be
+                                     empty): summary.json (the JSON) and table.md (the table).""";
         }
 
         public int run(List<String> argv) throws Exception {
-            Args a = Args.parse(name(), argv, Set.of("--json", "--vs-libseccomp"), Set.of()).atMost(1);
+            Args a = Args.parse(name(), shortOut(argv), Set.of("--json", "--vs-libseccomp"), Set.of("--out"))
+                    .atMost(1);
             String file = a.positional(0, "PROFILE");
             ProfileJson.Loaded loaded = ProfileJson.load(Path.of(file));
             loaded.warnings().forEach(w -> System.err.println("warning: " + w));
@@ -138,32 +142,42 @@ final class BpfCommands {
                 r.refused().forEach(s -> System.err.println("warning: libseccomp refused a rule: " + s));
                 theirs = ProgramStats.of(r.program(), table);
             }
-            if (a.flag("--json")) {
-                ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-                ObjectNode root = m.createObjectNode();
-                root.put("profile", file);
-                root.put("table", table.source());
-                root.set("heimdall", m.valueToTree(ours));
-                if (theirs != null) {
-                    root.set("libseccomp", m.valueToTree(theirs));
-                }
-                System.out.println(m.writeValueAsString(root));
-            } else {
-                System.out.println("profile: " + file);
-                System.out.println("numbers: " + ours.numbers() + " x86_64 syscall numbers, each emulated with zero "
-                        + "arguments (" + table.source() + ")");
-                System.out.printf(Locale.ROOT, "%-10s %6s %8s %-22s %7s %-22s %s%n", "", "length", "allowed",
-                        "insns min/median/max", "denied", "insns min/median/max", "cacheable");
-                print("heimdall", ours);
-                if (theirs != null) {
-                    print("libseccomp", theirs);
-                }
+            ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode root = m.createObjectNode();
+            root.put("profile", file);
+            root.put("table", table.source());
+            root.set("heimdall", m.valueToTree(ours));
+            if (theirs != null) {
+                root.set("libseccomp", m.valueToTree(theirs));
+            }
+            String text = text(file, table, ours, theirs);
+            System.out.print(a.flag("--json") ? m.writeValueAsString(root) + "\n" : text);
+            if (a.value("--out").isPresent()) {
+                // made only now, so that a profile refused above leaves no folder behind
+                var out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
+                out.writeJson("summary.json", root);
+                out.writeText("table.md", "```\n" + text + "```\n");
+                System.err.println("wrote " + out.path().resolve("summary.json") + " and table.md");
             }
             return 0;
         }
 
-        private static void print(String who, ProgramStats s) {
-            System.out.printf(Locale.ROOT, "%-10s %6d %8d %-22s %7d %-22s %d of %d%n", who, s.length(),
+        private static String text(String file, SyscallTable table, ProgramStats ours, ProgramStats theirs) {
+            StringBuilder b = new StringBuilder();
+            b.append("profile: ").append(file).append('\n');
+            b.append("numbers: ").append(ours.numbers()).append(" x86_64 syscall numbers, each emulated with zero ")
+                    .append("arguments (").append(table.source()).append(")\n");
+            b.append(String.format(Locale.ROOT, "%-10s %6s %8s %-22s %7s %-22s %s%n", "", "length", "allowed",
+                    "insns min/median/max", "denied", "insns min/median/max", "cacheable"));
+            b.append(row("heimdall", ours));
+            if (theirs != null) {
+                b.append(row("libseccomp", theirs));
+            }
+            return b.toString();
+        }
+
+        private static String row(String who, ProgramStats s) {
+            return String.format(Locale.ROOT, "%-10s %6d %8d %-22s %7d %-22s %d of %d%n", who, s.length(),
                     s.allowed().count(), range(s.allowed()), s.denied().count(), range(s.denied()), s.cacheable(),
                     s.numbers());
         }

@@ -79,6 +79,30 @@ class BpfCommandsTest {
     }
 
     @Test
+    void statsWritesTheFiguresIntoAResultsFolderOnceAndNeverOverThem() throws Exception {
+        Path profile = write("p.json", """
+                {"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [
+                  {"names": ["getppid", "gettid"], "action": "SCMP_ACT_ALLOW"}]}""");
+        Path out = dir.resolve("stats");
+        Outcome o = run("bpf", "stats", profile.toString(), "-o", out.toString());
+        assertEquals(0, o.status(), o.err());
+        String json = Files.readString(out.resolve("summary.json"));
+        assertTrue(json.contains("\"median\"") && json.contains("\"cacheable\" : 2"), json);
+        String table = Files.readString(out.resolve("table.md"));
+        assertTrue(table.contains(o.out().lines().filter(l -> l.startsWith("heimdall")).findFirst().orElseThrow()),
+                table + " vs " + o.out());
+        // a second run into the same folder is refused (exit 2), and the first run's files stay as they were
+        Outcome again = run("bpf", "stats", profile.toString(), "--json", "-o", out.toString());
+        assertEquals(2, again.status(), again.err());
+        assertTrue(again.err().contains("not empty"), again.err());
+        assertEquals(json, Files.readString(out.resolve("summary.json")));
+        // a bad profile leaves no folder behind
+        Path bad = write("bad.json", "{\"defaultAction\": ");
+        assertEquals(2, run("bpf", "stats", bad.toString(), "-o", dir.resolve("none").toString()).status());
+        assertTrue(Files.notExists(dir.resolve("none")));
+    }
+
+    @Test
     void badProfilesExitWith2NamingFileAndField() throws Exception {
         String[][] cases = {
             {"{\"defaultAction\": ", "(JSON) line"},
