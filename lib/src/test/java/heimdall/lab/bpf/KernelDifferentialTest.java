@@ -36,7 +36,7 @@ class KernelDifferentialTest {
     static final Path PODMAN = Path.of("/usr/share/containers/seccomp.json");
     /** Past the table: numbers the 6.18 kernel knows and the (older) headers do not, and unknown ones. */
     static final int BEYOND = 24;
-    /** Called with the x32 bit set: the compiler's x32 guard, the emulator's unsigned compare. */
+    /** Called with the x32 bit set: the x32 range of the compiler's search tree, the emulator's unsigned compare. */
     static final List<Integer> X32_PROBES = List.of(0, 10, 110, 231, 257);
 
     @BeforeAll
