@@ -14,7 +14,7 @@ container/podman-here.sh build --network host "${cache[@]}" -f container/Contain
 out="$(mktemp -d)"
 trap 'rm -rf -- "$out"' EXIT
 chmod 755 "$out"
-container/podman-here.sh run --rm --privileged --security-opt seccomp=unconfined -v "$out:/results" \
+container/podman-here.sh run --rm --privileged --security-opt seccomp=unconfined --network none -v "$out:/results" \
   localhost/heimdall-lab --quick --runs 1 --calls 5000 --broker-calls 500 > "$out/.stdout"
 folder="$(tail -n 1 "$out/.stdout")"   # the job's last line: its folder, as the container names it
 name="${folder#/results/}"

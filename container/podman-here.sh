@@ -3,7 +3,7 @@
 # applied only where the host needs it; elsewhere it is plain podman. README.md, "Container job":
 #
 #   container/podman-here.sh build --network host -f container/Containerfile -t localhost/heimdall-lab .
-#   container/podman-here.sh run --rm --privileged --security-opt seccomp=unconfined \
+#   container/podman-here.sh run --rm --privileged --security-opt seccomp=unconfined --network none \
 #       -v "$PWD/out:/results" localhost/heimdall-lab --quick
 #
 # 1. Hybrid cgroups (v1 controllers under /sys/fs/cgroup, and a cgroup2 at /sys/fs/cgroup/unified
