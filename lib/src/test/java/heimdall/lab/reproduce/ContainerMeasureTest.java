@@ -50,9 +50,9 @@ class ContainerMeasureTest {
         Requires.seccomp("kill_process", "user_notif");
         Path results = Files.createDirectory(tmp.resolve("results"));
         Path decoy = Files.createDirectory(tmp.resolve("decoy"));
-        // Links at the names the script would pick in the next seconds: it must step past them, never
-        // write through one into the decoy.
-        List<Path> planted = plantLinksAtComingNames(results, decoy, 20);
+        // Dangling links at the names the script would pick in the next seconds (a test for existence
+        // that follows links misses them): it must step past them, never create through one.
+        List<Path> planted = plantLinksAtComingNames(results, decoy.resolve("through-the-link"), 20);
 
         Outcome o = run(tmp, Map.of("RESULTS", results.toString()),
                 "--quick", "--runs", "1", "--calls", "2000", "--broker-calls", "200");
