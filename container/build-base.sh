@@ -4,6 +4,7 @@
 # localhost/heimdall-debian-base:bookworm that container/Containerfile starts FROM.
 #
 #   container/build-base.sh [MIRROR]     (as root; needs: apt-get install mmdebstrap podman)
+#   ENGINE=docker container/build-base.sh   (imports into Docker instead; untested here, no daemon)
 #
 # MIRROR defaults to http://deb.debian.org/debian. The tarball is written to a private temporary
 # folder and removed afterwards.
@@ -14,9 +15,10 @@
 set -euo pipefail
 
 image=localhost/heimdall-debian-base:bookworm
+engine="${ENGINE:-podman}"
 mirror="${1:-http://deb.debian.org/debian}"
 
-for tool in mmdebstrap podman; do
+for tool in mmdebstrap "$engine"; do
   command -v "$tool" >/dev/null || { echo "build-base.sh: $tool is missing (apt-get install $tool)" >&2; exit 2; }
 done
 
@@ -29,5 +31,5 @@ if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
          --customize-hook='chroot "$1" update-ca-certificates')
 fi
 mmdebstrap --variant=minbase --mode=root --include=ca-certificates "${hooks[@]}" bookworm "$work/base.tar" "$mirror"
-podman import --change 'CMD ["/bin/bash"]' "$work/base.tar" "$image"
+"$engine" import --change 'CMD ["/bin/bash"]' "$work/base.tar" "$image"
 echo "$image"
