@@ -82,7 +82,7 @@ public final class KernelRenderers {
                 if (kernel != null) {
                     return kernel;
                 }
-            } catch (ClassNotFoundException | NoSuchMethodException e) {
+            } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
                 // not this kernel, or not from this loader
             } catch (ReflectiveOperationException | RuntimeException e) {
                 throw new IllegalStateException("cannot reach the running " + className + ": " + e, e);

@@ -254,10 +254,10 @@ class KernelProtocolTest {
                 if (rest.findAny().isPresent()) {
                     break;
                 }
-            } catch (java.nio.file.NoSuchFileException e) {
-                continue;
+                Files.delete(p);
+            } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
+                break; // someone else's, or filled meanwhile
             }
-            Files.delete(p);
         }
     }
 

@@ -36,6 +36,22 @@ class KernelRenderersTest {
         assertEquals("chart: c", image.getData(MIMEType.TEXT_PLAIN));
     }
 
+    /** JJava's copy of the API, under its own package names: the same line must work there. */
+    @Test
+    void jjavasRendererLearnsThemToo() {
+        var renderer = new org.dflib.jjava.jupyter.kernel.display.Renderer();
+        KernelRenderers.registerWith(renderer);
+        var table = renderer.render(Table.create("t", IntColumn.create("n", new int[] {1, 2})));
+        String html = (String) table.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.TEXT_HTML);
+        assertTrue(html.contains("<table") && html.contains("<th>n</th>"), html);
+        XYChart chart = new XYChart(200, 100);
+        chart.addSeries("s", new double[] {1, 2}, new double[] {3, 4});
+        var image = renderer.render(chart);
+        byte[] png = Base64.getDecoder().decode(
+                (String) image.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_PNG));
+        assertEquals('P', png[1]);
+    }
+
     @Test
     void somethingThatIsNotARendererIsRefusedByName() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
