@@ -167,8 +167,9 @@ final class MavenResolver implements AutoCloseable {
     private static String reasons(Throwable e) {
         Set<String> seen = new LinkedHashSet<>();
         for (Throwable t = e; t != null && seen.size() < 4; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                seen.add(t.getMessage().strip());
+            String m = t.getMessage() == null ? "" : t.getMessage().strip();
+            if (!m.isEmpty() && seen.stream().noneMatch(s -> s.contains(m))) {
+                seen.add(m);
             }
         }
         return String.join("; ", seen);
