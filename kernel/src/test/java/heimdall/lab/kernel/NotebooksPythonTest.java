@@ -88,7 +88,7 @@ class NotebooksPythonTest {
     }
 
     @Test
-    void lABPythonIsUsedAloneAndABrokenOneIsBadInput(@TempDir Path tmp) throws Exception {
+    void labPythonIsUsedAloneAndABrokenOneIsBadInput(@TempDir Path tmp) throws Exception {
         Path good = JupyterPython.require();
         Path wrapper = script(tmp.resolve("mine/python3"), "exec " + good + " \"$@\"");
         Outcome chosen = run(env("LAB_PYTHON", wrapper.toString()), FIND.toString());
