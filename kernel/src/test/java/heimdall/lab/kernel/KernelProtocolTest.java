@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.testing.KernelFacts;
-import heimdall.lab.testing.Requires;
+import heimdall.lab.testing.JupyterPython;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
@@ -36,10 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the real kernel: installs its kernelspec into a temporary prefix, starts it with jupyter_client
- * (Debian's /usr/bin/python3) and executes cells over ZeroMQ, then checks the messages that came back.
+ * (the Python notebooks/run uses: {@link JupyterPython}) and executes cells over ZeroMQ, then checks the messages that came back.
  */
 class KernelProtocolTest {
-    static final String PYTHON = "/usr/bin/python3";
     static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     @TempDir
@@ -91,9 +89,8 @@ class KernelProtocolTest {
 
     @BeforeAll
     static void runKernel() throws Exception {
-        // the installed files only: if python3 then cannot drive our kernel, the tests fail
-        Requires.that(KernelFacts.executable(Path.of(PYTHON), "Debian package python3"),
-                KernelFacts.pythonModule("jupyter_client", "Debian package python3-jupyter-client"));
+        // a host Python that imports jupyter_client; if it then cannot drive our kernel, the tests fail
+        String python = JupyterPython.require().toString();
 
         jar = tinyJar(tmp.resolve("tiny"), "tiny");
         Path envJars = tinyJar(tmp.resolve("envjar"), "envjar").getParent();
@@ -123,7 +120,7 @@ class KernelProtocolTest {
         try (InputStream in = KernelProtocolTest.class.getResourceAsStream("drive_kernel.py")) {
             Files.copy(in, driver);
         }
-        ProcessBuilder pb = new ProcessBuilder(PYTHON, driver.toString(), "heimdall-lab-test", cellsFile.toString());
+        ProcessBuilder pb = new ProcessBuilder(python, driver.toString(), "heimdall-lab-test", cellsFile.toString());
         pb.environment().put("JUPYTER_PATH", prefix.resolve("share/jupyter").toString());
         pb.environment().put("JUPYTER_RUNTIME_DIR", tmp.resolve("runtime").toString());
         pb.environment().put("IJAVA_STARTUP_SCRIPT", "int startupValue = 41;");
