@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,8 +45,10 @@ class ReproductionsTest {
         for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
             assertTrue(Files.isRegularFile(folder.resolve(f)), f + " written");
         }
-        assertTrue(Files.isDirectory(folder.resolve("plots")));
-        return JSON.readTree(folder.resolve("summary.json").toFile());
+        JsonNode top = JSON.readTree(folder.resolve("summary.json").toFile());
+        assertEquals(ResultsFolder.SUMMARY_SCHEMA, top.get("schema_version").asInt());
+        assertFalse(top.get("interrupted").asBoolean(), "nothing interrupted these runs");
+        return top.get("rows");
     }
 
     static List<Integer> ints(JsonNode array) {
