@@ -711,7 +711,7 @@ public final class Plots {
         }
         // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT + 22 * xs.size())
-                .title("p99 against host load, one series per row (idle runs left, loaded right)")
+                .title("p99 against host load: one series per row, its idle and loaded runs together")
                 .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
         style(c);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
