@@ -85,29 +85,27 @@ public final class ReproduceCommand implements Command {
         valued.add("--out");
         Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
-        // Signals are caught before the folder exists, so no moment of the run is left to the JVM's default.
-        try (Interruption stop = r.stopsOnSignal() ? Interruption.catchSignals() : Interruption.none()) {
-            ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
-                    .orElseGet(FloorCost::defaultFolder);
-            ReproductionResult result = run.into(folder, line -> System.err.println(line), stop);
-            if (result.interruption().isPresent() && !result.written()) {
-                // Nothing measured: a folder we made goes, the user's own stays (empty: usable as --out again).
-                boolean gone = folder.discardIfEmpty();
-                System.err.println(r.name() + ": " + result.interruption().get().said() + " before anything was measured; "
-                        + (gone ? "no results folder left" : folder.path() + " left empty"));
-                return result.interruption().get().exitStatus();
-            }
-            if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-                FloorCost.writePlots(result.folder(), line -> System.err.println(line));
-            }
-            System.out.print(readTable(result.folder()));
-            List<Map<String, Object>> failed = result.failed();
-            failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
-            result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
-                    + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
-            System.out.println(result.folder());
-            return result.interruption().map(Interruption.Cause::exitStatus).orElse(failed.isEmpty() ? 0 : 1);
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
+                .orElseGet(FloorCost::defaultFolder);
+        // floor-cost and host-load catch Ctrl-C and SIGTERM while they measure (Interruption).
+        ReproductionResult result = run.into(folder, line -> System.err.println(line));
+        if (result.interruption().isPresent() && !result.written()) {
+            // Nothing measured: a folder we made goes, the user's own stays (empty: usable as --out again).
+            boolean gone = folder.discardIfEmpty();
+            System.err.println(r.name() + ": " + result.interruption().get().said() + " before anything was measured; "
+                    + (gone ? "no results folder left" : folder.path() + " left empty"));
+            return result.interruption().get().exitStatus();
         }
+        if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
+            FloorCost.writePlots(result.folder(), line -> System.err.println(line));
+        }
+        System.out.print(readTable(result.folder()));
+        List<Map<String, Object>> failed = result.failed();
+        failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
+        result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+                + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
+        System.out.println(result.folder());
+        return result.interruption().map(Interruption.Cause::exitStatus).orElse(failed.isEmpty() ? 0 : 1);
     }
 
     /** The reproduction named by the first word that is not an option or an option's value. */

@@ -1,6 +1,5 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import java.util.Set;
@@ -26,22 +25,10 @@ interface Reproduction {
      */
     Run prepare(Args args);
 
-    /**
-     * Whether the run stops at Ctrl-C or SIGTERM and writes what it measured (its loop checks the
-     * {@link Interruption}); a run that does not is left to the JVM's default (it ends, and no child
-     * outlives it).
-     */
-    default boolean stopsOnSignal() {
-        return false;
-    }
-
     /** A run whose options have been checked. */
     @FunctionalInterface
     interface Run {
-        /**
-         * Measures and writes {@code folder}; progress lines go to {@code progress}. {@code stop} is
-         * requested by a signal when {@link #stopsOnSignal()}.
-         */
-        ReproductionResult into(ResultsFolder folder, Consumer<String> progress, Interruption stop);
+        /** Measures and writes {@code folder}; progress lines go to {@code progress}. */
+        ReproductionResult into(ResultsFolder folder, Consumer<String> progress);
     }
 }

@@ -48,15 +48,10 @@ final class Reproductions {
             FloorBench.Counts counts = counts(args);
             FloorCost.Options options = new FloorCost.Options(counts, cpu(args, "--cpu", Cpus.measuring()),
                     cpu(args, "--supervisor-cpu", Cpus.supervisor()), !args.flag("--no-broker"));
-            return (folder, progress, stop) -> {
-                FloorCost.Result r = FloorCost.run(options, folder, progress, stop);
+            return (folder, progress) -> {
+                FloorCost.Result r = FloorCost.run(options, folder, progress);
                 return new ReproductionResult(r.folder(), r.summary(), r.interruption());
             };
-        }
-
-        @Override
-        public boolean stopsOnSignal() {
-            return true;
         }
     }
 
@@ -98,7 +93,7 @@ final class Reproductions {
             KernelBitmap.Options o = new KernelBitmap.Options((int) positive(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
                     calls, (int) positive(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
                     cpu(args, "--cpu", b.cpu()));
-            return (folder, progress, stop) -> KernelBitmap.run(o, folder, progress);
+            return (folder, progress) -> KernelBitmap.run(o, folder, progress);
         }
     }
 
@@ -139,7 +134,7 @@ final class Reproductions {
                     b.compileWarmup(), b.compiles(), cpu(args, "--cpu", b.cpu()));
             String podman = args.value("--podman").orElse(AttachCost.PODMAN_PROFILE.toString());
             Path profile = podman.equals("none") ? null : Path.of(podman);
-            return (folder, progress, stop) -> AttachCost.run(o, folder, profile, progress);
+            return (folder, progress) -> AttachCost.run(o, folder, profile, progress);
         }
     }
 
@@ -185,12 +180,7 @@ final class Reproductions {
                 throw new BadInput("option --settle: must be 0 or more seconds, got " + settle);
             }
             HostLoad.Options o = new HostLoad.Options(counts, cpu(args, "--cpu", Cpus.measuring()), load, settle * 1000);
-            return (folder, progress, stop) -> HostLoad.run(o, folder, progress, stop);
-        }
-
-        @Override
-        public boolean stopsOnSignal() {
-            return true;
+            return (folder, progress) -> HostLoad.run(o, folder, progress);
         }
     }
 
