@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -35,8 +36,9 @@
 #define KERNEL_O_LARGEFILE 0100000
 /* Flags a brokered open may carry: read-only access and harmless modifiers. */
 #define READ_ONLY_FLAGS (O_ACCMODE | O_CLOEXEC | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | KERNEL_O_LARGEFILE)
-/* Modifiers passed on to openat2 (O_CLOEXEC is ours always; the child's goes to ADDFD). */
-#define PASSED_FLAGS (O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY)
+/* Modifiers passed on to openat2 (O_CLOEXEC, O_NONBLOCK and O_NOCTTY are ours always; the child's
+ * O_CLOEXEC goes to ADDFD, its O_NONBLOCK decides the mode handed over). */
+#define PASSED_FLAGS (O_DIRECTORY | O_NOFOLLOW)
 
 static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
 static struct seccomp_notif_sizes sizes;
@@ -154,9 +156,10 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap) {
         return -EINVAL;
     }
     char *buf = (char *)(intptr_t)buf_addr;
-    size_t want = (size_t)cap - 1;
-    /* Split at the page boundary: process_vm_readv does not split one iovec, so a path that ends
-     * just before an unmapped page is still read whole. A path is at most 4096 bytes: two pages. */
+    /* The whole capacity, NUL included: the kernel accepts a name of PATH_MAX - 1 bytes. */
+    size_t want = (size_t)cap;
+    /* Split at page boundaries: process_vm_readv does not split one iovec, so a path that ends
+     * just before an unmapped page is still read whole. */
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t a = (uintptr_t)addr;
     size_t first = page - (a % page);
@@ -186,6 +189,17 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap) {
     return (int)(nul - buf);
 }
 
+int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap) {
+    int len = hl_read_path(pid, addr, buf_addr, cap);
+    /* The notification must still be pending after the read: otherwise pid may already name another
+     * process, and what we read is not the caller's path. */
+    if (hl_notif_id_valid(listener, id) != 0) {
+        return -ESRCH;
+    }
+    /* A live caller whose memory could not be read: ESRCH here would read as "gone". */
+    return len == -ESRCH ? -EFAULT : len;
+}
+
 /* Answers an error, translating a failed answer into the result encoding. */
 static int answer_error(int listener, long id, int err, int base) {
     int r = hl_notif_error(listener, id, err);
@@ -198,48 +212,103 @@ static int answer_error(int listener, long id, int err, int base) {
     return base - err;
 }
 
-int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, long path_addr,
-                            long open_flags, int in_dirfd) {
-    char path[PATH_MAX];
+/* The argument holding the path of a call the broker serves (openat: 1, open: 0), or -1. */
+static int path_arg(const int64_t *n) {
+    if (n[HL_N_ARCH] != AUDIT_ARCH_X86_64) {
+        return -1;
+    }
+    return n[HL_N_NR] == SYS_openat ? 1 : n[HL_N_NR] == SYS_open ? 0 : -1;
+}
+
+int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd) {
+    int64_t *n = (int64_t *)(intptr_t)notif_addr;
+    const char *path = (const char *)(intptr_t)path_addr;
+    long id = n[HL_N_ID];
+    n[HL_N_F_MODE] = 0;
+    n[HL_N_PATH_LEN] = HL_PATH_UNREAD;
+    int arg = path_arg(n);
+    if (arg < 0) {
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
     /* openat's flags are an int to the kernel: judge what it would use, not the register's upper half. */
-    open_flags = (long)(unsigned int)open_flags;
-    if (child_dirfd != AT_FDCWD) {
+    long open_flags = (long)(unsigned int)n[HL_N_ARG0 + arg + 1];
+    if (arg == 1 && (int)n[HL_N_ARG0] != AT_FDCWD) {
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
-    int len = hl_read_path(pid, path_addr, (long)(intptr_t)path, sizeof path);
-    /* The notification must still be pending after the read: otherwise pid may already name another
-     * process, and what we read is not the caller's path. */
-    int valid = hl_notif_id_valid(listener, id);
-    if (valid == -ENOENT) {
+    if (path_len == HL_PATH_UNREAD) {
+        /* The one read of this call's path, into the supervisor's buffer. */
+        path_len = hl_notif_read_path(listener, id, (int)n[HL_N_PID], n[HL_N_ARG0 + arg], path_addr, PATH_MAX);
+        n[HL_N_PATH_LEN] = path_len;
+    }
+    if (path_len == -ESRCH) {
         return HL_BROKER_GONE;
     }
-    if (valid < 0) {
-        return answer_error(listener, id, EPERM, 0);
+    if (path_len < 0) {
+        return answer_error(listener, id, -path_len, 0);
     }
-    if (len < 0) {
-        return answer_error(listener, id, len == -ESRCH ? EFAULT : -len, 0);
-    }
-    if (len == 0) {
+    if (path_len == 0) {
         return answer_error(listener, id, ENOENT, 0);
+    }
+    if (path_len >= PATH_MAX || path[path_len] != 0) {
+        return answer_error(listener, id, EINVAL, HL_BROKER_FAILED);
     }
     if ((open_flags & ~(long)READ_ONLY_FLAGS) != 0 || (open_flags & O_ACCMODE) != O_RDONLY) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
+    /* Non-blocking always: a FIFO (or a file with a write lease) must not hold the supervisor, which
+     * serves every other call too. O_NOCTTY always: a terminal never becomes ours. */
     struct open_how how = {
-        .flags = O_RDONLY | O_CLOEXEC | (open_flags & PASSED_FLAGS),
+        .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (open_flags & PASSED_FLAGS),
         .mode = 0,
         .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
     };
     int fd = (int)syscall(SYS_openat2, in_dirfd, path, &how, sizeof how);
     if (fd < 0) {
         int e = errno;
-        if (e == EXDEV) {
-            /* The resolution left in/ ("..", an absolute path, a symlink out): nothing was opened. */
+        if (e == EXDEV || e == ENXIO) {
+            /* EXDEV: the resolution left in/ ("..", an absolute path, a symlink out): nothing was
+             * opened. ENXIO: a socket, or a device without a driver: not a file we serve. */
             return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
         }
         return answer_error(listener, id, e, 0);
     }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return answer_error(listener, id, e, 0);
+    }
+    /* Regular files, and directories when the call asked for one: never a FIFO, socket or device. */
+    if (!(S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && (open_flags & O_DIRECTORY)))) {
+        close(fd);
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
+    /* Hand over the blocking mode the call asked for (ours was only for the open). */
+    if (!(open_flags & O_NONBLOCK) && fcntl(fd, F_SETFL, 0) != 0) {
+        int e = errno;
+        close(fd);
+        return answer_error(listener, id, e, 0);
+    }
+    n[HL_N_F_MODE] = st.st_mode;
+    n[HL_N_F_NLINK] = (int64_t)st.st_nlink;
+    n[HL_N_F_SIZE] = st.st_size;
+    n[HL_N_F_DEV] = (int64_t)st.st_dev;
+    n[HL_N_F_INO] = (int64_t)st.st_ino;
+    return fd;
+}
+
+/* The default admission of an opened file (Policy.admit's default too): a directory, or a file with
+ * exactly one link. A file with several links may be a name in in/ for a file outside it. */
+static int default_admits(const int64_t *n) {
+    return S_ISDIR((mode_t)n[HL_N_F_MODE]) || n[HL_N_F_NLINK] == 1;
+}
+
+int hl_broker_send(int listener, long notif_addr, int fd) {
+    const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
+    long id = n[HL_N_ID];
+    int arg = path_arg(n);
+    long open_flags = arg < 0 ? 0 : (long)(unsigned int)n[HL_N_ARG0 + arg + 1];
     struct seccomp_notif_addfd addfd = {
         .id = (uint64_t)id,
         .flags = SECCOMP_ADDFD_FLAG_SEND,
@@ -260,17 +329,24 @@ int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, lon
     return answer_error(listener, id, e, 0);
 }
 
-int hl_broker_answer(int listener, long notif_addr, int in_dirfd) {
+int hl_broker_refuse(int listener, long id, int fd, int err) {
+    if (fd >= 0) {
+        close(fd);
+    }
+    return answer_error(listener, id, err, HL_BROKER_REFUSED);
+}
+
+int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd) {
     const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
-    if (n[HL_N_ARCH] == AUDIT_ARCH_X86_64 && n[HL_N_NR] == SYS_openat) {
-        return hl_broker_open_and_send(listener, n[HL_N_ID], (int)n[HL_N_PID], (int)n[HL_N_ARG0],
-                                       n[HL_N_ARG0 + 1], n[HL_N_ARG0 + 2], in_dirfd);
+    /* One read into the supervisor's buffer (path_addr); the open uses exactly these bytes. */
+    int fd = hl_broker_open(listener, notif_addr, path_addr, HL_PATH_UNREAD, in_dirfd);
+    if (fd < 0) {
+        return fd;
     }
-    if (n[HL_N_ARCH] == AUDIT_ARCH_X86_64 && n[HL_N_NR] == SYS_open) {
-        return hl_broker_open_and_send(listener, n[HL_N_ID], (int)n[HL_N_PID], AT_FDCWD,
-                                       n[HL_N_ARG0], n[HL_N_ARG0 + 1], in_dirfd);
+    if (!default_admits(n)) {
+        return hl_broker_refuse(listener, n[HL_N_ID], fd, EACCES);
     }
-    return answer_error(listener, n[HL_N_ID], EACCES, HL_BROKER_REFUSED);
+    return hl_broker_send(listener, notif_addr, fd);
 }
 
 int hl_broker_open_dir(const char *path) {

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -49,7 +50,7 @@ static void fail(struct hl_sup *s, int err) {
     atomic_store(&s->counters[HL_C_LAST_ERRNO], err);
 }
 
-/* Counts one hl_broker_open_and_send result. */
+/* Counts one hl_broker_answer result. */
 static void count_broker(struct hl_sup *s, int r) {
     if (r >= 0) {
         bump(s, HL_C_BROKERED);
@@ -106,6 +107,8 @@ static void *loop(void *arg) {
     }
 
     int64_t n[HL_N_LONGS];
+    /* The supervisor's own copy of each brokered path: read once, decided on and opened from here. */
+    char path[PATH_MAX];
     for (;;) {
         int r = hl_notif_recv(s->listener, s->stopfd, (long)(intptr_t)n);
         if (r == HL_RECV_STOPPED) {
@@ -144,7 +147,7 @@ static void *loop(void *arg) {
             count_send(s, hl_notif_value(s->listener, n[HL_N_ID], s->value), HL_C_VALUED);
             break;
         default:
-            count_broker(s, hl_broker_answer(s->listener, (long)(intptr_t)n, s->in_dirfd));
+            count_broker(s, hl_broker_answer(s->listener, (long)(intptr_t)n, (long)(intptr_t)path, s->in_dirfd));
             break;
         }
     }

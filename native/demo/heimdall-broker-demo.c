@@ -6,7 +6,7 @@
  * RESOLVE_BENEATH and injecting the descriptor with SECCOMP_IOCTL_NOTIF_ADDFD). Recording it under
  * ptrace gives the executable syscall projection of a broker's threads: the main thread (setup, the
  * command loop with the workload, teardown), the supervisor thread (poll, receive, read the path,
- * check the id, openat2, addfd, close), and a SIGCHLD handler (write to a self-pipe).
+ * check the id, openat2, fstat, fcntl, addfd, close), and a SIGCHLD handler (write to a self-pipe).
  *
  * The workload is notify-child (found beside this executable): it installs a filter that notifies
  * openat, hands its listener over (we take a copy with pidfd_getfd, then it closes its own), and
@@ -46,8 +46,19 @@ static void on_sigchld(int sig) {
     errno = saved;
 }
 
+/* The job folder (mkdtemp) and what is in it, removed on every way out. */
+static char job[] = "/tmp/heimdall-broker-demo-XXXXXX";
+static char in[64], file[96];
+
+static void remove_job(void) {
+    if (file[0]) unlink(file);
+    if (in[0]) rmdir(in);
+    if (strstr(job, "XXXXXX") == NULL) rmdir(job);
+}
+
 static void die(int status, const char *what) {
     fprintf(stderr, "heimdall-broker-demo: %s: %s\n", what, strerror(errno));
+    remove_job();
     exit(status);
 }
 
@@ -84,13 +95,14 @@ int main(int argc, char **argv) {
     }
 
     /* The job: a fresh directory with in/ holding the file the workload opens. */
-    char job[] = "/tmp/heimdall-broker-demo-XXXXXX";
     if (!mkdtemp(job)) die(3, "mkdtemp");
-    char in[64], file[96];
     snprintf(in, sizeof in, "%s/in", job);
+    if (mkdir(in, 0700) != 0) {
+        in[0] = 0;
+        die(3, "mkdir in/");
+    }
     snprintf(file, sizeof file, "%s/data.txt", in);
-    if (mkdir(in, 0700) != 0) die(3, in);
-    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 || write(fd, CONTENT, sizeof CONTENT - 1) != (ssize_t)(sizeof CONTENT - 1)) die(3, file);
     close(fd);
 
@@ -130,6 +142,7 @@ int main(int argc, char **argv) {
     char line[8192];
     if (!read_line(rsp, line, sizeof line) || json_long(line, "listener") < 0) {
         fprintf(stderr, "heimdall-broker-demo: workload did not start: %s\n", line);
+        remove_job();
         return 3;
     }
     int listener = hl_pidfd_getfd((int)child, (int)json_long(line, "listener"));
@@ -190,9 +203,7 @@ int main(int argc, char **argv) {
                 counters[HL_C_BROKERED], counters[HL_C_REFUSED], opens);
         failures++;
     }
-    unlink(file);
-    rmdir(in);
-    rmdir(job);
+    remove_job();
     printf("{\"opens\":%ld,\"brokered\":%ld,\"refused\":%ld,\"workload_status\":%d,\"failures\":%d}\n", opens,
            counters[HL_C_BROKERED], counters[HL_C_REFUSED], WIFEXITED(status) ? WEXITSTATUS(status) : -1, failures);
     return failures ? 1 : 0;

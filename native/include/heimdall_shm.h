@@ -36,7 +36,7 @@
  *                                             (0 = CLOCK_MONOTONIC, the vDSO; 1 = CLOCK_PROCESS_CPUTIME_ID,
  *                                             the kernel selftest's clock: a system call, and only this
  *                                             process's CPU time, so not a forked child's); else 0
- *      208     4  placement       java        where the timed loop of a plain call (HL_CALL_GETPPID..SYSCALL)
+ *      208     4  placement       java        where the timed loop of a plain call (HL_CALL_GETPPID..SYSCALL, GETPID_SELFTEST)
  *                                             sits in its 64-byte code line: 0..3, in 16-byte steps (see
  *                                             HL_PLACEMENTS); 0 for every other call
  *      212    44  reserved        -           zero
@@ -92,7 +92,8 @@
  *   - seccomp(2), for each further program (installed under the ones before it);
  *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
  *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
- *   - the measured call, and close() after each openat (untimed); with HL_CALL_FORK* also wait4
+ *   - the measured call (getpid, through glibc's syscall(), for HL_CALL_GETPID_SELFTEST), and
+ *     close() after each openat (untimed); with HL_CALL_FORK* also wait4
  *     (timed: part of the call), and the child's own seccomp and exit_group;
  *   - with HL_CLOCK_PROCESS_CPUTIME, clock_gettime twice (around the batch loop);
  *   - exit_group.
@@ -129,8 +130,19 @@ enum hl_call {
 	HL_CALL_ATTACH = 9,         /* seccomp(SECCOMP_SET_MODE_FILTER) of the last program: one more filter */
 	HL_CALL_FORK = 10,          /* fork; the child _exits at once; wait4 */
 	HL_CALL_FORK_ATTACH = 11,   /* fork; the child attaches the last program and _exits; wait4 */
-	HL_CALL_MAX_ = 11,
+	HL_CALL_GETPID_SELFTEST = 12, /* getpid as the kernel selftest's loop makes it: see below */
+	HL_CALL_MAX_ = 12,
 };
+
+/*
+ * HL_CALL_GETPID_SELFTEST is the loop of tools/testing/selftests/seccomp/seccomp_benchmark.c: each
+ * call is glibc's syscall(__NR_getpid) (an out-of-line libc function, entered through the PLT), and
+ * its result is compared with the pid read before the programs were installed (the selftest asserts
+ * it). Every other plain call is a bare syscall instruction inlined in the loop. A result that is not
+ * the pid ends the run with HL_EXIT_CALL (setup_errno: syscall()'s errno when it returned -1, else
+ * ESRCH); done says how many calls completed before it. In HL_MODE_PER_CALL the comparison follows
+ * the second clock read, so, as for the bare call, only the call is timed.
+ */
 
 /*
  * Code placement. Where a timed loop's instructions fall within 64-byte code lines changes what a
@@ -144,7 +156,7 @@ enum hl_call {
 
 static inline int hl_call_placeable(uint32_t call)
 {
-	return call >= HL_CALL_GETPPID && call <= HL_CALL_SYSCALL;
+	return (call >= HL_CALL_GETPPID && call <= HL_CALL_SYSCALL) || call == HL_CALL_GETPID_SELFTEST;
 }
 
 enum hl_mode {
@@ -189,7 +201,8 @@ enum hl_exit {
 	HL_EXIT_INSTALL = 69,      /* seccomp(SECCOMP_SET_MODE_FILTER) refused program prog_index */
 	HL_EXIT_LISTENER = 70,     /* the listener could not be handed over */
 	HL_EXIT_USAGE = 71,        /* started by hand, not by libheimdall */
-	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*) */
+	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*),
+	                            * or HL_CALL_GETPID_SELFTEST's result was not the pid */
 };
 
 struct hl_shm_header {

@@ -50,12 +50,26 @@
 #define HL_N_ARCH 3
 #define HL_N_IP 4
 #define HL_N_ARG0 5 /* ARG0 .. ARG0+5 */
-#define HL_N_LONGS 11
+/* hl_broker_open fills these with the opened file's fstat (HL_N_F_MODE 0 when nothing was opened) */
+#define HL_N_F_MODE 11
+#define HL_N_F_NLINK 12
+#define HL_N_F_SIZE 13
+#define HL_N_F_DEV 14
+#define HL_N_F_INO 15
+/* hl_broker_open: the length of the path it read itself (when called with HL_PATH_UNREAD), else
+ * HL_PATH_UNREAD */
+#define HL_N_PATH_LEN 16
+#define HL_N_LONGS 17
 
-/* hl_broker_open_and_send results: r >= 0 the child's new fd; -4095 <= r <= -1 answered with errno
- * -r; HL_BROKER_GONE the caller died (nothing answered); HL_BROKER_REFUSED - e refused (escape,
- * write access, foreign dirfd) and answered with errno e; HL_BROKER_FAILED - e the answer itself
- * failed with errno e (the call may be left waiting until the listener closes). */
+/* hl_broker_open's path_len when the path is not read yet: it reads it itself, once. */
+#define HL_PATH_UNREAD (-2147483647 - 1)
+
+/* Broker results (hl_broker_open, hl_broker_send, hl_broker_refuse, hl_broker_answer): r >= 0 a
+ * descriptor (see each function); -4095 <= r <= -1 answered with errno -r; HL_BROKER_GONE the caller
+ * died (nothing answered); HL_BROKER_REFUSED - e refused by the broker's rules and answered with errno
+ * e (EACCES: an escape from in/, write access, a foreign dirfd, a FIFO, socket or device, a directory
+ * not asked for with O_DIRECTORY, a file with several links not admitted); HL_BROKER_FAILED - e the
+ * answer itself failed with errno e (the call may be left waiting until the listener closes). */
 #define HL_BROKER_GONE (-100000)
 #define HL_BROKER_REFUSED (-200000)
 #define HL_BROKER_FAILED (-300000)
@@ -74,17 +88,35 @@ int hl_notif_error(int listener, long id, int err);
 int hl_notif_value(int listener, long id, long val);
 /* 0 while the notification is still pending, -ENOENT when its caller is gone. */
 int hl_notif_id_valid(int listener, long id);
-/* Reads a NUL-terminated path of at most cap-1 bytes from pid's memory into buf_addr; the length, or
- * -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap-1 bytes), -ESRCH. */
+/* Reads a NUL-terminated path of at most cap-1 bytes (cap bytes with the NUL) from pid's memory into
+ * buf_addr; the length, or -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap bytes), -ESRCH. */
 int hl_read_path(int pid, long addr, long buf_addr, int cap);
-/* The broker answer, in full: read the path, check the notification, openat2 beneath in_dirfd,
- * inject with ADDFD|SEND, close our copy. child_dirfd is the call's dirfd (only AT_FDCWD accepted),
- * open_flags the call's flags (honoured only when read-only). Result encoding above. */
-int hl_broker_open_and_send(int listener, long id, int pid, int child_dirfd, long path_addr,
-                            long open_flags, int in_dirfd);
-/* Answers one received notification the way the native supervisor does for syscall nr (openat and
- * open are brokered, any other call refused with EACCES). Same result encoding. */
-int hl_broker_answer(int listener, long notif_addr, int in_dirfd);
+/* hl_read_path, then a check that notification id is still pending: -ESRCH when it is not (pid may
+ * name another process by now, so the bytes read mean nothing); else hl_read_path's result (a live
+ * caller's -ESRCH becomes -EFAULT). The broker's one read of a path: everything after it decides and
+ * acts on the copy in buf_addr, never on the caller's memory again. */
+int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap);
+/* The broker's open, on the supervisor's copy: path_addr holds the path read by hl_notif_read_path
+ * and path_len its result (ignored for a call the broker does not serve), or path_len is
+ * HL_PATH_UNREAD and it makes that one read itself into path_addr (PATH_MAX bytes), leaving the
+ * result in slot HL_N_PATH_LEN. Refuses (and answers) a
+ * call other than openat/open, a dirfd other than AT_FDCWD, write access or other flags, a path
+ * leaving in/; opens beneath in_dirfd with openat2 (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+ * O_NONBLOCK | O_NOCTTY always, so no file can block the supervisor), fstat()s what it opened and
+ * refuses anything but a regular file or, when O_DIRECTORY was asked, a directory. On success the
+ * call is still unanswered: returns our descriptor (O_NONBLOCK cleared unless the call asked for it)
+ * and fills the HL_N_F_* slots for the admission; else an answered result (encoding above). */
+int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd);
+/* Injects fd as the call's result (ADDFD with SEND, the call's O_CLOEXEC) and closes our copy: the
+ * child's descriptor number, or an answered/gone/failed result. */
+int hl_broker_send(int listener, long notif_addr, int fd);
+/* Closes fd (if >= 0) and answers errno err as a refusal: HL_BROKER_REFUSED - err, or gone/failed. */
+int hl_broker_refuse(int listener, long id, int fd, int err);
+/* The native supervisor's broker answer in full: one hl_notif_read_path into path_addr (PATH_MAX
+ * bytes), hl_broker_open, the default admission (a directory, or a file with exactly one link: a
+ * hard link can make a file outside in/ one of in/'s names; else refused with EACCES),
+ * hl_broker_send. Same result encoding. */
+int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
 /* An O_PATH directory fd for in/ (or -errno). */
 int hl_broker_open_dir(const char *path);
 /* Small helpers for the Java side: an eventfd (or -errno), signal it, close any fd. */

@@ -32,6 +32,7 @@ struct job {
 	const char *path;
 	long nr;
 	long args[6];
+	pid_t pid; /* HL_CALL_GETPID_SELFTEST: what each call must return, read before the programs go in */
 	struct sock_fprog attach; /* HL_CALL_ATTACH, HL_CALL_FORK_ATTACH: the program each call attaches */
 };
 
@@ -76,10 +77,26 @@ static const char bench_name[] = "heimdall-bench";
 #define CALL_mprotect(j) sys6(SYS_mprotect, (long)(j)->page, 4096, PROT_READ, 0, 0, 0)
 #define CALL_openat(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, O_RDONLY | O_CLOEXEC, 0, 0, 0)
 #define CALL_syscall(j) sys6((j)->nr, (j)->args[0], (j)->args[1], (j)->args[2], (j)->args[3], (j)->args[4], (j)->args[5])
+/*
+ * The kernel selftest's call: glibc's syscall(), out of line (libc.so, through the PLT; the compiler
+ * knows nothing of it, so neither the call nor its result can be optimised away), narrowed to pid_t as
+ * the selftest stores it.
+ */
+#define CALL_getpid_selftest(j) ((long)(pid_t)syscall(SYS_getpid))
 
 /* Untimed work after a call: only openat has any (its descriptor must not pile up). */
 #define AFTER_none(r) ((void)0)
 #define AFTER_close(r) do { if ((r) >= 0) sys6(SYS_close, (r), 0, 0, 0, 0, 0); } while (0)
+/* The selftest's assert(pid == ret): a compare and a branch that is never taken, in every iteration. */
+#define AFTER_pid(r) do { if (__builtin_expect((r) != j->pid, 0)) not_the_pid(i, (r)); } while (0)
+
+static __attribute__((noreturn)) void call_failed(uint64_t done, long err);
+
+/* HL_CALL_GETPID_SELFTEST returned something other than the pid: end the run (HL_EXIT_CALL). */
+static __attribute__((noreturn, noinline, cold)) void not_the_pid(uint64_t done, long r)
+{
+	call_failed(done, r == -1 && errno != 0 ? errno : ESRCH);
+}
 
 /*
  * One pair of loops per call kind and placement, chosen once through a table: the loop itself has no
@@ -128,6 +145,7 @@ LOOPS(prctl, AFTER_none)
 LOOPS(mprotect, AFTER_none)
 LOOPS(openat, AFTER_close)
 LOOPS(syscall, AFTER_none)
+LOOPS(getpid_selftest, AFTER_pid)
 
 /*
  * A call that must succeed failed (attach, fork, or the forked child): record how far the loop got
@@ -259,6 +277,7 @@ static const per_call_fn per_call[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_ATTACH] = ONE_PLACEMENT(per_call_attach),
 	[HL_CALL_FORK] = ONE_PLACEMENT(per_call_fork),
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(per_call_fork_attach),
+	[HL_CALL_GETPID_SELFTEST] = PLACED(per_call_, getpid_selftest),
 };
 
 static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
@@ -273,6 +292,7 @@ static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_ATTACH] = ONE_PLACEMENT(batch_attach),
 	[HL_CALL_FORK] = ONE_PLACEMENT(batch_fork),
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(batch_fork_attach),
+	[HL_CALL_GETPID_SELFTEST] = PLACED(batch_, getpid_selftest),
 };
 
 /* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
@@ -378,7 +398,7 @@ int main(int argc, char **argv)
 	res->cpu_granted = sched_getcpu();
 
 	set_phase(HL_PHASE_PREPARE);
-	struct job job = {.path = h.path, .nr = h.nr};
+	struct job job = {.path = h.path, .nr = h.nr, .pid = (pid_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0)};
 	for (int i = 0; i < 6; i++)
 		job.args[i] = (long)h.args[i];
 	job.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -14,6 +14,10 @@
  *   reap                    wait for one worker
  *   bench N WARMUP PATH     WARMUP untimed then N timed openat+close, each openat timed alone with
  *                           clock_gettime(CLOCK_MONOTONIC); prints every sample
+ *   race N A B MARKER       the flipping-name attack: a second thread rewrites one name buffer between
+ *                           A and B without pause while this thread makes N openat calls on that
+ *                           buffer; counts the opens whose content starts with MARKER (a file the
+ *                           supervisor must not serve), the other opens, and the errors by errno
  *   exit
  *
  * Options: --cpu N (pin), --no-filter (the baseline: same calls, no filter), --extra before|after (a
@@ -27,6 +31,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,6 +185,71 @@ static void bench(long n, long warmup, const char *path) {
     free(s);
 }
 
+/* The flipping-name attack. The buffer is what openat's path argument points to; the flipper writes
+ * whole NUL-terminated names into it with no pause, so the supervisor may read A, B or a torn mix. */
+static char race_buf[4096] __attribute__((aligned(64)));
+static const char *race_names[2];
+static int race_stop;
+
+static void *race_flipper(void *arg) {
+    (void)arg;
+    size_t la = strlen(race_names[0]) + 1, lb = strlen(race_names[1]) + 1;
+    while (!__atomic_load_n(&race_stop, __ATOMIC_RELAXED)) {
+        memcpy(race_buf, race_names[0], la);
+        __asm__ volatile("" ::: "memory"); /* keep both stores: the first is not dead to the other thread */
+        memcpy(race_buf, race_names[1], lb);
+        __asm__ volatile("" ::: "memory");
+    }
+    return NULL;
+}
+
+static void race(long n, const char *a, const char *b, const char *marker) {
+    if (strlen(a) >= sizeof race_buf || strlen(b) >= sizeof race_buf) {
+        emit("{\"op\":\"race\",\"error\":\"name too long\"}");
+        return;
+    }
+    race_names[0] = a;
+    race_names[1] = b;
+    memcpy(race_buf, a, strlen(a) + 1);
+    __atomic_store_n(&race_stop, 0, __ATOMIC_RELAXED);
+    pthread_t t;
+    int e = pthread_create(&t, NULL, race_flipper, NULL);
+    if (e != 0) {
+        emit("{\"op\":\"race\",\"error\":\"pthread_create: %s\"}", strerror(e));
+        return;
+    }
+    size_t ml = strlen(marker);
+    long marked = 0, served = 0, eacces = 0, enoent = 0, other = 0;
+    int first_other = 0;
+    char data[256];
+    for (long i = 0; i < n; i++) {
+        int fd = openat(AT_FDCWD, race_buf, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            int err = errno;
+            if (err == EACCES) {
+                eacces++;
+            } else if (err == ENOENT) {
+                enoent++;
+            } else if (other++ == 0) {
+                first_other = err;
+            }
+            continue;
+        }
+        ssize_t got = read(fd, data, sizeof data);
+        close(fd);
+        if (got >= (ssize_t)ml && memcmp(data, marker, ml) == 0) {
+            marked++;
+        } else {
+            served++;
+        }
+    }
+    __atomic_store_n(&race_stop, 1, __ATOMIC_RELAXED);
+    pthread_join(t, NULL);
+    emit("{\"op\":\"race\",\"opens\":%ld,\"marked\":%ld,\"served\":%ld,\"eacces\":%ld,\"enoent\":%ld,\"other\":%ld,"
+         "\"first_other_errno\":%d}",
+         n, marked, served, eacces, enoent, other, first_other);
+}
+
 int main(int argc, char **argv) {
     int cpu = -1, filter = 1;
     const char *extra = NULL;
@@ -257,6 +327,16 @@ int main(int argc, char **argv) {
             char *w = strtok(NULL, " ");
             char *path = strtok(NULL, " ");
             bench(n ? atol(n) : 1000, w ? atol(w) : 0, path ? path : "");
+        } else if (!strcmp(cmd, "race")) {
+            char *n = strtok(NULL, " ");
+            char *a = strtok(NULL, " ");
+            char *b = strtok(NULL, " ");
+            char *m = strtok(NULL, " ");
+            if (n == NULL || a == NULL || b == NULL || m == NULL) {
+                emit("{\"op\":\"race\",\"error\":\"usage: race N A B MARKER\"}");
+            } else {
+                race(atol(n), a, b, m);
+            }
         } else if (!strcmp(cmd, "exit")) {
             break;
         } else {

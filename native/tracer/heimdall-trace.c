@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -272,8 +273,17 @@ int main(int argc, char **argv)
 
     out = stdout;
     if (out_path && strcmp(out_path, "-") != 0) {
-        out = fopen(out_path, "we");
-        if (!out) {
+        /* The file named, never a link planted at that name (O_NOFOLLOW), and never a FIFO or device
+         * to block on (O_NONBLOCK for the open, then only a regular file is accepted). */
+        int fd = open(out_path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+        struct stat st;
+        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+            close(fd);
+            fd = -1;
+            fprintf(stderr, "heimdall-trace: %s: not a regular file\n", out_path);
+            return 125;
+        }
+        if (fd < 0 || ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0 || !(out = fdopen(fd, "w"))) {
             fprintf(stderr, "heimdall-trace: cannot write %s: %s\n", out_path, strerror(errno));
             return 125;
         }

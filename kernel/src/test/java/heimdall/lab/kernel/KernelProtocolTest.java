@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
@@ -23,7 +25,6 @@ import java.util.jar.JarOutputStream;
 import javax.imageio.ImageIO;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,12 +67,9 @@ class KernelProtocolTest {
 
     @BeforeAll
     static void runKernel() throws Exception {
-        boolean hasClient = run(List.of(PYTHON, "-c", "import jupyter_client"), null, 60).exit == 0;
-        if (!hasClient) {
-            System.err.println("SKIPPED KernelProtocolTest: " + PYTHON
-                    + " cannot import jupyter_client (apt-get install python3-nbclient jupyter-nbconvert)");
-        }
-        Assumptions.assumeTrue(hasClient, PYTHON + " lacks jupyter_client");
+        // the installed files only: if python3 then cannot drive our kernel, the tests fail
+        Requires.that(KernelFacts.executable(Path.of(PYTHON), "Debian package python3"),
+                KernelFacts.pythonModule("jupyter_client", "Debian package python3-jupyter-client"));
 
         jar = tinyJar(tmp.resolve("tiny"), "tiny");
         Path envJars = tinyJar(tmp.resolve("envjar"), "envjar").getParent();

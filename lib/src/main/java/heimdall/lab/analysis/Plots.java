@@ -114,6 +114,9 @@ public final class Plots {
         if (r.rows().stream().anyMatch(row -> row.get(PER_CALL_BY_PLACEMENT) instanceof List)) {
             charts.put("by-placement.png", byPlacement(r));
         }
+        if (r.rows().stream().anyMatch(row -> row.get(SELFTEST_LOOP + PER_CALL_BY_PLACEMENT) instanceof List)) {
+            charts.put("by-placement-selftest-loop.png", byPlacement(r, SELFTEST_LOOP));
+        }
         if (samples) {
             for (String answer : answers(r)) {
                 charts.put("broker-cdf-" + slug(answer) + ".png", brokerCdf(r, answer));
@@ -145,7 +148,14 @@ public final class Plots {
         }
         List<Path> written = new ArrayList<>();
         for (var e : charts.entrySet()) {
-            written.add(save(e.getValue(), dir.resolve(e.getKey())));
+            // created exclusively: a name planted in the folder is an error, never written through
+            Path file = dir.resolve(e.getKey());
+            try (java.io.OutputStream out = heimdall.lab.sys.SafeFiles.newFile(file)) {
+                if (!ImageIO.write(image(e.getValue()), "png", out)) {
+                    throw new IOException("no PNG writer available");
+                }
+            }
+            written.add(file);
         }
         return written;
     }
@@ -537,29 +547,45 @@ public final class Plots {
 
     static final String PER_CALL_BY_PLACEMENT = "per_call_ns_by_placement";
     static final String BATCH_BY_PLACEMENT = "batch_ns_per_call_by_placement";
+    static final String BATCH_MONOTONIC_BY_PLACEMENT = "batch_monotonic_ns_per_call_by_placement";
+    /** kernel-bitmap's prefix for the fields of the selftest's loop (glibc {@code syscall()}, the pid compared). */
+    public static final String SELFTEST_LOOP = "selftest_";
 
     /**
      * A figure by code placement of the runner's timed loop (kernel-bitmap's {@code
      * per_call_ns_by_placement} and {@code batch_ns_per_call_by_placement}): a column per row, a
      * circle per placement for the per-call figure and a diamond in the same colour for the batch
-     * one. A placement whose circles sit above the others in every filtered column is a bias of the
-     * per-call harness at that placement, not noise.
+     * one (CPU time), a square for the batch on the monotonic clock where the rows have it. A
+     * placement whose circles sit above the others in every filtered column is a bias of the per-call
+     * harness at that placement, not noise. This is the bare loop's chart; {@link #byPlacement(Results,
+     * String)} with {@link #SELFTEST_LOOP} draws the selftest loop's.
      */
     public static CategoryChart byPlacement(Results r) {
+        return byPlacement(r, "");
+    }
+
+    /** {@link #byPlacement(Results)} for the fields named with {@code prefix} ("" or {@link #SELFTEST_LOOP}). */
+    public static CategoryChart byPlacement(Results r, String prefix) {
+        String perCallField = prefix + PER_CALL_BY_PLACEMENT;
         List<Integer> rows = new ArrayList<>();
         for (int i = 0; i < r.rows().size(); i++) {
-            if (r.rows().get(i).get(PER_CALL_BY_PLACEMENT) instanceof List) {
+            if (r.rows().get(i).get(perCallField) instanceof List) {
                 rows.add(i);
             }
         }
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException("no row has " + PER_CALL_BY_PLACEMENT + " in " + r.dir());
+            throw new IllegalArgumentException("no row has " + perCallField + " in " + r.dir());
         }
         List<String> categories = rowCategories(r, rows);
-        CategoryChart c = rowScatter("Median by code placement of the timed loop", "ns per call", rows.size());
-        int placements = rows.stream().mapToInt(i -> ((List<?>) r.rows().get(i).get(PER_CALL_BY_PLACEMENT)).size()).max().orElse(0);
-        for (String field : List.of(PER_CALL_BY_PLACEMENT, BATCH_BY_PLACEMENT)) {
-            boolean perCall = field.equals(PER_CALL_BY_PLACEMENT);
+        String title = "Median by code placement of the timed loop" + (prefix.isEmpty() ? "" : " (the selftest's loop)");
+        CategoryChart c = rowScatter(title, "ns per call", rows.size());
+        int placements = rows.stream().mapToInt(i -> ((List<?>) r.rows().get(i).get(perCallField)).size()).max().orElse(0);
+        Map<String, String> names = new LinkedHashMap<>();
+        names.put(PER_CALL_BY_PLACEMENT, "per call");
+        names.put(BATCH_BY_PLACEMENT, "batch");
+        names.put(BATCH_MONOTONIC_BY_PLACEMENT, "batch (monotonic)");
+        for (Map.Entry<String, String> f : names.entrySet()) {
+            String field = prefix + f.getKey();
             for (int p = 0; p < placements; p++) {
                 List<Double> y = new ArrayList<>();
                 boolean any = false;
@@ -572,8 +598,9 @@ public final class Plots {
                 if (!any) {
                     continue;
                 }
-                var s = c.addSeries((perCall ? "per call" : "batch") + ", placement " + p, categories, y);
-                s.setMarker(perCall ? SeriesMarkers.CIRCLE : SeriesMarkers.DIAMOND);
+                var s = c.addSeries(f.getValue() + ", placement " + p, categories, y);
+                s.setMarker(f.getKey().equals(PER_CALL_BY_PLACEMENT) ? SeriesMarkers.CIRCLE
+                        : f.getKey().equals(BATCH_BY_PLACEMENT) ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
                 s.setMarkerColor(PALETTE[p % PALETTE.length]);
             }
         }

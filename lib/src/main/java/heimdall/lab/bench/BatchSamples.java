@@ -55,7 +55,7 @@ public final class BatchSamples {
     public synchronized void write(Path file) {
         try (BufferAllocator alloc = new RootAllocator();
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema(), alloc);
-                FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                FileChannel ch = FileChannel.open(file, heimdall.lab.sys.SafeFiles.newFileOptions());
                 ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             IntVector row = (IntVector) root.getVector("row");
             IntVector sample = (IntVector) root.getVector("sample");

@@ -3,14 +3,15 @@ package heimdall.lab.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,12 +67,30 @@ public final class ResultsFolder {
         }
     }
 
-    /** Uses {@code dir} as chosen with {@code --out}; refused when it exists and is not empty. */
+    /**
+     * Uses {@code dir} as chosen with {@code --out}: absent (then created, with its parents), or an
+     * empty directory of our own. Refused (bad input): a symbolic link at {@code dir} (the run would
+     * write wherever it points), an existing folder someone else owns or can write into, or one inside
+     * a folder others can write into without the sticky bit (they could swap ours for a link).
+     */
     public static ResultsFolder chosen(Path dir) {
         try {
-            boolean existed = Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (Files.isSymbolicLink(dir)) {
+                throw new BadInput("--out " + dir + ": is a symbolic link; results are written only into a real folder (name it directly)");
+            }
+            Path parent = dir.toAbsolutePath().getParent();
+            try {
+                Files.createDirectories(parent);
+            } catch (FileAlreadyExistsException notDir) {
+                throw new BadInput("--out " + dir + ": cannot create: " + notDir.getFile() + " is not a directory", notDir);
+            }
+            String unsafe = SafeFiles.othersCanWrite(parent, true);
+            if (unsafe != null) {
+                throw new BadInput("--out " + dir + ": its parent " + parent + " is " + unsafe + "; others could replace the folder");
+            }
+            boolean existed = Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
             if (existed) {
-                if (!Files.isDirectory(dir)) {
+                if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
                     throw new BadInput("--out " + dir + ": exists and is not a directory");
                 }
                 try (Stream<Path> entries = Files.list(dir)) {
@@ -80,9 +99,16 @@ public final class ResultsFolder {
                                 + ": exists and is not empty; results are never overwritten, choose another folder");
                     }
                 }
-            }
-            if (!existed) {
-                Files.createDirectories(dir);
+                String why = SafeFiles.othersCanWrite(dir, false);
+                if (why != null) {
+                    throw new BadInput("--out " + dir + ": an existing folder others could change: " + why + "; choose a new name");
+                }
+            } else {
+                try {
+                    Files.createDirectory(dir);
+                } catch (FileAlreadyExistsException raced) {
+                    throw new BadInput("--out " + dir + ": appeared while it was being created; choose another folder");
+                }
             }
             return new ResultsFolder(dir, !existed);
         } catch (IOException e) {
@@ -115,7 +141,7 @@ public final class ResultsFolder {
     public boolean discardIfEmpty() {
         try {
             Path plots = dir.resolve("plots");
-            if (Files.isDirectory(plots, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(plots, LinkOption.NOFOLLOW_LINKS)) {
                 try (Stream<Path> s = Files.list(plots)) {
                     if (s.findAny().isEmpty()) {
                         Files.delete(plots);
@@ -146,10 +172,10 @@ public final class ResultsFolder {
         }
     }
 
-    /** Writes {@code value} as indented JSON into a new file; an existing file is an error. */
+    /** Writes {@code value} as indented JSON into a new file; an existing entry (file, link, FIFO) is an error. */
     public Path writeJson(String name, Object value) {
         Path file = dir.resolve(name);
-        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW)) {
+        try (OutputStream out = SafeFiles.newFile(file)) {
             JSON.writeValue(out, value);
             return file;
         } catch (IOException e) {
@@ -157,21 +183,21 @@ public final class ResultsFolder {
         }
     }
 
-    /** Writes text into a new file; an existing file is an error. */
+    /** Writes text into a new file; an existing entry (file, link, FIFO) is an error. */
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
         try {
-            Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+            SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 
-    /** A path for a new file inside the folder (e.g. {@code plots/x.png}), checked not to exist. */
+    /** A path for a new file inside the folder (e.g. {@code plots/x.png}), checked not to exist (links included). */
     public Path newFile(String name) {
         Path file = dir.resolve(name);
-        if (Files.exists(file)) {
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalStateException(file + " exists: results are never overwritten");
         }
         return file;

@@ -55,7 +55,7 @@ public final class SamplesFile implements AutoCloseable {
     private int filled;
 
     private SamplesFile(Path file) throws IOException {
-        channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        channel = FileChannel.open(file, heimdall.lab.sys.SafeFiles.newFileOptions());
         root = VectorSchemaRoot.create(SCHEMA, allocator);
         row = (IntVector) root.getVector("row");
         variant = (VarCharVector) root.getVector("variant");

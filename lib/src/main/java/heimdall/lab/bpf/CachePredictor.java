@@ -32,8 +32,19 @@ public final class CachePredictor {
 
     private CachePredictor() {}
 
-    /** Whether the kernel's emulation of {@code program} for {@code nr} on x86_64 ends in a constant ALLOW. */
+    /**
+     * Whether the kernel's emulation of {@code program} for {@code nr} on x86_64 ends in a constant
+     * ALLOW. A negative {@code nr} (-1, the skipped call) or one with the x32 bit is never cacheable:
+     * the kernel's bitmap covers {@code 0..NR_syscalls-1} and {@code seccomp_cache_check_allow_bitmap}
+     * runs the filters for any number outside it, so the answer for -1 comes from the filter even where
+     * it is a constant ALLOW. (Numbers from the running kernel's {@code NR_syscalls} up to the x32 bit
+     * are not cached either; that bound is the kernel's and is not modelled here: callers ask about
+     * numbers of the table.)
+     */
     public static boolean cacheable(Program program, int nr) {
+        if (nr < 0 || nr >= Profile.X32_SYSCALL_BIT) {
+            return false;
+        }
         int reg = 0;
         int n = program.length();
         for (int pc = 0; pc < n; pc++) {

@@ -22,7 +22,9 @@ import java.util.TreeMap;
  *
  * <p>Layout: the architecture check (any architecture but x86_64 gets KILL_PROCESS: the i386 and x32
  * sub-architectures a profile may list are not compiled), the x32 guard ({@code nr >= 0x40000000}
- * gets KILL_PROCESS), then a balanced binary search on the syscall number over ranges (contiguous
+ * gets KILL_PROCESS, except {@code nr == -1}, which goes on to the search and so meets the default
+ * action, as in libseccomp's programs; libseccomp answers the x32 numbers and foreign architectures
+ * with its bad-architecture action, KILL_THREAD by default, where ours is KILL_PROCESS), then a balanced binary search on the syscall number over ranges (contiguous
  * numbers with the same bare answer form one range; each comparison is one {@code JGE}) whose leaves
  * are shared {@code RET} instructions or, for calls whose answer depends on their arguments, a block
  * of argument rules. A call's path to a bare answer uses only loads of {@code nr} and {@code arch},
@@ -33,6 +35,12 @@ import java.util.TreeMap;
  * 32-bit halves) and return the first matching rule's action, or the default action.
  */
 public final class Compiler {
+    /**
+     * The syscall number -1 as {@code seccomp_data.nr} holds it: what a ptrace or seccomp tracer sets
+     * to skip a call (and what {@code syscall(-1)} presents). The kernel runs the filters on it.
+     */
+    public static final int SKIPPED_CALL = -1;
+
     private Compiler() {}
 
     /** Compiles with the x86_64 table. */
@@ -112,7 +120,12 @@ public final class Compiler {
         as.place(archOk);
         as.emit(Insn.ldAbs(SeccompData.OFF_NR));
         Assembler.Label notX32 = as.label();
-        as.cond(JGE, Profile.X32_SYSCALL_BIT, kill, notX32);
+        Assembler.Label x32OrSkip = as.label();
+        as.cond(JGE, Profile.X32_SYSCALL_BIT, x32OrSkip, notX32);
+        as.place(x32OrSkip);
+        // -1 (a tracer's skipped call) is no x32 call: as in libseccomp it goes on to the search, whose
+        // unsigned compares send it past every rule to the default action.
+        as.cond(JEQ, SKIPPED_CALL, notX32, kill);
         as.place(notX32);
 
         List<Assembler.Label> leaves = new ArrayList<>();

@@ -102,6 +102,9 @@ public final class Disassembler {
             if (aSource == SeccompData.OFF_NR && i.k() == Profile.X32_SYSCALL_BIT) {
                 return "nr: x32 (X32_SYSCALL_BIT)";
             }
+            if (aSource == SeccompData.OFF_NR && i.k() == Compiler.SKIPPED_CALL) {
+                return "nr -1 (a skipped call)";
+            }
             if (aSource == SeccompData.OFF_NR) {
                 return table.name(i.k()).map(n -> "nr " + i.k() + " " + n).orElse("nr " + i.k());
             }

@@ -9,6 +9,8 @@ import heimdall.lab.profile.ArgRule;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
+import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
@@ -16,18 +18,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The same rules built by libseccomp (through Debian's {@code python3-seccomp}, binary tree layout:
- * {@code Attr.CTL_OPTIMIZE = 2}), exported as BPF, to compare our layout with libseccomp's.
+ * The same profile built by libseccomp (through Debian's {@code python3-seccomp}, binary tree layout:
+ * {@code Attr.CTL_OPTIMIZE = 2}), exported as BPF, to compare our layout and our decisions with
+ * libseccomp's.
  *
- * <p>Rules are given per call in the order our compiler tests them, up to the first unconditional
- * one; rules whose action is the default are left out (libseccomp refuses them), and a rule with
- * two conditions on one argument is given as one rule per condition (as runc does).
+ * <p>The profile is handed over as runc hands it to libseccomp (see {@link #spec}): actions and their
+ * errno values as the profile loader read them ({@code SCMP_ACT_KILL} is KILL_THREAD, a missing
+ * {@code errnoRet} EPERM, as in runc), comparisons by their {@code SCMP_CMP_*} names, each rule by
+ * syscall name so libseccomp resolves it with its own table. Names unknown on x86_64 were already
+ * left out by the loader, as runc leaves out names libseccomp cannot resolve; a name libseccomp
+ * resolves differently from our table (or not at all) is left out and reported in
+ * {@link Result#refused()}. The filter holds the native architecture only, with libseccomp's default
+ * bad-architecture action (KILL_THREAD, where ours is KILL_PROCESS).
  */
 public final class LibseccompBaseline {
     /** The interpreter that has Debian's binding (not a pyenv shim that may lack it). */
@@ -58,15 +64,15 @@ public final class LibseccompBaseline {
         if (!available()) {
             throw new Refusal(PYTHON + " cannot import seccomp (install Debian's python3-seccomp)");
         }
-        Path dir = Files.createTempDirectory("heimdall-libseccomp");
-        try {
+        try (Scratch scratch = Scratch.create("heimdall-libseccomp-")) {
+            Path dir = scratch.path();
             Path script = dir.resolve("libseccomp_export.py");
             try (InputStream in = LibseccompBaseline.class.getResourceAsStream("/heimdall/bpf/libseccomp_export.py")) {
-                Files.write(script, in.readAllBytes());
+                SafeFiles.writeNew(script, in.readAllBytes());
             }
             Path spec = dir.resolve("spec.json");
             Path out = dir.resolve("filter.bpf");
-            Files.writeString(spec, MAPPER.writeValueAsString(spec(profile, table)));
+            SafeFiles.writeNew(spec, MAPPER.writeValueAsBytes(spec(profile, table)));
             Process p = new ProcessBuilder(PYTHON, script.toString(), spec.toString(), out.toString()).start();
             byte[] stdout = p.getInputStream().readAllBytes();
             byte[] stderr = p.getErrorStream().readAllBytes();
@@ -80,50 +86,45 @@ public final class LibseccompBaseline {
                     + table.name(r.get("nr").asInt()).orElse("?") + ": " + r.get("error").asText()));
             return new Result(Program.fromBytes(Files.readAllBytes(out), "libseccomp export"),
                     report.get("added").asInt(), refused);
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(dir);
         }
     }
 
+    /**
+     * The rules as runc hands them to libseccomp ({@code libcontainer/seccomp/seccomp_linux.go}): every
+     * rule in profile order, one per name; a rule whose action (with its errno) is the default action
+     * is left out; a rule whose conditions name one argument more than once is given as one rule per
+     * condition, any other rule with all its conditions. Which of several rules for one call decides
+     * is then libseccomp's doing.
+     */
     static ObjectNode spec(Profile profile, SyscallTable table) {
         int def = profile.defaultAction().ret();
-        Map<Integer, List<SyscallRule>> byNr = new LinkedHashMap<>();
-        for (SyscallRule r : profile.syscalls()) {
-            for (String n : r.names()) {
-                byNr.computeIfAbsent(table.number(n).orElseThrow(), k -> new ArrayList<>()).add(r);
-            }
-        }
         ObjectNode root = MAPPER.createObjectNode();
-        root.put("default", Integer.toUnsignedLong(def));
+        root.put("default", def); // signed: the binding takes a C int
         ArrayNode rules = root.putArray("rules");
-        for (Map.Entry<Integer, List<SyscallRule>> e : byNr.entrySet()) {
-            for (SyscallRule r : e.getValue()) {
-                if (r.action().ret() != def) {
-                    if (r.joinsWithOr()) {
-                        for (ArgRule a : r.args()) {
-                            addRule(rules, e.getKey(), r.action().ret(), List.of(a));
-                        }
-                    } else {
-                        addRule(rules, e.getKey(), r.action().ret(), r.args());
+        for (SyscallRule r : profile.syscalls()) {
+            if (r.action().ret() == def) {
+                continue;
+            }
+            for (String name : r.names()) {
+                int nr = table.number(name).orElseThrow(() -> new IllegalArgumentException(
+                        "syscall '" + name + "' is not in " + table.source()));
+                if (r.joinsWithOr()) {
+                    for (ArgRule a : r.args()) {
+                        addRule(rules, name, nr, r.action().ret(), List.of(a));
                     }
-                }
-                if (r.args().isEmpty()) {
-                    break;
+                } else {
+                    addRule(rules, name, nr, r.action().ret(), r.args());
                 }
             }
         }
         return root;
     }
 
-    private static void addRule(ArrayNode rules, int nr, int action, List<ArgRule> args) {
+    private static void addRule(ArrayNode rules, String name, int nr, int action, List<ArgRule> args) {
         ObjectNode o = rules.addObject();
+        o.put("name", name);
         o.put("nr", nr);
-        o.put("action", Integer.toUnsignedLong(action));
+        o.put("action", action);
         ArrayNode as = o.putArray("args");
         for (ArgRule a : args) {
             ArrayNode t = as.addArray();

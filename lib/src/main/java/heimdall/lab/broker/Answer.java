@@ -9,11 +9,15 @@ import heimdall.lab.BadInput;
  *   <li>{@link #CONTINUE}: the kernel runs the real call (the bare round trip). The kernel's own
  *       warning applies: the call's arguments may have changed since the supervisor looked, so this
  *       is not a security decision.
- *   <li>{@link #BROKER}: the supervisor opens the path itself beneath the job's {@code in/}
- *       ({@code openat2} with {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}, read-only) and injects
- *       the descriptor as the call's result; a path escaping {@code in/}, write access or a dirfd
- *       other than {@code AT_FDCWD} is refused with {@code EACCES}. Only {@code openat} and
- *       {@code open} can be brokered; any other call is refused.
+ *   <li>{@link #BROKER}: the supervisor reads the path from the caller once, into its own buffer,
+ *       and opens that copy itself beneath the job's {@code in/} ({@code openat2} with
+ *       {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}, read-only, non-blocking) and injects the
+ *       descriptor as the call's result. Refused with {@code EACCES}: a path escaping {@code in/},
+ *       write access, a dirfd other than {@code AT_FDCWD}, a FIFO, socket or device, a directory
+ *       opened without {@code O_DIRECTORY}, and a file with more than one link unless the policy
+ *       admits it ({@link Policy#admit}). Other failures answer the open's own errno ({@code ENOENT},
+ *       {@code ENAMETOOLONG} for a name of {@code PATH_MAX} bytes or more, ...). Only {@code openat}
+ *       and {@code open} can be brokered; any other call is refused.
  *   <li>{@link #error(int)}: the call fails with that errno, not run.
  *   <li>{@link #value(long)}: the call returns that value, not run.
  * </ul>

@@ -3,6 +3,7 @@ package heimdall.lab.broker;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,14 +82,17 @@ public final class BrokerBench {
         }
     }
 
-    /** Runs the bench in a fresh job directory under {@code workDir}. */
+    /**
+     * Runs the bench in a fresh job directory under {@code workDir}, which must be the caller's own
+     * (a {@link heimdall.lab.sys.Scratch}): {@code in/} and its file are created exclusively there.
+     */
     public static Report run(Config c, Path workDir, Consumer<String> progress) throws IOException {
         String why = Supervisor.unsupportedReason();
         if (why != null) {
             throw new Refusal(why);
         }
-        Path in = Files.createDirectories(workDir.resolve("in"));
-        Files.writeString(in.resolve("file.txt"), "brokered input\n");
+        Path in = Files.createDirectory(workDir.resolve("in"));
+        SafeFiles.writeNew(in.resolve("file.txt"), "brokered input\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         SupervisorOptions options = new SupervisorOptions(c.supCpu(), in, c.syncWakeUp());
 
         List<long[]> baseline = new ArrayList<>();

@@ -3,16 +3,18 @@ package heimdall.lab.broker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import heimdall.lab.BadInput;
+import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import heimdall.lab.sys.Scratch;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /** {@code ./lab broker bench}: the broker's round trip through each supervisor, before the full reproduction. */
 public final class BrokerBenchCommand implements Command {
+    /** Runs are fresh children, each with its samples kept: past this many a run count is a typo. */
+    private static final int MAX_RUNS = 10_000;
+
     @Override
     public String name() {
         return "broker bench";
@@ -56,8 +58,7 @@ public final class BrokerBenchCommand implements Command {
                 Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
         List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
-        int childCpu = (int) a.longValue("--child-cpu", d.childCpu());
-        checkCpu("--child-cpu", childCpu, cpus);
+        int childCpu = a.cpu("--child-cpu", d.childCpu());
         String supText = a.value("--sup-cpu").orElse(null);
         int supCpu;
         if (supText == null) {
@@ -68,8 +69,7 @@ public final class BrokerBenchCommand implements Command {
         } else if (supText.equals("any")) {
             supCpu = -1;
         } else {
-            supCpu = (int) a.longValue("--sup-cpu", -1);
-            checkCpu("--sup-cpu", supCpu, cpus);
+            supCpu = a.cpu("--sup-cpu", -1);
         }
         String which = a.value("--supervisor").orElse("both");
         List<Supervisor.Kind> kinds = which.equals("both")
@@ -80,33 +80,22 @@ public final class BrokerBenchCommand implements Command {
             throw new BadInput("--stacked: '" + stacked + "' must be before or after");
         }
         BrokerBench.Config c = new BrokerBench.Config(
-                Math.toIntExact(a.longValue("--calls", d.calls())),
-                Math.toIntExact(a.longValue("--warmup", d.warmup())),
-                Math.toIntExact(a.longValue("--runs", d.runs())),
+                (int) a.count("--calls", d.calls(), ChildSpec.MAX_COUNT),
+                (int) a.longValue("--warmup", d.warmup(), 0, ChildSpec.MAX_COUNT),
+                (int) a.count("--runs", d.runs(), MAX_RUNS),
                 Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
                 kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked);
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }
-        Path work = Files.createTempDirectory("heimdall-broker-bench");
-        try {
-            BrokerBench.Report r = BrokerBench.run(c, work, line -> System.err.println("broker bench: " + line));
+        try (Scratch work = Scratch.create("heimdall-broker-bench-")) {
+            BrokerBench.Report r = BrokerBench.run(c, work.path(), line -> System.err.println("broker bench: " + line));
             if (a.flag("--json")) {
                 System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
             } else {
                 System.out.print(BrokerBench.format(r));
             }
-        } finally {
-            try (Stream<Path> s = Files.walk(work)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
         return 0;
-    }
-
-    private static void checkCpu(String option, int cpu, List<Integer> cpus) {
-        if (!cpus.contains(cpu)) {
-            throw new BadInput(option + ": CPU " + cpu + " is not available to this process (CPUs: " + cpus + ")");
-        }
     }
 }

@@ -41,7 +41,15 @@ final class BrokerNative {
     static final int N_ARCH = 3;
     static final int N_IP = 4;
     static final int N_ARG0 = 5;
-    static final int N_LONGS = 11;
+    static final int N_F_MODE = 11;
+    static final int N_F_NLINK = 12;
+    static final int N_F_SIZE = 13;
+    static final int N_F_DEV = 14;
+    static final int N_F_INO = 15;
+    static final int N_PATH_LEN = 16;
+    static final int N_LONGS = 17;
+
+    static final int PATH_UNREAD = Integer.MIN_VALUE;
 
     static final int BROKER_GONE = -100000;
     static final int BROKER_REFUSED = -200000;
@@ -49,6 +57,7 @@ final class BrokerNative {
 
     static final int EPERM = 1;
     static final int ENOENT = 2;
+    static final int ESRCH = 3;
     static final int EINTR = 4;
     static final int EACCES = 13;
     static final int ENOSYS = 38;
@@ -94,12 +103,15 @@ final class BrokerNative {
 
     static native int hl_notif_id_valid(int listener, long id);
 
-    static native int hl_read_path(int pid, long addr, long bufAddr, int cap);
+    static native int hl_notif_read_path(int listener, long id, int pid, long addr, long bufAddr, int cap);
 
-    static native int hl_broker_open_and_send(int listener, long id, int pid, int childDirfd, long pathAddr,
-            long openFlags, int inDirfd);
+    static native int hl_broker_open(int listener, long notifAddr, long pathAddr, int pathLen, int inDirfd);
 
-    static native int hl_broker_answer(int listener, long notifAddr, int inDirfd);
+    static native int hl_broker_send(int listener, long notifAddr, int fd);
+
+    static native int hl_broker_refuse(int listener, long id, int fd, int err);
+
+    static native int hl_broker_answer(int listener, long notifAddr, long pathAddr, int inDirfd);
 
     static native int hl_broker_open_dir(String path);
 

@@ -10,6 +10,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * through the native library's small entry points with preallocated direct buffers; the loop itself
  * allocates nothing (checked by a test with the thread's allocated-bytes counter), so what it adds to
  * the native supervisor's round trip is JNA's call overhead and the policy.
+ *
+ * <p>A {@link Answer#BROKER} answer is taken in steps through the native library, so that the policy
+ * sees what it decides on: the path is read once into the {@link Notification}'s buffer (by the policy
+ * or, if it did not look, by the open), opened from that copy ({@code hl_broker_open}: beneath {@code in/},
+ * non-blocking, regular files and asked-for directories only), admitted by {@link Policy#admit} and
+ * injected. Refusals answer {@code EACCES}; a policy that throws gets {@code EPERM}.
  */
 public final class JavaSupervisor implements Supervisor {
     private final int listener;
@@ -178,9 +184,36 @@ public final class JavaSupervisor implements Supervisor {
                 case CONTINUE -> countSend(BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
                 case ERROR -> countSend(BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
                 case VALUE -> countSend(BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
-                case BROKER -> countBroker(BrokerNative.hl_broker_answer(fd, slots, inDir));
+                case BROKER -> countBroker(broker(fd, n, slots));
             }
         }
+    }
+
+    /**
+     * The broker answer on the policy's copy of the path: read once (here only if the policy did not),
+     * opened from that copy, admitted by the policy, injected. The result in the native encoding.
+     */
+    private int broker(int fd, Notification n, long slots) {
+        int arg = n.brokerPathArg(); // -1: a call the broker does not serve, refused by the open
+        // The policy's copy if it read one; else the open reads the path itself, once, into the same buffer.
+        int len = arg < 0 ? 0 : n.pathReadOf(arg);
+        int file = BrokerNative.hl_broker_open(fd, slots, n.pathAddress(), len, inDir);
+        if (file < 0) {
+            return file; // answered already (refused, failed, or the caller is gone)
+        }
+        n.adoptBrokerRead(arg); // so that admit sees that copy through readPath/path
+        boolean admitted;
+        try {
+            admitted = policy.admit(n);
+        } catch (Throwable t) {
+            policyFailure.compareAndSet(null, t);
+            fail(BrokerNative.EPERM);
+            BrokerNative.hl_close(file);
+            int r = BrokerNative.hl_notif_error(fd, n.id(), BrokerNative.EPERM);
+            return r == 0 ? -BrokerNative.EPERM : r == -BrokerNative.ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
+        }
+        return admitted ? BrokerNative.hl_broker_send(fd, slots, file)
+                : BrokerNative.hl_broker_refuse(fd, n.id(), file, BrokerNative.EACCES);
     }
 
     @Override

@@ -13,10 +13,16 @@ import java.nio.charset.StandardCharsets;
  * the p99. The price is that a view is valid only while {@link Policy#decide} runs: a policy that
  * keeps something must copy it ({@link #snapshot()} makes an allocating copy).
  *
- * <p>Reading the path ({@link #readPath}) copies it from the caller's memory with
- * {@code process_vm_readv}; do not trust it for a {@code CONTINUE} decision (the caller may change it
- * after the read), only for error answers or for logging. The broker answer reads it again itself
- * and checks the notification is still valid.
+ * <p>The path is read from the caller's memory once per call ({@code process_vm_readv}, then a check
+ * that the call is still pending), into this view's buffer: {@link #readPath}, {@link #path} and the
+ * comparisons all look at that one copy, however often a policy asks, and a {@link Answer#BROKER}
+ * answer opens exactly that copy (it reads the path itself only when the policy never did). Another
+ * thread of the caller may rewrite the name at any moment; that changes nothing the supervisor
+ * decides on. A {@code CONTINUE} decision is another matter: the kernel then reads the caller's
+ * memory again for the real call, so the copy says nothing about what that call opens.
+ *
+ * <p>While {@link Policy#admit} runs, the {@code opened*} methods describe the file the broker opened
+ * for this call ({@code fstat} of its descriptor).
  */
 public final class Notification {
     /** x86_64 syscall numbers a policy is likely to look at. */
@@ -33,6 +39,7 @@ public final class Notification {
     private final ByteBuffer path;
     private final long pathAddress;
     private int pathLength = -1;
+    private int pathArg = -1;
 
     Notification(int listener) {
         this.listener = listener;
@@ -50,9 +57,15 @@ public final class Notification {
         return slotsAddress;
     }
 
-    /** Called by the supervisor after each receive. */
+    long pathAddress() {
+        return pathAddress;
+    }
+
+    /** Called by the supervisor after each receive: this call's path is not read yet. */
     void reset() {
         pathLength = -1;
+        pathArg = -1;
+        slots.putLong(BrokerNative.N_F_MODE * 8, 0);
     }
 
     /** The kernel's cookie for this call. */
@@ -88,15 +101,45 @@ public final class Notification {
     }
 
     /**
-     * Copies the NUL-terminated string that argument {@code argIndex} points to from the caller into
-     * this view's buffer, without allocating.
+     * The NUL-terminated string that argument {@code argIndex} points to, copied from the caller into
+     * this view's buffer without allocating. Read once: the first call for this notification copies
+     * it (and checks the call is still pending), later calls for the same argument return the same
+     * copy. Reading another argument replaces the copy.
      *
-     * @return its length, or a negative errno ({@code -EFAULT} unreadable, {@code -ENAMETOOLONG},
-     *     {@code -ESRCH} caller gone)
+     * @return its length, or a negative errno ({@code -EFAULT} unreadable, {@code -ENAMETOOLONG} no NUL
+     *     within {@link #PATH_MAX} bytes, {@code -ESRCH} the call is no longer pending)
      */
     public int readPath(int argIndex) {
-        pathLength = BrokerNative.hl_read_path(pid(), arg(argIndex), pathAddress, PATH_MAX);
+        if (argIndex == pathArg) {
+            return pathLength;
+        }
+        long addr = arg(argIndex);
+        pathLength = BrokerNative.hl_notif_read_path(listener, id(), pid(), addr, pathAddress, PATH_MAX);
+        pathArg = argIndex;
         return pathLength;
+    }
+
+    /** The length of the copy of argument {@code argIndex}, or {@link BrokerNative#PATH_UNREAD} when not read yet. */
+    int pathReadOf(int argIndex) {
+        return argIndex == pathArg ? pathLength : BrokerNative.PATH_UNREAD;
+    }
+
+    /** Adopts the read the broker's open made into this view's buffer (slot N_PATH_LEN), if it made one. */
+    void adoptBrokerRead(int argIndex) {
+        int len = (int) slots.getLong(BrokerNative.N_PATH_LEN * 8);
+        if (len != BrokerNative.PATH_UNREAD) {
+            pathArg = argIndex;
+            pathLength = len;
+        }
+    }
+
+    /** The path argument of a call the broker serves ({@code openat}: 1, {@code open}: 0), or -1. */
+    int brokerPathArg() {
+        if (arch() != ARCH_X86_64) {
+            return -1;
+        }
+        int nr = nr();
+        return nr == OPENAT ? 1 : nr == OPEN ? 0 : -1;
     }
 
     /** The length of the last {@link #readPath}, or a negative errno. */
@@ -139,7 +182,7 @@ public final class Notification {
         return false;
     }
 
-    /** The path argument {@code argIndex} as a String (allocates), or null when unreadable. */
+    /** The copy of path argument {@code argIndex} (see {@link #readPath}) as a String (allocates), or null when unreadable. */
     public String path(int argIndex) {
         int n = readPath(argIndex);
         if (n < 0) {
@@ -148,6 +191,47 @@ public final class Notification {
         byte[] b = new byte[n];
         path.get(0, b);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** The kind of file a broker answer opened: only these two are ever served. */
+    public enum FileType {
+        REGULAR,
+        DIRECTORY
+    }
+
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+    private static final int S_IFDIR = 0040000;
+
+    /** The opened file's type during {@link Policy#admit}; null when nothing was opened for this call. */
+    public FileType openedType() {
+        int fmt = (int) slots.getLong(BrokerNative.N_F_MODE * 8) & S_IFMT;
+        return fmt == S_IFREG ? FileType.REGULAR : fmt == S_IFDIR ? FileType.DIRECTORY : null;
+    }
+
+    /** The opened file's permission bits and type ({@code st_mode}), 0 when nothing was opened. */
+    public int openedMode() {
+        return (int) slots.getLong(BrokerNative.N_F_MODE * 8);
+    }
+
+    /** The opened file's link count ({@code st_nlink}): more than one for a file with hard links. */
+    public long openedLinks() {
+        return slots.getLong(BrokerNative.N_F_NLINK * 8);
+    }
+
+    /** The opened file's size in bytes. */
+    public long openedSize() {
+        return slots.getLong(BrokerNative.N_F_SIZE * 8);
+    }
+
+    /** The opened file's device ({@code st_dev}). */
+    public long openedDevice() {
+        return slots.getLong(BrokerNative.N_F_DEV * 8);
+    }
+
+    /** The opened file's inode number. */
+    public long openedInode() {
+        return slots.getLong(BrokerNative.N_F_INO * 8);
     }
 
     /** Whether the call is still waiting for its answer (its caller alive). */

@@ -77,6 +77,13 @@ public final class NotifyChildFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * One {@code race} command's counts: of {@code opens} calls, {@code marked} returned a file whose
+     * content starts with the marker (what the supervisor must never serve), {@code served} another
+     * file, and the rest failed ({@code EACCES}, {@code ENOENT}, any other errno).
+     */
+    public record RaceResult(long opens, long marked, long served, long eacces, long enoent, long other, int firstOtherErrno) {}
+
     /** One {@code bench} command's samples. */
     public record BenchRun(long[] samplesNs, long errors, int firstErrno, long timerNs, int cpu) {}
 
@@ -248,12 +255,35 @@ public final class NotifyChildFixture implements AutoCloseable {
             throw new Refusal("notify-child bench: " + j.get("error").asText());
         }
         JsonNode s = j.get("samples_ns");
+        // A run counts only with every sample it was asked for: a short reply is a failed run, not a smaller one.
+        if (s == null || !s.isArray() || s.size() != calls) {
+            throw new Refusal("notify-child bench: " + (s == null || !s.isArray() ? "no" : s.size() + " of " + calls)
+                    + " samples in its reply");
+        }
         long[] samples = new long[s.size()];
         for (int i = 0; i < samples.length; i++) {
             samples[i] = s.get(i).asLong();
         }
         return new BenchRun(samples, j.get("errors").asLong(), j.get("first_errno").asInt(), j.get("timer_ns").asLong(),
                 j.get("cpu").asInt());
+    }
+
+    /**
+     * The flipping-name attack: a second thread of the child rewrites one name buffer between
+     * {@code a} and {@code b} without pause while the child makes {@code opens} {@code openat} calls on
+     * that buffer; counts the opens whose content starts with {@code marker}.
+     */
+    public RaceResult race(int opens, String a, String b, String marker) throws IOException {
+        checkPath(a);
+        checkPath(b);
+        checkPath(marker);
+        send("race " + opens + " " + a + " " + b + " " + marker);
+        JsonNode j = await(x -> x.path("op").asText().equals("race"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child race: " + j.get("error").asText());
+        }
+        return new RaceResult(j.get("opens").asLong(), j.get("marked").asLong(), j.get("served").asLong(),
+                j.get("eacces").asLong(), j.get("enoent").asLong(), j.get("other").asLong(), j.get("first_other_errno").asInt());
     }
 
     private static void checkPath(String path) {

@@ -8,7 +8,9 @@ package heimdall.lab.broker;
  * @param brokered answered with an injected descriptor
  * @param errored answered with an errno ({@code refused} included)
  * @param valued answered with a return value
- * @param refused brokered calls refused: a path escaping {@code in/}, write access, a foreign dirfd
+ * @param refused brokered calls refused with {@code EACCES}: a path escaping {@code in/}, write access, a
+ *     foreign dirfd, a FIFO, socket or device, a directory not asked for, a file with several links
+ *     not admitted
  * @param gone calls whose caller died before the answer (nothing left to answer)
  * @param failures supervisor-side failures (an answer the kernel rejected, a throwing policy)
  * @param cpu the CPU the supervisor thread is pinned to, -1 when unpinned

@@ -19,15 +19,35 @@ import java.util.Arrays;
 public record ChildResult(
         ChildSpec spec, long[] samples, long batchTotalNs, int cpuGranted, Fate fate, long lastReturn, int lastErrno) {
 
-    /** Whether the child exited 0 after measuring every call. */
+    /**
+     * Whether the child measured: it exited 0 after its measuring phase ({@link Fate#ok()}) and left
+     * every sample asked for (all {@code count} of them; none in the batch modes).
+     */
     public boolean completed() {
-        return fate.ok();
+        return fate.ok() && samples.length == expectedSamples();
     }
 
-    /** This result, or a refusal carrying {@link Fate#describe()} when the child did not complete. */
+    /** The samples a completed run leaves: {@code count}, or none in the batch modes. */
+    public long expectedSamples() {
+        return spec.mode().batch() ? 0 : spec.count();
+    }
+
+    /**
+     * How the child ended, in one sentence ({@link Fate#describe()}), with the samples it left when it
+     * did not complete ({@code "exited with 0 during warm-up, before it finished measuring; 0 of 100
+     * samples"}).
+     */
+    public String outcome() {
+        if (completed() || expectedSamples() == 0) {
+            return fate.describe();
+        }
+        return fate.describe() + "; " + samples.length + " of " + expectedSamples() + " samples";
+    }
+
+    /** This result, or a refusal carrying {@link #outcome()} when the child did not complete. */
     public ChildResult requireCompleted() {
         if (!completed()) {
-            throw new Refusal("measured child " + fate.describe());
+            throw new Refusal("measured child " + outcome());
         }
         return this;
     }

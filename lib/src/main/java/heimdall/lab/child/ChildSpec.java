@@ -91,6 +91,8 @@ public record ChildSpec(
     public static final int MAX_PROGRAMS = 16;
     public static final int MAX_INSNS = 4096;
     public static final long MAX_COUNT = 1L << 28;
+    /** The most warm-up calls a spec may ask for (16 times {@link #MAX_COUNT}). */
+    public static final long MAX_WARMUP = MAX_COUNT * 16;
     /** The runner's copies of each plain call's loops (HL_PLACEMENTS). */
     public static final int PLACEMENTS = 4;
     static final int HEADER_SIZE = 4352;
@@ -113,8 +115,8 @@ public record ChildSpec(
                 throw bad("programs[" + i + "]", len + " bytes is not 1.." + MAX_INSNS + " instructions of 8 bytes");
             }
         }
-        if (warmup < 0 || warmup > MAX_COUNT * 16) {
-            throw bad("warmup", "must be 0.." + MAX_COUNT * 16 + ", got " + warmup);
+        if (warmup < 0 || warmup > MAX_WARMUP) {
+            throw bad("warmup", "must be 0.." + MAX_WARMUP + ", got " + warmup);
         }
         if (count < 1 || count > MAX_COUNT) {
             throw bad("count", "must be 1.." + MAX_COUNT + ", got " + count);
@@ -224,7 +226,7 @@ public record ChildSpec(
     /** Whether the runner has {@value #PLACEMENTS} copies of the call's loop (every call that neither attaches nor forks). */
     public static boolean placeable(Call call) {
         int code = call.kind().code();
-        return code >= 1 && code <= 8;
+        return code >= 1 && code <= 8 || call.kind() == Call.Kind.GETPID_SELFTEST;
     }
 
     /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */

@@ -1,6 +1,7 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,17 +73,59 @@ public final class Args {
         return Optional.ofNullable(options.get(name));
     }
 
-    /** An integer option, or {@code fallback} when absent; bad input when not a whole number. */
-    public long longValue(String name, long fallback) {
+    /**
+     * A whole-number option within {@code min..max}, or {@code fallback} when absent. Bad input names the
+     * option and the value when it is not a whole number or lies outside the range, so no caller ever
+     * narrows an out-of-range value by a cast ({@code --runs 4294967296} is refused, never 0 runs).
+     * Digits may be grouped with {@code _} or {@code ,}.
+     */
+    public long longValue(String name, long fallback, long min, long max) {
         String v = options.get(name);
         if (v == null) {
             return fallback;
         }
-        try {
-            return Long.parseLong(v.replace("_", "").replace(",", ""));
-        } catch (NumberFormatException e) {
+        String digits = v.strip().replace("_", "").replace(",", "");
+        if (!digits.matches("[+-]?[0-9]+")) {
             throw new BadInput("option " + name + ": '" + v + "' is not a whole number");
         }
+        // BigInteger first: a value past the range of long is out of range, not "not a number".
+        java.math.BigInteger n = new java.math.BigInteger(digits);
+        if (n.compareTo(java.math.BigInteger.valueOf(min)) < 0 || n.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+            throw new BadInput("option " + name + ": " + v + " is out of range (" + range(min, max) + ")");
+        }
+        return n.longValueExact();
+    }
+
+    /** {@link #longValue(String, long, long, long)} for an option that a Java {@code int} holds. */
+    public int intValue(String name, int fallback, int min, int max) {
+        return (int) longValue(name, fallback, min, max);
+    }
+
+    /** A count of something ({@code --runs}, {@code --calls}, ...): 1..max, or {@code fallback} when absent. */
+    public long count(String name, long fallback, long max) {
+        return longValue(name, fallback, 1, max);
+    }
+
+    /**
+     * A CPU number option, or {@code fallback} when absent: bad input unless it is one of the CPUs this
+     * process may run on ({@link Cpus#allowed()}), checked before any narrowing ({@code --cpu 4294967297}
+     * is refused, never CPU 1).
+     */
+    public int cpu(String name, int fallback) {
+        long cpu = longValue(name, fallback, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (cpu < 0 || cpu > Integer.MAX_VALUE || !Cpus.allowed().contains((int) cpu)) {
+            throw new BadInput("option " + name + ": CPU " + cpu + " is not one this process may use " + Cpus.allowed());
+        }
+        return (int) cpu;
+    }
+
+    private static String range(long min, long max) {
+        String lo = min == Long.MIN_VALUE ? "" : String.format(java.util.Locale.ROOT, "%,d", min);
+        String hi = max == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT, "%,d", max);
+        if (lo.isEmpty() && hi.isEmpty()) {
+            return "a 64-bit whole number";
+        }
+        return lo.isEmpty() ? "at most " + hi : hi.isEmpty() ? "at least " + lo : lo + ".." + hi;
     }
 
     public List<String> positionals() {

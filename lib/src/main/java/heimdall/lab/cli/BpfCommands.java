@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.bpf.Disassembler;
 import heimdall.lab.bpf.LibseccompBaseline;
@@ -12,8 +13,10 @@ import heimdall.lab.bpf.ProgramStats;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.profile.SyscallTableGenerator;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +26,12 @@ import java.util.Set;
 /** The {@code bpf ...} and {@code profile syscall-table} commands. */
 final class BpfCommands {
     private BpfCommands() {}
+
+    /**
+     * The most bytes a raw program file may hold: far past the kernel's 4,096 instructions (32 KiB), so
+     * a longer program is still read and refused by {@link Program#fromBytes} with its length.
+     */
+    static final long MAX_BPF_BYTES = 1 << 20;
 
     /** The commands of this file. */
     static List<Command> all() {
@@ -64,7 +73,7 @@ final class BpfCommands {
             String out = a.value("--out")
                     .orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
             Program p = compileFile(a.positional(0, "PROFILE"), System.err);
-            Files.write(Path.of(out), p.toBytes());
+            SafeFiles.writeOutput("-o", Path.of(out), p.toBytes());
             System.out.println(out + ": " + p.length() + " instructions");
             return 0;
         }
@@ -90,7 +99,7 @@ final class BpfCommands {
         public int run(List<String> argv) throws IOException {
             Args a = Args.parse(name(), argv, Set.of(), Set.of()).atMost(1);
             String file = a.positional(0, "PROFILE");
-            Program p = file.endsWith(".bpf") ? Program.fromBytes(Files.readAllBytes(Path.of(file)), file)
+            Program p = file.endsWith(".bpf") ? Program.fromBytes(Io.read(Path.of(file), MAX_BPF_BYTES), file)
                     : compileFile(file, System.err);
             System.out.print(Disassembler.disassemble(p));
             return 0;
@@ -191,9 +200,14 @@ final class BpfCommands {
             Args a = Args.parse(name(), shortOut(argv), Set.of(), Set.of("--from", "--out")).atMost(0);
             String from = a.value("--from").orElseThrow(() -> new BadInput(
                     "missing --from HEADER (./lab profile syscall-table --help)"));
-            String text = SyscallTableGenerator.generate(Path.of(from));
+            String text;
+            try {
+                text = SyscallTableGenerator.generate(Path.of(from));
+            } catch (IOException e) {
+                throw Io.failed(Path.of(from), "read", e);
+            }
             if (a.value("--out").isPresent()) {
-                Files.writeString(Path.of(a.value("--out").get()), text);
+                SafeFiles.writeOutput("--out", Path.of(a.value("--out").get()), text.getBytes(StandardCharsets.UTF_8));
             } else {
                 System.out.print(text);
             }

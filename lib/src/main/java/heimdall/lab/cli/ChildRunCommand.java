@@ -38,7 +38,8 @@ public final class ChildRunCommand implements Command {
                 "  --batch       one timer pair around the N calls; prints the mean per call",
                 "  --path FILE   the file openat opens (default /etc/hostname)",
                 "",
-                "Exit status: 0 when the child completed, 1 when it did not (its fate is printed), 2 bad input.");
+                "Exit status: 0 when the child completed (it reached the end of its measuring and left every sample),",
+                "1 when it did not (its fate is printed, e.g. a measured call that ended it), 2 bad input.");
     }
 
     @Override
@@ -48,12 +49,9 @@ public final class ChildRunCommand implements Command {
         Call call = Call.parse(a.value("--call").orElseThrow(
                 () -> heimdall.lab.BadInput.at("command line", "--call", "missing (./lab child run --help)")),
                 Path.of(a.value("--path").orElse("/etc/hostname")));
-        long count = a.longValue("--count", 100_000);
-        long warmup = a.longValue("--warmup", count / 10);
-        int cpu = (int) a.longValue("--cpu", Cpus.measuring());
-        if (cpu >= 0 && !Cpus.allowed().contains(cpu)) {
-            throw heimdall.lab.BadInput.at("command line", "--cpu", "CPU " + cpu + " is not in the allowed set " + Cpus.allowed());
-        }
+        long count = a.count("--count", 100_000, ChildSpec.MAX_COUNT);
+        long warmup = a.longValue("--warmup", count / 10, 0, ChildSpec.MAX_WARMUP);
+        int cpu = a.cpu("--cpu", Cpus.measuring());
         ChildSpec spec = ChildSpec.of(call, warmup, count).withCpu(cpu)
                 .withMode(a.flag("--batch") ? ChildSpec.Mode.BATCH : ChildSpec.Mode.PER_CALL);
         ChildResult r = MeasuredChild.run(spec);
@@ -72,7 +70,7 @@ public final class ChildRunCommand implements Command {
         }
         System.out.printf("timer        median %,d ns, min %,d ns (back-to-back reads, %,d samples)%n",
                 timer.median(), timer.min(), timer.samples().length);
-        System.out.printf("fate         %s%n", r.fate().describe());
+        System.out.printf("fate         %s%n", r.outcome());
         return r.completed() ? 0 : 1;
     }
 }

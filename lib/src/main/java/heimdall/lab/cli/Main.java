@@ -1,6 +1,7 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
 import heimdall.lab.Refusal;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -9,7 +10,8 @@ import java.util.List;
 
 /**
  * The {@code ./lab} entry point: finds the longest command name matching the leading words and runs
- * it. Exit status: 0 success, 1 refusal, 2 bad input or usage, 3 an internal error (a bug).
+ * it. Exit status: 0 success, 1 refusal, 2 bad input or usage, or a file that cannot be read or written,
+ * or memory exhausted (the message names the file or limit and the reason), 3 an internal error (a bug).
  */
 public final class Main {
     private Main() {}
@@ -35,7 +37,15 @@ public final class Main {
     }
 
     public static void main(String[] argv) {
-        System.exit(run(Arrays.asList(argv), System.out, System.err));
+        int status = run(Arrays.asList(argv), System.out, System.err);
+        // PrintStream swallows write errors: a report that never reached its file (stdout redirected
+        // to a full disk) must not end with status 0. checkError() flushes first.
+        if (System.out.checkError() && status == 0) {
+            System.err.println("lab: error: cannot write standard output (the disk is full, or its reader "
+                    + "closed it): the output is incomplete");
+            status = 2;
+        }
+        System.exit(status);
     }
 
     /**
@@ -75,7 +85,20 @@ public final class Main {
         } catch (Refusal e) {
             err.println("lab " + chosen.name() + ": refused: " + e.getMessage());
             return 1;
+        } catch (OutOfMemoryError e) {
+            // A resource limit, not a bug: say which one and how to raise it.
+            err.println("lab " + chosen.name() + ": error: out of memory: this JVM's heap (at most "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) is too small for this input or these counts; "
+                    + "give it more with JAVA_TOOL_OPTIONS=-Xmx<size> or ask for less");
+            return 2;
         } catch (Exception | Error e) {
+            String io = Io.failureOf(e);
+            if (io != null) {
+                // Reading or writing a file failed (missing, unreadable, a directory, disk full, ...): the
+                // file and the reason are the whole story; a stack trace would only hide them.
+                err.println("lab " + chosen.name() + ": error: " + io);
+                return 2;
+            }
             err.println("lab " + chosen.name() + ": internal error (a bug, please report): " + e);
             e.printStackTrace(err);
             return 3;

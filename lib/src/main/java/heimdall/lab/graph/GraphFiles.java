@@ -2,6 +2,7 @@ package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -367,8 +368,8 @@ public final class GraphFiles {
     }
 
     private static void writeRoot(VectorSchemaRoot root, Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING);
+        // Replaced in place, but a link or FIFO at the name is refused, never written through.
+        try (FileChannel ch = SafeFiles.openReplacing(file);
                 ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             w.start();
             w.writeBatch();

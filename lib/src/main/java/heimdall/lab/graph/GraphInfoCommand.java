@@ -70,12 +70,12 @@ public final class GraphInfoCommand implements Command {
         Path nodes = Path.of(args.positional(0, "NODES (a .exec.nodes.arrow file)"));
         Path edges = Path.of(args.positional(1, "EDGES (a .exec.edges.arrow file)"));
         CompileBudget budget = CompileBudget.defaults()
-                .withMaxTransitions(args.longValue("--max-transitions", CompileBudget.DEFAULT_MAX_TRANSITIONS))
-                .withMaxFrames(args.longValue("--max-frames", CompileBudget.DEFAULT_MAX_FRAMES));
+                .withMaxTransitions(args.longValue("--max-transitions", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE))
+                .withMaxFrames(args.longValue("--max-frames", CompileBudget.DEFAULT_MAX_FRAMES, 1, Long.MAX_VALUE));
         PreparedGraph.Options options = PreparedGraph.Options.defaults()
                 .withCoalesce(args.flag("--coalesce"))
                 .withBudget(budget)
-                .withLimit(args.longValue("--bytes", PreparedGraph.Options.defaults().limitBytes()));
+                .withLimit(args.longValue("--bytes", PreparedGraph.Options.defaults().limitBytes(), 0, Long.MAX_VALUE));
 
         // The first import in a JVM also pays for loading and initializing Arrow (about 2 s here);
         // import_ms is the second, warm import of the same files, and the first is reported beside it.

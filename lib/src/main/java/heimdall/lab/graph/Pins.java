@@ -1,6 +1,7 @@
 package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -136,6 +137,6 @@ public final class Pins {
         for (Path p : files) {
             lines.put(p.getFileName().toString(), line(p));
         }
-        Files.write(sums, lines.values());
+        SafeFiles.replace(sums, String.join("\n", lines.values()) + (lines.isEmpty() ? "" : "\n"));
     }
 }

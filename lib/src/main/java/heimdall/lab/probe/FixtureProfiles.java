@@ -1,6 +1,7 @@
 package heimdall.lab.probe;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.SafeFiles;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ public final class FixtureProfiles {
         Path dir = folder(home, f.name());
         Files.createDirectories(dir);
         ObservationsJson.write(r.observations(), dir.resolve("observations.json"));
-        Files.writeString(dir.resolve("x86_64-glibc.json"),
+        SafeFiles.replace(dir.resolve("x86_64-glibc.json"),
                 ProfileGen.generate(r.observations(), dir.resolve("observations.json").toString()));
         return r.observations();
     }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +32,9 @@ public final class ObservationsJson {
     /** The value of the {@code format} field this class writes and accepts. */
     public static final String FORMAT = "heimdall-lab observations 1";
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The largest observations file read: as for profiles, the whole JSON tree must fit a small heap. */
+    public static final long MAX_BYTES = heimdall.lab.profile.ProfileJson.MAX_BYTES;
 
     private ObservationsJson() {}
 
@@ -68,13 +71,18 @@ public final class ObservationsJson {
     }
 
     public static void write(Observations o, Path file) throws IOException {
-        Files.writeString(file, write(o));
+        SafeFiles.replace(file, write(o));
     }
 
+    /**
+     * Reads observations from {@code file}, at most {@link #MAX_BYTES} of it (a probe's file is a few KiB:
+     * one entry per distinct call and argument tuple).
+     */
     public static Observations read(Path file) {
+        byte[] bytes = heimdall.lab.Io.read(file, MAX_BYTES);
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
+            root = JSON.readTree(bytes);
         } catch (IOException e) {
             throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
         }

@@ -1,9 +1,9 @@
 package heimdall.lab.probe;
 
-import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
-import java.nio.file.Files;
+import heimdall.lab.sys.SafeFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,12 +42,10 @@ public final class ProfileGenCommand implements Command {
         }
         Args a = Args.parse(name(), mapped, Set.of(), Set.of("--out")).atMost(1);
         Path in = Path.of(a.positional(0, "OBSERVATIONS.json"));
-        if (!Files.isRegularFile(in)) {
-            throw new BadInput(in + ": no such file");
-        }
+        heimdall.lab.Io.requireReadable(in);
         String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());
         if (a.value("--out").isPresent()) {
-            Files.writeString(Path.of(a.value("--out").get()), profile);
+            SafeFiles.writeOutput("-o", Path.of(a.value("--out").get()), profile.getBytes(StandardCharsets.UTF_8));
         } else {
             System.out.print(profile);
         }

@@ -4,7 +4,8 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
-import java.nio.file.Files;
+import heimdall.lab.sys.SafeFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -46,11 +47,8 @@ public final class ProfileProbeCommand implements Command {
         if (cmd.isEmpty()) {
             throw new BadInput("no command to probe: give it after -- (./lab profile probe --help)");
         }
-        long runs = a.longValue("--runs", 3);
-        if (runs < 1 || runs > 1000) {
-            throw new BadInput("option --runs: " + runs + " is out of range (1 to 1000)");
-        }
-        Probe.Result r = new Probe(Tracer.standard(), SyscallNames.x86_64()).probe(cmd, (int) runs, cmd);
+        int runs = a.intValue("--runs", 3, 1, 1000);
+        Probe.Result r = new Probe(Tracer.standard(), SyscallNames.x86_64()).probe(cmd, runs, cmd);
         for (int i = 0; i < r.runs().size(); i++) {
             Tracer.Run run = r.runs().get(i);
             System.err.printf("lab profile probe: run %d: status %d, %d syscalls, %d tasks%n", i + 1, run.status(),
@@ -63,7 +61,7 @@ public final class ProfileProbeCommand implements Command {
         String text = ObservationsJson.write(r.observations());
         if (a.value("--out").isPresent()) {
             Path out = Path.of(a.value("--out").get());
-            Files.writeString(out, text);
+            SafeFiles.writeOutput("-o", out, text.getBytes(StandardCharsets.UTF_8));
             System.err.printf("lab profile probe: %d distinct syscalls; observations in %s%n",
                     r.observations().calls().size(), out);
         } else {

@@ -35,10 +35,7 @@ public final class ProfileRegenCommand implements Command {
     @Override
     public int run(List<String> argv) throws Exception {
         Args a = Args.parse(name(), argv, Set.of(), Set.of("--runs", "--only")).atMost(0);
-        int runs = (int) a.longValue("--runs", 3);
-        if (runs < 1 || runs > 100) {
-            throw new heimdall.lab.BadInput("option --runs: " + runs + " is out of range (1 to 100)");
-        }
+        int runs = a.intValue("--runs", 3, 1, 100);
         Path home = Path.of(System.getProperty("heimdall.lab.home", ".")).toAbsolutePath().normalize();
         Probe probe = new Probe(Tracer.standard(), SyscallNames.x86_64());
         boolean any = false;

@@ -1,6 +1,7 @@
 package heimdall.lab.probe;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,8 +80,8 @@ public final class Tracer {
         if (command.isEmpty()) {
             throw new IllegalArgumentException("no command to trace");
         }
-        Path dir = Files.createTempDirectory("heimdall-trace-");
-        try {
+        try (Scratch scratch = Scratch.create("heimdall-trace-")) {
+            Path dir = scratch.path();
             Path trace = dir.resolve("trace.jsonl");
             Path out = dir.resolve("stdout");
             Path err = dir.resolve("stderr");
@@ -108,13 +109,6 @@ public final class Tracer {
             }
             List<TraceEvent> events = Files.exists(trace) ? TraceReader.read(trace) : List.of();
             return new Run(status, events, head(out), stderr);
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path f : (Iterable<Path>) files::iterator) {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(dir);
         }
     }
 

@@ -46,14 +46,15 @@ public record Profile(Action defaultAction, List<String> architectures, List<Sys
     /**
      * The reference semantics: the return value this profile gives a call on x86_64, evaluated
      * directly from the rules (no BPF). Foreign architectures and x32 numbers get KILL_PROCESS, as
-     * the compiler answers them.
+     * the compiler answers them. The number -1 (what a tracer sets to skip a call) is no x32 call:
+     * as in libseccomp's programs it meets the rules, none of which names it, so the default action.
      *
      * @param nr the syscall number (as the kernel's signed {@code int})
      * @param arch the audit architecture
      * @param args the six arguments
      */
     public int evaluate(SyscallTable table, int nr, int arch, long[] args) {
-        if (arch != AUDIT_ARCH_X86_64 || Integer.compareUnsigned(nr, X32_SYSCALL_BIT) >= 0) {
+        if (arch != AUDIT_ARCH_X86_64 || (Integer.compareUnsigned(nr, X32_SYSCALL_BIT) >= 0 && nr != -1)) {
             return Action.KILL_PROCESS.ret();
         }
         for (SyscallRule r : syscalls) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -42,6 +44,14 @@ public final class ProfileJson {
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
     private static final Set<String> COND_FIELDS = Set.of("arches", "caps", "minKernel");
 
+    /**
+     * The largest profile file read, 4 MiB: real container profiles are tens of KiB (Podman's is
+     * 16 KiB), and a parse holds the whole JSON tree in the heap, up to some 30 times the file's size for
+     * the most wasteful JSON (nested empty arrays): 4 MiB stays well inside a 512 MiB heap. A larger
+     * file is refused by name, size and limit before it is read, so no file can exhaust the heap.
+     */
+    public static final long MAX_BYTES = 4L << 20;
+
     private ProfileJson() {}
 
     /** A loaded profile and what could not be applied or was dropped on the way. */
@@ -58,13 +68,7 @@ public final class ProfileJson {
 
     /** Loads {@code file}, deciding conditions against {@code host} and checking names in {@code table}. */
     public static Loaded load(Path file, HostConditions host, SyscallTable table) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw BadInput.at(file, "(file)", "cannot read: " + e);
-        }
-        return parse(text, file.toString(), host, table);
+        return parse(Io.readString(file, MAX_BYTES), file.toString(), host, table);
     }
 
     /** Parses profile JSON; {@code file} names the source in errors and warnings. */
@@ -82,7 +86,7 @@ public final class ProfileJson {
 
     /** Writes {@code profile} as OCI JSON (no extensions: they were applied when it was loaded). */
     public static void save(Profile profile, Path file) throws IOException {
-        Files.writeString(file, toJson(profile));
+        SafeFiles.replace(file, toJson(profile));
     }
 
     /** The OCI JSON text of {@code profile}. */

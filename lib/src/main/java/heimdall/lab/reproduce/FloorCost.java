@@ -18,9 +18,11 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -69,8 +71,23 @@ public final class FloorCost {
         }
     }
 
-    /** The published rows, and ours in the same order, with the brokered rows twice (native, Java). */
+    /**
+     * The rows for describing them (labels, published twins): their openat names a file that can never
+     * exist ({@link #NOT_MADE}); a run builds its own with {@link #rows(Options, Path)} beneath its
+     * private job folder.
+     */
     public static List<FloorRow> rows(Options o) {
+        return rows(o, NOT_MADE);
+    }
+
+    /** Where {@link #rows(Options)} points openat: below {@code /dev/null}, so nothing can be planted there. */
+    static final Path NOT_MADE = Path.of("/dev/null/in");
+
+    /**
+     * The published rows, and ours in the same order, with the brokered rows twice (native, Java);
+     * openat opens {@code data.txt} in {@code inDir} (see {@link #inDir(Scratch)}).
+     */
+    public static List<FloorRow> rows(Options o, Path inDir) {
         Profile abcdf = Fixtures.profile("abcdf");
         Profile wasm = Fixtures.profile("heimdall-wasm-host");
         Floor staticAbcdf = Floors.staticFloor("static floor, abcdf", abcdf);
@@ -78,7 +95,7 @@ public final class FloorCost {
         Floor threeAbcdf = Floors.threeAnswers("three answers, abcdf", abcdf, BROKERED);
         Floor threeWasm = Floors.threeAnswers("three answers, wasm host", wasm, BROKERED);
         Floor stackedWasm = Floors.stacked("stacked, wasm host", wasm, BROKERED);
-        Path data = inDir().resolve(DATA_FILE);
+        Path data = inDir.resolve(DATA_FILE);
         Call openat = Call.openat(data);
 
         List<FloorRow> rows = new ArrayList<>();
@@ -146,20 +163,22 @@ public final class FloorCost {
         return null;
     }
 
-    /** The job's {@code in/} directory, holding the file that {@code openat} opens (made once). */
-    static Path inDir() {
+    /**
+     * Makes the job's {@code in/} directory inside {@code job} (a private scratch folder, never a
+     * predictable name) with the file that {@code openat} opens, created exclusively.
+     */
+    static Path inDir(Scratch job) {
+        Path dir = job.newDirectory("in");
         try {
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "heimdall-lab-job-" + ProcessHandle.current().pid(), "in");
-            Files.createDirectories(dir);
-            Path data = dir.resolve(DATA_FILE);
-            if (!Files.exists(data)) {
-                Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
-            }
-            return dir;
+            SafeFiles.writeNew(dir.resolve(DATA_FILE), "heimdall-lab: the file a measured openat opens\n".getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot make the job's in/ directory", e);
+            throw new UncheckedIOException("cannot write the job's " + dir.resolve(DATA_FILE), e);
         }
+        return dir;
     }
+
+    /** The job folder's prefix under {@code java.io.tmpdir} (a random suffix follows). */
+    static final String JOB_PREFIX = "heimdall-lab-job-";
 
     /**
      * Measures every row and writes the results folder (never an existing one). Ctrl-C or SIGTERM
@@ -178,7 +197,15 @@ public final class FloorCost {
      * no run had completed, nothing is written (the folder is left as it was given, empty).
      */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
-        List<FloorRow> rows = rows(o);
+        // The job folder is private and goes with the run. A signal does not end the JVM (the run
+        // stops and closes it); a second one does, and the folder goes with it at once.
+        try (Scratch job = Scratch.create(JOB_PREFIX)) {
+            return run(o, folder, progress, stop, inDir(job));
+        }
+    }
+
+    private static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
+        List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format("floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
@@ -197,7 +224,7 @@ public final class FloorCost {
         List<FloorBench.Measured> measured = List.of();
         if (!stop.requested()) {
             try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir(), samples, loads, progress, stop::requested);
+                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, stop::requested);
             }
         }
         // A signal that came after the last run stopped nothing: the run is complete.

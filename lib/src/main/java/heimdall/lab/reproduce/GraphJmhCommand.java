@@ -9,6 +9,7 @@ import heimdall.lab.cli.Command;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -199,7 +200,14 @@ public final class GraphJmhCommand implements Command {
             }
         }
         String cp = classes + ":" + home.resolve("lib/target/classes") + ":" + Files.readString(cpFile).strip();
-        Path json = Files.createTempFile("heimdall-jmh-", ".json");
+        try (Scratch scratch = Scratch.create("heimdall-jmh-")) {
+            return runJmh(home, cp, scratch.path().resolve("result.json"), entry, layout, cpu, quick);
+        }
+    }
+
+    /** Runs JMH, its JSON result written to {@code json} (a name in our private scratch folder, not yet made). */
+    private static JsonNode runJmh(Path home, String cp, Path json, String entry, Layout layout, int cpu, boolean quick)
+            throws IOException, InterruptedException {
         String opens = "--add-opens=java.base/java.nio=ALL-UNNAMED";
         String props = "-Dheimdall.lab.home=" + home + " -Dgraph.cpu=" + cpu;
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), opens,
@@ -208,18 +216,14 @@ public final class GraphJmhCommand implements Command {
                 "-jvmArgsAppend", opens + " " + props, "-rf", "json", "-rff", json.toString()));
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         int status = p.waitFor();
-        try {
-            if (status != 0 || Files.size(json) == 0) {
-                throw new Refusal("JMH exited with status " + status);
-            }
-            JsonNode all = new ObjectMapper().readTree(json.toFile());
-            if (!all.isArray() || all.isEmpty()) {
-                throw new Refusal("JMH wrote no result");
-            }
-            return all.get(0);
-        } finally {
-            Files.deleteIfExists(json);
+        if (status != 0 || !Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(json) == 0) {
+            throw new Refusal("JMH exited with status " + status);
         }
+        JsonNode all = new ObjectMapper().readTree(json.toFile());
+        if (!all.isArray() || all.isEmpty()) {
+            throw new Refusal("JMH wrote no result");
+        }
+        return all.get(0);
     }
 
     private static boolean stale(Path module) throws IOException {

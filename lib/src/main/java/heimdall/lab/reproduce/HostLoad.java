@@ -11,6 +11,7 @@ import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.Scratch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -95,7 +96,13 @@ public final class HostLoad {
      * marked interrupted and each row with the runs it completed; nothing at all when no run completed.
      */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
-        List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false));
+        try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
+            return run(o, folder, progress, stop, FloorCost.inDir(job));
+        }
+    }
+
+    private static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
+        List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false), inDir);
         Host host = Host.capture();
         Instant started = Instant.now();
         Host.LoadSampler idleLoads = new Host.LoadSampler();
@@ -106,12 +113,12 @@ public final class HostLoad {
         List<FloorBench.Measured> loaded;
         LoadGenerator.Report report;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), FloorCost.inDir(), samples, idleLoads, s -> progress.accept("idle " + s),
+            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s),
                     stop::requested);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {
                 progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
                 sleep(o.settleMs(), loadedLoads, stop);
-                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), FloorCost.inDir(), samples, loadedLoads,
+                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), inDir, samples, loadedLoads,
                         s -> progress.accept("loaded " + s), stop::requested);
                 report = gen.stop();
             }

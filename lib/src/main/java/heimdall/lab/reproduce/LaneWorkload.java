@@ -5,12 +5,12 @@ import com.sun.jna.NativeLibrary;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Prepared;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -94,18 +94,17 @@ public final class LaneWorkload {
         }
     }
 
-    /** The prepared 1 MiB input file: deterministic bytes, written once. */
+    /**
+     * Writes the 1 MiB input file (deterministic bytes) into {@code dir}, a folder of the run's own
+     * (a {@link heimdall.lab.sys.Scratch}); created exclusively, so anything already at the name
+     * (a planted link or FIFO) is an error, never written through.
+     */
     public static Path prepareFile(Path dir) {
+        Path f = dir.resolve("lanes-input.bin");
         try {
-            Files.createDirectories(dir);
-            Path f = dir.resolve("lanes-input.bin");
-            byte[] data = content();
-            if (!Files.exists(f) || Files.size(f) != FILE_SIZE || !java.util.Arrays.equals(Files.readAllBytes(f), data)) {
-                Files.write(f, data);
-            }
-            return f;
+            return SafeFiles.writeNew(f, content());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the lanes input file in " + dir, e);
+            throw new UncheckedIOException("cannot prepare the lanes input file " + f, e);
         }
     }
 

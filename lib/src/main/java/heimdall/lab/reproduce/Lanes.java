@@ -7,6 +7,7 @@ import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,10 +38,16 @@ public final class Lanes {
     public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures) {}
 
     public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress) throws InterruptedException {
+        // The input file lives in a private scratch folder of this run, removed with it.
+        try (Scratch scratch = Scratch.create("heimdall-lab-lanes-")) {
+            return run(s, folder, progress, LaneWorkload.prepareFile(scratch.path()));
+        }
+    }
+
+    private static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress, Path file) throws InterruptedException {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
-        Path file = LaneWorkload.prepareFile(Path.of(System.getProperty("java.io.tmpdir"), "heimdall-lab-lanes-" + ProcessHandle.current().pid()));
         PreparedGraph pg = PreparedGraph.prepare(LaneWorkload.graph(), PreparedGraph.Options.defaults()
                 .withBudget(s.budget()).withLimit(s.bytes()).withCoalesce(s.coalesce()));
         List<String> variants = new ArrayList<>(List.of(UNCHECKED));

@@ -1,7 +1,9 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
 import heimdall.lab.bench.FloorBench;
+import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
@@ -66,12 +68,15 @@ final class Reproductions {
         public String help() {
             return """
                       --quick                seconds: 16 rounds, 25,000 calls timed each and 125,000 as a whole
-                      --runs N               per-call runs (fresh children) per configuration (default 32; a
-                                             multiple of 4 gives each code placement of the loop as many runs)
+                      --runs N               per-call runs (fresh children) per configuration and loop (default 32;
+                                             a multiple of 4 gives each code placement of the loop as many runs)
                       --calls N              calls timed one by one per run (default 250,000)
-                      --batch-runs N         batch runs per configuration (default 32)
-                      --batch-calls N        calls timed as a whole per batch run, CLOCK_PROCESS_CPUTIME_ID (default
-                                             1,250,000; the selftest: 100,000,000 in one run)
+                      --batch-runs N         batch runs per configuration, loop and clock (default 32)
+                      --batch-calls N        calls timed as a whole per batch run, on CLOCK_MONOTONIC and on the
+                                             selftest's CLOCK_PROCESS_CPUTIME_ID (default 625,000; the selftest:
+                                             100,000,000 in one run)
+                    Both loops run every way: the bare syscall instruction and the selftest's (glibc syscall(),
+                    the pid compared).
                       --cpu C                the child's CPU (default %d)
                     """.formatted(Cpus.measuring());
         }
@@ -90,8 +95,8 @@ final class Reproductions {
         public Run prepare(Args args) {
             KernelBitmap.Options b = args.flag("--quick") ? KernelBitmap.Options.quick() : KernelBitmap.Options.full();
             long calls = positive(args, "--calls", b.perCallCount());
-            KernelBitmap.Options o = new KernelBitmap.Options((int) positive(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
-                    calls, (int) positive(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
+            KernelBitmap.Options o = new KernelBitmap.Options(runs(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
+                    calls, runs(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
                     cpu(args, "--cpu", b.cpu()));
             return (folder, progress) -> KernelBitmap.run(o, folder, progress);
         }
@@ -129,11 +134,14 @@ final class Reproductions {
         @Override
         public Run prepare(Args args) {
             AttachCost.Options b = args.flag("--quick") ? AttachCost.Options.quick() : AttachCost.Options.full();
-            AttachCost.Options o = new AttachCost.Options((int) positive(args, "--runs", b.runs()),
-                    (int) positive(args, "--attaches", b.attaches()), b.forkWarmup(), (int) positive(args, "--forks", b.forks()),
+            AttachCost.Options o = new AttachCost.Options(runs(args, "--runs", b.runs()),
+                    (int) positive(args, "--attaches", b.attaches()), b.forkWarmup(),
+                    (int) positive(args, "--forks", b.forks()),
                     b.compileWarmup(), b.compiles(), cpu(args, "--cpu", b.cpu()));
             String podman = args.value("--podman").orElse(AttachCost.PODMAN_PROFILE.toString());
-            Path profile = podman.equals("none") ? null : Path.of(podman);
+            // An explicit --podman must exist; only the default may be absent (no container profile row).
+            Path profile = podman.equals("none") ? null
+                    : args.value("--podman").isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
             return (folder, progress) -> AttachCost.run(o, folder, profile, progress);
         }
     }
@@ -175,10 +183,7 @@ final class Reproductions {
             if (load.isEmpty()) {
                 throw new BadInput("option --load: no load threads given");
             }
-            long settle = args.longValue("--settle", args.flag("--quick") ? 5 : 60);
-            if (settle < 0) {
-                throw new BadInput("option --settle: must be 0 or more seconds, got " + settle);
-            }
+            long settle = args.longValue("--settle", args.flag("--quick") ? 5 : 60, 0, MAX_SETTLE_SECONDS);
             HostLoad.Options o = new HostLoad.Options(counts, cpu(args, "--cpu", Cpus.measuring()), load, settle * 1000);
             return (folder, progress) -> HostLoad.run(o, folder, progress);
         }
@@ -187,23 +192,26 @@ final class Reproductions {
     /** floor-cost's counts from --quick, --runs, --calls and --broker-calls. */
     static FloorBench.Counts counts(Args args) {
         FloorBench.Counts base = args.flag("--quick") ? FloorBench.Counts.quick() : FloorBench.Counts.published();
-        return new FloorBench.Counts((int) positive(args, "--runs", base.runs()), base.warmup(), positive(args, "--calls", base.count()),
+        return new FloorBench.Counts(runs(args, "--runs", base.runs()), base.warmup(), positive(args, "--calls", base.count()),
                 base.brokerWarmup(), positive(args, "--broker-calls", base.brokerCount()));
     }
 
+    /** A day: a settling time past it is a typo, not a plan. */
+    static final long MAX_SETTLE_SECONDS = 86_400;
+
+    /** Runs are fresh processes, each with its samples kept: past this many a run count is a typo. */
+    static final int MAX_RUNS = 10_000;
+
+    /** Calls a child makes: at least 1, at most what the runner's sample region holds (an int holds it too). */
     static long positive(Args args, String option, long fallback) {
-        long v = args.longValue(option, fallback);
-        if (v < 1) {
-            throw new BadInput("option " + option + ": must be at least 1, got " + v);
-        }
-        return v;
+        return args.count(option, fallback, ChildSpec.MAX_COUNT);
+    }
+
+    static int runs(Args args, String option, int fallback) {
+        return (int) args.count(option, fallback, MAX_RUNS);
     }
 
     static int cpu(Args args, String option, int fallback) {
-        int cpu = (int) args.longValue(option, fallback);
-        if (!Cpus.allowed().contains(cpu)) {
-            throw new BadInput("option " + option + ": CPU " + cpu + " is not one this process may use " + Cpus.allowed());
-        }
-        return cpu;
+        return args.cpu(option, fallback);
     }
 }

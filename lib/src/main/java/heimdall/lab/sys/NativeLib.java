@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
@@ -16,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The native half: {@code libheimdall.so} bound by JNA direct mapping, and the path of the
@@ -25,7 +27,11 @@ import java.util.HexFormat;
  * plain files (running from {@code target/classes}) they are used in place, so a rebuild is seen at
  * once; inside a jar they are extracted once into {@code $XDG_CACHE_HOME/heimdall-lab/native/<hash>/}
  * (default {@code ~/.cache}), keyed by the SHA-256 of both files, so differing builds never share a
- * directory and an unchanged build is not extracted again.
+ * directory and an unchanged build is not extracted again. Root loads that library and runs that
+ * executable, so the directory must be one only root or we can change (it and every folder above it
+ * owned by root or us, not writable by others; a sticky folder above it is fine); when it is not (a
+ * {@code sudo} that kept the user's {@code HOME}, a shared {@code XDG_CACHE_HOME}), the files go into a
+ * private {@link Scratch} folder for this JVM instead.
  *
  * <p>Every method returns a negative errno on failure (see {@link Errno}); the entry points are those
  * of {@code native/include/heimdall.h}, with primitive arguments only, so no call allocates a JNA
@@ -158,7 +164,13 @@ public final class NativeLib {
                     return dir;
                 }
             }
-            return extract(lib, runner, cacheRoot());
+            try {
+                return extract(lib, runner, cacheRoot());
+            } catch (UntrustedDirectory e) {
+                Scratch own = Scratch.create("heimdall-lab-native-"); // removed when the JVM ends
+                System.err.println("heimdall-lab: " + e.getMessage() + "; using the private " + own.path() + " instead");
+                return extract(lib, runner, own.path());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot extract the native files", e);
         } catch (URISyntaxException e) {
@@ -186,15 +198,51 @@ public final class NativeLib {
             throw new IllegalStateException(e);
         }
         Path dir = root.resolve(key);
-        Files.createDirectories(dir);
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        String why = untrusted(dir);
+        if (why != null) {
+            throw new UntrustedDirectory("native cache " + dir + ": " + why);
+        }
         place(dir.resolve(LIBRARY), libBytes, "rw-r--r--");
         place(dir.resolve(RUNNER), runnerBytes, "rwxr-xr-x");
         return dir;
     }
 
-    /** Writes beside the target and renames, so concurrent JVMs never see a half-written file. */
+    /** The native files' directory cannot be trusted: someone other than root or us could change it. */
+    static final class UntrustedDirectory extends IOException {
+        UntrustedDirectory(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Why someone other than root or us could change what {@code dir} holds, or null: {@code dir} itself
+     * must be writable by no one else, and every folder on its path (as written and as resolved) owned
+     * by root or us and writable by no one else unless sticky.
+     */
+    static String untrusted(Path dir) throws IOException {
+        String why = SafeFiles.othersCanWrite(dir, false);
+        if (why != null) {
+            return "is " + why;
+        }
+        for (Path d : List.of(dir.toAbsolutePath(), dir.toRealPath())) {
+            for (Path up = d.getParent(); up != null; up = up.getParent()) {
+                why = SafeFiles.othersCanWrite(up, true);
+                if (why != null) {
+                    return up + " above it is " + why;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Writes beside the target and renames, so concurrent JVMs never see a half-written file; a target
+     * already holding exactly these bytes (a regular file, not a link) is kept.
+     */
     private static void place(Path target, byte[] bytes, String perms) throws IOException {
-        if (Files.isRegularFile(target) && Files.size(target) == bytes.length) {
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == bytes.length
+                && java.util.Arrays.equals(Files.readAllBytes(target), bytes)) {
             return;
         }
         Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");

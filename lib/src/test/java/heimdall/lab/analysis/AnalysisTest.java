@@ -222,6 +222,30 @@ class AnalysisTest {
         Plots.save(chart, PREVIEW.resolve("p99-vs-load-rows.png"));
     }
 
+    /** The selftest loop's fields get a chart of their own, with the monotonic batch as squares; a folder without them gets none. */
+    @Test
+    void theSelftestLoopHasItsOwnByPlacementChart() throws Exception {
+        Path dir = tmp.resolve("placement-selftest");
+        Files.createDirectories(dir);
+        List<Map<String, Object>> rows = List.of(
+                Map.of("section", "configuration", "what", "getpid native", "per_call_ns_by_placement", List.of(118, 119, 118, 118),
+                        "selftest_per_call_ns_by_placement", List.of(126, 127, 127, 127),
+                        "selftest_batch_ns_per_call_by_placement", List.of(107, 108, 109, 111),
+                        "selftest_batch_monotonic_ns_per_call_by_placement", List.of(133, 110, 364, 111)));
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        json.writeValue(dir.resolve("summary.json").toFile(), rows);
+        json.writeValue(dir.resolve("environment.json").toFile(), Map.of("cpu_model", "synthetic"));
+        Results r = Results.load(dir);
+        var chart = Plots.byPlacement(r, Plots.SELFTEST_LOOP);
+        assertEquals(12, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
+        assertEquals(364.0, chart.getSeriesMap().get("batch (monotonic), placement 2").getYData().toArray()[0]);
+        assertEquals(127.0, chart.getSeriesMap().get("per call, placement 1").getYData().toArray()[0]);
+        assertEquals(4, Plots.byPlacement(r).getSeriesMap().size(), "the bare loop's chart: its per-call figures only");
+        assertTrue(Plots.all(r).containsKey("by-placement-selftest-loop.png"));
+        assertFalse(Plots.all(floor).containsKey("by-placement-selftest-loop.png"));
+        assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor, Plots.SELFTEST_LOOP));
+    }
+
     @Test
     void markdownHasAHeaderAlignmentAndEveryRow() {
         String md = Tables.markdown(Tables.graphByLayout(graph));

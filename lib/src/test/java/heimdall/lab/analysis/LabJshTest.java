@@ -3,12 +3,13 @@ package heimdall.lab.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,11 +21,7 @@ class LabJshTest {
     @Test
     void labJshLoadsAResultsFolderAndPrintsItsTable(@TempDir Path tmp) throws Exception {
         Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
-        boolean present = Files.isExecutable(jshell);
-        if (!present) {
-            System.err.println("SKIPPED LabJshTest: no jshell at " + jshell + " (a JRE, not a JDK?)");
-        }
-        Assumptions.assumeTrue(present, "jshell missing");
+        Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
         Path folder = SyntheticResults.floorFolder(tmp.resolve("results"));
         Path script = tmp.resolve("session.jsh");
         Files.writeString(script, String.join("\n",

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
@@ -16,11 +15,11 @@ import heimdall.lab.profile.Profile;
 import heimdall.lab.reproduce.Fixtures;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,13 +111,7 @@ class FloorBenchKilledRowTest {
         return out;
     }
 
-    private static void requireSeccomp() throws IOException {
-        Path avail = Path.of("/proc/sys/kernel/seccomp/actions_avail");
-        List<String> have = Files.isReadable(avail) ? Arrays.asList(Files.readString(avail).trim().split("\\s+")) : List.of();
-        boolean ok = have.containsAll(List.of("kill_process", "user_notif"));
-        if (!ok) {
-            System.err.println("SKIPPED: needs seccomp kill_process and user_notif (actions_avail: " + have + ")");
-        }
-        assumeTrue(ok, "needs seccomp kill_process and user_notif");
+    private static void requireSeccomp() {
+        Requires.seccomp("kill_process", "user_notif");
     }
 }

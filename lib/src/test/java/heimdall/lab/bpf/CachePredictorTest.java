@@ -9,10 +9,9 @@ import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
-import java.nio.file.Files;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class CachePredictorTest {
@@ -36,6 +35,22 @@ class CachePredictorTest {
         assertFalse(CachePredictor.cacheable(p, 40), "ends in ERRNO");
         assertFalse(CachePredictor.cacheable(p, 38), "ends in ERRNO");
         assertEquals(1, CachePredictor.cacheableNumbers(p, 500).cardinality());
+    }
+
+    @Test
+    void numbersOutsideTheKernelsBitmapAreNeverCacheable() {
+        // seccomp_cache_check_allow_bitmap: nr < 0 or past the bitmap runs the filters, even a constant allow
+        Program allowAll = prog(ldAbs(0), ret(ALLOW));
+        assertTrue(CachePredictor.cacheable(allowAll, 0));
+        for (int nr : new int[] {-1, Integer.MIN_VALUE, Profile.X32_SYSCALL_BIT, Profile.X32_SYSCALL_BIT | 39}) {
+            assertEquals(ALLOW, Emulator.run(allowAll, SeccompData.x86_64(nr)).action());
+            assertFalse(CachePredictor.cacheable(allowAll, nr), "nr " + nr);
+        }
+        // a compiled allow-by-default profile lets -1 through to its default, uncached
+        Program compiled = Compiler.compile(Profile.builder(Action.ALLOW).rule(Action.errno(1), "getppid").build());
+        assertEquals(ALLOW, Emulator.run(compiled, SeccompData.x86_64(-1)).action());
+        assertFalse(CachePredictor.cacheable(compiled, -1));
+        assertTrue(CachePredictor.cacheable(compiled, 39));
     }
 
     @Test
@@ -91,10 +106,7 @@ class CachePredictorTest {
     @Test
     void podmanProfileEveryBareAllowedCallIsCacheable() {
         Path podman = Path.of("/usr/share/containers/seccomp.json");
-        if (!Files.exists(podman)) {
-            System.err.println("SKIPPED: " + podman + " missing (install golang-github-containers-common)");
-        }
-        Assumptions.assumeTrue(Files.exists(podman), podman + " missing (golang-github-containers-common)");
+        Requires.file(podman, "Debian package golang-github-containers-common");
         Profile profile = ProfileJson.load(podman).profile();
         SyscallTable t = SyscallTable.x86_64();
         Program prog = Compiler.compile(profile);

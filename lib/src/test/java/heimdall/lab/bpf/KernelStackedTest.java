@@ -2,14 +2,13 @@ package heimdall.lab.bpf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
-import java.nio.file.Files;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -74,10 +73,7 @@ class KernelStackedTest {
     @Test
     void containerProfileUnderABrokerLikeFilterThatAlsoAnswersErrno() {
         Path podman = KernelDifferentialTest.PODMAN;
-        if (!Files.isRegularFile(podman)) {
-            System.err.println("SKIPPED: " + podman + " is missing (Debian: golang-github-containers-common)");
-            assumeTrue(false, podman + " is missing");
-        }
+        Requires.file(podman, "Debian package golang-github-containers-common");
         Profile container = ProfileJson.load(podman).profile();
         Profile broker = Profile.builder(Action.ALLOW)
                 .rule(Action.NOTIFY, "openat")

@@ -7,9 +7,9 @@ import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallTable;
-import java.nio.file.Files;
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Our layout against libseccomp's binary tree on Podman's profile. */
@@ -18,13 +18,10 @@ class LibseccompComparisonTest {
 
     @Test
     void podmanProfileOursRunsNoMoreInstructionsThanLibseccompsBinaryTree() throws Exception {
-        boolean podman = Files.exists(PODMAN);
-        boolean lib = LibseccompBaseline.available();
-        if (!podman || !lib) {
-            System.err.println("SKIPPED: libseccomp comparison needs " + PODMAN + " (golang-github-containers-common) "
-                    + "and /usr/bin/python3 with 'import seccomp' (python3-seccomp): podman=" + podman + " seccomp=" + lib);
-        }
-        Assumptions.assumeTrue(podman && lib, "Podman's profile or python3-seccomp missing");
+        // the installed files only: if python3 then cannot import seccomp or our bridge breaks, this fails
+        Requires.that(KernelFacts.file(PODMAN, "Debian package golang-github-containers-common"),
+                KernelFacts.executable(Path.of(LibseccompBaseline.PYTHON), "Debian package python3"),
+                KernelFacts.pythonModule("seccomp", "Debian package python3-seccomp"));
         SyscallTable t = SyscallTable.x86_64();
         Profile profile = ProfileJson.load(PODMAN).profile();
         Program ours = Compiler.compile(profile);

@@ -1,37 +1,47 @@
 package heimdall.lab.broker;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import heimdall.lab.testing.Fact;
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** Shared set-up for the broker tests: the support check and a job directory. */
+/** Shared set-up for the broker tests: the kernel check and a job directory. */
 final class BrokerFixtures {
-    private static String unsupported;
-    private static boolean checked;
+    /** The kernel that brought {@code SECCOMP_ADDFD_FLAG_SEND}, the broker answer's injection. */
+    static final int[] BROKER_KERNEL = {5, 14};
+    /** The kernel that brought {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP}. */
+    static final int[] SYNC_WAKE_UP_KERNEL = {6, 6};
+    static final int CAP_MKNOD = 27;
 
     private BrokerFixtures() {}
 
-    /** Skips (loudly) when notified children cannot be supervised here. */
-    static synchronized void assumeSupported() {
-        if (!checked) {
-            checked = true;
-            unsupported = Supervisor.unsupportedReason();
-            if (unsupported == null) {
-                try (NotifyChildFixture f = NotifyChildFixture.start(NotifyChildFixture.Options.in(null))) {
-                    BrokerNative.hl_close(f.takeListener());
-                } catch (IOException | RuntimeException e) {
-                    unsupported = "cannot run a notified child and take its listener: " + e.getMessage();
-                }
-            }
-        }
-        if (unsupported != null) {
-            System.err.println("SKIPPED broker test: " + unsupported);
-        }
-        assumeTrue(unsupported == null, unsupported);
+    /**
+     * Skips (loudly) when this kernel cannot run the broker tests, judged on kernel facts only: the
+     * {@code user_notif} action in {@code /proc/sys/kernel/seccomp/actions_avail}, the kernel version
+     * (5.14 for the broker's {@code ADDFD_FLAG_SEND}) and Yama's {@code ptrace_scope} (the tests take
+     * the child's listener with {@code pidfd_getfd}, which needs ptrace access). Whatever our own code
+     * does afterwards (the library, the fixture child) is tested, never probed: its failures fail.
+     * With {@code LAB_REQUIRE_KERNEL=1} a missing feature fails instead of skipping.
+     */
+    static void assumeSupported() {
+        Requires.that(KernelFacts.seccompActions("user_notif"),
+                KernelFacts.kernelAtLeast(BROKER_KERNEL[0], BROKER_KERNEL[1]),
+                KernelFacts.ptrace());
+    }
+
+    /** Skips (or with {@code LAB_REQUIRE_KERNEL=1} fails) when this kernel is older than {@code version}. */
+    static void assumeKernelAtLeast(int[] version, String feature) {
+        Fact kernel = KernelFacts.kernelAtLeast(version[0], version[1]);
+        Requires.that(new Fact(feature + " (" + kernel.need() + ")", kernel.present(), kernel.detail()));
+    }
+
+    /** Skips (or fails, as above) unless this process holds capability {@code bit} (e.g. CAP_MKNOD). */
+    static void assumeCapability(int bit, String name) {
+        Requires.that(KernelFacts.capability(bit, name));
     }
 
     /**

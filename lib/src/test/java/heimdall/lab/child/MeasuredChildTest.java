@@ -21,6 +21,7 @@ import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Errno;
 import heimdall.lab.sys.NativeLib;
 import heimdall.lab.sys.Signals;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +53,7 @@ class MeasuredChildTest {
 
     static Stream<Call> calls() {
         return Stream.of(Call.GETPPID, Call.GETTID, Call.GETPID, Call.SCHED_YIELD, Call.PRCTL_SET_NAME,
-                Call.MPROTECT, Call.openat(file), Call.syscall(NR_GETPPID));
+                Call.MPROTECT, Call.openat(file), Call.syscall(NR_GETPPID), Call.GETPID_SELFTEST);
     }
 
     @ParameterizedTest
@@ -287,6 +287,36 @@ class MeasuredChildTest {
         assertEquals(N, r.samples().length);
     }
 
+    /**
+     * The selftest's loop compares each result with the pid, as the selftest asserts it: a getpid that
+     * fails (-1, EPERM) ends the run at the first call, in either mode, at every placement, and names
+     * the errno; the bare loop takes the same failure as a result. So the comparison is in the loop.
+     */
+    @Test
+    void theSelftestLoopEndsTheRunWhenGetpidIsNotThePid() {
+        requireSeccomp("errno");
+        byte[] eperm = onSyscall(Call.GETPID.nr(), RET_ERRNO | Errno.EPERM);
+        for (ChildSpec.Mode mode : List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH, ChildSpec.Mode.BATCH_CPUTIME)) {
+            for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
+                ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N).withPrograms(eperm).withMode(mode)
+                        .withPlacement(placement));
+                Fate.Exited e = assertInstanceOf(Fate.Exited.class, r.fate(), mode + " at " + placement + ": " + r.fate().describe());
+                assertEquals(72, e.code());
+                assertEquals(Errno.EPERM, e.setupErrno(), Errno.name(e.setupErrno()));
+                assertEquals(Phase.WARMUP, e.phase(), "the first warm-up call fails");
+                assertEquals(Errno.EPERM, r.lastErrno());
+            }
+        }
+        ChildResult bare = MeasuredChild.run(ChildSpec.of(Call.GETPID, W, N).withPrograms(eperm));
+        assertTrue(bare.completed(), bare.fate().describe());
+        assertEquals(Errno.EPERM, bare.lastErrno());
+        // Unfiltered, the selftest loop completes and its last call returned the child's own pid.
+        ChildResult ok = MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N).withMode(ChildSpec.Mode.BATCH_CPUTIME));
+        assertTrue(ok.completed(), ok.fate().describe());
+        assertTrue(ok.lastReturn() > 1 && ok.lastReturn() != ProcessHandle.current().pid(), "a pid of the child's own: " + ok.lastReturn());
+        assertTrue(ok.batchTotalNs() > 0);
+    }
+
     @Test
     void stackedProgramsTheMostRestrictiveWinsInEitherOrder() {
         requireSeccomp("errno");
@@ -489,16 +519,6 @@ class MeasuredChildTest {
     }
 
     static void requireSeccomp(String action) {
-        String avail;
-        try {
-            avail = Files.readString(Path.of("/proc/sys/kernel/seccomp/actions_avail"));
-        } catch (IOException e) {
-            avail = "";
-        }
-        boolean ok = Arrays.asList(avail.trim().split("\\s+")).contains(action);
-        if (!ok) {
-            System.err.println("SKIPPED: seccomp action '" + action + "' not in /proc/sys/kernel/seccomp/actions_avail");
-        }
-        Assumptions.assumeTrue(ok, "seccomp action '" + action + "' is not available on this kernel");
+        Requires.seccomp(action);
     }
 }

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.testing.Fact;
+import heimdall.lab.testing.Requires;
 import java.lang.management.ManagementFactory;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Ordinary steps allocate nothing: measured with the JVM's per-thread allocation counter. */
@@ -17,10 +18,9 @@ class AllocationTest {
     void stepsOnEveryLayoutAllocateZeroBytes() {
         var bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         boolean supported = bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled();
-        if (!supported) {
-            System.err.println("AllocationTest: skipped, this JVM does not count per-thread allocation");
-        }
-        Assumptions.assumeTrue(supported, "per-thread allocated bytes unavailable");
+        // a fact of the JVM we run on (HotSpot counts; another VM may not), not of our code
+        Requires.that(new Fact("per-thread allocation counting in this JVM", supported,
+                "ThreadMXBean.isThreadAllocatedMemorySupported/Enabled: " + supported));
         SyntheticGraph s = SyntheticGraph.build(4096, 3);
         PreparedGraph p = PreparedGraph.prepare(s.graph(), PreparedGraph.Options.defaults());
         int[] trace = Traces.walk(s.graph(), s.broadSpec(EVENTS, 1).withInvalidRate(0.05).withSignalRate(0.01));

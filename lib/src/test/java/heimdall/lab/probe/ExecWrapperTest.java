@@ -2,8 +2,8 @@ package heimdall.lab.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -32,12 +32,8 @@ class ExecWrapperTest {
     static Path dir;
 
     @BeforeAll
-    static void seccompAvailable() throws Exception {
-        boolean ok = Files.readString(Path.of("/proc/self/status")).contains("Seccomp:");
-        if (!ok) {
-            System.err.println("SKIPPED (needs a kernel with seccomp filters)");
-        }
-        assumeTrue(ok, "needs a kernel with seccomp filters");
+    static void seccompAvailable() {
+        Requires.seccomp("kill_process", "allow");
     }
 
     private static byte[] program(int[]... insns) {

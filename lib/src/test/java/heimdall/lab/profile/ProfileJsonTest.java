@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
-import java.nio.file.Files;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,10 +160,7 @@ class ProfileJsonTest {
     @Test
     void podmansProfileLoads() {
         Path podman = Path.of("/usr/share/containers/seccomp.json");
-        if (!Files.exists(podman)) {
-            System.err.println("SKIPPED: " + podman + " missing (install golang-github-containers-common)");
-        }
-        Assumptions.assumeTrue(Files.exists(podman), "Podman's seccomp.json is not installed");
+        Requires.file(podman, "Debian package golang-github-containers-common");
         ProfileJson.Loaded l = ProfileJson.load(podman, HOST, T);
         Profile p = l.profile();
         assertEquals(Action.errno(38), p.defaultAction());

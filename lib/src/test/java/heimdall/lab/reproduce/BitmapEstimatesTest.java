@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.reproduce.BitmapEstimates.Figures;
+import heimdall.lab.reproduce.BitmapEstimates.Rule;
 import heimdall.lab.reproduce.BitmapEstimates.Verdict;
 import java.util.List;
 import java.util.Map;
@@ -118,15 +119,90 @@ class BitmapEstimatesTest {
     }
 
     @Test
-    void agreementIsWithinTwentyFivePercentOfTheBatchFigure() {
-        assertTrue(KernelBitmap.agrees(125, 100));
-        assertTrue(KernelBitmap.agrees(75, 100));
-        assertFalse(KernelBitmap.agrees(126, 100));
-        assertFalse(KernelBitmap.agrees(74, 100));
+    void agreementIsWithinTwentyPercentOfTheSelftestsMethod() {
+        assertTrue(KernelBitmap.agrees(120, 100));
+        assertTrue(KernelBitmap.agrees(80, 100));
+        assertFalse(KernelBitmap.agrees(121, 100));
+        assertFalse(KernelBitmap.agrees(79, 100));
+        assertFalse(KernelBitmap.agrees(125, 100), "25% is no longer close enough");
         assertTrue(KernelBitmap.agrees(0, 0));
         assertFalse(KernelBitmap.agrees(1, 0));
         assertTrue(KernelBitmap.agrees(-20, -18), "a negative estimate is compared by size");
         assertEquals(0.25, KernelBitmap.relativeDifference(125, 100), 1e-12);
+        // The figures: the bare loop's entry estimate of 26 ns against the selftest's 40.
+        assertFalse(KernelBitmap.agrees(26, 40));
+    }
+
+    /** The 2020 selftest's ≈ (the published output's): within 1% of the smaller or 2 ns. */
+    @Test
+    void the2020RuleIsWithinOnePercentOrTwoNanoseconds() {
+        Rule r = Rule.SELFTEST_2020;
+        assertTrue(r.approx(100, 102), "2 ns is more than 1% of 100");
+        assertFalse(r.approx(100, 103));
+        assertTrue(r.approx(300, 303));
+        assertFalse(r.approx(300, 304));
+        assertTrue(r.approx(732, 737), "the published last check: 1% of 732 is 7.3");
+        assertFalse(r.approx(732, 740));
+        assertTrue(Rule.LATER.approx(300, 330));
+        assertFalse(Rule.LATER.approx(300, 331));
+        assertFalse(r.approx(300, 330));
+    }
+
+    @Test
+    void thePublishedFiguresPassUnderBothRules() {
+        for (Rule r : Rule.values()) {
+            BitmapEstimates e = BitmapEstimates.of(PUBLISHED, r);
+            assertEquals(r, e.rule());
+            assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), r + ": " + e.lines());
+            assertFalse(e.unexpected());
+        }
+    }
+
+    /** Entry 48 against 2 bitmapped 52: 4 ns apart is within 10% but beyond 1% and 2 ns. */
+    @Test
+    void anEstimateWithinTenPercentButNotOnePassesOnlyTheLaterRule() {
+        Figures f = new Figures(100, 150, 152, 208, 228);
+        BitmapEstimates later = BitmapEstimates.of(f, Rule.LATER);
+        BitmapEstimates old = later.judgedBy(Rule.SELFTEST_2020);
+        assertEquals(48, later.entry());
+        assertEquals(later.byName(), old.byName(), "the rule judges; it does not change an estimate");
+        assertTrue(later.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), later.lines().toString());
+        assertFalse(later.unexpected());
+        assertEquals("entry ≈ 2 bitmapped (48 ≈ 52): ✘", old.expectations().get(5).line());
+        assertEquals(Verdict.PASS, old.expectations().get(4).verdict(), "48 ≈ 50: 2 ns");
+        assertTrue(old.unexpected());
+    }
+
+    /**
+     * A failed "1 bitmapped ≈ 2 bitmapped" after a failed per-filter check: the 2020 selftest jumps
+     * past its unexpected-result message; the later one reports the per-filter failure.
+     */
+    @Test
+    void anUnsupportedBitmapEndsThe2020ChecksWithoutAnUnexpectedResult() {
+        // o1 20, o2 40; entry 0; last 2 diff 40, (filters / 4) (140 - 0) / 4 = 35: 40 ≈ 35 fails under both.
+        Figures f = new Figures(100, 120, 140, 200, 240);
+        BitmapEstimates later = BitmapEstimates.of(f, Rule.LATER);
+        BitmapEstimates old = BitmapEstimates.of(f, Rule.SELFTEST_2020);
+        for (BitmapEstimates e : List.of(later, old)) {
+            assertEquals(Verdict.FAIL, e.expectations().get(2).verdict());
+            assertEquals(Verdict.FAIL, e.expectations().get(3).verdict());
+            assertTrue(e.bitmapUnsupported());
+        }
+        assertTrue(later.unexpected());
+        assertFalse(old.unexpected());
+    }
+
+    /** Figures built from rounds say so in the printout; one measurement's do not. */
+    @Test
+    void builtFiguresAreLabelledAsBuilt() {
+        BitmapEstimates one = BitmapEstimates.of(PUBLISHED);
+        assertEquals("getpid RET_ALLOW 1 filter (bitmap): 664 ns", one.lines().get(1));
+        BitmapEstimates built = BitmapEstimates.ofRounds(List.of(PUBLISHED, PUBLISHED, PUBLISHED));
+        assertEquals(3, built.rounds());
+        assertEquals("getpid native: 638 ns (median of 3 rounds)", built.lines().get(0));
+        assertEquals("getpid RET_ALLOW 1 filter (bitmap): 664 ns (built: native median + median overhead of 3 rounds)",
+                built.lines().get(1));
+        assertEquals(3, built.judgedBy(Rule.SELFTEST_2020).rounds());
     }
 
     /** One round alone is the selftest's arithmetic on that round. */

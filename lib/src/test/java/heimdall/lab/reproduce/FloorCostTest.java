@@ -12,7 +12,7 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.cli.Main;
 import heimdall.lab.sys.Cpus;
-import heimdall.lab.sys.Host;
+import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,7 +61,7 @@ class FloorCostTest {
     /** A whole (tiny) run: every row completes in the real kernel and the folder holds every file. */
     @Test
     void tinyRunWritesTheWholeFolder() throws Exception {
-        Assumptions.assumeTrue(Host.capture().seccompAction("user_notif"), "no seccomp user notification here");
+        Requires.seccomp("kill_process", "errno", "allow", "user_notif");
         Path out = tmp.resolve("fc");
         FloorCost.Result result = FloorCost.run(options(true), ResultsFolder.chosen(out), line -> {});
         assertEquals(List.of(), result.failed());

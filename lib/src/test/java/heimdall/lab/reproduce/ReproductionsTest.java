@@ -14,12 +14,11 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
+import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,17 +27,7 @@ class ReproductionsTest {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static void requireSeccomp() {
-        boolean ok;
-        try {
-            ok = Arrays.asList(Files.readString(Path.of("/proc/sys/kernel/seccomp/actions_avail")).trim().split("\\s+"))
-                    .contains("kill_process");
-        } catch (IOException e) {
-            ok = false;
-        }
-        if (!ok) {
-            System.err.println("SKIPPED: the reproductions need seccomp filters (kill_process in actions_avail)");
-        }
-        Assumptions.assumeTrue(ok, "seccomp filters are not available");
+        Requires.seccomp("kill_process");
     }
 
     static JsonNode summary(Path folder) throws IOException {
@@ -75,7 +64,8 @@ class ReproductionsTest {
             assertEquals("configuration", c.get("section").asText());
             assertEquals(i, c.get("filters").asInt());
             hasFields(c, "what", "cache", "per_call_ns", "median_ns", "p99_ns", "run_medians_ns", "batch_ns_per_call",
-                    "batch_run_ns_per_call", "published_ns");
+                    "batch_run_ns_per_call", "published_ns", "selftest_per_call_ns", "selftest_median_ns", "selftest_batch_ns_per_call",
+                    "batch_monotonic_ns_per_call", "selftest_batch_monotonic_ns_per_call");
             assertEquals(5, c.get("run_medians_ns").size());
             assertEquals(2, c.get("batch_run_ns_per_call").size());
             // Round r runs at placement r mod 4; the batch runs are spread over the five rounds.
@@ -84,23 +74,52 @@ class ReproductionsTest {
             assertEquals(2, c.get("batch_run_placements").size());
             assertTrue(c.get("batch_ns_per_call").asLong() > 0);
             assertEquals(i == 1 || i == 2, c.get("cache").asBoolean(), "bitmap filters cacheable, an args read is not");
+            // Every method: its runs, their placements, the figure by placement, the spread and the noisy flag.
+            for (KernelBitmap.Method m : KernelBitmap.METHODS) {
+                hasFields(c, m.figureField(), m.runsField(), m.placementsField(), m.byPlacementField(), m.field("spread"), m.field("noisy"));
+                assertTrue(c.get(m.figureField()).asLong() > 0, m.label());
+                assertEquals(m.timing().batch() ? 2 : 5, c.get(m.runsField()).size(), m.label());
+                assertEquals(4, c.get(m.byPlacementField()).size(), m.label());
+                assertTrue(c.get(m.field("noisy")).isBoolean(), m.label());
+                double spread = c.get(m.field("spread")).asDouble();
+                assertEquals(spread > 0.25, c.get(m.field("noisy")).asBoolean(), m.label() + " spread " + spread);
+            }
+            assertEquals(List.of(0, 1, 2, 3, 0), ints(c.get("selftest_run_placements")));
         }
         assertEquals("entry", s.get(5 + 4).get("what").asText());
         for (int i = 5; i < 12; i++) {
             assertEquals("estimate", s.get(i).get("section").asText());
-            hasFields(s.get(i), "harness_ns", "batch_ns", "published_ns", "agree_within_25pct");
+            hasFields(s.get(i), "published_ns");
+            for (KernelBitmap.Method m : KernelBitmap.METHODS) {
+                hasFields(s.get(i), m.key() + "_ns");
+            }
         }
-        assertTrue(s.get(5 + 4).get("agree_within_25pct").isBoolean());
+        JsonNode entry = s.get(5 + 4);
+        for (KernelBitmap.Method m : KernelBitmap.METHODS) {
+            if (!m.equals(KernelBitmap.SELFTESTS_METHOD)) {
+                assertTrue(entry.get(m.key() + "_within_20pct").isBoolean(), m.key());
+            }
+        }
+        assertFalse(s.get(5).has("bare_per_call_within_20pct"), "totals are not compared");
         for (int i = 12; i < 19; i++) {
             assertEquals("expectation", s.get(i).get("section").asText());
-            assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get("harness").asText()));
-            assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get("batch").asText()));
+            for (KernelBitmap.Method m : KernelBitmap.METHODS) {
+                for (String rule : List.of("2020", "later")) {
+                    assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get(m.key() + "_" + rule).asText()), m.key() + " " + rule);
+                }
+            }
         }
         assertEquals("agreement", s.get(19).get("section").asText());
         assertTrue(s.get(19).get("agree").isBoolean());
+        assertTrue(s.get(19).get("bare_per_call_agree").isBoolean());
+        assertTrue(s.get(19).get("selftest_batch_monotonic_agree").isBoolean());
+        assertFalse(s.get(19).has("selftest_batch_cputime_agree"), "the selftest's method is the reference");
         assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call").length);
+        assertEquals(5, SamplesFile.read(r.folder().resolve("samples.arrow"), 4, "per-call-selftest-loop").length);
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("Expectations:") && table.contains("getpid RET_ALLOW 4 filters (full)"), table);
+        assertTrue(table.contains("selftest loop (glibc syscall(), pid compared)") && table.contains("2020"), table);
+        assertTrue(table.contains("(built: native median + median overhead of 5 rounds)"), "the built lines say how they are built");
     }
 
     @Test

@@ -3,6 +3,7 @@ package heimdall.lab.sys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -36,6 +37,22 @@ class NativeLibTest {
 
         Files.write(runner, new byte[] {4, 6});
         assertNotEquals(dir, NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), root));
+    }
+
+    /** Root loads what is extracted: a cache someone else could write into is not used. */
+    @Test
+    void extractionRefusesAFolderOthersCanWrite(@TempDir Path tmp) throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Path lib = Files.write(src.resolve("libheimdall.so"), new byte[] {1, 2, 3});
+        Path runner = Files.write(src.resolve("heimdall-runner"), new byte[] {4, 5});
+        Path shared = Files.createDirectory(tmp.resolve("shared"));
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        NativeLib.UntrustedDirectory e = assertThrows(NativeLib.UntrustedDirectory.class,
+                () -> NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), shared.resolve("cache")));
+        assertTrue(e.getMessage().contains(shared + " above it is writable by others"), e.getMessage());
+        try (var s = Files.walk(shared)) {
+            assertEquals(0, s.filter(Files::isRegularFile).count(), "nothing extracted there");
+        }
     }
 
     @Test

@@ -82,10 +82,7 @@ public final class GraphRecordCommand implements Command {
         if (command.isEmpty()) {
             throw new BadInput("graph record: no command after -- (./lab graph record --help)");
         }
-        int stack = (int) args.longValue("--stack", DEFAULT_STACK_WORDS);
-        if (stack < 1 || stack > 64) {
-            throw new BadInput("option --stack: 1 to 64 words, got " + stack);
-        }
+        int stack = args.intValue("--stack", DEFAULT_STACK_WORDS, 1, 64);
         Path dir = Path.of(args.value("--out").orElse("."));
         String program = args.value("--program").orElse(Path.of(command.get(0)).getFileName().toString());
         if (!program.matches("[A-Za-z0-9._+-]+")) {

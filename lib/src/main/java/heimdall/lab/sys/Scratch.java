@@ -1,0 +1,137 @@
+package heimdall.lab.sys;
+
+import heimdall.lab.Refusal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A run's private scratch folder: a random name made by {@link Files#createTempDirectory} (mode 0700,
+ * owned by us) under {@code java.io.tmpdir}, removed when the run closes it, and by a shutdown hook
+ * when the JVM ends first (Ctrl-C, SIGTERM). Nothing in it has a name another user can predict, and
+ * no one else can create, rename or replace anything inside it.
+ *
+ * <p>Use with try-with-resources; files inside are made with {@link #newDirectory} and
+ * {@link SafeFiles}. A run that has its own graceful stop (it goes on writing results for a while
+ * after Ctrl-C) gives a grace period: the shutdown hook then waits that long for the run to close the
+ * folder itself before removing it, so the measurement in flight does not lose its files.
+ */
+public final class Scratch implements AutoCloseable {
+    private static final Set<Scratch> LIVE = ConcurrentHashMap.newKeySet();
+    private static volatile boolean shuttingDown;
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(Scratch::reapAll, "heimdall-scratch-reaper"));
+    }
+
+    private final Path path;
+    private final Duration grace;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private Scratch(Path path, Duration grace) {
+        this.path = path;
+        this.grace = grace;
+    }
+
+    /** A fresh private folder named {@code <prefix><random>}; removed at once when the JVM ends first. */
+    public static Scratch create(String prefix) {
+        return create(prefix, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #create(String)}; when the JVM ends first, the shutdown hook waits up to {@code grace}
+     * for the owner's {@link #close} before removing the folder.
+     */
+    public static Scratch create(String prefix, Duration grace) {
+        if (shuttingDown) {
+            throw new IllegalStateException("the JVM is shutting down: no new scratch folder");
+        }
+        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
+        checkParent(parent);
+        try {
+            Path dir = Files.createTempDirectory(parent, prefix,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Scratch s = new Scratch(dir, grace);
+            LIVE.add(s);
+            if (shuttingDown) {
+                // the reaper may have passed already: do not leave it behind
+                s.close();
+                throw new IllegalStateException("the JVM is shutting down: no new scratch folder");
+            }
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a scratch folder in " + parent, e);
+        }
+    }
+
+    /**
+     * The folder a scratch directory goes into must not let others rename or replace our entries:
+     * owned by root or us, and either writable by no one else or sticky (like {@code /tmp}).
+     */
+    static void checkParent(Path parent) {
+        try {
+            String why = SafeFiles.othersCanWrite(parent, true);
+            if (why != null) {
+                throw new Refusal("java.io.tmpdir " + parent + " is not a safe place for scratch folders: " + why);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect java.io.tmpdir " + parent, e);
+        }
+    }
+
+    /** The folder. */
+    public Path path() {
+        return path;
+    }
+
+    /** A new sub-folder {@code name} (mode 0700); an existing entry is an error. */
+    public Path newDirectory(String name) {
+        Path d = path.resolve(name);
+        try {
+            return Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make " + d, e);
+        }
+    }
+
+    /** Whether the folder still exists (for tests and diagnostics). */
+    public boolean exists() {
+        return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** Removes the folder and everything in it (links removed, never followed); idempotent. */
+    @Override
+    public void close() {
+        try {
+            SafeFiles.removeTree(path);
+        } finally {
+            LIVE.remove(this);
+            closed.countDown();
+        }
+    }
+
+    private static void reapAll() {
+        shuttingDown = true;
+        for (Scratch s : LIVE.toArray(new Scratch[0])) {
+            try {
+                if (!s.grace.isZero()) {
+                    s.closed.await(s.grace.toMillis(), TimeUnit.MILLISECONDS);
+                }
+                s.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                s.close();
+            } catch (RuntimeException e) {
+                System.err.println("heimdall-lab: scratch folder " + s.path + " not removed: " + e.getMessage());
+            }
+        }
+    }
+}
