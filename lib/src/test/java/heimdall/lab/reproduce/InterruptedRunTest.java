@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Main;
-import heimdall.lab.sys.Host;
+import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,7 +29,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +46,7 @@ class InterruptedRunTest {
     @BeforeAll
     static void needsSeccompNotify() {
         // A kernel fact (/proc/sys/kernel/seccomp/actions_avail): floor-cost's rows install filters.
-        Assumptions.assumeTrue(Host.capture().seccompAction("user_notif"), "no seccomp user notification in this kernel");
+        Requires.seccomp("kill_process", "errno", "allow", "user_notif");
     }
 
     /** A {@code lab} JVM with the test's class path; the shell's own signal dispositions reset to default. */
