@@ -1,0 +1,100 @@
+package heimdall.lab.follower;
+
+import heimdall.lab.Refusal;
+import heimdall.lab.graph.Graph;
+import heimdall.lab.graph.machine.CompileBudget;
+import heimdall.lab.graph.machine.Machine;
+import heimdall.lab.graph.machine.MachineCompiler;
+import heimdall.lab.graph.machine.Minimizer;
+import heimdall.lab.sys.Signals;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A machine laid out for the kernel follower: the {@code dfa-offsets} cells
+ * ({@link heimdall.lab.graph.prepared.DfaLayouts}) over the minimized machine, with one flag bit.
+ *
+ * <p>Why dfa-offsets: a step in the kernel is then a single bounds-checked array-map load
+ * ({@code cells[row + nr]}, which the verifier inlines), where dfa-compact needs two dependent
+ * loads (class, then cell). Our graphs' tables are small (states times the highest syscall number
+ * the graph names), so compact's saving in kernel memory is not worth a second load on every call of
+ * the followed process; {@link #MAX_CELLS} bounds the memory a graph may take.
+ *
+ * <p>Cells: a destination row offset ({@code state * columns}), with {@link #TERMINAL_BIT} set when
+ * the destination is terminal (the kernel resets the thread to its entry); {@link Machine#DENY}; or
+ * {@link Machine#POP} (an allowed {@code rt_sigreturn} ending a signal frame).
+ *
+ * @param cells states times columns cells
+ * @param columns syscall numbers a row covers; larger numbers are denied
+ * @param states machine states
+ * @param mainStart the row offset the main thread starts at
+ * @param threadStart the row offset any other thread starts at: the union of the thread entries (an
+ *     unidentified thread, as the replay harness follows one)
+ * @param signalStarts by signal number (0..64): the row offset a handled delivery pushes, or -1
+ */
+public record KernelTables(int[] cells, int columns, int states, int mainStart, int threadStart, int[] signalStarts) {
+    /** Set in a cell whose destination state is terminal (must match follower.h). */
+    public static final int TERMINAL_BIT = 0x4000_0000;
+    /**
+     * The most cells a graph may take: 4 Mi cells, 16 MiB of kernel memory for one followed process.
+     * Also keeps every row offset below {@link #TERMINAL_BIT}.
+     */
+    public static final int MAX_CELLS = 1 << 22;
+    /** Signal numbers the tables cover (0..64). */
+    public static final int SIGNALS = 65;
+
+    /** Compiles and minimizes {@code g} (default budgets) and lays it out. */
+    public static KernelTables of(Graph g) {
+        return of(Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults())));
+    }
+
+    /**
+     * Lays {@code m} out.
+     *
+     * @throws Refusal when the graph is larger than {@link #MAX_CELLS}, has no {@code main} entry, or
+     *     names a signal entry that is not a signal of this platform
+     */
+    public static KernelTables of(Machine m) {
+        int columns = Math.max(1, m.maxLabel() + 1);
+        long n = (long) m.states() * columns;
+        if (n > MAX_CELLS) {
+            throw new Refusal(String.format("graph larger than the follower's map limit: %,d states x %,d columns = %,d "
+                    + "cells, limit %,d cells (%,d bytes)", m.states(), columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
+        }
+        int[] cells = new int[(int) n];
+        Arrays.fill(cells, Machine.DENY);
+        for (int s = 0; s < m.states(); s++) {
+            for (int i = m.rowStart(s); i < m.rowEnd(s); i++) {
+                int d = m.targetAt(i);
+                cells[s * columns + m.label(i)] = d < 0 ? d : d * columns | (m.terminal(d) ? TERMINAL_BIT : 0);
+            }
+        }
+        List<String> entries = m.entries();
+        if (!entries.contains("main")) {
+            throw new Refusal("the graph has no 'main' entry for the followed process's main thread (entries: " + entries + ")");
+        }
+        int[] sig = new int[SIGNALS];
+        Arrays.fill(sig, -1);
+        int[] starts = m.signalStarts();
+        List<String> signals = m.signals();
+        for (int k = 0; k < signals.size(); k++) {
+            String name = signals.get(k).substring("signal:".length());
+            sig[number(name, signals.get(k))] = starts[k] * columns;
+        }
+        return new KernelTables(cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig);
+    }
+
+    private static int number(String name, String entry) {
+        for (int s = 1; s < SIGNALS; s++) {
+            if (Signals.name(s).equals(name)) {
+                return s;
+            }
+        }
+        throw new Refusal("signal entry '" + entry + "': " + name + " is not a signal of Linux x86_64");
+    }
+
+    /** Bytes of kernel memory the cells map holds. */
+    public long payloadBytes() {
+        return (long) cells.length * 4;
+    }
+}
