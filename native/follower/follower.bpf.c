@@ -19,7 +19,7 @@
  * Each thread's cursor and its saved frames live in task-local storage (cursors), created on the
  * thread's first followed event: the main thread starts at main_start, any other at thread_start.
  * Nothing is followed before the process's exec (sched_process_exec arms it): the graphs are
- * recorded from the first call after exec.
+ * recorded from the first call after exec. (A cost measurement arms at once instead.)
  *
  * Kept without vmlinux.h: the few kernel types read are declared below with
  * preserve_access_index, so libbpf relocates their fields against the running kernel's BTF.
@@ -56,11 +56,16 @@ struct linux_binprm;
 #define SIG_IGN ((void *)1)
 
 /* Set by the loader before load (read-only data). */
-const volatile __u32 followed_tgid = 0;
 const volatile __s32 main_start = 0;
 const volatile __s32 thread_start = 0;
 const volatile __u32 columns = 1;
 const volatile __u32 rows = 1;
+
+/*
+ * Set by the loader before attach: the followed process. Data rather than read-only so that a cost
+ * measurement can attach first and point the follower at a child it spawns next (hf_follow).
+ */
+__u32 followed_tgid = 0;
 
 /* Written by the programs, read by the loader (mmapped bss). */
 struct hf_stats stats = {};

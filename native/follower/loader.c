@@ -108,12 +108,13 @@ static int fill(int fd, const int32_t *values, uint32_t n)
 }
 
 /*
- * Loads and attaches the follower for process `tgid` (followed from its next exec on).
+ * Loads and attaches the follower for process `tgid`, followed from its next exec on, or with arm_now
+ * from its next call.
  * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1.
  * Returns a handle (> 0), or -errno with the reason (and the verifier's log when it rejected a
  * program) in err.
  */
-int64_t hf_open(int32_t tgid, int32_t hook, const int32_t *cells, int32_t ncells, int32_t columns,
+int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cells, int32_t ncells, int32_t columns,
 		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, char *err, int32_t errlen)
 {
 	struct hf *h = NULL;
@@ -142,7 +143,6 @@ int64_t hf_open(int32_t tgid, int32_t hook, const int32_t *cells, int32_t ncells
 		say(err, errlen, "cannot open the BPF object: %s", strerror(errno));
 		goto fail;
 	}
-	h->skel->rodata->followed_tgid = (uint32_t)tgid;
 	h->skel->rodata->main_start = main_start;
 	h->skel->rodata->thread_start = thread_start;
 	h->skel->rodata->columns = (uint32_t)columns;
@@ -154,8 +154,10 @@ int64_t hf_open(int32_t tgid, int32_t hook, const int32_t *cells, int32_t ncells
 		goto fail;
 	}
 	if ((rc = follower__load(h->skel)) != 0) {
-		say(err, errlen, "the kernel refused to load the follower (%s); verifier log:\n%s", strerror(-rc),
-		    log[0] ? log : "(empty)");
+		if (log[0])
+			say(err, errlen, "the verifier rejected the follower (%s); its log:\n%s", strerror(-rc), log);
+		else
+			say(err, errlen, "the kernel refused to load the follower (%s) before verifying it", strerror(-rc));
 		goto fail;
 	}
 	if ((rc = fill(bpf_map__fd(h->skel->maps.cells), cells, (uint32_t)ncells)) != 0
@@ -170,6 +172,8 @@ int64_t hf_open(int32_t tgid, int32_t hook, const int32_t *cells, int32_t ncells
 		say(err, errlen, "cannot freeze the tables: %s", strerror(errno));
 		goto fail;
 	}
+	h->skel->bss->followed_tgid = (uint32_t)tgid;
+	h->skel->bss->armed = arm_now ? 1 : 0;
 	h->rb = ring_buffer__new(bpf_map__fd(h->skel->maps.events), on_event, h, NULL);
 	if (!h->rb) {
 		rc = -errno;
@@ -224,6 +228,14 @@ void hf_stats(int64_t handle, int64_t *out)
 	out[3] = b->armed;
 	out[4] = b->killed;
 	out[5] = h->dropped;
+}
+
+/* Points an armed follower at another process (for cost measurements: attach first, spawn next). */
+void hf_follow(int64_t handle, int32_t tgid)
+{
+	struct hf *h = (struct hf *)(intptr_t)handle;
+
+	__atomic_store_n(&h->skel->bss->followed_tgid, (uint32_t)tgid, __ATOMIC_SEQ_CST);
 }
 
 /* Detaches and frees everything (idempotent per handle: the caller forgets the handle). */

@@ -56,19 +56,31 @@ public final class Follower implements AutoCloseable {
      * @throws BadInput no process {@code pid}
      */
     public static Follower attach(KernelTables tables, int pid, Hook hook) {
+        return attach(tables, pid, hook, false);
+    }
+
+    /**
+     * Like {@link #attach(KernelTables, int, Hook)}, but the process is followed from its next call
+     * (no exec awaited): for cost measurements, where {@code tables} allow every call of the child.
+     */
+    static Follower attachArmed(KernelTables tables, int pid, Hook hook) {
+        return attach(tables, pid, hook, true);
+    }
+
+    private static Follower attach(KernelTables tables, int pid, Hook hook, boolean armNow) {
         checkHost();
         if (pid <= 0 || !Files.isDirectory(Path.of("/proc/" + pid))) {
             throw new BadInput("pid " + pid + ": no such process");
         }
         FollowerNative.load();
         byte[] err = new byte[1 << 20];
-        long h = FollowerNative.hf_open(pid, hook.code(), tables.cells(), tables.cells().length, tables.columns(),
+        long h = FollowerNative.hf_open(pid, armNow ? 1 : 0, hook.code(), tables.cells(), tables.cells().length, tables.columns(),
                 tables.mainStart(), tables.threadStart(), tables.signalStarts(), err, err.length);
         if (h <= 0) {
             String why = cString(err);
             if (h == -1 && hook == Hook.SECCOMP_FENTRY && why.contains("Operation not permitted")) {
                 throw new Refusal("hook " + hook.section() + " not attachable: this kernel refuses BPF trampoline programs "
-                        + "(fentry) with EPERM; " + why);
+                        + "(fentry) with EPERM before verifying them");
             }
             throw new Refusal("kernel follower (" + hook.section() + "): " + why);
         }
@@ -135,6 +147,12 @@ public final class Follower implements AutoCloseable {
         long[] s = new long[6];
         FollowerNative.hf_stats(handle, s);
         return new Stats(s[0], s[1], s[2], s[3] != 0, s[4] != 0, s[5]);
+    }
+
+    /** Points an armed follower at process {@code pid} instead (a cost measurement's next child). */
+    void follow(int pid) {
+        open();
+        FollowerNative.hf_follow(handle, pid);
     }
 
     private void open() {

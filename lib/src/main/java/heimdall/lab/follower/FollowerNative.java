@@ -26,12 +26,14 @@ final class FollowerNative {
 
     static native int hf_abi_version();
 
-    static native long hf_open(int tgid, int hook, int[] cells, int ncells, int columns, int mainStart,
+    static native long hf_open(int tgid, int armNow, int hook, int[] cells, int ncells, int columns, int mainStart,
             int threadStart, int[] sigStarts, byte[] err, int errLen);
 
     static native int hf_poll(long handle, int[] out, int max, int timeoutMs);
 
     static native void hf_stats(long handle, long[] out);
+
+    static native void hf_follow(long handle, int tgid);
 
     static native void hf_close(long handle);
 
