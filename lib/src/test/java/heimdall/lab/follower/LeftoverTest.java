@@ -22,7 +22,8 @@ class LeftoverTest {
         Requires.that(KernelFacts.root(), KernelFacts.btf(), KernelFacts.executable(Loaded.bpftoolPath(), "bpftool"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process jvm = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                FollowerHolder.class.getName(), Hook.SYSCALL_TRACEPOINT.name()).redirectErrorStream(true).start();
+                FollowerHolder.class.getName(), Hook.SYSCALL_TRACEPOINT.name())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start(); // JVM warnings stay off the line we read
         List<Integer> held;
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class MultithreadedFollowerTest {
     static final int GETPGRP = 111;
     static final int SIGUSR1 = 10;
+    static final int MKDIR = 83;
     static Graph graph;
     static Machine machine;
 
@@ -69,6 +70,17 @@ class MultithreadedFollowerTest {
             assertEquals(0, o.exitCode(), "run " + i);
             assertEquals(3, o.stats().signals(), "three handled deliveries pushed frames (main and two workers)");
         }
+    }
+
+    /** The kill lands as the divergent call returns: that call has completed (its directory exists). */
+    @Test
+    void theDivergentCallItselfCompletes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        java.nio.file.Path made = tmp.resolve("made-by-the-divergent-call");
+        FollowedRun.Outcome o = FollowedRun.run(KernelTables.of(machine), Hook.SYSCALL_TRACEPOINT, false,
+                List.of(program(), "--unobserved-mkdir", made.toString()), Duration.ofSeconds(30));
+        assertEquals(Signals.SIGKILL, o.signal());
+        assertEquals(MKDIR, o.divergences().get(0).what());
+        assertTrue(java.nio.file.Files.isDirectory(made), "the denied mkdir ran to completion before the kill landed");
     }
 
     @Test
