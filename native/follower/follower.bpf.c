@@ -120,7 +120,10 @@ static __always_inline struct hf_cursor *cursor_of(struct task_struct *task)
 	return c;
 }
 
-/* Reports the rejected event and kills the whole process; later events are only counted. */
+/*
+ * Reports the rejected event and kills the whole process; later events are only counted. c is NULL
+ * when the thread's cursor could not be had (state -1): that fails closed too.
+ */
 static __always_inline void reject(struct task_struct *task, struct hf_cursor *c, __u32 kind, __s32 what)
 {
 	struct hf_event *e;
@@ -133,9 +136,9 @@ static __always_inline void reject(struct task_struct *task, struct hf_cursor *c
 			e->tid = BPF_CORE_READ(task, pid);
 			e->tgid = BPF_CORE_READ(task, tgid);
 			e->what = what;
-			e->state = columns ? (__u32)c->cur / columns : 0;
-			e->depth = c->depth;
-			e->calls = c->calls;
+			e->state = c ? (__s32)((__u32)c->cur / columns) : -1;
+			e->depth = c ? c->depth : 0;
+			e->calls = c ? c->calls : 0;
 			bpf_ringbuf_submit(e, 0);
 		}
 	}
@@ -158,8 +161,11 @@ static __always_inline void follow_call(long nr)
 	}
 	task = bpf_get_current_task_btf();
 	c = cursor_of(task);
-	if (!c)
+	if (!c) {
+		/* No cursor (task storage could not be allocated): never a call let through unjudged. */
+		reject(task, 0, HF_EVENT_CALL, nr);
 		return;
+	}
 	__sync_fetch_and_add(&stats.calls, 1);
 	c->calls++;
 	if (nr < 0 || nr >= columns || c->cur < 0) {
@@ -223,8 +229,10 @@ int BPF_PROG(hfollow_sig, int sig, struct kernel_siginfo *info, struct k_sigacti
 		return 0; /* no handler runs: no frame (the recorder opens none either) */
 	task = bpf_get_current_task_btf();
 	c = cursor_of(task);
-	if (!c)
+	if (!c) {
+		reject(task, 0, HF_EVENT_SIGNAL, sig);
 		return 0;
+	}
 	key = (__u32)sig;
 	start = key < HF_SIGNALS ? bpf_map_lookup_elem(&sig_start, &key) : 0;
 	if (!start || *start < 0 || c->depth >= HF_DEPTH) {
