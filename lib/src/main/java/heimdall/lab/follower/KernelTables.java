@@ -1,5 +1,6 @@
 package heimdall.lab.follower;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.CompileBudget;
@@ -51,8 +52,9 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
     /**
      * Lays {@code m} out.
      *
-     * @throws Refusal when the graph is larger than {@link #MAX_CELLS}, has no {@code main} entry, or
-     *     names a signal entry that is not a signal of this platform
+     * @throws Refusal when the graph is larger than {@link #MAX_CELLS}
+     * @throws BadInput when the graph has no {@code main} entry or names a signal entry that is not a
+     *     signal of this platform
      */
     public static KernelTables of(Machine m) {
         int columns = Math.max(1, m.maxLabel() + 1);
@@ -71,7 +73,8 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
         }
         List<String> entries = m.entries();
         if (!entries.contains("main")) {
-            throw new Refusal("the graph has no 'main' entry for the followed process's main thread (entries: " + entries + ")");
+            throw new BadInput("entry 'main' (nodes field first_of): no site starts it, so the followed process's main "
+                    + "thread has no role to follow (entries: " + entries + ")");
         }
         int[] sig = new int[SIGNALS];
         Arrays.fill(sig, -1);
@@ -90,7 +93,7 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
                 return s;
             }
         }
-        throw new Refusal("signal entry '" + entry + "': " + name + " is not a signal of Linux x86_64");
+        throw new BadInput("entry '" + entry + "' (nodes field first_of): " + name + " is not a signal of Linux x86_64");
     }
 
     /**
