@@ -58,11 +58,7 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
      */
     public static KernelTables of(Machine m) {
         int columns = Math.max(1, m.maxLabel() + 1);
-        long n = (long) m.states() * columns;
-        if (n > MAX_CELLS) {
-            throw new Refusal(String.format("graph larger than the follower's map limit: %,d states x %,d columns = %,d "
-                    + "cells, limit %,d cells (%,d bytes)", m.states(), columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
-        }
+        long n = checkSize(m.states(), columns);
         int[] cells = new int[(int) n];
         Arrays.fill(cells, Machine.DENY);
         for (int s = 0; s < m.states(); s++) {
@@ -85,6 +81,16 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
             sig[number(name, signals.get(k))] = starts[k] * columns;
         }
         return new KernelTables(cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig);
+    }
+
+    /** The cell count of {@code states} rows of {@code columns}, or a refusal when over {@link #MAX_CELLS}. */
+    static long checkSize(int states, int columns) {
+        long n = (long) states * columns;
+        if (n > MAX_CELLS) {
+            throw new Refusal(String.format("graph larger than the follower's map limit: %,d states x %,d columns = %,d "
+                    + "cells, limit %,d cells (%,d bytes)", states, columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
+        }
+        return n;
     }
 
     private static int number(String name, String entry) {
