@@ -254,7 +254,8 @@ void hf_close(int64_t handle)
  * Forks a child that waits on a gate before exec'ing path with argv (NULL-terminated). With floor,
  * the child installs an allow-everything seccomp filter first (a floor that decides nothing, so the
  * seccomp hook is reached). Returns the pid and puts the gate's write end in *gate, or -errno.
- * The child dies with its parent (PR_SET_PDEATHSIG) and exits 127 if the gate closes unopened.
+ * The child dies with its parent (PR_SET_PDEATHSIG: with the calling *thread*, so the caller keeps that
+ * thread until the child is reaped, as FollowedRun.run does) and exits 127 if the gate closes unopened.
  */
 int32_t hf_spawn(const char *path, char *const *argv, int32_t floor, int32_t *gate)
 {
