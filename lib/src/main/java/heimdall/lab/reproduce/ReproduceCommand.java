@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them. */
     static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun());
+            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(),
+            new FollowerCostRun());
 
     /** Every reproduction's name. */
     public static final List<String> NAMES = java.util.stream.Stream.concat(ALL.stream().map(Reproduction::name),
