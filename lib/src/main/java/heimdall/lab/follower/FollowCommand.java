@@ -78,10 +78,7 @@ public final class FollowCommand implements Command {
         Hook hook = Arrays.stream(Hook.values()).filter(h -> h.wire().equals(hookName)).findFirst()
                 .orElseThrow(() -> new BadInput("option --hook: '" + hookName + "' is not one of "
                         + Arrays.stream(Hook.values()).map(Hook::wire).toList()));
-        long timeout = args.longValue("--timeout", 60);
-        if (timeout < 1) {
-            throw new BadInput("option --timeout: at least 1 second, got " + timeout);
-        }
+        long timeout = args.longValue("--timeout", 60, 1, 86_400);
         Graph g = GraphFiles.readPinned(nodes, edges).graph();
         KernelTables t = KernelTables.of(g);
         out.printf("following %s: %d states x %d columns (%,d bytes of cells), hook %s%n", String.join(" ", command),
