@@ -111,7 +111,7 @@ public final class FollowerCost {
         } finally {
             deleteQuietly(scratch);
         }
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("follower-cost", java.util.Optional.empty(), summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "follower-cost");
         env.put("schema", 1);

@@ -38,7 +38,7 @@ final class FollowerCostRun implements Reproduction {
         int cpu = Reproductions.cpu(args, "--cpu", Cpus.measuring());
         FollowerCost.Options base = args.flag("--quick") ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
         long calls = Reproductions.positive(args, "--calls", base.count());
-        FollowerCost.Options o = new FollowerCost.Options((int) Reproductions.positive(args, "--runs", base.runs()),
+        FollowerCost.Options o = new FollowerCost.Options(Reproductions.runs(args, "--runs", base.runs()),
                 args.value("--calls").isPresent() ? Math.max(25_000, calls / 10) : base.warmup(), calls, cpu);
         return (folder, progress) -> {
             FollowerCost.Result r = FollowerCost.run(o, folder, progress);
