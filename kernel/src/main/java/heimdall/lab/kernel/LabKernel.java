@@ -1,7 +1,5 @@
 package heimdall.lab.kernel;
 
-import heimdall.lab.analysis.Plots;
-import heimdall.lab.analysis.Tables;
 import io.github.spencerpark.jupyter.channels.JupyterConnection;
 import io.github.spencerpark.jupyter.channels.JupyterSocket;
 import io.github.spencerpark.jupyter.kernel.BaseKernel;
@@ -9,8 +7,6 @@ import io.github.spencerpark.jupyter.kernel.KernelConnectionProperties;
 import io.github.spencerpark.jupyter.kernel.LanguageInfo;
 import io.github.spencerpark.jupyter.kernel.ReplacementOptions;
 import io.github.spencerpark.jupyter.kernel.display.DisplayData;
-import io.github.spencerpark.jupyter.kernel.display.common.Image;
-import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
 import io.github.spencerpark.jupyter.kernel.magic.MagicParser;
 import io.github.spencerpark.jupyter.kernel.magic.common.Load;
 import io.github.spencerpark.jupyter.kernel.magic.registry.Magics;
@@ -27,14 +23,13 @@ import java.util.stream.Collectors;
 import jdk.jshell.EvalException;
 import jdk.jshell.SourceCodeAnalysis;
 import jdk.jshell.UnresolvedReferenceException;
-import org.knowm.xchart.internal.chartpart.Chart;
-import tech.tablesaw.api.Table;
 
 /**
  * A Jupyter kernel for Java with heimdall-lab on its class path: cells run in JShell inside this JVM,
- * IJava's magics ({@code %classpath}, {@code %jars}, {@code %load}) and environment variables
- * ({@link KernelEnv}) work as in IJava, images and XChart charts come back as {@code image/png} and
- * Tablesaw tables as {@code text/html}.
+ * IJava's and JJava's magics ({@code %classpath}, {@code %jars}, {@code %load}, {@code %maven},
+ * {@code %mavenRepo}, {@code %time}, {@code %%time}, {@code %lsmagic}), Shift-Tab inspection and
+ * environment variables ({@link KernelEnv}) work as in IJava, images and XChart charts come back as
+ * {@code image/png} and Tablesaw tables as {@code text/html}.
  *
  * <p>Started by Jupyter with the connection file as its only argument (see {@link KernelInstall}).
  */
@@ -45,6 +40,8 @@ public final class LabKernel extends BaseKernel {
     private final Magics magics = new Magics();
     private final MagicParser magicParser = new MagicParser();
     private final LanguageInfo languageInfo;
+    private final MavenResolver resolver = new MavenResolver(MavenResolver.defaultLocalRepository());
+    private final Inspector inspector;
 
     /** A kernel configured from {@code env} (normally {@link System#getenv()}). */
     public LabKernel(Map<String, String> env) throws Exception {
@@ -64,20 +61,11 @@ public final class LabKernel extends BaseKernel {
         magics.registerMagics(new ClasspathMagics(evaluator::addToClasspath));
         magics.registerMagics(new Load(List.of(".jsh", ".jshell", ".java", ".ijava"), this::eval));
 
-        renderer.createRegistration(Table.class)
-                .preferring(MIMEType.TEXT_HTML)
-                .supporting(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
-                .register((table, ctx) -> {
-                    ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> Tables.html(table));
-                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> table.print());
-                });
-        renderer.createRegistration(Chart.class)
-                .preferring(MIMEType.IMAGE_PNG)
-                .supporting(MIMEType.IMAGE_PNG, MIMEType.TEXT_PLAIN)
-                .register((chart, ctx) -> {
-                    Image.renderImage(Plots.image(chart), ctx);
-                    ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> "chart: " + chart.getTitle());
-                });
+        magics.registerMagics(new MavenMagics(resolver, evaluator::addToClasspath));
+        magics.registerMagics(new LsMagic());
+        // the same registration stock IJava/JJava users run by hand
+        KernelRenderers.registerWith(renderer);
+        this.inspector = new Inspector(evaluator.shell().sourceCodeAnalysis());
 
         instance = this;
         runStartup(config);
@@ -120,6 +108,10 @@ public final class LabKernel extends BaseKernel {
 
     @Override
     public DisplayData eval(String code) throws Exception {
+        TimeMagic.Split timed = TimeMagic.find(code);
+        if (timed != null) {
+            return TimeMagic.run(timed, this::eval, System.out);
+        }
         String javaCode = applyMagics(code);
         Object value = evaluator.eval(javaCode);
         if (value == null) {
@@ -156,7 +148,7 @@ public final class LabKernel extends BaseKernel {
                 magics.applyLineMagic(name, ctx.getMagicCall().getArgs());
             } catch (UndefinedMagicException e) {
                 failures.add(new CellError.MagicError("unknown line magic %" + name
-                        + " (this kernel has %classpath, %jars, %load)", List.of(ctx.getRaw())));
+                        + " (this kernel has " + String.join(", ", LsMagic.LINE) + ")", List.of(ctx.getRaw())));
             } catch (CellError e) {
                 failures.add(e);
             } catch (Exception e) {
@@ -241,6 +233,11 @@ public final class LabKernel extends BaseKernel {
     }
 
     @Override
+    public DisplayData inspect(String code, int at, boolean extraDetail) {
+        return inspector.inspect(code, at);
+    }
+
+    @Override
     public void interrupt() {
         evaluator.interrupt();
     }
@@ -248,6 +245,7 @@ public final class LabKernel extends BaseKernel {
     @Override
     public void onShutdown(boolean restarting) {
         evaluator.close();
+        resolver.close();
     }
 
     /** Entry point: {@code LabKernel CONNECTION_FILE}. */

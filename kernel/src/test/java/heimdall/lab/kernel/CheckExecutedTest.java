@@ -3,8 +3,7 @@ package heimdall.lab.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.testing.KernelFacts;
-import heimdall.lab.testing.Requires;
+import heimdall.lab.testing.JupyterPython;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckExecutedTest {
     static final Path SCRIPT = Path.of("../notebooks/check_executed.py").toAbsolutePath().normalize();
-    static final Path PYTHON = Path.of("/usr/bin/python3");
 
     record Outcome(int exit, String text) {}
 
     @Test
     void passesACompleteNotebookAndNamesEachMissingPart(@TempDir Path tmp) throws Exception {
-        requirePython();
+        Path python = JupyterPython.require();
         Path out = Files.createDirectories(tmp.resolve("out"));
         Path src = Files.createDirectories(tmp.resolve("src"));
         String table = output("display_data", "\"text/html\": \"<table><tr><td>1</td></tr></table>\"");
@@ -42,7 +40,7 @@ class CheckExecutedTest {
             write(src.resolve(name + ".ipynb"), cell(null));
         }
 
-        Outcome ok = run(List.of(out.resolve("good.ipynb").toString()));
+        Outcome ok = run(python, List.of(out.resolve("good.ipynb").toString()));
         assertEquals(0, ok.exit(), ok.text());
         assertTrue(ok.text().contains("good.ipynb: ok"), ok.text());
 
@@ -50,7 +48,7 @@ class CheckExecutedTest {
         try (var files = Files.list(out)) {
             files.map(Path::toString).sorted().forEach(args::add);
         }
-        Outcome all = run(args);
+        Outcome all = run(python, args);
         assertEquals(1, all.exit(), all.text());
         String t = all.text();
         assertTrue(t.contains("good.ipynb: ok"), t);
@@ -61,13 +59,9 @@ class CheckExecutedTest {
         assertTrue(t.contains("failed.ipynb: no executed copy"), t);
     }
 
-    /** python3 is the host's; the script is ours, so a missing script fails the test. */
-    private static void requirePython() {
-        Requires.that(KernelFacts.executable(PYTHON, "Debian package python3"));
-    }
-
-    private static Outcome run(List<String> args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), SCRIPT.toString()));
+    /** Runs the script with the Python notebooks/run would use; the script is ours, so a missing script fails. */
+    private static Outcome run(Path python, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(python.toString(), SCRIPT.toString()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

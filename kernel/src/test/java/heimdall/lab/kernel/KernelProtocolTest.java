@@ -4,14 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.testing.KernelFacts;
-import heimdall.lab.testing.Requires;
+import heimdall.lab.testing.JupyterPython;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.LinkOption;
+import com.sun.net.httpserver.HttpServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +28,16 @@ import java.util.jar.JarOutputStream;
 import javax.imageio.ImageIO;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the real kernel: installs its kernelspec into a temporary prefix, starts it with jupyter_client
- * (Debian's /usr/bin/python3) and executes cells over ZeroMQ, then checks the messages that came back.
+ * (the Python notebooks/run uses: {@link JupyterPython}) and executes cells over ZeroMQ, then checks the messages that came back.
  */
 class KernelProtocolTest {
-    static final String PYTHON = "/usr/bin/python3";
     static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     @TempDir
@@ -63,17 +66,38 @@ class KernelProtocolTest {
         /* 16 */ "new envjar.Greeter().greet(\"env\")",
         /* 17 */ "//interrupt-after 1\nlong turns = 0; while (true) { turns++; }",
         /* 18 */ "\"after the interrupt\"",
+        /* 19 */ "%maven org.apache.commons:commons-text:1.12.0\n"
+                + "org.apache.commons.text.WordUtils.capitalizeFully(\"hello maven world\")",
+        /* 20 */ "%maven nonsense",
+        /* 21 */ "%maven RGROUP:no-such-artifact:1.0",
+        /* 22 */ "org.apache.commons.text.WordUtils.capitalize(\"still here\")",
+        /* 23 */ "%mavenRepo bad/id https://example.org/m2",
+        /* 24 */ "%mavenRepo local file:///tmp/m2",
+        /* 25 */ "%mavenRepo mine REPOURL\n%maven RGROUP:greeter:1.0\nnew mvnjar.Greeter().greet(\"repo\")",
+        /* 26 */ "%time 6 * 7",
+        /* 27 */ "%%time\nint slept = 0;\nThread.sleep(300);\nslept + 1",
+        /* 28 */ "%lsmagic",
+        /* 29 */ "//inspect\nMath.max(@@1, 2)",
+        /* 30 */ "//inspect\n\"abc\".substr@@ing",
+        /* 31 */ "//inspect\n@@",
+        /* 32 */ "heimdall.lab.kernel.KernelRenderers.register()",
+        /* 33 */ "%time",
     };
+    /** A group id of this run's own, so the artifacts it puts into ~/.m2/repository can be removed. */
+    static final String GROUP = "heimdall.test.r" + Long.toHexString(new java.security.SecureRandom().nextLong() >>> 1);
+    static HttpServer repoServer;
 
     @BeforeAll
     static void runKernel() throws Exception {
-        // the installed files only: if python3 then cannot drive our kernel, the tests fail
-        Requires.that(KernelFacts.executable(Path.of(PYTHON), "Debian package python3"),
-                KernelFacts.pythonModule("jupyter_client", "Debian package python3-jupyter-client"));
+        // a host Python that imports jupyter_client; if it then cannot drive our kernel, the tests fail
+        String python = JupyterPython.require().toString();
 
         jar = tinyJar(tmp.resolve("tiny"), "tiny");
         Path envJars = tinyJar(tmp.resolve("envjar"), "envjar").getParent();
         Path loadFile = Files.writeString(tmp.resolve("defs.jsh"), "int loaded = 21;\n");
+        Path repo = mavenRepo(tmp.resolve("m2"), tinyJar(tmp.resolve("mvnjar"), "mvnjar"));
+        repoServer = serve(repo);
+        String repoUrl = "http://127.0.0.1:" + repoServer.getAddress().getPort() + "/repo/";
         Path prefix = tmp.resolve("prefix");
         KernelInstall.install(Files.createDirectories(KernelInstall.specDir(prefix, "heimdall-lab-test")),
                 testClasspath());
@@ -87,7 +111,8 @@ class KernelProtocolTest {
         List<String> code = new ArrayList<>();
         for (String c : CODE) {
             code.add(c.replace("LOADFILE", loadFile.toString()).replace("JAR", jar.toString())
-                    .replace("NOPE", tmp.resolve("nope").toString()));
+                    .replace("NOPE", tmp.resolve("nope").toString()).replace("REPOURL", repoUrl)
+                    .replace("RGROUP", GROUP));
         }
         Path cellsFile = tmp.resolve("cells.json");
         new ObjectMapper().writeValue(cellsFile.toFile(), code);
@@ -95,7 +120,7 @@ class KernelProtocolTest {
         try (InputStream in = KernelProtocolTest.class.getResourceAsStream("drive_kernel.py")) {
             Files.copy(in, driver);
         }
-        ProcessBuilder pb = new ProcessBuilder(PYTHON, driver.toString(), "heimdall-lab-test", cellsFile.toString());
+        ProcessBuilder pb = new ProcessBuilder(python, driver.toString(), "heimdall-lab-test", cellsFile.toString());
         pb.environment().put("JUPYTER_PATH", prefix.resolve("share/jupyter").toString());
         pb.environment().put("JUPYTER_RUNTIME_DIR", tmp.resolve("runtime").toString());
         pb.environment().put("IJAVA_STARTUP_SCRIPT", "int startupValue = 41;");
@@ -206,7 +231,169 @@ class KernelProtocolTest {
         assertEquals("hello, env", data(16, "execute_result", "text/plain"));
     }
 
+    @AfterAll
+    static void removeTestArtifacts() throws IOException {
+        if (repoServer != null) {
+            repoServer.stop(0);
+        }
+        Path mine = MavenResolver.defaultLocalRepository().resolve(GROUP.replace('.', '/'));
+        if (Files.isDirectory(mine, LinkOption.NOFOLLOW_LINKS)) {
+            try (var walk = Files.walk(mine)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        // heimdall/test and heimdall, when this run made them and nothing else is in them
+        for (Path p = mine.getParent(); p != null && p.startsWith(MavenResolver.defaultLocalRepository())
+                && !p.equals(MavenResolver.defaultLocalRepository()); p = p.getParent()) {
+            try (var rest = Files.list(p)) {
+                if (rest.findAny().isPresent()) {
+                    break;
+                }
+                Files.delete(p);
+            } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
+                break; // someone else's, or filled meanwhile
+            }
+        }
+    }
+
+    @Test
+    void mavenResolvesAnArtifactWithItsDependenciesIntoTheClasspath() {
+        assertEquals("ok", cells.get(19).get("status").asText(), cells.get(19).toString());
+        assertEquals("Hello Maven World", data(19, "execute_result", "text/plain"));
+        String printed = stdout(19);
+        assertTrue(printed.contains("org.apache.commons:commons-text:1.12.0: 2 jars"), printed);
+        Path local = MavenResolver.defaultLocalRepository();
+        assertTrue(printed.contains(local.resolve("org/apache/commons/commons-text/1.12.0/commons-text-1.12.0.jar")
+                .toString()), printed);
+        assertTrue(printed.contains(local.resolve("org/apache/commons/commons-lang3/3.14.0/commons-lang3-3.14.0.jar")
+                .toString()), "the transitive dependency: " + printed);
+    }
+
+    @Test
+    void mavenRefusesBadCoordinatesAndMissingArtifactsAndTheKernelGoesOn() {
+        JsonNode bad = only(20, "error");
+        assertEquals("error", cells.get(20).get("status").asText());
+        assertEquals("MagicError", bad.get("ename").asText());
+        assertTrue(bad.get("evalue").asText().contains("bad coordinates 'nonsense'"), bad.toString());
+        JsonNode missing = only(21, "error");
+        assertEquals("MagicError", missing.get("ename").asText());
+        assertTrue(missing.get("evalue").asText().contains("cannot resolve " + GROUP + ":no-such-artifact:1.0"),
+                missing.toString());
+        assertEquals("Still Here", data(22, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void mavenRepoRefusesBadIdsAndNonHttpUrls() {
+        JsonNode id = only(23, "error");
+        assertTrue(id.get("evalue").asText().contains("bad repository id 'bad/id'"), id.toString());
+        JsonNode url = only(24, "error");
+        assertTrue(url.get("evalue").asText().contains("http:// or https://"), url.toString());
+    }
+
+    @Test
+    void mavenRepoAddsARepositoryThatMavenThenResolvesFrom() {
+        assertEquals("ok", cells.get(25).get("status").asText(), cells.get(25).toString());
+        assertEquals("hello, repo", data(25, "execute_result", "text/plain"));
+        assertTrue(Files.isRegularFile(MavenResolver.defaultLocalRepository()
+                .resolve(GROUP.replace('.', '/') + "/greeter/1.0/greeter-1.0.jar")), "cached in the local repository");
+    }
+
+    @Test
+    void timeLineMagicTimesAnExpressionAndKeepsItsValue() {
+        String printed = stdout(26);
+        assertTrue(printed.matches("(?s)CPU time: [0-9.]+ (s|ms|µs) \\(kernel process\\)\nWall time: [0-9.]+ (s|ms|µs)\n"),
+                printed);
+        assertEquals("42", data(26, "execute_result", "text/plain"));
+        JsonNode usage = only(33, "error");
+        assertTrue(usage.get("evalue").asText().contains("%time needs code"), usage.toString());
+    }
+
+    @Test
+    void timeCellMagicTimesTheWholeCell() {
+        String printed = stdout(27);
+        java.util.regex.Matcher wall = java.util.regex.Pattern.compile("Wall time: ([0-9.]+) (s|ms)").matcher(printed);
+        assertTrue(wall.find(), printed);
+        double ms = Double.parseDouble(wall.group(1)) * (wall.group(2).equals("s") ? 1000 : 1);
+        assertTrue(ms >= 300, "the cell slept 300 ms: " + printed);
+        assertEquals("1", data(27, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void lsmagicListsEveryMagic() {
+        String printed = stdout(28);
+        for (String m : List.of("%classpath", "%jars", "%load", "%maven", "%mavenRepo", "%time", "%lsmagic", "%%time")) {
+            assertTrue(List.of(printed.split("\\s+")).contains(m), m + " in " + printed);
+        }
+    }
+
+    @Test
+    void shiftTabInspectionShowsSignatures() {
+        JsonNode max = cells.get(29).get("inspect");
+        assertEquals("ok", max.get("status").asText(), max.toString());
+        assertTrue(max.get("found").asBoolean(), max.toString());
+        String text = max.get("data").get("text/plain").asText();
+        assertTrue(text.contains("int Math.max(int a, int b)") && text.contains("double Math.max(double a, double b)"),
+                text);
+        JsonNode substring = cells.get(30).get("inspect");
+        assertTrue(substring.get("found").asBoolean(), substring.toString());
+        String sub = substring.get("data").get("text/plain").asText();
+        assertTrue(sub.contains("String String.substring(int beginIndex)"), "on a bare method name: " + sub);
+        // Javadoc comes from the JDK's sources, when the JDK ships them (Debian's src.zip is a package of its own)
+        Path src = Path.of(System.getProperty("java.home"), "lib", "src.zip");
+        if (Files.isReadable(src)) {
+            assertTrue(sub.contains("substring of this string"), "javadoc from " + src + ": " + sub);
+        }
+        JsonNode nothing = cells.get(31).get("inspect");
+        assertEquals("ok", nothing.get("status").asText(), nothing.toString());
+        assertTrue(!nothing.get("found").asBoolean(), nothing.toString());
+    }
+
+    @Test
+    void kernelRenderersRegistersWithTheRunningKernel() {
+        assertEquals("Tablesaw tables as text/html, XChart charts as image/png: registered with "
+                + "heimdall.lab.kernel.LabKernel", data(32, "execute_result", "text/plain"));
+    }
+
     // --- helpers
+
+    /** A Maven repository holding GROUP:greeter:1.0 (jar, pom, SHA-1s), as a remote repository lays it out. */
+    static Path mavenRepo(Path root, Path jar) throws Exception {
+        Path dir = Files.createDirectories(root.resolve(GROUP.replace('.', '/')).resolve("greeter/1.0"));
+        Files.copy(jar, dir.resolve("greeter-1.0.jar"));
+        Files.writeString(dir.resolve("greeter-1.0.pom"), "<project><modelVersion>4.0.0</modelVersion><groupId>"
+                + GROUP + "</groupId><artifactId>greeter</artifactId><version>1.0</version></project>\n");
+        for (String f : List.of("greeter-1.0.jar", "greeter-1.0.pom")) {
+            byte[] sha1 = java.security.MessageDigest.getInstance("SHA-1").digest(Files.readAllBytes(dir.resolve(f)));
+            Files.writeString(dir.resolve(f + ".sha1"), java.util.HexFormat.of().formatHex(sha1));
+        }
+        return root;
+    }
+
+    /** Serves {@code root} read-only under /repo/ on the loopback interface. */
+    static HttpServer serve(Path root) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        Path base = root.toRealPath();
+        server.createContext("/repo/", exchange -> {
+            try (exchange) {
+                Path file = base.resolve(exchange.getRequestURI().getPath().substring("/repo/".length())).normalize();
+                boolean head = exchange.getRequestMethod().equals("HEAD");
+                if (!file.startsWith(base) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                        || !(head || exchange.getRequestMethod().equals("GET"))) {
+                    exchange.sendResponseHeaders(404, -1);
+                    return;
+                }
+                byte[] body = Files.readAllBytes(file);
+                exchange.sendResponseHeaders(200, head ? -1 : body.length);
+                if (!head) {
+                    exchange.getResponseBody().write(body);
+                }
+            }
+        });
+        server.start();
+        return server;
+    }
 
     static List<JsonNode> outputs(int cell, String type) {
         List<JsonNode> out = new ArrayList<>();
@@ -216,6 +403,17 @@ class KernelProtocolTest {
             }
         }
         return out;
+    }
+
+    /** Everything the cell printed on stdout, however the kernel split it into stream messages. */
+    static String stdout(int cell) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode s : outputs(cell, "stream")) {
+            if (s.get("name").asText().equals("stdout")) {
+                out.append(s.get("text").asText());
+            }
+        }
+        return out.toString();
     }
 
     static JsonNode only(int cell, String type) {

@@ -5,6 +5,9 @@ Starts the kernel with jupyter_client, executes each cell in order and prints on
 the execute_reply status and every stream/execute_result/display_data/error message it caused.
 A cell that starts with the line "//interrupt-after N" is interrupted (interrupt_request, as the
 kernelspec's interrupt_mode says) N seconds after it was sent.
+A cell that starts with the line "//inspect" is not executed: the rest is sent as an inspect_request
+(Shift-Tab) with the cursor where "@@" stands (the marker removed); its entry holds the reply's content
+under "inspect".
 """
 import json
 import sys
@@ -21,6 +24,17 @@ def main():
     results = []
     try:
         for code in cells:
+            if code.startswith("//inspect\n"):
+                body = code.split("\n", 1)[1]
+                cursor = body.index("@@")
+                msg_id = kc.inspect(body.replace("@@", "", 1), cursor_pos=cursor, detail_level=0)
+                while True:
+                    reply = kc.get_shell_msg(timeout=180)
+                    if reply["parent_header"].get("msg_id") == msg_id:
+                        break
+                results.append({"status": reply["content"]["status"], "outputs": [],
+                                "inspect": reply["content"]})
+                continue
             msg_id = kc.execute(code)
             if code.startswith("//interrupt-after "):
                 time.sleep(float(code.split("\n", 1)[0].split()[1]))

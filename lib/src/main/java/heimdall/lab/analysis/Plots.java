@@ -698,26 +698,25 @@ public final class Plots {
         SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP};
 
     /**
-     * Tail latency against host load: one point per run of each load row, x the load average sampled
-     * over that run ({@code load_avg_runs}), y that run's p99 (from samples.arrow). Rows without
-     * per-run loads fall back to one point: the mean load and the row's {@code p99_ns}.
+     * Tail latency against host load, one series per row (the same what and call idle and loaded):
+     * one point per run, x the load average sampled over that run ({@code load_avg_runs}), y that
+     * run's p99 ({@code run_p99_ns}, else from samples.arrow). Rows without per-run loads fall back to
+     * one point: the mean load and the row's {@code p99_ns}. Each series' legend gives its own loaded /
+     * idle p99 ratio, so one call's move under load is not mistaken for the difference between calls.
      */
     public static XYChart p99VsLoad(Results r) {
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("p99 against host load (one point per run of every row)")
-                .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
-        style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        c.getStyler().setMarkerSize(9);
-        // One series per load condition (idle, loaded, ...): a series per row would need a legend of dozens.
         Map<String, List<Double>> xs = new LinkedHashMap<>();
         Map<String, List<Double>> ys = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> p99ByLoad = new LinkedHashMap<>();
         for (int i = 0; i < r.rows().size(); i++) {
             Map<String, Object> row = r.rows().get(i);
             if (row.get("load") == null) {
                 continue;
             }
-            String kind = String.valueOf(row.get("load"));
+            String key = row.get("what") + " · " + row.get("call");
+            if (row.get("p99_ns") instanceof Number p) {
+                p99ByLoad.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(String.valueOf(row.get("load")), p.doubleValue());
+            }
             List<Double> loads = r.numbers(i, "load_avg_runs");
             List<Double> p99s = r.numbers(i, "run_p99_ns");
             if (p99s.isEmpty() && r.hasCallSamples()) {
@@ -730,13 +729,22 @@ public final class Plots {
                 p99s = List.of(p99.doubleValue());
             }
             for (int k = 0; k < p99s.size() && k < loads.size(); k++) {
-                xs.computeIfAbsent(kind, x -> new ArrayList<>()).add(loads.get(k));
-                ys.computeIfAbsent(kind, x -> new ArrayList<>()).add(p99s.get(k));
+                xs.computeIfAbsent(key, x -> new ArrayList<>()).add(loads.get(k));
+                ys.computeIfAbsent(key, x -> new ArrayList<>()).add(p99s.get(k));
             }
         }
         if (xs.isEmpty()) {
             throw new IllegalArgumentException(r.dir() + " has no load rows (rows with 'load' and 'load_avg_runs')");
         }
+        // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
+        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT + 22 * xs.size())
+                .title("p99 against host load: one series per row, its idle and loaded runs together")
+                .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
+        style(c);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        c.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        c.getStyler().setMarkerSize(9);
         double lo = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).min().orElse(1);
         double hi = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).max().orElse(1);
         if (lo > 0 && hi / lo > 20) {
@@ -745,12 +753,23 @@ public final class Plots {
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         int k = 0;
-        for (String kind : xs.keySet()) {
-            XYSeries s = c.addSeries(kind, xs.get(kind), ys.get(kind));
-            s.setMarker(k == 0 ? SeriesMarkers.CIRCLE : k == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
-            s.setMarkerColor(PALETTE[k++ % PALETTE.length]);
+        for (String key : xs.keySet()) {
+            XYSeries s = c.addSeries(loadSeriesName(key, p99ByLoad.get(key)), xs.get(key), ys.get(key));
+            s.setMarker(MARKERS[k % MARKERS.length]);
+            s.setMarkerColor(PALETTE[k % PALETTE.length]);
+            k++;
         }
         return c;
+    }
+
+    /** A host-load series' legend entry: the row, and its loaded / idle p99 when both were measured. */
+    static String loadSeriesName(String row, Map<String, Double> p99ByLoad) {
+        String name = row.length() > 40 ? row.substring(0, 39) + "…" : row;
+        Double idle = p99ByLoad == null ? null : p99ByLoad.get("idle");
+        Double loaded = p99ByLoad == null ? null : p99ByLoad.get("loaded");
+        return idle != null && loaded != null && idle > 0
+                ? String.format(Locale.ROOT, "%s: p99 loaded/idle %.2f×", name, loaded / idle)
+                : name;
     }
 
     /**

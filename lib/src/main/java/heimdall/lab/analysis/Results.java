@@ -64,7 +64,13 @@ public final class Results {
 
     private record SampleKey(int row, String variant) {}
 
-    private Results(Path dir, List<Map<String, Object>> rows, Table summary, Map<String, Object> environment) {
+    private final boolean interrupted;
+    private final String interruption;
+
+    private Results(Path dir, List<Map<String, Object>> rows, Table summary, Map<String, Object> environment,
+            boolean interrupted, String interruption) {
+        this.interrupted = interrupted;
+        this.interruption = interruption;
         this.dir = dir;
         this.rows = rows;
         this.summary = summary;
@@ -78,10 +84,24 @@ public final class Results {
             throw new BadInput(summaryFile + ": missing (is " + dir + " a results folder?)");
         }
         List<Map<String, Object>> rows;
+        boolean interrupted = false;
+        String interruption = null;
         try {
-            JsonNode node = JSON.readTree(summaryFile.toFile());
+            JsonNode top = JSON.readTree(summaryFile.toFile());
+            // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
+            JsonNode node = top != null && top.isObject() ? top.get("rows") : top;
             if (node == null || !node.isArray()) {
-                throw BadInput.at(summaryFile, "(top level)", "expected a JSON array of row objects");
+                throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
+                        "expected a JSON array of row objects (or an object with one under \"rows\")");
+            }
+            if (top.isObject()) {
+                JsonNode flag = top.get("interrupted");
+                if (flag != null && !flag.isBoolean()) {
+                    throw BadInput.at(summaryFile, "interrupted", "expected true or false, found " + flag);
+                }
+                interrupted = flag != null && flag.booleanValue();
+                JsonNode said = top.get("interruption");
+                interruption = said == null || said.isNull() ? null : said.asText();
             }
             rows = new ArrayList<>();
             for (int i = 0; i < node.size(); i++) {
@@ -103,7 +123,20 @@ public final class Results {
                 throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
             }
         }
-        return new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env);
+        return new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env, interrupted, interruption);
+    }
+
+    /**
+     * Whether a signal stopped the run before every row had all its runs ({@code summary.json}'s
+     * {@code interrupted}; each row then says how many runs it completed).
+     */
+    public boolean interrupted() {
+        return interrupted;
+    }
+
+    /** How the run was stopped, as it was announced ({@code "terminated (SIGTERM)"}), or null. */
+    public String interruption() {
+        return interruption;
     }
 
     /** The folder this was loaded from. */

@@ -12,8 +12,18 @@ import java.util.Map;
 public final class FloorSummary {
     private FloorSummary() {}
 
-    /** The summary row of {@code m} (a failed row keeps what it measured and says why it failed). */
+    /** The summary row of {@code m}, measured in full (a failed row keeps what it measured and says why it failed). */
     public static Map<String, Object> of(FloorBench.Measured m) {
+        return of(m, Math.max(m.runs().size(), m.baseline().size()), false);
+    }
+
+    /**
+     * The summary row of {@code m}, of which {@code runsAsked} runs were asked; {@code interrupted}
+     * when a signal stopped the measurement. {@code status} is {@code "ok"} only for a row with every
+     * run it asked for (filtered and baseline); a row cut short says {@code "interrupted"} and how
+     * many runs it completed, one with none has no figures at all.
+     */
+    public static Map<String, Object> of(FloorBench.Measured m, int runsAsked, boolean interrupted) {
         FloorRow row = m.row();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("what", row.what());
@@ -29,8 +39,13 @@ public final class FloorSummary {
             out.put("supervisor_cpu", row.broker().supervisorCpu());
             out.put("sync_wakeup", row.broker().syncWakeUp());
         }
-        out.put("status", m.failure() == null ? "ok" : "failed");
+        boolean complete = m.runs().size() >= runsAsked && m.baseline().size() >= runsAsked;
+        out.put("status", m.failure() != null ? "failed" : complete ? "ok" : "interrupted");
         out.put("failure", m.failure());
+        out.put("runs_asked", runsAsked);
+        out.put("runs_completed", m.runs().size());
+        out.put("runs_none_completed", m.baseline().size());
+        out.put("interrupted", interrupted && !complete && m.failure() == null);
         put(out, "", m.runs());
         put(out, "_none", m.baseline());
         Object median = out.get("median_ns");

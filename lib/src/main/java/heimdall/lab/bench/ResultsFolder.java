@@ -13,21 +13,34 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * A results folder: written once, never overwritten. Either chosen by the user ({@code --out DIR},
  * which must not exist or be empty) or allocated as {@code results/<yyyy-mm-dd>-<host>[-N]/}, where
  * N counts up until a name is free; the directory is created atomically so two runs never share one.
+ *
+ * <p>Nothing is put in it until there is something to keep ({@code plots/} is made by the plots), so
+ * a run that ends before measuring leaves an empty folder the user can give to {@code --out} again,
+ * and {@link #discardIfEmpty()} removes it only when this run made it.
  */
 public final class ResultsFolder {
     private static final ObjectMapper JSON =
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private final Path dir;
+    /** {@code summary.json}'s schema: 1 was a bare array of rows; 2 wraps them with the run's facts. */
+    public static final int SUMMARY_SCHEMA = 2;
 
-    private ResultsFolder(Path dir) {
+    private final Path dir;
+    private final boolean madeHere;
+
+    private ResultsFolder(Path dir, boolean madeHere) {
         this.dir = dir;
+        this.madeHere = madeHere;
     }
 
     /** The folder's path. */
@@ -44,8 +57,7 @@ public final class ResultsFolder {
                 Path candidate = root.resolve(n == 1 ? base : base + "-" + n);
                 try {
                     Files.createDirectory(candidate);
-                    Files.createDirectory(candidate.resolve("plots"));
-                    return new ResultsFolder(candidate);
+                    return new ResultsFolder(candidate, true);
                 } catch (FileAlreadyExistsException taken) {
                     // someone's earlier results: never reuse, try the next number
                 }
@@ -76,7 +88,8 @@ public final class ResultsFolder {
             if (unsafe != null) {
                 throw new BadInput("--out " + dir + ": its parent " + parent + " is " + unsafe + "; others could replace the folder");
             }
-            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            boolean existed = Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
+            if (existed) {
                 if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
                     throw new BadInput("--out " + dir + ": exists and is not a directory");
                 }
@@ -97,10 +110,65 @@ public final class ResultsFolder {
                     throw new BadInput("--out " + dir + ": appeared while it was being created; choose another folder");
                 }
             }
-            Files.createDirectory(dir.resolve("plots"));
-            return new ResultsFolder(dir);
+            return new ResultsFolder(dir, !existed);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create results folder " + dir, e);
+        }
+    }
+
+    /**
+     * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
+     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}), and its rows.
+     */
+    public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("reproduction", reproduction);
+        top.put("schema_version", SUMMARY_SCHEMA);
+        top.put("interrupted", interruption.isPresent());
+        top.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
+        top.put("signal", interruption.map(Interruption.Cause::name).orElse(null));
+        top.put("rows", rows);
+        return writeJson("summary.json", top);
+    }
+
+    /**
+     * Removes the folder when it holds nothing and this run made it ({@code results/...} or an absent
+     * {@code --out}): a run that wrote nothing leaves nothing. A folder the user made is kept, empty
+     * and so usable as {@code --out} again.
+     *
+     * @return whether the folder is gone
+     */
+    public boolean discardIfEmpty() {
+        try {
+            Path plots = dir.resolve("plots");
+            if (Files.isDirectory(plots, LinkOption.NOFOLLOW_LINKS)) {
+                try (Stream<Path> s = Files.list(plots)) {
+                    if (s.findAny().isEmpty()) {
+                        Files.delete(plots);
+                    }
+                }
+            }
+            if (!madeHere) {
+                return false;
+            }
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) {
+                    return false;
+                }
+            }
+            Files.delete(dir);
+            return true;
+        } catch (IOException e) {
+            return false; // left as it is: results folders are never overwritten anyway
+        }
+    }
+
+    /** Deletes a file this run wrote into the folder (e.g. an empty samples file), if it is there. */
+    public void deleteOwn(String name) {
+        try {
+            Files.deleteIfExists(dir.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + dir.resolve(name), e);
         }
     }
 

@@ -32,6 +32,7 @@ public final class Main {
                 new heimdall.lab.broker.BrokerBenchCommand(),
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),
+                new heimdall.lab.follower.FollowCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand()
         );
     }

@@ -54,51 +54,90 @@ public final class GraphFiles {
     /**
      * An imported graph with how it was checked.
      *
-     * @param nodesSha256 the nodes file's pinned digest, empty when no pin listed it
+     * @param nodesSha256 the SHA-256 of the nodes file's bytes that were imported (pinned or not)
      * @param edgesSha256 likewise for the edges file
-     * @param nanos wall time of the import (pin check, read, validation)
+     * @param pinned whether both files were listed in the {@code SHA256SUMS} beside them (and matched)
+     * @param nanos wall time of the import (read, digest, pin check, validation)
      */
-    public record Imported(Graph graph, Path nodes, Path edges, Optional<String> nodesSha256,
-            Optional<String> edgesSha256, long nanos) {
-        /** Whether both files were checked against a pin. */
-        public boolean pinned() {
-            return nodesSha256.isPresent() && edgesSha256.isPresent();
-        }
-    }
+    public record Imported(Graph graph, Path nodes, Path edges, String nodesSha256, String edgesSha256, boolean pinned,
+            long nanos) {}
 
     /**
      * Imports a pair, checking each file against the {@code SHA256SUMS} beside it when that file lists
-     * it (external graphs with no pins import unpinned; see {@link Imported#pinned()}).
+     * it; a file no pin lists imports unpinned ({@link Imported#pinned()} false). For callers that were
+     * told to accept unpinned graphs ({@code --unpinned}); the default is {@link #readPinned}.
      */
     public static Imported read(Path nodes, Path edges) {
         return read(nodes, edges, false);
     }
 
-    /** Imports a pair that must be pinned in the {@code SHA256SUMS} beside each file (checked-in fixtures). */
+    /**
+     * Imports a pair that must be pinned in the {@code SHA256SUMS} beside each file: a file with no pin
+     * is bad input, as is a digest that differs from its pin.
+     */
     public static Imported readPinned(Path nodes, Path edges) {
         return read(nodes, edges, true);
     }
 
-    private static Imported read(Path nodes, Path edges, boolean requirePins) {
+    /** {@link #readPinned} when {@code requirePins}, else {@link #read}. */
+    public static Imported read(Path nodes, Path edges, boolean requirePins) {
         long t0 = System.nanoTime();
-        Optional<String> nodesPin = checkPin(nodes, requirePins);
-        Optional<String> edgesPin = checkPin(edges, requirePins);
-        List<Site> sites = readNodes(nodes);
-        List<Edge> edgeList = readEdges(edges);
+        // Each file is read once: the digest, the pin check and the import all use the same bytes.
+        byte[] nodeBytes = bytes(nodes);
+        byte[] edgeBytes = bytes(edges);
+        String nodesSha = Pins.sha256(nodeBytes);
+        String edgesSha = Pins.sha256(edgeBytes);
+        boolean nodesPinned = checkPin(nodes, nodesSha, requirePins);
+        boolean edgesPinned = checkPin(edges, edgesSha, requirePins);
+        List<Site> sites = readNodes(nodes, nodeBytes);
+        List<Edge> edgeList = readEdges(edges, edgeBytes);
         Graph g = Graph.of(sites, edgeList, nodes.toString(), edges.toString());
-        return new Imported(g, nodes, edges, nodesPin, edgesPin, System.nanoTime() - t0);
+        return new Imported(g, nodes, edges, nodesSha, edgesSha, nodesPinned && edgesPinned, System.nanoTime() - t0);
     }
 
-    private static Optional<String> checkPin(Path file, boolean required) {
+    /** Graph files larger than this are refused as bad input (they are read whole, once). */
+    public static final long MAX_FILE_BYTES = 1L << 30;
+
+    private static byte[] bytes(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw BadInput.at(file, "file", "no such file");
+            throw BadInput.at(file, "file", "no such file (or not a regular file)");
         }
+        try (var ch = Files.newByteChannel(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > MAX_FILE_BYTES) {
+                throw BadInput.at(file, "file", size + " bytes, more than the " + MAX_FILE_BYTES + " a graph file may have");
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) size);
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 16);
+            while (ch.read(buf) > 0) {
+                out.write(buf.array(), 0, buf.position());
+                buf.clear();
+                if (out.size() > MAX_FILE_BYTES) {
+                    throw BadInput.at(file, "file", "grew past " + MAX_FILE_BYTES + " bytes while being read");
+                }
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw BadInput.at(file, "file", "cannot read: " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code file} (whose bytes have digest {@code sha}) is pinned; a differing pin is bad input. */
+    private static boolean checkPin(Path file, String sha, boolean required) {
         Optional<Pins> pins = Pins.beside(file);
-        Optional<String> digest = pins.flatMap(p -> p.verify(file));
-        if (required && digest.isEmpty()) {
-            throw BadInput.at(file, "sha256", "no pin for this file in " + file.toAbsolutePath().getParent().resolve(Pins.FILE_NAME));
+        Optional<String> pin = pins.flatMap(p -> p.pinFor(file));
+        if (pin.isEmpty()) {
+            if (required) {
+                throw BadInput.at(file, "sha256", "no pin for this file in "
+                        + file.toAbsolutePath().getParent().resolve(Pins.FILE_NAME) + " (its digest is " + sha
+                        + "); unpinned graphs are imported only when asked (--unpinned)");
+            }
+            return false;
         }
-        return digest;
+        if (!pin.get().equals(sha)) {
+            throw BadInput.at(file, "sha256", "pinned " + pin.get() + " in " + pins.get().source() + " but the file's digest is " + sha);
+        }
+        return true;
     }
 
     private static final ArrowType UINT32 = new ArrowType.Int(32, false);
@@ -126,10 +165,10 @@ public final class GraphFiles {
         void read(VectorSchemaRoot root, int rows);
     }
 
-    private static void readFile(Path file, BatchReader each) {
+    private static void readFile(Path file, byte[] bytes, BatchReader each) {
         try (BufferAllocator alloc = new RootAllocator();
-                FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-                ArrowFileReader reader = new ArrowFileReader(ch, alloc)) {
+                ArrowFileReader reader = new ArrowFileReader(
+                        new org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel(bytes), alloc)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             while (reader.loadNextBatch()) {
                 each.read(root, root.getRowCount());
@@ -161,12 +200,16 @@ public final class GraphFiles {
         }
     }
 
-    /** Reads a nodes file; see the class comment for the errors. */
+    /** Reads a nodes file (no pin check); see the class comment for the errors. */
     public static List<Site> readNodes(Path file) {
+        return readNodes(file, bytes(file));
+    }
+
+    private static List<Site> readNodes(Path file, byte[] bytes) {
         List<Site> sites = new ArrayList<>();
         List<String> unmapped = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, (root, rows) -> {
+        readFile(file, bytes, (root, rows) -> {
             UInt4Vector site = column(root, file, "site", UInt4Vector.class, UINT32);
             IntVector syscall = column(root, file, "syscall", IntVector.class, INT32);
             VarCharVector name = column(root, file, "name", VarCharVector.class, ArrowType.Utf8.INSTANCE);
@@ -215,11 +258,15 @@ public final class GraphFiles {
         return sites;
     }
 
-    /** Reads an edges file; see the class comment for the errors. */
+    /** Reads an edges file (no pin check); see the class comment for the errors. */
     public static List<Edge> readEdges(Path file) {
+        return readEdges(file, bytes(file));
+    }
+
+    private static List<Edge> readEdges(Path file, byte[] bytes) {
         List<Edge> edges = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, (root, rows) -> {
+        readFile(file, bytes, (root, rows) -> {
             UInt4Vector src = column(root, file, "src", UInt4Vector.class, UINT32);
             UInt4Vector dst = column(root, file, "dst", UInt4Vector.class, UINT32);
             VarCharVector kind = column(root, file, "kind", VarCharVector.class, ArrowType.Utf8.INSTANCE);

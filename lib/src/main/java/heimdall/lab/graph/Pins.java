@@ -105,6 +105,15 @@ public final class Pins {
         }
     }
 
+    /** The SHA-256 of {@code bytes}, lower-case hex. */
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** One {@code sha256sum} line for a file. */
     public static String line(Path file) {
         return sha256(file) + "  " + file.getFileName();

@@ -333,7 +333,7 @@ public final class AttachCost {
             m = measure(o, floors, samples, progress);
         }
         List<Map<String, Object>> summary = summary(m);
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("attach-cost", java.util.Optional.empty(), summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "attach-cost");
         env.put("started", started.toString());

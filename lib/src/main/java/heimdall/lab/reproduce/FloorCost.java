@@ -5,6 +5,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -32,10 +32,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -61,8 +59,12 @@ public final class FloorCost {
      */
     public record Options(FloorBench.Counts counts, int cpu, int supervisorCpu, boolean brokerRows) {}
 
-    /** What a run wrote. */
-    public record Result(Path folder, List<Map<String, Object>> summary) {
+    /**
+     * What a run wrote.
+     *
+     * @param interruption the signal that stopped the measurement, if one did
+     */
+    public record Result(Path folder, List<Map<String, Object>> summary, Optional<Interruption.Cause> interruption) {
         /** Rows whose child did not complete (killed by its floor, refused). */
         public List<Map<String, Object>> failed() {
             return summary.stream().filter(r -> "failed".equals(r.get("status"))).toList();
@@ -178,93 +180,111 @@ public final class FloorCost {
     /** The job folder's prefix under {@code java.io.tmpdir} (a random suffix follows). */
     static final String JOB_PREFIX = "heimdall-lab-job-";
 
-    /** Measures every row and writes the results folder (never an existing one). */
+    /**
+     * Measures every row and writes the results folder (never an existing one). Ctrl-C or SIGTERM
+     * while it runs stops it: see {@link #run(Options, ResultsFolder, Consumer, Interruption)}.
+     */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        // The job folder is private and goes with the run; on Ctrl-C it stays as long as the graceful
-        // stop below holds the JVM (30 s), so the row in flight keeps its file.
-        try (Scratch job = Scratch.create(JOB_PREFIX, Duration.ofSeconds(31))) {
-            return run(o, folder, progress, inDir(job));
+        try (Interruption stop = Interruption.catchSignals()) {
+            return run(o, folder, progress, stop);
         }
     }
 
-    private static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Path inDir) {
+    /**
+     * Measures every row and writes the results folder, stopping before the next child once
+     * {@code stop} is requested (its signal has ended the running child). What was measured is
+     * written with {@code summary.json} marked interrupted, each row with the runs it completed; when
+     * no run had completed, nothing is written (the folder is left as it was given, empty).
+     */
+    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
+        // The job folder is private and goes with the run. A signal does not end the JVM (the run
+        // stops and closes it); a second one does, and the folder goes with it at once.
+        try (Scratch job = Scratch.create(JOB_PREFIX)) {
+            return run(o, folder, progress, stop, inDir(job));
+        }
+    }
+
+    private static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
         List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format("floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
                 rows.size(), o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(),
                 o.counts().brokerCount(), o.cpu(), o.supervisorCpu()));
-        long[] timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
         Instant started = Instant.now();
-        // Ctrl-C: the children are killed (MeasuredChild's own hook); this one stops the loop and
-        // holds the JVM until what was measured is written, so no result is lost.
-        AtomicBoolean interrupted = new AtomicBoolean();
-        CountDownLatch written = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            interrupted.set(true);
-            try {
-                written.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "floor-cost-interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
+        long[] timer;
         try {
-            return measureAndWrite(o, folder, progress, rows, inDir, host, loads, timer, started, interrupted);
-        } finally {
-            written.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it returns now that the results are written
+            timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
+        } catch (heimdall.lab.Refusal e) {
+            if (!stop.requested()) {
+                throw e;
+            }
+            timer = null; // the signal ended the timer's child
+        }
+        List<FloorBench.Measured> measured = List.of();
+        if (!stop.requested()) {
+            try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, stop::requested);
             }
         }
+        // A signal that came after the last run stopped nothing: the run is complete.
+        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs()) ? stop.cause() : Optional.empty();
+        if (cause.isPresent() && measured.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
+            folder.deleteOwn("samples.arrow");
+            progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
+            return new Result(folder.path(), List.of(), cause);
+        }
+        cause.ifPresent(c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        return write(o, folder, progress, measured, host, loads, timer, started, cause);
     }
 
-    private static Result measureAndWrite(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorRow> rows,
-            Path inDir, Host host, Host.LoadSampler loads, long[] timer, Instant started, AtomicBoolean interrupted) {
-        List<FloorBench.Measured> measured;
-        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, interrupted::get);
-        }
-        if (interrupted.get()) {
-            progress.accept("floor-cost: interrupted; writing what was measured to " + folder.path());
-        }
+    /** Whether every row has all its runs, or stopped at a failure of its own. */
+    static boolean complete(List<FloorBench.Measured> measured, int runs) {
+        return measured.stream().allMatch(m -> m.failure() != null || (m.runs().size() >= runs && m.baseline().size() >= runs));
+    }
+
+    private static Result write(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorBench.Measured> measured,
+            Host host, Host.LoadSampler loads, long[] timer, Instant started, Optional<Interruption.Cause> cause) {
         List<Map<String, Object>> summary = new ArrayList<>();
         for (FloorBench.Measured m : measured) {
-            summary.add(FloorSummary.of(m));
+            summary.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
         }
         addRatios(summary);
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("floor-cost", cause, summary);
 
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "floor-cost");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", interrupted.get());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
         env.put("counts", o.counts());
         env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
                 + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
-        env.put("timer_cost_ns", Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
+        env.put("timer_cost_ns", timer == null ? null : Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
                 "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
         env.put("load_samples", loads.toMap());
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        String table = table(summary, host, o, Stats.of(timer).median());
-        if (interrupted.get()) {
-            table = "**Interrupted (Ctrl-C): rows have fewer runs than asked; see run_medians_ns.**\n\n" + table;
+        String table = table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures.**\n\n"
+                    + table;
         }
         folder.writeText("table.md", table);
-        if (interrupted.get()) {
-            // The JVM is shutting down and waits only so long: the measurements are safe, plots can follow.
-            progress.accept("floor-cost: plots skipped (interrupted); draw them later with Plots.saveAll(Results.load(dir), dir/plots)");
+        if (cause.isPresent()) {
+            // The user asked to stop: the measurements are safe, the plots can follow.
+            progress.accept("floor-cost: plots skipped (" + cause.get().said()
+                    + "); draw them later with Plots.saveAll(Results.load(dir), dir/plots)");
         } else {
             writePlots(folder.path(), progress);
         }
-        return new Result(folder.path(), summary);
+        return new Result(folder.path(), summary, cause);
     }
 
     /**
@@ -327,8 +347,8 @@ public final class FloorCost {
                         + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost (back-to-back reads): %d ns.%n%n",
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(), o.cpu(), o.supervisorCpu(),
                 o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(), o.counts().brokerCount(), timerNs));
-        md.append("Published: 2026-11-08, oden (AMD Threadripper PRO 3975WX, kernel 7.0.0, load 52 to 83). "
-                + "A syscall costs about 10x more on this VM, so compare added costs and ratios, not absolute medians.\n\n");
+        md.append("Published: 2026-11-08, oden (AMD Threadripper PRO 3975WX, kernel 7.0.0, load 52 to 83). ")
+                .append(hostComparison(summary)).append("\n\n");
         MarkdownTable t = new MarkdownTable(List.of("what", "call", "BPF insns", "cache", "median, no filter", "median, filtered",
                 "added", "p99, filtered", "spread", "published added", "added / published"));
         for (Map<String, Object> r : summary) {
@@ -356,6 +376,11 @@ public final class FloorCost {
                 md.append("- FAILED: ").append(r.get("what")).append(" · ").append(r.get("call")).append(": ")
                         .append(r.get("failure")).append('\n');
             }
+            if ("interrupted".equals(r.get("status"))) {
+                md.append("- interrupted: ").append(r.get("what")).append(" · ").append(r.get("call")).append(": ")
+                        .append(r.get("runs_completed")).append(" of ").append(r.get("runs_asked")).append(" runs (")
+                        .append(r.get("runs_none_completed")).append(" without the filter)\n");
+            }
         }
         List<String> ratios = new ArrayList<>();
         for (Map<String, Object> r : summary) {
@@ -378,6 +403,62 @@ public final class FloorCost {
                 + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
                 + "`added / published` compares our added cost with the published one.\n");
         return md.toString();
+    }
+
+    /**
+     * How this host compares with the published one, computed from the rows: our native
+     * {@code getppid} (no filter) against the published one, and the range of ours / published over
+     * every row with both medians, unfiltered and filtered. Only a ratio the data holds is stated.
+     */
+    @SuppressWarnings("unchecked")
+    static String hostComparison(List<Map<String, Object>> summary) {
+        StringBuilder s = new StringBuilder();
+        for (Map<String, Object> r : summary) {
+            Map<String, Object> p = (Map<String, Object>) r.get("published");
+            if ("getppid".equals(r.get("call")) && p != null && r.get("median_none_ns") instanceof Number ours
+                    && p.get("median_none_ns") instanceof Number theirs && theirs.doubleValue() > 0) {
+                s.append(String.format(Locale.ROOT, "Here a native `getppid` (no filter) takes %d ns against the published %d ns (%.2f×). ",
+                        ours.longValue(), theirs.longValue(), ours.doubleValue() / theirs.doubleValue()));
+                break;
+            }
+        }
+        double[] none = ratioRange(summary, "median_none_ns");
+        double[] filtered = ratioRange(summary, "median_ns");
+        if (none == null && filtered == null) {
+            return s.append("No row has both our median and the published one, so no ratio between the hosts is given.").toString();
+        }
+        s.append("Across the rows with a published twin, our medians are ");
+        if (none != null) {
+            s.append(String.format(Locale.ROOT, "%s the published ones without the filter (%d rows)", range(none), (int) none[2]));
+        }
+        if (filtered != null) {
+            s.append(none != null ? " and " : "").append(String.format(Locale.ROOT, "%s with it (%d rows)", range(filtered), (int) filtered[2]));
+        }
+        return s.append(". The hosts differ, so compare added costs and ratios, not absolute medians.").toString();
+    }
+
+    /** {min, max, count} of our {@code field} / the published one over rows with both; null when none has. */
+    @SuppressWarnings("unchecked")
+    private static double[] ratioRange(List<Map<String, Object>> summary, String field) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        int n = 0;
+        for (Map<String, Object> r : summary) {
+            Map<String, Object> p = (Map<String, Object>) r.get("published");
+            if (p != null && r.get(field) instanceof Number ours && p.get(field) instanceof Number theirs && theirs.doubleValue() > 0) {
+                double x = ours.doubleValue() / theirs.doubleValue();
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+                n++;
+            }
+        }
+        return n == 0 ? null : new double[] {lo, hi, n};
+    }
+
+    private static String range(double[] r) {
+        String lo = String.format(Locale.ROOT, "%.2f", r[0]);
+        String hi = String.format(Locale.ROOT, "%.2f", r[1]);
+        return lo.equals(hi) ? lo + "×" : lo + "–" + hi + "×";
     }
 
     private static String nsCell(Object v) {

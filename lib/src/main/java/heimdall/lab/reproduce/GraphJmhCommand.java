@@ -125,7 +125,7 @@ public final class GraphJmhCommand implements Command {
         row.put("jmh_error_ns_per_event", error);
         row.put("jmh_over_harness", ratio);
         row.put("agrees_within_15_percent", Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeJson("summary.json", List.of(row));
+        folder.writeSummary("graph-jmh", java.util.Optional.empty(), List.of(row));
         java.util.Map<String, Object> env = new java.util.LinkedHashMap<>(heimdall.lab.sys.Host.capture().toMap());
         env.put("reproduction", "graph jmh");
         env.put("cpu", s.cpu());

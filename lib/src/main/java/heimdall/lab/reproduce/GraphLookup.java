@@ -66,13 +66,20 @@ public final class GraphLookup {
      *
      * @param layouts the layouts to prepare and replay (all by default)
      * @param external an external graph's nodes and edges files, instead of the built-in cases
+     * @param allowUnpinned whether an external graph that no {@code SHA256SUMS} pins may be imported
+     *     ({@code --unpinned}); otherwise it is bad input. Its digest is recorded either way.
      */
-    public record Options(GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external) {
+    public record Options(GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external, boolean allowUnpinned) {
         public Options {
             layouts = List.copyOf(layouts);
             if (layouts.isEmpty()) {
                 throw new BadInput("no layouts selected");
             }
+        }
+
+        /** Pins required. */
+        public Options(GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external) {
+            this(settings, layouts, external, false);
         }
     }
 
@@ -89,7 +96,8 @@ public final class GraphLookup {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
-        List<Case> cases = o.external().isPresent() ? externalCases(o, progress) : builtinCases(o, progress);
+        Map<String, Map<String, Object>> graphs = new LinkedHashMap<>(); // each imported graph: its digests, pinned or not
+        List<Case> cases = o.external().isPresent() ? externalCases(o, progress, graphs) : builtinCases(o, progress, graphs);
         progress.accept(String.format(Locale.ROOT, "graph-lookup: %d cases x %d layouts, 1 warm-up + %d batches of %,d events, "
                 + "replay pinned to CPU %d (%s)", cases.size(), o.layouts().size(), s.samples(), s.calls(), s.cpu(),
                 s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: the highest allowed CPU of " + Cpus.allowed()));
@@ -135,6 +143,10 @@ public final class GraphLookup {
             for (int l = 0; l < o.layouts().size(); l++) {
                 Layout layout = o.layouts().get(l);
                 Map<String, Object> row = baseRow(k, layout);
+                Map<String, Object> files = graphs.get(k.graph());
+                row.put("pinned", files == null ? null : files.get("pinned"));
+                row.put("nodes_sha256", files == null ? null : files.get("nodes_sha256"));
+                row.put("edges_sha256", files == null ? null : files.get("edges_sha256"));
                 Prepared p = k.prepared().layouts().get(layout);
                 if (p == null) {
                     row.put("status", "refused");
@@ -186,7 +198,7 @@ public final class GraphLookup {
         }
         addPublished(summary);
 
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("graph-lookup", java.util.Optional.empty(), summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "graph-lookup");
@@ -198,13 +210,14 @@ public final class GraphLookup {
         env.put("layouts", o.layouts().stream().map(Layout::wire).toList());
         env.put("warm_preparation_ms", warm);
         env.put("external", o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null));
+        env.put("graphs", graphs);
         env.put("load_samples", loads.toMap());
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         env.put("timing", "System.nanoTime around one Cursor.replay of the whole trace per layout per batch");
         env.put("jit_warmup", String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures));
+        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures, graphs));
         FloorCost.writePlots(folder.path(), progress);
         return new Result(folder.path(), summary, failures, warm);
     }
@@ -354,7 +367,23 @@ public final class GraphLookup {
         return Traces.Spec.of(entry, length, seed).withInvalidRate(0.01).withRepeatRate(0.01).withSignalRate(0.005);
     }
 
-    static List<Case> importedCases(String name, GraphFiles.Imported imp, Options o, Consumer<String> progress) {
+    /** What a results folder records of an imported graph: its files, their SHA-256 and whether pins listed them. */
+    static Map<String, Object> provenance(GraphFiles.Imported imp) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("nodes", imp.nodes().toString());
+        m.put("edges", imp.edges().toString());
+        m.put("nodes_sha256", imp.nodesSha256());
+        m.put("edges_sha256", imp.edgesSha256());
+        m.put("pinned", imp.pinned());
+        return m;
+    }
+
+    static List<Case> importedCases(String name, GraphFiles.Imported imp, Options o, Consumer<String> progress,
+            Map<String, Map<String, Object>> graphs) {
+        graphs.put(name, provenance(imp));
+        if (!imp.pinned()) {
+            progress.accept(name + ": UNPINNED (--unpinned): nodes sha256 " + imp.nodesSha256() + ", edges sha256 " + imp.edgesSha256());
+        }
         PreparedGraph pg = prepare(imp.graph(), o);
         progress.accept(String.format(Locale.ROOT, "%s: %d sites, %d states (%d minimized), import %.3f ms, compile %.3f ms%s",
                 name, imp.graph().siteCount(), pg.machine().states(), pg.minimized().states(), imp.nanos() / 1e6,
@@ -374,13 +403,13 @@ public final class GraphLookup {
         return Traces.walk(g, walkSpec(entry, length, 0x6a7e_0000L ^ entry.hashCode()));
     }
 
-    static List<Case> builtinCases(Options o, Consumer<String> progress) {
+    static List<Case> builtinCases(Options o, Consumer<String> progress, Map<String, Map<String, Object>> graphs) {
         List<Case> cases = new ArrayList<>();
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         for (String name : FIXTURES) {
             GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve(name + GraphFiles.NODES_SUFFIX),
                     dir.resolve(name + GraphFiles.EDGES_SUFFIX));
-            cases.addAll(importedCases(name, imp, o, progress));
+            cases.addAll(importedCases(name, imp, o, progress, graphs));
         }
         for (int states : SYNTHETIC_STATES) {
             SyntheticGraph sg = SyntheticGraph.build(states, 0x5eed_0000L + states);
@@ -398,14 +427,15 @@ public final class GraphLookup {
     }
 
     /**
-     * An external graph: imported (pins checked when a SHA256SUMS beside it lists the files), compiled
-     * under the budgets; an unmapped function or an oversized machine is a {@link Refusal}.
+     * An external graph: imported with its pins required (the SHA256SUMS beside it must list both
+     * files: bad input otherwise) unless {@link Options#allowUnpinned()}, its digests recorded either
+     * way; compiled under the budgets; an unmapped function or an oversized machine is a {@link Refusal}.
      */
-    static List<Case> externalCases(Options o, Consumer<String> progress) {
+    static List<Case> externalCases(Options o, Consumer<String> progress, Map<String, Map<String, Object>> graphs) {
         List<Path> files = o.external().orElseThrow();
-        GraphFiles.Imported imp = GraphFiles.read(files.get(0), files.get(1));
+        GraphFiles.Imported imp = GraphFiles.read(files.get(0), files.get(1), !o.allowUnpinned());
         String name = files.get(0).getFileName().toString().replace(GraphFiles.NODES_SUFFIX, "");
-        List<Case> cases = importedCases(name, imp, o, progress);
+        List<Case> cases = importedCases(name, imp, o, progress, graphs);
         if (cases.isEmpty()) {
             throw new Refusal(name + ": the graph has no thread entry to walk");
         }
@@ -435,7 +465,7 @@ public final class GraphLookup {
             double[] compileMs = new double[WARM_REPEATS];
             for (int i = -10; i < ms.length; i++) {
                 long t0 = System.nanoTime();
-                GraphFiles.Imported imp = o.external().isPresent() ? GraphFiles.read(nodes, edges) : GraphFiles.readPinned(nodes, edges);
+                GraphFiles.Imported imp = GraphFiles.read(nodes, edges, o.external().isEmpty() || !o.allowUnpinned());
                 long t1 = System.nanoTime();
                 Machine m = MachineCompiler.compile(imp.graph(), o.settings().budget());
                 long t2 = System.nanoTime();
@@ -461,7 +491,12 @@ public final class GraphLookup {
 
     // ---- published figures and the table ---------------------------------------------------------
 
-    /** The seed's broker offsets figures beside ours (before and after minimization). */
+    /**
+     * The seed's broker offsets figures beside ours (before and after minimization), with whether our
+     * broker graph is the seed's: same sites and same states (minimized states for {@code dfa-min-*}).
+     * When it is not, the published figure is of a different graph ({@code same_graph_as_published}
+     * false) and only gives a scale.
+     */
     @SuppressWarnings("unchecked")
     static void addPublished(List<Map<String, Object>> summary) {
         Map<String, Object> pub = Fixtures.published("graph-lookup");
@@ -469,18 +504,64 @@ public final class GraphLookup {
         Map<String, Object> offsets = (Map<String, Object>) broker.get("dfa_offsets_ns_per_event");
         for (Map<String, Object> r : summary) {
             Object published = null;
+            Object theirStates = null;
             if ("broker".equals(r.get("graph")) && "dfa-offsets".equals(r.get("layout"))) {
                 published = offsets.get("before_minimization");
+                theirStates = broker.get("states");
             } else if ("broker".equals(r.get("graph")) && "dfa-min-offsets".equals(r.get("layout"))) {
                 published = offsets.get("after_minimization");
+                theirStates = broker.get("minimized_states");
             }
             r.put("published_ns_per_event", published);
+            if (published != null) {
+                r.put("published_sites", broker.get("sites"));
+                r.put("published_states", theirStates);
+                r.put("same_graph_as_published", sameNumber(r.get("sites"), broker.get("sites")) && sameNumber(r.get("states"), theirStates));
+            } else {
+                r.put("published_sites", null);
+                r.put("published_states", null);
+                r.put("same_graph_as_published", null);
+            }
         }
+    }
+
+    private static boolean sameNumber(Object a, Object b) {
+        return a instanceof Number x && b instanceof Number y && x.longValue() == y.longValue();
+    }
+
+    /** The published figure of a row as the table shows it: marked when it is of another graph. */
+    static String publishedCell(Map<String, Object> r) {
+        Object p = r.get("published_ns_per_event");
+        if (p == null) {
+            return "—";
+        }
+        if (Boolean.FALSE.equals(r.get("same_graph_as_published"))) {
+            return p + " (a different graph: " + r.get("published_sites") + " sites, " + r.get("published_states") + " states)";
+        }
+        return String.valueOf(p);
+    }
+
+    /**
+     * One sentence saying whether our broker graph is the seed's, from the rows (null when no broker
+     * row has a published twin).
+     */
+    static String sameGraphSentence(List<Map<String, Object>> summary) {
+        for (Map<String, Object> r : summary) {
+            if ("dfa-offsets".equals(r.get("layout")) && r.get("same_graph_as_published") instanceof Boolean same) {
+                return same
+                        ? String.format(Locale.ROOT, "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
+                                r.get("sites"), r.get("states"))
+                        : String.format(Locale.ROOT, "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
+                                + "the published ns/event is of a different graph, for scale only, not a comparison.",
+                                r.get("sites"), r.get("states"), r.get("published_sites"), r.get("published_states"));
+            }
+        }
+        return null;
     }
 
     @SuppressWarnings("unchecked")
     static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, int granted,
-            Map<String, Double> warm, List<String> failures) {
+            Map<String, Double> warm, List<String> failures, Map<String, Map<String, Object>> graphs) {
         Map<String, Object> pub = Fixtures.published("graph-lookup");
         Map<String, Object> broker = (Map<String, Object>) pub.get("broker_graph");
         StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
@@ -495,6 +576,10 @@ public final class GraphLookup {
                 broker.get("import_and_construction_ms"),
                 ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("before_minimization"),
                 ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("after_minimization")));
+        String same = sameGraphSentence(summary);
+        if (same != null) {
+            md.append(same).append("\n\n");
+        }
         MarkdownTable t = new MarkdownTable(List.of("graph", "trace", "layout", "states", "transitions", "ns/event median",
                 "min – max", "spread", "speedup vs hash", "rejections", "prep ms", "payload bytes", "published ns/event"));
         for (Map<String, Object> r : summary) {
@@ -507,12 +592,16 @@ public final class GraphLookup {
                             Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
                     r.get("speedup_vs_hash") instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "—",
                     cell(r.get("rejections")), fmt(r.get("prep_ms")), cell(r.get("payload_bytes")),
-                    r.get("published_ns_per_event") == null ? "—" : String.valueOf(r.get("published_ns_per_event"))));
+                    publishedCell(r)));
         }
         md.append(t.render()).append('\n');
         warm.forEach((g, ms) -> md.append(String.format(Locale.ROOT,
                 "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of " + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n", g, ms)));
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
+        graphs.forEach((g, files) -> md.append(Boolean.TRUE.equals(files.get("pinned"))
+                ? "- " + g + ": pins verified (nodes sha256 " + files.get("nodes_sha256") + ", edges " + files.get("edges_sha256") + ")\n"
+                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.get("nodes_sha256") + ", edges " + files.get("edges_sha256")
+                        + "; no SHA256SUMS line vouches for these files\n"));
         md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
                 + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
                 + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "

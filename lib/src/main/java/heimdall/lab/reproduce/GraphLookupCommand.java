@@ -21,7 +21,7 @@ public final class GraphLookupCommand {
     private GraphLookupCommand() {}
 
     public static final String HELP = """
-            usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [NODES EDGES]
+            usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [--unpinned] [NODES EDGES]
 
             Replays walked traces through every prepared layout (hash, dfa-words, dfa-offsets, dfa-compact,
             dfa-min-words, dfa-min-offsets, dfa-min-compact) in one run: the checked-in abcdf and broker
@@ -33,13 +33,17 @@ public final class GraphLookupCommand {
               --quick         200,000 events, 3 batches (a variable that is set wins)
               --out DIR       the results folder (absent or empty); default results/<date>-<host>[-N]/
               --layouts L,..  replay only these layouts (without hash, speedup_vs_hash is null)
+              --unpinned      import NODES EDGES even when no SHA256SUMS beside them pins them (without it
+                              that is bad input); the results record each file's SHA-256 and pinned: false
 
             Environment (seed 002): GRAPH_BENCH_CPU (default: the highest allowed CPU), GRAPH_BENCH_CALLS
             (2,000,000), GRAPH_BENCH_SAMPLES (7), GRAPH_BENCH_COALESCE (0/1), GRAPH_BENCH_MAX_ENTRIES
             (construction budget, transitions, 1,048,576), GRAPH_BENCH_BYTES (payload budget, 268,435,456).
 
             Exit status: 0 measured; 1 refused (an external graph with unmapped functions or an oversized
-            machine: the reason is printed) or rejection counts differed across layouts (named); 2 bad input.
+            machine: the reason is printed) or rejection counts differed across layouts (named); 2 bad input
+            (a file missing or unreadable, a digest that differs from its pin, a file no pin lists). An
+            --out folder the user made is never removed, only left empty when nothing was written.
             """;
 
     /** Runs the command line after {@code graph-lookup}. */
@@ -48,7 +52,7 @@ public final class GraphLookupCommand {
     }
 
     static int run(List<String> argv, PrintStream out, PrintStream err) {
-        Args args = Args.parse("reproduce graph-lookup", argv, Set.of("--quick"), Set.of("--out", "--layouts"));
+        Args args = Args.parse("reproduce graph-lookup", argv, Set.of("--quick", "--unpinned"), Set.of("--out", "--layouts"));
         if (args.positionals().size() != 0 && args.positionals().size() != 2) {
             throw new BadInput("reproduce graph-lookup: give both NODES and EDGES of an external graph, or neither");
         }
@@ -65,13 +69,17 @@ public final class GraphLookupCommand {
         }
         Optional<List<Path>> external = args.positionals().isEmpty() ? Optional.empty()
                 : Optional.of(List.of(Path.of(args.positionals().get(0)), Path.of(args.positionals().get(1))));
-        GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external);
+        if (args.flag("--unpinned") && external.isEmpty()) {
+            throw new BadInput("option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always pinned");
+        }
+        GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
+                args.flag("--unpinned"));
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
         GraphLookup.Result r;
         try {
             r = GraphLookup.run(o, folder, err::println);
         } catch (RuntimeException e) {
-            deleteIfEmpty(folder.path());
+            folder.discardIfEmpty(); // ours goes; a folder the user made stays, empty
             throw e;
         }
         try {
@@ -84,9 +92,14 @@ public final class GraphLookupCommand {
                 Map<String, Object> hash = r.summary().stream().filter(h -> h.get("graph").equals("broker")
                         && h.get("trace").equals(row.get("trace")) && h.get("layout").equals("hash")).findFirst().orElse(null);
                 Object speed = row.get("speedup_vs_hash");
-                out.printf(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%n", row.get("trace"), ns,
+                out.printf(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s%n", row.get("trace"), ns,
                         hash == null || hash.get("ns_per_event_median") == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", (Double) hash.get("ns_per_event_median")),
-                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)");
+                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)",
+                        Boolean.FALSE.equals(row.get("same_graph_as_published"))
+                                ? String.format(Locale.ROOT, "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
+                                        row.get("published_ns_per_event"), row.get("published_sites"), row.get("published_states"),
+                                        row.get("sites"), row.get("states"))
+                                : "");
             }
         }
         r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
@@ -94,26 +107,5 @@ public final class GraphLookupCommand {
         r.failures().forEach(f -> out.println("FAILED: " + f));
         out.println(r.folder());
         return r.failures().isEmpty() ? 0 : 1;
-    }
-
-    /** A refused run leaves no half-written folder behind (only the empty plots/ it was created with). */
-    private static void deleteIfEmpty(Path dir) {
-        try {
-            Path plots = dir.resolve("plots");
-            if (Files.isDirectory(plots)) {
-                try (var s = Files.list(plots)) {
-                    if (s.findAny().isEmpty()) {
-                        Files.delete(plots);
-                    }
-                }
-            }
-            try (var s = Files.list(dir)) {
-                if (s.findAny().isEmpty()) {
-                    Files.delete(dir);
-                }
-            }
-        } catch (IOException e) {
-            // leave it: results folders are never overwritten anyway
-        }
     }
 }

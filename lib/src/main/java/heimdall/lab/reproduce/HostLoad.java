@@ -3,6 +3,7 @@ package heimdall.lab.reproduce;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -65,7 +67,8 @@ public final class HostLoad {
     public static List<RunPoint> runPoints(Path folder) {
         List<RunPoint> out = new ArrayList<>();
         try {
-            JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+            JsonNode top = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+            JsonNode summary = top.isObject() ? top.get("rows") : top; // schema 2 wraps the rows; 1 was the bare array
             for (int i = 0; i < summary.size(); i++) {
                 JsonNode r = summary.get(i);
                 JsonNode loads = r.get("load_avg_runs");
@@ -80,14 +83,25 @@ public final class HostLoad {
         return out;
     }
 
-    /** Measures the rows idle and loaded; writes the folder. */
+    /** Measures the rows idle and loaded; writes the folder. Ctrl-C or SIGTERM stops it (see below). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
-            return run(o, folder, progress, FloorCost.inDir(job));
+        try (Interruption stop = Interruption.catchSignals()) {
+            return run(o, folder, progress, stop);
         }
     }
 
-    private static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Path inDir) {
+    /**
+     * Measures the rows idle and loaded; writes the folder. Once {@code stop} is requested no further
+     * child starts (nor the load, nor its settling): what was measured is written, {@code summary.json}
+     * marked interrupted and each row with the runs it completed; nothing at all when no run completed.
+     */
+    public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
+        try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
+            return run(o, folder, progress, stop, FloorCost.inDir(job));
+        }
+    }
+
+    private static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
         List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false), inDir);
         Host host = Host.capture();
         Instant started = Instant.now();
@@ -99,27 +113,39 @@ public final class HostLoad {
         List<FloorBench.Measured> loaded;
         LoadGenerator.Report report;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s), () -> false);
+            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s),
+                    stop::requested);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {
                 progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
-                sleep(o.settleMs(), loadedLoads);
+                sleep(o.settleMs(), loadedLoads, stop);
                 loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), inDir, samples, loadedLoads,
-                        s -> progress.accept("loaded " + s), () -> false);
+                        s -> progress.accept("loaded " + s), stop::requested);
                 report = gen.stop();
             }
         }
+        List<FloorBench.Measured> all = new ArrayList<>(idle);
+        all.addAll(loaded);
+        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs()) ? Optional.empty() : stop.cause();
+        if (cause.isPresent() && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
+            folder.deleteOwn("samples.arrow");
+            progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
+            return new ReproductionResult(folder.path(), List.of(), cause);
+        }
+        cause.ifPresent(c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.path()));
         List<Map<String, Object>> summary = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
-            summary.add(row(idle.get(i), "idle", rows.size() + i));
+            summary.add(row(idle.get(i), "idle", rows.size() + i, o.counts().runs(), cause.isPresent()));
         }
         for (int i = 0; i < rows.size(); i++) {
-            summary.add(row(loaded.get(i), "loaded", i));
+            summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("host-load", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "host-load");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("counts", o.counts());
@@ -132,27 +158,33 @@ public final class HostLoad {
         env.put("load_samples_loaded", loads(loadedLoads));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, o, report));
-        return new ReproductionResult(folder.path(), summary);
+        String table = table(summary, host, o, report);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
+        }
+        folder.writeText("table.md", table);
+        return new ReproductionResult(folder.path(), summary, cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
-    static Map<String, Object> row(FloorBench.Measured m, String load, int twin) {
+    static Map<String, Object> row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("load", load);
-        r.putAll(FloorSummary.of(m));
+        r.putAll(FloorSummary.of(m, runsAsked, interrupted));
         r.put("run_p99_ns", m.runs().stream().map(s -> Stats.of(s).p99()).toList());
         r.put("twin_row", twin);
         return r;
     }
 
     /** Sleeps while sampling the load average every second (so the settling shows in the samples). */
-    private static void sleep(long ms, Host.LoadSampler loads) {
+    private static void sleep(long ms, Host.LoadSampler loads, Interruption stop) {
         long end = System.nanoTime() + ms * 1_000_000;
         loads.sample();
         try {
-            while (System.nanoTime() < end) {
-                Thread.sleep(Math.max(1, Math.min(1000, (end - System.nanoTime()) / 1_000_000)));
+            while (System.nanoTime() < end && !stop.requested()) {
+                Thread.sleep(Math.max(1, Math.min(200, (end - System.nanoTime()) / 1_000_000)));
                 loads.sample();
             }
         } catch (InterruptedException e) {

@@ -559,7 +559,7 @@ public final class KernelBitmap {
             m = measure(o, samples, loads, progress);
         }
         List<Map<String, Object>> summary = summary(m);
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("kernel-bitmap", java.util.Optional.empty(), summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "kernel-bitmap");
         env.put("started", started.toString());

@@ -124,7 +124,7 @@ public final class Lanes {
             }
             progress.accept("lanes: " + workers + " workers done");
         }
-        folder.writeJson("summary.json", summary);
+        folder.writeSummary("lanes", java.util.Optional.empty(), summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "lanes");

@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
@@ -22,7 +23,8 @@ import java.util.stream.Collectors;
 public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them. */
     static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun());
+            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(),
+            new FollowerCostRun());
 
     /** Every reproduction's name. */
     public static final List<String> NAMES = java.util.stream.Stream.concat(ALL.stream().map(Reproduction::name),
@@ -57,8 +59,13 @@ public final class ReproduceCommand implements Command {
         h.append('\n').append(LanesCommand.HELP.stripTrailing()).append('\n');
         h.append("""
 
+                Ctrl-C or SIGTERM during floor-cost or host-load ends the running child and writes what was
+                measured, marked interrupted in summary.json (at the top and per row: runs_completed); before
+                any run completed nothing is written and an --out folder is left empty. A second signal ends
+                at once.
+
                 Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
-                2 bad input.
+                2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
                 """);
         return h.toString();
     }
@@ -81,15 +88,25 @@ public final class ReproduceCommand implements Command {
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(FloorCost::defaultFolder);
+        // floor-cost and host-load catch Ctrl-C and SIGTERM while they measure (Interruption).
         ReproductionResult result = run.into(folder, line -> System.err.println(line));
-        if (plotsMissing(result.folder())) {
+        if (result.interruption().isPresent() && !result.written()) {
+            // Nothing measured: a folder we made goes, the user's own stays (empty: usable as --out again).
+            boolean gone = folder.discardIfEmpty();
+            System.err.println(r.name() + ": " + result.interruption().get().said() + " before anything was measured; "
+                    + (gone ? "no results folder left" : folder.path() + " left empty"));
+            return result.interruption().get().exitStatus();
+        }
+        if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
             FloorCost.writePlots(result.folder(), line -> System.err.println(line));
         }
         System.out.print(readTable(result.folder()));
         List<Map<String, Object>> failed = result.failed();
         failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
+        result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+                + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         System.out.println(result.folder());
-        return failed.isEmpty() ? 0 : 1;
+        return result.interruption().map(Interruption.Cause::exitStatus).orElse(failed.isEmpty() ? 0 : 1);
     }
 
     /** The reproduction named by the first word that is not an option or an option's value. */

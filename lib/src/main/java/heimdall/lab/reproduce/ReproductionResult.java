@@ -1,18 +1,32 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.bench.Interruption;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a reproduction wrote: its folder and the rows of its {@code summary.json}.
  *
  * @param folder the results folder
  * @param summary the summary rows, as written
+ * @param interruption the signal that stopped the measurement, if one did
  */
-public record ReproductionResult(Path folder, List<Map<String, Object>> summary) {
+public record ReproductionResult(Path folder, List<Map<String, Object>> summary, Optional<Interruption.Cause> interruption) {
+    /** A run that measured everything it was asked to. */
+    public ReproductionResult(Path folder, List<Map<String, Object>> summary) {
+        this(folder, summary, Optional.empty());
+    }
+
     /** Rows whose measurement did not complete. */
     public List<Map<String, Object>> failed() {
         return summary.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+    }
+
+    /** Whether the folder holds a summary (an interruption before any run leaves none). */
+    public boolean written() {
+        return Files.isRegularFile(folder.resolve("summary.json"));
     }
 }

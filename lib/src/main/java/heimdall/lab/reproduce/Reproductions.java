@@ -52,7 +52,7 @@ final class Reproductions {
                     cpu(args, "--supervisor-cpu", Cpus.supervisor()), !args.flag("--no-broker"));
             return (folder, progress) -> {
                 FloorCost.Result r = FloorCost.run(options, folder, progress);
-                return new ReproductionResult(r.folder(), r.summary());
+                return new ReproductionResult(r.folder(), r.summary(), r.interruption());
             };
         }
     }

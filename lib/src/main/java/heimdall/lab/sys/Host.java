@@ -11,7 +11,9 @@ import java.util.Map;
 /**
  * The host a measurement ran on, as {@code environment.json} records it. Everything is read from
  * {@code /proc} and {@code /sys} at {@link #capture()}; a value the host does not expose is
- * {@code "absent"} (or -1), never guessed.
+ * {@code "absent"} (or -1), never guessed. The later objects ({@link SelfSeccomp}, {@link ContainerSigns},
+ * {@link CpuPolicy}, {@link Mitigations}) record such a value as {@code null} and name the file and the
+ * reason in their {@code unread} map.
  *
  * @param hostname the kernel's node name
  * @param cpuModel {@code model name} of the first CPU in {@code /proc/cpuinfo}
@@ -22,10 +24,15 @@ import java.util.Map;
  * @param load the load average at capture; sample around each run with {@link LoadSampler}
  * @param nice this process's nice value ({@code /proc/self/stat})
  * @param container whether any container hint was found
- * @param containerHints which ones: {@code /.dockerenv}, {@code /run/.containerenv},
- *     {@code container=} in the environment, container runtimes named in {@code /proc/1/cgroup}
+ * @param containerHints which ones ({@link ContainerSigns#hints()}): {@code /.dockerenv}, {@code /run/.containerenv},
+ *     {@code container=} in our or pid 1's environment, container runtimes named in {@code /proc/1/cgroup} or
+ *     {@code /proc/self/cgroup}
  * @param bpfJit {@code net.core.bpf_jit_enable}, {@code bpf_jit_harden}, {@code bpf_jit_kallsyms}
  * @param seccompActionsAvail {@code /proc/sys/kernel/seccomp/actions_avail}
+ * @param selfSeccomp whether this process already runs under seccomp filters (a container's profile)
+ * @param containerDetail the raw container signs: cgroup lines, pid 1's {@code container=}, what was unreadable
+ * @param cpuPolicy cpufreq governors and SMT state
+ * @param mitigations the kernel command line's mitigation parameters and the kernel's vulnerability verdicts
  */
 public record Host(
         String hostname,
@@ -39,7 +46,11 @@ public record Host(
         boolean container,
         List<String> containerHints,
         Map<String, String> bpfJit,
-        List<String> seccompActionsAvail) {
+        List<String> seccompActionsAvail,
+        SelfSeccomp selfSeccomp,
+        ContainerSigns containerDetail,
+        CpuPolicy cpuPolicy,
+        Mitigations mitigations) {
 
     static final String ABSENT = "absent";
 
@@ -60,11 +71,12 @@ public record Host(
             jit.put("net.core." + k, read("/proc/sys/net/core/" + k));
         }
         String actions = read("/proc/sys/kernel/seccomp/actions_avail");
-        List<String> hints = readContainerHints();
+        ContainerSigns signs = ContainerSigns.capture();
         return new Host(read("/proc/sys/kernel/hostname"), model, onlineCpus, Cpus.allowed(),
                 read("/proc/sys/kernel/osrelease"), read("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
-                LoadAverage.now(), readNice(), !hints.isEmpty(), List.copyOf(hints), Map.copyOf(jit),
-                actions.equals(ABSENT) ? List.of() : List.of(actions.split("\\s+")));
+                LoadAverage.now(), readNice(), !signs.hints().isEmpty(), signs.hints(), Map.copyOf(jit),
+                actions.equals(ABSENT) ? List.of() : List.of(actions.split("\\s+")),
+                SelfSeccomp.capture(), signs, CpuPolicy.capture(), Mitigations.capture());
     }
 
     /** Whether the kernel offers the seccomp action named as in {@code actions_avail}, e.g. {@code user_notif}. */
@@ -87,6 +99,13 @@ public record Host(
         m.put("container_hints", containerHints);
         m.put("bpf_jit", new java.util.TreeMap<>(bpfJit));
         m.put("seccomp_actions_avail", seccompActionsAvail);
+        // added later, so older folders lack these keys. Inside each object a null value is either not
+        // set where it was read (pid1_container, self_cgroup_v2_path, cmdline_mitigations, cmdline_pti)
+        // or not read: then the object's "unread" has the same key, naming the file and the reason.
+        m.put("process_seccomp", selfSeccomp.toMap());
+        m.put("container_detail", containerDetail.toMap());
+        m.put("cpu_policy", cpuPolicy.toMap());
+        m.put("cpu_mitigations", mitigations.toMap());
         return m;
     }
 
@@ -160,29 +179,6 @@ public record Host(
         // Fields after the parenthesised command name; nice is field 19, the 17th after ')'.
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Integer.parseInt(f[16]);
-    }
-
-    private static List<String> readContainerHints() {
-        List<String> hints = new ArrayList<>();
-        if (Files.exists(Path.of("/.dockerenv"))) {
-            hints.add("/.dockerenv");
-        }
-        if (Files.exists(Path.of("/run/.containerenv"))) {
-            hints.add("/run/.containerenv");
-        }
-        String env = System.getenv("container");
-        if (env != null && !env.isEmpty()) {
-            hints.add("container=" + env);
-        }
-        for (String line : lines("/proc/1/cgroup")) {
-            for (String word : List.of("docker", "kubepods", "libpod", "containerd", "lxc")) {
-                if (line.contains(word)) {
-                    hints.add("/proc/1/cgroup: " + word);
-                    break;
-                }
-            }
-        }
-        return hints;
     }
 
     private static String read(String path) {

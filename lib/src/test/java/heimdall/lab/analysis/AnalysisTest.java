@@ -133,9 +133,9 @@ class AnalysisTest {
         }
         assertEquals(2, Plots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
         assertEquals(1, Plots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
-        assertEquals(2, Plots.p99VsLoad(floor).getSeriesMap().size());
-        assertEquals(SyntheticResults.RUNS, Plots.p99VsLoad(floor).getSeriesMap().values().iterator().next()
-                .getXData().length, "one point per run");
+        assertEquals(1, Plots.p99VsLoad(floor).getSeriesMap().size(), "one row, measured idle and loaded");
+        assertEquals(2 * SyntheticResults.RUNS, Plots.p99VsLoad(floor).getSeriesMap().values().iterator().next()
+                .getXData().length, "one point per run, idle and loaded");
     }
 
     @Test
@@ -181,6 +181,45 @@ class AnalysisTest {
         assertTrue(Plots.all(r).containsKey("run-medians-configurations.png"), "kernel-bitmap's rows are configurations, not floors");
         assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor));
         Plots.save(chart, PREVIEW.resolve("by-placement.png"));
+    }
+
+    /**
+     * host-load's p99 against load: one series per row (its idle and loaded runs together), named with
+     * that row's own loaded / idle p99, so the calls are not one cloud read as an effect of load.
+     */
+    @Test
+    void p99VsLoadHasOneSeriesPerRow() throws Exception {
+        Path dir = tmp.resolve("hostload");
+        Files.createDirectories(dir);
+        List<Map<String, Object>> rows = new java.util.ArrayList<>();
+        String[][] calls = {{"static floor, abcdf", "getppid"}, {"static floor, abcdf", "mprotect"}, {"stacked, wasm host", "prctl"}};
+        long[] idleP99 = {120, 300, 400};
+        for (String load : List.of("idle", "loaded")) {
+            for (int i = 0; i < calls.length; i++) {
+                long p99 = load.equals("idle") ? idleP99[i] : idleP99[i] * (i + 2); // 2x, 3x, 4x
+                Map<String, Object> row = new java.util.LinkedHashMap<>();
+                row.put("load", load);
+                row.put("what", calls[i][0]);
+                row.put("call", calls[i][1]);
+                row.put("p99_ns", p99);
+                row.put("load_avg_runs", load.equals("idle") ? List.of(0.1, 0.2) : List.of(2.5, 2.9));
+                row.put("run_p99_ns", List.of(p99, p99 + 10));
+                row.put("run_medians_ns", List.of(p99 / 2, p99 / 2));
+                rows.add(row);
+            }
+        }
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("summary.json").toFile(),
+                Map.of("reproduction", "host-load", "schema_version", 2, "interrupted", false, "rows", rows));
+        var chart = Plots.p99VsLoad(Results.load(dir));
+        assertEquals(List.of("static floor, abcdf · getppid: p99 loaded/idle 2.00×", "static floor, abcdf · mprotect: p99 loaded/idle 3.00×",
+                "stacked, wasm host · prctl: p99 loaded/idle 4.00×"), List.copyOf(chart.getSeriesMap().keySet()));
+        for (var series : chart.getSeriesMap().values()) {
+            assertEquals(4, series.getXData().length, "two idle runs and two loaded runs of the same row");
+        }
+        var getppid = chart.getSeriesMap().values().iterator().next();
+        assertEquals(List.of(0.1, 0.2, 2.5, 2.9), java.util.Arrays.stream(getppid.getXData()).boxed().toList());
+        assertEquals(List.of(120.0, 130.0, 240.0, 250.0), java.util.Arrays.stream(getppid.getYData()).boxed().toList());
+        Plots.save(chart, PREVIEW.resolve("p99-vs-load-rows.png"));
     }
 
     /** The selftest loop's fields get a chart of their own, with the monotonic batch as squares; a folder without them gets none. */

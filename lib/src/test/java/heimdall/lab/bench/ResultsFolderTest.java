@@ -1,6 +1,7 @@
 package heimdall.lab.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +18,7 @@ class ResultsFolderTest {
     @TempDir Path tmp;
 
     @Test
-    void allocatedFoldersAreNeverReused() {
+    void allocatedFoldersAreNeverReused() throws Exception {
         LocalDate day = LocalDate.of(2026, 11, 30);
         ResultsFolder a = ResultsFolder.allocate(tmp, day, "vm");
         ResultsFolder b = ResultsFolder.allocate(tmp, day, "vm");
@@ -25,7 +26,8 @@ class ResultsFolderTest {
         assertEquals("2026-11-30-vm", a.path().getFileName().toString());
         assertEquals("2026-11-30-vm-2", b.path().getFileName().toString());
         assertEquals("2026-11-30-vm-3", c.path().getFileName().toString());
-        assertTrue(Files.isDirectory(a.path().resolve("plots")));
+        assertTrue(Files.isDirectory(a.path()));
+        assertEquals(List.of(), list(a.path()), "nothing in it until there is something to keep");
     }
 
     @Test
@@ -39,6 +41,12 @@ class ResultsFolderTest {
 
         ResultsFolder fresh = ResultsFolder.chosen(tmp.resolve("fresh"));
         assertTrue(Files.isDirectory(fresh.path()));
+    }
+
+    private static List<Path> list(Path dir) throws java.io.IOException {
+        try (var s = Files.list(dir)) {
+            return s.toList();
+        }
     }
 
     @Test

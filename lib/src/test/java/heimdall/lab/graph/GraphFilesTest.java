@@ -2,6 +2,7 @@ package heimdall.lab.graph;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,7 +80,8 @@ class GraphFilesTest {
         GraphFiles.Imported imp = GraphFiles.read(nodes(tmp, "rt"), edges(tmp, "rt"));
         assertEquals(g.sites(), imp.graph().sites());
         assertEquals(g.edges(), imp.graph().edges());
-        assertTrue(imp.nodesSha256().isEmpty(), "no SHA256SUMS beside: unpinned");
+        assertFalse(imp.pinned(), "no SHA256SUMS beside: unpinned");
+        assertEquals(Pins.sha256(nodes(tmp, "rt")), imp.nodesSha256(), "the digest is recorded all the same");
         assertThrows(BadInput.class, () -> GraphFiles.readPinned(nodes(tmp, "rt"), edges(tmp, "rt")));
     }
 

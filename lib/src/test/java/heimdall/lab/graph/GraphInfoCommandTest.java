@@ -85,4 +85,29 @@ class GraphInfoCommandTest {
         Object[] usage = main(NODES);
         assertEquals(2, usage[0]);
     }
+
+    /**
+     * A graph whose SHA256SUMS line was deleted: bad input (exit 2) naming the file, its digest and
+     * --unpinned; with --unpinned it is read, and the report gives both digests and pinned false.
+     */
+    @Test
+    void anUnpinnedGraphNeedsUnpinnedAndReportsItsDigests(@TempDir Path tmp) throws Exception {
+        for (String f : List.of("abcdf.exec.nodes.arrow", "abcdf.exec.edges.arrow")) {
+            java.nio.file.Files.copy(GraphFilesTest.FIXTURES.resolve(f), tmp.resolve(f));
+        }
+        java.nio.file.Files.write(tmp.resolve(Pins.FILE_NAME), java.nio.file.Files.readAllLines(GraphFilesTest.FIXTURES.resolve(Pins.FILE_NAME))
+                .stream().filter(l -> l.endsWith("  abcdf.exec.edges.arrow")).toList());
+        String nodes = tmp.resolve("abcdf.exec.nodes.arrow").toString();
+        String edges = tmp.resolve("abcdf.exec.edges.arrow").toString();
+        String sha = Pins.sha256(Path.of(nodes));
+        Object[] refused = main(nodes, edges);
+        assertEquals(2, refused[0]);
+        String err = (String) refused[1];
+        assertTrue(err.contains("abcdf.exec.nodes.arrow: sha256: no pin for this file") && err.contains(sha) && err.contains("--unpinned"), err);
+        JsonNode r = new ObjectMapper().readTree(run(nodes, edges, "--json", "--unpinned"));
+        assertEquals(false, r.get("pinned").asBoolean());
+        assertEquals(sha, r.get("nodes_sha256").asText());
+        assertEquals(Pins.sha256(Path.of(edges)), r.get("edges_sha256").asText());
+        assertTrue(run(nodes, edges, "--unpinned").contains("NOT pinned (--unpinned): nodes sha256 " + sha));
+    }
 }

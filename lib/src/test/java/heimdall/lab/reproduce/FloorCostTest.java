@@ -68,7 +68,12 @@ class FloorCostTest {
         for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
         }
-        List<Map<String, Object>> summary = List.of(new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map[].class));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("floor-cost", top.get("reproduction"));
+        assertEquals(Boolean.FALSE, top.get("interrupted"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> summary = (List<Map<String, Object>>) top.get("rows");
         assertEquals(FloorCost.rows(options(true)).size(), summary.size());
         for (Map<String, Object> r : summary) {
             for (String field : List.of("what", "call", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns",
@@ -76,6 +81,9 @@ class FloorCostTest {
                 assertTrue(r.containsKey(field), field + " in " + r.get("what"));
             }
             assertEquals(2, ((List<?>) r.get("run_medians_ns")).size());
+            assertEquals("ok", r.get("status"));
+            assertEquals(2, r.get("runs_completed"));
+            assertEquals(Boolean.FALSE, r.get("interrupted"));
         }
         Map<String, Object> brokered = summary.get(10);
         assertEquals("java", brokered.get("supervisor"));
@@ -99,6 +107,36 @@ class FloorCostTest {
             assertTrue(plots.contains(p), p + " in " + plots);
             assertTrue(Files.size(out.resolve("plots").resolve(p)) > 1000, p);
         }
+    }
+
+    private static Map<String, Object> row(String call, long none, long filtered, Long pubNone, Long pubFiltered) {
+        Map<String, Object> r = new java.util.LinkedHashMap<>();
+        r.put("call", call);
+        r.put("median_none_ns", none);
+        r.put("median_ns", filtered);
+        if (pubNone != null) {
+            Map<String, Object> p = new java.util.LinkedHashMap<>();
+            p.put("median_none_ns", pubNone);
+            p.put("median_ns", pubFiltered);
+            r.put("published", p);
+        }
+        return r;
+    }
+
+    /** The sentence comparing the hosts is computed from the rows: getppid's ratio and the range of ratios. */
+    @Test
+    void theHostRatioSentenceComesFromTheRows() {
+        List<Map<String, Object>> rows = List.of(row("getppid", 70, 100, 100L, 120L), row("mprotect", 360, 420, 211L, 271L),
+                row("openat", 1500, 1900, 1833L, 1953L), row("openat", 9000, 9999, null, null));
+        String s = FloorCost.hostComparison(rows);
+        assertTrue(s.contains("a native `getppid` (no filter) takes 70 ns against the published 100 ns (0.70×)"), s);
+        // none: 0.70, 1.706, 0.818 -> 0.70–1.71×; filtered: 0.833, 1.55, 0.973 -> 0.83–1.55×; the row without a twin is left out
+        assertTrue(s.contains("0.70–1.71× the published ones without the filter (3 rows)"), s);
+        assertTrue(s.contains("0.83–1.55× with it (3 rows)"), s);
+        assertFalse(s.contains("10x"), s);
+        String none = FloorCost.hostComparison(List.of(row("openat", 9000, 9999, null, null)));
+        assertTrue(none.contains("no ratio between the hosts is given"), none);
+        assertFalse(none.contains("×"), none);
     }
 
     @Test

@@ -39,7 +39,7 @@ class GraphLookupTest {
 
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> summary(Path folder) throws Exception {
-        return List.of(new ObjectMapper().readValue(folder.resolve("summary.json").toFile(), Map[].class));
+        return (List<Map<String, Object>>) new ObjectMapper().readValue(folder.resolve("summary.json").toFile(), Map.class).get("rows");
     }
 
     /** A whole run with tiny counts: every case and layout, the folder's files and fields, equal rejections. */
@@ -80,7 +80,24 @@ class GraphLookupTest {
         assertTrue(samples.stream().allMatch(s -> s.value() > 0));
         assertTrue(r.warmPrepMs().containsKey("broker"));
         String table = Files.readString(out.resolve("table.md"));
-        assertTrue(table.contains("| broker | walk main | dfa-offsets |") && table.contains("| 3.19 |"), table);
+        assertTrue(table.contains("| broker | walk main | dfa-offsets |"), table);
+        // The checked-in graphs are pinned, and each row records the digests it was measured from.
+        String abcdfNodes = heimdall.lab.graph.Pins.sha256(Path.of(fixture("abcdf.exec.nodes.arrow")));
+        assertTrue(rows.stream().filter(x -> "abcdf".equals(x.get("graph")))
+                .allMatch(x -> Boolean.TRUE.equals(x.get("pinned")) && abcdfNodes.equals(x.get("nodes_sha256"))));
+        assertTrue(rows.stream().filter(x -> x.get("graph").toString().startsWith("synthetic")).allMatch(x -> x.get("pinned") == null));
+        // Our broker graph is not the seed's: the published figure is labelled as another graph's.
+        Map<String, Object> offsets = rows.stream().filter(x -> "broker".equals(x.get("graph")) && "dfa-offsets".equals(x.get("layout")))
+                .findFirst().orElseThrow();
+        boolean same = ((Number) offsets.get("sites")).intValue() == 101 && ((Number) offsets.get("states")).intValue() == 544;
+        assertEquals(same, offsets.get("same_graph_as_published"), offsets.toString());
+        assertEquals(101, offsets.get("published_sites"));
+        assertEquals(544, offsets.get("published_states"));
+        if (!same) {
+            assertTrue(table.contains("| 3.19 (a different graph: 101 sites, 544 states) |"), table);
+            assertTrue(table.contains("Our broker graph (" + offsets.get("sites") + " sites, " + offsets.get("states")
+                    + " states) is not the seed's (101 sites, 544 states)"), table);
+        }
         assertTrue(table.contains("preparing the broker graph (import and compile) took"), table);
     }
 
@@ -109,7 +126,7 @@ class GraphLookupTest {
         GraphFiles.writeEdges(List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)), tmp.resolve("ext.exec.edges.arrow"));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path out = tmp.resolve("refused");
-        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(), tmp.resolve("ext.exec.nodes.arrow").toString(),
+        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", out.toString(), tmp.resolve("ext.exec.nodes.arrow").toString(),
                 tmp.resolve("ext.exec.edges.arrow").toString()), quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(1, status);
         String text = err.toString(StandardCharsets.UTF_8);
@@ -124,7 +141,7 @@ class GraphLookupTest {
         List<Path> files = GraphFiles.write(g, tmp, "big");
         GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "1000", "GRAPH_BENCH_SAMPLES", "1",
                 "GRAPH_BENCH_MAX_ENTRIES", "100"), true);
-        Refusal e = assertThrows(Refusal.class, () -> GraphLookup.run(new GraphLookup.Options(s, List.of(Layout.values()), Optional.of(files)),
+        Refusal e = assertThrows(Refusal.class, () -> GraphLookup.run(new GraphLookup.Options(s, List.of(Layout.values()), Optional.of(files), true),
                 ResultsFolder.chosen(tmp.resolve("big-out")), line -> {}));
         assertTrue(e.getMessage().contains("budget"), e.getMessage());
     }
@@ -163,6 +180,102 @@ class GraphLookupTest {
             BadInput e = assertThrows(BadInput.class, () -> GraphBenchSettings.of(bad, false));
             assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
         }
+    }
+
+    /** The abcdf fixture copied into {@code dir} with its SHA256SUMS, less the lines naming {@code unpin}. */
+    private static Path abcdfCopy(Path dir, String unpin) throws Exception {
+        Files.createDirectories(dir);
+        for (String f : List.of("abcdf.exec.nodes.arrow", "abcdf.exec.edges.arrow")) {
+            Files.copy(Path.of(fixture(f)), dir.resolve(f));
+        }
+        List<String> sums = Files.readAllLines(Path.of(fixture(heimdall.lab.graph.Pins.FILE_NAME)));
+        Files.write(dir.resolve(heimdall.lab.graph.Pins.FILE_NAME),
+                sums.stream().filter(l -> l.contains("abcdf.exec.") && !l.contains(unpin)).toList());
+        return dir;
+    }
+
+    private static int run(List<String> argv, ByteArrayOutputStream err) {
+        return Main.run(argv, quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A graph whose SHA256SUMS line was deleted is refused as bad input (exit 2, naming the file and
+     * --unpinned); the user's own empty --out stays, empty.
+     */
+    @Test
+    void anUnpinnedGraphIsRefusedAndTheUsersOutStays() throws Exception {
+        Path dir = abcdfCopy(tmp.resolve("g"), "abcdf.exec.nodes.arrow");
+        Path out = Files.createDirectory(tmp.resolve("mine"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(),
+                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), err);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, status, text);
+        assertTrue(text.contains("abcdf.exec.nodes.arrow") && text.contains("no pin for this file") && text.contains("--unpinned"), text);
+        assertTrue(Files.isDirectory(out), "the user's own --out is never deleted");
+        try (var l = Files.list(out)) {
+            assertEquals(0, l.count(), "and left empty, usable again");
+        }
+        // Without --out: the folder this run would have made is not left behind either.
+        Path ours = tmp.resolve("ours");
+        assertEquals(2, run(List.of("reproduce", "graph-lookup", "--quick", "--out", ours.toString(),
+                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        assertTrue(!Files.exists(ours));
+    }
+
+    /** A refusal (exit 1) keeps a user's empty --out too. */
+    @Test
+    void aRefusalKeepsTheUsersEmptyOut() throws Exception {
+        List<Site> sites = List.of(new Site(1, 12, "brk", "main", List.of("main"), false),
+                new Site(2, -1, "helper", "resolve_helper", List.of(), true));
+        GraphFiles.writeNodes(sites, tmp.resolve("ext.exec.nodes.arrow"));
+        GraphFiles.writeEdges(List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)), tmp.resolve("ext.exec.edges.arrow"));
+        Path out = Files.createDirectory(tmp.resolve("users-out"));
+        assertEquals(1, run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", out.toString(),
+                tmp.resolve("ext.exec.nodes.arrow").toString(), tmp.resolve("ext.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        assertTrue(Files.isDirectory(out), "the user's folder stays");
+        try (var l = Files.list(out)) {
+            assertEquals(0, l.count());
+        }
+    }
+
+    /** With --unpinned the same graph is measured, and the folder records both digests and pinned: false. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void unpinnedIsMeasuredWhenAskedAndTheDigestsAreRecorded() throws Exception {
+        Path dir = abcdfCopy(tmp.resolve("g"), "abcdf.exec.edges.arrow");
+        Path out = tmp.resolve("unpinned");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--layouts", "dfa-offsets", "--out", out.toString(),
+                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), err);
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        String nodesSha = heimdall.lab.graph.Pins.sha256(dir.resolve("abcdf.exec.nodes.arrow"));
+        String table = Files.readString(out.resolve("table.md"));
+        assertTrue(table.contains("- abcdf: UNPINNED (--unpinned): nodes sha256 " + nodesSha), table);
+        String edgesSha = heimdall.lab.graph.Pins.sha256(dir.resolve("abcdf.exec.edges.arrow"));
+        for (Map<String, Object> row : summary(out)) {
+            assertEquals(Boolean.FALSE, row.get("pinned"), row.toString());
+            assertEquals(nodesSha, row.get("nodes_sha256"));
+            assertEquals(edgesSha, row.get("edges_sha256"));
+        }
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> g = (Map<String, Object>) ((Map<String, Object>) env.get("graphs")).get("abcdf");
+        assertEquals(Boolean.FALSE, g.get("pinned"));
+        assertEquals(nodesSha, g.get("nodes_sha256"));
+        assertEquals(edgesSha, g.get("edges_sha256"));
+
+        // Pinned (both lines present): the same digests, pinned true.
+        Path pinned = abcdfCopy(tmp.resolve("p"), "no line is removed");
+        Path out2 = tmp.resolve("pinned");
+        assertEquals(0, run(List.of("reproduce", "graph-lookup", "--quick", "--layouts", "dfa-offsets", "--out", out2.toString(),
+                pinned.resolve("abcdf.exec.nodes.arrow").toString(), pinned.resolve("abcdf.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        for (Map<String, Object> row : summary(out2)) {
+            assertEquals(Boolean.TRUE, row.get("pinned"));
+            assertEquals(nodesSha, row.get("nodes_sha256"));
+        }
+        // --unpinned is for external graphs only.
+        assertEquals(2, run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", tmp.resolve("x").toString()),
+                new ByteArrayOutputStream()));
     }
 
     private static String fixture(String name) {

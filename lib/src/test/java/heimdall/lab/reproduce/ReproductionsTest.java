@@ -34,8 +34,10 @@ class ReproductionsTest {
         for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
             assertTrue(Files.isRegularFile(folder.resolve(f)), f + " written");
         }
-        assertTrue(Files.isDirectory(folder.resolve("plots")));
-        return JSON.readTree(folder.resolve("summary.json").toFile());
+        JsonNode top = JSON.readTree(folder.resolve("summary.json").toFile());
+        assertEquals(ResultsFolder.SUMMARY_SCHEMA, top.get("schema_version").asInt());
+        assertFalse(top.get("interrupted").asBoolean(), "nothing interrupted these runs");
+        return top.get("rows");
     }
 
     static List<Integer> ints(JsonNode array) {
@@ -229,7 +231,7 @@ class ReproductionsTest {
 
     @Test
     void theCommandKnowsEveryNameAndRefusesOthers() {
-        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load", "graph-lookup", "lanes"), ReproduceCommand.NAMES);
+        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load", "follower-cost", "graph-lookup", "lanes"), ReproduceCommand.NAMES);
         BadInput e = assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("no-such")));
         assertTrue(e.getMessage().contains("no-such"));
         assertInstanceOf(BadInput.class, assertThrows(BadInput.class,

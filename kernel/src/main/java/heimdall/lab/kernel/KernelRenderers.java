@@ -1,0 +1,198 @@
+package heimdall.lab.kernel;
+
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Tables;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.internal.chartpart.Chart;
+import tech.tablesaw.api.Table;
+
+/**
+ * Teaches a JShell-based Jupyter kernel to show Tablesaw tables as {@code text/html} and XChart
+ * charts as {@code image/png}, in one line of a notebook:
+ *
+ * <pre>{@code heimdall.lab.kernel.KernelRenderers.register()}</pre>
+ *
+ * <p>It works in this project's kernel, in IJava and in JJava. Those kernels share the design of
+ * jupyter-jvm-basekernel (JJava under its own package name), so the renderer is driven by reflection:
+ * {@code createRegistration(type).preferring(...).supporting(...).register(function)}, with the
+ * render function a proxy of the kernel's own {@code RenderFunction} interface. Nothing of that API
+ * is linked at compile time, so one jar serves every kernel.
+ */
+public final class KernelRenderers {
+    /** Where each kernel keeps its running instance: class name and static accessor. */
+    private static final List<String[]> KERNELS = List.of(
+            new String[] {"heimdall.lab.kernel.LabKernel", "instance"},
+            new String[] {"io.github.spencerpark.ijava.IJava", "getKernelInstance"},
+            new String[] {"org.dflib.jjava.JJava", "getKernelInstance"});
+
+    /** Renderers already taught, so that running the line twice does not register twice. */
+    private static final Set<Object> DONE = Collections.synchronizedSet(
+            Collections.newSetFromMap(new IdentityHashMap<>()));
+
+    private KernelRenderers() {}
+
+    /**
+     * Registers the renderers with the kernel running this notebook.
+     *
+     * @return what was registered, with which kernel
+     * @throws IllegalStateException when no known kernel is running in this JVM
+     */
+    public static String register() {
+        for (String[] k : KERNELS) {
+            Object kernel = kernelInstance(k[0], k[1]);
+            if (kernel != null) {
+                try {
+                    registerWith(kernel.getClass().getMethod("getRenderer").invoke(kernel));
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("the " + k[0] + " kernel has no usable getRenderer(): " + e, e);
+                }
+                return "Tablesaw tables as text/html, XChart charts as image/png: registered with " + k[0];
+            }
+        }
+        throw new IllegalStateException("no Jupyter kernel found in this JVM (looked for the heimdall-lab, "
+                + "IJava and JJava kernels); in plain jshell use Tables.html(table) and Plots.image(chart)");
+    }
+
+    private static Object kernelInstance(String className, String accessor) {
+        Set<ClassLoader> loaders = new LinkedHashSet<>();
+        loaders.add(KernelRenderers.class.getClassLoader());
+        if (Thread.currentThread().getContextClassLoader() != null) {
+            loaders.add(Thread.currentThread().getContextClassLoader());
+        }
+        loaders.add(ClassLoader.getSystemClassLoader());
+        for (ClassLoader loader : loaders) {
+            try {
+                Method m = Class.forName(className, true, loader).getDeclaredMethod(accessor);
+                m.setAccessible(true);
+                Object kernel = m.invoke(null);
+                if (kernel != null) {
+                    return kernel;
+                }
+            } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
+                // not this kernel, or not from this loader
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                throw new IllegalStateException("cannot reach the running " + className + ": " + e, e);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Registers the renderers with a basekernel-style {@code Renderer} (the kernel's
+     * {@code getRenderer()}); a renderer already taught is left alone.
+     */
+    public static void registerWith(Object renderer) {
+        if (!DONE.add(renderer)) {
+            return;
+        }
+        try {
+            Api api = Api.of(renderer);
+            api.register(renderer, Table.class, "text/html",
+                    List.of("text/html", "text/plain"), (table, ctx) -> {
+                        api.renderIfRequested(ctx, "text/html", () -> Tables.html(table));
+                        api.renderIfRequested(ctx, "text/plain", table::print);
+                    });
+            api.register(renderer, Chart.class, "image/png",
+                    List.of("image/png", "text/plain"), (chart, ctx) -> {
+                        api.renderIfRequested(ctx, "image/png", () -> png(chart));
+                        api.renderIfRequested(ctx, "text/plain", () -> "chart: " + chart.getTitle());
+                    });
+        } catch (ReflectiveOperationException e) {
+            DONE.remove(renderer);
+            throw new IllegalStateException("this kernel's renderer (" + renderer.getClass().getName()
+                    + ") is not the basekernel API KernelRenderers knows: " + e, e);
+        }
+    }
+
+    private static String png(Chart<?, ?> chart) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            ImageIO.write(Plots.image(chart), "png", bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    /** A render function in our own terms; the proxy passes the kernel's context through as an Object. */
+    private interface Render<T> {
+        void render(T value, Object context);
+    }
+
+    /** The reflective handles on one kernel's display API, found from its renderer's class. */
+    private record Api(ClassLoader loader, Class<?> mimeType, Class<?> renderFunction, Method parseMime,
+                       Method renderIfRequested) {
+        static Api of(Object renderer) throws ReflectiveOperationException {
+            Class<?> rendererClass = renderer.getClass();
+            while (!rendererClass.getSimpleName().equals("Renderer") && rendererClass.getSuperclass() != null) {
+                rendererClass = rendererClass.getSuperclass();
+            }
+            String display = rendererClass.getPackageName();
+            ClassLoader loader = rendererClass.getClassLoader();
+            Class<?> mime = Class.forName(display + ".mime.MIMEType", true, loader);
+            Class<?> function = Class.forName(display + ".RenderFunction", true, loader);
+            Class<?> context = Class.forName(display + ".RenderContext", true, loader);
+            return new Api(loader, mime, function, mime.getMethod("parse", String.class),
+                    context.getMethod("renderIfRequested", mime, Supplier.class));
+        }
+
+        Object[] mimes(List<String> names) throws ReflectiveOperationException {
+            Object[] out = (Object[]) java.lang.reflect.Array.newInstance(mimeType, names.size());
+            for (int i = 0; i < names.size(); i++) {
+                out[i] = parseMime.invoke(null, names.get(i));
+            }
+            return out;
+        }
+
+        <T> void register(Object renderer, Class<T> type, String preferred, List<String> supported,
+                          Render<T> render) throws ReflectiveOperationException {
+            Object registration = renderer.getClass().getMethod("createRegistration", Class.class)
+                    .invoke(renderer, type);
+            Class<?> mimeArray = java.lang.reflect.Array.newInstance(mimeType, 0).getClass();
+            registration = registration.getClass().getMethod("preferring", mimeArray)
+                    .invoke(registration, (Object) mimes(List.of(preferred)));
+            registration = registration.getClass().getMethod("supporting", mimeArray)
+                    .invoke(registration, (Object) mimes(supported));
+            Object function = Proxy.newProxyInstance(loader, new Class<?>[] {renderFunction}, (proxy, m, args) -> {
+                switch (m.getName()) {
+                    case "render":
+                        render.render(type.cast(args[0]), args[1]);
+                        return null;
+                    case "equals":
+                        return proxy == args[0];
+                    case "hashCode":
+                        return System.identityHashCode(proxy);
+                    case "toString":
+                        return "heimdall-lab renderer for " + type.getName();
+                    default:
+                        throw new UnsupportedOperationException(m.toString());
+                }
+            });
+            registration.getClass().getMethod("register", renderFunction).invoke(registration, function);
+        }
+
+        void renderIfRequested(Object context, String mime, Supplier<Object> value) {
+            try {
+                renderIfRequested.invoke(context, parseMime.invoke(null, mime), value);
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package heimdall.lab.kernel;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.maven.model.interpolation.ModelInterpolator;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession.CloseableSession;
+import org.eclipse.aether.artifact.Artifact;
+import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.collection.CollectRequest;
+import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.repository.RepositoryPolicy;
+import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.DependencyRequest;
+import org.eclipse.aether.resolution.DependencyResult;
+import org.eclipse.aether.supplier.RepositorySystemSupplier;
+import org.eclipse.aether.supplier.SessionBuilderSupplier;
+import org.eclipse.aether.util.filter.DependencyFilterUtils;
+
+/**
+ * Resolves Maven coordinates to jar files with Maven Resolver and Maven 3's POM reader: the artifact
+ * and its runtime dependencies (transitively), downloaded from Maven Central and the repositories
+ * added with {@link #addRepository}, cached in the user's local repository ({@code ~/.m2/repository},
+ * or {@code -Dmaven.repo.local}).
+ *
+ * <p>Only those repositories are asked: repositories that a dependency's POM declares are ignored, so
+ * a POM from Central cannot send the kernel to a host the user never named. Checksums must match.
+ */
+final class MavenResolver implements AutoCloseable {
+    /** Maven's own rule for ids, with no {@code /} or {@code \}: they become path segments. */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
+    /** Versions may also be ranges, {@code [1.0,2.0)}. */
+    private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9_.,()\\[\\]-]+");
+
+    private final Path localRepository;
+    private final Map<String, RemoteRepository> repositories = new LinkedHashMap<>();
+    private RepositorySystem system;
+
+    MavenResolver(Path localRepository) {
+        this.localRepository = localRepository;
+        // Maven 3.10 reads the same property to relocate Central.
+        String central = System.getProperty(ModelInterpolator.MAVEN_REPO_CENTRAL_KEY,
+                ModelInterpolator.DEFAULT_MAVEN_REPO_CENTRAL_URL);
+        repositories.put("central", remote("central", central));
+    }
+
+    /** The user's local repository, as Maven finds it without a settings file. */
+    static Path defaultLocalRepository() {
+        String configured = System.getProperty("maven.repo.local");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        return Path.of(System.getProperty("user.home"), ".m2", "repository");
+    }
+
+    /** The repositories asked, in order, id to URL. */
+    Map<String, String> repositories() {
+        Map<String, String> out = new LinkedHashMap<>();
+        repositories.forEach((id, r) -> out.put(id, r.getUrl()));
+        return out;
+    }
+
+    /**
+     * Adds (or, for a known id, replaces) a remote repository for later resolutions.
+     *
+     * @throws IllegalArgumentException for an id that is not a Maven id or a URL that is not an
+     *     absolute http(s) URL with a host
+     */
+    void addRepository(String id, String url) {
+        if (!ID.matcher(id).matches() || id.equals(".") || id.equals("..")) {
+            throw new IllegalArgumentException("bad repository id '" + id
+                    + "': letters, digits, '_', '-' and '.' only");
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("bad repository URL '" + url + "': " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
+            throw new IllegalArgumentException("bad repository URL '" + url
+                    + "': an http:// or https:// URL with a host is required");
+        }
+        repositories.put(id, remote(id, uri.toString()));
+    }
+
+    private static RemoteRepository remote(String id, String url) {
+        RepositoryPolicy releases = new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_DAILY,
+                RepositoryPolicy.CHECKSUM_POLICY_FAIL);
+        RepositoryPolicy snapshots = new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_ALWAYS,
+                RepositoryPolicy.CHECKSUM_POLICY_FAIL);
+        return new RemoteRepository.Builder(id, "default", url)
+                .setReleasePolicy(releases).setSnapshotPolicy(snapshots).build();
+    }
+
+    /**
+     * Parses {@code groupId:artifactId[:extension[:classifier]]:version}.
+     *
+     * @throws IllegalArgumentException naming the coordinates and what is wrong with them
+     */
+    static Artifact parse(String coordinates) {
+        String[] parts = coordinates.split(":", -1);
+        if (parts.length < 3 || parts.length > 5) {
+            throw new IllegalArgumentException("bad coordinates '" + coordinates
+                    + "': expected groupId:artifactId:version (or groupId:artifactId:extension[:classifier]:version)");
+        }
+        String[] names = parts.length == 3 ? new String[] {"groupId", "artifactId", "version"}
+                : parts.length == 4 ? new String[] {"groupId", "artifactId", "extension", "version"}
+                : new String[] {"groupId", "artifactId", "extension", "classifier", "version"};
+        for (int i = 0; i < parts.length; i++) {
+            Pattern rule = i == parts.length - 1 ? VERSION : ID;
+            String p = parts[i];
+            // dots alone would become ".." path segments in the local repository
+            if (!rule.matcher(p).matches() || p.equals(".") || p.equals("..")
+                    || (i == 0 && (p.startsWith(".") || p.endsWith(".") || p.contains("..")))) {
+                throw new IllegalArgumentException("bad coordinates '" + coordinates + "': " + names[i]
+                        + " '" + p + "' is not a Maven id");
+            }
+        }
+        return new DefaultArtifact(coordinates);
+    }
+
+    /**
+     * The jar files of {@code coordinates} and of its runtime dependencies, artifact first.
+     *
+     * @throws IllegalArgumentException for bad coordinates
+     * @throws ResolutionFailed when the artifact or a dependency cannot be found or read
+     */
+    List<Path> resolve(String coordinates) throws ResolutionFailed {
+        Artifact artifact = parse(coordinates);
+        CollectRequest collect = new CollectRequest(new Dependency(artifact, "runtime"),
+                new ArrayList<>(repositories.values()));
+        DependencyRequest request = new DependencyRequest(collect,
+                DependencyFilterUtils.classpathFilter("runtime"));
+        RepositorySystem rs = system();
+        try (CloseableSession session = new SessionBuilderSupplier(rs).get()
+                .withLocalRepositoryBaseDirectories(localRepository)
+                .setSystemProperties(System.getProperties())
+                .setIgnoreArtifactDescriptorRepositories(true)
+                .setChecksumPolicy(RepositoryPolicy.CHECKSUM_POLICY_FAIL)
+                .build()) {
+            DependencyResult result = rs.resolveDependencies(session, request);
+            List<Path> jars = new ArrayList<>();
+            for (ArtifactResult r : result.getArtifactResults()) {
+                if (r.getArtifact() != null && r.getArtifact().getPath() != null) {
+                    jars.add(r.getArtifact().getPath());
+                }
+            }
+            return jars;
+        } catch (org.eclipse.aether.RepositoryException e) {
+            throw new ResolutionFailed("cannot resolve " + coordinates + " from "
+                    + String.join(", ", repositories().values()) + ": " + reasons(e));
+        }
+    }
+
+    /** The distinct messages down the cause chain: the outer one says what, the inner ones why. */
+    private static String reasons(Throwable e) {
+        Set<String> seen = new LinkedHashSet<>();
+        for (Throwable t = e; t != null && seen.size() < 4; t = t.getCause()) {
+            String m = t.getMessage() == null ? "" : t.getMessage().strip();
+            if (!m.isEmpty() && seen.stream().noneMatch(s -> s.contains(m))) {
+                seen.add(m);
+            }
+        }
+        return String.join("; ", seen);
+    }
+
+    private synchronized RepositorySystem system() {
+        if (system == null) {
+            system = new RepositorySystemSupplier().get();
+        }
+        return system;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (system != null) {
+            system.shutdown();
+            system = null;
+        }
+    }
+
+    /** An artifact or one of its dependencies could not be resolved; the message says which and why. */
+    static final class ResolutionFailed extends Exception {
+        ResolutionFailed(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package heimdall.lab.follower;
+
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.child.Call;
+import heimdall.lab.child.ChildResult;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.child.RunningChild;
+import heimdall.lab.floor.Floor;
+import heimdall.lab.floor.Floors;
+import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.sys.Host;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code ./lab reproduce follower-cost}: what the kernel follower costs, by the floor-cost method
+ * (fresh measured children, each call timed, medians over runs), for each {@link Hook}.
+ *
+ * <ul>
+ *   <li><b>t_follow</b>: the followed child's calls (getppid, mprotect, openat) under the abcdf static
+ *       floor, without and with the follower following it: the difference is what a followed call
+ *       pays for the step.
+ *   <li><b>t_idle</b>: an unrelated process's getppid, with no floor and with the floor, without and
+ *       with the follower attached (following another process, held idle at its exec gate).
+ * </ul>
+ *
+ * The follower's tables allow every call in one state ({@link KernelTables#allowingEverything()}):
+ * a step is one cell load in any state, and the measured child's own calls are not a graph's. The
+ * follower is attached first and pointed at the child as soon as its pid is known; a run whose
+ * follower did not step every timed call is refused, never a figure. A hook the
+ * kernel refuses gives rows marked refused, with the reason.
+ */
+public final class FollowerCost {
+    private FollowerCost() {}
+
+    /**
+     * What to run.
+     *
+     * @param runs fresh children per variant of a row
+     * @param warmup calls before timing
+     * @param count timed calls per run
+     * @param cpu the measured child's CPU
+     */
+    public record Options(int runs, long warmup, long count, int cpu) {
+        /** The default: 5 runs of 50,000 + 500,000 calls. */
+        public static Options standard(int cpu) {
+            return new Options(5, 50_000, 500_000, cpu);
+        }
+
+        /** Seconds: 3 runs of 25,000 + 50,000 calls. */
+        public static Options quick(int cpu) {
+            return new Options(3, 25_000, 50_000, cpu);
+        }
+    }
+
+    /** What a run wrote. */
+    public record Result(Path folder, List<Map<String, Object>> summary) {}
+
+    private record Row(String measure, Hook hook, String process, Call call, Floor floor, boolean followed) {
+        String floorName() {
+            return floor == null ? "none" : floor.name();
+        }
+    }
+
+    /** Measures every row and writes {@code folder}. */
+    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        Follower.checkHost();
+        Host host = Host.capture();
+        Instant started = Instant.now();
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("heimdall-follower-cost-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a scratch folder", e);
+        }
+        List<Map<String, Object>> summary = new ArrayList<>();
+        try {
+            Path data = scratch.resolve("data.txt");
+            Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
+            Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
+            List<Row> rows = new ArrayList<>();
+            for (Hook hook : Hook.values()) {
+                for (Call c : List.of(Call.GETPPID, Call.MPROTECT, Call.openat(data))) {
+                    rows.add(new Row("t_follow", hook, "followed child", c, floor, true));
+                }
+                rows.add(new Row("t_idle", hook, "unrelated, no floor", Call.GETPPID, null, false));
+                rows.add(new Row("t_idle", hook, "unrelated, floor", Call.GETPPID, floor, false));
+            }
+            progress.accept(String.format(Locale.ROOT, "follower-cost: %d rows, %d runs a variant, %,d + %,d calls; CPU %d",
+                    rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
+            for (Row r : rows) {
+                Map<String, Object> m = measure(r, o);
+                summary.add(m);
+                progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(), r.process(),
+                        callName(r.call()), m.containsKey("added_ns") ? "added " + m.get("added_ns") + " ns" : m.get("status")));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteQuietly(scratch);
+        }
+        folder.writeSummary("follower-cost", java.util.Optional.empty(), summary);
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", "follower-cost");
+        env.put("schema", 1);
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.putAll(host.toMap());
+        env.put("options", Map.of("runs", o.runs(), "warmup", o.warmup(), "count", o.count(), "cpu", o.cpu()));
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        folder.writeText("table.md", table(summary));
+        return new Result(folder.path(), summary);
+    }
+
+    private static Map<String, Object> measure(Row r, Options o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("measure", r.measure());
+        m.put("hook", r.hook().wire());
+        m.put("process", r.process());
+        m.put("floor", r.floorName());
+        m.put("call", callName(r.call()));
+        long[][] without = new long[o.runs()][];
+        long[][] with = new long[o.runs()][];
+        try {
+            for (int i = 0; i < o.runs(); i++) {
+                ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
+                if (r.floor() != null) {
+                    spec = spec.withPrograms(r.floor().bytes());
+                }
+                // Alternate the variants so drift in the host's load spreads over both.
+                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
+                with[i] = withFollower(r, spec, o);
+            }
+        } catch (Refusal refused) {
+            m.put("status", "refused");
+            m.put("reason", refused.getMessage());
+            return m;
+        }
+        Stats.Summary a = Stats.ofAll(without);
+        Stats.Summary b = Stats.ofAll(with);
+        m.put("status", "ok");
+        m.put("median_without_ns", a.median());
+        m.put("median_with_ns", b.median());
+        m.put("added_ns", b.median() - a.median());
+        m.put("p99_without_ns", a.p99());
+        m.put("p99_with_ns", b.p99());
+        m.put("run_medians_without_ns", Stats.runMedians(without));
+        m.put("run_medians_with_ns", Stats.runMedians(with));
+        m.put("spread_without", Stats.spread(Stats.runMedians(without)));
+        m.put("spread_with", Stats.spread(Stats.runMedians(with)));
+        return m;
+    }
+
+    /** One run with the follower attached: following the child itself, or an idle bystander. */
+    private static long[] withFollower(Row r, ChildSpec spec, Options o) {
+        int[] gate = new int[1];
+        int idle = FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
+        if (idle < 0) {
+            throw new IllegalStateException("cannot fork the idle bystander: errno " + -idle);
+        }
+        try (Follower f = Follower.attachArmed(KernelTables.allowingEverything(), idle, r.hook())) {
+            ChildResult res;
+            try (RunningChild child = MeasuredChild.start(spec)) {
+                if (r.followed()) {
+                    f.follow(child.pid());
+                }
+                res = child.await().requireCompleted();
+            }
+            Follower.Stats s = f.stats();
+            // The follower is pointed at the child once its pid is known, while the child already runs:
+            // it must have been following before the second half of the warm-up, so that every timed
+            // call (the last ones the child makes, bar its exit) was stepped.
+            long expected = o.count() + o.warmup() / 2;
+            if (r.followed() && s.calls() < expected) {
+                throw new Refusal("the follower was pointed at the child too late: it stepped " + s.calls()
+                        + " calls, fewer than the " + o.count() + " timed calls and half the " + o.warmup()
+                        + " warm-up calls (a busy host: raise the warm-up)");
+            }
+            if (!r.followed() && s.calls() != 0) {
+                throw new IllegalStateException("the follower stepped " + s.calls() + " calls of the idle bystander");
+            }
+            return res.samples();
+        } finally {
+            FollowerNative.hf_close_gate(gate[0]);
+            int[] st = new int[1];
+            FollowerNative.hf_kill(idle);
+            FollowerNative.hf_wait(idle, -1, st);
+        }
+    }
+
+    private static String callName(Call c) {
+        return c.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    static String table(List<Map<String, Object>> summary) {
+        StringBuilder b = new StringBuilder("# follower-cost\n\n");
+        b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
+                + "not followed pays while the follower is attached.\n\n");
+        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) |\n");
+        b.append("|---|---|---|---|---|---:|---:|---:|\n");
+        for (Map<String, Object> m : summary) {
+            boolean ok = "ok".equals(m.get("status"));
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m.get("measure"), m.get("hook"),
+                    m.get("process"), m.get("floor"), m.get("call"), ok ? m.get("median_without_ns") : "",
+                    ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : "refused: " + String.valueOf(m.get("reason")).replace('\n', ' ')));
+        }
+        return b.toString();
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a scratch folder left in tmp is harmless; nothing to report it to
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package heimdall.lab.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.sys.Host;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/** environment.json as written now reads back through Results and shows in Tables.environment, nulls included. */
+class EnvironmentJsonTest {
+    @Test
+    void theHostRecordRoundTripsAndFlattens(@TempDir Path dir) throws Exception {
+        Map<String, Object> host = Host.capture().toMap();
+        ObjectMapper json = new ObjectMapper();
+        json.writeValue(dir.resolve("summary.json").toFile(), List.of(Map.of("what", "getpid native", "median_ns", 100)));
+        json.writeValue(dir.resolve("environment.json").toFile(), host);
+
+        Results r = Results.load(dir);
+        // the keys older notebooks read are still there, with their old meaning
+        assertEquals(host.get("kernel_release"), r.environment().get("kernel_release"));
+        assertEquals(host.get("container_hints"), r.environment().get("container_hints"));
+        Map<?, ?> seccomp = (Map<?, ?>) r.environment().get("process_seccomp");
+        assertEquals(((Map<?, ?>) host.get("process_seccomp")).get("seccomp"), seccomp.get("seccomp"));
+
+        Table t = Tables.environment(r);
+        Map<String, String> shown = new HashMap<>();
+        for (int i = 0; i < t.rowCount(); i++) {
+            shown.put(t.stringColumn("field").get(i), t.stringColumn("value").get(i));
+        }
+        assertEquals(String.valueOf(seccomp.get("seccomp_filters")), shown.get("process_seccomp.seccomp_filters"));
+        assertEquals(String.valueOf(((Map<?, ?>) host.get("cpu_policy")).get("smt_control")), shown.get("cpu_policy.smt_control"),
+                "a null field is shown as null, not dropped");
+        assertTrue(shown.keySet().stream().anyMatch(k -> k.startsWith("cpu_policy.scaling_governors")), shown.keySet().toString());
+        assertTrue(shown.containsKey("cpu_mitigations.cmdline_params"), shown.keySet().toString());
+    }
+}
