@@ -14,7 +14,7 @@
 # RESULTS itself may not be a symbolic link, and the folder is created by `./lab reproduce --out`,
 # which refuses a link, a non-empty or foreign folder, and a parent others can write into.
 #
-# Exit status: that of ./lab reproduce (0 measured, 1 a row failed, 3 a bug); 2 for bad input here
+# Exit status: that of ./lab reproduce (0 measured, 1 a row failed, 130/143 interrupted, 3 a bug); 2 for bad input here
 # (RESULTS missing, not a directory, a link, not writable, or /results not mounted; --out given).
 set -euo pipefail
 
