@@ -487,6 +487,7 @@ static void *partner(void *arg)
 {
 	struct hl_run *run = arg;
 	char byte;
+	pthread_setname_np(pthread_self(), "hl-pong"); /* named, so a leak shows in /proc/self/task */
 	for (;;) {
 		ssize_t n = read(run->ping_r, &byte, 1);
 		if (n < 0 && errno == EINTR)

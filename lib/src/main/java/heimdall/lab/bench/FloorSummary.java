@@ -21,7 +21,8 @@ public final class FloorSummary {
         out.put("floor", row.floor().name());
         out.put("programs", row.floor().programs().size());
         out.put("insns", row.floor().insns(row.data()));
-        out.put("cache", row.floor().cacheable(row.data().nr()));
+        // A reference row installs no filter: nothing to cache.
+        out.put("cache", row.reference() ? null : row.floor().cacheable(row.data().nr()));
         if (row.reference()) {
             // The host's floor for a round trip: a partner thread, not a supervisor, in the same place.
             out.put("reference", "pipe ping-pong");

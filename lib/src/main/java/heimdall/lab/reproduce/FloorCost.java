@@ -417,7 +417,7 @@ public final class FloorCost {
             }
             boolean failed = "failed".equals(r.get("status"));
             t.row(List.of(String.valueOf(r.get("what")), call, String.valueOf(r.get("insns")),
-                    Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
+                    r.get("cache") == null ? "—" : Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
                     nsCell(r.get("median_none_ns")), failed ? "FAILED" : nsCell(r.get("median_ns")),
                     r.get("added_ns") instanceof Long a ? MarkdownTable.added(a) : "—",
                     r.get("p99_ns") instanceof Long q ? MarkdownTable.tail(q) : "—",
