@@ -44,7 +44,8 @@ import java.util.function.Consumer;
  * three answers and the stacked floors of two fixtures (rows 1–9), and what a brokered {@code openat}
  * costs through a supervisor answering CONTINUE or brokering the open (rows 10–15), with both a
  * native and a Java supervisor, plus rows for faster round trips (the supervisor on the child's CPU,
- * the synchronous wake-up).
+ * both unpinned or on a shared set of CPUs, the synchronous wake-up) and the host's floor for a round
+ * trip in each placement (a pipe ping-pong, no seccomp), against which every round trip is a ratio.
  */
 public final class FloorCost {
     private FloorCost() {}
@@ -283,6 +284,12 @@ public final class FloorCost {
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
         env.put("counts", o.counts());
+        Map<String, String> placements = new LinkedHashMap<>();
+        placements.put(OWN_CPU, "child pinned to cpu, supervisor (or ping-pong partner) pinned to supervisor_cpu");
+        placements.put(CHILDS_CPU, "child and supervisor (or partner) both pinned to cpu");
+        placements.put(UNPINNED, "child and supervisor (or partner) each free to migrate among the allowed CPUs (cpu_set)");
+        placements.put(SHARED_SET, "child and supervisor (or partner) each free to migrate among cpu and supervisor_cpu (cpu_set)");
+        env.put("broker_placements", placements);
         env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
                 + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
         env.put("timer_cost_ns", Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
