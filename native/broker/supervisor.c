@@ -1,5 +1,5 @@
 /*
- * The native supervisor: one pthread per listener, pinned to its own CPU, answering every
+ * The native supervisor: one pthread per listener, pinned to its own CPU (or to a set of CPUs), answering every
  * notification with one fixed answer. It is the reference the Java supervisor is measured against,
  * so it does exactly what the Java loop does per call (hl_notif_recv, then one answer call) and
  * nothing more.
@@ -27,6 +27,7 @@ struct hl_sup {
     int resumefd;
     int in_dirfd;
     int cpu;
+    long cpu_set;
     int answer;
     long value;
     pthread_t thread;
@@ -96,6 +97,17 @@ static void *loop(void *arg) {
         CPU_SET(s->cpu, &set);
         int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
         cpu_result = e ? -e : s->cpu;
+    } else if (s->cpu_set != 0) {
+        /* A set: free to migrate among its CPUs (where a synchronous wake-up can pull the thread). */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c = 0; c < 64; c++) {
+            if ((unsigned long)s->cpu_set & (1ul << c)) {
+                CPU_SET(c, &set);
+            }
+        }
+        int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+        cpu_result = e ? -e : -1;
     }
     atomic_store(&s->counters[HL_C_CPU], cpu_result);
     pthread_mutex_lock(&s->lock);
@@ -165,6 +177,13 @@ static void release(struct hl_sup *s) {
 }
 
 long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, int flags) {
+    return hl_sup_start_set(listener, cpu, 0, answer, value, in_dirfd, flags);
+}
+
+long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags) {
+    if (cpu_set != 0 && cpu != -1) {
+        return -EINVAL;
+    }
     if (answer < HL_ANSWER_CONTINUE || answer > HL_ANSWER_VALUE) {
         return -EINVAL;
     }
@@ -201,6 +220,7 @@ long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, i
         return -e;
     }
     s->cpu = cpu;
+    s->cpu_set = cpu_set;
     s->answer = answer;
     s->value = value;
     s->listener = listener;

@@ -47,7 +47,14 @@ int32_t hl_close(int32_t fd);
 int32_t hl_fd_flags(int32_t fd);
 /* Pins the calling thread to cpu; returns the CPU it then runs on, or -errno. */
 int32_t hl_pin_self(int32_t cpu);
+/* Lets the calling thread run on the CPUs of cpu_set (bit c = CPU c, c < 64), free to migrate among
+ * them; returns the CPU it then runs on, or -errno (-EINVAL for an empty set). */
+int32_t hl_pin_self_set(int64_t cpu_set);
 int32_t hl_current_cpu(void);
+/* HL_CALL_PINGPONG: starts the partner thread that answers the runner's bytes, on cpu (>= 0), or with
+ * cpu == -1 on the CPUs of cpu_set (0: the caller's affinity). It ends when the runner does and is
+ * joined by hl_run_free. 0, or -errno (-EINVAL: not a ping-pong run, already started, empty set). */
+int32_t hl_pong_start(int64_t handle, int32_t cpu, int64_t cpu_set);
 /* The calling thread's affinity mask as 64-bit words; returns the number of CPUs in it, or -errno. */
 int32_t hl_allowed_cpus(int64_t *mask, int32_t words);
 

@@ -16,7 +16,8 @@
  *        0     4  magic           java        HL_SHM_MAGIC ("HLSM")
  *        4     4  version         java        HL_SHM_VERSION; the runner refuses any other
  *        8     8  size            lib         total bytes of the region; the runner checks fstat()
- *       16     4  cpu             java        CPU to pin to (s32); -1 leaves the affinity as inherited
+ *       16     4  cpu             java        CPU to pin to (s32); -1 leaves the affinity as inherited, or
+ *                                             takes cpu_set
  *       20     4  call            java        HL_CALL_*: what is measured
  *       24     4  mode            java        HL_MODE_*: PER_CALL, BATCH or TIMER
  *       28     4  flags           java        HL_F_*: NEW_LISTENER (on program listener_prog), LISTENER_PIDFD
@@ -39,7 +40,11 @@
  *      208     4  placement       java        where the timed loop of a plain call (HL_CALL_GETPPID..SYSCALL, GETPID_SELFTEST)
  *                                             sits in its 64-byte code line: 0..3, in 16-byte steps (see
  *                                             HL_PLACEMENTS); 0 for every other call
- *      212    44  reserved        -           zero
+ *      212     4  reserved0       -           zero
+ *      216     8  cpu_set         java        with cpu == -1: the CPUs (bit c = CPU c, c < 64) the runner may
+ *                                             run on, free to migrate among them; 0 leaves the inherited
+ *                                             affinity (version 3)
+ *      224    32  reserved        -           zero
  *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT
  *     4352     -  programs        java        the programs back to back: prog_len[i] * 8 bytes each,
  *                                             raw struct sock_filter (u16 code, u8 jt, u8 jf, u32 k),
@@ -92,7 +97,8 @@
  *   - seccomp(2), for each further program (installed under the ones before it);
  *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
  *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
- *   - the measured call (getpid, through glibc's syscall(), for HL_CALL_GETPID_SELFTEST), and
+ *   - the measured call (getpid, through glibc's syscall(), for HL_CALL_GETPID_SELFTEST; write and
+ *     read for HL_CALL_PINGPONG), and
  *     close() after each openat (untimed); with HL_CALL_FORK* also wait4
  *     (timed: part of the call), and the child's own seccomp and exit_group;
  *   - with HL_CLOCK_PROCESS_CPUTIME, clock_gettime twice (around the batch loop);
@@ -107,9 +113,11 @@
 #include <string.h>
 
 #define HL_SHM_MAGIC 0x4d534c48u /* "HLSM" read little endian */
-#define HL_SHM_VERSION 2u
+#define HL_SHM_VERSION 3u
 #define HL_SHM_FD 3
 #define HL_SOCK_FD 4
+#define HL_PING_FD 5 /* HL_CALL_PINGPONG: the runner's write end of the ping pipe */
+#define HL_PONG_FD 6 /* HL_CALL_PINGPONG: the runner's read end of the pong pipe */
 
 #define HL_MAX_PROGS 16
 #define HL_MAX_INSNS 4096 /* BPF_MAXINSNS */
@@ -131,8 +139,18 @@ enum hl_call {
 	HL_CALL_FORK = 10,          /* fork; the child _exits at once; wait4 */
 	HL_CALL_FORK_ATTACH = 11,   /* fork; the child attaches the last program and _exits; wait4 */
 	HL_CALL_GETPID_SELFTEST = 12, /* getpid as the kernel selftest's loop makes it: see below */
-	HL_CALL_MAX_ = 12,
+	HL_CALL_PINGPONG = 13,      /* write 1 byte to HL_PING_FD, read 1 byte from HL_PONG_FD: see below */
+	HL_CALL_MAX_ = 13,
 };
+
+/*
+ * HL_CALL_PINGPONG is no system call under test but the host's floor for a two-thread round trip:
+ * the runner writes one byte into a pipe and blocks reading the answer from another, which a partner
+ * thread in the spawning process (hl_pong_start) reads and writes back. It is what a seccomp
+ * notification's round trip does at the least (wake the other side, sleep until it wakes us) without
+ * seccomp. Both calls are timed together; a short write or read (the partner gone) ends the run with
+ * HL_EXIT_CALL (setup_errno EPIPE, or the call's errno).
+ */
 
 /*
  * HL_CALL_GETPID_SELFTEST is the loop of tools/testing/selftests/seccomp/seccomp_benchmark.c: each
@@ -202,7 +220,8 @@ enum hl_exit {
 	HL_EXIT_LISTENER = 70,     /* the listener could not be handed over */
 	HL_EXIT_USAGE = 71,        /* started by hand, not by libheimdall */
 	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*),
-	                            * or HL_CALL_GETPID_SELFTEST's result was not the pid */
+	                            * or HL_CALL_GETPID_SELFTEST's result was not the pid, or HL_CALL_PINGPONG's
+	                            * partner did not answer */
 };
 
 struct hl_shm_header {
@@ -226,7 +245,9 @@ struct hl_shm_header {
 	uint32_t listener_prog;
 	uint32_t batch_clock;
 	uint32_t placement;
-	uint8_t reserved[44];
+	uint32_t reserved0;
+	uint64_t cpu_set;
+	uint8_t reserved[32];
 	char path[HL_PATH_MAX];
 };
 
@@ -251,6 +272,7 @@ _Static_assert(__builtin_offsetof(struct hl_shm_header, prog_len) == 112, "prog_
 _Static_assert(__builtin_offsetof(struct hl_shm_header, progs_off) == 176, "progs_off");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, batch_clock) == 204, "batch_clock");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, placement) == 208, "placement");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, cpu_set) == 216, "cpu_set");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, path) == 256, "path");
 _Static_assert(sizeof(struct hl_shm_result) == 64, "result layout");
 _Static_assert(__builtin_offsetof(struct hl_shm_result, listener_taken) == 48, "listener_taken");
@@ -274,6 +296,8 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 	if (h->count < 1 || h->count > HL_MAX_COUNT || h->warmup > HL_MAX_COUNT * 16)
 		return -1;
 	if (h->nprogs > HL_MAX_PROGS || h->cpu < -1 || h->cpu >= 1024 /* CPU_SETSIZE */)
+		return -1;
+	if (h->cpu_set != 0 && h->cpu != -1)
 		return -1;
 	if ((h->flags & HL_F_NEW_LISTENER) && h->listener_prog >= h->nprogs)
 		return -1;

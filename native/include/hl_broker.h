@@ -27,7 +27,7 @@
 #define HL_C_REFUSED 5    /* brokered calls refused: escape from in/, write access, foreign dirfd */
 #define HL_C_GONE 6       /* the caller died before its answer (ENOENT); nothing to answer */
 #define HL_C_FAILURES 7   /* supervisor-side failures (unexpected ioctl errors) */
-#define HL_C_CPU 8        /* the CPU the supervisor is pinned to, -1 unpinned, -errno pin failed */
+#define HL_C_CPU 8        /* the CPU the supervisor is pinned to, -1 unpinned or on a set, -errno pin failed */
 #define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
 #define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
@@ -133,6 +133,10 @@ int hl_pidfd_getfd(int pid, int fd);
  * (needed for BROKER, else -1). Returns a handle > 0 or -errno (pinning failures included); on
  * success the supervisor owns the listener, on failure it stays the caller's. */
 long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, int flags);
+/* hl_sup_start with cpu == -1 and cpu_set != 0: the thread may run on the CPUs of cpu_set (bit c =
+ * CPU c, c < 64), free to migrate among them (its HL_C_CPU counter stays -1); -EINVAL with both a CPU
+ * and a set. cpu_set == 0 is hl_sup_start. */
+long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags);
 /* Signals the loop to stop and joins it; closes the listener. 0 or -errno. Idempotent. */
 int hl_sup_stop(long handle);
 /* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */

@@ -44,6 +44,11 @@ struct hl_run {
 	struct hl_shm_result *res;
 	uint64_t *samples;
 	int reaped;
+	/* HL_CALL_PINGPONG: our ends of the two pipes (-1 otherwise) and the partner thread */
+	int ping_r;
+	int pong_w;
+	pthread_t partner;
+	int partner_started;
 };
 
 /* ---- the spawner thread ---- */
@@ -51,6 +56,7 @@ struct hl_run {
 struct spawn_req {
 	const char *path;
 	int fd3, fd4;
+	int fd5, fd6; /* HL_CALL_PINGPONG's pipe ends for the runner, else -1 */
 	pid_t pid;
 	int err;
 	int done;
@@ -80,7 +86,13 @@ static void do_spawn(struct spawn_req *r)
 	posix_spawnattr_setsigdefault(&at, &all);
 	posix_spawn_file_actions_adddup2(&fa, r->fd3, HL_SHM_FD);
 	posix_spawn_file_actions_adddup2(&fa, r->fd4, HL_SOCK_FD);
-	posix_spawn_file_actions_addclosefrom_np(&fa, HL_SOCK_FD + 1);
+	if (r->fd5 >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, r->fd5, HL_PING_FD);
+		posix_spawn_file_actions_adddup2(&fa, r->fd6, HL_PONG_FD);
+		posix_spawn_file_actions_addclosefrom_np(&fa, HL_PONG_FD + 1);
+	} else {
+		posix_spawn_file_actions_addclosefrom_np(&fa, HL_SOCK_FD + 1);
+	}
 	r->err = posix_spawn(&r->pid, r->path, &fa, &at, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
@@ -137,6 +149,8 @@ static int spawn_on_spawner(struct spawn_req *r)
 
 /* ---- runs ---- */
 
+static void close_pipe(int p[2]);
+
 static int high_cloexec(int fd)
 {
 	if (fd < 0)
@@ -145,6 +159,31 @@ static int high_cloexec(int fd)
 	int err = errno;
 	close(fd);
 	return moved < 0 ? -err : moved;
+}
+
+/* A pipe with both ends O_CLOEXEC and at 10 or above; 0 or -errno (nothing left open on failure). */
+static int make_pipe(int p[2])
+{
+	int raw[2];
+	if (pipe2(raw, O_CLOEXEC) != 0)
+		return -errno;
+	p[0] = high_cloexec(raw[0]);
+	p[1] = high_cloexec(raw[1]);
+	if (p[0] < 0 || p[1] < 0) {
+		int err = p[0] < 0 ? p[0] : p[1];
+		close_pipe(p);
+		return err;
+	}
+	return 0;
+}
+
+static void close_pipe(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0) {
+			close(p[i]);
+			p[i] = -1;
+		}
 }
 
 int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len)
@@ -199,13 +238,36 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 		goto fail_map;
 	}
 
-	struct spawn_req req = {.path = runner_path, .fd3 = memfd, .fd4 = sv[1]};
+	/* ping[1] and pong[0] go to the runner; we keep ping[0] and pong[1] for the partner thread. */
+	int ping[2] = {-1, -1}, pong[2] = {-1, -1};
+	if (h.call == HL_CALL_PINGPONG) {
+		err = make_pipe(ping);
+		if (err == 0)
+			err = make_pipe(pong);
+		if (err) {
+			close_pipe(ping);
+			close(sv[0]);
+			close(sv[1]);
+			goto fail_map;
+		}
+	}
+
+	struct spawn_req req = {.path = runner_path, .fd3 = memfd, .fd4 = sv[1], .fd5 = ping[1], .fd6 = pong[0]};
 	err = spawn_on_spawner(&req);
 	close(sv[1]);
 	close(memfd);
 	memfd = -1;
+	/* Only the runner may hold these: the partner's read then ends (EOF) when the runner does. */
+	if (ping[1] >= 0)
+		close(ping[1]);
+	if (pong[0] >= 0)
+		close(pong[0]);
 	if (err) {
 		close(sv[0]);
+		if (ping[0] >= 0)
+			close(ping[0]);
+		if (pong[1] >= 0)
+			close(pong[1]);
 		munmap(map, h.size);
 		return err;
 	}
@@ -219,10 +281,16 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 		kill(req.pid, SIGKILL);
 		waitpid(req.pid, NULL, 0);
 		close(sv[0]);
+		if (ping[0] >= 0)
+			close(ping[0]);
+		if (pong[1] >= 0)
+			close(pong[1]);
 		munmap(map, h.size);
 		free(run);
 		return err;
 	}
+	run->ping_r = ping[0];
+	run->pong_w = pong[1];
 	run->pid = req.pid;
 	run->pidfd = pidfd;
 	run->sock = sv[0];
@@ -395,10 +463,92 @@ void hl_run_free(int64_t handle)
 		while (waitid(P_PIDFD, run->pidfd, &si, WEXITED) < 0 && errno == EINTR)
 			;
 	}
+	/* The runner is reaped, so its pipe ends are closed: a partner still reading sees EOF and ends. */
+	if (run->partner_started)
+		pthread_join(run->partner, NULL);
+	if (run->ping_r >= 0)
+		close(run->ping_r);
+	if (run->pong_w >= 0)
+		close(run->pong_w);
 	close(run->pidfd);
 	close(run->sock);
 	munmap(run->map, run->size);
 	free(run);
+}
+
+/* ---- the ping-pong partner (HL_CALL_PINGPONG) ---- */
+
+/*
+ * Reads the runner's byte and writes one back, until the runner's end closes. Blocking reads and
+ * writes only: the least a thread can do to answer another across a wake-up, the reference the
+ * supervisors' round trip is compared with.
+ */
+static void *partner(void *arg)
+{
+	struct hl_run *run = arg;
+	char byte;
+	pthread_setname_np(pthread_self(), "hl-pong"); /* named, so a leak shows in /proc/self/task */
+	for (;;) {
+		ssize_t n = read(run->ping_r, &byte, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != 1)
+			break;
+		ssize_t w;
+		do
+			w = write(run->pong_w, &byte, 1);
+		while (w < 0 && errno == EINTR);
+		if (w != 1)
+			break;
+	}
+	return NULL;
+}
+
+/* A cpu_set_t of cpu (>= 0) or, with cpu == -1, of the bits of set; 0, or -EINVAL for an empty one. */
+static int cpus_of(int32_t cpu, int64_t set, cpu_set_t *out)
+{
+	CPU_ZERO(out);
+	if (cpu >= 0) {
+		if (cpu >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_SET(cpu, out);
+		return 0;
+	}
+	if (cpu != -1 || set == 0)
+		return -EINVAL;
+	for (int c = 0; c < 64; c++)
+		if ((uint64_t)set & (1ull << c))
+			CPU_SET(c, out);
+	return 0;
+}
+
+int32_t hl_pong_start(int64_t handle, int32_t cpu, int64_t cpu_set)
+{
+	struct hl_run *run = (struct hl_run *)(intptr_t)handle;
+	if (run->ping_r < 0 || run->partner_started)
+		return -EINVAL;
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	if (cpu != -1 || cpu_set != 0) {
+		cpu_set_t set;
+		int e = cpus_of(cpu, cpu_set, &set);
+		if (e) {
+			pthread_attr_destroy(&a);
+			return e;
+		}
+		pthread_attr_setaffinity_np(&a, sizeof(set), &set);
+	}
+	sigset_t all, old;
+	/* The JVM's signal handlers must never run on a thread it does not know. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int e = pthread_create(&run->partner, &a, partner, run);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&a);
+	if (e)
+		return -e;
+	run->partner_started = 1;
+	return 0;
 }
 
 /* ---- small helpers the Java side needs without a libc binding of its own ---- */
@@ -421,6 +571,17 @@ int32_t hl_pin_self(int32_t cpu)
 		return -EINVAL;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		return -errno;
+	return sched_getcpu();
+}
+
+int32_t hl_pin_self_set(int64_t cpu_set)
+{
+	cpu_set_t set;
+	int e = cpus_of(-1, cpu_set, &set);
+	if (e)
+		return e;
 	if (sched_setaffinity(0, sizeof(set), &set) != 0)
 		return -errno;
 	return sched_getcpu();

@@ -194,6 +194,47 @@ static inline __attribute__((always_inline)) long fork_once(const struct job *j,
 	return WEXITSTATUS(status);
 }
 
+/*
+ * HL_CALL_PINGPONG: one byte out on the ping pipe, one back on the pong pipe, from the partner thread
+ * in the spawning process. Returns 0, or the errno that ended it (EPIPE: the partner is gone).
+ */
+static inline __attribute__((always_inline)) long pingpong_once(void)
+{
+	char byte = 'p';
+	long w = sys6(SYS_write, HL_PING_FD, (long)&byte, 1, 0, 0, 0);
+	if (w != 1)
+		return w < 0 ? -w : EPIPE;
+	long r = sys6(SYS_read, HL_PONG_FD, (long)&byte, 1, 0, 0, 0);
+	if (r != 1)
+		return r < 0 ? -r : EPIPE;
+	return 0;
+}
+
+static long per_call_pingpong(const struct job *j, uint64_t *out, uint64_t n)
+{
+	(void)j;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = now_ns();
+		long e = pingpong_once();
+		uint64_t b = now_ns();
+		if (e != 0)
+			call_failed(i, e);
+		out[i] = b - a;
+	}
+	return 0;
+}
+
+static long batch_pingpong(const struct job *j, uint64_t n)
+{
+	(void)j;
+	for (uint64_t i = 0; i < n; i++) {
+		long e = pingpong_once();
+		if (e != 0)
+			call_failed(i, e);
+	}
+	return 0;
+}
+
 static long per_call_attach(const struct job *j, uint64_t *out, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
@@ -278,6 +319,7 @@ static const per_call_fn per_call[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_FORK] = ONE_PLACEMENT(per_call_fork),
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(per_call_fork_attach),
 	[HL_CALL_GETPID_SELFTEST] = PLACED(per_call_, getpid_selftest),
+	[HL_CALL_PINGPONG] = ONE_PLACEMENT(per_call_pingpong),
 };
 
 static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
@@ -293,6 +335,7 @@ static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_FORK] = ONE_PLACEMENT(batch_fork),
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(batch_fork_attach),
 	[HL_CALL_GETPID_SELFTEST] = PLACED(batch_, getpid_selftest),
+	[HL_CALL_PINGPONG] = ONE_PLACEMENT(batch_pingpong),
 };
 
 /* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
@@ -392,6 +435,15 @@ int main(int argc, char **argv)
 		cpu_set_t set;
 		CPU_ZERO(&set);
 		CPU_SET(h.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			give_up(HL_EXIT_PIN, errno);
+	} else if (h.cpu_set != 0) {
+		/* A set: the scheduler may move us among its CPUs (and a synchronous wake-up may pull us). */
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		for (int c = 0; c < 64; c++)
+			if (h.cpu_set & (1ull << c))
+				CPU_SET(c, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) != 0)
 			give_up(HL_EXIT_PIN, errno);
 	}

@@ -170,6 +170,11 @@ public final class Plots {
         return r.rows().get(i).get("supervisor") != null;
     }
 
+    /** Whether row {@code i} is a round-trip floor (a pipe ping-pong in a supervisor's placement). */
+    static boolean reference(Results r, int i) {
+        return r.rows().get(i).get("reference") != null;
+    }
+
     /** Whether a brokered row runs the default way: supervisor on its own CPU, no synchronous wake-up. */
     static boolean defaultPlacement(Results r, int i) {
         Map<String, Object> row = r.rows().get(i);
@@ -232,8 +237,9 @@ public final class Plots {
         List<Integer> floors = new ArrayList<>();
         List<Integer> broker = new ArrayList<>();
         List<Integer> faster = new ArrayList<>();
+        List<Integer> references = new ArrayList<>();
         for (int i = 0; i < r.rows().size(); i++) {
-            (!brokered(r, i) ? floors : defaultPlacement(r, i) ? broker : faster).add(i);
+            (reference(r, i) ? references : !brokered(r, i) ? floors : defaultPlacement(r, i) ? broker : faster).add(i);
         }
         List<Group> out = new ArrayList<>();
         if (!floors.isEmpty()) {
@@ -246,6 +252,9 @@ public final class Plots {
         }
         if (!faster.isEmpty()) {
             out.add(new Group("faster", "faster round trips", faster));
+        }
+        if (!references.isEmpty()) {
+            out.add(new Group("round-trip-floor", "the host's round-trip floor (pipe ping-pong, no seccomp)", references));
         }
         return out;
     }
@@ -383,7 +392,7 @@ public final class Plots {
             throw new IllegalArgumentException(r.dir() + " has no faster round-trip rows answering " + answer);
         }
         return supervisorChart(r, rows, "placement+sync",
-                "Faster round trips, answer " + answer + ": latency CDF (dashed: Java supervisor)");
+                "Faster round trips, answer " + answer + ": latency CDF (dashed: Java supervisor; pingpong: the host's floor)");
     }
 
     static List<Integer> fasterRows(Results r, String answer) {
@@ -394,9 +403,17 @@ public final class Plots {
             }
         }
         List<Integer> rows = new ArrayList<>();
+        Set<Object> placements = new LinkedHashSet<>();
         for (int i = 0; i < r.rows().size(); i++) {
             if (brokered(r, i) && floors.contains(r.rows().get(i).get("what"))
                     && answer.equals(String.valueOf(r.rows().get(i).get("answer")))) {
+                rows.add(i);
+                placements.add(r.rows().get(i).get("placement"));
+            }
+        }
+        // The host's floor in the same placements, for scale (dotted).
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (!rows.isEmpty() && reference(r, i) && placements.contains(r.rows().get(i).get("placement"))) {
                 rows.add(i);
             }
         }

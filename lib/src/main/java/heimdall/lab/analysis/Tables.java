@@ -24,6 +24,7 @@ import tech.tablesaw.columns.Column;
  *       published figures beside ours).
  *   <li>{@link #fromSamples}: the same figures recomputed from every sample in samples.arrow.
  *   <li>{@link #runMedians}: one line per row, variant and run.
+ *   <li>{@link #roundTrips}: brokered round trips over the host's floor (a pipe ping-pong), per placement.
  *   <li>{@link #graphByLayout}: ns/event per graph and trace, one column per layout.
  * </ul>
  */
@@ -61,7 +62,7 @@ public final class Tables {
             "row", "published_row", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "insns", "published_insns",
             "cache", "published_cache", "median_none_ns", "published_median_none_ns", "median_ns", "published_median_ns",
             "added_ns", "published_added_ns", "added_vs_published", "p99_ns", "published_p99_ns", "spread", "noisy",
-            "java_over_native", "vs_default_placement", "status");
+            "java_over_native", "vs_default_placement", "round_trip_vs_floor", "round_trip_vs_best_floor", "vs_best_floor", "status");
 
     /**
      * Our figures beside the published ones, for the given rows (all when none are given): row, what,
@@ -75,6 +76,40 @@ public final class Tables {
         Table t = rows.length == 0 ? s : s.rows(rows);
         Table out = Table.create("ours beside the published table");
         for (String name : VERSUS_COLUMNS) {
+            if (t.columnNames().contains(name) && t.column(name).countMissing() < t.rowCount()) {
+                out.addColumns(t.column(name).copy());
+            }
+        }
+        return out;
+    }
+
+    private static final List<String> ROUND_TRIP_COLUMNS = List.of(
+            "row", "what", "reference", "supervisor", "answer", "placement", "sync_wakeup", "median_ns", "added_ns",
+            "floor_ns", "round_trip_vs_floor", "best_floor_ns", "round_trip_vs_best_floor", "vs_best_floor", "spread", "noisy");
+
+    /**
+     * Round trips against the host's floor (floor-cost's broker section): the reference rows (a pipe
+     * ping-pong in each placement, {@code vs_best_floor}) and every brokered row with its round trip
+     * ({@code added_ns}) over the floor of its placement ({@code round_trip_vs_floor}) and over the
+     * best floor ({@code round_trip_vs_best_floor}). Empty for a folder without reference rows.
+     */
+    public static Table roundTrips(Results r) {
+        Table s = r.summary();
+        List<Integer> keep = new ArrayList<>();
+        boolean references = false;
+        for (int i = 0; i < r.rows().size(); i++) {
+            Map<String, Object> row = r.rows().get(i);
+            references |= row.get("reference") != null;
+            if (row.get("reference") != null || row.get("round_trip_vs_floor") != null || row.get("round_trip_vs_best_floor") != null) {
+                keep.add(i);
+            }
+        }
+        Table out = Table.create("round trips against the host's floor");
+        if (!references) {
+            return out;
+        }
+        Table t = s.rows(keep.stream().mapToInt(Integer::intValue).toArray());
+        for (String name : ROUND_TRIP_COLUMNS) {
             if (t.columnNames().contains(name) && t.column(name).countMissing() < t.rowCount()) {
                 out.addColumns(t.column(name).copy());
             }

@@ -94,6 +94,10 @@ public final class FloorBench {
         List<Variant> variants = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             FloorRow row = rows.get(i);
+            if (row.reference()) {
+                baselineOf[i] = -1; // a ping-pong has no unfiltered twin: it is itself the floor
+                continue;
+            }
             String key = row.call() + "/" + counts.warmupFor(row) + "/" + counts.countFor(row);
             Integer owner = baselineOwner.get(key);
             if (owner == null) {
@@ -151,6 +155,11 @@ public final class FloorBench {
                 continue;
             }
             State s = v.state;
+            if (baselineOf[v.row] < 0) {
+                out.add(new Measured(v.source, List.copyOf(s.runs), List.of(), -1, List.copyOf(s.loads), s.failure,
+                        s.cpuGranted, List.of()));
+                continue;
+            }
             State b = baselineState[baselineOf[v.row]];
             String failure = s.failure != null ? s.failure : b.failure != null ? "baseline: " + b.failure : null;
             out.add(new Measured(v.source, List.copyOf(s.runs), List.copyOf(b.runs), rowBase + baselineOf[v.row],
@@ -180,6 +189,23 @@ public final class FloorBench {
         return MeasuredChild.run(spec).requireCompleted().samples();
     }
 
+    /**
+     * A reference row: a fresh ping-pong child, its partner thread placed where the supervisor would
+     * be (same CPU or set), no seccomp; the same counts and per-call timing as a brokered row.
+     */
+    private static long[] measureReference(FloorRow row, ChildSpec spec, FloorRow.Brokering b, State s) {
+        try (RunningChild child = MeasuredChild.start(spec)) {
+            try {
+                child.startPartner(b.supervisorCpu(), b.cpuSet());
+            } catch (IllegalStateException e) {
+                throw new Refusal(row.label() + ": " + e.getMessage());
+            }
+            ChildResult r = child.await().requireCompleted();
+            s.cpuGranted = r.cpuGranted();
+            return r.samples();
+        }
+    }
+
     /** One fresh child under the row's floor; a brokered row's calls answered by its supervisor. */
     private static long[] measure(FloorRow row, Counts counts, int cpu, int run, Path inDir, State s) {
         ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row))
@@ -189,10 +215,16 @@ public final class FloorBench {
             s.cpuGranted = r.cpuGranted();
             return r.samples();
         }
+        FloorRow.Brokering b = row.broker();
+        if (b.cpuSet() != 0) {
+            spec = spec.withCpuSet(b.cpuSet()); // the child free on the set too, as the supervisor is
+        }
+        if (row.reference()) {
+            return measureReference(row, spec, b, s);
+        }
         // pidfd_getfd hand-over: the floor then needs to allow only close(2) after installing.
         spec = spec.withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
-        FloorRow.Brokering b = row.broker();
-        SupervisorOptions options = new SupervisorOptions(b.supervisorCpu(), inDir, b.syncWakeUp());
+        SupervisorOptions options = new SupervisorOptions(b.supervisorCpu(), b.cpuSet(), inDir, b.syncWakeUp());
         try (RunningChild child = MeasuredChild.start(spec)) {
             // The child keeps its descriptor (closed with it); the supervisor owns a duplicate.
             int listener = Supervisor.duplicate(child.listenerFd());

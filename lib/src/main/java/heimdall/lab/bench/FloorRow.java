@@ -25,12 +25,27 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
      *
      * @param supervisor native (a C thread) or java
      * @param answer CONTINUE (the bare round trip) or BROKER (open beneath {@code in/}, inject)
-     * @param placement {@code "own CPU"} or {@code "child's CPU"}
-     * @param supervisorCpu the CPU the supervisor is pinned to
+     * @param placement where the two run: {@code "own CPU"}, {@code "child's CPU"}, {@code "unpinned"}
+     *     or {@code "shared set"} (a name for tables; {@code supervisorCpu} and {@code cpuSet} say it)
+     * @param supervisorCpu the CPU the supervisor is pinned to, -1 with a CPU set
      * @param syncWakeUp {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP} on the listener
+     * @param cpuSet 0, or the CPUs (bit c = CPU c) on which both the child and the supervisor run, each
+     *     free to migrate among them (so a synchronous wake-up can bring them together); the child is
+     *     then not pinned to the row's measuring CPU
      */
     public record Brokering(Supervisor.Kind supervisor, Answer answer, String placement, int supervisorCpu,
-            boolean syncWakeUp) {}
+            boolean syncWakeUp, long cpuSet) {
+        public Brokering {
+            if (cpuSet != 0 && supervisorCpu != -1) {
+                throw new IllegalArgumentException("a CPU set goes with supervisorCpu -1, not " + supervisorCpu);
+            }
+        }
+
+        /** Both pinned: the supervisor to {@code supervisorCpu}, the child to the row's CPU. */
+        public Brokering(Supervisor.Kind supervisor, Answer answer, String placement, int supervisorCpu, boolean syncWakeUp) {
+            this(supervisor, answer, placement, supervisorCpu, syncWakeUp, 0);
+        }
+    }
 
     /**
      * The call as the filter sees it: its number and the arguments the runner passes (pointers are
@@ -55,14 +70,29 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
         };
     }
 
-    /** Whether the call goes to a supervisor. */
+    /**
+     * Whether the call goes to a supervisor, or (a {@link #reference()} row) to a ping-pong partner
+     * placed where the supervisor would be: either way one round trip a call, counted as brokered.
+     */
     public boolean brokered() {
         return broker != null;
+    }
+
+    /**
+     * Whether this is a reference row: a pipe ping-pong with a partner thread in the supervisor's
+     * place (its {@link #broker()} gives only the placement), no seccomp: the host's floor for a
+     * two-thread round trip.
+     */
+    public boolean reference() {
+        return call.kind() == Call.Kind.PINGPONG;
     }
 
     /** The row as one line of text: {@code static floor, abcdf · getppid}. */
     public String label() {
         String s = what + " · " + callName();
+        if (reference() && broker != null) {
+            return s + " (" + broker.placement() + ")";
+        }
         if (broker != null) {
             s += ", " + broker.answer().label() + " (" + broker.supervisor().label() + ", " + broker.placement()
                     + (broker.syncWakeUp() ? ", sync wake-up" : "") + ")";

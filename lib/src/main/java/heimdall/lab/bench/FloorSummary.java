@@ -31,13 +31,21 @@ public final class FloorSummary {
         out.put("floor", row.floor().name());
         out.put("programs", row.floor().programs().size());
         out.put("insns", row.floor().insns(row.data()));
-        out.put("cache", row.floor().cacheable(row.data().nr()));
-        if (row.brokered()) {
+        // A reference row installs no filter: nothing to cache.
+        out.put("cache", row.reference() ? null : row.floor().cacheable(row.data().nr()));
+        if (row.reference()) {
+            // The host's floor for a round trip: a partner thread, not a supervisor, in the same place.
+            out.put("reference", "pipe ping-pong");
+            out.put("placement", row.broker().placement());
+            out.put("supervisor_cpu", row.broker().supervisorCpu());
+            out.put("cpu_set", row.broker().cpuSet());
+        } else if (row.brokered()) {
             out.put("supervisor", row.broker().supervisor().label());
             out.put("answer", row.broker().answer().label());
             out.put("placement", row.broker().placement());
             out.put("supervisor_cpu", row.broker().supervisorCpu());
             out.put("sync_wakeup", row.broker().syncWakeUp());
+            out.put("cpu_set", row.broker().cpuSet());
         }
         boolean complete = m.runs().size() >= runsAsked && m.baseline().size() >= runsAsked;
         out.put("status", m.failure() != null ? "failed" : complete ? "ok" : "interrupted");
@@ -51,7 +59,7 @@ public final class FloorSummary {
         Object median = out.get("median_ns");
         Object none = out.get("median_none_ns");
         out.put("added_ns", median instanceof Long a && none instanceof Long b ? a - b : null);
-        out.put("baseline_row", m.baselineRow());
+        out.put("baseline_row", m.baselineRow() >= 0 ? m.baselineRow() : null);
         out.put("load_avg_runs", m.loadPerRun());
         out.put("cpu_granted", m.cpuGranted());
         if (!m.supervisor().isEmpty()) {

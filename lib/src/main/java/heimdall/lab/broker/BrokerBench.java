@@ -17,7 +17,9 @@ import java.util.function.Consumer;
 /**
  * A quick look at the broker's round trip before the full reproduction: {@code openat} timed in the
  * notify-child fixture (each call alone with {@code clock_gettime(CLOCK_MONOTONIC)}), with no filter,
- * and through each requested supervisor. Runs are interleaved (baseline, native, java, baseline, ...)
+ * and through each requested supervisor, beside the host's floor for a round trip (a pipe ping-pong
+ * between a measured child on the child's CPU and a partner thread on the supervisor's, no seccomp).
+ * Runs are interleaved (baseline, floor, native, java, baseline, ...)
  * so drift on the host spreads over all rows alike. Statistics are over all samples of a row; each
  * run's median is kept too.
  */
@@ -67,8 +69,17 @@ public final class BrokerBench {
     public record Row(String what, long medianNs, long p99Ns, long[] runMediansNs, long samples, long errors,
             SupervisorStats stats) {}
 
-    /** A bench's rows, the baseline first. */
-    public record Report(Config config, List<Integer> cpusAvailable, long timerNs, Row baseline, List<Row> rows) {
+    /**
+     * A bench's rows, the baseline first.
+     *
+     * @param floor the pipe ping-pong in the same placement: the least a two-thread round trip costs here
+     */
+    public record Report(Config config, List<Integer> cpusAvailable, long timerNs, Row baseline, Row floor, List<Row> rows) {
+        /** A supervisor row's round trip (its median minus the baseline's) over the floor's median. */
+        public double roundTripOverFloor(Row row) {
+            return (double) (row.medianNs() - baseline.medianNs()) / floor.medianNs();
+        }
+
         /** The Java supervisor's median over the native one's, when both were measured. */
         @com.fasterxml.jackson.annotation.JsonProperty("javaNativeMedianRatio")
         public Double javaNativeRatio() {
@@ -96,6 +107,7 @@ public final class BrokerBench {
         SupervisorOptions options = new SupervisorOptions(c.supCpu(), in, c.syncWakeUp());
 
         List<long[]> baseline = new ArrayList<>();
+        List<long[]> floor = new ArrayList<>();
         Map<Supervisor.Kind, List<long[]>> samples = new LinkedHashMap<>();
         Map<Supervisor.Kind, Long> errors = new LinkedHashMap<>();
         Map<Supervisor.Kind, SupervisorStats> stats = new LinkedHashMap<>();
@@ -110,6 +122,7 @@ public final class BrokerBench {
                 baselineErrors += r.errors();
                 timer = r.timerNs();
             }
+            floor.add(pingPong(c));
             for (Supervisor.Kind kind : c.supervisors()) {
                 NotifyChildFixture.Options o = new NotifyChildFixture.Options(c.childCpu(), true, c.stacked(), in);
                 try (NotifyChildFixture child = NotifyChildFixture.start(o)) {
@@ -131,11 +144,22 @@ public final class BrokerBench {
             progress.accept("run " + (run + 1) + "/" + c.runs() + " done");
         }
         Row baseRow = row("no filter", baseline, baselineErrors, null);
+        Row floorRow = row("floor", floor, 0, null);
         List<Row> rows = new ArrayList<>();
         for (Supervisor.Kind kind : c.supervisors()) {
             rows.add(row(kind.label(), samples.get(kind), errors.get(kind), stats.get(kind)));
         }
-        return new Report(c, heimdall.lab.sys.Cpus.allowed(), timer, baseRow, rows);
+        return new Report(c, heimdall.lab.sys.Cpus.allowed(), timer, baseRow, floorRow, rows);
+    }
+
+    /** One run of the floor: the measured child's pipe ping-pong, its partner where the supervisor runs. */
+    private static long[] pingPong(Config c) {
+        heimdall.lab.child.ChildSpec spec = heimdall.lab.child.ChildSpec.of(heimdall.lab.child.Call.PINGPONG, c.warmup(), c.calls())
+                .withCpu(c.childCpu());
+        try (heimdall.lab.child.RunningChild child = heimdall.lab.child.MeasuredChild.start(spec)) {
+            child.startPartner(c.supCpu(), 0);
+            return child.await().requireCompleted().samples();
+        }
     }
 
     private static Row row(String what, List<long[]> runs, long errors, SupervisorStats stats) {
@@ -160,11 +184,16 @@ public final class BrokerBench {
         b.append(String.format("  %-10s %12s %12s %12s  %s%n", "what", "median", "p99", "added", "run medians (ns)"));
         List<Row> all = new ArrayList<>();
         all.add(r.baseline());
+        all.add(r.floor());
         all.addAll(r.rows());
         for (Row row : all) {
-            String added = row == r.baseline() ? "" : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
+            String added = row == r.baseline() || row == r.floor() ? "" : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
             b.append(String.format("  %-10s %,9d ns %,9d ns %12s  %s%n", row.what(), row.medianNs(), row.p99Ns(), added,
                     Arrays.toString(row.runMediansNs())));
+        }
+        b.append("  floor: a pipe ping-pong between the child and a thread where the supervisor runs, no seccomp\n");
+        for (Row row : r.rows()) {
+            b.append(String.format("  %s round trip (added) / floor: %.3f%n", row.what(), r.roundTripOverFloor(row)));
         }
         Double ratio = r.javaNativeRatio();
         if (ratio != null) {

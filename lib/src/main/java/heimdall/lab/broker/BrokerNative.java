@@ -127,6 +127,8 @@ final class BrokerNative {
 
     static native long hl_sup_start(int listener, int cpu, int answer, long value, int inDirfd, int flags);
 
+    static native long hl_sup_start_set(int listener, int cpu, long cpuSet, int answer, long value, int inDirfd, int flags);
+
     static native int hl_sup_stop(long handle);
 
     static native int hl_sup_stats(long handle, long[] out, int n);

@@ -22,6 +22,7 @@ public final class JavaSupervisor implements Supervisor {
     private final int stopFd;
     private final int inDir;
     private final int cpu;
+    private final long cpuSet;
     private final Policy policy;
     private final Notification view;
     private final AtomicLongArray counters = new AtomicLongArray(BrokerNative.NCOUNTERS);
@@ -31,11 +32,12 @@ public final class JavaSupervisor implements Supervisor {
     private SupervisorStats last;
     private boolean stopped;
 
-    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, Policy policy) {
+    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, long cpuSet, Policy policy) {
         this.listener = listener;
         this.stopFd = stopFd;
         this.inDir = inDir;
         this.cpu = cpu;
+        this.cpuSet = cpuSet;
         this.policy = policy;
         this.view = new Notification(listener);
         this.thread = new Thread(this::run, "heimdall-java-supervisor-" + listener);
@@ -64,7 +66,7 @@ public final class JavaSupervisor implements Supervisor {
             }
             throw Starts.startFailure(options, -stopFd);
         }
-        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), policy);
+        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy);
         s.thread.start();
         try {
             s.awaitPinned();
@@ -92,7 +94,7 @@ public final class JavaSupervisor implements Supervisor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw Starts.startFailure(new SupervisorOptions(cpu, null, false), (int) -granted);
+            throw Starts.startFailure(new SupervisorOptions(cpu, cpuSet, null, false), (int) -granted);
         }
     }
 
@@ -135,6 +137,10 @@ public final class JavaSupervisor implements Supervisor {
             // hl_pin_self: the CPU the thread runs on once pinned, or -errno
             int r = heimdall.lab.sys.NativeLib.hl_pin_self(cpu);
             counters.set(BrokerNative.C_CPU, r >= 0 ? cpu : r);
+        } else if (cpuSet != 0) {
+            // a set: free to migrate among its CPUs, so no one CPU to report
+            int r = heimdall.lab.sys.NativeLib.hl_pin_self_set(cpuSet);
+            counters.set(BrokerNative.C_CPU, r >= 0 ? -1 : r);
         } else {
             counters.set(BrokerNative.C_CPU, -1);
         }

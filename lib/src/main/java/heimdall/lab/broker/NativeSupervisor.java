@@ -26,7 +26,7 @@ public final class NativeSupervisor implements Supervisor {
                 case ERROR -> BrokerNative.ANSWER_ERROR;
                 case VALUE -> BrokerNative.ANSWER_VALUE;
             };
-            long h = BrokerNative.hl_sup_start(listenerFd, options.cpu(), code, answer.value(), inDir,
+            long h = BrokerNative.hl_sup_start_set(listenerFd, options.cpu(), options.cpuSet(), code, answer.value(), inDir,
                     options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0);
             if (h < 0) {
                 throw Starts.startFailure(options, (int) -h);

@@ -40,6 +40,10 @@ final class Starts {
             return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)
                     + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
         }
+        if (errno == 22 && options.cpuSet() != 0) {
+            return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet()) + ": "
+                    + Libc.describe(errno) + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
+        }
         return new Refusal("cannot start the supervisor: " + Libc.describe(errno)
                 + (options.syncWakeUp() ? " (synchronous wake-up needs Linux 6.6)" : ""));
     }

@@ -5,18 +5,28 @@ import java.nio.file.Path;
 /**
  * Where and how a supervisor runs.
  *
- * @param cpu the CPU to pin the supervisor thread to, or -1 to leave it unpinned
+ * @param cpu the CPU to pin the supervisor thread to, or -1 to leave it unpinned (or on {@code cpuSet})
+ * @param cpuSet with {@code cpu} -1: the CPUs the thread may run on (bit c = CPU c, c &lt; 64), free to
+ *     migrate among them, as a synchronous wake-up needs; 0 keeps the starting thread's affinity
  * @param inDir the job's {@code in/} directory, beneath which {@link Answer#BROKER} opens paths
  *     (required for that answer, else may be null)
  * @param syncWakeUp set {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP} on the listener (Linux 6.6): the
  *     kernel wakes the supervisor and the caller on the waker's CPU, which only helps when their
  *     affinities allow running there
  */
-public record SupervisorOptions(int cpu, Path inDir, boolean syncWakeUp) {
+public record SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWakeUp) {
     public SupervisorOptions {
         if (cpu < -1) {
             throw new IllegalArgumentException("cpu must be -1 (unpinned) or a CPU number, not " + cpu);
         }
+        if (cpuSet != 0 && cpu != -1) {
+            throw new IllegalArgumentException("a CPU set goes with cpu -1, not with CPU " + cpu);
+        }
+    }
+
+    /** Pinned to {@code cpu} (or unpinned with -1), no CPU set. */
+    public SupervisorOptions(int cpu, Path inDir, boolean syncWakeUp) {
+        this(cpu, 0, inDir, syncWakeUp);
     }
 
     /** Unpinned, no {@code in/}, default wake-up. */
@@ -25,14 +35,19 @@ public record SupervisorOptions(int cpu, Path inDir, boolean syncWakeUp) {
     }
 
     public SupervisorOptions onCpu(int cpu) {
-        return new SupervisorOptions(cpu, inDir, syncWakeUp);
+        return new SupervisorOptions(cpu, 0, inDir, syncWakeUp);
+    }
+
+    /** Free to run on the CPUs of {@code cpuSet} (bit c = CPU c), not pinned to one. */
+    public SupervisorOptions onCpuSet(long cpuSet) {
+        return new SupervisorOptions(-1, cpuSet, inDir, syncWakeUp);
     }
 
     public SupervisorOptions brokeringBeneath(Path inDir) {
-        return new SupervisorOptions(cpu, inDir, syncWakeUp);
+        return new SupervisorOptions(cpu, cpuSet, inDir, syncWakeUp);
     }
 
     public SupervisorOptions withSyncWakeUp(boolean on) {
-        return new SupervisorOptions(cpu, inDir, on);
+        return new SupervisorOptions(cpu, cpuSet, inDir, on);
     }
 }

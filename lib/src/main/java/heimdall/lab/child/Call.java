@@ -52,7 +52,13 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
          * {@code syscall(__NR_getpid)} (an out-of-line libc function), its result compared with the
          * pid read before the programs went in; a different result ends the run ({@link Fate}).
          */
-        GETPID_SELFTEST(12, 39, "getpid via glibc syscall(), pid compared");
+        GETPID_SELFTEST(12, 39, "getpid via glibc syscall(), pid compared"),
+        /**
+         * No call under test: one byte written into a pipe and one read back from another, answered by
+         * a partner thread in this process ({@link RunningChild#startPartner}). The least a two-thread
+         * round trip costs on the host, the reference for a supervisor's round trip; no seccomp.
+         */
+        PINGPONG(13, -1, "pipe ping-pong");
 
         final int code;
         final int nr;
@@ -87,6 +93,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     public static final Call FORK_ATTACH = named(Kind.FORK_ATTACH);
     /** {@link Kind#GETPID_SELFTEST}: the kernel selftest's loop. */
     public static final Call GETPID_SELFTEST = named(Kind.GETPID_SELFTEST);
+    /** {@link Kind#PINGPONG}: the host's floor for a two-thread round trip. */
+    public static final Call PINGPONG = named(Kind.PINGPONG);
 
     public Call {
         Objects.requireNonNull(kind, "kind");

@@ -33,6 +33,8 @@ import java.util.Objects;
  *     position adds about 30 ns under a filter), so a row's runs rotate through the placements
  *     ({@link #placementForRun}) rather than measure one accident of the link. 0 for calls that
  *     attach or fork, and for the timer, which have one copy
+ * @param cpuSet with {@code cpu} -1: the CPUs the child may run on (bit c = CPU c, c &lt; 64), free to
+ *     migrate among them; 0 keeps the inherited affinity
  */
 public record ChildSpec(
         int cpu,
@@ -44,7 +46,8 @@ public record ChildSpec(
         boolean newListener,
         ListenerTransfer transfer,
         int listenerProgram,
-        int placement) {
+        int placement,
+        long cpuSet) {
 
     /** How the calls are timed; {@code code} is {@code enum hl_mode}. */
     public enum Mode {
@@ -98,6 +101,12 @@ public record ChildSpec(
     static final int HEADER_SIZE = 4352;
     static final int PATH_MAX = 4096;
 
+    /** Without a CPU set: {@code cpu} alone says where the child runs. */
+    public ChildSpec(int cpu, List<byte[]> programs, Call call, long warmup, long count, Mode mode, boolean newListener,
+            ListenerTransfer transfer, int listenerProgram, int placement) {
+        this(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
+    }
+
     public ChildSpec {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(mode, "mode");
@@ -105,6 +114,9 @@ public record ChildSpec(
         programs = List.copyOf(programs);
         if (cpu < -1 || cpu >= 1024) {
             throw bad("cpu", "must be a CPU number below 1024 or -1, got " + cpu);
+        }
+        if (cpuSet != 0 && cpu != -1) {
+            throw bad("cpuSet", "a CPU set goes with cpu -1, not with CPU " + cpu);
         }
         if (programs.size() > MAX_PROGRAMS) {
             throw bad("programs", "at most " + MAX_PROGRAMS + " programs, got " + programs.size());
@@ -166,12 +178,18 @@ public record ChildSpec(
         return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0, 0);
     }
 
+    /** Pinned to {@code cpu} (-1: the inherited affinity); any CPU set is dropped. */
     public ChildSpec withCpu(int cpu) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
+    }
+
+    /** Free to run on the CPUs of {@code cpuSet} (bit c = CPU c), not pinned to one. */
+    public ChildSpec withCpuSet(long cpuSet) {
+        return new ChildSpec(-1, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withPrograms(List<byte[]> programs) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withPrograms(byte[]... programs) {
@@ -179,15 +197,15 @@ public record ChildSpec(
     }
 
     public ChildSpec withCall(Call call) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withCounts(long warmup, long count) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withMode(Mode mode) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
@@ -202,12 +220,12 @@ public record ChildSpec(
      * A broker filter installed first, under a static floor, hands out its listener this way.
      */
     public ChildSpec withNewListener(ListenerTransfer transfer, int index) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index, placement, cpuSet);
     }
 
     /** The same run with the timed loop at {@code placement} (see the record's description). */
     public ChildSpec withPlacement(int placement) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement);
+        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     /**
@@ -234,7 +252,7 @@ public record ChildSpec(
         int insnBytes = programs.stream().mapToInt(p -> p.length).sum();
         ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + insnBytes).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, 0x4d534c48); // magic
-        b.putInt(4, 2); // version
+        b.putInt(4, 3); // version
         b.putInt(16, cpu);
         b.putInt(20, call.kind().code());
         b.putInt(24, mode.code);
@@ -249,6 +267,7 @@ public record ChildSpec(
         b.putInt(200, newListener ? listenerProgram : 0);
         b.putInt(204, mode.clock); // batch_clock
         b.putInt(208, placement);
+        b.putLong(216, cpuSet);
         b.putInt(108, programs.size());
         for (int i = 0; i < programs.size(); i++) {
             b.putInt(112 + 4 * i, programs.get(i).length / 8);

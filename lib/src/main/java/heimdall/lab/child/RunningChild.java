@@ -138,6 +138,32 @@ public final class RunningChild implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the partner of a {@link Call#PINGPONG} child: a native thread of this process that answers
+     * each byte the child writes with one byte back, pinned to {@code cpu}, or with -1 free to run on the
+     * CPUs of {@code cpuSet} (0: this thread's affinity). It ends when the child does (its pipe closes)
+     * and is joined when the child is freed. Start it once, before {@link #await()}: until then the child
+     * waits for its first answer.
+     *
+     * @throws IllegalStateException for a child that is no ping-pong, a partner already started, or a
+     *     thread that could not be started (the errno named)
+     */
+    public void startPartner(int cpu, long cpuSet) {
+        if (spec.call().kind() != Call.Kind.PINGPONG) {
+            throw new IllegalStateException("a partner answers a ping-pong child, not " + spec.call().label());
+        }
+        synchronized (state) {
+            if (freed) {
+                throw new IllegalStateException("the child is already freed");
+            }
+            int r = NativeLib.hl_pong_start(handle, cpu, cpuSet);
+            if (r < 0) {
+                throw new IllegalStateException("cannot start the ping-pong partner (CPU " + cpu + ", set 0x"
+                        + Long.toHexString(cpuSet) + "): " + Errno.name(-r));
+            }
+        }
+    }
+
     /** Sends SIGKILL (through a pidfd, so never to a reused pid); a no-op once the child is reaped. */
     public void kill() {
         synchronized (state) {

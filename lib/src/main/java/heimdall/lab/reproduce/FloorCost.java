@@ -17,6 +17,7 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
+import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
@@ -41,7 +42,8 @@ import java.util.function.Consumer;
  * three answers and the stacked floors of two fixtures (rows 1–9), and what a brokered {@code openat}
  * costs through a supervisor answering CONTINUE or brokering the open (rows 10–15), with both a
  * native and a Java supervisor, plus rows for faster round trips (the supervisor on the child's CPU,
- * the synchronous wake-up).
+ * both unpinned or on a shared set of CPUs, the synchronous wake-up) and the host's floor for a round
+ * trip in each placement (a pipe ping-pong, no seccomp), against which every round trip is a ratio.
  */
 public final class FloorCost {
     private FloorCost() {}
@@ -126,11 +128,47 @@ public final class FloorCost {
                 rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), true)));
             }
         }
+        // Where a synchronous wake-up can act: child and supervisor free to migrate (within the allowed
+        // CPUs), or both on one set of CPUs (the child's and the supervisor's).
+        long allowed = mask(Cpus.allowed());
+        long shared = mask(List.of(o.cpu(), o.supervisorCpu()));
+        for (Answer answer : List.of(Answer.CONTINUE, Answer.BROKER)) {
+            for (Supervisor.Kind kind : Supervisor.Kind.values()) {
+                for (boolean sync : List.of(false, true)) {
+                    rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, UNPINNED, -1, sync, allowed)));
+                    rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, SHARED_SET, -1, sync, shared)));
+                }
+            }
+        }
+        // The host's floor for a round trip, in every placement: a pipe ping-pong, no seccomp.
+        Floor none = new Floor(REFERENCE, List.of(), -1);
+        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, OWN_CPU, o.supervisorCpu(), false)));
+        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, CHILDS_CPU, o.cpu(), false)));
+        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, UNPINNED, -1, false, allowed)));
+        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
         return rows;
+    }
+
+    /** The CPUs as a set of bits (bit c = CPU c); CPUs from 64 up cannot be named this way. */
+    static long mask(List<Integer> cpus) {
+        long m = 0;
+        for (int c : cpus) {
+            if (c < 0 || c >= 64) {
+                throw heimdall.lab.BadInput.at("allowed CPUs", "cpu", "CPU " + c + " is beyond the 64 a CPU set can name here");
+            }
+            m |= 1L << c;
+        }
+        return m;
     }
 
     static final String OWN_CPU = "own CPU";
     static final String CHILDS_CPU = "child's CPU";
+    /** Child and supervisor both free to migrate among the allowed CPUs. */
+    static final String UNPINNED = "unpinned";
+    /** Child and supervisor both free on the same set: the child's CPU and the supervisor's. */
+    static final String SHARED_SET = "shared set";
+    /** The reference rows' label: a pipe ping-pong with a partner in the supervisor's place. */
+    static final String REFERENCE = "round-trip floor: pipe ping-pong, no seccomp";
     static final String DATA_FILE = "data.txt";
 
     private static FloorRow row(Floor floor, Call call, FloorRow.Brokering broker) {
@@ -141,7 +179,7 @@ public final class FloorCost {
     /** The published row for {@code row}: same label, call and answer; none for our extra rows. */
     @SuppressWarnings("unchecked")
     static Map<String, Object> published(FloorRow row) {
-        if (row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
+        if (row.reference() || row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
             return null;
         }
         Map<String, Object> table = Fixtures.published("floor-cost");
@@ -262,6 +300,12 @@ public final class FloorCost {
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
         env.put("counts", o.counts());
+        Map<String, String> placements = new LinkedHashMap<>();
+        placements.put(OWN_CPU, "child pinned to cpu, supervisor (or ping-pong partner) pinned to supervisor_cpu");
+        placements.put(CHILDS_CPU, "child and supervisor (or partner) both pinned to cpu");
+        placements.put(UNPINNED, "child and supervisor (or partner) each free to migrate among the allowed CPUs (cpu_set)");
+        placements.put(SHARED_SET, "child and supervisor (or partner) each free to migrate among cpu and supervisor_cpu (cpu_set)");
+        env.put("broker_placements", placements);
         env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
                 + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
         env.put("timer_cost_ns", timer == null ? null : Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
@@ -323,6 +367,41 @@ public final class FloorCost {
                         .ifPresent(d -> r.put("vs_default_placement", ratio(median, d)));
             }
         }
+        addFloorRatios(summary);
+    }
+
+    /**
+     * Each brokered row's round trip (its {@code added_ns}: the brokered call minus the same call
+     * unbrokered) against the host's floor: the ping-pong reference in the same placement
+     * ({@code round_trip_vs_floor}, like for like) and the best reference of any placement
+     * ({@code round_trip_vs_best_floor}); each reference against the best one ({@code vs_best_floor}).
+     */
+    static void addFloorRatios(List<Map<String, Object>> summary) {
+        Map<Object, Long> floor = new LinkedHashMap<>();
+        for (Map<String, Object> r : summary) {
+            if (r.containsKey("reference") && r.get("median_ns") instanceof Long m) {
+                floor.putIfAbsent(r.get("placement"), m);
+            }
+        }
+        if (floor.isEmpty()) {
+            return;
+        }
+        long best = floor.values().stream().mapToLong(Long::longValue).min().getAsLong();
+        for (Map<String, Object> r : summary) {
+            if (r.containsKey("reference") && r.get("median_ns") instanceof Long m) {
+                r.put("vs_best_floor", ratio(m, best));
+            }
+            if (!r.containsKey("supervisor") || !(r.get("added_ns") instanceof Long added)) {
+                continue;
+            }
+            Long same = floor.get(r.get("placement"));
+            if (same != null) {
+                r.put("floor_ns", same);
+                r.put("round_trip_vs_floor", ratio(added, same));
+            }
+            r.put("best_floor_ns", best);
+            r.put("round_trip_vs_best_floor", ratio(added, best));
+        }
     }
 
     private static java.util.Optional<Long> twin(List<Map<String, Object>> summary, Map<String, Object> r,
@@ -355,14 +434,17 @@ public final class FloorCost {
             @SuppressWarnings("unchecked")
             Map<String, Object> p = (Map<String, Object>) r.get("published");
             String call = "`" + r.get("call") + "`";
-            if (r.containsKey("answer")) {
+            if (r.containsKey("reference")) {
+                call += " (partner " + (CHILDS_CPU.equals(r.get("placement")) ? "on child's CPU" : OWN_CPU.equals(r.get("placement"))
+                        ? "on own CPU" : r.get("placement")) + ")";
+            } else if (r.containsKey("answer")) {
                 call += ", " + (r.get("answer").equals("continue") ? "CONTINUE" : "broker") + " (" + r.get("supervisor")
-                        + (OWN_CPU.equals(r.get("placement")) ? "" : ", on child's CPU")
+                        + placementText(r.get("placement"))
                         + (Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "") + ")";
             }
             boolean failed = "failed".equals(r.get("status"));
             t.row(List.of(String.valueOf(r.get("what")), call, String.valueOf(r.get("insns")),
-                    Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
+                    r.get("cache") == null ? "—" : Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
                     nsCell(r.get("median_none_ns")), failed ? "FAILED" : nsCell(r.get("median_ns")),
                     r.get("added_ns") instanceof Long a ? MarkdownTable.added(a) : "—",
                     r.get("p99_ns") instanceof Long q ? MarkdownTable.tail(q) : "—",
@@ -399,6 +481,7 @@ public final class FloorCost {
             md.append("\nRatios (medians from this one run):\n\n");
             ratios.forEach(x -> md.append(x).append('\n'));
         }
+        md.append(floorSection(summary));
         md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
                 + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
                 + "`added / published` compares our added cost with the published one.\n");
@@ -459,6 +542,52 @@ public final class FloorCost {
         String lo = String.format(Locale.ROOT, "%.2f", r[0]);
         String hi = String.format(Locale.ROOT, "%.2f", r[1]);
         return lo.equals(hi) ? lo + "×" : lo + "–" + hi + "×";
+    }
+
+    /** The call cell's placement words: none for the default, else where the supervisor runs. */
+    private static String placementText(Object placement) {
+        if (OWN_CPU.equals(placement)) {
+            return "";
+        }
+        return CHILDS_CPU.equals(placement) ? ", on child's CPU" : ", " + placement;
+    }
+
+    /**
+     * The round trips against the host's floor: each reference, then each brokered row's added cost
+     * over the reference of its placement and over the best one, and the fastest configuration.
+     */
+    static String floorSection(List<Map<String, Object>> summary) {
+        List<Map<String, Object>> refs = summary.stream()
+                .filter(r -> r.containsKey("reference") && r.get("median_ns") instanceof Long).toList();
+        if (refs.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\nRound trips against the host's floor (a pipe ping-pong between the child and a thread in "
+                + "the supervisor's place, no seccomp; a brokered row's round trip is its `added`):\n\n");
+        for (Map<String, Object> r : refs) {
+            md.append(String.format(Locale.ROOT, "- floor, partner %s: %s (%.3f× the best floor)%n", r.get("placement"),
+                    MarkdownTable.ns((Long) r.get("median_ns")), ((Number) r.get("vs_best_floor")).doubleValue()));
+        }
+        Map<String, Object> fastest = null;
+        for (Map<String, Object> r : summary) {
+            if (!(r.get("round_trip_vs_best_floor") instanceof Double best)) {
+                continue;
+            }
+            if (fastest == null || best < (Double) fastest.get("round_trip_vs_best_floor")) {
+                fastest = r;
+            }
+            md.append(String.format(Locale.ROOT, "- %s supervisor, %s, %s (%s%s): round trip %s = %s× its placement's floor, %.3f× the best floor%n",
+                    r.get("supervisor"), r.get("what"), r.get("answer"), r.get("placement"),
+                    Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "", MarkdownTable.added((Long) r.get("added_ns")),
+                    r.get("round_trip_vs_floor") instanceof Double v ? String.format(Locale.ROOT, "%.3f", v) : "—", best));
+        }
+        if (fastest != null) {
+            double best = (Double) fastest.get("round_trip_vs_best_floor");
+            md.append(String.format(Locale.ROOT, "%nFastest round trip: %s supervisor, %s, %s (%s%s): %.3f× the best floor (goal: within 1.2×, %s).%n",
+                    fastest.get("supervisor"), fastest.get("what"), fastest.get("answer"), fastest.get("placement"),
+                    Boolean.TRUE.equals(fastest.get("sync_wakeup")) ? ", sync wake-up" : "", best, best <= 1.2 ? "met" : "not met"));
+        }
+        return md.toString();
     }
 
     private static String nsCell(Object v) {

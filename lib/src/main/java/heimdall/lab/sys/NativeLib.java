@@ -40,7 +40,7 @@ import java.util.List;
  */
 public final class NativeLib {
     /** The ABI version {@link #hl_abi_version()} must return for these bindings to be valid. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     static final String RESOURCE_DIR = "heimdall/native/linux-x86-64/";
     static final String LIBRARY = "libheimdall.so";
@@ -132,6 +132,12 @@ public final class NativeLib {
     public static native int hl_fd_flags(int fd);
 
     public static native int hl_pin_self(int cpu);
+
+    /** Lets the calling thread run on the CPUs of {@code cpuSet} (bit c = CPU c); a CPU it runs on, or -errno. */
+    public static native int hl_pin_self_set(long cpuSet);
+
+    /** Starts the ping-pong partner thread of a {@code PINGPONG} run on {@code cpu}, or (-1) on {@code cpuSet}; 0 or -errno. */
+    public static native int hl_pong_start(long handle, int cpu, long cpuSet);
 
     public static native int hl_current_cpu();
 

@@ -43,6 +43,13 @@ class BrokerBenchTest {
         }
         assertNotNull(r.javaNativeRatio());
         assertTrue(BrokerBench.format(r).contains("java/native median ratio (broker)"));
+        // the host's floor in the same placement, each run a fresh ping-pong child
+        assertEquals(400, r.floor().samples());
+        assertEquals(2, r.floor().runMediansNs().length);
+        assertTrue(r.floor().medianNs() > 0);
+        String text = BrokerBench.format(r);
+        assertTrue(text.contains("native round trip (added) / floor: "), text);
+        assertTrue(text.contains("java round trip (added) / floor: "), text);
     }
 
     @Test
@@ -54,6 +61,7 @@ class BrokerBenchTest {
         BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
         assertEquals(null, r.javaNativeRatio());
         assertEquals(20, r.row("java").stats().continued());
+        assertEquals(20, r.floor().samples(), "the floor with its partner unpinned, as the supervisor");
         assertArrayEquals(new long[] {r.row("java").medianNs()}, r.row("java").runMediansNs());
     }
 }

@@ -132,6 +132,36 @@ class SupervisorOptionsTest {
         }
     }
 
+    /** A supervisor free on a set of CPUs serves calls, reports no one CPU; a set of absent CPUs is refused. */
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void aSupervisorOnACpuSetServesCallsAndASetOfNoCpuIsRefused(Supervisor.Kind kind) throws Exception {
+        Job job = job();
+        long all = 0;
+        for (int c : heimdall.lab.sys.Cpus.allowed()) {
+            all |= 1L << c;
+        }
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().onCpuSet(all), Answer.BROKER)) {
+            assertEquals(-1, sup.stats().cpu(), "free on a set: no one CPU");
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            assertEquals(1, sup.stop().brokered());
+        }
+        // A CPU this process may not run on (the kernel refuses a set of only such CPUs with EINVAL).
+        int absent = java.util.stream.IntStream.range(0, 64).filter(c -> !heimdall.lab.sys.Cpus.allowed().contains(c))
+                .findFirst().orElseThrow();
+        try (NotifyChildFixture child = job.child()) {
+            int listener = child.takeListener();
+            Refusal r = assertThrows(Refusal.class,
+                    () -> Supervisor.start(kind, listener, job.options().onCpuSet(1L << absent), Answer.BROKER));
+            assertTrue(r.getMessage().contains("CPU set 0x" + Long.toHexString(1L << absent)), r.getMessage());
+            try (Supervisor sup = Supervisor.start(kind, listener, job.options(), Answer.BROKER)) {
+                assertEquals(Job.HELLO, child.open("hello.txt").text());
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> new SupervisorOptions(0, 1L, null, false));
+    }
+
     @ParameterizedTest
     @EnumSource(Supervisor.Kind.class)
     void synchronousWakeUpServesCalls(Supervisor.Kind kind) throws Exception {

@@ -46,12 +46,47 @@ class FloorCostTest {
             assertEquals(10 + (i - 9) / 2, ((Number) r.published().get("row")).intValue(), r.label());
         }
         assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
+        // the round-trip floor: one ping-pong per placement, the same placements as the brokered rows
+        List<String> refs = rows.stream().filter(FloorRow::reference).map(r -> r.broker().placement()).toList();
+        assertEquals(List.of("own CPU", "child's CPU", "unpinned", "shared set"), refs);
+        assertEquals(java.util.Set.copyOf(refs), rows.stream().filter(r -> r.brokered() && !r.reference())
+                .map(r -> r.broker().placement()).collect(java.util.stream.Collectors.toSet()));
+        for (FloorRow r : rows) {
+            if (r.brokered() && r.broker().cpuSet() != 0) {
+                assertEquals(-1, r.broker().supervisorCpu(), r.label() + ": free on a set, pinned to no CPU");
+            }
+        }
+    }
+
+    /** Each brokered round trip over the floor of its own placement and over the best floor. */
+    @Test
+    void roundTripsAreRatiosToTheFloorOfTheirPlacement() {
+        List<Map<String, Object>> summary = new java.util.ArrayList<>();
+        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 40_000L)));
+        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 5_000L)));
+        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "answer", "continue",
+                "placement", "child's CPU", "sync_wakeup", false, "median_ns", 7_000L, "added_ns", 6_000L)));
+        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "answer", "continue",
+                "placement", "own CPU", "sync_wakeup", false, "median_ns", 45_000L, "added_ns", 44_000L)));
+        FloorCost.addFloorRatios(summary);
+        assertEquals(8.0, summary.get(0).get("vs_best_floor"));
+        assertEquals(1.0, summary.get(1).get("vs_best_floor"));
+        assertEquals(1.2, summary.get(2).get("round_trip_vs_floor"));
+        assertEquals(1.2, summary.get(2).get("round_trip_vs_best_floor"));
+        assertEquals(1.1, summary.get(3).get("round_trip_vs_floor"));
+        assertEquals(8.8, summary.get(3).get("round_trip_vs_best_floor"));
+        String text = FloorCost.floorSection(summary);
+        assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"), text);
     }
 
     /** The kernel's action cache answers bare allows; argument rules make the program run. */
     @Test
     void bareAllowsAreCacheableArgumentRulesAreNot() {
         for (FloorRow r : FloorCost.rows(options(true))) {
+            if (r.reference()) {
+                assertTrue(r.floor().programs().isEmpty(), r.label() + ": the round-trip floor installs no filter");
+                continue;
+            }
             boolean bare = List.of("getppid", "gettid").contains(r.callName());
             assertEquals(bare, r.floor().cacheable(r.data().nr()), r.label());
             assertTrue(r.floor().verdict(r.data()).allows() || r.brokered(), r.label() + " must be allowed by its floor");
@@ -89,12 +124,17 @@ class FloorCostTest {
         assertEquals("java", brokered.get("supervisor"));
         assertNotNull(brokered.get("java_over_native"));
         assertTrue(summary.stream().anyMatch(r -> r.get("vs_default_placement") != null));
+        assertEquals(4, summary.stream().filter(r -> r.get("vs_best_floor") != null).count(), "every reference row measured");
+        assertTrue(summary.stream().filter(r -> r.containsKey("supervisor"))
+                .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double), "every brokered row against its placement's floor");
         // every sample is kept: 2 runs of row 0, filtered and baseline
         assertEquals(2, SamplesFile.read(out.resolve("samples.arrow"), 0, "filtered").length);
         assertEquals(300, SamplesFile.read(out.resolve("samples.arrow"), 0, "none")[1].length);
         String table = Files.readString(out.resolve("table.md"));
         assertTrue(table.contains("| static floor, abcdf | `getppid` |"), table);
         assertTrue(table.contains("Java supervisor / native"), table);
+        assertTrue(table.contains("`pingpong` (partner on child's CPU)"), table);
+        assertTrue(table.contains("Fastest round trip: "), table);
         // plots/: one distribution per floor group, run medians per section, the broker CDFs.
         List<String> plots;
         try (var files = Files.list(out.resolve("plots"))) {
