@@ -47,7 +47,8 @@ public final class FloorSummary {
             out.put("sync_wakeup", row.broker().syncWakeUp());
             out.put("cpu_set", row.broker().cpuSet());
         }
-        boolean complete = m.runs().size() >= runsAsked && m.baseline().size() >= runsAsked;
+        // A reference row has no unfiltered twin: it is complete with its own runs.
+        boolean complete = m.runs().size() >= runsAsked && (row.reference() || m.baseline().size() >= runsAsked);
         out.put("status", m.failure() != null ? "failed" : complete ? "ok" : "interrupted");
         out.put("failure", m.failure());
         out.put("runs_asked", runsAsked);
