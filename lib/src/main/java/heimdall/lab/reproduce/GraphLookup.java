@@ -315,14 +315,14 @@ public final class GraphLookup {
         row.put("graph", k.graph());
         row.put("trace", k.trace());
         row.put("layout", layout.wire());
-        Machine m = layout == Layout.HASH ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
+        Machine m = layout.reference() ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
         row.put("sites", k.prepared().followed().siteCount());
         row.put("states", m == null ? null : m.states());
         row.put("transitions", m == null ? null : m.transitions());
         row.put("events", k.events().length);
         PreparedGraph.Timings t = k.prepared().timings();
         long prep = t.coalesceNanos() + t.prepareNanos().getOrDefault(layout, 0L)
-                + (layout == Layout.HASH ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
+                + (layout.reference() ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
         row.put("prep_ms", round(prep / 1e6));
         row.put("import_ms", k.importMs() < 0 ? null : round(k.importMs()));
         Prepared p = k.prepared().layouts().get(layout);

@@ -5,25 +5,58 @@ import heimdall.lab.graph.machine.Machine;
 import java.util.List;
 
 /**
- * The {@code dfa-compact} table format (see {@link DfaLayouts} for the cell format): the cursor holds a row offset ({@code state * classes}) and a step maps the syscall to its column class first, {@code next[row + classOf[nr]]}.
+ * The {@code dfa-compact} table format (see {@link DfaLayouts} for the cell format): the cursor holds a
+ * row offset ({@code state * stride}) and a step maps the syscall to its column class first,
+ * {@code next[row + classOf[nr]]}. Cells are 4 bytes; {@code dfa-min-narrow}'s are 2 ({@code short})
+ * when every row offset fits ({@code states * stride <= 32767}), else 4 as well. Each start (thread entry, union) has a reset column whose
+ * cell in every row is that start, so {@code replay} follows a reset with the same table load as a
+ * call instead of a mispredicted branch.
  */
 public final class DfaCompact implements Prepared {
     private final Layout layout;
-    private final int[] next;
+    private final short[] narrow;
+    private final int[] wide;
     private final int columns;
     private final int[] classOf;
-    private final int classes;
+    private final int stride;
     private final DfaLayouts.Starts starts;
+    private final int[][] entryEvents;
+    private final int[] unionEvents;
     private final long payload;
 
-    DfaCompact(Layout layout, int[] next, int[] classOf, int classes, DfaLayouts.Starts starts, long payload) {
+    /**
+     * @param next cells, {@code stride} per row
+     * @param classOf column class of each syscall {@code 0..columns-1}
+     * @param stride cells per row: the column classes then one reset column per start
+     * @param entryEvents per entry (null for signal entries): class of event {@code nr + 1} for
+     *     {@code nr} in {@code -1..columns-1}, slot 0 being the entry's reset column
+     * @param unionEvents the same for the unidentified cursor
+     */
+    DfaCompact(Layout layout, int[] next, int[] classOf, int stride, DfaLayouts.Starts starts, int[][] entryEvents,
+            int[] unionEvents, long payload) {
         this.layout = layout;
-        this.next = next;
+        if (layout.narrow() && narrowFits(next.length)) {
+            this.narrow = new short[next.length];
+            for (int i = 0; i < next.length; i++) {
+                narrow[i] = (short) next[i];
+            }
+            this.wide = null;
+        } else {
+            this.narrow = null;
+            this.wide = next;
+        }
         this.classOf = classOf;
-        this.classes = classes;
+        this.stride = stride;
         this.columns = classOf.length;
         this.starts = starts;
+        this.entryEvents = entryEvents;
+        this.unionEvents = unionEvents;
         this.payload = payload;
+    }
+
+    /** Whether a table of {@code cells} cells keeps 2-byte cells: every row offset below 32,768. */
+    static boolean narrowFits(long cells) {
+        return cells <= Short.MAX_VALUE;
     }
 
     /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
@@ -31,9 +64,14 @@ public final class DfaCompact implements Prepared {
         return columns;
     }
 
-    /** Column classes per row (class 0 is the all-deny column). */
+    /** Cells per row: the column classes (class 0 is the all-deny column) and the reset columns. */
     public int classes() {
-        return classes;
+        return stride;
+    }
+
+    /** Bytes per cell: 2 or 4. */
+    public int cellBytes() {
+        return narrow != null ? 2 : 4;
     }
 
     @Override
@@ -69,13 +107,14 @@ public final class DfaCompact implements Prepared {
     @Override
     public Cursor cursor(String entry, int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.threadStart(entry), maxDepth);
+        int start = starts.threadStart(entry);
+        return new Cursor(start, maxDepth, entryEvents[starts.entries().indexOf(entry)]);
     }
 
     @Override
     public Cursor unidentifiedCursor(int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.unionStart(), maxDepth);
+        return new Cursor(starts.unionStart(), maxDepth, unionEvents);
     }
 
     /** A thread's cursor over this table: the current frame's int and a fixed array of saved frames. */
@@ -83,19 +122,26 @@ public final class DfaCompact implements Prepared {
         private final int start;
         private final int[] frames;
         private final int[] signalStart = starts.signalStart();
+        /** Column class of event {@code nr + 1} ({@code nr = -1} is a reset: this start's reset column). */
+        private final int[] events;
         private int cur;
         private int depth;
 
-        Cursor(int start, int maxDepth) {
+        Cursor(int start, int maxDepth, int[] events) {
             this.start = start;
             this.frames = new int[maxDepth];
+            this.events = events;
             this.cur = start;
+        }
+
+        private int cell(int i) {
+            return narrow != null ? narrow[i] : wide[i];
         }
 
         @Override
         public boolean step(int nr) {
             if (nr >= 0 && nr < columns) {
-                int d = next[cur + classOf[nr]];
+                int d = cell(cur + classOf[nr]);
                 if (d >= 0) {
                     cur = d;
                     return true;
@@ -131,19 +177,30 @@ public final class DfaCompact implements Prepared {
 
         @Override
         public int state() {
-            return cur / classes;
+            return cur / stride;
         }
 
         @Override
         public int replay(int[] trace) {
-            final int[] next = DfaCompact.this.next;
-            final int[] classOf = DfaCompact.this.classOf;
+            return narrow != null ? replayNarrow(trace) : replayWide(trace);
+        }
+
+        // The two loops differ only in the cell array's type. Calls and resets (events -1..columns-1)
+        // take the same path: one class load that depends only on the event, one table load that
+        // depends on the cursor; a reset's cell is the start, and (nr >> 31) is -1 only for the reset,
+        // clearing the frames without a branch.
+
+        private int replayNarrow(int[] trace) {
+            final short[] next = narrow;
+            final int[] events = this.events;
             final int columns = DfaCompact.this.columns;
             int cur = this.cur;
+            int depth = this.depth;
             int rejected = 0;
             for (int nr : trace) {
-                if (nr >= 0 && nr < columns) {
-                    int d = next[cur + classOf[nr]];
+                if (nr >= Trace.RESET && nr < columns) {
+                    depth &= ~(nr >> 31);
+                    int d = next[cur + events[nr + 1]];
                     if (d >= 0) {
                         cur = d;
                     } else if (d == Machine.POP && depth > 0) {
@@ -153,9 +210,6 @@ public final class DfaCompact implements Prepared {
                     }
                 } else if (nr >= 0) {
                     rejected++;
-                } else if (nr == Trace.RESET) {
-                    cur = start;
-                    depth = 0;
                 } else {
                     int signal = Trace.signalOf(nr);
                     if (signal < signalStart.length && depth < frames.length) {
@@ -167,6 +221,42 @@ public final class DfaCompact implements Prepared {
                 }
             }
             this.cur = cur;
+            this.depth = depth;
+            return rejected;
+        }
+
+        private int replayWide(int[] trace) {
+            final int[] next = wide;
+            final int[] events = this.events;
+            final int columns = DfaCompact.this.columns;
+            int cur = this.cur;
+            int depth = this.depth;
+            int rejected = 0;
+            for (int nr : trace) {
+                if (nr >= Trace.RESET && nr < columns) {
+                    depth &= ~(nr >> 31);
+                    int d = next[cur + events[nr + 1]];
+                    if (d >= 0) {
+                        cur = d;
+                    } else if (d == Machine.POP && depth > 0) {
+                        cur = frames[--depth];
+                    } else {
+                        rejected++;
+                    }
+                } else if (nr >= 0) {
+                    rejected++;
+                } else {
+                    int signal = Trace.signalOf(nr);
+                    if (signal < signalStart.length && depth < frames.length) {
+                        frames[depth++] = cur;
+                        cur = signalStart[signal];
+                    } else {
+                        rejected++;
+                    }
+                }
+            }
+            this.cur = cur;
+            this.depth = depth;
             return rejected;
         }
     }

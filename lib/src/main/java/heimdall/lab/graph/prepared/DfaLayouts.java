@@ -39,9 +39,16 @@ import java.util.Map;
  * dfa-compact (DfaCompact)
  *   classOf[nr] = column class of syscall nr, for nr in 0..columns-1. Syscalls whose column is
  *   the same in every state share a class; class 0 is the all-DENY column (calls no state allows).
- *   next[row + classOf[nr]] = destination row offset (destination state * classes).
- *   A step is two dependent loads: d = next[row + classOf[nr]].
- *   payload = states * classes * 4 + columns * 4 bytes.
+ *   After the k classes come reset columns, one per thread entry and one for the union start:
+ *   every row's cell there is that start. stride = k + thread entries + 1.
+ *   next[row + classOf[nr]] = destination row offset (destination state * stride).
+ *   A step is two loads, only the second on the cursor's dependent chain:
+ *   d = next[row + classOf[nr]] (classOf[nr] depends on the event alone).
+ *   Cells are 4 bytes. dfa-min-narrow: the same over the minimized machine with 2-byte (short)
+ *   cells when states * stride <= 32,767, so every row offset fits; else 4.
+ *   Replay maps events -1..columns-1 through a per-start copy of classOf shifted by one, whose
+ *   slot 0 is that start's reset column: a reset is one more table load, not a branch.
+ *   payload = states * stride * (4, or 2 when narrow) + columns * 4 + (thread entries + 1) * (columns + 1) * 4.
  *
  * dfa-min-*   the same three formats over Minimizer.minimize(machine).
  * </pre>
@@ -61,8 +68,8 @@ public final class DfaLayouts {
         return switch (layout) {
             case DFA_WORDS, DFA_MIN_WORDS -> words(layout, machine, limitBytes);
             case DFA_OFFSETS, DFA_MIN_OFFSETS -> offsets(layout, machine, limitBytes);
-            case DFA_COMPACT, DFA_MIN_COMPACT -> compact(layout, machine, limitBytes);
-            case HASH -> throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
+            case DFA_COMPACT, DFA_MIN_COMPACT, DFA_MIN_NARROW -> compact(layout, machine, limitBytes);
+            case HASH, HASH_FASTUTIL -> throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
         };
     }
 
@@ -116,10 +123,54 @@ public final class DfaLayouts {
         int cols = columns(m);
         int[] classOf = classes(m, cols);
         int classes = Arrays.stream(classOf).max().orElse(0) + 1;
-        long cells = (long) m.states() * classes;
-        long payload = cells * 4 + (long) cols * 4;
+        // One reset column per start a cursor can have: each thread entry, then the union.
+        List<String> entries = m.entries();
+        int[] resetClass = new int[entries.size()];
+        int stride = classes;
+        for (int e = 0; e < entries.size(); e++) {
+            resetClass[e] = Graph.isSignal(entries.get(e)) ? -1 : stride++;
+        }
+        int unionClass = stride++;
+        long cells = (long) m.states() * stride;
+        long payload = compactPayload(m.states(), cols, classes, stride, layout.narrow());
         checkBudget(layout, payload, cells, limit, m);
-        return new DfaCompact(layout, dense(m, classes, classOf, classes), classOf, classes, Starts.of(m, classes), payload);
+        int[] next = dense(m, stride, classOf, stride);
+        Starts st = Starts.of(m, stride);
+        int[][] entryEvents = new int[entries.size()][];
+        for (int e = 0; e < entries.size(); e++) {
+            if (resetClass[e] >= 0) {
+                fillResetColumn(next, m.states(), stride, resetClass[e], st.entryStart()[e]);
+                entryEvents[e] = events(classOf, resetClass[e]);
+            }
+        }
+        fillResetColumn(next, m.states(), stride, unionClass, st.unionStart());
+        return new DfaCompact(layout, next, classOf, stride, st, entryEvents, events(classOf, unionClass), payload);
+    }
+
+    /** {@code dfa-compact}'s payload: cells of 2 or 4 bytes, the class map, one event map per start. */
+    static long compactPayload(int states, int cols, int classes, int stride, boolean narrow) {
+        long cells = (long) states * stride;
+        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) cols * 4 + (long) (stride - classes) * (cols + 1) * 4;
+    }
+
+    /** Cells per row of {@code dfa-compact} over {@code m}: classes, a reset column per thread entry, the union's. */
+    static int compactStride(Machine m, int classes) {
+        return classes + (int) m.entries().stream().filter(e -> !Graph.isSignal(e)).count() + 1;
+    }
+
+    /** Every row's cell in column {@code column} is {@code start}: a reset goes there from anywhere. */
+    private static void fillResetColumn(int[] next, int states, int stride, int column, int start) {
+        for (int s = 0; s < states; s++) {
+            next[s * stride + column] = start;
+        }
+    }
+
+    /** Class of event {@code nr + 1}: the reset ({@code -1}) to {@code resetClass}, calls to their column class. */
+    private static int[] events(int[] classOf, int resetClass) {
+        int[] ev = new int[classOf.length + 1];
+        ev[0] = resetClass;
+        System.arraycopy(classOf, 0, ev, 1, classOf.length);
+        return ev;
     }
 
     /**

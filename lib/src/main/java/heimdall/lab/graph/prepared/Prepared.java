@@ -20,6 +20,18 @@ public interface Prepared {
     Layout layout();
 
     /**
+     * The graph prepared in the layout {@link AutoLayout} picks for it on this host (compile, minimize,
+     * then that one table under the default budgets); {@link AutoLayout#reason} is reported by
+     * {@link PreparedGraph#auto()}.
+     *
+     * @throws heimdall.lab.Refusal when the compile or the table exceeds its budget
+     */
+    static Prepared auto(heimdall.lab.graph.Graph g) {
+        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
+        return DfaLayouts.prepare(pg.auto().layout(), pg.minimized(), DfaLayouts.DEFAULT_LIMIT);
+    }
+
+    /**
      * Bytes of the transition tables themselves (and the class map of {@code dfa-compact}), excluding
      * metadata (start states), object headers and preparation's temporary allocations; or
      * {@link #UNMEASURED}.
