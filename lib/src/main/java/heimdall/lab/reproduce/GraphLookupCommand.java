@@ -32,7 +32,7 @@ public final class GraphLookupCommand {
 
               --quick         200,000 events, 3 batches (a variable that is set wins)
               --out DIR       the results folder (absent or empty); default results/<date>-<host>[-N]/
-              --layouts L,..  replay only these layouts (without hash, speedup_vs_hash is null)
+              --layouts L,..  replay only these layouts (without hash or hash-fastutil, that speedup is null)
 
             Environment (seed 002): GRAPH_BENCH_CPU (default: the highest allowed CPU), GRAPH_BENCH_CALLS
             (2,000,000), GRAPH_BENCH_SAMPLES (7), GRAPH_BENCH_COALESCE (0/1), GRAPH_BENCH_MAX_ENTRIES
@@ -89,11 +89,22 @@ public final class GraphLookupCommand {
                         speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)");
             }
         }
+        for (Map<String, Object> row : r.summary()) {
+            if (Boolean.TRUE.equals(row.get("auto")) && row.get("ns_per_event_median") instanceof Double ns) {
+                out.printf(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)%n",
+                        row.get("graph"), row.get("trace"), row.get("layout"), ns, times(row.get("speedup_vs_hash")),
+                        times(row.get("speedup_vs_hash_fastutil")));
+            }
+        }
         r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
                 "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm%n", g, ms));
         r.failures().forEach(f -> out.println("FAILED: " + f));
         out.println(r.folder());
         return r.failures().isEmpty() ? 0 : 1;
+    }
+
+    private static String times(Object speedup) {
+        return speedup instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (baseline not measured)";
     }
 
     /** A refused run leaves no half-written folder behind (only the empty plots/ it was created with). */

@@ -17,23 +17,25 @@ public final class DfaCompact implements Prepared {
     private final short[] narrow;
     private final int[] wide;
     private final int columns;
-    private final int[] classOf;
+    /** Column class of event {@code nr + 1} for {@code nr} in {@code -1..columns-1}; slot 0 (the reset) is 0. */
+    private final int[] events;
+    private final int classes;
     private final int stride;
     private final DfaLayouts.Starts starts;
-    private final int[][] entryEvents;
-    private final int[] unionEvents;
+    private final int[] entryReset;
+    private final int unionReset;
     private final long payload;
 
     /**
      * @param next cells, {@code stride} per row
      * @param classOf column class of each syscall {@code 0..columns-1}
+     * @param classes column classes (the reset columns follow them)
      * @param stride cells per row: the column classes then one reset column per start
-     * @param entryEvents per entry (null for signal entries): class of event {@code nr + 1} for
-     *     {@code nr} in {@code -1..columns-1}, slot 0 being the entry's reset column
-     * @param unionEvents the same for the unidentified cursor
+     * @param entryReset per entry, its reset column (-1 for signal entries)
+     * @param unionReset the unidentified cursor's reset column
      */
-    DfaCompact(Layout layout, int[] next, int[] classOf, int stride, DfaLayouts.Starts starts, int[][] entryEvents,
-            int[] unionEvents, long payload) {
+    DfaCompact(Layout layout, int[] next, int[] classOf, int classes, int stride, DfaLayouts.Starts starts, int[] entryReset,
+            int unionReset, long payload) {
         this.layout = layout;
         if (layout.narrow() && narrowFits(next.length)) {
             this.narrow = new short[next.length];
@@ -45,12 +47,14 @@ public final class DfaCompact implements Prepared {
             this.narrow = null;
             this.wide = next;
         }
-        this.classOf = classOf;
+        this.events = new int[classOf.length + 1];
+        System.arraycopy(classOf, 0, events, 1, classOf.length);
+        this.classes = classes;
         this.stride = stride;
         this.columns = classOf.length;
         this.starts = starts;
-        this.entryEvents = entryEvents;
-        this.unionEvents = unionEvents;
+        this.entryReset = entryReset;
+        this.unionReset = unionReset;
         this.payload = payload;
     }
 
@@ -64,8 +68,13 @@ public final class DfaCompact implements Prepared {
         return columns;
     }
 
-    /** Cells per row: the column classes (class 0 is the all-deny column) and the reset columns. */
+    /** Column classes per row (class 0 is the all-deny column). */
     public int classes() {
+        return classes;
+    }
+
+    /** Cells per row: the column classes, then one reset column per thread entry and one for the union. */
+    public int stride() {
         return stride;
     }
 
@@ -108,13 +117,13 @@ public final class DfaCompact implements Prepared {
     public Cursor cursor(String entry, int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
         int start = starts.threadStart(entry);
-        return new Cursor(start, maxDepth, entryEvents[starts.entries().indexOf(entry)]);
+        return new Cursor(start, maxDepth, entryReset[starts.entries().indexOf(entry)]);
     }
 
     @Override
     public Cursor unidentifiedCursor(int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.unionStart(), maxDepth, unionEvents);
+        return new Cursor(starts.unionStart(), maxDepth, unionReset);
     }
 
     /** A thread's cursor over this table: the current frame's int and a fixed array of saved frames. */
@@ -122,15 +131,15 @@ public final class DfaCompact implements Prepared {
         private final int start;
         private final int[] frames;
         private final int[] signalStart = starts.signalStart();
-        /** Column class of event {@code nr + 1} ({@code nr = -1} is a reset: this start's reset column). */
-        private final int[] events;
+        /** This start's reset column. */
+        private final int resetClass;
         private int cur;
         private int depth;
 
-        Cursor(int start, int maxDepth, int[] events) {
+        Cursor(int start, int maxDepth, int resetClass) {
             this.start = start;
             this.frames = new int[maxDepth];
-            this.events = events;
+            this.resetClass = resetClass;
             this.cur = start;
         }
 
@@ -141,7 +150,7 @@ public final class DfaCompact implements Prepared {
         @Override
         public boolean step(int nr) {
             if (nr >= 0 && nr < columns) {
-                int d = cell(cur + classOf[nr]);
+                int d = cell(cur + events[nr + 1]);
                 if (d >= 0) {
                     cur = d;
                     return true;
@@ -186,21 +195,23 @@ public final class DfaCompact implements Prepared {
         }
 
         // The two loops differ only in the cell array's type. Calls and resets (events -1..columns-1)
-        // take the same path: one class load that depends only on the event, one table load that
-        // depends on the cursor; a reset's cell is the start, and (nr >> 31) is -1 only for the reset,
-        // clearing the frames without a branch.
+        // take the same path: a class that depends only on the event, then one table load that depends
+        // on the cursor. In that range (nr >> 31) is -1 only for the reset, so the mask adds this
+        // start's reset column (whose cell is the start) and clears the frames, without a branch.
 
         private int replayNarrow(int[] trace) {
             final short[] next = narrow;
-            final int[] events = this.events;
+            final int[] events = DfaCompact.this.events;
+            final int resetClass = this.resetClass;
             final int columns = DfaCompact.this.columns;
             int cur = this.cur;
             int depth = this.depth;
             int rejected = 0;
             for (int nr : trace) {
                 if (nr >= Trace.RESET && nr < columns) {
-                    depth &= ~(nr >> 31);
-                    int d = next[cur + events[nr + 1]];
+                    int reset = nr >> 31;
+                    depth &= ~reset;
+                    int d = next[cur + (events[nr + 1] + (reset & resetClass))];
                     if (d >= 0) {
                         cur = d;
                     } else if (d == Machine.POP && depth > 0) {
@@ -227,15 +238,17 @@ public final class DfaCompact implements Prepared {
 
         private int replayWide(int[] trace) {
             final int[] next = wide;
-            final int[] events = this.events;
+            final int[] events = DfaCompact.this.events;
+            final int resetClass = this.resetClass;
             final int columns = DfaCompact.this.columns;
             int cur = this.cur;
             int depth = this.depth;
             int rejected = 0;
             for (int nr : trace) {
                 if (nr >= Trace.RESET && nr < columns) {
-                    depth &= ~(nr >> 31);
-                    int d = next[cur + events[nr + 1]];
+                    int reset = nr >> 31;
+                    depth &= ~reset;
+                    int d = next[cur + (events[nr + 1] + (reset & resetClass))];
                     if (d >= 0) {
                         cur = d;
                     } else if (d == Machine.POP && depth > 0) {

@@ -46,9 +46,10 @@ import java.util.Map;
  *   d = next[row + classOf[nr]] (classOf[nr] depends on the event alone).
  *   Cells are 4 bytes. dfa-min-narrow: the same over the minimized machine with 2-byte (short)
  *   cells when states * stride <= 32,767, so every row offset fits; else 4.
- *   Replay maps events -1..columns-1 through a per-start copy of classOf shifted by one, whose
- *   slot 0 is that start's reset column: a reset is one more table load, not a branch.
- *   payload = states * stride * (4, or 2 when narrow) + columns * 4 + (thread entries + 1) * (columns + 1) * 4.
+ *   The class map is stored shifted by one (events[nr + 1], slot 0 = 0) so that replay maps the
+ *   reset (-1) too: the cursor adds its start's reset column under the mask (nr >> 31), so a
+ *   reset is one more table load whose cell is the start, not a mispredicted branch.
+ *   payload = states * stride * (4, or 2 when narrow) + (columns + 1) * 4.
  *
  * dfa-min-*   the same three formats over Minimizer.minimize(machine).
  * </pre>
@@ -136,21 +137,19 @@ public final class DfaLayouts {
         checkBudget(layout, payload, cells, limit, m);
         int[] next = dense(m, stride, classOf, stride);
         Starts st = Starts.of(m, stride);
-        int[][] entryEvents = new int[entries.size()][];
         for (int e = 0; e < entries.size(); e++) {
             if (resetClass[e] >= 0) {
                 fillResetColumn(next, m.states(), stride, resetClass[e], st.entryStart()[e]);
-                entryEvents[e] = events(classOf, resetClass[e]);
             }
         }
         fillResetColumn(next, m.states(), stride, unionClass, st.unionStart());
-        return new DfaCompact(layout, next, classOf, stride, st, entryEvents, events(classOf, unionClass), payload);
+        return new DfaCompact(layout, next, classOf, classes, stride, st, resetClass, unionClass, payload);
     }
 
-    /** {@code dfa-compact}'s payload: cells of 2 or 4 bytes, the class map, one event map per start. */
+    /** {@code dfa-compact}'s payload: cells of 2 or 4 bytes and the event-to-class map. */
     static long compactPayload(int states, int cols, int classes, int stride, boolean narrow) {
         long cells = (long) states * stride;
-        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) cols * 4 + (long) (stride - classes) * (cols + 1) * 4;
+        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) (cols + 1) * 4;
     }
 
     /** Cells per row of {@code dfa-compact} over {@code m}: classes, a reset column per thread entry, the union's. */
@@ -163,14 +162,6 @@ public final class DfaLayouts {
         for (int s = 0; s < states; s++) {
             next[s * stride + column] = start;
         }
-    }
-
-    /** Class of event {@code nr + 1}: the reset ({@code -1}) to {@code resetClass}, calls to their column class. */
-    private static int[] events(int[] classOf, int resetClass) {
-        int[] ev = new int[classOf.length + 1];
-        ev[0] = resetClass;
-        System.arraycopy(classOf, 0, ev, 1, classOf.length);
-        return ev;
     }
 
     /**
