@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the dense layouts of a {@link Machine}. The table formats, all immutable {@code int[]}s
- * shared by every cursor:
+ * Builds the dense layouts of a {@link Machine}. The table formats, all immutable arrays
+ * ({@code int[]}, or {@code short[]} for {@code dfa-min-narrow}) shared by every cursor:
  *
  * <pre>
  * Common
@@ -51,8 +51,34 @@ import java.util.Map;
  *   reset is one more table load whose cell is the start, not a mispredicted branch.
  *   payload = states * stride * (4, or 2 when narrow) + (columns + 1) * 4.
  *
- * dfa-min-*   the same three formats over Minimizer.minimize(machine).
+ * dfa-min-*   the same three formats over Minimizer.minimize(machine); dfa-min-narrow is
+ *             dfa-min-compact with 2-byte cells where they fit (above).
  * </pre>
+ *
+ * <p>What the lookup costs, and what got it to the L1 bound (issue 15). A replayed event is a
+ * dependent chain: the next cell's address needs the current cell's value, so one event costs at
+ * least one L1 load latency plus the add (about 5 cycles, some 1.5 ns on the 2.6 GHz EPYC here);
+ * everything that depends only on the event (the trace load, the range test, {@code classOf[nr]},
+ * the bounds checks) overlaps with it. Two things added to that chain, and each was removed:
+ * <ul>
+ *   <li><b>Mispredicted resets.</b> Small graphs end a walk every few events (abcdf: every ~8),
+ *       and a reset used to be its own branch that the predictor could not learn: about 0.4 ns per
+ *       event on abcdf (2.19–2.32 ns with every layout). dfa-compact now gives each start a reset
+ *       column (every row's cell is that start) and maps the reset (-1) through the shifted class
+ *       map plus the cursor's reset column under the mask {@code nr >> 31}; the frames are cleared
+ *       with the same mask. A reset is one more ordinary table load. Measured on this (busy, load
+ *       average 13–20) host, median of 21 interleaved rounds: abcdf dfa-compact 1.80 → 1.47–1.50.
+ *   <li><b>Rows beyond L1.</b> A row that misses L1 adds the L2 latency (about 14 cycles) to the
+ *       chain. Minimizing (fewer states) and column classes (45 classes instead of 440 columns on a
+ *       recorded python3 graph) shrink the table about 16×; 2-byte cells (dfa-min-narrow) halve it
+ *       again, to about 33 KB for ~340 minimized states, inside the 48 KB L1d: python3 (~530–590
+ *       states) dfa-min-compact 2.65 → dfa-min-narrow 1.90–2.56 (noisy host), dfa-offsets 3.0–4.5.
+ *       The sign-extending 2-byte load costs about one cycle more when the table is in L1 anyway
+ *       (broker: dfa-min-narrow 1.78 vs dfa-min-compact 1.52), hence a separate layout that
+ *       {@link AutoLayout} picks only when 4-byte cells would not fit half of L1d.
+ * </ul>
+ * dfa-offsets is no faster than dfa-compact where both fit L1 (the class load is off the chain) and
+ * far slower where only compact fits; dfa-words pays a multiply on the chain (about 0.5 ns more).
  *
  * <p>Budget: before allocating, each layout's payload is checked against a limit (default
  * {@link #DEFAULT_LIMIT}, 256 MiB); over it, preparation is refused with the figure. The limit is a
