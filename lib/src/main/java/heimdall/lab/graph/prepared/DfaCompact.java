@@ -7,18 +7,21 @@ import java.util.List;
 /**
  * The {@code dfa-compact} table format (see {@link DfaLayouts} for the cell format): the cursor holds a
  * row offset ({@code state * stride}) and a step maps the syscall to its column class first,
- * {@code next[row + classOf[nr]]}. Cells are 4 bytes; {@code dfa-min-narrow}'s are 2 ({@code short})
- * when every row offset fits ({@code states * stride <= 32767}), else 4 as well. Each start (thread entry, union) has a reset column whose
- * cell in every row is that start, so {@code replay} follows a reset with the same table load as a
- * call instead of a mispredicted branch.
+ * {@code next[row + classOf[nr]]}. Cells are 4 bytes; {@code dfa-min-narrow}'s are 2 (unsigned,
+ * {@code char}) when every row offset fits ({@code states * stride <= 65534}), else 4 as well, and it
+ * has the reset columns described below. Each start (thread entry, union) has a reset column whose
+ * cell in every row is that start ({@code dfa-min-narrow} only), so {@code replay} follows a reset
+ * with the same table load as a call instead of a possibly mispredicted branch.
  */
 public final class DfaCompact implements Prepared {
     private final Layout layout;
-    private final short[] narrow;
+    private final char[] narrow;
     private final int[] wide;
     private final int columns;
     /** Column class of event {@code nr + 1} for {@code nr} in {@code -1..columns-1}; slot 0 (the reset) is 0. */
     private final int[] events;
+    private final int[] classOf;
+    private final boolean resetColumns;
     private final int classes;
     private final int stride;
     private final DfaLayouts.Starts starts;
@@ -38,15 +41,17 @@ public final class DfaCompact implements Prepared {
             int unionReset, long payload) {
         this.layout = layout;
         if (layout.narrow() && narrowFits(next.length)) {
-            this.narrow = new short[next.length];
+            this.narrow = new char[next.length];
             for (int i = 0; i < next.length; i++) {
-                narrow[i] = (short) next[i];
+                narrow[i] = (char) next[i];
             }
             this.wide = null;
         } else {
             this.narrow = null;
             this.wide = next;
         }
+        this.classOf = classOf;
+        this.resetColumns = layout.resetColumns();
         this.events = new int[classOf.length + 1];
         System.arraycopy(classOf, 0, events, 1, classOf.length);
         this.classes = classes;
@@ -58,9 +63,16 @@ public final class DfaCompact implements Prepared {
         this.payload = payload;
     }
 
-    /** Whether a table of {@code cells} cells keeps 2-byte cells: every row offset below 32,768. */
+    /**
+     * Narrow cells are unsigned 16 bits ({@code char}: a zero-extending load, no slower than an int
+     * load, where a sign-extending {@code short} load cost about a cycle more): DENY and POP are
+     * stored as 0xFFFF and 0xFFFE, so every cell below {@link #NARROW_SPECIAL} is a destination.
+     */
+    static final int NARROW_SPECIAL = 0xFFFE;
+
+    /** Whether a table of {@code cells} cells keeps 2-byte cells: every row offset below {@link #NARROW_SPECIAL}. */
     static boolean narrowFits(long cells) {
-        return cells <= Short.MAX_VALUE;
+        return cells <= NARROW_SPECIAL;
     }
 
     /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
@@ -144,13 +156,17 @@ public final class DfaCompact implements Prepared {
         }
 
         private int cell(int i) {
-            return narrow != null ? narrow[i] : wide[i];
+            if (narrow == null) {
+                return wide[i];
+            }
+            int c = narrow[i];
+            return c >= NARROW_SPECIAL ? c - 0x10000 : c;
         }
 
         @Override
         public boolean step(int nr) {
             if (nr >= 0 && nr < columns) {
-                int d = cell(cur + events[nr + 1]);
+                int d = cell(cur + classOf[nr]);
                 if (d >= 0) {
                     cur = d;
                     return true;
@@ -191,16 +207,56 @@ public final class DfaCompact implements Prepared {
 
         @Override
         public int replay(int[] trace) {
-            return narrow != null ? replayNarrow(trace) : replayWide(trace);
+            if (resetColumns) {
+                return narrow != null ? replayNarrowFlat(trace) : replayWideFlat(trace);
+            }
+            return replayWide(trace);
         }
 
-        // The two loops differ only in the cell array's type. Calls and resets (events -1..columns-1)
-        // take the same path: a class that depends only on the event, then one table load that depends
-        // on the cursor. In that range (nr >> 31) is -1 only for the reset, so the mask adds this
-        // start's reset column (whose cell is the start) and clears the frames, without a branch.
+        // Three loops. dfa-compact and dfa-min-compact (replayWide) take a reset by a branch: when it
+        // is predicted, it also breaks the dependent chain (the next row comes from a constant).
+        // dfa-min-narrow (the *Flat loops, char or int cells) has reset columns: calls and resets (events -1..columns-1) take the same
+        // path: a class that depends only on the event, then one table load that depends on the
+        // cursor; in that range (nr >> 31) is -1 only for the reset, so the mask adds this start's
+        // reset column (whose cell is the start) and clears the frames: no branch to mispredict.
 
-        private int replayNarrow(int[] trace) {
-            final short[] next = narrow;
+        private int replayWide(int[] trace) {
+            final int[] next = wide;
+            final int[] classOf = DfaCompact.this.classOf;
+            final int columns = DfaCompact.this.columns;
+            int cur = this.cur;
+            int rejected = 0;
+            for (int nr : trace) {
+                if (nr >= 0 && nr < columns) {
+                    int d = next[cur + classOf[nr]];
+                    if (d >= 0) {
+                        cur = d;
+                    } else if (d == Machine.POP && depth > 0) {
+                        cur = frames[--depth];
+                    } else {
+                        rejected++;
+                    }
+                } else if (nr >= 0) {
+                    rejected++;
+                } else if (nr == Trace.RESET) {
+                    cur = start;
+                    depth = 0;
+                } else {
+                    int signal = Trace.signalOf(nr);
+                    if (signal < signalStart.length && depth < frames.length) {
+                        frames[depth++] = cur;
+                        cur = signalStart[signal];
+                    } else {
+                        rejected++;
+                    }
+                }
+            }
+            this.cur = cur;
+            return rejected;
+        }
+
+        private int replayNarrowFlat(int[] trace) {
+            final char[] next = narrow;
             final int[] events = DfaCompact.this.events;
             final int resetClass = this.resetClass;
             final int columns = DfaCompact.this.columns;
@@ -212,9 +268,9 @@ public final class DfaCompact implements Prepared {
                     int reset = nr >> 31;
                     depth &= ~reset;
                     int d = next[cur + (events[nr + 1] + (reset & resetClass))];
-                    if (d >= 0) {
+                    if (d < NARROW_SPECIAL) {
                         cur = d;
-                    } else if (d == Machine.POP && depth > 0) {
+                    } else if (d == (Machine.POP & 0xFFFF) && depth > 0) {
                         cur = frames[--depth];
                     } else {
                         rejected++;
@@ -236,7 +292,7 @@ public final class DfaCompact implements Prepared {
             return rejected;
         }
 
-        private int replayWide(int[] trace) {
+        private int replayWideFlat(int[] trace) {
             final int[] next = wide;
             final int[] events = DfaCompact.this.events;
             final int resetClass = this.resetClass;

@@ -39,46 +39,52 @@ import java.util.Map;
  * dfa-compact (DfaCompact)
  *   classOf[nr] = column class of syscall nr, for nr in 0..columns-1. Syscalls whose column is
  *   the same in every state share a class; class 0 is the all-DENY column (calls no state allows).
- *   After the k classes come reset columns, one per thread entry and one for the union start:
- *   every row's cell there is that start. stride = k + thread entries + 1.
- *   next[row + classOf[nr]] = destination row offset (destination state * stride).
+ *   next[row + classOf[nr]] = destination row offset (destination state * stride), stride = k.
  *   A step is two loads, only the second on the cursor's dependent chain:
  *   d = next[row + classOf[nr]] (classOf[nr] depends on the event alone).
- *   Cells are 4 bytes. dfa-min-narrow: the same over the minimized machine with 2-byte (short)
- *   cells when states * stride <= 32,767, so every row offset fits; else 4.
- *   The class map is stored shifted by one (events[nr + 1], slot 0 = 0) so that replay maps the
- *   reset (-1) too: the cursor adds its start's reset column under the mask (nr >> 31), so a
- *   reset is one more table load whose cell is the start, not a mispredicted branch.
- *   payload = states * stride * (4, or 2 when narrow) + (columns + 1) * 4.
+ *   payload = states * k * 4 + columns * 4 bytes.
  *
- * dfa-min-*   the same three formats over Minimizer.minimize(machine); dfa-min-narrow is
- *             dfa-min-compact with 2-byte cells where they fit (above).
+ * dfa-min-narrow (DfaCompact over the minimized machine)
+ *   dfa-min-compact plus reset columns after the k classes, one per thread entry and one for
+ *   the union start: every row's cell there is that start; stride = k + thread entries + 1.
+ *   Cells are 2 bytes unsigned (char) when states * stride <= 65,534, so every row offset fits
+ *   below the two special values DENY = 0xFFFF and POP = 0xFFFE; else 4 bytes as above.
+ *   The class map is stored shifted by one (events[nr + 1], slot 0 = 0) so that replay maps the
+ *   reset (-1) too: the cursor adds its start's reset column under the mask (nr >> 31) and
+ *   clears its frames with the same mask, so a reset is one more table load, not a branch.
+ *   payload = states * stride * (2 or 4) + (columns + 1) * 4.
+ *
+ * dfa-min-*   the same formats over Minimizer.minimize(machine).
  * </pre>
  *
  * <p>What the lookup costs, and what got it to the L1 bound (issue 15). A replayed event is a
  * dependent chain: the next cell's address needs the current cell's value, so one event costs at
  * least one L1 load latency plus the add (about 5 cycles, some 1.5 ns on the 2.6 GHz EPYC here);
  * everything that depends only on the event (the trace load, the range test, {@code classOf[nr]},
- * the bounds checks) overlaps with it. Two things added to that chain, and each was removed:
+ * the bounds checks) overlaps with it. What adds to that chain, and what was done about it
+ * (medians of 21 interleaved rounds of 100,000 events, AutoLayoutTest, on this 2-CPU host shared with
+ * other builds, load average 7–20; the figures move by 10–20% from run to run):
  * <ul>
- *   <li><b>Mispredicted resets.</b> Small graphs end a walk every few events (abcdf: every ~8),
- *       and a reset used to be its own branch that the predictor could not learn: about 0.4 ns per
- *       event on abcdf (2.19–2.32 ns with every layout). dfa-compact now gives each start a reset
- *       column (every row's cell is that start) and maps the reset (-1) through the shifted class
- *       map plus the cursor's reset column under the mask {@code nr >> 31}; the frames are cleared
- *       with the same mask. A reset is one more ordinary table load. Measured on this (busy, load
- *       average 13–20) host, median of 21 interleaved rounds: abcdf dfa-compact 1.80 → 1.47–1.50.
- *   <li><b>Rows beyond L1.</b> A row that misses L1 adds the L2 latency (about 14 cycles) to the
- *       chain. Minimizing (fewer states) and column classes (45 classes instead of 440 columns on a
- *       recorded python3 graph) shrink the table about 16×; 2-byte cells (dfa-min-narrow) halve it
- *       again, to about 33 KB for ~340 minimized states, inside the 48 KB L1d: python3 (~530–590
- *       states) dfa-min-compact 2.65 → dfa-min-narrow 1.90–2.56 (noisy host), dfa-offsets 3.0–4.5.
- *       The sign-extending 2-byte load costs about one cycle more when the table is in L1 anyway
- *       (broker: dfa-min-narrow 1.78 vs dfa-min-compact 1.52), hence a separate layout that
- *       {@link AutoLayout} picks only when 4-byte cells would not fit half of L1d.
+ *   <li><b>Rows beyond L1.</b> A row that misses L1 adds the L2 latency (about 14 cycles). Column
+ *       classes shrink a recorded table about 10× (broker: 42 classes for 439 columns, 18 KB instead
+ *       of 169 KB; python3: 45 for 440) and minimizing removes states: dfa-min-compact is the best
+ *       or within noise of the best on every graph measured (broker 1.33, sort 1.27, tar 1.41,
+ *       synthetic hot 1.48–1.52, python3 ~450 minimized states 1.75–2.06, where dfa-offsets ran
+ *       2.3–2.8 and dfa-words 3.0–3.8). dfa-offsets is no faster where both fit L1 (the class load
+ *       is off the chain); dfa-words pays a multiply on the chain (about 0.5–0.7 ns more).
+ *   <li><b>Mispredicted resets.</b> Small graphs end a walk every few events at irregular points
+ *       (abcdf: 16% of events are resets), and a reset taken by a branch is then mispredicted often:
+ *       abcdf ran at 1.9–2.2 ns with every layout. dfa-min-narrow's reset columns take a reset as one
+ *       more table load: abcdf 1.48–1.50. Where resets are rare or regular (broker 1–7%, recorded
+ *       programs under 2%), the branch is cheaper (a predicted reset also breaks the chain, and the
+ *       branch-free loop costs 0.2–0.6 ns on every event), so {@link AutoLayout} picks it only when a
+ *       uniform walk resets on at least 10% of its events.
+ *   <li><b>Cell width.</b> 2-byte cells halve the table; an early version with sign-extending
+ *       {@code short} cells cost about one cycle more per event, unsigned {@code char} cells do not,
+ *       but on python3 the 4-byte dfa-min-compact (85 KB, more than the 48 KB L1d) still ran faster
+ *       than the 2-byte table, since its walks stay in part of the table; so auto uses 2-byte cells
+ *       for size only when 4-byte cells exceed twice L1d.
  * </ul>
- * dfa-offsets is no faster than dfa-compact where both fit L1 (the class load is off the chain) and
- * far slower where only compact fits; dfa-words pays a multiply on the chain (about 0.5 ns more).
  *
  * <p>Budget: before allocating, each layout's payload is checked against a limit (default
  * {@link #DEFAULT_LIMIT}, 256 MiB); over it, preparation is refused with the figure. The limit is a
@@ -154,33 +160,38 @@ public final class DfaLayouts {
         List<String> entries = m.entries();
         int[] resetClass = new int[entries.size()];
         int stride = classes;
-        for (int e = 0; e < entries.size(); e++) {
+        for (int e = 0; e < entries.size() && layout.resetColumns(); e++) {
             resetClass[e] = Graph.isSignal(entries.get(e)) ? -1 : stride++;
         }
-        int unionClass = stride++;
+        int unionClass = layout.resetColumns() ? stride++ : -1;
         long cells = (long) m.states() * stride;
-        long payload = compactPayload(m.states(), cols, classes, stride, layout.narrow());
+        long payload = compactPayload(m.states(), cols, stride, layout.narrow(), layout.resetColumns());
         checkBudget(layout, payload, cells, limit, m);
         int[] next = dense(m, stride, classOf, stride);
         Starts st = Starts.of(m, stride);
-        for (int e = 0; e < entries.size(); e++) {
+        for (int e = 0; e < entries.size() && layout.resetColumns(); e++) {
             if (resetClass[e] >= 0) {
                 fillResetColumn(next, m.states(), stride, resetClass[e], st.entryStart()[e]);
             }
         }
-        fillResetColumn(next, m.states(), stride, unionClass, st.unionStart());
+        if (layout.resetColumns()) {
+            fillResetColumn(next, m.states(), stride, unionClass, st.unionStart());
+        }
         return new DfaCompact(layout, next, classOf, classes, stride, st, resetClass, unionClass, payload);
     }
 
-    /** {@code dfa-compact}'s payload: cells of 2 or 4 bytes and the event-to-class map. */
-    static long compactPayload(int states, int cols, int classes, int stride, boolean narrow) {
+    /**
+     * {@code dfa-compact}'s payload: cells of 2 or 4 bytes and the class map ({@code columns} ints, or
+     * {@code columns + 1} with reset columns, whose map is shifted by one to take the reset).
+     */
+    static long compactPayload(int states, int cols, int stride, boolean narrow, boolean resetColumns) {
         long cells = (long) states * stride;
-        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) (cols + 1) * 4;
+        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) (cols + (resetColumns ? 1 : 0)) * 4;
     }
 
-    /** Cells per row of {@code dfa-compact} over {@code m}: classes, a reset column per thread entry, the union's. */
-    static int compactStride(Machine m, int classes) {
-        return classes + (int) m.entries().stream().filter(e -> !Graph.isSignal(e)).count() + 1;
+    /** Cells per row of {@code dfa-compact} over {@code m}: the classes, and with reset columns one per thread entry and the union's. */
+    static int compactStride(Machine m, int classes, boolean resetColumns) {
+        return classes + (resetColumns ? (int) m.entries().stream().filter(e -> !Graph.isSignal(e)).count() + 1 : 0);
     }
 
     /** Every row's cell in column {@code column} is {@code start}: a reset goes there from anywhere. */

@@ -19,9 +19,11 @@ public enum Layout {
     DFA_MIN_OFFSETS("dfa-min-offsets", true),
     DFA_MIN_COMPACT("dfa-min-compact", true),
     /**
-     * {@code dfa-min-compact} with 2-byte cells when every row offset fits in a {@code short}
-     * ({@code states * stride <= 32767}), else the same 4-byte table: half the bytes for tables that
-     * would not fit L1d, at about one cycle more per load (the sign-extending load) when they would.
+     * {@code dfa-min-compact} with 2-byte unsigned cells ({@code char}) when every row offset fits
+     * ({@code states * stride <= 65534}), else 4-byte cells, plus one reset column per start so that
+     * replay takes a reset as one more table load instead of a branch. For tables whose 4-byte form
+     * does not fit L1d and for graphs whose walks end every few calls (where the reset branch is
+     * mispredicted often).
      */
     DFA_MIN_NARROW("dfa-min-narrow", true);
 
@@ -47,6 +49,11 @@ public enum Layout {
 
     /** Whether the cells may be 2 bytes ({@link #DFA_MIN_NARROW}). */
     public boolean narrow() {
+        return this == DFA_MIN_NARROW;
+    }
+
+    /** Whether the table has reset columns ({@link #DFA_MIN_NARROW}). */
+    public boolean resetColumns() {
         return this == DFA_MIN_NARROW;
     }
 

@@ -163,6 +163,6 @@ public final class PreparedGraph {
 
     /** The layout {@code auto} picks for this graph on this host, with its one-line reason. */
     public AutoLayout auto() {
-        return AutoLayout.choose(minimized);
+        return AutoLayout.choose(followed(), minimized);
     }
 }
