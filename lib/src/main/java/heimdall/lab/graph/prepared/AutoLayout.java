@@ -43,7 +43,7 @@ public record AutoLayout(Layout layout, String reason) {
         int classes = Arrays.stream(DfaLayouts.classes(min, columns)).max().orElse(0) + 1;
         long offsets = (long) min.states() * columns * 4;
         long compact = DfaLayouts.compactPayload(min.states(), columns, classes, false, false);
-        boolean fits = DfaCompact.narrowFits((long) min.states() * DfaLayouts.compactStride(min, classes, true));
+        boolean fits = DfaNarrow.narrowFits((long) min.states() * DfaLayouts.compactStride(min, classes, true));
         long narrow = DfaLayouts.compactPayload(min.states(), columns, DfaLayouts.compactStride(min, classes, true), true, true);
         double resets = resetRate(g);
         long half = caches.l1d() / 2;

@@ -5,74 +5,25 @@ import heimdall.lab.graph.machine.Machine;
 import java.util.List;
 
 /**
- * The {@code dfa-compact} table format (see {@link DfaLayouts} for the cell format): the cursor holds a
- * row offset ({@code state * stride}) and a step maps the syscall to its column class first,
- * {@code next[row + classOf[nr]]}. Cells are 4 bytes; {@code dfa-min-narrow}'s are 2 (unsigned,
- * {@code char}) when every row offset fits ({@code states * stride <= 65534}), else 4 as well, and it
- * has the reset columns described below. Each start (thread entry, union) has a reset column whose
- * cell in every row is that start ({@code dfa-min-narrow} only), so {@code replay} follows a reset
- * with the same table load as a call instead of a possibly mispredicted branch.
+ * The {@code dfa-compact} table format (see {@link DfaLayouts} for the cell format): the cursor holds a row offset ({@code state * classes}) and a step maps the syscall to its column class first, {@code next[row + classOf[nr]]}.
  */
 public final class DfaCompact implements Prepared {
     private final Layout layout;
-    private final char[] narrow;
-    private final int[] wide;
+    private final int[] next;
     private final int columns;
-    /** Column class of event {@code nr + 1} for {@code nr} in {@code -1..columns-1}; slot 0 (the reset) is 0. */
-    private final int[] events;
     private final int[] classOf;
-    private final boolean resetColumns;
     private final int classes;
-    private final int stride;
     private final DfaLayouts.Starts starts;
-    private final int[] entryReset;
-    private final int unionReset;
     private final long payload;
 
-    /**
-     * @param next cells, {@code stride} per row
-     * @param classOf column class of each syscall {@code 0..columns-1}
-     * @param classes column classes (the reset columns follow them)
-     * @param stride cells per row: the column classes then one reset column per start
-     * @param entryReset per entry, its reset column (-1 for signal entries)
-     * @param unionReset the unidentified cursor's reset column
-     */
-    DfaCompact(Layout layout, int[] next, int[] classOf, int classes, int stride, DfaLayouts.Starts starts, int[] entryReset,
-            int unionReset, long payload) {
+    DfaCompact(Layout layout, int[] next, int[] classOf, int classes, DfaLayouts.Starts starts, long payload) {
         this.layout = layout;
-        if (layout.narrow() && narrowFits(next.length)) {
-            this.narrow = new char[next.length];
-            for (int i = 0; i < next.length; i++) {
-                narrow[i] = (char) next[i];
-            }
-            this.wide = null;
-        } else {
-            this.narrow = null;
-            this.wide = next;
-        }
+        this.next = next;
         this.classOf = classOf;
-        this.resetColumns = layout.resetColumns();
-        this.events = new int[classOf.length + 1];
-        System.arraycopy(classOf, 0, events, 1, classOf.length);
         this.classes = classes;
-        this.stride = stride;
         this.columns = classOf.length;
         this.starts = starts;
-        this.entryReset = entryReset;
-        this.unionReset = unionReset;
         this.payload = payload;
-    }
-
-    /**
-     * Narrow cells are unsigned 16 bits ({@code char}: a zero-extending load, no slower than an int
-     * load, where a sign-extending {@code short} load cost about a cycle more): DENY and POP are
-     * stored as 0xFFFF and 0xFFFE, so every cell below {@link #NARROW_SPECIAL} is a destination.
-     */
-    static final int NARROW_SPECIAL = 0xFFFE;
-
-    /** Whether a table of {@code cells} cells keeps 2-byte cells: every row offset below {@link #NARROW_SPECIAL}. */
-    static boolean narrowFits(long cells) {
-        return cells <= NARROW_SPECIAL;
     }
 
     /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
@@ -83,16 +34,6 @@ public final class DfaCompact implements Prepared {
     /** Column classes per row (class 0 is the all-deny column). */
     public int classes() {
         return classes;
-    }
-
-    /** Cells per row: the column classes, then one reset column per thread entry and one for the union. */
-    public int stride() {
-        return stride;
-    }
-
-    /** Bytes per cell: 2 or 4. */
-    public int cellBytes() {
-        return narrow != null ? 2 : 4;
     }
 
     @Override
@@ -128,14 +69,13 @@ public final class DfaCompact implements Prepared {
     @Override
     public Cursor cursor(String entry, int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
-        int start = starts.threadStart(entry);
-        return new Cursor(start, maxDepth, entryReset[starts.entries().indexOf(entry)]);
+        return new Cursor(starts.threadStart(entry), maxDepth);
     }
 
     @Override
     public Cursor unidentifiedCursor(int maxDepth) {
         DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.unionStart(), maxDepth, unionReset);
+        return new Cursor(starts.unionStart(), maxDepth);
     }
 
     /** A thread's cursor over this table: the current frame's int and a fixed array of saved frames. */
@@ -143,30 +83,19 @@ public final class DfaCompact implements Prepared {
         private final int start;
         private final int[] frames;
         private final int[] signalStart = starts.signalStart();
-        /** This start's reset column. */
-        private final int resetClass;
         private int cur;
         private int depth;
 
-        Cursor(int start, int maxDepth, int resetClass) {
+        Cursor(int start, int maxDepth) {
             this.start = start;
             this.frames = new int[maxDepth];
-            this.resetClass = resetClass;
             this.cur = start;
-        }
-
-        private int cell(int i) {
-            if (narrow == null) {
-                return wide[i];
-            }
-            int c = narrow[i];
-            return c >= NARROW_SPECIAL ? c - 0x10000 : c;
         }
 
         @Override
         public boolean step(int nr) {
             if (nr >= 0 && nr < columns) {
-                int d = cell(cur + classOf[nr]);
+                int d = next[cur + classOf[nr]];
                 if (d >= 0) {
                     cur = d;
                     return true;
@@ -202,26 +131,12 @@ public final class DfaCompact implements Prepared {
 
         @Override
         public int state() {
-            return cur / stride;
+            return cur / classes;
         }
 
         @Override
         public int replay(int[] trace) {
-            if (resetColumns) {
-                return narrow != null ? replayNarrowFlat(trace) : replayWideFlat(trace);
-            }
-            return replayWide(trace);
-        }
-
-        // Three loops. dfa-compact and dfa-min-compact (replayWide) take a reset by a branch: when it
-        // is predicted, it also breaks the dependent chain (the next row comes from a constant).
-        // dfa-min-narrow (the *Flat loops, char or int cells) has reset columns: calls and resets (events -1..columns-1) take the same
-        // path: a class that depends only on the event, then one table load that depends on the
-        // cursor; in that range (nr >> 31) is -1 only for the reset, so the mask adds this start's
-        // reset column (whose cell is the start) and clears the frames: no branch to mispredict.
-
-        private int replayWide(int[] trace) {
-            final int[] next = wide;
+            final int[] next = DfaCompact.this.next;
             final int[] classOf = DfaCompact.this.classOf;
             final int columns = DfaCompact.this.columns;
             int cur = this.cur;
@@ -252,80 +167,6 @@ public final class DfaCompact implements Prepared {
                 }
             }
             this.cur = cur;
-            return rejected;
-        }
-
-        private int replayNarrowFlat(int[] trace) {
-            final char[] next = narrow;
-            final int[] events = DfaCompact.this.events;
-            final int resetClass = this.resetClass;
-            final int columns = DfaCompact.this.columns;
-            int cur = this.cur;
-            int depth = this.depth;
-            int rejected = 0;
-            for (int nr : trace) {
-                if (nr >= Trace.RESET && nr < columns) {
-                    int reset = nr >> 31;
-                    depth &= ~reset;
-                    int d = next[cur + (events[nr + 1] + (reset & resetClass))];
-                    if (d < NARROW_SPECIAL) {
-                        cur = d;
-                    } else if (d == (Machine.POP & 0xFFFF) && depth > 0) {
-                        cur = frames[--depth];
-                    } else {
-                        rejected++;
-                    }
-                } else if (nr >= 0) {
-                    rejected++;
-                } else {
-                    int signal = Trace.signalOf(nr);
-                    if (signal < signalStart.length && depth < frames.length) {
-                        frames[depth++] = cur;
-                        cur = signalStart[signal];
-                    } else {
-                        rejected++;
-                    }
-                }
-            }
-            this.cur = cur;
-            this.depth = depth;
-            return rejected;
-        }
-
-        private int replayWideFlat(int[] trace) {
-            final int[] next = wide;
-            final int[] events = DfaCompact.this.events;
-            final int resetClass = this.resetClass;
-            final int columns = DfaCompact.this.columns;
-            int cur = this.cur;
-            int depth = this.depth;
-            int rejected = 0;
-            for (int nr : trace) {
-                if (nr >= Trace.RESET && nr < columns) {
-                    int reset = nr >> 31;
-                    depth &= ~reset;
-                    int d = next[cur + (events[nr + 1] + (reset & resetClass))];
-                    if (d >= 0) {
-                        cur = d;
-                    } else if (d == Machine.POP && depth > 0) {
-                        cur = frames[--depth];
-                    } else {
-                        rejected++;
-                    }
-                } else if (nr >= 0) {
-                    rejected++;
-                } else {
-                    int signal = Trace.signalOf(nr);
-                    if (signal < signalStart.length && depth < frames.length) {
-                        frames[depth++] = cur;
-                        cur = signalStart[signal];
-                    } else {
-                        rejected++;
-                    }
-                }
-            }
-            this.cur = cur;
-            this.depth = depth;
             return rejected;
         }
     }

@@ -44,7 +44,7 @@ import java.util.Map;
  *   d = next[row + classOf[nr]] (classOf[nr] depends on the event alone).
  *   payload = states * k * 4 + columns * 4 bytes.
  *
- * dfa-min-narrow (DfaCompact over the minimized machine)
+ * dfa-min-narrow (DfaNarrow, over the minimized machine)
  *   dfa-min-compact plus reset columns after the k classes, one per thread entry and one for
  *   the union start: every row's cell there is that start; stride = k + thread entries + 1.
  *   Cells are 2 bytes unsigned (char) when states * stride <= 65,534, so every row offset fits
@@ -99,9 +99,10 @@ public final class DfaLayouts {
     /** Builds {@code layout} (any but {@link Layout#HASH}) over {@code machine} under {@code limitBytes}. */
     public static Prepared prepare(Layout layout, Machine machine, long limitBytes) {
         return switch (layout) {
+            case DFA_MIN_NARROW -> narrow(layout, machine, limitBytes);
             case DFA_WORDS, DFA_MIN_WORDS -> words(layout, machine, limitBytes);
             case DFA_OFFSETS, DFA_MIN_OFFSETS -> offsets(layout, machine, limitBytes);
-            case DFA_COMPACT, DFA_MIN_COMPACT, DFA_MIN_NARROW -> compact(layout, machine, limitBytes);
+            case DFA_COMPACT, DFA_MIN_COMPACT -> compact(layout, machine, limitBytes);
             case HASH, HASH_FASTUTIL -> throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
         };
     }
@@ -156,6 +157,16 @@ public final class DfaLayouts {
         int cols = columns(m);
         int[] classOf = classes(m, cols);
         int classes = Arrays.stream(classOf).max().orElse(0) + 1;
+        long cells = (long) m.states() * classes;
+        long payload = cells * 4 + (long) cols * 4;
+        checkBudget(layout, payload, cells, limit, m);
+        return new DfaCompact(layout, dense(m, classes, classOf, classes), classOf, classes, Starts.of(m, classes), payload);
+    }
+
+    static DfaNarrow narrow(Layout layout, Machine m, long limit) {
+        int cols = columns(m);
+        int[] classOf = classes(m, cols);
+        int classes = Arrays.stream(classOf).max().orElse(0) + 1;
         // One reset column per start a cursor can have: each thread entry, then the union.
         List<String> entries = m.entries();
         int[] resetClass = new int[entries.size()];
@@ -177,7 +188,7 @@ public final class DfaLayouts {
         if (layout.resetColumns()) {
             fillResetColumn(next, m.states(), stride, unionClass, st.unionStart());
         }
-        return new DfaCompact(layout, next, classOf, classes, stride, st, resetClass, unionClass, payload);
+        return new DfaNarrow(layout, next, classOf, classes, stride, st, resetClass, unionClass, payload);
     }
 
     /**
@@ -186,7 +197,7 @@ public final class DfaLayouts {
      */
     static long compactPayload(int states, int cols, int stride, boolean narrow, boolean resetColumns) {
         long cells = (long) states * stride;
-        return cells * (narrow && DfaCompact.narrowFits(cells) ? 2 : 4) + (long) (cols + (resetColumns ? 1 : 0)) * 4;
+        return cells * (narrow && DfaNarrow.narrowFits(cells) ? 2 : 4) + (long) (cols + (resetColumns ? 1 : 0)) * 4;
     }
 
     /** Cells per row of {@code dfa-compact} over {@code m}: the classes, and with reset columns one per thread entry and the union's. */

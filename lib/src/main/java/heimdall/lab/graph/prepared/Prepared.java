@@ -6,7 +6,7 @@ import java.util.List;
  * Immutable tables of one layout, shared by any number of threads; each thread takes its own
  * {@link Cursor}. Every layout gives the same decisions as the reference follower ({@link Layout#HASH}).
  *
- * <p>The implementations ({@link DfaWords}, {@link DfaOffsets}, {@link DfaCompact},
+ * <p>The implementations ({@link DfaWords}, {@link DfaOffsets}, {@link DfaCompact}, {@link DfaNarrow},
  * {@link ReferenceFollower}) return their own final cursor class from {@code cursor(...)}, so code that
  * knows the layout (a JMH benchmark) can call a concrete, monomorphic {@code step}/{@code replay}.
  */
