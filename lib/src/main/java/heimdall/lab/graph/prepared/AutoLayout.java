@@ -16,9 +16,9 @@ import java.util.Locale;
  * <ul>
  *   <li>where the rows live: a row that misses L1 adds the L2 latency to the chain, so always the
  *       minimized machine (same decisions, never more states) with column classes, and 2-byte cells
- *       ({@code dfa-min-narrow}) only when 4-byte cells exceed twice L1d and 2-byte cells fit it (a
- *       recorded python3 graph, 465 states, 85 KB in 4-byte cells against a 48 KB L1d, still ran
- *       faster in {@code dfa-min-compact}: its walks stay in a part of the table);
+ *       ({@code dfa-min-narrow}) when 4-byte cells exceed L1d and 2-byte cells fit it (a recorded
+ *       python3 graph, 465 minimized states: 85 KB in 4-byte cells, 44 KB in 2-byte cells, against a
+ *       48 KB L1d; the two measured within noise of each other, 1.7–2.3 ns, on a busy host);
  *       {@code dfa-min-offsets} only when classes save nothing and its table fits half of L1d;
  *   <li>how often walks end: a reset taken by a branch is mispredicted when walks end every few calls
  *       at irregular points, so when a uniform walk of the graph resets on at least
@@ -56,13 +56,13 @@ public record AutoLayout(Layout layout, String reason) {
             pick = Layout.DFA_MIN_NARROW;
             why = String.format(Locale.ROOT, "walks reset on %.1f%% of events (>= %.0f%%): resets as table loads, not branches",
                     100 * resets, 100 * RESET_RATE);
-        } else if (fits && compact > 2 * caches.l1d() && narrow <= caches.l1d()) {
+        } else if (fits && compact > caches.l1d() && narrow <= caches.l1d()) {
             pick = Layout.DFA_MIN_NARROW;
-            why = "4-byte cells exceed twice L1d, 2-byte cells fit it";
+            why = "4-byte cells exceed L1d, 2-byte cells fit it";
         } else {
             pick = Layout.DFA_MIN_COMPACT;
             why = String.format(Locale.ROOT, "%s; walks reset on %.1f%% of events (< %.0f%%): a reset branch is cheaper",
-                    compact <= 2 * caches.l1d() ? "4-byte cells within twice L1d" : "2-byte cells would not fit L1d either",
+                    compact <= caches.l1d() ? "4-byte cells fit L1d" : "2-byte cells would not fit L1d either",
                     100 * resets, 100 * RESET_RATE);
         }
         return new AutoLayout(pick, String.format(Locale.ROOT,
