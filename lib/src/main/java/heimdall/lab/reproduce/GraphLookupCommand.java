@@ -23,8 +23,10 @@ public final class GraphLookupCommand {
     public static final String HELP = """
             usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [NODES EDGES]
 
-            Replays walked traces through every prepared layout (hash, dfa-words, dfa-offsets, dfa-compact,
-            dfa-min-words, dfa-min-offsets, dfa-min-compact) in one run: the checked-in abcdf and broker
+            Replays walked traces through every prepared layout (hash, hash-fastutil, dfa-words, dfa-offsets,
+            dfa-compact, dfa-min-words, dfa-min-offsets, dfa-min-compact, dfa-min-narrow) in one run, marks the
+            layout auto picks for each graph (with its one-line reason) and divides the two hash baselines
+            (our own map, fastutil's Long2IntOpenHashMap) by each layout: the checked-in abcdf and broker
             graphs (pins verified) and synthetic 64/4,096/32,768-state tables with hot and broad traces; or,
             given NODES EDGES, that external graph alone. One pinned thread; a warm-up batch (sample 0,
             kept, excluded) then GRAPH_BENCH_SAMPLES batches of GRAPH_BENCH_CALLS events; layout order
