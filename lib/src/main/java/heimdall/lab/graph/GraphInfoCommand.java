@@ -72,7 +72,7 @@ public final class GraphInfoCommand implements Command {
         CompileBudget budget = CompileBudget.defaults()
                 .withMaxTransitions(args.longValue("--max-transitions", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE))
                 .withMaxFrames(args.longValue("--max-frames", CompileBudget.DEFAULT_MAX_FRAMES, 1, Long.MAX_VALUE));
-        PreparedGraph.Options options = PreparedGraph.Options.defaults()
+        PreparedGraph.Options options = PreparedGraph.Options.defaults().withLayouts(Layout.SEED)
                 .withCoalesce(args.flag("--coalesce"))
                 .withBudget(budget)
                 .withLimit(args.longValue("--bytes", PreparedGraph.Options.defaults().limitBytes(), 0, Long.MAX_VALUE));
@@ -148,6 +148,7 @@ public final class GraphInfoCommand implements Command {
         r.put("compile_ms", ms(p.timings().compileNanos()));
         r.put("minimize_ms", ms(p.timings().minimizeNanos()));
         r.put("prepare_ms", prep);
+        r.put("auto", p.auto().reason());
         return r;
     }
 
@@ -165,6 +166,7 @@ public final class GraphInfoCommand implements Command {
         out.printf("  minimized    %,d states (%,d transitions)%n", r.get("minimized_states"), r.get("minimized_transitions"));
         out.printf("  columns      %s raw syscall numbers per row, %s column classes in dfa-compact%n",
                 r.getOrDefault("columns", "-"), r.getOrDefault("compact_classes", "-"));
+        out.printf("  %s%n", r.get("auto"));
         out.println("  payload_bytes");
         Map<String, Object> payload = (Map<String, Object>) r.get("payload_bytes");
         Map<String, Object> prep = (Map<String, Object>) r.get("prepare_ms");

@@ -21,7 +21,7 @@ import java.util.Set;
 
 /**
  * {@code ./lab graph jmh}: the JMH cross-check of the replay harness. Replays the broker graph's
- * {@code walk main} trace through {@code dfa-offsets} the way {@code ./lab reproduce graph-lookup} does
+ * {@code walk main} trace through the layout {@code auto} picks (or {@code --layout}) the way {@code ./lab reproduce graph-lookup} does
  * (pinned thread, JIT warm-up, warm-up batch, {@code GRAPH_BENCH_SAMPLES} batches; median; three runs,
  * the middle median compared), then runs
  * {@code heimdall.lab.jmh.ReplayBenchmark} (module {@code bench-jmh}) on the same graph, table and trace
@@ -39,16 +39,16 @@ public final class GraphJmhCommand implements Command {
 
     @Override
     public String summary() {
-        return "cross-check the graph-lookup replay harness with JMH (dfa-offsets on the broker graph)";
+        return "cross-check the graph-lookup replay harness with JMH (the auto layout on the broker graph)";
     }
 
     @Override
     public String help() {
         return """
-                usage: ./lab graph jmh [--layout L] [--entry E] [--quick]
+                usage: ./lab graph jmh [--layout L|auto] [--entry E] [--quick]
 
                 Measures the broker graph's walked trace (2,000,000 events, the graph-lookup trace for entry E,
-                default main) through layout L (default dfa-offsets) twice: with the replay harness of
+                default main) through layout L (default auto: the layout auto picks for the broker graph here) twice: with the replay harness of
                 ./lab reproduce graph-lookup (pinned, JIT warm-up, 1 warm-up + GRAPH_BENCH_SAMPLES batches, median;
                 three such runs, the middle median compared),
                 and with JMH 1.37 (module bench-jmh: 1 fork, 5 x 1 s warm-up, 7 x 1 s measurement, sample time: each
@@ -72,9 +72,11 @@ public final class GraphJmhCommand implements Command {
         heimdall.lab.bench.ResultsFolder folder = args.value("--out")
                 .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(FloorCost::defaultFolder);
         boolean quick = args.flag("--quick");
-        Layout layout = Layout.parse(args.value("--layout").orElse("dfa-offsets"));
+        String layoutName = args.value("--layout").orElse("auto");
+        Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);
         if (layout == null) {
-            throw new heimdall.lab.BadInput("option --layout: unknown layout; one of " + List.of(Layout.values()));
+            throw new heimdall.lab.BadInput("option --layout: unknown layout '" + layoutName + "'; one of auto, "
+                    + List.of(Layout.values()));
         }
         String entry = args.value("--entry").orElse("main");
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(false);
@@ -157,6 +159,16 @@ public final class GraphJmhCommand implements Command {
 
     /** Events of the cross-checked trace (fixed: JMH's operations per invocation must be a constant). */
     static final int EVENTS = 2_000_000;
+
+    /** The layout {@code auto} picks for the broker graph on this host; its reason is printed. */
+    private static Layout autoForBroker() {
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
+        GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
+        heimdall.lab.graph.prepared.AutoLayout auto = PreparedGraph.prepare(imp.graph(), PreparedGraph.Options.defaults()
+                .withLayouts(List.of())).auto();
+        System.out.println("broker: " + auto.reason());
+        return auto.layout();
+    }
 
     static double harness(Path home, Layout layout, String entry, int samples, int cpu) throws InterruptedException {
         Path dir = home.resolve("fixtures/graphs");

@@ -11,6 +11,7 @@ import heimdall.lab.graph.SyntheticGraph;
 import heimdall.lab.graph.Traces;
 import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.machine.MachineCompiler;
+import heimdall.lab.graph.prepared.AutoLayout;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
@@ -50,6 +51,9 @@ import java.util.function.Consumer;
  * cursor ({@link Cursor#replay}, one {@code System.nanoTime} pair around it), and the layout order
  * rotates by one between batches. ns/event = batch time / trace events. Every layout must give the same
  * rejection count in every batch; a mismatch fails the run (exit 1, naming case, layouts and counts).
+ * {@code auto} marks the layout {@link AutoLayout} picks for the graph (its reason is printed and kept).
+ * {@code speedup_vs_hash_fastutil} divides the {@code hash-fastutil} median (the reference follower over
+ * fastutil's map) the same way as
  * {@code speedup_vs_hash} = the hash median / the layout's median from the same run, null when the hash
  * baseline is absent (refused or not selected), never estimated.
  */
@@ -136,9 +140,15 @@ public final class GraphLookup {
         BatchSamples samples = new BatchSamples("ns_per_event");
         List<Map<String, Object>> summary = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        Map<String, String> autoReasons = new LinkedHashMap<>();
         for (int c = 0; c < cases.size(); c++) {
             Case k = cases.get(c);
+            AutoLayout auto = k.prepared().auto();
+            if (autoReasons.putIfAbsent(k.graph(), auto.reason()) == null) {
+                progress.accept(k.graph() + ": " + auto.reason());
+            }
             int hashRow = -1;
+            int fastutilRow = -1;
             int firstRow = summary.size();
             for (int l = 0; l < o.layouts().size(); l++) {
                 Layout layout = o.layouts().get(l);
@@ -147,6 +157,7 @@ public final class GraphLookup {
                 row.put("pinned", files == null ? null : files.get("pinned"));
                 row.put("nodes_sha256", files == null ? null : files.get("nodes_sha256"));
                 row.put("edges_sha256", files == null ? null : files.get("edges_sha256"));
+                row.put("auto", layout == auto.layout());
                 Prepared p = k.prepared().layouts().get(layout);
                 if (p == null) {
                     row.put("status", "refused");
@@ -173,10 +184,13 @@ public final class GraphLookup {
                 row.put("spread", round(sum.spread()));
                 row.put("noisy", sum.noisy());
                 row.put("speedup_vs_hash", null);
+                row.put("speedup_vs_hash_fastutil", null);
                 row.put("rejections", rej);
                 row.put("samples", sum.count());
                 if (layout == Layout.HASH) {
                     hashRow = rowIndex;
+                } else if (layout == Layout.HASH_FASTUTIL) {
+                    fastutilRow = rowIndex;
                 }
                 summary.add(row);
             }
@@ -187,14 +201,8 @@ public final class GraphLookup {
                     summary.get(r).put("rejections_agree", false);
                 }
             }
-            if (hashRow >= 0) {
-                double hash = (Double) summary.get(hashRow).get("ns_per_event_median");
-                for (int r = firstRow; r < summary.size(); r++) {
-                    if (summary.get(r).get("ns_per_event_median") instanceof Double m && m > 0) {
-                        summary.get(r).put("speedup_vs_hash", round(hash / m));
-                    }
-                }
-            }
+            speedups(summary, firstRow, hashRow, "speedup_vs_hash");
+            speedups(summary, firstRow, fastutilRow, "speedup_vs_hash_fastutil");
         }
         addPublished(summary);
 
@@ -216,10 +224,25 @@ public final class GraphLookup {
         env.put("timing", "System.nanoTime around one Cursor.replay of the whole trace per layout per batch");
         env.put("jit_warmup", String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
+        env.put("auto", autoReasons);
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures, graphs));
+        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures, graphs)
+                + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat));
         FloorCost.writePlots(folder.path(), progress);
         return new Result(folder.path(), summary, failures, warm);
+    }
+
+    /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */
+    private static void speedups(List<Map<String, Object>> summary, int firstRow, int baseRow, String field) {
+        if (baseRow < 0) {
+            return;
+        }
+        double base = (Double) summary.get(baseRow).get("ns_per_event_median");
+        for (int r = firstRow; r < summary.size(); r++) {
+            if (summary.get(r).get("ns_per_event_median") instanceof Double m && m > 0) {
+                summary.get(r).put(field, round(base / m));
+            }
+        }
     }
 
     /**
@@ -328,14 +351,14 @@ public final class GraphLookup {
         row.put("graph", k.graph());
         row.put("trace", k.trace());
         row.put("layout", layout.wire());
-        Machine m = layout == Layout.HASH ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
+        Machine m = layout.reference() ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
         row.put("sites", k.prepared().followed().siteCount());
         row.put("states", m == null ? null : m.states());
         row.put("transitions", m == null ? null : m.transitions());
         row.put("events", k.events().length);
         PreparedGraph.Timings t = k.prepared().timings();
         long prep = t.coalesceNanos() + t.prepareNanos().getOrDefault(layout, 0L)
-                + (layout == Layout.HASH ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
+                + (layout.reference() ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
         row.put("prep_ms", round(prep / 1e6));
         row.put("import_ms", k.importMs() < 0 ? null : round(k.importMs()));
         Prepared p = k.prepared().layouts().get(layout);
@@ -345,7 +368,7 @@ public final class GraphLookup {
 
     private static void nullFigures(Map<String, Object> row) {
         for (String f : List.of("ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "spread", "noisy",
-                "speedup_vs_hash", "rejections")) {
+                "speedup_vs_hash", "speedup_vs_hash_fastutil", "rejections")) {
             row.put(f, null);
         }
     }
@@ -581,16 +604,18 @@ public final class GraphLookup {
             md.append(same).append("\n\n");
         }
         MarkdownTable t = new MarkdownTable(List.of("graph", "trace", "layout", "states", "transitions", "ns/event median",
-                "min – max", "spread", "speedup vs hash", "rejections", "prep ms", "payload bytes", "published ns/event"));
+                "min – max", "spread", "speedup vs hash (own map)", "speedup vs hash-fastutil", "rejections", "prep ms", "payload bytes", "published ns/event"));
         for (Map<String, Object> r : summary) {
             boolean measured = "measured".equals(r.get("status"));
-            t.row(List.of(String.valueOf(r.get("graph")), String.valueOf(r.get("trace")), String.valueOf(r.get("layout")),
+            t.row(List.of(String.valueOf(r.get("graph")), String.valueOf(r.get("trace")),
+                    r.get("layout") + (Boolean.TRUE.equals(r.get("auto")) ? " (auto)" : ""),
                     cell(r.get("states")), cell(r.get("transitions")),
                     measured ? fmt(r.get("ns_per_event_median")) : "refused: " + r.get("reason"),
                     measured ? fmt(r.get("ns_per_event_min")) + " – " + fmt(r.get("ns_per_event_max")) : "—",
                     measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"),
                             Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
                     r.get("speedup_vs_hash") instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "—",
+                    r.get("speedup_vs_hash_fastutil") instanceof Double y ? String.format(Locale.ROOT, "%.1f×", y) : "—",
                     cell(r.get("rejections")), fmt(r.get("prep_ms")), cell(r.get("payload_bytes")),
                     publishedCell(r)));
         }

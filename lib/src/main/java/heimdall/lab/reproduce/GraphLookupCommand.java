@@ -23,8 +23,10 @@ public final class GraphLookupCommand {
     public static final String HELP = """
             usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [--layouts L,...] [--unpinned] [NODES EDGES]
 
-            Replays walked traces through every prepared layout (hash, dfa-words, dfa-offsets, dfa-compact,
-            dfa-min-words, dfa-min-offsets, dfa-min-compact) in one run: the checked-in abcdf and broker
+            Replays walked traces through every prepared layout (hash, hash-fastutil, dfa-words, dfa-offsets,
+            dfa-compact, dfa-min-words, dfa-min-offsets, dfa-min-compact, dfa-min-narrow) in one run, marks the
+            layout auto picks for each graph (with its one-line reason) and divides the two hash baselines
+            (our own map, fastutil's Long2IntOpenHashMap) by each layout: the checked-in abcdf and broker
             graphs (pins verified) and synthetic 64/4,096/32,768-state tables with hot and broad traces; or,
             given NODES EDGES, that external graph alone. One pinned thread; a warm-up batch (sample 0,
             kept, excluded) then GRAPH_BENCH_SAMPLES batches of GRAPH_BENCH_CALLS events; layout order
@@ -32,7 +34,7 @@ public final class GraphLookupCommand {
 
               --quick         200,000 events, 3 batches (a variable that is set wins)
               --out DIR       the results folder (absent or empty); default results/<date>-<host>[-N]/
-              --layouts L,..  replay only these layouts (without hash, speedup_vs_hash is null)
+              --layouts L,..  replay only these layouts (without hash or hash-fastutil, that speedup is null)
               --unpinned      import NODES EDGES even when no SHA256SUMS beside them pins them (without it
                               that is bad input); the results record each file's SHA-256 and pinned: false
 
@@ -102,10 +104,21 @@ public final class GraphLookupCommand {
                                 : "");
             }
         }
+        for (Map<String, Object> row : r.summary()) {
+            if (Boolean.TRUE.equals(row.get("auto")) && row.get("ns_per_event_median") instanceof Double ns) {
+                out.printf(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)%n",
+                        row.get("graph"), row.get("trace"), row.get("layout"), ns, times(row.get("speedup_vs_hash")),
+                        times(row.get("speedup_vs_hash_fastutil")));
+            }
+        }
         r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
                 "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm%n", g, ms));
         r.failures().forEach(f -> out.println("FAILED: " + f));
         out.println(r.folder());
         return r.failures().isEmpty() ? 0 : 1;
+    }
+
+    private static String times(Object speedup) {
+        return speedup instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (baseline not measured)";
     }
 }

@@ -3,7 +3,7 @@ package heimdall.lab.graph.prepared;
 import java.util.Arrays;
 
 /** Open-addressing map from non-negative long keys to ints, built once then read; no boxing on get. */
-final class LongIntMap {
+final class LongIntMap implements GroupMap {
     private final long[] keys;
     private final int[] values;
     private final int mask;
@@ -21,7 +21,8 @@ final class LongIntMap {
         return (int) (h ^ (h >>> 32));
     }
 
-    void put(long key, int value) {
+    @Override
+    public void put(long key, int value) {
         int i = spread(key) & mask;
         while (keys[i] != -1 && keys[i] != key) {
             i = (i + 1) & mask;
@@ -30,8 +31,8 @@ final class LongIntMap {
         values[i] = value;
     }
 
-    /** The value of {@code key}, or -1. */
-    int get(long key) {
+    @Override
+    public int get(long key) {
         int i = spread(key) & mask;
         while (true) {
             long k = keys[i];

@@ -6,7 +6,7 @@ import java.util.List;
  * Immutable tables of one layout, shared by any number of threads; each thread takes its own
  * {@link Cursor}. Every layout gives the same decisions as the reference follower ({@link Layout#HASH}).
  *
- * <p>The implementations ({@link DfaWords}, {@link DfaOffsets}, {@link DfaCompact},
+ * <p>The implementations ({@link DfaWords}, {@link DfaOffsets}, {@link DfaCompact}, {@link DfaNarrow},
  * {@link ReferenceFollower}) return their own final cursor class from {@code cursor(...)}, so code that
  * knows the layout (a JMH benchmark) can call a concrete, monomorphic {@code step}/{@code replay}.
  */
@@ -18,6 +18,18 @@ public interface Prepared {
     long UNMEASURED = -1;
 
     Layout layout();
+
+    /**
+     * The graph prepared in the layout {@link AutoLayout} picks for it on this host (compile, minimize,
+     * then that one table under the default budgets); {@link AutoLayout#reason} is reported by
+     * {@link PreparedGraph#auto()}.
+     *
+     * @throws heimdall.lab.Refusal when the compile or the table exceeds its budget
+     */
+    static Prepared auto(heimdall.lab.graph.Graph g) {
+        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
+        return DfaLayouts.prepare(pg.auto().layout(), pg.minimized(), DfaLayouts.DEFAULT_LIMIT);
+    }
 
     /**
      * Bytes of the transition tables themselves (and the class map of {@code dfa-compact}), excluding

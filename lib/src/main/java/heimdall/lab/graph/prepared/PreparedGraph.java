@@ -105,7 +105,7 @@ public final class PreparedGraph {
         for (Layout l : o.layouts()) {
             long s = System.nanoTime();
             try {
-                built.put(l, l == Layout.HASH ? ReferenceFollower.of(followed)
+                built.put(l, l.reference() ? ReferenceFollower.of(followed, l)
                         : DfaLayouts.prepare(l, l.minimized() ? min : m, o.limitBytes()));
             } catch (Refusal r) {
                 refused.put(l, r.getMessage());
@@ -159,5 +159,10 @@ public final class PreparedGraph {
 
     public Timings timings() {
         return timings;
+    }
+
+    /** The layout {@code auto} picks for this graph on this host, with its one-line reason. */
+    public AutoLayout auto() {
+        return AutoLayout.choose(followed(), minimized);
     }
 }

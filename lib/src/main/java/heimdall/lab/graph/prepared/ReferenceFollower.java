@@ -20,15 +20,17 @@ import java.util.List;
  */
 public final class ReferenceFollower implements Prepared {
     private final Graph graph;
+    private final Layout layout;
     private final int positions;
-    private final LongIntMap nextGroups;
-    private final LongIntMap againGroups;
+    private final GroupMap nextGroups;
+    private final GroupMap againGroups;
     private final int[] groupStart;
     private final int[] groupSucc;
     private final int[] signalEntry;
 
-    private ReferenceFollower(Graph g) {
+    private ReferenceFollower(Graph g, Layout layout) {
         this.graph = g;
+        this.layout = layout;
         int n = g.siteCount();
         positions = n + g.entryCount();
         int[][] nexts = new int[positions][];
@@ -40,8 +42,9 @@ public final class ReferenceFollower implements Prepared {
         for (int p = 0; p < n; p++) {
             againEdges += g.again(p).length;
         }
-        nextGroups = new LongIntMap(edges + 1);
-        againGroups = new LongIntMap(againEdges + 1);
+        boolean own = layout == Layout.HASH;
+        nextGroups = own ? new LongIntMap(edges + 1) : new FastutilGroupMap(edges + 1);
+        againGroups = own ? new LongIntMap(againEdges + 1) : new FastutilGroupMap(againEdges + 1);
         int[] starts = new int[edges + againEdges + 1];
         int[] succ = new int[edges + againEdges];
         int groups = 0;
@@ -71,9 +74,20 @@ public final class ReferenceFollower implements Prepared {
         return (long) position * Graph.SYSCALL_LIMIT + nr;
     }
 
-    /** Builds the follower's maps for {@code g}. */
+    /** Builds the follower's maps for {@code g} ({@link Layout#HASH}: our own open-addressing map). */
     public static ReferenceFollower of(Graph g) {
-        return new ReferenceFollower(g);
+        return new ReferenceFollower(g, Layout.HASH);
+    }
+
+    /**
+     * Builds the follower for {@code g} over {@code layout}'s map: {@link Layout#HASH} (our own) or
+     * {@link Layout#HASH_FASTUTIL} (fastutil's {@code Long2IntOpenHashMap}). Same decisions either way.
+     */
+    public static ReferenceFollower of(Graph g, Layout layout) {
+        if (!layout.reference()) {
+            throw new IllegalArgumentException(layout + " is not a reference follower");
+        }
+        return new ReferenceFollower(g, layout);
     }
 
     public Graph graph() {
@@ -82,7 +96,7 @@ public final class ReferenceFollower implements Prepared {
 
     @Override
     public Layout layout() {
-        return Layout.HASH;
+        return layout;
     }
 
     @Override
