@@ -528,6 +528,9 @@ public final class Plots {
         if (runs == 0 && !anyNone) {
             throw new IllegalArgumentException("rows " + rows + " have no run medians in " + r.dir());
         }
+        if (runs > MAX_RUN_LEGEND && !anyNone) {
+            c.getStyler().setLegendVisible(false); // every series is out of the legend: no empty box
+        }
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
             c.setYAxisTitle(yTitle.endsWith(")") ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" : yTitle + " (log scale)");
