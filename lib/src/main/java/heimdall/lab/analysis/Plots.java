@@ -44,6 +44,8 @@ public final class Plots {
     public static final int HEIGHT = 520;
     /** Runs past which a run-values chart leaves its runs out of the legend (they would not fit). */
     static final int MAX_RUN_LEGEND = 12;
+    /** More ECDF lines than this and the legend goes below the plot, where it hides no curve. */
+    static final int MAX_INSIDE_LEGEND = 8;
 
     /** Line colours: distinct, readable on white, in the order series are added. */
     private static final Color[] PALETTE = {
@@ -847,7 +849,9 @@ public final class Plots {
         // Log x only for a wide range: XChart labels only the decades of a log axis.
         boolean log = min > 0 && max / min > 30;
         String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
+        boolean legendBelow = lines.size() > MAX_INSIDE_LEGEND;
+        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * lines.size() : HEIGHT).title(title)
                 .xAxisTitle(xTitle)
                 .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
         style(c);
@@ -859,7 +863,7 @@ public final class Plots {
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
         c.getStyler().setYAxisDecimalPattern("0.0#"); // a few hundred samples give fractions like 0.98666…
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
+        c.getStyler().setLegendPosition(legendBelow ? Styler.LegendPosition.OutsideS : Styler.LegendPosition.InsideSE);
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         for (Line l : lines) {
             if (l.ecdf().count() == 0) {
@@ -906,7 +910,7 @@ public final class Plots {
      * legend stays narrow; a row left with nothing keeps its full label.
      */
     static List<String> compactLabels(Results r, List<Integer> rows) {
-        return compactLabels(r, rows, 56);
+        return compactLabels(r, rows, 88);
     }
 
     static List<String> compactLabels(Results r, List<Integer> rows, int width) {
@@ -952,8 +956,9 @@ public final class Plots {
         }
     }
 
+    /** A row's legend label; long enough to keep the placement and wake-up words that tell rows apart. */
     private static String label(Results r, int i) {
         String l = r.label(i);
-        return l.length() > 48 ? l.substring(0, 47) + "…" : l;
+        return l.length() > 80 ? l.substring(0, 79) + "…" : l;
     }
 }
