@@ -65,14 +65,37 @@ public final class Interruption implements AutoCloseable {
         }
     }
 
-    private final AtomicReference<Cause> cause = new AtomicReference<>();
+    /**
+     * The measurement's stop flag, one per process: the interruption opened first and not yet closed.
+     * Every measuring loop checks it ({@link #stopRequested()}, {@link #checkpoint()}) so that a signal,
+     * a notebook interrupt or an exception stops every reproduction the same way.
+     */
+    private static final AtomicReference<Interruption> ACTIVE = new AtomicReference<>();
+
+    private final AtomicReference<Cause> cause;
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
+    private final boolean owner;
     private volatile boolean closed;
 
-    private Interruption() {}
+    private Interruption() {
+        this(new AtomicReference<>(), true);
+    }
 
-    /** Starts catching SIGINT, SIGTERM and SIGHUP until {@link #close()}. */
+    private Interruption(AtomicReference<Cause> shared, boolean owner) {
+        this.cause = shared;
+        this.owner = owner;
+    }
+
+    /**
+     * Starts catching SIGINT, SIGTERM and SIGHUP until {@link #close()}, and makes this the process's
+     * stop flag. When one is already open (the reproduction framework opened it around a run), this
+     * returns a view of that one: same flag, and closing it restores nothing.
+     */
     public static Interruption catchSignals() {
+        Interruption open = ACTIVE.get();
+        if (open != null && !open.closed) {
+            return new Interruption(open.cause, false);
+        }
         Interruption i = new Interruption();
         for (Cause c : Cause.values()) {
             Signal s = new Signal(c.javaName);
@@ -82,7 +105,64 @@ public final class Interruption implements AutoCloseable {
                 // the JVM keeps this one (-Xrs, or ignored since start): its default applies
             }
         }
+        ACTIVE.set(i);
         return i;
+    }
+
+    /**
+     * Whether the process's open interruption (if any) asked the measurement to stop: the check a
+     * measuring loop makes between runs, rounds and batches.
+     */
+    public static boolean stopRequested() {
+        Interruption open = ACTIVE.get();
+        return open != null && open.requested();
+    }
+
+    /** What asked the process's open measurement to stop, if anything did. */
+    public static Optional<Cause> stopCause() {
+        Interruption open = ACTIVE.get();
+        return open == null ? Optional.empty() : open.cause();
+    }
+
+    /** Throws {@link Stopped} when {@link #stopRequested()}: for loops that keep nothing partial. */
+    public static void checkpoint() {
+        Interruption open = ACTIVE.get();
+        if (open != null && open.requested()) {
+            throw new Stopped(open.cause.get());
+        }
+    }
+
+    /**
+     * Asks the open measurement to stop as a first signal would (its running child is ended), for a
+     * caller that is not a signal: a notebook interrupt. Returns whether a measurement was open.
+     */
+    public static boolean requestStop(Cause c) {
+        Interruption open = ACTIVE.get();
+        if (open == null || open.closed) {
+            return false;
+        }
+        if (open.cause.compareAndSet(null, c)) {
+            MeasuredChild.killLive();
+        }
+        return true;
+    }
+
+    /**
+     * A measurement left off because a stop was requested, with nothing partial worth keeping; the
+     * reproduction framework removes what the run wrote and exits with the cause's status.
+     */
+    public static final class Stopped extends RuntimeException {
+        private final transient Cause cause;
+
+        public Stopped(Cause cause) {
+            super(cause.said(), null, false, false);
+            this.cause = cause;
+        }
+
+        /** What asked the stop. */
+        public Cause stopCause() {
+            return cause;
+        }
     }
 
     /** An interruption that no signal reaches, for callers that stop in their own way. */
@@ -133,6 +213,10 @@ public final class Interruption implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (!owner) {
+            return;
+        }
+        ACTIVE.compareAndSet(this, null);
         previous.forEach((s, old) -> {
             try {
                 Signal.handle(s, old);

@@ -163,6 +163,39 @@ public final class ResultsFolder {
         }
     }
 
+    /**
+     * Removes everything in the folder (it was absent or empty when this run took it, so all of it is
+     * this run's, part-written files included), then the folder itself if this run made it: what an
+     * interruption leaves when the reproduction kept nothing partial. Links are removed, never followed.
+     *
+     * @return whether the folder is gone
+     */
+    public boolean discardWritten() {
+        try {
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+                    Files.delete(f);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    if (!d.equals(dir)) {
+                        Files.delete(d);
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the part-written " + dir, e);
+        }
+        return discardIfEmpty();
+    }
+
     /** Deletes a file this run wrote into the folder (e.g. an empty samples file), if it is there. */
     public void deleteOwn(String name) {
         try {
