@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.reproduce.InterruptedRunTest.Lab;
+import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,6 +103,21 @@ class EveryReproductionStopsTest {
             assertEquals(130, lab.exit(), lab.errText());
             assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before its rows were complete"), lab.errText());
             assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
+        }
+    }
+
+    /** follower-cost (root and kernel BTF): SIGTERM after its first row leaves no folder and no child. */
+    @Test
+    void followerCostSigtermLeavesNoFolder() throws Exception {
+        Requires.that(KernelFacts.root(), KernelFacts.btf());
+        Path out = tmp.resolve("follower");
+        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", "50", "--calls", "50000", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("follower-cost:"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertFalse(Files.exists(out), "no part-written folder");
+            lab.assertNoRunnerLeft();
         }
     }
 
