@@ -28,7 +28,9 @@ public final class Interruption implements AutoCloseable {
     public enum Cause {
         SIGINT("INT", 2, "interrupted (Ctrl-C)"),
         SIGTERM("TERM", 15, "terminated (SIGTERM)"),
-        SIGHUP("HUP", 1, "hung up (SIGHUP)");
+        SIGHUP("HUP", 1, "hung up (SIGHUP)"),
+        /** Not a signal: a Jupyter interrupt (or jshell's), asked through {@link #requestStop}. */
+        NOTEBOOK(null, 2, "interrupted (notebook interrupt)");
 
         private final String javaName;
         private final int number;
@@ -45,6 +47,11 @@ public final class Interruption implements AutoCloseable {
             return said;
         }
 
+        /** Whether a signal is behind it ({@link #NOTEBOOK} is not). */
+        public boolean isSignal() {
+            return javaName != null;
+        }
+
         /** The signal's number on Linux. */
         public int number() {
             return number;
@@ -57,7 +64,7 @@ public final class Interruption implements AutoCloseable {
 
         static Cause of(Signal s) {
             for (Cause c : values()) {
-                if (c.javaName.equals(s.getName())) {
+                if (s.getName().equals(c.javaName)) {
                     return c;
                 }
             }
@@ -98,6 +105,9 @@ public final class Interruption implements AutoCloseable {
         }
         Interruption i = new Interruption();
         for (Cause c : Cause.values()) {
+            if (!c.isSignal()) {
+                continue;
+            }
             Signal s = new Signal(c.javaName);
             try {
                 i.previous.put(s, Signal.handle(s, i::handle));

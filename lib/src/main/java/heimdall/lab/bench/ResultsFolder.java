@@ -118,7 +118,8 @@ public final class ResultsFolder {
 
     /**
      * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
-     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}), and its rows.
+     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
+     * null for a notebook interrupt), and its rows.
      */
     public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
         Map<String, Object> top = new LinkedHashMap<>();
@@ -126,7 +127,7 @@ public final class ResultsFolder {
         top.put("schema_version", SUMMARY_SCHEMA);
         top.put("interrupted", interruption.isPresent());
         top.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
-        top.put("signal", interruption.map(Interruption.Cause::name).orElse(null));
+        top.put("signal", interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null));
         top.put("rows", rows);
         return writeJson("summary.json", top);
     }
