@@ -63,9 +63,19 @@ final class InProcessExecution extends LocalExecutionControl {
     private final AtomicReference<CountDownLatch> stopping = new AtomicReference<>();
     private volatile String stopReason;
     private volatile boolean measuring;
+    private final boolean liveValues;
 
     InProcessExecution(long timeoutMillis) {
+        this(timeoutMillis, true);
+    }
+
+    /**
+     * @param liveValues whether values are handed back as keys for {@link #take} (the kernel renders
+     *     the objects) or as JShell's usual strings (the jshell tool, {@link JShellExecution})
+     */
+    InProcessExecution(long timeoutMillis, boolean liveValues) {
         this.timeoutMillis = timeoutMillis;
+        this.liveValues = liveValues;
     }
 
     /** A provider that hands JShell this one instance, so the kernel keeps a handle on it. */
@@ -134,6 +144,7 @@ final class InProcessExecution extends LocalExecutionControl {
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(before);
         }
+        stopReason = null; // the jshell tool never takes it: a stop is this snippet's only
         AtomicReference<Object> result = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
@@ -185,6 +196,9 @@ final class InProcessExecution extends LocalExecutionControl {
                 throw new StoppedException();
             }
             throw (Exception) (t instanceof Exception ? t : new InvocationTargetException(t));
+        }
+        if (!liveValues) {
+            return valueString(result.get());
         }
         String key = KEY_PREFIX + nextKey.incrementAndGet();
         Object value = result.get();

@@ -245,10 +245,10 @@ class KernelProtocolTest {
         JsonNode e = only(34, "error");
         assertEquals("EvaluationStopped", e.get("ename").asText(), e.toString());
         String printed = outputs(34, "stream").toString();
-        assertTrue(printed.contains("floor-cost: interrupted (notebook interrupt); writing what was measured"), printed);
+        assertTrue(printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"), printed);
         Map<String, Object> top = new ObjectMapper().readValue(tmp.resolve("stopped/summary.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, top.get("interrupted"));
-        assertEquals("interrupted (notebook interrupt)", top.get("interruption"));
+        assertEquals("interrupted (notebook/jshell interrupt)", top.get("interruption"));
         assertNull(top.get("signal"), "no signal: a notebook interrupt");
         List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
         assertTrue(rows.stream().anyMatch(r -> (Integer) r.get("runs_completed") + (Integer) r.get("runs_none_completed") > 0),

@@ -29,8 +29,8 @@ public final class Interruption implements AutoCloseable {
         SIGINT("INT", 2, "interrupted (Ctrl-C)"),
         SIGTERM("TERM", 15, "terminated (SIGTERM)"),
         SIGHUP("HUP", 1, "hung up (SIGHUP)"),
-        /** Not a signal: a Jupyter interrupt (or jshell's), asked through {@link #requestStop}. */
-        NOTEBOOK(null, 2, "interrupted (notebook interrupt)");
+        /** Not a signal: a Jupyter interrupt or jshell's Ctrl-C, asked through {@link #requestStop}. */
+        NOTEBOOK(null, 2, "interrupted (notebook/jshell interrupt)");
 
         private final String javaName;
         private final int number;

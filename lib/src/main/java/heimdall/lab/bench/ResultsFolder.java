@@ -119,7 +119,7 @@ public final class ResultsFolder {
     /**
      * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
      * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
-     * null for a notebook interrupt), and its rows.
+     * null for a notebook or jshell interrupt), and its rows.
      */
     public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
         Map<String, Object> top = new LinkedHashMap<>();
