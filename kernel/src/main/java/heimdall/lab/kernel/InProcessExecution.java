@@ -1,5 +1,7 @@
 package heimdall.lab.kernel;
 
+import heimdall.lab.bench.Interruption;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import jdk.jshell.execution.DirectExecutionControl;
+import jdk.jshell.execution.LocalExecutionControl;
 import jdk.jshell.spi.ExecutionControl;
 import jdk.jshell.spi.ExecutionControlProvider;
 import jdk.jshell.spi.ExecutionEnv;
@@ -19,18 +21,61 @@ import jdk.jshell.spi.ExecutionEnv;
  * <p>Each snippet runs on a fresh worker thread so that a timeout ({@code IJAVA_TIMEOUT}) or an
  * interrupt from Jupyter can abandon it without taking the kernel's message loop down with it. The
  * value handed back to JShell is a key; {@link #take(String)} exchanges it for the object.
+ *
+ * <p>How a snippet is stopped (a notebook interrupt, jshell's Ctrl-C, the timeout), in this order:
+ * <ol>
+ *   <li>cooperatively: when a measurement of the library is running, its stop flag is raised
+ *       ({@link Interruption#requestStop}, the same flag Ctrl-C raises in {@code ./lab reproduce}: the
+ *       running child is ended, the measuring loop leaves off between runs and writes what it measured
+ *       marked interrupted) and the snippet gets {@link #GRACE_MILLIS} to end by itself. The thread is
+ *       not interrupted meanwhile: an interrupt closes the NIO channels the results folder is being
+ *       written through (ClosedByInterruptException), which would lose what was measured. Otherwise
+ *       (or once the grace is over) the worker thread is interrupted ({@link Thread#interrupt}:
+ *       sleeps, waits and interruptible I/O end) and given {@link #SHORT_GRACE_MILLIS};</li>
+ *   <li>snippet code that checks nothing (a spinning loop written in the cell): since JShell stopped
+ *       using Thread.stop (JDK 22+; checked here on Temurin 25), its {@link LocalExecutionControl}
+ *       puts a stop check before every branch instruction of every snippet class it loads, and its
+ *       {@code stop()} makes those checks throw ThreadDeath, so the loop ends (library code is not
+ *       instrumented: it stops through the flag above). On JDK 17 to 19 the worker is ended with
+ *       {@code Thread.stop} after the grace. On JDK 20 and 21 (not installed here to check) Thread.stop
+ *       throws and, if that JShell still relies on it, a loop that checks nothing keeps its thread and
+ *       a CPU until the kernel is restarted, said on stderr;</li>
+ *   <li>the kernel answers either way: the cell ends with "Evaluation interrupted." and the next
+ *       cell runs.</li>
+ * </ol>
  */
-final class InProcessExecution extends DirectExecutionControl {
+final class InProcessExecution extends LocalExecutionControl {
     private static final String KEY_PREFIX = "\u0000heimdall-value-";
+
+    /**
+     * How long an interrupted snippet gets to end by itself (a measurement ending its child and
+     * writing its results folder) before it is stopped the hard way or abandoned.
+     */
+    static final long GRACE_MILLIS = 20_000;
+
+    /** How long an interrupted snippet of the user's own gets before it is stopped the hard way. */
+    static final long SHORT_GRACE_MILLIS = 1_000;
 
     private final Map<String, Object> values = new ConcurrentHashMap<>();
     private final AtomicLong nextKey = new AtomicLong();
     private final long timeoutMillis;
     private final AtomicReference<Thread> running = new AtomicReference<>();
+    private final AtomicReference<CountDownLatch> stopping = new AtomicReference<>();
     private volatile String stopReason;
+    private volatile boolean measuring;
+    private final boolean liveValues;
 
     InProcessExecution(long timeoutMillis) {
+        this(timeoutMillis, true);
+    }
+
+    /**
+     * @param liveValues whether values are handed back as keys for {@link #take} (the kernel renders
+     *     the objects) or as JShell's usual strings (the jshell tool, {@link JShellExecution})
+     */
+    InProcessExecution(long timeoutMillis, boolean liveValues) {
         this.timeoutMillis = timeoutMillis;
+        this.liveValues = liveValues;
     }
 
     /** A provider that hands JShell this one instance, so the kernel keeps a handle on it. */
@@ -71,11 +116,39 @@ final class InProcessExecution extends DirectExecutionControl {
         return r;
     }
 
+    /** Does nothing: run through {@link LocalExecutionControl}'s own invoke to arm its stop checks. */
+    public static void arm() {
+        // JShell 22+ resets its "stop every snippet" flag (and loads the class its checks call) in invoke
+    }
+
+    private static final Method ARM;
+
+    static {
+        try {
+            ARM = InProcessExecution.class.getMethod("arm");
+            ARM.setAccessible(true); // JShell's module calls it; the class is not public
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     @Override
     protected String invoke(Method doit) throws Exception {
+        // LocalExecutionControl's own invoke (a no-op here) clears a stop left from the last interrupt
+        // and, on JDK 22+, loads the class the instrumented snippet code calls for its stop checks.
+        // It also sets the JVM's default uncaught-exception handler (to catch its own threads' stops):
+        // the kernel's is put back.
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        try {
+            super.invoke(ARM);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        stopReason = null; // the jshell tool never takes it: a stop is this snippet's only
         AtomicReference<Object> result = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
         Thread worker = new Thread(() -> {
             try {
                 result.set(doit.invoke(null));
@@ -83,34 +156,49 @@ final class InProcessExecution extends DirectExecutionControl {
                 failure.set(t);
             } finally {
                 done.countDown();
+                stop.countDown();
             }
         }, "cell");
         worker.setDaemon(true);
         // Service lookups in user code should see jars added with %classpath/%jars.
         worker.setContextClassLoader(doit.getDeclaringClass().getClassLoader());
+        stopping.set(stop);
         running.set(worker);
         worker.start();
         try {
-            boolean finished = timeoutMillis > 0
-                    ? done.await(timeoutMillis, TimeUnit.MILLISECONDS)
-                    : awaitForever(done);
-            if (!finished) {
+            boolean ended = timeoutMillis > 0 ? stop.await(timeoutMillis, TimeUnit.MILLISECONDS) : awaitForever(stop);
+            if (!ended) {
                 stopReason = "Evaluation timed out after " + timeoutMillis + " ms (IJAVA_TIMEOUT).";
-                kill(worker);
-                throw new StoppedException();
+                askToStop(worker);
+            }
+            if (done.getCount() > 0) {
+                // Stopped: give the snippet time to end by itself (a measurement writes its folder).
+                if (!done.await(measuring ? GRACE_MILLIS : 0, TimeUnit.MILLISECONDS)) {
+                    if (measuring) {
+                        interrupt(worker);
+                    }
+                    if (!done.await(SHORT_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                        hardStop(worker, done);
+                    }
+                }
             }
         } finally {
             running.set(null);
+            stopping.set(null);
+            measuring = false;
         }
         if (stopReason != null) {
             throw new StoppedException();
         }
         Throwable t = failure.get();
         if (t != null) {
-            if (t instanceof ThreadDeath) {
+            if (t instanceof InvocationTargetException ite && ite.getCause() instanceof ThreadDeath) {
                 throw new StoppedException();
             }
-            throw (Exception) (t instanceof Exception ? t : new java.lang.reflect.InvocationTargetException(t));
+            throw (Exception) (t instanceof Exception ? t : new InvocationTargetException(t));
+        }
+        if (!liveValues) {
+            return valueString(result.get());
         }
         String key = KEY_PREFIX + nextKey.incrementAndGet();
         Object value = result.get();
@@ -125,41 +213,56 @@ final class InProcessExecution extends DirectExecutionControl {
         return true;
     }
 
-    /** Interrupts the running snippet (Jupyter's interrupt request). */
+    /** Stops the running snippet (Jupyter's interrupt request, jshell's Ctrl-C). */
     @Override
     public void stop() {
         Thread worker = running.get();
         if (worker != null) {
             stopReason = "Evaluation interrupted.";
-            Thread reaper = new Thread(() -> {
-                try {
-                    kill(worker);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "cell-reaper");
-            reaper.setDaemon(true);
-            reaper.start();
+            askToStop(worker);
         }
     }
 
     /**
-     * A snippet that ignores interruption is stopped the hard way; user code in a notebook has no
-     * invariants the kernel relies on, and the alternative is a kernel that never answers again.
+     * The cooperative stop: the library's stop flag when a measurement is open (its child ended, its
+     * loop leaves off and writes what it measured), else at once the thread's interrupt and JShell's
+     * own stop ({@link #interrupt}). Then {@link #invoke} stops waiting and gives the snippet its grace.
+     */
+    private void askToStop(Thread worker) {
+        measuring = Interruption.requestStop(Interruption.Cause.NOTEBOOK);
+        if (!measuring) {
+            interrupt(worker);
+        }
+        CountDownLatch s = stopping.get();
+        if (s != null) {
+            s.countDown();
+        }
+    }
+
+    /** The thread's interrupt, and JShell's own stop (JDK 22+: the snippet classes' stop checks throw). */
+    private void interrupt(Thread worker) {
+        worker.interrupt();
+        try {
+            super.stop();
+        } catch (Exception | Error e) {
+            // JDK 17-21: JShell's stop uses Thread.stop on its own threads (none of ours); nothing to do
+        }
+    }
+
+    /**
+     * A snippet that ignored every cooperative stop: ended with Thread.stop where the JDK still has
+     * it (17-19); user code in a notebook has no invariants the kernel relies on, and the alternative
+     * is a kernel that never answers again. Where it does not (20+), the thread is abandoned.
      */
     @SuppressWarnings({"deprecation", "removal"})
-    private static void kill(Thread worker) throws InterruptedException {
-        worker.interrupt();
-        worker.join(1000);
-        if (worker.isAlive()) {
-            try {
-                worker.stop();
-            } catch (UnsupportedOperationException e) {
-                // JDK 20+ removed Thread.stop: the snippet keeps its thread until it ends by itself.
-                System.err.println("heimdall-lab kernel: cannot stop a snippet that ignores interrupts on this JDK;"
-                        + " restart the kernel to get its CPU back");
-            }
-            worker.join(1000);
+    private static void hardStop(Thread worker, CountDownLatch done) throws InterruptedException {
+        try {
+            worker.stop();
+            done.await(1000, TimeUnit.MILLISECONDS);
+        } catch (UnsupportedOperationException e) {
+            System.err.println("heimdall-lab kernel: the interrupted snippet checks no interrupt and this JDK (" + Runtime.version().feature()
+                    + ") can stop it neither with Thread.stop nor with JShell's stop checks; it keeps running on its own thread"
+                    + " (restart the kernel to get its CPU back). The kernel goes on with the next cell.");
         }
     }
 }

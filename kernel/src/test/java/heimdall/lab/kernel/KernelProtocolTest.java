@@ -2,6 +2,7 @@ package heimdall.lab.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.testing.JupyterPython;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -82,6 +84,14 @@ class KernelProtocolTest {
         /* 31 */ "//inspect\n@@",
         /* 32 */ "heimdall.lab.kernel.KernelRenderers.register()",
         /* 33 */ "%time",
+        /* 34 */ "//interrupt-after 15\n"
+                + "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
+                + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
+                + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\"STOPDIR\")), "
+                + "System.out::println)",
+        /* 35 */ "\"runners: \" + ProcessHandle.current().descendants()"
+                + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()",
+        /* 36 */ "\"the next cell\"",
     };
     /** A group id of this run's own, so the artifacts it puts into ~/.m2/repository can be removed. */
     static final String GROUP = "heimdall.test.r" + Long.toHexString(new java.security.SecureRandom().nextLong() >>> 1);
@@ -112,7 +122,7 @@ class KernelProtocolTest {
         for (String c : CODE) {
             code.add(c.replace("LOADFILE", loadFile.toString()).replace("JAR", jar.toString())
                     .replace("NOPE", tmp.resolve("nope").toString()).replace("REPOURL", repoUrl)
-                    .replace("RGROUP", GROUP));
+                    .replace("RGROUP", GROUP).replace("STOPDIR", tmp.resolve("stopped").toString()));
         }
         Path cellsFile = tmp.resolve("cells.json");
         new ObjectMapper().writeValue(cellsFile.toFile(), code);
@@ -219,6 +229,33 @@ class KernelProtocolTest {
         assertEquals("EvaluationStopped", e.get("ename").asText());
         assertEquals("Evaluation interrupted.", e.get("evalue").asText());
         assertEquals("after the interrupt", data(18, "execute_result", "text/plain"));
+    }
+
+    /**
+     * Issue 13: a notebook interrupt during a floor-cost measurement at the published counts stops it
+     * cooperatively (the library's stop flag, the running child ended), on JDK 17 and on JDK 25 alike:
+     * the results folder holds what was measured marked interrupted, no runner is left, and the kernel
+     * runs the next cell.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aNotebookInterruptStopsAMeasurementAndKeepsWhatItMeasured() throws IOException {
+        // A kernel fact (/proc/sys/kernel/seccomp/actions_avail): floor-cost's rows install filters.
+        heimdall.lab.testing.Requires.seccomp("kill_process", "errno", "allow", "user_notif");
+        JsonNode e = only(34, "error");
+        assertEquals("EvaluationStopped", e.get("ename").asText(), e.toString());
+        String printed = outputs(34, "stream").toString();
+        assertTrue(printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"), printed);
+        Map<String, Object> top = new ObjectMapper().readValue(tmp.resolve("stopped/summary.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("interrupted (notebook/jshell interrupt)", top.get("interruption"));
+        assertNull(top.get("signal"), "no signal: a notebook interrupt");
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        assertTrue(rows.stream().anyMatch(r -> (Integer) r.get("runs_completed") + (Integer) r.get("runs_none_completed") > 0),
+                "some runs (filtered or baseline) were kept: " + rows);
+        assertTrue(rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("interrupted"))), "rows marked");
+        assertEquals("runners: 0", data(35, "execute_result", "text/plain"), "no heimdall-runner outlives the stop");
+        assertEquals("the next cell", data(36, "execute_result", "text/plain"));
     }
 
     @Test

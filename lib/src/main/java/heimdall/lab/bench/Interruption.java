@@ -28,7 +28,9 @@ public final class Interruption implements AutoCloseable {
     public enum Cause {
         SIGINT("INT", 2, "interrupted (Ctrl-C)"),
         SIGTERM("TERM", 15, "terminated (SIGTERM)"),
-        SIGHUP("HUP", 1, "hung up (SIGHUP)");
+        SIGHUP("HUP", 1, "hung up (SIGHUP)"),
+        /** Not a signal: a Jupyter interrupt or jshell's Ctrl-C, asked through {@link #requestStop}. */
+        NOTEBOOK(null, 2, "interrupted (notebook/jshell interrupt)");
 
         private final String javaName;
         private final int number;
@@ -45,6 +47,11 @@ public final class Interruption implements AutoCloseable {
             return said;
         }
 
+        /** Whether a signal is behind it ({@link #NOTEBOOK} is not). */
+        public boolean isSignal() {
+            return javaName != null;
+        }
+
         /** The signal's number on Linux. */
         public int number() {
             return number;
@@ -57,7 +64,7 @@ public final class Interruption implements AutoCloseable {
 
         static Cause of(Signal s) {
             for (Cause c : values()) {
-                if (c.javaName.equals(s.getName())) {
+                if (s.getName().equals(c.javaName)) {
                     return c;
                 }
             }
@@ -65,16 +72,42 @@ public final class Interruption implements AutoCloseable {
         }
     }
 
-    private final AtomicReference<Cause> cause = new AtomicReference<>();
+    /**
+     * The measurement's stop flag, one per process: the interruption opened first and not yet closed.
+     * Every measuring loop checks it ({@link #stopRequested()}, {@link #checkpoint()}) so that a signal,
+     * a notebook interrupt or an exception stops every reproduction the same way.
+     */
+    private static final AtomicReference<Interruption> ACTIVE = new AtomicReference<>();
+
+    private final AtomicReference<Cause> cause;
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
+    private final boolean owner;
     private volatile boolean closed;
 
-    private Interruption() {}
+    private Interruption() {
+        this(new AtomicReference<>(), true);
+    }
 
-    /** Starts catching SIGINT, SIGTERM and SIGHUP until {@link #close()}. */
+    private Interruption(AtomicReference<Cause> shared, boolean owner) {
+        this.cause = shared;
+        this.owner = owner;
+    }
+
+    /**
+     * Starts catching SIGINT, SIGTERM and SIGHUP until {@link #close()}, and makes this the process's
+     * stop flag. When one is already open (the reproduction framework opened it around a run), this
+     * returns a view of that one: same flag, and closing it restores nothing.
+     */
     public static Interruption catchSignals() {
+        Interruption open = ACTIVE.get();
+        if (open != null && !open.closed) {
+            return new Interruption(open.cause, false);
+        }
         Interruption i = new Interruption();
         for (Cause c : Cause.values()) {
+            if (!c.isSignal()) {
+                continue;
+            }
             Signal s = new Signal(c.javaName);
             try {
                 i.previous.put(s, Signal.handle(s, i::handle));
@@ -82,7 +115,64 @@ public final class Interruption implements AutoCloseable {
                 // the JVM keeps this one (-Xrs, or ignored since start): its default applies
             }
         }
+        ACTIVE.set(i);
         return i;
+    }
+
+    /**
+     * Whether the process's open interruption (if any) asked the measurement to stop: the check a
+     * measuring loop makes between runs, rounds and batches.
+     */
+    public static boolean stopRequested() {
+        Interruption open = ACTIVE.get();
+        return open != null && open.requested();
+    }
+
+    /** What asked the process's open measurement to stop, if anything did. */
+    public static Optional<Cause> stopCause() {
+        Interruption open = ACTIVE.get();
+        return open == null ? Optional.empty() : open.cause();
+    }
+
+    /** Throws {@link Stopped} when {@link #stopRequested()}: for loops that keep nothing partial. */
+    public static void checkpoint() {
+        Interruption open = ACTIVE.get();
+        if (open != null && open.requested()) {
+            throw new Stopped(open.cause.get());
+        }
+    }
+
+    /**
+     * Asks the open measurement to stop as a first signal would (its running child is ended), for a
+     * caller that is not a signal: a notebook interrupt. Returns whether a measurement was open.
+     */
+    public static boolean requestStop(Cause c) {
+        Interruption open = ACTIVE.get();
+        if (open == null || open.closed) {
+            return false;
+        }
+        if (open.cause.compareAndSet(null, c)) {
+            MeasuredChild.killLive();
+        }
+        return true;
+    }
+
+    /**
+     * A measurement left off because a stop was requested, with nothing partial worth keeping; the
+     * reproduction framework removes what the run wrote and exits with the cause's status.
+     */
+    public static final class Stopped extends RuntimeException {
+        private final transient Cause cause;
+
+        public Stopped(Cause cause) {
+            super(cause.said(), null, false, false);
+            this.cause = cause;
+        }
+
+        /** What asked the stop. */
+        public Cause stopCause() {
+            return cause;
+        }
     }
 
     /** An interruption that no signal reaches, for callers that stop in their own way. */
@@ -133,6 +223,10 @@ public final class Interruption implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (!owner) {
+            return;
+        }
+        ACTIVE.compareAndSet(this, null);
         previous.forEach((s, old) -> {
             try {
                 Signal.handle(s, old);

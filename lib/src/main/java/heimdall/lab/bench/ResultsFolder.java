@@ -118,7 +118,8 @@ public final class ResultsFolder {
 
     /**
      * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
-     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}), and its rows.
+     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
+     * null for a notebook or jshell interrupt), and its rows.
      */
     public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
         Map<String, Object> top = new LinkedHashMap<>();
@@ -126,7 +127,7 @@ public final class ResultsFolder {
         top.put("schema_version", SUMMARY_SCHEMA);
         top.put("interrupted", interruption.isPresent());
         top.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
-        top.put("signal", interruption.map(Interruption.Cause::name).orElse(null));
+        top.put("signal", interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null));
         top.put("rows", rows);
         return writeJson("summary.json", top);
     }
@@ -161,6 +162,39 @@ public final class ResultsFolder {
         } catch (IOException e) {
             return false; // left as it is: results folders are never overwritten anyway
         }
+    }
+
+    /**
+     * Removes everything in the folder (it was absent or empty when this run took it, so all of it is
+     * this run's, part-written files included), then the folder itself if this run made it: what an
+     * interruption leaves when the reproduction kept nothing partial. Links are removed, never followed.
+     *
+     * @return whether the folder is gone
+     */
+    public boolean discardWritten() {
+        try {
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+                    Files.delete(f);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    if (!d.equals(dir)) {
+                        Files.delete(d);
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the part-written " + dir, e);
+        }
+        return discardIfEmpty();
     }
 
     /** Deletes a file this run wrote into the folder (e.g. an empty samples file), if it is there. */

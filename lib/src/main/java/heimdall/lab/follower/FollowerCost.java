@@ -136,6 +136,7 @@ public final class FollowerCost {
         long[][] with = new long[o.runs()][];
         try {
             for (int i = 0; i < o.runs(); i++) {
+                heimdall.lab.bench.Interruption.checkpoint(); // a stop between runs: see reproduce.Stoppable
                 ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
                 if (r.floor() != null) {
                     spec = spec.withPrograms(r.floor().bytes());
@@ -145,6 +146,7 @@ public final class FollowerCost {
                 with[i] = withFollower(r, spec, o);
             }
         } catch (Refusal refused) {
+            heimdall.lab.bench.Interruption.checkpoint(); // the stop ended the child: not a refusal of the hook
             m.put("status", "refused");
             m.put("reason", refused.getMessage());
             return m;

@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -242,13 +243,16 @@ public final class AttachCost {
             Runs runs = new Runs();
             String failure = null;
             for (int run = 0; run < o.runs() && failure == null; run++) {
+                Interruption.checkpoint(); // stops between runs (Stoppable): attach-cost keeps no partial rows
                 try {
                     measureRun(f, row, run, k, o, samples, runs, progress);
                 } catch (Refusal e) {
+                    Interruption.checkpoint(); // the stop ended the child: not the floor's failure
                     failure = e.getMessage();
                     progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
                 }
             }
+            Interruption.checkpoint();
             long[] compile = timeCompile(f, o, progress);
             figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
                     List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
@@ -257,6 +261,7 @@ public final class AttachCost {
         List<long[]> forkRuns = new ArrayList<>();
         List<Long> forkLoop = new ArrayList<>();
         for (int run = 0; run < o.runs(); run++) {
+            Interruption.checkpoint();
             ChildSpec fork = ChildSpec.of(Call.FORK, o.forkWarmup(), o.forks()).withCpu(o.cpu());
             long[] s = MeasuredChild.run(fork).requireCompleted().samples();
             forkRuns.add(s);

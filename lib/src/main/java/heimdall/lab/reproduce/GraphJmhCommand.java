@@ -79,6 +79,19 @@ public final class GraphJmhCommand implements Command {
                     + List.of(Layout.values()));
         }
         String entry = args.value("--entry").orElse("main");
+        // Ctrl-C/SIGTERM stop it like every reproduction (Stoppable): JMH's JVM is ended, nothing is kept.
+        Stoppable.Outcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
+            try {
+                return measure(folder, quick, layout, entry);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        return outcome.discarded().map(heimdall.lab.bench.Interruption.Cause::exitStatus).orElseGet(() -> outcome.result().orElseThrow());
+    }
+
+    private static int measure(heimdall.lab.bench.ResultsFolder folder, boolean quick, Layout layout, String entry)
+            throws IOException, InterruptedException {
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(false);
         int samples = quick && System.getenv("GRAPH_BENCH_SAMPLES") == null ? 3 : s.samples();
         PrintStream out = System.out;
@@ -227,7 +240,16 @@ public final class GraphJmhCommand implements Command {
                 "-r", "1s", "-p", "graph=broker", "-p", "entry=" + entry, "-p", "layout=" + layout.wire(),
                 "-jvmArgsAppend", opens + " " + props, "-rf", "json", "-rff", json.toString()));
         Process p = new ProcessBuilder(cmd).inheritIO().start();
-        int status = p.waitFor();
+        while (!p.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (heimdall.lab.bench.Interruption.stopRequested()) {
+                // A SIGTERM reaches only us: JMH and the JVM it forked are ended here.
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor();
+                heimdall.lab.bench.Interruption.checkpoint();
+            }
+        }
+        int status = p.exitValue();
         if (status != 0 || !Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(json) == 0) {
             throw new Refusal("JMH exited with status " + status);
         }

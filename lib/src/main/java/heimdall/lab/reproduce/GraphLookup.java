@@ -281,6 +281,7 @@ public final class GraphLookup {
         int[] events = k.events();
         warmJit(cursors, events);
         for (int b = 0; b < batches; b++) {
+            heimdall.lab.bench.Interruption.checkpoint(); // stops between batches (Stoppable): no partial rows
             for (int i = 0; i < layouts.size(); i++) {
                 int l = (i + b) % layouts.size();
                 Cursor cur = cursors[l];

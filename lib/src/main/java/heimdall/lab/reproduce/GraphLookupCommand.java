@@ -77,13 +77,18 @@ public final class GraphLookupCommand {
         GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
                 args.flag("--unpinned"));
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
-        GraphLookup.Result r;
+        // Ctrl-C/SIGTERM stop between batches (Stoppable); an error leaves ours removed, the user's empty.
+        Stoppable.Outcome<GraphLookup.Result> outcome;
         try {
-            r = GraphLookup.run(o, folder, err::println);
-        } catch (RuntimeException e) {
-            folder.discardIfEmpty(); // ours goes; a folder the user made stays, empty
-            throw e;
+            outcome = Stoppable.run("graph-lookup", folder, err::println, () -> GraphLookup.run(o, folder, err::println));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("graph-lookup interrupted", e);
         }
+        if (outcome.discarded().isPresent()) {
+            return outcome.discarded().get().exitStatus();
+        }
+        GraphLookup.Result r = outcome.result().orElseThrow();
         try {
             out.print(Files.readString(r.folder().resolve("table.md")));
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.GroupedMedian;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -492,14 +493,16 @@ public final class KernelBitmap {
         int rounds = Math.max(o.runs(), o.batchRuns());
         int batchDone = 0;
         int slots = METHODS.size() * n;
-        for (int round = 0; round < rounds; round++) {
+        // A stop (Stoppable, Interruption) ends the running child and leaves off before the next run;
+        // the runs completed so far are kept.
+        for (int round = 0; round < rounds && !Interruption.stopRequested(); round++) {
             double before = loads.sample().one();
             int placement = ChildSpec.placementForRun(Call.GETPID, round);
             boolean perCallRound = round < o.runs();
             int batchTarget = (int) ((long) o.batchRuns() * (round + 1) / rounds);
             boolean batchRound = batchTarget > batchDone;
             batchDone = batchTarget;
-            for (int k = 0; k < slots; k++) {
+            for (int k = 0; k < slots && !Interruption.stopRequested(); k++) {
                 int v = (k + round) % slots;
                 int c = v % n;
                 Method m = METHODS.get(v / n);
@@ -510,7 +513,15 @@ public final class KernelBitmap {
                 List<byte[]> progs = configs.get(c).stream().map(Program::toBytes).toList();
                 ChildSpec spec = ChildSpec.of(m.loop().call(), o.warmup(), isBatch ? o.batchCount() : o.perCallCount())
                         .withCpu(o.cpu()).withPrograms(progs).withPlacement(placement).withMode(m.timing().mode());
-                ChildResult r = MeasuredChild.run(spec).requireCompleted();
+                ChildResult r;
+                try {
+                    r = MeasuredChild.run(spec).requireCompleted();
+                } catch (heimdall.lab.Refusal e) {
+                    if (Interruption.stopRequested()) {
+                        break; // the stop ended this child: its run is not kept
+                    }
+                    throw e;
+                }
                 Collecting into = got.get(c).get(m);
                 long figure;
                 if (isBatch) {
@@ -530,6 +541,10 @@ public final class KernelBitmap {
                         BitmapEstimates.CONFIGURATIONS.get(c), m.label(), figure));
             }
             loadPerRound.add((before + loads.sample().one()) / 2);
+        }
+        if (got.stream().flatMap(x -> x.values().stream()).anyMatch(x -> x.nsPerCall.isEmpty())) {
+            // Stopped before every configuration had a run every way: no figure for some, keep nothing.
+            Interruption.checkpoint();
         }
         List<Configuration> out = new ArrayList<>();
         for (int c = 0; c < n; c++) {
@@ -558,12 +573,16 @@ public final class KernelBitmap {
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
             m = measure(o, samples, loads, progress);
         }
-        List<Map<String, Object>> summary = summary(m);
-        folder.writeSummary("kernel-bitmap", java.util.Optional.empty(), summary);
+        java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : Interruption.stopCause();
+        List<Map<String, Object>> summary = markRuns(summary(m), m, cause.isPresent());
+        cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
+        folder.writeSummary("kernel-bitmap", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "kernel-bitmap");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("options", o);
@@ -592,8 +611,51 @@ public final class KernelBitmap {
         env.put("methods", methods);
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(m, host));
-        return new ReproductionResult(folder.path(), summary);
+        String table = table(m, host);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": fewer runs than asked (runs_completed, batch_runs_completed in summary.json).**\n\n" + table;
+        }
+        folder.writeText("table.md", table);
+        return new ReproductionResult(folder.path(), summary, cause);
+    }
+
+    /** Whether every configuration has every run it asked for, every way. */
+    static boolean complete(Measurement m) {
+        return m.configurations().stream().allMatch(c -> METHODS.stream()
+                .allMatch(x -> c.of(x).nsPerCall().size() >= (x.timing().batch() ? m.options().batchRuns() : m.options().runs())));
+    }
+
+    /**
+     * Each row with the runs asked and completed: per configuration its own (the fewest of its
+     * methods'), for the estimate and expectation rows the fewest of any configuration's.
+     */
+    static List<Map<String, Object>> markRuns(List<Map<String, Object>> rows, Measurement m, boolean interrupted) {
+        int[] all = {Integer.MAX_VALUE, Integer.MAX_VALUE};
+        Map<String, int[]> byWhat = new LinkedHashMap<>();
+        for (Configuration c : m.configurations()) {
+            int[] done = {Integer.MAX_VALUE, Integer.MAX_VALUE};
+            for (Method x : METHODS) {
+                int i = x.timing().batch() ? 1 : 0;
+                done[i] = Math.min(done[i], c.of(x).nsPerCall().size());
+            }
+            byWhat.put(c.what(), done);
+            all[0] = Math.min(all[0], done[0]);
+            all[1] = Math.min(all[1], done[1]);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> row : rows) {
+            Map<String, Object> r = new LinkedHashMap<>(row);
+            int[] done = "configuration".equals(row.get("section")) ? byWhat.getOrDefault(String.valueOf(row.get("what")), all) : all;
+            r.put("runs_asked", m.options().runs());
+            r.put("runs_completed", done[0]);
+            r.put("batch_runs_asked", m.options().batchRuns());
+            r.put("batch_runs_completed", done[1]);
+            r.put("interrupted", interrupted && (done[0] < m.options().runs() || done[1] < m.options().batchRuns()));
+            out.add(r);
+        }
+        return out;
     }
 
     private static double round3(double d) {

@@ -71,6 +71,8 @@ public final class Lanes {
             String[] failed = new String[variants.size()];
             for (int b = 0; b < batches; b++) {
                 for (int i = 0; i < variants.size(); i++) {
+                    // Stops between batches (Stoppable): lanes keeps no partial rows.
+                    heimdall.lab.bench.Interruption.checkpoint();
                     int v = (i + b) % variants.size();
                     Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
                     LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());

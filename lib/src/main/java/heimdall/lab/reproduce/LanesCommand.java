@@ -39,7 +39,12 @@ public final class LanesCommand {
         Args args = Args.parse("reproduce lanes", argv, Set.of("--quick"), Set.of("--out")).atMost(0);
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
-        Lanes.Result r = Lanes.run(s, folder, err::println);
+        // Ctrl-C/SIGTERM stop between batches (Stoppable): no partial rows kept, no folder left.
+        Stoppable.Outcome<Lanes.Result> outcome = Stoppable.run("lanes", folder, err::println, () -> Lanes.run(s, folder, err::println));
+        if (outcome.discarded().isPresent()) {
+            return outcome.discarded().get().exitStatus();
+        }
+        Lanes.Result r = outcome.result().orElseThrow();
         try {
             out.print(Files.readString(r.folder().resolve("table.md")));
         } catch (IOException e) {

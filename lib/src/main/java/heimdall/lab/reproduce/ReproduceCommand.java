@@ -59,10 +59,11 @@ public final class ReproduceCommand implements Command {
         h.append('\n').append(LanesCommand.HELP.stripTrailing()).append('\n');
         h.append("""
 
-                Ctrl-C or SIGTERM during floor-cost or host-load ends the running child and writes what was
-                measured, marked interrupted in summary.json (at the top and per row: runs_completed); before
-                any run completed nothing is written and an --out folder is left empty. A second signal ends
-                at once.
+                Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
+                runs. floor-cost, host-load and kernel-bitmap write what was measured, marked interrupted in
+                summary.json (at the top and per row: runs_asked, runs_completed); the others keep no partial
+                rows. Before anything is kept nothing is left: no folder, or an --out folder left empty. A
+                second signal ends at once.
 
                 Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
                 2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
@@ -88,11 +89,16 @@ public final class ReproduceCommand implements Command {
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(FloorCost::defaultFolder);
-        // floor-cost and host-load catch Ctrl-C and SIGTERM while they measure (Interruption).
-        ReproductionResult result = run.into(folder, line -> System.err.println(line));
+        // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
+        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(r.name(), folder, line -> System.err.println(line),
+                () -> run.into(folder, line -> System.err.println(line)));
+        if (outcome.discarded().isPresent()) {
+            return outcome.discarded().get().exitStatus();
+        }
+        ReproductionResult result = outcome.result().orElseThrow();
         if (result.interruption().isPresent() && !result.written()) {
             // Nothing measured: a folder we made goes, the user's own stays (empty: usable as --out again).
-            boolean gone = folder.discardIfEmpty();
+            boolean gone = folder.discardWritten();
             System.err.println(r.name() + ": " + result.interruption().get().said() + " before anything was measured; "
                     + (gone ? "no results folder left" : folder.path() + " left empty"));
             return result.interruption().get().exitStatus();

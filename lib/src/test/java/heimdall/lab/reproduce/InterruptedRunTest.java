@@ -50,14 +50,21 @@ class InterruptedRunTest {
     }
 
     /** A {@code lab} JVM with the test's class path; the shell's own signal dispositions reset to default. */
-    private static final class Lab implements AutoCloseable {
+    static final class Lab implements AutoCloseable {
         final Process process;
         final List<String> err = Collections.synchronizedList(new ArrayList<>());
         final List<String> out = Collections.synchronizedList(new ArrayList<>());
         final Set<Long> runners = Collections.synchronizedSet(new HashSet<>());
 
         Lab(String... argv) throws IOException {
-            List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM",
+            this(List.of(), argv);
+        }
+
+        /** With {@code NAME=value} environment entries (e.g. GRAPH_BENCH_SAMPLES) for the JVM. */
+        Lab(List<String> environment, String... argv) throws IOException {
+            List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM"));
+            cmd.addAll(environment);
+            cmd.addAll(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                     "-Djava.awt.headless=true", "-Dheimdall.lab.home=" + Fixtures.home(),
@@ -137,7 +144,7 @@ class InterruptedRunTest {
         }
     }
 
-    private static boolean empty(Path dir) throws IOException {
+    static boolean empty(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.findAny().isEmpty();
         }

@@ -1,0 +1,51 @@
+"""Drives the jshell tool on a pseudo-terminal, as a user at a terminal would.
+
+argv: a JSON file with the jshell command line and the steps. A step is {"send": text} (a line),
+{"ctrl_c_after": text, "delay": s} (Ctrl-C s seconds after the output holds text) or {"prompts": n} (wait until n prompts were
+shown). Everything jshell printed goes to stdout.
+"""
+import json
+import os
+import pty
+import select
+import sys
+import time
+
+spec = json.load(open(sys.argv[1]))
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(spec["argv"][0], spec["argv"])
+out = b""
+
+
+def until(pred, seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end and not pred():
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                return False
+    return pred()
+
+
+for step in spec["steps"]:
+    if "prompts" in step:
+        n = step["prompts"]
+        # jline starts each line it reads by turning bracketed paste on: one per prompt
+        if not until(lambda: out.count(b"\x1b[?2004h") >= n, 120):
+            break
+    elif "ctrl_c_after" in step:
+        text = step["ctrl_c_after"].encode()
+        if not until(lambda: text in out, 120):
+            break
+        until(lambda: False, step.get("delay", 0))
+        os.write(fd, b"\x03")
+    else:
+        os.write(fd, step["send"].encode() + b"\n")
+until(lambda: False, 2)
+os.write(fd, b"/exit\n")
+until(lambda: False, 3)
+sys.stdout.write(out.decode("utf-8", "replace"))

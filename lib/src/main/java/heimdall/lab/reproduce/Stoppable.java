@@ -1,0 +1,57 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.ResultsFolder;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The one way every reproduction stops (issues 12 and 13): the framework opens the process's
+ * {@link Interruption} around the run, so Ctrl-C, SIGTERM, SIGHUP or a notebook interrupt
+ * ({@link Interruption#requestStop}) ends the running child and raises the stop flag; the measuring
+ * loop checks the flag between runs, rounds and batches. A reproduction that can keep what it
+ * measured returns it marked interrupted ({@code summary.json} and each row's {@code runs_completed});
+ * one that keeps nothing partial throws {@link Interruption.Stopped} (or fails because its child was
+ * ended), and then everything the run wrote is removed here: no folder, or the user's own left empty.
+ * Either way the folder is never left part-written.
+ */
+final class Stoppable {
+    private Stoppable() {}
+
+    /** A measurement's body. */
+    @FunctionalInterface
+    interface Body<T> {
+        T run() throws InterruptedException;
+    }
+
+    /**
+     * What a stoppable run ended with.
+     *
+     * @param result what the body returned; absent when a stop left nothing to keep
+     * @param discarded the cause when a stop left nothing (the folder has been cleared)
+     */
+    record Outcome<T>(Optional<T> result, Optional<Interruption.Cause> discarded) {}
+
+    /**
+     * Runs {@code body} with the stop flag open. An exception while a stop was requested is the stop
+     * (the signal ended a child mid-run); any other exception leaves the folder as an early failure
+     * does (removed when empty and ours) and is rethrown.
+     */
+    static <T> Outcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body) throws InterruptedException {
+        try (Interruption stop = Interruption.catchSignals()) {
+            try {
+                return new Outcome<>(Optional.of(body.run()), Optional.empty());
+            } catch (RuntimeException | InterruptedException e) {
+                if (!stop.requested()) {
+                    folder.discardIfEmpty();
+                    throw e;
+                }
+                Interruption.Cause c = stop.cause().orElseThrow();
+                boolean gone = folder.discardWritten();
+                progress.accept(name + ": " + c.said() + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
+                        + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
+                return new Outcome<>(Optional.empty(), Optional.of(c));
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package heimdall.lab.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.analysis.Results;
+import heimdall.lab.reproduce.InterruptedRunTest.Lab;
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12: every reproduction stops the same way (Stoppable). A real {@code lab} JVM per test gets a
+ * signal; what is checked is the exit status (128 + the signal), that no measured child outlives it,
+ * and the folder: a valid one marked interrupted (at the top and per row) where the reproduction keeps
+ * partial rows, otherwise none at all, or the user's own left empty.
+ */
+class EveryReproductionStopsTest {
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void needsSeccomp() {
+        // Kernel facts (/proc/sys/kernel/seccomp/actions_avail): the measured children install filters.
+        Requires.seccomp("kill_process", "errno", "allow", "user_notif");
+    }
+
+    /** kernel-bitmap stopped after a few rounds: summary.json and each row say so, with the runs completed. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void kernelBitmapLateSigtermKeepsTheCompletedRuns() throws Exception {
+        Path out = tmp.resolve("bitmap");
+        try (Lab lab = new Lab("reproduce", "kernel-bitmap", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("round 3 ·"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("kernel-bitmap: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+            lab.assertNoRunnerLeft();
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("kernel-bitmap", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        assertFalse(rows.isEmpty());
+        for (Map<String, Object> r : rows) {
+            int asked = (Integer) r.get("runs_asked");
+            int done = (Integer) r.get("runs_completed");
+            assertEquals(KernelBitmap.Options.quick().runs(), asked);
+            assertTrue(done >= 1 && done < asked, "stopped after round 3 of 16: " + done);
+            assertEquals(Boolean.TRUE, r.get("interrupted"), r.toString());
+        }
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** kernel-bitmap stopped during its first runs: nothing kept, the user's folder left empty. */
+    @Test
+    void kernelBitmapEarlyCtrlCLeavesTheUsersFolderEmpty() throws Exception {
+        Path out = Files.createDirectory(tmp.resolve("mine"));
+        try (Lab lab = new Lab("reproduce", "kernel-bitmap", "--runs", "4", "--batch-runs", "4", "--calls", "5000000",
+                "--batch-calls", "200000000", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("kernel-bitmap: 5 configurations"), 60);
+            lab.signal("INT");
+            assertEquals(130, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains(out + " left empty"), lab.errText());
+            assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
+            lab.assertNoRunnerLeft();
+        }
+    }
+
+    /** attach-cost keeps no partial rows: a stop after some runs leaves no folder of its making. */
+    @Test
+    void attachCostSigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("attach");
+        try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("run 1 ·"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertTrue(lab.errText().contains("no results folder left"), lab.errText());
+            assertFalse(Files.exists(out), "no part-written folder");
+            lab.assertNoRunnerLeft();
+        }
+    }
+
+    /** lanes (threads in the JVM, no child): Ctrl-C between batches, the user's folder left empty. */
+    @Test
+    void lanesCtrlCLeavesTheUsersFolderEmpty() throws Exception {
+        Path out = Files.createDirectory(tmp.resolve("lanes"));
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "lanes", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("lanes: workers"), 120);
+            lab.signal("INT");
+            assertEquals(130, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before its rows were complete"), lab.errText());
+            assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
+        }
+    }
+
+    /** follower-cost (root and kernel BTF): SIGTERM after its first row leaves no folder and no child. */
+    @Test
+    void followerCostSigtermLeavesNoFolder() throws Exception {
+        Requires.that(KernelFacts.root(), KernelFacts.btf());
+        Path out = tmp.resolve("follower");
+        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", "50", "--calls", "50000", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("follower-cost:"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertFalse(Files.exists(out), "no part-written folder");
+            lab.assertNoRunnerLeft();
+        }
+    }
+
+    /** graph-lookup: SIGTERM between batches leaves no folder of its making. */
+    @Test
+    void graphLookupSigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("lookup");
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("graph-lookup:"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertFalse(Files.exists(out), "no part-written folder");
+        }
+    }
+}
