@@ -199,6 +199,15 @@ public final class Results {
                 && Files.isRegularFile(dir.resolve(Distributions.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
+    /**
+     * Whether the folder's distributions can be drawn: it has samples.arrow, or distributions.json in
+     * its place. Folders made before distributions.json existed, whose samples.arrow is gone, have
+     * neither: their summaries load, their distribution charts cannot be redrawn.
+     */
+    public boolean hasSampleData() {
+        return Files.isRegularFile(dir.resolve("samples.arrow")) || distilledOnly();
+    }
+
     private synchronized Distributions distilled() {
         if (distilled == null) {
             distilled = Distributions.read(dir.resolve(Distributions.FILE));
