@@ -53,6 +53,39 @@ public record Ecdf(double[] x, double[] y, long count, double median, double p99
         return ofSorted(s.length, i -> s[i]);
     }
 
+    /**
+     * The ECDF kept as nearest-rank quantiles ({@link Distributions}): {@code values[k]} is the
+     * {@code q[k]}-quantile of {@code count} samples. Each point's fraction is that of its order
+     * statistic, as {@link #of} gives it; grid points that fall on the same order statistic are kept once.
+     */
+    static Ecdf ofQuantiles(double[] q, double[] values, int count) {
+        if (count == 0 || q.length == 0) {
+            return new Ecdf(new double[0], new double[0], 0, Double.NaN, Double.NaN);
+        }
+        double[] x = new double[q.length];
+        double[] y = new double[q.length];
+        int kept = 0;
+        int lastRank = -1;
+        double median = Double.NaN;
+        double p99 = Double.NaN;
+        for (int k = 0; k < q.length; k++) {
+            int r = rank(count, q[k]);
+            if (r == rank(count, 0.5)) {
+                median = values[k];
+            }
+            if (r == rank(count, 0.99)) {
+                p99 = values[k];
+            }
+            if (r != lastRank) {
+                x[kept] = values[k];
+                y[kept] = (r + 1) / (double) count;
+                kept++;
+                lastRank = r;
+            }
+        }
+        return new Ecdf(Arrays.copyOf(x, kept), Arrays.copyOf(y, kept), count, median, p99);
+    }
+
     private static Ecdf ofSorted(int n, java.util.function.IntToDoubleFunction at) {
         if (n == 0) {
             return new Ecdf(new double[0], new double[0], 0, Double.NaN, Double.NaN);

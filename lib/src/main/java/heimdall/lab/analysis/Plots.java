@@ -95,10 +95,11 @@ public final class Plots {
                     "Workload wall time by variant (median of batches)", "wall time (ms)"));
             return charts;
         }
-        boolean samples = Files.isRegularFile(r.dir().resolve("samples.arrow")) && r.hasCallSamples();
+        // samples.arrow, or without it (a committed folder) the compact distributions.json
+        boolean samples = r.hasCallSamples();
         if (samples && r.variants().contains("filtered")) {
             for (Group g : floorGroups(r)) {
-                if (g.rows().stream().anyMatch(i -> r.samplesOf(i, "filtered").length > 0)) {
+                if (g.rows().stream().anyMatch(i -> r.hasSamples(i, "filtered"))) {
                     charts.put("distribution-" + g.slug() + ".png", distribution(r, g));
                 }
             }
@@ -288,13 +289,12 @@ public final class Plots {
 
     /** One row's samples with and without the filter, as two ECDFs. */
     public static XYChart distribution(Results r, int row) {
-        if (r.samplesOf(row, "filtered").length == 0) {
+        if (!r.hasSamples(row, "filtered")) {
             throw new IllegalArgumentException("row " + row + " has no samples in " + r.dir());
         }
         List<Line> lines = new ArrayList<>();
         lines.add(new Line("filtered", r.ecdfOf(row, "filtered"), PALETTE[0], false));
-        long[][] none = r.samplesOf(r.baselineRow(row), "none");
-        if (none.length > 0) {
+        if (r.hasSamples(r.baselineRow(row), "none")) {
             lines.add(new Line("no filter", r.ecdfOf(r.baselineRow(row), "none"), PALETTE[0], true));
         }
         return ecdfChart("Time per call: " + r.label(row), lines);
@@ -312,8 +312,7 @@ public final class Plots {
         int colour = 0;
         for (int k = 0; k < g.rows().size(); k++) {
             int i = g.rows().get(k);
-            long[][] runs = r.samplesOf(i, "filtered");
-            if (runs.length == 0) {
+            if (!r.hasSamples(i, "filtered")) {
                 continue;
             }
             Color c = PALETTE[colour++ % PALETTE.length];
@@ -322,8 +321,7 @@ public final class Plots {
             baselines.putIfAbsent(r.baselineRow(i), c);
         }
         for (var b : baselines.entrySet()) {
-            long[][] none = r.samplesOf(b.getKey(), "none");
-            if (none.length > 0) {
+            if (r.hasSamples(b.getKey(), "none")) {
                 Ecdf e = r.ecdfOf(b.getKey(), "none");
                 Object call = r.rows().get(b.getKey()).get("call");
                 lines.add(new Line((call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
@@ -342,7 +340,7 @@ public final class Plots {
     public static XYChart distributionOf(Results r, String variant) {
         List<Integer> rows = new ArrayList<>();
         for (int i = 0; i < r.rows().size(); i++) {
-            if (r.samplesOf(i, variant).length > 0) {
+            if (r.hasSamples(i, variant)) {
                 rows.add(i);
             }
         }
@@ -429,8 +427,7 @@ public final class Plots {
         List<Line> lines = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
             int i = rows.get(k);
-            long[][] runs = r.samplesOf(i, "filtered");
-            if (runs.length == 0) {
+            if (!r.hasSamples(i, "filtered")) {
                 continue;
             }
             Map<String, Object> row = r.rows().get(i);

@@ -35,7 +35,7 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
 /**
- * A results folder ({@code results/<date>-<host>/}) loaded for analysis: {@code summary.json} as a
+ * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json} as a
  * table (one row per measured row, {@code row} = its index), {@code samples.arrow} as a long table and
  * {@code environment.json} as a map.
  *
@@ -57,12 +57,13 @@ public final class Results {
     private final Map<String, Object> environment;
     private Table samples;
     private Map<SampleKey, long[][]> grouped;
+    private Distributions distilled;
     private final Map<SampleKey, Ecdf> ecdfs = new java.util.HashMap<>();
 
     /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
     public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
 
-    private record SampleKey(int row, String variant) {}
+    record SampleKey(int row, String variant) {}
 
     private final boolean interrupted;
     private final String interruption;
@@ -171,6 +172,9 @@ public final class Results {
      * samples: use {@link #samplesOf} for those.
      */
     public synchronized Table samples() {
+        if (samples == null && distilledOnly() && distilled().batches() != null) {
+            samples = distilled().batches().copy();
+        }
         if (samples == null) {
             samples = readArrow(dir.resolve("samples.arrow"), TABLE_SAMPLES_LIMIT);
         }
@@ -181,8 +185,46 @@ public final class Results {
     public boolean hasCallSamples() {
         Path file = dir.resolve("samples.arrow");
         if (!Files.isRegularFile(file)) {
-            return false;
+            return distilledOnly() && distilled().hasSeries();
         }
+        return isCallSampleFile(file);
+    }
+
+    /**
+     * Whether only the compact distributions are here: no samples.arrow (it stays out of git) but a
+     * {@link Distributions#FILE}. ECDFs, medians and p99s then come from it; per-run samples do not.
+     */
+    public boolean distilledOnly() {
+        return !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && Files.isRegularFile(dir.resolve(Distributions.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Whether the folder's distributions can be drawn: it has samples.arrow, or distributions.json in
+     * its place. Folders made before distributions.json existed, whose samples.arrow is gone, have
+     * neither: their summaries load, their distribution charts cannot be redrawn.
+     */
+    public boolean hasSampleData() {
+        return Files.isRegularFile(dir.resolve("samples.arrow")) || distilledOnly();
+    }
+
+    private synchronized Distributions distilled() {
+        if (distilled == null) {
+            distilled = Distributions.read(dir.resolve(Distributions.FILE));
+        }
+        return distilled;
+    }
+
+    /**
+     * Whether row {@code row} has samples of {@code variant}, in samples.arrow or, without it, in
+     * distributions.json.
+     */
+    public boolean hasSamples(int row, String variant) {
+        return distilledOnly() ? distilled().has(row, variant) : samplesOf(row, variant).length > 0;
+    }
+
+    /** Whether samples.arrow holds per-call samples (row, variant, run, ns). */
+    static boolean isCallSampleFile(Path file) {
         try (BufferAllocator allocator = new RootAllocator();
              FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
              ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
@@ -197,9 +239,13 @@ public final class Results {
      * One row's samples of one variant ({@code "filtered"}, or {@code "none"}: the same call with no
      * filter, stored under the row named by {@link #baselineRow}), one array per run in run order;
      * empty when there are none. The first call reads the whole file in one pass; later calls are
-     * served from memory. The arrays are shared: do not modify them.
+     * served from memory. The arrays are shared: do not modify them. Empty in a folder with only
+     * distributions.json ({@link #distilledOnly}): use {@link #hasSamples} and {@link #ecdfOf} there.
      */
     public long[][] samplesOf(int row, String variant) {
+        if (distilledOnly()) {
+            return new long[0][]; // per-run samples live only in samples.arrow; ecdfOf still answers
+        }
         long[][] runs = grouped().get(new SampleKey(row, variant));
         return runs == null ? new long[0][] : runs;
     }
@@ -210,6 +256,9 @@ public final class Results {
      * millions of samples.
      */
     public Ecdf ecdfOf(int row, String variant) {
+        if (distilledOnly()) {
+            return distilled().ecdf(row, variant);
+        }
         SampleKey key = new SampleKey(row, variant);
         synchronized (ecdfs) {
             Ecdf e = ecdfs.get(key);
@@ -236,11 +285,17 @@ public final class Results {
 
     /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
     public List<String> variants() {
+        if (distilledOnly()) {
+            return distilled().variants();
+        }
         return grouped().keySet().stream().map(SampleKey::variant).distinct().toList();
     }
 
     /** The rows that have samples, in row order (after the first pass over the file). */
     public List<Integer> rowsWithSamples() {
+        if (distilledOnly()) {
+            return distilled().rows();
+        }
         return grouped().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
     }
 

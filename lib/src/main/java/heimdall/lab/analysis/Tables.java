@@ -169,11 +169,10 @@ public final class Tables {
         DoubleColumn added = DoubleColumn.create("added_ns");
         DoubleColumn spread = DoubleColumn.create("spread");
         for (int i : r.rowsWithSamples()) {
-            long[][] runs = r.samplesOf(i, "filtered");
-            if (runs.length == 0) {
+            if (!r.hasSamples(i, "filtered")) {
                 continue; // a baseline's holder row that failed, or samples of a row not in the summary
             }
-            long[][] none = i < r.rows().size() ? r.samplesOf(r.baselineRow(i), "none") : new long[0][];
+            boolean none = i < r.rows().size() && r.hasSamples(r.baselineRow(i), "none");
             // Ecdf's median and p99 are the nearest-rank figures bench.Stats reports, kept per row and variant.
             Ecdf f = r.ecdfOf(i, "filtered");
             row.append(i);
@@ -181,7 +180,7 @@ public final class Tables {
             count.append((int) f.count());
             med.append(f.median());
             p99.append(f.p99());
-            if (none.length > 0) {
+            if (none) {
                 Ecdf n = r.ecdfOf(r.baselineRow(i), "none");
                 medNone.append(n.median());
                 p99None.append(n.p99());
@@ -191,7 +190,17 @@ public final class Tables {
                 p99None.appendMissing();
                 added.appendMissing();
             }
-            spread.append(heimdall.lab.bench.Stats.spread(heimdall.lab.bench.Stats.runMedians(runs)));
+            if (r.distilledOnly()) {
+                // without samples.arrow the runs' medians are summary.json's (the same figures)
+                List<Double> meds = i < r.rows().size() ? r.numbers(i, "run_medians_ns") : List.of();
+                if (meds.isEmpty()) {
+                    spread.appendMissing();
+                } else {
+                    spread.append(heimdall.lab.bench.Stats.spread(meds.stream().mapToLong(Double::longValue).toArray()));
+                }
+            } else {
+                spread.append(heimdall.lab.bench.Stats.spread(heimdall.lab.bench.Stats.runMedians(r.samplesOf(i, "filtered"))));
+            }
         }
         return Table.create("from samples", row, label, count, med, p99, medNone, p99None, added, spread);
     }

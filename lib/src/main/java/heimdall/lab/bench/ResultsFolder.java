@@ -21,8 +21,9 @@ import java.util.stream.Stream;
 
 /**
  * A results folder: written once, never overwritten. Either chosen by the user ({@code --out DIR},
- * which must not exist or be empty) or allocated as {@code results/<yyyy-mm-dd>-<host>[-N]/}, where
- * N counts up until a name is free; the directory is created atomically so two runs never share one.
+ * which must not exist or be empty) or allocated as {@code results/<yyyy-mm-dd>-<host>-<reproduction>[-N]/},
+ * where N counts up until a name is free; the directory is created atomically so two runs never share
+ * one. (Folders made before the reproduction was in the name are {@code <date>-<host>[-N]}.)
  *
  * <p>Nothing is put in it until there is something to keep ({@code plots/} is made by the plots), so
  * a run that ends before measuring leaves an empty folder the user can give to {@code --out} again,
@@ -48,9 +49,13 @@ public final class ResultsFolder {
         return dir;
     }
 
-    /** Allocates a fresh {@code <root>/<date>-<host>[-N]} folder. */
-    public static ResultsFolder allocate(Path root, LocalDate date, String host) {
-        String base = date + "-" + host.replaceAll("[^A-Za-z0-9._-]", "_");
+    /**
+     * Allocates a fresh {@code <root>/<date>-<host>-<reproduction>[-N]} folder, so its name says which
+     * reproduction made it ({@code 2026-12-01-vm-floor-cost-2}).
+     */
+    public static ResultsFolder allocate(Path root, LocalDate date, String host, String reproduction) {
+        String base = date + "-" + host.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
+                + reproduction.replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             Files.createDirectories(root);
             for (int n = 1; ; n++) {

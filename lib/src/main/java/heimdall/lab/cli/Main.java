@@ -33,7 +33,8 @@ public final class Main {
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),
                 new heimdall.lab.follower.FollowCommand(),
-                new heimdall.lab.reproduce.GraphJmhCommand()
+                new heimdall.lab.reproduce.GraphJmhCommand(),
+                new heimdall.lab.analysis.DistillCommand()
         );
     }
 

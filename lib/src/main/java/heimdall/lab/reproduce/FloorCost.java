@@ -594,8 +594,8 @@ public final class FloorCost {
         return v instanceof Long l ? MarkdownTable.ns(l) : "—";
     }
 
-    /** The default results folder for a run started now on this host. */
-    public static ResultsFolder defaultFolder() {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname());
+    /** The default results folder for a run of {@code reproduction} started now on this host. */
+    public static ResultsFolder defaultFolder(String reproduction) {
+        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

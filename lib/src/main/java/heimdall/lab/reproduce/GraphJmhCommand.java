@@ -58,7 +58,7 @@ public final class GraphJmhCommand implements Command {
                 Builds bench-jmh with Maven first when it has not been built.
 
                   --quick   JMH 3 x 1 s warm-up and 3 x 1 s measurement; 3 harness batches
-                  --out DIR the results folder (absent or empty); default results/<date>-<host>[-N]/
+                  --out DIR the results folder (absent or empty); default results/<date>-<host>-graph-jmh[-N]/
 
                 Environment: GRAPH_BENCH_CPU (default: the highest allowed CPU), GRAPH_BENCH_SAMPLES (7).
                 Exit status: 0 both measured (agreement is printed, not enforced); 1 refused (bench-jmh cannot be
@@ -70,7 +70,7 @@ public final class GraphJmhCommand implements Command {
     public int run(List<String> argv) throws Exception {
         Args args = Args.parse("graph jmh", argv, Set.of("--quick"), Set.of("--layout", "--entry", "--out")).atMost(0);
         heimdall.lab.bench.ResultsFolder folder = args.value("--out")
-                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(FloorCost::defaultFolder);
+                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(() -> FloorCost.defaultFolder("graph-jmh"));
         boolean quick = args.flag("--quick");
         String layoutName = args.value("--layout").orElse("auto");
         Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);

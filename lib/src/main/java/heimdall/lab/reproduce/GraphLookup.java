@@ -646,8 +646,8 @@ public final class GraphLookup {
         return v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "—";
     }
 
-    /** The default results folder for a run started now on this host. */
-    public static ResultsFolder defaultFolder() {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname());
+    /** The default results folder for a run of {@code reproduction} started now on this host. */
+    public static ResultsFolder defaultFolder(String reproduction) {
+        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

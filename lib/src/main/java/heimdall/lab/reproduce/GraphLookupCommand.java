@@ -33,7 +33,7 @@ public final class GraphLookupCommand {
             rotates between batches; preparation is timed outside the loop.
 
               --quick         200,000 events, 3 batches (a variable that is set wins)
-              --out DIR       the results folder (absent or empty); default results/<date>-<host>[-N]/
+              --out DIR       the results folder (absent or empty); default results/<date>-<host>-graph-lookup[-N]/
               --layouts L,..  replay only these layouts (without hash or hash-fastutil, that speedup is null)
               --unpinned      import NODES EDGES even when no SHA256SUMS beside them pins them (without it
                               that is bad input); the results record each file's SHA-256 and pinned: false
@@ -76,7 +76,7 @@ public final class GraphLookupCommand {
         }
         GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
                 args.flag("--unpinned"));
-        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(() -> GraphLookup.defaultFolder("graph-lookup"));
         // Ctrl-C/SIGTERM stop between batches (Stoppable); an error leaves ours removed, the user's empty.
         Stoppable.Outcome<GraphLookup.Result> outcome;
         try {
@@ -89,6 +89,7 @@ public final class GraphLookupCommand {
             return outcome.discarded().get().exitStatus();
         }
         GraphLookup.Result r = outcome.result().orElseThrow();
+        heimdall.lab.analysis.Distributions.writeBeside(r.folder(), err::println);
         try {
             out.print(Files.readString(r.folder().resolve("table.md")));
         } catch (IOException e) {

@@ -22,7 +22,7 @@ public final class LanesCommand {
             tables, a check before each call; variants unchecked and every layout; counts and checksums verified.
 
               --quick    5,000 iterations, 3 batches (a variable that is set wins)
-              --out DIR  the results folder (absent or empty); default results/<date>-<host>[-N]/
+              --out DIR  the results folder (absent or empty); default results/<date>-<host>-lanes[-N]/
 
             Environment (seed 002): GRAPH_WORKLOAD_THREADS (1,4,16), GRAPH_WORKLOAD_ITERS (50,000),
             GRAPH_WORKLOAD_CPUS (the CPUs workload threads may use; default every allowed CPU),
@@ -38,13 +38,14 @@ public final class LanesCommand {
     static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
         Args args = Args.parse("reproduce lanes", argv, Set.of("--quick"), Set.of("--out")).atMost(0);
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
-        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(GraphLookup::defaultFolder);
+        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p))).orElseGet(() -> GraphLookup.defaultFolder("lanes"));
         // Ctrl-C/SIGTERM stop between batches (Stoppable): no partial rows kept, no folder left.
         Stoppable.Outcome<Lanes.Result> outcome = Stoppable.run("lanes", folder, err::println, () -> Lanes.run(s, folder, err::println));
         if (outcome.discarded().isPresent()) {
             return outcome.discarded().get().exitStatus();
         }
         Lanes.Result r = outcome.result().orElseThrow();
+        heimdall.lab.analysis.Distributions.writeBeside(r.folder(), err::println);
         try {
             out.print(Files.readString(r.folder().resolve("table.md")));
         } catch (IOException e) {

@@ -48,7 +48,7 @@ public final class ReproduceCommand implements Command {
                 Measures a published table on this machine and writes a results folder (summary.json,
                 samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
                 printed. Results are never overwritten: --out must name an absent or empty folder; by
-                default results/<date>-<host>[-N]/.
+                default results/<date>-<host>-NAME[-N]/.
 
                 NAME is one of: %s
                 """.formatted(String.join(", ", NAMES)));
@@ -88,7 +88,7 @@ public final class ReproduceCommand implements Command {
         Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
-                .orElseGet(FloorCost::defaultFolder);
+                .orElseGet(() -> FloorCost.defaultFolder(r.name()));
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
         Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(r.name(), folder, line -> System.err.println(line),
                 () -> run.into(folder, line -> System.err.println(line)));
@@ -103,6 +103,8 @@ public final class ReproduceCommand implements Command {
                     + (gone ? "no results folder left" : folder.path() + " left empty"));
             return result.interruption().get().exitStatus();
         }
+        // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
+        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), line -> System.err.println(line));
         if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
             FloorCost.writePlots(result.folder(), line -> System.err.println(line));
         }

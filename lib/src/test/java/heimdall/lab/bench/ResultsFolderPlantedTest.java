@@ -36,11 +36,11 @@ class ResultsFolderPlantedTest {
         Path outside = Files.createDirectory(tmp.resolve("outside"));
         Path root = Files.createDirectory(tmp.resolve("results"));
         Planted planted = Planted.in(outside)
-                .linkToDir(root.resolve("2026-11-30-vm"))
-                .fifo(root.resolve("2026-11-30-vm-2"))
+                .linkToDir(root.resolve("2026-11-30-vm-floor-cost"))
+                .fifo(root.resolve("2026-11-30-vm-floor-cost-2"))
                 .watch();
-        ResultsFolder f = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> ResultsFolder.allocate(root, LocalDate.of(2026, 11, 30), "vm"));
-        assertEquals(root.resolve("2026-11-30-vm-3"), f.path());
+        ResultsFolder f = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> ResultsFolder.allocate(root, LocalDate.of(2026, 11, 30), "vm", "floor-cost"));
+        assertEquals(root.resolve("2026-11-30-vm-floor-cost-3"), f.path());
         f.writeJson("summary.json", List.of());
         planted.assertUntouched("default results folder");
     }

@@ -20,12 +20,12 @@ class ResultsFolderTest {
     @Test
     void allocatedFoldersAreNeverReused() throws Exception {
         LocalDate day = LocalDate.of(2026, 11, 30);
-        ResultsFolder a = ResultsFolder.allocate(tmp, day, "vm");
-        ResultsFolder b = ResultsFolder.allocate(tmp, day, "vm");
-        ResultsFolder c = ResultsFolder.allocate(tmp, day, "vm");
-        assertEquals("2026-11-30-vm", a.path().getFileName().toString());
-        assertEquals("2026-11-30-vm-2", b.path().getFileName().toString());
-        assertEquals("2026-11-30-vm-3", c.path().getFileName().toString());
+        ResultsFolder a = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
+        ResultsFolder b = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
+        ResultsFolder c = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
+        assertEquals("2026-11-30-vm-floor-cost", a.path().getFileName().toString());
+        assertEquals("2026-11-30-vm-floor-cost-2", b.path().getFileName().toString());
+        assertEquals("2026-11-30-vm-floor-cost-3", c.path().getFileName().toString());
         assertTrue(Files.isDirectory(a.path()));
         assertEquals(List.of(), list(a.path()), "nothing in it until there is something to keep");
     }

@@ -1,0 +1,321 @@
+package heimdall.lab.analysis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.BadInput;
+import heimdall.lab.sys.SafeFiles;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+
+/**
+ * {@code distributions.json}: a results folder's samples reduced to what its ECDFs, p99s and tail
+ * plots need, small enough for git ({@code samples.arrow} is hundreds of MB and stays out).
+ *
+ * <p>Per-call samples (floor, broker, load, attach and kernel-bitmap folders): one series per row and
+ * variant, as samples.arrow keys them, with its run and sample counts and the nearest-rank value at
+ * every quantile of one fixed grid, {@code quantiles} at the top of the file: 1,001 evenly spaced
+ * (0, 0.001, …, 1; 0 is the minimum, 1 the maximum) plus 20 a decade from 0.99 to 1 − 10⁻⁷, where a
+ * tail plot spends its width. Each value is exact (an order statistic of every sample of the series,
+ * runs together), so the median and p99 are those of the samples. Values are stored as {@code ns_delta}:
+ * the first value, then each value's difference to the one before (sorted values: mostly small
+ * numbers, about a third of the size of the values themselves; {@code numpy.cumsum} undoes it).
+ *
+ * <p>Batch samples (graph-lookup, lanes: a few values a row) are kept whole under {@code batches}, a
+ * column-wise copy of samples.arrow, so {@link Results#samples()} gives the same table.
+ *
+ * <p>Written once next to samples.arrow ({@link #distill}); never overwritten.
+ */
+public final class Distributions {
+    /** The file's name in a results folder. */
+    public static final String FILE = "distributions.json";
+    /** The format written into the file ({@code format}); a reader refuses any other. */
+    public static final String FORMAT = "heimdall-lab distributions 1";
+    /** Batch files above this many samples are not copied (they would not be small). */
+    static final int BATCH_LIMIT = 200_000;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final double[] GRID = grid();
+
+    /** One row and variant's distribution. */
+    record Series(int row, String variant, int runs, long count, Ecdf ecdf) {}
+
+    private final Map<Results.SampleKey, Series> series;
+    private final Table batches;
+
+    private Distributions(Map<Results.SampleKey, Series> series, Table batches) {
+        this.series = series;
+        this.batches = batches;
+    }
+
+    /** The fixed quantile grid, ascending (a copy). */
+    public static double[] quantiles() {
+        return GRID.clone();
+    }
+
+    private static double[] grid() {
+        TreeSet<Double> q = new TreeSet<>();
+        for (int i = 0; i <= 1000; i++) {
+            q.add(i / 1000.0);
+        }
+        for (int j = 1; j <= 100; j++) {
+            // 1 − q from 10⁻² down to 10⁻⁷, three significant digits so the file shows round numbers
+            String tail = String.format(Locale.ROOT, "%.3g", Math.pow(10, -2 - j / 20.0));
+            q.add(BigDecimal.ONE.subtract(new BigDecimal(tail)).doubleValue());
+        }
+        return q.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Writes {@code dir/distributions.json} from {@code dir/samples.arrow}. Bad input when the folder
+     * has no samples.arrow, or already has a distributions.json (results are never overwritten).
+     *
+     * @return the file written
+     */
+    public static Path distill(Path dir) {
+        Path samples = dir.resolve("samples.arrow");
+        Path out = dir.resolve(FILE);
+        if (!Files.isRegularFile(samples, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new BadInput(samples + ": missing (or not a regular file); distributions are made from it");
+        }
+        if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new BadInput(out + ": exists; results are never overwritten");
+        }
+        StringBuilder json = new StringBuilder();
+        try {
+            json.append("{\"format\": ").append(JSON.writeValueAsString(FORMAT))
+                    .append(",\n\"source\": \"samples.arrow\"");
+            if (Results.isCallSampleFile(samples)) {
+                json.append(",\n\"quantiles\": ").append(JSON.writeValueAsString(GRID)).append(",\n\"series\": [");
+                boolean first = true;
+                for (var e : Results.readCallSamples(samples).entrySet()) {
+                    json.append(first ? "\n" : ",\n").append(JSON.writeValueAsString(seriesJson(e.getKey(), e.getValue())));
+                    first = false;
+                }
+                json.append("\n]");
+            } else {
+                Table t = Results.readArrow(samples, BATCH_LIMIT);
+                Map<String, Object> cols = new LinkedHashMap<>();
+                for (Column<?> c : t.columns()) {
+                    cols.put(c.name(), c.asList());
+                }
+                json.append(",\n\"batches\": ").append(JSON.writeValueAsString(cols));
+            }
+            json.append("\n}\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode " + out, e);
+        } catch (IllegalStateException tooMany) {
+            throw new BadInput(samples + ": " + tooMany.getMessage(), tooMany);
+        }
+        try (OutputStream o = SafeFiles.newFile(out)) {
+            o.write(json.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out, e);
+        }
+        return out;
+    }
+
+    /**
+     * After a run: writes distributions.json beside the folder's samples.arrow, if there is one and no
+     * distributions.json yet. A failure costs the compact copy, never the measurements: it is reported
+     * through {@code progress} and the run goes on.
+     */
+    public static void writeBeside(Path folder, java.util.function.Consumer<String> progress) {
+        if (!Files.isRegularFile(folder.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(folder.resolve(FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Path out = distill(folder);
+            progress.accept(String.format(Locale.ROOT, "distributions: %s (%,d bytes)", out, Files.size(out)));
+        } catch (IOException | RuntimeException e) {
+            progress.accept("distributions: not written: " + e);
+        }
+    }
+
+    private static Map<String, Object> seriesJson(Results.SampleKey key, long[][] runs) {
+        long[] all = heimdall.lab.bench.Stats.concat(runs);
+        Arrays.sort(all);
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("row", key.row());
+        s.put("variant", key.variant());
+        s.put("runs", runs.length);
+        s.put("count", all.length);
+        long[] delta = new long[all.length == 0 ? 0 : GRID.length];
+        long prev = 0;
+        for (int k = 0; k < delta.length; k++) {
+            long v = all[Ecdf.rank(all.length, GRID[k])];
+            delta[k] = v - prev;
+            prev = v;
+        }
+        s.put("ns_delta", delta);
+        return s;
+    }
+
+    /** Reads a folder's distributions.json; bad input naming the file and field when it is not one. */
+    public static Distributions read(Path file) {
+        JsonNode top;
+        try {
+            top = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
+        }
+        if (top == null || !top.isObject()) {
+            throw BadInput.at(file, "(top level)", "expected an object");
+        }
+        if (!FORMAT.equals(top.path("format").asText(null))) {
+            throw BadInput.at(file, "format", "expected \"" + FORMAT + "\", found " + top.get("format"));
+        }
+        Map<Results.SampleKey, Series> series = new LinkedHashMap<>();
+        JsonNode list = top.get("series");
+        if (list != null) {
+            double[] q = doubles(file, "quantiles", top.get("quantiles"));
+            for (int k = 1; k < q.length; k++) {
+                if (!(q[k] > q[k - 1]) || q[0] < 0 || q[k] > 1) {
+                    throw BadInput.at(file, "quantiles", "expected ascending fractions from 0 to 1");
+                }
+            }
+            if (!list.isArray()) {
+                throw BadInput.at(file, "series", "expected an array");
+            }
+            for (int i = 0; i < list.size(); i++) {
+                Series s = series(file, "series[" + i + "]", list.get(i), q);
+                if (series.put(new Results.SampleKey(s.row(), s.variant()), s) != null) {
+                    throw BadInput.at(file, "series[" + i + "]", "row " + s.row() + " variant " + s.variant() + " appears twice");
+                }
+            }
+        }
+        Table batches = top.has("batches") ? batches(file, top.get("batches")) : null;
+        return new Distributions(series, batches);
+    }
+
+    private static Series series(Path file, String at, JsonNode n, double[] q) {
+        if (n == null || !n.isObject() || !n.path("row").canConvertToInt() || !n.path("variant").isTextual()
+                || !n.path("runs").canConvertToInt() || !n.path("count").canConvertToLong()) {
+            throw BadInput.at(file, at, "expected an object with row, variant, runs, count and ns_delta");
+        }
+        long count = n.get("count").asLong();
+        if (count < 0 || count > Integer.MAX_VALUE || n.get("row").asInt() < 0) {
+            throw BadInput.at(file, at + ".count", "out of range: " + count);
+        }
+        double[] delta = doubles(file, at + ".ns_delta", n.get("ns_delta"));
+        if (delta.length != (count == 0 ? 0 : q.length)) {
+            throw BadInput.at(file, at + ".ns_delta", delta.length + " values for " + q.length + " quantiles");
+        }
+        double[] v = new double[delta.length];
+        for (int k = 0; k < v.length; k++) {
+            if (k > 0 && delta[k] < 0) {
+                throw BadInput.at(file, at + ".ns_delta", "negative step at " + k + ": values must not decrease");
+            }
+            v[k] = (k == 0 ? 0 : v[k - 1]) + delta[k];
+        }
+        return new Series(n.get("row").asInt(), n.get("variant").asText(), n.get("runs").asInt(), count,
+                Ecdf.ofQuantiles(q, v, (int) count));
+    }
+
+    private static double[] doubles(Path file, String at, JsonNode n) {
+        if (n == null || !n.isArray()) {
+            throw BadInput.at(file, at, "expected an array of numbers");
+        }
+        double[] out = new double[n.size()];
+        for (int k = 0; k < out.length; k++) {
+            if (!n.get(k).isNumber()) {
+                throw BadInput.at(file, at + "[" + k + "]", "expected a number, found " + n.get(k));
+            }
+            out[k] = n.get(k).asDouble();
+        }
+        return out;
+    }
+
+    private static Table batches(Path file, JsonNode n) {
+        if (!n.isObject()) {
+            throw BadInput.at(file, "batches", "expected an object of columns");
+        }
+        List<Column<?>> columns = new ArrayList<>();
+        int size = -1;
+        for (var it = n.fields(); it.hasNext(); ) {
+            var e = it.next();
+            String at = "batches." + e.getKey();
+            JsonNode values = e.getValue();
+            if (!values.isArray() || (size >= 0 && values.size() != size)) {
+                throw BadInput.at(file, at, "expected an array as long as the other columns");
+            }
+            size = values.size();
+            boolean whole = true;
+            for (JsonNode v : values) {
+                if (!v.isNumber()) {
+                    throw BadInput.at(file, at, "expected numbers, found " + v);
+                }
+                whole &= v.canConvertToInt() && v.isIntegralNumber();
+            }
+            // samples.arrow's row and sample columns are int32, the measured values float64 or int64
+            if (whole && (e.getKey().equals("row") || e.getKey().equals("sample"))) {
+                IntColumn c = IntColumn.create(e.getKey());
+                values.forEach(v -> c.append(v.asInt()));
+                columns.add(c);
+            } else if (values.size() > 0 && values.get(0).isIntegralNumber() && whole) {
+                LongColumn c = LongColumn.create(e.getKey());
+                values.forEach(v -> c.append(v.asLong()));
+                columns.add(c);
+            } else {
+                DoubleColumn c = DoubleColumn.create(e.getKey());
+                values.forEach(v -> c.append(v.asDouble()));
+                columns.add(c);
+            }
+        }
+        return Table.create("samples", columns);
+    }
+
+    /** Whether there is a per-call series of this row and variant. */
+    public boolean has(int row, String variant) {
+        return series.containsKey(new Results.SampleKey(row, variant));
+    }
+
+    /** This row and variant's ECDF from its quantiles; empty (count 0) when there is none. */
+    public Ecdf ecdf(int row, String variant) {
+        Series s = series.get(new Results.SampleKey(row, variant));
+        return s == null ? Ecdf.of(new long[0]) : s.ecdf();
+    }
+
+    /** How many runs this row and variant had; 0 when there is no series. */
+    public int runs(int row, String variant) {
+        Series s = series.get(new Results.SampleKey(row, variant));
+        return s == null ? 0 : s.runs();
+    }
+
+    /** Whether the file holds per-call series (rather than batches). */
+    public boolean hasSeries() {
+        return !series.isEmpty();
+    }
+
+    /** The variants, in file order. */
+    public List<String> variants() {
+        return series.keySet().stream().map(Results.SampleKey::variant).distinct().toList();
+    }
+
+    /** The rows with a series, ascending. */
+    public List<Integer> rows() {
+        return series.keySet().stream().map(Results.SampleKey::row).distinct().sorted().toList();
+    }
+
+    /** The batch samples as samples.arrow held them, or null when the file has per-call series. */
+    public Table batches() {
+        return batches;
+    }
+}

@@ -1,0 +1,92 @@
+package heimdall.lab.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.reproduce.Fixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every committed results folder redraws its distributions from what git holds: samples.arrow stays
+ * out of git, so each folder's ECDFs must come from its distributions.json. Each folder is copied
+ * without samples.arrow (a clone has none) and its charts are drawn from the copy.
+ */
+class CommittedResultsRedrawTest {
+    @TempDir Path tmp;
+
+    /**
+     * Folders that cannot redraw: made before distributions.json existed, and their samples.arrow is
+     * gone (results/README.md says which). graph jmh ({@code -vm-3}, {@code -vm-15}) writes no samples.
+     * The list must stay exact: a new folder without distributions.json fails, and so does a listed
+     * folder that has one.
+     */
+    private static final Set<String> WITHOUT_DISTRIBUTIONS = Set.of(
+            "2026-11-30-vm", "2026-11-30-vm-2", "2026-11-30-vm-3", "2026-11-30-vm-4", "2026-11-30-vm-5",
+            "2026-11-30-vm-6", "2026-11-30-vm-7", "2026-11-30-vm-8", "2026-11-30-vm-9", "2026-11-30-vm-10",
+            "2026-11-30-vm-11", "2026-11-30-vm-15");
+
+    @Test
+    void everyCommittedFolderRedrawsItsEcdfWithoutSamplesArrow() throws Exception {
+        List<Path> folders = new ArrayList<>();
+        try (var list = Files.list(Fixtures.resultsRoot())) {
+            list.filter(d -> Files.isRegularFile(d.resolve("summary.json")) && !d.getFileName().toString().contains("bpf-stats"))
+                    .sorted().forEach(folders::add);
+        }
+        assertTrue(folders.size() >= 16, "the committed folders: " + folders);
+        Set<String> without = new TreeSet<>();
+        List<String> redrawn = new ArrayList<>();
+        for (Path dir : folders) {
+            String name = dir.getFileName().toString();
+            if (!Files.isRegularFile(dir.resolve(Distributions.FILE))) {
+                without.add(name);
+                continue;
+            }
+            assertTrue(Files.size(dir.resolve(Distributions.FILE)) < 300_000, name + ": distributions.json is small enough for git");
+            Results r = Results.load(DistributionsTest.withoutSamples(dir, tmp.resolve(name)));
+            assertTrue(r.distilledOnly(), name);
+            if (r.hasGraphRows() || !r.hasCallSamples()) {
+                // batch samples (graph-lookup, lanes): the same table as samples.arrow gave
+                assertTrue(r.samples().rowCount() > 0, name);
+                assertTrue(Tables.fromSamples(r).rowCount() > 0, name);
+                redrawn.add(name + " (batches)");
+                continue;
+            }
+            Map<String, ?> charts = Plots.all(r);
+            List<String> ecdfs = charts.keySet().stream()
+                    .filter(c -> c.startsWith("distribution-") || c.startsWith("broker-")).toList();
+            assertFalse(ecdfs.isEmpty(), name + ": no ECDF chart among " + charts.keySet());
+            Path plots = tmp.resolve(name + "-plots");
+            assertEquals(charts.size(), Plots.saveAll(r, plots).size(), name);
+            for (String c : ecdfs) {
+                assertTrue(Files.size(plots.resolve(c)) > 10_000, name + "/" + c + " drawn");
+                // the same charts the run drew from samples.arrow
+                assertTrue(!Files.isDirectory(dir.resolve("plots")) || Files.isRegularFile(dir.resolve("plots").resolve(c)),
+                        name + ": redrew " + c + ", which the run did not draw");
+            }
+            // the medians and p99s the curves show are the summary's, where the summary keeps them per row
+            for (int i : r.rowsWithSamples()) {
+                Map<String, Object> row = i < r.rows().size() ? r.rows().get(i) : Map.of();
+                if (r.hasSamples(i, "filtered") && row.get("median_ns") instanceof Number m
+                        && !(row.get("runs_completed") instanceof Number)) {
+                    assertEquals(m.doubleValue(), r.ecdfOf(i, "filtered").median(), name + " row " + i + " median");
+                    if (row.get("p99_ns") instanceof Number p) {
+                        assertEquals(p.doubleValue(), r.ecdfOf(i, "filtered").p99(), name + " row " + i + " p99");
+                    }
+                }
+            }
+            redrawn.add(name + " " + ecdfs);
+        }
+        System.out.println("redrawn without samples.arrow: " + redrawn);
+        assertEquals(new TreeSet<>(WITHOUT_DISTRIBUTIONS), without,
+                "folders without distributions.json (new folders must have one; results/README.md lists the old ones)");
+    }
+}
