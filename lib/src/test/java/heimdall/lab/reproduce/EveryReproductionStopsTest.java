@@ -78,17 +78,58 @@ class EveryReproductionStopsTest {
         }
     }
 
-    /** attach-cost keeps no partial rows: a stop after some runs leaves no folder of its making. */
+    /** attach-cost stopped after its first floor's second run: the folder keeps every run completed, marked. */
     @Test
-    void attachCostSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void attachCostLateSigtermKeepsTheCompletedRuns() throws Exception {
         Path out = tmp.resolve("attach");
         try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("run 1 ·"), 120);
+            lab.awaitErr(l -> l.startsWith("run 2 ·"), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
-            assertTrue(lab.errText().contains("no results folder left"), lab.errText());
+            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+            lab.assertNoRunnerLeft();
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("attach-cost", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        int asked = AttachCost.Options.quick().runs();
+        assertEquals("fork alone", rows.get(rows.size() - 1).get("what"), "every floor and the baseline are listed");
+        assertTrue((Integer) rows.get(0).get("runs_completed") >= 2, rows.get(0).toString());
+        assertEquals("ok", rows.get(0).get("status"));
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            int done = (Integer) r.get("runs_completed");
+            assertEquals(asked, r.get("runs_asked"), r.toString());
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "ok", r.get("status"), r.toString());
+            assertEquals(done > 0, r.containsKey(r.get("what").equals("fork alone") ? "fork_median_ns" : "attach_median_ns"), r.toString());
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(cut >= 1, "stopped before the baseline's last run: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Files.isRegularFile(out.resolve("samples.arrow")));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** attach-cost stopped during its first run (a long fork child): nothing measured, no folder of its making. */
+    @Test
+    void attachCostEarlySigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("attach");
+        try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--runs", "1", "--forks", "2000000",
+                "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("attach-cost: "), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before anything was measured; no results folder left"),
+                    lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
     }
