@@ -60,7 +60,7 @@ public final class ReproduceCommand implements Command {
         h.append("""
 
                 Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
-                runs. floor-cost, host-load, kernel-bitmap and attach-cost write what was measured, marked interrupted in
+                runs (graph-lookup between batches). floor-cost, host-load, kernel-bitmap, attach-cost and graph-lookup write what was measured, marked interrupted in
                 summary.json (at the top and per row: runs_asked, runs_completed); the others keep no partial
                 rows. Before anything is kept nothing is left: no folder, or an --out folder left empty. A
                 second signal ends at once.

@@ -162,16 +162,61 @@ class EveryReproductionStopsTest {
         }
     }
 
-    /** graph-lookup: SIGTERM between batches leaves no folder of its making. */
+    /** graph-lookup stopped after its first case: the batches completed are kept, summary.json and each row marked. */
     @Test
-    void graphLookupSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void graphLookupLateSigtermKeepsTheCompletedBatches() throws Exception {
         Path out = tmp.resolve("lookup");
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("graph-lookup:"), 120);
+        int asked = 100;
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("case 1 of "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("graph-lookup", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        int full = 0;
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("batches_asked"), r.toString());
+            int done = (Integer) r.get("batches_completed");
+            if ("refused".equals(r.get("status"))) {
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+                continue;
+            }
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "measured", r.get("status"), r.toString());
+            assertEquals(done == 0, r.get("ns_per_event_median") == null, r.toString());
+            if (done > 0) {
+                assertEquals(done, r.get("samples"), r.toString());
+            }
+            full += done == asked ? 1 : 0;
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(full >= 1 && cut >= 1, "the first case complete, a later one cut short: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** graph-lookup stopped while it prepares its graphs: nothing measured, no folder of its making. */
+    @Test
+    void graphLookupEarlySigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("lookup");
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("abcdf: "), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before anything was measured; no results folder left"),
+                    lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
         }
     }
 }
