@@ -134,16 +134,56 @@ class EveryReproductionStopsTest {
         }
     }
 
-    /** lanes (threads in the JVM, no child): Ctrl-C between batches, the user's folder left empty. */
+    /** lanes stopped after its first worker count: the batches every variant completed are kept, marked. */
     @Test
-    void lanesCtrlCLeavesTheUsersFolderEmpty() throws Exception {
+    @SuppressWarnings("unchecked")
+    void lanesLateSigtermKeepsTheCompletedBatches() throws Exception {
+        Path out = tmp.resolve("lanes");
+        int asked = 20;
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked, "GRAPH_WORKLOAD_THREADS=1,4"), "reproduce", "lanes", "--quick",
+                "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("lanes: 1 workers done"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("lanes: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("lanes", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("batches_asked"), r.toString());
+            int done = (Integer) r.get("batches_completed");
+            if ((Integer) r.get("workers") == 1) {
+                assertEquals(asked, done, r.toString());
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+            } else {
+                assertTrue(done < asked, r.toString());
+                assertEquals(Boolean.TRUE, r.get("interrupted"), r.toString());
+            }
+            assertEquals(done == 0 ? "not measured" : "measured", r.get("status"), r.toString());
+            assertEquals(done == 0, r.get("wall_ms_median") == null, r.toString());
+        }
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** lanes (threads in the JVM, no child): Ctrl-C during the warm-up batch, the user's folder left empty. */
+    @Test
+    void lanesEarlyCtrlCLeavesTheUsersFolderEmpty() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("lanes"));
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "lanes", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=3", "GRAPH_WORKLOAD_THREADS=1", "GRAPH_WORKLOAD_ITERS=200000"),
+                "reproduce", "lanes", "--quick", "--out", out.toString())) {
             lab.awaitErr(l -> l.startsWith("lanes: workers"), 120);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before its rows were complete"), lab.errText());
+            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before anything was measured; " + out + " left empty"),
+                    lab.errText());
             assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
         }
     }
 
