@@ -60,10 +60,11 @@ public final class ReproduceCommand implements Command {
         h.append("""
 
                 Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
-                runs (graph-lookup between batches). floor-cost, host-load, kernel-bitmap, attach-cost and graph-lookup write what was measured, marked interrupted in
-                summary.json (at the top and per row: runs_asked, runs_completed); the others keep no partial
-                rows. Before anything is kept nothing is left: no folder, or an --out folder left empty. A
-                second signal ends at once.
+                runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
+                marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
+                batches_asked, batches_completed); rows not reached are listed as not measured. Before
+                anything is measured nothing is left: no folder, or an --out folder left empty. A second
+                signal ends at once.
 
                 Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
                 2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).

@@ -187,19 +187,45 @@ class EveryReproductionStopsTest {
         }
     }
 
-    /** follower-cost (root and kernel BTF): SIGTERM after its first row leaves no folder and no child. */
+    /** follower-cost (root and kernel BTF) stopped after its first row: the runs completed are kept, marked. */
     @Test
-    void followerCostSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void followerCostLateSigtermKeepsTheCompletedRuns() throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         Path out = tmp.resolve("follower");
-        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", "50", "--calls", "50000", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("follower-cost:"), 120);
+        int asked = 3;
+        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", String.valueOf(asked), "--calls", "50000", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("t_follow "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
-            assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("follower-cost", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        assertEquals(asked, rows.get(0).get("runs_completed"), rows.get(0).toString());
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("runs_asked"), r.toString());
+            int done = (Integer) r.get("runs_completed");
+            if ("refused".equals(r.get("status"))) {
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+                continue;
+            }
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "ok", r.get("status"), r.toString());
+            assertEquals(done > 0, r.containsKey("added_ns"), r.toString());
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(cut >= 1, "a later row cut short: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
     }
 
     /** graph-lookup stopped after its first case: the batches completed are kept, summary.json and each row marked. */
