@@ -1,6 +1,7 @@
 package heimdall.lab.follower;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.child.Call;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -65,8 +67,17 @@ public final class FollowerCost {
         }
     }
 
-    /** What a run wrote. */
-    public record Result(Path folder, List<Map<String, Object>> summary) {}
+    /**
+     * What a run wrote.
+     *
+     * @param interruption the stop that cut the runs short, if one did; with an empty {@code summary}
+     *     nothing was measured and nothing written (the caller removes the folder)
+     */
+    public record Result(Path folder, List<Map<String, Object>> summary, Optional<Interruption.Cause> interruption) {
+        public Result(Path folder, List<Map<String, Object>> summary) {
+            this(folder, summary, Optional.empty());
+        }
+    }
 
     private record Row(String measure, Hook hook, String process, Call call, Floor floor, boolean followed) {
         String floorName() {
@@ -103,6 +114,9 @@ public final class FollowerCost {
             for (Row r : rows) {
                 Map<String, Object> m = measure(r, o);
                 summary.add(m);
+                if ("not measured".equals(m.get("status"))) {
+                    continue;
+                }
                 progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(), r.process(),
                         callName(r.call()), m.containsKey("added_ns") ? "added " + m.get("added_ns") + " ns" : m.get("status")));
             }
@@ -111,18 +125,33 @@ public final class FollowerCost {
         } finally {
             deleteQuietly(scratch);
         }
-        folder.writeSummary("follower-cost", java.util.Optional.empty(), summary);
+        Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.get("interrupted")))
+                ? Interruption.stopCause() : Optional.empty();
+        if (cause.isPresent() && summary.stream().allMatch(m -> (Integer) m.get("runs_completed") == 0)) {
+            // Stopped before any run completed: nothing to keep (the caller removes the folder).
+            return new Result(folder.path(), List.of(), cause);
+        }
+        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        folder.writeSummary("follower-cost", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "follower-cost");
         env.put("schema", 1);
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("options", Map.of("runs", o.runs(), "warmup", o.warmup(), "count", o.count(), "cpu", o.cpu()));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary));
-        return new Result(folder.path(), summary);
+        String table = table(summary);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
+        }
+        folder.writeText("table.md", table);
+        return new Result(folder.path(), summary, cause);
     }
 
     private static Map<String, Object> measure(Row r, Options o) {
@@ -134,23 +163,41 @@ public final class FollowerCost {
         m.put("call", callName(r.call()));
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
+        // A stop (reproduce.Stoppable, Interruption) ends the running child and leaves off before the
+        // next run: the runs completed are kept, the one in progress is not.
+        int done = 0;
         try {
-            for (int i = 0; i < o.runs(); i++) {
-                heimdall.lab.bench.Interruption.checkpoint(); // a stop between runs: see reproduce.Stoppable
+            for (int i = 0; i < o.runs() && !Interruption.stopRequested(); i++) {
                 ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
                 if (r.floor() != null) {
                     spec = spec.withPrograms(r.floor().bytes());
                 }
                 // Alternate the variants so drift in the host's load spreads over both.
-                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
-                with[i] = withFollower(r, spec, o);
+                long[] a = MeasuredChild.run(spec).requireCompleted().samples();
+                long[] b = withFollower(r, spec, o);
+                without[i] = a;
+                with[i] = b;
+                done = i + 1;
             }
-        } catch (Refusal refused) {
-            heimdall.lab.bench.Interruption.checkpoint(); // the stop ended the child: not a refusal of the hook
-            m.put("status", "refused");
-            m.put("reason", refused.getMessage());
+        } catch (RuntimeException e) {
+            if (!Interruption.stopRequested()) {
+                if (!(e instanceof Refusal)) {
+                    throw e;
+                }
+                m.put("status", "refused");
+                m.put("reason", e.getMessage());
+                markRuns(m, o.runs(), done, false);
+                return m;
+            }
+            // the stop ended the child: its run is not kept, and it is not a refusal of the hook
+        }
+        if (done == 0) {
+            m.put("status", "not measured");
+            markRuns(m, o.runs(), 0, true);
             return m;
         }
+        without = java.util.Arrays.copyOf(without, done);
+        with = java.util.Arrays.copyOf(with, done);
         Stats.Summary a = Stats.ofAll(without);
         Stats.Summary b = Stats.ofAll(with);
         m.put("status", "ok");
@@ -163,7 +210,15 @@ public final class FollowerCost {
         m.put("run_medians_with_ns", Stats.runMedians(with));
         m.put("spread_without", Stats.spread(Stats.runMedians(without)));
         m.put("spread_with", Stats.spread(Stats.runMedians(with)));
+        markRuns(m, o.runs(), done, done < o.runs());
         return m;
+    }
+
+    /** A row's runs asked and completed, and whether a stop cut it short. */
+    private static void markRuns(Map<String, Object> m, int asked, int completed, boolean interrupted) {
+        m.put("runs_asked", asked);
+        m.put("runs_completed", completed);
+        m.put("interrupted", interrupted);
     }
 
     /** One run with the follower attached: following the child itself, or an idle bystander. */
@@ -217,7 +272,7 @@ public final class FollowerCost {
             boolean ok = "ok".equals(m.get("status"));
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m.get("measure"), m.get("hook"),
                     m.get("process"), m.get("floor"), m.get("call"), ok ? m.get("median_without_ns") : "",
-                    ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : "refused: " + String.valueOf(m.get("reason")).replace('\n', ' ')));
+                    ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : m.get("status") + (m.get("reason") == null ? "" : ": " + String.valueOf(m.get("reason")).replace('\n', ' '))));
         }
         return b.toString();
     }

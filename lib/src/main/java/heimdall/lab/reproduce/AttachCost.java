@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -177,6 +178,16 @@ public final class AttachCost {
             return failure == null;
         }
 
+        /** The runs this floor completed (fewer than asked when it failed or a stop came first). */
+        public int runsCompleted() {
+            return attachRuns.size();
+        }
+
+        /** Whether at least one run completed: a stop before the floor's first run leaves it not measured. */
+        public boolean measured() {
+            return !attachRuns.isEmpty();
+        }
+
         public Stats.Summary attach() {
             return Stats.ofAll(attachRuns.toArray(long[][]::new));
         }
@@ -218,22 +229,42 @@ public final class AttachCost {
             return medianPerCall(forkLoopNs, options.forks());
         }
 
-        /** One record per floor measured without failure: the figures a notebook plots against the floor's size. */
+        /** Whether the fork-alone baseline has a run (a stop before it leaves it not measured). */
+        public boolean forkMeasured() {
+            return !forkRuns.isEmpty();
+        }
+
+        /** Whether every floor (but a failed one) and the baseline have every run asked: false only after a stop. */
+        public boolean complete() {
+            return forkRuns.size() == options.runs()
+                    && floors.stream().allMatch(f -> !f.ok() || f.runsCompleted() == options.runs());
+        }
+
+        /** Whether any run at all completed. */
+        public boolean anyMeasured() {
+            return forkMeasured() || floors.stream().anyMatch(FloorFigures::measured);
+        }
+
+        /** One record per floor measured (at least one run) without failure: the figures a notebook plots against the floor's size. */
         public List<Row> rows() {
-            long fork = fork().median();
-            return floors.stream().filter(FloorFigures::ok).map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
+            Long fork = forkMeasured() ? fork().median() : null;
+            return floors.stream().filter(f -> f.ok() && f.measured()).map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
                     f.attach().median(), f.attach().p99(), f.firstAttach(), f.attachOutsidePerCall(), f.forkAttach().median(),
-                    f.forkAttach().p99(), f.forkAttachOutsidePerCall(options.forks()), f.forkAttach().median() - fork,
+                    f.forkAttach().p99(), f.forkAttachOutsidePerCall(options.forks()), fork == null ? null : f.forkAttach().median() - fork,
                     f.compile() == null ? null : f.compile().median(), f.compile() == null ? null : f.compile().p99())).toList();
         }
     }
 
-    /** A floor's figures flat, in ns. */
+    /** A floor's figures flat, in ns ({@code attachInForkAdded} null when a stop came before the fork baseline). */
     public record Row(String floor, int insns, int attachesPerRun, int budget, long attachMedian, long attachP99, long firstAttach,
-            long attachOutside, long forkAttachMedian, long forkAttachP99, long forkAttachOutside, long attachInForkAdded,
+            long attachOutside, long forkAttachMedian, long forkAttachP99, long forkAttachOutside, Long attachInForkAdded,
             Long compileMedian, Long compileP99) {}
 
-    /** Measures every floor. */
+    /**
+     * Measures every floor. A stop (Stoppable, Interruption) ends the running child and leaves off
+     * before the next run: the run in progress is not kept, the floors and baseline runs completed are,
+     * and what was not reached has no runs ({@link Measurement#complete()} then says so).
+     */
     public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Consumer<String> progress) {
         List<FloorFigures> figures = new ArrayList<>();
         int row = 0;
@@ -242,30 +273,42 @@ public final class AttachCost {
             int k = Math.min(o.attaches(), budget);
             Runs runs = new Runs();
             String failure = null;
-            for (int run = 0; run < o.runs() && failure == null; run++) {
-                Interruption.checkpoint(); // stops between runs (Stoppable): attach-cost keeps no partial rows
+            for (int run = 0; run < o.runs() && failure == null && !Interruption.stopRequested(); run++) {
                 try {
                     measureRun(f, row, run, k, o, samples, runs, progress);
-                } catch (Refusal e) {
-                    Interruption.checkpoint(); // the stop ended the child: not the floor's failure
+                } catch (RuntimeException e) {
+                    if (Interruption.stopRequested()) {
+                        break; // the stop ended the child: its run is not kept, and it is not the floor's failure
+                    }
+                    if (!(e instanceof Refusal)) {
+                        throw e;
+                    }
                     failure = e.getMessage();
                     progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
                 }
             }
-            Interruption.checkpoint();
-            long[] compile = timeCompile(f, o, progress);
+            long[] compile = Interruption.stopRequested() ? new long[0] : timeCompile(f, o, progress);
             figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
                     List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
             row++;
         }
         List<long[]> forkRuns = new ArrayList<>();
         List<Long> forkLoop = new ArrayList<>();
-        for (int run = 0; run < o.runs(); run++) {
-            Interruption.checkpoint();
+        for (int run = 0; run < o.runs() && !Interruption.stopRequested(); run++) {
             ChildSpec fork = ChildSpec.of(Call.FORK, o.forkWarmup(), o.forks()).withCpu(o.cpu());
-            long[] s = MeasuredChild.run(fork).requireCompleted().samples();
+            long[] s;
+            long total;
+            try {
+                s = MeasuredChild.run(fork).requireCompleted().samples();
+                total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+            } catch (RuntimeException e) {
+                if (Interruption.stopRequested()) {
+                    break; // the stop ended the child: its run is not kept
+                }
+                throw e;
+            }
             forkRuns.add(s);
-            forkLoop.add(MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs());
+            forkLoop.add(total);
             if (samples != null) {
                 samples.append(row, "fork", run, s);
             }
@@ -337,12 +380,20 @@ public final class AttachCost {
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
             m = measure(o, floors, samples, progress);
         }
+        Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : Interruption.stopCause();
+        if (cause.isPresent() && !m.anyMeasured()) {
+            // Stopped before any run completed: nothing to keep (the caller removes the folder).
+            return new ReproductionResult(folder.path(), List.of(), cause);
+        }
+        cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.path()));
         List<Map<String, Object>> summary = summary(m);
-        folder.writeSummary("attach-cost", java.util.Optional.empty(), summary);
+        folder.writeSummary("attach-cost", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "attach-cost");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("options", o);
@@ -356,24 +407,39 @@ public final class AttachCost {
                 "compile", "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around each"));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(m, host));
-        return new ReproductionResult(folder.path(), summary);
+        String table = table(m, host);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
+        }
+        folder.writeText("table.md", table);
+        return new ReproductionResult(folder.path(), summary, cause);
     }
 
+    /**
+     * The summary rows: every floor, then the fork-alone baseline. Each row says the runs asked and
+     * completed and whether a stop cut it short ({@code interrupted}); a floor or baseline a stop came
+     * before has {@code status: "not measured"} and no figures.
+     */
     static List<Map<String, Object>> summary(Measurement m) {
         List<Map<String, Object>> out = new ArrayList<>();
-        Stats.Summary fork = m.fork();
+        Stats.Summary fork = m.forkMeasured() ? m.fork() : null;
+        int asked = m.options().runs();
         for (int i = 0; i < m.floors().size(); i++) {
             FloorFigures f = m.floors().get(i);
-            if (!f.ok()) {
+            if (!f.ok() || !f.measured()) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("what", f.floor().name());
                 r.put("call", "attach");
                 r.put("source", f.floor().source());
                 r.put("insns", f.floor().insns());
                 r.put("samples_row", i);
-                r.put("status", "failed");
-                r.put("failure", f.failure());
+                r.put("status", f.ok() ? "not measured" : "failed");
+                if (!f.ok()) {
+                    r.put("failure", f.failure());
+                }
+                markRuns(r, asked, f.runsCompleted(), f.ok());
                 out.add(r);
                 continue;
             }
@@ -400,25 +466,36 @@ public final class AttachCost {
             r.put("fork_attach_run_medians_ns", Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new)));
             r.put("fork_attach_outside_ns_per_call", f.forkAttachOutsidePerCall(m.options().forks()));
             r.put("fork_attach_outside_totals_ns", f.forkAttachLoopNs());
-            r.put("attach_in_fork_added_ns", fa.median() - fork.median());
+            r.put("attach_in_fork_added_ns", fork == null ? null : fa.median() - fork.median());
             Stats.Summary c = f.compile();
             r.put("compile_median_ns", c == null ? null : c.median());
             r.put("compile_p99_ns", c == null ? null : c.p99());
             r.put("compiles", f.compileNs().length);
             r.put("status", "ok");
+            markRuns(r, asked, f.runsCompleted(), true);
             out.add(r);
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("what", "fork alone");
         r.put("samples_row", m.floors().size());
-        r.put("fork_median_ns", fork.median());
-        r.put("fork_p99_ns", fork.p99());
-        r.put("fork_run_medians_ns", Stats.runMedians(m.forkRuns().toArray(long[][]::new)));
-        r.put("fork_outside_ns_per_call", m.forkOutsidePerCall());
-        r.put("fork_outside_totals_ns", m.forkLoopNs());
-        r.put("status", "ok");
+        if (fork != null) {
+            r.put("fork_median_ns", fork.median());
+            r.put("fork_p99_ns", fork.p99());
+            r.put("fork_run_medians_ns", Stats.runMedians(m.forkRuns().toArray(long[][]::new)));
+            r.put("fork_outside_ns_per_call", m.forkOutsidePerCall());
+            r.put("fork_outside_totals_ns", m.forkLoopNs());
+        }
+        r.put("status", fork != null ? "ok" : "not measured");
+        markRuns(r, asked, m.forkRuns().size(), true);
         out.add(r);
         return out;
+    }
+
+    /** A row's runs asked and completed; only a stop leaves a row that did not fail with fewer than asked. */
+    private static void markRuns(Map<String, Object> r, int asked, int completed, boolean notFailed) {
+        r.put("runs_asked", asked);
+        r.put("runs_completed", completed);
+        r.put("interrupted", notFailed && completed < asked);
     }
 
     @SuppressWarnings("unchecked")
@@ -433,24 +510,34 @@ public final class AttachCost {
                 o.attaches(), o.forkWarmup(), o.forks(), o.compileWarmup(), o.compiles()));
         MarkdownTable t = new MarkdownTable(List.of("floor", "insns", "compile (Java)", "attaches a run (budget)", "attach: inside, median",
                 "p99", "first", "attach: outside", "fork+attach: inside", "p99", "fork+attach: outside", "attach within fork (− fork alone)"));
-        List<FloorFigures> measured = m.floors().stream().filter(FloorFigures::ok).toList();
+        List<FloorFigures> measured = m.floors().stream().filter(f -> f.ok() && f.measured()).toList();
         for (int i = 0; i < m.rows().size(); i++) {
             Row r = m.rows().get(i);
             Floor fl = measured.get(i).floor();
             t.row(List.of(r.floor(), r.insns() + (fl.loopAddsSeccomp() ? " (loop: " + fl.loopProgram().length() + ")" : ""), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
                     r.attachesPerRun() + " (" + r.budget() + ")", MarkdownTable.tail(r.attachMedian()), MarkdownTable.tail(r.attachP99()),
                     MarkdownTable.tail(r.firstAttach()), MarkdownTable.tail(r.attachOutside()), MarkdownTable.tail(r.forkAttachMedian()),
-                    MarkdownTable.tail(r.forkAttachP99()), MarkdownTable.tail(r.forkAttachOutside()), MarkdownTable.added(r.attachInForkAdded())));
+                    MarkdownTable.tail(r.forkAttachP99()), MarkdownTable.tail(r.forkAttachOutside()),
+                    r.attachInForkAdded() == null ? "—" : MarkdownTable.added(r.attachInForkAdded())));
         }
-        Stats.Summary fork = m.fork();
-        t.row(List.of("fork alone (baseline)", "—", "—", "—", "—", "—", "—", "—", MarkdownTable.tail(fork.median()),
-                MarkdownTable.tail(fork.p99()), MarkdownTable.tail(m.forkOutsidePerCall()), "—"));
+        if (m.forkMeasured()) {
+            Stats.Summary fork = m.fork();
+            t.row(List.of("fork alone (baseline)", "—", "—", "—", "—", "—", "—", "—", MarkdownTable.tail(fork.median()),
+                    MarkdownTable.tail(fork.p99()), MarkdownTable.tail(m.forkOutsidePerCall()), "—"));
+        }
         md.append(t.render()).append('\n');
         for (FloorFigures f : m.floors()) {
             if (!f.ok()) {
                 md.append("- FAILED: ").append(f.floor().name()).append(" (").append(f.floor().insns()).append(" insns): ")
                         .append(f.failure()).append('\n');
+            } else if (f.runsCompleted() < o.runs()) {
+                md.append("- interrupted: ").append(f.floor().name()).append(": ")
+                        .append(f.measured() ? f.runsCompleted() + " of " + o.runs() + " runs" : "not measured").append('\n');
             }
+        }
+        if (m.forkRuns().size() < o.runs()) {
+            md.append("- interrupted: fork alone (baseline): ").append(m.forkMeasured() ? m.forkRuns().size() + " of " + o.runs() + " runs"
+                    : "not measured (no attach within fork − fork alone)").append('\n');
         }
         Map<String, Object> pub = published();
         if (pub != null) {

@@ -42,7 +42,7 @@ final class FollowerCostRun implements Reproduction {
                 args.value("--calls").isPresent() ? Math.max(25_000, calls / 10) : base.warmup(), calls, cpu);
         return (folder, progress) -> {
             FollowerCost.Result r = FollowerCost.run(o, folder, progress);
-            return new ReproductionResult(r.folder(), r.summary());
+            return new ReproductionResult(r.folder(), r.summary(), r.interruption());
         };
     }
 }

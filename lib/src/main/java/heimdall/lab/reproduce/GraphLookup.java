@@ -3,6 +3,7 @@ package heimdall.lab.reproduce;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.graph.Graph;
@@ -90,9 +91,18 @@ public final class GraphLookup {
     /** One graph and trace, prepared. */
     public record Case(String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
 
-    /** What a run wrote. */
+    /**
+     * What a run wrote.
+     *
+     * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
+     *     nothing was measured and nothing written (the caller removes the folder)
+     */
     public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
-            Map<String, Double> warmPrepMs) {}
+            Map<String, Double> warmPrepMs, Optional<Interruption.Cause> interruption) {
+        public Result(Path folder, List<Map<String, Object>> summary, List<String> failures, Map<String, Double> warmPrepMs) {
+            this(folder, summary, failures, warmPrepMs, Optional.empty());
+        }
+    }
 
     /** Runs every case, writes the folder, and returns what it wrote. */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
@@ -112,12 +122,19 @@ public final class GraphLookup {
         int[] granted = {-1};
         RuntimeException[] failure = {null};
         Map<String, Double> warm = new LinkedHashMap<>();
+        int[] done = new int[cases.size()]; // batches each case completed, the warm-up batch included
         Thread replay = new Thread(() -> {
             try {
                 granted[0] = Cpus.pinCurrentThread(s.cpu());
-                for (int c = 0; c < cases.size(); c++) {
-                    replayCase(cases.get(c), o.layouts(), batches, nanos[c], rejections[c]);
+                // A stop (Stoppable, Interruption) leaves off between batches: the batches completed are kept.
+                for (int c = 0; c < cases.size() && !Interruption.stopRequested(); c++) {
+                    done[c] = replayUntilStopped(cases.get(c), o.layouts(), batches, nanos[c], rejections[c]);
                     loads.sample();
+                    progress.accept(String.format(Locale.ROOT, "case %d of %d · %s / %s: %d of %d batches", c + 1, cases.size(),
+                            cases.get(c).graph(), cases.get(c).trace(), Math.max(0, done[c] - 1), s.samples()));
+                }
+                if (Interruption.stopRequested()) {
+                    return;
                 }
                 // On the same pinned thread, with the JIT warm from everything above.
                 System.gc();
@@ -136,6 +153,13 @@ public final class GraphLookup {
         if (failure[0] != null) {
             throw failure[0];
         }
+        boolean complete = Arrays.stream(done).allMatch(d -> d == batches);
+        Optional<Interruption.Cause> cause = complete ? Optional.empty() : Interruption.stopCause();
+        if (cause.isPresent() && Arrays.stream(done).allMatch(d -> d <= 1)) {
+            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
+            return new Result(folder.path(), List.of(), List.of(), warm, cause);
+        }
+        cause.ifPresent(x -> progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.path()));
 
         BatchSamples samples = new BatchSamples("ns_per_event");
         List<Map<String, Object>> summary = new ArrayList<>();
@@ -159,16 +183,20 @@ public final class GraphLookup {
                 row.put("edges_sha256", files == null ? null : files.get("edges_sha256"));
                 row.put("auto", layout == auto.layout());
                 Prepared p = k.prepared().layouts().get(layout);
-                if (p == null) {
-                    row.put("status", "refused");
-                    row.put("reason", k.prepared().refusals().getOrDefault(layout, "not prepared"));
+                int completed = p == null ? 0 : Math.max(0, done[c] - 1);
+                row.put("batches_asked", s.samples());
+                row.put("batches_completed", completed);
+                row.put("interrupted", p != null && completed < s.samples());
+                if (p == null || completed == 0) {
+                    row.put("status", p == null ? "refused" : "not measured");
+                    row.put("reason", p == null ? k.prepared().refusals().getOrDefault(layout, "not prepared") : "stopped before its first batch");
                     nullFigures(row);
                     summary.add(row);
                     continue;
                 }
                 int rowIndex = summary.size();
-                double[] measured = new double[s.samples()];
-                for (int b = 0; b < batches; b++) {
+                double[] measured = new double[completed];
+                for (int b = 0; b < done[c]; b++) {
                     double v = (double) nanos[c][l][b] / k.events().length;
                     samples.add(rowIndex, b, v);
                     if (b > 0) {
@@ -194,7 +222,9 @@ public final class GraphLookup {
                 }
                 summary.add(row);
             }
-            String disagreement = disagreement(o.layouts(), k.prepared().layouts().keySet(), rejections[c]);
+            int caseDone = done[c];
+            int[][] completedRejections = Arrays.stream(rejections[c]).map(r -> Arrays.copyOf(r, caseDone)).toArray(int[][]::new);
+            String disagreement = disagreement(o.layouts(), k.prepared().layouts().keySet(), completedRejections);
             if (disagreement != null) {
                 failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
                 for (int r = firstRow; r < summary.size(); r++) {
@@ -206,12 +236,14 @@ public final class GraphLookup {
         }
         addPublished(summary);
 
-        folder.writeSummary("graph-lookup", java.util.Optional.empty(), summary);
+        folder.writeSummary("graph-lookup", cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "graph-lookup");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("settings", s.toMap());
         env.put("replay_cpu_granted", granted[0]);
@@ -226,10 +258,17 @@ public final class GraphLookup {
                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
         env.put("auto", autoReasons);
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, s, granted[0], warm, failures, graphs)
-                + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat));
-        FloorCost.writePlots(folder.path(), progress);
-        return new Result(folder.path(), summary, failures, warm);
+        String table = table(summary, host, s, granted[0], warm, failures, graphs)
+                + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": fewer batches than asked (batches_completed in summary.json); no warm preparation timed.**\n\n" + table;
+        } else {
+            FloorCost.writePlots(folder.path(), progress);
+        }
+        folder.writeText("table.md", table);
+        return new Result(folder.path(), summary, failures, warm, cause);
     }
 
     /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */
@@ -271,8 +310,15 @@ public final class GraphLookup {
         return differ ? "rejection counts differ across layouts or batches (" + counts + ")" : null;
     }
 
-    /** Replays one case: batches x layouts, the order rotating by one each batch. */
+    /** Replays one case: batches x layouts, the order rotating by one each batch; a stop throws {@link Interruption.Stopped}. */
     public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
+        if (replayUntilStopped(k, layouts, batches, nanos, rejections) < batches) {
+            Interruption.checkpoint();
+        }
+    }
+
+    /** As {@link #replayCase}, but a stop leaves off between batches: returns the batches completed. */
+    static int replayUntilStopped(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
         Cursor[] cursors = new Cursor[layouts.size()];
         for (int l = 0; l < layouts.size(); l++) {
             Prepared p = k.prepared().layouts().get(layouts.get(l));
@@ -281,7 +327,9 @@ public final class GraphLookup {
         int[] events = k.events();
         warmJit(cursors, events);
         for (int b = 0; b < batches; b++) {
-            heimdall.lab.bench.Interruption.checkpoint(); // stops between batches (Stoppable): no partial rows
+            if (Interruption.stopRequested()) {
+                return b;
+            }
             for (int i = 0; i < layouts.size(); i++) {
                 int l = (i + b) % layouts.size();
                 Cursor cur = cursors[l];
@@ -296,6 +344,7 @@ public final class GraphLookup {
                 rejections[l][b] = r;
             }
         }
+        return batches;
     }
 
     /** Untimed replays per layout before a case's batches: enough invocations for a full (not only OSR) compile. */
@@ -611,7 +660,7 @@ public final class GraphLookup {
             t.row(List.of(String.valueOf(r.get("graph")), String.valueOf(r.get("trace")),
                     r.get("layout") + (Boolean.TRUE.equals(r.get("auto")) ? " (auto)" : ""),
                     cell(r.get("states")), cell(r.get("transitions")),
-                    measured ? fmt(r.get("ns_per_event_median")) : "refused: " + r.get("reason"),
+                    measured ? fmt(r.get("ns_per_event_median")) : r.get("status") + ": " + r.get("reason"),
                     measured ? fmt(r.get("ns_per_event_min")) + " – " + fmt(r.get("ns_per_event_max")) : "—",
                     measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"),
                             Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",

@@ -46,6 +46,8 @@ public final class GraphLookupCommand {
             machine: the reason is printed) or rejection counts differed across layouts (named); 2 bad input
             (a file missing or unreadable, a digest that differs from its pin, a file no pin lists). An
             --out folder the user made is never removed, only left empty when nothing was written.
+            Ctrl-C, SIGTERM or SIGHUP stop between batches: the batches completed are written, marked
+            interrupted in summary.json (batches_asked, batches_completed per row); exit 128 + the signal.
             """;
 
     /** Runs the command line after {@code graph-lookup}. */
@@ -89,6 +91,10 @@ public final class GraphLookupCommand {
             return outcome.discarded().get().exitStatus();
         }
         GraphLookup.Result r = outcome.result().orElseThrow();
+        Optional<Integer> nothing = Stoppable.nothingMeasured("graph-lookup", folder, r.interruption(), !r.summary().isEmpty(), err::println);
+        if (nothing.isPresent()) {
+            return nothing.get();
+        }
         heimdall.lab.analysis.Distributions.writeBeside(r.folder(), err::println);
         try {
             out.print(Files.readString(r.folder().resolve("table.md")));
@@ -120,8 +126,10 @@ public final class GraphLookupCommand {
         r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
                 "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm%n", g, ms));
         r.failures().forEach(f -> out.println("FAILED: " + f));
+        r.interruption().ifPresent(c -> out.println(Character.toUpperCase(c.said().charAt(0)) + c.said().substring(1)
+                + ": what was measured is in the folder below, marked interrupted"));
         out.println(r.folder());
-        return r.failures().isEmpty() ? 0 : 1;
+        return r.interruption().map(heimdall.lab.bench.Interruption.Cause::exitStatus).orElse(r.failures().isEmpty() ? 0 : 1);
     }
 
     private static String times(Object speedup) {

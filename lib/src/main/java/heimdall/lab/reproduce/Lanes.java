@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.graph.prepared.Layout;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -34,8 +36,18 @@ public final class Lanes {
 
     public static final String UNCHECKED = "unchecked";
 
-    /** What a run wrote. */
-    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures) {}
+    /**
+     * What a run wrote.
+     *
+     * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
+     *     nothing was measured and nothing written (the caller removes the folder)
+     */
+    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
+            Optional<Interruption.Cause> interruption) {
+        public Result(Path folder, List<Map<String, Object>> summary, List<String> failures) {
+            this(folder, summary, failures, Optional.empty());
+        }
+    }
 
     public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress) throws InterruptedException {
         // The input file lives in a private scratch folder of this run, removed with it.
@@ -66,13 +78,16 @@ public final class Lanes {
         List<Map<String, Object>> summary = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int batches = s.samples() + 1;
+        boolean complete = true;
+        boolean anyMeasured = false;
         for (int workers : s.workloadThreads()) {
             long[][] nanos = new long[variants.size()][batches];
             String[] failed = new String[variants.size()];
-            for (int b = 0; b < batches; b++) {
-                for (int i = 0; i < variants.size(); i++) {
-                    // Stops between batches (Stoppable): lanes keeps no partial rows.
-                    heimdall.lab.bench.Interruption.checkpoint();
+            // A stop (Stoppable, Interruption) leaves off between variants' batches: the batches every
+            // variant completed are kept, the one in progress is not (so every variant has as many).
+            int done = 0;
+            for (int b = 0; b < batches && !Interruption.stopRequested(); b++) {
+                for (int i = 0; i < variants.size() && !Interruption.stopRequested(); i++) {
                     int v = (i + b) % variants.size();
                     Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
                     LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
@@ -81,14 +96,24 @@ public final class Lanes {
                     if (why != null && failed[v] == null) {
                         failed[v] = "batch " + b + ": " + why;
                     }
+                    if (i == variants.size() - 1) {
+                        done = b + 1;
+                    }
                 }
                 loads.sample();
             }
+            int completed = Math.max(0, done - 1); // batch 0 is the warm-up
+            complete &= done == batches;
+            anyMeasured |= completed > 0;
             Double uncheckedMedian = null;
             for (int v = 0; v < variants.size(); v++) {
+                if (completed == 0) {
+                    summary.add(notMeasured(workers, variants.get(v), s));
+                    continue;
+                }
                 int row = summary.size();
-                double[] measured = new double[s.samples()];
-                for (int b = 0; b < batches; b++) {
+                double[] measured = new double[completed];
+                for (int b = 0; b < done; b++) {
                     double ms = nanos[v][b] / 1e6;
                     samples.add(row, b, ms);
                     if (b > 0) {
@@ -119,19 +144,31 @@ public final class Lanes {
                 r.put("verified", failed[v] == null);
                 r.put("failure", failed[v]);
                 r.put("samples", sum.count());
+                r.put("status", "measured");
+                r.put("batches_asked", s.samples());
+                r.put("batches_completed", completed);
+                r.put("interrupted", completed < s.samples());
                 summary.add(r);
                 if (failed[v] != null) {
                     failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
                 }
             }
-            progress.accept("lanes: " + workers + " workers done");
+            progress.accept("lanes: " + workers + " workers done" + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
         }
-        folder.writeSummary("lanes", java.util.Optional.empty(), summary);
+        Optional<Interruption.Cause> cause = complete ? Optional.empty() : Interruption.stopCause();
+        if (cause.isPresent() && !anyMeasured) {
+            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
+            return new Result(folder.path(), List.of(), List.of(), cause);
+        }
+        cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.path()));
+        folder.writeSummary("lanes", cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "lanes");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
+        env.put("interrupted", cause.isPresent());
+        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("settings", s.toMap());
         env.put("workload_graph", "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop");
@@ -140,9 +177,34 @@ public final class Lanes {
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         env.put("timing", "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
         folder.writeJson("environment.json", env);
-        folder.writeText("table.md", table(summary, host, s, failures));
-        FloorCost.writePlots(folder.path(), progress);
-        return new Result(folder.path(), summary, failures);
+        String table = table(summary, host, s, failures);
+        if (cause.isPresent()) {
+            String said = cause.get().said();
+            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                    + ": fewer batches than asked (batches_completed in summary.json).**\n\n" + table;
+        } else {
+            FloorCost.writePlots(folder.path(), progress);
+        }
+        folder.writeText("table.md", table);
+        return new Result(folder.path(), summary, failures, cause);
+    }
+
+    /** A row a stop came before: its coordinates, no figures. */
+    private static Map<String, Object> notMeasured(int workers, String variant, GraphBenchSettings s) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("workers", workers);
+        r.put("collectors", 1);
+        r.put("variant", variant);
+        r.put("iterations", s.workloadIters());
+        for (String f : List.of("wall_ms_median", "wall_ms_min", "wall_ms_max", "spread", "noisy", "vs_unchecked", "verified", "failure")) {
+            r.put(f, null);
+        }
+        r.put("samples", 0);
+        r.put("status", "not measured");
+        r.put("batches_asked", s.samples());
+        r.put("batches_completed", 0);
+        r.put("interrupted", true);
+        return r;
     }
 
     static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, List<String> failures) {
@@ -156,6 +218,11 @@ public final class Lanes {
         MarkdownTable t = new MarkdownTable(List.of("workers", "variant", "wall ms median", "min – max", "spread", "vs unchecked",
                 "verified", "published"));
         for (Map<String, Object> r : summary) {
+            if (!"measured".equals(r.get("status"))) {
+                t.row(List.of(r.get("workers") + " + 1", String.valueOf(r.get("variant")), "not measured (interrupted)", "—", "—", "—", "—",
+                        "noisy (>25%)"));
+                continue;
+            }
             t.row(List.of(String.valueOf(r.get("workers")) + " + 1", String.valueOf(r.get("variant")),
                     String.format(Locale.ROOT, "%.3f", (Double) r.get("wall_ms_median")),
                     String.format(Locale.ROOT, "%.3f – %.3f", (Double) r.get("wall_ms_min"), (Double) r.get("wall_ms_max")),

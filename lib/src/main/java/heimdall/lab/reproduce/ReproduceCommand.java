@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -60,10 +61,11 @@ public final class ReproduceCommand implements Command {
         h.append("""
 
                 Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
-                runs. floor-cost, host-load and kernel-bitmap write what was measured, marked interrupted in
-                summary.json (at the top and per row: runs_asked, runs_completed); the others keep no partial
-                rows. Before anything is kept nothing is left: no folder, or an --out folder left empty. A
-                second signal ends at once.
+                runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
+                marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
+                batches_asked, batches_completed); rows not reached are listed as not measured. Before
+                anything is measured nothing is left: no folder, or an --out folder left empty. A second
+                signal ends at once.
 
                 Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
                 2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
@@ -96,12 +98,10 @@ public final class ReproduceCommand implements Command {
             return outcome.discarded().get().exitStatus();
         }
         ReproductionResult result = outcome.result().orElseThrow();
-        if (result.interruption().isPresent() && !result.written()) {
-            // Nothing measured: a folder we made goes, the user's own stays (empty: usable as --out again).
-            boolean gone = folder.discardWritten();
-            System.err.println(r.name() + ": " + result.interruption().get().said() + " before anything was measured; "
-                    + (gone ? "no results folder left" : folder.path() + " left empty"));
-            return result.interruption().get().exitStatus();
+        Optional<Integer> nothing = Stoppable.nothingMeasured(r.name(), folder, result.interruption(), result.written(),
+                line -> System.err.println(line));
+        if (nothing.isPresent()) {
+            return nothing.get();
         }
         // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
         heimdall.lab.analysis.Distributions.writeBeside(result.folder(), line -> System.err.println(line));

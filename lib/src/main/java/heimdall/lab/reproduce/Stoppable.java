@@ -9,11 +9,11 @@ import java.util.function.Consumer;
  * The one way every reproduction stops (issues 12 and 13): the framework opens the process's
  * {@link Interruption} around the run, so Ctrl-C, SIGTERM, SIGHUP or a notebook interrupt
  * ({@link Interruption#requestStop}) ends the running child and raises the stop flag; the measuring
- * loop checks the flag between runs, rounds and batches. A reproduction that can keep what it
- * measured returns it marked interrupted ({@code summary.json} and each row's {@code runs_completed});
- * one that keeps nothing partial throws {@link Interruption.Stopped} (or fails because its child was
- * ended), and then everything the run wrote is removed here: no folder, or the user's own left empty.
- * Either way the folder is never left part-written.
+ * loop checks the flag between runs, rounds and batches. Every reproduction returns what it measured
+ * marked interrupted ({@code summary.json} and each row's completed runs or batches); a body that
+ * keeps nothing partial ({@code graph jmh}) throws {@link Interruption.Stopped} (or fails because its
+ * child was ended), and then everything the run wrote is removed here: no folder, or the user's own
+ * left empty. Either way the folder is never left part-written.
  */
 final class Stoppable {
     private Stoppable() {}
@@ -53,5 +53,21 @@ final class Stoppable {
                 return new Outcome<>(Optional.empty(), Optional.of(c));
             }
         }
+    }
+
+    /**
+     * After a run that returned: when a stop came before anything was measured ({@code measured}
+     * false), clears the folder (ours removed, the user's left empty and usable as {@code --out}
+     * again), says so and gives the exit status; otherwise empty, and the caller writes on.
+     */
+    static Optional<Integer> nothingMeasured(String name, ResultsFolder folder, Optional<Interruption.Cause> interruption,
+            boolean measured, Consumer<String> progress) {
+        if (interruption.isEmpty() || measured) {
+            return Optional.empty();
+        }
+        boolean gone = folder.discardWritten();
+        progress.accept(name + ": " + interruption.get().said() + " before anything was measured; "
+                + (gone ? "no results folder left" : folder.path() + " left empty"));
+        return Optional.of(interruption.get().exitStatus());
     }
 }

@@ -78,59 +78,211 @@ class EveryReproductionStopsTest {
         }
     }
 
-    /** attach-cost keeps no partial rows: a stop after some runs leaves no folder of its making. */
+    /** attach-cost stopped after its first floor's second run: the folder keeps every run completed, marked. */
     @Test
-    void attachCostSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void attachCostLateSigtermKeepsTheCompletedRuns() throws Exception {
         Path out = tmp.resolve("attach");
         try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("run 1 ·"), 120);
+            lab.awaitErr(l -> l.startsWith("run 2 ·"), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
-            assertTrue(lab.errText().contains("no results folder left"), lab.errText());
+            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+            lab.assertNoRunnerLeft();
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("attach-cost", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        int asked = AttachCost.Options.quick().runs();
+        assertEquals("fork alone", rows.get(rows.size() - 1).get("what"), "every floor and the baseline are listed");
+        assertTrue((Integer) rows.get(0).get("runs_completed") >= 2, rows.get(0).toString());
+        assertEquals("ok", rows.get(0).get("status"));
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            int done = (Integer) r.get("runs_completed");
+            assertEquals(asked, r.get("runs_asked"), r.toString());
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "ok", r.get("status"), r.toString());
+            assertEquals(done > 0, r.containsKey(r.get("what").equals("fork alone") ? "fork_median_ns" : "attach_median_ns"), r.toString());
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(cut >= 1, "stopped before the baseline's last run: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Files.isRegularFile(out.resolve("samples.arrow")));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** attach-cost stopped during its first run (a long fork child): nothing measured, no folder of its making. */
+    @Test
+    void attachCostEarlySigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("attach");
+        try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--runs", "1", "--forks", "2000000",
+                "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("attach-cost: "), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before anything was measured; no results folder left"),
+                    lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
     }
 
-    /** lanes (threads in the JVM, no child): Ctrl-C between batches, the user's folder left empty. */
+    /** lanes stopped after its first worker count: the batches every variant completed are kept, marked. */
     @Test
-    void lanesCtrlCLeavesTheUsersFolderEmpty() throws Exception {
+    @SuppressWarnings("unchecked")
+    void lanesLateSigtermKeepsTheCompletedBatches() throws Exception {
+        Path out = tmp.resolve("lanes");
+        int asked = 20;
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked, "GRAPH_WORKLOAD_THREADS=1,4"), "reproduce", "lanes", "--quick",
+                "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("lanes: 1 workers done"), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("lanes: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("lanes", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("batches_asked"), r.toString());
+            int done = (Integer) r.get("batches_completed");
+            if ((Integer) r.get("workers") == 1) {
+                assertEquals(asked, done, r.toString());
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+            } else {
+                assertTrue(done < asked, r.toString());
+                assertEquals(Boolean.TRUE, r.get("interrupted"), r.toString());
+            }
+            assertEquals(done == 0 ? "not measured" : "measured", r.get("status"), r.toString());
+            assertEquals(done == 0, r.get("wall_ms_median") == null, r.toString());
+        }
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** lanes (threads in the JVM, no child): Ctrl-C during the warm-up batch, the user's folder left empty. */
+    @Test
+    void lanesEarlyCtrlCLeavesTheUsersFolderEmpty() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("lanes"));
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "lanes", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=3", "GRAPH_WORKLOAD_THREADS=1", "GRAPH_WORKLOAD_ITERS=200000"),
+                "reproduce", "lanes", "--quick", "--out", out.toString())) {
             lab.awaitErr(l -> l.startsWith("lanes: workers"), 120);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before its rows were complete"), lab.errText());
+            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before anything was measured; " + out + " left empty"),
+                    lab.errText());
             assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
         }
     }
 
-    /** follower-cost (root and kernel BTF): SIGTERM after its first row leaves no folder and no child. */
+    /** follower-cost (root and kernel BTF) stopped after its first row: the runs completed are kept, marked. */
     @Test
-    void followerCostSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void followerCostLateSigtermKeepsTheCompletedRuns() throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         Path out = tmp.resolve("follower");
-        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", "50", "--calls", "50000", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("follower-cost:"), 120);
+        int asked = 3;
+        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", String.valueOf(asked), "--calls", "50000", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("t_follow "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM) before its rows were complete"), lab.errText());
-            assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("follower-cost", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        assertEquals(asked, rows.get(0).get("runs_completed"), rows.get(0).toString());
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("runs_asked"), r.toString());
+            int done = (Integer) r.get("runs_completed");
+            if ("refused".equals(r.get("status"))) {
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+                continue;
+            }
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "ok", r.get("status"), r.toString());
+            assertEquals(done > 0, r.containsKey("added_ns"), r.toString());
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(cut >= 1, "a later row cut short: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
     }
 
-    /** graph-lookup: SIGTERM between batches leaves no folder of its making. */
+    /** graph-lookup stopped after its first case: the batches completed are kept, summary.json and each row marked. */
     @Test
-    void graphLookupSigtermLeavesNoFolder() throws Exception {
+    @SuppressWarnings("unchecked")
+    void graphLookupLateSigtermKeepsTheCompletedBatches() throws Exception {
         Path out = tmp.resolve("lookup");
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
-            lab.awaitErr(l -> l.startsWith("graph-lookup:"), 120);
+        int asked = 100;
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("case 1 of "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before its rows were complete"), lab.errText());
+            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals("graph-lookup", top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGTERM", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        int full = 0;
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            assertEquals(asked, r.get("batches_asked"), r.toString());
+            int done = (Integer) r.get("batches_completed");
+            if ("refused".equals(r.get("status"))) {
+                assertEquals(Boolean.FALSE, r.get("interrupted"), r.toString());
+                continue;
+            }
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            assertEquals(done == 0 ? "not measured" : "measured", r.get("status"), r.toString());
+            assertEquals(done == 0, r.get("ns_per_event_median") == null, r.toString());
+            if (done > 0) {
+                assertEquals(done, r.get("samples"), r.toString());
+            }
+            full += done == asked ? 1 : 0;
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(full >= 1 && cut >= 1, "the first case complete, a later one cut short: " + rows);
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
+        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, env.get("interrupted"));
+        assertTrue(Results.load(out).interrupted());
+    }
+
+    /** graph-lookup stopped while it prepares its graphs: nothing measured, no folder of its making. */
+    @Test
+    void graphLookupEarlySigtermLeavesNoFolder() throws Exception {
+        Path out = tmp.resolve("lookup");
+        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+            lab.awaitErr(l -> l.startsWith("abcdf: "), 120);
+            lab.signal("TERM");
+            assertEquals(143, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before anything was measured; no results folder left"),
+                    lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
+            assertTrue(lab.out.isEmpty(), lab.out.toString());
         }
     }
 }
