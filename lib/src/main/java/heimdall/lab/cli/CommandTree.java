@@ -131,10 +131,10 @@ final class CommandTree {
         run.spec = spec;
         spec.addOption(helpOption("this help"));
         command.options().ifPresent(o -> {
-            for (String flag : o.flags()) {
+            for (String flag : new java.util.TreeSet<>(o.flags())) { // Set.of's order changes run to run
                 spec.addOption(OptionSpec.builder(names(flag, o.shortNames())).arity("0").type(boolean.class).build());
             }
-            for (String valued : o.valued()) {
+            for (String valued : new java.util.TreeSet<>(o.valued())) {
                 spec.addOption(OptionSpec.builder(names(valued, o.shortNames())).arity("1").type(String.class)
                         .paramLabel(valued.substring(2).toUpperCase(java.util.Locale.ROOT)).build());
             }
