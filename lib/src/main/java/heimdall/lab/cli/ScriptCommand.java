@@ -21,10 +21,11 @@ record ScriptCommand(String name, String summary, String help, Optional<CommandO
                     Optional.empty()),
             new ScriptCommand("kernel install", "register the Jupyter kernel (--user, or --prefix DIR)",
                     """
-                    usage: ./lab kernel install [--user | --prefix DIR]
-                    Registers the Jupyter kernel (built on first use): system-wide by default, for this user
-                    with --user, under DIR with --prefix.""",
-                    Optional.of(CommandOptions.of(Set.of("--user"), Set.of("--prefix")))),
+                    usage: ./lab kernel install [--user | --prefix DIR] [--name NAME]
+                    Registers the heimdall-lab Java kernel with Jupyter (built on first use): --user (the
+                    default) in the user's Jupyter data folder, --prefix DIR in DIR/share/jupyter/kernels/NAME.
+                    NAME defaults to heimdall-lab. ./lab kernel install --help says more.""",
+                    Optional.of(CommandOptions.of(Set.of("--user"), Set.of("--prefix", "--name")))),
             new ScriptCommand("jshell", "a REPL on the library with jshell-startup/lab.jsh",
                     """
                     usage: ./lab jshell [JSHELL-ARGS...]
