@@ -30,7 +30,8 @@ public record BuildInfo(String version, String commit) implements IVersionProvid
 
     @Override
     public String[] getVersion() {
-        return lines().toArray(String[]::new);
+        // picocli formats each line (String.format): a '%' must stay a '%'
+        return lines().stream().map(l -> l.replace("%", "%%")).toArray(String[]::new);
     }
 
     /** The lines {@code --version} prints. */

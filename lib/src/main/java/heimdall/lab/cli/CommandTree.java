@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,14 +43,12 @@ final class CommandTree {
                 .description("the version, the git commit it was built from, the kernel and the JVM").build());
         rootSpec.versionProvider(BuildInfo.current());
         CommandLine root = new CommandLine(rootSpec);
-        // The words after the command name are the command's, untouched: never expanded from @files.
-        root.setExpandAtFiles(false);
         for (Command c : all) {
             String[] words = c.name().split(" ");
             if (words.length > 2) {
                 throw new IllegalStateException("command name of more than two words: " + c.name());
             }
-            CommandLine leaf = leaf(c, words[words.length - 1]);
+            CommandLine leaf = leaf(c);
             if (words.length == 1) {
                 root.addSubcommand(words[0], leaf);
             } else {
@@ -63,8 +63,11 @@ final class CommandTree {
         root.addSubcommand("help", help(root));
         rootSpec.usageMessage().sectionKeys(List.of("lab"));
         rootSpec.usageMessage().sectionMap().put("lab", help -> rootUsage(all));
-        // after every subcommand is added, so they inherit it
+        // Set after every subcommand is added, so they all have them. The words after a command's name
+        // are the command's, untouched: never expanded from @files. Texts are ours, printed as written
+        // (no ${...} interpolation).
         root.setExpandAtFiles(false);
+        root.setInterpolateVariables(false);
         root.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         return root;
     }
@@ -94,7 +97,8 @@ final class CommandTree {
         spec.addOption(helpOption("this help"));
         List<String> topWords = root.getSubcommands().keySet().stream().toList();
         spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..2").type(String[].class)
-                .completionCandidates(topWords).paramLabel("COMMAND").description("a group, or a group and a command").build());
+                .completionCandidates(topWords).paramLabel("COMMAND").description("a group, or a group and a command")
+                .build());
         spec.usageMessage().description("the list, or a group's or a command's help");
         return new CommandLine(spec);
     }
@@ -125,25 +129,25 @@ final class CommandTree {
     }
 
     /** A leaf running {@code command}: its declared options known to picocli, every other word passed on. */
-    private static CommandLine leaf(Command command, String word) {
+    private static CommandLine leaf(Command command) {
         Leaf run = new Leaf(command);
         CommandSpec spec = CommandSpec.wrapWithoutInspection(run);
         run.spec = spec;
         spec.addOption(helpOption("this help"));
         command.options().ifPresent(o -> {
-            for (String flag : new java.util.TreeSet<>(o.flags())) { // Set.of's order changes run to run
+            for (String flag : new TreeSet<>(o.flags())) { // Set.of's order changes run to run
                 spec.addOption(OptionSpec.builder(names(flag, o.shortNames())).arity("0").type(boolean.class).build());
             }
-            for (String valued : new java.util.TreeSet<>(o.valued())) {
+            for (String valued : new TreeSet<>(o.valued())) {
                 spec.addOption(OptionSpec.builder(names(valued, o.shortNames())).arity("1").type(String.class)
-                        .paramLabel(valued.substring(2).toUpperCase(java.util.Locale.ROOT)).build());
+                        .paramLabel(valued.substring(2).toUpperCase(Locale.ROOT)).build());
             }
         });
         // Whatever is not a declared option (positionals, options of commands that declare none, all
         // after --) lands here; the command reads the original words, not this.
         spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
                 .paramLabel("ARGS").build());
-        spec.usageMessage().description(command.summary());
+        spec.usageMessage().description(command.summary().replace("%", "%%")); // picocli formats it
         spec.usageMessage().sectionKeys(List.of("lab"));
         spec.usageMessage().sectionMap().put("lab", help -> command.help().stripTrailing() + System.lineSeparator());
         CommandLine line = new CommandLine(spec);
@@ -175,8 +179,10 @@ final class CommandTree {
         s.append(String.format("  %-22s %s%n", "help [COMMAND]", "this list, or a group's or a command's help"));
         s.append('\n');
         s.append(String.format("  %-22s %s%n", "-h, --help", "this list"));
-        s.append(String.format("  %-22s %s%n", "--version", "the version, the git commit it was built from, the kernel and the JVM"));
-        s.append(String.format("  %-22s %s%n", "--", "ends the options: every word after it reaches the command untouched"));
+        s.append(String.format("  %-22s %s%n", "--version",
+                "the version, the git commit it was built from, the kernel and the JVM"));
+        s.append(String.format("  %-22s %s%n", "--",
+                "ends a command's options: every word after it reaches the command untouched"));
         s.append('\n').append(ExitStatus.TEXT);
         return s.toString();
     }
