@@ -154,6 +154,8 @@ final class CommandTree {
         line.setUnmatchedOptionsArePositionalParams(true);
         // Args keeps the last of a repeated option; picocli must not refuse what the command accepts.
         line.setOverwrittenOptionsAllowed(true);
+        // As Args: an option's value is the next word, whatever it looks like (--out -h names a folder "-h").
+        line.setAllowOptionsAsOptionParameters(true);
         line.setPosixClusteredShortOptionsAllowed(false);
         return line;
     }

@@ -169,6 +169,14 @@ class CliTest {
     }
 
     @Test
+    void anOptionsValueIsTheNextWordWhateverItLooksLike() {
+        Recording record = Recording.ok("graph record");
+        Outcome o = labWith(List.of(record), "graph", "record", "--out", "-h", "--out=--help", "--", "ls");
+        assertEquals(0, o.status(), o.err());
+        assertEquals(List.of(List.of("--out", "-h", "--out=--help", "--", "ls")), record.calls);
+    }
+
+    @Test
     void helpBeforeDashesIsHelpAndTheCommandDoesNotRun() {
         Recording record = Recording.ok("graph record");
         Outcome o = labWith(List.of(record), "graph", "record", "--out", "d", "--help", "--", "ls");
