@@ -106,7 +106,7 @@ public final class Main {
             String kind = word.startsWith("-") ? "option" : "command";
             err.println("lab: unknown " + kind + " '" + where + word + "'; run " + CommandTree.PROGRAM + " "
                     + where + "--help for the list");
-            List<String> near = u.getSuggestions().stream().filter(s -> !s.startsWith("-")).toList();
+            List<String> near = Suggestions.near(word, line.getSubcommands().keySet());
             if (!near.isEmpty()) {
                 err.println("did you mean: " + String.join(", ", near.stream().map(s -> where + s).toList()) + "?");
             }

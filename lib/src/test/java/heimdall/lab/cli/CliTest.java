@@ -227,6 +227,13 @@ class CliTest {
                 inGroup.err());
         assertTrue(inGroup.err().contains("did you mean: bpf compile"), inGroup.err());
 
+        Outcome swapped = lab("bfp");
+        assertTrue(swapped.err().contains("did you mean: bpf?"), swapped.err());
+        Outcome prefix = lab("repro", "floor-cost");
+        assertTrue(prefix.err().contains("did you mean: reproduce?"), prefix.err());
+        Outcome far = lab("no-such-thing");
+        assertFalse(far.err().contains("did you mean"), "nothing near: " + far.err());
+
         Outcome option = lab("--verbose");
         assertEquals(2, option.status());
         assertTrue(option.err().contains("lab: unknown option '--verbose'"), option.err());
