@@ -3,11 +3,13 @@ package heimdall.lab.analysis;
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -23,6 +25,13 @@ public final class DistillCommand implements Command {
 
     DistillCommand(PrintStream out) {
         this.out = out;
+    }
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of());
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
     }
 
     @Override
@@ -51,7 +60,7 @@ public final class DistillCommand implements Command {
 
     @Override
     public int run(List<String> argv) {
-        Args args = Args.parse("results distill", argv, Set.of(), Set.of());
+        Args args = Args.parse("results distill", argv, OPTIONS);
         if (args.positionals().isEmpty()) {
             throw new BadInput("missing DIR (./lab results distill --help)");
         }

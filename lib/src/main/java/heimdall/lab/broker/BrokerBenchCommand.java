@@ -6,14 +6,24 @@ import heimdall.lab.BadInput;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.sys.Scratch;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab broker bench}: the broker's round trip through each supervisor, before the full reproduction. */
 public final class BrokerBenchCommand implements Command {
     /** Runs are fresh children, each with its samples kept: past this many a run count is a typo. */
     private static final int MAX_RUNS = 10_000;
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--sync-wakeup", "--json"),
+            Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
 
     @Override
     public String name() {
@@ -54,8 +64,7 @@ public final class BrokerBenchCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args a = Args.parse(name(), argv, Set.of("--sync-wakeup", "--json"),
-                Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
+        Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
         List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
         int childCpu = a.cpu("--child-cpu", d.childCpu());

@@ -23,6 +23,11 @@ public final class Args {
         this.command = command;
     }
 
+    /** Parses {@code args} for {@code command} with the options it declares ({@link Command#options()}). */
+    public static Args parse(String command, List<String> args, CommandOptions options) {
+        return parse(command, args, options.flags(), options.valued());
+    }
+
     /**
      * Parses {@code args} for {@code command}.
      *

@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /** The {@code bpf ...} and {@code profile syscall-table} commands. */
@@ -51,6 +52,13 @@ final class BpfCommands {
     }
 
     static final class CompileCmd implements Command {
+        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
+
+        @Override
+        public Optional<CommandOptions> options() {
+            return Optional.of(OPTIONS);
+        }
+
         public String name() {
             return "bpf compile";
         }
@@ -69,7 +77,7 @@ final class BpfCommands {
         }
 
         public int run(List<String> argv) throws IOException {
-            Args a = Args.parse(name(), shortOut(argv), Set.of(), Set.of("--out")).atMost(1);
+            Args a = Args.parse(name(), shortOut(argv), OPTIONS).atMost(1);
             String out = a.value("--out")
                     .orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
             Program p = compileFile(a.positional(0, "PROFILE"), System.err);
@@ -80,6 +88,13 @@ final class BpfCommands {
     }
 
     static final class DisasmCmd implements Command {
+        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of());
+
+        @Override
+        public Optional<CommandOptions> options() {
+            return Optional.of(OPTIONS);
+        }
+
         public String name() {
             return "bpf disasm";
         }
@@ -97,7 +112,7 @@ final class BpfCommands {
         }
 
         public int run(List<String> argv) throws IOException {
-            Args a = Args.parse(name(), argv, Set.of(), Set.of()).atMost(1);
+            Args a = Args.parse(name(), argv, OPTIONS).atMost(1);
             String file = a.positional(0, "PROFILE");
             Program p = file.endsWith(".bpf") ? Program.fromBytes(Io.read(Path.of(file), MAX_BPF_BYTES), file)
                     : compileFile(file, System.err);
@@ -107,6 +122,13 @@ final class BpfCommands {
     }
 
     static final class StatsCmd implements Command {
+        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--json", "--vs-libseccomp"), Set.of("--out")).withShortOut();
+
+        @Override
+        public Optional<CommandOptions> options() {
+            return Optional.of(OPTIONS);
+        }
+
         public String name() {
             return "bpf stats";
         }
@@ -129,7 +151,7 @@ final class BpfCommands {
         }
 
         public int run(List<String> argv) throws Exception {
-            Args a = Args.parse(name(), shortOut(argv), Set.of("--json", "--vs-libseccomp"), Set.of("--out"))
+            Args a = Args.parse(name(), shortOut(argv), OPTIONS)
                     .atMost(1);
             String file = a.positional(0, "PROFILE");
             ProfileJson.Loaded loaded = ProfileJson.load(Path.of(file));
@@ -192,6 +214,13 @@ final class BpfCommands {
     }
 
     static final class SyscallTableCmd implements Command {
+        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--from", "--out")).withShortOut();
+
+        @Override
+        public Optional<CommandOptions> options() {
+            return Optional.of(OPTIONS);
+        }
+
         public String name() {
             return "profile syscall-table";
         }
@@ -211,7 +240,7 @@ final class BpfCommands {
         }
 
         public int run(List<String> argv) throws IOException {
-            Args a = Args.parse(name(), shortOut(argv), Set.of(), Set.of("--from", "--out")).atMost(0);
+            Args a = Args.parse(name(), shortOut(argv), OPTIONS).atMost(0);
             String from = a.value("--from").orElseThrow(() -> new BadInput(
                     "missing --from HEADER (./lab profile syscall-table --help)"));
             String text;

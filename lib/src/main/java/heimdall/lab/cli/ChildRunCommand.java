@@ -7,10 +7,18 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab child run}: one measured child with no filter, to try the mechanism by hand. */
 public final class ChildRunCommand implements Command {
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--batch"), Set.of("--call", "--count", "--warmup", "--cpu", "--path"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
+
     @Override
     public String name() {
         return "child run";
@@ -44,7 +52,7 @@ public final class ChildRunCommand implements Command {
 
     @Override
     public int run(List<String> argv) {
-        Args a = Args.parse(name(), argv, Set.of("--batch"), Set.of("--call", "--count", "--warmup", "--cpu", "--path"))
+        Args a = Args.parse(name(), argv, OPTIONS)
                 .atMost(0);
         Call call = Call.parse(a.value("--call").orElseThrow(
                 () -> heimdall.lab.BadInput.at("command line", "--call", "missing (./lab child run --help)")),

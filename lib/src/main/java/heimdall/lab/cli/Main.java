@@ -1,22 +1,30 @@
 package heimdall.lab.cli;
 
-import heimdall.lab.BadInput;
-import heimdall.lab.Io;
-import heimdall.lab.Refusal;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code ./lab} entry point: finds the longest command name matching the leading words and runs
- * it. Exit status: 0 success, 1 refusal, 2 bad input or usage, or a file that cannot be read or written,
- * or memory exhausted (the message names the file or limit and the reason), 3 an internal error (a bug).
+ * The {@code ./lab} entry point: picocli's command tree ({@link CommandTree}) over {@link #commands()}.
+ * Exit status ({@link ExitStatus}): 0 success, 1 refusal, 2 bad input or usage, or a file that cannot
+ * be read or written, or memory exhausted (the message names the file or limit and the reason), 3 an
+ * internal error (a bug).
  */
 public final class Main {
     private Main() {}
 
-    /** Every command, in the order {@code ./lab --help} lists them. */
+    /**
+     * Every command, in the order {@code ./lab --help} lists them. A new command is registered by one
+     * line here; its name's first word is its group.
+     */
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
@@ -38,6 +46,14 @@ public final class Main {
         );
     }
 
+    /** {@link #commands()}, then those the {@code ./lab} script runs itself, then {@code completion}. */
+    static List<Command> everyCommand() {
+        List<Command> all = new ArrayList<>(commands());
+        all.addAll(ScriptCommand.ALL);
+        all.add(new CompletionCommand(() -> CommandTree.build(everyCommand())));
+        return all;
+    }
+
     public static void main(String[] argv) {
         int status = run(Arrays.asList(argv), System.out, System.err);
         // PrintStream swallows write errors: a report that never reached its file (stdout redirected
@@ -55,67 +71,74 @@ public final class Main {
      * the exit status instead of exiting (for tests, jshell and notebooks).
      */
     public static int run(List<String> argv, PrintStream out, PrintStream err) {
-        if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
-            printUsage(out);
-            return argv.isEmpty() ? 2 : 0;
-        }
-        Command chosen = null;
-        int words = 0;
-        for (Command c : commands()) {
-            String[] name = c.name().split(" ");
-            if (name.length > words && name.length <= argv.size()
-                    && Arrays.equals(name, argv.subList(0, name.length).toArray(new String[0]))) {
-                chosen = c;
-                words = name.length;
-            }
-        }
-        if (chosen == null) {
-            err.println("lab: unknown command '" + String.join(" ", argv.subList(0, Math.min(2, argv.size())))
-                    + "'; run ./lab --help for the list");
-            return 2;
-        }
-        List<String> rest = new ArrayList<>(argv.subList(words, argv.size()));
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.println(chosen.help());
-            return 0;
-        }
+        return run(everyCommand(), argv, out, err);
+    }
+
+    /** {@link #run(List, PrintStream, PrintStream)} over the given commands. */
+    static int run(List<Command> commands, List<String> argv, PrintStream out, PrintStream err) {
+        CommandLine root = CommandTree.build(commands);
+        PrintWriter o = writerOn(out);
+        PrintWriter e = writerOn(err);
+        root.setOut(o);
+        root.setErr(e);
+        root.setParameterExceptionHandler(Main::usageError);
+        root.setExecutionExceptionHandler((ex, line, parsed) -> {
+            Throwable thrown = ex instanceof CommandTree.ErrorInCommand && ex.getCause() != null ? ex.getCause() : ex;
+            String name = line.getCommand() instanceof CommandTree.Leaf leaf ? leaf.command.name() : line.getCommandName();
+            return ExitStatus.of(name, thrown, line.getErr());
+        });
         try {
-            return chosen.run(rest);
-        } catch (BadInput e) {
-            err.println("lab " + chosen.name() + ": error: " + e.getMessage());
-            return 2;
-        } catch (Refusal e) {
-            err.println("lab " + chosen.name() + ": refused: " + e.getMessage());
-            return 1;
-        } catch (OutOfMemoryError e) {
-            // A resource limit, not a bug: say which one and how to raise it.
-            err.println("lab " + chosen.name() + ": error: out of memory: this JVM's heap (at most "
-                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) is too small for this input or these counts; "
-                    + "give it more with JAVA_TOOL_OPTIONS=-Xmx<size> or ask for less");
-            return 2;
-        } catch (Exception | Error e) {
-            String io = Io.failureOf(e);
-            if (io != null) {
-                // Reading or writing a file failed (missing, unreadable, a directory, disk full, ...): the
-                // file and the reason are the whole story; a stack trace would only hide them.
-                err.println("lab " + chosen.name() + ": error: " + io);
-                return 2;
-            }
-            err.println("lab " + chosen.name() + ": internal error (a bug, please report): " + e);
-            e.printStackTrace(err);
-            return 3;
+            return root.execute(argv.toArray(String[]::new));
+        } finally {
+            o.flush();
+            e.flush();
         }
     }
 
-    private static void printUsage(PrintStream out) {
-        out.println("usage: ./lab COMMAND [ARGS...]   (./lab COMMAND --help for each)");
-        out.println();
-        for (Command c : commands()) {
-            out.printf("  %-22s %s%n", c.name(), c.summary());
+    /** Usage errors, status 2: an unknown command or group names the word and suggests near ones. */
+    private static int usageError(ParameterException ex, String[] argv) {
+        CommandLine line = ex.getCommandLine();
+        PrintWriter err = line.getErr();
+        boolean leaf = line.getCommand() instanceof CommandTree.Leaf;
+        if (!leaf && ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String word = u.getUnmatched().get(0);
+            String where = line.getParent() == null ? "" : line.getCommandName() + " ";
+            String kind = word.startsWith("-") ? "option" : "command";
+            err.println("lab: unknown " + kind + " '" + where + word + "'; run " + CommandTree.PROGRAM + " "
+                    + where + "--help for the list");
+            List<String> near = Suggestions.near(word, line.getSubcommands().keySet());
+            if (!near.isEmpty()) {
+                err.println("did you mean: " + String.join(", ", near.stream().map(s -> where + s).toList()) + "?");
+            }
+            return ExitStatus.BAD_INPUT;
         }
-        // handled by the ./lab script itself (they run Maven, Jupyter or jshell, not this JVM)
-        out.printf("  %-22s %s%n", "test", "every test: Maven's suites, then every notebook executed headless");
-        out.printf("  %-22s %s%n", "kernel install", "register the Jupyter kernel (--user, or --prefix DIR)");
-        out.printf("  %-22s %s%n", "jshell", "a REPL on the library with jshell-startup/lab.jsh");
+        String name = leaf ? ((CommandTree.Leaf) line.getCommand()).command.name() : line.getCommandName();
+        String why = ex.getMessage();
+        if (ex instanceof MissingParameterException m && !m.getMissing().isEmpty()
+                && m.getMissing().get(0) instanceof OptionSpec option) {
+            why = "option " + option.longestName() + " needs a value"; // as Args says it
+        }
+        err.println("lab " + name + ": error: " + why + " (" + CommandTree.PROGRAM + " " + name + " --help)");
+        return ExitStatus.BAD_INPUT;
+    }
+
+    /** A writer onto {@code stream} that keeps the stream's own charset (picocli writes to writers). */
+    private static PrintWriter writerOn(PrintStream stream) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] chars, int offset, int length) {
+                stream.print(new String(chars, offset, length));
+            }
+
+            @Override
+            public void flush() {
+                stream.flush();
+            }
+
+            @Override
+            public void close() {
+                stream.flush();
+            }
+        }, true);
     }
 }

@@ -3,6 +3,7 @@ package heimdall.lab.follower;
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.sys.Signals;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab graph follow NODES EDGES -- CMD...}: runs a command under the kernel follower. */
@@ -23,6 +25,13 @@ public final class FollowCommand implements Command {
 
     FollowCommand(PrintStream out) {
         this.out = out;
+    }
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--floor"), Set.of("--hook", "--timeout"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
     }
 
     @Override
@@ -67,7 +76,7 @@ public final class FollowCommand implements Command {
 
     @Override
     public int run(List<String> argv) {
-        Args args = Args.parse("graph follow", argv, Set.of("--floor"), Set.of("--hook", "--timeout")).atMost(2);
+        Args args = Args.parse("graph follow", argv, OPTIONS).atMost(2);
         Path nodes = Path.of(args.positional(0, "NODES"));
         Path edges = Path.of(args.positional(1, "EDGES"));
         List<String> command = args.afterDashes();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.machine.CompileBudget;
 import heimdall.lab.graph.prepared.DfaCompact;
 import heimdall.lab.graph.prepared.DfaWords;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab graph info NODES EDGES}: imports, compiles, minimizes and prepares a graph and reports figures. */
@@ -28,6 +30,14 @@ public final class GraphInfoCommand implements Command {
 
     GraphInfoCommand(PrintStream out) {
         this.out = out;
+    }
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--json", "--coalesce", "--unpinned"),
+            Set.of("--max-transitions", "--max-frames", "--bytes"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
     }
 
     @Override
@@ -65,8 +75,7 @@ public final class GraphInfoCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args args = Args.parse(name(), argv, Set.of("--json", "--coalesce", "--unpinned"),
-                Set.of("--max-transitions", "--max-frames", "--bytes")).atMost(2);
+        Args args = Args.parse(name(), argv, OPTIONS).atMost(2);
         Path nodes = Path.of(args.positional(0, "NODES (a .exec.nodes.arrow file)"));
         Path edges = Path.of(args.positional(1, "EDGES (a .exec.edges.arrow file)"));
         CompileBudget budget = CompileBudget.defaults()

@@ -2,15 +2,24 @@ package heimdall.lab.probe;
 
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.sys.SafeFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab profile gen OBSERVATIONS.json [-o PROFILE.json]} */
 public final class ProfileGenCommand implements Command {
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
+
     @Override
     public String name() {
         return "profile gen";
@@ -40,7 +49,7 @@ public final class ProfileGenCommand implements Command {
         for (String s : argv) {
             mapped.add(s.equals("-o") ? "--out" : s);
         }
-        Args a = Args.parse(name(), mapped, Set.of(), Set.of("--out")).atMost(1);
+        Args a = Args.parse(name(), mapped, OPTIONS).atMost(1);
         Path in = Path.of(a.positional(0, "OBSERVATIONS.json"));
         heimdall.lab.Io.requireReadable(in);
         String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());

@@ -4,14 +4,23 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.sys.SafeFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab profile probe [--runs N] [--out FILE] [--any-status] -- CMD...} */
 public final class ProfileProbeCommand implements Command {
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--any-status"), Set.of("--runs", "--out"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
+
     @Override
     public String name() {
         return "profile probe";
@@ -42,7 +51,7 @@ public final class ProfileProbeCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args a = Args.parse(name(), argv, Set.of("--any-status"), Set.of("--runs", "--out")).atMost(0);
+        Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         List<String> cmd = a.afterDashes();
         if (cmd.isEmpty()) {
             throw new BadInput("no command to probe: give it after -- (./lab profile probe --help)");

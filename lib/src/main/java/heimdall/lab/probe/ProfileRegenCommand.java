@@ -2,12 +2,21 @@ package heimdall.lab.probe;
 
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab profile regen-fixtures [--runs N] [--only NAME]} */
 public final class ProfileRegenCommand implements Command {
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--runs", "--only"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
+
     @Override
     public String name() {
         return "profile regen-fixtures";
@@ -34,7 +43,7 @@ public final class ProfileRegenCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args a = Args.parse(name(), argv, Set.of(), Set.of("--runs", "--only")).atMost(0);
+        Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         int runs = a.intValue("--runs", 3, 1, 100);
         Path home = Path.of(System.getProperty("heimdall.lab.home", ".")).toAbsolutePath().normalize();
         Probe probe = new Probe(Tracer.standard(), SyscallNames.x86_64());

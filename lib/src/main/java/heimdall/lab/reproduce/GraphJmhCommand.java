@@ -6,6 +6,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,6 +33,13 @@ public final class GraphJmhCommand implements Command {
     /** The ratio band issue 6 asks the two figures to agree within. */
     public static final double AGREEMENT = 0.15;
     static final String BENCHMARK = "heimdall.lab.jmh.ReplayBenchmark";
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--quick"), Set.of("--layout", "--entry", "--out"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
 
     @Override
     public String name() {
@@ -68,7 +77,7 @@ public final class GraphJmhCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args args = Args.parse("graph jmh", argv, Set.of("--quick"), Set.of("--layout", "--entry", "--out")).atMost(0);
+        Args args = Args.parse("graph jmh", argv, OPTIONS).atMost(0);
         heimdall.lab.bench.ResultsFolder folder = args.value("--out")
                 .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(() -> FloorCost.defaultFolder("graph-jmh"));
         boolean quick = args.flag("--quick");

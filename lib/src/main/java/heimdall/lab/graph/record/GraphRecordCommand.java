@@ -4,6 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
 import heimdall.lab.probe.Tracer;
@@ -12,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab graph record -- CMD...}: traces a run with ptrace and writes its executable syscall projection. */
@@ -27,6 +29,13 @@ public final class GraphRecordCommand implements Command {
 
     GraphRecordCommand(PrintStream out) {
         this.out = out;
+    }
+
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--no-symbols"), Set.of("--out", "--program", "--stack"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
     }
 
     @Override
@@ -77,7 +86,7 @@ public final class GraphRecordCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws IOException, InterruptedException {
-        Args args = Args.parse("graph record", argv, Set.of("--no-symbols"), Set.of("--out", "--program", "--stack")).atMost(0);
+        Args args = Args.parse("graph record", argv, OPTIONS).atMost(0);
         List<String> command = args.afterDashes();
         if (command.isEmpty()) {
             throw new BadInput("graph record: no command after -- (./lab graph record --help)");

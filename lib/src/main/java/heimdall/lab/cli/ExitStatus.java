@@ -1,0 +1,68 @@
+package heimdall.lab.cli;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.Refusal;
+import java.io.PrintWriter;
+
+/**
+ * The exit statuses of {@code ./lab}, in one place: the {@code --help} footer prints {@link #TEXT}
+ * (README, "Exit status", says the same), and {@link #of} maps what a command threw to its status and
+ * message.
+ */
+public final class ExitStatus {
+    private ExitStatus() {}
+
+    /** The command did what was asked. */
+    public static final int OK = 0;
+    /** A run or import was refused for a stated reason ({@link Refusal}). */
+    public static final int REFUSED = 1;
+    /** Bad input or usage, a file that cannot be read or written, or memory exhausted. */
+    public static final int BAD_INPUT = 2;
+    /** An internal error: a bug in heimdall-lab. */
+    public static final int BUG = 3;
+
+    /** The statuses as {@code ./lab --help} prints them. */
+    public static final String TEXT = """
+            Exit status (every command):
+              0  success
+              1  refused for a stated reason (a floor that killed its child, a child that ended before it
+                 finished measuring, a graph import refused, ...)
+              2  bad input or usage (the message names the file, the field and the reason), an option out
+                 of range, a file that cannot be read or written, a heap too small
+              3  an internal error: a bug (the stack trace follows; please report it)
+            A reproduction stopped by a signal ends with 128 + the signal's number (130 Ctrl-C, 143 SIGTERM).
+            """;
+
+    /**
+     * Prints why {@code command} failed with {@code e} on {@code err} and returns the status: today's
+     * messages ({@code lab X: error: ...}, {@code lab X: refused: ...}, {@code lab X: internal error ...}).
+     */
+    static int of(String command, Throwable e, PrintWriter err) {
+        if (e instanceof BadInput) {
+            err.println("lab " + command + ": error: " + e.getMessage());
+            return BAD_INPUT;
+        }
+        if (e instanceof Refusal) {
+            err.println("lab " + command + ": refused: " + e.getMessage());
+            return REFUSED;
+        }
+        if (e instanceof OutOfMemoryError) {
+            // A resource limit, not a bug: say which one and how to raise it.
+            err.println("lab " + command + ": error: out of memory: this JVM's heap (at most "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) is too small for this input or these counts; "
+                    + "give it more with JAVA_TOOL_OPTIONS=-Xmx<size> or ask for less");
+            return BAD_INPUT;
+        }
+        String io = Io.failureOf(e);
+        if (io != null) {
+            // Reading or writing a file failed (missing, unreadable, a directory, disk full, ...): the
+            // file and the reason are the whole story; a stack trace would only hide them.
+            err.println("lab " + command + ": error: " + io);
+            return BAD_INPUT;
+        }
+        err.println("lab " + command + ": internal error (a bug, please report): " + e);
+        e.printStackTrace(err);
+        return BUG;
+    }
+}
