@@ -30,8 +30,9 @@
 
 #include "follower.h"
 #include "follower.skel.h"
+#include "hookprobe.skel.h"
 
-#define HF_ABI 1
+#define HF_ABI 2
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
@@ -342,4 +343,66 @@ int32_t hf_wait(int32_t pid, int32_t timeout_ms, int32_t *status)
 int32_t hf_kill(int32_t pid)
 {
 	return kill(pid, SIGKILL) == 0 ? 0 : -errno;
+}
+
+/*
+ * The hook probe (design b's evidence): loads program `which` of hookprobe.bpf.c alone (0 fentry on
+ * __secure_computing, 1 fexit on it, 2 fentry on bpf_fentry_test1, 3 lsm/file_open, 4 tp_btf/sys_enter,
+ * 5 raw_tp/sys_enter) with a verifier log, then attaches it, then detaches and frees it at once.
+ * out[0]: 0 when the program loaded, else the load's errno; out[1]: 0 when it attached, the attach's
+ * errno, or -1 when no attach was tried (the load failed); out[2]: bytes of verifier log. The log
+ * (NUL-terminated, cut to loglen) goes to log. Returns 0, or -EINVAL for an unknown `which`.
+ */
+#define HF_PROBES 6
+int32_t hf_probe_hook(int32_t which, int32_t *out, char *log, int32_t loglen)
+{
+	struct hookprobe *skel;
+	struct bpf_program *progs[HF_PROBES];
+	struct bpf_link *link;
+	char *buf;
+	int rc;
+
+	if (which < 0 || which >= HF_PROBES || loglen <= 0)
+		return -EINVAL;
+	buf = calloc(1, LOG_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	if (!getenv("HEIMDALL_FOLLOWER_DEBUG"))
+		libbpf_set_print(NULL);
+	skel = hookprobe__open();
+	if (!skel) {
+		out[0] = errno;
+		out[1] = -1;
+		out[2] = 0;
+		snprintf(log, (size_t)loglen, "cannot open the probe object: %s", strerror(errno));
+		free(buf);
+		return 0;
+	}
+	progs[0] = skel->progs.hfollow_p_fentry_secc;
+	progs[1] = skel->progs.hfollow_p_fexit_secc;
+	progs[2] = skel->progs.hfollow_p_fentry_trivial;
+	progs[3] = skel->progs.hfollow_p_lsm;
+	progs[4] = skel->progs.hfollow_p_tp_btf;
+	progs[5] = skel->progs.hfollow_p_raw_tp;
+	for (int i = 0; i < HF_PROBES; i++)
+		bpf_program__set_autoload(progs[i], i == which);
+	bpf_program__set_log_buf(progs[which], buf, LOG_SIZE);
+	bpf_program__set_log_level(progs[which], 1);
+	rc = hookprobe__load(skel);
+	out[0] = rc ? -rc : 0;
+	out[1] = -1;
+	if (!rc) {
+		link = bpf_program__attach(progs[which]);
+		if (!link) {
+			out[1] = errno;
+		} else {
+			out[1] = 0;
+			bpf_link__destroy(link);
+		}
+	}
+	out[2] = (int32_t)strlen(buf);
+	snprintf(log, (size_t)loglen, "%s", buf);
+	hookprobe__destroy(skel);
+	free(buf);
+	return 0;
 }

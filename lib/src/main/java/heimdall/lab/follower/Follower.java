@@ -78,9 +78,10 @@ public final class Follower implements AutoCloseable {
                 tables.mainStart(), tables.threadStart(), tables.signalStarts(), err, err.length);
         if (h <= 0) {
             String why = cString(err);
-            if (h == -1 && hook == Hook.SECCOMP_FENTRY && why.contains("Operation not permitted")) {
-                throw new Refusal("hook " + hook.section() + " not attachable: this kernel refuses BPF trampoline programs "
-                        + "(fentry) with EPERM before verifying them");
+            if (hook == Hook.SECCOMP_FENTRY) {
+                // Name the facts, probed afresh: which step the kernel refuses, with which errno, for which points.
+                throw new Refusal("hook " + hook.section() + " not attachable: " + why + "\n"
+                        + HookProbe.whyNoSeccompOnlyHook());
             }
             throw new Refusal("kernel follower (" + hook.section() + "): " + why);
         }

@@ -6,7 +6,7 @@ import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
 final class FollowerNative {
-    static final int ABI = 1;
+    static final int ABI = 2;
     static final String LIBRARY = "libheimdall-follower.so";
 
     static {
@@ -47,4 +47,6 @@ final class FollowerNative {
     static native int hf_wait(int pid, int timeoutMs, int[] status);
 
     static native int hf_kill(int pid);
+
+    static native int hf_probe_hook(int which, int[] out, byte[] log, int logLen);
 }
