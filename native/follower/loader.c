@@ -32,7 +32,7 @@
 #include "follower.skel.h"
 #include "hookprobe.skel.h"
 
-#define HF_ABI 2
+#define HF_ABI 3
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
@@ -111,12 +111,14 @@ static int fill(int fd, const int32_t *values, uint32_t n)
 /*
  * Loads and attaches the follower for process `tgid`, followed from its next exec on, or with arm_now
  * from its next call.
- * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1.
+ * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1; child_starts:
+ * rows row offsets or -1 (the role a clone/clone3 call leading to that state creates).
  * Returns a handle (> 0), or -errno with the reason (and the verifier's log when it rejected a
  * program) in err.
  */
 int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cells, int32_t ncells, int32_t columns,
-		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, char *err, int32_t errlen)
+		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, const int32_t *child_starts,
+		char *err, int32_t errlen)
 {
 	struct hf *h = NULL;
 	char *log = NULL;
@@ -154,6 +156,10 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		say(err, errlen, "cannot size the cells map to %d entries: %s", ncells, strerror(-rc));
 		goto fail;
 	}
+	if ((rc = bpf_map__set_max_entries(h->skel->maps.child_start, (uint32_t)(ncells / columns))) != 0) {
+		say(err, errlen, "cannot size the child_start map to %d entries: %s", ncells / columns, strerror(-rc));
+		goto fail;
+	}
 	if ((rc = follower__load(h->skel)) != 0) {
 		if (log[0])
 			say(err, errlen, "the verifier rejected the follower (%s); its log:\n%s", strerror(-rc), log);
@@ -162,13 +168,15 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		goto fail;
 	}
 	if ((rc = fill(bpf_map__fd(h->skel->maps.cells), cells, (uint32_t)ncells)) != 0
-	    || (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0) {
+	    || (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0
+	    || (rc = fill(bpf_map__fd(h->skel->maps.child_start), child_starts, (uint32_t)(ncells / columns))) != 0) {
 		say(err, errlen, "cannot fill the tables: %s", strerror(-rc));
 		goto fail;
 	}
 	/* Frozen: from here on not even this process can change the tables the programs read. */
 	if (bpf_map_freeze(bpf_map__fd(h->skel->maps.cells)) != 0
-	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0) {
+	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0
+	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.child_start)) != 0) {
 		rc = -errno;
 		say(err, errlen, "cannot freeze the tables: %s", strerror(errno));
 		goto fail;

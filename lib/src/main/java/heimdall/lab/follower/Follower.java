@@ -49,7 +49,8 @@ public final class Follower implements AutoCloseable {
 
     /**
      * Loads and attaches the follower for process {@code pid}, which is followed from its next exec on
-     * (its main thread at entry {@code main}, other threads at the union of the thread entries).
+     * (its main thread at entry {@code main}, a thread it creates at the role its creating call site
+     * names, {@link ThreadRoles}, else at the union of the thread entries).
      *
      * @throws Refusal not root, no BTF, the hook not attachable, a program the verifier rejected (its
      *     log in the message)
@@ -75,7 +76,7 @@ public final class Follower implements AutoCloseable {
         FollowerNative.load();
         byte[] err = new byte[1 << 20];
         long h = FollowerNative.hf_open(pid, armNow ? 1 : 0, hook.code(), tables.cells(), tables.cells().length, tables.columns(),
-                tables.mainStart(), tables.threadStart(), tables.signalStarts(), err, err.length);
+                tables.mainStart(), tables.threadStart(), tables.signalStarts(), tables.childStarts(), err, err.length);
         if (h <= 0) {
             String why = cString(err);
             if (hook == Hook.SECCOMP_FENTRY) {
