@@ -104,13 +104,16 @@ public final class HookProbe {
      * why no point reached only by filtered tasks is usable.
      */
     static String whyNoSeccompOnlyHook() {
-        StringBuilder b = new StringBuilder("no hook reached only by seccomp-filtered tasks can be attached on this kernel (");
-        b.append(System.getProperty("os.version")).append("):");
-        List<Result> all0 = probeAll();
-        for (Result r : all0) {
+        List<Result> all = probeAll();
+        boolean anyUsable = all.stream().anyMatch(r -> r.point().onlyFilteredTasks() && r.usable());
+        StringBuilder b = new StringBuilder(anyUsable
+                ? "a trivial program does attach at a point only seccomp-filtered tasks reach, so it is the follower's own "
+                        + "program that was refused (above); the kernel's answers (" + System.getProperty("os.version") + "):"
+                : "no hook reached only by seccomp-filtered tasks can be attached on this kernel ("
+                        + System.getProperty("os.version") + "):");
+        for (Result r : all) {
             b.append("\n  ").append(r);
         }
-        List<Result> all = all0;
         boolean trampolinesRefused = all.stream().filter(r -> r.point().section().startsWith("f")
                 || r.point().section().startsWith("lsm/")).allMatch(r -> r.loadErrno() != 0);
         if (trampolinesRefused) {
@@ -118,8 +121,10 @@ public final class HookProbe {
                     + "them at BPF_PROG_LOAD, the trivial bpf_fentry_test1 too: trampolines as such are refused, not "
                     + "__secure_computing.");
         }
-        b.append("\nNo LSM hook is reached only by filtered tasks, and the seccomp path has no tracepoint; the "
-                + "syscall-entry tracepoint (--hook syscall-tracepoint) is reached by every task.");
+        if (!anyUsable) {
+            b.append("\nNo LSM hook is reached only by filtered tasks, and the seccomp path has no tracepoint; the "
+                    + "syscall-entry tracepoint (--hook syscall-tracepoint) is reached by every task.");
+        }
         return b.toString();
     }
 
