@@ -16,8 +16,14 @@
  *   cells[row + nr]  destination row offset | TERMINAL_BIT, or DENY (-1), or POP (-2: an allowed
  *                    rt_sigreturn ending a signal frame). A row is `columns` cells wide.
  *   sig_start[sig]   the row offset a handled delivery of signal `sig` (1..64) pushes, or -1 (no entry).
- * Each thread's cursor and its saved frames live in task-local storage (cursors), created on the
- * thread's first followed event: the main thread starts at main_start, any other at thread_start.
+ *   child_start[st]  for a state `st` that a clone/clone3 call leads to: the row offset of the thread
+ *                    role that call site creates (heimdall.lab.follower.ThreadRoles), or -1 where the
+ *                    state does not name one creating site (an unidentified child: thread_start).
+ * Each thread's cursor and its saved frames live in task-local storage (cursors). A thread created
+ * while its process is followed gets its cursor at creation (task_newtask, in the creator's context),
+ * at the role its creator's last clone/clone3 step named: threads take roles by their creating call
+ * site. A thread with no cursor yet (it existed before the follower) gets one on its first followed
+ * event: the main thread at main_start, any other at thread_start (the union of the thread roles).
  * Nothing is followed before the process's exec (sched_process_exec arms it): the graphs are
  * recorded from the first call after exec. (A cost measurement arms at once instead.)
  *
@@ -35,6 +41,8 @@ struct task_struct {
 	int pid;
 	int tgid;
 } __attribute__((preserve_access_index));
+
+#define CLONE_THREAD 0x00010000
 
 struct pt_regs {
 	unsigned long orig_ax;
@@ -89,6 +97,14 @@ struct {
 } sig_start SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, __s32);
+	__uint(max_entries, 1); /* resized by the loader to rows */
+} child_start SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
@@ -114,6 +130,7 @@ static __always_inline struct hf_cursor *cursor_of(struct task_struct *task)
 		/* The thread's first followed event: its entry by role (main, or a thread it made). */
 		c->start = BPF_CORE_READ(task, pid) == BPF_CORE_READ(task, tgid) ? main_start : thread_start;
 		c->cur = c->start;
+		c->child = thread_start;
 		c->depth = 0;
 		c->live = 1;
 	}
@@ -175,6 +192,12 @@ static __always_inline void follow_call(long nr)
 	idx = (__u32)c->cur + (__u32)nr;
 	cell = bpf_map_lookup_elem(&cells, &idx);
 	d = cell ? *cell : HF_DENY;
+	if (d >= 0 && (nr == HF_CLONE || nr == HF_CLONE3)) {
+		/* The creating call site, as far as the graph can tell it: the state this call leads to. */
+		__u32 st = ((__u32)d & ~(__u32)HF_TERMINAL_BIT) / columns;
+		__s32 *cs = bpf_map_lookup_elem(&child_start, &st);
+		c->child = cs && *cs >= 0 ? *cs : thread_start;
+	}
 	if (d >= 0) {
 		if (d & HF_TERMINAL_BIT) {
 			/* A terminal call: the thread's path ended; a new one starts at its entry. */
@@ -246,6 +269,35 @@ int BPF_PROG(hfollow_sig, int sig, struct kernel_siginfo *info, struct k_sigacti
 	return 0;
 }
 
+/*
+ * A thread of the followed process is being created (in its creator's context): it starts at the role
+ * its creator's clone/clone3 step named, from its first call on. Processes it forks are not followed.
+ */
+SEC("tp_btf/task_newtask")
+int BPF_PROG(hfollow_newtask, struct task_struct *task, __u64 clone_flags)
+{
+	struct hf_cursor *creator, *c;
+
+	if (!followed() || killed || !(clone_flags & CLONE_THREAD))
+		return 0;
+	creator = cursor_of(bpf_get_current_task_btf());
+	c = bpf_task_storage_get(&cursors, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!c) {
+		/* No cursor for the new thread: its first call would get the union; fail closed instead. */
+		reject(bpf_get_current_task_btf(), creator, HF_EVENT_CALL, creator ? HF_CLONE3 : -1);
+		return 0;
+	}
+	c->start = creator ? creator->child : thread_start;
+	c->cur = c->start;
+	c->child = thread_start;
+	c->depth = 0;
+	c->calls = 0;
+	c->live = 1;
+	if (creator)
+		creator->child = thread_start; /* one creation per clone step */
+	return 0;
+}
+
 /* The followed process's exec: from its next call on, its main thread follows the graph. */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(hfollow_exec, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
@@ -258,6 +310,7 @@ int BPF_PROG(hfollow_exec, struct task_struct *p, int old_pid, struct linux_binp
 	if (c) {
 		c->start = main_start;
 		c->cur = main_start;
+		c->child = thread_start;
 		c->depth = 0;
 		c->live = 1;
 	}

@@ -2,6 +2,8 @@
 #ifndef HEIMDALL_FOLLOWER_H
 #define HEIMDALL_FOLLOWER_H
 
+#define HF_CLONE 56
+#define HF_CLONE3 435
 #define HF_DEPTH 8              /* signal frames a thread can hold (a power of two) */
 #define HF_SIGNALS 65           /* signal numbers 0..64 */
 #define HF_DENY (-1)
@@ -14,6 +16,8 @@
 struct hf_cursor {
 	__s32 cur;              /* the current frame's row offset */
 	__s32 start;            /* the thread's entry (row offset) */
+	__s32 child;            /* where the next thread this one creates starts (row offset): set by its
+	                           clone/clone3 step from child_start, used and reset by task_newtask */
 	__u32 depth;            /* open signal frames */
 	__u32 live;
 	__u64 calls;            /* calls this thread made while followed */

@@ -30,8 +30,9 @@
 
 #include "follower.h"
 #include "follower.skel.h"
+#include "hookprobe.skel.h"
 
-#define HF_ABI 1
+#define HF_ABI 3
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
@@ -110,12 +111,14 @@ static int fill(int fd, const int32_t *values, uint32_t n)
 /*
  * Loads and attaches the follower for process `tgid`, followed from its next exec on, or with arm_now
  * from its next call.
- * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1.
+ * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1; child_starts:
+ * rows row offsets or -1 (the role a clone/clone3 call leading to that state creates).
  * Returns a handle (> 0), or -errno with the reason (and the verifier's log when it rejected a
  * program) in err.
  */
 int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cells, int32_t ncells, int32_t columns,
-		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, char *err, int32_t errlen)
+		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, const int32_t *child_starts,
+		char *err, int32_t errlen)
 {
 	struct hf *h = NULL;
 	char *log = NULL;
@@ -153,6 +156,10 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		say(err, errlen, "cannot size the cells map to %d entries: %s", ncells, strerror(-rc));
 		goto fail;
 	}
+	if ((rc = bpf_map__set_max_entries(h->skel->maps.child_start, (uint32_t)(ncells / columns))) != 0) {
+		say(err, errlen, "cannot size the child_start map to %d entries: %s", ncells / columns, strerror(-rc));
+		goto fail;
+	}
 	if ((rc = follower__load(h->skel)) != 0) {
 		if (log[0])
 			say(err, errlen, "the verifier rejected the follower (%s); its log:\n%s", strerror(-rc), log);
@@ -161,13 +168,15 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		goto fail;
 	}
 	if ((rc = fill(bpf_map__fd(h->skel->maps.cells), cells, (uint32_t)ncells)) != 0
-	    || (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0) {
+	    || (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0
+	    || (rc = fill(bpf_map__fd(h->skel->maps.child_start), child_starts, (uint32_t)(ncells / columns))) != 0) {
 		say(err, errlen, "cannot fill the tables: %s", strerror(-rc));
 		goto fail;
 	}
 	/* Frozen: from here on not even this process can change the tables the programs read. */
 	if (bpf_map_freeze(bpf_map__fd(h->skel->maps.cells)) != 0
-	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0) {
+	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0
+	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.child_start)) != 0) {
 		rc = -errno;
 		say(err, errlen, "cannot freeze the tables: %s", strerror(errno));
 		goto fail;
@@ -342,4 +351,66 @@ int32_t hf_wait(int32_t pid, int32_t timeout_ms, int32_t *status)
 int32_t hf_kill(int32_t pid)
 {
 	return kill(pid, SIGKILL) == 0 ? 0 : -errno;
+}
+
+/*
+ * The hook probe (design b's evidence): loads program `which` of hookprobe.bpf.c alone (0 fentry on
+ * __secure_computing, 1 fexit on it, 2 fentry on bpf_fentry_test1, 3 lsm/file_open, 4 tp_btf/sys_enter,
+ * 5 raw_tp/sys_enter) with a verifier log, then attaches it, then detaches and frees it at once.
+ * out[0]: 0 when the program loaded, else the load's errno; out[1]: 0 when it attached, the attach's
+ * errno, or -1 when no attach was tried (the load failed); out[2]: bytes of verifier log. The log
+ * (NUL-terminated, cut to loglen) goes to log. Returns 0, or -EINVAL for an unknown `which`.
+ */
+#define HF_PROBES 6
+int32_t hf_probe_hook(int32_t which, int32_t *out, char *log, int32_t loglen)
+{
+	struct hookprobe *skel;
+	struct bpf_program *progs[HF_PROBES];
+	struct bpf_link *link;
+	char *buf;
+	int rc;
+
+	if (which < 0 || which >= HF_PROBES || loglen <= 0)
+		return -EINVAL;
+	buf = calloc(1, LOG_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	if (!getenv("HEIMDALL_FOLLOWER_DEBUG"))
+		libbpf_set_print(NULL);
+	skel = hookprobe__open();
+	if (!skel) {
+		out[0] = errno;
+		out[1] = -1;
+		out[2] = 0;
+		snprintf(log, (size_t)loglen, "cannot open the probe object: %s", strerror(errno));
+		free(buf);
+		return 0;
+	}
+	progs[0] = skel->progs.hfollow_p_fentry_secc;
+	progs[1] = skel->progs.hfollow_p_fexit_secc;
+	progs[2] = skel->progs.hfollow_p_fentry_trivial;
+	progs[3] = skel->progs.hfollow_p_lsm;
+	progs[4] = skel->progs.hfollow_p_tp_btf;
+	progs[5] = skel->progs.hfollow_p_raw_tp;
+	for (int i = 0; i < HF_PROBES; i++)
+		bpf_program__set_autoload(progs[i], i == which);
+	bpf_program__set_log_buf(progs[which], buf, LOG_SIZE);
+	bpf_program__set_log_level(progs[which], 1);
+	rc = hookprobe__load(skel);
+	out[0] = rc ? -rc : 0;
+	out[1] = -1;
+	if (!rc) {
+		link = bpf_program__attach(progs[which]);
+		if (!link) {
+			out[1] = errno;
+		} else {
+			out[1] = 0;
+			bpf_link__destroy(link);
+		}
+	}
+	out[2] = (int32_t)strlen(buf);
+	snprintf(log, (size_t)loglen, "%s", buf);
+	hookprobe__destroy(skel);
+	free(buf);
+	return 0;
 }

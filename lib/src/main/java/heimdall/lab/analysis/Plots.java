@@ -90,6 +90,19 @@ public final class Plots {
             charts.put("graph-by-layout.png", graphByLayout(r));
             return charts;
         }
+        if (r.rows().stream().anyMatch(row -> "t_follow".equals(row.get("measure")))) {
+            // follower-cost: per hook, each row's calls without and with the follower; the added cost per row.
+            boolean samples = r.hasCallSamples();
+            for (String hook : followerHooks(r)) {
+                if (samples) {
+                    charts.put("ecdf-" + slug(hook) + ".png", followerEcdf(r, hook));
+                }
+            }
+            if (r.rows().stream().anyMatch(row -> row.get("added_ns") instanceof Number)) {
+                charts.put("added-cost.png", followerAdded(r));
+            }
+            return charts;
+        }
         if (r.rows().stream().anyMatch(row -> row.get("workers") != null && row.get("wall_ms_median") != null)) {
             charts.put("wall-by-variant.png", grid(r, "workers", "variant", "wall_ms_median",
                     "Workload wall time by variant (median of batches)", "wall time (ms)"));
@@ -354,6 +367,65 @@ public final class Plots {
             lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, PALETTE[k % PALETTE.length], false));
         }
         return ecdfChart("Samples: " + variant, lines);
+    }
+
+    /** follower-cost: the hooks with measured rows, in row order. */
+    static List<String> followerHooks(Results r) {
+        List<String> hooks = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            Object h = r.rows().get(i).get("hook");
+            if (h != null && r.hasSamples(i, "with") && !hooks.contains(h.toString())) {
+                hooks.add(h.toString());
+            }
+        }
+        return hooks;
+    }
+
+    /**
+     * follower-cost, one hook: an ECDF per row and variant, without the follower dashed and with it
+     * solid in the row's colour, so each row's shift is read between its two lines.
+     */
+    public static XYChart followerEcdf(Results r, String hook) {
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.rows().size(); i++) {
+            if (hook.equals(r.rows().get(i).get("hook")) && r.hasSamples(i, "with")) {
+                rows.add(i);
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(r.dir() + " has no samples for hook " + hook);
+        }
+        List<String> labels = compactLabels(r, rows);
+        List<Line> lines = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+            Color colour = PALETTE[k % PALETTE.length];
+            for (String v : List.of("without", "with")) {
+                if (r.hasSamples(rows.get(k), v)) {
+                    Ecdf e = r.ecdfOf(rows.get(k), v);
+                    lines.add(new Line(labels.get(k) + " · " + v + " follower — " + quantiles(e), e, colour, v.equals("without")));
+                }
+            }
+        }
+        return ecdfChart("Calls without (dashed) and with (solid) the follower attached, hook " + hook, lines);
+    }
+
+    /** follower-cost: each row's added median (with − without), one dot series per hook. */
+    public static CategoryChart followerAdded(Results r) {
+        List<String> x = new ArrayList<>();
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (Map<String, Object> row : r.rows()) {
+            if (!(row.get("added_ns") instanceof Number v)) {
+                continue;
+            }
+            String label = row.get("measure") + " · " + row.get("process") + " · " + row.get("call");
+            if (!x.contains(label)) {
+                x.add(label);
+            }
+            cells.computeIfAbsent(String.valueOf(row.get("hook")), k -> new LinkedHashMap<>()).put(label, v.doubleValue());
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
+        return categoryDots("Added cost per call (median with − median without the follower)", "row", "added (ns)", x, series);
     }
 
     /**

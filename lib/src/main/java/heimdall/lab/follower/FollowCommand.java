@@ -51,8 +51,10 @@ public final class FollowCommand implements Command {
 
                 Imports the pinned graph pair, compiles and minimizes it, and lays it out as dfa-offsets cells
                 in read-only BPF array maps; an eBPF program then steps each thread of CMD's process on each of
-                its calls, from the first call after its exec: the main thread at entry main, other threads at
-                the union of the thread entries; a handled signal pushes a frame at its signal entry and
+                its calls, from the first call after its exec: the main thread at entry main, a thread it creates
+                at the role of its creating clone/clone3 call site when the graph names one (a role thread:X
+                for a clone site whose function is X), else at the union of the thread entries (threads made
+                inside libc, e.g. by pthread_create); a handled signal pushes a frame at its signal entry and
                 rt_sigreturn pops it; a terminal call resets the thread to its entry. The first call (or
                 handled signal) the graph does not allow kills the process with SIGKILL; that call itself
                 completes, the kill lands as it returns. Processes CMD forks are not followed.

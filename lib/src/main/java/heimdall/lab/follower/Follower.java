@@ -49,7 +49,8 @@ public final class Follower implements AutoCloseable {
 
     /**
      * Loads and attaches the follower for process {@code pid}, which is followed from its next exec on
-     * (its main thread at entry {@code main}, other threads at the union of the thread entries).
+     * (its main thread at entry {@code main}, a thread it creates at the role its creating call site
+     * names, {@link ThreadRoles}, else at the union of the thread entries).
      *
      * @throws Refusal not root, no BTF, the hook not attachable, a program the verifier rejected (its
      *     log in the message)
@@ -75,12 +76,13 @@ public final class Follower implements AutoCloseable {
         FollowerNative.load();
         byte[] err = new byte[1 << 20];
         long h = FollowerNative.hf_open(pid, armNow ? 1 : 0, hook.code(), tables.cells(), tables.cells().length, tables.columns(),
-                tables.mainStart(), tables.threadStart(), tables.signalStarts(), err, err.length);
+                tables.mainStart(), tables.threadStart(), tables.signalStarts(), tables.childStarts(), err, err.length);
         if (h <= 0) {
             String why = cString(err);
-            if (h == -1 && hook == Hook.SECCOMP_FENTRY && why.contains("Operation not permitted")) {
-                throw new Refusal("hook " + hook.section() + " not attachable: this kernel refuses BPF trampoline programs "
-                        + "(fentry) with EPERM before verifying them");
+            if (hook == Hook.SECCOMP_FENTRY) {
+                // Name the facts, probed afresh: which step the kernel refuses, with which errno, for which points.
+                throw new Refusal("hook " + hook.section() + " not attachable: " + why + "\n"
+                        + HookProbe.whyNoSeccompOnlyHook());
             }
             throw new Refusal("kernel follower (" + hook.section() + "): " + why);
         }

@@ -3,6 +3,7 @@ package heimdall.lab.follower;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildResult;
@@ -36,9 +37,17 @@ import java.util.function.Consumer;
  *       pays for the step.
  *   <li><b>t_idle</b>: an unrelated process's getppid, with no floor and with the floor, without and
  *       with the follower attached (following another process, held idle at its exec gate).
+ *   <li><b>divergence</b>: the recorded abcdf graph followed while abcdf makes a call its graph lacks
+ *       ({@code --unobserved}): the calls the process completes from its divergent call on (the goal is
+ *       one: the divergent call completes, as the kill lands on its return; any more began after the
+ *       kill was sent), per run.
  * </ul>
  *
- * The follower's tables allow every call in one state ({@link KernelTables#allowingEverything()}):
+ * Samples (every timed call, {@code without} and {@code with} the follower, per run) go to
+ * samples.arrow; the reproduction framework then writes distributions.json and the plots
+ * ({@link heimdall.lab.analysis.Plots}: ECDFs per hook, added cost per row).
+ *
+ * <p>The follower's tables allow every call in one state ({@link KernelTables#allowingEverything()}):
  * a step is one cell load in any state, and the measured child's own calls are not a graph's. The
  * follower is attached first and pointed at the child as soon as its pid is known; a run whose
  * follower did not step every timed call is refused, never a figure. A hook the
@@ -56,9 +65,9 @@ public final class FollowerCost {
      * @param cpu the measured child's CPU
      */
     public record Options(int runs, long warmup, long count, int cpu) {
-        /** The default: 5 runs of 50,000 + 500,000 calls. */
+        /** The default, floor-cost's run count: 7 runs of 50,000 + 500,000 calls. */
         public static Options standard(int cpu) {
-            return new Options(5, 50_000, 500_000, cpu);
+            return new Options(7, 50_000, 500_000, cpu);
         }
 
         /** Seconds: 3 runs of 25,000 + 50,000 calls. */
@@ -84,6 +93,16 @@ public final class FollowerCost {
             return floor == null ? "none" : floor.name();
         }
     }
+
+    /** Variant names in samples.arrow. */
+    public static final String WITHOUT = "without";
+    public static final String WITH = "with";
+
+    /**
+     * Called after the stop flag's check and before a run's children start (tests stop a run there:
+     * the race the after-run check below closes).
+     */
+    static volatile Runnable beforeRun = () -> {};
 
     /** Measures every row and writes {@code folder}. */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
@@ -111,14 +130,25 @@ public final class FollowerCost {
             }
             progress.accept(String.format(Locale.ROOT, "follower-cost: %d rows, %d runs a variant, %,d + %,d calls; CPU %d",
                     rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
-            for (Row r : rows) {
-                Map<String, Object> m = measure(r, o);
-                summary.add(m);
-                if ("not measured".equals(m.get("status"))) {
-                    continue;
+            try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+                for (Row r : rows) {
+                    Map<String, Object> m = measure(r, o, samples, summary.size());
+                    summary.add(m);
+                    if ("not measured".equals(m.get("status"))) {
+                        continue;
+                    }
+                    progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(),
+                            r.process(), callName(r.call()), m.containsKey("added_ns") ? "added " + m.get("added_ns") + " ns"
+                            : m.get("status")));
                 }
-                progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(), r.process(),
-                        callName(r.call()), m.containsKey("added_ns") ? "added " + m.get("added_ns") + " ns" : m.get("status")));
+            }
+            for (Hook hook : Hook.values()) {
+                Map<String, Object> m = divergence(hook, o);
+                summary.add(m);
+                if (!"not measured".equals(m.get("status"))) {
+                    progress.accept(String.format(Locale.ROOT, "%-8s %-18s calls completed from the divergent call on: %s",
+                            "diverge", hook.wire(), m.getOrDefault("calls_completed_from_divergence", m.get("status"))));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -129,6 +159,7 @@ public final class FollowerCost {
                 ? Interruption.stopCause() : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> (Integer) m.get("runs_completed") == 0)) {
             // Stopped before any run completed: nothing to keep (the caller removes the folder).
+            folder.deleteOwn("samples.arrow");
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
@@ -154,8 +185,9 @@ public final class FollowerCost {
         return new Result(folder.path(), summary, cause);
     }
 
-    private static Map<String, Object> measure(Row r, Options o) {
+    private static Map<String, Object> measure(Row r, Options o, SamplesFile samples, int index) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("what", r.measure() + " · " + r.hook().wire() + " · " + r.process());
         m.put("measure", r.measure());
         m.put("hook", r.hook().wire());
         m.put("process", r.process());
@@ -172,11 +204,20 @@ public final class FollowerCost {
                 if (r.floor() != null) {
                     spec = spec.withPrograms(r.floor().bytes());
                 }
+                beforeRun.run();
                 // Alternate the variants so drift in the host's load spreads over both.
                 long[] a = MeasuredChild.run(spec).requireCompleted().samples();
                 long[] b = withFollower(r, spec, o);
+                if (Interruption.stopRequested()) {
+                    // The stop came while this run was under way: it may have come before a child started,
+                    // too late to end it, so the run finished. It is not kept (nor would a run the stop ended
+                    // be): a stopped row never looks whole.
+                    break;
+                }
                 without[i] = a;
                 with[i] = b;
+                samples.append(index, WITHOUT, i, a);
+                samples.append(index, WITH, i, b);
                 done = i + 1;
             }
         } catch (RuntimeException e) {
@@ -210,6 +251,66 @@ public final class FollowerCost {
         m.put("run_medians_with_ns", Stats.runMedians(with));
         m.put("spread_without", Stats.spread(Stats.runMedians(without)));
         m.put("spread_with", Stats.spread(Stats.runMedians(with)));
+        m.put("noisy", Math.max(Stats.spread(Stats.runMedians(without)), Stats.spread(Stats.runMedians(with))) > Stats.NOISY_SPREAD);
+        m.put("published", "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)");
+        markRuns(m, o.runs(), done, done < o.runs());
+        return m;
+    }
+
+    /**
+     * The divergence row of one hook: runs of abcdf {@code --unobserved} (a getpgrp its recorded graph
+     * lacks) followed from its exec. Per run, the calls the process completed from its divergent call
+     * on: that call (which completes: the kill lands on its return) plus any call that began after the
+     * kill was sent.
+     */
+    private static Map<String, Object> divergence(Hook hook, Options o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("what", "divergence · " + hook.wire() + " · abcdf --unobserved");
+        m.put("measure", "divergence");
+        m.put("hook", hook.wire());
+        m.put("process", "abcdf --unobserved (followed from exec)");
+        m.put("floor", hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none");
+        m.put("call", "getpgrp");
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
+        KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"),
+                dir.resolve("abcdf-recorded.exec.edges.arrow")).graph());
+        List<String> argv = List.of(heimdall.lab.probe.NativeExecutables.abcdf().toString(), "3", "--unobserved");
+        List<Long> after = new ArrayList<>();
+        List<Long> at = new ArrayList<>();
+        int done = 0;
+        try {
+            for (int i = 0; i < o.runs() && !Interruption.stopRequested(); i++) {
+                beforeRun.run();
+                FollowedRun.Outcome out = FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, java.time.Duration.ofSeconds(30));
+                if (Interruption.stopRequested()) {
+                    break;
+                }
+                if (!out.killed() || out.divergences().size() != 1) {
+                    throw new IllegalStateException("abcdf --unobserved was not killed at one divergence: " + out.divergences()
+                            + ", exit " + out.exitCode() + ", signal " + out.signal());
+                }
+                at.add(out.divergences().get(0).calls());
+                after.add(out.stats().callsAfterKill());
+                done = i + 1;
+            }
+        } catch (Refusal e) {
+            m.put("status", "refused");
+            m.put("reason", e.getMessage());
+            markRuns(m, o.runs(), done, false);
+            return m;
+        }
+        if (done == 0) {
+            m.put("status", "not measured");
+            markRuns(m, o.runs(), 0, true);
+            return m;
+        }
+        m.put("status", "ok");
+        m.put("divergent_call_index", at);
+        m.put("calls_begun_after_kill", after);
+        long worst = after.stream().mapToLong(Long::longValue).max().orElse(0);
+        // The divergent call itself always completes (MultithreadedFollowerTest sees its mkdir land).
+        m.put("calls_completed_from_divergence", 1 + worst);
+        m.put("published", "not measured");
         markRuns(m, o.runs(), done, done < o.runs());
         return m;
     }
@@ -266,15 +367,53 @@ public final class FollowerCost {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
                 + "not followed pays while the follower is attached.\n\n");
-        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) |\n");
-        b.append("|---|---|---|---|---|---:|---:|---:|\n");
+        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | spread | runs | published |\n");
+        b.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
+        List<String> refusals = new ArrayList<>();
         for (Map<String, Object> m : summary) {
+            if ("divergence".equals(m.get("measure"))) {
+                continue;
+            }
             boolean ok = "ok".equals(m.get("status"));
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m.get("measure"), m.get("hook"),
-                    m.get("process"), m.get("floor"), m.get("call"), ok ? m.get("median_without_ns") : "",
-                    ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : m.get("status") + (m.get("reason") == null ? "" : ": " + String.valueOf(m.get("reason")).replace('\n', ' '))));
+            String spread = ok ? String.format(Locale.ROOT, "%.0f%% / %.0f%%%s", 100 * (Double) m.get("spread_without"),
+                    100 * (Double) m.get("spread_with"), Boolean.TRUE.equals(m.get("noisy")) ? " noisy" : "") : "";
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
+                    m.get("measure"), m.get("hook"), m.get("process"), m.get("floor"), m.get("call"),
+                    ok ? m.get("median_without_ns") : "", ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : status(m, refusals),
+                    spread, m.get("runs_completed"), m.get("runs_asked")));
+        }
+        b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
+                + "itself: the kill lands as it returns):\n\n");
+        b.append("| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
+        b.append("|---|---|---:|---|---:|\n");
+        for (Map<String, Object> m : summary) {
+            if ("divergence".equals(m.get("measure"))) {
+                boolean ok = "ok".equals(m.get("status"));
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s/%s |\n", m.get("hook"), m.get("process"),
+                        ok ? m.get("calls_completed_from_divergence") : status(m, refusals), ok ? m.get("calls_begun_after_kill") : "",
+                        m.get("runs_completed"), m.get("runs_asked")));
+            }
+        }
+        b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
+                + "published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
+        for (int i = 0; i < refusals.size(); i++) {
+            b.append("\n[").append(i + 1).append("] ").append(refusals.get(i).replace("\n", "\n    ")).append('\n');
         }
         return b.toString();
+    }
+
+    /** A row's status for the table; a refusal's reason goes to a numbered note below it (told once). */
+    private static String status(Map<String, Object> m, List<String> refusals) {
+        Object reason = m.get("reason");
+        if (reason == null) {
+            return String.valueOf(m.get("status"));
+        }
+        int k = refusals.indexOf(reason.toString());
+        if (k < 0) {
+            refusals.add(reason.toString());
+            k = refusals.size() - 1;
+        }
+        return m.get("status") + " [" + (k + 1) + "]";
     }
 
     private static void deleteQuietly(Path dir) {

@@ -6,7 +6,7 @@ import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
 final class FollowerNative {
-    static final int ABI = 1;
+    static final int ABI = 3;
     static final String LIBRARY = "libheimdall-follower.so";
 
     static {
@@ -27,7 +27,7 @@ final class FollowerNative {
     static native int hf_abi_version();
 
     static native long hf_open(int tgid, int armNow, int hook, int[] cells, int ncells, int columns, int mainStart,
-            int threadStart, int[] sigStarts, byte[] err, int errLen);
+            int threadStart, int[] sigStarts, int[] childStarts, byte[] err, int errLen);
 
     static native int hf_poll(long handle, int[] out, int max, int timeoutMs);
 
@@ -47,4 +47,6 @@ final class FollowerNative {
     static native int hf_wait(int pid, int timeoutMs, int[] status);
 
     static native int hf_kill(int pid);
+
+    static native int hf_probe_hook(int which, int[] out, byte[] log, int logLen);
 }

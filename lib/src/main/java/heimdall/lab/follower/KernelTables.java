@@ -32,8 +32,11 @@ import java.util.List;
  * @param threadStart the row offset any other thread starts at: the union of the thread entries (an
  *     unidentified thread, as the replay harness follows one)
  * @param signalStarts by signal number (0..64): the row offset a handled delivery pushes, or -1
+ * @param childStarts by state: the row offset of the role a clone/clone3 call leading to that state
+ *     creates ({@link ThreadRoles}), or -1 (the new thread starts at {@code threadStart})
  */
-public record KernelTables(int[] cells, int columns, int states, int mainStart, int threadStart, int[] signalStarts) {
+public record KernelTables(int[] cells, int columns, int states, int mainStart, int threadStart, int[] signalStarts,
+        int[] childStarts) {
     /** Set in a cell whose destination state is terminal (must match follower.h). */
     public static final int TERMINAL_BIT = 0x4000_0000;
     /**
@@ -44,13 +47,28 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
     /** Signal numbers the tables cover (0..64). */
     public static final int SIGNALS = 65;
 
-    /** Compiles and minimizes {@code g} (default budgets) and lays it out. */
+    /**
+     * Compiles and minimizes {@code g} (default budgets) and lays it out, with thread roles by creating
+     * call site ({@link ThreadRoles}).
+     */
     public static KernelTables of(Graph g) {
-        return of(Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults())));
+        return of(g, Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults())));
+    }
+
+    /** Lays out {@code m}, compiled from {@code g}, with thread roles by creating call site. */
+    public static KernelTables of(Graph g, Machine m) {
+        KernelTables t = of(m);
+        ThreadRoles roles = ThreadRoles.of(g, m);
+        int[] child = new int[m.states()];
+        for (int s = 0; s < child.length; s++) {
+            String r = roles.role(s);
+            child[s] = r == null ? -1 : m.start(r) * t.columns();
+        }
+        return new KernelTables(t.cells(), t.columns(), t.states(), t.mainStart(), t.threadStart(), t.signalStarts(), child);
     }
 
     /**
-     * Lays {@code m} out.
+     * Lays {@code m} out, every new thread unidentified (no graph to tell creating sites by).
      *
      * @throws Refusal when the graph is larger than {@link #MAX_CELLS}
      * @throws BadInput when the graph has no {@code main} entry or names a signal entry that is not a
@@ -80,7 +98,9 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
             String name = signals.get(k).substring("signal:".length());
             sig[number(name, signals.get(k))] = starts[k] * columns;
         }
-        return new KernelTables(cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig);
+        int[] child = new int[m.states()];
+        Arrays.fill(child, -1);
+        return new KernelTables(cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig, child);
     }
 
     /** The cell count of {@code states} rows of {@code columns}, or a refusal when over {@link #MAX_CELLS}. */
@@ -111,7 +131,7 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
         int[] cells = new int[columns]; // every cell: row 0, not terminal
         int[] sig = new int[SIGNALS];
         Arrays.fill(sig, 0);
-        return new KernelTables(cells, columns, 1, 0, 0, sig);
+        return new KernelTables(cells, columns, 1, 0, 0, sig, new int[] {-1});
     }
 
     /** Bytes of kernel memory the cells map holds. */

@@ -16,10 +16,13 @@ final class FollowerCostRun implements Reproduction {
     public String help() {
         return """
                   --quick                seconds: 3 runs, 25,000 + 50,000 calls
-                  --runs N               runs (fresh children) per variant of a row (default 5)
+                  --runs N               runs (fresh children) per variant of a row (default 7)
                   --calls N              measured calls per run (default 500,000; warm-up a tenth, at least 25,000)
                   --cpu C                the child's CPU (default: the highest allowed, here %d)
-                Needs root and kernel BTF; a hook the kernel refuses gives rows marked refused.
+                Needs root and kernel BTF; a hook the kernel refuses gives rows marked refused, with the
+                kernel's answer for each attach point. Writes samples.arrow (every timed call, without and
+                with the follower), distributions.json, plots (ECDFs per hook, added cost per row) and the
+                divergence rows: calls a deviating abcdf completes from its divergent call on (goal: 1).
                 """.formatted(Cpus.measuring());
     }
 

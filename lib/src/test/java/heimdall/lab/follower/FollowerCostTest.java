@@ -23,17 +23,34 @@ class FollowerCostTest {
         List<String> lines = new ArrayList<>();
         FollowerCost.Result r = FollowerCost.run(new FollowerCost.Options(1, 50_000, 5_000, Cpus.measuring()),
                 ResultsFolder.chosen(tmp.resolve("out")), lines::add);
-        assertEquals(10, r.summary().size(), "5 rows a hook, 2 hooks");
+        assertEquals(12, r.summary().size(), "5 rows and a divergence row a hook, 2 hooks");
         for (Map<String, Object> row : r.summary()) {
             if ("seccomp-fentry".equals(row.get("hook")) && "refused".equals(row.get("status"))) {
                 assertTrue(row.get("reason").toString().contains("not attachable"), row.toString());
                 continue;
             }
             assertEquals("ok", row.get("status"), row.toString());
+            if ("divergence".equals(row.get("measure"))) {
+                // Single-threaded abcdf: nothing begins after the kill; the divergent call is the one completed.
+                assertEquals(1L, ((Number) row.get("calls_completed_from_divergence")).longValue(), row.toString());
+                assertEquals(List.of(0L), row.get("calls_begun_after_kill"), row.toString());
+                continue;
+            }
             assertTrue((Long) row.get("median_with_ns") > 0 && (Long) row.get("median_without_ns") > 0, row.toString());
+            assertTrue(row.get("noisy") instanceof Boolean, row.toString());
+            int i = r.summary().indexOf(row);
+            assertEquals(1, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH).length);
+            assertEquals(5_000, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITHOUT)[0].length);
         }
-        for (String f : List.of("summary.json", "environment.json", "table.md")) {
+        for (String f : List.of("summary.json", "environment.json", "table.md", "samples.arrow")) {
             assertTrue(Files.size(r.folder().resolve(f)) > 0, f);
         }
+        String table = Files.readString(r.folder().resolve("table.md"));
+        assertTrue(table.contains("not measured") && table.contains("calls completed from the divergence"), table);
+        // The plots the framework draws afterwards: ECDFs of the measured hook, and the added cost per row.
+        List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(r.folder()),
+                r.folder().resolve("plots"));
+        assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("ecdf-syscall-tracepoint.png")), plots.toString());
+        assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("added-cost.png")), plots.toString());
     }
 }

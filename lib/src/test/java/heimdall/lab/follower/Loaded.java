@@ -26,6 +26,27 @@ final class Loaded {
         return ids;
     }
 
+    /**
+     * Ours loaded now that were not in {@code before}, waiting up to two seconds for them to go: a
+     * program whose last descriptor closed is freed after an RCU grace period, not at the close.
+     */
+    static List<Integer> newSince(List<Integer> before) {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (true) {
+            List<Integer> now = new ArrayList<>(ours());
+            now.removeAll(before);
+            if (now.isEmpty() || System.nanoTime() > deadline) {
+                return now;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return now;
+            }
+        }
+    }
+
     /** Program ids process {@code pid} holds descriptors of (its fdinfo's prog_id lines). */
     static List<Integer> heldBy(long pid) throws IOException {
         List<Integer> ids = new ArrayList<>();
