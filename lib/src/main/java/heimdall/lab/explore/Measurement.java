@@ -86,8 +86,8 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
     public Table table() {
         return Table.create(label,
                 StringColumn.create("what", label),
-                IntColumn.create("runs", runs.size()),
-                IntColumn.create("samples", count()),
+                IntColumn.create("runs", new int[] {runs.size()}),
+                IntColumn.create("samples", new int[] {count()}),
                 LongColumn.create("median_ns", median()),
                 LongColumn.create("p99_ns", p99()),
                 StringColumn.create("run_medians_ns", Arrays.toString(runMedians)),
