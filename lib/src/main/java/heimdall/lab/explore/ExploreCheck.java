@@ -162,7 +162,7 @@ public final class ExploreCheck {
         boolean within = Math.abs(ratio - 1) <= TOLERANCE;
         Map<String, Object> flRow = new LinkedHashMap<>();
         flRow.put("source", "fluent API (Lab.measure)");
-        flRow.put("what", row.what());
+        flRow.put("what", "fluent API, " + row.what());
         flRow.put("call", row.callName());
         flRow.put("status", "ok");
         flRow.put("runs_completed", fluentRuns.size());
@@ -198,6 +198,15 @@ public final class ExploreCheck {
                         within ? "within" : "OUTSIDE", TOLERANCE * 100, MarkdownTable.ns((Long) fcRow.get("median_none_ns")),
                         MarkdownTable.added((Long) fcRow.get("added_ns")));
         folder.writeText("table.md", md);
+        // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
+        heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
+        try {
+            List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(folder.path()),
+                    folder.path().resolve("plots"));
+            progress.accept("plots: " + plots.size() + " written in " + folder.path().resolve("plots"));
+        } catch (java.io.IOException | RuntimeException e) {
+            progress.accept("plots: not drawn (the measurements are kept): " + e);
+        }
         return new Result(folder.path(), ourMedian, theirMedian, ratio, within, Optional.empty());
     }
 }

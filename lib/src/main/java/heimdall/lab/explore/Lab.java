@@ -134,6 +134,9 @@ public final class Lab {
      * @throws BadInput naming the file and column (or {@code sha256}) that is wrong
      */
     public static GraphView graph(Path nodes, Path edges) {
+        if (nodes == null || edges == null) {
+            throw BadInput.at("graph", nodes == null ? "nodes" : "edges", "no file given");
+        }
         return new GraphView(GraphFiles.readPinned(nodes, edges), "files");
     }
 
