@@ -11,7 +11,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** What a block may leave behind: runner children and scratch folders of its own under java.io.tmpdir. */
+/**
+ * What a block may leave behind: runner children, and scratch folders under java.io.tmpdir with the
+ * explore blocks' own prefixes (the machine's /tmp is shared with other runs, whose folders are not ours).
+ */
 final class Leftovers {
     private final Set<String> before;
 
@@ -33,7 +36,7 @@ final class Leftovers {
 
     private static Set<String> scratch() {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("heimdall-lab-"))
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("heimdall-lab-explore-") || n.startsWith("heimdall-lab-record-"))
                     .collect(Collectors.toCollection(java.util.HashSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
