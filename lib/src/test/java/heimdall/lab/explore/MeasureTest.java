@@ -1,5 +1,6 @@
 package heimdall.lab.explore;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
 import heimdall.lab.child.Call;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.sys.Cpus;
@@ -39,6 +44,30 @@ class MeasureTest {
         assertEquals(4, under.runsTable().rowCount());
         assertEquals(1, under.table().rowCount());
         left.assertNone();
+    }
+
+    @Test
+    void eachRunIsTheChildFloorCostStartsForTheSameRow() {
+        // floor-cost's first row (static floor, abcdf · getppid), as FloorBench builds its child run by run.
+        FloorBench.Counts counts = new FloorBench.Counts(4, 2_000, 30_000, 1, 1);
+        FloorRow row = FloorCost.rows(new FloorCost.Options(counts, Cpus.measuring(), Cpus.supervisor(), false)).get(0);
+        Measure fluent = Lab.measure("getppid").under(Lab.fixtureFloor("abcdf")).warmup(2_000).calls(30_000);
+        for (int run = 0; run < 4; run++) {
+            ChildSpec theirs = ChildSpec.of(row.call(), counts.warmup(), counts.count()).withCpu(Cpus.measuring())
+                    .withPrograms(row.floor().bytes()).withPlacementForRun(run);
+            ChildSpec ours = fluent.spec(run);
+            assertEquals(theirs.call(), ours.call());
+            assertEquals(theirs.cpu(), ours.cpu());
+            assertEquals(theirs.warmup(), ours.warmup());
+            assertEquals(theirs.count(), ours.count());
+            assertEquals(theirs.mode(), ours.mode());
+            assertEquals(theirs.placement(), ours.placement());
+            assertEquals(theirs.newListener(), ours.newListener());
+            assertEquals(theirs.programs().size(), ours.programs().size());
+            for (int i = 0; i < theirs.programs().size(); i++) {
+                assertArrayEquals(theirs.programs().get(i), ours.programs().get(i), "program " + i);
+            }
+        }
     }
 
     @Test
