@@ -106,6 +106,11 @@ public final class Lab {
         if (call == null) {
             throw BadInput.at("measure", "call", "no call given");
         }
+        // These need more than a floor: a program to attach, or a partner thread; their reproductions measure them.
+        if (call.kind() == Call.Kind.NONE || call.kind() == Call.Kind.PINGPONG || call.kind().attaches()) {
+            throw BadInput.at("measure", "call", call.label() + " is not measured this way (see ./lab reproduce attach-cost, "
+                    + "floor-cost's round-trip floor)");
+        }
         return new Measure(call);
     }
 

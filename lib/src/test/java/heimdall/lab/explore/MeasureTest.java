@@ -112,6 +112,8 @@ class MeasureTest {
         assertTrue(e.getMessage().startsWith("measure: calls: "), e.getMessage());
         e = assertThrows(BadInput.class, () -> Lab.measure("getppid").placement(4));
         assertTrue(e.getMessage().startsWith("measure: placement: "), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.measure(Call.PINGPONG));
+        assertTrue(e.getMessage().startsWith("measure: call: "), e.getMessage());
         e = assertThrows(BadInput.class, () -> Lab.measure(Call.FORK).placement(1));
         assertTrue(e.getMessage().startsWith("measure: placement: "), e.getMessage());
         left.assertNone();
