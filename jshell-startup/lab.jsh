@@ -40,3 +40,33 @@ tech.tablesaw.api.Table runMedians(String dir) {
 Path savePlot(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, String file) throws IOException {
     return Plots.save(chart, Path.of(file));
 }
+
+// ---- Exploring (heimdall.lab.explore): a few short helpers over Lab's fluent blocks ----
+import heimdall.lab.explore.*;
+import heimdall.lab.broker.Answer;
+import heimdall.lab.broker.Notification;
+
+/** The static floor of a profile file (OCI/Docker/Podman JSON): length, insns per call, cache, disassembly. */
+FloorView floor(String profileFile) {
+    return Lab.floor(Path.of(profileFile));
+}
+
+/** A named call (getppid, gettid, getpid, sched_yield, prctl, mprotect) timed in the runner, under the floors given. */
+Measurement measure(String call, FloorView... floors) {
+    return Lab.measure(call).under(floors).run();
+}
+
+/** What a call costs under {@code floor} over no filter: both measured, the added cost's table row. */
+tech.tablesaw.api.Table added(String call, FloorView floor) {
+    return measure(call, floor).addedOver(measure(call)).table();
+}
+
+/** A brokered openat round trip answered by a Java policy (a lambda over the notification). */
+RoundTrip roundTrip(heimdall.lab.broker.Policy policy) {
+    return Lab.broker(policy).javaSupervisor().roundTrip();
+}
+
+/** A graph recorded from a command (ptrace), prepared, with a cursor at its main thread. */
+Stepper stepper(String... command) {
+    return Lab.record(command).prepare().cursor("main");
+}

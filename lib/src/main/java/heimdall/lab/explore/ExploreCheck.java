@@ -1,0 +1,212 @@
+package heimdall.lab.explore;
+
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
+import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.MarkdownTable;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Stats;
+import heimdall.lab.reproduce.FloorCost;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.Host;
+import heimdall.lab.sys.Scratch;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The fluent API's figure against floor-cost's own: {@code getppid} under the static abcdf floor,
+ * measured in one run through {@link Lab#measure} and through floor-cost's row code
+ * ({@link FloorBench} on {@link FloorCost#rows}' first row), interleaved round by round (the order
+ * swapped each round) so drift on the host falls on both alike. Both time the call in the native
+ * runner (no JVM in the timed loop); their medians over all samples should agree within
+ * {@link #TOLERANCE}.
+ */
+public final class ExploreCheck {
+    private ExploreCheck() {}
+
+    /** How far apart the two medians may be: 5%. */
+    public static final double TOLERANCE = 0.05;
+
+    /**
+     * What to run.
+     *
+     * @param rounds rounds, each a block of fluent runs and a block of floor-cost runs
+     * @param runs fresh children per block (4 covers every code placement once)
+     * @param warmup untimed calls a run
+     * @param calls timed calls a run
+     * @param cpu the child's CPU
+     */
+    public record Options(int rounds, int runs, long warmup, long calls, int cpu) {
+        /** The default: 5 rounds of 4 runs, 20,000 + 200,000 calls. */
+        public static Options standard() {
+            return new Options(5, 4, 20_000, 200_000, Cpus.measuring());
+        }
+
+        /** Seconds: 3 rounds of 4 runs, 5,000 + 50,000 calls. */
+        public static Options quick() {
+            return new Options(3, 4, 5_000, 50_000, Cpus.measuring());
+        }
+    }
+
+    /**
+     * What the check found.
+     *
+     * @param fluentMedianNs the fluent API's median over all its samples
+     * @param floorCostMedianNs floor-cost's row median over all its samples
+     * @param ratio fluent / floor-cost
+     * @param interruption what stopped the run, if anything did (then nothing was kept)
+     */
+    public record Result(Path folder, long fluentMedianNs, long floorCostMedianNs, double ratio, boolean within,
+            Optional<Interruption.Cause> interruption) {}
+
+    /** Measures and writes {@code folder}; a stop keeps nothing (the comparison needs every round). */
+    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        FloorView abcdf = Lab.fixtureFloor("abcdf");
+        FloorCost.Options fc = new FloorCost.Options(new FloorBench.Counts(o.runs(), o.warmup(), o.calls(), 1, 1), o.cpu(),
+                o.cpu(), false);
+        FloorRow row = FloorCost.rows(fc).get(0); // static floor, abcdf · getppid
+        Measure fluent = Lab.measure("getppid").under(abcdf).cpu(o.cpu()).runs(o.runs()).warmup(o.warmup()).calls(o.calls());
+        List<Measurement> ours = new ArrayList<>();
+        List<FloorBench.Measured> theirs = new ArrayList<>();
+        Host host = Host.capture();
+        Host.LoadSampler loads = new Host.LoadSampler();
+        progress.accept(String.format(Locale.ROOT, "explore check: getppid under %s, %d rounds of %d runs each way, %,d + %,d calls, CPU %d",
+                abcdf.name(), o.rounds(), o.runs(), o.warmup(), o.calls(), o.cpu()));
+        Optional<Interruption.Cause> stopped = Optional.empty();
+        // FloorBench writes its samples as it goes; here into a private scratch file, and then, run
+        // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
+        try (Interruption stop = Interruption.catchSignals();
+                Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
+                SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            for (int round = 0; round < o.rounds() && !stop.requested(); round++) {
+                for (int half = 0; half < 2 && !stop.requested(); half++) {
+                    boolean fluentNow = (round + half) % 2 == 0;
+                    if (fluentNow) {
+                        Measurement m = fluent.run();
+                        if (m.interrupted()) {
+                            break;
+                        }
+                        ours.add(m);
+                        for (int r = 0; r < m.runs().size(); r++) {
+                            samples.append(1, "filtered", round * o.runs() + r, m.runs().get(r));
+                        }
+                        progress.accept(String.format(Locale.ROOT, "round %d · fluent API: median %,d ns", round + 1, m.median()));
+                    } else {
+                        List<FloorBench.Measured> got;
+                        try (SamplesFile own = SamplesFile.create(scratch.path().resolve("round-" + round + ".arrow"))) {
+                            got = FloorBench.run(List.of(row), 0, fc.counts(), o.cpu(), FLOOR_COST_IN, own, loads, s -> { },
+                                    stop::requested);
+                        }
+                        FloorBench.Measured m = got.get(0);
+                        if (m.failure() != null) {
+                            throw new heimdall.lab.Refusal("floor-cost row: " + m.failure());
+                        }
+                        if (m.runs().size() < o.runs()) {
+                            break;
+                        }
+                        theirs.add(m);
+                        for (int r = 0; r < m.runs().size(); r++) {
+                            samples.append(0, "filtered", round * o.runs() + r, m.runs().get(r));
+                            samples.append(0, "none", round * o.runs() + r, m.baseline().get(r));
+                        }
+                        progress.accept(String.format(Locale.ROOT, "round %d · floor-cost row: median %,d ns", round + 1,
+                                Stats.ofAll(m.runs().toArray(long[][]::new)).median()));
+                    }
+                }
+            }
+            stopped = stop.cause();
+        } catch (Interruption.Stopped e) {
+            stopped = Optional.of(e.stopCause()); // a block stopped before any run: nothing to compare
+        } catch (RuntimeException e) {
+            folder.discardWritten();
+            throw e;
+        }
+        if (stopped.isPresent()) {
+            boolean gone = folder.discardWritten();
+            progress.accept("explore check: " + stopped.get().said() + "; the comparison needs every round, so nothing was kept ("
+                    + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
+            return new Result(folder.path(), -1, -1, Double.NaN, false, stopped);
+        }
+        return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
+    }
+
+    /** floor-cost's openat directory; the row measured here makes no openat. */
+    private static final Path FLOOR_COST_IN = Path.of("/dev/null/in");
+
+    private static Result write(Options o, ResultsFolder folder, Host host, Host.LoadSampler loads, FloorView abcdf, FloorRow row,
+            List<Measurement> ours, List<FloorBench.Measured> theirs, Consumer<String> progress) {
+        List<long[]> fluentRuns = new ArrayList<>();
+        ours.forEach(m -> fluentRuns.addAll(m.runs()));
+        List<long[]> rowRuns = new ArrayList<>();
+        List<long[]> noneRuns = new ArrayList<>();
+        theirs.forEach(m -> {
+            rowRuns.addAll(m.runs());
+            noneRuns.addAll(m.baseline());
+        });
+        FloorBench.Measured pooled = new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
+        Map<String, Object> fcRow = FloorSummary.of(pooled);
+        fcRow.put("source", "floor-cost row code (FloorBench)");
+        Measurement fl = Measurement.of("fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns,
+                fluentRuns.size(), false);
+        long ourMedian = fl.median();
+        long theirMedian = (Long) fcRow.get("median_ns");
+        double ratio = (double) ourMedian / theirMedian;
+        boolean within = Math.abs(ratio - 1) <= TOLERANCE;
+        Map<String, Object> flRow = new LinkedHashMap<>();
+        flRow.put("source", "fluent API (Lab.measure)");
+        flRow.put("what", "fluent API, " + row.what());
+        flRow.put("call", row.callName());
+        flRow.put("status", "ok");
+        flRow.put("runs_completed", fluentRuns.size());
+        flRow.put("median_ns", ourMedian);
+        flRow.put("p99_ns", fl.p99());
+        flRow.put("run_medians_ns", java.util.Arrays.stream(fl.runMedians()).boxed().toList());
+        flRow.put("samples", fl.count());
+        flRow.put("spread", Math.round(fl.spread() * 1000) / 1000.0);
+        flRow.put("round_medians_ns", ours.stream().map(Measurement::median).toList());
+        flRow.put("vs_floor_cost", Math.round(ratio * 10000) / 10000.0);
+        flRow.put("tolerance", TOLERANCE);
+        flRow.put("within_tolerance", within);
+        fcRow.put("round_medians_ns", theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList());
+        folder.writeSummary("explore-check", Optional.empty(), List.of(fcRow, flRow));
+        Map<String, Object> env = new LinkedHashMap<>(host.toMap());
+        env.put("cpu", o.cpu());
+        env.put("options", o);
+        env.put("load_samples", loads.toMap());
+        env.put("method", "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
+                + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's");
+        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        folder.writeJson("environment.json", env);
+        MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
+        t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail((Long) fcRow.get("p99_ns")),
+                String.valueOf(rowRuns.size()), String.valueOf(fcRow.get("round_medians_ns"))));
+        t.row(List.of("fluent API", MarkdownTable.ns(ourMedian), MarkdownTable.tail(fl.p99()), String.valueOf(fluentRuns.size()),
+                String.valueOf(flRow.get("round_medians_ns"))));
+        String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
+                + String.format(Locale.ROOT, "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
+                        host.cpuModel(), host.kernelRelease(), o.cpu(), o.rounds(), o.runs(), o.warmup(), o.calls())
+                + t.render()
+                + String.format(Locale.ROOT, "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n", ratio,
+                        within ? "within" : "OUTSIDE", TOLERANCE * 100, MarkdownTable.ns((Long) fcRow.get("median_none_ns")),
+                        MarkdownTable.added((Long) fcRow.get("added_ns")));
+        folder.writeText("table.md", md);
+        // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
+        heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
+        try {
+            List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(folder.path()),
+                    folder.path().resolve("plots"));
+            progress.accept("plots: " + plots.size() + " written in " + folder.path().resolve("plots"));
+        } catch (java.io.IOException | RuntimeException e) {
+            progress.accept("plots: not drawn (the measurements are kept): " + e);
+        }
+        return new Result(folder.path(), ourMedian, theirMedian, ratio, within, Optional.empty());
+    }
+}

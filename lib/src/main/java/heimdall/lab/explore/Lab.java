@@ -1,0 +1,164 @@
+package heimdall.lab.explore;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.broker.Answer;
+import heimdall.lab.broker.Policy;
+import heimdall.lab.child.Call;
+import heimdall.lab.floor.Floors;
+import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.profile.Profile;
+import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.reproduce.Fixtures;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The entry points of the exploring API: each returns a block to look at or a builder to run.
+ *
+ * <pre>{@code
+ * FloorView podman = Lab.floor(Path.of("/usr/share/containers/seccomp.json"));
+ * Measurement none = Lab.measure("getppid").runs(3).run();
+ * Measurement under = Lab.measure("getppid").under(podman).runs(3).run();
+ * under.addedOver(none).table();
+ * RoundTrip rt = Lab.broker(n -> Answer.error(13)).javaSupervisor().roundTrip();
+ * GraphView g = Lab.record("/bin/true");
+ * g.prepare().cursor("main").step("execve");
+ * }</pre>
+ */
+public final class Lab {
+    private Lab() {}
+
+    /**
+     * The static floor of an OCI, Docker or Podman seccomp profile file, as a launch installs it.
+     *
+     * @throws BadInput naming the file and the JSON field when it does not parse or does not compile
+     */
+    public static FloorView floor(Path profileFile) {
+        if (profileFile == null) {
+            throw BadInput.at("floor", "profile", "no file given");
+        }
+        if (!Files.isRegularFile(profileFile)) {
+            throw BadInput.at(profileFile, "file", "no such file (or not a regular file)");
+        }
+        Io.requireReadable(profileFile);
+        ProfileJson.Loaded loaded = ProfileJson.load(profileFile);
+        return FloorView.of(profileFile.getFileName().toString(), loaded.profile(), loaded.warnings(), profileFile.toString());
+    }
+
+    /** The static floor of a profile built in code ({@link Profile#builder}). */
+    public static FloorView floor(String name, Profile profile) {
+        if (profile == null) {
+            throw BadInput.at("floor", "profile", "no profile given");
+        }
+        return FloorView.of(name == null || name.isBlank() ? "profile" : name, profile, List.of(), "floor " + name);
+    }
+
+    /** The static floor of one of the project's fixture profiles ({@code abcdf}, {@code heimdall-wasm-host}). */
+    public static FloorView fixtureFloor(String fixture) {
+        Path file = fixtureProfile(fixture);
+        ProfileJson.Loaded loaded = ProfileJson.load(file);
+        return FloorView.of("static floor, " + (fixture.equals("heimdall-wasm-host") ? "wasm host" : fixture),
+                loaded.profile(), loaded.warnings(), file.toString());
+    }
+
+    /** A fixture profile's file, {@code fixtures/profiles/<name>/x86_64-glibc.json}. */
+    static Path fixtureProfile(String fixture) {
+        if (fixture == null || !fixture.matches("[A-Za-z0-9._-]+") || fixture.startsWith(".")) {
+            throw BadInput.at("fixture floor", "name", "'" + fixture + "' is not a fixture name");
+        }
+        Path file = Fixtures.home().resolve("fixtures/profiles").resolve(fixture).resolve("x86_64-glibc.json");
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw BadInput.at("fixture floor", "name", "no fixture profile '" + fixture + "' (" + file + ")");
+        }
+        return file;
+    }
+
+    /** Only the broker filter: everything allowed, {@code brokered} calls notify a supervisor. */
+    public static FloorView brokerFilter(String... brokered) {
+        if (brokered.length == 0) {
+            throw BadInput.at("broker filter", "brokered", "name at least one call to broker");
+        }
+        Profile p = Floors.brokerFilter(java.util.Set.of(brokered));
+        return FloorView.brokered("broker filter " + String.join(",", brokered), p, List.of(brokered));
+    }
+
+    /**
+     * Measures a call by name: {@code getppid}, {@code gettid}, {@code getpid}, {@code sched_yield},
+     * {@code prctl}, {@code mprotect} (the runner's named calls); {@code openat} goes through
+     * {@link #measure(Call)} with {@link Call#openat}.
+     *
+     * @throws BadInput naming the field {@code call} for a name the runner does not know
+     */
+    public static Measure measure(String call) {
+        return new Measure(Calls.named(call));
+    }
+
+    /** Measures any call by number with up to six arguments (missing ones are 0). */
+    public static Measure measure(int nr, long... args) {
+        return new Measure(Calls.numbered(nr, args));
+    }
+
+    /** Measures a call built with {@link Call}'s factories ({@link Call#openat}, {@link Call#syscall}). */
+    public static Measure measure(Call call) {
+        if (call == null) {
+            throw BadInput.at("measure", "call", "no call given");
+        }
+        // These need more than a floor: a program to attach, or a partner thread; their reproductions measure them.
+        if (call.kind() == Call.Kind.NONE || call.kind() == Call.Kind.PINGPONG || call.kind().attaches()) {
+            throw BadInput.at("measure", "call", call.label() + " is not measured this way (see ./lab reproduce attach-cost, "
+                    + "floor-cost's round-trip floor)");
+        }
+        return new Measure(call);
+    }
+
+    /**
+     * A brokered round trip whose notified {@code openat} is answered by {@code policy}, a Java lambda
+     * run by the Java supervisor ({@link Broker#javaSupervisor()}).
+     */
+    public static Broker broker(Policy policy) {
+        if (policy == null) {
+            throw BadInput.at("broker", "policy", "no policy given");
+        }
+        return new Broker(policy, null);
+    }
+
+    /** A brokered round trip with one fixed answer, which either supervisor can give. */
+    public static Broker broker(Answer answer) {
+        if (answer == null) {
+            throw BadInput.at("broker", "answer", "no answer given");
+        }
+        return new Broker(Policy.always(answer), answer);
+    }
+
+    /**
+     * A graph from its Arrow pair, which must be pinned in the {@code SHA256SUMS} beside the files.
+     *
+     * @throws BadInput naming the file and column (or {@code sha256}) that is wrong
+     */
+    public static GraphView graph(Path nodes, Path edges) {
+        if (nodes == null || edges == null) {
+            throw BadInput.at("graph", nodes == null ? "nodes" : "edges", "no file given");
+        }
+        return new GraphView(GraphFiles.readPinned(nodes, edges), "files");
+    }
+
+    /** A checked-in graph of {@code fixtures/graphs} ({@code abcdf}, {@code broker}), pinned. */
+    public static GraphView fixtureGraph(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]+") || name.startsWith(".")) {
+            throw BadInput.at("fixture graph", "name", "'" + name + "' is not a fixture name");
+        }
+        Path dir = Fixtures.home().resolve("fixtures/graphs");
+        return graph(dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX));
+    }
+
+    /**
+     * Records the graph of a command run under ptrace; the files are written into a private scratch
+     * folder, imported with their pins and removed.
+     */
+    public static GraphView record(String... command) {
+        return Recording.record(List.of(command));
+    }
+}

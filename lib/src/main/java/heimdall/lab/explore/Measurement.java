@@ -1,0 +1,142 @@
+package heimdall.lab.explore;
+
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.bench.Stats;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.XYChart;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * A measured call: every run's samples (ns a call) and the figures floor-cost reports for a row, over
+ * all samples by nearest rank: median, p99, each run's median and their spread.
+ *
+ * @param label the call and its floors
+ * @param floors the floors' names, oldest first (empty: no filter)
+ * @param cpu the CPU the children ran on
+ * @param placements each run's code placement of the runner's loop
+ * @param runs each run's samples, in run order
+ * @param runsAsked the runs asked for ({@link #interrupted()}: more than completed)
+ * @param interrupted whether a stop ended the measurement before every run
+ * @param summary median, p99, min, max over all samples
+ * @param runMedians each run's median
+ */
+public record Measurement(String label, List<String> floors, int cpu, List<Integer> placements, List<long[]> runs,
+        int runsAsked, boolean interrupted, Stats.Summary summary, long[] runMedians) {
+
+    public Measurement {
+        floors = List.copyOf(floors);
+        placements = List.copyOf(placements);
+        runs = List.copyOf(runs);
+    }
+
+    static Measurement of(String label, List<String> floors, int cpu, List<Integer> placements, List<long[]> runs,
+            int runsAsked, boolean interrupted) {
+        long[][] all = runs.toArray(long[][]::new);
+        return new Measurement(label, floors, cpu, placements, runs, runsAsked, interrupted, Stats.ofAll(all),
+                Stats.runMedians(all));
+    }
+
+    /** Every sample, runs back to back. */
+    public long[] samples() {
+        return Stats.concat(runs.toArray(long[][]::new));
+    }
+
+    /** The median over all samples (nearest rank, as floor-cost's {@code median_ns}). */
+    public long median() {
+        return summary.median();
+    }
+
+    /** The 99th percentile over all samples (nearest rank). */
+    public long p99() {
+        return summary.p99();
+    }
+
+    /** Samples over all runs. */
+    public int count() {
+        return summary.count();
+    }
+
+    /** (max − min) / median of the run medians. */
+    public double spread() {
+        return Stats.spread(runMedians);
+    }
+
+    /** Whether the spread is over {@link Stats#NOISY_SPREAD}, as the published benches flag it. */
+    public boolean noisy() {
+        return spread() > Stats.NOISY_SPREAD;
+    }
+
+    /** What this measurement adds over {@code baseline} (the same call without the floor, say). */
+    public Added addedOver(Measurement baseline) {
+        if (baseline == null) {
+            throw heimdall.lab.BadInput.at("added over", "baseline", "no measurement given");
+        }
+        return new Added(this, baseline);
+    }
+
+    /** One row: the figures floor-cost reports for a row. */
+    public Table table() {
+        return Table.create(label,
+                StringColumn.create("what", label),
+                IntColumn.create("runs", new int[] {runs.size()}),
+                IntColumn.create("samples", new int[] {count()}),
+                LongColumn.create("median_ns", median()),
+                LongColumn.create("p99_ns", p99()),
+                StringColumn.create("run_medians_ns", Arrays.toString(runMedians)),
+                DoubleColumn.create("spread", Math.round(spread() * 1000) / 1000.0),
+                BooleanColumn.create("noisy", noisy()),
+                BooleanColumn.create("interrupted", interrupted));
+    }
+
+    /** One row a run: its code placement, median and p99. */
+    public Table runsTable() {
+        IntColumn run = IntColumn.create("run");
+        IntColumn placement = IntColumn.create("placement");
+        LongColumn median = LongColumn.create("median_ns");
+        LongColumn p99 = LongColumn.create("p99_ns");
+        for (int i = 0; i < runs.size(); i++) {
+            Stats.Summary s = Stats.of(runs.get(i));
+            run.append(i + 1);
+            placement.append(placements.get(i));
+            median.append(s.median());
+            p99.append(s.p99());
+        }
+        return Table.create(label + ": runs", run, placement, median, p99);
+    }
+
+    /** The distribution of every sample (ECDF). */
+    public XYChart plot() {
+        return plot(this);
+    }
+
+    /** The distributions of several measurements on one ECDF. */
+    public static XYChart plot(Measurement... ms) {
+        Map<String, double[]> series = new LinkedHashMap<>();
+        for (Measurement m : ms) {
+            series.put(unique(series, m.label), Arrays.stream(m.samples()).asDoubleStream().toArray());
+        }
+        return Plots.ecdf(ms.length == 1 ? ms[0].label : "ns a call", series);
+    }
+
+    private static String unique(Map<String, ?> taken, String label) {
+        String l = label;
+        for (int n = 2; taken.containsKey(l); n++) {
+            l = label + " (" + n + ")";
+        }
+        return l;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT, "%s: median %,d ns, p99 %,d ns, %d runs%s", label, median(), p99(),
+                runs.size(), interrupted ? " (interrupted)" : "");
+    }
+}

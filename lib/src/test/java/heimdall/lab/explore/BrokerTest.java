@@ -1,0 +1,98 @@
+package heimdall.lab.explore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.broker.Answer;
+import heimdall.lab.broker.Notification;
+import heimdall.lab.broker.SupervisorStats;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.testing.Requires;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BrokerTest {
+    static void needsNotify() {
+        Requires.seccomp("user_notif", "allow");
+    }
+
+    @Test
+    void aJavaLambdaDeniesWithItsErrnoAndEveryCallReachesIt() {
+        needsNotify();
+        Leftovers left = Leftovers.now();
+        RoundTrip rt = Lab.broker(n -> n.nr() == Notification.OPENAT ? Answer.error(13) : Answer.CONTINUE)
+                .runs(2).warmup(50).calls(200).roundTrip();
+        assertEquals("-1 EACCES", rt.lastOutcome());
+        assertEquals(2, rt.stats().size());
+        for (SupervisorStats s : rt.stats()) {
+            assertEquals(250, s.received());
+            assertEquals(250, s.errored());
+        }
+        assertEquals("java", rt.supervisor());
+        assertNull(rt.policyFailure());
+        assertEquals(2, rt.decisions().rowCount());
+        assertEquals(1, rt.table().rowCount());
+        assertNotNull(rt.plot());
+        left.assertNone(); // the scratch in/ folder went with the round trip
+    }
+
+    @Test
+    void aPolicyReadsThePathAndBrokersBeneathTheFolderGiven(@TempDir Path dir) throws Exception {
+        needsNotify();
+        Files.writeString(dir.resolve("ok.txt"), "hello");
+        byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
+        RoundTrip ok = Lab.broker(n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(1) : Answer.BROKER)
+                .beneath(dir).open("ok.txt").runs(1).warmup(10).calls(100).roundTrip();
+        assertTrue(Long.parseLong(ok.lastOutcome()) >= 0, "an injected descriptor: " + ok.lastOutcome());
+        assertEquals(110, ok.stats().get(0).brokered());
+
+        Files.writeString(dir.resolve("secret.txt"), "no");
+        RoundTrip denied = Lab.broker(n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(1) : Answer.BROKER)
+                .beneath(dir).open("secret.txt").runs(1).warmup(10).calls(100).roundTrip();
+        assertEquals("-1 EPERM", denied.lastOutcome());
+        assertEquals(0, denied.stats().get(0).brokered());
+    }
+
+    @Test
+    void theNativeSupervisorGivesAFixedAnswer() {
+        needsNotify();
+        RoundTrip rt = Lab.broker(Answer.value(7)).nativeSupervisor().runs(1).warmup(10).calls(100).roundTrip();
+        assertEquals("native", rt.supervisor());
+        assertEquals("7", rt.lastOutcome());
+        assertEquals(110, rt.stats().get(0).valued());
+    }
+
+    @Test
+    void aPlantedLinkAsTheFolderIsRefused(@TempDir Path dir) throws Exception {
+        Path real = Files.createDirectory(dir.resolve("real"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+        BadInput e = assertThrows(BadInput.class, () -> Lab.broker(Answer.BROKER).beneath(link));
+        assertTrue(e.getMessage().startsWith("broker: beneath: "), e.getMessage());
+    }
+
+    @Test
+    void badInputNamesTheField() {
+        BadInput e = assertThrows(BadInput.class, () -> Lab.broker(n -> Answer.CONTINUE).nativeSupervisor());
+        assertTrue(e.getMessage().startsWith("broker: supervisor: "), e.getMessage());
+        int notAllowed = Cpus.allowed().get(Cpus.allowed().size() - 1) + 1;
+        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).cpu(notAllowed));
+        assertTrue(e.getMessage().startsWith("broker: cpu: "), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).supervisorCpu(notAllowed));
+        assertTrue(e.getMessage().startsWith("broker: supervisorCpu: "), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).open("../etc/passwd"));
+        assertTrue(e.getMessage().startsWith("broker: open: "), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).under(Lab.fixtureFloor("abcdf")));
+        assertTrue(e.getMessage().startsWith("broker: under: "), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).under(Lab.fixtureFloor("abcdf").threeAnswers("getppid")));
+        assertTrue(e.getMessage().startsWith("broker: under: ") && e.getMessage().contains("openat is not notified"), e.getMessage());
+        e = assertThrows(BadInput.class, () -> Lab.broker((heimdall.lab.broker.Policy) null));
+        assertTrue(e.getMessage().startsWith("broker: policy: "), e.getMessage());
+    }
+}

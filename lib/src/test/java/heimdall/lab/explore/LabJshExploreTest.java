@@ -1,0 +1,57 @@
+package heimdall.lab.explore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.Requires;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** lab.jsh's exploring helpers in the real jshell tool, as ./lab jshell starts it. */
+class LabJshExploreTest {
+    @Test
+    void theHelpersMeasureBrokerAndStep(@TempDir Path tmp) throws Exception {
+        Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
+        Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
+        Requires.seccomp("kill_process", "allow", "user_notif");
+        Requires.ptrace();
+        Path profile = Fixtures.home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json");
+        Path script = tmp.resolve("session.jsh");
+        Files.writeString(script, String.join("\n",
+                "var f = floor(\"" + profile + "\");",
+                "System.out.println(\"length=\" + f.length());",
+                "var m = measure(\"getppid\", f);",
+                "System.out.println(\"runs=\" + m.runs().size());",
+                "System.out.println(\"addedRows=\" + added(\"getppid\", f).rowCount());",
+                "var rt = roundTrip(n -> Answer.error(13));",
+                "System.out.println(\"last=\" + rt.lastOutcome());",
+                "var s = stepper(\"/bin/true\");",
+                "System.out.println(\"denied=\" + s.step(\"reboot\").allowed());",
+                "/exit", ""));
+        String cp = Path.of("target/classes").toAbsolutePath() + java.io.File.pathSeparator
+                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
+        ProcessBuilder pb = new ProcessBuilder(jshell.toString(), "--class-path", cp,
+                "-R--add-opens=java.base/java.nio=ALL-UNNAMED", "-R-Djava.awt.headless=true",
+                "--startup", "DEFAULT", "--startup", Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
+                script.toString());
+        Path out = tmp.resolve("out.txt");
+        pb.redirectErrorStream(true).redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(
+                Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
+        Process p = pb.start();
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "jshell did not finish");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        assertTrue(text.contains("length=" + Lab.fixtureFloor("abcdf").length()), text);
+        assertTrue(text.contains("runs=3"), text);
+        assertTrue(text.contains("addedRows=1"), text);
+        assertTrue(text.contains("last=-1 EACCES"), text);
+        assertTrue(text.contains("denied=false"), text);
+        assertTrue(!text.contains("Error") && !text.contains("Exception"), text);
+    }
+}
