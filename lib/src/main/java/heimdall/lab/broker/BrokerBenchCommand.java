@@ -30,7 +30,7 @@ public final class BrokerBenchCommand implements Command {
         return """
                 usage: ./lab broker bench [--calls N] [--warmup N] [--runs N] [--answer continue|broker]
                                           [--supervisor native|java|both] [--sync-wakeup]
-                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--json]
+                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--poll-wait-too] [--json]
 
                 Times openat in the notify-child test fixture (each call alone, clock_gettime(CLOCK_MONOTONIC)),
                 with no filter and through each supervisor, in fresh children per run, runs interleaved.
@@ -48,13 +48,16 @@ public final class BrokerBenchCommand implements Command {
                                    (default: the last CPU this process may use)
                   --child-cpu C    the child's CPU (default: the first CPU this process may use)
                   --stacked P      a second, allow-all program installed before or after the notifying one
+                  --poll-wait-too  also the native supervisor waiting in poll() before each receive (row
+                                   native-poll), interleaved: its default blocks in the receive itself
+                                   with continue (one system call fewer a round trip)
                   --json           print the report as JSON instead of a table
                 """;
     }
 
     @Override
     public int run(List<String> argv) throws Exception {
-        Args a = Args.parse(name(), argv, Set.of("--sync-wakeup", "--json"),
+        Args a = Args.parse(name(), argv, Set.of("--sync-wakeup", "--json", "--poll-wait-too"),
                 Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked")).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
         List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
@@ -84,7 +87,7 @@ public final class BrokerBenchCommand implements Command {
                 (int) a.longValue("--warmup", d.warmup(), 0, ChildSpec.MAX_COUNT),
                 (int) a.count("--runs", d.runs(), MAX_RUNS),
                 Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
-                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked);
+                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked, a.flag("--poll-wait-too"));
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }
