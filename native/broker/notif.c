@@ -73,6 +73,10 @@ int hl_notif_set_flags(int listener, long flags) {
     return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, (unsigned long)flags) < 0 ? -errno : 0;
 }
 
+/* One SECCOMP_IOCTL_NOTIF_RECV into the slots at out_addr: it blocks in the kernel until a
+ * notification is pending (or no task uses the filter any more). 0 or -errno. */
+static int receive(int listener, long out_addr);
+
 int hl_notif_recv(int listener, int stopfd, long out_addr) {
     int r = notif_sizes_ok();
     if (r < 0) {
@@ -100,6 +104,28 @@ int hl_notif_recv(int listener, int stopfd, long out_addr) {
             return HL_RECV_HUNGUP;
         }
     }
+    return receive(listener, out_addr);
+}
+
+int hl_notif_recv_wait(int listener, long out_addr) {
+    int r = notif_sizes_ok();
+    if (r < 0) {
+        return r;
+    }
+    r = receive(listener, out_addr);
+    if (r != -ENOENT) {
+        return r;
+    }
+    /* ENOENT: either the caller we were woken for is gone, or no task uses the filter any more (RECV
+     * then returns at once, every time): only the latter makes the listener say POLLHUP. */
+    struct pollfd p = {.fd = listener, .events = POLLIN};
+    if (poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN)) {
+        return HL_RECV_HUNGUP;
+    }
+    return -ENOENT;
+}
+
+static int receive(int listener, long out_addr) {
     /* RECV insists on a zeroed buffer of the kernel's size. */
     union {
         struct seccomp_notif n;
@@ -131,7 +157,12 @@ static int send_resp(int listener, long id, int err, long val, unsigned flags) {
     buf.r.error = err ? -err : 0;
     buf.r.val = val;
     buf.r.flags = flags;
-    return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &buf) < 0 ? -errno : 0;
+    /* EINTR (a signal while it waited for the filter's lock, e.g. the native supervisor's stop
+     * signal): nothing was answered, the call still waits; answer it. */
+    int r;
+    while ((r = ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &buf)) < 0 && errno == EINTR) {
+    }
+    return r < 0 ? -errno : 0;
 }
 
 int hl_notif_continue(int listener, long id) {
@@ -316,7 +347,11 @@ int hl_broker_send(int listener, long notif_addr, int fd) {
         .newfd = 0,
         .newfd_flags = (uint32_t)(open_flags & O_CLOEXEC),
     };
-    int remote = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+    /* EINTR: interrupted before the caller took the descriptor, so the kernel withdrew the request
+     * and the call still waits (as for SEND above); ask again. */
+    int remote;
+    while ((remote = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd)) < 0 && errno == EINTR) {
+    }
     int e = errno;
     close(fd);
     if (remote >= 0) {

@@ -1,8 +1,18 @@
 /*
  * The native supervisor: one pthread per listener, pinned to its own CPU (or to a set of CPUs), answering every
- * notification with one fixed answer. It is the reference the Java supervisor is measured against,
- * so it does exactly what the Java loop does per call (hl_notif_recv, then one answer call) and
- * nothing more.
+ * notification with one fixed answer: the least a supervisor can do per call.
+ *
+ * How it waits. With a fixed answer (CONTINUE, ERROR, VALUE) it blocks in SECCOMP_IOCTL_NOTIF_RECV
+ * itself: the caller's wake-up goes straight to the waiting thread, and a round trip costs two
+ * system calls of ours (RECV, SEND) instead of three (poll, RECV, SEND) plus poll's wait-queue set-up
+ * on two descriptors. No descriptor can end that wait, so hl_sup_stop interrupts it with a signal
+ * (hl_sup_stop_signal(), a no-op handler without SA_RESTART, unblocked in this thread only); every
+ * step of a fixed answer is safe to interrupt: RECV and SEND give EINTR before taking or answering
+ * anything, and are retried. The BROKER answer keeps poll() + RECV with the stop eventfd and no
+ * signal: an ADDFD with SECCOMP_ADDFD_FLAG_SEND interrupted before the caller took the descriptor
+ * leaves the call answered with 0 (the kernel marked it replied), and an interrupted ID_VALID would
+ * read as a dead caller. HL_SUP_POLL_WAIT asks for poll() + RECV with every answer (the earlier
+ * loop, kept to measure one against the other).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -13,6 +23,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <time.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -30,6 +42,8 @@ struct hl_sup {
     long cpu_set;
     int answer;
     long value;
+    int blocking; /* waits in RECV, stopped by the stop signal (see the top of this file) */
+    atomic_int stopping;
     pthread_t thread;
     int joined;
     atomic_int hold_next;
@@ -88,9 +102,53 @@ static void hold(struct hl_sup *s) {
     }
 }
 
+/* ---- the stop signal ---- */
+
+static pthread_once_t stop_signal_once = PTHREAD_ONCE_INIT;
+static int stop_signal_errno;
+
+static void on_stop_signal(int sig) {
+    /* Nothing to do: its delivery makes a waiting RECV return EINTR, and the loop reads s->stopping. */
+    (void)sig;
+}
+
+int hl_sup_stop_signal(void) {
+    return SIGRTMIN + 2;
+}
+
+/* Installs the no-op handler once. A handler someone else installed is left alone: the blocking
+ * wait is then refused (EBUSY) rather than running foreign code on our thread. */
+static void install_stop_signal(void) {
+    struct sigaction old;
+    if (sigaction(hl_sup_stop_signal(), NULL, &old) != 0) {
+        stop_signal_errno = errno;
+        return;
+    }
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == on_stop_signal) {
+        return;
+    }
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) {
+        stop_signal_errno = EBUSY;
+        return;
+    }
+    struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = 0}; /* no SA_RESTART: RECV must return */
+    sigfillset(&sa.sa_mask);
+    if (sigaction(hl_sup_stop_signal(), &sa, NULL) != 0) {
+        stop_signal_errno = errno;
+    }
+}
+
 static void *loop(void *arg) {
     struct hl_sup *s = arg;
     long cpu_result = -1;
+    pthread_setname_np(pthread_self(), "hl-sup"); /* named, so a leaked loop shows in /proc/self/task */
+    if (s->blocking) {
+        /* The thread starts with every signal blocked (hl_sup_start_set); it takes the stop signal only. */
+        sigset_t stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, hl_sup_stop_signal());
+        pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+    }
     if (s->cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -122,7 +180,15 @@ static void *loop(void *arg) {
     /* The supervisor's own copy of each brokered path: read once, decided on and opened from here. */
     char path[PATH_MAX];
     for (;;) {
-        int r = hl_notif_recv(s->listener, s->stopfd, (long)(intptr_t)n);
+        int r;
+        if (s->blocking) {
+            if (atomic_load_explicit(&s->stopping, memory_order_acquire)) {
+                break;
+            }
+            r = hl_notif_recv_wait(s->listener, (long)(intptr_t)n);
+        } else {
+            r = hl_notif_recv(s->listener, s->stopfd, (long)(intptr_t)n);
+        }
         if (r == HL_RECV_STOPPED) {
             break;
         }
@@ -219,12 +285,28 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
         release(s);
         return -e;
     }
+    /* Fixed answers wait in RECV itself, unless asked not to; BROKER never does (see the top). */
+    s->blocking = answer != HL_ANSWER_BROKER && !(flags & HL_SUP_POLL_WAIT);
+    if (s->blocking) {
+        pthread_once(&stop_signal_once, install_stop_signal);
+        if (stop_signal_errno != 0) {
+            s->listener = -1;
+            release(s);
+            return -stop_signal_errno;
+        }
+    }
     s->cpu = cpu;
     s->cpu_set = cpu_set;
     s->answer = answer;
     s->value = value;
     s->listener = listener;
+    /* Every signal blocked in the new thread: no handler of the embedding process (a JVM's) ever runs
+     * on it; a blocking loop unblocks the stop signal alone. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     int e = pthread_create(&s->thread, NULL, loop, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e != 0) {
         s->listener = -1; /* on failure the listener stays the caller's */
         release(s);
@@ -252,8 +334,26 @@ int hl_sup_stop(long handle) {
     }
     if (!s->joined) {
         uint64_t one = 1;
+        atomic_store_explicit(&s->stopping, 1, memory_order_release);
         (void)!write(s->stopfd, &one, sizeof one);
-        pthread_join(s->thread, NULL);
+        int joined = 0;
+        if (s->blocking) {
+            /* A signal that lands just before the loop enters RECV interrupts nothing: send it again
+             * every 10 ms until the thread has ended. */
+            while (!joined && pthread_kill(s->thread, hl_sup_stop_signal()) == 0) {
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 10 * 1000 * 1000;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                joined = pthread_timedjoin_np(s->thread, NULL, &until) == 0;
+            }
+        }
+        if (!joined) {
+            pthread_join(s->thread, NULL);
+        }
         s->joined = 1;
         /* Closing the listener answers every call still waiting (and every later one) with ENOSYS. */
         close(s->listener);

@@ -98,7 +98,7 @@
  *   - the listener handover: sendmsg on HL_SOCK_FD and close of its own copy, or with
  *     HL_F_LISTENER_PIDFD only that close (the parent copies it out with pidfd_getfd meanwhile);
  *   - the measured call (getpid, through glibc's syscall(), for HL_CALL_GETPID_SELFTEST; write and
- *     read for HL_CALL_PINGPONG), and
+ *     read for HL_CALL_PINGPONG, and HL_CALL_PINGPONG_OPENAT), and
  *     close() after each openat (untimed); with HL_CALL_FORK* also wait4
  *     (timed: part of the call), and the child's own seccomp and exit_group;
  *   - with HL_CLOCK_PROCESS_CPUTIME, clock_gettime twice (around the batch loop);
@@ -140,7 +140,8 @@ enum hl_call {
 	HL_CALL_FORK_ATTACH = 11,   /* fork; the child attaches the last program and _exits; wait4 */
 	HL_CALL_GETPID_SELFTEST = 12, /* getpid as the kernel selftest's loop makes it: see below */
 	HL_CALL_PINGPONG = 13,      /* write 1 byte to HL_PING_FD, read 1 byte from HL_PONG_FD: see below */
-	HL_CALL_MAX_ = 13,
+	HL_CALL_PINGPONG_OPENAT = 14, /* HL_CALL_PINGPONG, then HL_CALL_OPENAT's openat, timed together */
+	HL_CALL_MAX_ = 14,
 };
 
 /*
@@ -150,6 +151,11 @@ enum hl_call {
  * notification's round trip does at the least (wake the other side, sleep until it wakes us) without
  * seccomp. Both calls are timed together; a short write or read (the partner gone) ends the run with
  * HL_EXIT_CALL (setup_errno EPIPE, or the call's errno).
+ *
+ * HL_CALL_PINGPONG_OPENAT is that round trip followed by HL_CALL_OPENAT's openat (its close untimed),
+ * all timed together: the host's floor for a brokered openat answered CONTINUE measured the way that
+ * row is (the call, after a round trip, less the same call alone), since a call made just after two
+ * context switches runs on caches the other side has used.
  */
 
 /*
@@ -312,7 +318,7 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 			return -1;
 		insns += h->prog_len[i];
 	}
-	if (h->call == HL_CALL_OPENAT && (h->path[0] == 0 || memchr(h->path, 0, HL_PATH_MAX) == NULL))
+	if ((h->call == HL_CALL_OPENAT || h->call == HL_CALL_PINGPONG_OPENAT) && (h->path[0] == 0 || memchr(h->path, 0, HL_PATH_MAX) == NULL))
 		return -1;
 	h->progs_off = HL_SHM_HEADER_SIZE;
 	h->result_off = hl_align(HL_SHM_HEADER_SIZE + 8 * insns, 64);

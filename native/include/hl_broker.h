@@ -35,6 +35,7 @@
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
+#define HL_SUP_POLL_WAIT 2   /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
 
 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, for headers older than Linux 6.6 */
 #define HL_SYNC_WAKE_UP_FLAG 1L
@@ -83,6 +84,9 @@ int hl_notif_set_flags(int listener, long flags);
  * HL_N_LONGS int64 slots at out_addr. 0, HL_RECV_STOPPED, HL_RECV_HUNGUP or -errno (-ENOENT: the
  * caller died between poll and receive). */
 int hl_notif_recv(int listener, int stopfd, long out_addr);
+/* Receives a notification by blocking in SECCOMP_IOCTL_NOTIF_RECV itself, no poll(): 0,
+ * HL_RECV_HUNGUP, or -errno (-EINTR: a signal; -ENOENT: the caller it was woken for is gone). */
+int hl_notif_recv_wait(int listener, long out_addr);
 int hl_notif_continue(int listener, long id);
 int hl_notif_error(int listener, long id, int err);
 int hl_notif_value(int listener, long id, long val);
@@ -130,15 +134,22 @@ int hl_pidfd_getfd(int pid, int fd);
 
 /* The native supervisor: a pthread pinned to cpu (-1: not pinned) answering every notification on
  * listener with answer (value: the errno for ERROR, the return value for VALUE). in_dirfd is dup'ed
- * (needed for BROKER, else -1). Returns a handle > 0 or -errno (pinning failures included); on
- * success the supervisor owns the listener, on failure it stays the caller's. */
+ * (needed for BROKER, else -1). Returns a handle > 0 or -errno (pinning failures included; -EBUSY:
+ * the stop signal has a handler that is not ours); on success the supervisor owns the listener, on
+ * failure it stays the caller's. The thread runs with every signal blocked. With CONTINUE, ERROR or
+ * VALUE (and without HL_SUP_POLL_WAIT) it waits blocked in SECCOMP_IOCTL_NOTIF_RECV and takes
+ * hl_sup_stop_signal() only, for which the first such start installs a no-op handler (process-wide,
+ * without SA_RESTART); BROKER waits in poll() on the listener and a stop eventfd. */
 long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, int flags);
 /* hl_sup_start with cpu == -1 and cpu_set != 0: the thread may run on the CPUs of cpu_set (bit c =
  * CPU c, c < 64), free to migrate among them (its HL_C_CPU counter stays -1); -EINVAL with both a CPU
  * and a set. cpu_set == 0 is hl_sup_start. */
 long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags);
-/* Signals the loop to stop and joins it; closes the listener. 0 or -errno. Idempotent. */
+/* Signals the loop to stop (the stop eventfd, and for a loop blocked in RECV the stop signal, sent
+ * again every 10 ms until it has ended) and joins it; closes the listener. 0 or -errno. Idempotent. */
 int hl_sup_stop(long handle);
+/* The signal that interrupts a supervisor blocked in RECV: SIGRTMIN + 2. */
+int hl_sup_stop_signal(void);
 /* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */
 int hl_sup_stats(long handle, long *out, int n);
 /* Frees a stopped supervisor (stops it first if needed). */

@@ -240,7 +240,7 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 
 	/* ping[1] and pong[0] go to the runner; we keep ping[0] and pong[1] for the partner thread. */
 	int ping[2] = {-1, -1}, pong[2] = {-1, -1};
-	if (h.call == HL_CALL_PINGPONG) {
+	if (h.call == HL_CALL_PINGPONG || h.call == HL_CALL_PINGPONG_OPENAT) {
 		err = make_pipe(ping);
 		if (err == 0)
 			err = make_pipe(pong);

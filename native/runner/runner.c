@@ -235,6 +235,38 @@ static long batch_pingpong(const struct job *j, uint64_t n)
 	return 0;
 }
 
+/* HL_CALL_PINGPONG_OPENAT: the round trip, then the openat, timed together; the close is not. The
+ * last openat's result is returned, as the openat loops return theirs. */
+static long per_call_pingpong_openat(const struct job *j, uint64_t *out, uint64_t n)
+{
+	long r = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = now_ns();
+		long e = pingpong_once();
+		if (e == 0)
+			r = CALL_openat(j);
+		uint64_t b = now_ns();
+		if (e != 0)
+			call_failed(i, e);
+		AFTER_close(r);
+		out[i] = b - a;
+	}
+	return r;
+}
+
+static long batch_pingpong_openat(const struct job *j, uint64_t n)
+{
+	long r = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		long e = pingpong_once();
+		if (e != 0)
+			call_failed(i, e);
+		r = CALL_openat(j);
+		AFTER_close(r);
+	}
+	return r;
+}
+
 static long per_call_attach(const struct job *j, uint64_t *out, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
@@ -320,6 +352,7 @@ static const per_call_fn per_call[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(per_call_fork_attach),
 	[HL_CALL_GETPID_SELFTEST] = PLACED(per_call_, getpid_selftest),
 	[HL_CALL_PINGPONG] = ONE_PLACEMENT(per_call_pingpong),
+	[HL_CALL_PINGPONG_OPENAT] = ONE_PLACEMENT(per_call_pingpong_openat),
 };
 
 static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
@@ -336,6 +369,7 @@ static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_FORK_ATTACH] = ONE_PLACEMENT(batch_fork_attach),
 	[HL_CALL_GETPID_SELFTEST] = PLACED(batch_, getpid_selftest),
 	[HL_CALL_PINGPONG] = ONE_PLACEMENT(batch_pingpong),
+	[HL_CALL_PINGPONG_OPENAT] = ONE_PLACEMENT(batch_pingpong_openat),
 };
 
 /* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
@@ -462,7 +496,7 @@ int main(int argc, char **argv)
 	 * measured call walks one component, and a supervisor that opens beneath the job's in/ sees the
 	 * same relative name the kernel resolves for an unbrokered call.
 	 */
-	if (h.call == HL_CALL_OPENAT) {
+	if (h.call == HL_CALL_OPENAT || h.call == HL_CALL_PINGPONG_OPENAT) {
 		char *slash = strrchr(h.path, '/');
 		if (slash) {
 			*slash = 0;

@@ -85,13 +85,17 @@ public final class Tables {
 
     private static final List<String> ROUND_TRIP_COLUMNS = List.of(
             "row", "what", "reference", "supervisor", "answer", "placement", "sync_wakeup", "median_ns", "added_ns",
-            "floor_ns", "round_trip_vs_floor", "best_floor_ns", "round_trip_vs_best_floor", "vs_best_floor", "spread", "noisy");
+            "floor_ns", "round_trip_vs_floor", "best_floor_ns", "round_trip_vs_best_floor", "vs_best_floor",
+            "call_floor_ns", "round_trip_vs_call_floor", "best_call_floor_ns", "round_trip_vs_best_call_floor", "vs_best_call_floor",
+            "spread", "noisy");
 
     /**
      * Round trips against the host's floor (floor-cost's broker section): the reference rows (a pipe
      * ping-pong in each placement, {@code vs_best_floor}) and every brokered row with its round trip
      * ({@code added_ns}) over the floor of its placement ({@code round_trip_vs_floor}) and over the
-     * best floor ({@code round_trip_vs_best_floor}). Empty for a folder without reference rows.
+     * best floor ({@code round_trip_vs_best_floor}), and, where the folder has them, the same against
+     * the call floor (a ping-pong then {@code openat} less the {@code openat}: {@code round_trip_vs_call_floor},
+     * {@code round_trip_vs_best_call_floor}). Empty for a folder without reference rows.
      */
     public static Table roundTrips(Results r) {
         Table s = r.summary();

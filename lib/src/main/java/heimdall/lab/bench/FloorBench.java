@@ -94,11 +94,12 @@ public final class FloorBench {
         List<Variant> variants = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             FloorRow row = rows.get(i);
-            if (row.reference()) {
+            if (row.baselineCall() == null) {
                 baselineOf[i] = -1; // a ping-pong has no unfiltered twin: it is itself the floor
                 continue;
             }
-            String key = row.call() + "/" + counts.warmupFor(row) + "/" + counts.countFor(row);
+            // A ping-pong then openat shares the brokered openat rows' baseline: the openat alone.
+            String key = row.baselineCall() + "/" + counts.warmupFor(row) + "/" + counts.countFor(row);
             Integer owner = baselineOwner.get(key);
             if (owner == null) {
                 owner = i;
@@ -184,7 +185,7 @@ public final class FloorBench {
      * baseline are measured over the same placements.
      */
     private static long[] measureBaseline(FloorRow row, Counts counts, int cpu, int run) {
-        ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row)).withCpu(cpu)
+        ChildSpec spec = ChildSpec.of(row.baselineCall(), counts.warmupFor(row), counts.countFor(row)).withCpu(cpu)
                 .withPlacementForRun(run);
         return MeasuredChild.run(spec).requireCompleted().samples();
     }

@@ -81,10 +81,24 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
     /**
      * Whether this is a reference row: a pipe ping-pong with a partner thread in the supervisor's
      * place (its {@link #broker()} gives only the placement), no seccomp: the host's floor for a
-     * two-thread round trip.
+     * two-thread round trip; or that ping-pong followed by an {@code openat}
+     * ({@link Call.Kind#PINGPONG_OPENAT}), the floor for a brokered {@code openat}'s added cost.
      */
     public boolean reference() {
-        return call.kind() == Call.Kind.PINGPONG;
+        return call.pingsPartner();
+    }
+
+    /**
+     * The call this row's {@code added} cost is measured against, with no filter: the row's own call,
+     * the {@code openat} alone for a ping-pong then {@code openat}, and none (null) for a bare
+     * ping-pong, which is itself the floor.
+     */
+    public Call baselineCall() {
+        return switch (call.kind()) {
+            case PINGPONG -> null;
+            case PINGPONG_OPENAT -> Call.openat(call.path());
+            default -> call;
+        };
     }
 
     /** The row as one line of text: {@code static floor, abcdf · getppid}. */

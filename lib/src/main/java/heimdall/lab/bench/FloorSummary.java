@@ -35,7 +35,8 @@ public final class FloorSummary {
         out.put("cache", row.reference() ? null : row.floor().cacheable(row.data().nr()));
         if (row.reference()) {
             // The host's floor for a round trip: a partner thread, not a supervisor, in the same place.
-            out.put("reference", "pipe ping-pong");
+            out.put("reference", row.baselineCall() == null ? "pipe ping-pong" : "pipe ping-pong, then " + row.baselineCall().kind().name()
+                    .toLowerCase(java.util.Locale.ROOT));
             out.put("placement", row.broker().placement());
             out.put("supervisor_cpu", row.broker().supervisorCpu());
             out.put("cpu_set", row.broker().cpuSet());
@@ -48,7 +49,7 @@ public final class FloorSummary {
             out.put("cpu_set", row.broker().cpuSet());
         }
         // A reference row has no unfiltered twin: it is complete with its own runs.
-        boolean complete = m.runs().size() >= runsAsked && (row.reference() || m.baseline().size() >= runsAsked);
+        boolean complete = m.runs().size() >= runsAsked && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
         out.put("status", m.failure() != null ? "failed" : complete ? "ok" : "interrupted");
         out.put("failure", m.failure());
         out.put("runs_asked", runsAsked);

@@ -38,9 +38,18 @@ public final class BrokerBench {
      * @param childCpu the child's CPU
      * @param supCpu the supervisor's CPU, -1 unpinned
      * @param stacked null, or {@code before}/{@code after}: a second program beside the notifying one
+     * @param nativePollWaitToo with the native supervisor, also a row {@code native-poll}: the same
+     *     supervisor waiting in {@code poll()} before each receive ({@link SupervisorOptions#pollWait()}),
+     *     interleaved with the others
      */
     public record Config(int calls, int warmup, int runs, Answer answer, List<Supervisor.Kind> supervisors,
-            boolean syncWakeUp, int childCpu, int supCpu, String stacked) {
+            boolean syncWakeUp, int childCpu, int supCpu, String stacked, boolean nativePollWaitToo) {
+        /** Without the {@code native-poll} row. */
+        public Config(int calls, int warmup, int runs, Answer answer, List<Supervisor.Kind> supervisors,
+                boolean syncWakeUp, int childCpu, int supCpu, String stacked) {
+            this(calls, warmup, runs, answer, supervisors, syncWakeUp, childCpu, supCpu, stacked, false);
+        }
+
         public Config {
             if (calls < 1 || warmup < 0 || runs < 1) {
                 throw new BadInput("broker bench: calls and runs must be at least 1, warm-up at least 0");
@@ -108,9 +117,16 @@ public final class BrokerBench {
 
         List<long[]> baseline = new ArrayList<>();
         List<long[]> floor = new ArrayList<>();
-        Map<Supervisor.Kind, List<long[]>> samples = new LinkedHashMap<>();
-        Map<Supervisor.Kind, Long> errors = new LinkedHashMap<>();
-        Map<Supervisor.Kind, SupervisorStats> stats = new LinkedHashMap<>();
+        List<Variant> variants = new ArrayList<>();
+        for (Supervisor.Kind kind : c.supervisors()) {
+            variants.add(new Variant(kind.label(), kind, false));
+            if (kind == Supervisor.Kind.NATIVE && c.nativePollWaitToo()) {
+                variants.add(new Variant(kind.label() + "-poll", kind, true));
+            }
+        }
+        Map<Variant, List<long[]>> samples = new LinkedHashMap<>();
+        Map<Variant, Long> errors = new LinkedHashMap<>();
+        Map<Variant, SupervisorStats> stats = new LinkedHashMap<>();
         long baselineErrors = 0;
         long timer = 0;
         for (int run = 0; run < c.runs(); run++) {
@@ -123,10 +139,11 @@ public final class BrokerBench {
                 timer = r.timerNs();
             }
             floor.add(pingPong(c));
-            for (Supervisor.Kind kind : c.supervisors()) {
+            for (Variant kind : variants) {
                 NotifyChildFixture.Options o = new NotifyChildFixture.Options(c.childCpu(), true, c.stacked(), in);
                 try (NotifyChildFixture child = NotifyChildFixture.start(o)) {
-                    Supervisor sup = Supervisor.start(kind, child.takeListener(), options, c.answer());
+                    Supervisor sup = Supervisor.start(kind.kind(), child.takeListener(), options.withPollWait(kind.pollWait()),
+                            c.answer());
                     NotifyChildFixture.BenchRun r;
                     try {
                         r = child.bench(c.calls(), c.warmup(), "file.txt");
@@ -146,11 +163,14 @@ public final class BrokerBench {
         Row baseRow = row("no filter", baseline, baselineErrors, null);
         Row floorRow = row("floor", floor, 0, null);
         List<Row> rows = new ArrayList<>();
-        for (Supervisor.Kind kind : c.supervisors()) {
-            rows.add(row(kind.label(), samples.get(kind), errors.get(kind), stats.get(kind)));
+        for (Variant v : variants) {
+            rows.add(row(v.label(), samples.get(v), errors.get(v), stats.get(v)));
         }
         return new Report(c, heimdall.lab.sys.Cpus.allowed(), timer, baseRow, floorRow, rows);
     }
+
+    /** A measured supervisor: its row label, kind and wait. */
+    private record Variant(String label, Supervisor.Kind kind, boolean pollWait) {}
 
     /** One run of the floor: the measured child's pipe ping-pong, its partner where the supervisor runs. */
     private static long[] pingPong(Config c) {

@@ -17,7 +17,7 @@ public final class BrokerBenchCommand implements Command {
     /** Runs are fresh children, each with its samples kept: past this many a run count is a typo. */
     private static final int MAX_RUNS = 10_000;
 
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--sync-wakeup", "--json"),
+    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--sync-wakeup", "--json", "--poll-wait-too"),
             Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked"));
 
     @Override
@@ -40,7 +40,7 @@ public final class BrokerBenchCommand implements Command {
         return """
                 usage: ./lab broker bench [--calls N] [--warmup N] [--runs N] [--answer continue|broker]
                                           [--supervisor native|java|both] [--sync-wakeup]
-                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--json]
+                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--poll-wait-too] [--json]
 
                 Times openat in the notify-child test fixture (each call alone, clock_gettime(CLOCK_MONOTONIC)),
                 with no filter and through each supervisor, in fresh children per run, runs interleaved.
@@ -58,6 +58,9 @@ public final class BrokerBenchCommand implements Command {
                                    (default: the last CPU this process may use)
                   --child-cpu C    the child's CPU (default: the first CPU this process may use)
                   --stacked P      a second, allow-all program installed before or after the notifying one
+                  --poll-wait-too  also the native supervisor waiting in poll() before each receive (row
+                                   native-poll), interleaved: its default blocks in the receive itself
+                                   with continue (one system call fewer a round trip)
                   --json           print the report as JSON instead of a table
                 """;
     }
@@ -93,7 +96,7 @@ public final class BrokerBenchCommand implements Command {
                 (int) a.longValue("--warmup", d.warmup(), 0, ChildSpec.MAX_COUNT),
                 (int) a.count("--runs", d.runs(), MAX_RUNS),
                 Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
-                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked);
+                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked, a.flag("--poll-wait-too"));
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }

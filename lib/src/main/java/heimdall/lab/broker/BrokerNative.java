@@ -30,6 +30,7 @@ final class BrokerNative {
     static final int NCOUNTERS = 12;
 
     static final int SUP_SYNC_WAKEUP = 1;
+    static final int SUP_POLL_WAIT = 2;
     static final long SYNC_WAKE_UP_FLAG = 1;
 
     static final int RECV_STOPPED = 1;
@@ -138,4 +139,8 @@ final class BrokerNative {
     static native int hl_sup_hold_next(long handle);
 
     static native int hl_sup_resume(long handle);
+
+    static native int hl_sup_stop_signal();
+
+    static native int hl_notif_recv_wait(int listener, long outAddr);
 }

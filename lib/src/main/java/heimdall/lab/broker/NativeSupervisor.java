@@ -3,7 +3,11 @@ package heimdall.lab.broker;
 /**
  * The native supervisor: a C pthread in {@code libheimdall.so} ({@code native/broker/supervisor.c})
  * pinned to its CPU, giving every call one fixed answer. The reference against which the Java
- * supervisor is measured.
+ * supervisor is measured. With {@code CONTINUE}, {@code ERROR} or {@code VALUE} it waits blocked in
+ * the kernel's receive (one system call fewer a round trip than {@code poll()} and receive, which the
+ * Java supervisor, the broker answer and {@link SupervisorOptions#pollWait()} use); {@link #stop()}
+ * then interrupts that wait with a real-time signal ({@code hl_sup_stop_signal}, {@code SIGRTMIN + 2}),
+ * whose no-op handler the first such start installs in this process.
  */
 public final class NativeSupervisor implements Supervisor {
     private final long handle;
@@ -27,7 +31,7 @@ public final class NativeSupervisor implements Supervisor {
                 case VALUE -> BrokerNative.ANSWER_VALUE;
             };
             long h = BrokerNative.hl_sup_start_set(listenerFd, options.cpu(), options.cpuSet(), code, answer.value(), inDir,
-                    options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0);
+                    (options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0) | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0));
             if (h < 0) {
                 throw Starts.startFailure(options, (int) -h);
             }

@@ -44,6 +44,11 @@ final class Starts {
             return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet()) + ": "
                     + Libc.describe(errno) + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
         }
+        if (errno == 16) {
+            return new Refusal("cannot start the native supervisor: its stop signal (real-time signal "
+                    + BrokerNative.hl_sup_stop_signal() + ") already has a handler in this process that is not ours; "
+                    + "SupervisorOptions.withPollWait(true) waits in poll() instead and needs no signal");
+        }
         return new Refusal("cannot start the supervisor: " + Libc.describe(errno)
                 + (options.syncWakeUp() ? " (synchronous wake-up needs Linux 6.6)" : ""));
     }

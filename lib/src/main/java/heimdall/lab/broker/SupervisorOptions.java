@@ -13,8 +13,12 @@ import java.nio.file.Path;
  * @param syncWakeUp set {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP} on the listener (Linux 6.6): the
  *     kernel wakes the supervisor and the caller on the waker's CPU, which only helps when their
  *     affinities allow running there
+ * @param pollWait the native supervisor with a fixed answer waits in {@code poll()} and then receives,
+ *     as the Java supervisor and the broker answer always do, instead of blocking in the receive
+ *     itself (its default, one system call fewer a round trip); kept to measure the two waits
+ *     against each other. The Java supervisor ignores it.
  */
-public record SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWakeUp) {
+public record SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWakeUp, boolean pollWait) {
     public SupervisorOptions {
         if (cpu < -1) {
             throw new IllegalArgumentException("cpu must be -1 (unpinned) or a CPU number, not " + cpu);
@@ -22,6 +26,11 @@ public record SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWa
         if (cpuSet != 0 && cpu != -1) {
             throw new IllegalArgumentException("a CPU set goes with cpu -1, not with CPU " + cpu);
         }
+    }
+
+    /** The native supervisor's default wait. */
+    public SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWakeUp) {
+        this(cpu, cpuSet, inDir, syncWakeUp, false);
     }
 
     /** Pinned to {@code cpu} (or unpinned with -1), no CPU set. */
@@ -35,19 +44,24 @@ public record SupervisorOptions(int cpu, long cpuSet, Path inDir, boolean syncWa
     }
 
     public SupervisorOptions onCpu(int cpu) {
-        return new SupervisorOptions(cpu, 0, inDir, syncWakeUp);
+        return new SupervisorOptions(cpu, 0, inDir, syncWakeUp, pollWait);
     }
 
     /** Free to run on the CPUs of {@code cpuSet} (bit c = CPU c), not pinned to one. */
     public SupervisorOptions onCpuSet(long cpuSet) {
-        return new SupervisorOptions(-1, cpuSet, inDir, syncWakeUp);
+        return new SupervisorOptions(-1, cpuSet, inDir, syncWakeUp, pollWait);
     }
 
     public SupervisorOptions brokeringBeneath(Path inDir) {
-        return new SupervisorOptions(cpu, cpuSet, inDir, syncWakeUp);
+        return new SupervisorOptions(cpu, cpuSet, inDir, syncWakeUp, pollWait);
     }
 
     public SupervisorOptions withSyncWakeUp(boolean on) {
-        return new SupervisorOptions(cpu, cpuSet, inDir, on);
+        return new SupervisorOptions(cpu, cpuSet, inDir, on, pollWait);
+    }
+
+    /** With {@code on}, the native supervisor waits in {@code poll()} before each receive. */
+    public SupervisorOptions withPollWait(boolean on) {
+        return new SupervisorOptions(cpu, cpuSet, inDir, syncWakeUp, on);
     }
 }

@@ -58,7 +58,14 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
          * a partner thread in this process ({@link RunningChild#startPartner}). The least a two-thread
          * round trip costs on the host, the reference for a supervisor's round trip; no seccomp.
          */
-        PINGPONG(13, -1, "pipe ping-pong");
+        PINGPONG(13, -1, "pipe ping-pong"),
+        /**
+         * {@link #PINGPONG}, then {@link #OPENAT}'s {@code openat} of the call's path (its close
+         * untimed), timed together; no seccomp. Less the same {@code openat} alone, it is the host's
+         * floor for a brokered {@code openat} answered {@code CONTINUE}, measured the way that row's
+         * added cost is: a call made right after a round trip runs on caches the other side has used.
+         */
+        PINGPONG_OPENAT(14, -1, "pipe ping-pong, then openat(O_RDONLY|O_CLOEXEC)");
 
         final int code;
         final int nr;
@@ -107,8 +114,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         } else if (!args.isEmpty() || nr != kind.nr) {
             throw new IllegalArgumentException(kind + " takes no arguments and has number " + kind.nr);
         }
-        if ((kind == Kind.OPENAT) != (path != null)) {
-            throw new IllegalArgumentException("a path goes with openat, and only with it");
+        if ((kind == Kind.OPENAT || kind == Kind.PINGPONG_OPENAT) != (path != null)) {
+            throw new IllegalArgumentException("a path goes with openat (and a ping-pong then openat), and only with it");
         }
     }
 
@@ -119,6 +126,16 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)}; a relative path resolves against the JVM's directory. */
     public static Call openat(Path path) {
         return new Call(Kind.OPENAT, Kind.OPENAT.nr, List.of(), path.toAbsolutePath());
+    }
+
+    /** {@link Kind#PINGPONG_OPENAT}: a pipe ping-pong, then {@code openat} of {@code path}, timed together. */
+    public static Call pingPongThenOpenat(Path path) {
+        return new Call(Kind.PINGPONG_OPENAT, Kind.PINGPONG_OPENAT.nr, List.of(), path.toAbsolutePath());
+    }
+
+    /** Whether the runner answers this call's bytes from a partner thread ({@link RunningChild#startPartner}). */
+    public boolean pingsPartner() {
+        return kind == Kind.PINGPONG || kind == Kind.PINGPONG_OPENAT;
     }
 
     /** Any call by number; missing arguments are 0, more than six are an error. */
@@ -133,7 +150,7 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     /** A readable name: {@code getppid}, {@code openat(O_RDONLY|O_CLOEXEC) /etc/hostname}, {@code syscall 110(0, …)}. */
     public String label() {
         return switch (kind) {
-            case OPENAT -> kind.label + " " + path;
+            case OPENAT, PINGPONG_OPENAT -> kind.label + " " + path;
             case SYSCALL -> "syscall " + nr + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
             default -> kind.label;
         };

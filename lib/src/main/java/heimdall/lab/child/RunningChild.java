@@ -139,7 +139,7 @@ public final class RunningChild implements AutoCloseable {
     }
 
     /**
-     * Starts the partner of a {@link Call#PINGPONG} child: a native thread of this process that answers
+     * Starts the partner of a {@link Call#PINGPONG} (or {@link Call.Kind#PINGPONG_OPENAT}) child: a native thread of this process that answers
      * each byte the child writes with one byte back, pinned to {@code cpu}, or with -1 free to run on the
      * CPUs of {@code cpuSet} (0: this thread's affinity). It ends when the child does (its pipe closes)
      * and is joined when the child is freed. Start it once, before {@link #await()}: until then the child
@@ -149,7 +149,7 @@ public final class RunningChild implements AutoCloseable {
      *     thread that could not be started (the errno named)
      */
     public void startPartner(int cpu, long cpuSet) {
-        if (spec.call().kind() != Call.Kind.PINGPONG) {
+        if (!spec.call().pingsPartner()) {
             throw new IllegalStateException("a partner answers a ping-pong child, not " + spec.call().label());
         }
         synchronized (state) {

@@ -40,7 +40,7 @@ import java.util.List;
  */
 public final class NativeLib {
     /** The ABI version {@link #hl_abi_version()} must return for these bindings to be valid. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     static final String RESOURCE_DIR = "heimdall/native/linux-x86-64/";
     static final String LIBRARY = "libheimdall.so";

@@ -64,4 +64,22 @@ class BrokerBenchTest {
         assertEquals(20, r.floor().samples(), "the floor with its partner unpinned, as the supervisor");
         assertArrayEquals(new long[] {r.row("java").medianNs()}, r.row("java").runMediansNs());
     }
+
+    /** --poll-wait-too: the native supervisor's two waits, each answering every call of its runs. */
+    @Test
+    void theNativeSupervisorsTwoWaitsAreMeasuredSideBySide() throws Exception {
+        BrokerFixtures.assumeSupported();
+        BrokerBench.Config d = BrokerBench.Config.defaults();
+        BrokerBench.Config c = new BrokerBench.Config(100, 10, 2, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false,
+                d.childCpu(), d.childCpu(), null, true);
+        BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
+        assertEquals(List.of("native", "native-poll"), r.rows().stream().map(BrokerBench.Row::what).toList());
+        for (BrokerBench.Row row : r.rows()) {
+            assertEquals(200, row.samples());
+            assertEquals(0, row.errors());
+            assertEquals(110, row.stats().continued(), row.what() + ": the last run's supervisor answered every call");
+            assertEquals(0, row.stats().failures());
+        }
+        assertTrue(BrokerBench.format(r).contains("native-poll round trip (added) / floor: "));
+    }
 }

@@ -60,6 +60,31 @@ class PingPongTest {
         }
     }
 
+    /**
+     * A ping-pong then openat: N samples, every byte answered, and the openat really opens the file
+     * (its last result a descriptor); a missing file gives ENOENT, not a silent success.
+     */
+    @Test
+    void aPingPongThenOpenatOpensTheFileAfterEachRoundTrip(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("data.txt"), "x");
+        for (java.nio.file.Path path : List.of(file, dir.resolve("absent.txt"))) {
+            ChildSpec spec = ChildSpec.of(Call.pingPongThenOpenat(path), 10, N).withCpu(Cpus.measuring());
+            try (RunningChild c = MeasuredChild.start(spec)) {
+                c.startPartner(Cpus.measuring(), 0);
+                ChildResult r = c.await();
+                assertTrue(r.completed(), r.fate().describe());
+                assertEquals(N, r.samples().length);
+                assertTrue(Arrays.stream(r.samples()).allMatch(s -> s > 0), "a sample was not positive");
+                if (path.equals(file)) {
+                    assertTrue(r.lastReturn() >= 0, "openat failed: " + r.lastOutcome());
+                } else {
+                    assertEquals(-1, r.lastReturn());
+                    assertEquals(2, r.lastErrno(), "ENOENT");
+                }
+            }
+        }
+    }
+
     /** Without its partner the child waits for its first answer; closing it kills it, and nothing is left. */
     @Test
     void withoutAPartnerTheChildWaitsAndCloseEndsIt() throws Exception {

@@ -10,6 +10,7 @@ import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.child.Call;
 import heimdall.lab.cli.Main;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.Requires;
@@ -47,8 +48,17 @@ class FloorCostTest {
         }
         assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
         // the round-trip floor: one ping-pong per placement, the same placements as the brokered rows
-        List<String> refs = rows.stream().filter(FloorRow::reference).map(r -> r.broker().placement()).toList();
+        List<String> refs = rows.stream().filter(r -> r.reference() && r.baselineCall() == null).map(r -> r.broker().placement()).toList();
         assertEquals(List.of("own CPU", "child's CPU", "unpinned", "shared set"), refs);
+        // and one ping-pong then openat per placement, of the brokered rows' file, against the openat alone
+        Call openat = rows.stream().filter(r -> r.brokered() && !r.reference()).findFirst().orElseThrow().call();
+        List<FloorRow> callRefs = rows.stream().filter(r -> r.reference() && r.baselineCall() != null).toList();
+        assertEquals(refs, callRefs.stream().map(r -> r.broker().placement()).toList());
+        for (FloorRow r : callRefs) {
+            assertEquals(Call.Kind.PINGPONG_OPENAT, r.call().kind());
+            assertEquals(openat.path(), r.call().path());
+            assertEquals(openat, r.baselineCall(), "shares the brokered openat rows' baseline");
+        }
         assertEquals(java.util.Set.copyOf(refs), rows.stream().filter(r -> r.brokered() && !r.reference())
                 .map(r -> r.broker().placement()).collect(java.util.stream.Collectors.toSet()));
         for (FloorRow r : rows) {
@@ -77,6 +87,38 @@ class FloorCostTest {
         assertEquals(8.8, summary.get(3).get("round_trip_vs_best_floor"));
         String text = FloorCost.floorSection(summary);
         assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"), text);
+    }
+
+    /**
+     * The call floor (a ping-pong then openat, less the openat alone: its added cost) per placement:
+     * each brokered openat's round trip over it, and the fastest against it named beside the other.
+     */
+    @Test
+    void roundTripsAreAlsoRatiosToTheCallFloor() {
+        List<Map<String, Object>> summary = new java.util.ArrayList<>();
+        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 4_000L)));
+        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong, then openat", "placement", "child's CPU",
+                "median_ns", 5_500L, "median_none_ns", 1_000L, "added_ns", 4_500L)));
+        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong, then openat", "placement", "own CPU",
+                "median_ns", 46_000L, "median_none_ns", 1_000L, "added_ns", 45_000L)));
+        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "call", "openat", "answer", "continue",
+                "placement", "child's CPU", "sync_wakeup", false, "median_ns", 6_000L, "added_ns", 5_000L)));
+        FloorCost.addFloorRatios(summary);
+        assertEquals(1.0, summary.get(1).get("vs_best_call_floor"));
+        assertEquals(10.0, summary.get(2).get("vs_best_call_floor"));
+        assertEquals(false, summary.get(1).containsKey("vs_best_floor"), "a call floor is no bare ping-pong");
+        Map<String, Object> b = summary.get(3);
+        assertEquals(1.25, b.get("round_trip_vs_floor"));
+        assertEquals(4_500L, b.get("call_floor_ns"));
+        assertEquals(1.111, b.get("round_trip_vs_call_floor"));
+        assertEquals(1.111, b.get("round_trip_vs_best_call_floor"));
+        String text = FloorCost.floorSection(summary);
+        assertTrue(text.contains("- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
+                text);
+        assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.250× the best floor (goal: within 1.2×, not met)"),
+                text);
+        assertTrue(text.contains("Fastest against the call floor (same method): native supervisor, x, continue (child's CPU): 1.111× the best "
+                + "call floor (within 1.2×: yes)"), text);
     }
 
     /** The kernel's action cache answers bare allows; argument rules make the program run. */
@@ -125,6 +167,9 @@ class FloorCostTest {
         assertNotNull(brokered.get("java_over_native"));
         assertTrue(summary.stream().anyMatch(r -> r.get("vs_default_placement") != null));
         assertEquals(4, summary.stream().filter(r -> r.get("vs_best_floor") != null).count(), "every reference row measured");
+        assertEquals(4, summary.stream().filter(r -> r.get("vs_best_call_floor") != null).count(), "every call floor measured");
+        assertTrue(summary.stream().filter(r -> "openat".equals(r.get("call")) && r.containsKey("supervisor"))
+                .allMatch(r -> r.get("round_trip_vs_call_floor") instanceof Double), "every brokered openat against its call floor");
         assertTrue(summary.stream().filter(r -> r.containsKey("supervisor"))
                 .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double), "every brokered row against its placement's floor");
         // every sample is kept: 2 runs of row 0, filtered and baseline
@@ -135,6 +180,7 @@ class FloorCostTest {
         assertTrue(table.contains("Java supervisor / native"), table);
         assertTrue(table.contains("`pingpong` (partner on child's CPU)"), table);
         assertTrue(table.contains("Fastest round trip: "), table);
+        assertTrue(table.contains("Fastest against the call floor (same method): "), table);
         // plots/: one distribution per floor group, run medians per section, the broker CDFs.
         List<String> plots;
         try (var files = Files.list(out.resolve("plots"))) {
