@@ -34,7 +34,8 @@ public final class Main {
                 new heimdall.lab.graph.record.GraphRecordCommand(),
                 new heimdall.lab.follower.FollowCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand(),
-                new heimdall.lab.analysis.DistillCommand()
+                new heimdall.lab.analysis.DistillCommand(),
+                new heimdall.lab.analysis.CompareCommand()
         );
     }
 
