@@ -50,8 +50,9 @@ final class CompareFiles {
         try {
             return Libc.open(dir.toString(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         } catch (LastErrorException e) {
-            String why = switch (e.getErrorCode()) {
-                case ELOOP -> "is a symbolic link; not followed (name the folder it points to)";
+            // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): lstat only words the refusal
+            boolean link = Files.isSymbolicLink(dir);
+            String why = link ? "is a symbolic link; not followed (name the folder it points to)" : switch (e.getErrorCode()) {
                 case ENOENT -> "no such folder";
                 case ENOTDIR -> "not a folder (a results folder holds summary.json)";
                 case EACCES -> "permission denied";
