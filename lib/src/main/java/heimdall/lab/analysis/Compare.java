@@ -110,6 +110,30 @@ public final class Compare {
         return new Compare(spec, List.copyOf(folders), List.copyOf(keys));
     }
 
+    /**
+     * The results folders directly under {@code root} made by {@code reproduction}, by name: each a real
+     * folder (not a link) holding a regular summary.json, read as {@link #load} reads them; others
+     * ({@code published/}, folders of other reproductions) are passed over.
+     */
+    public static List<Path> foldersOf(Path root, String reproduction) throws java.io.IOException {
+        List<Path> found = new ArrayList<>();
+        try (var entries = java.nio.file.Files.list(root)) {
+            for (Path dir : entries.sorted().toList()) {
+                if (!java.nio.file.Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        || !java.nio.file.Files.isRegularFile(dir.resolve("summary.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                Results r = CompareFiles.load(dir);
+                String named = r.reproduction() != null ? r.reproduction()
+                        : r.environment().get("reproduction") instanceof String s ? s : null;
+                if (reproduction.equals(named)) {
+                    found.add(dir);
+                }
+            }
+        }
+        return found;
+    }
+
     private static void requireTwo(int n) {
         if (n < 2) {
             throw new BadInput("compare needs at least two results folders, got " + n + " (./lab compare DIR DIR...)");
@@ -326,6 +350,45 @@ public final class Compare {
         } else {
             c.append(v);
         }
+    }
+
+    /**
+     * One numeric column of {@link #table()} with the folders side by side: {@code n}, {@code label},
+     * then one column per folder (named by the folder) and, for {@code added}, {@code published}. A
+     * row a folder lacks is blank in its column.
+     *
+     * @param column {@code median}, {@code added} or {@code ratio_to_published}
+     */
+    public Table byFolder(String column) {
+        if (!List.of("median", "added", "ratio_to_published").contains(column)) {
+            throw new IllegalArgumentException("byFolder takes median, added or ratio_to_published, not " + column);
+        }
+        DoubleColumn values = table.doubleColumn(column);
+        DoubleColumn pub = table.doubleColumn("published_added");
+        IntColumn n = IntColumn.create("n");
+        StringColumn label = StringColumn.create("label");
+        List<DoubleColumn> perFolder = folders.stream().map(f -> DoubleColumn.create(f.name())).toList();
+        DoubleColumn published = DoubleColumn.create("published");
+        int width = folders.size();
+        for (int k = 0; k < keys.size(); k++) {
+            n.append(k + 1);
+            label.append(label(spec, keys.get(k)));
+            Double p = null;
+            for (int f = 0; f < width; f++) {
+                int line = k * width + f; // the table's order: rows, then folders as given
+                appendNumber(perFolder.get(f), values.isMissing(line) ? null : values.getDouble(line));
+                if (p == null && !pub.isMissing(line)) {
+                    p = pub.getDouble(line);
+                }
+            }
+            appendNumber(published, p);
+        }
+        Table t = Table.create(column + " (" + (column.startsWith("ratio") ? "ours / published" : spec.unit()) + ") by folder", n, label);
+        perFolder.forEach(t::addColumns);
+        if (column.equals("added")) {
+            t.addColumns(published);
+        }
+        return t;
     }
 
     /** Added cost by row, one series per folder (and the published figures as one more): {@link ComparePlot}. */

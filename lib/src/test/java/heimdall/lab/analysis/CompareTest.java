@@ -130,6 +130,11 @@ class CompareTest {
         assertEquals(1, t.intColumn("row").getInt(5));
         assertEquals(t.doubleColumn("added").getDouble(4), t.doubleColumn("added").getDouble(5));
         assertTrue(c.text().contains("(absent)"));
+        Table wide = c.byFolder("added");
+        assertEquals(List.of("n", "label", "2026-11-30-vm-13", "one-less", "published"), wide.columnNames());
+        assertEquals(rows(VM13).size(), wide.rowCount());
+        assertTrue(wide.doubleColumn("one-less").isMissing(1));
+        assertEquals(t.doubleColumn("added").getDouble(2), wide.doubleColumn("2026-11-30-vm-13").getDouble(1));
     }
 
     @Test
