@@ -223,7 +223,8 @@ public final class Compare {
      * The comparison, one line per (row, folder), rows in comparison order and folders as given:
      * {@code n} (the row's number in the comparison), {@code label}, {@code folder}, {@code host},
      * {@code kernel}, {@code cpu}, {@code clocksource}, {@code pti}, {@code process_seccomp_filters},
-     * {@code in_container}, the key columns, {@code row} (its index in that folder's summary.json),
+     * {@code in_container} (environment.json's verdict), {@code container_signs} (what it was based on: a VM
+     * image may carry {@code /.dockerenv} too), the key columns, {@code row} (its index in that folder's summary.json),
      * {@code present}, {@code status}, {@code interrupted}, {@code completed} ("runs done/asked"),
      * {@code median}, {@code added}, {@code published_added} and {@code ratio_to_published}
      * (added / published added).
@@ -243,6 +244,7 @@ public final class Compare {
         StringColumn pti = StringColumn.create("pti");
         IntColumn filters = IntColumn.create("process_seccomp_filters");
         BooleanColumn container = BooleanColumn.create("in_container");
+        StringColumn signs = StringColumn.create("container_signs");
         List<StringColumn> keyCols = spec.keys().stream().map(StringColumn::create).toList();
         IntColumn row = IntColumn.create("row");
         BooleanColumn present = BooleanColumn.create("present");
@@ -275,6 +277,7 @@ public final class Compare {
                 } else {
                     container.append(h.container());
                 }
+                appendText(signs, h.containerSigns());
                 for (int c = 0; c < keyCols.size(); c++) {
                     appendText(keyCols.get(c), key.get(c).isEmpty() ? null : key.get(c));
                 }
@@ -309,7 +312,7 @@ public final class Compare {
             }
         }
         Table t = Table.create(spec.reproduction() + " compared", n, label, folder, host, kernel, cpu, clock, pti, filters,
-                container);
+                container, signs);
         keyCols.forEach(t::addColumns);
         t.addColumns(row, present, status, interrupted, completed, median, added, published, ratio);
         return t;
@@ -419,7 +422,7 @@ public final class Compare {
             CompareHost h = f.host();
             List<String> cells = List.of(f.name(), orBlank(h.host()), orBlank(h.kernel()), orBlank(h.cpu()),
                     orBlank(h.clocksource()), orBlank(h.pti()), h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
-                    h.container() == null ? "" : h.container().toString(), String.valueOf(f.results().schemaVersion()),
+                    h.containerText(), String.valueOf(f.results().schemaVersion()),
                     String.valueOf(f.results().interrupted()));
             for (int c = 0; c < cells.size(); c++) {
                 hosts.stringColumn(c).append(cells.get(c));

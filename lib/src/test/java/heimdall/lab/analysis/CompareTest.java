@@ -47,7 +47,7 @@ class CompareTest {
         Table t = c.table();
         assertEquals("floor-cost", c.reproduction());
         for (String col : List.of("folder", "host", "kernel", "cpu", "clocksource", "pti", "process_seccomp_filters",
-                "in_container", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "median", "added",
+                "in_container", "container_signs", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "median", "added",
                 "published_added", "ratio_to_published", "present", "interrupted", "completed")) {
             assertTrue(t.columnNames().contains(col), col + " in " + t.columnNames());
         }
@@ -106,6 +106,19 @@ class CompareTest {
         assertTrue(t.intColumn("process_seccomp_filters").isMissing(1));
         assertEquals("off (not affected)", t.stringColumn("pti").get(0));
         assertTrue(t.stringColumn("pti").isMissing(1));
+        assertEquals("/.dockerenv", t.stringColumn("container_signs").get(1));
+    }
+
+    @Test
+    void inAndOutOfTheContainerJobTheHostColumnsTellTheFoldersApart() {
+        Table t = Results.compare(VM13, Fixtures.resultsRoot().resolve("2026-11-30-vm-container-floor-cost")).table();
+        // same kernel build, same CPU: what differs is the container (pid 1 is podman's) and the host name
+        assertEquals(t.stringColumn("kernel").get(0), t.stringColumn("kernel").get(1));
+        assertTrue(t.stringColumn("container_signs").get(1).contains("container=podman"), t.stringColumn("container_signs").get(1));
+        assertFalse(t.stringColumn("container_signs").get(0).contains("container=podman"));
+        assertEquals(0, t.intColumn("process_seccomp_filters").getInt(1), "the job runs unconfined, as the seeds did");
+        // the two folders measured the same 53 rows: every line present
+        assertTrue(t.booleanColumn("present").asList().stream().allMatch(Boolean::booleanValue));
     }
 
     @Test
