@@ -296,6 +296,15 @@ class CompareTest {
     }
 
     @Test
+    void loadedFoldersCompareAsFoldersReadForThePurpose() {
+        Table loaded = Results.compare(Results.load(VM13), Results.load(VM8)).table();
+        Table read = Results.compare(VM13, VM8).table();
+        assertEquals(read.rowCount(), loaded.rowCount());
+        assertEquals(read.doubleColumn("added").asList(), loaded.doubleColumn("added").asList());
+        assertEquals(read.stringColumn("label").asList(), loaded.stringColumn("label").asList());
+    }
+
+    @Test
     void committedGraphLookupFoldersLineUpByGraphTraceAndLayout() {
         Compare c = Results.compare(Fixtures.resultsRoot().resolve("2026-11-30-vm"), GRAPH);
         Table t = c.table();
