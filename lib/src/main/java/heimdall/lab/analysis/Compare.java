@@ -60,6 +60,12 @@ public final class Compare {
     /** Folders already loaded; see the class comment for what is refused. */
     static Compare of(List<Results> loaded) {
         requireTwo(loaded.size());
+        Set<Path> given = new java.util.HashSet<>();
+        for (Results r : loaded) {
+            if (!given.add(r.dir().toAbsolutePath().normalize())) {
+                throw new BadInput(r.dir() + ": given twice; compare lines up different folders");
+            }
+        }
         List<String> names = names(loaded);
         Map<String, String> reproductionOf = new LinkedHashMap<>();
         for (int i = 0; i < loaded.size(); i++) {
@@ -72,7 +78,7 @@ public final class Compare {
                         + " (it reads " + SCHEMAS.stream().sorted().map(String::valueOf).collect(Collectors.joining(" and "))
                         + "); cannot compare " + r.dir());
             }
-            reproductionOf.put(r.dir().toString(), reproductionOf(r));
+            reproductionOf.put(r.dir().toString(), clean(reproductionOf(r)));
         }
         if (reproductionOf.values().stream().distinct().count() > 1) {
             throw new BadInput(reproductionOf.entrySet().stream().map(e -> e.getKey() + " is " + e.getValue())
@@ -97,7 +103,7 @@ public final class Compare {
                 Integer before = rows.put(key, j);
                 if (before != null) {
                     throw BadInput.at(r.dir().resolve("summary.json"), "[" + before + "] and [" + j + "]",
-                            "the same row twice (" + label(spec, key) + "); cannot tell which to line up");
+                            "the same row twice (" + clean(label(spec, key)) + "); cannot tell which to line up");
                 }
                 if (seen.add(key)) {
                     keys.add(at++, key);
@@ -420,10 +426,10 @@ public final class Compare {
                 StringColumn.create("schema"), StringColumn.create("interrupted"));
         for (Folder f : folders) {
             CompareHost h = f.host();
-            List<String> cells = List.of(f.name(), orBlank(h.host()), orBlank(h.kernel()), orBlank(h.cpu()),
+            List<String> cells = java.util.stream.Stream.of(f.name(), orBlank(h.host()), orBlank(h.kernel()), orBlank(h.cpu()),
                     orBlank(h.clocksource()), orBlank(h.pti()), h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
                     h.containerText(), String.valueOf(f.results().schemaVersion()),
-                    String.valueOf(f.results().interrupted()));
+                    String.valueOf(f.results().interrupted())).map(Compare::clean).toList();
             for (int c = 0; c < cells.size(); c++) {
                 hosts.stringColumn(c).append(cells.get(c));
             }
@@ -439,7 +445,11 @@ public final class Compare {
         for (int i = 0; i < rows.rowCount(); i++) {
             if (shown.put(rows.intColumn("n").getInt(i), true) != null) {
                 label.set(i, ""); // the label once per row, on its first folder's line
+            } else {
+                label.set(i, clean(label.get(i)));
             }
+            rows.stringColumn("folder").set(i, clean(rows.stringColumn("folder").get(i)));
+            status.set(i, clean(status.get(i)));
             if (!present.get(i)) {
                 status.set(i, "(absent)");
             } else if (Boolean.TRUE.equals(interrupted.get(i))) {
@@ -447,6 +457,26 @@ public final class Compare {
             }
         }
         sb.append(Tables.markdown(rows));
+        return sb.toString();
+    }
+
+    /**
+     * {@code s} with control characters (newlines, terminal escapes) shown as {@code \\uXXXX}: text from
+     * a folder is printed to a terminal and into Markdown, where it must not break a line or drive the
+     * terminal.
+     */
+    static String clean(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder(s.length());
+        s.codePoints().forEach(cp -> {
+            if (Character.isISOControl(cp) || cp == 0x2028 || cp == 0x2029 || Character.getType(cp) == Character.FORMAT) {
+                sb.append(String.format("\\u%04x", cp));
+            } else {
+                sb.appendCodePoint(cp);
+            }
+        });
         return sb.toString();
     }
 

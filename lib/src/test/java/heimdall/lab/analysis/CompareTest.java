@@ -296,6 +296,25 @@ class CompareTest {
     }
 
     @Test
+    void textFromAFolderCannotDriveTheTerminalOrBreakTheTable() throws Exception {
+        Path copy = copy(VM13, "escapes");
+        ObjectNode top = (ObjectNode) JSON.readTree(copy.resolve("summary.json").toFile());
+        ((ObjectNode) top.get("rows").get(0)).put("what", "evil\u001b[2J\nnext | line");
+        Files.writeString(copy.resolve("summary.json"), JSON.writeValueAsString(top));
+        String text = Results.compare(copy, VM8).text();
+        assertFalse(text.contains("\u001b"), "no raw escape");
+        assertTrue(text.contains("evil\\u001b[2J\\u000anext \\| line · getppid"), text.substring(0, 2000));
+        // every table line is still one line
+        assertTrue(text.lines().filter(l -> l.startsWith("| ")).allMatch(l -> l.endsWith(" |")));
+    }
+
+    @Test
+    void theSameFolderTwiceIsRefused() {
+        BadInput e = assertThrows(BadInput.class, () -> Results.compare(VM13, VM13.resolve(".")));
+        assertTrue(e.getMessage().contains("given twice"), e.getMessage());
+    }
+
+    @Test
     void loadedFoldersCompareAsFoldersReadForThePurpose() {
         Table loaded = Results.compare(Results.load(VM13), Results.load(VM8)).table();
         Table read = Results.compare(VM13, VM8).table();
