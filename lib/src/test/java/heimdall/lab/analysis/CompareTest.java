@@ -324,6 +324,21 @@ class CompareTest {
     }
 
     @Test
+    void committedHostLoadFoldersLineUpByLoadAsWell() {
+        Compare c = Results.compare(Fixtures.resultsRoot().resolve("2026-11-30-vm-9"), Fixtures.resultsRoot().resolve("2026-11-30-vm-7"));
+        Table t = c.table();
+        assertEquals("host-load", c.reproduction());
+        assertEquals(18, c.rowLabels().size(), "idle and loaded twins stay apart: the load is part of the identity");
+        assertEquals("idle · static floor, abcdf · getppid", c.rowLabels().get(0));
+        assertEquals("loaded · static floor, abcdf · getppid", c.rowLabels().get(9));
+        assertEquals(30.0, t.doubleColumn("added").getDouble(0)); // vm-9's added_ns
+        assertEquals(10.0, t.doubleColumn("added").getDouble(1)); // vm-7's
+        assertEquals(31.0, t.doubleColumn("added").getDouble(18));
+        assertEquals(20.0, t.doubleColumn("added").getDouble(19));
+        assertEquals(1.5, t.doubleColumn("ratio_to_published").getDouble(0), 1e-12);
+    }
+
+    @Test
     void committedGraphLookupFoldersLineUpByGraphTraceAndLayout() {
         Compare c = Results.compare(Fixtures.resultsRoot().resolve("2026-11-30-vm"), GRAPH);
         Table t = c.table();
