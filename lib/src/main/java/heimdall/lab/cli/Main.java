@@ -21,6 +21,7 @@ public final class Main {
         return List.of(
                 // one line per command; keep grouped by concern
                 new heimdall.lab.reproduce.ReproduceCommand(),
+                new heimdall.lab.analysis.CompareCommand(),
                 new BpfCommands.CompileCmd(),
                 new BpfCommands.DisasmCmd(),
                 new BpfCommands.StatsCmd(),
@@ -34,8 +35,7 @@ public final class Main {
                 new heimdall.lab.graph.record.GraphRecordCommand(),
                 new heimdall.lab.follower.FollowCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand(),
-                new heimdall.lab.analysis.DistillCommand(),
-                new heimdall.lab.analysis.CompareCommand()
+                new heimdall.lab.analysis.DistillCommand()
         );
     }
 
