@@ -84,17 +84,45 @@ public final class Results {
         if (!Files.isRegularFile(summaryFile)) {
             throw new BadInput(summaryFile + ": missing (is " + dir + " a results folder?)");
         }
+        byte[] summaryBytes;
+        try {
+            summaryBytes = Files.readAllBytes(summaryFile);
+        } catch (IOException e) {
+            throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
+        }
+        byte[] envBytes = null;
+        Path envFile = dir.resolve("environment.json");
+        if (Files.isRegularFile(envFile)) {
+            try {
+                envBytes = Files.readAllBytes(envFile);
+            } catch (IOException e) {
+                throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
+            }
+        }
+        return parse(dir, summaryBytes, envBytes);
+    }
+
+    /**
+     * A folder from bytes already read ({@code summary.json}, and {@code environment.json} or null when
+     * the folder has none): for callers that read each file once themselves, links not followed
+     * ({@link CompareFiles}), and decide on that copy.
+     */
+    static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
+        Path summaryFile = dir.resolve("summary.json");
         List<Map<String, Object>> rows;
         boolean interrupted = false;
         String interruption = null;
+        String reproduction = null;
+        int schema;
         try {
-            JsonNode top = JSON.readTree(summaryFile.toFile());
+            JsonNode top = JSON.readTree(summaryBytes);
             // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
             JsonNode node = top != null && top.isObject() ? top.get("rows") : top;
             if (node == null || !node.isArray()) {
                 throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
                         "expected a JSON array of row objects (or an object with one under \"rows\")");
             }
+            schema = 1;
             if (top.isObject()) {
                 JsonNode flag = top.get("interrupted");
                 if (flag != null && !flag.isBoolean()) {
@@ -103,6 +131,11 @@ public final class Results {
                 interrupted = flag != null && flag.booleanValue();
                 JsonNode said = top.get("interruption");
                 interruption = said == null || said.isNull() ? null : said.asText();
+                JsonNode version = top.get("schema_version");
+                schema = version == null ? SCHEMA_MISSING : version.canConvertToInt() && version.isIntegralNumber()
+                        ? version.intValue() : SCHEMA_NOT_A_NUMBER;
+                JsonNode named = top.get("reproduction");
+                reproduction = named != null && named.isTextual() ? named.textValue() : null;
             }
             rows = new ArrayList<>();
             for (int i = 0; i < node.size(); i++) {
@@ -116,15 +149,65 @@ public final class Results {
             throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
         }
         Map<String, Object> env = Map.of();
-        Path envFile = dir.resolve("environment.json");
-        if (Files.isRegularFile(envFile)) {
+        if (environmentBytes != null) {
+            Path envFile = dir.resolve("environment.json");
             try {
-                env = JSON.readValue(envFile.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+                env = JSON.readValue(environmentBytes, new TypeReference<LinkedHashMap<String, Object>>() {});
             } catch (IOException e) {
                 throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
             }
+            if (env == null) {
+                throw new BadInput(envFile + ": not a JSON object: null");
+            }
         }
-        return new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env, interrupted, interruption);
+        Results r = new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env, interrupted, interruption);
+        r.reproduction = reproduction;
+        r.schemaVersion = schema;
+        return r;
+    }
+
+    /** {@link #schemaVersion} of an object summary.json without {@code schema_version}. */
+    static final int SCHEMA_MISSING = -1;
+    /** {@link #schemaVersion} of a {@code schema_version} that is not a whole number. */
+    static final int SCHEMA_NOT_A_NUMBER = -2;
+
+    private String reproduction;
+    private int schemaVersion;
+
+    /**
+     * The reproduction summary.json names (schema 2 on), or null: schema-1 folders (a bare array) do
+     * not name theirs, though their environment.json usually does ({@code "reproduction"}).
+     */
+    public String reproduction() {
+        return reproduction;
+    }
+
+    /**
+     * summary.json's schema: 1 for the bare array of rows, else its {@code schema_version};
+     * {@code -1} when an object lacks it, {@code -2} when it is not a whole number.
+     */
+    public int schemaVersion() {
+        return schemaVersion;
+    }
+
+    /**
+     * Folders of one reproduction lined up row by row, one table row per (row, folder), with each
+     * folder's host, kernel, CPU, clocksource, PTI and own seccomp filters ({@link Compare}).
+     *
+     * @throws BadInput naming the folders when they are of different reproductions, a reproduction
+     *     compare does not support, or a schema it cannot read; or when fewer than two are given
+     */
+    public static Compare compare(Results... folders) {
+        return Compare.of(List.of(folders));
+    }
+
+    /**
+     * {@link #compare(Results...)} over folders read for the purpose: each folder and its
+     * {@code summary.json}/{@code environment.json} opened without following a symbolic link, regular
+     * files only, each read once ({@link CompareFiles}).
+     */
+    public static Compare compare(Path... dirs) {
+        return Compare.load(List.of(dirs));
     }
 
     /**

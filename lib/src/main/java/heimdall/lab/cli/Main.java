@@ -29,6 +29,7 @@ public final class Main {
         return List.of(
                 // one line per command; keep grouped by concern
                 new heimdall.lab.reproduce.ReproduceCommand(),
+                new heimdall.lab.analysis.CompareCommand(),
                 new BpfCommands.CompileCmd(),
                 new BpfCommands.DisasmCmd(),
                 new BpfCommands.StatsCmd(),

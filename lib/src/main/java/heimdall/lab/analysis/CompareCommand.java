@@ -1,0 +1,101 @@
+package heimdall.lab.analysis;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.cli.Args;
+import heimdall.lab.cli.Command;
+import heimdall.lab.sys.SafeFiles;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code ./lab compare DIR DIR... [-o PLOT.png | --out DIR]}: results folders of one reproduction
+ * from several hosts lined up row by row ({@link Compare}); the table on stdout, the plot where asked.
+ */
+public final class CompareCommand implements Command {
+    private final PrintStream out;
+
+    public CompareCommand() {
+        this(System.out);
+    }
+
+    CompareCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public String name() {
+        return "compare";
+    }
+
+    @Override
+    public String summary() {
+        return "line up results folders of one reproduction from several hosts, row by row, with a plot";
+    }
+
+    @Override
+    public String help() {
+        return """
+                usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]
+
+                Lines up two or more results folders of the same reproduction (floor-cost, host-load or
+                graph-lookup), made on different hosts, kernels, or in and out of a container, row by row:
+                a row is matched by what it measures (floor-cost: floor, call, and for brokered rows
+                supervisor, answer, placement, wake-up), not by its position. Prints a table of the
+                folders (host, kernel, CPU, clocksource, PTI, the seccomp filters the measuring process
+                already ran under, container) and one line per row and folder: median, added cost, the
+                published added cost and the ratio to it. A row a folder lacks is shown "(absent)"; a
+                row a signal cut short is marked interrupted, with its completed runs.
+
+                  -o PLOT.png   write the plot (added cost by row, one series per folder) as PNG;
+                                a symbolic link or FIFO at the name is refused
+                  --out OUTDIR  write compare.md (the table above), compare.csv (every column of
+                                Results.compare's table) and added-by-row.png into OUTDIR, which must be
+                                absent or an empty folder of our own (never overwritten)
+
+                Refused (exit 2): a DIR that is not a results folder, is a symbolic link, or holds a
+                summary.json or environment.json that is a link or not a regular file; an unreadable
+                summary; a summary.json schema this build does not read; folders of different
+                reproductions ("A is floor-cost, B is graph-lookup"); a reproduction compare cannot line
+                up yet; fewer than two folders.
+                """;
+    }
+
+    @Override
+    public int run(List<String> argv) throws IOException {
+        Args args = Args.parse("compare", argv.stream().map(s -> s.equals("-o") ? "--plot" : s).toList(), Set.of(),
+                Set.of("--plot", "--out"));
+        if (args.positionals().size() < 2) {
+            throw new BadInput("compare needs at least two results folders, got " + args.positionals().size()
+                    + " (usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]; ./lab compare --help)");
+        }
+        if (args.value("--plot").isPresent() && args.value("--out").isPresent()) {
+            throw new BadInput("-o and --out exclude each other: --out OUTDIR already holds the plot");
+        }
+        Compare c = Compare.load(args.positionals().stream().map(Path::of).toList());
+        String text = c.text();
+        out.print(text);
+        if (args.value("--plot").isPresent()) {
+            Path file = Path.of(args.value("--plot").get());
+            SafeFiles.writeOutput("-o", file, c.plotPng());
+            out.println("plot: " + file);
+        }
+        if (args.value("--out").isPresent()) {
+            ResultsFolder folder = ResultsFolder.chosen(Path.of(args.value("--out").get()));
+            folder.writeText("compare.md", text);
+            folder.writeText("compare.csv", csv(c));
+            SafeFiles.writeNew(folder.path().resolve("added-by-row.png"), c.plotPng());
+            out.println(folder.path());
+        }
+        return 0;
+    }
+
+    private static String csv(Compare c) throws IOException {
+        java.io.StringWriter w = new java.io.StringWriter();
+        c.table().write().csv(w);
+        return w.toString();
+    }
+}
