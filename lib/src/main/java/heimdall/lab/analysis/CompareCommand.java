@@ -3,12 +3,14 @@ package heimdall.lab.analysis;
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
+import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.cli.Command;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -24,6 +26,15 @@ public final class CompareCommand implements Command {
 
     CompareCommand(PrintStream out) {
         this.out = out;
+    }
+
+    /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
+    private static final CommandOptions OPTIONS =
+            new CommandOptions(Set.of(), Set.of("--plot", "--out"), java.util.Map.of("-o", "--plot"));
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
     }
 
     @Override
@@ -66,8 +77,7 @@ public final class CompareCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws IOException {
-        Args args = Args.parse("compare", argv.stream().map(s -> s.equals("-o") ? "--plot" : s).toList(), Set.of(),
-                Set.of("--plot", "--out"));
+        Args args = Args.parse("compare", argv.stream().map(s -> s.equals("-o") ? "--plot" : s).toList(), OPTIONS);
         if (args.positionals().size() < 2) {
             throw new BadInput("compare needs at least two results folders, got " + args.positionals().size()
                     + " (usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]; ./lab compare --help)");
