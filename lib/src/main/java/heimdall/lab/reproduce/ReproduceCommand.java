@@ -5,31 +5,38 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * {@code ./lab reproduce NAME}: runs one published table and writes a results folder. Each NAME is a
- * {@link Reproduction} (see {@link Reproductions}); this class only finds it, parses its options and
- * prints what it wrote.
+ * {@link Reproduction} whose options are data ({@link ReproductionOption}); this class is the framework
+ * around all of them alike: it finds the reproduction, parses its options, makes the help from them,
+ * opens the results folder, stops every run the same way ({@link Stoppable}) and prints what was written.
  */
 public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them. */
     static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(),
-            new FollowerCostRun());
+            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(), new FollowerCostRun(), new GraphLookupRun(),
+            new LanesRun());
 
     /** Every reproduction's name. */
-    public static final List<String> NAMES = java.util.stream.Stream.concat(ALL.stream().map(Reproduction::name),
-            java.util.stream.Stream.of("graph-lookup", "lanes")).toList();
+    public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
+
+    /** The options every reproduction has. */
+    static final List<ReproductionOption> COMMON = List.of(
+            ReproductionOption.flag("--quick", "the quick defaults below instead of the full ones: for trying things, not quoting"),
+            ReproductionOption.text("--out", "DIR", "the results folder (absent or empty)", null, null));
 
     @Override
     public String name() {
@@ -41,6 +48,19 @@ public final class ReproduceCommand implements Command {
         return "reproduce a published table: " + String.join(", ", NAMES);
     }
 
+    /** Every reproduction's options (for completion); each NAME's own parsing still refuses the others'. */
+    @Override
+    public Optional<CommandOptions> options() {
+        Set<String> flags = new LinkedHashSet<>();
+        Set<String> valued = new LinkedHashSet<>();
+        for (Reproduction r : ALL) {
+            for (ReproductionOption o : declared(r)) {
+                (o.valued() ? valued : flags).add(o.name());
+            }
+        }
+        return Optional.of(CommandOptions.of(flags, valued));
+    }
+
     @Override
     public String help() {
         StringBuilder h = new StringBuilder("""
@@ -49,15 +69,24 @@ public final class ReproduceCommand implements Command {
                 Measures a published table on this machine and writes a results folder (summary.json,
                 samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
                 printed. Results are never overwritten: --out must name an absent or empty folder; by
-                default results/<date>-<host>-NAME[-N]/.
+                default results/<date>-<host>-NAME[-N]/. Each option's help gives its default with
+                --quick and without.
 
                 NAME is one of: %s
+
                 """.formatted(String.join(", ", NAMES)));
+        COMMON.forEach(o -> h.append(o.help()));
         for (Reproduction r : ALL) {
-            h.append('\n').append(r.name()).append(" options:\n").append(r.help().stripTrailing()).append('\n');
+            h.append('\n').append(r.name()).append(" options:").append(r.positionals().isEmpty() ? "" : " " + r.positionals())
+                    .append('\n');
+            r.options().forEach(o -> h.append(o.help()));
+            if (r.options().isEmpty()) {
+                h.append("  (only --quick and --out)\n");
+            }
+            if (!r.notes().isBlank()) {
+                h.append(r.notes().stripTrailing().indent(2).replaceAll("(?m)^ +$", ""));
+            }
         }
-        h.append('\n').append(GraphLookupCommand.HELP.stripTrailing()).append('\n');
-        h.append('\n').append(LanesCommand.HELP.stripTrailing()).append('\n');
         h.append("""
 
                 Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
@@ -75,66 +104,88 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws InterruptedException {
-        // The graph benchmarks parse and print for themselves (their own options and environment).
-        if (!argv.isEmpty() && argv.get(0).equals("graph-lookup")) {
-            return GraphLookupCommand.run(argv.subList(1, argv.size()));
+        return run(argv, System.out, System.err);
+    }
+
+    /** Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code err}. */
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
+        int at = nameIndex(argv);
+        Reproduction r = find(argv.get(at));
+        List<String> rest = new ArrayList<>(argv);
+        rest.remove(at);
+        Set<String> flags = new LinkedHashSet<>();
+        Set<String> valued = new LinkedHashSet<>();
+        for (ReproductionOption o : declared(r)) {
+            (o.valued() ? valued : flags).add(o.name());
         }
-        if (!argv.isEmpty() && argv.get(0).equals("lanes")) {
-            return LanesCommand.run(argv.subList(1, argv.size()));
-        }
-        Reproduction r = find(argv);
-        Set<String> flags = new LinkedHashSet<>(r.flags());
-        flags.add("--quick");
-        Set<String> valued = new LinkedHashSet<>(r.valued());
-        valued.add("--out");
-        Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
+        Args args = Args.parse("reproduce " + r.name(), rest, flags, valued).atMost(r.maxPositionals());
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(() -> FloorCost.defaultFolder(r.name()));
+        return finish(r.name(), folder, run, out, err);
+    }
+
+    /**
+     * The one path every reproduction ends by: the run under the stop flag, the folder cleared when
+     * nothing was measured, the compact distributions and any missing plots added, the table, failures,
+     * the interruption and the folder printed, and the exit status.
+     */
+    static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
+            throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
-        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(r.name(), folder, line -> System.err.println(line),
-                () -> run.into(folder, line -> System.err.println(line)));
+        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println, () -> run.into(folder, err::println));
         if (outcome.discarded().isPresent()) {
             return outcome.discarded().get().exitStatus();
         }
         ReproductionResult result = outcome.result().orElseThrow();
-        Optional<Integer> nothing = Stoppable.nothingMeasured(r.name(), folder, result.interruption(), result.written(),
-                line -> System.err.println(line));
+        Optional<Integer> nothing = Stoppable.nothingMeasured(name, folder, result.interruption(), result.written(), err::println);
         if (nothing.isPresent()) {
             return nothing.get();
         }
         // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
-        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), line -> System.err.println(line));
+        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
         if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-            FloorCost.writePlots(result.folder(), line -> System.err.println(line));
+            FloorCost.writePlots(result.folder(), err::println);
         }
-        System.out.print(readTable(result.folder()));
-        List<Map<String, Object>> failed = result.failed();
-        failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
-        result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+        out.print(readTable(result.folder()));
+        result.report().forEach(out::println);
+        result.failureLines().forEach(f -> out.println("FAILED: " + f));
+        result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
-        System.out.println(result.folder());
-        return result.interruption().map(Interruption.Cause::exitStatus).orElse(failed.isEmpty() ? 0 : 1);
+        out.println(result.folder());
+        return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }
 
-    /** The reproduction named by the first word that is not an option or an option's value. */
-    private static Reproduction find(List<String> argv) {
-        Set<String> valued = ALL.stream().flatMap(r -> r.valued().stream()).collect(Collectors.toSet());
-        valued.add("--out");
-        String name = null;
-        for (int i = 0; i < argv.size() && name == null; i++) {
+    /** A reproduction's options with the common ones. */
+    static List<ReproductionOption> declared(Reproduction r) {
+        List<ReproductionOption> all = new ArrayList<>(COMMON);
+        all.addAll(r.options());
+        return all;
+    }
+
+    /** Where NAME is: the first word that is not an option or an option's value. */
+    private static int nameIndex(List<String> argv) {
+        Set<String> valued = new LinkedHashSet<>();
+        for (Reproduction r : ALL) {
+            declared(r).stream().filter(ReproductionOption::valued).forEach(o -> valued.add(o.name()));
+        }
+        for (int i = 0; i < argv.size(); i++) {
             String a = argv.get(i);
+            if (a.equals("--")) {
+                break;
+            }
             if (a.startsWith("--")) {
                 if (valued.contains(a)) {
                     i++;
                 }
             } else {
-                name = a;
+                return i;
             }
         }
-        if (name == null) {
-            throw new BadInput("missing NAME (one of " + String.join(", ", NAMES) + ") (./lab reproduce --help)");
-        }
+        throw new BadInput("missing NAME (one of " + String.join(", ", NAMES) + ") (./lab reproduce --help)");
+    }
+
+    private static Reproduction find(String name) {
         for (Reproduction r : ALL) {
             if (r.name().equals(name)) {
                 return r;
