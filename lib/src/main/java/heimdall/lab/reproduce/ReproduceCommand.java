@@ -70,7 +70,7 @@ public final class ReproduceCommand implements Command {
                 samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
                 printed. Results are never overwritten: --out must name an absent or empty folder; by
                 default results/<date>-<host>-NAME[-N]/. Each option's help gives its default with
-                --quick and without.
+                --quick and without; ./lab reproduce NAME --help shows one NAME's.
 
                 NAME is one of: %s
 
@@ -79,28 +79,52 @@ public final class ReproduceCommand implements Command {
         for (Reproduction r : ALL) {
             h.append('\n').append(r.name()).append(" options:").append(r.positionals().isEmpty() ? "" : " " + r.positionals())
                     .append('\n');
-            r.options().forEach(o -> h.append(o.help()));
-            if (r.options().isEmpty()) {
-                h.append("  (only --quick and --out)\n");
-            }
-            if (!r.notes().isBlank()) {
-                h.append(r.notes().stripTrailing().indent(2).replaceAll("(?m)^ +$", ""));
-            }
+            appendOwn(h, r);
         }
-        h.append("""
-
-                Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
-                runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
-                marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
-                batches_asked, batches_completed); rows not reached are listed as not measured. Before
-                anything is measured nothing is left: no folder, or an --out folder left empty. A second
-                signal ends at once.
-
-                Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
-                2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
-                """);
-        return h.toString();
+        return h.append(STOPS).toString();
     }
+
+    /** {@code ./lab reproduce NAME --help}: that reproduction's usage, options and notes; without a NAME, all. */
+    @Override
+    public String help(List<String> words) {
+        Optional<Reproduction> named = words.stream().flatMap(w -> ALL.stream().filter(r -> r.name().equals(w))).findFirst();
+        if (named.isEmpty()) {
+            return help();
+        }
+        Reproduction r = named.get();
+        StringBuilder h = new StringBuilder("usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
+                + (r.options().isEmpty() ? "" : " [options]") + (r.positionals().isEmpty() ? "" : " " + r.positionals())
+                + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
+                + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick and without.\n\n");
+        COMMON.forEach(o -> h.append(o.help()));
+        appendOwn(h, r);
+        return h.append(STOPS).toString();
+    }
+
+    /** A reproduction's own options and notes. */
+    private static void appendOwn(StringBuilder h, Reproduction r) {
+        r.options().forEach(o -> h.append(o.help()));
+        if (r.options().isEmpty()) {
+            h.append("  (only --quick and --out)\n");
+        }
+        if (!r.notes().isBlank()) {
+            h.append(r.notes().stripTrailing().indent(2).replaceAll("(?m)^ +$", ""));
+        }
+    }
+
+    /** How every reproduction stops and ends. */
+    private static final String STOPS = """
+
+            Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
+            runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
+            marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
+            batches_asked, batches_completed); rows not reached are listed as not measured. Before
+            anything is measured nothing is left: no folder, or an --out folder left empty. A second
+            signal ends at once.
+
+            Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
+            2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
+            """;
 
     @Override
     public int run(List<String> argv) throws InterruptedException {

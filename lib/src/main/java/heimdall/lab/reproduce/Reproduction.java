@@ -41,17 +41,6 @@ interface Reproduction {
                 .orElseThrow(() -> new IllegalStateException(name() + " declares no option " + name));
     }
 
-    /** Its help: usage, then each option with both defaults, then {@link #notes()}. */
-    default String help() {
-        StringBuilder h = new StringBuilder("usage: ./lab reproduce " + name() + " [--quick] [--out DIR]"
-                + (options().isEmpty() ? "" : " [options]") + (positionals().isEmpty() ? "" : " " + positionals()) + "\n");
-        options().forEach(o -> h.append(o.help()));
-        if (!notes().isBlank()) {
-            h.append(notes().stripTrailing()).append('\n');
-        }
-        return h.toString();
-    }
-
     /**
      * Reads and checks the options (a {@link heimdall.lab.BadInput} names the one that is wrong) and
      * returns the run they describe; {@code args.positionals()} are those after NAME. Nothing is measured
