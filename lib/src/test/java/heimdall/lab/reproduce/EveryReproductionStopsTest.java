@@ -339,4 +339,57 @@ class EveryReproductionStopsTest {
         assertTrue(Files.isRegularFile(out.resolve("samples.arrow")));
         assertTrue(Results.load(out).interrupted(), "the folder loads, marked interrupted");
     }
+
+    /**
+     * A notebook interrupt ({@link heimdall.lab.bench.Interruption#requestStop}, what the Jupyter kernel
+     * calls) through the same framework, in this JVM: lanes and host-load each stopped mid-run keep a
+     * valid folder marked interrupted with no signal named, and status 130, as Ctrl-C does.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aNotebookInterruptStopsThroughTheSameFramework() throws Exception {
+        for (List<String> run : List.of(List.of("lanes", "lanes: 1 workers done"), List.of("host-load", "loaded [1/"))) {
+            String name = run.get(0);
+            Path out = tmp.resolve("notebook-" + name);
+            List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream err = new java.io.PrintStream(new java.io.OutputStream() {
+                private final StringBuilder line = new StringBuilder();
+
+                @Override
+                public synchronized void write(int b) {
+                    if (b == '\n') {
+                        lines.add(line.toString());
+                        line.setLength(0);
+                    } else {
+                        line.append((char) b);
+                    }
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8);
+            java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return ReproduceCommand.run(List.of(name, "--quick", "--out", out.toString()),
+                            new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8), err);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long deadline = System.nanoTime() + 180_000_000_000L;
+            while (lines.stream().noneMatch(l -> l.startsWith(run.get(1))) && !status.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(heimdall.lab.bench.Interruption.requestStop(heimdall.lab.bench.Interruption.Cause.NOTEBOOK),
+                    "a measurement was open: " + lines);
+            assertEquals(130, status.get(120, java.util.concurrent.TimeUnit.SECONDS), lines.toString());
+            Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+            assertEquals(Boolean.TRUE, top.get("interrupted"), name);
+            assertEquals(heimdall.lab.bench.Interruption.Cause.NOTEBOOK.said(), top.get("interruption"), name);
+            assertEquals(null, top.get("signal"), "no signal behind a notebook interrupt");
+            List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+            assertTrue(rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("interrupted"))), rows.toString());
+            assertTrue(Results.load(out).interrupted(), name);
+            assertTrue(printed.toString(java.nio.charset.StandardCharsets.UTF_8).strip().endsWith(out.toString()));
+            assertFalse(heimdall.lab.bench.Interruption.stopRequested(), "the stop flag closes with the run");
+        }
+    }
 }
