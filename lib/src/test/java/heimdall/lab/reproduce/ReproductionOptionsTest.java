@@ -160,4 +160,28 @@ class ReproductionOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> new ReproductionOption("runs", ReproductionOption.Kind.FLAG, "", "",
                 null, null, 0, 0));
     }
+
+    /**
+     * An error the run itself finds (a --podman profile that parses only when the run compiles it) ends
+     * through the same framework: status 2 naming the file and field, no folder of ours, the user's
+     * own left empty, no child left running.
+     */
+    @Test
+    void anErrorFoundDuringTheRunLeavesNoFolderAndNoChild() throws Exception {
+        Path profile = tmp.resolve("bad.json");
+        Files.writeString(profile, "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
+                + "\"action\":\"SCMP_ACT_BOGUS\"}]}");
+        Path mine = Files.createDirectory(tmp.resolve("mine"));
+        for (Path out : List.of(tmp.resolve("absent"), mine)) {
+            Outcome x = lab("reproduce", "attach-cost", "--quick", "--podman", profile.toString(), "--out", out.toString());
+            assertEquals(2, x.status(), x.err());
+            assertTrue(x.err().contains(profile.toString()) && x.err().contains("syscalls[0].action"), x.err());
+            assertFalse(x.err().contains("\tat "), x.err());
+            assertEquals(0, heimdall.lab.child.MeasuredChild.live(), "no child left running");
+        }
+        assertFalse(Files.exists(tmp.resolve("absent")), "no folder of ours");
+        try (var left = Files.list(mine)) {
+            assertEquals(0, left.count(), "the user's folder left empty");
+        }
+    }
 }
