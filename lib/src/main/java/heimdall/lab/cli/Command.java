@@ -39,6 +39,14 @@ public interface Command {
     }
 
     /**
+     * Words completion offers for the command's positional arguments (e.g. {@code reproduce}'s NAMEs);
+     * empty for none.
+     */
+    default List<String> completionWords() {
+        return List.of();
+    }
+
+    /**
      * Runs the command.
      *
      * @param args the words after the command's name, exactly as given (including any {@code --})

@@ -145,8 +145,16 @@ final class CommandTree {
         });
         // Whatever is not a declared option (positionals, options of commands that declare none, all
         // after --) lands here; the command reads the original words, not this.
-        spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
-                .paramLabel("ARGS").build());
+        if (command.completionWords().isEmpty()) {
+            spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
+                    .paramLabel("ARGS").build());
+        } else {
+            // the first word is completed from the command's words, the rest (files) by the shell
+            spec.addPositional(PositionalParamSpec.builder().index("0").arity("0..1").type(String.class)
+                    .completionCandidates(command.completionWords()).paramLabel("WORD").build());
+            spec.addPositional(PositionalParamSpec.builder().index("1..*").arity("0..*").type(String[].class)
+                    .paramLabel("ARGS").build());
+        }
         spec.usageMessage().description(command.summary().replace("%", "%%")); // picocli formats it
         spec.usageMessage().sectionKeys(List.of("lab"));
         spec.usageMessage().sectionMap().put("lab", help -> command.help(wordsGiven(spec, command)).stripTrailing()

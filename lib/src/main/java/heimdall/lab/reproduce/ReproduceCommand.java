@@ -61,6 +61,12 @@ public final class ReproduceCommand implements Command {
         return Optional.of(CommandOptions.of(flags, valued));
     }
 
+    /** Completion offers the NAMEs. */
+    @Override
+    public List<String> completionWords() {
+        return NAMES;
+    }
+
     @Override
     public String help() {
         StringBuilder h = new StringBuilder("""
