@@ -122,6 +122,35 @@ public final class ResultsFolder {
     }
 
     /**
+     * Writes {@code environment.json}: the reproduction and whether (and how) a stop cut it short, the
+     * same three keys for every reproduction, then its own {@code facts} (times, host, options) in their
+     * order. A fact may not repeat one of the three.
+     */
+    public Path writeEnvironment(String reproduction, Optional<Interruption.Cause> interruption, Map<String, ?> facts) {
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", reproduction);
+        env.put("interrupted", interruption.isPresent());
+        env.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
+        facts.forEach((k, v) -> {
+            if (env.containsKey(k)) {
+                throw new IllegalArgumentException("environment.json: the fact " + k + " is the writer's own");
+            }
+            env.put(k, v);
+        });
+        return writeJson("environment.json", env);
+    }
+
+    /**
+     * Writes {@code table.md}; after a stop its first line says so in bold, with what falls short
+     * ({@code shortfall}, e.g. "fewer runs than asked (runs_completed in summary.json)"), so a reader of the
+     * table alone cannot take a partial run for a whole one.
+     */
+    public Path writeTable(Optional<Interruption.Cause> interruption, String shortfall, String table) {
+        return writeText("table.md", interruption.map(c -> "**" + Character.toUpperCase(c.said().charAt(0)) + c.said().substring(1)
+                + ": " + shortfall + ".**\n\n" + table).orElse(table));
+    }
+
+    /**
      * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
      * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
      * null for a notebook or jshell interrupt), and its rows.

@@ -20,6 +20,15 @@ public interface Command {
     String help();
 
     /**
+     * The text printed for {@code --help} given after these words (those after the command's name, the
+     * {@code --help} left out): a command whose first word chooses what runs ({@code reproduce NAME})
+     * narrows it to that; by default {@link #help()}.
+     */
+    default String help(List<String> words) {
+        return help();
+    }
+
+    /**
      * The options this command parses, declared so help and completion know them and {@code --help}
      * is recognised after them; empty when they depend on the arguments (then every option reaches
      * {@link #run} as given and its own parsing judges it). Parse with {@link Args#parse(String, List,
@@ -27,6 +36,14 @@ public interface Command {
      */
     default Optional<CommandOptions> options() {
         return Optional.empty();
+    }
+
+    /**
+     * Words completion offers for the command's positional arguments (e.g. {@code reproduce}'s NAMEs);
+     * empty for none.
+     */
+    default List<String> completionWords() {
+        return List.of();
     }
 
     /**

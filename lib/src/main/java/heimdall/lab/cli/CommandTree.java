@@ -145,11 +145,20 @@ final class CommandTree {
         });
         // Whatever is not a declared option (positionals, options of commands that declare none, all
         // after --) lands here; the command reads the original words, not this.
-        spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
-                .paramLabel("ARGS").build());
+        if (command.completionWords().isEmpty()) {
+            spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
+                    .paramLabel("ARGS").build());
+        } else {
+            // the first word is completed from the command's words, the rest (files) by the shell
+            spec.addPositional(PositionalParamSpec.builder().index("0").arity("0..1").type(String.class)
+                    .completionCandidates(command.completionWords()).paramLabel("WORD").build());
+            spec.addPositional(PositionalParamSpec.builder().index("1..*").arity("0..*").type(String[].class)
+                    .paramLabel("ARGS").build());
+        }
         spec.usageMessage().description(command.summary().replace("%", "%%")); // picocli formats it
         spec.usageMessage().sectionKeys(List.of("lab"));
-        spec.usageMessage().sectionMap().put("lab", help -> command.help().stripTrailing() + System.lineSeparator());
+        spec.usageMessage().sectionMap().put("lab", help -> command.help(wordsGiven(spec, command)).stripTrailing()
+                + System.lineSeparator());
         CommandLine line = new CommandLine(spec);
         line.setUnmatchedOptionsArePositionalParams(true);
         // Args keeps the last of a repeated option; picocli must not refuse what the command accepts.
@@ -158,6 +167,22 @@ final class CommandTree {
         line.setAllowOptionsAsOptionParameters(true);
         line.setPosixClusteredShortOptionsAllowed(false);
         return line;
+    }
+
+    /** The words after the command's name when {@code --help} was among them ({@code help COMMAND}: none). */
+    private static List<String> wordsGiven(CommandSpec spec, Command command) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (parsed == null) {
+            return List.of();
+        }
+        List<String> words = new ArrayList<>(parsed.originalArgs());
+        int name = command.name().split(" ").length;
+        if (words.size() < name) {
+            return List.of();
+        }
+        words = new ArrayList<>(words.subList(name, words.size()));
+        words.removeIf(w -> w.equals("--help") || w.equals("-h"));
+        return words;
     }
 
     private static String[] names(String longName, Map<String, String> shortNames) {

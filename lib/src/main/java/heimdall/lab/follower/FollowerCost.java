@@ -165,23 +165,15 @@ public final class FollowerCost {
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
         folder.writeSummary("follower-cost", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "follower-cost");
         env.put("schema", 1);
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("options", Map.of("runs", o.runs(), "warmup", o.warmup(), "count", o.count(), "cpu", o.cpu()));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("follower-cost", cause, env);
         String table = table(summary);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
-        }
-        folder.writeText("table.md", table);
+        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
         return new Result(folder.path(), summary, cause);
     }
 

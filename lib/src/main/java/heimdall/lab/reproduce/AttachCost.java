@@ -389,11 +389,8 @@ public final class AttachCost {
         List<Map<String, Object>> summary = summary(m);
         folder.writeSummary("attach-cost", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "attach-cost");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("options", o);
@@ -406,14 +403,9 @@ public final class AttachCost {
                 "fork", "raw fork(); the child attaches once (or not, for the baseline) and exit_groups; wait4; all timed",
                 "compile", "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around each"));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("attach-cost", cause, env);
         String table = table(m, host);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
-        }
-        folder.writeText("table.md", table);
+        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);
     }
 

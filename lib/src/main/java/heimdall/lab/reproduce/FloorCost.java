@@ -306,11 +306,8 @@ public final class FloorCost {
         folder.writeSummary("floor-cost", cause, summary);
 
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "floor-cost");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("supervisor_cpu", o.supervisorCpu());
@@ -327,15 +324,9 @@ public final class FloorCost {
                 "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
         env.put("load_samples", loads.toMap());
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("floor-cost", cause, env);
         String table = table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures.**\n\n"
-                    + table;
-        }
-        folder.writeText("table.md", table);
+        folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures", table);
         if (cause.isPresent()) {
             // The user asked to stop: the measurements are safe, the plots can follow.
             progress.accept("floor-cost: plots skipped (" + cause.get().said()

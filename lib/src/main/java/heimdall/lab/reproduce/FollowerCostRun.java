@@ -1,9 +1,10 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.sys.Cpus;
-import java.util.Set;
+import java.util.List;
 
 /** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */
 final class FollowerCostRun implements Reproduction {
@@ -13,35 +14,32 @@ final class FollowerCostRun implements Reproduction {
     }
 
     @Override
-    public String help() {
+    public List<ReproductionOption> options() {
+        FollowerCost.Options q = FollowerCost.Options.quick(Cpus.measuring());
+        FollowerCost.Options f = FollowerCost.Options.standard(Cpus.measuring());
+        return List.of(
+                ReproductionOption.count("--runs", "runs (fresh children) per variant of a row", q.runs(), f.runs(), Reproductions.MAX_RUNS),
+                ReproductionOption.count("--calls", "measured calls per run (given: warm-up a tenth, at least 25,000)", q.count(),
+                        f.count(), ChildSpec.MAX_COUNT),
+                ReproductionOption.cpu("--cpu", "the child's CPU (the highest allowed)", Cpus.measuring()));
+    }
+
+    @Override
+    public String notes() {
         return """
-                  --quick                seconds: 3 runs, 25,000 + 50,000 calls
-                  --runs N               runs (fresh children) per variant of a row (default 7)
-                  --calls N              measured calls per run (default 500,000; warm-up a tenth, at least 25,000)
-                  --cpu C                the child's CPU (default: the highest allowed, here %d)
                 Needs root and kernel BTF; a hook the kernel refuses gives rows marked refused, with the
                 kernel's answer for each attach point. Writes samples.arrow (every timed call, without and
                 with the follower), distributions.json, plots (ECDFs per hook, added cost per row) and the
                 divergence rows: calls a deviating abcdf completes from its divergent call on (goal: 1).
-                """.formatted(Cpus.measuring());
-    }
-
-    @Override
-    public Set<String> flags() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<String> valued() {
-        return Set.of("--runs", "--calls", "--cpu");
+                """;
     }
 
     @Override
     public Run prepare(Args args) {
-        int cpu = Reproductions.cpu(args, "--cpu", Cpus.measuring());
+        int cpu = option("--cpu").intNumber(args);
         FollowerCost.Options base = args.flag("--quick") ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
-        long calls = Reproductions.positive(args, "--calls", base.count());
-        FollowerCost.Options o = new FollowerCost.Options(Reproductions.runs(args, "--runs", base.runs()),
+        long calls = option("--calls").number(args);
+        FollowerCost.Options o = new FollowerCost.Options(option("--runs").intNumber(args),
                 args.value("--calls").isPresent() ? Math.max(25_000, calls / 10) : base.warmup(), calls, cpu);
         return (folder, progress) -> {
             FollowerCost.Result r = FollowerCost.run(o, folder, progress);

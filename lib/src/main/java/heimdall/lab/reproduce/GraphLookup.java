@@ -239,11 +239,8 @@ public final class GraphLookup {
         folder.writeSummary("graph-lookup", cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "graph-lookup");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("settings", s.toMap());
         env.put("replay_cpu_granted", granted[0]);
@@ -257,17 +254,13 @@ public final class GraphLookup {
         env.put("jit_warmup", String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
         env.put("auto", autoReasons);
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("graph-lookup", cause, env);
         String table = table(summary, host, s, granted[0], warm, failures, graphs)
                 + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": fewer batches than asked (batches_completed in summary.json); no warm preparation timed.**\n\n" + table;
-        } else {
+        folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json); no warm preparation timed", table);
+        if (cause.isEmpty()) {
             FloorCost.writePlots(folder.path(), progress);
         }
-        folder.writeText("table.md", table);
         return new Result(folder.path(), summary, failures, warm, cause);
     }
 

@@ -141,11 +141,8 @@ public final class HostLoad {
         }
         folder.writeSummary("host-load", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "host-load");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("counts", o.counts());
@@ -157,14 +154,9 @@ public final class HostLoad {
         env.put("load_samples_idle", loads(idleLoads));
         env.put("load_samples_loaded", loads(loadedLoads));
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("host-load", cause, env);
         String table = table(summary, host, o, report);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
-        }
-        folder.writeText("table.md", table);
+        folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);
     }
 

@@ -578,11 +578,8 @@ public final class KernelBitmap {
         cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
         folder.writeSummary("kernel-bitmap", cause, summary);
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "kernel-bitmap");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("cpu", o.cpu());
         env.put("options", o);
@@ -610,14 +607,9 @@ public final class KernelBitmap {
                 + "the timed loop (0..3: 16-byte steps within a 64-byte line), the next round at the next placement");
         env.put("methods", methods);
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("kernel-bitmap", cause, env);
         String table = table(m, host);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": fewer runs than asked (runs_completed, batch_runs_completed in summary.json).**\n\n" + table;
-        }
-        folder.writeText("table.md", table);
+        folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);
     }
 

@@ -164,11 +164,8 @@ public final class Lanes {
         folder.writeSummary("lanes", cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
-        env.put("reproduction", "lanes");
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
-        env.put("interrupted", cause.isPresent());
-        env.put("interruption", cause.map(Interruption.Cause::said).orElse(null));
         env.putAll(host.toMap());
         env.put("settings", s.toMap());
         env.put("workload_graph", "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop");
@@ -176,16 +173,12 @@ public final class Lanes {
         env.put("load_samples", loads.toMap());
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         env.put("timing", "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
-        folder.writeJson("environment.json", env);
+        folder.writeEnvironment("lanes", cause, env);
         String table = table(summary, host, s, failures);
-        if (cause.isPresent()) {
-            String said = cause.get().said();
-            table = "**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                    + ": fewer batches than asked (batches_completed in summary.json).**\n\n" + table;
-        } else {
+        folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
+        if (cause.isEmpty()) {
             FloorCost.writePlots(folder.path(), progress);
         }
-        folder.writeText("table.md", table);
         return new Result(folder.path(), summary, failures, cause);
     }
 

@@ -5,31 +5,38 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * {@code ./lab reproduce NAME}: runs one published table and writes a results folder. Each NAME is a
- * {@link Reproduction} (see {@link Reproductions}); this class only finds it, parses its options and
- * prints what it wrote.
+ * {@link Reproduction} whose options are data ({@link ReproductionOption}); this class is the framework
+ * around all of them alike: it finds the reproduction, parses its options, makes the help from them,
+ * opens the results folder, stops every run the same way ({@link Stoppable}) and prints what was written.
  */
 public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them. */
     static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(),
-            new FollowerCostRun());
+            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(), new FollowerCostRun(), new GraphLookupRun(),
+            new LanesRun());
 
     /** Every reproduction's name. */
-    public static final List<String> NAMES = java.util.stream.Stream.concat(ALL.stream().map(Reproduction::name),
-            java.util.stream.Stream.of("graph-lookup", "lanes")).toList();
+    public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
+
+    /** The options every reproduction has. */
+    static final List<ReproductionOption> COMMON = List.of(
+            ReproductionOption.flag("--quick", "the quick defaults below instead of the full ones: for trying things, not quoting"),
+            ReproductionOption.text("--out", "DIR", "the results folder (absent or empty)", null, null));
 
     @Override
     public String name() {
@@ -41,6 +48,25 @@ public final class ReproduceCommand implements Command {
         return "reproduce a published table: " + String.join(", ", NAMES);
     }
 
+    /** Every reproduction's options (for completion); each NAME's own parsing still refuses the others'. */
+    @Override
+    public Optional<CommandOptions> options() {
+        Set<String> flags = new LinkedHashSet<>();
+        Set<String> valued = new LinkedHashSet<>();
+        for (Reproduction r : ALL) {
+            for (ReproductionOption o : declared(r)) {
+                (o.valued() ? valued : flags).add(o.name());
+            }
+        }
+        return Optional.of(CommandOptions.of(flags, valued));
+    }
+
+    /** Completion offers the NAMEs. */
+    @Override
+    public List<String> completionWords() {
+        return NAMES;
+    }
+
     @Override
     public String help() {
         StringBuilder h = new StringBuilder("""
@@ -49,92 +75,147 @@ public final class ReproduceCommand implements Command {
                 Measures a published table on this machine and writes a results folder (summary.json,
                 samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
                 printed. Results are never overwritten: --out must name an absent or empty folder; by
-                default results/<date>-<host>-NAME[-N]/.
+                default results/<date>-<host>-NAME[-N]/. Each option's help gives its default with
+                --quick and without; ./lab reproduce NAME --help shows one NAME's.
 
                 NAME is one of: %s
+
                 """.formatted(String.join(", ", NAMES)));
+        COMMON.forEach(o -> h.append(o.help()));
         for (Reproduction r : ALL) {
-            h.append('\n').append(r.name()).append(" options:\n").append(r.help().stripTrailing()).append('\n');
+            h.append('\n').append(r.name()).append(" options:").append(r.positionals().isEmpty() ? "" : " " + r.positionals())
+                    .append('\n');
+            appendOwn(h, r);
         }
-        h.append('\n').append(GraphLookupCommand.HELP.stripTrailing()).append('\n');
-        h.append('\n').append(LanesCommand.HELP.stripTrailing()).append('\n');
-        h.append("""
-
-                Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
-                runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
-                marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
-                batches_asked, batches_completed); rows not reached are listed as not measured. Before
-                anything is measured nothing is left: no folder, or an --out folder left empty. A second
-                signal ends at once.
-
-                Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
-                2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
-                """);
-        return h.toString();
+        return h.append(STOPS).toString();
     }
+
+    /** {@code ./lab reproduce NAME --help}: that reproduction's usage, options and notes; without a NAME, all. */
+    @Override
+    public String help(List<String> words) {
+        Optional<Reproduction> named = words.stream().flatMap(w -> ALL.stream().filter(r -> r.name().equals(w))).findFirst();
+        if (named.isEmpty()) {
+            return help();
+        }
+        Reproduction r = named.get();
+        StringBuilder h = new StringBuilder("usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
+                + (r.options().isEmpty() ? "" : " [options]") + (r.positionals().isEmpty() ? "" : " " + r.positionals())
+                + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
+                + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick and without.\n\n");
+        COMMON.forEach(o -> h.append(o.help()));
+        appendOwn(h, r);
+        return h.append(STOPS).toString();
+    }
+
+    /** A reproduction's own options and notes. */
+    private static void appendOwn(StringBuilder h, Reproduction r) {
+        r.options().forEach(o -> h.append(o.help()));
+        if (r.options().isEmpty()) {
+            h.append("  (only --quick and --out)\n");
+        }
+        if (!r.notes().isBlank()) {
+            h.append(r.notes().stripTrailing().indent(2).replaceAll("(?m)^ +$", ""));
+        }
+    }
+
+    /** How every reproduction stops and ends. */
+    private static final String STOPS = """
+
+            Ctrl-C, SIGTERM or SIGHUP during any reproduction ends the running child and stops between
+            runs (graph-lookup and lanes: between batches). Every reproduction writes what was measured,
+            marked interrupted in summary.json (at the top and per row: runs_asked, runs_completed, or
+            batches_asked, batches_completed); rows not reached are listed as not measured. Before
+            anything is measured nothing is left: no folder, or an --out folder left empty. A second
+            signal ends at once.
+
+            Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
+            2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
+            """;
 
     @Override
     public int run(List<String> argv) throws InterruptedException {
-        // The graph benchmarks parse and print for themselves (their own options and environment).
-        if (!argv.isEmpty() && argv.get(0).equals("graph-lookup")) {
-            return GraphLookupCommand.run(argv.subList(1, argv.size()));
+        return run(argv, System.out, System.err);
+    }
+
+    /** Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code err}. */
+    static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
+        int at = nameIndex(argv);
+        Reproduction r = find(argv.get(at));
+        List<String> rest = new ArrayList<>(argv);
+        rest.remove(at);
+        Set<String> flags = new LinkedHashSet<>();
+        Set<String> valued = new LinkedHashSet<>();
+        for (ReproductionOption o : declared(r)) {
+            (o.valued() ? valued : flags).add(o.name());
         }
-        if (!argv.isEmpty() && argv.get(0).equals("lanes")) {
-            return LanesCommand.run(argv.subList(1, argv.size()));
-        }
-        Reproduction r = find(argv);
-        Set<String> flags = new LinkedHashSet<>(r.flags());
-        flags.add("--quick");
-        Set<String> valued = new LinkedHashSet<>(r.valued());
-        valued.add("--out");
-        Args args = Args.parse("reproduce " + r.name(), argv, flags, valued).atMost(1);
+        Args args = Args.parse("reproduce " + r.name(), rest, flags, valued).atMost(r.maxPositionals());
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(() -> FloorCost.defaultFolder(r.name()));
+        return finish(r.name(), folder, run, out, err);
+    }
+
+    /**
+     * The one path every reproduction ends by: the run under the stop flag, the folder cleared when
+     * nothing was measured, the compact distributions and any missing plots added, the table, failures,
+     * the interruption and the folder printed, and the exit status.
+     */
+    static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
+            throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
-        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(r.name(), folder, line -> System.err.println(line),
-                () -> run.into(folder, line -> System.err.println(line)));
+        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println, () -> run.into(folder, err::println));
         if (outcome.discarded().isPresent()) {
             return outcome.discarded().get().exitStatus();
         }
         ReproductionResult result = outcome.result().orElseThrow();
-        Optional<Integer> nothing = Stoppable.nothingMeasured(r.name(), folder, result.interruption(), result.written(),
-                line -> System.err.println(line));
+        Optional<Integer> nothing = Stoppable.nothingMeasured(name, folder, result.interruption(), result.written(), err::println);
         if (nothing.isPresent()) {
             return nothing.get();
         }
         // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
-        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), line -> System.err.println(line));
+        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
         if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-            FloorCost.writePlots(result.folder(), line -> System.err.println(line));
+            FloorCost.writePlots(result.folder(), err::println);
         }
-        System.out.print(readTable(result.folder()));
-        List<Map<String, Object>> failed = result.failed();
-        failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
-        result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+        out.print(readTable(result.folder()));
+        result.report().forEach(out::println);
+        result.failureLines().forEach(f -> out.println("FAILED: " + f));
+        result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
-        System.out.println(result.folder());
-        return result.interruption().map(Interruption.Cause::exitStatus).orElse(failed.isEmpty() ? 0 : 1);
+        out.println(result.folder());
+        return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }
 
-    /** The reproduction named by the first word that is not an option or an option's value. */
-    private static Reproduction find(List<String> argv) {
-        Set<String> valued = ALL.stream().flatMap(r -> r.valued().stream()).collect(Collectors.toSet());
-        valued.add("--out");
-        String name = null;
-        for (int i = 0; i < argv.size() && name == null; i++) {
+    /** A reproduction's options with the common ones. */
+    static List<ReproductionOption> declared(Reproduction r) {
+        List<ReproductionOption> all = new ArrayList<>(COMMON);
+        all.addAll(r.options());
+        return all;
+    }
+
+    /** Where NAME is: the first word that is not an option or an option's value. */
+    private static int nameIndex(List<String> argv) {
+        Set<String> valued = new LinkedHashSet<>();
+        for (Reproduction r : ALL) {
+            declared(r).stream().filter(ReproductionOption::valued).forEach(o -> valued.add(o.name()));
+        }
+        for (int i = 0; i < argv.size(); i++) {
             String a = argv.get(i);
+            if (a.equals("--")) {
+                break;
+            }
             if (a.startsWith("--")) {
                 if (valued.contains(a)) {
                     i++;
                 }
             } else {
-                name = a;
+                return i;
             }
         }
-        if (name == null) {
-            throw new BadInput("missing NAME (one of " + String.join(", ", NAMES) + ") (./lab reproduce --help)");
-        }
+        throw new BadInput("missing NAME (one of " + String.join(", ", NAMES) + ") (./lab reproduce --help)");
+    }
+
+    private static Reproduction find(String name) {
         for (Reproduction r : ALL) {
             if (r.name().equals(name)) {
                 return r;

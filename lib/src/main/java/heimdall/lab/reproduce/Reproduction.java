@@ -2,26 +2,49 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
-import java.util.Set;
+import java.util.List;
 import java.util.function.Consumer;
 
-/** One NAME of {@code ./lab reproduce}: its options and how it runs from them. */
+/**
+ * One NAME of {@code ./lab reproduce}: its options, declared as data, and how it runs from them. The
+ * framework ({@link ReproduceCommand}) parses the options, prints their help, opens the results folder,
+ * stops every run the same way ({@link Stoppable}) and prints what was written; a reproduction only
+ * measures and writes its rows.
+ */
 interface Reproduction {
     String name();
 
-    /** Its options, one per line, indented, for {@code --help} ({@code --quick} and {@code --out} are common). */
-    String help();
+    /**
+     * Its options besides {@code --quick} and {@code --out}, which every reproduction has: parsing,
+     * {@code --help} and completion are all made from this list.
+     */
+    List<ReproductionOption> options();
 
-    /** Options without a value, besides {@code --quick}. */
-    Set<String> flags();
+    /** What {@code --help} says after the options (what is measured, what else is read); empty for nothing. */
+    default String notes() {
+        return "";
+    }
 
-    /** Options with a value, besides {@code --out}. */
-    Set<String> valued();
+    /** The positional arguments it takes after NAME, for help (e.g. {@code [NODES EDGES]}); empty for none. */
+    default String positionals() {
+        return "";
+    }
+
+    /** The most positional arguments it takes after NAME. */
+    default int maxPositionals() {
+        return 0;
+    }
+
+    /** Its option called {@code name} (a reproduction reads its values through its own declarations). */
+    default ReproductionOption option(String name) {
+        return options().stream().filter(o -> o.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalStateException(name() + " declares no option " + name));
+    }
 
     /**
      * Reads and checks the options (a {@link heimdall.lab.BadInput} names the one that is wrong) and
-     * returns the run they describe. Nothing is measured or written yet, so bad options leave no
-     * results folder behind.
+     * returns the run they describe; {@code args.positionals()} are those after NAME. Nothing is measured
+     * or written yet, so bad options leave no results folder behind.
      */
     Run prepare(Args args);
 
@@ -29,6 +52,6 @@ interface Reproduction {
     @FunctionalInterface
     interface Run {
         /** Measures and writes {@code folder}; progress lines go to {@code progress}. */
-        ReproductionResult into(ResultsFolder folder, Consumer<String> progress);
+        ReproductionResult into(ResultsFolder folder, Consumer<String> progress) throws InterruptedException;
     }
 }

@@ -8,8 +8,9 @@ import heimdall.lab.cli.Args;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 /** The reproductions of {@code ./lab reproduce}: each turns its options into a run. */
 final class Reproductions {
@@ -23,33 +24,24 @@ final class Reproductions {
         }
 
         @Override
-        public String help() {
-            return """
-                      --quick                about a minute: 3 runs, 10,000 + 50,000 calls (brokered 500 + 2,000)
-                      --runs N               runs (fresh children) per row (published: 7)
-                      --calls N              measured calls per run of a fast call (published: 1,000,000)
-                      --broker-calls N       measured calls per run of a brokered call (published: 20,000)
-                      --no-broker            rows 1-9 only (no supervisor)
-                      --cpu C                the child's CPU (default: the highest allowed, here %d)
-                      --supervisor-cpu C     the supervisor's own CPU (default: another allowed one, here %d)
-                    """.formatted(Cpus.measuring(), Cpus.supervisor());
+        public List<ReproductionOption> options() {
+            List<ReproductionOption> o = new ArrayList<>(countOptions(true));
+            o.add(ReproductionOption.flag("--no-broker", "rows 1-9 only (no supervisor)"));
+            o.add(ReproductionOption.cpu("--cpu", "the child's CPU (the highest allowed)", Cpus.measuring()));
+            o.add(ReproductionOption.cpu("--supervisor-cpu", "the supervisor's own CPU (another allowed one)", Cpus.supervisor()));
+            return o;
         }
 
         @Override
-        public Set<String> flags() {
-            return Set.of("--no-broker");
-        }
-
-        @Override
-        public Set<String> valued() {
-            return Set.of("--runs", "--calls", "--broker-calls", "--cpu", "--supervisor-cpu");
+        public String notes() {
+            return "--quick takes about a minute; the full defaults are the published method (seed 000).";
         }
 
         @Override
         public Run prepare(Args args) {
-            FloorBench.Counts counts = counts(args);
-            FloorCost.Options options = new FloorCost.Options(counts, cpu(args, "--cpu", Cpus.measuring()),
-                    cpu(args, "--supervisor-cpu", Cpus.supervisor()), !args.flag("--no-broker"));
+            FloorBench.Counts counts = counts(this, args);
+            FloorCost.Options options = new FloorCost.Options(counts, option("--cpu").intNumber(args),
+                    option("--supervisor-cpu").intNumber(args), !option("--no-broker").given(args));
             return (folder, progress) -> {
                 FloorCost.Result r = FloorCost.run(options, folder, progress);
                 return new ReproductionResult(r.folder(), r.summary(), r.interruption());
@@ -65,39 +57,35 @@ final class Reproductions {
         }
 
         @Override
-        public String help() {
-            return """
-                      --quick                seconds: 16 rounds, 25,000 calls timed each and 125,000 as a whole
-                      --runs N               per-call runs (fresh children) per configuration and loop (default 32;
-                                             a multiple of 4 gives each code placement of the loop as many runs)
-                      --calls N              calls timed one by one per run (default 250,000)
-                      --batch-runs N         batch runs per configuration, loop and clock (default 32)
-                      --batch-calls N        calls timed as a whole per batch run, on CLOCK_MONOTONIC and on the
-                                             selftest's CLOCK_PROCESS_CPUTIME_ID (default 625,000; the selftest:
-                                             100,000,000 in one run)
-                    Both loops run every way: the bare syscall instruction and the selftest's (glibc syscall(),
-                    the pid compared).
-                      --cpu C                the child's CPU (default %d)
-                    """.formatted(Cpus.measuring());
+        public List<ReproductionOption> options() {
+            KernelBitmap.Options q = KernelBitmap.Options.quick();
+            KernelBitmap.Options f = KernelBitmap.Options.full();
+            return List.of(
+                    ReproductionOption.count("--runs", "per-call runs (fresh children) per configuration and loop\n"
+                            + "(a multiple of 4 gives each code placement of the loop as many runs)", q.runs(), f.runs(), MAX_RUNS),
+                    ReproductionOption.count("--calls", "calls timed one by one per run", q.perCallCount(), f.perCallCount(),
+                            ChildSpec.MAX_COUNT),
+                    ReproductionOption.count("--batch-runs", "batch runs per configuration, loop and clock", q.batchRuns(),
+                            f.batchRuns(), MAX_RUNS),
+                    ReproductionOption.count("--batch-calls", "calls timed as a whole per batch run, on CLOCK_MONOTONIC and on the\n"
+                            + "selftest's CLOCK_PROCESS_CPUTIME_ID (the selftest: 100,000,000 in one run)", q.batchCount(),
+                            f.batchCount(), ChildSpec.MAX_COUNT),
+                    ReproductionOption.cpu("--cpu", "the child's CPU", f.cpu()));
         }
 
         @Override
-        public Set<String> flags() {
-            return Set.of();
-        }
-
-        @Override
-        public Set<String> valued() {
-            return Set.of("--runs", "--calls", "--batch-runs", "--batch-calls", "--cpu");
+        public String notes() {
+            return "Both loops run every way: the bare syscall instruction and the selftest's (glibc syscall(),\n"
+                    + "the pid compared). --quick takes seconds.";
         }
 
         @Override
         public Run prepare(Args args) {
             KernelBitmap.Options b = args.flag("--quick") ? KernelBitmap.Options.quick() : KernelBitmap.Options.full();
-            long calls = positive(args, "--calls", b.perCallCount());
-            KernelBitmap.Options o = new KernelBitmap.Options(runs(args, "--runs", b.runs()), Math.min(b.warmup(), calls),
-                    calls, runs(args, "--batch-runs", b.batchRuns()), positive(args, "--batch-calls", b.batchCount()),
-                    cpu(args, "--cpu", b.cpu()));
+            long calls = option("--calls").number(args);
+            KernelBitmap.Options o = new KernelBitmap.Options(option("--runs").intNumber(args), Math.min(b.warmup(), calls),
+                    calls, option("--batch-runs").intNumber(args), option("--batch-calls").number(args),
+                    option("--cpu").intNumber(args));
             return (folder, progress) -> KernelBitmap.run(o, folder, progress);
         }
     }
@@ -110,38 +98,38 @@ final class Reproductions {
         }
 
         @Override
-        public String help() {
-            return """
-                      --quick                3 runs, up to 200 attaches and 20 + 200 forks a run, 300 + 200 compiles
-                      --runs N               runs (fresh children) per floor and variant (default 7)
-                      --attaches N           attaches per in-process run, at most the kernel's budget (default 1,000)
-                      --forks N              forks per run (default 2,000)
-                      --podman FILE          the container profile (default %s; "none" leaves it out)
-                      --cpu C                the child's CPU (default %d)
-                    """.formatted(AttachCost.PODMAN_PROFILE, Cpus.measuring());
+        public List<ReproductionOption> options() {
+            AttachCost.Options q = AttachCost.Options.quick();
+            AttachCost.Options f = AttachCost.Options.full();
+            return List.of(
+                    ReproductionOption.count("--runs", "runs (fresh children) per floor and variant", q.runs(), f.runs(), MAX_RUNS),
+                    ReproductionOption.count("--attaches", "attaches per in-process run, at most the kernel's budget", q.attaches(),
+                            f.attaches(), ChildSpec.MAX_COUNT),
+                    ReproductionOption.count("--forks", "forks per run", q.forks(), f.forks(), ChildSpec.MAX_COUNT),
+                    ReproductionOption.text("--podman", "FILE", "the container profile (\"none\" leaves it out)",
+                            AttachCost.PODMAN_PROFILE.toString(), AttachCost.PODMAN_PROFILE.toString()),
+                    ReproductionOption.cpu("--cpu", "the child's CPU", f.cpu()));
         }
 
         @Override
-        public Set<String> flags() {
-            return Set.of();
-        }
-
-        @Override
-        public Set<String> valued() {
-            return Set.of("--runs", "--attaches", "--forks", "--podman", "--cpu");
+        public String notes() {
+            AttachCost.Options q = AttachCost.Options.quick();
+            AttachCost.Options f = AttachCost.Options.full();
+            return String.format(java.util.Locale.ROOT, "Fork warm-ups %d (--quick %d); compiles %d + %d warm-up (--quick %d + %d).",
+                    f.forkWarmup(), q.forkWarmup(), f.compiles(), f.compileWarmup(), q.compiles(), q.compileWarmup());
         }
 
         @Override
         public Run prepare(Args args) {
             AttachCost.Options b = args.flag("--quick") ? AttachCost.Options.quick() : AttachCost.Options.full();
-            AttachCost.Options o = new AttachCost.Options(runs(args, "--runs", b.runs()),
-                    (int) positive(args, "--attaches", b.attaches()), b.forkWarmup(),
-                    (int) positive(args, "--forks", b.forks()),
-                    b.compileWarmup(), b.compiles(), cpu(args, "--cpu", b.cpu()));
-            String podman = args.value("--podman").orElse(AttachCost.PODMAN_PROFILE.toString());
+            AttachCost.Options o = new AttachCost.Options(option("--runs").intNumber(args),
+                    (int) option("--attaches").number(args), b.forkWarmup(), (int) option("--forks").number(args),
+                    b.compileWarmup(), b.compiles(), option("--cpu").intNumber(args));
+            Optional<String> given = option("--podman").text(args);
+            String podman = given.orElse(AttachCost.PODMAN_PROFILE.toString());
             // An explicit --podman must exist; only the default may be absent (no container profile row).
             Path profile = podman.equals("none") ? null
-                    : args.value("--podman").isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
+                    : given.isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
             return (folder, progress) -> AttachCost.run(o, folder, profile, progress);
         }
     }
@@ -154,46 +142,57 @@ final class Reproductions {
         }
 
         @Override
-        public String help() {
-            return """
-                      --quick                3 runs, 10,000 + 50,000 calls, 5 s of settling
-                      --runs N, --calls N    as floor-cost (defaults 7 and 1,000,000)
-                      --load SPEC            load threads, kind:cpu[:nice[:intensity]] comma-separated; kind spin or
-                                             syscall, cpu a number or any, nice -20..19, intensity in (0, 1]
-                                             (default: spin and syscall on every allowed CPU, nice 0, intensity 1)
-                      --settle SECONDS       load before measuring the loaded rows (default 60: the 1-minute average)
-                      --cpu C                the child's CPU (default %d)
-                    """.formatted(Cpus.measuring());
+        public List<ReproductionOption> options() {
+            List<ReproductionOption> o = new ArrayList<>(countOptions(false));
+            String every = "spin and syscall on every allowed CPU, nice 0, intensity 1";
+            o.add(ReproductionOption.text("--load", "SPEC", "load threads, kind:cpu[:nice[:intensity]] comma-separated; kind spin or\n"
+                    + "syscall, cpu a number or any, nice -20..19, intensity in (0, 1]", every, every));
+            o.add(ReproductionOption.number("--settle", "SECONDS", "load before measuring the loaded rows (60: the 1-minute average)",
+                    5, 60, 0, MAX_SETTLE_SECONDS));
+            o.add(ReproductionOption.cpu("--cpu", "the child's CPU", Cpus.measuring()));
+            return o;
         }
 
         @Override
-        public Set<String> flags() {
-            return Set.of();
-        }
-
-        @Override
-        public Set<String> valued() {
-            return Set.of("--runs", "--calls", "--load", "--settle", "--cpu");
+        public String notes() {
+            return "The floor-cost rows 1-9, idle and then under the load.";
         }
 
         @Override
         public Run prepare(Args args) {
-            FloorBench.Counts counts = counts(args);
-            List<Worker> load = args.value("--load").map(Worker::parseList).orElseGet(() -> Worker.everyCpu(0));
+            FloorBench.Counts counts = counts(this, args);
+            List<Worker> load = option("--load").text(args).map(Worker::parseList).orElseGet(() -> Worker.everyCpu(0));
             if (load.isEmpty()) {
                 throw new BadInput("option --load: no load threads given");
             }
-            long settle = args.longValue("--settle", args.flag("--quick") ? 5 : 60, 0, MAX_SETTLE_SECONDS);
-            HostLoad.Options o = new HostLoad.Options(counts, cpu(args, "--cpu", Cpus.measuring()), load, settle * 1000);
+            long settle = option("--settle").number(args);
+            HostLoad.Options o = new HostLoad.Options(counts, option("--cpu").intNumber(args), load, settle * 1000);
             return (folder, progress) -> HostLoad.run(o, folder, progress);
         }
     }
 
-    /** floor-cost's counts from --quick, --runs, --calls and --broker-calls. */
-    static FloorBench.Counts counts(Args args) {
+    /** floor-cost's and host-load's --runs and --calls (and floor-cost's --broker-calls), quick and published. */
+    static List<ReproductionOption> countOptions(boolean broker) {
+        FloorBench.Counts q = FloorBench.Counts.quick();
+        FloorBench.Counts p = FloorBench.Counts.published();
+        List<ReproductionOption> o = new ArrayList<>(List.of(
+                ReproductionOption.count("--runs", "runs (fresh children) per row", q.runs(), p.runs(), MAX_RUNS),
+                ReproductionOption.count("--calls", "measured calls per run of a fast call", q.count(), p.count(),
+                        ChildSpec.MAX_COUNT)));
+        if (broker) {
+            o.add(ReproductionOption.count("--broker-calls", "measured calls per run of a brokered call", q.brokerCount(),
+                    p.brokerCount(), ChildSpec.MAX_COUNT));
+        }
+        return o;
+    }
+
+    /** The counts {@link #countOptions} read: --quick's or the published ones, with what was given. */
+    static FloorBench.Counts counts(Reproduction r, Args args) {
         FloorBench.Counts base = args.flag("--quick") ? FloorBench.Counts.quick() : FloorBench.Counts.published();
-        return new FloorBench.Counts(runs(args, "--runs", base.runs()), base.warmup(), positive(args, "--calls", base.count()),
-                base.brokerWarmup(), positive(args, "--broker-calls", base.brokerCount()));
+        long brokerCount = r.options().stream().anyMatch(o -> o.name().equals("--broker-calls"))
+                ? r.option("--broker-calls").number(args) : base.brokerCount();
+        return new FloorBench.Counts(r.option("--runs").intNumber(args), base.warmup(), r.option("--calls").number(args),
+                base.brokerWarmup(), brokerCount);
     }
 
     /** A day: a settling time past it is a typo, not a plan. */
@@ -201,17 +200,4 @@ final class Reproductions {
 
     /** Runs are fresh processes, each with its samples kept: past this many a run count is a typo. */
     static final int MAX_RUNS = 10_000;
-
-    /** Calls a child makes: at least 1, at most what the runner's sample region holds (an int holds it too). */
-    static long positive(Args args, String option, long fallback) {
-        return args.count(option, fallback, ChildSpec.MAX_COUNT);
-    }
-
-    static int runs(Args args, String option, int fallback) {
-        return (int) args.count(option, fallback, MAX_RUNS);
-    }
-
-    static int cpu(Args args, String option, int fallback) {
-        return args.cpu(option, fallback);
-    }
 }

@@ -56,4 +56,35 @@ class ResultsFolderTest {
         assertThrows(RuntimeException.class, () -> f.writeJson("summary.json", List.of(1)));
         assertNotEquals(null, f.newFile("plots/a.png"));
     }
+
+    /** Every reproduction writes environment.json and table.md through one path: the stop marked alike. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void environmentAndTableCarryTheStopTheSameWayForEveryone() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        ResultsFolder whole = ResultsFolder.chosen(tmp.resolve("whole"));
+        whole.writeEnvironment("lanes", java.util.Optional.empty(), java.util.Map.of("cpu", 1));
+        whole.writeTable(java.util.Optional.empty(), "fewer batches than asked", "| a |\n");
+        java.util.Map<String, Object> env = json.readValue(whole.path().resolve("environment.json").toFile(), java.util.Map.class);
+        assertEquals(List.of("reproduction", "interrupted", "interruption", "cpu"), List.copyOf(env.keySet()));
+        assertEquals(false, env.get("interrupted"));
+        assertEquals("| a |\n", Files.readString(whole.path().resolve("table.md")), "a whole run's table is as given");
+
+        ResultsFolder cut = ResultsFolder.chosen(tmp.resolve("cut"));
+        var stop = java.util.Optional.of(Interruption.Cause.NOTEBOOK);
+        cut.writeEnvironment("host-load", stop, java.util.Map.of());
+        cut.writeTable(stop, "rows have fewer runs than asked (runs_completed in summary.json)", "| a |\n");
+        env = json.readValue(cut.path().resolve("environment.json").toFile(), java.util.Map.class);
+        assertEquals(true, env.get("interrupted"));
+        assertEquals(Interruption.Cause.NOTEBOOK.said(), env.get("interruption"));
+        String table = Files.readString(cut.path().resolve("table.md"));
+        String said = Interruption.Cause.NOTEBOOK.said();
+        assertTrue(table.startsWith("**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n| a |"), table);
+
+        ResultsFolder clash = ResultsFolder.chosen(tmp.resolve("clash"));
+        assertThrows(IllegalArgumentException.class,
+                () -> clash.writeEnvironment("lanes", java.util.Optional.empty(), java.util.Map.of("interrupted", false)),
+                "a reproduction cannot contradict the writer's stop flag");
+    }
 }

@@ -360,6 +360,18 @@ class CliTest {
         }
     }
 
+    /** reproduce: the first word completes to a NAME, later words are the shell's (files), options are every NAME's. */
+    @Test
+    void completionOffersReproduceNamesFirstAndOptionsAfter() throws Exception {
+        Path file = dir.resolve("lab-completion.bash");
+        Files.writeString(file, lab("completion").out());
+        assertEquals(List.of("floor-cost"), complete(file, "./lab", "reproduce", "fl"));
+        assertEquals(List.of("floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes"),
+                complete(file, "./lab", "reproduce", "--quick", ""));
+        assertEquals(List.of(""), complete(file, "./lab", "reproduce", "graph-lookup", ""), "NODES EDGES: files, not NAMEs");
+        assertEquals(List.of("--broker-calls"), complete(file, "./lab", "reproduce", "floor-cost", "--br"));
+    }
+
     /** What bash's completion function offers for {@code words} (the last one being completed). */
     private static List<String> complete(Path script, String... words) throws Exception {
         String line = String.join(" ", words);

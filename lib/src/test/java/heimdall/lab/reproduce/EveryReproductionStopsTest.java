@@ -285,4 +285,111 @@ class EveryReproductionStopsTest {
             assertTrue(lab.out.isEmpty(), lab.out.toString());
         }
     }
+
+    /**
+     * Issue 13 item 2: the framework stops two quite different reproductions alike: host-load (measured
+     * children and load threads) and lanes (threads in the JVM), each Ctrl-C'd mid-run through
+     * {@code ./lab reproduce}. Both leave a valid folder marked interrupted at the top, per row and in
+     * environment.json, a table that says so, exit 130, and no heimdall-runner child.
+     */
+    @Test
+    void hostLoadQuickAndLanesQuickStopMidRunTheSameWay() throws Exception {
+        Path hostLoad = tmp.resolve("host-load");
+        stopMidRun(List.of(), List.of("reproduce", "host-load", "--quick", "--out", hostLoad.toString()),
+                l -> l.startsWith("loaded [1/"), hostLoad, "runs");
+        Path lanes = tmp.resolve("lanes");
+        stopMidRun(List.of("GRAPH_BENCH_SAMPLES=20", "GRAPH_WORKLOAD_THREADS=1,4"),
+                List.of("reproduce", "lanes", "--quick", "--out", lanes.toString()),
+                l -> l.startsWith("lanes: 1 workers done"), lanes, "batches");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void stopMidRun(List<String> env, List<String> argv, java.util.function.Predicate<String> when, Path out,
+            String unit) throws Exception {
+        String name = argv.get(1);
+        try (Lab lab = new Lab(env, argv.toArray(String[]::new))) {
+            lab.awaitErr(when, 180);
+            lab.signal("INT");
+            assertEquals(130, lab.exit(), lab.errText());
+            assertTrue(lab.errText().contains(name + ": interrupted (Ctrl-C); writing what was measured"), lab.errText());
+            assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
+            assertTrue(lab.out.contains("Interrupted (Ctrl-C): what was measured is in the folder below, marked interrupted"),
+                    lab.out.toString());
+            lab.assertNoRunnerLeft();
+        }
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals(name, top.get("reproduction"));
+        assertEquals(Boolean.TRUE, top.get("interrupted"));
+        assertEquals("SIGINT", top.get("signal"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+        int whole = 0;
+        int cut = 0;
+        for (Map<String, Object> r : rows) {
+            int asked = (Integer) r.get(unit + "_asked");
+            int done = (Integer) r.get(unit + "_completed");
+            assertEquals(done < asked, r.get("interrupted"), r.toString());
+            whole += done == asked ? 1 : 0;
+            cut += done < asked ? 1 : 0;
+        }
+        assertTrue(whole >= 1 && cut >= 1, "stopped mid-run: some rows whole, some cut short: " + rows);
+        Map<String, Object> environment = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals(Boolean.TRUE, environment.get("interrupted"));
+        assertEquals(name, environment.get("reproduction"));
+        assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Interrupted (Ctrl-C):"));
+        assertTrue(Files.isRegularFile(out.resolve("samples.arrow")));
+        assertTrue(Results.load(out).interrupted(), "the folder loads, marked interrupted");
+    }
+
+    /**
+     * A notebook interrupt ({@link heimdall.lab.bench.Interruption#requestStop}, what the Jupyter kernel
+     * calls) through the same framework, in this JVM: lanes and host-load each stopped mid-run keep a
+     * valid folder marked interrupted with no signal named, and status 130, as Ctrl-C does.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aNotebookInterruptStopsThroughTheSameFramework() throws Exception {
+        for (List<String> run : List.of(List.of("lanes", "lanes: 1 workers done"), List.of("host-load", "loaded [1/"))) {
+            String name = run.get(0);
+            Path out = tmp.resolve("notebook-" + name);
+            List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream err = new java.io.PrintStream(new java.io.OutputStream() {
+                private final StringBuilder line = new StringBuilder();
+
+                @Override
+                public synchronized void write(int b) {
+                    if (b == '\n') {
+                        lines.add(line.toString());
+                        line.setLength(0);
+                    } else {
+                        line.append((char) b);
+                    }
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8);
+            java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return ReproduceCommand.run(List.of(name, "--quick", "--out", out.toString()),
+                            new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8), err);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long deadline = System.nanoTime() + 180_000_000_000L;
+            while (lines.stream().noneMatch(l -> l.startsWith(run.get(1))) && !status.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(heimdall.lab.bench.Interruption.requestStop(heimdall.lab.bench.Interruption.Cause.NOTEBOOK),
+                    "a measurement was open: " + lines);
+            assertEquals(130, status.get(120, java.util.concurrent.TimeUnit.SECONDS), lines.toString());
+            Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+            assertEquals(Boolean.TRUE, top.get("interrupted"), name);
+            assertEquals(heimdall.lab.bench.Interruption.Cause.NOTEBOOK.said(), top.get("interruption"), name);
+            assertEquals(null, top.get("signal"), "no signal behind a notebook interrupt");
+            List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
+            assertTrue(rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("interrupted"))), rows.toString());
+            assertTrue(Results.load(out).interrupted(), name);
+            assertTrue(printed.toString(java.nio.charset.StandardCharsets.UTF_8).strip().endsWith(out.toString()));
+            assertFalse(heimdall.lab.bench.Interruption.stopRequested(), "the stop flag closes with the run");
+        }
+    }
 }

@@ -1,0 +1,130 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.cli.Args;
+import heimdall.lab.graph.prepared.Layout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** graph-lookup (seed 002): every prepared layout replaying walked traces, against the hash baselines. */
+final class GraphLookupRun implements Reproduction {
+    @Override
+    public String name() {
+        return "graph-lookup";
+    }
+
+    @Override
+    public List<ReproductionOption> options() {
+        return List.of(
+                ReproductionOption.text("--layouts", "L,..", "replay only these layouts (without hash or hash-fastutil, that\n"
+                        + "speedup is null)", "every layout", "every layout"),
+                ReproductionOption.flag("--unpinned", "import NODES EDGES even when no SHA256SUMS beside them pins them (without\n"
+                        + "it that is bad input); the results record each file's SHA-256 and pinned: false"));
+    }
+
+    @Override
+    public String positionals() {
+        return "[NODES EDGES]";
+    }
+
+    @Override
+    public int maxPositionals() {
+        return 2;
+    }
+
+    @Override
+    public String notes() {
+        return """
+                Replays walked traces through every prepared layout (hash, hash-fastutil, dfa-words, dfa-offsets,
+                dfa-compact, dfa-min-words, dfa-min-offsets, dfa-min-compact, dfa-min-narrow) in one run, marks the
+                layout auto picks for each graph (with its one-line reason) and divides the two hash baselines
+                (our own map, fastutil's Long2IntOpenHashMap) by each layout: the checked-in abcdf and broker
+                graphs (pins verified) and synthetic 64/4,096/32,768-state tables with hot and broad traces; or,
+                given NODES EDGES, that external graph alone. One pinned thread; a warm-up batch (sample 0,
+                kept, excluded) then GRAPH_BENCH_SAMPLES batches of GRAPH_BENCH_CALLS events; layout order
+                rotates between batches; preparation is timed outside the loop.
+
+                Environment (seed 002; a variable that is set wins over --quick): GRAPH_BENCH_CPU (default: the
+                highest allowed CPU), GRAPH_BENCH_CALLS (quick: 200,000; full: 2,000,000), GRAPH_BENCH_SAMPLES
+                (quick: 3; full: 7), GRAPH_BENCH_COALESCE (0/1), GRAPH_BENCH_MAX_ENTRIES (construction budget,
+                transitions, 1,048,576), GRAPH_BENCH_BYTES (payload budget, 268,435,456).
+
+                Exit status 1 also when refused (an external graph with unmapped functions or an oversized
+                machine: the reason is printed) or when rejection counts differed across layouts (named); 2 also
+                for a file missing or unreadable, a digest that differs from its pin, a file no pin lists.
+                Stops come between batches (batches_asked, batches_completed per row).
+                """;
+    }
+
+    @Override
+    public Run prepare(Args args) {
+        if (args.positionals().size() != 0 && args.positionals().size() != 2) {
+            throw new BadInput("reproduce graph-lookup: give both NODES and EDGES of an external graph, or neither");
+        }
+        List<Layout> layouts = new ArrayList<>(List.of(Layout.values()));
+        Optional<String> only = option("--layouts").text(args);
+        if (only.isPresent()) {
+            layouts.clear();
+            for (String name : only.get().split(",")) {
+                Layout l = Layout.parse(name.strip());
+                if (l == null) {
+                    throw new BadInput("option --layouts: unknown layout '" + name + "'; one of " + List.of(Layout.values()));
+                }
+                layouts.add(l);
+            }
+        }
+        Optional<List<Path>> external = args.positionals().isEmpty() ? Optional.empty()
+                : Optional.of(List.of(Path.of(args.positionals().get(0)), Path.of(args.positionals().get(1))));
+        boolean unpinned = option("--unpinned").given(args);
+        if (unpinned && external.isEmpty()) {
+            throw new BadInput("option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always pinned");
+        }
+        GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
+                unpinned);
+        return (folder, progress) -> {
+            GraphLookup.Result r = GraphLookup.run(o, folder, progress);
+            return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), report(r));
+        };
+    }
+
+    /** The headline lines: the broker graph's dfa-offsets against hash, what auto picked, warm preparation. */
+    static List<String> report(GraphLookup.Result r) {
+        List<String> lines = new ArrayList<>();
+        if (r.summary().isEmpty()) {
+            return lines;
+        }
+        for (Map<String, Object> row : r.summary()) {
+            if ("broker".equals(row.get("graph")) && "dfa-offsets".equals(row.get("layout")) && row.get("ns_per_event_median") instanceof Double ns) {
+                Map<String, Object> hash = r.summary().stream().filter(h -> h.get("graph").equals("broker")
+                        && h.get("trace").equals(row.get("trace")) && h.get("layout").equals("hash")).findFirst().orElse(null);
+                Object speed = row.get("speedup_vs_hash");
+                lines.add(String.format(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s", row.get("trace"), ns,
+                        hash == null || hash.get("ns_per_event_median") == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", (Double) hash.get("ns_per_event_median")),
+                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)",
+                        Boolean.FALSE.equals(row.get("same_graph_as_published"))
+                                ? String.format(Locale.ROOT, "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
+                                        row.get("published_ns_per_event"), row.get("published_sites"), row.get("published_states"),
+                                        row.get("sites"), row.get("states"))
+                                : ""));
+            }
+        }
+        for (Map<String, Object> row : r.summary()) {
+            if (Boolean.TRUE.equals(row.get("auto")) && row.get("ns_per_event_median") instanceof Double ns) {
+                lines.add(String.format(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
+                        row.get("graph"), row.get("trace"), row.get("layout"), ns, times(row.get("speedup_vs_hash")),
+                        times(row.get("speedup_vs_hash_fastutil"))));
+            }
+        }
+        r.warmPrepMs().forEach((g, ms) -> lines.add(String.format(Locale.ROOT,
+                "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm", g, ms)));
+        return lines;
+    }
+
+    private static String times(Object speedup) {
+        return speedup instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (baseline not measured)";
+    }
+}

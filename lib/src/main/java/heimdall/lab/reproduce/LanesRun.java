@@ -1,0 +1,43 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.cli.Args;
+import java.util.List;
+
+/** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */
+final class LanesRun implements Reproduction {
+    @Override
+    public String name() {
+        return "lanes";
+    }
+
+    @Override
+    public List<ReproductionOption> options() {
+        return List.of();
+    }
+
+    @Override
+    public String notes() {
+        return """
+                Foreground workers (real 4 KiB preads from a prepared 1 MiB file, 4 KiB writes to /dev/null) and one
+                collector (getrusage, sched_yield), each thread with its own cursor and assigned entry over shared
+                tables, a check before each call; variants unchecked and every layout; counts and checksums verified.
+
+                Environment (seed 002; a variable that is set wins over --quick): GRAPH_WORKLOAD_THREADS (1,4,16),
+                GRAPH_WORKLOAD_ITERS (quick: 5,000; full: 50,000), GRAPH_WORKLOAD_CPUS (the CPUs workload threads
+                may use; default every allowed CPU), GRAPH_BENCH_SAMPLES (quick: 3; full: 7), GRAPH_BENCH_COALESCE,
+                GRAPH_BENCH_MAX_ENTRIES, GRAPH_BENCH_BYTES.
+
+                Exit status 1 also when a verification failed (named). Stops come between batches: the batches
+                every variant completed are kept (batches_asked, batches_completed per row).
+                """;
+    }
+
+    @Override
+    public Run prepare(Args args) {
+        GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
+        return (folder, progress) -> {
+            Lanes.Result r = Lanes.run(s, folder, progress);
+            return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), List.of());
+        };
+    }
+}
