@@ -1,0 +1,20 @@
+package heimdall.lab.results;
+
+import java.util.List;
+
+/**
+ * One row of a results folder's {@code summary.json}, typed by the reproduction that wrote it
+ * ({@link ResultKind} maps each reproduction's name to its row type). Rows are records whose
+ * components are the JSON's fields, read and written with Jackson under their snake_case names.
+ */
+public sealed interface ResultRow
+        permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow {
+
+    /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
+    List<String> labelParts();
+
+    /** The parts of {@link #labelParts} joined with " · ". */
+    default String label() {
+        return String.join(" · ", labelParts());
+    }
+}
