@@ -4,6 +4,20 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.EnvironmentInfo;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.MeasuredCallRow;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.Summary;
+import heimdall.lab.results.SummaryJson;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -35,9 +49,10 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
 /**
- * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json} as a
- * table (one row per measured row, {@code row} = its index), {@code samples.arrow} as a long table and
- * {@code environment.json} as a map.
+ * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json}
+ * as typed rows of the reproduction that wrote it ({@link #kind}, {@link #rows(Class)}, {@link #floorCost()}
+ * and the like) and as a table (one row per measured row, {@code row} = its index), {@code samples.arrow}
+ * as a long table and {@code environment.json} as {@link EnvironmentInfo}.
  *
  * <p>Scalar fields become columns (numbers: {@code long} when every value is whole, else
  * {@code double}; booleans; strings); the {@code published} object is flattened into
@@ -65,28 +80,33 @@ public final class Results {
 
     record SampleKey(int row, String variant) {}
 
-    private final boolean interrupted;
-    private final String interruption;
+    private final Summary typed;
+    private final EnvironmentInfo env;
 
-    private Results(Path dir, List<Map<String, Object>> rows, Table summary, Map<String, Object> environment,
-            boolean interrupted, String interruption) {
-        this.interrupted = interrupted;
-        this.interruption = interruption;
+    private Results(Path dir, Summary typed, EnvironmentInfo env, List<Map<String, Object>> rows, Table summary,
+            Map<String, Object> environment) {
+        this.typed = typed;
+        this.env = env;
         this.dir = dir;
         this.rows = rows;
         this.summary = summary;
         this.environment = environment;
     }
 
-    /** Loads a results folder; bad input (naming the file and field) when it does not hold the contract. */
+    /**
+     * Loads a results folder: its rows typed as the reproduction that wrote it (summary.json names it;
+     * folders from before it did take the one their environment.json recorded). Bad input, naming the
+     * file and field, when it does not hold the contract: a row field no reproduction writes, an
+     * identifying field missing, a value of the wrong type.
+     */
     public static Results load(Path dir) {
         Path summaryFile = dir.resolve("summary.json");
         if (!Files.isRegularFile(summaryFile)) {
             throw new BadInput(summaryFile + ": missing (is " + dir + " a results folder?)");
         }
+        Summary typed = SummaryJson.read(dir);
+        EnvironmentInfo envInfo = SummaryJson.environment(dir);
         List<Map<String, Object>> rows;
-        boolean interrupted = false;
-        String interruption = null;
         try {
             JsonNode top = JSON.readTree(summaryFile.toFile());
             // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
@@ -94,15 +114,6 @@ public final class Results {
             if (node == null || !node.isArray()) {
                 throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
                         "expected a JSON array of row objects (or an object with one under \"rows\")");
-            }
-            if (top.isObject()) {
-                JsonNode flag = top.get("interrupted");
-                if (flag != null && !flag.isBoolean()) {
-                    throw BadInput.at(summaryFile, "interrupted", "expected true or false, found " + flag);
-                }
-                interrupted = flag != null && flag.booleanValue();
-                JsonNode said = top.get("interruption");
-                interruption = said == null || said.isNull() ? null : said.asText();
             }
             rows = new ArrayList<>();
             for (int i = 0; i < node.size(); i++) {
@@ -124,7 +135,86 @@ public final class Results {
                 throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
             }
         }
-        return new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env, interrupted, interruption);
+        return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(summaryFile, rows), env);
+    }
+
+    /** The reproduction that wrote this folder, which says the type of its rows. */
+    public ResultKind kind() {
+        return typed.kind();
+    }
+
+    /** summary.json's schema: 1 (a bare array, older folders) or 2. */
+    public int schemaVersion() {
+        return typed.schemaVersion();
+    }
+
+    /** summary.json's rows, typed ({@link ResultKind#rowType()} of {@link #kind}), in row order. */
+    public List<ResultRow> resultRows() {
+        return typed.rows();
+    }
+
+    /** Row {@code i}, typed. */
+    public ResultRow row(int i) {
+        return typed.rows().get(i);
+    }
+
+    /**
+     * The rows as {@code type}: all of them for this folder's row type, those of one kind for a
+     * kind of it ({@code KernelBitmapRow.Configuration}); IllegalArgumentException for a type this
+     * folder's reproduction does not write.
+     */
+    public <T extends ResultRow> List<T> rows(Class<T> type) {
+        return typed.rows(type);
+    }
+
+    /** A floor-cost folder's rows (IllegalArgumentException for another reproduction's folder). */
+    public List<FloorCostRow> floorCost() {
+        return rows(FloorCostRow.class);
+    }
+
+    /** A host-load folder's rows. */
+    public List<HostLoadRow> hostLoad() {
+        return rows(HostLoadRow.class);
+    }
+
+    /** A floor-cost or host-load folder's rows: a call timed under a floor and without one. */
+    public List<MeasuredCallRow> measuredCalls() {
+        return rows(MeasuredCallRow.class);
+    }
+
+    /** An attach-cost folder's rows. */
+    public List<AttachCostRow> attachCost() {
+        return rows(AttachCostRow.class);
+    }
+
+    /** A kernel-bitmap folder's rows (configurations, estimates, expectations, the agreement). */
+    public List<KernelBitmapRow> kernelBitmap() {
+        return rows(KernelBitmapRow.class);
+    }
+
+    /** A graph-lookup folder's rows. */
+    public List<GraphLookupRow> graphLookup() {
+        return rows(GraphLookupRow.class);
+    }
+
+    /** A {@code ./lab graph jmh} folder's row. */
+    public List<GraphJmhRow> graphJmh() {
+        return rows(GraphJmhRow.class);
+    }
+
+    /** A lanes folder's rows. */
+    public List<LanesRow> lanes() {
+        return rows(LanesRow.class);
+    }
+
+    /** A follower-cost folder's rows. */
+    public List<FollowerCostRow> followerCost() {
+        return rows(FollowerCostRow.class);
+    }
+
+    /** environment.json, typed (null when the folder has none). */
+    public EnvironmentInfo env() {
+        return env;
     }
 
     /**
@@ -132,12 +222,12 @@ public final class Results {
      * {@code interrupted}; each row then says how many runs it completed).
      */
     public boolean interrupted() {
-        return interrupted;
+        return typed.interrupted();
     }
 
     /** How the run was stopped, as it was announced ({@code "terminated (SIGTERM)"}), or null. */
     public String interruption() {
-        return interruption;
+        return typed.interruption();
     }
 
     /** The folder this was loaded from. */
@@ -150,19 +240,30 @@ public final class Results {
         return summary;
     }
 
-    /** summary.json's row objects as parsed (lists and the published object included). */
+    /**
+     * summary.json's row objects as parsed (lists and the published object included).
+     *
+     * @deprecated string keys and casts; use the typed {@link #rows(Class)}, {@link #row(int)} or
+     *     {@link #floorCost()} and the like
+     */
+    @Deprecated
     public List<Map<String, Object>> rows() {
         return rows;
     }
 
-    /** environment.json (empty when the folder has none). */
+    /**
+     * environment.json as parsed (empty when the folder has none).
+     *
+     * @deprecated string keys and casts; use the typed {@link #env()}
+     */
+    @Deprecated
     public Map<String, Object> environment() {
         return environment;
     }
 
-    /** Floor/broker/load rows have {@code what}; graph rows have {@code graph}. */
+    /** Whether this is a graph folder (graph-lookup, graph jmh): rows of a graph, trace and layout. */
     public boolean hasGraphRows() {
-        return summary.columnNames().contains("graph");
+        return kind() == ResultKind.GRAPH_LOOKUP || kind() == ResultKind.GRAPH_JMH;
     }
 
     /**
@@ -280,7 +381,7 @@ public final class Results {
      * filter): rows sharing a call share one baseline, stored once, under {@code baseline_row}.
      */
     public int baselineRow(int i) {
-        return rows.get(i).get("baseline_row") instanceof Number n ? n.intValue() : i;
+        return row(i) instanceof MeasuredCallRow m && m.baselineRow() != null ? m.baselineRow().intValue() : i;
     }
 
     /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
@@ -316,28 +417,15 @@ public final class Results {
 
     /** {@link #label}'s parts, so a plot can drop the parts every row of a group shares. */
     public List<String> labelParts(int i) {
-        Map<String, Object> r = rows.get(i);
-        List<String> parts = new ArrayList<>();
-        if (r.get("graph") != null) {
-            parts.add(r.get("graph") + " / " + r.get("trace") + " / " + r.get("layout"));
-            return parts;
-        }
-        parts.add(String.valueOf(r.getOrDefault("what", "row " + i)));
-        for (String k : List.of("call", "supervisor", "answer", "placement")) {
-            if (r.get(k) != null) {
-                parts.add(String.valueOf(r.get(k)));
-            }
-        }
-        if (Boolean.TRUE.equals(r.get("sync_wakeup"))) {
-            parts.add("sync wake-up");
-        }
-        if (r.get("load") != null) {
-            parts.add(String.valueOf(r.get("load")));
-        }
-        return parts;
+        return row(i).labelParts();
     }
 
-    /** A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent. */
+    /**
+     * A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent.
+     *
+     * @deprecated a string key; use the typed row's list ({@code floorCost().get(i).runMediansNs()})
+     */
+    @Deprecated
     public List<Double> numbers(int i, String field) {
         Object v = rows.get(i).get(field);
         List<Double> out = new ArrayList<>();
