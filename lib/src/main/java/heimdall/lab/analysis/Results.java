@@ -218,6 +218,14 @@ public final class Results {
     }
 
     /**
+     * environment.json as its JSON tree (null when the folder has none), for showing it whole
+     * ({@link Tables#environment}); a reproduction's own settings are only here.
+     */
+    public JsonNode environmentJson() {
+        return environment.isEmpty() ? null : JSON.valueToTree(environment);
+    }
+
+    /**
      * Whether a signal stopped the run before every row had all its runs ({@code summary.json}'s
      * {@code interrupted}; each row then says how many runs it completed).
      */

@@ -31,6 +31,14 @@ public sealed interface KernelBitmapRow extends ResultRow {
         return List.of(what());
     }
 
+    /** The runner's timed loop a figure comes from: its bare {@code syscall} instruction, or the kernel selftest's loop. */
+    enum Loop {
+        /** The runner's bare {@code syscall} instruction (fields without a prefix). */
+        BARE,
+        /** The selftest's loop, glibc's {@code syscall()} with the pid compared (fields prefixed {@code selftest_}). */
+        SELFTEST
+    }
+
     /** A measured configuration: per-call and batch figures of the bare and the selftest loop, by code placement. */
     public record Configuration(
             @JsonProperty(value = "section", required = true) String section,
@@ -100,6 +108,20 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
             @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall) implements KernelBitmapRow {
+        /** Each placement's per-call median of {@code loop} (null entries: no run at that placement). */
+        public List<Long> perCallByPlacement(Loop loop) {
+            return loop == Loop.BARE ? perCallNsByPlacement : selftestPerCallNsByPlacement;
+        }
+
+        /** Each placement's batch figure (CPU time) of {@code loop}. */
+        public List<Long> batchByPlacement(Loop loop) {
+            return loop == Loop.BARE ? batchNsPerCallByPlacement : selftestBatchNsPerCallByPlacement;
+        }
+
+        /** Each placement's batch figure on the monotonic clock of {@code loop} (null in folders made before it was measured). */
+        public List<Long> batchMonotonicByPlacement(Loop loop) {
+            return loop == Loop.BARE ? batchMonotonicNsPerCallByPlacement : selftestBatchMonotonicNsPerCallByPlacement;
+        }
     }
 
     /** An estimate (entry cost, per-filter cost) by each method, beside the published one and the selftest's method. */
