@@ -535,6 +535,20 @@ public final class Plots {
     }
 
     /**
+     * {@link #runValues(Results, Group, Function, Function, String, String)} for rows of one type: the
+     * lists of the group's rows that are {@code type}s ({@code AttachCostRow.class,
+     * AttachCostRow::attachRunMediansNs}); {@code noneValues} may be null.
+     */
+    public static <T extends ResultRow> CategoryChart runValues(Results r, Group g, Class<T> type,
+            Function<? super T, ? extends List<? extends Number>> values, Function<? super T, ? extends List<? extends Number>> noneValues,
+            String title, String yTitle) {
+        Function<ResultRow, List<? extends Number>> f = row -> type.isInstance(row) ? values.apply(type.cast(row)) : List.of();
+        Function<ResultRow, List<? extends Number>> n = noneValues == null ? null
+                : row -> type.isInstance(row) ? noneValues.apply(type.cast(row)) : List.of();
+        return runValues(r, g, f, n, title, yTitle);
+    }
+
+    /**
      * {@link #runValues(Results, Group, Function, Function, String, String)} with the lists named by
      * their summary.json fields.
      *
