@@ -81,6 +81,31 @@ class CommittedResultsTypedTest {
         return Fixtures.resultsRoot().resolve(name);
     }
 
+    /**
+     * The reproductions that write their rows as records (lanes, graph jmh) write what the committed
+     * folders hold: a committed row read and written again has the same fields, in the same order.
+     */
+    @Test
+    void recordWrittenRowsAreTheCommittedRows() throws IOException {
+        int compared = 0;
+        for (String name : List.of("2026-11-30-vm-4", "2026-11-30-vm-3", "2026-11-30-vm-15")) {
+            Path dir = rootOf(name);
+            Summary s = SummaryJson.read(dir);
+            JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
+            JsonNode rows = raw.isArray() ? raw : raw.get("rows");
+            for (int i = 0; i < rows.size(); i++) {
+                JsonNode back = SummaryJson.JSON.valueToTree(s.rows().get(i));
+                List<String> want = new ArrayList<>();
+                rows.get(i).fieldNames().forEachRemaining(want::add);
+                List<String> got = new ArrayList<>();
+                back.fieldNames().forEachRemaining(got::add);
+                assertEquals(want, got, name + " row " + i);
+                compared++;
+            }
+        }
+        assertTrue(compared > 20);
+    }
+
     @Test
     void typedFiguresAreTheFilesFigures() {
         Summary floor = SummaryJson.read(rootOf("2026-11-30-vm-13"));
