@@ -69,7 +69,7 @@ public final class Results {
     private final Path dir;
     private final List<Map<String, Object>> rows;
     private final Table summary;
-    private final Map<String, Object> environment;
+    private final JsonNode environment;
     private Table samples;
     private Map<SampleKey, long[][]> grouped;
     private Distributions distilled;
@@ -84,7 +84,7 @@ public final class Results {
     private final EnvironmentInfo env;
 
     private Results(Path dir, Summary typed, EnvironmentInfo env, List<Map<String, Object>> rows, Table summary,
-            Map<String, Object> environment) {
+            JsonNode environment) {
         this.typed = typed;
         this.env = env;
         this.dir = dir;
@@ -107,10 +107,11 @@ public final class Results {
         Summary typed = SummaryJson.read(dir);
         EnvironmentInfo envInfo = SummaryJson.environment(dir);
         List<Map<String, Object>> rows;
+        JsonNode node;
         try {
             JsonNode top = JSON.readTree(summaryFile.toFile());
             // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
-            JsonNode node = top != null && top.isObject() ? top.get("rows") : top;
+            node = top != null && top.isObject() ? top.get("rows") : top;
             if (node == null || !node.isArray()) {
                 throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
                         "expected a JSON array of row objects (or an object with one under \"rows\")");
@@ -121,21 +122,22 @@ public final class Results {
                 if (!r.isObject()) {
                     throw BadInput.at(summaryFile, "[" + i + "]", "expected an object, found " + r.getNodeType());
                 }
+                // only for the deprecated rows(): the typed rows are SummaryJson's
                 rows.add(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {}));
             }
         } catch (IOException e) {
             throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
         }
-        Map<String, Object> env = Map.of();
+        JsonNode envTree = null;
         Path envFile = dir.resolve("environment.json");
         if (Files.isRegularFile(envFile)) {
             try {
-                env = JSON.readValue(envFile.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+                envTree = JSON.readTree(envFile.toFile());
             } catch (IOException e) {
                 throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
             }
         }
-        return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(summaryFile, rows), env);
+        return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(node), envTree);
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
@@ -222,7 +224,7 @@ public final class Results {
      * ({@link Tables#environment}); a reproduction's own settings are only here.
      */
     public JsonNode environmentJson() {
-        return environment.isEmpty() ? null : JSON.valueToTree(environment);
+        return environment;
     }
 
     /**
@@ -266,7 +268,8 @@ public final class Results {
      */
     @Deprecated
     public Map<String, Object> environment() {
-        return environment;
+        return environment == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(JSON.convertValue(environment, new TypeReference<LinkedHashMap<String, Object>>() {}));
     }
 
     /** Whether this is a graph folder (graph-lookup, graph jmh): rows of a graph, trace and layout. */
@@ -449,22 +452,29 @@ public final class Results {
         return out;
     }
 
-    private static Table summaryTable(Path file, List<Map<String, Object>> rows) {
+    /**
+     * summary.json's rows as a table, from the JSON tree (the boundary where a row is still its
+     * fields by name): scalar fields become columns, the published object's scalars
+     * {@code published_<name>} columns, lists stay out.
+     */
+    private static Table summaryTable(JsonNode rows) {
         // Flatten the published object; keep scalar fields; remember the order fields first appear in.
-        List<Map<String, Object>> flat = new ArrayList<>();
+        List<Map<String, JsonNode>> flat = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         names.add("row");
-        for (Map<String, Object> r : rows) {
-            Map<String, Object> f = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> e : r.entrySet()) {
-                Object v = e.getValue();
-                if (v instanceof Map<?, ?> m) {
-                    for (Map.Entry<?, ?> pe : m.entrySet()) {
-                        if (!(pe.getValue() instanceof Map) && !(pe.getValue() instanceof List)) {
+        for (JsonNode r : rows) {
+            Map<String, JsonNode> f = new LinkedHashMap<>();
+            for (var it = r.fields(); it.hasNext(); ) {
+                var e = it.next();
+                JsonNode v = e.getValue();
+                if (v.isObject()) {
+                    for (var pit = v.fields(); pit.hasNext(); ) {
+                        var pe = pit.next();
+                        if (!pe.getValue().isContainerNode()) {
                             f.put(e.getKey() + "_" + pe.getKey(), pe.getValue());
                         }
                     }
-                } else if (!(v instanceof List)) {
+                } else if (!v.isArray()) {
                     f.put(e.getKey(), v);
                 }
             }
@@ -481,46 +491,47 @@ public final class Results {
             if (name.equals("row")) {
                 continue;
             }
-            t.addColumns(column(file, name, flat));
+            t.addColumns(column(name, flat));
         }
         return t;
     }
 
-    private static Column<?> column(Path file, String name, List<Map<String, Object>> rows) {
+    /** One column: long when every value is a whole number, double when numbers, boolean, else string; missing for null. */
+    private static Column<?> column(String name, List<Map<String, JsonNode>> rows) {
         boolean numbers = true;
         boolean whole = true;
         boolean bools = true;
         boolean any = false;
-        for (Map<String, Object> r : rows) {
-            Object v = r.get(name);
-            if (v == null) {
+        for (Map<String, JsonNode> r : rows) {
+            JsonNode v = r.get(name);
+            if (v == null || v.isNull()) {
                 continue;
             }
             any = true;
-            numbers &= v instanceof Number;
-            bools &= v instanceof Boolean;
-            whole &= v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger;
+            numbers &= v.isNumber();
+            bools &= v.isBoolean();
+            whole &= v.isIntegralNumber();
         }
         if (!any || numbers) {
             if (any && whole) {
                 LongColumn c = LongColumn.create(name);
                 rows.forEach(r -> {
-                    Object v = r.get(name);
-                    if (v == null) {
+                    JsonNode v = r.get(name);
+                    if (v == null || v.isNull()) {
                         c.appendMissing();
                     } else {
-                        c.append(((Number) v).longValue());
+                        c.append(v.longValue());
                     }
                 });
                 return c;
             }
             DoubleColumn c = DoubleColumn.create(name);
             rows.forEach(r -> {
-                Object v = r.get(name);
-                if (v == null) {
+                JsonNode v = r.get(name);
+                if (v == null || v.isNull()) {
                     c.appendMissing();
                 } else {
-                    c.append(((Number) v).doubleValue());
+                    c.append(v.doubleValue());
                 }
             });
             return c;
@@ -528,22 +539,22 @@ public final class Results {
         if (bools) {
             BooleanColumn c = BooleanColumn.create(name);
             rows.forEach(r -> {
-                Object v = r.get(name);
-                if (v == null) {
+                JsonNode v = r.get(name);
+                if (v == null || v.isNull()) {
                     c.appendMissing();
                 } else {
-                    c.append((Boolean) v);
+                    c.append(v.booleanValue());
                 }
             });
             return c;
         }
         StringColumn c = StringColumn.create(name);
         rows.forEach(r -> {
-            Object v = r.get(name);
-            if (v == null) {
+            JsonNode v = r.get(name);
+            if (v == null || v.isNull()) {
                 c.appendMissing();
             } else {
-                c.append(String.valueOf(v));
+                c.append(v.isTextual() ? v.textValue() : v.toString());
             }
         });
         return c;
