@@ -131,7 +131,7 @@ public final class GraphJmhCommand implements Command {
         heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow("broker", "walk " + entry, layout.wire(),
                 (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
                 Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeSummary("graph-jmh", java.util.Optional.empty(), List.of(row));
+        folder.writeSummary("graph-jmh", java.util.Optional.empty(), heimdall.lab.results.SummaryJson.trees(List.of(row)));
         java.util.Map<String, Object> env = new java.util.LinkedHashMap<>(heimdall.lab.sys.Host.capture().toMap());
         env.put("reproduction", "graph jmh");
         env.put("cpu", s.cpu());

@@ -145,7 +145,7 @@ public final class Lanes {
             return new Result(folder.path(), List.of(), List.of(), cause);
         }
         cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("lanes", cause, summary);
+        folder.writeSummary("lanes", cause, heimdall.lab.results.SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "lanes");

@@ -1,6 +1,7 @@
 package heimdall.lab.results;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * One row of a results folder's {@code summary.json}, typed by the reproduction that wrote it
@@ -12,6 +13,15 @@ public sealed interface ResultRow
 
     /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
     List<String> labelParts();
+
+    /**
+     * The fields this row's writer puts in summary.json as {@code null} when they are null; every
+     * other null field is left out (a row kind without the field, or a figure not measured). Lets a
+     * record write exactly what its reproduction always wrote: {@link SummaryJson#tree}.
+     */
+    default Set<String> nullsWritten() {
+        return Set.of();
+    }
 
     /** The parts of {@link #labelParts} joined with " · ". */
     default String label() {

@@ -1,18 +1,23 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +38,37 @@ public final class SummaryJson {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /**
+     * A row as its reproduction writes it into summary.json: its fields in record order, a null field
+     * written only when the row names it in {@link ResultRow#nullsWritten()}, else left out.
+     */
+    public static ObjectNode tree(ResultRow row) {
+        ObjectNode node = JSON.valueToTree(row);
+        Set<String> keep = row.nullsWritten();
+        List<String> drop = new ArrayList<>();
+        node.fields().forEachRemaining(e -> {
+            if (e.getValue().isNull() && !keep.contains(e.getKey())) {
+                drop.add(e.getKey());
+            }
+        });
+        node.remove(drop);
+        return node;
+    }
+
+    /** {@link #tree} of every row, for {@code ResultsFolder.writeSummary}. */
+    public static List<ObjectNode> trees(List<? extends ResultRow> rows) {
+        return rows.stream().map(SummaryJson::tree).toList();
+    }
+
+    /**
+     * The rows as the maps summary.json holds, for callers of the map-based {@code ReproductionResult}
+     * (its summary predates the typed rows).
+     */
+    public static List<Map<String, Object>> asWritten(List<? extends ResultRow> rows) {
+        return rows.stream().map(r -> JSON.convertValue(tree(r), new TypeReference<LinkedHashMap<String, Object>>() {}))
+                .map(java.util.Collections::unmodifiableMap).toList();
+    }
 
     private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");
 

@@ -94,7 +94,7 @@ class CommittedResultsTypedTest {
             JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
             JsonNode rows = raw.isArray() ? raw : raw.get("rows");
             for (int i = 0; i < rows.size(); i++) {
-                JsonNode back = SummaryJson.JSON.valueToTree(s.rows().get(i));
+                JsonNode back = SummaryJson.tree(s.rows().get(i));
                 List<String> want = new ArrayList<>();
                 rows.get(i).fieldNames().forEachRemaining(want::add);
                 List<String> got = new ArrayList<>();
