@@ -2,6 +2,7 @@ package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce attach-cost}'s {@code summary.json}: a floor attached in-process
@@ -34,16 +35,24 @@ public record AttachCostRow(
         @JsonProperty("compile_median_ns") Long compileMedianNs,
         @JsonProperty("compile_p99_ns") Long compileP99Ns,
         @JsonProperty("compiles") Long compiles,
-        @JsonProperty(value = "status", required = true) String status,
-        @JsonProperty("failure") String failure,
-        @JsonProperty("runs_asked") Long runsAsked,
-        @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted,
         @JsonProperty("fork_median_ns") Long forkMedianNs,
         @JsonProperty("fork_p99_ns") Long forkP99Ns,
         @JsonProperty("fork_run_medians_ns") List<Long> forkRunMediansNs,
         @JsonProperty("fork_outside_ns_per_call") Long forkOutsideNsPerCall,
-        @JsonProperty("fork_outside_totals_ns") List<Long> forkOutsideTotalsNs) implements ResultRow {
+        @JsonProperty("fork_outside_totals_ns") List<Long> forkOutsideTotalsNs,
+        @JsonProperty(value = "status", required = true) String status,
+        @JsonProperty("failure") String failure,
+        @JsonProperty("runs_asked") Long runsAsked,
+        @JsonProperty("runs_completed") Long runsCompleted,
+        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+
+    private static final Set<String> MEASURED_NULLS = Set.of("attach_in_fork_added_ns", "compile_median_ns", "compile_p99_ns");
+
+    /** A measured floor's row names its fork-relative and compile figures even when null (a stop came first); other rows leave nulls out. */
+    @Override
+    public Set<String> nullsWritten() {
+        return attachMedianNs != null ? MEASURED_NULLS : Set.of();
+    }
 
     @Override
     public List<String> labelParts() {

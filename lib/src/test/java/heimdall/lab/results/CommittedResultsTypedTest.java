@@ -82,13 +82,13 @@ class CommittedResultsTypedTest {
     }
 
     /**
-     * The reproductions that write their rows as records (lanes, graph jmh) write what the committed
+     * The reproductions that write their rows as records (lanes, graph jmh, attach-cost) write what the committed
      * folders hold: a committed row read and written again has the same fields, in the same order.
      */
     @Test
     void recordWrittenRowsAreTheCommittedRows() throws IOException {
         int compared = 0;
-        for (String name : List.of("2026-11-30-vm-4", "2026-11-30-vm-3", "2026-11-30-vm-15")) {
+        for (String name : List.of("2026-11-30-vm-4", "2026-11-30-vm-3", "2026-11-30-vm-15", "2026-11-30-vm-6", "2026-11-30-vm-10")) {
             Path dir = rootOf(name);
             Summary s = SummaryJson.read(dir);
             JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
