@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * One row of {@code ./lab reproduce graph-lookup}'s {@code summary.json}: a graph replayed on a trace
  * with one prepared layout, in nanoseconds per event ({@code ns_per_event_*}), or the reason it was
- * not measured. Null where not measured or where an older folder lacks the field.
+ * not measured. Null where not measured or where an older folder lacks the field;
+ * {@code rejections_agree} is written (false) only on the rows of a case whose layouts disagreed.
  */
 public record GraphLookupRow(
         @JsonProperty(value = "graph", required = true) String graph,
@@ -37,6 +38,7 @@ public record GraphLookupRow(
         @JsonProperty("speedup_vs_hash_fastutil") Double speedupVsHashFastutil,
         @JsonProperty("rejections") Long rejections,
         @JsonProperty("samples") Long samples,
+        @JsonProperty("rejections_agree") Boolean rejectionsAgree,
         @JsonProperty("published_ns_per_event") Double publishedNsPerEvent,
         @JsonProperty("published_sites") Long publishedSites,
         @JsonProperty("published_states") Long publishedStates,

@@ -44,6 +44,16 @@ class SummaryJsonTest {
     }
 
     @Test
+    void aGraphRowOfLayoutsThatDisagreedLoads() throws IOException {
+        summary("{\"reproduction\": \"graph-lookup\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [{\"graph\": \"g\","
+                + " \"trace\": \"t\", \"layout\": \"hash\", \"status\": \"measured\", \"ns_per_event_median\": 2.5,"
+                + " \"rejections\": 3, \"rejections_agree\": false}]}");
+        GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
+        assertEquals(Boolean.FALSE, r.rejectionsAgree());
+        assertEquals(2.5, r.nsPerEventMedian());
+    }
+
+    @Test
     void aMissingIdentifyingFieldIsNamed() throws IOException {
         summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
                 + ROW.replace("\"variant\": \"unchecked\", ", "") + "]}");
