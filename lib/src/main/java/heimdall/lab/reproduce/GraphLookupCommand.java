@@ -2,6 +2,7 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.cli.Args;
 import heimdall.lab.graph.prepared.Layout;
 import java.io.IOException;
@@ -101,26 +102,25 @@ public final class GraphLookupCommand {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        for (Map<String, Object> row : r.summary()) {
-            if ("broker".equals(row.get("graph")) && "dfa-offsets".equals(row.get("layout")) && row.get("ns_per_event_median") instanceof Double ns) {
-                Map<String, Object> hash = r.summary().stream().filter(h -> h.get("graph").equals("broker")
-                        && h.get("trace").equals(row.get("trace")) && h.get("layout").equals("hash")).findFirst().orElse(null);
-                Object speed = row.get("speedup_vs_hash");
-                out.printf(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s%n", row.get("trace"), ns,
-                        hash == null || hash.get("ns_per_event_median") == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", (Double) hash.get("ns_per_event_median")),
-                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)",
-                        Boolean.FALSE.equals(row.get("same_graph_as_published"))
+        for (GraphLookupRow row : r.summary()) {
+            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.nsPerEventMedian() != null) {
+                GraphLookupRow hash = r.summary().stream().filter(h -> h.graph().equals("broker")
+                        && h.trace().equals(row.trace()) && h.layout().equals("hash")).findFirst().orElse(null);
+                out.printf(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s%n", row.trace(),
+                        row.nsPerEventMedian(),
+                        hash == null || hash.nsPerEventMedian() == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
+                        row.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash()) : "null (no hash baseline)",
+                        Boolean.FALSE.equals(row.sameGraphAsPublished())
                                 ? String.format(Locale.ROOT, "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
-                                        row.get("published_ns_per_event"), row.get("published_sites"), row.get("published_states"),
-                                        row.get("sites"), row.get("states"))
+                                        row.publishedNsPerEvent(), row.publishedSites(), row.publishedStates(), row.sites(), row.states())
                                 : "");
             }
         }
-        for (Map<String, Object> row : r.summary()) {
-            if (Boolean.TRUE.equals(row.get("auto")) && row.get("ns_per_event_median") instanceof Double ns) {
+        for (GraphLookupRow row : r.summary()) {
+            if (Boolean.TRUE.equals(row.auto()) && row.nsPerEventMedian() != null) {
                 out.printf(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)%n",
-                        row.get("graph"), row.get("trace"), row.get("layout"), ns, times(row.get("speedup_vs_hash")),
-                        times(row.get("speedup_vs_hash_fastutil")));
+                        row.graph(), row.trace(), row.layout(), row.nsPerEventMedian(), times(row.speedupVsHash()),
+                        times(row.speedupVsHashFastutil()));
             }
         }
         r.warmPrepMs().forEach((g, ms) -> out.printf(Locale.ROOT,
@@ -132,7 +132,7 @@ public final class GraphLookupCommand {
         return r.interruption().map(heimdall.lab.bench.Interruption.Cause::exitStatus).orElse(r.failures().isEmpty() ? 0 : 1);
     }
 
-    private static String times(Object speedup) {
-        return speedup instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (baseline not measured)";
+    private static String times(Double speedup) {
+        return speedup != null ? String.format(Locale.ROOT, "%.1f×", speedup) : "null (baseline not measured)";
     }
 }

@@ -36,4 +36,22 @@ class RowTreeTest {
         JsonNode t = SummaryJson.tree(a);
         assertEquals(List.of("section", "what", "compared", "agree"), names(t));
     }
+
+    @Test
+    void aGraphRowWithItsPublishedFigureKeepsItsOwnFigures() {
+        GraphLookupRow r = new GraphLookupRow("broker", "walk main", "dfa-offsets", 91L, 96L, 900L, 1000L, 1.5, null, 4096L,
+                true, "a", "b", false, 5L, 5L, false, "measured", null, 3.0, 2.9, 3.2, 0.1, false, null, null, 0L, 5L, null,
+                null, null, null, null);
+        GraphLookupRow p = r.withPublished(3.19, 101L, 544L, false).withSpeedupVsHash(2.0).withRejectionsDisagreeing();
+        assertEquals(91L, p.sites());
+        assertEquals(96L, p.states());
+        assertEquals(101L, p.publishedSites());
+        assertEquals(544L, p.publishedStates());
+        assertEquals(2.0, p.speedupVsHash());
+        assertEquals(Boolean.FALSE, p.rejectionsAgree());
+        assertEquals(3.0, p.nsPerEventMedian());
+        JsonNode t = SummaryJson.tree(r.withPublished(null, null, null, null));
+        assertTrue(t.has("published_sites") && t.get("published_sites").isNull(), "graph-lookup names the published figures, null or not");
+        assertTrue(!t.has("reason") && !t.has("rejections_agree"));
+    }
 }
