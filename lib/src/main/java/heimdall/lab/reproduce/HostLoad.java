@@ -6,6 +6,8 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
@@ -139,7 +141,7 @@ public final class HostLoad {
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeSummary("host-load", cause, summary);
+        folder.writeSummary("host-load", cause, SummaryJson.checked(ResultKind.HOST_LOAD, summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("reproduction", "host-load");
         env.put("started", started.toString());

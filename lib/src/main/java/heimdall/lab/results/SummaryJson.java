@@ -70,6 +70,26 @@ public final class SummaryJson {
                 .map(java.util.Collections::unmodifiableMap).toList();
     }
 
+    /**
+     * Rows a reproduction still builds as maps, checked against its row record before they are
+     * written: each must read back as {@code kind}'s row type (no field the record lacks, every type
+     * as declared), so what is written is what {@link #read} accepts. Returns the rows unchanged;
+     * IllegalStateException naming the row and field when one does not fit (a writer's bug: add the
+     * field to the record).
+     */
+    public static <M extends Map<String, ?>> List<M> checked(ResultKind kind, List<M> rows) {
+        Path where = Path.of(kind.reproduction() + " summary.json (being written)");
+        for (int i = 0; i < rows.size(); i++) {
+            try {
+                row(where, "rows[" + i + "]", JSON.valueToTree(rows.get(i)), kind.rowType());
+            } catch (BadInput e) {
+                throw new IllegalStateException(e.getMessage() + " (the writer and " + kind.rowType().getSimpleName()
+                        + " disagree: add the field to the record)", e);
+            }
+        }
+        return rows;
+    }
+
     private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");
 
     /**

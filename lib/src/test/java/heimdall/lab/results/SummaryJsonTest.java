@@ -8,6 +8,7 @@ import heimdall.lab.BadInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +52,19 @@ class SummaryJsonTest {
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
         assertEquals(2.5, r.nsPerEventMedian());
+    }
+
+    @Test
+    void aWrittenMapRowIsCheckedAgainstItsRecord() {
+        java.util.Map<String, Object> ok = new java.util.LinkedHashMap<>();
+        ok.put("section", "agreement");
+        ok.put("what", "w");
+        ok.put("agree", true);
+        assertEquals(List.of(ok), SummaryJson.checked(ResultKind.KERNEL_BITMAP, List.of(ok)));
+        java.util.Map<String, Object> typo = new java.util.LinkedHashMap<>(ok);
+        typo.put("agrees", true);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SummaryJson.checked(ResultKind.KERNEL_BITMAP, List.of(ok, typo)));
+        assertTrue(e.getMessage().contains("rows[1].agrees: unknown field") && e.getMessage().contains("add the field"), e.getMessage());
     }
 
     @Test
