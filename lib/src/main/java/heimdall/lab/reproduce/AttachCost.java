@@ -416,7 +416,7 @@ public final class AttachCost {
                     + ": fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
         }
         folder.writeText("table.md", table);
-        return new ReproductionResult(folder.path(), SummaryJson.asWritten(summary), cause);
+        return new ReproductionResult(folder.path(), summary, cause);
     }
 
     /**

@@ -167,7 +167,7 @@ public final class HostLoad {
                     + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n" + table;
         }
         folder.writeText("table.md", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.HOST_LOAD, summary), cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */

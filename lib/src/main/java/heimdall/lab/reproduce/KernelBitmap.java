@@ -620,7 +620,7 @@ public final class KernelBitmap {
                     + ": fewer runs than asked (runs_completed, batch_runs_completed in summary.json).**\n\n" + table;
         }
         folder.writeText("table.md", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.KERNEL_BITMAP, summary), cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */

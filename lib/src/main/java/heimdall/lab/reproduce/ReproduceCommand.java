@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -109,8 +108,8 @@ public final class ReproduceCommand implements Command {
             FloorCost.writePlots(result.folder(), line -> System.err.println(line));
         }
         System.out.print(readTable(result.folder()));
-        List<Map<String, Object>> failed = result.failed();
-        failed.forEach(f -> System.out.println("FAILED: " + f.get("what") + " · " + f.get("call") + ": " + f.get("failure")));
+        List<heimdall.lab.results.ResultRow> failed = result.failed();
+        failed.forEach(f -> System.out.println("FAILED: " + f.label() + ": " + f.failure()));
         result.interruption().ifPresent(c -> System.out.println(c.said().substring(0, 1).toUpperCase(java.util.Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         System.out.println(result.folder());

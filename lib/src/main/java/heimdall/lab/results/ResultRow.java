@@ -23,6 +23,16 @@ public sealed interface ResultRow
         return Set.of();
     }
 
+    /** The row's status as written ({@code ok}, {@code measured}, {@code failed}, {@code not measured}, ...), or null for rows without one. */
+    default String status() {
+        return null;
+    }
+
+    /** Why the row failed, as written, or null (not failed, or a row kind that does not say). */
+    default String failure() {
+        return null;
+    }
+
     /** The parts of {@link #labelParts} joined with " · ". */
     default String label() {
         return String.join(" · ", labelParts());

@@ -61,14 +61,6 @@ public final class SummaryJson {
         return rows.stream().map(SummaryJson::tree).toList();
     }
 
-    /**
-     * The rows as the maps summary.json holds, for callers of the map-based {@code ReproductionResult}
-     * (its summary predates the typed rows).
-     */
-    public static List<Map<String, Object>> asWritten(List<? extends ResultRow> rows) {
-        return rows.stream().map(r -> JSON.convertValue(tree(r), new TypeReference<LinkedHashMap<String, Object>>() {}))
-                .map(java.util.Collections::unmodifiableMap).toList();
-    }
 
     /**
      * Rows a reproduction still builds as maps, checked against its row record before they are
@@ -78,16 +70,27 @@ public final class SummaryJson {
      * field to the record).
      */
     public static <M extends Map<String, ?>> List<M> checked(ResultKind kind, List<M> rows) {
+        typed(kind, rows);
+        return rows;
+    }
+
+    /**
+     * Rows a reproduction built as maps, as {@code kind}'s records (what {@link #read} gives for the
+     * summary.json they are written to); IllegalStateException naming the row and field when one does
+     * not fit, as {@link #checked}.
+     */
+    public static List<ResultRow> typed(ResultKind kind, List<? extends Map<String, ?>> rows) {
         Path where = Path.of(kind.reproduction() + " summary.json (being written)");
+        List<ResultRow> out = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             try {
-                row(where, "rows[" + i + "]", JSON.valueToTree(rows.get(i)), kind.rowType());
+                out.add(row(where, "rows[" + i + "]", JSON.valueToTree(rows.get(i)), kind.rowType()));
             } catch (BadInput e) {
                 throw new IllegalStateException(e.getMessage() + " (the writer and " + kind.rowType().getSimpleName()
                         + " disagree: add the field to the record)", e);
             }
         }
-        return rows;
+        return List.copyOf(out);
     }
 
     private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");
