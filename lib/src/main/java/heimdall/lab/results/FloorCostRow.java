@@ -11,6 +11,8 @@ import java.util.List;
  * are the JSON's fields, in the order the reproduction writes them; a field a row kind or an older
  * folder does not have is null. Times are nanoseconds; {@code added_ns} is the median minus the
  * median of the same call with no filter ({@code median_none_ns}, measured under {@code baseline_row}).
+ * The {@code *_call_floor*} fields (a round trip over the ping-pong that then makes the call) come
+ * from the roundtrip work merged on main; folders before it lack them.
  */
 public record FloorCostRow(
         @JsonProperty(value = "what", required = true) String what,
@@ -53,10 +55,15 @@ public record FloorCostRow(
         @JsonProperty("round_trip_vs_floor") Double roundTripVsFloor,
         @JsonProperty("best_floor_ns") Long bestFloorNs,
         @JsonProperty("round_trip_vs_best_floor") Double roundTripVsBestFloor,
+        @JsonProperty("call_floor_ns") Long callFloorNs,
+        @JsonProperty("round_trip_vs_call_floor") Double roundTripVsCallFloor,
+        @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
+        @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor,
         @JsonProperty("java_over_native") Double javaOverNative,
         @JsonProperty("vs_default_placement") Double vsDefaultPlacement,
         @JsonProperty("reference") String reference,
-        @JsonProperty("vs_best_floor") Double vsBestFloor) implements MeasuredCallRow {
+        @JsonProperty("vs_best_floor") Double vsBestFloor,
+        @JsonProperty("vs_best_call_floor") Double vsBestCallFloor) implements MeasuredCallRow {
 
     @Override
     public List<String> labelParts() {

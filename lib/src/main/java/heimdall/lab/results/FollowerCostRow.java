@@ -5,9 +5,13 @@ import java.util.List;
 
 /**
  * One row of {@code ./lab reproduce follower-cost}'s {@code summary.json}: a call's cost without and
- * with the follower's {@code hook} in a {@code process}, or the reason it was not measured.
+ * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
+ * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill. The
+ * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
+ * merged on main.
  */
 public record FollowerCostRow(
+        @JsonProperty("what") String what,
         @JsonProperty(value = "measure", required = true) String measure,
         @JsonProperty(value = "hook", required = true) String hook,
         @JsonProperty(value = "process", required = true) String process,
@@ -26,7 +30,12 @@ public record FollowerCostRow(
         @JsonProperty("run_medians_without_ns") List<Long> runMediansWithoutNs,
         @JsonProperty("run_medians_with_ns") List<Long> runMediansWithNs,
         @JsonProperty("spread_without") Double spreadWithout,
-        @JsonProperty("spread_with") Double spreadWith) implements ResultRow {
+        @JsonProperty("spread_with") Double spreadWith,
+        @JsonProperty("noisy") Boolean noisy,
+        @JsonProperty("published") String published,
+        @JsonProperty("divergent_call_index") List<Long> divergentCallIndex,
+        @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
+        @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence) implements ResultRow {
 
     @Override
     public List<String> labelParts() {
