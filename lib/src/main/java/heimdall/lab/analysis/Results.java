@@ -104,38 +104,40 @@ public final class Results {
         if (!Files.isRegularFile(summaryFile)) {
             throw new BadInput(summaryFile + ": missing (is " + dir + " a results folder?)");
         }
-        Summary typed = SummaryJson.read(dir);
-        EnvironmentInfo envInfo = SummaryJson.environment(dir);
-        List<Map<String, Object>> rows;
-        JsonNode node;
+        byte[] summaryBytes;
         try {
-            JsonNode top = JSON.readTree(summaryFile.toFile());
-            // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
-            node = top != null && top.isObject() ? top.get("rows") : top;
-            if (node == null || !node.isArray()) {
-                throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
-                        "expected a JSON array of row objects (or an object with one under \"rows\")");
-            }
-            rows = new ArrayList<>();
-            for (int i = 0; i < node.size(); i++) {
-                JsonNode r = node.get(i);
-                if (!r.isObject()) {
-                    throw BadInput.at(summaryFile, "[" + i + "]", "expected an object, found " + r.getNodeType());
-                }
-                // only for the deprecated rows(): the typed rows are SummaryJson's
-                rows.add(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {}));
-            }
+            summaryBytes = Files.readAllBytes(summaryFile);
         } catch (IOException e) {
-            throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
+            throw new BadInput(summaryFile + ": not readable: " + e.getMessage(), e);
         }
-        JsonNode envTree = null;
+        byte[] envBytes = null;
         Path envFile = dir.resolve("environment.json");
         if (Files.isRegularFile(envFile)) {
             try {
-                envTree = JSON.readTree(envFile.toFile());
+                envBytes = Files.readAllBytes(envFile);
             } catch (IOException e) {
-                throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
+                throw new BadInput(envFile + ": not readable: " + e.getMessage(), e);
             }
+        }
+        return parse(dir, summaryBytes, envBytes);
+    }
+
+    /**
+     * A folder from its files' bytes, each read once ({@code environmentBytes} null when the folder has
+     * none): the typed rows, the table and the deprecated maps all come from that one copy.
+     */
+    static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
+        Path summaryFile = dir.resolve("summary.json");
+        JsonNode top = SummaryJson.tree(summaryFile, summaryBytes);
+        JsonNode envTree = environmentBytes == null ? null : SummaryJson.tree(dir.resolve("environment.json"), environmentBytes);
+        Summary typed = SummaryJson.parse(dir, top, envTree);
+        EnvironmentInfo envInfo = SummaryJson.environment(dir, envTree);
+        // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array: parse checked it.
+        JsonNode node = top.isObject() ? top.get("rows") : top;
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (JsonNode r : node) {
+            // only for the deprecated rows(): the typed rows are SummaryJson's
+            rows.add(java.util.Collections.unmodifiableMap(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {})));
         }
         return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(node), envTree);
     }

@@ -101,8 +101,18 @@ public final class SummaryJson {
      * recorded, which every such folder has. Never guessed from the rows' fields.
      */
     public static Summary read(Path dir) {
+        Path env = dir.resolve("environment.json");
+        return parse(dir, tree(dir.resolve("summary.json")),
+                Files.isRegularFile(env, LinkOption.NOFOLLOW_LINKS) ? tree(env) : null);
+    }
+
+    /**
+     * {@link #read} on the files' trees, each parsed once from one read ({@code environment} null when
+     * the folder has none), so a caller that reads a folder once decides on that copy.
+     */
+    public static Summary parse(Path dir, JsonNode summary, JsonNode environment) {
         Path file = dir.resolve("summary.json");
-        JsonNode top = tree(file);
+        JsonNode top = summary;
         if (top == null || !(top.isArray() || top.isObject())) {
             throw BadInput.at(file, "(top level)", "expected an object with \"rows\" (or, before schema 2, an array of rows)");
         }
@@ -134,8 +144,7 @@ public final class SummaryJson {
             schema = 1;
             rows = top;
             Path env = dir.resolve("environment.json");
-            String name = Files.isRegularFile(env, LinkOption.NOFOLLOW_LINKS)
-                    ? text(env, tree(env), "reproduction", false) : null;
+            String name = environment != null && environment.isObject() ? text(env, environment, "reproduction", false) : null;
             if (name == null) {
                 throw BadInput.at(file, "(top level)", "a schema 1 summary (bare array) names no reproduction, and "
                         + env + " does not either: cannot tell which rows these are");
@@ -155,8 +164,16 @@ public final class SummaryJson {
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
-        JsonNode top = tree(file);
-        if (top == null || !top.isObject()) {
+        return environment(dir, tree(file));
+    }
+
+    /** {@link #environment(Path)} on the file's tree, parsed once from one read (null: the folder has none). */
+    public static EnvironmentInfo environment(Path dir, JsonNode top) {
+        Path file = dir.resolve("environment.json");
+        if (top == null) {
+            return null;
+        }
+        if (!top.isObject()) {
             throw BadInput.at(file, "(top level)", "expected an object");
         }
         return convert(file, "", top, EnvironmentInfo.class);
@@ -211,6 +228,19 @@ public final class SummaryJson {
         }
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** Parses bytes read once from {@code file}; bad input naming it when they are not JSON. */
+    public static JsonNode tree(Path file, byte[] bytes) {
+        try {
+            JsonNode top = JSON.readTree(bytes);
+            if (top == null || top.isMissingNode()) {
+                throw new BadInput(file + ": empty, not JSON");
+            }
+            return top;
+        } catch (IOException e) {
+            throw new BadInput(file + ": not readable JSON: " + firstLine(e.getMessage()), e);
+        }
     }
 
     private static JsonNode tree(Path file) {
