@@ -13,7 +13,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import javax.imageio.ImageIO;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.MeasuredCallRow;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -86,26 +96,27 @@ public final class Plots {
      */
     public static Map<String, Chart<?, ?>> all(Results r) {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
-        if (r.hasGraphRows()) {
+        ResultKind kind = r.kind();
+        if (kind == ResultKind.GRAPH_LOOKUP || kind == ResultKind.GRAPH_JMH) {
             charts.put("graph-by-layout.png", graphByLayout(r));
             return charts;
         }
-        if (r.rows().stream().anyMatch(row -> "t_follow".equals(row.get("measure")))) {
-            // follower-cost: per hook, each row's calls without and with the follower; the added cost per row.
-            boolean samples = r.hasCallSamples();
-            for (String hook : followerHooks(r)) {
-                if (samples) {
+        if (kind == ResultKind.FOLLOWER_COST) {
+            // per hook, each row's calls without and with the follower; the added cost per row
+            if (r.hasCallSamples()) {
+                for (String hook : followerHooks(r)) {
                     charts.put("ecdf-" + slug(hook) + ".png", followerEcdf(r, hook));
                 }
             }
-            if (r.rows().stream().anyMatch(row -> row.get("added_ns") instanceof Number)) {
+            if (r.followerCost().stream().anyMatch(row -> row.addedNs() != null)) {
                 charts.put("added-cost.png", followerAdded(r));
             }
             return charts;
         }
-        if (r.rows().stream().anyMatch(row -> row.get("workers") != null && row.get("wall_ms_median") != null)) {
-            charts.put("wall-by-variant.png", grid(r, "workers", "variant", "wall_ms_median",
-                    "Workload wall time by variant (median of batches)", "wall time (ms)"));
+        if (kind == ResultKind.LANES) {
+            if (r.lanes().stream().anyMatch(l -> l.wallMsMedian() != null)) {
+                charts.put("wall-by-variant.png", wallByVariant(r));
+            }
             return charts;
         }
         // samples.arrow, or without it (a committed folder) the compact distributions.json
@@ -123,17 +134,19 @@ public final class Plots {
             }
         }
         for (Group g : sections(r)) {
-            if (g.rows().stream().anyMatch(i -> !r.numbers(i, "run_medians_ns").isEmpty())) {
+            if (g.rows().stream().anyMatch(i -> !runMediansOf(r.row(i)).isEmpty())) {
                 charts.put("run-medians-" + g.slug() + ".png", runMedians(r, g));
             }
         }
-        if (r.rows().stream().anyMatch(row -> row.get(PER_CALL_BY_PLACEMENT) instanceof List)) {
-            charts.put("by-placement.png", byPlacement(r));
+        if (kind == ResultKind.KERNEL_BITMAP) {
+            if (!placementRows(r, KernelBitmapRow.Loop.BARE).isEmpty()) {
+                charts.put("by-placement.png", byPlacement(r));
+            }
+            if (!placementRows(r, KernelBitmapRow.Loop.SELFTEST).isEmpty()) {
+                charts.put("by-placement-selftest-loop.png", byPlacement(r, SELFTEST_LOOP));
+            }
         }
-        if (r.rows().stream().anyMatch(row -> row.get(SELFTEST_LOOP + PER_CALL_BY_PLACEMENT) instanceof List)) {
-            charts.put("by-placement-selftest-loop.png", byPlacement(r, SELFTEST_LOOP));
-        }
-        if (samples) {
+        if (samples && kind == ResultKind.FLOOR_COST) {
             for (String answer : answers(r)) {
                 charts.put("broker-cdf-" + slug(answer) + ".png", brokerCdf(r, answer));
                 if (!fasterRows(r, answer).isEmpty()) {
@@ -141,7 +154,7 @@ public final class Plots {
                 }
             }
         }
-        if (r.rows().stream().anyMatch(row -> row.get("load") != null && row.get("load_avg_runs") != null)) {
+        if (kind == ResultKind.HOST_LOAD && r.hostLoad().stream().anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
             charts.put("p99-vs-load.png", p99VsLoad(r));
         }
         return charts;
@@ -181,21 +194,75 @@ public final class Plots {
         return BitmapEncoder.getBufferedImage(chart);
     }
 
+    /** Row {@code i} when it is a floor-cost row, else null. */
+    private static FloorCostRow floorCost(Results r, int i) {
+        return r.row(i) instanceof FloorCostRow f ? f : null;
+    }
+
     /** Whether row {@code i} is brokered (has a supervisor). */
     static boolean brokered(Results r, int i) {
-        return r.rows().get(i).get("supervisor") != null;
+        FloorCostRow f = floorCost(r, i);
+        return f != null && f.brokered();
     }
 
     /** Whether row {@code i} is a round-trip floor (a pipe ping-pong in a supervisor's placement). */
     static boolean reference(Results r, int i) {
-        return r.rows().get(i).get("reference") != null;
+        FloorCostRow f = floorCost(r, i);
+        return f != null && f.isReference();
     }
 
     /** Whether a brokered row runs the default way: supervisor on its own CPU, no synchronous wake-up. */
     static boolean defaultPlacement(Results r, int i) {
-        Map<String, Object> row = r.rows().get(i);
-        Object placement = row.get("placement");
-        return (placement == null || "own CPU".equals(placement)) && !Boolean.TRUE.equals(row.get("sync_wakeup"));
+        FloorCostRow f = floorCost(r, i);
+        return f == null || f.defaultPlacement();
+    }
+
+    /** What a row measures (its floor, configuration or check), or null for rows without one (graph, lanes). */
+    static String whatOf(ResultRow row) {
+        if (row instanceof MeasuredCallRow m) {
+            return m.what();
+        } else if (row instanceof KernelBitmapRow k) {
+            return k.what();
+        } else if (row instanceof AttachCostRow a) {
+            return a.what();
+        }
+        return null;
+    }
+
+    /** The call a row times, or null. */
+    static String callOf(ResultRow row) {
+        if (row instanceof MeasuredCallRow m) {
+            return m.call();
+        } else if (row instanceof AttachCostRow a) {
+            return a.call();
+        }
+        return null;
+    }
+
+    /** A row's per-run medians ({@code run_medians_ns}: floor, broker, load and kernel-bitmap configuration rows); empty when it has none. */
+    static List<Double> runMediansOf(ResultRow row) {
+        if (row instanceof MeasuredCallRow m) {
+            return doubles(m.runMediansNs());
+        } else if (row instanceof KernelBitmapRow.Configuration c) {
+            return doubles(c.runMediansNs());
+        }
+        return List.of();
+    }
+
+    /** A row's per-run medians with no filter ({@code run_medians_none_ns}); empty when it has none. */
+    static List<Double> runMediansNoneOf(ResultRow row) {
+        return row instanceof MeasuredCallRow m ? doubles(m.runMediansNoneNs()) : List.of();
+    }
+
+    /** Numbers as doubles, in a new list; empty for null (a field the row does not have). */
+    static List<Double> doubles(List<? extends Number> values) {
+        List<Double> out = new ArrayList<>();
+        if (values != null) {
+            for (Number n : values) {
+                out.add(n == null ? null : n.doubleValue());
+            }
+        }
+        return out;
     }
 
     /**
@@ -206,11 +273,11 @@ public final class Plots {
     public static List<Group> floorGroups(Results r) {
         List<List<Integer>> byWhat = new ArrayList<>();
         Map<Object, List<Integer>> index = new LinkedHashMap<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             if (brokered(r, i)) {
                 continue;
             }
-            Object what = r.rows().get(i).get("what");
+            Object what = whatOf(r.row(i));
             List<Integer> g = index.get(what);
             if (g == null) {
                 g = new ArrayList<>();
@@ -223,7 +290,7 @@ public final class Plots {
         for (List<Integer> g : byWhat) {
             List<Integer> last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
             boolean lastSingles = last != null && last.size() < 4
-                    && last.stream().map(i -> r.rows().get(i).get("what")).distinct().count() == last.size();
+                    && last.stream().map(i -> whatOf(r.row(i))).distinct().count() == last.size();
             if (g.size() == 1 && lastSingles) {
                 last.addAll(g);
             } else {
@@ -233,7 +300,7 @@ public final class Plots {
         List<Group> out = new ArrayList<>();
         Set<String> slugs = new LinkedHashSet<>();
         for (List<Integer> g : merged) {
-            List<String> whats = g.stream().map(i -> String.valueOf(r.rows().get(i).getOrDefault("what", "row " + i)))
+            List<String> whats = g.stream().map(i -> whatOf(r.row(i)) == null ? "row " + i : whatOf(r.row(i)))
                     .distinct().toList();
             // Merged single-row floors: the legend names each; the title only what kinds they are.
             String title = whats.size() == 1 ? whats.get(0)
@@ -254,13 +321,13 @@ public final class Plots {
         List<Integer> broker = new ArrayList<>();
         List<Integer> faster = new ArrayList<>();
         List<Integer> references = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             (reference(r, i) ? references : !brokered(r, i) ? floors : defaultPlacement(r, i) ? broker : faster).add(i);
         }
         List<Group> out = new ArrayList<>();
         if (!floors.isEmpty()) {
             // kernel-bitmap's rows are the selftest's configurations (section "configuration"), not floors.
-            boolean configurations = floors.stream().anyMatch(i -> "configuration".equals(r.rows().get(i).get("section")));
+            boolean configurations = floors.stream().anyMatch(i -> r.row(i) instanceof KernelBitmapRow.Configuration);
             out.add(configurations ? new Group("configurations", "configurations", floors) : new Group("floors", "floors", floors));
         }
         if (!broker.isEmpty()) {
@@ -278,9 +345,9 @@ public final class Plots {
     /** The answers of the brokered rows, in row order. */
     static List<String> answers(Results r) {
         Set<String> out = new LinkedHashSet<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (brokered(r, i) && r.rows().get(i).get("answer") != null) {
-                out.add(String.valueOf(r.rows().get(i).get("answer")));
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (brokered(r, i) && floorCost(r, i).answer() != null) {
+                out.add(floorCost(r, i).answer());
             }
         }
         return List.copyOf(out);
@@ -292,7 +359,7 @@ public final class Plots {
      */
     public static XYChart distribution(Results r) {
         List<Integer> rows = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             if (!brokered(r, i)) {
                 rows.add(i);
             }
@@ -336,7 +403,7 @@ public final class Plots {
         for (var b : baselines.entrySet()) {
             if (r.hasSamples(b.getKey(), "none")) {
                 Ecdf e = r.ecdfOf(b.getKey(), "none");
-                Object call = r.rows().get(b.getKey()).get("call");
+                String call = callOf(r.row(b.getKey()));
                 lines.add(new Line((call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
             }
         }
@@ -352,7 +419,7 @@ public final class Plots {
      */
     public static XYChart distributionOf(Results r, String variant) {
         List<Integer> rows = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             if (r.hasSamples(i, variant)) {
                 rows.add(i);
             }
@@ -372,10 +439,11 @@ public final class Plots {
     /** follower-cost: the hooks with measured rows, in row order. */
     static List<String> followerHooks(Results r) {
         List<String> hooks = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            Object h = r.rows().get(i).get("hook");
-            if (h != null && r.hasSamples(i, "with") && !hooks.contains(h.toString())) {
-                hooks.add(h.toString());
+        List<FollowerCostRow> rows = r.followerCost();
+        for (int i = 0; i < rows.size(); i++) {
+            String h = rows.get(i).hook();
+            if (h != null && r.hasSamples(i, "with") && !hooks.contains(h)) {
+                hooks.add(h);
             }
         }
         return hooks;
@@ -387,8 +455,9 @@ public final class Plots {
      */
     public static XYChart followerEcdf(Results r, String hook) {
         List<Integer> rows = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (hook.equals(r.rows().get(i).get("hook")) && r.hasSamples(i, "with")) {
+        List<FollowerCostRow> all = r.followerCost();
+        for (int i = 0; i < all.size(); i++) {
+            if (hook.equals(all.get(i).hook()) && r.hasSamples(i, "with")) {
                 rows.add(i);
             }
         }
@@ -413,15 +482,15 @@ public final class Plots {
     public static CategoryChart followerAdded(Results r) {
         List<String> x = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
-        for (Map<String, Object> row : r.rows()) {
-            if (!(row.get("added_ns") instanceof Number v)) {
+        for (FollowerCostRow row : r.followerCost()) {
+            if (row.addedNs() == null) {
                 continue;
             }
-            String label = row.get("measure") + " · " + row.get("process") + " · " + row.get("call");
+            String label = row.measure() + " · " + row.process() + " · " + row.call();
             if (!x.contains(label)) {
                 x.add(label);
             }
-            cells.computeIfAbsent(String.valueOf(row.get("hook")), k -> new LinkedHashMap<>()).put(label, v.doubleValue());
+            cells.computeIfAbsent(String.valueOf(row.hook()), k -> new LinkedHashMap<>()).put(label, row.addedNs().doubleValue());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
@@ -439,9 +508,9 @@ public final class Plots {
     /** As {@link #brokerCdf(Results)}, the rows of one answer ({@code continue}, {@code broker}); null: all. */
     public static XYChart brokerCdf(Results r, String answer) {
         List<Integer> rows = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             if (brokered(r, i) && defaultPlacement(r, i)
-                    && (answer == null || answer.equals(String.valueOf(r.rows().get(i).get("answer"))))) {
+                    && (answer == null || answer.equals(floorCost(r, i).answer()))) {
                 rows.add(i);
             }
         }
@@ -449,7 +518,7 @@ public final class Plots {
             throw new IllegalArgumentException(r.dir() + " has no broker rows (rows with 'supervisor')"
                     + (answer == null ? "" : " answering " + answer));
         }
-        return supervisorChart(r, rows, "what",
+        return supervisorChart(r, rows, FloorCostRow::what,
                 "Brokered call round trip" + (answer == null ? "" : ", answer " + answer) + ": latency CDF (dashed: Java supervisor)");
     }
 
@@ -463,37 +532,36 @@ public final class Plots {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException(r.dir() + " has no faster round-trip rows answering " + answer);
         }
-        return supervisorChart(r, rows, "placement+sync",
+        return supervisorChart(r, rows, f -> f.placement() + "/" + f.syncWakeup(),
                 "Faster round trips, answer " + answer + ": latency CDF (dashed: Java supervisor; pingpong: the host's floor)");
     }
 
     static List<Integer> fasterRows(Results r, String answer) {
         Set<Object> floors = new LinkedHashSet<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (brokered(r, i) && !defaultPlacement(r, i) && answer.equals(String.valueOf(r.rows().get(i).get("answer")))) {
-                floors.add(r.rows().get(i).get("what"));
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (brokered(r, i) && !defaultPlacement(r, i) && answer.equals(floorCost(r, i).answer())) {
+                floors.add(floorCost(r, i).what());
             }
         }
         List<Integer> rows = new ArrayList<>();
         Set<Object> placements = new LinkedHashSet<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (brokered(r, i) && floors.contains(r.rows().get(i).get("what"))
-                    && answer.equals(String.valueOf(r.rows().get(i).get("answer")))) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (brokered(r, i) && floors.contains(floorCost(r, i).what()) && answer.equals(floorCost(r, i).answer())) {
                 rows.add(i);
-                placements.add(r.rows().get(i).get("placement"));
+                placements.add(floorCost(r, i).placement());
             }
         }
         // The host's floor in the same placements, for scale (dotted).
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (!rows.isEmpty() && reference(r, i) && placements.contains(r.rows().get(i).get("placement"))) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (!rows.isEmpty() && reference(r, i) && placements.contains(floorCost(r, i).placement())) {
                 rows.add(i);
             }
         }
         return rows;
     }
 
-    /** Brokered rows as ECDFs: colour by {@code colourBy} (a field, or placement and wake-up), line style by supervisor. */
-    private static XYChart supervisorChart(Results r, List<Integer> rows, String colourBy, String title) {
+    /** Brokered rows as ECDFs: colour by {@code colourBy} (the floor, or placement and wake-up), line style by supervisor. */
+    private static XYChart supervisorChart(Results r, List<Integer> rows, Function<FloorCostRow, String> colourBy, String title) {
         List<String> labels = compactLabels(r, rows);
         Map<String, Color> colours = new LinkedHashMap<>();
         List<Line> lines = new ArrayList<>();
@@ -502,12 +570,11 @@ public final class Plots {
             if (!r.hasSamples(i, "filtered")) {
                 continue;
             }
-            Map<String, Object> row = r.rows().get(i);
-            String key = colourBy.equals("placement+sync") ? row.get("placement") + "/" + row.get("sync_wakeup")
-                    : String.valueOf(row.get(colourBy));
+            FloorCostRow row = floorCost(r, i);
+            String key = colourBy.apply(row);
             Color c = colours.computeIfAbsent(key, x -> PALETTE[colours.size() % PALETTE.length]);
             Ecdf e = r.ecdfOf(i, "filtered");
-            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, "java".equals(row.get("supervisor"))));
+            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, "java".equals(row.supervisor())));
         }
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("rows " + rows + " have no samples in " + r.dir());
@@ -524,7 +591,7 @@ public final class Plots {
      */
     public static CategoryChart runMedians(Results r) {
         List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             all.add(i);
         }
         return runMedians(r, new Group("all", "every row", all));
@@ -538,7 +605,34 @@ public final class Plots {
      * with no filter.
      */
     public static CategoryChart runMedians(Results r, Group g) {
-        return runValues(r, g, "run_medians_ns", "run_medians_none_ns", "Per-run medians: " + g.title(), "median of a run (ns)");
+        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians: " + g.title(), "median of a run (ns)");
+    }
+
+    /**
+     * {@link #runValues(Results, Group, Function, Function, String, String)} for rows of one type: the
+     * lists of the group's rows that are {@code type}s ({@code AttachCostRow.class,
+     * AttachCostRow::attachRunMediansNs}); {@code noneValues} may be null.
+     */
+    public static <T extends ResultRow> CategoryChart runValues(Results r, Group g, Class<T> type,
+            Function<? super T, ? extends List<? extends Number>> values, Function<? super T, ? extends List<? extends Number>> noneValues,
+            String title, String yTitle) {
+        Function<ResultRow, List<? extends Number>> f = row -> type.isInstance(row) ? values.apply(type.cast(row)) : List.of();
+        Function<ResultRow, List<? extends Number>> n = noneValues == null ? null
+                : row -> type.isInstance(row) ? noneValues.apply(type.cast(row)) : List.of();
+        return runValues(r, g, f, n, title, yTitle);
+    }
+
+    /**
+     * {@link #runValues(Results, Group, Function, Function, String, String)} with the lists named by
+     * their summary.json fields.
+     *
+     * @deprecated string keys; pass the typed rows' lists ({@code row -> ((AttachCostRow) row).attachRunMediansNs()})
+     */
+    @Deprecated
+    public static CategoryChart runValues(Results r, Group g, String field, String noneField, String title, String yTitle) {
+        Function<ResultRow, List<? extends Number>> f = row -> r.numbers(r.resultRows().indexOf(row), field);
+        Function<ResultRow, List<? extends Number>> n = noneField == null ? null : row -> r.numbers(r.resultRows().indexOf(row), noneField);
+        return runValues(r, g, f, n, title, yTitle);
     }
 
     /**
@@ -548,21 +642,23 @@ public final class Plots {
      * {@code noneField}'s values (the same call with no filter) where the row has them (null: none).
      * Rows without the field are left out.
      */
-    public static CategoryChart runValues(Results r, Group g, String field, String noneField, String title, String yTitle) {
-        List<Integer> rows = g.rows().stream().filter(i -> !r.numbers(i, field).isEmpty()
-                || (noneField != null && !r.numbers(i, noneField).isEmpty())).toList();
+    public static CategoryChart runValues(Results r, Group g, Function<ResultRow, ? extends List<? extends Number>> values,
+            Function<ResultRow, ? extends List<? extends Number>> noneValues, String title, String yTitle) {
+        Function<Integer, List<Double>> field = i -> doubles(values.apply(r.row(i)));
+        Function<Integer, List<Double>> noneField = noneValues == null ? i -> List.of() : i -> doubles(noneValues.apply(r.row(i)));
+        List<Integer> rows = g.rows().stream().filter(i -> !field.apply(i).isEmpty() || !noneField.apply(i).isEmpty()).toList();
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException("rows " + g.rows() + " have no " + field + " in " + r.dir());
+            throw new IllegalArgumentException("rows " + g.rows() + " have no values for '" + title + "' in " + r.dir());
         }
         List<String> categories = rowCategories(r, rows);
         CategoryChart c = rowScatter(title, yTitle, rows.size());
-        int runs = rows.stream().mapToInt(i -> r.numbers(i, field).size()).max().orElse(0);
+        int runs = rows.stream().mapToInt(i -> field.apply(i).size()).max().orElse(0);
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
         for (int run = 0; run < runs; run++) {
             List<Double> y = new ArrayList<>();
             for (int i : rows) {
-                List<Double> f = r.numbers(i, field);
+                List<Double> f = field.apply(i);
                 Double v = run < f.size() ? f.get(run) : null;
                 y.add(v);
                 if (v != null) {
@@ -582,7 +678,7 @@ public final class Plots {
         List<Double> none = new ArrayList<>();
         boolean anyNone = false;
         for (int i : rows) {
-            List<Double> n = noneField == null ? List.of() : r.numbers(i, noneField);
+            List<Double> n = noneField.apply(i);
             Double v = n.isEmpty() ? null : Stats.median(n);
             none.add(v);
             if (v != null) {
@@ -657,46 +753,59 @@ public final class Plots {
 
     /** {@link #byPlacement(Results)} for the fields named with {@code prefix} ("" or {@link #SELFTEST_LOOP}). */
     public static CategoryChart byPlacement(Results r, String prefix) {
-        String perCallField = prefix + PER_CALL_BY_PLACEMENT;
-        List<Integer> rows = new ArrayList<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            if (r.rows().get(i).get(perCallField) instanceof List) {
-                rows.add(i);
-            }
+        KernelBitmapRow.Loop loop = prefix.equals(SELFTEST_LOOP) ? KernelBitmapRow.Loop.SELFTEST : KernelBitmapRow.Loop.BARE;
+        if (!prefix.isEmpty() && loop == KernelBitmapRow.Loop.BARE) {
+            throw new IllegalArgumentException("unknown loop prefix '" + prefix + "': \"\" or " + SELFTEST_LOOP);
         }
+        List<Integer> rows = placementRows(r, loop);
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException("no row has " + perCallField + " in " + r.dir());
+            throw new IllegalArgumentException("no row has " + prefix + PER_CALL_BY_PLACEMENT + " in " + r.dir());
         }
         List<String> categories = rowCategories(r, rows);
         String title = "Median by code placement of the timed loop" + (prefix.isEmpty() ? "" : " (the selftest's loop)");
         CategoryChart c = rowScatter(title, "ns per call", rows.size());
-        int placements = rows.stream().mapToInt(i -> ((List<?>) r.rows().get(i).get(perCallField)).size()).max().orElse(0);
-        Map<String, String> names = new LinkedHashMap<>();
-        names.put(PER_CALL_BY_PLACEMENT, "per call");
-        names.put(BATCH_BY_PLACEMENT, "batch");
-        names.put(BATCH_MONOTONIC_BY_PLACEMENT, "batch (monotonic)");
-        for (Map.Entry<String, String> f : names.entrySet()) {
-            String field = prefix + f.getKey();
+        int placements = rows.stream().mapToInt(i -> configuration(r, i).perCallByPlacement(loop).size()).max().orElse(0);
+        Map<String, Function<KernelBitmapRow.Configuration, List<Long>>> figures = new LinkedHashMap<>();
+        figures.put("per call", x -> x.perCallByPlacement(loop));
+        figures.put("batch", x -> x.batchByPlacement(loop));
+        figures.put("batch (monotonic)", x -> x.batchMonotonicByPlacement(loop));
+        int kind = 0;
+        for (var f : figures.entrySet()) {
             for (int p = 0; p < placements; p++) {
                 List<Double> y = new ArrayList<>();
                 boolean any = false;
                 for (int i : rows) {
-                    Object list = r.rows().get(i).get(field);
-                    Object v = list instanceof List<?> l && p < l.size() ? l.get(p) : null;
-                    y.add(v instanceof Number n ? n.doubleValue() : null);
-                    any |= v instanceof Number;
+                    List<Long> list = f.getValue().apply(configuration(r, i));
+                    Long v = list != null && p < list.size() ? list.get(p) : null;
+                    y.add(v == null ? null : v.doubleValue());
+                    any |= v != null;
                 }
                 if (!any) {
                     continue;
                 }
-                var s = c.addSeries(f.getValue() + ", placement " + p, categories, y);
-                s.setMarker(f.getKey().equals(PER_CALL_BY_PLACEMENT) ? SeriesMarkers.CIRCLE
-                        : f.getKey().equals(BATCH_BY_PLACEMENT) ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
+                var s = c.addSeries(f.getKey() + ", placement " + p, categories, y);
+                s.setMarker(kind == 0 ? SeriesMarkers.CIRCLE : kind == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
                 s.setMarkerColor(PALETTE[p % PALETTE.length]);
             }
+            kind++;
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;
+    }
+
+    /** kernel-bitmap's configuration rows that have per-call figures by placement for {@code loop}, in row order. */
+    static List<Integer> placementRows(Results r, KernelBitmapRow.Loop loop) {
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (configuration(r, i) != null && configuration(r, i).perCallByPlacement(loop) != null) {
+                rows.add(i);
+            }
+        }
+        return rows;
+    }
+
+    private static KernelBitmapRow.Configuration configuration(Results r, int i) {
+        return r.row(i) instanceof KernelBitmapRow.Configuration c ? c : null;
     }
 
     /**
@@ -730,26 +839,51 @@ public final class Plots {
      * One value per row of summary.json, arranged as a grid: a column per distinct value of
      * {@code xField} (e.g. lanes' {@code workers}), a dot series per distinct value of
      * {@code seriesField} (e.g. {@code variant}), the dot at {@code yField} (e.g. {@code wall_ms_median}).
+     *
+     * @deprecated string keys; use {@link #grid(List, Function, Function, Function, String, String, String)}
+     *     on typed rows, or {@link #wallByVariant}
      */
+    @Deprecated
     public static CategoryChart grid(Results r, String xField, String seriesField, String yField, String title, String yTitle) {
+        List<Map<String, Object>> maps = r.rows();
+        return grid(maps, row -> row.get(xField), row -> row.get(seriesField),
+                row -> row.get(yField) instanceof Number v ? v : null, xField, title, yTitle);
+    }
+
+    /**
+     * Rows arranged as a grid: a column per distinct {@code x} (e.g. lanes' workers), a dot series per
+     * distinct {@code series} (e.g. the variant), the dot at {@code y} (e.g. the median wall time);
+     * rows with any of the three null are left out.
+     */
+    public static <T> CategoryChart grid(List<T> rows, Function<T, ?> xOf, Function<T, ?> seriesOf, Function<T, ? extends Number> yOf,
+            String xTitle, String title, String yTitle) {
         List<String> x = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
-        for (Map<String, Object> row : r.rows()) {
-            if (row.get(xField) == null || row.get(seriesField) == null || !(row.get(yField) instanceof Number v)) {
+        for (T row : rows) {
+            Object xv0 = xOf.apply(row);
+            Object sv = seriesOf.apply(row);
+            Number v = yOf.apply(row);
+            if (xv0 == null || sv == null || v == null) {
                 continue;
             }
-            String xv = String.valueOf(row.get(xField));
+            String xv = String.valueOf(xv0);
             if (!x.contains(xv)) {
                 x.add(xv);
             }
-            cells.computeIfAbsent(String.valueOf(row.get(seriesField)), k -> new LinkedHashMap<>()).put(xv, v.doubleValue());
+            cells.computeIfAbsent(String.valueOf(sv), k -> new LinkedHashMap<>()).put(xv, v.doubleValue());
         }
         if (x.isEmpty()) {
-            throw new IllegalArgumentException(r.dir() + " has no rows with " + xField + ", " + seriesField + " and " + yField);
+            throw new IllegalArgumentException("no rows with " + xTitle + ", a series and a value for '" + title + "'");
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((name, byX) -> series.put(name, x.stream().map(byX::get).toList()));
-        return categoryDots(title, xField, yTitle, x, series);
+        return categoryDots(title, xTitle, yTitle, x, series);
+    }
+
+    /** lanes: the median wall time of a batch by worker count (x), a series per variant. */
+    public static CategoryChart wallByVariant(Results r) {
+        return grid(r.lanes(), LanesRow::workers, LanesRow::variant, LanesRow::wallMsMedian, "workers",
+                "Workload wall time by variant (median of batches)", "wall time (ms)");
     }
 
     /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
@@ -799,25 +933,24 @@ public final class Plots {
         Map<String, List<Double>> xs = new LinkedHashMap<>();
         Map<String, List<Double>> ys = new LinkedHashMap<>();
         Map<String, Map<String, Double>> p99ByLoad = new LinkedHashMap<>();
-        for (int i = 0; i < r.rows().size(); i++) {
-            Map<String, Object> row = r.rows().get(i);
-            if (row.get("load") == null) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (!(r.row(i) instanceof HostLoadRow row)) {
                 continue;
             }
-            String key = row.get("what") + " · " + row.get("call");
-            if (row.get("p99_ns") instanceof Number p) {
-                p99ByLoad.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(String.valueOf(row.get("load")), p.doubleValue());
+            String key = row.what() + " · " + row.call();
+            if (row.p99Ns() != null) {
+                p99ByLoad.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(row.load(), row.p99Ns().doubleValue());
             }
-            List<Double> loads = r.numbers(i, "load_avg_runs");
-            List<Double> p99s = r.numbers(i, "run_p99_ns");
+            List<Double> loads = doubles(row.loadAvgRuns());
+            List<Double> p99s = doubles(row.runP99Ns());
             if (p99s.isEmpty() && r.hasCallSamples()) {
                 for (long[] run : r.samplesOf(i, "filtered")) {
                     p99s.add((double) heimdall.lab.bench.Stats.of(run).p99());
                 }
             }
-            if (p99s.isEmpty() && row.get("p99_ns") instanceof Number p99 && !loads.isEmpty()) {
+            if (p99s.isEmpty() && row.p99Ns() != null && !loads.isEmpty()) {
                 loads = List.of(loads.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
-                p99s = List.of(p99.doubleValue());
+                p99s = List.of(row.p99Ns().doubleValue());
             }
             for (int k = 0; k < p99s.size() && k < loads.size(); k++) {
                 xs.computeIfAbsent(key, x -> new ArrayList<>()).add(loads.get(k));

@@ -4,6 +4,20 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.EnvironmentInfo;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.MeasuredCallRow;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.Summary;
+import heimdall.lab.results.SummaryJson;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -35,9 +49,10 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
 /**
- * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json} as a
- * table (one row per measured row, {@code row} = its index), {@code samples.arrow} as a long table and
- * {@code environment.json} as a map.
+ * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json}
+ * as typed rows of the reproduction that wrote it ({@link #kind}, {@link #rows(Class)}, {@link #floorCost()}
+ * and the like) and as a table (one row per measured row, {@code row} = its index), {@code samples.arrow}
+ * as a long table and {@code environment.json} as {@link EnvironmentInfo}.
  *
  * <p>Scalar fields become columns (numbers: {@code long} when every value is whole, else
  * {@code double}; booleans; strings); the {@code published} object is flattened into
@@ -54,7 +69,7 @@ public final class Results {
     private final Path dir;
     private final List<Map<String, Object>> rows;
     private final Table summary;
-    private final Map<String, Object> environment;
+    private final JsonNode environment;
     private Table samples;
     private Map<SampleKey, long[][]> grouped;
     private Distributions distilled;
@@ -65,20 +80,25 @@ public final class Results {
 
     record SampleKey(int row, String variant) {}
 
-    private final boolean interrupted;
-    private final String interruption;
+    private final Summary typed;
+    private final EnvironmentInfo env;
 
-    private Results(Path dir, List<Map<String, Object>> rows, Table summary, Map<String, Object> environment,
-            boolean interrupted, String interruption) {
-        this.interrupted = interrupted;
-        this.interruption = interruption;
+    private Results(Path dir, Summary typed, EnvironmentInfo env, List<Map<String, Object>> rows, Table summary,
+            JsonNode environment) {
+        this.typed = typed;
+        this.env = env;
         this.dir = dir;
         this.rows = rows;
         this.summary = summary;
         this.environment = environment;
     }
 
-    /** Loads a results folder; bad input (naming the file and field) when it does not hold the contract. */
+    /**
+     * Loads a results folder: its rows typed as the reproduction that wrote it (summary.json names it;
+     * folders from before it did take the one their environment.json recorded). Bad input, naming the
+     * file and field, when it does not hold the contract: a row field no reproduction writes, an
+     * identifying field missing, a value of the wrong type.
+     */
     public static Results load(Path dir) {
         Path summaryFile = dir.resolve("summary.json");
         if (!Files.isRegularFile(summaryFile)) {
@@ -88,7 +108,7 @@ public final class Results {
         try {
             summaryBytes = Files.readAllBytes(summaryFile);
         } catch (IOException e) {
-            throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
+            throw new BadInput(summaryFile + ": not readable: " + e.getMessage(), e);
         }
         byte[] envBytes = null;
         Path envFile = dir.resolve("environment.json");
@@ -96,98 +116,50 @@ public final class Results {
             try {
                 envBytes = Files.readAllBytes(envFile);
             } catch (IOException e) {
-                throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
+                throw new BadInput(envFile + ": not readable: " + e.getMessage(), e);
             }
         }
         return parse(dir, summaryBytes, envBytes);
     }
 
     /**
-     * A folder from bytes already read ({@code summary.json}, and {@code environment.json} or null when
-     * the folder has none): for callers that read each file once themselves, links not followed
-     * ({@link CompareFiles}), and decide on that copy.
+     * A folder from its files' bytes, each read once ({@code environmentBytes} null when the folder has
+     * none): the typed rows, the table and the deprecated maps all come from that one copy.
      */
     static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
         Path summaryFile = dir.resolve("summary.json");
-        List<Map<String, Object>> rows;
-        boolean interrupted = false;
-        String interruption = null;
-        String reproduction = null;
-        int schema;
-        try {
-            JsonNode top = JSON.readTree(summaryBytes);
-            // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array.
-            JsonNode node = top != null && top.isObject() ? top.get("rows") : top;
-            if (node == null || !node.isArray()) {
-                throw BadInput.at(summaryFile, top != null && top.isObject() ? "rows" : "(top level)",
-                        "expected a JSON array of row objects (or an object with one under \"rows\")");
-            }
-            schema = 1;
-            if (top.isObject()) {
-                JsonNode flag = top.get("interrupted");
-                if (flag != null && !flag.isBoolean()) {
-                    throw BadInput.at(summaryFile, "interrupted", "expected true or false, found " + flag);
-                }
-                interrupted = flag != null && flag.booleanValue();
-                JsonNode said = top.get("interruption");
-                interruption = said == null || said.isNull() ? null : said.asText();
-                JsonNode version = top.get("schema_version");
-                schema = version == null ? SCHEMA_MISSING : version.canConvertToInt() && version.isIntegralNumber()
-                        ? version.intValue() : SCHEMA_NOT_A_NUMBER;
-                JsonNode named = top.get("reproduction");
-                reproduction = named != null && named.isTextual() ? named.textValue() : null;
-            }
-            rows = new ArrayList<>();
-            for (int i = 0; i < node.size(); i++) {
-                JsonNode r = node.get(i);
-                if (!r.isObject()) {
-                    throw BadInput.at(summaryFile, "[" + i + "]", "expected an object, found " + r.getNodeType());
-                }
-                rows.add(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {}));
-            }
-        } catch (IOException e) {
-            throw new BadInput(summaryFile + ": not readable JSON: " + e.getMessage(), e);
+        JsonNode top = SummaryJson.tree(summaryFile, summaryBytes);
+        JsonNode envTree = environmentBytes == null ? null : SummaryJson.tree(dir.resolve("environment.json"), environmentBytes);
+        Summary typed = SummaryJson.parse(dir, top, envTree);
+        EnvironmentInfo envInfo = SummaryJson.environment(dir, envTree);
+        // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array: parse checked it.
+        JsonNode node = top.isObject() ? top.get("rows") : top;
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (JsonNode r : node) {
+            // only for the deprecated rows(): the typed rows are SummaryJson's
+            rows.add(java.util.Collections.unmodifiableMap(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {})));
         }
-        Map<String, Object> env = Map.of();
-        if (environmentBytes != null) {
-            Path envFile = dir.resolve("environment.json");
-            try {
-                env = JSON.readValue(environmentBytes, new TypeReference<LinkedHashMap<String, Object>>() {});
-            } catch (IOException e) {
-                throw new BadInput(envFile + ": not a JSON object: " + e.getMessage(), e);
-            }
-            if (env == null) {
-                throw new BadInput(envFile + ": not a JSON object: null");
-            }
-        }
-        Results r = new Results(dir, List.copyOf(rows), summaryTable(summaryFile, rows), env, interrupted, interruption);
-        r.reproduction = reproduction;
-        r.schemaVersion = schema;
-        return r;
+        return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(node), envTree);
     }
 
-    /** {@link #schemaVersion} of an object summary.json without {@code schema_version}. */
+    /** The reproduction that wrote this folder, which says the type of its rows. */
+    public ResultKind kind() {
+        return typed.kind();
+    }
+
+    /** summary.json's schema: 1 (a bare array, older folders) or 2. */
+    public int schemaVersion() {
+        return typed.schemaVersion();
+    }
+
+    /** {@link #schemaVersion} of an object summary.json without {@code schema_version} (refused by {@link #load}). */
     static final int SCHEMA_MISSING = -1;
-    /** {@link #schemaVersion} of a {@code schema_version} that is not a whole number. */
+    /** {@link #schemaVersion} of a {@code schema_version} that is not a whole number (refused by {@link #load}). */
     static final int SCHEMA_NOT_A_NUMBER = -2;
 
-    private String reproduction;
-    private int schemaVersion;
-
-    /**
-     * The reproduction summary.json names (schema 2 on), or null: schema-1 folders (a bare array) do
-     * not name theirs, though their environment.json usually does ({@code "reproduction"}).
-     */
+    /** The reproduction that wrote this folder (summary.json's, or an older folder's environment.json's). */
     public String reproduction() {
-        return reproduction;
-    }
-
-    /**
-     * summary.json's schema: 1 for the bare array of rows, else its {@code schema_version};
-     * {@code -1} when an object lacks it, {@code -2} when it is not a whole number.
-     */
-    public int schemaVersion() {
-        return schemaVersion;
+        return kind().reproduction();
     }
 
     /**
@@ -210,17 +182,94 @@ public final class Results {
         return Compare.load(List.of(dirs));
     }
 
+    /** summary.json's rows, typed ({@link ResultKind#rowType()} of {@link #kind}), in row order. */
+    public List<ResultRow> resultRows() {
+        return typed.rows();
+    }
+
+    /** Row {@code i}, typed. */
+    public ResultRow row(int i) {
+        return typed.rows().get(i);
+    }
+
+    /**
+     * The rows as {@code type}: all of them for this folder's row type, those of one kind for a
+     * kind of it ({@code KernelBitmapRow.Configuration}); IllegalArgumentException for a type this
+     * folder's reproduction does not write.
+     */
+    public <T extends ResultRow> List<T> rows(Class<T> type) {
+        return typed.rows(type);
+    }
+
+    /** A floor-cost folder's rows (IllegalArgumentException for another reproduction's folder). */
+    public List<FloorCostRow> floorCost() {
+        return rows(FloorCostRow.class);
+    }
+
+    /** A host-load folder's rows. */
+    public List<HostLoadRow> hostLoad() {
+        return rows(HostLoadRow.class);
+    }
+
+    /** A floor-cost or host-load folder's rows: a call timed under a floor and without one. */
+    public List<MeasuredCallRow> measuredCalls() {
+        return rows(MeasuredCallRow.class);
+    }
+
+    /** An attach-cost folder's rows. */
+    public List<AttachCostRow> attachCost() {
+        return rows(AttachCostRow.class);
+    }
+
+    /** A kernel-bitmap folder's rows (configurations, estimates, expectations, the agreement). */
+    public List<KernelBitmapRow> kernelBitmap() {
+        return rows(KernelBitmapRow.class);
+    }
+
+    /** A graph-lookup folder's rows. */
+    public List<GraphLookupRow> graphLookup() {
+        return rows(GraphLookupRow.class);
+    }
+
+    /** A {@code ./lab graph jmh} folder's row. */
+    public List<GraphJmhRow> graphJmh() {
+        return rows(GraphJmhRow.class);
+    }
+
+    /** A lanes folder's rows. */
+    public List<LanesRow> lanes() {
+        return rows(LanesRow.class);
+    }
+
+    /** A follower-cost folder's rows. */
+    public List<FollowerCostRow> followerCost() {
+        return rows(FollowerCostRow.class);
+    }
+
+    /** environment.json, typed (null when the folder has none). */
+    public EnvironmentInfo env() {
+        return env;
+    }
+
+    /**
+     * environment.json as its JSON tree (null when the folder has none), for showing it whole
+     * ({@link Tables#environment}); a reproduction's own settings are only here.
+     */
+    public JsonNode environmentJson() {
+        return environment;
+    }
+
     /**
      * Whether a signal stopped the run before every row had all its runs ({@code summary.json}'s
      * {@code interrupted}; each row then says how many runs it completed).
      */
     public boolean interrupted() {
-        return interrupted;
+        return typed.interrupted();
     }
 
     /** How the run was stopped, as it was announced ({@code "terminated (SIGTERM)"}), or null. */
     public String interruption() {
-        return interruption;
+        return typed.interruption();
     }
 
     /** The folder this was loaded from. */
@@ -233,19 +282,31 @@ public final class Results {
         return summary;
     }
 
-    /** summary.json's row objects as parsed (lists and the published object included). */
+    /**
+     * summary.json's row objects as parsed (lists and the published object included).
+     *
+     * @deprecated string keys and casts; use the typed {@link #rows(Class)}, {@link #row(int)} or
+     *     {@link #floorCost()} and the like
+     */
+    @Deprecated
     public List<Map<String, Object>> rows() {
         return rows;
     }
 
-    /** environment.json (empty when the folder has none). */
+    /**
+     * environment.json as parsed (empty when the folder has none).
+     *
+     * @deprecated string keys and casts; use the typed {@link #env()}
+     */
+    @Deprecated
     public Map<String, Object> environment() {
-        return environment;
+        return environment == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(JSON.convertValue(environment, new TypeReference<LinkedHashMap<String, Object>>() {}));
     }
 
-    /** Floor/broker/load rows have {@code what}; graph rows have {@code graph}. */
+    /** Whether this is a graph folder (graph-lookup, graph jmh): rows of a graph, trace and layout. */
     public boolean hasGraphRows() {
-        return summary.columnNames().contains("graph");
+        return kind() == ResultKind.GRAPH_LOOKUP || kind() == ResultKind.GRAPH_JMH;
     }
 
     /**
@@ -363,7 +424,7 @@ public final class Results {
      * filter): rows sharing a call share one baseline, stored once, under {@code baseline_row}.
      */
     public int baselineRow(int i) {
-        return rows.get(i).get("baseline_row") instanceof Number n ? n.intValue() : i;
+        return row(i) instanceof MeasuredCallRow m && m.baselineRow() != null ? m.baselineRow().intValue() : i;
     }
 
     /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
@@ -399,28 +460,15 @@ public final class Results {
 
     /** {@link #label}'s parts, so a plot can drop the parts every row of a group shares. */
     public List<String> labelParts(int i) {
-        Map<String, Object> r = rows.get(i);
-        List<String> parts = new ArrayList<>();
-        if (r.get("graph") != null) {
-            parts.add(r.get("graph") + " / " + r.get("trace") + " / " + r.get("layout"));
-            return parts;
-        }
-        parts.add(String.valueOf(r.getOrDefault("what", "row " + i)));
-        for (String k : List.of("call", "supervisor", "answer", "placement")) {
-            if (r.get(k) != null) {
-                parts.add(String.valueOf(r.get(k)));
-            }
-        }
-        if (Boolean.TRUE.equals(r.get("sync_wakeup"))) {
-            parts.add("sync wake-up");
-        }
-        if (r.get("load") != null) {
-            parts.add(String.valueOf(r.get("load")));
-        }
-        return parts;
+        return row(i).labelParts();
     }
 
-    /** A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent. */
+    /**
+     * A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent.
+     *
+     * @deprecated a string key; use the typed row's list ({@code floorCost().get(i).runMediansNs()})
+     */
+    @Deprecated
     public List<Double> numbers(int i, String field) {
         Object v = rows.get(i).get(field);
         List<Double> out = new ArrayList<>();
@@ -436,22 +484,29 @@ public final class Results {
         return out;
     }
 
-    private static Table summaryTable(Path file, List<Map<String, Object>> rows) {
+    /**
+     * summary.json's rows as a table, from the JSON tree (the boundary where a row is still its
+     * fields by name): scalar fields become columns, the published object's scalars
+     * {@code published_<name>} columns, lists stay out.
+     */
+    private static Table summaryTable(JsonNode rows) {
         // Flatten the published object; keep scalar fields; remember the order fields first appear in.
-        List<Map<String, Object>> flat = new ArrayList<>();
+        List<Map<String, JsonNode>> flat = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         names.add("row");
-        for (Map<String, Object> r : rows) {
-            Map<String, Object> f = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> e : r.entrySet()) {
-                Object v = e.getValue();
-                if (v instanceof Map<?, ?> m) {
-                    for (Map.Entry<?, ?> pe : m.entrySet()) {
-                        if (!(pe.getValue() instanceof Map) && !(pe.getValue() instanceof List)) {
+        for (JsonNode r : rows) {
+            Map<String, JsonNode> f = new LinkedHashMap<>();
+            for (var it = r.fields(); it.hasNext(); ) {
+                var e = it.next();
+                JsonNode v = e.getValue();
+                if (v.isObject()) {
+                    for (var pit = v.fields(); pit.hasNext(); ) {
+                        var pe = pit.next();
+                        if (!pe.getValue().isContainerNode()) {
                             f.put(e.getKey() + "_" + pe.getKey(), pe.getValue());
                         }
                     }
-                } else if (!(v instanceof List)) {
+                } else if (!v.isArray()) {
                     f.put(e.getKey(), v);
                 }
             }
@@ -468,46 +523,47 @@ public final class Results {
             if (name.equals("row")) {
                 continue;
             }
-            t.addColumns(column(file, name, flat));
+            t.addColumns(column(name, flat));
         }
         return t;
     }
 
-    private static Column<?> column(Path file, String name, List<Map<String, Object>> rows) {
+    /** One column: long when every value is a whole number, double when numbers, boolean, else string; missing for null. */
+    private static Column<?> column(String name, List<Map<String, JsonNode>> rows) {
         boolean numbers = true;
         boolean whole = true;
         boolean bools = true;
         boolean any = false;
-        for (Map<String, Object> r : rows) {
-            Object v = r.get(name);
-            if (v == null) {
+        for (Map<String, JsonNode> r : rows) {
+            JsonNode v = r.get(name);
+            if (v == null || v.isNull()) {
                 continue;
             }
             any = true;
-            numbers &= v instanceof Number;
-            bools &= v instanceof Boolean;
-            whole &= v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger;
+            numbers &= v.isNumber();
+            bools &= v.isBoolean();
+            whole &= v.isIntegralNumber();
         }
         if (!any || numbers) {
             if (any && whole) {
                 LongColumn c = LongColumn.create(name);
                 rows.forEach(r -> {
-                    Object v = r.get(name);
-                    if (v == null) {
+                    JsonNode v = r.get(name);
+                    if (v == null || v.isNull()) {
                         c.appendMissing();
                     } else {
-                        c.append(((Number) v).longValue());
+                        c.append(v.longValue());
                     }
                 });
                 return c;
             }
             DoubleColumn c = DoubleColumn.create(name);
             rows.forEach(r -> {
-                Object v = r.get(name);
-                if (v == null) {
+                JsonNode v = r.get(name);
+                if (v == null || v.isNull()) {
                     c.appendMissing();
                 } else {
-                    c.append(((Number) v).doubleValue());
+                    c.append(v.doubleValue());
                 }
             });
             return c;
@@ -515,22 +571,22 @@ public final class Results {
         if (bools) {
             BooleanColumn c = BooleanColumn.create(name);
             rows.forEach(r -> {
-                Object v = r.get(name);
-                if (v == null) {
+                JsonNode v = r.get(name);
+                if (v == null || v.isNull()) {
                     c.appendMissing();
                 } else {
-                    c.append((Boolean) v);
+                    c.append(v.booleanValue());
                 }
             });
             return c;
         }
         StringColumn c = StringColumn.create(name);
         rows.forEach(r -> {
-            Object v = r.get(name);
-            if (v == null) {
+            JsonNode v = r.get(name);
+            if (v == null || v.isNull()) {
                 c.appendMissing();
             } else {
-                c.append(String.valueOf(v));
+                c.append(v.isTextual() ? v.textValue() : v.toString());
             }
         });
         return c;

@@ -1,5 +1,10 @@
 package heimdall.lab.analysis;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.ResultRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -101,10 +106,12 @@ public final class Tables {
         Table s = r.summary();
         List<Integer> keep = new ArrayList<>();
         boolean references = false;
-        for (int i = 0; i < r.rows().size(); i++) {
-            Map<String, Object> row = r.rows().get(i);
-            references |= row.get("reference") != null;
-            if (row.get("reference") != null || row.get("round_trip_vs_floor") != null || row.get("round_trip_vs_best_floor") != null) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (!(r.row(i) instanceof FloorCostRow row)) {
+                continue;
+            }
+            references |= row.isReference();
+            if (row.isReference() || row.roundTripVsFloor() != null || row.roundTripVsBestFloor() != null) {
                 keep.add(i);
             }
         }
@@ -129,26 +136,59 @@ public final class Tables {
     public static Table environment(Results r) {
         StringColumn field = StringColumn.create("field");
         StringColumn value = StringColumn.create("value");
-        flatten("", r.environment(), field, value);
+        JsonNode env = r.environmentJson();
+        if (env != null) {
+            flatten("", env, field, value);
+        }
         return Table.create("environment", field, value);
     }
 
-    private static void flatten(String prefix, Map<?, ?> m, StringColumn field, StringColumn value) {
-        for (var e : m.entrySet()) {
+    /** Walks environment.json's tree (the JSON boundary: its shape differs between reproductions and folder ages). */
+    private static void flatten(String prefix, JsonNode m, StringColumn field, StringColumn value) {
+        for (var it = m.fields(); it.hasNext(); ) {
+            var e = it.next();
             String name = prefix + e.getKey();
-            Object v = e.getValue();
-            if (v instanceof Map<?, ?> child) {
-                flatten(name + ".", child, field, value);
-            } else if (v instanceof List<?> list && list.size() > 6 && list.stream().allMatch(x -> x instanceof Number)) {
-                double min = list.stream().mapToDouble(x -> ((Number) x).doubleValue()).min().orElse(Double.NaN);
-                double max = list.stream().mapToDouble(x -> ((Number) x).doubleValue()).max().orElse(Double.NaN);
+            JsonNode v = e.getValue();
+            if (v.isObject()) {
+                flatten(name + ".", v, field, value);
+            } else if (v.isArray() && v.size() > 6 && allNumbers(v)) {
+                double min = Double.POSITIVE_INFINITY;
+                double max = Double.NEGATIVE_INFINITY;
+                for (JsonNode x : v) {
+                    min = Math.min(min, x.doubleValue());
+                    max = Math.max(max, x.doubleValue());
+                }
                 field.append(name);
-                value.append(list.size() + " values, " + min + " to " + max);
+                value.append(v.size() + " values, " + min + " to " + max);
             } else {
                 field.append(name);
-                value.append(String.valueOf(v));
+                value.append(text(v));
             }
         }
+    }
+
+    private static boolean allNumbers(JsonNode array) {
+        for (JsonNode x : array) {
+            if (!x.isNumber()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A value as the notebooks showed it before: text without quotes, lists as {@code [a, b]}, objects as {@code {k=v}}, null as "null". */
+    private static String text(JsonNode v) {
+        if (v.isArray()) {
+            List<String> parts = new ArrayList<>();
+            v.forEach(x -> parts.add(text(x)));
+            return "[" + String.join(", ", parts) + "]";
+        }
+        if (v.isObject()) {
+            List<String> parts = new ArrayList<>();
+            v.fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + text(e.getValue())));
+            return "{" + String.join(", ", parts) + "}";
+        }
+        return v.isNull() ? "null" : v.asText();
     }
 
     /**
@@ -176,11 +216,11 @@ public final class Tables {
             if (!r.hasSamples(i, "filtered")) {
                 continue; // a baseline's holder row that failed, or samples of a row not in the summary
             }
-            boolean none = i < r.rows().size() && r.hasSamples(r.baselineRow(i), "none");
+            boolean none = i < r.resultRows().size() && r.hasSamples(r.baselineRow(i), "none");
             // Ecdf's median and p99 are the nearest-rank figures bench.Stats reports, kept per row and variant.
             Ecdf f = r.ecdfOf(i, "filtered");
             row.append(i);
-            label.append(i < r.rows().size() ? r.label(i) : "row " + i);
+            label.append(i < r.resultRows().size() ? r.label(i) : "row " + i);
             count.append((int) f.count());
             med.append(f.median());
             p99.append(f.p99());
@@ -196,7 +236,7 @@ public final class Tables {
             }
             if (r.distilledOnly()) {
                 // without samples.arrow the runs' medians are summary.json's (the same figures)
-                List<Double> meds = i < r.rows().size() ? r.numbers(i, "run_medians_ns") : List.of();
+                List<Double> meds = i < r.resultRows().size() ? Plots.runMediansOf(r.row(i)) : List.of();
                 if (meds.isEmpty()) {
                     spread.appendMissing();
                 } else {
@@ -219,13 +259,13 @@ public final class Tables {
         StringColumn variant = StringColumn.create("variant");
         IntColumn run = IntColumn.create("run");
         DoubleColumn median = DoubleColumn.create("median_ns");
-        for (int i = 0; i < r.rows().size(); i++) {
-            for (String[] v : new String[][] {{"filtered", "run_medians_ns"}, {"none", "run_medians_none_ns"}}) {
-                List<Double> meds = r.numbers(i, v[1]);
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            for (String v : List.of("filtered", "none")) {
+                List<Double> meds = v.equals("filtered") ? Plots.runMediansOf(r.row(i)) : Plots.runMediansNoneOf(r.row(i));
                 for (int k = 0; k < meds.size(); k++) {
                     row.append(i);
                     label.append(r.label(i));
-                    variant.append(v[0]);
+                    variant.append(v);
                     run.append(k);
                     median.append(meds.get(k));
                 }
@@ -239,21 +279,29 @@ public final class Tables {
      * first appear) holding the median ns/event; missing where a layout was not run (or refused).
      */
     public static Table graphByLayout(Results r) {
-        Table s = r.summary();
         if (!r.hasGraphRows()) {
             return Table.create("ns/event by layout");
         }
         Set<String> layouts = new LinkedHashSet<>();
         Map<List<String>, Map<String, Double>> cells = new LinkedHashMap<>();
-        StringColumn graph = s.stringColumn("graph");
-        StringColumn trace = s.columnNames().contains("trace") ? s.stringColumn("trace") : null;
-        StringColumn layout = s.stringColumn("layout");
-        NumericColumn<?> ns = s.numberColumn("ns_per_event_median");
-        for (int i = 0; i < s.rowCount(); i++) {
-            layouts.add(layout.get(i));
-            List<String> key = List.of(graph.get(i), trace == null ? "" : trace.get(i));
-            cells.computeIfAbsent(key, k -> new LinkedHashMap<>())
-                    .put(layout.get(i), ns.isMissing(i) ? null : ns.getDouble(i));
+        for (ResultRow row : r.resultRows()) {
+            // graph-lookup's median of batches; graph jmh's one row, JMH's median
+            List<String> key;
+            String layout;
+            Double ns;
+            if (row instanceof GraphLookupRow g) {
+                key = List.of(g.graph(), g.trace() == null ? "" : g.trace());
+                layout = g.layout();
+                ns = g.nsPerEventMedian();
+            } else if (row instanceof GraphJmhRow j) {
+                key = List.of(j.graph(), j.trace() == null ? "" : j.trace());
+                layout = j.layout();
+                ns = j.jmhMedianNsPerEvent();
+            } else {
+                continue;
+            }
+            layouts.add(layout);
+            cells.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(layout, ns);
         }
         StringColumn g = StringColumn.create("graph");
         StringColumn t = StringColumn.create("trace");
@@ -371,7 +419,7 @@ public final class Tables {
 
     private static StringColumn labels(Results r) {
         StringColumn c = StringColumn.create("label");
-        for (int i = 0; i < r.rows().size(); i++) {
+        for (int i = 0; i < r.resultRows().size(); i++) {
             c.append(r.label(i));
         }
         return c;
@@ -397,7 +445,7 @@ public final class Tables {
         for (var e : byRow.entrySet()) {
             double[] a = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
             row.append(e.getKey());
-            label.append(e.getKey() < r.rows().size() ? r.label(e.getKey()) : "row " + e.getKey());
+            label.append(e.getKey() < r.resultRows().size() ? r.label(e.getKey()) : "row " + e.getKey());
             count.append(a.length);
             med.append(Stats.median(a));
             min.append(java.util.Arrays.stream(a).min().orElse(Double.NaN));

@@ -163,7 +163,8 @@ public final class FollowerCost {
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("follower-cost", cause, summary);
+        folder.writeSummary("follower-cost", cause,
+                heimdall.lab.results.SummaryJson.checked(heimdall.lab.results.ResultKind.FOLLOWER_COST, summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("schema", 1);
         env.put("started", started.toString());

@@ -4,6 +4,8 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.bpf.Compiler;
@@ -386,8 +388,8 @@ public final class AttachCost {
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.path()));
-        List<Map<String, Object>> summary = summary(m);
-        folder.writeSummary("attach-cost", cause, summary);
+        List<AttachCostRow> summary = summary(m);
+        folder.writeSummary("attach-cost", cause, SummaryJson.trees(summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
@@ -414,80 +416,45 @@ public final class AttachCost {
      * completed and whether a stop cut it short ({@code interrupted}); a floor or baseline a stop came
      * before has {@code status: "not measured"} and no figures.
      */
-    static List<Map<String, Object>> summary(Measurement m) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    static List<AttachCostRow> summary(Measurement m) {
+        List<AttachCostRow> out = new ArrayList<>();
         Stats.Summary fork = m.forkMeasured() ? m.fork() : null;
-        int asked = m.options().runs();
+        long asked = m.options().runs();
         for (int i = 0; i < m.floors().size(); i++) {
             FloorFigures f = m.floors().get(i);
+            long completed = f.runsCompleted();
             if (!f.ok() || !f.measured()) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("what", f.floor().name());
-                r.put("call", "attach");
-                r.put("source", f.floor().source());
-                r.put("insns", f.floor().insns());
-                r.put("samples_row", i);
-                r.put("status", f.ok() ? "not measured" : "failed");
-                if (!f.ok()) {
-                    r.put("failure", f.failure());
-                }
-                markRuns(r, asked, f.runsCompleted(), f.ok());
-                out.add(r);
+                out.add(new AttachCostRow(f.floor().name(), "attach", f.floor().source(), (long) f.floor().insns(), null, null, null,
+                        (long) i, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null, null, null, null, null, f.ok() ? "not measured" : "failed", f.ok() ? null : f.failure(),
+                        asked, completed, f.ok() && completed < asked));
                 continue;
             }
             Stats.Summary a = f.attach();
             Stats.Summary fa = f.forkAttach();
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("what", f.floor().name());
-            r.put("source", f.floor().source());
-            r.put("insns", f.floor().insns());
-            r.put("loop_insns", f.floor().loopProgram().length());
-            r.put("loop_adds_seccomp", f.floor().loopAddsSeccomp());
-            r.put("loop_kernel_insns", AttachBudget.kernelLength(f.floor().loopProgram().toBytes()));
-            r.put("samples_row", i);
-            r.put("attaches_per_run", f.attachesPerRun());
-            r.put("attach_budget", f.budget());
-            r.put("attach_median_ns", a.median());
-            r.put("attach_p99_ns", a.p99());
-            r.put("attach_first_ns", f.firstAttach());
-            r.put("attach_run_medians_ns", Stats.runMedians(f.attachRuns().toArray(long[][]::new)));
-            r.put("attach_outside_ns_per_call", f.attachOutsidePerCall());
-            r.put("attach_outside_totals_ns", f.attachLoopNs());
-            r.put("fork_attach_median_ns", fa.median());
-            r.put("fork_attach_p99_ns", fa.p99());
-            r.put("fork_attach_run_medians_ns", Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new)));
-            r.put("fork_attach_outside_ns_per_call", f.forkAttachOutsidePerCall(m.options().forks()));
-            r.put("fork_attach_outside_totals_ns", f.forkAttachLoopNs());
-            r.put("attach_in_fork_added_ns", fork == null ? null : fa.median() - fork.median());
             Stats.Summary c = f.compile();
-            r.put("compile_median_ns", c == null ? null : c.median());
-            r.put("compile_p99_ns", c == null ? null : c.p99());
-            r.put("compiles", f.compileNs().length);
-            r.put("status", "ok");
-            markRuns(r, asked, f.runsCompleted(), true);
-            out.add(r);
+            out.add(new AttachCostRow(f.floor().name(), null, f.floor().source(), (long) f.floor().insns(),
+                    (long) f.floor().loopProgram().length(), f.floor().loopAddsSeccomp(),
+                    (long) AttachBudget.kernelLength(f.floor().loopProgram().toBytes()), (long) i,
+                    (long) f.attachesPerRun(), (long) f.budget(), a.median(), a.p99(), f.firstAttach(),
+                    boxed(Stats.runMedians(f.attachRuns().toArray(long[][]::new))), f.attachOutsidePerCall(), f.attachLoopNs(),
+                    fa.median(), fa.p99(), boxed(Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new))),
+                    f.forkAttachOutsidePerCall(m.options().forks()), f.forkAttachLoopNs(),
+                    fork == null ? null : fa.median() - fork.median(), c == null ? null : c.median(), c == null ? null : c.p99(),
+                    (long) f.compileNs().length, null, null, null, null, null, "ok", null, asked, completed, completed < asked));
         }
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("what", "fork alone");
-        r.put("samples_row", m.floors().size());
-        if (fork != null) {
-            r.put("fork_median_ns", fork.median());
-            r.put("fork_p99_ns", fork.p99());
-            r.put("fork_run_medians_ns", Stats.runMedians(m.forkRuns().toArray(long[][]::new)));
-            r.put("fork_outside_ns_per_call", m.forkOutsidePerCall());
-            r.put("fork_outside_totals_ns", m.forkLoopNs());
-        }
-        r.put("status", fork != null ? "ok" : "not measured");
-        markRuns(r, asked, m.forkRuns().size(), true);
-        out.add(r);
+        long forkRuns = m.forkRuns().size();
+        out.add(new AttachCostRow("fork alone", null, null, null, null, null, null, (long) m.floors().size(), null, null, null, null,
+                null, null, null, null, null, null, null, null, null, null, null, null, null,
+                fork == null ? null : fork.median(), fork == null ? null : fork.p99(),
+                fork == null ? null : boxed(Stats.runMedians(m.forkRuns().toArray(long[][]::new))),
+                fork == null ? null : m.forkOutsidePerCall(), fork == null ? null : m.forkLoopNs(),
+                fork != null ? "ok" : "not measured", null, asked, forkRuns, forkRuns < asked));
         return out;
     }
 
-    /** A row's runs asked and completed; only a stop leaves a row that did not fail with fewer than asked. */
-    private static void markRuns(Map<String, Object> r, int asked, int completed, boolean notFailed) {
-        r.put("runs_asked", asked);
-        r.put("runs_completed", completed);
-        r.put("interrupted", notFailed && completed < asked);
+    private static List<Long> boxed(long[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
     }
 
     @SuppressWarnings("unchecked")

@@ -303,7 +303,8 @@ public final class FloorCost {
             summary.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
         }
         addRatios(summary);
-        folder.writeSummary("floor-cost", cause, summary);
+        folder.writeSummary("floor-cost", cause,
+                heimdall.lab.results.SummaryJson.checked(heimdall.lab.results.ResultKind.FLOOR_COST, summary));
 
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());

@@ -137,19 +137,10 @@ public final class GraphJmhCommand implements Command {
                         + "JMH mean / harness median = %.3f%n", ratio, AGREEMENT * 100,
                 Math.abs(ratio - 1) <= AGREEMENT ? "agrees" : "does NOT agree", mean / harness);
 
-        java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-        row.put("graph", "broker");
-        row.put("trace", "walk " + entry);
-        row.put("layout", layout.wire());
-        row.put("events", EVENTS);
-        row.put("harness_ns_per_event", harness);
-        row.put("harness_run_medians_ns_per_event", java.util.Arrays.stream(runs).boxed().toList());
-        row.put("jmh_median_ns_per_event", p50);
-        row.put("jmh_mean_ns_per_event", mean);
-        row.put("jmh_error_ns_per_event", error);
-        row.put("jmh_over_harness", ratio);
-        row.put("agrees_within_15_percent", Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeSummary("graph-jmh", java.util.Optional.empty(), List.of(row));
+        heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow("broker", "walk " + entry, layout.wire(),
+                (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
+                Math.abs(ratio - 1) <= AGREEMENT);
+        folder.writeSummary("graph-jmh", java.util.Optional.empty(), heimdall.lab.results.SummaryJson.trees(List.of(row)));
         java.util.Map<String, Object> env = new java.util.LinkedHashMap<>(heimdall.lab.sys.Host.capture().toMap());
         env.put("reproduction", "graph jmh");
         env.put("cpu", s.cpu());

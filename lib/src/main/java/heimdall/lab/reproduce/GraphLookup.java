@@ -5,7 +5,11 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.PublishedGraphLookup;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -28,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -97,9 +102,9 @@ public final class GraphLookup {
      * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
      */
-    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
+    public record Result(Path folder, List<GraphLookupRow> summary, List<String> failures,
             Map<String, Double> warmPrepMs, Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<Map<String, Object>> summary, List<String> failures, Map<String, Double> warmPrepMs) {
+        public Result(Path folder, List<GraphLookupRow> summary, List<String> failures, Map<String, Double> warmPrepMs) {
             this(folder, summary, failures, warmPrepMs, Optional.empty());
         }
     }
@@ -110,7 +115,7 @@ public final class GraphLookup {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
-        Map<String, Map<String, Object>> graphs = new LinkedHashMap<>(); // each imported graph: its digests, pinned or not
+        Map<String, Provenance> graphs = new LinkedHashMap<>(); // each imported graph: its digests, pinned or not
         List<Case> cases = o.external().isPresent() ? externalCases(o, progress, graphs) : builtinCases(o, progress, graphs);
         progress.accept(String.format(Locale.ROOT, "graph-lookup: %d cases x %d layouts, 1 warm-up + %d batches of %,d events, "
                 + "replay pinned to CPU %d (%s)", cases.size(), o.layouts().size(), s.samples(), s.calls(), s.cpu(),
@@ -162,7 +167,7 @@ public final class GraphLookup {
         cause.ifPresent(x -> progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.path()));
 
         BatchSamples samples = new BatchSamples("ns_per_event");
-        List<Map<String, Object>> summary = new ArrayList<>();
+        List<GraphLookupRow> summary = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         Map<String, String> autoReasons = new LinkedHashMap<>();
         for (int c = 0; c < cases.size(); c++) {
@@ -176,22 +181,14 @@ public final class GraphLookup {
             int firstRow = summary.size();
             for (int l = 0; l < o.layouts().size(); l++) {
                 Layout layout = o.layouts().get(l);
-                Map<String, Object> row = baseRow(k, layout);
-                Map<String, Object> files = graphs.get(k.graph());
-                row.put("pinned", files == null ? null : files.get("pinned"));
-                row.put("nodes_sha256", files == null ? null : files.get("nodes_sha256"));
-                row.put("edges_sha256", files == null ? null : files.get("edges_sha256"));
-                row.put("auto", layout == auto.layout());
+                Provenance files = graphs.get(k.graph());
                 Prepared p = k.prepared().layouts().get(layout);
                 int completed = p == null ? 0 : Math.max(0, done[c] - 1);
-                row.put("batches_asked", s.samples());
-                row.put("batches_completed", completed);
-                row.put("interrupted", p != null && completed < s.samples());
+                RunFacts run = new RunFacts(files, layout == auto.layout(), s.samples(), completed, p != null && completed < s.samples());
                 if (p == null || completed == 0) {
-                    row.put("status", p == null ? "refused" : "not measured");
-                    row.put("reason", p == null ? k.prepared().refusals().getOrDefault(layout, "not prepared") : "stopped before its first batch");
-                    nullFigures(row);
-                    summary.add(row);
+                    summary.add(row(k, layout, run, p == null ? "refused" : "not measured",
+                            p == null ? k.prepared().refusals().getOrDefault(layout, "not prepared") : "stopped before its first batch",
+                            null, null));
                     continue;
                 }
                 int rowIndex = summary.size();
@@ -205,16 +202,7 @@ public final class GraphLookup {
                 }
                 int rej = rejections[c][l][0];
                 BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
-                row.put("status", "measured");
-                row.put("ns_per_event_median", round(sum.median()));
-                row.put("ns_per_event_min", round(sum.min()));
-                row.put("ns_per_event_max", round(sum.max()));
-                row.put("spread", round(sum.spread()));
-                row.put("noisy", sum.noisy());
-                row.put("speedup_vs_hash", null);
-                row.put("speedup_vs_hash_fastutil", null);
-                row.put("rejections", rej);
-                row.put("samples", sum.count());
+                GraphLookupRow row = row(k, layout, run, "measured", null, sum, (long) rej);
                 if (layout == Layout.HASH) {
                     hashRow = rowIndex;
                 } else if (layout == Layout.HASH_FASTUTIL) {
@@ -228,15 +216,15 @@ public final class GraphLookup {
             if (disagreement != null) {
                 failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
                 for (int r = firstRow; r < summary.size(); r++) {
-                    summary.get(r).put("rejections_agree", false);
+                    summary.set(r, summary.get(r).withRejectionsDisagreeing());
                 }
             }
-            speedups(summary, firstRow, hashRow, "speedup_vs_hash");
-            speedups(summary, firstRow, fastutilRow, "speedup_vs_hash_fastutil");
+            speedups(summary, firstRow, hashRow, GraphLookupRow::withSpeedupVsHash);
+            speedups(summary, firstRow, fastutilRow, GraphLookupRow::withSpeedupVsHashFastutil);
         }
         addPublished(summary);
 
-        folder.writeSummary("graph-lookup", cause, summary);
+        folder.writeSummary("graph-lookup", cause, SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
@@ -265,14 +253,16 @@ public final class GraphLookup {
     }
 
     /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */
-    private static void speedups(List<Map<String, Object>> summary, int firstRow, int baseRow, String field) {
+    private static void speedups(List<GraphLookupRow> summary, int firstRow, int baseRow,
+            java.util.function.BiFunction<GraphLookupRow, Double, GraphLookupRow> with) {
         if (baseRow < 0) {
             return;
         }
-        double base = (Double) summary.get(baseRow).get("ns_per_event_median");
+        double base = summary.get(baseRow).nsPerEventMedian();
         for (int r = firstRow; r < summary.size(); r++) {
-            if (summary.get(r).get("ns_per_event_median") instanceof Double m && m > 0) {
-                summary.get(r).put(field, round(base / m));
+            Double m = summary.get(r).nsPerEventMedian();
+            if (m != null && m > 0) {
+                summary.set(r, with.apply(summary.get(r), round(base / m)));
             }
         }
     }
@@ -389,31 +379,30 @@ public final class GraphLookup {
         }
     }
 
-    private static Map<String, Object> baseRow(Case k, Layout layout) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("graph", k.graph());
-        row.put("trace", k.trace());
-        row.put("layout", layout.wire());
+    /**
+     * What a row records of its run beyond the case: the graph's files (null for synthetic graphs),
+     * whether auto picks its layout, and its batches.
+     */
+    private record RunFacts(Provenance files, boolean auto, long batchesAsked, long batchesCompleted, boolean interrupted) {}
+
+    /** A row of {@code k} with {@code layout}: measured ({@code sum} and {@code rejections} given) or not (both null, {@code reason} says why). */
+    private static GraphLookupRow row(Case k, Layout layout, RunFacts run, String status, String reason,
+            BatchSamples.Summary sum, Long rejections) {
         Machine m = layout.reference() ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
-        row.put("sites", k.prepared().followed().siteCount());
-        row.put("states", m == null ? null : m.states());
-        row.put("transitions", m == null ? null : m.transitions());
-        row.put("events", k.events().length);
         PreparedGraph.Timings t = k.prepared().timings();
         long prep = t.coalesceNanos() + t.prepareNanos().getOrDefault(layout, 0L)
                 + (layout.reference() ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
-        row.put("prep_ms", round(prep / 1e6));
-        row.put("import_ms", k.importMs() < 0 ? null : round(k.importMs()));
         Prepared p = k.prepared().layouts().get(layout);
-        row.put("payload_bytes", p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : p.payloadBytes());
-        return row;
-    }
-
-    private static void nullFigures(Map<String, Object> row) {
-        for (String f : List.of("ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "spread", "noisy",
-                "speedup_vs_hash", "speedup_vs_hash_fastutil", "rejections")) {
-            row.put(f, null);
-        }
+        Provenance f = run.files();
+        return new GraphLookupRow(k.graph(), k.trace(), layout.wire(), (long) k.prepared().followed().siteCount(),
+                m == null ? null : (long) m.states(), m == null ? null : (long) m.transitions(), (long) k.events().length,
+                round(prep / 1e6), k.importMs() < 0 ? null : round(k.importMs()),
+                p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : (long) p.payloadBytes(),
+                f == null ? null : f.pinned(), f == null ? null : f.nodesSha256(), f == null ? null : f.edgesSha256(),
+                run.auto(), run.batchesAsked(), run.batchesCompleted(), run.interrupted(), status, reason,
+                sum == null ? null : round(sum.median()), sum == null ? null : round(sum.min()), sum == null ? null : round(sum.max()),
+                sum == null ? null : round(sum.spread()), sum == null ? null : sum.noisy(), null, null, rejections,
+                sum == null ? null : (long) sum.count(), null, null, null, null, null);
     }
 
     static double round(double v) {
@@ -433,19 +422,20 @@ public final class GraphLookup {
         return Traces.Spec.of(entry, length, seed).withInvalidRate(0.01).withRepeatRate(0.01).withSignalRate(0.005);
     }
 
-    /** What a results folder records of an imported graph: its files, their SHA-256 and whether pins listed them. */
-    static Map<String, Object> provenance(GraphFiles.Imported imp) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("nodes", imp.nodes().toString());
-        m.put("edges", imp.edges().toString());
-        m.put("nodes_sha256", imp.nodesSha256());
-        m.put("edges_sha256", imp.edgesSha256());
-        m.put("pinned", imp.pinned());
-        return m;
+    /**
+     * What a results folder records of an imported graph (environment.json's {@code graphs}): its
+     * files, their SHA-256 and whether pins listed them.
+     */
+    record Provenance(@JsonProperty("nodes") String nodes, @JsonProperty("edges") String edges,
+            @JsonProperty("nodes_sha256") String nodesSha256, @JsonProperty("edges_sha256") String edgesSha256,
+            @JsonProperty("pinned") boolean pinned) {}
+
+    static Provenance provenance(GraphFiles.Imported imp) {
+        return new Provenance(imp.nodes().toString(), imp.edges().toString(), imp.nodesSha256(), imp.edgesSha256(), imp.pinned());
     }
 
     static List<Case> importedCases(String name, GraphFiles.Imported imp, Options o, Consumer<String> progress,
-            Map<String, Map<String, Object>> graphs) {
+            Map<String, Provenance> graphs) {
         graphs.put(name, provenance(imp));
         if (!imp.pinned()) {
             progress.accept(name + ": UNPINNED (--unpinned): nodes sha256 " + imp.nodesSha256() + ", edges sha256 " + imp.edgesSha256());
@@ -469,7 +459,7 @@ public final class GraphLookup {
         return Traces.walk(g, walkSpec(entry, length, 0x6a7e_0000L ^ entry.hashCode()));
     }
 
-    static List<Case> builtinCases(Options o, Consumer<String> progress, Map<String, Map<String, Object>> graphs) {
+    static List<Case> builtinCases(Options o, Consumer<String> progress, Map<String, Provenance> graphs) {
         List<Case> cases = new ArrayList<>();
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         for (String name : FIXTURES) {
@@ -497,7 +487,7 @@ public final class GraphLookup {
      * files: bad input otherwise) unless {@link Options#allowUnpinned()}, its digests recorded either
      * way; compiled under the budgets; an unmapped function or an oversized machine is a {@link Refusal}.
      */
-    static List<Case> externalCases(Options o, Consumer<String> progress, Map<String, Map<String, Object>> graphs) {
+    static List<Case> externalCases(Options o, Consumer<String> progress, Map<String, Provenance> graphs) {
         List<Path> files = o.external().orElseThrow();
         GraphFiles.Imported imp = GraphFiles.read(files.get(0), files.get(1), !o.allowUnpinned());
         String name = files.get(0).getFileName().toString().replace(GraphFiles.NODES_SUFFIX, "");
@@ -563,73 +553,57 @@ public final class GraphLookup {
      * When it is not, the published figure is of a different graph ({@code same_graph_as_published}
      * false) and only gives a scale.
      */
-    @SuppressWarnings("unchecked")
-    static void addPublished(List<Map<String, Object>> summary) {
-        Map<String, Object> pub = Fixtures.published("graph-lookup");
-        Map<String, Object> broker = (Map<String, Object>) pub.get("broker_graph");
-        Map<String, Object> offsets = (Map<String, Object>) broker.get("dfa_offsets_ns_per_event");
-        for (Map<String, Object> r : summary) {
-            Object published = null;
-            Object theirStates = null;
-            if ("broker".equals(r.get("graph")) && "dfa-offsets".equals(r.get("layout"))) {
-                published = offsets.get("before_minimization");
-                theirStates = broker.get("states");
-            } else if ("broker".equals(r.get("graph")) && "dfa-min-offsets".equals(r.get("layout"))) {
-                published = offsets.get("after_minimization");
-                theirStates = broker.get("minimized_states");
+    static void addPublished(List<GraphLookupRow> summary) {
+        PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
+        for (int i = 0; i < summary.size(); i++) {
+            GraphLookupRow r = summary.get(i);
+            Double published = null;
+            Long theirStates = null;
+            if ("broker".equals(r.graph()) && "dfa-offsets".equals(r.layout())) {
+                published = broker.dfaOffsetsNsPerEvent().beforeMinimization();
+                theirStates = broker.states();
+            } else if ("broker".equals(r.graph()) && "dfa-min-offsets".equals(r.layout())) {
+                published = broker.dfaOffsetsNsPerEvent().afterMinimization();
+                theirStates = broker.minimizedStates();
             }
-            r.put("published_ns_per_event", published);
-            if (published != null) {
-                r.put("published_sites", broker.get("sites"));
-                r.put("published_states", theirStates);
-                r.put("same_graph_as_published", sameNumber(r.get("sites"), broker.get("sites")) && sameNumber(r.get("states"), theirStates));
-            } else {
-                r.put("published_sites", null);
-                r.put("published_states", null);
-                r.put("same_graph_as_published", null);
-            }
+            summary.set(i, published == null ? r.withPublished(null, null, null, null)
+                    : r.withPublished(published, broker.sites(), theirStates,
+                            Objects.equals(r.sites(), broker.sites()) && Objects.equals(r.states(), theirStates)));
         }
-    }
-
-    private static boolean sameNumber(Object a, Object b) {
-        return a instanceof Number x && b instanceof Number y && x.longValue() == y.longValue();
     }
 
     /** The published figure of a row as the table shows it: marked when it is of another graph. */
-    static String publishedCell(Map<String, Object> r) {
-        Object p = r.get("published_ns_per_event");
-        if (p == null) {
+    static String publishedCell(GraphLookupRow r) {
+        if (r.publishedNsPerEvent() == null) {
             return "—";
         }
-        if (Boolean.FALSE.equals(r.get("same_graph_as_published"))) {
-            return p + " (a different graph: " + r.get("published_sites") + " sites, " + r.get("published_states") + " states)";
+        if (Boolean.FALSE.equals(r.sameGraphAsPublished())) {
+            return r.publishedNsPerEvent() + " (a different graph: " + r.publishedSites() + " sites, " + r.publishedStates() + " states)";
         }
-        return String.valueOf(p);
+        return String.valueOf(r.publishedNsPerEvent());
     }
 
     /**
      * One sentence saying whether our broker graph is the seed's, from the rows (null when no broker
      * row has a published twin).
      */
-    static String sameGraphSentence(List<Map<String, Object>> summary) {
-        for (Map<String, Object> r : summary) {
-            if ("dfa-offsets".equals(r.get("layout")) && r.get("same_graph_as_published") instanceof Boolean same) {
-                return same
+    static String sameGraphSentence(List<GraphLookupRow> summary) {
+        for (GraphLookupRow r : summary) {
+            if ("dfa-offsets".equals(r.layout()) && r.sameGraphAsPublished() != null) {
+                return r.sameGraphAsPublished()
                         ? String.format(Locale.ROOT, "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
-                                r.get("sites"), r.get("states"))
+                                r.sites(), r.states())
                         : String.format(Locale.ROOT, "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
                                 + "the published ns/event is of a different graph, for scale only, not a comparison.",
-                                r.get("sites"), r.get("states"), r.get("published_sites"), r.get("published_states"));
+                                r.sites(), r.states(), r.publishedSites(), r.publishedStates());
             }
         }
         return null;
     }
 
-    @SuppressWarnings("unchecked")
-    static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, int granted,
-            Map<String, Double> warm, List<String> failures, Map<String, Map<String, Object>> graphs) {
-        Map<String, Object> pub = Fixtures.published("graph-lookup");
-        Map<String, Object> broker = (Map<String, Object>) pub.get("broker_graph");
+    static String table(List<GraphLookupRow> summary, Host host, GraphBenchSettings s, int granted,
+            Map<String, Double> warm, List<String> failures, Map<String, Provenance> graphs) {
+        PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
         StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. Replay pinned to CPU %d (granted %d; %s). "
                         + "1 warm-up batch (kept as sample 0, excluded) + %d batches of %,d events per layout, order rotating.%n%n",
@@ -638,37 +612,33 @@ public final class GraphLookup {
         md.append(String.format(Locale.ROOT, "Published (seed 002, oden, 2026-11-08, Rust): broker graph %s sites, %s states, %s transitions, "
                         + "%s minimized; import + construction %s ms; dfa-offsets %s ns/event before minimization, %s after; "
                         + "no hash comparison (legacy construction over budget).%n%n",
-                broker.get("sites"), broker.get("states"), broker.get("transitions"), broker.get("minimized_states"),
-                broker.get("import_and_construction_ms"),
-                ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("before_minimization"),
-                ((Map<String, Object>) broker.get("dfa_offsets_ns_per_event")).get("after_minimization")));
+                broker.sites(), broker.states(), broker.transitions(), broker.minimizedStates(), broker.importAndConstructionMs(),
+                broker.dfaOffsetsNsPerEvent().beforeMinimization(), broker.dfaOffsetsNsPerEvent().afterMinimization()));
         String same = sameGraphSentence(summary);
         if (same != null) {
             md.append(same).append("\n\n");
         }
         MarkdownTable t = new MarkdownTable(List.of("graph", "trace", "layout", "states", "transitions", "ns/event median",
                 "min – max", "spread", "speedup vs hash (own map)", "speedup vs hash-fastutil", "rejections", "prep ms", "payload bytes", "published ns/event"));
-        for (Map<String, Object> r : summary) {
-            boolean measured = "measured".equals(r.get("status"));
-            t.row(List.of(String.valueOf(r.get("graph")), String.valueOf(r.get("trace")),
-                    r.get("layout") + (Boolean.TRUE.equals(r.get("auto")) ? " (auto)" : ""),
-                    cell(r.get("states")), cell(r.get("transitions")),
-                    measured ? fmt(r.get("ns_per_event_median")) : r.get("status") + ": " + r.get("reason"),
-                    measured ? fmt(r.get("ns_per_event_min")) + " – " + fmt(r.get("ns_per_event_max")) : "—",
-                    measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"),
-                            Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
-                    r.get("speedup_vs_hash") instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "—",
-                    r.get("speedup_vs_hash_fastutil") instanceof Double y ? String.format(Locale.ROOT, "%.1f×", y) : "—",
-                    cell(r.get("rejections")), fmt(r.get("prep_ms")), cell(r.get("payload_bytes")),
+        for (GraphLookupRow r : summary) {
+            boolean measured = "measured".equals(r.status());
+            t.row(List.of(r.graph(), r.trace(), r.layout() + (Boolean.TRUE.equals(r.auto()) ? " (auto)" : ""),
+                    cell(r.states()), cell(r.transitions()),
+                    measured ? fmt(r.nsPerEventMedian()) : r.status() + ": " + r.reason(),
+                    measured ? fmt(r.nsPerEventMin()) + " – " + fmt(r.nsPerEventMax()) : "—",
+                    measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : "") : "—",
+                    r.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHash()) : "—",
+                    r.speedupVsHashFastutil() != null ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHashFastutil()) : "—",
+                    cell(r.rejections()), fmt(r.prepMs()), cell(r.payloadBytes()),
                     publishedCell(r)));
         }
         md.append(t.render()).append('\n');
         warm.forEach((g, ms) -> md.append(String.format(Locale.ROOT,
                 "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of " + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n", g, ms)));
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        graphs.forEach((g, files) -> md.append(Boolean.TRUE.equals(files.get("pinned"))
-                ? "- " + g + ": pins verified (nodes sha256 " + files.get("nodes_sha256") + ", edges " + files.get("edges_sha256") + ")\n"
-                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.get("nodes_sha256") + ", edges " + files.get("edges_sha256")
+        graphs.forEach((g, files) -> md.append(files.pinned()
+                ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges " + files.edgesSha256() + ")\n"
+                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges " + files.edgesSha256()
                         + "; no SHA256SUMS line vouches for these files\n"));
         md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
                 + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
@@ -677,15 +647,12 @@ public final class GraphLookup {
         return md.toString();
     }
 
-    private static String cell(Object v) {
-        if (v == null) {
-            return "—";
-        }
-        return v instanceof Number n ? String.format(Locale.ROOT, "%,d", n.longValue()) : v.toString();
+    private static String cell(Long v) {
+        return v == null ? "—" : String.format(Locale.ROOT, "%,d", v);
     }
 
-    private static String fmt(Object v) {
-        return v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : "—";
+    private static String fmt(Double v) {
+        return v == null ? "—" : String.format(Locale.ROOT, "%.3f", v);
     }
 
     /** The default results folder for a run of {@code reproduction} started now on this host. */

@@ -2,6 +2,7 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
+import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.graph.prepared.Layout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -97,26 +98,25 @@ final class GraphLookupRun implements Reproduction {
         if (r.summary().isEmpty()) {
             return lines;
         }
-        for (Map<String, Object> row : r.summary()) {
-            if ("broker".equals(row.get("graph")) && "dfa-offsets".equals(row.get("layout")) && row.get("ns_per_event_median") instanceof Double ns) {
-                Map<String, Object> hash = r.summary().stream().filter(h -> h.get("graph").equals("broker")
-                        && h.get("trace").equals(row.get("trace")) && h.get("layout").equals("hash")).findFirst().orElse(null);
-                Object speed = row.get("speedup_vs_hash");
-                lines.add(String.format(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s", row.get("trace"), ns,
-                        hash == null || hash.get("ns_per_event_median") == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", (Double) hash.get("ns_per_event_median")),
-                        speed instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (no hash baseline)",
-                        Boolean.FALSE.equals(row.get("same_graph_as_published"))
+        for (GraphLookupRow row : r.summary()) {
+            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.nsPerEventMedian() != null) {
+                GraphLookupRow hash = r.summary().stream().filter(h -> h.graph().equals("broker")
+                        && h.trace().equals(row.trace()) && h.layout().equals("hash")).findFirst().orElse(null);
+                lines.add(String.format(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s", row.trace(),
+                        row.nsPerEventMedian(),
+                        hash == null || hash.nsPerEventMedian() == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
+                        row.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash()) : "null (no hash baseline)",
+                        Boolean.FALSE.equals(row.sameGraphAsPublished())
                                 ? String.format(Locale.ROOT, "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
-                                        row.get("published_ns_per_event"), row.get("published_sites"), row.get("published_states"),
-                                        row.get("sites"), row.get("states"))
+                                        row.publishedNsPerEvent(), row.publishedSites(), row.publishedStates(), row.sites(), row.states())
                                 : ""));
             }
         }
-        for (Map<String, Object> row : r.summary()) {
-            if (Boolean.TRUE.equals(row.get("auto")) && row.get("ns_per_event_median") instanceof Double ns) {
+        for (GraphLookupRow row : r.summary()) {
+            if (Boolean.TRUE.equals(row.auto()) && row.nsPerEventMedian() != null) {
                 lines.add(String.format(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
-                        row.get("graph"), row.get("trace"), row.get("layout"), ns, times(row.get("speedup_vs_hash")),
-                        times(row.get("speedup_vs_hash_fastutil"))));
+                        row.graph(), row.trace(), row.layout(), row.nsPerEventMedian(), times(row.speedupVsHash()),
+                        times(row.speedupVsHashFastutil())));
             }
         }
         r.warmPrepMs().forEach((g, ms) -> lines.add(String.format(Locale.ROOT,
@@ -124,7 +124,7 @@ final class GraphLookupRun implements Reproduction {
         return lines;
     }
 
-    private static String times(Object speedup) {
-        return speedup instanceof Double x ? String.format(Locale.ROOT, "%.1f×", x) : "null (baseline not measured)";
+    private static String times(Double speedup) {
+        return speedup != null ? String.format(Locale.ROOT, "%.1f×", speedup) : "null (baseline not measured)";
     }
 }

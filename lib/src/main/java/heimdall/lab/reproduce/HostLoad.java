@@ -6,6 +6,8 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
@@ -139,7 +141,7 @@ public final class HostLoad {
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeSummary("host-load", cause, summary);
+        folder.writeSummary("host-load", cause, SummaryJson.checked(ResultKind.HOST_LOAD, summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
@@ -157,7 +159,7 @@ public final class HostLoad {
         folder.writeEnvironment("host-load", cause, env);
         String table = table(summary, host, o, report);
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.HOST_LOAD, summary), cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */

@@ -4,6 +4,8 @@ import heimdall.lab.bench.GroupedMedian;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.bpf.CachePredictor;
@@ -576,7 +578,7 @@ public final class KernelBitmap {
         java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : Interruption.stopCause();
         List<Map<String, Object>> summary = markRuns(summary(m), m, cause.isPresent());
         cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("kernel-bitmap", cause, summary);
+        folder.writeSummary("kernel-bitmap", cause, SummaryJson.checked(ResultKind.KERNEL_BITMAP, summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
@@ -610,7 +612,7 @@ public final class KernelBitmap {
         folder.writeEnvironment("kernel-bitmap", cause, env);
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.KERNEL_BITMAP, summary), cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */

@@ -4,6 +4,7 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.LanesRow;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
@@ -42,9 +43,9 @@ public final class Lanes {
      * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
      */
-    public record Result(Path folder, List<Map<String, Object>> summary, List<String> failures,
+    public record Result(Path folder, List<LanesRow> summary, List<String> failures,
             Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<Map<String, Object>> summary, List<String> failures) {
+        public Result(Path folder, List<LanesRow> summary, List<String> failures) {
             this(folder, summary, failures, Optional.empty());
         }
     }
@@ -75,7 +76,7 @@ public final class Lanes {
                 + "workload CPUs %s", s.workloadThreads(), s.workloadIters(), variants, s.samples(), s.workloadCpus()));
 
         BatchSamples samples = new BatchSamples("wall_ms");
-        List<Map<String, Object>> summary = new ArrayList<>();
+        List<LanesRow> summary = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int batches = s.samples() + 1;
         boolean complete = true;
@@ -121,34 +122,17 @@ public final class Lanes {
                     }
                 }
                 BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("workers", workers);
-                r.put("collectors", 1);
-                r.put("variant", variants.get(v));
-                r.put("iterations", s.workloadIters());
-                r.put("wall_ms_median", GraphLookup.round(sum.median()));
-                r.put("wall_ms_min", GraphLookup.round(sum.min()));
-                r.put("wall_ms_max", GraphLookup.round(sum.max()));
-                r.put("spread", GraphLookup.round(sum.spread()));
-                r.put("noisy", sum.noisy());
                 if (v == 0) {
                     uncheckedMedian = sum.median();
                 }
-                r.put("vs_unchecked", uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian));
-                r.put("reads_per_worker", s.workloadIters());
-                r.put("writes_per_worker", s.workloadIters());
-                r.put("bytes_per_worker", (long) s.workloadIters() * LaneWorkload.BLOCK);
-                r.put("collector_getrusage", s.workloadIters());
-                r.put("collector_sched_yield", s.workloadIters());
-                r.put("checks_per_batch", v == 0 ? 0 : 2L * s.workloadIters() * (workers + 1));
-                r.put("verified", failed[v] == null);
-                r.put("failure", failed[v]);
-                r.put("samples", sum.count());
-                r.put("status", "measured");
-                r.put("batches_asked", s.samples());
-                r.put("batches_completed", completed);
-                r.put("interrupted", completed < s.samples());
-                summary.add(r);
+                long iters = s.workloadIters();
+                summary.add(new LanesRow((long) workers, 1L, variants.get(v), iters,
+                        GraphLookup.round(sum.median()), GraphLookup.round(sum.min()), GraphLookup.round(sum.max()),
+                        GraphLookup.round(sum.spread()), sum.noisy(),
+                        uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian),
+                        iters, iters, iters * LaneWorkload.BLOCK, iters, iters,
+                        v == 0 ? 0L : 2L * iters * (workers + 1), failed[v] == null, failed[v], (long) sum.count(),
+                        "measured", (long) s.samples(), (long) completed, completed < s.samples()));
                 if (failed[v] != null) {
                     failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
                 }
@@ -161,7 +145,7 @@ public final class Lanes {
             return new Result(folder.path(), List.of(), List.of(), cause);
         }
         cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("lanes", cause, summary);
+        folder.writeSummary("lanes", cause, heimdall.lab.results.SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
@@ -183,24 +167,12 @@ public final class Lanes {
     }
 
     /** A row a stop came before: its coordinates, no figures. */
-    private static Map<String, Object> notMeasured(int workers, String variant, GraphBenchSettings s) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("workers", workers);
-        r.put("collectors", 1);
-        r.put("variant", variant);
-        r.put("iterations", s.workloadIters());
-        for (String f : List.of("wall_ms_median", "wall_ms_min", "wall_ms_max", "spread", "noisy", "vs_unchecked", "verified", "failure")) {
-            r.put(f, null);
-        }
-        r.put("samples", 0);
-        r.put("status", "not measured");
-        r.put("batches_asked", s.samples());
-        r.put("batches_completed", 0);
-        r.put("interrupted", true);
-        return r;
+    private static LanesRow notMeasured(int workers, String variant, GraphBenchSettings s) {
+        return new LanesRow((long) workers, 1L, variant, (long) s.workloadIters(), null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null, 0L, "not measured", (long) s.samples(), 0L, true);
     }
 
-    static String table(List<Map<String, Object>> summary, Host host, GraphBenchSettings s, List<String> failures) {
+    static String table(List<LanesRow> summary, Host host, GraphBenchSettings s, List<String> failures) {
         StringBuilder md = new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
                 + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n", host.cpuModel(),
@@ -210,18 +182,18 @@ public final class Lanes {
                 + "(no wall times published).\n\n");
         MarkdownTable t = new MarkdownTable(List.of("workers", "variant", "wall ms median", "min – max", "spread", "vs unchecked",
                 "verified", "published"));
-        for (Map<String, Object> r : summary) {
-            if (!"measured".equals(r.get("status"))) {
-                t.row(List.of(r.get("workers") + " + 1", String.valueOf(r.get("variant")), "not measured (interrupted)", "—", "—", "—", "—",
+        for (LanesRow r : summary) {
+            if (!"measured".equals(r.status())) {
+                t.row(List.of(r.workers() + " + 1", r.variant(), "not measured (interrupted)", "—", "—", "—", "—",
                         "noisy (>25%)"));
                 continue;
             }
-            t.row(List.of(String.valueOf(r.get("workers")) + " + 1", String.valueOf(r.get("variant")),
-                    String.format(Locale.ROOT, "%.3f", (Double) r.get("wall_ms_median")),
-                    String.format(Locale.ROOT, "%.3f – %.3f", (Double) r.get("wall_ms_min"), (Double) r.get("wall_ms_max")),
-                    String.format(Locale.ROOT, "%.0f%%%s", 100 * (Double) r.get("spread"), Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : ""),
-                    r.get("vs_unchecked") instanceof Double x ? String.format(Locale.ROOT, "%.3f×", x) : "—",
-                    Boolean.TRUE.equals(r.get("verified")) ? "yes" : "NO: " + r.get("failure"),
+            t.row(List.of(r.workers() + " + 1", r.variant(),
+                    String.format(Locale.ROOT, "%.3f", r.wallMsMedian()),
+                    String.format(Locale.ROOT, "%.3f – %.3f", r.wallMsMin(), r.wallMsMax()),
+                    String.format(Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : ""),
+                    r.vsUnchecked() != null ? String.format(Locale.ROOT, "%.3f×", r.vsUnchecked()) : "—",
+                    Boolean.TRUE.equals(r.verified()) ? "yes" : "NO: " + r.failure(),
                     "noisy (>25%)"));
         }
         md.append(t.render()).append('\n');

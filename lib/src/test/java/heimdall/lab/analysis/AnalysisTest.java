@@ -30,19 +30,21 @@ class AnalysisTest {
     static Path tmp;
     static Results floor;
     static Results graph;
+    static Results load;
 
     @BeforeAll
     static void fixtures() throws Exception {
         floor = Results.load(SyntheticResults.floorFolder(tmp.resolve("floor")));
         graph = Results.load(SyntheticResults.graphFolder(tmp.resolve("graph")));
+        load = Results.load(SyntheticResults.loadFolder(tmp.resolve("load")));
     }
 
     @Test
     void summaryTableHasOneRowPerObjectAndTypedColumns() {
         Table s = floor.summary();
-        assertEquals(6, s.rowCount());
+        assertEquals(4, s.rowCount());
         assertTrue(s.columnNames().containsAll(List.of("row", "what", "call", "insns", "cache", "median_ns",
-                "added_ns", "p99_ns", "spread", "noisy", "status", "supervisor", "answer", "load",
+                "added_ns", "p99_ns", "spread", "noisy", "status", "supervisor", "answer",
                 "published_median_ns", "published_added_ns")), s.columnNames().toString());
         assertFalse(s.columnNames().contains("run_medians_ns"), "lists stay out of the table");
         assertEquals(101.0, s.numberColumn("published_median_ns").getDouble(0));
@@ -50,7 +52,7 @@ class AnalysisTest {
         assertEquals("native", s.stringColumn("supervisor").get(2));
         assertTrue(s.stringColumn("supervisor").isMissing(0));
         assertEquals(4L, s.longColumn("insns").getLong(0));
-        assertEquals("tsc", floor.environment().get("clocksource"));
+        assertEquals("tsc", floor.env().clocksource());
     }
 
     @Test
@@ -59,8 +61,8 @@ class AnalysisTest {
         Table rec = Tables.fromSamples(floor);
         assertEquals(List.of("row", "label", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns",
                 "spread", "samples", "noisy", "status", "published_median_ns", "published_added_ns"), sum.columnNames());
-        assertEquals(6, rec.rowCount());
-        for (int i = 0; i < 6; i++) {
+        assertEquals(4, rec.rowCount());
+        for (int i = 0; i < 4; i++) {
             assertEquals(sum.numberColumn("median_ns").getDouble(i), rec.numberColumn("median_ns").getDouble(i), 1e-9);
             assertEquals(sum.numberColumn("p99_ns").getDouble(i), rec.numberColumn("p99_ns").getDouble(i), 1e-9);
             assertEquals(sum.numberColumn("added_ns").getDouble(i), rec.numberColumn("added_ns").getDouble(i), 1e-9);
@@ -75,9 +77,9 @@ class AnalysisTest {
     @Test
     void runMediansIsLongFormatOfTheSummaryLists() {
         Table t = Tables.runMedians(floor);
-        assertEquals(6 * 2 * SyntheticResults.RUNS, t.rowCount());
+        assertEquals(4 * 2 * SyntheticResults.RUNS, t.rowCount());
         assertEquals(List.of("row", "label", "variant", "run", "median_ns"), t.columnNames());
-        List<Double> expected = floor.numbers(1, "run_medians_ns");
+        List<Double> expected = floor.floorCost().get(1).runMediansNs().stream().map(Long::doubleValue).toList();
         Table row1 = t.where(t.intColumn("row").isEqualTo(1).and(t.stringColumn("variant").isEqualTo("filtered")));
         assertEquals(expected, row1.doubleColumn("median_ns").asList());
     }
@@ -104,7 +106,7 @@ class AnalysisTest {
         String html = Tables.html(Tables.summary(floor), 2);
         assertTrue(html.startsWith("<table"));
         assertTrue(html.contains("<th>median_ns</th>"));
-        assertTrue(html.contains("4 more rows not shown"));
+        assertTrue(html.contains("2 more rows not shown"));
         assertTrue(Tables.html(Table.create("a<b>")).contains("a&lt;b&gt;"));
     }
 
@@ -116,7 +118,7 @@ class AnalysisTest {
                 "run-medians", Plots.runMedians(floor),
                 "broker-cdf", Plots.brokerCdf(floor),
                 "graph-by-layout", Plots.graphByLayout(graph),
-                "p99-vs-load", Plots.p99VsLoad(floor));
+                "p99-vs-load", Plots.p99VsLoad(load));
         for (var e : charts.entrySet()) {
             Path file = Plots.save(e.getValue(), tmp.resolve("plots").resolve(e.getKey() + ".png"));
             Plots.save(e.getValue(), PREVIEW.resolve(e.getKey() + ".png"));
@@ -133,8 +135,8 @@ class AnalysisTest {
         }
         assertEquals(2, Plots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
         assertEquals(1, Plots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
-        assertEquals(1, Plots.p99VsLoad(floor).getSeriesMap().size(), "one row, measured idle and loaded");
-        assertEquals(2 * SyntheticResults.RUNS, Plots.p99VsLoad(floor).getSeriesMap().values().iterator().next()
+        assertEquals(1, Plots.p99VsLoad(load).getSeriesMap().size(), "one row, measured idle and loaded");
+        assertEquals(2 * SyntheticResults.RUNS, Plots.p99VsLoad(load).getSeriesMap().values().iterator().next()
                 .getXData().length, "one point per run, idle and loaded");
     }
 
@@ -142,9 +144,8 @@ class AnalysisTest {
     void saveAllWritesThePlotsThatApplyAndNeverOverwrites() throws Exception {
         Path dir = tmp.resolve("saveall/plots");
         List<Path> files = Plots.saveAll(floor, dir);
-        assertEquals(List.of("distribution-floor-one-program.png", "distribution-floor-two-programs.png",
-                "run-medians-floors.png", "run-medians-broker.png", "broker-cdf-continue.png", "broker-cdf-broker.png",
-                "p99-vs-load.png"), files.stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(List.of("distribution-floor-one-program-floor-two-programs.png",
+                "run-medians-floors.png", "run-medians-broker.png", "broker-cdf-continue.png", "broker-cdf-broker.png"), files.stream().map(p -> p.getFileName().toString()).toList());
         for (Path f : files) {
             assertEquals(Plots.WIDTH, ImageIO.read(f.toFile()).getWidth());
         }
@@ -168,7 +169,7 @@ class AnalysisTest {
                         "per_call_ns_by_placement", pc1, "batch_ns_per_call_by_placement", List.of(175, 166, 166, 165)));
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
-        json.writeValue(dir.resolve("environment.json").toFile(), Map.of("cpu_model", "synthetic"));
+        json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
         var chart = Plots.byPlacement(r);
         assertEquals(List.of("per call, placement 0", "per call, placement 1", "per call, placement 2", "per call, placement 3",
@@ -201,6 +202,8 @@ class AnalysisTest {
                 row.put("load", load);
                 row.put("what", calls[i][0]);
                 row.put("call", calls[i][1]);
+                row.put("floor", calls[i][0]);
+                row.put("status", "ok");
                 row.put("p99_ns", p99);
                 row.put("load_avg_runs", load.equals("idle") ? List.of(0.1, 0.2) : List.of(2.5, 2.9));
                 row.put("run_p99_ns", List.of(p99, p99 + 10));
@@ -234,7 +237,7 @@ class AnalysisTest {
                         "selftest_batch_monotonic_ns_per_call_by_placement", List.of(133, 110, 364, 111)));
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
-        json.writeValue(dir.resolve("environment.json").toFile(), Map.of("cpu_model", "synthetic"));
+        json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
         var chart = Plots.byPlacement(r, Plots.SELFTEST_LOOP);
         assertEquals(12, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
@@ -297,6 +300,9 @@ class AnalysisTest {
         assertTrue(e.getMessage().contains("summary.json"), e.getMessage());
         Files.writeString(empty.resolve("summary.json"), "{\"not\": \"an array\"}");
         e = assertThrows(BadInput.class, () -> Results.load(empty));
-        assertTrue(e.getMessage().contains("expected a JSON array"), e.getMessage());
+        assertTrue(e.getMessage().contains("summary.json: schema_version: expected 2"), e.getMessage());
+        Files.writeString(empty.resolve("summary.json"), "\"rows\"");
+        e = assertThrows(BadInput.class, () -> Results.load(empty));
+        assertTrue(e.getMessage().contains("summary.json: (top level): expected an object"), e.getMessage());
     }
 }

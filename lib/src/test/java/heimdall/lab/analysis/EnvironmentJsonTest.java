@@ -19,7 +19,9 @@ class EnvironmentJsonTest {
     void theHostRecordRoundTripsAndFlattens(@TempDir Path dir) throws Exception {
         Map<String, Object> host = Host.capture().toMap();
         ObjectMapper json = new ObjectMapper();
-        json.writeValue(dir.resolve("summary.json").toFile(), List.of(Map.of("what", "getpid native", "median_ns", 100)));
+        json.writeValue(dir.resolve("summary.json").toFile(), Map.of("reproduction", "floor-cost", "schema_version", 2,
+                "interrupted", false, "rows", List.of(Map.of("what", "getpid native", "call", "getpid", "floor", "native",
+                        "status", "ok", "median_ns", 100))));
         json.writeValue(dir.resolve("environment.json").toFile(), host);
 
         Results r = Results.load(dir);
@@ -27,6 +29,10 @@ class EnvironmentJsonTest {
         assertEquals(host.get("kernel_release"), r.environment().get("kernel_release"));
         assertEquals(host.get("container_hints"), r.environment().get("container_hints"));
         Map<?, ?> seccomp = (Map<?, ?>) r.environment().get("process_seccomp");
+        // and typed
+        assertEquals(host.get("kernel_release"), r.env().kernelRelease());
+        assertEquals(host.get("container_hints"), r.env().containerHints());
+        assertEquals(String.valueOf(seccomp.get("seccomp")), r.env().processSeccomp().path("seccomp").asText());
         assertEquals(((Map<?, ?>) host.get("process_seccomp")).get("seccomp"), seccomp.get("seccomp"));
 
         Table t = Tables.environment(r);

@@ -49,7 +49,7 @@ class LabJshTest {
         // The table printed by summary(): its header and one line per row.
         assertTrue(text.contains("median_ns") && text.contains("added_ns") && text.contains("published_median_ns"), text);
         assertTrue(text.contains("getppid") && text.contains("openat"), text);
-        assertTrue(text.contains("rows=6"), text);
+        assertTrue(text.contains("rows=4"), text);
         assertTrue(text.contains("added0=" + added0), text);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("png=") && Long.parseLong(l.substring(4)) > 1000), text);
         assertTrue(!text.contains("Error") && !text.contains("Exception"), text);

@@ -62,11 +62,14 @@ class ResultsSamplesTest {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("what", i == 2 ? "stacked" : "static floor");
             row.put("call", calls[i]);
+            row.put("floor", "abcdf");
+            row.put("status", "ok");
             row.put("baseline_row", baselineRow[i]);
             row.put("run_medians_ns", List.of(1, 2, 3));
             rows.add(row);
         }
-        new ObjectMapper().writeValue(dir.resolve("summary.json").toFile(), rows);
+        new ObjectMapper().writeValue(dir.resolve("summary.json").toFile(),
+                Map.of("reproduction", "floor-cost", "schema_version", 2, "interrupted", false, "rows", rows));
         r = Results.load(dir);
     }
 

@@ -34,27 +34,36 @@ final class SyntheticResults {
 
     private SyntheticResults() {}
 
-    /** Floor rows (2), broker rows (2: native/continue, java/broker) and load rows (idle, loaded). */
+    /** A floor-cost folder: floor rows (2) and broker rows (2: native/continue, java/broker). */
     static Path floorFolder(Path dir) throws IOException {
-        Random rnd = new Random(42);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        List<Sample> samples = new ArrayList<>();
-        Object[][] specs = {
+        return callFolder(dir, "floor-cost", new Object[][] {
             // what, call, base ns (none), added ns, supervisor, answer, load
             {"floor: one program", "getppid", 60.0, 40.0, null, null, null},
             {"floor: two programs", "getppid", 60.0, 85.0, null, null, null},
             {"broker", "openat", 900.0, 9000.0, "native", "continue", null},
             {"broker", "openat", 900.0, 30000.0, "java", "broker", null},
+        });
+    }
+
+    /** A host-load folder: one floor row measured idle and loaded. */
+    static Path loadFolder(Path dir) throws IOException {
+        return callFolder(dir, "host-load", new Object[][] {
             {"floor: one program", "getppid", 60.0, 40.0, null, null, "idle"},
             {"floor: one program", "getppid", 60.0, 40.0, null, null, "loaded"},
-        };
+        });
+    }
+
+    private static Path callFolder(Path dir, String reproduction, Object[][] specs) throws IOException {
+        Random rnd = new Random(42);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        List<Sample> samples = new ArrayList<>();
         for (int i = 0; i < specs.length; i++) {
             Object[] s = specs[i];
             double base = (Double) s[2];
             double add = (Double) s[3];
             boolean loaded = "loaded".equals(s[6]);
-            List<Double> runMed = new ArrayList<>();
-            List<Double> runMedNone = new ArrayList<>();
+            List<Long> runMed = new ArrayList<>();
+            List<Long> runMedNone = new ArrayList<>();
             List<Double> all = new ArrayList<>();
             List<Double> allNone = new ArrayList<>();
             for (int run = 0; run < RUNS; run++) {
@@ -68,28 +77,33 @@ final class SyntheticResults {
                     all.add(f[k]);
                     allNone.add(n[k]);
                 }
-                runMed.add(nearestMedian(f));
-                runMedNone.add(nearestMedian(n));
+                runMed.add(Math.round(nearestMedian(f)));
+                runMedNone.add(Math.round(nearestMedian(n)));
             }
             double[] fa = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double[] na = allNone.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             Map<String, Object> row = new LinkedHashMap<>();
+            if (s[6] != null) {
+                row.put("load", s[6]);
+            }
             row.put("what", s[0]);
             row.put("call", s[1]);
+            row.put("floor", s[0]);
             row.put("insns", 4 + i);
             row.put("cache", i % 2 == 0);
-            row.put("median_none_ns", nearestMedian(na));
-            row.put("median_ns", nearestMedian(fa));
-            row.put("added_ns", nearestMedian(fa) - nearestMedian(na));
-            row.put("p99_ns", quantileSorted(fa, 0.99));
-            row.put("p99_none_ns", quantileSorted(na, 0.99));
+            // Whole nanoseconds, as the reproductions write them (samples are whole, medians nearest-rank).
+            row.put("median_none_ns", Math.round(nearestMedian(na)));
+            row.put("median_ns", Math.round(nearestMedian(fa)));
+            row.put("added_ns", Math.round(nearestMedian(fa) - nearestMedian(na)));
+            row.put("p99_ns", Math.round(quantileSorted(fa, 0.99)));
+            row.put("p99_none_ns", Math.round(quantileSorted(na, 0.99)));
             row.put("run_medians_ns", runMed);
             row.put("run_medians_none_ns", runMedNone);
             row.put("samples", fa.length);
-            double sp = spread(runMed.stream().mapToDouble(Double::doubleValue).toArray());
+            double sp = spread(runMed.stream().mapToDouble(Long::doubleValue).toArray());
             row.put("spread", sp);
             row.put("noisy", sp > 0.1);
-            row.put("published", i == 0 ? Map.of("median_ns", 101.0, "added_ns", 38.0) : null);
+            row.put("published", i == 0 ? Map.of("row", 1, "median_ns", 101, "added_ns", 38) : null);
             row.put("status", "ok");
             row.put("failure", null);
             if (s[4] != null) {
@@ -97,12 +111,11 @@ final class SyntheticResults {
                 row.put("answer", s[5]);
             }
             if (s[6] != null) {
-                row.put("load", s[6]);
                 row.put("load_avg_runs", loaded ? List.of(1.8, 2.1, 2.6) : List.of(0.05, 0.1, 0.08));
             }
             rows.add(row);
         }
-        write(dir, rows);
+        write(dir, reproduction, rows);
         writeFloorSamples(dir.resolve("samples.arrow"), samples);
         return dir;
     }
@@ -130,6 +143,7 @@ final class SyntheticResults {
                 row.put("graph", graph);
                 row.put("trace", "startup");
                 row.put("layout", layouts[l]);
+                row.put("status", "measured");
                 row.put("states", 120 + l);
                 row.put("transitions", 900 + 10 * l);
                 row.put("ns_per_event_median", Stats.median(vals));
@@ -144,7 +158,7 @@ final class SyntheticResults {
                 i++;
             }
         }
-        write(dir, rows);
+        write(dir, "graph-lookup", rows);
         try (BufferAllocator a = new RootAllocator();
              IntVector row = new IntVector("row", a);
              IntVector sample = new IntVector("sample", a);
@@ -179,16 +193,28 @@ final class SyntheticResults {
         return Math.max(1, v);
     }
 
-    private static void write(Path dir, List<Map<String, Object>> rows) throws IOException {
+    private static void write(Path dir, String reproduction, List<Map<String, Object>> rows) throws IOException {
         java.nio.file.Files.createDirectories(dir);
         ObjectMapper m = new ObjectMapper();
-        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), rows);
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("reproduction", reproduction);
+        top.put("schema_version", 2);
+        top.put("interrupted", false);
+        top.put("rows", rows);
+        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), top);
+        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("environment.json").toFile(), environment(reproduction));
+    }
+
+    /** A minimal environment.json of {@code reproduction}'s run: the host fields every folder has. */
+    static Map<String, Object> environment(String reproduction) {
         Map<String, Object> env = new LinkedHashMap<>();
+        env.put("reproduction", reproduction);
+        env.put("hostname", "synthetic");
         env.put("cpu_model", "synthetic");
-        env.put("cores", 2);
-        env.put("kernel", "6.18.0");
+        env.put("online_cpus", 2);
+        env.put("kernel_release", "6.18.0");
         env.put("clocksource", "tsc");
-        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("environment.json").toFile(), env);
+        return env;
     }
 
     private static void writeFloorSamples(Path file, List<Sample> samples) throws IOException {

@@ -193,9 +193,10 @@ class ReproductionsTest {
         assertTrue(m.floors().get(0).ok());
         assertTrue(!m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"), m.floors().get(1).failure());
         assertEquals(1, m.rows().size());
-        List<java.util.Map<String, Object>> summary = AttachCost.summary(m);
-        assertEquals("failed", summary.get(1).get("status"));
-        assertEquals("ok", summary.get(0).get("status"));
+        List<heimdall.lab.results.AttachCostRow> summary = AttachCost.summary(m);
+        assertEquals("failed", summary.get(1).status());
+        assertTrue(summary.get(1).failure().contains("SIGSYS"));
+        assertEquals("ok", summary.get(0).status());
     }
 
     /**

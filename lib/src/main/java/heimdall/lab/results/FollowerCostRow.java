@@ -1,0 +1,44 @@
+package heimdall.lab.results;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * One row of {@code ./lab reproduce follower-cost}'s {@code summary.json}: a call's cost without and
+ * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
+ * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill. The
+ * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
+ * merged on main.
+ */
+public record FollowerCostRow(
+        @JsonProperty("what") String what,
+        @JsonProperty(value = "measure", required = true) String measure,
+        @JsonProperty(value = "hook", required = true) String hook,
+        @JsonProperty(value = "process", required = true) String process,
+        @JsonProperty(value = "floor", required = true) String floor,
+        @JsonProperty(value = "call", required = true) String call,
+        @JsonProperty(value = "status", required = true) String status,
+        @JsonProperty("reason") String reason,
+        @JsonProperty("runs_asked") Long runsAsked,
+        @JsonProperty("runs_completed") Long runsCompleted,
+        @JsonProperty("interrupted") Boolean interrupted,
+        @JsonProperty("median_without_ns") Long medianWithoutNs,
+        @JsonProperty("median_with_ns") Long medianWithNs,
+        @JsonProperty("added_ns") Long addedNs,
+        @JsonProperty("p99_without_ns") Long p99WithoutNs,
+        @JsonProperty("p99_with_ns") Long p99WithNs,
+        @JsonProperty("run_medians_without_ns") List<Long> runMediansWithoutNs,
+        @JsonProperty("run_medians_with_ns") List<Long> runMediansWithNs,
+        @JsonProperty("spread_without") Double spreadWithout,
+        @JsonProperty("spread_with") Double spreadWith,
+        @JsonProperty("noisy") Boolean noisy,
+        @JsonProperty("published") String published,
+        @JsonProperty("divergent_call_index") List<Long> divergentCallIndex,
+        @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
+        @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence) implements ResultRow {
+
+    @Override
+    public List<String> labelParts() {
+        return List.of(measure, hook, process, call);
+    }
+}

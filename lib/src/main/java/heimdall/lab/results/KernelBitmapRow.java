@@ -1,0 +1,225 @@
+package heimdall.lab.results;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.List;
+
+/**
+ * A row of {@code ./lab reproduce kernel-bitmap}'s {@code summary.json}; its {@code section} says
+ * which kind: a measured {@link Configuration} (0–4 filters, every timing method), an
+ * {@link Estimate} derived from them, an {@link Expectation} checked on them, and the one
+ * {@link Agreement} between the methods. Method-specific fields are null in folders made before
+ * that method existed (older folders have {@code harness}/{@code batch} in their place).
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXISTING_PROPERTY, property = "section", visible = true)
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = KernelBitmapRow.Configuration.class, name = "configuration"),
+    @JsonSubTypes.Type(value = KernelBitmapRow.Estimate.class, name = "estimate"),
+    @JsonSubTypes.Type(value = KernelBitmapRow.Expectation.class, name = "expectation"),
+    @JsonSubTypes.Type(value = KernelBitmapRow.Agreement.class, name = "agreement")
+})
+public sealed interface KernelBitmapRow extends ResultRow {
+    /** The row's section: configuration, estimate, expectation or agreement. */
+    String section();
+
+    /** What the row is about (a configuration's name, an estimate's, a check). */
+    String what();
+
+    @Override
+    default List<String> labelParts() {
+        return List.of(what());
+    }
+
+    /** The runner's timed loop a figure comes from: its bare {@code syscall} instruction, or the kernel selftest's loop. */
+    enum Loop {
+        /** The runner's bare {@code syscall} instruction (fields without a prefix). */
+        BARE,
+        /** The selftest's loop, glibc's {@code syscall()} with the pid compared (fields prefixed {@code selftest_}). */
+        SELFTEST
+    }
+
+    /** A measured configuration: per-call and batch figures of the bare and the selftest loop, by code placement. */
+    public record Configuration(
+            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "what", required = true) String what,
+            @JsonProperty("filters") Long filters,
+            @JsonProperty("mode") String mode,
+            @JsonProperty("cache") Boolean cache,
+            @JsonProperty("per_call_ns") Long perCallNs,
+            @JsonProperty("run_medians_interpolated_ns") List<Long> runMediansInterpolatedNs,
+            @JsonProperty("run_placements") List<Long> runPlacements,
+            @JsonProperty("per_call_ns_by_placement") List<Long> perCallNsByPlacement,
+            @JsonProperty("per_call_spread") Double perCallSpread,
+            @JsonProperty("per_call_noisy") Boolean perCallNoisy,
+            @JsonProperty("median_ns") Long medianNs,
+            @JsonProperty("p99_ns") Long p99Ns,
+            @JsonProperty("run_medians_ns") List<Long> runMediansNs,
+            @JsonProperty("samples") Long samples,
+            @JsonProperty("batch_monotonic_ns_per_call") Long batchMonotonicNsPerCall,
+            @JsonProperty("batch_monotonic_run_ns_per_call") List<Long> batchMonotonicRunNsPerCall,
+            @JsonProperty("batch_monotonic_run_placements") List<Long> batchMonotonicRunPlacements,
+            @JsonProperty("batch_monotonic_ns_per_call_by_placement") List<Long> batchMonotonicNsPerCallByPlacement,
+            @JsonProperty("batch_monotonic_spread") Double batchMonotonicSpread,
+            @JsonProperty("batch_monotonic_noisy") Boolean batchMonotonicNoisy,
+            @JsonProperty("batch_monotonic_fastest_ns_per_call") Long batchMonotonicFastestNsPerCall,
+            @JsonProperty("batch_monotonic_totals_ns") List<Long> batchMonotonicTotalsNs,
+            @JsonProperty("batch_ns_per_call") Long batchNsPerCall,
+            @JsonProperty("batch_run_ns_per_call") List<Long> batchRunNsPerCall,
+            @JsonProperty("batch_run_placements") List<Long> batchRunPlacements,
+            @JsonProperty("batch_ns_per_call_by_placement") List<Long> batchNsPerCallByPlacement,
+            @JsonProperty("batch_spread") Double batchSpread,
+            @JsonProperty("batch_noisy") Boolean batchNoisy,
+            @JsonProperty("batch_fastest_ns_per_call") Long batchFastestNsPerCall,
+            @JsonProperty("batch_totals_ns") List<Long> batchTotalsNs,
+            @JsonProperty("selftest_per_call_ns") Long selftestPerCallNs,
+            @JsonProperty("selftest_run_medians_interpolated_ns") List<Long> selftestRunMediansInterpolatedNs,
+            @JsonProperty("selftest_run_placements") List<Long> selftestRunPlacements,
+            @JsonProperty("selftest_per_call_ns_by_placement") List<Long> selftestPerCallNsByPlacement,
+            @JsonProperty("selftest_per_call_spread") Double selftestPerCallSpread,
+            @JsonProperty("selftest_per_call_noisy") Boolean selftestPerCallNoisy,
+            @JsonProperty("selftest_median_ns") Long selftestMedianNs,
+            @JsonProperty("selftest_p99_ns") Long selftestP99Ns,
+            @JsonProperty("selftest_run_medians_ns") List<Long> selftestRunMediansNs,
+            @JsonProperty("selftest_samples") Long selftestSamples,
+            @JsonProperty("selftest_batch_monotonic_ns_per_call") Long selftestBatchMonotonicNsPerCall,
+            @JsonProperty("selftest_batch_monotonic_run_ns_per_call") List<Long> selftestBatchMonotonicRunNsPerCall,
+            @JsonProperty("selftest_batch_monotonic_run_placements") List<Long> selftestBatchMonotonicRunPlacements,
+            @JsonProperty("selftest_batch_monotonic_ns_per_call_by_placement") List<Long> selftestBatchMonotonicNsPerCallByPlacement,
+            @JsonProperty("selftest_batch_monotonic_spread") Double selftestBatchMonotonicSpread,
+            @JsonProperty("selftest_batch_monotonic_noisy") Boolean selftestBatchMonotonicNoisy,
+            @JsonProperty("selftest_batch_monotonic_fastest_ns_per_call") Long selftestBatchMonotonicFastestNsPerCall,
+            @JsonProperty("selftest_batch_monotonic_totals_ns") List<Long> selftestBatchMonotonicTotalsNs,
+            @JsonProperty("selftest_batch_ns_per_call") Long selftestBatchNsPerCall,
+            @JsonProperty("selftest_batch_run_ns_per_call") List<Long> selftestBatchRunNsPerCall,
+            @JsonProperty("selftest_batch_run_placements") List<Long> selftestBatchRunPlacements,
+            @JsonProperty("selftest_batch_ns_per_call_by_placement") List<Long> selftestBatchNsPerCallByPlacement,
+            @JsonProperty("selftest_batch_spread") Double selftestBatchSpread,
+            @JsonProperty("selftest_batch_noisy") Boolean selftestBatchNoisy,
+            @JsonProperty("selftest_batch_fastest_ns_per_call") Long selftestBatchFastestNsPerCall,
+            @JsonProperty("selftest_batch_totals_ns") List<Long> selftestBatchTotalsNs,
+            @JsonProperty("clock_step_ns") Long clockStepNs,
+            @JsonProperty("batch_calls") Long batchCalls,
+            @JsonProperty("published_ns") Long publishedNs,
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted,
+            @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
+            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall) implements KernelBitmapRow {
+        /** Each placement's per-call median of {@code loop} (null entries: no run at that placement). */
+        public List<Long> perCallByPlacement(Loop loop) {
+            return loop == Loop.BARE ? perCallNsByPlacement : selftestPerCallNsByPlacement;
+        }
+
+        /** Each placement's batch figure (CPU time) of {@code loop}. */
+        public List<Long> batchByPlacement(Loop loop) {
+            return loop == Loop.BARE ? batchNsPerCallByPlacement : selftestBatchNsPerCallByPlacement;
+        }
+
+        /** Each placement's batch figure on the monotonic clock of {@code loop} (null in folders made before it was measured). */
+        public List<Long> batchMonotonicByPlacement(Loop loop) {
+            return loop == Loop.BARE ? batchMonotonicNsPerCallByPlacement : selftestBatchMonotonicNsPerCallByPlacement;
+        }
+    }
+
+    /** An estimate (entry cost, per-filter cost) by each method, beside the published one and the selftest's method. */
+    public record Estimate(
+            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "what", required = true) String what,
+            @JsonProperty("label") String label,
+            @JsonProperty("bare_per_call_ns") Long barePerCallNs,
+            @JsonProperty("bare_batch_monotonic_ns") Long bareBatchMonotonicNs,
+            @JsonProperty("bare_batch_cputime_ns") Long bareBatchCputimeNs,
+            @JsonProperty("selftest_per_call_ns") Long selftestPerCallNs,
+            @JsonProperty("selftest_batch_monotonic_ns") Long selftestBatchMonotonicNs,
+            @JsonProperty("selftest_batch_cputime_ns") Long selftestBatchCputimeNs,
+            @JsonProperty("published_ns") Long publishedNs,
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted,
+            @JsonProperty("bare_per_call_vs_selftests_method") Double barePerCallVsSelftestsMethod,
+            @JsonProperty("bare_per_call_within_20pct") Boolean barePerCallWithin20pct,
+            @JsonProperty("bare_batch_monotonic_vs_selftests_method") Double bareBatchMonotonicVsSelftestsMethod,
+            @JsonProperty("bare_batch_monotonic_within_20pct") Boolean bareBatchMonotonicWithin20pct,
+            @JsonProperty("bare_batch_cputime_vs_selftests_method") Double bareBatchCputimeVsSelftestsMethod,
+            @JsonProperty("bare_batch_cputime_within_20pct") Boolean bareBatchCputimeWithin20pct,
+            @JsonProperty("selftest_per_call_vs_selftests_method") Double selftestPerCallVsSelftestsMethod,
+            @JsonProperty("selftest_per_call_within_20pct") Boolean selftestPerCallWithin20pct,
+            @JsonProperty("selftest_batch_monotonic_vs_selftests_method") Double selftestBatchMonotonicVsSelftestsMethod,
+            @JsonProperty("selftest_batch_monotonic_within_20pct") Boolean selftestBatchMonotonicWithin20pct,
+            @JsonProperty("harness_ns") Long harnessNs,
+            @JsonProperty("batch_ns") Long batchNs,
+            @JsonProperty("relative_difference") Double relativeDifference,
+            @JsonProperty("agree_within_25pct") Boolean agreeWithin25pct) implements KernelBitmapRow {
+    }
+
+    /** A check the published table implies, with each method's verdict for the 2020 and later kernels. */
+    public record Expectation(
+            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "what", required = true) String what,
+            @JsonProperty("bare_per_call_values") List<Long> barePerCallValues,
+            @JsonProperty("bare_per_call_2020") String barePerCall2020,
+            @JsonProperty("bare_per_call_later") String barePerCallLater,
+            @JsonProperty("bare_batch_monotonic_values") List<Long> bareBatchMonotonicValues,
+            @JsonProperty("bare_batch_monotonic_2020") String bareBatchMonotonic2020,
+            @JsonProperty("bare_batch_monotonic_later") String bareBatchMonotonicLater,
+            @JsonProperty("bare_batch_cputime_values") List<Long> bareBatchCputimeValues,
+            @JsonProperty("bare_batch_cputime_2020") String bareBatchCputime2020,
+            @JsonProperty("bare_batch_cputime_later") String bareBatchCputimeLater,
+            @JsonProperty("selftest_per_call_values") List<Long> selftestPerCallValues,
+            @JsonProperty("selftest_per_call_2020") String selftestPerCall2020,
+            @JsonProperty("selftest_per_call_later") String selftestPerCallLater,
+            @JsonProperty("selftest_batch_monotonic_values") List<Long> selftestBatchMonotonicValues,
+            @JsonProperty("selftest_batch_monotonic_2020") String selftestBatchMonotonic2020,
+            @JsonProperty("selftest_batch_monotonic_later") String selftestBatchMonotonicLater,
+            @JsonProperty("selftest_batch_cputime_values") List<Long> selftestBatchCputimeValues,
+            @JsonProperty("selftest_batch_cputime_2020") String selftestBatchCputime2020,
+            @JsonProperty("selftest_batch_cputime_later") String selftestBatchCputimeLater,
+            @JsonProperty("published_ok") Boolean publishedOk,
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted,
+            @JsonProperty("harness_values") List<Long> harnessValues,
+            @JsonProperty("harness") String harness,
+            @JsonProperty("batch_values") List<Long> batchValues,
+            @JsonProperty("batch") String batch) implements KernelBitmapRow {
+    }
+
+    /** Whether the methods agree with the selftest's method. */
+    public record Agreement(
+            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "what", required = true) String what,
+            @JsonProperty("compared") List<String> compared,
+            @JsonProperty("agree") Boolean agree,
+            @JsonProperty("bare_per_call_agree") Boolean barePerCallAgree,
+            @JsonProperty("bare_batch_monotonic_agree") Boolean bareBatchMonotonicAgree,
+            @JsonProperty("bare_batch_cputime_agree") Boolean bareBatchCputimeAgree,
+            @JsonProperty("selftest_per_call_agree") Boolean selftestPerCallAgree,
+            @JsonProperty("selftest_batch_monotonic_agree") Boolean selftestBatchMonotonicAgree,
+            @JsonProperty("bare_per_call_unexpected_2020") Boolean barePerCallUnexpected2020,
+            @JsonProperty("bare_per_call_unexpected_later") Boolean barePerCallUnexpectedLater,
+            @JsonProperty("bare_batch_monotonic_unexpected_2020") Boolean bareBatchMonotonicUnexpected2020,
+            @JsonProperty("bare_batch_monotonic_unexpected_later") Boolean bareBatchMonotonicUnexpectedLater,
+            @JsonProperty("bare_batch_cputime_unexpected_2020") Boolean bareBatchCputimeUnexpected2020,
+            @JsonProperty("bare_batch_cputime_unexpected_later") Boolean bareBatchCputimeUnexpectedLater,
+            @JsonProperty("selftest_per_call_unexpected_2020") Boolean selftestPerCallUnexpected2020,
+            @JsonProperty("selftest_per_call_unexpected_later") Boolean selftestPerCallUnexpectedLater,
+            @JsonProperty("selftest_batch_monotonic_unexpected_2020") Boolean selftestBatchMonotonicUnexpected2020,
+            @JsonProperty("selftest_batch_monotonic_unexpected_later") Boolean selftestBatchMonotonicUnexpectedLater,
+            @JsonProperty("selftest_batch_cputime_unexpected_2020") Boolean selftestBatchCputimeUnexpected2020,
+            @JsonProperty("selftest_batch_cputime_unexpected_later") Boolean selftestBatchCputimeUnexpectedLater,
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted,
+            @JsonProperty("harness_unexpected") Boolean harnessUnexpected,
+            @JsonProperty("batch_unexpected") Boolean batchUnexpected) implements KernelBitmapRow {
+    }
+}

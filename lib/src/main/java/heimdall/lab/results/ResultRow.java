@@ -1,0 +1,40 @@
+package heimdall.lab.results;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One row of a results folder's {@code summary.json}, typed by the reproduction that wrote it
+ * ({@link ResultKind} maps each reproduction's name to its row type). Rows are records whose
+ * components are the JSON's fields, read and written with Jackson under their snake_case names.
+ */
+public sealed interface ResultRow
+        permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow {
+
+    /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
+    List<String> labelParts();
+
+    /**
+     * The fields this row's writer puts in summary.json as {@code null} when they are null; every
+     * other null field is left out (a row kind without the field, or a figure not measured). Lets a
+     * record write exactly what its reproduction always wrote: {@link SummaryJson#tree}.
+     */
+    default Set<String> nullsWritten() {
+        return Set.of();
+    }
+
+    /** The row's status as written ({@code ok}, {@code measured}, {@code failed}, {@code not measured}, ...), or null for rows without one. */
+    default String status() {
+        return null;
+    }
+
+    /** Why the row failed, as written, or null (not failed, or a row kind that does not say). */
+    default String failure() {
+        return null;
+    }
+
+    /** The parts of {@link #labelParts} joined with " · ". */
+    default String label() {
+        return String.join(" · ", labelParts());
+    }
+}
