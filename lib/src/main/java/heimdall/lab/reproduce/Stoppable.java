@@ -14,6 +14,12 @@ import java.util.function.Consumer;
  * keeps nothing partial ({@code graph jmh}) throws {@link Interruption.Stopped} (or fails because its
  * child was ended), and then everything the run wrote is removed here: no folder, or the user's own
  * left empty. Either way the folder is never left part-written.
+ *
+ * <p>A run that throws part-way is a stop of its own ({@link Interruption#stopOn}, cause
+ * {@link Interruption.Cause#failed}): the loop that caught it leaves off as on Ctrl-C, what was measured
+ * is written marked interrupted and naming the failure, and then the exception goes on to the command
+ * line ({@link #rethrowFailure}) for its message and exit status. Before anything was measured it goes
+ * on at once, the folder cleared, as it always did.
  */
 final class Stoppable {
     private Stoppable() {}
@@ -42,8 +48,14 @@ final class Stoppable {
             try {
                 return new Outcome<>(Optional.of(body.run()), Optional.empty());
             } catch (RuntimeException | InterruptedException e) {
-                if (!stop.requested()) {
+                Optional<RuntimeException> failed = stop.cause().flatMap(Interruption.Cause::failure);
+                if (!stop.requested() || failed.isPresent()) {
+                    // No stop, or a run's failure that could not be kept either: as an early failure.
                     folder.discardIfEmpty();
+                    if (failed.isPresent() && failed.get() != e) {
+                        failed.get().addSuppressed(e);
+                        throw failed.get();
+                    }
                     throw e;
                 }
                 Interruption.Cause c = stop.cause().orElseThrow();
@@ -53,6 +65,17 @@ final class Stoppable {
                 return new Outcome<>(Optional.empty(), Optional.of(c));
             }
         }
+    }
+
+    /**
+     * After the folder is written: a measurement stopped by a failed run ({@link Interruption#stopOn})
+     * rethrows that run's exception, so that {@code ./lab} prints its message and exits with its status
+     * (1, 2 or 3) as it would have had nothing been kept.
+     */
+    static void rethrowFailure(Optional<Interruption.Cause> interruption) {
+        interruption.flatMap(Interruption.Cause::failure).ifPresent(e -> {
+            throw e;
+        });
     }
 
     /**
@@ -66,6 +89,10 @@ final class Stoppable {
             return Optional.empty();
         }
         boolean gone = folder.discardWritten();
+        // A run that failed before anything was measured ends as it always did: its exception.
+        interruption.flatMap(Interruption.Cause::failure).ifPresent(e -> {
+            throw e;
+        });
         progress.accept(name + ": " + interruption.get().said() + " before anything was measured; "
                 + (gone ? "no results folder left" : folder.path() + " left empty"));
         return Optional.of(interruption.get().exitStatus());
