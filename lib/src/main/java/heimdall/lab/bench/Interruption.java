@@ -88,6 +88,17 @@ public final class Interruption implements AutoCloseable {
             return Optional.ofNullable(failure);
         }
 
+        /**
+         * Throws the exception behind a {@link #failed} stop, for a caller that has written what it
+         * keeps and now lets the error end the command as it would have (its message, its status);
+         * nothing for a signal or an interrupt.
+         */
+        public void rethrowFailure() {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
         /** The signal's number on Linux (0 for a failure). */
         public int number() {
             return number;

@@ -73,9 +73,7 @@ final class Stoppable {
      * (1, 2 or 3) as it would have had nothing been kept.
      */
     static void rethrowFailure(Optional<Interruption.Cause> interruption) {
-        interruption.flatMap(Interruption.Cause::failure).ifPresent(e -> {
-            throw e;
-        });
+        interruption.ifPresent(Interruption.Cause::rethrowFailure);
     }
 
     /**
@@ -90,9 +88,7 @@ final class Stoppable {
         }
         boolean gone = folder.discardWritten();
         // A run that failed before anything was measured ends as it always did: its exception.
-        interruption.flatMap(Interruption.Cause::failure).ifPresent(e -> {
-            throw e;
-        });
+        interruption.get().rethrowFailure();
         progress.accept(name + ": " + interruption.get().said() + " before anything was measured; "
                 + (gone ? "no results folder left" : folder.path() + " left empty"));
         return Optional.of(interruption.get().exitStatus());
