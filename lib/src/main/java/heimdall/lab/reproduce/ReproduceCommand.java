@@ -188,7 +188,7 @@ public final class ReproduceCommand implements Command {
         result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         out.println(result.folder());
-        Stoppable.rethrowFailure(result.interruption()); // its message and status, as if nothing were kept
+        Stoppable.rethrowFailure(outcome); // its message and status, as if nothing were kept
         return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }
 

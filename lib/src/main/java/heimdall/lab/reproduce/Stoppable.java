@@ -35,8 +35,11 @@ final class Stoppable {
      *
      * @param result what the body returned; absent when a stop left nothing to keep
      * @param discarded the cause when a stop left nothing (the folder has been cleared)
+     * @param failure the exception of a run that stopped the measurement ({@link Interruption#stopOn}),
+     *     for {@link #rethrowFailure} once what was kept is shown; present even when the runs were all
+     *     complete by then (a failure after the last run), so that no error is lost
      */
-    record Outcome<T>(Optional<T> result, Optional<Interruption.Cause> discarded) {}
+    record Outcome<T>(Optional<T> result, Optional<Interruption.Cause> discarded, Optional<RuntimeException> failure) {}
 
     /**
      * Runs {@code body} with the stop flag open. An exception while a stop was requested is the stop
@@ -46,7 +49,8 @@ final class Stoppable {
     static <T> Outcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body) throws InterruptedException {
         try (Interruption stop = Interruption.catchSignals()) {
             try {
-                return new Outcome<>(Optional.of(body.run()), Optional.empty());
+                T result = body.run();
+                return new Outcome<>(Optional.of(result), Optional.empty(), stop.cause().flatMap(Interruption.Cause::failure));
             } catch (RuntimeException | InterruptedException e) {
                 Optional<RuntimeException> failed = stop.cause().flatMap(Interruption.Cause::failure);
                 if (!stop.requested() || failed.isPresent()) {
@@ -62,7 +66,7 @@ final class Stoppable {
                 boolean gone = folder.discardWritten();
                 progress.accept(name + ": " + c.said() + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
                         + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
-                return new Outcome<>(Optional.empty(), Optional.of(c));
+                return new Outcome<>(Optional.empty(), Optional.of(c), Optional.empty());
             }
         }
     }
@@ -72,8 +76,10 @@ final class Stoppable {
      * rethrows that run's exception, so that {@code ./lab} prints its message and exits with its status
      * (1, 2 or 3) as it would have had nothing been kept.
      */
-    static void rethrowFailure(Optional<Interruption.Cause> interruption) {
-        interruption.ifPresent(Interruption.Cause::rethrowFailure);
+    static void rethrowFailure(Outcome<?> outcome) {
+        outcome.failure().ifPresent(e -> {
+            throw e;
+        });
     }
 
     /**

@@ -117,6 +117,34 @@ class FailedRunKeepsWhatWasMeasuredTest {
         assertEquals(said, loaded.interruption());
     }
 
+    /**
+     * A failure on the last run, once every row has all its runs: the folder is whole (not marked
+     * interrupted: nothing is missing), and the error is not lost for that: it still ends the command.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aFailureAfterTheLastRunStillEndsTheCommandWithIt() throws Exception {
+        Path out = tmp.resolve("last");
+        RuntimeException thrown = new IllegalStateException("test: the progress stream broke on the last line");
+        FailingStream err = new FailingStream(l -> {
+            Matcher m = PROGRESS.matcher(l);
+            return m.find() && m.group(1).equals(m.group(2));
+        }, thrown);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        assertSame(thrown, assertThrows(RuntimeException.class, () -> ReproduceCommand.run(List.of("floor-cost", "--no-broker",
+                "--runs", "1", "--calls", "20000", "--out", out.toString()), new PrintStream(printed, true, StandardCharsets.UTF_8),
+                err.stream)));
+        assertTrue(err.failed, err.lines.toString());
+        assertNoRunnerChild();
+        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        assertEquals(Boolean.FALSE, top.get("interrupted"), "every run was measured");
+        for (Map<String, Object> r : (List<Map<String, Object>>) top.get("rows")) {
+            assertEquals(r.get("runs_asked"), r.get("runs_completed"), r.toString());
+        }
+        List<String> shown = printed.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(out.toString(), shown.get(shown.size() - 1), shown.toString());
+    }
+
     /** A failure before any run completed ends as it always did: its exception, and no folder of ours. */
     @Test
     void aFailureBeforeAnythingWasMeasuredLeavesNoFolder() throws Exception {
