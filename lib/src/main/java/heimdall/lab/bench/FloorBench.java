@@ -146,6 +146,11 @@ public final class FloorBench {
                     v.state.failure = e.getMessage();
                     progress.accept(String.format("[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label,
                             e.getMessage()));
+                } catch (RuntimeException e) {
+                    if (!Interruption.stopOn(e)) {
+                        throw e;
+                    }
+                    break measuring; // the runs before this one are kept (Interruption.stopOn)
                 }
             }
         }

@@ -1,7 +1,11 @@
 package heimdall.lab.bench;
 
+import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.Refusal;
 import heimdall.lab.child.MeasuredChild;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,22 +28,49 @@ import sun.misc.SignalHandler;
  * started, or reserved with {@code -Xrs}) keeps its old behaviour.
  */
 public final class Interruption implements AutoCloseable {
-    /** A signal that stops a measurement, and how it is named to the user. */
-    public enum Cause {
-        SIGINT("INT", 2, "interrupted (Ctrl-C)"),
-        SIGTERM("TERM", 15, "terminated (SIGTERM)"),
-        SIGHUP("HUP", 1, "hung up (SIGHUP)"),
+    /**
+     * What stops a measurement, and how it is named to the user: a signal, a notebook interrupt, or a
+     * run that failed ({@link #failed}). A class rather than an enum so that a failure can carry its
+     * exception; the signals and {@link #NOTEBOOK} are constants compared by identity.
+     */
+    public static final class Cause {
+        /** Ctrl-C. */
+        public static final Cause SIGINT = new Cause("SIGINT", "INT", 2, "interrupted (Ctrl-C)", null);
+        /** {@code kill}, a service manager, a container stop. */
+        public static final Cause SIGTERM = new Cause("SIGTERM", "TERM", 15, "terminated (SIGTERM)", null);
+        /** The terminal went away. */
+        public static final Cause SIGHUP = new Cause("SIGHUP", "HUP", 1, "hung up (SIGHUP)", null);
         /** Not a signal: a Jupyter interrupt or jshell's Ctrl-C, asked through {@link #requestStop}. */
-        NOTEBOOK(null, 2, "interrupted (notebook/jshell interrupt)");
+        public static final Cause NOTEBOOK = new Cause("NOTEBOOK", null, 2, "interrupted (notebook/jshell interrupt)", null);
 
+        private static final List<Cause> SIGNALS = List.of(SIGINT, SIGTERM, SIGHUP);
+
+        private final String name;
         private final String javaName;
         private final int number;
         private final String said;
+        private final RuntimeException failure;
 
-        Cause(String javaName, int number, String said) {
+        private Cause(String name, String javaName, int number, String said, RuntimeException failure) {
+            this.name = name;
             this.javaName = javaName;
             this.number = number;
             this.said = said;
+            this.failure = failure;
+        }
+
+        /**
+         * Not a signal: one run threw, so the measurement stopped as on Ctrl-C (what was measured is
+         * kept, marked interrupted), naming the exception's class and message.
+         */
+        public static Cause failed(RuntimeException e) {
+            return new Cause("FAILED", null, 0, "failed (" + e.getClass().getName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().strip()) + ")", e);
+        }
+
+        /** {@code SIGINT}, {@code SIGTERM}, {@code SIGHUP}, {@code NOTEBOOK} or {@code FAILED}. */
+        public String name() {
+            return name;
         }
 
         /** How the stop is named in messages and files: {@code "interrupted (Ctrl-C)"}. */
@@ -47,23 +78,54 @@ public final class Interruption implements AutoCloseable {
             return said;
         }
 
-        /** Whether a signal is behind it ({@link #NOTEBOOK} is not). */
+        /** Whether a signal is behind it ({@link #NOTEBOOK} and a failure are not). */
         public boolean isSignal() {
             return javaName != null;
         }
 
-        /** The signal's number on Linux. */
+        /** The exception behind a {@link #failed} stop; empty for a signal or an interrupt. */
+        public Optional<RuntimeException> failure() {
+            return Optional.ofNullable(failure);
+        }
+
+        /**
+         * Throws the exception behind a {@link #failed} stop, for a caller that has written what it
+         * keeps and now lets the error end the command as it would have (its message, its status);
+         * nothing for a signal or an interrupt.
+         */
+        public void rethrowFailure() {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        /** The signal's number on Linux (0 for a failure). */
         public int number() {
             return number;
         }
 
-        /** The status a shell gives a process that this signal ended: 128 + its number. */
+        /**
+         * The status a shell gives a process that this signal ended: 128 + its number. For a failure,
+         * the status {@code ./lab} gives that exception (as {@code cli.ExitStatus} maps it): 1 a
+         * refusal, 2 bad input or a file error, 3 a bug.
+         */
         public int exitStatus() {
-            return 128 + number;
+            if (failure == null) {
+                return 128 + number;
+            }
+            if (failure instanceof Refusal) {
+                return 1;
+            }
+            return failure instanceof BadInput || Io.failureOf(failure) != null ? 2 : 3;
+        }
+
+        @Override
+        public String toString() {
+            return name;
         }
 
         static Cause of(Signal s) {
-            for (Cause c : values()) {
+            for (Cause c : SIGNALS) {
                 if (s.getName().equals(c.javaName)) {
                     return c;
                 }
@@ -104,10 +166,7 @@ public final class Interruption implements AutoCloseable {
             return new Interruption(open.cause, false);
         }
         Interruption i = new Interruption();
-        for (Cause c : Cause.values()) {
-            if (!c.isSignal()) {
-                continue;
-            }
+        for (Cause c : Cause.SIGNALS) {
             Signal s = new Signal(c.javaName);
             try {
                 i.previous.put(s, Signal.handle(s, i::handle));
@@ -152,6 +211,28 @@ public final class Interruption implements AutoCloseable {
             return false;
         }
         if (open.cause.compareAndSet(null, c)) {
+            MeasuredChild.killLive();
+        }
+        return true;
+    }
+
+    /**
+     * A run inside the open measurement threw: the measurement stops as on a first signal (its live
+     * children are ended, the loop leaves off at its next check) with {@link Cause#failed} as the
+     * cause, so that what was measured is written marked interrupted, naming the failure, and the
+     * command then exits with the exception's status. A measuring loop calls this from the catch around
+     * one run and rethrows when it returns false: no measurement is open (a caller outside the
+     * framework), so the exception goes on as before. When a stop was already asked (a signal ended
+     * the child, which is why the run threw), that stop stands and the exception is its consequence.
+     *
+     * @return whether the open measurement took the failure as its stop
+     */
+    public static boolean stopOn(RuntimeException e) {
+        Interruption open = ACTIVE.get();
+        if (open == null || open.closed) {
+            return false;
+        }
+        if (open.cause.compareAndSet(null, Cause.failed(e))) {
             MeasuredChild.killLive();
         }
         return true;
@@ -204,12 +285,12 @@ public final class Interruption implements AutoCloseable {
         }
     }
 
-    /** Whether a signal asked the measurement to stop. */
+    /** Whether a signal, an interrupt or a failed run asked the measurement to stop. */
     public boolean requested() {
         return cause.get() != null;
     }
 
-    /** The signal that asked it, if one did. */
+    /** What asked it, if anything did. */
     public Optional<Cause> cause() {
         return Optional.ofNullable(cause.get());
     }

@@ -131,6 +131,7 @@ public final class ExploreCheck {
         }
         if (stopped.isPresent()) {
             boolean gone = folder.discardWritten();
+            stopped.get().rethrowFailure(); // a floor-cost run that threw (Interruption.stopOn): its error, as before
             progress.accept("explore check: " + stopped.get().said() + "; the comparison needs every round, so nothing was kept ("
                     + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
             return new Result(folder.path(), -1, -1, Double.NaN, false, stopped);

@@ -214,6 +214,9 @@ public final class FollowerCost {
                 done = i + 1;
             }
         } catch (RuntimeException e) {
+            if (!(e instanceof Refusal) && !Interruption.stopRequested()) {
+                Interruption.stopOn(e); // a failure, not the hook's refusal: a stop that keeps the runs before it
+            }
             if (!Interruption.stopRequested()) {
                 if (!(e instanceof Refusal)) {
                     throw e;

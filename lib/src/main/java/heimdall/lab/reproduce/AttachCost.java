@@ -283,7 +283,10 @@ public final class AttachCost {
                         break; // the stop ended the child: its run is not kept, and it is not the floor's failure
                     }
                     if (!(e instanceof Refusal)) {
-                        throw e;
+                        if (!Interruption.stopOn(e)) {
+                            throw e;
+                        }
+                        break; // a failure, not the floor's refusal: the runs before it are kept
                     }
                     failure = e.getMessage();
                     progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
@@ -304,8 +307,8 @@ public final class AttachCost {
                 s = MeasuredChild.run(fork).requireCompleted().samples();
                 total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
             } catch (RuntimeException e) {
-                if (Interruption.stopRequested()) {
-                    break; // the stop ended the child: its run is not kept
+                if (Interruption.stopRequested() || Interruption.stopOn(e)) {
+                    break; // the stop ended the child, or this failure is the stop: its run is not kept
                 }
                 throw e;
             }

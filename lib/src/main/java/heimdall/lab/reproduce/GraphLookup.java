@@ -145,7 +145,9 @@ public final class GraphLookup {
                 System.gc();
                 warm.putAll(warmPreparation(cases, o, progress));
             } catch (RuntimeException e) {
-                failure[0] = e;
+                if (!Interruption.stopOn(e)) {
+                    failure[0] = e; // no measurement open: thrown below as before
+                }
             }
         }, "graph-lookup-replay");
         replay.start();

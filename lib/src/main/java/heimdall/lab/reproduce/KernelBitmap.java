@@ -518,9 +518,9 @@ public final class KernelBitmap {
                 ChildResult r;
                 try {
                     r = MeasuredChild.run(spec).requireCompleted();
-                } catch (heimdall.lab.Refusal e) {
-                    if (Interruption.stopRequested()) {
-                        break; // the stop ended this child: its run is not kept
+                } catch (RuntimeException e) {
+                    if (Interruption.stopRequested() || Interruption.stopOn(e)) {
+                        break; // the stop ended this child, or its failure is the stop: its run is not kept
                     }
                     throw e;
                 }

@@ -91,7 +91,15 @@ public final class Lanes {
                 for (int i = 0; i < variants.size() && !Interruption.stopRequested(); i++) {
                     int v = (i + b) % variants.size();
                     Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
-                    LaneWorkload.Batch batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
+                    LaneWorkload.Batch batch;
+                    try {
+                        batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
+                    } catch (RuntimeException e) {
+                        if (Interruption.stopOn(e)) {
+                            break; // this batch is not kept; those every variant completed are
+                        }
+                        throw e;
+                    }
                     nanos[v][b] = batch.nanos();
                     String why = LaneWorkload.verify(batch, workers, s.workloadIters(), tables != null, sums);
                     if (why != null && failed[v] == null) {

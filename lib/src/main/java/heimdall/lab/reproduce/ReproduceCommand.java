@@ -128,8 +128,13 @@ public final class ReproduceCommand implements Command {
             anything is measured nothing is left: no folder, or an --out folder left empty. A second
             signal ends at once.
 
+            A run that fails part-way (an error, not a row's refusal) stops the same way: what was
+            measured is written, marked interrupted with the failure named, and the error is printed
+            with its status below.
+
             Exit status: 0 all rows measured, 1 a row failed (the folder still holds every other row),
-            2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM).
+            2 bad input, 128 + the signal's number when a signal stopped the run (130 Ctrl-C, 143 SIGTERM);
+            after a failed run, the error's own (1 refused, 2 bad input or a file error, 3 a bug).
             """;
 
     @Override
@@ -183,6 +188,7 @@ public final class ReproduceCommand implements Command {
         result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         out.println(result.folder());
+        Stoppable.rethrowFailure(outcome); // its message and status, as if nothing were kept
         return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }
 
