@@ -17,6 +17,8 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
+import heimdall.lab.results.PublishedFloorCost;
+import heimdall.lab.results.PublishedFloorRow;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
@@ -192,28 +194,11 @@ public final class FloorCost {
     }
 
     /** The published row for {@code row}: same label, call and answer; none for our extra rows. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> published(FloorRow row) {
+    static PublishedFloorRow published(FloorRow row) {
         if (row.reference() || row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
             return null;
         }
-        Map<String, Object> table = Fixtures.published("floor-cost");
-        for (Map<String, Object> p : (List<Map<String, Object>>) table.get("rows")) {
-            Object answer = p.get("answer");
-            boolean sameAnswer = row.brokered()
-                    ? answer != null && answer.toString().equalsIgnoreCase(row.broker().answer().label())
-                    : answer == null;
-            if (row.what().equals(p.get("what")) && row.callName().equals(p.get("call")) && sameAnswer) {
-                Map<String, Object> keep = new LinkedHashMap<>();
-                for (String k : List.of("row", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns")) {
-                    keep.put(k, p.get(k));
-                }
-                keep.put("host", ((Map<String, Object>) table.get("host")).get("name"));
-                keep.put("date", table.get("date"));
-                return keep;
-            }
-        }
-        return null;
+        return PublishedFloorCost.read().twin(row.what(), row.callName(), row.brokered() ? row.broker().answer().label() : null).orElse(null);
     }
 
     /**
@@ -291,6 +276,34 @@ public final class FloorCost {
         return write(o, folder, progress, measured, host, loads, timer, started, cause);
     }
 
+    /**
+     * A typed row as the map the table code below still reads (integers as Long, the published
+     * object as a map, nulls where the row writes them). To go when that code reads the records.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asMap(heimdall.lab.results.ResultRow row) {
+        return (Map<String, Object>) plain(row, row.nullsWritten());
+    }
+
+    private static Object plain(Object v, Set<String> nulls) {
+        if (!(v instanceof Record r)) {
+            return v instanceof Integer i ? Long.valueOf(i) : v;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+            try {
+                Object x = c.getAccessor().invoke(r);
+                String name = c.getAccessor().getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value();
+                if (x != null || nulls.contains(name) || !(r instanceof heimdall.lab.results.ResultRow)) {
+                    m.put(name, plain(x, Set.of()));
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return m;
+    }
+
     /** Whether every row has all its runs, or stopped at a failure of its own. */
     static boolean complete(List<FloorBench.Measured> measured, int runs) {
         return measured.stream().allMatch(m -> m.failure() != null || (m.runs().size() >= runs && m.baseline().size() >= runs));
@@ -300,7 +313,7 @@ public final class FloorCost {
             Host host, Host.LoadSampler loads, long[] timer, Instant started, Optional<Interruption.Cause> cause) {
         List<Map<String, Object>> summary = new ArrayList<>();
         for (FloorBench.Measured m : measured) {
-            summary.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
+            summary.add(asMap(FloorSummary.of(m, o.counts().runs(), cause.isPresent())));
         }
         addRatios(summary);
         folder.writeSummary("floor-cost", cause,

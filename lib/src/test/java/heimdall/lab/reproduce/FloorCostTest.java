@@ -38,13 +38,13 @@ class FloorCostTest {
         List<FloorRow> rows = FloorCost.rows(options(true));
         for (int i = 0; i < 9; i++) {
             assertNotNull(rows.get(i).published(), rows.get(i).label());
-            assertEquals(i + 1, ((Number) rows.get(i).published().get("row")).intValue(), rows.get(i).label());
+            assertEquals(i + 1, rows.get(i).published().row(), rows.get(i).label());
         }
         // rows 10–15, each measured with the native and the Java supervisor
         for (int i = 9; i < 21; i++) {
             FloorRow r = rows.get(i);
             assertTrue(r.brokered());
-            assertEquals(10 + (i - 9) / 2, ((Number) r.published().get("row")).intValue(), r.label());
+            assertEquals(10 + (i - 9) / 2, r.published().row(), r.label());
         }
         assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
         // the round-trip floor: one ping-pong per placement, the same placements as the brokered rows
