@@ -5,7 +5,7 @@ import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
 import heimdall.lab.floor.Floor;
-import java.util.Map;
+import heimdall.lab.results.PublishedFloorRow;
 
 /**
  * One row of a floor-cost table: a call timed under a floor, and, for a brokered call, who answers it
@@ -18,7 +18,7 @@ import java.util.Map;
  * @param published the published row's figures, or null where the seed has no such row
  */
 public record FloorRow(String what, Floor floor, Call call, Brokering broker,
-        Map<String, Object> published) {
+        PublishedFloorRow published) {
 
     /**
      * How a brokered call is answered.

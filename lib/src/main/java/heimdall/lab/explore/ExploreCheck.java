@@ -153,12 +153,13 @@ public final class ExploreCheck {
             noneRuns.addAll(m.baseline());
         });
         FloorBench.Measured pooled = new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
-        Map<String, Object> fcRow = FloorSummary.of(pooled);
+        heimdall.lab.results.FloorCostRow fc = FloorSummary.of(pooled);
+        com.fasterxml.jackson.databind.node.ObjectNode fcRow = heimdall.lab.results.SummaryJson.tree(fc);
         fcRow.put("source", "floor-cost row code (FloorBench)");
         Measurement fl = Measurement.of("fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns,
                 fluentRuns.size(), false);
         long ourMedian = fl.median();
-        long theirMedian = (Long) fcRow.get("median_ns");
+        long theirMedian = fc.medianNs();
         double ratio = (double) ourMedian / theirMedian;
         boolean within = Math.abs(ratio - 1) <= TOLERANCE;
         Map<String, Object> flRow = new LinkedHashMap<>();
@@ -176,7 +177,8 @@ public final class ExploreCheck {
         flRow.put("vs_floor_cost", Math.round(ratio * 10000) / 10000.0);
         flRow.put("tolerance", TOLERANCE);
         flRow.put("within_tolerance", within);
-        fcRow.put("round_medians_ns", theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList());
+        List<Long> theirRoundMedians = theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList();
+        fcRow.putPOJO("round_medians_ns", theirRoundMedians);
         folder.writeSummary("explore-check", Optional.empty(), List.of(fcRow, flRow));
         Map<String, Object> env = new LinkedHashMap<>(host.toMap());
         env.put("cpu", o.cpu());
@@ -187,8 +189,8 @@ public final class ExploreCheck {
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         folder.writeJson("environment.json", env);
         MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
-        t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail((Long) fcRow.get("p99_ns")),
-                String.valueOf(rowRuns.size()), String.valueOf(fcRow.get("round_medians_ns"))));
+        t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail(fc.p99Ns()),
+                String.valueOf(rowRuns.size()), String.valueOf(theirRoundMedians)));
         t.row(List.of("fluent API", MarkdownTable.ns(ourMedian), MarkdownTable.tail(fl.p99()), String.valueOf(fluentRuns.size()),
                 String.valueOf(flRow.get("round_medians_ns"))));
         String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
@@ -196,8 +198,8 @@ public final class ExploreCheck {
                         host.cpuModel(), host.kernelRelease(), o.cpu(), o.rounds(), o.runs(), o.warmup(), o.calls())
                 + t.render()
                 + String.format(Locale.ROOT, "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n", ratio,
-                        within ? "within" : "OUTSIDE", TOLERANCE * 100, MarkdownTable.ns((Long) fcRow.get("median_none_ns")),
-                        MarkdownTable.added((Long) fcRow.get("added_ns")));
+                        within ? "within" : "OUTSIDE", TOLERANCE * 100, MarkdownTable.ns(fc.medianNoneNs()),
+                        MarkdownTable.added(fc.addedNs()));
         folder.writeText("table.md", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);

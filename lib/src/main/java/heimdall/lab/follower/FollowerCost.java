@@ -13,6 +13,8 @@ import heimdall.lab.child.RunningChild;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,8 +84,8 @@ public final class FollowerCost {
      * @param interruption the stop that cut the runs short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
      */
-    public record Result(Path folder, List<Map<String, Object>> summary, Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<Map<String, Object>> summary) {
+    public record Result(Path folder, List<FollowerCostRow> summary, Optional<Interruption.Cause> interruption) {
+        public Result(Path folder, List<FollowerCostRow> summary) {
             this(folder, summary, Optional.empty());
         }
     }
@@ -92,7 +94,17 @@ public final class FollowerCost {
         String floorName() {
             return floor == null ? "none" : floor.name();
         }
+
+        /** This row's identity with only a status (and reason) and its runs: refused or not measured. */
+        FollowerCostRow bare(String status, String reason, Runs runs) {
+            return new FollowerCostRow(measure + " · " + hook.wire() + " · " + process, measure, hook.wire(), process, floorName(),
+                    callName(call), status, reason, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, runs.asked(), runs.completed(), runs.interrupted());
+        }
     }
+
+    /** A row's runs asked and completed, and whether a stop cut it short. */
+    private record Runs(long asked, long completed, boolean interrupted) {}
 
     /** Variant names in samples.arrow. */
     public static final String WITHOUT = "without";
@@ -115,7 +127,7 @@ public final class FollowerCost {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a scratch folder", e);
         }
-        List<Map<String, Object>> summary = new ArrayList<>();
+        List<FollowerCostRow> summary = new ArrayList<>();
         try {
             Path data = scratch.resolve("data.txt");
             Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
@@ -132,22 +144,22 @@ public final class FollowerCost {
                     rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
             try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
                 for (Row r : rows) {
-                    Map<String, Object> m = measure(r, o, samples, summary.size());
+                    FollowerCostRow m = measure(r, o, samples, summary.size());
                     summary.add(m);
-                    if ("not measured".equals(m.get("status"))) {
+                    if ("not measured".equals(m.status())) {
                         continue;
                     }
                     progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(),
-                            r.process(), callName(r.call()), m.containsKey("added_ns") ? "added " + m.get("added_ns") + " ns"
-                            : m.get("status")));
+                            r.process(), callName(r.call()), m.addedNs() != null ? "added " + m.addedNs() + " ns" : m.status()));
                 }
             }
             for (Hook hook : Hook.values()) {
-                Map<String, Object> m = divergence(hook, o);
+                FollowerCostRow m = divergence(hook, o);
                 summary.add(m);
-                if (!"not measured".equals(m.get("status"))) {
+                if (!"not measured".equals(m.status())) {
                     progress.accept(String.format(Locale.ROOT, "%-8s %-18s calls completed from the divergent call on: %s",
-                            "diverge", hook.wire(), m.getOrDefault("calls_completed_from_divergence", m.get("status"))));
+                            "diverge", hook.wire(), m.callsCompletedFromDivergence() != null ? m.callsCompletedFromDivergence()
+                            : m.status()));
                 }
             }
         } catch (IOException e) {
@@ -155,16 +167,15 @@ public final class FollowerCost {
         } finally {
             deleteQuietly(scratch);
         }
-        Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.get("interrupted")))
+        Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
                 ? Interruption.stopCause() : Optional.empty();
-        if (cause.isPresent() && summary.stream().allMatch(m -> (Integer) m.get("runs_completed") == 0)) {
+        if (cause.isPresent() && summary.stream().allMatch(m -> m.runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the caller removes the folder).
             folder.deleteOwn("samples.arrow");
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("follower-cost", cause,
-                heimdall.lab.results.SummaryJson.checked(heimdall.lab.results.ResultKind.FOLLOWER_COST, summary));
+        folder.writeSummary("follower-cost", cause, SummaryJson.trees(summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("schema", 1);
         env.put("started", started.toString());
@@ -178,14 +189,7 @@ public final class FollowerCost {
         return new Result(folder.path(), summary, cause);
     }
 
-    private static Map<String, Object> measure(Row r, Options o, SamplesFile samples, int index) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("what", r.measure() + " · " + r.hook().wire() + " · " + r.process());
-        m.put("measure", r.measure());
-        m.put("hook", r.hook().wire());
-        m.put("process", r.process());
-        m.put("floor", r.floorName());
-        m.put("call", callName(r.call()));
+    private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
         // A stop (reproduce.Stoppable, Interruption) ends the running child and leaves off before the
@@ -221,36 +225,28 @@ public final class FollowerCost {
                 if (!(e instanceof Refusal)) {
                     throw e;
                 }
-                m.put("status", "refused");
-                m.put("reason", e.getMessage());
-                markRuns(m, o.runs(), done, false);
-                return m;
+                return r.bare("refused", e.getMessage(), new Runs(o.runs(), done, false));
             }
             // the stop ended the child: its run is not kept, and it is not a refusal of the hook
         }
         if (done == 0) {
-            m.put("status", "not measured");
-            markRuns(m, o.runs(), 0, true);
-            return m;
+            return r.bare("not measured", null, new Runs(o.runs(), 0, true));
         }
         without = java.util.Arrays.copyOf(without, done);
         with = java.util.Arrays.copyOf(with, done);
         Stats.Summary a = Stats.ofAll(without);
         Stats.Summary b = Stats.ofAll(with);
-        m.put("status", "ok");
-        m.put("median_without_ns", a.median());
-        m.put("median_with_ns", b.median());
-        m.put("added_ns", b.median() - a.median());
-        m.put("p99_without_ns", a.p99());
-        m.put("p99_with_ns", b.p99());
-        m.put("run_medians_without_ns", Stats.runMedians(without));
-        m.put("run_medians_with_ns", Stats.runMedians(with));
-        m.put("spread_without", Stats.spread(Stats.runMedians(without)));
-        m.put("spread_with", Stats.spread(Stats.runMedians(with)));
-        m.put("noisy", Math.max(Stats.spread(Stats.runMedians(without)), Stats.spread(Stats.runMedians(with))) > Stats.NOISY_SPREAD);
-        m.put("published", "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)");
-        markRuns(m, o.runs(), done, done < o.runs());
-        return m;
+        long[] medWithout = Stats.runMedians(without);
+        long[] medWith = Stats.runMedians(with);
+        double spreadWithout = Stats.spread(medWithout);
+        double spreadWith = Stats.spread(medWith);
+        Runs runs = new Runs(o.runs(), done, done < o.runs());
+        return new FollowerCostRow(r.measure() + " · " + r.hook().wire() + " · " + r.process(), r.measure(), r.hook().wire(),
+                r.process(), r.floorName(), callName(r.call()), "ok", null, a.median(), b.median(), b.median() - a.median(),
+                a.p99(), b.p99(), boxed(medWithout), boxed(medWith), spreadWithout, spreadWith,
+                Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD, null, null, null,
+                "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
+                runs.asked(), runs.completed(), runs.interrupted());
     }
 
     /**
@@ -259,14 +255,10 @@ public final class FollowerCost {
      * on: that call (which completes: the kill lands on its return) plus any call that began after the
      * kill was sent.
      */
-    private static Map<String, Object> divergence(Hook hook, Options o) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("what", "divergence · " + hook.wire() + " · abcdf --unobserved");
-        m.put("measure", "divergence");
-        m.put("hook", hook.wire());
-        m.put("process", "abcdf --unobserved (followed from exec)");
-        m.put("floor", hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none");
-        m.put("call", "getpgrp");
+    private static FollowerCostRow divergence(Hook hook, Options o) {
+        String process = "abcdf --unobserved (followed from exec)";
+        String floor = hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none";
+        String what = "divergence · " + hook.wire() + " · abcdf --unobserved";
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"),
                 dir.resolve("abcdf-recorded.exec.edges.arrow")).graph());
@@ -290,32 +282,28 @@ public final class FollowerCost {
                 done = i + 1;
             }
         } catch (Refusal e) {
-            m.put("status", "refused");
-            m.put("reason", e.getMessage());
-            markRuns(m, o.runs(), done, false);
-            return m;
+            return divergenceRow(what, hook, process, floor, "refused", e.getMessage(), null, null, null, null,
+                    new Runs(o.runs(), done, false));
         }
         if (done == 0) {
-            m.put("status", "not measured");
-            markRuns(m, o.runs(), 0, true);
-            return m;
+            return divergenceRow(what, hook, process, floor, "not measured", null, null, null, null, null,
+                    new Runs(o.runs(), 0, true));
         }
-        m.put("status", "ok");
-        m.put("divergent_call_index", at);
-        m.put("calls_begun_after_kill", after);
         long worst = after.stream().mapToLong(Long::longValue).max().orElse(0);
         // The divergent call itself always completes (MultithreadedFollowerTest sees its mkdir land).
-        m.put("calls_completed_from_divergence", 1 + worst);
-        m.put("published", "not measured");
-        markRuns(m, o.runs(), done, done < o.runs());
-        return m;
+        return divergenceRow(what, hook, process, floor, "ok", null, List.copyOf(at), List.copyOf(after), 1 + worst,
+                "not measured", new Runs(o.runs(), done, done < o.runs()));
     }
 
-    /** A row's runs asked and completed, and whether a stop cut it short. */
-    private static void markRuns(Map<String, Object> m, int asked, int completed, boolean interrupted) {
-        m.put("runs_asked", asked);
-        m.put("runs_completed", completed);
-        m.put("interrupted", interrupted);
+    private static FollowerCostRow divergenceRow(String what, Hook hook, String process, String floor, String status, String reason,
+            List<Long> at, List<Long> after, Long completedFromDivergence, String published, Runs runs) {
+        return new FollowerCostRow(what, "divergence", hook.wire(), process, floor, "getpgrp", status, reason, null, null, null, null,
+                null, null, null, null, null, null, at, after, completedFromDivergence, published, runs.asked(), runs.completed(),
+                runs.interrupted());
+    }
+
+    private static List<Long> boxed(long[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
     }
 
     /** One run with the follower attached: following the child itself, or an idle bystander. */
@@ -359,35 +347,35 @@ public final class FollowerCost {
         return c.kind().name().toLowerCase(Locale.ROOT);
     }
 
-    static String table(List<Map<String, Object>> summary) {
+    static String table(List<FollowerCostRow> summary) {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
                 + "not followed pays while the follower is attached.\n\n");
         b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | spread | runs | published |\n");
         b.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
         List<String> refusals = new ArrayList<>();
-        for (Map<String, Object> m : summary) {
-            if ("divergence".equals(m.get("measure"))) {
+        for (FollowerCostRow m : summary) {
+            if (m.divergence()) {
                 continue;
             }
-            boolean ok = "ok".equals(m.get("status"));
-            String spread = ok ? String.format(Locale.ROOT, "%.0f%% / %.0f%%%s", 100 * (Double) m.get("spread_without"),
-                    100 * (Double) m.get("spread_with"), Boolean.TRUE.equals(m.get("noisy")) ? " noisy" : "") : "";
+            boolean ok = "ok".equals(m.status());
+            String spread = ok ? String.format(Locale.ROOT, "%.0f%% / %.0f%%%s", 100 * m.spreadWithout(),
+                    100 * m.spreadWith(), Boolean.TRUE.equals(m.noisy()) ? " noisy" : "") : "";
             b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
-                    m.get("measure"), m.get("hook"), m.get("process"), m.get("floor"), m.get("call"),
-                    ok ? m.get("median_without_ns") : "", ok ? m.get("median_with_ns") : "", ok ? m.get("added_ns") : status(m, refusals),
-                    spread, m.get("runs_completed"), m.get("runs_asked")));
+                    m.measure(), m.hook(), m.process(), m.floor(), m.call(),
+                    ok ? m.medianWithoutNs() : "", ok ? m.medianWithNs() : "", ok ? m.addedNs() : status(m, refusals),
+                    spread, m.runsCompleted(), m.runsAsked()));
         }
         b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
                 + "itself: the kill lands as it returns):\n\n");
         b.append("| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
         b.append("|---|---|---:|---|---:|\n");
-        for (Map<String, Object> m : summary) {
-            if ("divergence".equals(m.get("measure"))) {
-                boolean ok = "ok".equals(m.get("status"));
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s/%s |\n", m.get("hook"), m.get("process"),
-                        ok ? m.get("calls_completed_from_divergence") : status(m, refusals), ok ? m.get("calls_begun_after_kill") : "",
-                        m.get("runs_completed"), m.get("runs_asked")));
+        for (FollowerCostRow m : summary) {
+            if (m.divergence()) {
+                boolean ok = "ok".equals(m.status());
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s/%s |\n", m.hook(), m.process(),
+                        ok ? m.callsCompletedFromDivergence() : status(m, refusals), ok ? m.callsBegunAfterKill() : "",
+                        m.runsCompleted(), m.runsAsked()));
             }
         }
         b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
@@ -399,17 +387,17 @@ public final class FollowerCost {
     }
 
     /** A row's status for the table; a refusal's reason goes to a numbered note below it (told once). */
-    private static String status(Map<String, Object> m, List<String> refusals) {
-        Object reason = m.get("reason");
+    private static String status(FollowerCostRow m, List<String> refusals) {
+        String reason = m.reason();
         if (reason == null) {
-            return String.valueOf(m.get("status"));
+            return m.status();
         }
-        int k = refusals.indexOf(reason.toString());
+        int k = refusals.indexOf(reason);
         if (k < 0) {
-            refusals.add(reason.toString());
+            refusals.add(reason);
             k = refusals.size() - 1;
         }
-        return m.get("status") + " [" + (k + 1) + "]";
+        return m.status() + " [" + (k + 1) + "]";
     }
 
     private static void deleteQuietly(Path dir) {

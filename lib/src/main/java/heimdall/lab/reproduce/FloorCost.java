@@ -17,6 +17,10 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.PublishedFloorCost;
+import heimdall.lab.results.PublishedFloorRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
@@ -66,10 +70,10 @@ public final class FloorCost {
      *
      * @param interruption the signal that stopped the measurement, if one did
      */
-    public record Result(Path folder, List<Map<String, Object>> summary, Optional<Interruption.Cause> interruption) {
+    public record Result(Path folder, List<FloorCostRow> summary, Optional<Interruption.Cause> interruption) {
         /** Rows whose child did not complete (killed by its floor, refused). */
-        public List<Map<String, Object>> failed() {
-            return summary.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+        public List<FloorCostRow> failed() {
+            return summary.stream().filter(r -> "failed".equals(r.status())).toList();
         }
     }
 
@@ -192,28 +196,11 @@ public final class FloorCost {
     }
 
     /** The published row for {@code row}: same label, call and answer; none for our extra rows. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> published(FloorRow row) {
+    static PublishedFloorRow published(FloorRow row) {
         if (row.reference() || row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
             return null;
         }
-        Map<String, Object> table = Fixtures.published("floor-cost");
-        for (Map<String, Object> p : (List<Map<String, Object>>) table.get("rows")) {
-            Object answer = p.get("answer");
-            boolean sameAnswer = row.brokered()
-                    ? answer != null && answer.toString().equalsIgnoreCase(row.broker().answer().label())
-                    : answer == null;
-            if (row.what().equals(p.get("what")) && row.callName().equals(p.get("call")) && sameAnswer) {
-                Map<String, Object> keep = new LinkedHashMap<>();
-                for (String k : List.of("row", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns")) {
-                    keep.put(k, p.get(k));
-                }
-                keep.put("host", ((Map<String, Object>) table.get("host")).get("name"));
-                keep.put("date", table.get("date"));
-                return keep;
-            }
-        }
-        return null;
+        return PublishedFloorCost.read().twin(row.what(), row.callName(), row.brokered() ? row.broker().answer().label() : null).orElse(null);
     }
 
     /**
@@ -298,13 +285,12 @@ public final class FloorCost {
 
     private static Result write(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorBench.Measured> measured,
             Host host, Host.LoadSampler loads, long[] timer, Instant started, Optional<Interruption.Cause> cause) {
-        List<Map<String, Object>> summary = new ArrayList<>();
+        List<FloorCostRow> measuredRows = new ArrayList<>();
         for (FloorBench.Measured m : measured) {
-            summary.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
+            measuredRows.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
         }
-        addRatios(summary);
-        folder.writeSummary("floor-cost", cause,
-                heimdall.lab.results.SummaryJson.checked(heimdall.lab.results.ResultKind.FLOOR_COST, summary));
+        List<FloorCostRow> summary = addRatios(measuredRows);
+        folder.writeSummary("floor-cost", cause, SummaryJson.trees(summary));
 
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
@@ -355,26 +341,63 @@ public final class FloorCost {
     }
 
     /**
+     * The cross-row figures of one row, null where they do not apply or lack a figure (see
+     * {@link #addRatios} and {@link #addFloorRatios}).
+     */
+    private static final class Ratios {
+        Double javaOverNative;
+        Double vsDefaultPlacement;
+        Double vsBestFloor;
+        Double vsBestCallFloor;
+        Long floorNs;
+        Double roundTripVsFloor;
+        Long bestFloorNs;
+        Double roundTripVsBestFloor;
+        Long callFloorNs;
+        Double roundTripVsCallFloor;
+        Long bestCallFloorNs;
+        Double roundTripVsBestCallFloor;
+
+        /** {@code r} with these figures in its ratio fields. */
+        FloorCostRow on(FloorCostRow r) {
+            return new FloorCostRow(r.what(), r.call(), r.floor(), r.programs(), r.insns(), r.cache(), r.reference(), r.supervisor(),
+                    r.answer(), r.placement(), r.supervisorCpu(), r.syncWakeup(), r.cpuSet(), r.status(), r.failure(), r.runsAsked(),
+                    r.runsCompleted(), r.runsNoneCompleted(), r.interrupted(), r.medianNs(), r.p99Ns(), r.runMediansNs(), r.samples(),
+                    r.spread(), r.noisy(), r.medianNoneNs(), r.p99NoneNs(), r.runMediansNoneNs(), r.samplesNone(), r.spreadNone(),
+                    r.addedNs(), r.baselineRow(), r.loadAvgRuns(), r.cpuGranted(), r.supervisorServed(), r.published(),
+                    r.addedVsPublished(), javaOverNative, vsDefaultPlacement, vsBestFloor, vsBestCallFloor, floorNs, roundTripVsFloor,
+                    bestFloorNs, roundTripVsBestFloor, callFloorNs, roundTripVsCallFloor, bestCallFloorNs, roundTripVsBestCallFloor);
+        }
+    }
+
+    /**
      * Ratios across rows: each Java supervisor row against its native twin, and each faster round
      * trip against the default placement (own CPU, no synchronous wake-up) of the same supervisor,
-     * answer and floor.
+     * answer and floor; then {@link #addFloorRatios}'s. Returns the rows with them.
      */
-    static void addRatios(List<Map<String, Object>> summary) {
-        for (Map<String, Object> r : summary) {
-            if (!r.containsKey("supervisor") || !(r.get("median_ns") instanceof Long median)) {
+    static List<FloorCostRow> addRatios(List<FloorCostRow> summary) {
+        List<Ratios> ratios = new ArrayList<>();
+        for (FloorCostRow r : summary) {
+            Ratios x = new Ratios();
+            ratios.add(x);
+            if (r.supervisor() == null || r.medianNs() == null) {
                 continue;
             }
-            if (r.get("supervisor").equals("java")) {
-                twin(summary, r, "native", r.get("placement"), r.get("sync_wakeup"))
-                        .ifPresent(n -> r.put("java_over_native", ratio(median, n)));
+            long median = r.medianNs();
+            if (r.supervisor().equals("java")) {
+                twin(summary, r, "native", r.placement(), r.syncWakeup()).ifPresent(n -> x.javaOverNative = ratio(median, n));
             }
-            boolean fast = !OWN_CPU.equals(r.get("placement")) || Boolean.TRUE.equals(r.get("sync_wakeup"));
+            boolean fast = !OWN_CPU.equals(r.placement()) || Boolean.TRUE.equals(r.syncWakeup());
             if (fast) {
-                twin(summary, r, r.get("supervisor"), OWN_CPU, false)
-                        .ifPresent(d -> r.put("vs_default_placement", ratio(median, d)));
+                twin(summary, r, r.supervisor(), OWN_CPU, false).ifPresent(d -> x.vsDefaultPlacement = ratio(median, d));
             }
         }
-        addFloorRatios(summary);
+        floorRatios(summary, ratios);
+        List<FloorCostRow> out = new ArrayList<>();
+        for (int i = 0; i < summary.size(); i++) {
+            out.add(ratios.get(i).on(summary.get(i)));
+        }
+        return out;
     }
 
     /**
@@ -386,68 +409,87 @@ public final class FloorCost {
      * {@code added_ns} (the ping-pong and openat less the openat alone, the method of a brokered row's
      * {@code added}): {@code call_floor_ns}, {@code round_trip_vs_call_floor},
      * {@code round_trip_vs_best_call_floor}, and {@code vs_best_call_floor} on those references.
+     * Returns the rows with them (and without {@link #addRatios}'s others).
      */
-    static void addFloorRatios(List<Map<String, Object>> summary) {
-        Map<Object, Long> floor = floors(summary, true);
-        Map<Object, Long> callFloor = floors(summary, false);
+    static List<FloorCostRow> addFloorRatios(List<FloorCostRow> summary) {
+        List<Ratios> ratios = summary.stream().map(r -> new Ratios()).toList();
+        floorRatios(summary, ratios);
+        List<FloorCostRow> out = new ArrayList<>();
+        for (int i = 0; i < summary.size(); i++) {
+            out.add(ratios.get(i).on(summary.get(i)));
+        }
+        return out;
+    }
+
+    /** {@link #addFloorRatios}' figures, into {@code ratios} (one per row of {@code summary}). */
+    private static void floorRatios(List<FloorCostRow> summary, List<Ratios> ratios) {
+        Map<String, Long> floor = floors(summary, true);
+        Map<String, Long> callFloor = floors(summary, false);
         Long best = floor.values().stream().min(Long::compare).orElse(null);
         Long bestCall = callFloor.values().stream().min(Long::compare).orElse(null);
-        for (Map<String, Object> r : summary) {
-            if (r.containsKey("reference")) {
-                boolean pure = PURE.equals(r.get("reference"));
-                Object f = r.get(pure ? "median_ns" : "added_ns");
+        for (int i = 0; i < summary.size(); i++) {
+            FloorCostRow r = summary.get(i);
+            Ratios x = ratios.get(i);
+            if (r.isReference()) {
+                boolean pure = PURE.equals(r.reference());
+                Long f = pure ? r.medianNs() : r.addedNs();
                 Long b = pure ? best : bestCall;
-                if (f instanceof Long m && b != null && b > 0) {
-                    r.put(pure ? "vs_best_floor" : "vs_best_call_floor", ratio(m, b));
+                if (f != null && b != null && b > 0) {
+                    if (pure) {
+                        x.vsBestFloor = ratio(f, b);
+                    } else {
+                        x.vsBestCallFloor = ratio(f, b);
+                    }
                 }
                 continue;
             }
-            if (!r.containsKey("supervisor") || !(r.get("added_ns") instanceof Long added)) {
+            if (r.supervisor() == null || r.addedNs() == null) {
                 continue;
             }
-            Long same = floor.get(r.get("placement"));
+            long added = r.addedNs();
+            Long same = floor.get(r.placement());
             if (same != null) {
-                r.put("floor_ns", same);
-                r.put("round_trip_vs_floor", ratio(added, same));
+                x.floorNs = same;
+                x.roundTripVsFloor = ratio(added, same);
             }
             if (best != null) {
-                r.put("best_floor_ns", best);
-                r.put("round_trip_vs_best_floor", ratio(added, best));
+                x.bestFloorNs = best;
+                x.roundTripVsBestFloor = ratio(added, best);
             }
-            if (!"openat".equals(r.get("call"))) {
+            if (!"openat".equals(r.call())) {
                 continue; // the call floor is an openat's
             }
-            Long sameCall = callFloor.get(r.get("placement"));
+            Long sameCall = callFloor.get(r.placement());
             if (sameCall != null && sameCall > 0) {
-                r.put("call_floor_ns", sameCall);
-                r.put("round_trip_vs_call_floor", ratio(added, sameCall));
+                x.callFloorNs = sameCall;
+                x.roundTripVsCallFloor = ratio(added, sameCall);
             }
             if (bestCall != null && bestCall > 0) {
-                r.put("best_call_floor_ns", bestCall);
-                r.put("round_trip_vs_best_call_floor", ratio(added, bestCall));
+                x.bestCallFloorNs = bestCall;
+                x.roundTripVsBestCallFloor = ratio(added, bestCall);
             }
         }
     }
 
     /** Per placement, the bare ping-pong's median ({@code pure}) or the ping-pong-then-openat's added cost. */
-    private static Map<Object, Long> floors(List<Map<String, Object>> summary, boolean pure) {
-        Map<Object, Long> out = new LinkedHashMap<>();
-        for (Map<String, Object> r : summary) {
-            if (r.containsKey("reference") && PURE.equals(r.get("reference")) == pure
-                    && r.get(pure ? "median_ns" : "added_ns") instanceof Long m) {
-                out.putIfAbsent(r.get("placement"), m);
+    private static Map<String, Long> floors(List<FloorCostRow> summary, boolean pure) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (FloorCostRow r : summary) {
+            Long m = pure ? r.medianNs() : r.addedNs();
+            if (r.isReference() && PURE.equals(r.reference()) == pure && m != null) {
+                out.putIfAbsent(r.placement(), m);
             }
         }
         return out;
     }
 
-    private static java.util.Optional<Long> twin(List<Map<String, Object>> summary, Map<String, Object> r,
-            Object supervisor, Object placement, Object sync) {
+    private static java.util.Optional<Long> twin(List<FloorCostRow> summary, FloorCostRow r, String supervisor, String placement,
+            Boolean sync) {
         return summary.stream()
-                .filter(t -> t != r && Objects.equals(t.get("what"), r.get("what")) && Objects.equals(t.get("answer"), r.get("answer"))
-                        && Objects.equals(t.get("supervisor"), supervisor) && Objects.equals(t.get("placement"), placement)
-                        && Objects.equals(t.get("sync_wakeup"), sync) && t.get("median_ns") instanceof Long)
-                .map(t -> (Long) t.get("median_ns"))
+                .filter(t -> t != r && Objects.equals(t.what(), r.what()) && Objects.equals(t.answer(), r.answer())
+                        && Objects.equals(t.supervisor(), supervisor) && Objects.equals(t.placement(), placement)
+                        && Objects.equals(t.syncWakeup(), sync) && t.medianNs() != null)
+                .map(FloorCostRow::medianNs)
                 .findFirst();
     }
 
@@ -456,7 +498,7 @@ public final class FloorCost {
     }
 
     /** {@code table.md}: the published layout with our figures and the published ones side by side. */
-    static String table(List<Map<String, Object>> summary, Host host, Options o, long timerNs) {
+    static String table(List<FloorCostRow> summary, Host host, Options o, long timerNs) {
         StringBuilder md = new StringBuilder();
         md.append("# floor-cost: what a call costs under the floor\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s; child on CPU %d, supervisor on CPU %d. "
@@ -467,51 +509,51 @@ public final class FloorCost {
                 .append(hostComparison(summary)).append("\n\n");
         MarkdownTable t = new MarkdownTable(List.of("what", "call", "BPF insns", "cache", "median, no filter", "median, filtered",
                 "added", "p99, filtered", "spread", "published added", "added / published"));
-        for (Map<String, Object> r : summary) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> p = (Map<String, Object>) r.get("published");
-            String call = "`" + r.get("call") + "`";
-            if (r.containsKey("reference")) {
-                call += " (partner " + (CHILDS_CPU.equals(r.get("placement")) ? "on child's CPU" : OWN_CPU.equals(r.get("placement"))
-                        ? "on own CPU" : r.get("placement")) + ")";
-            } else if (r.containsKey("answer")) {
-                call += ", " + (r.get("answer").equals("continue") ? "CONTINUE" : "broker") + " (" + r.get("supervisor")
-                        + placementText(r.get("placement"))
-                        + (Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "") + ")";
+        for (FloorCostRow r : summary) {
+            PublishedFloorRow p = r.published();
+            String call = "`" + r.call() + "`";
+            if (r.isReference()) {
+                call += " (partner " + (CHILDS_CPU.equals(r.placement()) ? "on child's CPU" : OWN_CPU.equals(r.placement())
+                        ? "on own CPU" : r.placement()) + ")";
+            } else if (r.answer() != null) {
+                call += ", " + (r.answer().equals("continue") ? "CONTINUE" : "broker") + " (" + r.supervisor()
+                        + placementText(r.placement())
+                        + (Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "") + ")";
             }
-            boolean failed = "failed".equals(r.get("status"));
-            t.row(List.of(String.valueOf(r.get("what")), call, String.valueOf(r.get("insns")),
-                    r.get("cache") == null ? "—" : Boolean.TRUE.equals(r.get("cache")) ? "yes" : "no",
-                    nsCell(r.get("median_none_ns")), failed ? "FAILED" : nsCell(r.get("median_ns")),
-                    r.get("added_ns") instanceof Long a ? MarkdownTable.added(a) : "—",
-                    r.get("p99_ns") instanceof Long q ? MarkdownTable.tail(q) : "—",
-                    r.get("spread") instanceof Double s ? String.format(Locale.ROOT, "%.0f%%%s", s * 100, Boolean.TRUE.equals(r.get("noisy")) ? " noisy" : "") : "—",
-                    p == null ? "—" : MarkdownTable.added(((Number) p.get("added_ns")).doubleValue()),
-                    r.get("added_vs_published") instanceof Double x ? String.format(Locale.ROOT, "%.2f×", x) : "—"));
+            boolean failed = "failed".equals(r.status());
+            t.row(List.of(r.what(), call, String.valueOf(r.insns()),
+                    r.cache() == null ? "—" : r.cache() ? "yes" : "no",
+                    nsCell(r.medianNoneNs()), failed ? "FAILED" : nsCell(r.medianNs()),
+                    r.addedNs() != null ? MarkdownTable.added(r.addedNs()) : "—",
+                    r.p99Ns() != null ? MarkdownTable.tail(r.p99Ns()) : "—",
+                    r.spread() != null ? String.format(Locale.ROOT, "%.0f%%%s", r.spread() * 100, Boolean.TRUE.equals(r.noisy()) ? " noisy" : "") : "—",
+                    p == null ? "—" : MarkdownTable.added(p.addedNs().doubleValue()),
+                    r.addedVsPublished() != null ? String.format(Locale.ROOT, "%.2f×", r.addedVsPublished()) : "—"));
         }
         md.append(t.render()).append('\n');
-        for (Map<String, Object> r : summary) {
-            if ("failed".equals(r.get("status"))) {
-                md.append("- FAILED: ").append(r.get("what")).append(" · ").append(r.get("call")).append(": ")
-                        .append(r.get("failure")).append('\n');
+        for (FloorCostRow r : summary) {
+            if ("failed".equals(r.status())) {
+                md.append("- FAILED: ").append(r.what()).append(" · ").append(r.call()).append(": ")
+                        .append(r.failure()).append('\n');
             }
-            if ("interrupted".equals(r.get("status"))) {
-                md.append("- interrupted: ").append(r.get("what")).append(" · ").append(r.get("call")).append(": ")
-                        .append(r.get("runs_completed")).append(" of ").append(r.get("runs_asked")).append(" runs (")
-                        .append(r.get("runs_none_completed")).append(" without the filter)\n");
+            if ("interrupted".equals(r.status())) {
+                md.append("- interrupted: ").append(r.what()).append(" · ").append(r.call()).append(": ")
+                        .append(r.runsCompleted()).append(" of ").append(r.runsAsked()).append(" runs (")
+                        .append(r.runsNoneCompleted()).append(" without the filter)\n");
             }
         }
         List<String> ratios = new ArrayList<>();
-        for (Map<String, Object> r : summary) {
-            if (r.get("java_over_native") instanceof Double j) {
-                ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.get("what"),
-                        r.get("answer"), r.get("placement"), Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "", j));
+        for (FloorCostRow r : summary) {
+            if (r.javaOverNative() != null) {
+                ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.what(),
+                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "", r.javaOverNative()));
             }
         }
-        for (Map<String, Object> r : summary) {
-            if (r.get("vs_default_placement") instanceof Double v) {
-                ratios.add(String.format(Locale.ROOT, "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median", r.get("supervisor"),
-                        r.get("placement"), Boolean.TRUE.equals(r.get("sync_wakeup")) ? " with sync wake-up" : "", r.get("what"), r.get("answer"), v));
+        for (FloorCostRow r : summary) {
+            if (r.vsDefaultPlacement() != null) {
+                ratios.add(String.format(Locale.ROOT, "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median", r.supervisor(),
+                        r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? " with sync wake-up" : "", r.what(), r.answer(),
+                        r.vsDefaultPlacement()));
             }
         }
         if (!ratios.isEmpty()) {
@@ -530,20 +572,20 @@ public final class FloorCost {
      * {@code getppid} (no filter) against the published one, and the range of ours / published over
      * every row with both medians, unfiltered and filtered. Only a ratio the data holds is stated.
      */
-    @SuppressWarnings("unchecked")
-    static String hostComparison(List<Map<String, Object>> summary) {
+    static String hostComparison(List<FloorCostRow> summary) {
         StringBuilder s = new StringBuilder();
-        for (Map<String, Object> r : summary) {
-            Map<String, Object> p = (Map<String, Object>) r.get("published");
-            if ("getppid".equals(r.get("call")) && p != null && r.get("median_none_ns") instanceof Number ours
-                    && p.get("median_none_ns") instanceof Number theirs && theirs.doubleValue() > 0) {
+        for (FloorCostRow r : summary) {
+            PublishedFloorRow p = r.published();
+            if ("getppid".equals(r.call()) && p != null && r.medianNoneNs() != null && p.medianNoneNs() != null && p.medianNoneNs() > 0) {
+                long ours = r.medianNoneNs();
+                long theirs = p.medianNoneNs();
                 s.append(String.format(Locale.ROOT, "Here a native `getppid` (no filter) takes %d ns against the published %d ns (%.2f×). ",
-                        ours.longValue(), theirs.longValue(), ours.doubleValue() / theirs.doubleValue()));
+                        ours, theirs, (double) ours / theirs));
                 break;
             }
         }
-        double[] none = ratioRange(summary, "median_none_ns");
-        double[] filtered = ratioRange(summary, "median_ns");
+        double[] none = ratioRange(summary, FloorCostRow::medianNoneNs, PublishedFloorRow::medianNoneNs);
+        double[] filtered = ratioRange(summary, FloorCostRow::medianNs, PublishedFloorRow::medianNs);
         if (none == null && filtered == null) {
             return s.append("No row has both our median and the published one, so no ratio between the hosts is given.").toString();
         }
@@ -557,16 +599,18 @@ public final class FloorCost {
         return s.append(". The hosts differ, so compare added costs and ratios, not absolute medians.").toString();
     }
 
-    /** {min, max, count} of our {@code field} / the published one over rows with both; null when none has. */
-    @SuppressWarnings("unchecked")
-    private static double[] ratioRange(List<Map<String, Object>> summary, String field) {
+    /** {min, max, count} of our figure / the published one over rows with both; null when none has. */
+    private static double[] ratioRange(List<FloorCostRow> summary, java.util.function.Function<FloorCostRow, Long> ours,
+            java.util.function.Function<PublishedFloorRow, Long> theirs) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         int n = 0;
-        for (Map<String, Object> r : summary) {
-            Map<String, Object> p = (Map<String, Object>) r.get("published");
-            if (p != null && r.get(field) instanceof Number ours && p.get(field) instanceof Number theirs && theirs.doubleValue() > 0) {
-                double x = ours.doubleValue() / theirs.doubleValue();
+        for (FloorCostRow r : summary) {
+            PublishedFloorRow p = r.published();
+            Long a = ours.apply(r);
+            Long b = p == null ? null : theirs.apply(p);
+            if (a != null && b != null && b > 0) {
+                double x = a.doubleValue() / b;
                 lo = Math.min(lo, x);
                 hi = Math.max(hi, x);
                 n++;
@@ -582,7 +626,7 @@ public final class FloorCost {
     }
 
     /** The call cell's placement words: none for the default, else where the supervisor runs. */
-    private static String placementText(Object placement) {
+    private static String placementText(String placement) {
         if (OWN_CPU.equals(placement)) {
             return "";
         }
@@ -594,61 +638,60 @@ public final class FloorCost {
      * then openat less the openat alone), then each brokered row's added cost over the references of
      * its placement and over the best ones, and the fastest configuration against each.
      */
-    static String floorSection(List<Map<String, Object>> summary) {
-        List<Map<String, Object>> refs = summary.stream()
-                .filter(r -> PURE.equals(r.get("reference")) && r.get("median_ns") instanceof Long).toList();
-        List<Map<String, Object>> callRefs = summary.stream()
-                .filter(r -> r.containsKey("reference") && !PURE.equals(r.get("reference")) && r.get("vs_best_call_floor") instanceof Double)
+    static String floorSection(List<FloorCostRow> summary) {
+        List<FloorCostRow> refs = summary.stream().filter(r -> PURE.equals(r.reference()) && r.medianNs() != null).toList();
+        List<FloorCostRow> callRefs = summary.stream()
+                .filter(r -> r.isReference() && !PURE.equals(r.reference()) && r.vsBestCallFloor() != null)
                 .toList();
         if (refs.isEmpty() && callRefs.isEmpty()) {
             return "";
         }
         StringBuilder md = new StringBuilder("\nRound trips against the host's floor (a pipe ping-pong between the child and a thread in "
                 + "the supervisor's place, no seccomp; a brokered row's round trip is its `added`):\n\n");
-        for (Map<String, Object> r : refs) {
-            md.append(String.format(Locale.ROOT, "- floor, partner %s: %s (%.3f× the best floor)%n", r.get("placement"),
-                    MarkdownTable.ns((Long) r.get("median_ns")), ((Number) r.get("vs_best_floor")).doubleValue()));
+        for (FloorCostRow r : refs) {
+            md.append(String.format(Locale.ROOT, "- floor, partner %s: %s (%.3f× the best floor)%n", r.placement(),
+                    MarkdownTable.ns(r.medianNs()), r.vsBestFloor()));
         }
-        for (Map<String, Object> r : callRefs) {
+        for (FloorCostRow r : callRefs) {
             md.append(String.format(Locale.ROOT, "- call floor, partner %s: ping-pong then `openat` %s, less `openat` alone %s = %s "
-                            + "(%.3f× the best call floor)%n", r.get("placement"), MarkdownTable.ns((Long) r.get("median_ns")),
-                    MarkdownTable.ns((Long) r.get("median_none_ns")), MarkdownTable.ns((Long) r.get("added_ns")),
-                    ((Number) r.get("vs_best_call_floor")).doubleValue()));
+                            + "(%.3f× the best call floor)%n", r.placement(), MarkdownTable.ns(r.medianNs()),
+                    MarkdownTable.ns(r.medianNoneNs()), MarkdownTable.ns(r.addedNs()), r.vsBestCallFloor()));
         }
         if (!callRefs.isEmpty()) {
             md.append("\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less the call "
                     + "alone): an `openat` made right after two context switches runs on caches the other side has used, and "
                     + "a brokered `openat` answered CONTINUE pays that too.\n\n");
         }
-        Map<String, Object> fastest = null;
-        Map<String, Object> fastestCall = null;
-        for (Map<String, Object> r : summary) {
-            if (!(r.get("round_trip_vs_best_floor") instanceof Double best)) {
+        FloorCostRow fastest = null;
+        FloorCostRow fastestCall = null;
+        for (FloorCostRow r : summary) {
+            Double best = r.roundTripVsBestFloor();
+            if (best == null) {
                 continue;
             }
-            if (fastest == null || best < (Double) fastest.get("round_trip_vs_best_floor")) {
+            if (fastest == null || best < fastest.roundTripVsBestFloor()) {
                 fastest = r;
             }
-            Double bestCall = r.get("round_trip_vs_best_call_floor") instanceof Double c ? c : null;
-            if (bestCall != null && (fastestCall == null || bestCall < (Double) fastestCall.get("round_trip_vs_best_call_floor"))) {
+            Double bestCall = r.roundTripVsBestCallFloor();
+            if (bestCall != null && (fastestCall == null || bestCall < fastestCall.roundTripVsBestCallFloor())) {
                 fastestCall = r;
             }
             md.append(String.format(Locale.ROOT, "- %s: round trip %s = %s× its placement's floor, %.3f× the best floor",
-                    configuration(r), MarkdownTable.added((Long) r.get("added_ns")),
-                    r.get("round_trip_vs_floor") instanceof Double v ? String.format(Locale.ROOT, "%.3f", v) : "—", best));
+                    configuration(r), MarkdownTable.added(r.addedNs()),
+                    r.roundTripVsFloor() != null ? String.format(Locale.ROOT, "%.3f", r.roundTripVsFloor()) : "—", best));
             if (bestCall != null) {
                 md.append(String.format(Locale.ROOT, "; %s× its placement's call floor, %.3f× the best call floor",
-                        r.get("round_trip_vs_call_floor") instanceof Double v ? String.format(Locale.ROOT, "%.3f", v) : "—", bestCall));
+                        r.roundTripVsCallFloor() != null ? String.format(Locale.ROOT, "%.3f", r.roundTripVsCallFloor()) : "—", bestCall));
             }
             md.append('\n');
         }
         if (fastest != null) {
-            double best = (Double) fastest.get("round_trip_vs_best_floor");
+            double best = fastest.roundTripVsBestFloor();
             md.append(String.format(Locale.ROOT, "%nFastest round trip: %s: %.3f× the best floor (goal: within 1.2×, %s).%n",
                     configuration(fastest), best, best <= 1.2 ? "met" : "not met"));
         }
         if (fastestCall != null) {
-            double best = (Double) fastestCall.get("round_trip_vs_best_call_floor");
+            double best = fastestCall.roundTripVsBestCallFloor();
             md.append(String.format(Locale.ROOT, "Fastest against the call floor (same method): %s: %.3f× the best call floor "
                     + "(within 1.2×: %s).%n", configuration(fastestCall), best, best <= 1.2 ? "yes" : "no"));
         }
@@ -656,13 +699,13 @@ public final class FloorCost {
     }
 
     /** A brokered row's configuration in words: {@code native supervisor, three answers, abcdf, continue (child's CPU)}. */
-    private static String configuration(Map<String, Object> r) {
-        return String.format(Locale.ROOT, "%s supervisor, %s, %s (%s%s)", r.get("supervisor"), r.get("what"), r.get("answer"),
-                r.get("placement"), Boolean.TRUE.equals(r.get("sync_wakeup")) ? ", sync wake-up" : "");
+    private static String configuration(FloorCostRow r) {
+        return String.format(Locale.ROOT, "%s supervisor, %s, %s (%s%s)", r.supervisor(), r.what(), r.answer(),
+                r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "");
     }
 
-    private static String nsCell(Object v) {
-        return v instanceof Long l ? MarkdownTable.ns(l) : "—";
+    private static String nsCell(Long v) {
+        return v != null ? MarkdownTable.ns(v) : "—";
     }
 
     /** The default results folder for a run of {@code reproduction} started now on this host. */

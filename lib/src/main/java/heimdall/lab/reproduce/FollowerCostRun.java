@@ -43,8 +43,7 @@ final class FollowerCostRun implements Reproduction {
                 args.value("--calls").isPresent() ? Math.max(25_000, calls / 10) : base.warmup(), calls, cpu);
         return (folder, progress) -> {
             FollowerCost.Result r = FollowerCost.run(o, folder, progress);
-            return new ReproductionResult(r.folder(), heimdall.lab.results.SummaryJson.typed(heimdall.lab.results.ResultKind.FOLLOWER_COST,
-                    r.summary()), r.interruption());
+            return new ReproductionResult(r.folder(), r.summary(), r.interruption());
         };
     }
 }

@@ -6,7 +6,10 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.BadInput;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
@@ -14,8 +17,6 @@ import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -65,22 +66,27 @@ public final class HostLoad {
      */
     public record RunPoint(int row, String load, String what, String call, int run, double loadAvg, long medianNs, long p99Ns) {}
 
-    /** Every filtered run of a host-load results folder, row by row. */
+    /**
+     * Every filtered run of a host-load results folder, row by row; bad input naming the file and field
+     * when the folder is not a host-load one or a row lacks a run's figures.
+     */
     public static List<RunPoint> runPoints(Path folder) {
+        Path file = folder.resolve("summary.json");
+        List<ResultRow> rows = SummaryJson.read(folder).rows();
         List<RunPoint> out = new ArrayList<>();
-        try {
-            JsonNode top = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
-            JsonNode summary = top.isObject() ? top.get("rows") : top; // schema 2 wraps the rows; 1 was the bare array
-            for (int i = 0; i < summary.size(); i++) {
-                JsonNode r = summary.get(i);
-                JsonNode loads = r.get("load_avg_runs");
-                for (int k = 0; k < loads.size(); k++) {
-                    out.add(new RunPoint(i, r.get("load").asText(), r.get("what").asText(), r.get("call").asText(), k,
-                            loads.get(k).asDouble(), r.get("run_medians_ns").get(k).asLong(), r.get("run_p99_ns").get(k).asLong()));
-                }
+        for (int i = 0; i < rows.size(); i++) {
+            if (!(rows.get(i) instanceof HostLoadRow r)) {
+                throw BadInput.at(file, "reproduction", "a host-load folder's rows expected, found a " + rows.get(i).getClass().getSimpleName());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + folder.resolve("summary.json"), e);
+            List<Double> loads = r.loadAvgRuns() == null ? List.of() : r.loadAvgRuns();
+            if (r.runMediansNs() == null || r.runP99Ns() == null || r.runMediansNs().size() < loads.size()
+                    || r.runP99Ns().size() < loads.size()) {
+                throw BadInput.at(file, "rows[" + i + "]", "load_avg_runs has " + loads.size()
+                        + " runs but run_medians_ns or run_p99_ns fewer");
+            }
+            for (int k = 0; k < loads.size(); k++) {
+                out.add(new RunPoint(i, r.load(), r.what(), r.call(), k, loads.get(k), r.runMediansNs().get(k), r.runP99Ns().get(k)));
+            }
         }
         return out;
     }
@@ -134,14 +140,14 @@ public final class HostLoad {
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.path()));
-        List<Map<String, Object>> summary = new ArrayList<>();
+        List<HostLoadRow> summary = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(idle.get(i), "idle", rows.size() + i, o.counts().runs(), cause.isPresent()));
         }
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeSummary("host-load", cause, SummaryJson.checked(ResultKind.HOST_LOAD, summary));
+        folder.writeSummary("host-load", cause, SummaryJson.trees(summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
@@ -159,17 +165,17 @@ public final class HostLoad {
         folder.writeEnvironment("host-load", cause, env);
         String table = table(summary, host, o, report);
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.HOST_LOAD, summary), cause);
+        return new ReproductionResult(folder.path(), summary, cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
-    static Map<String, Object> row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("load", load);
-        r.putAll(FloorSummary.of(m, runsAsked, interrupted));
-        r.put("run_p99_ns", m.runs().stream().map(s -> Stats.of(s).p99()).toList());
-        r.put("twin_row", twin);
-        return r;
+    static HostLoadRow row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
+        FloorCostRow f = FloorSummary.of(m, runsAsked, interrupted);
+        return new HostLoadRow(load, f.what(), f.call(), f.floor(), f.programs(), f.insns(), f.cache(), f.status(), f.failure(),
+                f.runsAsked(), f.runsCompleted(), f.runsNoneCompleted(), f.interrupted(), f.medianNs(), f.p99Ns(), f.runMediansNs(),
+                f.samples(), f.spread(), f.noisy(), f.medianNoneNs(), f.p99NoneNs(), f.runMediansNoneNs(), f.samplesNone(),
+                f.spreadNone(), f.addedNs(), f.baselineRow(), f.loadAvgRuns(), f.cpuGranted(), f.published(), f.addedVsPublished(),
+                m.runs().stream().map(s -> Stats.of(s).p99()).toList(), (long) twin);
     }
 
     /** Sleeps while sampling the load average every second (so the settling shows in the samples). */
@@ -192,8 +198,7 @@ public final class HostLoad {
         return m;
     }
 
-    @SuppressWarnings("unchecked")
-    static String table(List<Map<String, Object>> summary, Host host, Options o, LoadGenerator.Report report) {
+    static String table(List<HostLoadRow> summary, Host host, Options o, LoadGenerator.Report report) {
         StringBuilder md = new StringBuilder("# host-load: the floor-cost rows idle and under load\n\n");
         md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s; child on CPU %d; %d runs a row, %,d warm-up + %,d calls a run. "
                         + "Load: %s (kind:cpu:nice:intensity), settled %,d ms before the loaded rows.%n%n",
@@ -203,24 +208,23 @@ public final class HostLoad {
         MarkdownTable t = new MarkdownTable(List.of("what", "call", "idle: median", "p99", "added", "load avg", "loaded: median", "p99",
                 "added", "load avg", "p99 loaded / idle"));
         for (int i = 0; i < half; i++) {
-            Map<String, Object> a = summary.get(i);
-            Map<String, Object> b = summary.get(half + i);
-            t.row(List.of(String.valueOf(a.get("what")), "`" + a.get("call") + "`", ns(a.get("median_ns")), ns(a.get("p99_ns")), add(a.get("added_ns")),
-                    range((List<Double>) a.get("load_avg_runs")), ns(b.get("median_ns")), ns(b.get("p99_ns")), add(b.get("added_ns")),
-                    range((List<Double>) b.get("load_avg_runs")),
-                    a.get("p99_ns") instanceof Long x && b.get("p99_ns") instanceof Long y && x > 0
-                            ? String.format(Locale.ROOT, "%.2f×", (double) y / x) : "—"));
+            HostLoadRow a = summary.get(i);
+            HostLoadRow b = summary.get(half + i);
+            t.row(List.of(a.what(), "`" + a.call() + "`", ns(a.medianNs()), ns(a.p99Ns()), add(a.addedNs()),
+                    range(a.loadAvgRuns()), ns(b.medianNs()), ns(b.p99Ns()), add(b.addedNs()), range(b.loadAvgRuns()),
+                    a.p99Ns() != null && b.p99Ns() != null && a.p99Ns() > 0
+                            ? String.format(Locale.ROOT, "%.2f×", (double) b.p99Ns() / a.p99Ns()) : "—"));
         }
         md.append(t.render()).append('\n');
         md.append("Each run (filtered), its load average (1 min, mean of before and after) beside its median and p99:\n\n");
         MarkdownTable r = new MarkdownTable(List.of("row", "load", "what", "call", "run", "load avg", "median", "p99"));
         for (int i = 0; i < summary.size(); i++) {
-            Map<String, Object> s = summary.get(i);
-            List<Double> la = (List<Double>) s.get("load_avg_runs");
-            List<Long> med = (List<Long>) s.get("run_medians_ns");
-            List<Long> p99 = (List<Long>) s.get("run_p99_ns");
+            HostLoadRow s = summary.get(i);
+            List<Double> la = s.loadAvgRuns();
+            List<Long> med = s.runMediansNs();
+            List<Long> p99 = s.runP99Ns();
             for (int k = 0; k < med.size(); k++) {
-                r.row(List.of(String.valueOf(i), String.valueOf(s.get("load")), String.valueOf(s.get("what")), "`" + s.get("call") + "`",
+                r.row(List.of(String.valueOf(i), s.load(), s.what(), "`" + s.call() + "`",
                         String.valueOf(k + 1), String.format(Locale.ROOT, "%.2f", la.get(k)), MarkdownTable.ns(med.get(k)),
                         MarkdownTable.ns(p99.get(k))));
             }
@@ -237,12 +241,12 @@ public final class HostLoad {
         return md.toString();
     }
 
-    private static String ns(Object v) {
-        return v instanceof Long l ? MarkdownTable.ns(l) : "—";
+    private static String ns(Long v) {
+        return v != null ? MarkdownTable.ns(v) : "—";
     }
 
-    private static String add(Object v) {
-        return v instanceof Long l ? MarkdownTable.added(l) : "—";
+    private static String add(Long v) {
+        return v != null ? MarkdownTable.added(v) : "—";
     }
 
     private static String range(List<Double> l) {

@@ -4,7 +4,8 @@ import heimdall.lab.bench.GroupedMedian;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.PublishedKernelBitmap;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
@@ -356,9 +357,8 @@ public final class KernelBitmap {
         }
 
         /** The seven estimates, every method side by side. */
-        @SuppressWarnings("unchecked")
         public List<EstimateRow> estimateRows() {
-            Map<String, Object> pub = (Map<String, Object>) published().get("estimates_ns");
+            PublishedKernelBitmap pub = published();
             Map<Method, Map<String, Long>> by = new LinkedHashMap<>();
             for (Method m : METHODS) {
                 by.put(m, estimates(m).byName());
@@ -366,7 +366,7 @@ public final class KernelBitmap {
             Map<String, Long> ref = by.get(SELFTESTS_METHOD);
             List<EstimateRow> rows = new ArrayList<>();
             for (String k : ref.keySet()) {
-                Long p = pub != null && pub.get(k) instanceof Number n ? n.longValue() : null;
+                Long p = pub.estimate(k);
                 Map<Method, Long> ns = new LinkedHashMap<>();
                 Map<Method, Double> vs = new LinkedHashMap<>();
                 for (Method m : METHODS) {
@@ -381,9 +381,8 @@ public final class KernelBitmap {
         }
 
         /** The seven expectations, every method under both rules. */
-        @SuppressWarnings("unchecked")
         public List<ExpectationRow> expectationRows() {
-            List<Map<String, Object>> pub = (List<Map<String, Object>>) published().get("expectations");
+            PublishedKernelBitmap pub = published();
             Map<Method, Map<BitmapEstimates.Rule, List<BitmapEstimates.Expectation>>> all = new LinkedHashMap<>();
             for (Method m : METHODS) {
                 BitmapEstimates e = estimates(m);
@@ -396,7 +395,7 @@ public final class KernelBitmap {
             List<ExpectationRow> rows = new ArrayList<>();
             int n = all.get(SELFTESTS_METHOD).get(BitmapEstimates.Rule.LATER).size();
             for (int i = 0; i < n; i++) {
-                Boolean ok = pub != null && i < pub.size() && pub.get(i).get("ok") instanceof Boolean x ? x : null;
+                Boolean ok = pub.ok(i);
                 Map<Method, Map<BitmapEstimates.Rule, BitmapEstimates.Expectation>> v = new LinkedHashMap<>();
                 for (Method m : METHODS) {
                     Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> r = new LinkedHashMap<>();
@@ -456,8 +455,8 @@ public final class KernelBitmap {
     }
 
     /** The published selftest output as data. */
-    public static Map<String, Object> published() {
-        return Fixtures.published("kernel-bitmap");
+    public static PublishedKernelBitmap published() {
+        return PublishedKernelBitmap.read();
     }
 
     /** A method's runs of one configuration as they arrive. */
@@ -576,9 +575,9 @@ public final class KernelBitmap {
             m = measure(o, samples, loads, progress);
         }
         java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : Interruption.stopCause();
-        List<Map<String, Object>> summary = markRuns(summary(m), m, cause.isPresent());
+        List<KernelBitmapRow> summary = summary(m, cause.isPresent());
         cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
-        folder.writeSummary("kernel-bitmap", cause, SummaryJson.checked(ResultKind.KERNEL_BITMAP, summary));
+        folder.writeSummary("kernel-bitmap", cause, SummaryJson.trees(summary));
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("started", started.toString());
         env.put("finished", Instant.now().toString());
@@ -612,7 +611,7 @@ public final class KernelBitmap {
         folder.writeEnvironment("kernel-bitmap", cause, env);
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), SummaryJson.typed(ResultKind.KERNEL_BITMAP, summary), cause);
+        return new ReproductionResult(folder.path(), summary, cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */
@@ -622,10 +621,21 @@ public final class KernelBitmap {
     }
 
     /**
-     * Each row with the runs asked and completed: per configuration its own (the fewest of its
-     * methods'), for the estimate and expectation rows the fewest of any configuration's.
+     * A row's runs asked and completed, per-call and batch, and whether a stop cut them short.
      */
-    static List<Map<String, Object>> markRuns(List<Map<String, Object>> rows, Measurement m, boolean interrupted) {
+    private record RunsMark(long runsAsked, long runsCompleted, long batchRunsAsked, long batchRunsCompleted, boolean interrupted) {
+        static RunsMark of(Options o, int[] done, boolean interrupted) {
+            return new RunsMark(o.runs(), done[0], o.batchRuns(), done[1],
+                    interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
+        }
+    }
+
+    /**
+     * The runs completed ({per call, batch}) of each configuration by its name (the fewest of its
+     * methods'), and under {@code null} the fewest of any configuration's: the estimate, expectation
+     * and agreement rows' (they are made from every configuration).
+     */
+    private static Map<String, int[]> runsDone(Measurement m) {
         int[] all = {Integer.MAX_VALUE, Integer.MAX_VALUE};
         Map<String, int[]> byWhat = new LinkedHashMap<>();
         for (Configuration c : m.configurations()) {
@@ -638,104 +648,124 @@ public final class KernelBitmap {
             all[0] = Math.min(all[0], done[0]);
             all[1] = Math.min(all[1], done[1]);
         }
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> row : rows) {
-            Map<String, Object> r = new LinkedHashMap<>(row);
-            int[] done = "configuration".equals(row.get("section")) ? byWhat.getOrDefault(String.valueOf(row.get("what")), all) : all;
-            r.put("runs_asked", m.options().runs());
-            r.put("runs_completed", done[0]);
-            r.put("batch_runs_asked", m.options().batchRuns());
-            r.put("batch_runs_completed", done[1]);
-            r.put("interrupted", interrupted && (done[0] < m.options().runs() || done[1] < m.options().batchRuns()));
-            out.add(r);
-        }
-        return out;
+        byWhat.put(null, all);
+        return byWhat;
     }
 
     private static double round3(double d) {
         return Math.round(d * 1000) / 1000.0;
     }
 
-    /** {@code summary.json}: the configurations, the estimates and the expectations, one object each. */
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> summary(Measurement m) {
-        List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Configuration c : m.configurations()) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("section", "configuration");
-            r.put("what", c.what());
-            r.put("filters", c.filters());
-            r.put("mode", c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full");
-            r.put("cache", c.cachePredicted());
-            for (Method x : METHODS) {
-                Runs runs = c.of(x);
-                r.put(x.figureField(), runs.figure());
-                r.put(x.runsField(), runs.nsPerCall());
-                r.put(x.placementsField(), runs.placements());
-                r.put(x.byPlacementField(), runs.byPlacement());
-                r.put(x.field("spread"), round3(runs.spread()));
-                r.put(x.field("noisy"), runs.noisy());
-                if (x.timing() == Timing.PER_CALL) {
-                    Stats.Summary all = c.allSamples(x);
-                    String pre = x.loop().prefix;
-                    r.put(pre + "median_ns", all.median());
-                    r.put(pre + "p99_ns", all.p99());
-                    r.put(pre + "run_medians_ns", Stats.runMedians(runs.samples().toArray(long[][]::new)));
-                    r.put(pre + "samples", all.count());
-                } else {
-                    r.put(x.field("fastest_ns_per_call"), runs.fastest());
-                    r.put(x.field("totals_ns"), runs.totalsNs());
-                }
+    /**
+     * One method's figures of one configuration, as a configuration row writes them: the per-call
+     * fields ({@code median}..{@code samples}) for a per-call method, the batch ones
+     * ({@code fastest}, {@code totals}) for a batch method, null otherwise.
+     */
+    private record MethodFigures(long figure, List<Long> runs, List<Long> placements, List<Long> byPlacement, double spread,
+            boolean noisy, Long median, Long p99, List<Long> runMedians, Long samples, Long fastest, List<Long> totals) {
+        static MethodFigures of(Configuration c, Method x) {
+            Runs runs = c.of(x);
+            List<Long> placements = runs.placements().stream().map(Integer::longValue).toList();
+            if (x.timing() == Timing.PER_CALL) {
+                Stats.Summary all = c.allSamples(x);
+                return new MethodFigures(runs.figure(), runs.nsPerCall(), placements, runs.byPlacement(), round3(runs.spread()),
+                        runs.noisy(), all.median(), all.p99(), boxed(Stats.runMedians(runs.samples().toArray(long[][]::new))),
+                        (long) all.count(), null, null);
             }
-            r.put("clock_step_ns", c.clockStep());
-            r.put("batch_calls", c.batchCount());
-            r.put("published_ns", pubRows.get(c.filters()).get("ns"));
-            out.add(r);
+            return new MethodFigures(runs.figure(), runs.nsPerCall(), placements, runs.byPlacement(), round3(runs.spread()),
+                    runs.noisy(), null, null, null, null, runs.fastest(), runs.totalsNs());
+        }
+    }
+
+    private static List<Long> boxed(long[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
+    }
+
+    /**
+     * {@code summary.json}: the configurations, the estimates, the expectations and the agreement, each
+     * with its runs asked and completed ({@code interrupted}: a stop cut the measurement short).
+     */
+    static List<KernelBitmapRow> summary(Measurement m, boolean interrupted) {
+        PublishedKernelBitmap pub = published();
+        Options o = m.options();
+        Map<String, int[]> done = runsDone(m);
+        RunsMark all = RunsMark.of(o, done.get(null), interrupted);
+        List<KernelBitmapRow> out = new ArrayList<>();
+        for (Configuration c : m.configurations()) {
+            // METHODS' order: bare per call, batch monotonic, batch CPU time; then the selftest loop's the same.
+            List<MethodFigures> f = METHODS.stream().map(x -> MethodFigures.of(c, x)).toList();
+            MethodFigures a = f.get(0);
+            MethodFigures b = f.get(1);
+            MethodFigures d = f.get(2);
+            MethodFigures e = f.get(3);
+            MethodFigures g = f.get(4);
+            MethodFigures h = f.get(5);
+            RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
+            out.add(new KernelBitmapRow.Configuration("configuration", c.what(), (long) c.filters(),
+                    c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full", c.cachePredicted(),
+                    a.figure(), a.runs(), a.placements(), a.byPlacement(), a.spread(), a.noisy(), a.median(), a.p99(), a.runMedians(),
+                    a.samples(),
+                    b.figure(), b.runs(), b.placements(), b.byPlacement(), b.spread(), b.noisy(), b.fastest(), b.totals(),
+                    d.figure(), d.runs(), d.placements(), d.byPlacement(), d.spread(), d.noisy(), d.fastest(), d.totals(),
+                    e.figure(), e.runs(), e.placements(), e.byPlacement(), e.spread(), e.noisy(), e.median(), e.p99(), e.runMedians(),
+                    e.samples(),
+                    g.figure(), g.runs(), g.placements(), g.byPlacement(), g.spread(), g.noisy(), g.fastest(), g.totals(),
+                    h.figure(), h.runs(), h.placements(), h.byPlacement(), h.spread(), h.noisy(), h.fastest(), h.totals(),
+                    c.clockStep(), c.batchCount(), pub.ns(c.filters()),
+                    r.runsAsked(), r.runsCompleted(), r.batchRunsAsked(), r.batchRunsCompleted(), r.interrupted(), null, null));
         }
         for (EstimateRow e : m.estimateRows()) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("section", "estimate");
-            r.put("what", e.name());
-            r.put("label", e.label());
-            e.ns().forEach((x, v) -> r.put(x.key() + "_ns", v));
-            r.put("published_ns", e.publishedNs());
-            e.vsSelftest().forEach((x, d) -> {
-                r.put(x.key() + "_vs_selftests_method", d.isInfinite() ? null : round3(d));
-                r.put(x.key() + "_within_20pct", e.agrees(x));
-            });
-            out.add(r);
+            List<Long> ns = METHODS.stream().map(x -> e.ns().get(x)).toList();
+            // Only the compared estimates (entry, per filter) have each method's difference and verdict.
+            List<Method> others = METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).toList();
+            List<Double> vs = others.stream().map(x -> {
+                Double v = e.vsSelftest().get(x);
+                return v == null || v.isInfinite() ? null : round3(v);
+            }).toList();
+            List<Boolean> within = others.stream().map(e::agrees).toList();
+            out.add(new KernelBitmapRow.Estimate("estimate", e.name(), e.label(), ns.get(0), ns.get(1), ns.get(2), ns.get(3), ns.get(4),
+                    ns.get(5), e.publishedNs(),
+                    vs.get(0), within.get(0), vs.get(1), within.get(1), vs.get(2), within.get(2), vs.get(3), within.get(3), vs.get(4),
+                    within.get(4),
+                    all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(), all.interrupted(),
+                    null, null, null, null));
         }
         for (ExpectationRow e : m.expectationRows()) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("section", "expectation");
-            r.put("what", e.check());
-            e.verdicts().forEach((x, byRule) -> {
-                BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
-                r.put(x.key() + "_values", List.of(any.a(), any.b()));
-                byRule.forEach((rule, v) -> r.put(x.key() + "_" + rule.key(), v.verdict().name().toLowerCase(Locale.ROOT)));
-            });
-            r.put("published_ok", e.publishedOk());
-            out.add(r);
+            List<Judged> j = METHODS.stream().map(x -> Judged.of(e.verdicts().get(x))).toList();
+            out.add(new KernelBitmapRow.Expectation("expectation", e.check(),
+                    j.get(0).values(), j.get(0).in2020(), j.get(0).later(), j.get(1).values(), j.get(1).in2020(), j.get(1).later(),
+                    j.get(2).values(), j.get(2).in2020(), j.get(2).later(), j.get(3).values(), j.get(3).in2020(), j.get(3).later(),
+                    j.get(4).values(), j.get(4).in2020(), j.get(4).later(), j.get(5).values(), j.get(5).in2020(), j.get(5).later(),
+                    e.publishedOk(), all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(),
+                    all.interrupted(), null, null, null, null));
         }
-        Map<String, Object> a = new LinkedHashMap<>();
-        a.put("section", "agreement");
-        a.put("what", "entry and per-filter estimates of the selftest loop timed per call within 20% of the selftest's method "
-                + "(its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method");
-        a.put("compared", COMPARED);
-        a.put("agree", m.methodsAgree());
-        for (Method x : METHODS) {
-            if (!x.equals(SELFTESTS_METHOD)) {
-                a.put(x.key() + "_agree", m.agreesWithTheSelftest(x));
-            }
-        }
+        List<Boolean> agree = METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).map(m::agreesWithTheSelftest).toList();
+        List<Boolean> unexpected = new ArrayList<>();
         for (Method x : METHODS) {
             for (BitmapEstimates.Rule rule : BitmapEstimates.Rule.values()) {
-                a.put(x.key() + "_unexpected_" + rule.key(), m.estimates(x).judgedBy(rule).unexpected());
+                unexpected.add(m.estimates(x).judgedBy(rule).unexpected());
             }
         }
-        out.add(a);
+        out.add(new KernelBitmapRow.Agreement("agreement", "entry and per-filter estimates of the selftest loop timed per call within "
+                + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
+                COMPARED, m.methodsAgree(), agree.get(0), agree.get(1), agree.get(2), agree.get(3), agree.get(4),
+                unexpected.get(0), unexpected.get(1), unexpected.get(2), unexpected.get(3), unexpected.get(4), unexpected.get(5),
+                unexpected.get(6), unexpected.get(7), unexpected.get(8), unexpected.get(9), unexpected.get(10), unexpected.get(11),
+                all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(), all.interrupted(), null, null));
         return out;
+    }
+
+    /** One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules, as written. */
+    private record Judged(List<Long> values, String in2020, String later) {
+        static Judged of(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
+            BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
+            return new Judged(List.of(any.a(), any.b()), verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
+                    verdict(byRule.get(BitmapEstimates.Rule.LATER)));
+        }
+
+        private static String verdict(BitmapEstimates.Expectation e) {
+            return e.verdict().name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /** {@code table.md}: every method side by side, the published figures beside them, and the selftest's printout. */
@@ -753,8 +783,7 @@ public final class KernelBitmap {
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(),
                 host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), loadRange(m.loadPerRound()), o.runs(), o.warmup(), o.perCallCount(),
                 m.timerNs(), o.batchRuns(), o.batchCount()));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> pubRows = (List<Map<String, Object>>) published().get("rows");
+        PublishedKernelBitmap pub = published();
         md.append("Each cell: the median run's ns per call; in brackets the spread of the runs ((max − min) / median), "
                 + "marked NOISY over 25%.\n\n");
         List<String> head = new ArrayList<>(List.of("configuration", "cache"));
@@ -767,7 +796,7 @@ public final class KernelBitmap {
                 Runs r = c.of(x);
                 row.add(String.format(Locale.ROOT, "%d ns (%.0f%%%s)", r.figure(), r.spread() * 100, r.noisy() ? " NOISY" : ""));
             }
-            row.add(pubRows.get(c.filters()).get("ns") + " ns");
+            row.add(pub.ns(c.filters()) + " ns");
             t.row(row);
         }
         md.append(t.render()).append('\n');

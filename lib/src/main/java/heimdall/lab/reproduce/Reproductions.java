@@ -3,8 +3,6 @@ package heimdall.lab.reproduce;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
 import heimdall.lab.bench.FloorBench;
-import heimdall.lab.results.ResultKind;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.load.Worker;
@@ -46,7 +44,7 @@ final class Reproductions {
                     option("--supervisor-cpu").intNumber(args), !option("--no-broker").given(args));
             return (folder, progress) -> {
                 FloorCost.Result r = FloorCost.run(options, folder, progress);
-                return new ReproductionResult(r.folder(), SummaryJson.typed(ResultKind.FLOOR_COST, r.summary()), r.interruption());
+                return new ReproductionResult(r.folder(), r.summary(), r.interruption());
             };
         }
     }

@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce floor-cost}'s {@code summary.json}: a call under a floor (plain
@@ -21,6 +22,13 @@ public record FloorCostRow(
         @JsonProperty("programs") Long programs,
         @JsonProperty("insns") Long insns,
         @JsonProperty("cache") Boolean cache,
+        @JsonProperty("reference") String reference,
+        @JsonProperty("supervisor") String supervisor,
+        @JsonProperty("answer") String answer,
+        @JsonProperty("placement") String placement,
+        @JsonProperty("supervisor_cpu") Long supervisorCpu,
+        @JsonProperty("sync_wakeup") Boolean syncWakeup,
+        @JsonProperty("cpu_set") Long cpuSet,
         @JsonProperty(value = "status", required = true) String status,
         @JsonProperty("failure") String failure,
         @JsonProperty("runs_asked") Long runsAsked,
@@ -42,15 +50,13 @@ public record FloorCostRow(
         @JsonProperty("baseline_row") Long baselineRow,
         @JsonProperty("load_avg_runs") List<Double> loadAvgRuns,
         @JsonProperty("cpu_granted") Long cpuGranted,
+        @JsonProperty("supervisor_served") Long supervisorServed,
         @JsonProperty("published") PublishedFloorRow published,
         @JsonProperty("added_vs_published") Double addedVsPublished,
-        @JsonProperty("supervisor") String supervisor,
-        @JsonProperty("answer") String answer,
-        @JsonProperty("placement") String placement,
-        @JsonProperty("supervisor_cpu") Long supervisorCpu,
-        @JsonProperty("sync_wakeup") Boolean syncWakeup,
-        @JsonProperty("cpu_set") Long cpuSet,
-        @JsonProperty("supervisor_served") Long supervisorServed,
+        @JsonProperty("java_over_native") Double javaOverNative,
+        @JsonProperty("vs_default_placement") Double vsDefaultPlacement,
+        @JsonProperty("vs_best_floor") Double vsBestFloor,
+        @JsonProperty("vs_best_call_floor") Double vsBestCallFloor,
         @JsonProperty("floor_ns") Long floorNs,
         @JsonProperty("round_trip_vs_floor") Double roundTripVsFloor,
         @JsonProperty("best_floor_ns") Long bestFloorNs,
@@ -58,12 +64,19 @@ public record FloorCostRow(
         @JsonProperty("call_floor_ns") Long callFloorNs,
         @JsonProperty("round_trip_vs_call_floor") Double roundTripVsCallFloor,
         @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
-        @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor,
-        @JsonProperty("java_over_native") Double javaOverNative,
-        @JsonProperty("vs_default_placement") Double vsDefaultPlacement,
-        @JsonProperty("reference") String reference,
-        @JsonProperty("vs_best_floor") Double vsBestFloor,
-        @JsonProperty("vs_best_call_floor") Double vsBestCallFloor) implements MeasuredCallRow {
+        @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor) implements MeasuredCallRow {
+
+    /**
+     * The fields floor-cost and host-load write as null when not measured (FloorSummary writes them
+     * in every row); the others are left out when null (a row kind without them).
+     */
+    static final Set<String> MEASURED_NULLS = Set.of("cache", "failure", "median_ns", "p99_ns", "spread", "noisy",
+            "median_none_ns", "p99_none_ns", "added_ns", "baseline_row", "published", "added_vs_published");
+
+    @Override
+    public Set<String> nullsWritten() {
+        return MEASURED_NULLS;
+    }
 
     @Override
     public List<String> labelParts() {

@@ -2,13 +2,14 @@ package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce follower-cost}'s {@code summary.json}: a call's cost without and
  * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
  * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill. The
  * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
- * merged on main.
+ * merged on main. The components are in the order {@code FollowerCost} writes them (the runs last).
  */
 public record FollowerCostRow(
         @JsonProperty("what") String what,
@@ -19,9 +20,6 @@ public record FollowerCostRow(
         @JsonProperty(value = "call", required = true) String call,
         @JsonProperty(value = "status", required = true) String status,
         @JsonProperty("reason") String reason,
-        @JsonProperty("runs_asked") Long runsAsked,
-        @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted,
         @JsonProperty("median_without_ns") Long medianWithoutNs,
         @JsonProperty("median_with_ns") Long medianWithNs,
         @JsonProperty("added_ns") Long addedNs,
@@ -32,10 +30,24 @@ public record FollowerCostRow(
         @JsonProperty("spread_without") Double spreadWithout,
         @JsonProperty("spread_with") Double spreadWith,
         @JsonProperty("noisy") Boolean noisy,
-        @JsonProperty("published") String published,
         @JsonProperty("divergent_call_index") List<Long> divergentCallIndex,
         @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
-        @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence) implements ResultRow {
+        @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence,
+        @JsonProperty("published") String published,
+        @JsonProperty("runs_asked") Long runsAsked,
+        @JsonProperty("runs_completed") Long runsCompleted,
+        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+
+    /** A refused row says its reason even when the refusal had no message (null); other rows leave nulls out. */
+    @Override
+    public Set<String> nullsWritten() {
+        return "refused".equals(status) ? Set.of("reason") : Set.of();
+    }
+
+    /** Whether this is a divergence row (calls completed from the divergent call on), not a cost row. */
+    public boolean divergence() {
+        return "divergence".equals(measure);
+    }
 
     @Override
     public List<String> labelParts() {

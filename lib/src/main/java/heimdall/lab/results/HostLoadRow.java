@@ -2,6 +2,7 @@ package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce host-load}'s {@code summary.json}: a floor-cost row measured idle
@@ -41,6 +42,12 @@ public record HostLoadRow(
         @JsonProperty("added_vs_published") Double addedVsPublished,
         @JsonProperty("run_p99_ns") List<Long> runP99Ns,
         @JsonProperty("twin_row") Long twinRow) implements MeasuredCallRow {
+
+    /** As floor-cost's rows: {@link FloorCostRow#MEASURED_NULLS}. */
+    @Override
+    public Set<String> nullsWritten() {
+        return FloorCostRow.MEASURED_NULLS;
+    }
 
     @Override
     public List<String> labelParts() {

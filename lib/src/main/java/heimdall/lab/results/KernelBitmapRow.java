@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A row of {@code ./lab reproduce kernel-bitmap}'s {@code summary.json}; its {@code section} says
@@ -108,6 +109,12 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
             @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall) implements KernelBitmapRow {
+        /** The published figure is written even when the printout has none. */
+        @Override
+        public Set<String> nullsWritten() {
+            return Set.of("published_ns");
+        }
+
         /** Each placement's per-call median of {@code loop} (null entries: no run at that placement). */
         public List<Long> perCallByPlacement(Loop loop) {
             return loop == Loop.BARE ? perCallNsByPlacement : selftestPerCallNsByPlacement;
@@ -136,11 +143,6 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("selftest_batch_monotonic_ns") Long selftestBatchMonotonicNs,
             @JsonProperty("selftest_batch_cputime_ns") Long selftestBatchCputimeNs,
             @JsonProperty("published_ns") Long publishedNs,
-            @JsonProperty("runs_asked") Long runsAsked,
-            @JsonProperty("runs_completed") Long runsCompleted,
-            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
-            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
-            @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("bare_per_call_vs_selftests_method") Double barePerCallVsSelftestsMethod,
             @JsonProperty("bare_per_call_within_20pct") Boolean barePerCallWithin20pct,
             @JsonProperty("bare_batch_monotonic_vs_selftests_method") Double bareBatchMonotonicVsSelftestsMethod,
@@ -151,10 +153,27 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("selftest_per_call_within_20pct") Boolean selftestPerCallWithin20pct,
             @JsonProperty("selftest_batch_monotonic_vs_selftests_method") Double selftestBatchMonotonicVsSelftestsMethod,
             @JsonProperty("selftest_batch_monotonic_within_20pct") Boolean selftestBatchMonotonicWithin20pct,
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("harness_ns") Long harnessNs,
             @JsonProperty("batch_ns") Long batchNs,
             @JsonProperty("relative_difference") Double relativeDifference,
             @JsonProperty("agree_within_25pct") Boolean agreeWithin25pct) implements KernelBitmapRow {
+        private static final Set<String> COMPARED_NULLS = Set.of("published_ns", "bare_per_call_vs_selftests_method",
+                "bare_batch_monotonic_vs_selftests_method", "bare_batch_cputime_vs_selftests_method",
+                "selftest_per_call_vs_selftests_method", "selftest_batch_monotonic_vs_selftests_method");
+
+        /**
+         * The published figure is written even when null; a compared estimate (one with verdicts) also
+         * writes each method's difference from the selftest's method, null when infinite.
+         */
+        @Override
+        public Set<String> nullsWritten() {
+            return barePerCallWithin20pct != null ? COMPARED_NULLS : Set.of("published_ns");
+        }
     }
 
     /** A check the published table implies, with each method's verdict for the 2020 and later kernels. */
@@ -189,6 +208,11 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("harness") String harness,
             @JsonProperty("batch_values") List<Long> batchValues,
             @JsonProperty("batch") String batch) implements KernelBitmapRow {
+        /** The published verdict is written even when the printout has none. */
+        @Override
+        public Set<String> nullsWritten() {
+            return Set.of("published_ok");
+        }
     }
 
     /** Whether the methods agree with the selftest's method. */

@@ -67,9 +67,9 @@ class FloorBenchKilledRowTest {
                     "the failure names the signal and the call: " + m.failure());
             assertTrue(m.runs().isEmpty(), "a killed run left samples");
             assertEquals(2, m.baseline().size(), "the unfiltered baseline of getpid still ran");
-            Map<String, Object> summary = FloorSummary.of(m);
-            assertEquals("failed", summary.get("status"));
-            assertEquals(m.failure(), summary.get("failure"));
+            heimdall.lab.results.FloorCostRow summary = FloorSummary.of(m);
+            assertEquals("failed", summary.status());
+            assertEquals(m.failure(), summary.failure());
             String label = rows.get(killed).label();
             assertEquals(1, progress.stream().filter(p -> p.contains(label + ":") && p.contains("FAILED")).count(),
                     "a failed row is tried once, not in every round:\n" + String.join("\n", progress));
@@ -80,7 +80,7 @@ class FloorBenchKilledRowTest {
             assertEquals(2, m.runs().size());
             long want = rows.get(ok).brokered() ? counts.brokerCount() : counts.count();
             assertTrue(m.runs().stream().allMatch(r -> r.length == want), "every run has its samples");
-            assertEquals("ok", FloorSummary.of(m).get("status"));
+            assertEquals("ok", FloorSummary.of(m).status());
         }
         assertTrue(measured.get(3).supervisor().stream().allMatch(s -> s.received() >= counts.brokerCount()),
                 "the supervisor answered the brokered row's calls: " + measured.get(3).supervisor());

@@ -54,8 +54,8 @@ class FloorBenchUnmeasuredRowTest {
         assertTrue(exited.failure().contains("before it finished measuring") && exited.failure().contains("0 of 50 samples"),
                 exited.failure());
         assertTrue(exited.runs().isEmpty());
-        Map<String, Object> summary = FloorSummary.of(exited);
-        assertEquals("failed", summary.get("status"));
+        heimdall.lab.results.FloorCostRow summary = FloorSummary.of(exited);
+        assertEquals("failed", summary.status());
         assertNull(measured.get(0).failure(), measured.get(0).failure());
         assertEquals(2, measured.get(0).runs().size());
         assertEquals(0, MeasuredChild.live());

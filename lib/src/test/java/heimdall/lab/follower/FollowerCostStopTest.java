@@ -13,7 +13,7 @@ import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import heimdall.lab.results.FollowerCostRow;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -48,14 +48,14 @@ class FollowerCostStopTest {
         }
         assertEquals(2, runs.get(), "no run began after the stop");
         assertEquals(Interruption.Cause.NOTEBOOK, r.interruption().orElseThrow());
-        Map<String, Object> first = r.summary().get(0);
-        assertEquals("ok", first.get("status"), first.toString());
-        assertEquals(1, first.get("runs_completed"), "the run under way at the stop is not kept: " + first);
-        assertEquals(true, first.get("interrupted"), first.toString());
-        for (Map<String, Object> row : r.summary().subList(1, r.summary().size())) {
-            assertEquals("not measured", row.get("status"), row.toString());
-            assertEquals(0, row.get("runs_completed"), row.toString());
-            assertEquals(true, row.get("interrupted"), row.toString());
+        FollowerCostRow first = r.summary().get(0);
+        assertEquals("ok", first.status(), first.toString());
+        assertEquals(1L, first.runsCompleted(), "the run under way at the stop is not kept: " + first);
+        assertEquals(true, first.interrupted(), first.toString());
+        for (FollowerCostRow row : r.summary().subList(1, r.summary().size())) {
+            assertEquals("not measured", row.status(), row.toString());
+            assertEquals(0L, row.runsCompleted(), row.toString());
+            assertEquals(true, row.interrupted(), row.toString());
         }
 
         JsonNode summary = new ObjectMapper().readTree(r.folder().resolve("summary.json").toFile());

@@ -1,6 +1,7 @@
 package heimdall.lab.follower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.bench.ResultsFolder;
@@ -11,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import heimdall.lab.results.FollowerCostRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,20 +25,20 @@ class FollowerCostTest {
         FollowerCost.Result r = FollowerCost.run(new FollowerCost.Options(1, 50_000, 5_000, Cpus.measuring()),
                 ResultsFolder.chosen(tmp.resolve("out")), lines::add);
         assertEquals(12, r.summary().size(), "5 rows and a divergence row a hook, 2 hooks");
-        for (Map<String, Object> row : r.summary()) {
-            if ("seccomp-fentry".equals(row.get("hook")) && "refused".equals(row.get("status"))) {
-                assertTrue(row.get("reason").toString().contains("not attachable"), row.toString());
+        for (FollowerCostRow row : r.summary()) {
+            if ("seccomp-fentry".equals(row.hook()) && "refused".equals(row.status())) {
+                assertTrue(row.reason().contains("not attachable"), row.toString());
                 continue;
             }
-            assertEquals("ok", row.get("status"), row.toString());
-            if ("divergence".equals(row.get("measure"))) {
+            assertEquals("ok", row.status(), row.toString());
+            if (row.divergence()) {
                 // Single-threaded abcdf: nothing begins after the kill; the divergent call is the one completed.
-                assertEquals(1L, ((Number) row.get("calls_completed_from_divergence")).longValue(), row.toString());
-                assertEquals(List.of(0L), row.get("calls_begun_after_kill"), row.toString());
+                assertEquals(1L, row.callsCompletedFromDivergence(), row.toString());
+                assertEquals(List.of(0L), row.callsBegunAfterKill(), row.toString());
                 continue;
             }
-            assertTrue((Long) row.get("median_with_ns") > 0 && (Long) row.get("median_without_ns") > 0, row.toString());
-            assertTrue(row.get("noisy") instanceof Boolean, row.toString());
+            assertTrue(row.medianWithNs() > 0 && row.medianWithoutNs() > 0, row.toString());
+            assertNotNull(row.noisy(), row.toString());
             int i = r.summary().indexOf(row);
             assertEquals(1, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH).length);
             assertEquals(5_000, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITHOUT)[0].length);

@@ -3,15 +3,20 @@ package heimdall.lab.reproduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.child.Call;
 import heimdall.lab.cli.Main;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.PublishedFloorRow;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
@@ -38,13 +43,13 @@ class FloorCostTest {
         List<FloorRow> rows = FloorCost.rows(options(true));
         for (int i = 0; i < 9; i++) {
             assertNotNull(rows.get(i).published(), rows.get(i).label());
-            assertEquals(i + 1, ((Number) rows.get(i).published().get("row")).intValue(), rows.get(i).label());
+            assertEquals(i + 1, rows.get(i).published().row(), rows.get(i).label());
         }
         // rows 10–15, each measured with the native and the Java supervisor
         for (int i = 9; i < 21; i++) {
             FloorRow r = rows.get(i);
             assertTrue(r.brokered());
-            assertEquals(10 + (i - 9) / 2, ((Number) r.published().get("row")).intValue(), r.label());
+            assertEquals(10 + (i - 9) / 2, r.published().row(), r.label());
         }
         assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
         // the round-trip floor: one ping-pong per placement, the same placements as the brokered rows
@@ -71,20 +76,19 @@ class FloorCostTest {
     /** Each brokered round trip over the floor of its own placement and over the best floor. */
     @Test
     void roundTripsAreRatiosToTheFloorOfTheirPlacement() {
-        List<Map<String, Object>> summary = new java.util.ArrayList<>();
-        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 40_000L)));
-        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 5_000L)));
-        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "answer", "continue",
-                "placement", "child's CPU", "sync_wakeup", false, "median_ns", 7_000L, "added_ns", 6_000L)));
-        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "answer", "continue",
-                "placement", "own CPU", "sync_wakeup", false, "median_ns", 45_000L, "added_ns", 44_000L)));
-        FloorCost.addFloorRatios(summary);
-        assertEquals(8.0, summary.get(0).get("vs_best_floor"));
-        assertEquals(1.0, summary.get(1).get("vs_best_floor"));
-        assertEquals(1.2, summary.get(2).get("round_trip_vs_floor"));
-        assertEquals(1.2, summary.get(2).get("round_trip_vs_best_floor"));
-        assertEquals(1.1, summary.get(3).get("round_trip_vs_floor"));
-        assertEquals(8.8, summary.get(3).get("round_trip_vs_best_floor"));
+        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+                fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 40_000L),
+                fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 5_000L),
+                fc("supervisor", "native", "what", "x", "answer", "continue",
+                        "placement", "child's CPU", "sync_wakeup", false, "median_ns", 7_000L, "added_ns", 6_000L),
+                fc("supervisor", "native", "what", "x", "answer", "continue",
+                        "placement", "own CPU", "sync_wakeup", false, "median_ns", 45_000L, "added_ns", 44_000L)));
+        assertEquals(8.0, summary.get(0).vsBestFloor());
+        assertEquals(1.0, summary.get(1).vsBestFloor());
+        assertEquals(1.2, summary.get(2).roundTripVsFloor());
+        assertEquals(1.2, summary.get(2).roundTripVsBestFloor());
+        assertEquals(1.1, summary.get(3).roundTripVsFloor());
+        assertEquals(8.8, summary.get(3).roundTripVsBestFloor());
         String text = FloorCost.floorSection(summary);
         assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"), text);
     }
@@ -95,23 +99,22 @@ class FloorCostTest {
      */
     @Test
     void roundTripsAreAlsoRatiosToTheCallFloor() {
-        List<Map<String, Object>> summary = new java.util.ArrayList<>();
-        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 4_000L)));
-        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong, then openat", "placement", "child's CPU",
-                "median_ns", 5_500L, "median_none_ns", 1_000L, "added_ns", 4_500L)));
-        summary.add(new java.util.HashMap<>(Map.of("reference", "pipe ping-pong, then openat", "placement", "own CPU",
-                "median_ns", 46_000L, "median_none_ns", 1_000L, "added_ns", 45_000L)));
-        summary.add(new java.util.HashMap<>(Map.of("supervisor", "native", "what", "x", "call", "openat", "answer", "continue",
-                "placement", "child's CPU", "sync_wakeup", false, "median_ns", 6_000L, "added_ns", 5_000L)));
-        FloorCost.addFloorRatios(summary);
-        assertEquals(1.0, summary.get(1).get("vs_best_call_floor"));
-        assertEquals(10.0, summary.get(2).get("vs_best_call_floor"));
-        assertEquals(false, summary.get(1).containsKey("vs_best_floor"), "a call floor is no bare ping-pong");
-        Map<String, Object> b = summary.get(3);
-        assertEquals(1.25, b.get("round_trip_vs_floor"));
-        assertEquals(4_500L, b.get("call_floor_ns"));
-        assertEquals(1.111, b.get("round_trip_vs_call_floor"));
-        assertEquals(1.111, b.get("round_trip_vs_best_call_floor"));
+        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+                fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 4_000L),
+                fc("reference", "pipe ping-pong, then openat", "placement", "child's CPU",
+                        "median_ns", 5_500L, "median_none_ns", 1_000L, "added_ns", 4_500L),
+                fc("reference", "pipe ping-pong, then openat", "placement", "own CPU",
+                        "median_ns", 46_000L, "median_none_ns", 1_000L, "added_ns", 45_000L),
+                fc("supervisor", "native", "what", "x", "call", "openat", "answer", "continue",
+                        "placement", "child's CPU", "sync_wakeup", false, "median_ns", 6_000L, "added_ns", 5_000L)));
+        assertEquals(1.0, summary.get(1).vsBestCallFloor());
+        assertEquals(10.0, summary.get(2).vsBestCallFloor());
+        assertNull(summary.get(1).vsBestFloor(), "a call floor is no bare ping-pong");
+        FloorCostRow b = summary.get(3);
+        assertEquals(1.25, b.roundTripVsFloor());
+        assertEquals(4_500L, b.callFloorNs());
+        assertEquals(1.111, b.roundTripVsCallFloor());
+        assertEquals(1.111, b.roundTripVsBestCallFloor());
         String text = FloorCost.floorSection(summary);
         assertTrue(text.contains("- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
                 text);
@@ -195,24 +198,31 @@ class FloorCostTest {
         }
     }
 
-    private static Map<String, Object> row(String call, long none, long filtered, Long pubNone, Long pubFiltered) {
-        Map<String, Object> r = new java.util.LinkedHashMap<>();
-        r.put("call", call);
-        r.put("median_none_ns", none);
-        r.put("median_ns", filtered);
-        if (pubNone != null) {
-            Map<String, Object> p = new java.util.LinkedHashMap<>();
-            p.put("median_none_ns", pubNone);
-            p.put("median_ns", pubFiltered);
-            r.put("published", p);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A floor-cost row with these fields (name, value, ...) over a plain row's identity ({@code x}, getpid, ok). */
+    private static FloorCostRow fc(Object... fields) {
+        ObjectNode n = JSON.createObjectNode().put("what", "x").put("call", "getpid").put("floor", "f").put("status", "ok");
+        for (int i = 0; i < fields.length; i += 2) {
+            n.set((String) fields[i], JSON.valueToTree(fields[i + 1]));
         }
-        return r;
+        try {
+            return JSON.treeToValue(n, FloorCostRow.class);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static FloorCostRow row(String call, long none, long filtered, Long pubNone, Long pubFiltered) {
+        return pubNone == null ? fc("call", call, "median_none_ns", none, "median_ns", filtered)
+                : fc("call", call, "median_none_ns", none, "median_ns", filtered,
+                        "published", new PublishedFloorRow(1, null, null, pubNone, pubFiltered, null, null, null, null));
     }
 
     /** The sentence comparing the hosts is computed from the rows: getppid's ratio and the range of ratios. */
     @Test
     void theHostRatioSentenceComesFromTheRows() {
-        List<Map<String, Object>> rows = List.of(row("getppid", 70, 100, 100L, 120L), row("mprotect", 360, 420, 211L, 271L),
+        List<FloorCostRow> rows = List.of(row("getppid", 70, 100, 100L, 120L), row("mprotect", 360, 420, 211L, 271L),
                 row("openat", 1500, 1900, 1833L, 1953L), row("openat", 9000, 9999, null, null));
         String s = FloorCost.hostComparison(rows);
         assertTrue(s.contains("a native `getppid` (no filter) takes 70 ns against the published 100 ns (0.70×)"), s);
