@@ -1,5 +1,6 @@
 package heimdall.lab.analysis;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,8 +99,8 @@ public final class Compare {
             Results r = loaded.get(i);
             Map<List<String>, Integer> rows = new LinkedHashMap<>();
             int at = keys.size(); // a row new to the comparison goes after the last row it follows here
-            for (int j = 0; j < r.rows().size(); j++) {
-                List<String> key = keyOf(spec, r.rows().get(j));
+            for (int j = 0; j < r.resultRows().size(); j++) {
+                List<String> key = keyOf(spec, r.rowJson(j));
                 Integer before = rows.put(key, j);
                 if (before != null) {
                     throw BadInput.at(r.dir().resolve("summary.json"), "[" + before + "] and [" + j + "]",
@@ -111,7 +112,7 @@ public final class Compare {
                     at = keys.indexOf(key) + 1;
                 }
             }
-            folders.add(new Folder(names.get(i), r, CompareHost.of(r.environment()), rows));
+            folders.add(new Folder(names.get(i), r, CompareHost.of(r.env()), rows));
         }
         return new Compare(spec, List.copyOf(folders), List.copyOf(keys));
     }
@@ -131,7 +132,7 @@ public final class Compare {
                 }
                 Results r = CompareFiles.load(dir);
                 String named = r.reproduction() != null ? r.reproduction()
-                        : r.environment().get("reproduction") instanceof String s ? s : null;
+                        : r.env() != null ? r.env().reproduction() : null;
                 if (reproduction.equals(named)) {
                     found.add(dir);
                 }
@@ -155,8 +156,9 @@ public final class Compare {
         if (r.reproduction() != null) {
             return r.reproduction();
         }
-        if (r.environment().get("reproduction") instanceof String s && !s.isBlank()) {
-            return s;
+        String recorded = r.env() == null ? null : r.env().reproduction();
+        if (recorded != null && !recorded.isBlank()) {
+            return recorded;
         }
         throw new BadInput(r.dir() + ": names no reproduction (summary.json schema " + r.schemaVersion()
                 + " has no \"reproduction\", environment.json none either); compare cannot tell which rows it holds");
@@ -173,12 +175,15 @@ public final class Compare {
     /**
      * A row's identity: its key fields as text, absent and null as "" and {@code false} as "" too (a
      * flag such as {@code sync_wakeup} is absent where it does not apply and false where it is off).
+     * Read from the row's JSON tree by the names the spec gives: the identity is the same fields for
+     * every reproduction compare supports, whatever its row type.
      */
-    static List<String> keyOf(CompareSpec spec, Map<String, Object> row) {
+    static List<String> keyOf(CompareSpec spec, JsonNode row) {
         List<String> key = new ArrayList<>();
         for (String k : spec.keys()) {
-            Object v = row.get(k);
-            key.add(v == null || Boolean.FALSE.equals(v) ? "" : v instanceof Map || v instanceof List ? v.toString() : String.valueOf(v));
+            JsonNode v = row.get(k);
+            key.add(v == null || v.isNull() || (v.isBoolean() && !v.booleanValue()) ? ""
+                    : v.isContainerNode() ? v.toString() : v.asText());
         }
         return List.copyOf(key);
     }
@@ -300,13 +305,14 @@ public final class Compare {
                     ratio.appendMissing();
                     continue;
                 }
-                Map<String, Object> r = f.results().rows().get(i);
+                JsonNode r = f.results().rowJson(i);
                 Path file = f.results().dir().resolve("summary.json");
                 row.append(i);
                 present.append(true);
-                appendText(status, r.get("status") == null ? null : String.valueOf(r.get("status")));
+                appendText(status, f.results().row(i).status());
                 // a row's own flag (schema 2); without one, the folder's
-                interrupted.append((boolean) (r.get("interrupted") instanceof Boolean b ? b : f.results().interrupted()));
+                JsonNode flag = r.get("interrupted");
+                interrupted.append(flag != null && flag.isBoolean() ? flag.booleanValue() : f.results().interrupted());
                 appendText(completed, completed(r));
                 Double m = number(file, i, spec.median(), r.get(spec.median()));
                 Double a = number(file, i, spec.added(), r.get(spec.added()));
@@ -325,22 +331,23 @@ public final class Compare {
     }
 
     /** "done/asked" runs (or batches) when the row says, else null. */
-    private static String completed(Map<String, Object> r) {
+    private static String completed(JsonNode r) {
         for (String unit : List.of("runs", "batches")) {
-            if (r.get(unit + "_completed") instanceof Number done) {
-                Object asked = r.get(unit + "_asked");
-                return done + (asked instanceof Number a ? "/" + a : "") + " " + unit;
+            JsonNode done = r.get(unit + "_completed");
+            if (done != null && done.isNumber()) {
+                JsonNode asked = r.get(unit + "_asked");
+                return done.asText() + (asked != null && asked.isNumber() ? "/" + asked.asText() : "") + " " + unit;
             }
         }
         return null;
     }
 
-    private static Double number(Path file, int i, String field, Object v) {
-        if (v == null) {
+    private static Double number(Path file, int i, String field, JsonNode v) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
             return null;
         }
-        if (v instanceof Number num) {
-            return num.doubleValue();
+        if (v.isNumber()) {
+            return v.doubleValue();
         }
         throw BadInput.at(file, "[" + i + "]." + field, "expected a number or null, found " + v);
     }

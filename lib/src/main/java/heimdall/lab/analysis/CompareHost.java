@@ -1,6 +1,7 @@
 package heimdall.lab.analysis;
 
-import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import heimdall.lab.results.EnvironmentInfo;
 
 /**
  * What a folder's environment.json says about the machine that made it, as {@link Compare}'s
@@ -20,35 +21,42 @@ import java.util.Map;
  */
 record CompareHost(String host, String kernel, String cpu, String clocksource, String pti, Integer seccompFilters,
         Boolean container, String containerSigns, String pid1Container) {
-    static CompareHost of(Map<String, Object> env) {
-        return new CompareHost(text(env.get("hostname")), text(env.get("kernel_release")), text(env.get("cpu_model")),
-                text(env.get("clocksource")), pti(env.get("cpu_mitigations")), filters(env.get("process_seccomp")),
-                env.get("container") instanceof Boolean b ? b : null,
-                env.get("container_hints") instanceof java.util.List<?> l ? l.stream().map(String::valueOf)
-                        .collect(java.util.stream.Collectors.joining("; ")) : null,
-                env.get("container_detail") instanceof Map<?, ?> d && d.get("pid1_container") != null
-                        ? String.valueOf(d.get("pid1_container")) : null);
+    /** The host facts of a folder's environment.json; every one null when the folder has none ({@code env} null). */
+    static CompareHost of(EnvironmentInfo env) {
+        if (env == null) {
+            return new CompareHost(null, null, null, null, null, null, null, null, null);
+        }
+        return new CompareHost(env.hostname(), env.kernelRelease(), env.cpuModel(), env.clocksource(),
+                pti(env.cpuMitigations()), filters(env.processSeccomp()), env.container(),
+                env.containerHints() == null ? null : String.join("; ", env.containerHints()),
+                text(field(env.containerDetail(), "pid1_container")));
     }
 
-    private static String text(Object v) {
-        return v == null ? null : String.valueOf(v);
+    /** {@code name} of a JSON object (environment.json's nested descriptions stay trees), or null. */
+    private static JsonNode field(JsonNode object, String name) {
+        JsonNode v = object != null && object.isObject() ? object.get(name) : null;
+        return v == null || v.isNull() ? null : v;
     }
 
-    private static Integer filters(Object processSeccomp) {
-        return processSeccomp instanceof Map<?, ?> m && m.get("seccomp_filters") instanceof Number n ? n.intValue() : null;
+    private static String text(JsonNode v) {
+        return v == null ? null : v.asText();
+    }
+
+    private static Integer filters(JsonNode processSeccomp) {
+        JsonNode n = field(processSeccomp, "seccomp_filters");
+        return n != null && n.isNumber() ? n.intValue() : null;
     }
 
     /**
      * "on" when the kernel says meltdown is mitigated by PTI, "off (not affected)" or "off (<verdict>)"
      * otherwise, with {@code pti=} from the command line appended when given; null when not recorded.
      */
-    static String pti(Object mitigations) {
-        if (!(mitigations instanceof Map<?, ?> m)) {
+    static String pti(JsonNode mitigations) {
+        if (mitigations == null || !mitigations.isObject()) {
             return null;
         }
-        String meltdown = m.get("vulnerabilities") instanceof Map<?, ?> v && v.get("meltdown") != null
-                ? String.valueOf(v.get("meltdown")) : null;
-        String cmdline = m.get("cmdline_pti") == null ? null : String.valueOf(m.get("cmdline_pti"));
+        String meltdown = text(field(field(mitigations, "vulnerabilities"), "meltdown"));
+        String cmdline = text(field(mitigations, "cmdline_pti"));
         String verdict = meltdown == null ? null
                 : meltdown.contains("PTI") ? "on"
                 : meltdown.startsWith("Not affected") ? "off (not affected)"

@@ -1,5 +1,6 @@
 package heimdall.lab.analysis;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +37,12 @@ record CompareSpec(String reproduction, List<String> keys, String median, String
     }
 
     /** The published figure of one row, or null when it has none. */
-    Object publishedOf(Map<String, Object> row) {
+    JsonNode publishedOf(JsonNode row) {
         int dot = published.indexOf('.');
         if (dot < 0) {
             return row.get(published);
         }
-        return row.get(published.substring(0, dot)) instanceof Map<?, ?> m ? m.get(published.substring(dot + 1)) : null;
+        JsonNode object = row.get(published.substring(0, dot));
+        return object != null && object.isObject() ? object.get(published.substring(dot + 1)) : null;
     }
 }

@@ -1,5 +1,7 @@
 package heimdall.lab.analysis;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
@@ -111,7 +113,7 @@ public final class Distributions {
                 json.append("\n]");
             } else {
                 Table t = Results.readArrow(samples, BATCH_LIMIT);
-                Map<String, Object> cols = new LinkedHashMap<>();
+                Map<String, List<?>> cols = new LinkedHashMap<>(); // column name -> its values, in file order
                 for (Column<?> c : t.columns()) {
                     cols.put(c.name(), c.asList());
                 }
@@ -149,14 +151,18 @@ public final class Distributions {
         }
     }
 
-    private static Map<String, Object> seriesJson(Results.SampleKey key, long[][] runs) {
+    /** One series of distributions.json as written: its fields in this order. */
+    @JsonPropertyOrder({"row", "variant", "runs", "count", "ns_delta"})
+    record SeriesJson(
+            @JsonProperty("row") int row,
+            @JsonProperty("variant") String variant,
+            @JsonProperty("runs") int runs,
+            @JsonProperty("count") int count,
+            @JsonProperty("ns_delta") long[] nsDelta) {}
+
+    private static SeriesJson seriesJson(Results.SampleKey key, long[][] runs) {
         long[] all = heimdall.lab.bench.Stats.concat(runs);
         Arrays.sort(all);
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("row", key.row());
-        s.put("variant", key.variant());
-        s.put("runs", runs.length);
-        s.put("count", all.length);
         long[] delta = new long[all.length == 0 ? 0 : GRID.length];
         long prev = 0;
         for (int k = 0; k < delta.length; k++) {
@@ -164,8 +170,7 @@ public final class Distributions {
             delta[k] = v - prev;
             prev = v;
         }
-        s.put("ns_delta", delta);
-        return s;
+        return new SeriesJson(key.row(), key.variant(), runs.length, all.length, delta);
     }
 
     /** Reads a folder's distributions.json; bad input naming the file and field when it is not one. */

@@ -623,24 +623,10 @@ public final class Plots {
     }
 
     /**
-     * {@link #runValues(Results, Group, Function, Function, String, String)} with the lists named by
-     * their summary.json fields.
-     *
-     * @deprecated string keys; pass the typed rows' lists ({@code row -> ((AttachCostRow) row).attachRunMediansNs()})
-     */
-    @Deprecated
-    public static CategoryChart runValues(Results r, Group g, String field, String noneField, String title, String yTitle) {
-        Function<ResultRow, List<? extends Number>> f = row -> r.numbers(r.resultRows().indexOf(row), field);
-        Function<ResultRow, List<? extends Number>> n = noneField == null ? null : row -> r.numbers(r.resultRows().indexOf(row), noneField);
-        return runValues(r, g, f, n, title, yTitle);
-    }
-
-    /**
-     * One value per run of each row of a group, from a list field of summary.json ({@code field}, e.g.
-     * {@code run_medians_ns}, {@code batch_run_ns_per_call}, {@code attach_run_medians_ns}): a column
-     * per row, a dot per run in that run's colour, and a grey diamond for the median of
-     * {@code noneField}'s values (the same call with no filter) where the row has them (null: none).
-     * Rows without the field are left out.
+     * One value per run of each row of a group, from a typed row's list ({@code values}, e.g.
+     * {@code runMediansNs}, {@code batchRunNsPerCall}, {@code attachRunMediansNs}): a column per row, a
+     * dot per run in that run's colour, and a grey diamond for the median of {@code noneValues}' values
+     * (the same call with no filter) where the row has them (null: none). Rows without values are left out.
      */
     public static CategoryChart runValues(Results r, Group g, Function<ResultRow, ? extends List<? extends Number>> values,
             Function<ResultRow, ? extends List<? extends Number>> noneValues, String title, String yTitle) {
@@ -833,21 +819,6 @@ public final class Plots {
             series.put(layout, y);
         }
         return categoryDots("Graph lookups: ns per event by layout (median of batches)", "graph / trace", "ns per event", x, series);
-    }
-
-    /**
-     * One value per row of summary.json, arranged as a grid: a column per distinct value of
-     * {@code xField} (e.g. lanes' {@code workers}), a dot series per distinct value of
-     * {@code seriesField} (e.g. {@code variant}), the dot at {@code yField} (e.g. {@code wall_ms_median}).
-     *
-     * @deprecated string keys; use {@link #grid(List, Function, Function, Function, String, String, String)}
-     *     on typed rows, or {@link #wallByVariant}
-     */
-    @Deprecated
-    public static CategoryChart grid(Results r, String xField, String seriesField, String yField, String title, String yTitle) {
-        List<Map<String, Object>> maps = r.rows();
-        return grid(maps, row -> row.get(xField), row -> row.get(seriesField),
-                row -> row.get(yField) instanceof Number v ? v : null, xField, title, yTitle);
     }
 
     /**

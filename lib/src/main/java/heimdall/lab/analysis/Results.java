@@ -1,8 +1,6 @@
 package heimdall.lab.analysis;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.EnvironmentInfo;
@@ -56,7 +54,7 @@ import tech.tablesaw.columns.Column;
  *
  * <p>Scalar fields become columns (numbers: {@code long} when every value is whole, else
  * {@code double}; booleans; strings); the {@code published} object is flattened into
- * {@code published_<name>} columns; lists such as {@code run_medians_ns} stay in {@link #rows()}.
+ * {@code published_<name>} columns; lists such as {@code run_medians_ns} stay in the typed rows.
  *
  * <p>Samples: a full floor-cost run holds about a hundred million, far too many for a table row
  * each. {@link #samplesOf} reads {@code samples.arrow} once, in one streaming pass, into a
@@ -64,10 +62,8 @@ import tech.tablesaw.columns.Column;
  * {@link #samples()} (a Tablesaw table) is for small folders only and refuses large ones.
  */
 public final class Results {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Path dir;
-    private final List<Map<String, Object>> rows;
+    private final List<JsonNode> rowTrees;
     private final Table summary;
     private final JsonNode environment;
     private Table samples;
@@ -83,12 +79,12 @@ public final class Results {
     private final Summary typed;
     private final EnvironmentInfo env;
 
-    private Results(Path dir, Summary typed, EnvironmentInfo env, List<Map<String, Object>> rows, Table summary,
+    private Results(Path dir, Summary typed, EnvironmentInfo env, List<JsonNode> rowTrees, Table summary,
             JsonNode environment) {
         this.typed = typed;
         this.env = env;
         this.dir = dir;
-        this.rows = rows;
+        this.rowTrees = rowTrees;
         this.summary = summary;
         this.environment = environment;
     }
@@ -124,7 +120,7 @@ public final class Results {
 
     /**
      * A folder from its files' bytes, each read once ({@code environmentBytes} null when the folder has
-     * none): the typed rows, the table and the deprecated maps all come from that one copy.
+     * none): the typed rows, the table and the rows' JSON trees all come from that one copy.
      */
     static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
         Path summaryFile = dir.resolve("summary.json");
@@ -134,12 +130,10 @@ public final class Results {
         EnvironmentInfo envInfo = SummaryJson.environment(dir, envTree);
         // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array: parse checked it.
         JsonNode node = top.isObject() ? top.get("rows") : top;
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (JsonNode r : node) {
-            // only for the deprecated rows(): the typed rows are SummaryJson's
-            rows.add(java.util.Collections.unmodifiableMap(JSON.convertValue(r, new TypeReference<LinkedHashMap<String, Object>>() {})));
-        }
-        return new Results(dir, typed, envInfo, java.util.Collections.unmodifiableList(rows), summaryTable(node), envTree);
+        List<JsonNode> trees = new ArrayList<>();
+        // deep copies: a caller of rowJson cannot change what the typed rows and the table were made from
+        node.forEach(r -> trees.add(r.deepCopy()));
+        return new Results(dir, typed, envInfo, List.copyOf(trees), summaryTable(node), envTree);
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
@@ -283,25 +277,11 @@ public final class Results {
     }
 
     /**
-     * summary.json's row objects as parsed (lists and the published object included).
-     *
-     * @deprecated string keys and casts; use the typed {@link #rows(Class)}, {@link #row(int)} or
-     *     {@link #floorCost()} and the like
+     * Row {@code i} of summary.json as its JSON tree, a copy, for {@link Compare}, which reads the
+     * fields its {@link CompareSpec} names for any reproduction; everything else reads the typed rows.
      */
-    @Deprecated
-    public List<Map<String, Object>> rows() {
-        return rows;
-    }
-
-    /**
-     * environment.json as parsed (empty when the folder has none).
-     *
-     * @deprecated string keys and casts; use the typed {@link #env()}
-     */
-    @Deprecated
-    public Map<String, Object> environment() {
-        return environment == null ? Map.of()
-                : java.util.Collections.unmodifiableMap(JSON.convertValue(environment, new TypeReference<LinkedHashMap<String, Object>>() {}));
+    JsonNode rowJson(int i) {
+        return rowTrees.get(i).deepCopy();
     }
 
     /** Whether this is a graph folder (graph-lookup, graph jmh): rows of a graph, trace and layout. */
@@ -461,27 +441,6 @@ public final class Results {
     /** {@link #label}'s parts, so a plot can drop the parts every row of a group shares. */
     public List<String> labelParts(int i) {
         return row(i).labelParts();
-    }
-
-    /**
-     * A numeric list field of row {@code i} (e.g. {@code run_medians_ns}); empty when absent.
-     *
-     * @deprecated a string key; use the typed row's list ({@code floorCost().get(i).runMediansNs()})
-     */
-    @Deprecated
-    public List<Double> numbers(int i, String field) {
-        Object v = rows.get(i).get(field);
-        List<Double> out = new ArrayList<>();
-        if (v instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof Number n) {
-                    out.add(n.doubleValue());
-                } else if (o != null) {
-                    throw BadInput.at(dir.resolve("summary.json"), "[" + i + "]." + field, "expected numbers, found " + o);
-                }
-            }
-        }
-        return out;
     }
 
     /**

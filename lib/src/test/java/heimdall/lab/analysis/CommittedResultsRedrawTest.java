@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.ResultRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,12 +78,11 @@ class CommittedResultsRedrawTest {
             }
             // the medians and p99s the curves show are the summary's, where the summary keeps them per row
             for (int i : r.rowsWithSamples()) {
-                Map<String, Object> row = i < r.rows().size() ? r.rows().get(i) : Map.of();
-                if (r.hasSamples(i, "filtered") && row.get("median_ns") instanceof Number m
-                        && !(row.get("runs_completed") instanceof Number)) {
-                    assertEquals(m.doubleValue(), r.ecdfOf(i, "filtered").median(), name + " row " + i + " median");
-                    if (row.get("p99_ns") instanceof Number p) {
-                        assertEquals(p.doubleValue(), r.ecdfOf(i, "filtered").p99(), name + " row " + i + " p99");
+                Figures row = i < r.resultRows().size() ? Figures.of(r.row(i)) : Figures.NONE;
+                if (r.hasSamples(i, "filtered") && row.median() != null && row.runsCompleted() == null) {
+                    assertEquals(row.median().doubleValue(), r.ecdfOf(i, "filtered").median(), name + " row " + i + " median");
+                    if (row.p99() != null) {
+                        assertEquals(row.p99().doubleValue(), r.ecdfOf(i, "filtered").p99(), name + " row " + i + " p99");
                     }
                 }
             }
@@ -88,5 +91,23 @@ class CommittedResultsRedrawTest {
         System.out.println("redrawn without samples.arrow: " + redrawn);
         assertEquals(new TreeSet<>(WITHOUT_DISTRIBUTIONS), without,
                 "folders without distributions.json (new folders must have one; results/README.md lists the old ones)");
+    }
+
+    /** A row's median, p99 and completed runs where its type has them (rows of a call's samples), else nulls. */
+    private record Figures(Long median, Long p99, Long runsCompleted) {
+        static final Figures NONE = new Figures(null, null, null);
+
+        static Figures of(ResultRow row) {
+            if (row instanceof FloorCostRow f) {
+                return new Figures(f.medianNs(), f.p99Ns(), f.runsCompleted());
+            }
+            if (row instanceof HostLoadRow h) {
+                return new Figures(h.medianNs(), h.p99Ns(), h.runsCompleted());
+            }
+            if (row instanceof KernelBitmapRow.Configuration c) {
+                return new Figures(c.medianNs(), c.p99Ns(), c.runsCompleted());
+            }
+            return NONE;
+        }
     }
 }

@@ -36,6 +36,10 @@ class DistributionsTest {
     void aFloorFolderRedrawsTheSameChartsAndFiguresWithoutSamplesArrow() throws Exception {
         Path dir = SyntheticResults.floorFolder(tmp.resolve("floor"));
         Distributions.distill(dir);
+        // each series is written with its fields in the order readers and git diffs have always seen
+        String written = Files.readString(dir.resolve(Distributions.FILE));
+        assertTrue(java.util.regex.Pattern.compile("\\n\\{\"row\":0,\"variant\":\"[a-z-]+\",\"runs\":\\d+,\"count\":\\d+,\"ns_delta\":\\[")
+                .matcher(written).find(), written.substring(0, Math.min(400, written.length())));
         Results full = Results.load(dir);
         Results compact = Results.load(withoutSamples(dir, tmp.resolve("copy")));
         assertTrue(compact.distilledOnly());

@@ -177,7 +177,7 @@ class InterruptedRunTest {
         assertEquals(0, status);
         Results r = Results.load(out);
         assertFalse(r.interrupted());
-        assertEquals(9, r.rows().size());
+        assertEquals(9, r.floorCost().size());
     }
 
     /** SIGTERM before anything was measured into a folder of our own making: no folder is left. */
