@@ -4,6 +4,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.PublishedAttachCost;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
@@ -501,11 +502,11 @@ public final class AttachCost {
             md.append("- interrupted: fork alone (baseline): ").append(m.forkMeasured() ? m.forkRuns().size() + " of " + o.runs() + " runs"
                     : "not measured (no attach within fork − fork alone)").append('\n');
         }
-        Map<String, Object> pub = published();
+        PublishedAttachCost pub = published();
         if (pub != null) {
-            md.append("Published (seed 004, ").append(pub.get("source_short")).append("):\n\n");
-            for (Map<String, Object> r : (List<Map<String, Object>>) pub.get("rows")) {
-                md.append(String.format(Locale.ROOT, "- %s: %,d ns (%s)%n", r.get("what"), ((Number) r.get("ns")).longValue(), r.get("printed")));
+            md.append("Published (seed 004, ").append(pub.sourceShort()).append("):\n\n");
+            for (PublishedAttachCost.Row r : pub.rows()) {
+                md.append(String.format(Locale.ROOT, "- %s: %,d ns (%s)%n", r.what(), r.ns(), r.printed()));
             }
             md.append('\n');
         }
@@ -519,11 +520,8 @@ public final class AttachCost {
     }
 
     /** The seed's figures as data ({@code results/published/attach-cost.json}), or null if absent. */
-    static Map<String, Object> published() {
-        try {
-            return Fixtures.published("attach-cost");
-        } catch (UncheckedIOException e) {
-            return null;
-        }
+    static PublishedAttachCost published() {
+        java.nio.file.Path file = Fixtures.resultsRoot().resolve("published/attach-cost.json");
+        return java.nio.file.Files.isRegularFile(file) ? PublishedAttachCost.read(file) : null;
     }
 }

@@ -3,15 +3,12 @@ package heimdall.lab.reproduce;
 import heimdall.lab.BadInput;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The project's checked-in inputs: fixture profiles and the published tables. Found under the
+ * The project's checked-in inputs: fixture profiles and the results root (published tables are read typed, in
+ * {@code heimdall.lab.results}). Found under the
  * project's home: the system property {@code heimdall.lab.home} (set by {@code ./lab}), else the
  * first folder upwards from the working directory that holds {@code fixtures/profiles}.
  */
@@ -39,17 +36,6 @@ public final class Fixtures {
         ProfileJson.Loaded loaded = ProfileJson.load(file);
         loaded.warnings().forEach(w -> System.err.println(file + ": warning: " + w));
         return loaded.profile();
-    }
-
-    /** A published table as data, {@code results/published/<name>.json}. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> published(String name) {
-        Path file = home().resolve("results/published").resolve(name + ".json");
-        try {
-            return new ObjectMapper().readValue(file.toFile(), Map.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
     }
 
     /** The default root of results folders, {@code <home>/results}. */

@@ -220,13 +220,11 @@ class ReproductionsTest {
     /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
     @Test
     void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
-        @SuppressWarnings("unchecked")
-        List<java.util.Map<String, Object>> rows = (List<java.util.Map<String, Object>>) AttachCost.published().get("rows");
+        List<heimdall.lab.results.PublishedAttachCost.Row> rows = AttachCost.published().rows();
         assertEquals(4, rows.size());
-        for (java.util.Map<String, Object> row : rows) {
-            long ns = ((Number) row.get("ns")).longValue();
-            assertEquals(((Number) row.get("elapsed_ns")).longValue() / 100_000, ns, row.toString());
-            assertTrue(row.get("printed").toString().endsWith(ns + " ns"));
+        for (heimdall.lab.results.PublishedAttachCost.Row row : rows) {
+            assertEquals(row.elapsedNs() / 100_000, row.ns(), row.toString());
+            assertTrue(row.printed().endsWith(row.ns() + " ns"));
         }
     }
 
