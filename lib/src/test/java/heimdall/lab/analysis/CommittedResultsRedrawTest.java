@@ -66,7 +66,7 @@ class CommittedResultsRedrawTest {
             }
             Map<String, ?> charts = Plots.all(r);
             List<String> ecdfs = charts.keySet().stream()
-                    .filter(c -> c.startsWith("distribution-") || c.startsWith("broker-")).toList();
+                    .filter(c -> c.startsWith("distribution-") || c.startsWith("broker-") || c.startsWith("ecdf-")).toList();
             assertFalse(ecdfs.isEmpty(), name + ": no ECDF chart among " + charts.keySet());
             Path plots = tmp.resolve(name + "-plots");
             assertEquals(charts.size(), Plots.saveAll(r, plots).size(), name);
