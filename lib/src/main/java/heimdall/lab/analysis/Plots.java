@@ -161,6 +161,22 @@ public final class Plots {
     }
 
     /**
+     * The one place a results folder's plots are written: {@link #all} of the folder as written, into
+     * {@code <folder>/plots/}. A plot that cannot be drawn is reported on {@code progress} and leaves the
+     * folder's measured files as they are: the figures matter more than their pictures.
+     */
+    public static void writeInto(Path folder, java.util.function.Consumer<String> progress) {
+        long t0 = System.nanoTime();
+        try {
+            List<Path> files = saveAll(Results.load(folder), folder.resolve("plots"));
+            progress.accept(String.format(Locale.ROOT, "plots: %d written in %s (%.1f s)", files.size(),
+                    folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
+        } catch (IOException | RuntimeException e) {
+            progress.accept("plots: not written: " + e);
+        }
+    }
+
+    /**
      * Writes {@link #all} into {@code dir} (normally {@code <results>/plots/}). Never overwrites: a
      * results folder is written once, so an existing file is an error.
      *

@@ -1,7 +1,6 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.analysis.Plots;
-import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -317,27 +316,11 @@ public final class FloorCost {
         if (cause.isPresent()) {
             // The user asked to stop: the measurements are safe, the plots can follow.
             progress.accept("floor-cost: plots skipped (" + cause.get().said()
-                    + "); draw them later with Plots.saveAll(Results.load(dir), dir/plots)");
+                    + "); draw them later with Plots.writeInto(dir, System.out::println)");
         } else {
-            writePlots(folder.path(), progress);
+            Plots.writeInto(folder.path(), progress);
         }
         return new Result(folder.path(), summary, cause);
-    }
-
-    /**
-     * {@code plots/*.png}, drawn from the folder just written (one streaming pass over samples.arrow).
-     * A plot that cannot be drawn costs the plots, never the measurements: it is reported and the run
-     * still succeeds.
-     */
-    static void writePlots(Path folder, Consumer<String> progress) {
-        long t0 = System.nanoTime();
-        try {
-            List<Path> files = Plots.saveAll(Results.load(folder), folder.resolve("plots"));
-            progress.accept(String.format(Locale.ROOT, "plots: %d written in %s (%.1f s)", files.size(),
-                    folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
-        } catch (IOException | RuntimeException e) {
-            progress.accept("plots: not written: " + e);
-        }
     }
 
     /**

@@ -249,7 +249,7 @@ public final class GraphLookup {
                 + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json); no warm preparation timed", table);
         if (cause.isEmpty()) {
-            FloorCost.writePlots(folder.path(), progress);
+            heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
         }
         return new Result(folder.path(), summary, failures, warm, cause);
     }

@@ -169,7 +169,7 @@ public final class Lanes {
         String table = table(summary, host, s, failures);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
         if (cause.isEmpty()) {
-            FloorCost.writePlots(folder.path(), progress);
+            heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
         }
         return new Result(folder.path(), summary, failures, cause);
     }

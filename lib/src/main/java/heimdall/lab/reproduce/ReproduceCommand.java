@@ -180,7 +180,7 @@ public final class ReproduceCommand implements Command {
         // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
         heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
         if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-            FloorCost.writePlots(result.folder(), err::println);
+            heimdall.lab.analysis.Plots.writeInto(result.folder(), err::println);
         }
         out.print(readTable(result.folder()));
         result.report().forEach(out::println);
