@@ -62,19 +62,24 @@ public final class FollowerCost {
      * What to run.
      *
      * @param runs fresh children per variant of a row
-     * @param warmup calls before timing
+     * @param warmup calls before timing; also the time the follower has to be pointed at the running
+     *     child (it must follow before half of them are made), so it is kept long enough (tens of
+     *     milliseconds) that a busy host does not make a run refuse
      * @param count timed calls per run
      * @param cpu the measured child's CPU
      */
     public record Options(int runs, long warmup, long count, int cpu) {
-        /** The default, floor-cost's run count: 7 runs of 50,000 + 500,000 calls. */
+        /** The least warm-up a run is given: about 17 ms of getppid here, so half of it outlasts an attach on a busy host. */
+        public static final long MIN_WARMUP = 100_000;
+
+        /** The default, floor-cost's run count: 7 runs of 200,000 + 500,000 calls. */
         public static Options standard(int cpu) {
-            return new Options(7, 50_000, 500_000, cpu);
+            return new Options(7, 200_000, 500_000, cpu);
         }
 
-        /** Seconds: 3 runs of 25,000 + 50,000 calls. */
+        /** Seconds: 3 runs of 100,000 + 50,000 calls. */
         public static Options quick(int cpu) {
-            return new Options(3, 25_000, 50_000, cpu);
+            return new Options(3, MIN_WARMUP, 50_000, cpu);
         }
     }
 

@@ -19,7 +19,7 @@ final class FollowerCostRun implements Reproduction {
         FollowerCost.Options f = FollowerCost.Options.standard(Cpus.measuring());
         return List.of(
                 ReproductionOption.count("--runs", "runs (fresh children) per variant of a row", q.runs(), f.runs(), Reproductions.MAX_RUNS),
-                ReproductionOption.count("--calls", "measured calls per run (given: warm-up a tenth, at least 25,000)", q.count(),
+                ReproductionOption.count("--calls", "measured calls per run (given: warm-up a tenth, at least 100,000)", q.count(),
                         f.count(), ChildSpec.MAX_COUNT),
                 ReproductionOption.cpu("--cpu", "the child's CPU (the highest allowed)", Cpus.measuring()));
     }
@@ -40,7 +40,7 @@ final class FollowerCostRun implements Reproduction {
         FollowerCost.Options base = args.flag("--quick") ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
         long calls = option("--calls").number(args);
         FollowerCost.Options o = new FollowerCost.Options(option("--runs").intNumber(args),
-                args.value("--calls").isPresent() ? Math.max(25_000, calls / 10) : base.warmup(), calls, cpu);
+                args.value("--calls").isPresent() ? Math.max(FollowerCost.Options.MIN_WARMUP, calls / 10) : base.warmup(), calls, cpu);
         return (folder, progress) -> {
             FollowerCost.Result r = FollowerCost.run(o, folder, progress);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption());

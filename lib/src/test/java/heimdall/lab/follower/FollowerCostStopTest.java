@@ -41,7 +41,7 @@ class FollowerCostStopTest {
         };
         FollowerCost.Result r;
         try (Interruption stop = Interruption.catchSignals()) {
-            r = FollowerCost.run(new FollowerCost.Options(3, 25_000, 5_000, Cpus.measuring()),
+            r = FollowerCost.run(new FollowerCost.Options(3, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
                     ResultsFolder.chosen(tmp.resolve("out")), line -> {});
         } finally {
             FollowerCost.beforeRun = () -> {};

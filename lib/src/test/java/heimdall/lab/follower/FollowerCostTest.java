@@ -22,7 +22,7 @@ class FollowerCostTest {
     void everyRowIsMeasuredOrRefusedAndTheFolderIsWritten(@TempDir Path tmp) throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         List<String> lines = new ArrayList<>();
-        FollowerCost.Result r = FollowerCost.run(new FollowerCost.Options(1, 50_000, 5_000, Cpus.measuring()),
+        FollowerCost.Result r = FollowerCost.run(new FollowerCost.Options(1, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
                 ResultsFolder.chosen(tmp.resolve("out")), lines::add);
         assertEquals(12, r.summary().size(), "5 rows and a divergence row a hook, 2 hooks");
         for (FollowerCostRow row : r.summary()) {
