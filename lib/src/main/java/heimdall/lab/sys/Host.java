@@ -1,5 +1,7 @@
 package heimdall.lab.sys;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +86,7 @@ public record Host(
         return seccompActionsAvail.contains(name);
     }
 
-    /** The record as plain maps and lists, in a stable order, for Jackson. */
+    /** The record as plain maps and lists, in {@link HostFacts}'s order (the tests' way to look at it as JSON). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("hostname", hostname);
@@ -112,6 +114,7 @@ public record Host(
     /**
      * {@code /proc/loadavg}: the 1, 5 and 15 minute averages and the runnable/total task counts.
      */
+    @JsonPropertyOrder({"one", "five", "fifteen", "runnable", "tasks"})
     public record LoadAverage(double one, double five, double fifteen, int runnable, int tasks) {
         public static LoadAverage now() {
             String s = read("/proc/loadavg");
@@ -151,6 +154,28 @@ public record Host(
 
         public synchronized List<LoadAverage> samples() {
             return List.copyOf(samples);
+        }
+
+        /** The samples so far as {@code environment.json}'s {@code load_samples} gives them. */
+        public synchronized Summary summary() {
+            double min = Double.POSITIVE_INFINITY;
+            double max = Double.NEGATIVE_INFINITY;
+            List<Double> ones = new ArrayList<>();
+            for (LoadAverage l : samples) {
+                min = Math.min(min, l.one());
+                max = Math.max(max, l.one());
+                ones.add(l.one());
+            }
+            return new Summary(samples.isEmpty() ? null : min, samples.isEmpty() ? null : max, List.copyOf(ones));
+        }
+
+        /**
+         * The 1-minute load averages sampled around the runs: their least, their greatest (null without samples)
+         * and all of them in order.
+         */
+        @JsonPropertyOrder({"min_one", "max_one", "samples_one"})
+        public record Summary(@JsonProperty("min_one") Double minOne, @JsonProperty("max_one") Double maxOne,
+                @JsonProperty("samples_one") List<Double> samplesOne) {
         }
 
         /** {@code min_one}, {@code max_one}, {@code samples} (the 1-minute averages in order). */
