@@ -49,6 +49,10 @@ import java.util.function.Consumer;
  * trip in each placement (a pipe ping-pong, no seccomp), against which every round trip is a ratio.
  */
 public final class FloorCost {
+    /** How a run's calls are placed in the runner's code, as {@code environment.json} says it. */
+    static final String CODE_PLACEMENT = "run i of every plain-call row and of its baseline times its calls with the runner's "
+            + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy";
+
     private FloorCost() {}
 
     /** The call brokered by the three-answer and stacked floors. */
@@ -304,8 +308,7 @@ public final class FloorCost {
         placements.put(UNPINNED, "child and supervisor (or partner) each free to migrate among the allowed CPUs (cpu_set)");
         placements.put(SHARED_SET, "child and supervisor (or partner) each free to migrate among cpu and supervisor_cpu (cpu_set)");
         env.put("broker_placements", placements);
-        env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
-                + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
+        env.put("code_placement", CODE_PLACEMENT);
         env.put("timer_cost_ns", timer == null ? null : Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
                 "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
         env.put("load_samples", loads.toMap());
