@@ -17,7 +17,7 @@ import java.util.Map;
 @JsonPropertyOrder({"settings", "replay_cpu_granted", "layouts", "warm_preparation_ms", "external", "graphs", "load_samples", "java",
         "timing", "jit_warmup", "auto"})
 record GraphLookupSettings(
-        @JsonProperty("settings") Map<String, Object> settings,
+        @JsonProperty("settings") GraphBenchSettings.Recorded settings,
         @JsonProperty("replay_cpu_granted") int replayCpuGranted,
         @JsonProperty("layouts") List<String> layouts,
         @JsonProperty("warm_preparation_ms") Map<String, Double> warmPreparationMs,
@@ -31,7 +31,7 @@ record GraphLookupSettings(
 
     static GraphLookupSettings of(GraphBenchSettings s, int granted, List<String> layouts, Map<String, Double> warm, List<String> external,
             Map<String, GraphLookup.Provenance> graphs, Host.LoadSampler loads, Map<String, String> auto) {
-        return new GraphLookupSettings(s.toMap(), granted, layouts, warm, external, graphs, loads.summary(), ResultsFolder.javaVm(),
+        return new GraphLookupSettings(s.recorded(), granted, layouts, warm, external, graphs, loads.summary(), ResultsFolder.javaVm(),
                 "System.nanoTime around one Cursor.replay of the whole trace per layout per batch",
                 String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
                         + "then a wait until the JIT is idle for 100 ms (at most 2 s)",

@@ -4,12 +4,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.sys.Host;
-import java.util.Map;
 
 /** lanes' own facts in {@code environment.json}, after the times and the host. */
 @JsonPropertyOrder({"settings", "workload_graph", "input_file", "load_samples", "java", "timing"})
 record LanesSettings(
-        @JsonProperty("settings") Map<String, Object> settings,
+        @JsonProperty("settings") GraphBenchSettings.Recorded settings,
         @JsonProperty("workload_graph") String workloadGraph,
         @JsonProperty("input_file") InputFile inputFile,
         @JsonProperty("load_samples") Host.LoadSampler.Summary loadSamples,
@@ -17,7 +16,7 @@ record LanesSettings(
         @JsonProperty("timing") String timing) {
 
     static LanesSettings of(GraphBenchSettings s, Host.LoadSampler loads) {
-        return new LanesSettings(s.toMap(),
+        return new LanesSettings(s.recorded(),
                 "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop",
                 new InputFile(LaneWorkload.FILE_SIZE, LaneWorkload.BLOCK, "resident after the first batch"), loads.summary(),
                 ResultsFolder.javaVm(),
