@@ -2,7 +2,10 @@ package heimdall.lab.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.Host;
+import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +15,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,21 +127,49 @@ public final class ResultsFolder {
 
     /**
      * Writes {@code environment.json}: the reproduction and whether (and how) a stop cut it short, the
-     * same three keys for every reproduction, then its own {@code facts} (times, host, options) in their
-     * order. A fact may not repeat one of the three.
+     * same three keys for every reproduction, then {@code started} and {@code finished}, the host's facts
+     * ({@link HostFacts}) and the reproduction's own {@code settings}: a record whose Jackson properties
+     * (named and ordered with {@code @JsonProperty}/{@code @JsonPropertyOrder}) follow in their order.
      */
-    public Path writeEnvironment(String reproduction, Optional<Interruption.Cause> interruption, Map<String, ?> facts) {
-        Map<String, Object> env = new LinkedHashMap<>();
+    public Path writeEnvironment(String reproduction, Optional<Interruption.Cause> interruption, Instant started, Instant finished,
+            Host host, Object settings) {
+        ObjectNode facts = JSON.createObjectNode();
+        facts.put("started", started.toString());
+        facts.put("finished", finished.toString());
+        merge(facts, JSON.valueToTree(HostFacts.of(host)), "the host's facts");
+        return writeEnvironment(reproduction, interruption, merge(facts, JSON.valueToTree(settings), "the settings"));
+    }
+
+    /**
+     * Writes {@code environment.json}: the reproduction and whether (and how) a stop cut it short, the
+     * same three keys for every reproduction, then {@code facts}, a record (or a map) that Jackson writes as
+     * one object, its properties in their order. A fact may not repeat one of the three.
+     */
+    public Path writeEnvironment(String reproduction, Optional<Interruption.Cause> interruption, Object facts) {
+        ObjectNode env = JSON.createObjectNode();
         env.put("reproduction", reproduction);
         env.put("interrupted", interruption.isPresent());
         env.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
-        facts.forEach((k, v) -> {
-            if (env.containsKey(k)) {
-                throw new IllegalArgumentException("environment.json: the fact " + k + " is the writer's own");
+        return writeJson("environment.json", merge(env, JSON.valueToTree(facts), "the facts"));
+    }
+
+    /** Adds {@code more}'s properties after {@code into}'s; a name already there is a bug in the caller, not data. */
+    private static ObjectNode merge(ObjectNode into, com.fasterxml.jackson.databind.JsonNode more, String what) {
+        if (!more.isObject()) {
+            throw new IllegalArgumentException("environment.json: " + what + " must be one JSON object, not " + more.getNodeType());
+        }
+        more.fields().forEachRemaining(e -> {
+            if (into.has(e.getKey())) {
+                throw new IllegalArgumentException("environment.json: " + what + " repeat the key " + e.getKey());
             }
-            env.put(k, v);
+            into.set(e.getKey(), e.getValue());
         });
-        return writeJson("environment.json", env);
+        return into;
+    }
+
+    /** The JVM that ran the measurement, as {@code environment.json}'s {@code java} gives it. */
+    public static String javaVm() {
+        return System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
     }
 
     /**

@@ -180,14 +180,7 @@ public final class ExploreCheck {
         List<Long> theirRoundMedians = theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList();
         fcRow.putPOJO("round_medians_ns", theirRoundMedians);
         folder.writeSummary("explore-check", Optional.empty(), List.of(fcRow, flRow));
-        Map<String, Object> env = new LinkedHashMap<>(host.toMap());
-        env.put("cpu", o.cpu());
-        env.put("options", o);
-        env.put("load_samples", loads.toMap());
-        env.put("method", "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
-                + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's");
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeJson("environment.json", env);
+        folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
         MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
         t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail(fc.p99Ns()),
                 String.valueOf(rowRuns.size()), String.valueOf(theirRoundMedians)));

@@ -16,16 +16,15 @@ import heimdall.lab.reproduce.Fixtures;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.HostFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -181,14 +180,8 @@ public final class FollowerCost {
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
         folder.writeSummary("follower-cost", cause, SummaryJson.trees(summary));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("schema", 1);
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("options", Map.of("runs", o.runs(), "warmup", o.warmup(), "count", o.count(), "cpu", o.cpu()));
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeEnvironment("follower-cost", cause, env);
+        folder.writeEnvironment("follower-cost", cause, new FollowerCostEnvironment(1, started.toString(), Instant.now().toString(),
+                HostFacts.of(host), FollowerCostEnvironment.RunOptions.of(o), ResultsFolder.javaVm()));
         String table = table(summary);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
         return new Result(folder.path(), summary, cause);

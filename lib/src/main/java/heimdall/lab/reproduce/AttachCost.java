@@ -29,10 +29,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -394,22 +392,7 @@ public final class AttachCost {
         cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.path()));
         List<AttachCostRow> summary = summary(m);
         folder.writeSummary("attach-cost", cause, SummaryJson.trees(summary));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("cpu", o.cpu());
-        env.put("options", o);
-        env.put("attach_budget", Map.of("max_insns_per_path", AttachBudget.MAX_INSNS_PER_PATH, "penalty_per_filter", AttachBudget.PENALTY,
-                "rule", "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
-                        + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"));
-        env.put("methods", Map.of(
-                "inside", "each seccomp(SECCOMP_SET_MODE_FILTER) timed alone with clock_gettime(CLOCK_MONOTONIC), vDSO",
-                "outside", "one CLOCK_MONOTONIC pair around the whole loop, no clock read inside; total / calls",
-                "fork", "raw fork(); the child attaches once (or not, for the baseline) and exit_groups; wait4; all timed",
-                "compile", "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around each"));
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeEnvironment("attach-cost", cause, env);
+        folder.writeEnvironment("attach-cost", cause, started, Instant.now(), host, AttachCostSettings.of(o));
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);

@@ -49,6 +49,10 @@ import java.util.function.Consumer;
  * trip in each placement (a pipe ping-pong, no seccomp), against which every round trip is a ratio.
  */
 public final class FloorCost {
+    /** How a run's calls are placed in the runner's code, as {@code environment.json} says it. */
+    static final String CODE_PLACEMENT = "run i of every plain-call row and of its baseline times its calls with the runner's "
+            + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy";
+
     private FloorCost() {}
 
     /** The call brokered by the three-answer and stacked floors. */
@@ -291,26 +295,7 @@ public final class FloorCost {
         List<FloorCostRow> summary = addRatios(measuredRows);
         folder.writeSummary("floor-cost", cause, SummaryJson.trees(summary));
 
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("cpu", o.cpu());
-        env.put("supervisor_cpu", o.supervisorCpu());
-        env.put("counts", o.counts());
-        Map<String, String> placements = new LinkedHashMap<>();
-        placements.put(OWN_CPU, "child pinned to cpu, supervisor (or ping-pong partner) pinned to supervisor_cpu");
-        placements.put(CHILDS_CPU, "child and supervisor (or partner) both pinned to cpu");
-        placements.put(UNPINNED, "child and supervisor (or partner) each free to migrate among the allowed CPUs (cpu_set)");
-        placements.put(SHARED_SET, "child and supervisor (or partner) each free to migrate among cpu and supervisor_cpu (cpu_set)");
-        env.put("broker_placements", placements);
-        env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
-                + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
-        env.put("timer_cost_ns", timer == null ? null : Map.of("median", Stats.of(timer).median(), "p99", Stats.of(timer).p99(),
-                "method", "back-to-back clock_gettime(CLOCK_MONOTONIC) in a fresh runner on the measuring CPU"));
-        env.put("load_samples", loads.toMap());
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeEnvironment("floor-cost", cause, env);
+        folder.writeEnvironment("floor-cost", cause, started, Instant.now(), host, FloorCostSettings.of(o, timer, loads));
         String table = table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures", table);
         if (cause.isPresent()) {

@@ -1,11 +1,12 @@
 package heimdall.lab.reproduce;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.BadInput;
 import heimdall.lab.graph.machine.CompileBudget;
 import heimdall.lab.graph.prepared.DfaLayouts;
 import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -103,19 +104,29 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
         }
     }
 
-    /** The settings as recorded in environment.json. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("GRAPH_BENCH_CPU", cpu);
-        m.put("cpu_source", cpuFromEnv ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU " + Cpus.allowed());
-        m.put("GRAPH_BENCH_CALLS", calls);
-        m.put("GRAPH_BENCH_SAMPLES", samples);
-        m.put("GRAPH_WORKLOAD_ITERS", workloadIters);
-        m.put("GRAPH_WORKLOAD_THREADS", workloadThreads);
-        m.put("GRAPH_WORKLOAD_CPUS", workloadCpus);
-        m.put("GRAPH_BENCH_COALESCE", coalesce ? 1 : 0);
-        m.put("GRAPH_BENCH_MAX_ENTRIES", budget.maxTransitions());
-        m.put("GRAPH_BENCH_BYTES", bytes);
-        return m;
+    /** The settings as recorded in environment.json ({@code settings}), named by their variables. */
+    public Recorded recorded() {
+        return new Recorded(cpu, cpuFromEnv ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU " + Cpus.allowed(), calls, samples,
+                workloadIters, workloadThreads, workloadCpus, coalesce ? 1 : 0, budget.maxTransitions(), bytes);
+    }
+
+    /**
+     * environment.json's {@code settings}: each value under the variable that sets it, and where the CPU came from.
+     *
+     * @param coalesce 1 or 0, as the variable is given
+     */
+    @JsonPropertyOrder({"GRAPH_BENCH_CPU", "cpu_source", "GRAPH_BENCH_CALLS", "GRAPH_BENCH_SAMPLES", "GRAPH_WORKLOAD_ITERS",
+            "GRAPH_WORKLOAD_THREADS", "GRAPH_WORKLOAD_CPUS", "GRAPH_BENCH_COALESCE", "GRAPH_BENCH_MAX_ENTRIES", "GRAPH_BENCH_BYTES"})
+    public record Recorded(
+            @JsonProperty("GRAPH_BENCH_CPU") int cpu,
+            @JsonProperty("cpu_source") String cpuSource,
+            @JsonProperty("GRAPH_BENCH_CALLS") int calls,
+            @JsonProperty("GRAPH_BENCH_SAMPLES") int samples,
+            @JsonProperty("GRAPH_WORKLOAD_ITERS") int workloadIters,
+            @JsonProperty("GRAPH_WORKLOAD_THREADS") List<Integer> workloadThreads,
+            @JsonProperty("GRAPH_WORKLOAD_CPUS") List<Integer> workloadCpus,
+            @JsonProperty("GRAPH_BENCH_COALESCE") int coalesce,
+            @JsonProperty("GRAPH_BENCH_MAX_ENTRIES") long maxEntries,
+            @JsonProperty("GRAPH_BENCH_BYTES") long bytes) {
     }
 }

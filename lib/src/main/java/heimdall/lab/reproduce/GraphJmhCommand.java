@@ -141,11 +141,8 @@ public final class GraphJmhCommand implements Command {
                 (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
                 Math.abs(ratio - 1) <= AGREEMENT);
         folder.writeSummary("graph-jmh", java.util.Optional.empty(), heimdall.lab.results.SummaryJson.trees(List.of(row)));
-        java.util.Map<String, Object> env = new java.util.LinkedHashMap<>(heimdall.lab.sys.Host.capture().toMap());
-        env.put("reproduction", "graph jmh");
-        env.put("cpu", s.cpu());
-        env.put("quick", quick);
-        folder.writeJson("environment.json", env);
+        folder.writeJson("environment.json", new GraphJmhEnvironment(heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()),
+                "graph jmh", s.cpu(), quick));
         folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));
         folder.writeText("table.md", String.format(Locale.ROOT, "# graph jmh: JMH beside the replay harness%n%n"
                         + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"

@@ -228,23 +228,9 @@ public final class GraphLookup {
 
         folder.writeSummary("graph-lookup", cause, SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("settings", s.toMap());
-        env.put("replay_cpu_granted", granted[0]);
-        env.put("layouts", o.layouts().stream().map(Layout::wire).toList());
-        env.put("warm_preparation_ms", warm);
-        env.put("external", o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null));
-        env.put("graphs", graphs);
-        env.put("load_samples", loads.toMap());
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        env.put("timing", "System.nanoTime around one Cursor.replay of the whole trace per layout per batch");
-        env.put("jit_warmup", String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
-                + "then a wait until the JIT is idle for 100 ms (at most 2 s)", JIT_WARMUP_CALLS, JIT_WARMUP_EVENTS));
-        env.put("auto", autoReasons);
-        folder.writeEnvironment("graph-lookup", cause, env);
+        folder.writeEnvironment("graph-lookup", cause, started, Instant.now(), host, GraphLookupSettings.of(s, granted[0],
+                o.layouts().stream().map(Layout::wire).toList(), warm,
+                o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null), graphs, loads, autoReasons));
         String table = table(summary, host, s, granted[0], warm, failures, graphs)
                 + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json); no warm preparation timed", table);

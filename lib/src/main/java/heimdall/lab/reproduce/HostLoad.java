@@ -22,10 +22,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -148,21 +146,8 @@ public final class HostLoad {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
         folder.writeSummary("host-load", cause, SummaryJson.trees(summary));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("cpu", o.cpu());
-        env.put("counts", o.counts());
-        env.put("code_placement", "run i of every plain-call row and of its baseline times its calls with the runner's "
-                + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy");
-        env.put("settle_ms", o.settleMs());
-        env.put("load_asked", o.load().stream().map(Worker::toString).toList());
-        env.put("load_ran", report.toMap());
-        env.put("load_samples_idle", loads(idleLoads));
-        env.put("load_samples_loaded", loads(loadedLoads));
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeEnvironment("host-load", cause, env);
+        folder.writeEnvironment("host-load", cause, started, Instant.now(), host,
+                HostLoadSettings.of(o, report, idleLoads, loadedLoads));
         String table = table(summary, host, o, report);
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);
@@ -190,12 +175,6 @@ public final class HostLoad {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static Map<String, Object> loads(Host.LoadSampler s) {
-        Map<String, Object> m = new LinkedHashMap<>(s.toMap());
-        m.put("runnable", s.samples().stream().map(Host.LoadAverage::runnable).toList());
-        return m;
     }
 
     static String table(List<HostLoadRow> summary, Host host, Options o, LoadGenerator.Report report) {

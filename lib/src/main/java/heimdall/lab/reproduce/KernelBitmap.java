@@ -578,37 +578,7 @@ public final class KernelBitmap {
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
         cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
         folder.writeSummary("kernel-bitmap", cause, SummaryJson.trees(summary));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("cpu", o.cpu());
-        env.put("options", o);
-        env.put("timer_cost_ns", m.timerNs());
-        env.put("load_samples", loads.toMap());
-        Map<String, Object> methods = new LinkedHashMap<>();
-        methods.put("loops", "bare: a bare syscall instruction inlined in the timed loop (fields without a prefix); selftest: "
-                + "the kernel selftest's loop, glibc's syscall(__NR_getpid) with each result compared with the pid (fields "
-                + "prefixed selftest_); each loop's runs rotate through 4 code placements (16-byte steps in a 64-byte line)");
-        methods.put("per_call", "a fresh runner per run pins itself, installs the configuration and times each getpid alone "
-                + "with clock_gettime(CLOCK_MONOTONIC) (vDSO); each run's median is interpolated within the clock's step; "
-                + "per_call_ns is the median run's (also given: each run's, each placement's, and median_ns, the plain median over all samples)");
-        methods.put("batch", "a fresh runner per run, one clock_gettime pair around all calls, CLOCK_PROCESS_CPUTIME_ID (batch_*, "
-                + "the selftest's clock) or CLOCK_MONOTONIC (batch_monotonic_*); ns per call = total / calls rounded down; "
-                + "the figure is the median run's");
-        methods.put("selftests_method", "the selftest loop, batch, CLOCK_PROCESS_CPUTIME_ID: the reference every other method's "
-                + "entry and per-filter estimates are compared with (within 20%)");
-        methods.put("spread", "<method>_spread = (max - min) / median of its runs' figures; <method>_noisy when over 25%");
-        methods.put("estimates", "for each method, the selftest's estimates are taken round by round from that round's runs, and each "
-                + "estimate is the median over the rounds; the configuration figures the expectations are judged on are built: "
-                + "the native median, and the native median plus each configuration's median overhead");
-        methods.put("rules", "expectations judged by the 2020 selftest (≈ within 1% or 2 ns; the version that printed the "
-                + "published output) and by the later one (≈ within 10% or 2 ns)");
-        methods.put("rounds", "each round runs every configuration every way in a rotated order, all at one code placement of "
-                + "the timed loop (0..3: 16-byte steps within a 64-byte line), the next round at the next placement");
-        env.put("methods", methods);
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        folder.writeEnvironment("kernel-bitmap", cause, env);
+        folder.writeEnvironment("kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
         return new ReproductionResult(folder.path(), summary, cause);

@@ -13,10 +13,8 @@ import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -155,17 +153,7 @@ public final class Lanes {
         cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.path()));
         folder.writeSummary("lanes", cause, heimdall.lab.results.SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("started", started.toString());
-        env.put("finished", Instant.now().toString());
-        env.putAll(host.toMap());
-        env.put("settings", s.toMap());
-        env.put("workload_graph", "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop");
-        env.put("input_file", Map.of("bytes", LaneWorkload.FILE_SIZE, "read_size", LaneWorkload.BLOCK, "page_cache", "resident after the first batch"));
-        env.put("load_samples", loads.toMap());
-        env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        env.put("timing", "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
-        folder.writeEnvironment("lanes", cause, env);
+        folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
         String table = table(summary, host, s, failures);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
         if (cause.isEmpty()) {

@@ -1,5 +1,7 @@
 package heimdall.lab.sys;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,34 +86,10 @@ public record Host(
         return seccompActionsAvail.contains(name);
     }
 
-    /** The record as plain maps and lists, in a stable order, for Jackson. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("hostname", hostname);
-        m.put("cpu_model", cpuModel);
-        m.put("online_cpus", onlineCpus);
-        m.put("allowed_cpus", allowedCpus);
-        m.put("kernel_release", kernelRelease);
-        m.put("clocksource", clocksource);
-        m.put("load_average", load.toMap());
-        m.put("nice", nice);
-        m.put("container", container);
-        m.put("container_hints", containerHints);
-        m.put("bpf_jit", new java.util.TreeMap<>(bpfJit));
-        m.put("seccomp_actions_avail", seccompActionsAvail);
-        // added later, so older folders lack these keys. Inside each object a null value is either not
-        // set where it was read (pid1_container, self_cgroup_v2_path, cmdline_mitigations, cmdline_pti)
-        // or not read: then the object's "unread" has the same key, naming the file and the reason.
-        m.put("process_seccomp", selfSeccomp.toMap());
-        m.put("container_detail", containerDetail.toMap());
-        m.put("cpu_policy", cpuPolicy.toMap());
-        m.put("cpu_mitigations", mitigations.toMap());
-        return m;
-    }
-
     /**
      * {@code /proc/loadavg}: the 1, 5 and 15 minute averages and the runnable/total task counts.
      */
+    @JsonPropertyOrder({"one", "five", "fifteen", "runnable", "tasks"})
     public record LoadAverage(double one, double five, double fifteen, int runnable, int tasks) {
         public static LoadAverage now() {
             String s = read("/proc/loadavg");
@@ -122,16 +100,6 @@ public record Host(
             String[] rt = f[3].split("/");
             return new LoadAverage(Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
                     Integer.parseInt(rt[0]), Integer.parseInt(rt[1]));
-        }
-
-        public Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("one", one);
-            m.put("five", five);
-            m.put("fifteen", fifteen);
-            m.put("runnable", runnable);
-            m.put("tasks", tasks);
-            return m;
         }
     }
 
@@ -153,9 +121,8 @@ public record Host(
             return List.copyOf(samples);
         }
 
-        /** {@code min_one}, {@code max_one}, {@code samples} (the 1-minute averages in order). */
-        public synchronized Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
+        /** The samples so far as {@code environment.json}'s {@code load_samples} gives them. */
+        public synchronized Summary summary() {
             double min = Double.POSITIVE_INFINITY;
             double max = Double.NEGATIVE_INFINITY;
             List<Double> ones = new ArrayList<>();
@@ -164,10 +131,16 @@ public record Host(
                 max = Math.max(max, l.one());
                 ones.add(l.one());
             }
-            m.put("min_one", samples.isEmpty() ? null : min);
-            m.put("max_one", samples.isEmpty() ? null : max);
-            m.put("samples_one", ones);
-            return m;
+            return new Summary(samples.isEmpty() ? null : min, samples.isEmpty() ? null : max, List.copyOf(ones));
+        }
+
+        /**
+         * The 1-minute load averages sampled around the runs: their least, their greatest (null without samples)
+         * and all of them in order.
+         */
+        @JsonPropertyOrder({"min_one", "max_one", "samples_one"})
+        public record Summary(@JsonProperty("min_one") Double minOne, @JsonProperty("max_one") Double maxOne,
+                @JsonProperty("samples_one") List<Double> samplesOne) {
         }
     }
 

@@ -3,8 +3,10 @@ package heimdall.lab.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.HostFacts;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -17,8 +19,8 @@ import tech.tablesaw.api.Table;
 class EnvironmentJsonTest {
     @Test
     void theHostRecordRoundTripsAndFlattens(@TempDir Path dir) throws Exception {
-        Map<String, Object> host = Host.capture().toMap();
         ObjectMapper json = new ObjectMapper();
+        Map<String, Object> host = json.convertValue(HostFacts.of(Host.capture()), new TypeReference<Map<String, Object>>() {});
         json.writeValue(dir.resolve("summary.json").toFile(), Map.of("reproduction", "floor-cost", "schema_version", 2,
                 "interrupted", false, "rows", List.of(Map.of("what", "getpid native", "call", "getpid", "floor", "native",
                         "status", "ok", "median_ns", 100))));

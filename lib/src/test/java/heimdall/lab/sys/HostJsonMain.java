@@ -7,6 +7,6 @@ public final class HostJsonMain {
     private HostJsonMain() {}
 
     public static void main(String[] args) throws Exception {
-        System.out.println(new ObjectMapper().writeValueAsString(Host.capture().toMap()));
+        System.out.println(new ObjectMapper().writeValueAsString(HostFacts.of(Host.capture())));
     }
 }

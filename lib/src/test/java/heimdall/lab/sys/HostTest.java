@@ -24,7 +24,7 @@ class HostTest {
         assertEquals(Files.exists(Path.of("/.dockerenv")), h.containerHints().contains("/.dockerenv"));
         assertEquals(!h.containerHints().isEmpty(), h.container());
 
-        JsonNode json = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(h.toMap()));
+        JsonNode json = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(HostFacts.of(h)));
         for (String key : new String[] {"cpu_model", "online_cpus", "kernel_release", "clocksource", "load_average",
                 "nice", "container", "container_hints", "bpf_jit", "seccomp_actions_avail",
                 "process_seccomp", "container_detail", "cpu_policy", "cpu_mitigations"}) {
@@ -76,6 +76,6 @@ class HostTest {
         s.sample();
         s.sample();
         assertEquals(2, s.samples().size());
-        assertEquals(2, ((java.util.List<?>) s.toMap().get("samples_one")).size());
+        assertEquals(2, s.summary().samplesOne().size());
     }
 }

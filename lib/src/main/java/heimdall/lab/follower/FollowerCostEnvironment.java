@@ -1,0 +1,29 @@
+package heimdall.lab.follower;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import heimdall.lab.sys.HostFacts;
+
+/**
+ * follower-cost's {@code environment.json} after the three keys every reproduction has: its own {@code schema}
+ * (it came before the others had one, hence first), the times, the host's facts and the options.
+ */
+@JsonPropertyOrder({"schema", "started", "finished", "host", "options", "java"})
+record FollowerCostEnvironment(
+        @JsonProperty("schema") int schema,
+        @JsonProperty("started") String started,
+        @JsonProperty("finished") String finished,
+        @JsonUnwrapped HostFacts host,
+        @JsonProperty("options") RunOptions options,
+        @JsonProperty("java") String java) {
+
+    /** The options a run was given ({@link FollowerCost.Options}). */
+    @JsonPropertyOrder({"runs", "warmup", "count", "cpu"})
+    record RunOptions(@JsonProperty("runs") int runs, @JsonProperty("warmup") long warmup, @JsonProperty("count") long count,
+            @JsonProperty("cpu") int cpu) {
+        static RunOptions of(FollowerCost.Options o) {
+            return new RunOptions(o.runs(), o.warmup(), o.count(), o.cpu());
+        }
+    }
+}
