@@ -34,9 +34,6 @@ import org.knowm.xchart.CategoryChart;
  * reproduction compare has no row identity for, and two rows of one folder with the same identity.
  */
 public final class Compare {
-    /** summary.json schemas this build reads: 1 (the bare array of rows) and 2 (an object). */
-    static final Set<Integer> SCHEMAS = Set.of(1, 2);
-
     /** One folder as compared: its display name, what was loaded, its host and its rows by identity. */
     record Folder(String name, Results results, CompareHost host, Map<List<String>, Integer> rows) {}
 
@@ -69,17 +66,9 @@ public final class Compare {
         }
         List<String> names = names(loaded);
         Map<String, String> reproductionOf = new LinkedHashMap<>();
-        for (int i = 0; i < loaded.size(); i++) {
-            Results r = loaded.get(i);
-            Path summary = r.dir().resolve("summary.json");
-            int schema = r.schemaVersion();
-            if (!SCHEMAS.contains(schema)) {
-                throw BadInput.at(summary, "schema_version", (schema == Results.SCHEMA_MISSING ? "missing"
-                        : schema == Results.SCHEMA_NOT_A_NUMBER ? "not a whole number" : schema + " is not a schema this build reads")
-                        + " (it reads " + SCHEMAS.stream().sorted().map(String::valueOf).collect(Collectors.joining(" and "))
-                        + "); cannot compare " + r.dir());
-            }
-            reproductionOf.put(r.dir().toString(), clean(reproductionOf(r)));
+        // Results.load has refused a schema it cannot read and a folder that names no reproduction.
+        for (Results r : loaded) {
+            reproductionOf.put(r.dir().toString(), clean(r.reproduction()));
         }
         if (reproductionOf.values().stream().distinct().count() > 1) {
             throw new BadInput(reproductionOf.entrySet().stream().map(e -> e.getKey() + " is " + e.getValue())
@@ -131,9 +120,7 @@ public final class Compare {
                     continue;
                 }
                 Results r = CompareFiles.load(dir);
-                String named = r.reproduction() != null ? r.reproduction()
-                        : r.env() != null ? r.env().reproduction() : null;
-                if (reproduction.equals(named)) {
+                if (reproduction.equals(r.reproduction())) {
                     found.add(dir);
                 }
             }
@@ -145,23 +132,6 @@ public final class Compare {
         if (n < 2) {
             throw new BadInput("compare needs at least two results folders, got " + n + " (./lab compare DIR DIR...)");
         }
-    }
-
-    /**
-     * The folder's reproduction: summary.json's (schema 2 on), else environment.json's (schema-1
-     * folders: every committed one records it there). A folder naming none is refused: its rows'
-     * identity would be a guess.
-     */
-    private static String reproductionOf(Results r) {
-        if (r.reproduction() != null) {
-            return r.reproduction();
-        }
-        String recorded = r.env() == null ? null : r.env().reproduction();
-        if (recorded != null && !recorded.isBlank()) {
-            return recorded;
-        }
-        throw new BadInput(r.dir() + ": names no reproduction (summary.json schema " + r.schemaVersion()
-                + " has no \"reproduction\", environment.json none either); compare cannot tell which rows it holds");
     }
 
     /** Display names: the folders' own names, or the paths as given when two share a name. */

@@ -146,11 +146,6 @@ public final class Results {
         return typed.schemaVersion();
     }
 
-    /** {@link #schemaVersion} of an object summary.json without {@code schema_version} (refused by {@link #load}). */
-    static final int SCHEMA_MISSING = -1;
-    /** {@link #schemaVersion} of a {@code schema_version} that is not a whole number (refused by {@link #load}). */
-    static final int SCHEMA_NOT_A_NUMBER = -2;
-
     /** The reproduction that wrote this folder (summary.json's, or an older folder's environment.json's). */
     public String reproduction() {
         return kind().reproduction();
