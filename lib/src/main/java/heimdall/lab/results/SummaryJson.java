@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,38 +58,6 @@ public final class SummaryJson {
     /** {@link #tree} of every row, for {@code ResultsFolder.writeSummary}. */
     public static List<ObjectNode> trees(List<? extends ResultRow> rows) {
         return rows.stream().map(SummaryJson::tree).toList();
-    }
-
-
-    /**
-     * Rows a reproduction still builds as maps, checked against its row record before they are
-     * written: each must read back as {@code kind}'s row type (no field the record lacks, every type
-     * as declared), so what is written is what {@link #read} accepts. Returns the rows unchanged;
-     * IllegalStateException naming the row and field when one does not fit (a writer's bug: add the
-     * field to the record).
-     */
-    public static <M extends Map<String, ?>> List<M> checked(ResultKind kind, List<M> rows) {
-        typed(kind, rows);
-        return rows;
-    }
-
-    /**
-     * Rows a reproduction built as maps, as {@code kind}'s records (what {@link #read} gives for the
-     * summary.json they are written to); IllegalStateException naming the row and field when one does
-     * not fit, as {@link #checked}.
-     */
-    public static List<ResultRow> typed(ResultKind kind, List<? extends Map<String, ?>> rows) {
-        Path where = Path.of(kind.reproduction() + " summary.json (being written)");
-        List<ResultRow> out = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            try {
-                out.add(row(where, "rows[" + i + "]", JSON.valueToTree(rows.get(i)), kind.rowType()));
-            } catch (BadInput e) {
-                throw new IllegalStateException(e.getMessage() + " (the writer and " + kind.rowType().getSimpleName()
-                        + " disagree: add the field to the record)", e);
-            }
-        }
-        return List.copyOf(out);
     }
 
     private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");

@@ -55,19 +55,6 @@ class SummaryJsonTest {
     }
 
     @Test
-    void aWrittenMapRowIsCheckedAgainstItsRecord() {
-        java.util.Map<String, Object> ok = new java.util.LinkedHashMap<>();
-        ok.put("section", "agreement");
-        ok.put("what", "w");
-        ok.put("agree", true);
-        assertEquals(List.of(ok), SummaryJson.checked(ResultKind.KERNEL_BITMAP, List.of(ok)));
-        java.util.Map<String, Object> typo = new java.util.LinkedHashMap<>(ok);
-        typo.put("agrees", true);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SummaryJson.checked(ResultKind.KERNEL_BITMAP, List.of(ok, typo)));
-        assertTrue(e.getMessage().contains("rows[1].agrees: unknown field") && e.getMessage().contains("add the field"), e.getMessage());
-    }
-
-    @Test
     void aMissingIdentifyingFieldIsNamed() throws IOException {
         summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
                 + ROW.replace("\"variant\": \"unchecked\", ", "") + "]}");
