@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -36,9 +37,36 @@
 #define KERNEL_O_LARGEFILE 0100000
 /* Flags a brokered open may carry: read-only access and harmless modifiers. */
 #define READ_ONLY_FLAGS (O_ACCMODE | O_CLOEXEC | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY | KERNEL_O_LARGEFILE)
-/* Modifiers passed on to openat2 (O_CLOEXEC, O_NONBLOCK and O_NOCTTY are ours always; the child's
- * O_CLOEXEC goes to ADDFD, its O_NONBLOCK decides the mode handed over). */
+/* Modifiers passed on to the O_PATH lookup (the reopen's O_CLOEXEC, O_NONBLOCK and O_NOCTTY are ours
+ * always; the child's O_CLOEXEC goes to ADDFD, its O_NONBLOCK decides the mode handed over). */
 #define PASSED_FLAGS (O_DIRECTORY | O_NOFOLLOW)
+
+/* The kernel's openat2 checks (fs/open.c build_open_flags), spelled in its own octal values: glibc
+ * leaves some of them undefined or 0 on x86_64. */
+#define K_O_DSYNC 010000
+#define K_FASYNC 020000
+#define K_O_DIRECT 040000
+#define K_O_NOATIME 01000000
+#define K_O_SYNC_BIT 04000000
+#define K_O_PATH 010000000
+#define K_O_TMPFILE_BIT 020000000
+#define K_VALID_OPEN_FLAGS                                                                                    \
+    (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | K_O_DSYNC | K_FASYNC |       \
+     K_O_DIRECT | KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | K_O_NOATIME | O_CLOEXEC | K_O_SYNC_BIT |   \
+     K_O_PATH | K_O_TMPFILE_BIT)
+#define K_VALID_RESOLVE_FLAGS                                                                                 \
+    (RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_IN_ROOT |      \
+     RESOLVE_CACHED)
+/* struct open_how's first size (flags, mode, resolve: what we know of it) and the largest the kernel
+ * takes (a page). */
+#define OPEN_HOW_VER0 24
+#define OPEN_HOW_MAX 4096
+/* Resolve bits of the child's that only narrow the lookup: passed on. RESOLVE_IN_ROOT would make "/"
+ * mean in/, a meaning the broker does not serve (refused). */
+#define PASSED_RESOLVE (RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_CACHED)
+/* Ours always: beneath in/, no magic links, and no mount crossed inside it (a child that can mount
+ * could otherwise bind a folder from outside into in/). */
+#define OUR_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
 
 static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
 static struct seccomp_notif_sizes sizes;
@@ -231,6 +259,18 @@ int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr,
     return len == -ESRCH ? -EFAULT : len;
 }
 
+int hl_read_child(int pid, long addr, void *buf, size_t len) {
+    /* One remote iovec: process_vm_readv never splits an element, so anything short of len is a
+     * fault somewhere in the range. */
+    struct iovec local = {.iov_base = buf, .iov_len = len};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
+    ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (got < 0) {
+        return -errno;
+    }
+    return (size_t)got == len ? 0 : -EFAULT;
+}
+
 /* Answers an error, translating a failed answer into the result encoding. */
 static int answer_error(int listener, long id, int err, int base) {
     int r = hl_notif_error(listener, id, err);
@@ -243,12 +283,118 @@ static int answer_error(int listener, long id, int err, int base) {
     return base - err;
 }
 
-/* The argument holding the path of a call the broker serves (openat: 1, open: 0), or -1. */
-static int path_arg(const int64_t *n) {
+/* The kind of a notified call (HL_CALL_*): the four calls that open by name, on x86_64 only. */
+static int call_kind(const int64_t *n) {
     if (n[HL_N_ARCH] != AUDIT_ARCH_X86_64) {
-        return -1;
+        return HL_CALL_OTHER;
     }
-    return n[HL_N_NR] == SYS_openat ? 1 : n[HL_N_NR] == SYS_open ? 0 : -1;
+    switch (n[HL_N_NR]) {
+    case SYS_open:
+        return HL_CALL_OPEN;
+    case SYS_openat:
+        return HL_CALL_OPENAT;
+    case SYS_openat2:
+        return HL_CALL_OPENAT2;
+    case SYS_creat:
+        return HL_CALL_CREAT;
+    default:
+        return HL_CALL_OTHER;
+    }
+}
+
+/* The argument holding the path of a call of this kind, or -1. */
+static int path_arg(int kind) {
+    return kind == HL_CALL_OPEN || kind == HL_CALL_CREAT ? 0 : kind == HL_CALL_OPENAT || kind == HL_CALL_OPENAT2 ? 1 : -1;
+}
+
+/* openat2's struct open_how: read once from the caller into our copy and checked as the kernel checks
+ * it (sys_openat2, copy_struct_from_user, build_open_flags). 0, an errno for the call, or ESRCH when
+ * the call is no longer pending. */
+static int read_open_how(int listener, const int64_t *n, struct open_how *how) {
+    uint64_t size = (uint64_t)n[HL_N_ARG0 + 3];
+    if (size < OPEN_HOW_VER0) {
+        return EINVAL;
+    }
+    if (size > OPEN_HOW_MAX) {
+        return E2BIG;
+    }
+    unsigned char buf[OPEN_HOW_MAX];
+    int r = hl_read_child((int)n[HL_N_PID], (long)n[HL_N_ARG0 + 2], buf, (size_t)size);
+    /* Pending still, or pid may name another process by now and the bytes mean nothing. */
+    if (hl_notif_id_valid(listener, n[HL_N_ID]) != 0) {
+        return ESRCH;
+    }
+    if (r < 0) {
+        return EFAULT;
+    }
+    /* A later kernel's field we do not know, set: the kernel we mimic would say E2BIG. */
+    for (uint64_t i = OPEN_HOW_VER0; i < size; i++) {
+        if (buf[i] != 0) {
+            return E2BIG;
+        }
+    }
+    memcpy(how, buf, OPEN_HOW_VER0);
+    if ((how->flags & ~(uint64_t)K_VALID_OPEN_FLAGS) != 0 || (how->resolve & ~(uint64_t)K_VALID_RESOLVE_FLAGS) != 0) {
+        return EINVAL;
+    }
+    if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT)) {
+        return EINVAL;
+    }
+    if (how->flags & (O_CREAT | K_O_TMPFILE_BIT)) {
+        if (how->mode & ~(uint64_t)07777) {
+            return EINVAL;
+        }
+    } else if (how->mode != 0) {
+        return EINVAL;
+    }
+    if ((how->flags & O_CREAT) && (how->flags & O_DIRECTORY)) {
+        return EINVAL;
+    }
+    return 0;
+}
+
+int hl_broker_call(int listener, long notif_addr) {
+    int64_t *n = (int64_t *)(intptr_t)notif_addr;
+    if (n[HL_N_CALL_FOR] == n[HL_N_ID]) {
+        return (int)n[HL_N_CALL_KIND]; /* read already for this notification: the one copy */
+    }
+    int kind = call_kind(n);
+    struct open_how how = {0};
+    int err = 0;
+    /* open, openat and creat take their flags and mode as ints: judge what the kernel would use, not a
+     * register's upper half. */
+    switch (kind) {
+    case HL_CALL_OPEN:
+        how.flags = (unsigned int)n[HL_N_ARG0 + 1];
+        how.mode = (unsigned int)n[HL_N_ARG0 + 2];
+        break;
+    case HL_CALL_OPENAT:
+        how.flags = (unsigned int)n[HL_N_ARG0 + 2];
+        how.mode = (unsigned int)n[HL_N_ARG0 + 3];
+        break;
+    case HL_CALL_CREAT:
+        how.flags = O_CREAT | O_WRONLY | O_TRUNC; /* what creat(2) is */
+        how.mode = (unsigned int)n[HL_N_ARG0 + 1];
+        break;
+    case HL_CALL_OPENAT2:
+        err = read_open_how(listener, n, &how);
+        if (err == ESRCH) {
+            return -ESRCH;
+        }
+        if (err != 0) {
+            how = (struct open_how){0};
+        }
+        break;
+    default:
+        break;
+    }
+    n[HL_N_CALL_KIND] = kind;
+    n[HL_N_CALL_FLAGS] = (int64_t)how.flags;
+    n[HL_N_CALL_MODE] = (int64_t)how.mode;
+    n[HL_N_CALL_RESOLVE] = (int64_t)how.resolve;
+    n[HL_N_CALL_ERR] = err;
+    n[HL_N_CALL_FOR] = n[HL_N_ID];
+    return kind;
 }
 
 int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd) {
@@ -257,12 +403,20 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     long id = n[HL_N_ID];
     n[HL_N_F_MODE] = 0;
     n[HL_N_PATH_LEN] = HL_PATH_UNREAD;
-    int arg = path_arg(n);
+    int kind = hl_broker_call(listener, notif_addr);
+    if (kind == -ESRCH) {
+        return HL_BROKER_GONE;
+    }
+    int arg = path_arg(kind);
     if (arg < 0) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
-    /* openat's flags are an int to the kernel: judge what it would use, not the register's upper half. */
-    long open_flags = (long)(unsigned int)n[HL_N_ARG0 + arg + 1];
+    uint64_t open_flags = (uint64_t)n[HL_N_CALL_FLAGS];
+    uint64_t resolve = (uint64_t)n[HL_N_CALL_RESOLVE];
+    if (n[HL_N_CALL_ERR] != 0) {
+        /* openat2's own argument errors come first, before any name is looked at, as in the kernel. */
+        return answer_error(listener, id, (int)n[HL_N_CALL_ERR], 0);
+    }
     if (arg == 1 && (int)n[HL_N_ARG0] != AT_FDCWD) {
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
@@ -284,22 +438,24 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     if (path_len >= PATH_MAX || path[path_len] != 0) {
         return answer_error(listener, id, EINVAL, HL_BROKER_FAILED);
     }
-    if ((open_flags & ~(long)READ_ONLY_FLAGS) != 0 || (open_flags & O_ACCMODE) != O_RDONLY) {
+    if ((open_flags & ~(uint64_t)READ_ONLY_FLAGS) != 0 || (open_flags & O_ACCMODE) != O_RDONLY
+        || (resolve & ~(uint64_t)PASSED_RESOLVE) != 0) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
-    /* Non-blocking always: a FIFO (or a file with a write lease) must not hold the supervisor, which
-     * serves every other call too. O_NOCTTY always: a terminal never becomes ours. */
+    /* Decide before opening: an O_PATH lookup opens nothing (no driver's open, no FIFO's reader, no
+     * inotify IN_OPEN); its fstat says what the name is, and only an admitted regular file or asked-for
+     * directory is ever reopened for reading (hl_broker_send). */
     struct open_how how = {
-        .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (open_flags & PASSED_FLAGS),
+        .flags = O_PATH | O_CLOEXEC | (open_flags & PASSED_FLAGS),
         .mode = 0,
-        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+        .resolve = OUR_RESOLVE | (resolve & PASSED_RESOLVE),
     };
     int fd = (int)syscall(SYS_openat2, in_dirfd, path, &how, sizeof how);
     if (fd < 0) {
         int e = errno;
-        if (e == EXDEV || e == ENXIO) {
-            /* EXDEV: the resolution left in/ ("..", an absolute path, a symlink out): nothing was
-             * opened. ENXIO: a socket, or a device without a driver: not a file we serve. */
+        if (e == EXDEV) {
+            /* The resolution left in/ ("..", an absolute path, a symlink out) or crossed a mount in it:
+             * nothing was opened. */
             return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
         }
         return answer_error(listener, id, e, 0);
@@ -310,16 +466,15 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         close(fd);
         return answer_error(listener, id, e, 0);
     }
+    if (S_ISLNK(st.st_mode)) {
+        /* O_PATH | O_NOFOLLOW stops at a final symlink; the call asked O_NOFOLLOW: the kernel's ELOOP. */
+        close(fd);
+        return answer_error(listener, id, ELOOP, 0);
+    }
     /* Regular files, and directories when the call asked for one: never a FIFO, socket or device. */
     if (!(S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && (open_flags & O_DIRECTORY)))) {
         close(fd);
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
-    }
-    /* Hand over the blocking mode the call asked for (ours was only for the open). */
-    if (!(open_flags & O_NONBLOCK) && fcntl(fd, F_SETFL, 0) != 0) {
-        int e = errno;
-        close(fd);
-        return answer_error(listener, id, e, 0);
     }
     n[HL_N_F_MODE] = st.st_mode;
     n[HL_N_F_NLINK] = (int64_t)st.st_nlink;
@@ -329,21 +484,59 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     return fd;
 }
 
-/* The default admission of an opened file (Policy.admit's default too): a directory, or a file with
- * exactly one link. A file with several links may be a name in in/ for a file outside it. */
+/* The default admission of a looked-up file, on its O_PATH descriptor's fstat (Policy.admit's default
+ * too): a directory, or a file with exactly one link. A file with several links may be a name in in/
+ * for a file outside it; refused, it was never opened. */
 static int default_admits(const int64_t *n) {
     return S_ISDIR((mode_t)n[HL_N_F_MODE]) || n[HL_N_F_NLINK] == 1;
+}
+
+/* Reopens the admitted O_PATH descriptor for reading; the new descriptor, or -errno (-EACCES: what
+ * opened is not the file admitted). Through /proc/self/fd: the kernel's way to turn an O_PATH
+ * descriptor into an open file (openat2 takes no AT_EMPTY_PATH). The magic link is ours (our own
+ * process's table), and the dev/ino check makes sure a /proc someone mounted over cannot hand us
+ * another file. Non-blocking for the open (a lease or a FIFO must not hold us), O_NOCTTY always. */
+static int reopen_admitted(const int64_t *n, int fd, int keep_nonblock) {
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (S_ISDIR((mode_t)n[HL_N_F_MODE]) ? O_DIRECTORY : 0);
+    int file = open(self, flags);
+    if (file < 0) {
+        return -errno;
+    }
+    struct stat st;
+    if (fstat(file, &st) != 0) {
+        int e = errno;
+        close(file);
+        return -e;
+    }
+    if ((int64_t)st.st_dev != n[HL_N_F_DEV] || (int64_t)st.st_ino != n[HL_N_F_INO]
+        || (st.st_mode & S_IFMT) != ((mode_t)n[HL_N_F_MODE] & S_IFMT)) {
+        close(file);
+        return -EACCES;
+    }
+    /* Hand over the blocking mode the call asked for (ours was only for the open). */
+    if (!keep_nonblock && fcntl(file, F_SETFL, 0) != 0) {
+        int e = errno;
+        close(file);
+        return -e;
+    }
+    return file;
 }
 
 int hl_broker_send(int listener, long notif_addr, int fd) {
     const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
     long id = n[HL_N_ID];
-    int arg = path_arg(n);
-    long open_flags = arg < 0 ? 0 : (long)(unsigned int)n[HL_N_ARG0 + arg + 1];
+    long open_flags = n[HL_N_CALL_FOR] == id ? (long)n[HL_N_CALL_FLAGS] : 0;
+    int file = reopen_admitted(n, fd, (open_flags & O_NONBLOCK) != 0);
+    close(fd);
+    if (file < 0) {
+        return answer_error(listener, id, -file, file == -EACCES ? HL_BROKER_REFUSED : 0);
+    }
     struct seccomp_notif_addfd addfd = {
         .id = (uint64_t)id,
         .flags = SECCOMP_ADDFD_FLAG_SEND,
-        .srcfd = (uint32_t)fd,
+        .srcfd = (uint32_t)file,
         .newfd = 0,
         .newfd_flags = (uint32_t)(open_flags & O_CLOEXEC),
     };
@@ -353,7 +546,7 @@ int hl_broker_send(int listener, long notif_addr, int fd) {
     while ((remote = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd)) < 0 && errno == EINTR) {
     }
     int e = errno;
-    close(fd);
+    close(file);
     if (remote >= 0) {
         return remote;
     }
@@ -372,7 +565,9 @@ int hl_broker_refuse(int listener, long id, int fd, int err) {
 }
 
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd) {
-    const int64_t *n = (const int64_t *)(intptr_t)notif_addr;
+    int64_t *n = (int64_t *)(intptr_t)notif_addr;
+    /* A fresh notification in a reused buffer: its call is not read yet. */
+    n[HL_N_CALL_FOR] = ~n[HL_N_ID];
     /* One read into the supervisor's buffer (path_addr); the open uses exactly these bytes. */
     int fd = hl_broker_open(listener, notif_addr, path_addr, HL_PATH_UNREAD, in_dirfd);
     if (fd < 0) {

@@ -11,6 +11,8 @@
 #ifndef HL_BROKER_H
 #define HL_BROKER_H
 
+#include <stddef.h>
+
 /* Answers. CONTINUE lets the real call run (the bare round trip); BROKER opens the path beneath
  * in/ in the supervisor and injects the descriptor; ERROR and VALUE answer without running it. */
 #define HL_ANSWER_CONTINUE 0
@@ -60,7 +62,27 @@
 /* hl_broker_open: the length of the path it read itself (when called with HL_PATH_UNREAD), else
  * HL_PATH_UNREAD */
 #define HL_N_PATH_LEN 16
-#define HL_N_LONGS 17
+/* The call as the broker reads it (hl_broker_call): its kind (HL_CALL_*), the open flags, mode and
+ * resolve bits it asked for (openat2: from the supervisor's one copy of its struct open_how; creat:
+ * O_CREAT | O_WRONLY | O_TRUNC), and the errno its own arguments earn before any name is looked at
+ * (openat2's EINVAL, E2BIG or EFAULT for its open_how), 0 if none. Valid while HL_N_CALL_FOR holds
+ * the notification's id (anything else: not read yet). */
+#define HL_N_CALL_KIND 17
+#define HL_N_CALL_FLAGS 18
+#define HL_N_CALL_MODE 19
+#define HL_N_CALL_RESOLVE 20
+#define HL_N_CALL_ERR 21
+#define HL_N_CALL_FOR 22
+#define HL_N_LONGS 23
+
+/* The calls the broker serves, and their path argument: open (0), openat (1, dirfd arg 0, flags arg
+ * 2), openat2 (1, dirfd arg 0, struct open_how * arg 2, its size arg 3), creat (0). x86_64 only:
+ * any other architecture or number is HL_CALL_OTHER, refused. */
+#define HL_CALL_OTHER 0
+#define HL_CALL_OPEN 1
+#define HL_CALL_OPENAT 2
+#define HL_CALL_OPENAT2 3
+#define HL_CALL_CREAT 4
 
 /* hl_broker_open's path_len when the path is not read yet: it reads it itself, once. */
 #define HL_PATH_UNREAD (-2147483647 - 1)
@@ -100,26 +122,45 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap);
  * caller's -ESRCH becomes -EFAULT). The broker's one read of a path: everything after it decides and
  * acts on the copy in buf_addr, never on the caller's memory again. */
 int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap);
-/* The broker's open, on the supervisor's copy: path_addr holds the path read by hl_notif_read_path
- * and path_len its result (ignored for a call the broker does not serve), or path_len is
+/* Reads exactly len bytes at addr in pid's memory into buf: 0 when all len bytes were read, else
+ * -errno (-EFAULT: not all of them readable, -ESRCH). The broker's read of a call's structure (openat2's
+ * struct open_how); like hl_read_path it says nothing about whether pid is still the caller: check the
+ * notification's id afterwards. */
+int hl_read_child(int pid, long addr, void *buf, size_t len);
+/* Reads what the broker needs of the notified call in the slots at notif_addr into the HL_N_CALL_*
+ * slots, once per notification (again only when HL_N_CALL_FOR is not its id): the kind, and for
+ * openat2 its struct open_how, read once from the caller into the supervisor's copy and checked as
+ * the kernel checks it (size below OPEN_HOW_SIZE_VER0: EINVAL; above a page, or non-zero bytes past
+ * the fields we know: E2BIG; unknown flag or resolve bits, a mode without O_CREAT/O_TMPFILE,
+ * RESOLVE_BENEATH with RESOLVE_IN_ROOT: EINVAL; unreadable: EFAULT), the result in HL_N_CALL_ERR.
+ * Returns the kind (>= 0), or -ESRCH when the call is no longer pending (nothing read is the caller's). */
+int hl_broker_call(int listener, long notif_addr);
+/* The broker's decision to open, on the supervisor's copy: path_addr holds the path read by
+ * hl_notif_read_path and path_len its result (ignored for a call the broker does not serve), or path_len is
  * HL_PATH_UNREAD and it makes that one read itself into path_addr (PATH_MAX bytes), leaving the
- * result in slot HL_N_PATH_LEN. Refuses (and answers) a
- * call other than openat/open, a dirfd other than AT_FDCWD, write access or other flags, a path
- * leaving in/; opens beneath in_dirfd with openat2 (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
- * O_NONBLOCK | O_NOCTTY always, so no file can block the supervisor), fstat()s what it opened and
- * refuses anything but a regular file or, when O_DIRECTORY was asked, a directory. On success the
- * call is still unanswered: returns our descriptor (O_NONBLOCK cleared unless the call asked for it)
- * and fills the HL_N_F_* slots for the admission; else an answered result (encoding above). */
+ * result in slot HL_N_PATH_LEN. Refuses (and answers) a call other than open, openat, openat2 and
+ * creat (hl_broker_call), a dirfd other than AT_FDCWD, write access (creat included) or other flags,
+ * RESOLVE_IN_ROOT, a path leaving in/ or crossing a mount inside it; answers openat2's own argument
+ * errors as the kernel would. It opens nothing for I/O: an O_PATH descriptor beneath in_dirfd
+ * (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV, the call's O_NOFOLLOW,
+ * O_DIRECTORY and further resolve bits), whose fstat() decides: anything but a regular file or, when
+ * O_DIRECTORY was asked, a directory is refused (a FIFO, socket or device is never opened, so no
+ * writer is released and no driver's open runs; a symlink met with O_NOFOLLOW answers ELOOP). On
+ * success the call is still unanswered: returns that O_PATH descriptor and fills the HL_N_F_* slots
+ * (of the O_PATH fstat) for the admission; else an answered result (encoding above). */
 int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd);
-/* Injects fd as the call's result (ADDFD with SEND, the call's O_CLOEXEC) and closes our copy: the
- * child's descriptor number, or an answered/gone/failed result. */
+/* The admitted file handed over: reopens hl_broker_open's O_PATH descriptor fd for reading through
+ * /proc/self/fd (read-only, O_NOCTTY, non-blocking for the open itself: a lease cannot hold us; the
+ * call's O_NONBLOCK kept), checks that the reopened file is the admitted one (st_dev, st_ino of the
+ * HL_N_F_* slots; else refused), injects it (ADDFD with SEND, the call's O_CLOEXEC) and closes both of
+ * ours: the child's descriptor number, or an answered/gone/failed result. */
 int hl_broker_send(int listener, long notif_addr, int fd);
 /* Closes fd (if >= 0) and answers errno err as a refusal: HL_BROKER_REFUSED - err, or gone/failed. */
 int hl_broker_refuse(int listener, long id, int fd, int err);
-/* The native supervisor's broker answer in full: one hl_notif_read_path into path_addr (PATH_MAX
- * bytes), hl_broker_open, the default admission (a directory, or a file with exactly one link: a
- * hard link can make a file outside in/ one of in/'s names; else refused with EACCES),
- * hl_broker_send. Same result encoding. */
+/* The native supervisor's broker answer in full: hl_broker_call, one hl_notif_read_path into
+ * path_addr (PATH_MAX bytes), hl_broker_open, the default admission on the O_PATH descriptor's facts
+ * (a directory, or a file with exactly one link: a hard link can make a file outside in/ one of in/'s
+ * names; else refused with EACCES, nothing opened), hl_broker_send. Same result encoding. */
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
 /* An O_PATH directory fd for in/ (or -errno). */
 int hl_broker_open_dir(const char *path);

@@ -10,14 +10,18 @@ import heimdall.lab.BadInput;
  *       warning applies: the call's arguments may have changed since the supervisor looked, so this
  *       is not a security decision.
  *   <li>{@link #BROKER}: the supervisor reads the path from the caller once, into its own buffer,
- *       and opens that copy itself beneath the job's {@code in/} ({@code openat2} with
- *       {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS}, read-only, non-blocking) and injects the
- *       descriptor as the call's result. Refused with {@code EACCES}: a path escaping {@code in/},
- *       write access, a dirfd other than {@code AT_FDCWD}, a FIFO, socket or device, a directory
- *       opened without {@code O_DIRECTORY}, and a file with more than one link unless the policy
- *       admits it ({@link Policy#admit}). Other failures answer the open's own errno ({@code ENOENT},
- *       {@code ENAMETOOLONG} for a name of {@code PATH_MAX} bytes or more, ...). Only {@code openat}
- *       and {@code open} can be brokered; any other call is refused.
+ *       looks that copy up itself beneath the job's {@code in/} ({@code openat2} with {@code O_PATH},
+ *       {@code RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV}), decides on that
+ *       descriptor's {@code fstat}, and only then opens the file for reading (non-blocking, through
+ *       {@code /proc/self/fd}) and injects the descriptor as the call's result. Refused with
+ *       {@code EACCES}: a path escaping {@code in/} or crossing a mount in it, write access
+ *       ({@code creat} always), a dirfd other than {@code AT_FDCWD}, {@code RESOLVE_IN_ROOT}, a FIFO,
+ *       socket or device, a directory opened without {@code O_DIRECTORY}, and a file with more than
+ *       one link unless the policy admits it ({@link Policy#admit}); none of them is ever opened for
+ *       reading. Other failures answer the kernel's own errno ({@code ENOENT}, {@code ENAMETOOLONG}
+ *       for a name of {@code PATH_MAX} bytes or more, {@code openat2}'s {@code EINVAL}/{@code E2BIG}
+ *       for its {@code open_how}, ...). {@code open}, {@code openat}, {@code openat2} and
+ *       {@code creat} can be brokered ({@link OpenCall}); any other call is refused.
  *   <li>{@link #error(int)}: the call fails with that errno, not run.
  *   <li>{@link #value(long)}: the call returns that value, not run.
  * </ul>

@@ -48,7 +48,19 @@ final class BrokerNative {
     static final int N_F_DEV = 14;
     static final int N_F_INO = 15;
     static final int N_PATH_LEN = 16;
-    static final int N_LONGS = 17;
+    static final int N_CALL_KIND = 17;
+    static final int N_CALL_FLAGS = 18;
+    static final int N_CALL_MODE = 19;
+    static final int N_CALL_RESOLVE = 20;
+    static final int N_CALL_ERR = 21;
+    static final int N_CALL_FOR = 22;
+    static final int N_LONGS = 23;
+
+    static final int CALL_OTHER = 0;
+    static final int CALL_OPEN = 1;
+    static final int CALL_OPENAT = 2;
+    static final int CALL_OPENAT2 = 3;
+    static final int CALL_CREAT = 4;
 
     static final int PATH_UNREAD = Integer.MIN_VALUE;
 
@@ -105,6 +117,8 @@ final class BrokerNative {
     static native int hl_notif_id_valid(int listener, long id);
 
     static native int hl_notif_read_path(int listener, long id, int pid, long addr, long bufAddr, int cap);
+
+    static native int hl_broker_call(int listener, long notifAddr);
 
     static native int hl_broker_open(int listener, long notifAddr, long pathAddr, int pathLen, int inDirfd);
 

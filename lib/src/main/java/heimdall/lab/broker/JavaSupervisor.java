@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A {@link Answer#BROKER} answer is taken in steps through the native library, so that the policy
  * sees what it decides on: the path is read once into the {@link Notification}'s buffer (by the policy
- * or, if it did not look, by the open), opened from that copy ({@code hl_broker_open}: beneath {@code in/},
- * non-blocking, regular files and asked-for directories only), admitted by {@link Policy#admit} and
- * injected. Refusals answer {@code EACCES}; a policy that throws gets {@code EPERM}.
+ * or, if it did not look, by the broker), looked up from that copy ({@code hl_broker_open}: an
+ * {@code O_PATH} descriptor beneath {@code in/}, regular files and asked-for directories only, nothing
+ * opened for reading), admitted by {@link Policy#admit} on that descriptor's {@code fstat}, and only
+ * then reopened for reading and injected ({@code hl_broker_send}). Every call kind of {@link OpenCall}
+ * is served the same way. Refusals answer {@code EACCES}; a policy that throws gets {@code EPERM}.
  */
 public final class JavaSupervisor implements Supervisor {
     private final int listener;
@@ -197,7 +199,8 @@ public final class JavaSupervisor implements Supervisor {
 
     /**
      * The broker answer on the policy's copy of the path: read once (here only if the policy did not),
-     * opened from that copy, admitted by the policy, injected. The result in the native encoding.
+     * looked up from that copy with O_PATH, admitted by the policy, then reopened and injected. The
+     * result in the native encoding.
      */
     private int broker(int fd, Notification n, long slots) {
         int arg = n.brokerPathArg(); // -1: a call the broker does not serve, refused by the open
@@ -214,7 +217,7 @@ public final class JavaSupervisor implements Supervisor {
         } catch (Throwable t) {
             policyFailure.compareAndSet(null, t);
             fail(BrokerNative.EPERM);
-            BrokerNative.hl_close(file);
+            BrokerNative.hl_close(file); // the O_PATH descriptor: nothing was opened for reading
             int r = BrokerNative.hl_notif_error(fd, n.id(), BrokerNative.EPERM);
             return r == 0 ? -BrokerNative.EPERM : r == -BrokerNative.ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
         }

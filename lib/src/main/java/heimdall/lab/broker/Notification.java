@@ -21,13 +21,21 @@ import java.nio.charset.StandardCharsets;
  * decides on. A {@code CONTINUE} decision is another matter: the kernel then reads the caller's
  * memory again for the real call, so the copy says nothing about what that call opens.
  *
- * <p>While {@link Policy#admit} runs, the {@code opened*} methods describe the file the broker opened
- * for this call ({@code fstat} of its descriptor).
+ * <p>{@link #call()} says which of the calls that open by name this is ({@code open}, {@code openat},
+ * {@code openat2}, {@code creat}), {@link #readPath()} reads that call's name argument and
+ * {@link #openFlags()} its flags; for {@code openat2} the {@code struct open_how} is read once from the
+ * caller into the supervisor's copy, which the broker answer decides on too.
+ *
+ * <p>While {@link Policy#admit} runs, the {@code opened*} methods describe the file the broker looked
+ * up for this call ({@code fstat} of an {@code O_PATH} descriptor): nothing is opened for reading
+ * before the admission says yes.
  */
 public final class Notification {
-    /** x86_64 syscall numbers a policy is likely to look at. */
+    /** x86_64 syscall numbers a policy is likely to look at ({@link OpenCall} names the four the broker serves). */
     public static final int OPEN = 2;
+    public static final int CREAT = 85;
     public static final int OPENAT = 257;
+    public static final int OPENAT2 = 437;
     /** {@code AUDIT_ARCH_X86_64} */
     public static final int ARCH_X86_64 = 0xC000003E;
     /** The longest path {@link #readPath} reads, terminating NUL included (Linux's PATH_MAX). */
@@ -66,6 +74,7 @@ public final class Notification {
         pathLength = -1;
         pathArg = -1;
         slots.putLong(BrokerNative.N_F_MODE * 8, 0);
+        slots.putLong(BrokerNative.N_CALL_FOR * 8, ~id()); // its flags and open_how not read yet
     }
 
     /** The kernel's cookie for this call. */
@@ -81,6 +90,54 @@ public final class Notification {
     /** The system call number. */
     public int nr() {
         return (int) slots.getLong(BrokerNative.N_NR * 8);
+    }
+
+    /** Which of the calls the broker serves this is ({@link OpenCall#OTHER} for any other); no read, no allocation. */
+    public OpenCall call() {
+        return OpenCall.of(arch(), nr());
+    }
+
+    /**
+     * The open flags the call asked for: {@code open}'s and {@code openat}'s flags argument (as the int
+     * the kernel uses), {@code creat}'s {@code O_CREAT|O_WRONLY|O_TRUNC}, and for {@code openat2} the
+     * {@code flags} of the supervisor's one copy of the caller's {@code struct open_how} (read on first
+     * use, the same copy the broker answer decides on). 0 for another call, or when the call's own
+     * arguments are wrong ({@link #callError()}).
+     */
+    public long openFlags() {
+        readCall();
+        return slots.getLong(BrokerNative.N_CALL_FLAGS * 8);
+    }
+
+    /** The mode the call passed (a file's permission bits for a creating open); as {@link #openFlags()}. */
+    public long openMode() {
+        readCall();
+        return slots.getLong(BrokerNative.N_CALL_MODE * 8);
+    }
+
+    /** {@code openat2}'s {@code resolve} bits from the supervisor's copy of its {@code open_how}; 0 for the others. */
+    public long openResolve() {
+        readCall();
+        return slots.getLong(BrokerNative.N_CALL_RESOLVE * 8);
+    }
+
+    /**
+     * The errno the call's own arguments earn before any name is looked at, as the kernel would answer
+     * it ({@code openat2}: {@code EINVAL} for a size below the first {@code open_how}, unknown flag or
+     * resolve bits, a mode without {@code O_CREAT}; {@code E2BIG} for non-zero bytes past the fields we
+     * know or a size over a page; {@code EFAULT} unreadable), 0 if none. A broker answer answers it.
+     */
+    public int callError() {
+        readCall();
+        return (int) slots.getLong(BrokerNative.N_CALL_ERR * 8);
+    }
+
+    /** Reads the call's flags (openat2: its open_how) once per notification; later asks use the copy. */
+    private void readCall() {
+        if (slots.getLong(BrokerNative.N_CALL_FOR * 8) != id()) {
+            // -ESRCH (the caller is gone) leaves the slots unread: flags read as 0, and any answer finds it gone
+            BrokerNative.hl_broker_call(listener, slotsAddress);
+        }
     }
 
     /** The {@code AUDIT_ARCH_*} of the call. */
@@ -110,6 +167,9 @@ public final class Notification {
      *     within {@link #PATH_MAX} bytes, {@code -ESRCH} the call is no longer pending)
      */
     public int readPath(int argIndex) {
+        if (argIndex < 0 || argIndex > 5) {
+            throw new IndexOutOfBoundsException("syscall argument " + argIndex);
+        }
         if (argIndex == pathArg) {
             return pathLength;
         }
@@ -117,6 +177,24 @@ public final class Notification {
         pathLength = BrokerNative.hl_notif_read_path(listener, id(), pid(), addr, pathAddress, PATH_MAX);
         pathArg = argIndex;
         return pathLength;
+    }
+
+    /**
+     * The name the call opens, read from the argument its {@link #call() kind} keeps it in ({@code open},
+     * {@code creat}: 0; {@code openat}, {@code openat2}: 1), once, as {@link #readPath(int)} does.
+     *
+     * @return its length, a negative errno as {@link #readPath(int)}, or {@code -EINVAL} (-22) for a
+     *     call that opens no name ({@link OpenCall#OTHER})
+     */
+    public int readPath() {
+        int arg = call().pathArg();
+        return arg < 0 ? -22 : readPath(arg);
+    }
+
+    /** The name the call opens (see {@link #readPath()}) as a String (allocates), or null when unreadable or none. */
+    public String path() {
+        int arg = call().pathArg();
+        return arg < 0 ? null : path(arg);
     }
 
     /** The length of the copy of argument {@code argIndex}, or {@link BrokerNative#PATH_UNREAD} when not read yet. */
@@ -133,13 +211,9 @@ public final class Notification {
         }
     }
 
-    /** The path argument of a call the broker serves ({@code openat}: 1, {@code open}: 0), or -1. */
+    /** The path argument of a call the broker serves (see {@link OpenCall#pathArg()}), or -1. */
     int brokerPathArg() {
-        if (arch() != ARCH_X86_64) {
-            return -1;
-        }
-        int nr = nr();
-        return nr == OPENAT ? 1 : nr == OPEN ? 0 : -1;
+        return call().pathArg();
     }
 
     /** The length of the last {@link #readPath}, or a negative errno. */
@@ -193,7 +267,7 @@ public final class Notification {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** The kind of file a broker answer opened: only these two are ever served. */
+    /** The kind of file a broker answer looked up: only these two ever reach the admission. */
     public enum FileType {
         REGULAR,
         DIRECTORY

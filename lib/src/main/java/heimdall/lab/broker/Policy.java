@@ -10,17 +10,27 @@ package heimdall.lab.broker;
  * copy of the caller's (see {@link Notification#readPath}): a {@link Answer#BROKER} answer opens
  * exactly the name the policy looked at, whatever the caller's other threads write meanwhile.
  *
- * <p>A broker answer is decided in two steps. {@link #decide} sees the call and its path; after a
- * {@code BROKER} answer the supervisor opens the path beneath {@code in/} (non-blocking, read-only)
- * and refuses, with {@code EACCES}, anything but a regular file or a directory asked for with
- * {@code O_DIRECTORY}: a FIFO, socket or device is never served. {@link #admit} then sees the opened
- * file ({@link Notification#openedType()}, {@link Notification#openedLinks()}, ...) and says whether
- * it is handed over; refused, the call fails with {@code EACCES}.
+ * <p>A broker answer is decided in two steps. {@link #decide} sees the call, its kind
+ * ({@link Notification#call()}: {@code open}, {@code openat}, {@code openat2} or {@code creat}), its
+ * flags and its path; after a {@code BROKER} answer the supervisor looks the path up beneath
+ * {@code in/} with an {@code O_PATH} descriptor, which opens nothing, and refuses, with {@code EACCES},
+ * anything but a regular file or a directory asked for with {@code O_DIRECTORY}: a FIFO, socket or
+ * device is never opened. {@link #admit} then sees that file ({@link Notification#openedType()},
+ * {@link Notification#openedLinks()}, ...) and says whether it is handed over; only then is it opened
+ * for reading. Refused, the call fails with {@code EACCES}.
+ *
+ * <p>The rule below covers every kind: {@link Notification#readPath()} reads the name from the
+ * argument each kind keeps it in (0 for {@code open} and {@code creat}, 1 for {@code openat} and
+ * {@code openat2}), so a policy cannot check {@code openat} and serve {@code open} unchecked. The
+ * broker itself refuses writes ({@code creat} always), so {@code BROKER} is safe for all four.
  *
  * <pre>{@code
  * byte[] secret = "secret".getBytes();
- * Policy p = n -> n.nr() == Notification.OPENAT && n.readPath(1) > 0 && n.pathContains(secret)
- *         ? Answer.error(13) : Answer.BROKER;
+ * Policy p = n -> switch (n.call()) {
+ *     case OPEN, OPENAT, OPENAT2, CREAT -> n.readPath() > 0 && n.pathContains(secret)
+ *             ? Answer.error(13) : Answer.BROKER;   // EACCES for the secret, the broker for the rest
+ *     case OTHER -> Answer.error(1);                // no name to check: EPERM
+ * };
  * }</pre>
  */
 @FunctionalInterface
@@ -29,8 +39,9 @@ public interface Policy {
     Answer decide(Notification call);
 
     /**
-     * After a {@link Answer#BROKER} answer, with the file opened: whether to hand it over (false
-     * answers {@code EACCES}). Only regular files and requested directories reach this. The default
+     * After a {@link Answer#BROKER} answer, with the file looked up but not opened (an {@code O_PATH}
+     * descriptor): whether to open it for reading and hand it over (false answers {@code EACCES}, and
+     * the file is never opened). Only regular files and requested directories reach this. The default
      * admits directories and files with exactly one link: a file with several links may be a name in
      * {@code in/} for a file outside it (a hard link crosses no directory, so {@code RESOLVE_BENEATH}
      * cannot see it). The native supervisor applies the same default.
