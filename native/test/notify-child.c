@@ -18,10 +18,21 @@
  *                           A and B without pause while this thread makes N openat calls on that
  *                           buffer; counts the opens whose content starts with MARKER (a file the
  *                           supervisor must not serve), the other opens, and the errors by errno
+ *   call KIND PATH [FLAGS [RESOLVE [SIZE [TAIL]]]]
+ *                           one open by name of KIND, read up to 256 bytes, the same reply as open:
+ *                           open (open(2)), openat, creat (mode 0600), openat2 (struct open_how of SIZE
+ *                           bytes, default 24, with byte TAIL at its end when SIZE > 24 and TAIL given),
+ *                           x32-open, x32-openat (the x32 numbers), i386-open (int $0x80, nr 5, the
+ *                           name in 32-bit memory)
+ *   fork-call KIND PATH ... the same in a forked worker sharing the filter (it may be killed: reap)
+ *   fork-sys NR [A0..A5]    a worker makes the raw call NR (numeric arguments) and exits 0, printing
+ *                           {"op":"sys","pid":..,"ret":..,"errno":..}; killed by a filter, it prints nothing
  *   exit
  *
  * Options: --cpu N (pin), --no-filter (the baseline: same calls, no filter), --extra before|after (a
- * second, allow-all program installed before or after the notifying one: a stacked floor).
+ * second, allow-all program installed before or after the notifying one: a stacked floor), --program
+ * FILE (install FILE's raw struct sock_filter instructions as the notifying program instead of the
+ * built-in one, e.g. the project's compiled broker floor).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -30,6 +41,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -39,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -81,6 +94,23 @@ static int install(struct sock_filter *insns, unsigned short len, unsigned flags
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
+/* The notifying program read from a file of raw struct sock_filter instructions. */
+static int install_notify_file(const char *file) {
+    static struct sock_filter insns[4096];
+    FILE *f = fopen(file, "rb");
+    if (f == NULL) {
+        return -1;
+    }
+    size_t n = fread(insns, sizeof insns[0], sizeof insns / sizeof insns[0], f);
+    int bad = ferror(f) || n == 0 || !feof(f);
+    fclose(f);
+    if (bad) {
+        errno = EINVAL;
+        return -1;
+    }
+    return install(insns, (unsigned short)n, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+}
+
 static int install_notify(void) {
     struct sock_filter f[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -109,8 +139,8 @@ static int install_extra(void) {
     return install(f, sizeof f / sizeof f[0], 0);
 }
 
-static void do_open(const char *path, int flags) {
-    int fd = openat(AT_FDCWD, path, flags);
+/* Reads up to 256 bytes of fd (closing it) and prints the open's reply. */
+static void report_open(const char *path, int fd) {
     int e = fd < 0 ? errno : 0;
     unsigned char data[256];
     ssize_t n = -1;
@@ -127,6 +157,83 @@ static void do_open(const char *path, int flags) {
     json_string(jpath, sizeof jpath, path);
     emit("{\"op\":\"open\",\"pid\":%d,\"path\":%s,\"fd\":%d,\"errno\":%d,\"bytes\":%zd,\"content_hex\":\"%s\"}",
          getpid(), jpath, fd, e, n, hex);
+}
+
+static void do_open(const char *path, int flags) {
+    report_open(path, openat(AT_FDCWD, path, flags));
+}
+
+/* The i386 entry from a 64-bit process: int $0x80 takes 32-bit arguments, so the name lives in memory
+ * below 4 GiB. */
+static long i386_call(long nr, const char *path, long flags) {
+    static char *low;
+    if (low == NULL) {
+        low = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+        if (low == MAP_FAILED) {
+            low = NULL;
+            return -ENOMEM;
+        }
+    }
+    snprintf(low, 8192, "%s", path);
+    long ret;
+    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(nr), "b"((long)(uintptr_t)low), "c"(flags), "d"(0L) : "memory");
+    return ret;
+}
+
+/* One open by name of the given kind (see "call" above); the descriptor, or -1 with errno set. */
+static int open_kind(const char *kind, const char *path, long flags, long resolve, long size, long tail) {
+    long r;
+    if (!strcmp(kind, "open")) {
+        r = syscall(SYS_open, path, flags, 0);
+    } else if (!strcmp(kind, "openat")) {
+        r = syscall(SYS_openat, AT_FDCWD, path, flags, 0);
+    } else if (!strcmp(kind, "creat")) {
+        r = syscall(SYS_creat, path, 0600);
+    } else if (!strcmp(kind, "openat2")) {
+        static unsigned char how_buf[8192];
+        if (size < 0 || size > (long)sizeof how_buf) {
+            errno = EINVAL;
+            return -1;
+        }
+        memset(how_buf, 0, sizeof how_buf);
+        struct open_how how = {.flags = (uint64_t)flags, .mode = 0, .resolve = (uint64_t)resolve};
+        memcpy(how_buf, &how, sizeof how);
+        if (size > (long)sizeof how && tail >= 0) {
+            how_buf[size - 1] = (unsigned char)tail;
+        }
+        r = syscall(SYS_openat2, AT_FDCWD, path, how_buf, (size_t)size);
+    } else if (!strcmp(kind, "x32-open")) {
+        r = syscall(SYS_open | 0x40000000, path, flags, 0);
+    } else if (!strcmp(kind, "x32-openat")) {
+        r = syscall(SYS_openat | 0x40000000, AT_FDCWD, path, flags, 0);
+    } else if (!strcmp(kind, "i386-open")) {
+        r = i386_call(5, path, flags);
+        if (r < 0 && r > -4096) {
+            errno = (int)-r;
+            r = -1;
+        }
+    } else {
+        errno = EINVAL;
+        return -1;
+    }
+    return (int)r;
+}
+
+static void do_call(char *rest) {
+    char *kind = strtok(rest, " ");
+    char *path = strtok(NULL, " ");
+    char *f = strtok(NULL, " ");
+    char *res = strtok(NULL, " ");
+    char *sz = strtok(NULL, " ");
+    char *tl = strtok(NULL, " ");
+    if (kind == NULL || path == NULL) {
+        emit("{\"op\":\"error\",\"error\":\"usage: call KIND PATH [FLAGS [RESOLVE [SIZE [TAIL]]]]\"}");
+        return;
+    }
+    long flags = f ? strtol(f, NULL, 0) : O_RDONLY | O_CLOEXEC;
+    int fd = open_kind(kind, path, flags, res ? strtol(res, NULL, 0) : 0, sz ? strtol(sz, NULL, 0) : 24,
+                       tl ? strtol(tl, NULL, 0) : -1);
+    report_open(path, fd);
 }
 
 static int64_t now_ns(void) {
@@ -253,6 +360,7 @@ static void race(long n, const char *a, const char *b, const char *marker) {
 int main(int argc, char **argv) {
     int cpu = -1, filter = 1;
     const char *extra = NULL;
+    const char *program = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
             cpu = atoi(argv[++i]);
@@ -260,6 +368,8 @@ int main(int argc, char **argv) {
             filter = 0;
         } else if (!strcmp(argv[i], "--extra") && i + 1 < argc) {
             extra = argv[++i];
+        } else if (!strcmp(argv[i], "--program") && i + 1 < argc) {
+            program = argv[++i];
         } else {
             fprintf(stderr, "notify-child: unknown argument %s\n", argv[i]);
             return 2;
@@ -284,7 +394,7 @@ int main(int argc, char **argv) {
             emit("{\"op\":\"hello\",\"error\":\"extra filter: %s\"}", strerror(errno));
             return 1;
         }
-        listener = install_notify();
+        listener = program ? install_notify_file(program) : install_notify();
         if (listener < 0) {
             emit("{\"op\":\"hello\",\"error\":\"notify filter: %s\"}", strerror(errno));
             return 1;
@@ -314,6 +424,29 @@ int main(int argc, char **argv) {
             pid_t w = fork();
             if (w == 0) {
                 do_open(path ? path : "", O_RDONLY | O_CLOEXEC);
+                _exit(0);
+            }
+            emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
+        } else if (!strcmp(cmd, "call")) {
+            do_call(strtok(NULL, ""));
+        } else if (!strcmp(cmd, "fork-call")) {
+            char *rest = strtok(NULL, "");
+            pid_t w = fork();
+            if (w == 0) {
+                do_call(rest);
+                _exit(0);
+            }
+            emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
+        } else if (!strcmp(cmd, "fork-sys")) {
+            long a[7] = {0};
+            char *t;
+            for (int i = 0; i < 7 && (t = strtok(NULL, " ")) != NULL; i++) {
+                a[i] = strtol(t, NULL, 0);
+            }
+            pid_t w = fork();
+            if (w == 0) {
+                long r = syscall(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+                emit("{\"op\":\"sys\",\"pid\":%d,\"ret\":%ld,\"errno\":%d}", getpid(), r, r < 0 ? errno : 0);
                 _exit(0);
             }
             emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);

@@ -51,22 +51,34 @@ public final class NotifyChildFixture implements AutoCloseable {
      *     or after the notifying one (a stacked floor)
      * @param workDir the child's working directory (what a {@code CONTINUE}d relative openat resolves
      *     against)
+     * @param program null for the fixture's own notifying program ({@code openat} notified, the rest
+     *     allowed), or a file of raw {@code struct sock_filter} instructions installed instead (with the
+     *     new listener), e.g. {@link heimdall.lab.floor.Floors#brokerFloor()} compiled
      */
-    public record Options(int cpu, boolean filter, String extra, Path workDir) {
+    public record Options(int cpu, boolean filter, String extra, Path workDir, Path program) {
+        public Options(int cpu, boolean filter, String extra, Path workDir) {
+            this(cpu, filter, extra, workDir, null);
+        }
+
         public static Options in(Path workDir) {
             return new Options(-1, true, null, workDir);
         }
 
         public Options onCpu(int cpu) {
-            return new Options(cpu, filter, extra, workDir);
+            return new Options(cpu, filter, extra, workDir, program);
         }
 
         public Options withFilter(boolean filter) {
-            return new Options(cpu, filter, extra, workDir);
+            return new Options(cpu, filter, extra, workDir, program);
         }
 
         public Options stacked(String extra) {
-            return new Options(cpu, filter, extra, workDir);
+            return new Options(cpu, filter, extra, workDir, program);
+        }
+
+        /** The notifying program from {@code file} (raw instructions) instead of the fixture's own. */
+        public Options withProgram(Path file) {
+            return new Options(cpu, filter, extra, workDir, file);
         }
     }
 
@@ -109,6 +121,10 @@ public final class NotifyChildFixture implements AutoCloseable {
         if (options.extra() != null) {
             cmd.add("--extra");
             cmd.add(options.extra());
+        }
+        if (options.program() != null) {
+            cmd.add("--program");
+            cmd.add(options.program().toString());
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
         if (options.workDir() != null) {
@@ -226,6 +242,37 @@ public final class NotifyChildFixture implements AutoCloseable {
         checkPath(path);
         send(flags < 0 ? "open " + path : "open " + path + " " + flags);
         return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
+    }
+
+    /**
+     * One open by name of {@code kind} in the child ({@code open}, {@code openat}, {@code creat},
+     * {@code openat2}, {@code x32-open}, {@code x32-openat}, {@code i386-open}); reads up to 256 bytes.
+     * For {@code openat2}: {@code flags} and {@code resolve} of a {@code struct open_how} of
+     * {@code size} bytes whose last byte is {@code tail} (when {@code size > 24} and {@code tail >= 0}).
+     */
+    public OpenResult call(String kind, String path, long flags, long resolve, long size, int tail) throws IOException {
+        checkPath(kind);
+        checkPath(path);
+        send("call " + kind + " " + path + " " + flags + " " + resolve + " " + size + " " + tail);
+        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
+    }
+
+    /** {@link #call} in a forked worker sharing the filter (it may be killed: {@link #reap()}); its pid. */
+    public int forkCall(String kind, String path, long flags, long resolve, long size, int tail) throws IOException {
+        checkPath(kind);
+        checkPath(path);
+        send("fork-call " + kind + " " + path + " " + flags + " " + resolve + " " + size + " " + tail);
+        return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /** A forked worker makes the raw call {@code nr} with numeric arguments and exits; its pid. */
+    public int forkSys(int nr, long... args) throws IOException {
+        StringBuilder b = new StringBuilder("fork-sys ").append(nr);
+        for (long a : args) {
+            b.append(' ').append(a);
+        }
+        send(b.toString());
+        return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
     }
 
     /** Forks a worker sharing the child's filter that opens {@code path} and exits; its pid. */

@@ -39,7 +39,9 @@ import java.util.List;
  *    .javaSupervisor().open("data.txt").runs(3).roundTrip();
  * }</pre>
  *
- * <p>Without {@link #beneath(Path)} the file lives in a private scratch folder made for the round trip
+ * <p>Without {@link #under} the child runs under {@link Lab#brokerFloor()}: every open by name brokered,
+ * the opens without a name killed, the rest allowed; {@link #toString()} and the result's floors say
+ * which floor ran. Without {@link #beneath(Path)} the file lives in a private scratch folder made for the round trip
  * and removed after it. Not thread-safe: a builder for one caller.
  */
 public final class Broker {
@@ -99,7 +101,11 @@ public final class Broker {
         return this;
     }
 
-    /** The floor the child installs; it must notify for {@code openat} (default: the broker filter alone). */
+    /**
+     * The floor the child installs; it must notify for {@code openat} (default: {@link Lab#brokerFloor()},
+     * the broker filter alone, which is a broker, not a sandbox; a static floor stacked on a broker
+     * filter, {@link FloorView#stacked}, is the sandbox).
+     */
     public Broker under(FloorView floor) {
         if (floor == null || !floor.brokered()) {
             throw bad("under", (floor == null ? "no floor" : floor.name()) + ": the floor notifies no supervisor "
@@ -110,6 +116,18 @@ public final class Broker {
         }
         this.floor = floor;
         return this;
+    }
+
+    /** The floor the child runs under: the one given to {@link #under}, else {@link Lab#brokerFloor()}. */
+    public FloorView floorView() {
+        return floor != null ? floor : Lab.brokerFloor();
+    }
+
+    /** What runs: the call, the supervisor and its answer, and the floor (the broker filter alone, or the one given). */
+    @Override
+    public String toString() {
+        return "broker round trip: openat " + open + " via " + kind.label() + " supervisor ("
+                + (fixed != null ? fixed.label() : "policy") + "), under " + floorView().name();
     }
 
     /** The child's CPU; one of {@link Cpus#allowed()} (default {@link Cpus#measuring()}). */
@@ -164,7 +182,7 @@ public final class Broker {
         if (why != null) {
             throw new Refusal(why);
         }
-        FloorView f = floor != null ? floor : Lab.brokerFilter("openat");
+        FloorView f = floorView();
         int childCpu = cpu == -2 ? Cpus.measuring() : cpu;
         int supCpu = supervisorCpu == -2 ? Cpus.supervisor() : supervisorCpu;
         Scratch scratch = beneath == null ? Scratch.create("heimdall-lab-explore-") : null;

@@ -76,7 +76,26 @@ public final class Lab {
         return file;
     }
 
-    /** Only the broker filter: everything allowed, {@code brokered} calls notify a supervisor. */
+    /**
+     * The broker filter alone, as a brokered job runs without a static floor ({@link Floors#brokerFloor()}):
+     * every call that opens a file by name ({@code open}, {@code openat}, {@code openat2},
+     * {@code creat}) notifies the supervisor, the calls that open without a name it could check
+     * ({@code open_by_handle_at}, {@code io_uring_setup}, {@code open_tree}, the mount API, ...) kill
+     * the process, and so do other architectures, the x32 numbers and numbers the table does not know;
+     * the rest runs. A broker, not a sandbox: what the child does to files without opening them is a
+     * floor's to judge ({@link FloorView#stacked}).
+     */
+    public static FloorView brokerFloor() {
+        return FloorView.brokered(BROKER_FLOOR, Floors.brokerFloor(), Floors.OPEN_BY_NAME);
+    }
+
+    /** The name {@link #brokerFloor()} goes by in results. */
+    public static final String BROKER_FLOOR = "broker filter alone: a broker, not a sandbox";
+
+    /**
+     * A broker filter for measuring: everything allowed, {@code brokered} calls notify a supervisor.
+     * Not a floor: any call it does not name runs unchecked; a job's default is {@link #brokerFloor()}.
+     */
     public static FloorView brokerFilter(String... brokered) {
         if (brokered.length == 0) {
             throw BadInput.at("broker filter", "brokered", "name at least one call to broker");
@@ -116,7 +135,9 @@ public final class Lab {
 
     /**
      * A brokered round trip whose notified {@code openat} is answered by {@code policy}, a Java lambda
-     * run by the Java supervisor ({@link Broker#javaSupervisor()}).
+     * run by the Java supervisor ({@link Broker#javaSupervisor()}). Without {@link Broker#under} the
+     * child runs under {@link #brokerFloor()}, so the policy answers every call that opens by name
+     * (see {@link Policy}'s example).
      */
     public static Broker broker(Policy policy) {
         if (policy == null) {

@@ -75,8 +75,13 @@ public record RoundTrip(String supervisor, String answer, Measurement measuremen
         return measurement.plot();
     }
 
+    /** The floor the child ran under ({@link Lab#BROKER_FLOOR} for the broker filter alone). */
+    public String floor() {
+        return measurement.floors().isEmpty() ? "no filter" : String.join(" + ", measurement.floors());
+    }
+
     @Override
     public String toString() {
-        return measurement + ", last call " + lastOutcome;
+        return measurement + ", last call " + lastOutcome + ", under " + floor();
     }
 }

@@ -3,6 +3,7 @@ package heimdall.lab.floor;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
+import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.profile.SyscallRule;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,72 @@ public final class Floors {
         return new Floor(name, List.of(Compiler.compile(brokerFilter(brokered)), Compiler.compile(profile)), 0);
     }
 
-    /** The broker filter alone: allow everything, notify the supervisor for {@code brokered}. */
+    /**
+     * The calls that open a file by name ({@code open}, {@code openat}, {@code openat2}, {@code creat}):
+     * {@link #brokerFloor()} notifies the supervisor for each, so the broker sees every name opened.
+     */
+    public static final List<String> OPEN_BY_NAME = List.of("open", "openat", "openat2", "creat");
+
+    /**
+     * The calls that reach a file without a name the supervisor can check: by file handle
+     * ({@code open_by_handle_at}, and {@code name_to_handle_at}, which makes one), through a ring the
+     * kernel works off without seccomp seeing the opens ({@code io_uring_setup}, {@code io_uring_enter},
+     * {@code io_uring_register}: a ring fd could also arrive from outside), through the mount API
+     * ({@code open_tree}, {@code fsopen}, {@code fsconfig}, {@code fsmount}, {@code fspick},
+     * {@code move_mount}, {@code mount_setattr}: a tree or a new mount as a descriptor) and through
+     * {@code fanotify_init} (whose events carry open descriptors of other processes' files).
+     * {@link #brokerFloor()} kills the process on each. {@code open_tree_attr} (Linux 6.15) is not in
+     * the x86_64 table the project compiles against, so it meets the floor's default, a kill, too.
+     */
+    public static final List<String> OPEN_WITHOUT_NAME = List.of("open_by_handle_at", "name_to_handle_at",
+            "io_uring_setup", "io_uring_enter", "io_uring_register", "open_tree", "fsopen", "fsconfig", "fsmount",
+            "fspick", "move_mount", "mount_setattr", "fanotify_init");
+
+    /**
+     * The broker floor: the default floor of a brokered job when no static floor is given
+     * ({@code Lab.broker(policy)} without {@code under(...)}). A broker, not a sandbox.
+     *
+     * <ul>
+     *   <li>{@link #OPEN_BY_NAME}: notify the supervisor, which answers by its policy and opens beneath
+     *       {@code in/} itself (both supervisors serve all four kinds);
+     *   <li>{@link #OPEN_WITHOUT_NAME}: {@code KILL_PROCESS}. Killed rather than refused with an errno:
+     *       none has a use beneath a broker that must see every open; an errno invites the fallbacks
+     *       libraries have for a missing io_uring or handle support and hides that the job asked for a
+     *       way around, while a kill fails the run loudly, names the call ({@code SIGSYS}) and is the
+     *       answer the floor gives foreign architectures already. A program that needs io_uring for its
+     *       I/O needs a floor that allows it, knowingly ({@code under(...)}).
+     *   <li>every other call of the x86_64 table: allowed, each answered from the kernel's action
+     *       cache (no rule of theirs looks at an argument);
+     *   <li>any other architecture (i386 through {@code int 0x80} included), the x32 numbers and any
+     *       number the table does not know (a call newer than the table, which the floor cannot say
+     *       opens nothing): {@code KILL_PROCESS}, as the static floors answer foreign calls.
+     * </ul>
+     *
+     * <p>What it promises: every open of a file by name reaches the supervisor, on the supervisor's
+     * copy of the name, and no call opens a file without one. What it does not: the allowed calls that
+     * touch files by name without opening them ({@code stat}, {@code execve}, {@code rename},
+     * {@code unlink}, {@code truncate}, {@code mount}, ...), descriptors inherited or received over a
+     * socket, and other processes the child can act through ({@code ptrace}, {@code pidfd_getfd}) are
+     * not the broker's to judge: that is a floor's job (a static floor stacked on it, another uid, a
+     * mount namespace).
+     */
+    public static Profile brokerFloor() {
+        SyscallTable table = SyscallTable.x86_64();
+        Set<String> ruled = new java.util.HashSet<>(OPEN_BY_NAME);
+        ruled.addAll(OPEN_WITHOUT_NAME);
+        String[] allowed = table.byName().keySet().stream().filter(n -> !ruled.contains(n)).sorted().toArray(String[]::new);
+        return Profile.builder(Action.KILL_PROCESS)
+                .rule(Action.NOTIFY, OPEN_BY_NAME.toArray(String[]::new))
+                .rule(Action.KILL_PROCESS, OPEN_WITHOUT_NAME.toArray(String[]::new))
+                .allow(allowed)
+                .build();
+    }
+
+    /**
+     * A broker filter for measuring: allow everything, notify the supervisor for {@code brokered}.
+     * Not a floor: calls it does not name run unchecked ({@code open} beside a brokered
+     * {@code openat}, {@code io_uring_setup}); a job's default is {@link #brokerFloor()}.
+     */
     public static Profile brokerFilter(Set<String> brokered) {
         return Profile.builder(Action.ALLOW).rule(Action.NOTIFY, brokered.stream().sorted().toArray(String[]::new)).build();
     }
