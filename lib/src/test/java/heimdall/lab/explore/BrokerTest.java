@@ -36,11 +36,33 @@ class BrokerTest {
             assertEquals(250, s.errored());
         }
         assertEquals("java", rt.supervisor());
+        assertEquals(Lab.BROKER_FLOOR, rt.floor(), "the default floor, named");
+        assertTrue(rt.toString().endsWith("under " + Lab.BROKER_FLOOR), rt.toString());
         assertNull(rt.policyFailure());
         assertEquals(2, rt.decisions().rowCount());
         assertEquals(1, rt.table().rowCount());
         assertNotNull(rt.plot());
         left.assertNone(); // the scratch in/ folder went with the round trip
+    }
+
+    /** Which floor a round trip runs under is said before it runs: the broker filter alone, or the one given. */
+    @Test
+    void itSaysWhichFloorItRunsUnder() {
+        Broker alone = Lab.broker(n -> Answer.BROKER);
+        assertEquals(Lab.BROKER_FLOOR, alone.floorView().name());
+        assertTrue(alone.toString().contains("under broker filter alone: a broker, not a sandbox"), alone.toString());
+        FloorView stacked = Lab.fixtureFloor("abcdf").stacked("openat");
+        Broker under = Lab.broker(Answer.CONTINUE).under(stacked);
+        assertTrue(under.toString().endsWith("under " + stacked.name()), under.toString());
+        // The broker filter alone: every open by name notifies, the opens without a name kill.
+        FloorView f = Lab.brokerFloor();
+        for (String call : heimdall.lab.floor.Floors.OPEN_BY_NAME) {
+            assertEquals("NOTIFY", f.answer(call), call);
+        }
+        for (String call : heimdall.lab.floor.Floors.OPEN_WITHOUT_NAME) {
+            assertEquals("KILL_PROCESS", f.answer(call), call);
+        }
+        assertEquals("ALLOW", f.answer("getppid"));
     }
 
     @Test
