@@ -115,10 +115,24 @@ public final class FloorView {
         return new FloorView(p, new Floor("three answers, " + name(), List.of(prog), 0), warnings, source);
     }
 
-    /** The broker filter for {@code brokered} under this floor: two programs, as a container job runs today. */
+    /**
+     * The broker filter for {@code brokered} under this floor: two programs, as a container job runs today
+     * (floor-cost's "stacked"). For measuring: a call this floor allows and {@code brokered} does not name
+     * ({@code open} beside {@code openat}) runs unbrokered; {@link #overBrokerFloor()} is the sandbox.
+     */
     public FloorView stacked(String... brokered) {
         Floor f = Floors.stacked("stacked, " + name(), profile, brokeredSet(brokered));
         return new FloorView(profile, f, warnings, source);
+    }
+
+    /**
+     * This floor on top of the broker filter alone ({@link Lab#brokerFloor()}): the sandbox for a brokered
+     * job. Every open by name this floor allows is brokered ({@code open}, {@code openat}, {@code openat2},
+     * {@code creat}), the opens without a name are killed whatever this floor says, and the rest is this
+     * floor's to answer. ({@link #stacked} brokers only the calls named, for measuring.)
+     */
+    public FloorView overBrokerFloor() {
+        return new FloorView(profile, Floors.overBrokerFloor(name() + " over the broker filter", profile), warnings, source);
     }
 
     private Set<String> brokeredSet(String... brokered) {

@@ -43,6 +43,16 @@ public final class Floors {
     }
 
     /**
+     * The static floor on top of {@link #brokerFloor()}: the sandbox a brokered job wants. The floor
+     * denies what the job may not do at all; the broker floor under it brokers every open by name the
+     * floor allows and kills the opens without a name even where the floor allows them. Two programs,
+     * the broker floor first (it hands out the listener).
+     */
+    public static Floor overBrokerFloor(String name, Profile profile) {
+        return new Floor(name, List.of(Compiler.compile(brokerFloor()), Compiler.compile(profile)), 0);
+    }
+
+    /**
      * The calls that open a file by name ({@code open}, {@code openat}, {@code openat2}, {@code creat}):
      * {@link #brokerFloor()} notifies the supervisor for each, so the broker sees every name opened.
      */

@@ -63,6 +63,29 @@ class BrokerTest {
             assertEquals("KILL_PROCESS", f.answer(call), call);
         }
         assertEquals("ALLOW", f.answer("getppid"));
+        // A static floor over it: the floor's denials stand, its allowed opens are brokered, the bypasses killed.
+        FloorView abcdf = Lab.fixtureFloor("abcdf");
+        FloorView sandbox = abcdf.overBrokerFloor();
+        assertEquals(2, sandbox.programs());
+        // the runner's openat, which abcdf allows (by its flags): brokered, so a round trip runs under it
+        assertEquals(heimdall.lab.profile.Action.Kind.NOTIFY.base,
+                sandbox.verdict(heimdall.lab.child.Call.openat(Path.of("/dev/null/x"))).actionOnly());
+        assertEquals("KILL_PROCESS", sandbox.answer("io_uring_setup"));
+        assertEquals(abcdf.answer("reboot"), sandbox.answer("reboot"));
+        assertTrue(Lab.broker(Answer.BROKER).under(sandbox).toString().endsWith("over the broker filter"),
+                Lab.broker(Answer.BROKER).under(sandbox).toString());
+    }
+
+    /** A round trip under a static floor over the broker filter: the floor's openat brokered by the policy. */
+    @Test
+    void aRoundTripRunsUnderAStaticFloorOverTheBrokerFilter() {
+        needsNotify();
+        FloorView sandbox = Lab.fixtureFloor("abcdf").overBrokerFloor();
+        RoundTrip rt = Lab.broker(n -> n.readPath() > 0 ? Answer.BROKER : Answer.error(1)).under(sandbox)
+                .runs(1).warmup(10).calls(50).roundTrip();
+        assertTrue(Long.parseLong(rt.lastOutcome()) >= 0, "an injected descriptor: " + rt.lastOutcome());
+        assertEquals(60, rt.stats().get(0).brokered());
+        assertEquals(sandbox.name(), rt.floor());
     }
 
     @Test
