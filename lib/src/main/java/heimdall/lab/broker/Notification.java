@@ -277,13 +277,13 @@ public final class Notification {
     private static final int S_IFREG = 0100000;
     private static final int S_IFDIR = 0040000;
 
-    /** The opened file's type during {@link Policy#admit}; null when nothing was opened for this call. */
+    /** The looked-up file's type during {@link Policy#admit} (of its O_PATH descriptor); null when none was looked up. */
     public FileType openedType() {
         int fmt = (int) slots.getLong(BrokerNative.N_F_MODE * 8) & S_IFMT;
         return fmt == S_IFREG ? FileType.REGULAR : fmt == S_IFDIR ? FileType.DIRECTORY : null;
     }
 
-    /** The opened file's permission bits and type ({@code st_mode}), 0 when nothing was opened. */
+    /** The looked-up file's permission bits and type ({@code st_mode}), 0 when none was looked up. */
     public int openedMode() {
         return (int) slots.getLong(BrokerNative.N_F_MODE * 8);
     }

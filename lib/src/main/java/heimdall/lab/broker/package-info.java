@@ -1,7 +1,9 @@
 /**
  * The broker: supervisors of seccomp user notifications (DESIGN.md "Broker", issue 4).
  *
- * <p>A measured child's brokered calls ({@code openat}) return {@code SECCOMP_RET_USER_NOTIF}; its
+ * <p>A measured child's brokered calls (under the broker floor, {@link heimdall.lab.floor.Floors#brokerFloor()}:
+ * {@code open}, {@code openat}, {@code openat2}, {@code creat}, see {@link heimdall.lab.broker.OpenCall})
+ * return {@code SECCOMP_RET_USER_NOTIF}; its
  * listener fd reaches this process (over {@code SCM_RIGHTS} from the measured child, or
  * {@code pidfd_getfd}) and is handed to a {@link heimdall.lab.broker.Supervisor}:
  *
@@ -12,7 +14,7 @@
  *     SupervisorStats stats = s.stop();
  * }
  * // or a notebook's own rule, on the Java supervisor:
- * Supervisor s = Supervisor.start(listenerFd, o, call -> call.nr() == Notification.OPENAT ? Answer.BROKER : Answer.error(1));
+ * Supervisor s = Supervisor.start(listenerFd, o, call -> call.call() != OpenCall.OTHER ? Answer.BROKER : Answer.error(1));
  * }</pre>
  *
  * <p>{@link heimdall.lab.broker.NotifyChildFixture} is a test fixture (a small notified child), and

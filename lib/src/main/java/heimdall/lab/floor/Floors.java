@@ -64,14 +64,15 @@ public final class Floors {
      * kernel works off without seccomp seeing the opens ({@code io_uring_setup}, {@code io_uring_enter},
      * {@code io_uring_register}: a ring fd could also arrive from outside), through the mount API
      * ({@code open_tree}, {@code fsopen}, {@code fsconfig}, {@code fsmount}, {@code fspick},
-     * {@code move_mount}, {@code mount_setattr}: a tree or a new mount as a descriptor) and through
-     * {@code fanotify_init} (whose events carry open descriptors of other processes' files).
+     * {@code move_mount}, {@code mount_setattr}: a tree or a new mount as a descriptor), through
+     * {@code fanotify_init} (whose events carry open descriptors of other processes' files) and
+     * {@code uselib} (on a kernel that still has it, the kernel maps a library by name itself).
      * {@link #brokerFloor()} kills the process on each. {@code open_tree_attr} (Linux 6.15) is not in
      * the x86_64 table the project compiles against, so it meets the floor's default, a kill, too.
      */
     public static final List<String> OPEN_WITHOUT_NAME = List.of("open_by_handle_at", "name_to_handle_at",
             "io_uring_setup", "io_uring_enter", "io_uring_register", "open_tree", "fsopen", "fsconfig", "fsmount",
-            "fspick", "move_mount", "mount_setattr", "fanotify_init");
+            "fspick", "move_mount", "mount_setattr", "fanotify_init", "uselib");
 
     /**
      * The broker floor: the default floor of a brokered job when no static floor is given
