@@ -39,6 +39,7 @@ class BrokerFloorTest {
     private static final int EACCES = 13;
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 02000000;
+    private static final int O_NOFOLLOW = 0400000;
     private static final int RESOLVE_IN_ROOT = 0x10;
     private static final int RESOLVE_NO_SYMLINKS = 0x04;
     private static final int ELOOP = 40;
@@ -161,7 +162,18 @@ class BrokerFloorTest {
             assertRefused(c.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1), ELOOP,
                     "the child's own RESOLVE_NO_SYMLINKS is kept");
             assertEquals("data in sub\n", c.call("openat2", "link-in", O_CLOEXEC, 0, 24, -1).text());
+            assertRefused(c.call("openat", "link-in", O_NOFOLLOW | O_CLOEXEC, 0, 24, -1), ELOOP, "O_NOFOLLOW on a symlink");
             assertEquals(0, sup.stop().failures());
+        }
+        // The kernel's own answers to the same calls, without a filter, beneath in/ as the child's cwd.
+        try (NotifyChildFixture plain = NotifyChildFixture.start(NotifyChildFixture.Options.in(job.in()).withFilter(false))) {
+            assertEquals(Job.HELLO, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 0).text());
+            assertEquals(E2BIG, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 1).errno());
+            assertEquals(EINVAL, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 16, -1).errno());
+            assertEquals(E2BIG, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 8192, -1).errno());
+            assertEquals(EINVAL, plain.call("openat2", "hello.txt", O_CLOEXEC, 0x40, 24, -1).errno());
+            assertEquals(ELOOP, plain.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1).errno());
+            assertEquals(ELOOP, plain.call("openat", "link-in", O_NOFOLLOW | O_CLOEXEC, 0, 24, -1).errno());
         }
         if (kind == Supervisor.Kind.JAVA) {
             assertEquals("OPENAT2 hello.txt 2000000 0 0", seen.get(0));
