@@ -63,7 +63,8 @@
 #define OPEN_HOW_MAX 4096
 /* Resolve bits of the child's that only narrow the lookup: passed on. RESOLVE_IN_ROOT would make "/"
  * mean in/, a meaning the broker does not serve (refused). */
-#define PASSED_RESOLVE (RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_CACHED)
+#define PASSED_RESOLVE                                                                                        \
+    (RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_CACHED)
 /* Ours always: beneath in/, no magic links, and no mount crossed inside it (a child that can mount
  * could otherwise bind a folder from outside into in/). */
 #define OUR_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
@@ -304,7 +305,10 @@ static int call_kind(const int64_t *n) {
 
 /* The argument holding the path of a call of this kind, or -1. */
 static int path_arg(int kind) {
-    return kind == HL_CALL_OPEN || kind == HL_CALL_CREAT ? 0 : kind == HL_CALL_OPENAT || kind == HL_CALL_OPENAT2 ? 1 : -1;
+    if (kind == HL_CALL_OPEN || kind == HL_CALL_CREAT) {
+        return 0;
+    }
+    return kind == HL_CALL_OPENAT || kind == HL_CALL_OPENAT2 ? 1 : -1;
 }
 
 /* openat2's struct open_how: read once from the caller into our copy and checked as the kernel checks

@@ -277,7 +277,7 @@ public final class Notification {
     private static final int S_IFREG = 0100000;
     private static final int S_IFDIR = 0040000;
 
-    /** The looked-up file's type during {@link Policy#admit} (of its O_PATH descriptor); null when none was looked up. */
+    /** The looked-up file's type during {@link Policy#admit} (its O_PATH descriptor's); null when none was. */
     public FileType openedType() {
         int fmt = (int) slots.getLong(BrokerNative.N_F_MODE * 8) & S_IFMT;
         return fmt == S_IFREG ? FileType.REGULAR : fmt == S_IFDIR ? FileType.DIRECTORY : null;

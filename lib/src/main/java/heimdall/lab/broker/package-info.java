@@ -14,7 +14,8 @@
  *     SupervisorStats stats = s.stop();
  * }
  * // or a notebook's own rule, on the Java supervisor:
- * Supervisor s = Supervisor.start(listenerFd, o, call -> call.call() != OpenCall.OTHER ? Answer.BROKER : Answer.error(1));
+ * Supervisor s = Supervisor.start(listenerFd, o,
+ *         call -> call.call() != OpenCall.OTHER ? Answer.BROKER : Answer.error(1));
  * }</pre>
  *
  * <p>{@link heimdall.lab.broker.NotifyChildFixture} is a test fixture (a small notified child), and

@@ -123,7 +123,7 @@ public final class Broker {
         return floor != null ? floor : Lab.brokerFloor();
     }
 
-    /** What runs: the call, the supervisor and its answer, and the floor (the broker filter alone, or the one given). */
+    /** What runs: the call, the supervisor, its answer and the floor (the broker filter alone, or the given one). */
     @Override
     public String toString() {
         return "broker round trip: openat " + open + " via " + kind.label() + " supervisor ("

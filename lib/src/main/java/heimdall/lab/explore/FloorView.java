@@ -132,7 +132,8 @@ public final class FloorView {
      * floor's to answer. ({@link #stacked} brokers only the calls named, for measuring.)
      */
     public FloorView overBrokerFloor() {
-        return new FloorView(profile, Floors.overBrokerFloor(name() + " over the broker filter", profile), warnings, source);
+        Floor f = Floors.overBrokerFloor(name() + " over the broker filter", profile);
+        return new FloorView(profile, f, warnings, source);
     }
 
     private Set<String> brokeredSet(String... brokered) {

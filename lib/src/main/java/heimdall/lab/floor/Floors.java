@@ -106,7 +106,8 @@ public final class Floors {
         SyscallTable table = SyscallTable.x86_64();
         Set<String> ruled = new java.util.HashSet<>(OPEN_BY_NAME);
         ruled.addAll(OPEN_WITHOUT_NAME);
-        String[] allowed = table.byName().keySet().stream().filter(n -> !ruled.contains(n)).sorted().toArray(String[]::new);
+        String[] allowed = table.byName().keySet().stream().filter(n -> !ruled.contains(n)).sorted()
+                .toArray(String[]::new);
         return Profile.builder(Action.KILL_PROCESS)
                 .rule(Action.NOTIFY, OPEN_BY_NAME.toArray(String[]::new))
                 .rule(Action.KILL_PROCESS, OPEN_WITHOUT_NAME.toArray(String[]::new))

@@ -30,6 +30,7 @@ class KernelBrokerFloorTest {
     private static final int OPEN_TREE_ATTR = 467;
 
     private static final Program FLOOR = Compiler.compile(Floors.brokerFloor());
+    private static final int KILL = Action.KILL_PROCESS.ret();
 
     @Test
     void everyNumberOfTheTableGetsTheAnswerTheFloorPromises() {
@@ -44,8 +45,8 @@ class KernelBrokerFloorTest {
             int want = named.contains(name) ? Action.NOTIFY.ret() : bypass.contains(name) ? Action.KILL_PROCESS.ret()
                     : Action.ALLOW.ret();
             if (got != want) {
-                wrong.computeIfAbsent(Action.describe(got) + " instead of " + Action.describe(want), k -> new ArrayList<>())
-                        .add(name);
+                String how = Action.describe(got) + " instead of " + Action.describe(want);
+                wrong.computeIfAbsent(how, k -> new ArrayList<>()).add(name);
             }
             if (want == Action.ALLOW.ret()) {
                 allowed++;
@@ -54,10 +55,8 @@ class KernelBrokerFloorTest {
                 }
             }
             // The same call from any other architecture, and its x32 number: killed.
-            assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, new SeccompData(nr, AUDIT_ARCH_I386, 0, new long[6]))
-                    .action(), name + " as an i386 call");
-            assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, SeccompData.x86_64(nr | Profile.X32_SYSCALL_BIT))
-                    .action(), name + " as an x32 call");
+            assertEquals(KILL, answer(new SeccompData(nr, AUDIT_ARCH_I386, 0, new long[6])), name + " as an i386 call");
+            assertEquals(KILL, answer(SeccompData.x86_64(nr | Profile.X32_SYSCALL_BIT)), name + " as an x32 call");
         }
         assertEquals(Map.of(), wrong, "calls the broker floor answers otherwise than it promises");
         assertTrue(allowed > 300, allowed + " calls allowed");
@@ -69,10 +68,14 @@ class KernelBrokerFloorTest {
             assertTrue(TABLE.number(n).isPresent(), n);
         }
         // i386 open (nr 5 through int 0x80), numbers past the table (open_tree_attr) and -1: killed.
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, new SeccompData(5, AUDIT_ARCH_I386, 0, new long[6])).action());
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, SeccompData.x86_64(OPEN_TREE_ATTR)).action());
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, SeccompData.x86_64(TABLE.maxNumber() + 1)).action());
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(FLOOR, SeccompData.x86_64(-1)).action());
+        assertEquals(KILL, answer(new SeccompData(5, AUDIT_ARCH_I386, 0, new long[6])));
+        assertEquals(KILL, answer(SeccompData.x86_64(OPEN_TREE_ATTR)));
+        assertEquals(KILL, answer(SeccompData.x86_64(TABLE.maxNumber() + 1)));
+        assertEquals(KILL, answer(SeccompData.x86_64(-1)));
+    }
+
+    private static int answer(SeccompData call) {
+        return Emulator.run(FLOOR, call).action();
     }
 
     /**
