@@ -178,13 +178,14 @@ public final class FollowerCost {
             folder.deleteOwn("samples.arrow");
             return new Result(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary("follower-cost", cause, SummaryJson.trees(summary));
         folder.writeEnvironment("follower-cost", cause, new FollowerCostEnvironment(1, started.toString(), Instant.now().toString(),
                 HostFacts.of(host), FollowerCostEnvironment.RunOptions.of(o), ResultsFolder.javaVm()));
         String table = table(summary);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        return new Result(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), summary, cause);
     }
 
     private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index) {

@@ -148,7 +148,7 @@ public final class GraphJmhCommand implements Command {
                         + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
                         + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
                 entry, layout.wire(), harness, p50, mean, error, ratio));
-        out.println(folder.path());
+        out.println(folder.publish()); // complete: only now does it appear at its name
         return 0;
     }
 

@@ -23,11 +23,14 @@ class ResultsFolderTest {
         ResultsFolder a = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
         ResultsFolder b = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
         ResultsFolder c = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
-        assertEquals("2026-11-30-vm-floor-cost", a.path().getFileName().toString());
-        assertEquals("2026-11-30-vm-floor-cost-2", b.path().getFileName().toString());
-        assertEquals("2026-11-30-vm-floor-cost-3", c.path().getFileName().toString());
         assertTrue(Files.isDirectory(a.path()));
-        assertEquals(List.of(), list(a.path()), "nothing in it until there is something to keep");
+        assertEquals(List.of(a.path().resolve(".heimdall-creator")), list(a.path()), "nothing but the creator's mark until published");
+        assertEquals(List.of(a.path(), b.path(), c.path()).stream().sorted().toList(), list(tmp), "only the hidden temporaries so far");
+        // the names are taken when published: in the order of publishing, each the next free one
+        assertEquals("2026-11-30-vm-floor-cost", b.publish().getFileName().toString());
+        assertEquals("2026-11-30-vm-floor-cost-2", a.publish().getFileName().toString());
+        assertEquals("2026-11-30-vm-floor-cost-3", c.publish().getFileName().toString());
+        assertEquals(List.of(), list(a.path()), "published without the mark");
     }
 
     @Test
@@ -45,7 +48,7 @@ class ResultsFolderTest {
 
     private static List<Path> list(Path dir) throws java.io.IOException {
         try (var s = Files.list(dir)) {
-            return s.toList();
+            return s.sorted().toList();
         }
     }
 
