@@ -17,6 +17,7 @@ import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -125,16 +126,13 @@ public final class FollowerCost {
         Follower.checkHost();
         Host host = Host.capture();
         Instant started = Instant.now();
-        Path scratch;
-        try {
-            scratch = Files.createTempDirectory("heimdall-follower-cost-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot make a scratch folder", e);
-        }
+        // a private, marked scratch folder: removed at the end, by the shutdown hook, or by the next run after a SIGKILL
+        Scratch scratch = Scratch.create("heimdall-follower-cost-");
         List<FollowerCostRow> summary = new ArrayList<>();
         try {
-            Path data = scratch.resolve("data.txt");
-            Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
+            Path data = scratch.path().resolve("data.txt");
+            heimdall.lab.sys.SafeFiles.writeNew(data, "heimdall-lab: the file a measured openat opens\n"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
             List<Row> rows = new ArrayList<>();
             for (Hook hook : Hook.values()) {
@@ -169,7 +167,7 @@ public final class FollowerCost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            deleteQuietly(scratch);
+            scratch.close();
         }
         Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
                 ? Interruption.stopCause() : Optional.empty();
@@ -399,11 +397,4 @@ public final class FollowerCost {
         return m.status() + " [" + (k + 1) + "]";
     }
 
-    private static void deleteQuietly(Path dir) {
-        try (var s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a scratch folder left in tmp is harmless; nothing to report it to
-        }
-    }
 }

@@ -133,6 +133,53 @@ public final class CreatorMark {
         }
     }
 
+    /**
+     * This process as a file name can carry it, {@code <pid>-<start>}: for files too small to hold a
+     * marker (a temporary beside an output), so that a later writer can tell one a killed run left.
+     */
+    public static String tag() throws IOException {
+        Creator me = self();
+        return me.pid() + "-" + me.start();
+    }
+
+    /**
+     * Removes the regular files of ours in {@code dir} named {@code prefix<pid>-<start>-...} whose
+     * process is gone (no such pid, or another start time); a file of anyone else, a link, or a name
+     * that does not parse is left alone. Failures are skipped.
+     */
+    public static void sweepFiles(Path dir, String prefix) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
+            for (Path f : entries) {
+                try {
+                    String[] tag = f.getFileName().toString().substring(prefix.length()).split("-", 3);
+                    if (tag.length < 3) {
+                        continue;
+                    }
+                    long pid = Long.parseLong(tag[0]);
+                    long start = Long.parseLong(tag[1]);
+                    PosixFileAttributes a = Files.readAttributes(f, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    if (!a.isRegularFile()
+                            || (Integer) Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()) {
+                        continue;
+                    }
+                    boolean dead;
+                    try {
+                        dead = startTime(pid) != start;
+                    } catch (IOException noSuchProcess) {
+                        dead = true;
+                    }
+                    if (dead) {
+                        Files.deleteIfExists(f);
+                    }
+                } catch (IOException | RuntimeException skipped) {
+                    // not ours to judge, or gone already
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            // housekeeping only
+        }
+    }
+
     /** Field 22 of {@code /proc/PID/stat}: the process's start time in clock ticks since boot. */
     static long startTime(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));

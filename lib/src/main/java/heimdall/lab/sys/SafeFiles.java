@@ -75,7 +75,8 @@ public final class SafeFiles {
      * ({@code link(2)} never replaces an entry and never follows a link planted at the name, so this is
      * {@code O_EXCL} for the finished file), and the temporary is removed. A full disk, an exception in
      * {@code content} or an entry already at {@code file} leaves nothing behind: not the temporary,
-     * not a part of the file. A file system without hard links gets a rename that refuses an existing
+     * not a part of the file; a temporary a killed run left beside it is removed by the next write of
+     * the same name ({@link CreatorMark#sweepFiles}). A file system without hard links gets a rename that refuses an existing
      * name (checked just before, so not atomic against a racing writer in the same folder).
      */
     public static Path writeNew(Path file, Content content) throws IOException {
@@ -171,7 +172,10 @@ public final class SafeFiles {
         if (name.isEmpty() || name.equals(".") || name.equals("..")) {
             throw new FileSystemException(file.toString(), null, "names a folder, not a file");
         }
-        String base = "." + (name.length() > 180 ? name.substring(0, 180) : name) + ".tmp-";
+        // .NAME.tmp-<pid>-<start>-RANDOM: a temporary a killed run left is removed by the next writer of NAME
+        String prefix = "." + (name.length() > 180 ? name.substring(0, 180) : name) + ".tmp-";
+        CreatorMark.sweepFiles(abs.getParent(), prefix);
+        String base = prefix + CreatorMark.tag() + "-";
         Path tmp = null;
         for (int i = 0; tmp == null; i++) {
             Path candidate = abs.resolveSibling(base + Long.toHexString(RANDOM.nextLong() >>> 1));
