@@ -156,7 +156,9 @@ public final class ResultsFolder {
                 } catch (java.nio.file.DirectoryNotEmptyException | FileAlreadyExistsException changed) {
                     throw notPlaced("is no longer empty");
                 } catch (java.nio.file.FileSystemException other) {
-                    throw notPlaced("cannot be replaced: " + Io.reason(other));
+                    // rename(2)'s ENOTEMPTY arrives as a plain FileSystemException
+                    throw notPlaced(String.valueOf(other.getReason()).toLowerCase(java.util.Locale.ROOT).contains("not empty")
+                            ? "is no longer empty" : "cannot be replaced: " + Io.reason(other));
                 }
             } else if (!Renames.renameNoReplace(dir, to)) {
                 throw notPlaced("appeared while the run went on");
