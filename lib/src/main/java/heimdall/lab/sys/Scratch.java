@@ -49,7 +49,10 @@ public final class Scratch implements AutoCloseable {
         this.grace = grace;
     }
 
-    /** A fresh private folder named {@code <prefix><random>}; removed at once when the JVM ends first. */
+    /**
+     * A fresh private folder named {@code <prefix><random>} ({@value #PREFIX} put in front of a prefix
+     * without it), marked as this run's ({@link CreatorMark}); removed at once when the JVM ends first.
+     */
     public static Scratch create(String prefix) {
         return create(prefix, Duration.ZERO);
     }
@@ -60,7 +63,7 @@ public final class Scratch implements AutoCloseable {
      */
     public static Scratch create(String prefix, Duration grace) {
         if (!prefix.startsWith(PREFIX)) {
-            throw new IllegalArgumentException("a scratch folder's name starts with " + PREFIX + ", not " + prefix);
+            prefix = PREFIX + prefix; // every scratch folder is one the next run's sweep looks at
         }
         if (shuttingDown) {
             throw new IllegalStateException("the JVM is shutting down: no new scratch folder");
