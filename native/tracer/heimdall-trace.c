@@ -1,7 +1,15 @@
 /*
  * heimdall-trace: run a command under ptrace and write one JSON line per event.
  *
- * Usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--] CMD [ARGS...]
+ * Usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--parent PID] [--] CMD [ARGS...]
+ *
+ * With --parent PID the tracer dies with PID (PR_SET_PDEATHSIG, SIGKILL), and so do its tracees
+ * (EXITKILL): a SIGKILLed JVM leaves neither behind. PID must be the tracer's parent at startup
+ * (checked after the death signal is set, since the parent may have died before): if it is not, the
+ * tracer exits at once with 125. The death signal follows the parent *thread* that started the
+ * tracer, so that thread must wait for the tracer (Java's Tracer does). The traced command gets the
+ * same signal from the tracer before it stops for PTRACE_SEIZE, so it cannot be left stopped and
+ * untraced if the tracer dies in between.
  *
  * Every thread and child of CMD is followed (PTRACE_SEIZE with TRACESYSGOOD, TRACECLONE, TRACEFORK,
  * TRACEVFORK, TRACEEXEC and EXITKILL: if the tracer dies, the kernel kills every tracee). Syscall
@@ -46,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -236,7 +245,7 @@ static void write_maps(struct task *t)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--] CMD [ARGS...]\n");
+    fprintf(stderr, "usage: heimdall-trace [-o FILE] [--maps] [--stack N] [--parent PID] [--] CMD [ARGS...]\n");
     exit(125);
 }
 
@@ -255,6 +264,20 @@ int main(int argc, char **argv)
                 fprintf(stderr, "heimdall-trace: --stack takes 1 to 64 words\n");
                 return 125;
             }
+        } else if (strcmp(argv[i], "--parent") == 0 && i + 1 < argc) {
+            char *end;
+            long parent = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || parent <= 0) {
+                fprintf(stderr, "heimdall-trace: --parent takes a process id\n");
+                return 125;
+            }
+            /* Set first, then check: a parent that died before the prctl has already reparented us. */
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+                fprintf(stderr, "heimdall-trace: prctl(PR_SET_PDEATHSIG): %s\n", strerror(errno));
+                return 125;
+            }
+            if (getppid() != (pid_t)parent)
+                return 125; /* the parent is gone: nobody waits for this trace */
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -299,12 +322,17 @@ int main(int argc, char **argv)
     }
 
     fflush(NULL);
+    pid_t tracer_pid = getpid();
     pid_t root = fork();
     if (root < 0) {
         perror("heimdall-trace: fork");
         return 125;
     }
     if (root == 0) {
+        /* Die with the tracer until it has seized us (then EXITKILL does the same); a tracer that died
+         * before the prctl is no longer our parent. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != tracer_pid)
+            _exit(125);
         /* Stop until the tracer has seized us; a raw kill keeps libc's raise() calls out of the trace. */
         syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
         execv(exe, cmd);

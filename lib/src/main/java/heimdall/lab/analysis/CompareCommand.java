@@ -95,9 +95,14 @@ public final class CompareCommand implements Command {
         }
         if (args.value("--out").isPresent()) {
             ResultsFolder folder = ResultsFolder.chosen(Path.of(args.value("--out").get()));
-            folder.writeText("compare.md", text);
-            folder.writeText("compare.csv", csv(c));
-            SafeFiles.writeNew(folder.path().resolve("added-by-row.png"), c.plotPng());
+            try {
+                folder.writeText("compare.md", text);
+                folder.writeText("compare.csv", csv(c));
+                SafeFiles.writeNew(folder.path().resolve("added-by-row.png"), c.plotPng());
+                folder.publish(); // complete: only now does it appear at its name
+            } finally {
+                folder.abandon(); // a failure (a full disk) leaves nothing part-written; a no-op once published
+            }
             out.println(folder.path());
         }
         return 0;

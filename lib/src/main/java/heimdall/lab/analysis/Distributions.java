@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -125,8 +124,9 @@ public final class Distributions {
         } catch (IllegalStateException tooMany) {
             throw new BadInput(samples + ": " + tooMany.getMessage(), tooMany);
         }
-        try (OutputStream o = SafeFiles.newFile(out)) {
-            o.write(json.toString().getBytes(StandardCharsets.UTF_8));
+        try {
+            // whole or not at all: a full disk leaves no part-written distributions.json to refuse later
+            SafeFiles.writeNew(out, json.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out, e);
         }

@@ -195,11 +195,11 @@ public final class Plots {
         for (var e : charts.entrySet()) {
             // created exclusively: a name planted in the folder is an error, never written through
             Path file = dir.resolve(e.getKey());
-            try (java.io.OutputStream out = heimdall.lab.sys.SafeFiles.newFile(file)) {
+            heimdall.lab.sys.SafeFiles.writeNew(file, out -> {
                 if (!ImageIO.write(image(e.getValue()), "png", out)) {
                     throw new IOException("no PNG writer available");
                 }
-            }
+            });
             written.add(file);
         }
         return written;

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
+import heimdall.lab.sys.CreatorMark;
+import heimdall.lab.sys.Renames;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -29,9 +31,16 @@ import java.util.stream.Stream;
  * where N counts up until a name is free; the directory is created atomically so two runs never share
  * one. (Folders made before the reproduction was in the name are {@code <date>-<host>[-N]}.)
  *
- * <p>Nothing is put in it until there is something to keep ({@code plots/} is made by the plots), so
- * a run that ends before measuring leaves an empty folder the user can give to {@code --out} again,
- * and {@link #discardIfEmpty()} removes it only when this run made it.
+ * <p>The run writes into a hidden temporary folder beside the target, {@code .<name>.partial-<random>}
+ * in the same parent (mode 0700, created exclusively, carrying a {@link CreatorMark}), and
+ * {@link #publish()} renames it into place once it is complete (or complete and marked interrupted).
+ * So a run killed at any moment (SIGKILL, a full disk) leaves either no folder at the target or a
+ * readable one, never a part-written one; the next run that writes results into the same parent removes
+ * the temporary a dead run of ours left there ({@link CreatorMark#sweep}). Until then {@link #path()}
+ * is the temporary, afterwards the target.
+ *
+ * <p>A run that ends before measuring publishes nothing: an absent {@code --out} stays absent, the
+ * user's own empty one stays empty and can be given to {@code --out} again.
  */
 public final class ResultsFolder {
     private static final ObjectMapper JSON =
@@ -40,17 +49,148 @@ public final class ResultsFolder {
     /** {@code summary.json}'s schema: 1 was a bare array of rows; 2 wraps them with the run's facts. */
     public static final int SUMMARY_SCHEMA = 2;
 
-    private final Path dir;
-    private final boolean madeHere;
+    /** Where the results go: {@code --out}, or the first free {@code results/<date>-...[-N]} name (then {@link #allocated}). */
+    private final Path target;
+    /** The allocated form of the target's name, numbered until free at publishing; null for {@code --out}. */
+    private final String allocated;
+    /** {@code --out} was an empty folder of the user's (ours, checked); publishing replaces it while still empty. */
+    private final boolean targetExisted;
+    private volatile Path dir;
+    private volatile boolean published;
+    /** Folders of this JVM not yet published: removed by a shutdown hook, so an exit leaves no temporary. */
+    private static final java.util.Set<ResultsFolder> UNPUBLISHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    private ResultsFolder(Path dir, boolean madeHere) {
-        this.dir = dir;
-        this.madeHere = madeHere;
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> UNPUBLISHED.forEach(ResultsFolder::abandon),
+                "heimdall-results-reaper"));
     }
 
-    /** The folder's path. */
+    private ResultsFolder(Path target, String allocated, boolean targetExisted) {
+        this.target = target;
+        this.allocated = allocated;
+        this.targetExisted = targetExisted;
+        Path parent = target.toAbsolutePath().getParent();
+        CreatorMark.sweep(parent, ResultsFolder::isTemporaryName);
+        this.dir = makeTemporary(parent, target.getFileName().toString());
+        UNPUBLISHED.add(this);
+    }
+
+    /** The hidden temporaries' names: {@code .<name>.partial-<random>}. */
+    private static final String PARTIAL = ".partial-";
+
+    static boolean isTemporaryName(String n) {
+        return n.startsWith(".") && n.lastIndexOf(PARTIAL) > 0;
+    }
+
+    private static Path makeTemporary(Path parent, String name) {
+        String base = "." + (name.length() > 180 ? name.substring(0, 180) : name) + PARTIAL;
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        for (int i = 0; ; i++) {
+            Path candidate = parent.resolve(base + Long.toHexString(random.nextLong() >>> 1));
+            try {
+                Path made = Files.createDirectory(candidate, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                try {
+                    CreatorMark.mark(made);
+                } catch (IOException | RuntimeException e) {
+                    SafeFiles.removeTree(made);
+                    throw e;
+                }
+                return made;
+            } catch (FileAlreadyExistsException taken) {
+                if (i > 100) {
+                    throw new UncheckedIOException("cannot make a temporary results folder in " + parent, taken);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot make a temporary results folder in " + parent + ": " + Io.reason(e), e);
+            }
+        }
+    }
+
+    /** Where the run writes now: the hidden temporary until {@link #publish()}, then the results folder. */
     public Path path() {
         return dir;
+    }
+
+    /** Where the results are (or will be once published); for messages that name the results folder. */
+    public Path target() {
+        return published ? dir : target;
+    }
+
+    /** Whether {@link #publish()} has put the folder in place. */
+    public boolean published() {
+        return published;
+    }
+
+    /**
+     * Puts the finished folder in place and returns where it is; idempotent. The marker goes, the mode
+     * becomes a results folder's (0755 less the umask's usual bits; the temporary was 0700), then:
+     * <ul>
+     *   <li>{@code --out} absent at the start: renamed with {@code RENAME_NOREPLACE}, so a folder that
+     *   appeared there meanwhile (anyone's, even empty) is never replaced;
+     *   <li>{@code --out} the user's empty folder: renamed with plain {@code rename(2)}, which replaces an
+     *   empty directory in one step and fails on a non-empty one, so results are never mixed into or
+     *   written over anything (the folder was checked to be ours and writable by no one else);
+     *   <li>{@code results/<date>-...}: the first free name of {@code -N}, each tried with
+     *   {@code RENAME_NOREPLACE}.
+     * </ul>
+     * When the target cannot be taken the results stay in the temporary, unmarked (never swept), and the
+     * refusal names it.
+     */
+    public synchronized Path publish() {
+        if (published) {
+            return dir;
+        }
+        try {
+            CreatorMark.unmark(dir);
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path to = target;
+            if (allocated != null) {
+                // someone's earlier results at a name: never reused, the next number is tried
+                for (int n = 2; !Renames.renameNoReplace(dir, to); n++) {
+                    to = target.resolveSibling(allocated + "-" + n);
+                }
+            } else if (targetExisted) {
+                try {
+                    Files.move(dir, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } catch (java.nio.file.DirectoryNotEmptyException | FileAlreadyExistsException changed) {
+                    throw notPlaced("is no longer empty");
+                } catch (java.nio.file.FileSystemException other) {
+                    // rename(2)'s ENOTEMPTY arrives as a plain FileSystemException
+                    throw notPlaced(String.valueOf(other.getReason()).toLowerCase(java.util.Locale.ROOT).contains("not empty")
+                            ? "is no longer empty" : "cannot be replaced: " + Io.reason(other));
+                }
+            } else if (!Renames.renameNoReplace(dir, to)) {
+                throw notPlaced("appeared while the run went on");
+            }
+            dir = to;
+            published = true;
+            UNPUBLISHED.remove(this);
+            return to;
+        } catch (IOException e) {
+            UNPUBLISHED.remove(this);
+            throw new UncheckedIOException("cannot put the results folder in place at " + target + " (results kept in "
+                    + dir + ")", e);
+        }
+    }
+
+    private heimdall.lab.Refusal notPlaced(String why) {
+        UNPUBLISHED.remove(this); // kept, and unmarked: what was measured is not removed by anyone
+        return new heimdall.lab.Refusal("--out " + target + ": " + why + "; results are never written over anything, so they "
+                + "were left in " + dir + " (rename it yourself)");
+    }
+
+    /**
+     * Removes the unpublished temporary and everything in it (links removed, never followed); nothing
+     * happens once published. What a run that failed or was stopped before it could be kept leaves:
+     * nothing at the target (the user's own empty {@code --out} stays as it was).
+     */
+    public synchronized void abandon() {
+        if (published) {
+            return;
+        }
+        UNPUBLISHED.remove(this);
+        SafeFiles.removeTree(dir);
     }
 
     /**
@@ -62,23 +202,16 @@ public final class ResultsFolder {
                 + reproduction.replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             Files.createDirectories(root);
-            for (int n = 1; ; n++) {
-                Path candidate = root.resolve(n == 1 ? base : base + "-" + n);
-                try {
-                    Files.createDirectory(candidate);
-                    return new ResultsFolder(candidate, true);
-                } catch (FileAlreadyExistsException taken) {
-                    // someone's earlier results: never reuse, try the next number
-                }
-            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a results folder under " + root, e);
         }
+        // The name is taken for real when the run is published (RENAME_NOREPLACE, counting up from base).
+        return new ResultsFolder(root.resolve(base), base, false);
     }
 
     /**
-     * Uses {@code dir} as chosen with {@code --out}: absent (then created, with its parents), or an
-     * empty directory of our own. Refused (bad input): a symbolic link at {@code dir} (the run would
+     * Uses {@code dir} as chosen with {@code --out}: absent (its parents are created; the folder itself
+     * appears only when published), or an empty directory of our own. Refused (bad input): a symbolic link at {@code dir} (the run would
      * write wherever it points), an existing folder someone else owns or can write into, or one inside
      * a folder others can write into without the sticky bit (they could swap ours for a link).
      */
@@ -112,14 +245,9 @@ public final class ResultsFolder {
                 if (why != null) {
                     throw new BadInput("--out " + dir + ": an existing folder others could change: " + why + "; choose a new name");
                 }
-            } else {
-                try {
-                    Files.createDirectory(dir);
-                } catch (FileAlreadyExistsException raced) {
-                    throw new BadInput("--out " + dir + ": appeared while it was being created; choose another folder");
-                }
             }
-            return new ResultsFolder(dir, !existed);
+            // Written beside it under a hidden name, put in place by publish(): absent or empty until then.
+            return new ResultsFolder(dir, null, existed);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create results folder " + dir, e);
         }
@@ -199,13 +327,18 @@ public final class ResultsFolder {
     }
 
     /**
-     * Removes the folder when it holds nothing and this run made it ({@code results/...} or an absent
-     * {@code --out}): a run that wrote nothing leaves nothing. A folder the user made is kept, empty
-     * and so usable as {@code --out} again.
+     * What a run that ended early leaves: before {@link #publish()}, the temporary and everything in it
+     * is removed ({@link #abandon()}), so nothing appears at the target. After it, the folder is removed
+     * when it holds nothing and this run made it ({@code results/...} or an absent {@code --out}); a
+     * folder the user made is kept, empty and so usable as {@code --out} again.
      *
-     * @return whether the folder is gone
+     * @return whether no folder is left at the target (false: the user's own, left empty)
      */
     public boolean discardIfEmpty() {
+        if (!published) {
+            abandon();
+            return !targetExisted;
+        }
         try {
             Path plots = dir.resolve("plots");
             if (Files.isDirectory(plots, LinkOption.NOFOLLOW_LINKS)) {
@@ -215,7 +348,7 @@ public final class ResultsFolder {
                     }
                 }
             }
-            if (!madeHere) {
+            if (targetExisted) {
                 return false;
             }
             try (Stream<Path> s = Files.list(dir)) {
@@ -231,13 +364,18 @@ public final class ResultsFolder {
     }
 
     /**
-     * Removes everything in the folder (it was absent or empty when this run took it, so all of it is
-     * this run's, part-written files included), then the folder itself if this run made it: what an
-     * interruption leaves when the reproduction kept nothing partial. Links are removed, never followed.
+     * Removes everything the run wrote (part-written files included): before {@link #publish()} the
+     * temporary goes whole; after it, the folder's content (it was absent or empty when this run took
+     * it, so all of it is this run's), then the folder itself if this run made it. What an interruption
+     * leaves when the reproduction kept nothing partial. Links are removed, never followed.
      *
-     * @return whether the folder is gone
+     * @return whether no folder is left at the target (false: the user's own, left empty)
      */
     public boolean discardWritten() {
+        if (!published) {
+            abandon();
+            return !targetExisted;
+        }
         try {
             Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
                 @Override
@@ -275,8 +413,8 @@ public final class ResultsFolder {
     /** Writes {@code value} as indented JSON into a new file; an existing entry (file, link, FIFO) is an error. */
     public Path writeJson(String name, Object value) {
         Path file = dir.resolve(name);
-        try (OutputStream out = SafeFiles.newFile(file)) {
-            JSON.writeValue(out, value);
+        try {
+            SafeFiles.writeNew(file, out -> JSON.writeValue(out, value));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

@@ -48,6 +48,7 @@ public final class LibseccompBaseline {
     /** Whether {@code python3 -c 'import seccomp'} works here. */
     public static boolean available() {
         try {
+            // not wrapped (DieWithJvm): a probe that ends by itself, and a fact tests read without the native build
             Process p = new ProcessBuilder(PYTHON, "-c", "import seccomp").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
@@ -73,7 +74,8 @@ public final class LibseccompBaseline {
             Path spec = dir.resolve("spec.json");
             Path out = dir.resolve("filter.bpf");
             SafeFiles.writeNew(spec, MAPPER.writeValueAsBytes(spec(profile, table)));
-            Process p = new ProcessBuilder(PYTHON, script.toString(), spec.toString(), out.toString()).start();
+            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(PYTHON, script.toString(), spec.toString(),
+                    out.toString())).start(); // dies with this JVM; this thread waits for it
             byte[] stdout = p.getInputStream().readAllBytes();
             byte[] stderr = p.getErrorStream().readAllBytes();
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {

@@ -177,8 +177,13 @@ final class BpfCommands {
             if (a.value("--out").isPresent()) {
                 // made only now, so that a profile refused above leaves no folder behind
                 var out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
-                out.writeJson("summary.json", root);
-                out.writeText("table.md", "```\n" + text + "```\n");
+                try {
+                    out.writeJson("summary.json", root);
+                    out.writeText("table.md", "```\n" + text + "```\n");
+                    out.publish(); // complete: only now does it appear at its name
+                } finally {
+                    out.abandon(); // a failure (a full disk) leaves nothing part-written; a no-op once published
+                }
                 System.err.println("wrote " + out.path().resolve("summary.json") + " and table.md");
             }
             return 0;

@@ -133,10 +133,14 @@ public final class ExploreCheck {
             boolean gone = folder.discardWritten();
             stopped.get().rethrowFailure(); // a floor-cost run that threw (Interruption.stopOn): its error, as before
             progress.accept("explore check: " + stopped.get().said() + "; the comparison needs every round, so nothing was kept ("
-                    + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
+                    + (gone ? "no results folder left" : folder.target() + " left empty") + ")");
             return new Result(folder.path(), -1, -1, Double.NaN, false, stopped);
         }
-        return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
+        try {
+            return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
+        } finally {
+            folder.abandon(); // a failure while writing leaves nothing part-written (a no-op once published)
+        }
     }
 
     /** floor-cost's openat directory; the row measured here makes no openat. */
@@ -203,6 +207,6 @@ public final class ExploreCheck {
         } catch (java.io.IOException | RuntimeException e) {
             progress.accept("plots: not drawn (the measurements are kept): " + e);
         }
-        return new Result(folder.path(), ourMedian, theirMedian, ratio, within, Optional.empty());
+        return new Result(folder.publish(), ourMedian, theirMedian, ratio, within, Optional.empty()); // complete: put in place
     }
 }

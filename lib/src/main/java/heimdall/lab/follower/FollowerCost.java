@@ -17,6 +17,7 @@ import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
+import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -125,16 +126,13 @@ public final class FollowerCost {
         Follower.checkHost();
         Host host = Host.capture();
         Instant started = Instant.now();
-        Path scratch;
-        try {
-            scratch = Files.createTempDirectory("heimdall-follower-cost-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot make a scratch folder", e);
-        }
+        // a private, marked scratch folder: removed at the end, by the shutdown hook, or by the next run after a SIGKILL
+        Scratch scratch = Scratch.create("heimdall-follower-cost-");
         List<FollowerCostRow> summary = new ArrayList<>();
         try {
-            Path data = scratch.resolve("data.txt");
-            Files.writeString(data, "heimdall-lab: the file a measured openat opens\n");
+            Path data = scratch.path().resolve("data.txt");
+            heimdall.lab.sys.SafeFiles.writeNew(data, "heimdall-lab: the file a measured openat opens\n"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
             List<Row> rows = new ArrayList<>();
             for (Hook hook : Hook.values()) {
@@ -169,7 +167,7 @@ public final class FollowerCost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            deleteQuietly(scratch);
+            scratch.close();
         }
         Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
                 ? Interruption.stopCause() : Optional.empty();
@@ -178,13 +176,14 @@ public final class FollowerCost {
             folder.deleteOwn("samples.arrow");
             return new Result(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary("follower-cost", cause, SummaryJson.trees(summary));
         folder.writeEnvironment("follower-cost", cause, new FollowerCostEnvironment(1, started.toString(), Instant.now().toString(),
                 HostFacts.of(host), FollowerCostEnvironment.RunOptions.of(o), ResultsFolder.javaVm()));
         String table = table(summary);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        return new Result(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), summary, cause);
     }
 
     private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index) {
@@ -398,11 +397,4 @@ public final class FollowerCost {
         return m.status() + " [" + (k + 1) + "]";
     }
 
-    private static void deleteQuietly(Path dir) {
-        try (var s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a scratch folder left in tmp is harmless; nothing to report it to
-        }
-    }
 }

@@ -4,7 +4,6 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -368,12 +367,13 @@ public final class GraphFiles {
     }
 
     private static void writeRoot(VectorSchemaRoot root, Path file) throws IOException {
-        // Replaced in place, but a link or FIFO at the name is refused, never written through.
-        try (FileChannel ch = SafeFiles.openReplacing(file);
-                ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
-            w.start();
-            w.writeBatch();
-            w.end();
-        }
+        // Replaced whole (a temporary renamed over it), and a link or FIFO at the name is refused.
+        SafeFiles.replace(file, out -> {
+            try (ArrowFileWriter w = new ArrowFileWriter(root, null, java.nio.channels.Channels.newChannel(out))) {
+                w.start();
+                w.writeBatch();
+                w.end();
+            }
+        });
     }
 }

@@ -85,7 +85,10 @@ public final class Tracer {
             Path trace = dir.resolve("trace.jsonl");
             Path out = dir.resolve("stdout");
             Path err = dir.resolve("stderr");
-            List<String> argv = new ArrayList<>(List.of(tracer.toString(), "-o", trace.toString()));
+            // --parent: the tracer, and with it every tracee, dies with this JVM (PR_SET_PDEATHSIG, then
+            // EXITKILL). The death signal follows this thread, which waits for the tracer below.
+            List<String> argv = new ArrayList<>(List.of(tracer.toString(), "-o", trace.toString(),
+                    "--parent", String.valueOf(ProcessHandle.current().pid())));
             if (maps) {
                 argv.add("--maps");
             }

@@ -389,13 +389,14 @@ public final class AttachCost {
             // Stopped before any run completed: nothing to keep (the caller removes the folder).
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         List<AttachCostRow> summary = summary(m);
         folder.writeSummary("attach-cost", cause, SummaryJson.trees(summary));
         folder.writeEnvironment("attach-cost", cause, started, Instant.now(), host, AttachCostSettings.of(o));
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new ReproductionResult(folder.publish(), summary, cause);
     }
 
     /**

@@ -277,7 +277,7 @@ public final class FloorCost {
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
             return new Result(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         return write(o, folder, progress, measured, host, loads, timer, started, cause);
     }
 
@@ -305,7 +305,8 @@ public final class FloorCost {
         } else {
             Plots.writeInto(folder.path(), progress);
         }
-        return new Result(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), summary, cause);
     }
 
     /**

@@ -148,7 +148,7 @@ public final class GraphJmhCommand implements Command {
                         + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
                         + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
                 entry, layout.wire(), harness, p50, mean, error, ratio));
-        out.println(folder.path());
+        out.println(folder.publish()); // complete: only now does it appear at its name
         return 0;
     }
 
@@ -215,8 +215,9 @@ public final class GraphJmhCommand implements Command {
         Path cpFile = module.resolve("target/runtime-classpath.txt");
         if (!Files.exists(classes.resolve("META-INF/BenchmarkList")) || !Files.exists(cpFile) || stale(module)) {
             System.err.println("graph jmh: building bench-jmh (mvn -B -q -DskipTests -pl bench-jmh -am package)...");
-            Process mvn = new ProcessBuilder("mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh", "-am", "package")
-                    .directory(home.toFile()).inheritIO().start();
+            // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
+            Process mvn = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command("mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh",
+                    "-am", "package")).directory(home.toFile()).inheritIO().start();
             if (mvn.waitFor() != 0 || !Files.exists(cpFile)) {
                 throw new Refusal("bench-jmh could not be built (mvn exited " + mvn.exitValue() + ")");
             }
@@ -236,7 +237,8 @@ public final class GraphJmhCommand implements Command {
                 "-cp", cp, "org.openjdk.jmh.Main", BENCHMARK, "-f", "1", "-wi", quick ? "3" : "5", "-w", "1s", "-i", quick ? "3" : "7",
                 "-r", "1s", "-p", "graph=broker", "-p", "entry=" + entry, "-p", "layout=" + layout.wire(),
                 "-jvmArgsAppend", opens + " " + props, "-rf", "json", "-rff", json.toString()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        // JMH's JVM dies with this one (PR_SET_PDEATHSIG; this thread waits for it)
+        Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(cmd)).inheritIO().start();
         while (!p.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
             if (heimdall.lab.bench.Interruption.stopRequested()) {
                 // A SIGTERM reaches only us: JMH and the JVM it forked are ended here.

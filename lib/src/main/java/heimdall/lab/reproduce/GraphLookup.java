@@ -166,7 +166,7 @@ public final class GraphLookup {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), warm, cause);
         }
-        cause.ifPresent(x -> progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(x -> progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.target()));
 
         BatchSamples samples = new BatchSamples("ns_per_event");
         List<GraphLookupRow> summary = new ArrayList<>();
@@ -237,7 +237,8 @@ public final class GraphLookup {
         if (cause.isEmpty()) {
             heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
         }
-        return new Result(folder.path(), summary, failures, warm, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), summary, failures, warm, cause);
     }
 
     /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */

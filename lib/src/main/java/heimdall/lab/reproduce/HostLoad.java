@@ -137,7 +137,7 @@ public final class HostLoad {
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.target()));
         List<HostLoadRow> summary = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(idle.get(i), "idle", rows.size() + i, o.counts().runs(), cause.isPresent()));
@@ -150,7 +150,8 @@ public final class HostLoad {
                 HostLoadSettings.of(o, report, idleLoads, loadedLoads));
         String table = table(summary, host, o, report);
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new ReproductionResult(folder.publish(), summary, cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */

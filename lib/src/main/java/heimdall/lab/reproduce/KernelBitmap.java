@@ -576,12 +576,13 @@ public final class KernelBitmap {
         }
         java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : Interruption.stopCause();
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
-        cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary("kernel-bitmap", cause, SummaryJson.trees(summary));
         folder.writeEnvironment("kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
-        return new ReproductionResult(folder.path(), summary, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new ReproductionResult(folder.publish(), summary, cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */

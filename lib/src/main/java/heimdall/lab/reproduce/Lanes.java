@@ -150,7 +150,7 @@ public final class Lanes {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), cause);
         }
-        cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.path()));
+        cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary("lanes", cause, heimdall.lab.results.SummaryJson.trees(summary));
         samples.write(folder.path().resolve("samples.arrow"));
         folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
@@ -159,7 +159,8 @@ public final class Lanes {
         if (cause.isEmpty()) {
             heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
         }
-        return new Result(folder.path(), summary, failures, cause);
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), summary, failures, cause);
     }
 
     /** A row a stop came before: its coordinates, no figures. */

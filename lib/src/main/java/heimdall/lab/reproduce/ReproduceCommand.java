@@ -177,17 +177,24 @@ public final class ReproduceCommand implements Command {
         if (nothing.isPresent()) {
             return nothing.get();
         }
-        // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
-        heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
-        if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-            heimdall.lab.analysis.Plots.writeInto(result.folder(), err::println);
+        Path written;
+        try {
+            // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
+            heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
+            if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
+                heimdall.lab.analysis.Plots.writeInto(result.folder(), err::println);
+            }
+            // the reproduction put it in place when complete (or complete and marked interrupted); idempotent
+            written = folder.publish();
+        } finally {
+            folder.abandon(); // a failure above: nothing part-written is left (a no-op once published)
         }
-        out.print(readTable(result.folder()));
+        out.print(readTable(written));
         result.report().forEach(out::println);
         result.failureLines().forEach(f -> out.println("FAILED: " + f));
         result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
-        out.println(result.folder());
+        out.println(written);
         Stoppable.rethrowFailure(outcome); // its message and status, as if nothing were kept
         return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }

@@ -65,7 +65,7 @@ final class Stoppable {
                 Interruption.Cause c = stop.cause().orElseThrow();
                 boolean gone = folder.discardWritten();
                 progress.accept(name + ": " + c.said() + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
-                        + (gone ? "no results folder left" : folder.path() + " left empty") + ")");
+                        + (gone ? "no results folder left" : folder.target() + " left empty") + ")");
                 return new Outcome<>(Optional.empty(), Optional.of(c), Optional.empty());
             }
         }
@@ -96,7 +96,7 @@ final class Stoppable {
         // A run that failed before anything was measured ends as it always did: its exception.
         interruption.get().rethrowFailure();
         progress.accept(name + ": " + interruption.get().said() + " before anything was measured; "
-                + (gone ? "no results folder left" : folder.path() + " left empty"));
+                + (gone ? "no results folder left" : folder.target() + " left empty"));
         return Optional.of(interruption.get().exitStatus());
     }
 }

@@ -2,11 +2,14 @@ package heimdall.lab.sys;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -15,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -23,12 +27,21 @@ import java.nio.file.attribute.BasicFileAttributes;
  * Every file the harness makes for itself is created exclusively ({@code O_CREAT|O_EXCL}, which the
  * kernel never resolves through a symbolic link, plus {@code O_NOFOLLOW}): a planted symlink, FIFO or
  * file at the name is an error, never written through or waited on.
+ *
+ * <p>A file written whole ({@link #writeNew(Path, byte[])}, {@link #replace(Path, byte[])},
+ * {@link #writeOutput}) never appears part-written, not even on a full disk or when the JVM is killed:
+ * it is written into a temporary beside it, synced, and linked or renamed into place. {@link #newFile}
+ * streams straight into its name, for files in folders no one reads until they are complete (a
+ * results folder's hidden temporary, a scratch folder).
  */
 public final class SafeFiles {
     private SafeFiles() {}
 
     /** {@code O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW}: a new file, nothing that was there before. */
     private static final OpenOption[] NEW = {StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS};
+
+    /** The random part of a temporary file's name: unpredictable, so nothing can be planted there first. */
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /** Opens a new file for writing; any existing entry at {@code file} (file, symlink, FIFO) is an error. */
     public static OutputStream newFile(Path file) throws IOException {
@@ -40,10 +53,51 @@ public final class SafeFiles {
         return NEW.clone();
     }
 
-    /** Writes {@code bytes} into a new file (see {@link #newFile}); returns {@code file}. */
+    /**
+     * What goes into a file written whole ({@link #writeNew(Path, Content)}, {@link #replace(Path, Content)}):
+     * all of it, or an exception, and then nothing of it is kept. The stream is buffered; closing it is
+     * harmless (the file is closed by the caller).
+     */
+    @FunctionalInterface
+    public interface Content {
+        /** Writes the file's content into {@code out}. */
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code bytes} into a new file, whole or not at all (see {@link #writeNew(Path, Content)}); returns {@code file}. */
     public static Path writeNew(Path file, byte[] bytes) throws IOException {
-        try (OutputStream out = newFile(file)) {
-            out.write(bytes);
+        return writeNew(file, out -> out.write(bytes));
+    }
+
+    /**
+     * Writes a new file whole or not at all: the content goes into a temporary file made exclusively
+     * beside {@code file} ({@code .NAME.tmp-RANDOM}), is synced, and is then hard-linked to the name
+     * ({@code link(2)} never replaces an entry and never follows a link planted at the name, so this is
+     * {@code O_EXCL} for the finished file), and the temporary is removed. A full disk, an exception in
+     * {@code content} or an entry already at {@code file} leaves nothing behind: not the temporary,
+     * not a part of the file; a temporary a killed run left beside it is removed by the next write of
+     * the same name ({@link CreatorMark#sweepFiles}). A file system without hard links gets a rename that refuses an existing
+     * name (checked just before, so not atomic against a racing writer in the same folder).
+     */
+    public static Path writeNew(Path file, Content content) throws IOException {
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(file.toString()); // early, before writing it all
+        }
+        Path tmp = writeTemporary(file, content);
+        try {
+            try {
+                Files.createLink(file, tmp);
+            } catch (UnsupportedOperationException | FileSystemException noLinks) {
+                if (noLinks instanceof FileAlreadyExistsException taken) {
+                    throw taken;
+                }
+                if (noLinks instanceof FileSystemException f && !"Operation not permitted".equals(f.getReason())) {
+                    throw f;
+                }
+                Files.move(tmp, file); // no REPLACE_EXISTING: an entry at the name is refused
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
         }
         return file;
     }
@@ -62,26 +116,22 @@ public final class SafeFiles {
         }
     }
 
-    /**
-     * Writes {@code bytes} to a named file as a command-line tool does: the folders on the way are the
-     * caller's choice and are followed, an existing regular file is truncated and rewritten, a new one
-     * is created. But a symbolic link or anything other than a regular file at the name itself is
-     * refused, because the caller named that path, not wherever a link planted there points.
-     *
-     * <p>The check before opening only keeps us from blocking on a FIFO; the open itself carries
-     * {@code O_NOFOLLOW}, so a link swapped in after the check still fails rather than being followed.
-     */
+    /** {@link #replace(Path, Content)} with these bytes. */
     public static void replace(Path file, byte[] bytes) throws IOException {
-        try (FileChannel ch = openReplacing(file)) {
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-        }
+        replace(file, out -> out.write(bytes));
     }
 
-    /** The channel {@link #replace} writes through: checked, opened {@code O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW}. */
-    public static FileChannel openReplacing(Path file) throws IOException {
+    /**
+     * Writes a named file as a command-line tool does, but whole or not at all: the folders on the way
+     * are the caller's choice and are followed; the content goes into a temporary file made exclusively
+     * beside {@code file}, is synced, and is renamed over the name ({@code rename(2)}: an existing
+     * regular file is replaced in one step, keeping its permission bits; a reader sees the old file or
+     * the new one, never a part). A full disk or an exception in {@code content} leaves the old file as
+     * it was (or no file) and no temporary. A symbolic link or anything other than a regular file at the
+     * name is refused, because the caller named that path, not wherever a link planted there points;
+     * a character device the user named ({@code /dev/null}, {@code /dev/full}) is written in place.
+     */
+    public static void replace(Path file, Content content) throws IOException {
         if (Files.isSymbolicLink(file)) {
             throw new FileSystemException(file.toString(), null, "is a symbolic link; not followed (name the file it points to)");
         }
@@ -89,8 +139,84 @@ public final class SafeFiles {
         if (kind != null) {
             throw new FileSystemException(file.toString(), null, kind);
         }
-        return FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                LinkOption.NOFOLLOW_LINKS);
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            // a character device: nothing to rename over, and nothing part-written to leave behind
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
+                    LinkOption.NOFOLLOW_LINKS); OutputStream out = stream(ch)) {
+                content.writeTo(out);
+            }
+            return;
+        }
+        Path tmp = writeTemporary(file, content);
+        try {
+            try {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));
+            } catch (NoSuchFileException absent) {
+                // a new file: the temporary's own mode (0666 less the umask) is the one it gets
+            }
+            // rename(2) replaces the entry at the name itself: a link swapped in after the check is
+            // replaced, never followed; a directory swapped in makes the rename fail.
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Writes {@code content} into a new temporary file beside {@code file} (created exclusively, links
+     * not followed) and syncs it; on any failure the temporary is removed and the failure rethrown.
+     */
+    private static Path writeTemporary(Path file, Content content) throws IOException {
+        Path abs = file.toAbsolutePath();
+        String name = abs.getFileName() == null ? "" : abs.getFileName().toString();
+        if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+            throw new FileSystemException(file.toString(), null, "names a folder, not a file");
+        }
+        // .NAME.tmp-<pid>-<start>-RANDOM: a temporary a killed run left is removed by the next writer of NAME
+        String prefix = "." + (name.length() > 180 ? name.substring(0, 180) : name) + ".tmp-";
+        CreatorMark.sweepFiles(abs.getParent(), prefix);
+        String base = prefix + CreatorMark.tag() + "-";
+        Path tmp = null;
+        for (int i = 0; tmp == null; i++) {
+            Path candidate = abs.resolveSibling(base + Long.toHexString(RANDOM.nextLong() >>> 1));
+            try {
+                FileChannel.open(candidate, NEW).close();
+                tmp = candidate;
+            } catch (FileAlreadyExistsException taken) {
+                if (i > 100) {
+                    throw taken;
+                }
+            }
+        }
+        boolean done = false;
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            try (OutputStream out = stream(ch)) {
+                content.writeTo(out);
+            }
+            ch.force(true); // the data is on disk before the name points at it
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+        return tmp;
+    }
+
+    /** A buffered stream into {@code ch} whose close flushes but leaves {@code ch} open. */
+    private static OutputStream stream(FileChannel ch) {
+        OutputStream raw = Channels.newOutputStream(ch);
+        return new BufferedOutputStream(new FilterOutputStream(raw) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                raw.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        }, 1 << 16);
     }
 
     /**

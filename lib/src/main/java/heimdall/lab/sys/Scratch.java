@@ -19,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  * when the JVM ends first (Ctrl-C, SIGTERM). Nothing in it has a name another user can predict, and
  * no one else can create, rename or replace anything inside it.
  *
+ * <p>A run killed outright (SIGKILL) runs no hook: its folders carry a {@link CreatorMark}, and the
+ * next run's first scratch folder removes every folder a dead run of ours left in the same place
+ * (and nothing else: not another user's, not a live run's, not a look-alike without the mark).
+ *
  * <p>Use with try-with-resources; files inside are made with {@link #newDirectory} and
  * {@link SafeFiles}. A run that has its own graceful stop (it goes on writing results for a while
  * after Ctrl-C) gives a grace period: the shutdown hook then waits that long for the run to close the
@@ -27,6 +31,10 @@ import java.util.concurrent.TimeUnit;
 public final class Scratch implements AutoCloseable {
     private static final Set<Scratch> LIVE = ConcurrentHashMap.newKeySet();
     private static volatile boolean shuttingDown;
+    private static final Set<Path> SWEPT = new java.util.HashSet<>();
+
+    /** What every scratch folder's name starts with (the next run sweeps only such names). */
+    public static final String PREFIX = "heimdall-";
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(Scratch::reapAll, "heimdall-scratch-reaper"));
@@ -41,7 +49,10 @@ public final class Scratch implements AutoCloseable {
         this.grace = grace;
     }
 
-    /** A fresh private folder named {@code <prefix><random>}; removed at once when the JVM ends first. */
+    /**
+     * A fresh private folder named {@code <prefix><random>} ({@value #PREFIX} put in front of a prefix
+     * without it), marked as this run's ({@link CreatorMark}); removed at once when the JVM ends first.
+     */
     public static Scratch create(String prefix) {
         return create(prefix, Duration.ZERO);
     }
@@ -51,16 +62,26 @@ public final class Scratch implements AutoCloseable {
      * for the owner's {@link #close} before removing the folder.
      */
     public static Scratch create(String prefix, Duration grace) {
+        if (!prefix.startsWith(PREFIX)) {
+            prefix = PREFIX + prefix; // every scratch folder is one the next run's sweep looks at
+        }
         if (shuttingDown) {
             throw new IllegalStateException("the JVM is shutting down: no new scratch folder");
         }
         Path parent = Path.of(System.getProperty("java.io.tmpdir"));
         checkParent(parent);
         try {
+            sweepOnce(parent);
             Path dir = Files.createTempDirectory(parent, prefix,
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Scratch s = new Scratch(dir, grace);
             LIVE.add(s);
+            try {
+                CreatorMark.mark(dir);
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
             if (shuttingDown) {
                 // the reaper may have passed already: do not leave it behind
                 s.close();
@@ -69,6 +90,18 @@ public final class Scratch implements AutoCloseable {
             return s;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a scratch folder in " + parent, e);
+        }
+    }
+
+    /**
+     * The first scratch folder of this JVM first removes those a killed run left in {@code parent}:
+     * named {@value #PREFIX}..., ours, mode 0700 and marked by a run that is dead ({@link CreatorMark}).
+     */
+    private static void sweepOnce(Path parent) {
+        synchronized (SWEPT) {
+            if (SWEPT.add(parent.toAbsolutePath().normalize())) {
+                CreatorMark.sweep(parent, n -> n.startsWith(PREFIX));
+            }
         }
     }
 

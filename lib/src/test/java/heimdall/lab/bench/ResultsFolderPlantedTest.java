@@ -40,8 +40,8 @@ class ResultsFolderPlantedTest {
                 .fifo(root.resolve("2026-11-30-vm-floor-cost-2"))
                 .watch();
         ResultsFolder f = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> ResultsFolder.allocate(root, LocalDate.of(2026, 11, 30), "vm", "floor-cost"));
-        assertEquals(root.resolve("2026-11-30-vm-floor-cost-3"), f.path());
         f.writeJson("summary.json", List.of());
+        assertEquals(root.resolve("2026-11-30-vm-floor-cost-3"), f.publish());
         planted.assertUntouched("default results folder");
     }
 

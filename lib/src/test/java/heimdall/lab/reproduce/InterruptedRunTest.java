@@ -276,8 +276,14 @@ class InterruptedRunTest {
         ResultsFolder ours = ResultsFolder.chosen(tmp.resolve("ours"));
         assertTrue(ours.discardIfEmpty());
         assertFalse(Files.exists(tmp.resolve("ours")));
+        ResultsFolder partial = ResultsFolder.chosen(tmp.resolve("partial"));
+        partial.writeText("table.md", "x");
+        assertTrue(partial.discardIfEmpty(), "an unpublished (part-written) folder goes whole");
+        assertFalse(Files.exists(tmp.resolve("partial")));
+        assertFalse(Files.exists(partial.path()));
         ResultsFolder kept = ResultsFolder.chosen(tmp.resolve("written"));
         kept.writeText("table.md", "x");
+        kept.publish();
         assertFalse(kept.discardIfEmpty(), "a folder with results stays");
         assertTrue(Files.isRegularFile(tmp.resolve("written/table.md")));
     }

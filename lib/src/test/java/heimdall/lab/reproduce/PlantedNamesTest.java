@@ -97,7 +97,7 @@ class PlantedNamesTest {
         ResultsFolder folder = ResultsFolder.chosen(out);
         // planted inside the results folder: the first file the run writes
         Path canary = outside.resolve("canary.txt");
-        Files.createSymbolicLink(out.resolve("summary.json"), canary);
+        Files.createSymbolicLink(folder.path().resolve("summary.json"), canary); // inside the hidden temporary
         RuntimeException e = assertThrows(RuntimeException.class, () -> Lanes.run(s, folder, line -> {}));
         assertTrue(e.getMessage().contains("summary.json"), e.getMessage());
         planted.assertUntouched("lanes after a failure");

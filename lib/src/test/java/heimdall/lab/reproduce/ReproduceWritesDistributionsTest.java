@@ -50,8 +50,8 @@ class ReproduceWritesDistributionsTest {
     @Test
     void defaultFoldersAreNamedAfterTheReproduction() {
         ResultsFolder f = ResultsFolder.allocate(tmp, java.time.LocalDate.of(2026, 12, 1), "vm/x", "kernel-bitmap");
-        assertEquals("2026-12-01-vm_x-kernel-bitmap", f.path().getFileName().toString());
+        assertEquals("2026-12-01-vm_x-kernel-bitmap", f.publish().getFileName().toString());
         ResultsFolder g = ResultsFolder.allocate(tmp, java.time.LocalDate.of(2026, 12, 1), "vm/x", "kernel-bitmap");
-        assertEquals("2026-12-01-vm_x-kernel-bitmap-2", g.path().getFileName().toString());
+        assertEquals("2026-12-01-vm_x-kernel-bitmap-2", g.publish().getFileName().toString());
     }
 }

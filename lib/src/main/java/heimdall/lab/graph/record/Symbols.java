@@ -40,8 +40,9 @@ public final class Symbols {
     private static String run(Path tool, CallSites.Location l) {
         try {
             // A return address points after the call: ask for the byte before it, which is inside the call.
-            Process p = new ProcessBuilder(tool.toString(), "-f", "-e", l.object(), "0x" + Long.toHexString(Math.max(0, l.offset() - 1)))
-                    .redirectErrorStream(true).start();
+            // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
+            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(tool.toString(), "-f", "-e", l.object(),
+                    "0x" + Long.toHexString(Math.max(0, l.offset() - 1)))).redirectErrorStream(true).start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {

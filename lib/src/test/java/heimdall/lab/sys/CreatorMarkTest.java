@@ -1,0 +1,105 @@
+package heimdall.lab.sys;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sweep removes a folder a dead run of ours left, and nothing else: not a live run's, not one whose
+ * creator it cannot check, not a look-alike with another owner, mode, no mark, a bad mark or a link.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CreatorMarkTest {
+    @TempDir
+    Path tmp;
+
+    static String boot() throws IOException {
+        return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+    }
+
+    static String pidns() throws IOException {
+        return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+    }
+
+    /** A pid that was a process a moment ago and is now reaped (not reused within the test's second). */
+    static long deadPid() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        return p.pid();
+    }
+
+    Path folder(String name, String mark) throws IOException {
+        Path d = Files.createDirectory(tmp.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+        if (mark != null) {
+            Files.writeString(d.resolve(CreatorMark.NAME), mark);
+        }
+        Files.writeString(d.resolve("lanes-input.bin"), "left by the run");
+        return d;
+    }
+
+    static String mark(long pid, long start, String boot, String pidns) {
+        return "heimdall-lab creator\npid " + pid + "\nstart " + start + "\nboot " + boot + "\npidns " + pidns + "\n";
+    }
+
+    @Test
+    void aDeadRunsFoldersGoEverythingElseStays() throws Exception {
+        long me = ProcessHandle.current().pid();
+        long myStart = CreatorMark.startTime(me);
+        Path dead = folder("heimdall-dead", mark(deadPid(), 12345, boot(), pidns()));
+        Path reused = folder("heimdall-reused", mark(me, myStart - 1, boot(), pidns())); // our pid, another start: dead
+        Path otherBoot = folder("heimdall-boot", mark(me, myStart, "00000000-0000-0000-0000-000000000000", pidns()));
+        Path live = folder("heimdall-live", mark(me, myStart, boot(), pidns()));
+        Path otherNs = folder("heimdall-ns", mark(deadPid(), 1, boot(), "pid:[1]"));
+        Path noMark = folder("heimdall-nomark", null);
+        Path badMark = folder("heimdall-badmark", "heimdall-lab creator\npid x\n");
+        Path openMode = folder("heimdall-mode", mark(deadPid(), 1, boot(), pidns()));
+        Files.setPosixFilePermissions(openMode, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path otherName = folder("not-ours", mark(deadPid(), 1, boot(), pidns()));
+        Path linkedMark = folder("heimdall-linkedmark", null);
+        Path markOutside = Files.writeString(tmp.resolve("mark-outside"), mark(deadPid(), 1, boot(), pidns()));
+        Files.createSymbolicLink(linkedMark.resolve(CreatorMark.NAME), markOutside);
+        Path target = folder("target-of-link", mark(deadPid(), 1, boot(), pidns()));
+        Path link = Files.createSymbolicLink(tmp.resolve("heimdall-link"), target);
+        Path otherOwner = folder("heimdall-owner", mark(deadPid(), 1, boot(), pidns()));
+        boolean chowned = SafeFiles.ourUid() == 0;
+        if (chowned) {
+            Files.setAttribute(otherOwner, "unix:uid", 65534);
+        }
+
+        int removed = CreatorMark.sweep(tmp, n -> n.startsWith("heimdall-"));
+
+        assertFalse(Files.exists(dead, LinkOption.NOFOLLOW_LINKS), "a dead creator's folder goes");
+        assertFalse(Files.exists(reused, LinkOption.NOFOLLOW_LINKS), "a reused pid with another start time is not the creator");
+        assertFalse(Files.exists(otherBoot, LinkOption.NOFOLLOW_LINKS), "a folder from an earlier boot goes");
+        for (Path kept : new Path[] {live, otherNs, noMark, badMark, openMode, otherName, linkedMark, target}) {
+            assertTrue(Files.isRegularFile(kept.resolve("lanes-input.bin"), LinkOption.NOFOLLOW_LINKS), kept + " is left alone");
+        }
+        assertTrue(Files.isSymbolicLink(link), "a link is left alone, and what it points to");
+        assertTrue(Files.isRegularFile(markOutside));
+        if (chowned) {
+            assertTrue(Files.exists(otherOwner.resolve("lanes-input.bin")), "another user's folder is left alone");
+        }
+        assertEquals(chowned ? 3 : 4, removed);
+    }
+
+    @Test
+    void aScratchFolderIsMarkedByThisLiveRun() throws Exception {
+        try (Scratch s = Scratch.create("heimdall-lab-marktest-")) {
+            assertEquals(mark(ProcessHandle.current().pid(), CreatorMark.startTime(ProcessHandle.current().pid()), boot(), pidns()),
+                    Files.readString(s.path().resolve(CreatorMark.NAME)));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(s.path())));
+            assertFalse(CreatorMark.leftByDeadRun(s.path()), "a live run's folder is never swept");
+        }
+    }
+}
