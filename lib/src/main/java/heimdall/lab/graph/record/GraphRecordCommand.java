@@ -8,9 +8,9 @@ import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
 import heimdall.lab.probe.Tracer;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -131,7 +131,9 @@ public final class GraphRecordCommand implements Command {
                     + (run.stderr().isBlank() ? "" : ": " + run.stderr().strip()));
         }
         GraphRecorder.Recording rec = GraphRecorder.record(run.events(), symbols ? Symbols.addr2line() : Symbols.none());
-        Files.createDirectories(dir);
+        // Only into a folder we made or one nobody else can change: in a shared folder a planted
+        // SHA256SUMS (a FIFO, a link, another user's file with an extra pin line) would be used.
+        SafeFiles.ownFolder("--out", dir);
         Path nodes = dir.resolve(program + GraphFiles.NODES_SUFFIX);
         Path edges = dir.resolve(program + GraphFiles.EDGES_SUFFIX);
         GraphFiles.writeNodes(rec.sites(), nodes);
