@@ -537,7 +537,8 @@ public final class Results {
         Map<SampleKey, java.util.TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
         try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
             if (!in.columns().containsAll(CALL_COLUMNS)) {
-                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found " + in.columns()
+                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found "
+                        + in.columns()
                         + "; use Results.samples() for other sample files");
             }
             // Types checked on the schema, before any batch: an int64 row is refused here, not cast midway.
@@ -551,47 +552,58 @@ public final class Results {
             int prevRun = -1;
             Chunks current = null;
             VectorSchemaRoot root = in.root();
-            while (in.next()) {
-                int n = in.rows();
-                IntVector rowV = (IntVector) root.getVector("row");
-                VarCharVector varV = (VarCharVector) root.getVector("variant");
-                IntVector runV = (IntVector) root.getVector("run");
-                BigIntVector nsV = (BigIntVector) root.getVector("ns");
-                for (var v : List.of(rowV, varV, runV, nsV)) {
-                    if (v.getNullCount() > 0) {
-                        throw BadInput.at(file, v.getName(), "holds " + v.getNullCount() + " null(s); every sample has a value");
+            try {
+                while (in.next()) {
+                    int n = in.rows();
+                    IntVector rowV = (IntVector) root.getVector("row");
+                    VarCharVector varV = (VarCharVector) root.getVector("variant");
+                    IntVector runV = (IntVector) root.getVector("run");
+                    BigIntVector nsV = (BigIntVector) root.getVector("ns");
+                    for (var v : List.of(rowV, varV, runV, nsV)) {
+                        if (v.getNullCount() > 0) {
+                            throw BadInput.at(file, v.getName(), "holds " + v.getNullCount()
+                                    + " null(s); every sample has a value");
+                        }
+                    }
+                    var offsets = varV.getOffsetBuffer();
+                    var data = varV.getDataBuffer();
+                    var nsData = nsV.getDataBuffer();
+                    for (int i = 0; i < n; i++) {
+                        int row = rowV.get(i);
+                        int run = runV.get(i);
+                        if (row < 0 || run < 0) {
+                            throw BadInput.at(file, row < 0 ? "row" : "run", "value " + Math.min(row, run)
+                                    + " is negative");
+                        }
+                        int start = offsets.getInt((long) i * 4);
+                        int end = offsets.getInt((long) (i + 1) * 4);
+                        if (start < 0 || end < start || end > data.capacity()) {
+                            throw BadInput.at(file, "variant", "sample " + i
+                                    + ": its text lies outside the column's data");
+                        }
+                        boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
+                        for (int k = 0; sameVariant && k < prevVariant.length; k++) {
+                            sameVariant = data.getByte(start + k) == prevVariant[k];
+                        }
+                        if (!sameVariant) {
+                            prevVariant = new byte[end - start];
+                            data.getBytes(start, prevVariant);
+                            prevName = utf8(file, "variant", prevVariant);
+                        }
+                        if (current == null || !sameVariant || row != prevRow || run != prevRun) {
+                            current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
+                                    .computeIfAbsent(run, k -> new Chunks());
+                            prevRow = row;
+                            prevRun = run;
+                        }
+                        if (!current.add(nsData.getLong((long) i * 8))) {
+                            throw BadInput.at(file, "ns", "row " + row + ", run " + run
+                                    + ": more samples than one run can hold");
+                        }
                     }
                 }
-                var offsets = varV.getOffsetBuffer();
-                var data = varV.getDataBuffer();
-                var nsData = nsV.getDataBuffer();
-                for (int i = 0; i < n; i++) {
-                    int row = rowV.get(i);
-                    int run = runV.get(i);
-                    if (row < 0 || run < 0) {
-                        throw BadInput.at(file, row < 0 ? "row" : "run", "value " + Math.min(row, run) + " is negative");
-                    }
-                    int start = offsets.getInt((long) i * 4);
-                    int end = offsets.getInt((long) (i + 1) * 4);
-                    boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
-                    for (int k = 0; sameVariant && k < prevVariant.length; k++) {
-                        sameVariant = data.getByte(start + k) == prevVariant[k];
-                    }
-                    if (!sameVariant) {
-                        prevVariant = new byte[end - start];
-                        data.getBytes(start, prevVariant);
-                        prevName = utf8(file, "variant", prevVariant);
-                    }
-                    if (current == null || !sameVariant || row != prevRow || run != prevRun) {
-                        current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
-                                .computeIfAbsent(run, k -> new Chunks());
-                        prevRow = row;
-                        prevRun = run;
-                    }
-                    if (!current.add(nsData.getLong((long) i * 8))) {
-                        throw BadInput.at(file, "ns", "row " + row + ", run " + run + ": more samples than one run can hold");
-                    }
-                }
+            } catch (IndexOutOfBoundsException | IllegalStateException e) {
+                throw in.damaged(e); // an index outside a buffer that validation let through
             }
         }
         Map<SampleKey, long[][]> out = new LinkedHashMap<>();
@@ -673,31 +685,36 @@ public final class Results {
                             + " (samples hold int32, int64, float64 and utf8 columns)");
                 });
             }
-            while (in.next()) {
-                int n = in.rows();
-                seen += n;
-                if (seen > limit) {
-                    throw new IllegalStateException(file + ": more than " + limit + " samples, too many for a table "
-                            + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
-                }
-                Iterator<Column<?>> it = columns.iterator();
-                for (Field f : root.getSchema().getFields()) {
-                    Column<?> c = it.next();
-                    var v = root.getVector(f.getName());
-                    for (int i = 0; i < n; i++) {
-                        if (v.isNull(i)) {
-                            c.appendMissing();
-                        } else if (v instanceof IntVector iv) {
-                            ((IntColumn) c).append(iv.get(i));
-                        } else if (v instanceof BigIntVector bv) {
-                            ((LongColumn) c).append(bv.get(i));
-                        } else if (v instanceof Float8Vector fv) {
-                            ((DoubleColumn) c).append(fv.get(i));
-                        } else if (v instanceof VarCharVector sv) {
-                            ((StringColumn) c).append(utf8(file, f.getName(), sv.get(i)));
+            try {
+                while (in.next()) {
+                    int n = in.rows();
+                    seen += n;
+                    if (seen > limit) {
+                        throw new IllegalStateException(file + ": more than " + limit
+                                + " samples, too many for a table "
+                                + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
+                    }
+                    Iterator<Column<?>> it = columns.iterator();
+                    for (Field f : root.getSchema().getFields()) {
+                        Column<?> c = it.next();
+                        var v = root.getVector(f.getName());
+                        for (int i = 0; i < n; i++) {
+                            if (v.isNull(i)) {
+                                c.appendMissing();
+                            } else if (v instanceof IntVector iv) {
+                                ((IntColumn) c).append(iv.get(i));
+                            } else if (v instanceof BigIntVector bv) {
+                                ((LongColumn) c).append(bv.get(i));
+                            } else if (v instanceof Float8Vector fv) {
+                                ((DoubleColumn) c).append(fv.get(i));
+                            } else if (v instanceof VarCharVector sv) {
+                                ((StringColumn) c).append(utf8(file, f.getName(), sv.get(i)));
+                            }
                         }
                     }
                 }
+            } catch (IndexOutOfBoundsException e) {
+                throw in.damaged(e); // an index outside a buffer that validation let through
             }
             return Table.create("samples", columns);
         }
@@ -706,7 +723,8 @@ public final class Results {
     /** A utf8 cell as text; bytes that are not UTF-8 are bad input naming the column, never replaced. */
     private static String utf8(Path file, String column, byte[] bytes) {
         try {
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw BadInput.at(file, column, "not UTF-8 text");
         }

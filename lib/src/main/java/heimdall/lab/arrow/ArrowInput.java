@@ -75,7 +75,7 @@ public final class ArrowInput implements AutoCloseable {
         } catch (BadInput e) {
             closeQuietly(r, alloc);
             throw e;
-        } catch (IOException | RuntimeException | StackOverflowError e) {
+        } catch (IOException | RuntimeException | StackOverflowError | AssertionError e) {
             closeQuietly(r, alloc);
             throw translate("footer and schema", e);
         }
@@ -151,9 +151,18 @@ public final class ArrowInput implements AutoCloseable {
             return true;
         } catch (BadInput e) {
             throw e;
-        } catch (IOException | RuntimeException | StackOverflowError e) {
+        } catch (IOException | RuntimeException | StackOverflowError | AssertionError e) {
             throw translate("record batch " + b, e);
         }
+    }
+
+    /**
+     * Bad input for an Arrow exception thrown while the caller read the batch last loaded (an index
+     * outside a buffer that validation did not cover): the caller catches Arrow's runtime exceptions
+     * around its reading and throws this, so none escapes as itself.
+     */
+    public BadInput damaged(RuntimeException e) {
+        return translate("record batch " + (next - 1), e);
     }
 
     /** Rows in the batch last loaded. */
@@ -188,6 +197,9 @@ public final class ArrowInput implements AutoCloseable {
             why = "its buffers do not hold the rows it declares (" + e.getMessage() + ")";
         } else if (e instanceof org.apache.arrow.memory.OutOfMemoryException) {
             why = "declares more data than the limit for this kind of file";
+        } else if (e instanceof AssertionError) {
+            // Arrow's own assertions on the lengths it was given (with -ea): the file's, not ours
+            why = "its lengths contradict each other";
         } else if (e instanceof StackOverflowError) {
             why = "its schema nests too deeply";
         } else if (e instanceof IOException io) {
@@ -253,16 +265,19 @@ public final class ArrowInput implements AutoCloseable {
         @Override
         protected void loadRecordBatch(ArrowRecordBatch batch) {
             String why = null;
-            boolean compressed = batch.getBodyCompression().getCodec() != CompressionUtil.CodecType.NO_COMPRESSION.getType();
+            boolean compressed = batch.getBodyCompression().getCodec()
+                    != CompressionUtil.CodecType.NO_COMPRESSION.getType();
             long body = batch.computeBodyLength();
             long bound = compressed ? MAX_BATCH_ROWS : Math.min(MAX_BATCH_ROWS, 8 * body + 8);
             if (batch.getLength() < 0 || batch.getLength() > bound) {
-                why = "declares " + batch.getLength() + " rows, more than " + bound + " its " + body + " bytes can hold";
+                why = "declares " + batch.getLength() + " rows, more than " + bound + " its " + body
+                        + " bytes can hold";
             }
             for (ArrowFieldNode n : batch.getNodes()) {
                 if (why == null && (n.getLength() < 0 || n.getLength() > bound || n.getNullCount() < 0
                         || n.getNullCount() > n.getLength())) {
-                    why = "declares a column of " + n.getLength() + " values (" + n.getNullCount() + " null), more than "
+                    why = "declares a column of " + n.getLength() + " values (" + n.getNullCount()
+                            + " null), more than "
                             + bound + " its " + body + " bytes can hold";
                 }
             }

@@ -160,7 +160,13 @@ public final class GraphFiles {
         try (ArrowInput in = ArrowInput.of(file, bytes, memoryFor(bytes.length))) {
             columns.accept(in);
             while (in.next()) {
-                each.read(in.root(), in.rows());
+                try {
+                    each.read(in.root(), in.rows());
+                } catch (BadInput | Refusal e) {
+                    throw e;
+                } catch (IndexOutOfBoundsException | IllegalStateException | IllegalArgumentException e) {
+                    throw in.damaged(e);
+                }
             }
         }
     }
@@ -244,6 +250,10 @@ public final class GraphFiles {
                 if (!firstOf.isNull(r)) {
                     int from = firstOf.getElementStartIndex(r);
                     int to = firstOf.getElementEndIndex(r);
+                    if (from < 0 || to < from || to > items.getValueCount()) {
+                        throw BadInput.at(file, "first_of", "row " + row + ": its entries " + from + ".." + to
+                                + " lie outside the list's " + items.getValueCount() + " items");
+                    }
                     for (int k = from; k < to; k++) {
                         if (items.isNull(k)) {
                             throw BadInput.at(file, "first_of", "row " + row + ": null entry name");
@@ -260,7 +270,8 @@ public final class GraphFiles {
             rowBase[0] += rows;
         });
         if (sites.isEmpty() && unmapped.isEmpty()) {
-            throw BadInput.at(file, "site", "no sites: a projection without sites allows no call (is this the graph meant?)");
+            throw BadInput.at(file, "site",
+                    "no sites: a projection without sites allows no call (is this the graph meant?)");
         }
         if (!unmapped.isEmpty()) {
             throw new Refusal(file + ": " + unmapped.size() + " of " + (sites.size() + unmapped.size())

@@ -51,7 +51,8 @@ public final class HostileFiles {
      *     unreadable, or more than {@code limit} bytes
      */
     public static byte[] read(Path file, long limit) {
-        return readIfExists(file, limit).orElseThrow(() -> new BadInput(file + ": cannot read: no such file or directory"));
+        return readIfExists(file, limit).orElseThrow(() -> new BadInput(file
+                + ": cannot read: no such file or directory"));
     }
 
     /** {@link #read}, or empty when nothing is at the name (a link, even a dangling one, is refused). */
@@ -111,10 +112,12 @@ public final class HostileFiles {
                 throw new BadInput("empty folder name: " + what);
             }
             try {
-                return new Folder(dir, Libc.openat(AT_FDCWD, dir.toString(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+                return new Folder(dir, Libc.openat(AT_FDCWD, dir.toString(),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             } catch (LastErrorException e) {
                 // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): lstat only words the refusal
-                String why = Files.isSymbolicLink(dir) ? "is a symbolic link; not followed (name the folder it points to)"
+                String why = Files.isSymbolicLink(dir)
+                        ? "is a symbolic link; not followed (name the folder it points to)"
                         : switch (e.getErrorCode()) {
                             case Errno.ENOENT -> "no such folder";
                             case ENOTDIR -> "not a folder";
@@ -125,7 +128,7 @@ public final class HostileFiles {
             }
         }
 
-        /** The bytes of the folder's file {@code name} (a plain name), admitted and bounded as {@link HostileFiles#read}. */
+        /** The bytes of the folder's file {@code name} (a plain name), admitted and bounded. */
         public byte[] read(String name, long limit) {
             return readIfExists(name, limit).orElseThrow(() -> new BadInput(dir.resolve(name) + ": missing (is " + dir
                     + " the folder meant?)"));

@@ -153,7 +153,8 @@ public final class SafeFiles {
     public static void ownFolder(String option, Path dir) {
         try {
             if (Files.isSymbolicLink(dir)) {
-                throw new BadInput(option + " " + dir + ": is a symbolic link; files are written only into a real folder"
+                throw new BadInput(option + " " + dir
+                        + ": is a symbolic link; files are written only into a real folder"
                         + " (name it directly)");
             }
             Path parent = dir.toAbsolutePath().normalize().getParent();
@@ -164,7 +165,8 @@ public final class SafeFiles {
                 try {
                     Files.createDirectory(dir);
                 } catch (java.nio.file.FileAlreadyExistsException raced) {
-                    throw new BadInput(option + " " + dir + ": appeared while it was being created; choose another folder");
+                    throw new BadInput(option + " " + dir
+                            + ": appeared while it was being created; choose another folder");
                 }
             }
             String why = othersCanWrite(dir, false);

@@ -108,7 +108,8 @@ class HonestFailuresTest {
         assertBadInput(BpfCommandsTest.run("profile", "gen", gone), gone, "no such file or directory");
         if (Files.exists(Path.of("/dev/zero"))) {
             // A device is refused by its type before a byte is read (regular files only).
-            assertBadInput(BpfCommandsTest.run("profile", "gen", "/dev/zero"), "/dev/zero", "not a regular file", "character device");
+            assertBadInput(BpfCommandsTest.run("profile", "gen", "/dev/zero"), "/dev/zero", "not a regular file",
+                    "character device");
         }
     }
 

@@ -65,7 +65,8 @@ class GraphFilesTest {
         FixtureGraphs.main(new String[] {tmp.toString()});
         Pins pinned = Pins.load(FIXTURES.resolve(Pins.FILE_NAME));
         for (Path p : List.of(nodes(tmp, "abcdf"), edges(tmp, "abcdf"))) {
-            assertEquals(pinned.pinNamed(p.getFileName().toString()).orElseThrow(), Pins.sha256(p), p + " differs from the checked-in fixture");
+            assertEquals(pinned.pinNamed(p.getFileName().toString()).orElseThrow(), Pins.sha256(p), p
+                    + " differs from the checked-in fixture");
         }
     }
 

@@ -11,6 +11,8 @@ import heimdall.lab.probe.Tracer;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -125,6 +127,9 @@ public final class GraphRecordCommand implements Command {
      */
     public static Result record(List<String> command, Path dir, String program, int stackWords, boolean symbols)
             throws IOException, InterruptedException {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            SafeFiles.ownFolder("--out", dir); // refused before the command runs, not after
+        }
         Tracer.Run run = Tracer.withCallSites(stackWords).run(command);
         if (run.status() != 0) {
             throw new Refusal("the traced command " + command + " ended with status " + run.status()
