@@ -38,9 +38,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code kind} utf8 ({@code next} or {@code again}). Either file may hold several record batches;
  * other columns are ignored; a null {@code first_of} means the site starts no entry.
  *
+ * <p>The files are read as hostile input: through {@link HostileFiles} (no link followed at the name,
+ * no FIFO waited on, regular files only, at most {@link #MAX_FILE_BYTES}), once, and parsed from that
+ * copy by {@link ArrowInput} (blocks, row counts and buffers checked against the file before Arrow
+ * allocates for them; the columns' types checked on the schema before any batch).
+ *
  * <p>Errors: a pin mismatch, a file Arrow cannot read, a missing or wrongly typed column, a null in a
- * column that may not hold one, a bad edge kind: {@link BadInput} naming the file, the column and the
- * reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
+ * column that may not hold one, text that is not UTF-8, a bad edge kind, a nodes file with no sites,
+ * an entry other than {@code main}, {@code thread:<creator>} or {@code signal:<NAME>} of a signal a
+ * handler can catch: {@link BadInput} naming the file, the column and the reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
  * is never imported with those sites dropped or allowed.
  */
 public final class GraphFiles {
