@@ -43,8 +43,11 @@ import org.apache.arrow.vector.validate.ValidateUtil;
  * or {@code "<file>: <column>: <why>"} for a column.
  */
 public final class ArrowInput implements AutoCloseable {
-    /** Rows in one record batch, at most: ours write 65,536 (samples) or one batch per graph. */
-    public static final int MAX_BATCH_ROWS = 1 << 24;
+    /**
+     * Rows in one record batch, at most: ours write 65,536 (samples) or one batch per graph file (a
+     * 1 GiB edges file holds about 90 million); the memory limit bounds what such a batch may take.
+     */
+    public static final int MAX_BATCH_ROWS = 1 << 28;
 
     private final Path file;
     private final long size;
