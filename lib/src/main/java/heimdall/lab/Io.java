@@ -1,7 +1,6 @@
 package heimdall.lab;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -68,31 +67,16 @@ public final class Io {
     }
 
     /**
-     * The bytes of {@code file}, at most {@code limit} of them: a larger file (or an endless one such
-     * as {@code /dev/zero}) is refused without reading past the limit, so a user's file cannot exhaust
-     * the heap.
+     * The bytes of {@code file}, at most {@code limit} of them: a larger file is refused without reading
+     * past the limit, so a user's file cannot exhaust the heap; a symbolic link at the name, a FIFO, a
+     * device or a directory is refused before anything is read ({@link heimdall.lab.sys.HostileFiles}).
      *
      * @throws BadInput naming the file and the reason when it cannot be read or is over the limit
      */
     public static byte[] read(Path file, long limit) {
-        if (Files.isDirectory(file)) {
-            throw new BadInput(file + ": cannot read: is a directory");
-        }
-        try {
-            // The size on disk is a hint only (it may grow, and devices report 0): the read is bounded too.
-            if (Files.isRegularFile(file) && Files.size(file) > limit) {
-                throw tooBig(file, Files.size(file), limit);
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-                if (bytes.length > limit) {
-                    throw tooBig(file, -1, limit);
-                }
-                return bytes;
-            }
-        } catch (IOException e) {
-            throw failed(file, "read", e);
-        }
+        // One opener for every file a user or a shared folder supplies: no link followed at the name, no
+        // FIFO waited on, regular files only, bounded (see HostileFiles).
+        return heimdall.lab.sys.HostileFiles.read(file, limit);
     }
 
     /**
@@ -100,6 +84,9 @@ public final class Io {
      * naming it and the reason; for checking a user's file before work starts.
      */
     public static Path requireReadable(Path file) {
+        if (file.toString().isEmpty()) {
+            throw new BadInput("empty file name: name a file");
+        }
         if (Files.isDirectory(file)) {
             throw new BadInput(file + ": cannot read: is a directory");
         }
@@ -120,12 +107,6 @@ public final class Io {
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new BadInput(file + ": cannot read: not UTF-8 text", e);
         }
-    }
-
-    private static BadInput tooBig(Path file, long size, long limit) {
-        return new BadInput(file + ": cannot read: " + (size >= 0 ? String.format(Locale.ROOT, "%,d bytes", size)
-                : "more than " + String.format(Locale.ROOT, "%,d bytes", limit)) + ", over the limit of "
-                + String.format(Locale.ROOT, "%,d bytes (%d MiB)", limit, limit >> 20) + " for this kind of file");
     }
 
     /**

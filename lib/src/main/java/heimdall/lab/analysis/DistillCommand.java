@@ -4,6 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.sys.HostileFiles;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,8 +67,11 @@ public final class DistillCommand implements Command {
         }
         for (String d : args.positionals()) {
             Path dir = Path.of(d);
-            if (!Files.isRegularFile(dir.resolve("summary.json"))) {
-                throw new BadInput(dir.resolve("summary.json") + ": missing (is " + dir + " a results folder?)");
+            // A results folder: summary.json there, a regular file (no link followed, no FIFO waited on).
+            try (HostileFiles.Folder folder = HostileFiles.Folder.open(dir, "not a results folder")) {
+                if (folder.readIfExists("summary.json", CompareFiles.LIMIT).isEmpty()) {
+                    throw new BadInput(dir.resolve("summary.json") + ": missing (is " + dir + " a results folder?)");
+                }
             }
             Path file = Distributions.distill(dir);
             Distributions.read(file); // what was written reads back

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
+import heimdall.lab.sys.HostileFiles;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +53,8 @@ public final class Distributions {
     static final int BATCH_LIMIT = 200_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A distributions.json is tens of KB to a few MB; 64 MiB bounds what is read. */
+    static final long MAX_BYTES = 64L << 20;
     private static final double[] GRID = grid();
 
     /** One row and variant's distribution. */
@@ -92,8 +95,8 @@ public final class Distributions {
     public static Path distill(Path dir) {
         Path samples = dir.resolve("samples.arrow");
         Path out = dir.resolve(FILE);
-        if (!Files.isRegularFile(samples, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(samples + ": missing (or not a regular file); distributions are made from it");
+        if (!Files.exists(samples, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new BadInput(samples + ": missing; distributions are made from it");
         }
         if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(out + ": exists; results are never overwritten");
@@ -177,7 +180,8 @@ public final class Distributions {
     public static Distributions read(Path file) {
         JsonNode top;
         try {
-            top = JSON.readTree(file.toFile());
+            // No link followed, no FIFO waited on, regular files only, bounded (HostileFiles); parsed from that copy.
+            top = JSON.readTree(HostileFiles.read(file, MAX_BYTES));
         } catch (IOException e) {
             throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.arrow.ArrowInput;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.EnvironmentInfo;
 import heimdall.lab.results.FloorCostRow;
@@ -16,11 +17,8 @@ import heimdall.lab.results.ResultKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,15 +26,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.arrow.compression.CommonsCompressionFactory;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
@@ -96,26 +91,8 @@ public final class Results {
      * identifying field missing, a value of the wrong type.
      */
     public static Results load(Path dir) {
-        Path summaryFile = dir.resolve("summary.json");
-        if (!Files.isRegularFile(summaryFile)) {
-            throw new BadInput(summaryFile + ": missing (is " + dir + " a results folder?)");
-        }
-        byte[] summaryBytes;
-        try {
-            summaryBytes = Files.readAllBytes(summaryFile);
-        } catch (IOException e) {
-            throw new BadInput(summaryFile + ": not readable: " + e.getMessage(), e);
-        }
-        byte[] envBytes = null;
-        Path envFile = dir.resolve("environment.json");
-        if (Files.isRegularFile(envFile)) {
-            try {
-                envBytes = Files.readAllBytes(envFile);
-            } catch (IOException e) {
-                throw new BadInput(envFile + ": not readable: " + e.getMessage(), e);
-            }
-        }
-        return parse(dir, summaryBytes, envBytes);
+        // Opened as compare opens a folder: no link followed at the folder or a file, no FIFO waited on.
+        return CompareFiles.load(dir);
     }
 
     /**
@@ -303,7 +280,7 @@ public final class Results {
     /** Whether samples.arrow holds per-call samples of floor-style rows (row, variant, run, ns). */
     public boolean hasCallSamples() {
         Path file = dir.resolve("samples.arrow");
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return distilledOnly() && distilled().hasSeries();
         }
         return isCallSampleFile(file);
@@ -324,7 +301,8 @@ public final class Results {
      * neither: their summaries load, their distribution charts cannot be redrawn.
      */
     public boolean hasSampleData() {
-        return Files.isRegularFile(dir.resolve("samples.arrow")) || distilledOnly();
+        // Anything at the name counts: reading it then says why a link or FIFO there is refused.
+        return Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS) || distilledOnly();
     }
 
     private synchronized Distributions distilled() {
@@ -344,15 +322,16 @@ public final class Results {
 
     /** Whether samples.arrow holds per-call samples (row, variant, run, ns). */
     static boolean isCallSampleFile(Path file) {
-        try (BufferAllocator allocator = new RootAllocator();
-             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
-            List<String> names = reader.getVectorSchemaRoot().getSchema().getFields().stream().map(Field::getName).toList();
-            return names.containsAll(List.of("row", "variant", "run", "ns"));
-        } catch (IOException e) {
-            throw new BadInput(file + ": not an Arrow IPC file: " + e.getMessage(), e);
+        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
+            return in.columns().containsAll(CALL_COLUMNS);
         }
     }
+
+    /** Arrow memory while samples.arrow is read: one batch at a time (65,536 rows, a few MB) and room to spare. */
+    static final long SAMPLES_MEMORY = 512L << 20;
+    private static final List<String> CALL_COLUMNS = List.of("row", "variant", "run", "ns");
+    private static final ArrowType INT32 = new ArrowType.Int(32, true);
+    private static final ArrowType INT64 = new ArrowType.Int(64, true);
 
     /**
      * One row's samples of one variant ({@code "filtered"}, or {@code "none"}: the same call with no
@@ -552,60 +531,80 @@ public final class Results {
      * themselves plus one run, never a doubling of everything.
      */
     static Map<SampleKey, long[][]> readCallSamples(Path file) {
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
         }
         Map<SampleKey, java.util.TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
-        try (BufferAllocator allocator = new RootAllocator();
-             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            List<String> names = root.getSchema().getFields().stream().map(Field::getName).toList();
-            if (!names.containsAll(List.of("row", "variant", "run", "ns"))) {
-                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found " + names
+        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
+            if (!in.columns().containsAll(CALL_COLUMNS)) {
+                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found "
+                        + in.columns()
                         + "; use Results.samples() for other sample files");
             }
+            // Types checked on the schema, before any batch: an int64 row is refused here, not cast midway.
+            in.require("row", INT32, IntVector.class);
+            in.require("variant", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+            in.require("run", INT32, IntVector.class);
+            in.require("ns", INT64, BigIntVector.class);
             byte[] prevVariant = null;
             String prevName = null;
             int prevRow = -1;
             int prevRun = -1;
             Chunks current = null;
-            while (reader.loadNextBatch()) {
-                int n = root.getRowCount();
-                IntVector rowV = (IntVector) root.getVector("row");
-                VarCharVector varV = (VarCharVector) root.getVector("variant");
-                IntVector runV = (IntVector) root.getVector("run");
-                if (!(root.getVector("ns") instanceof BigIntVector nsV)) {
-                    throw BadInput.at(file, "ns", "expected int64, found " + root.getVector("ns").getField().getType());
+            VectorSchemaRoot root = in.root();
+            try {
+                while (in.next()) {
+                    int n = in.rows();
+                    IntVector rowV = (IntVector) root.getVector("row");
+                    VarCharVector varV = (VarCharVector) root.getVector("variant");
+                    IntVector runV = (IntVector) root.getVector("run");
+                    BigIntVector nsV = (BigIntVector) root.getVector("ns");
+                    for (var v : List.of(rowV, varV, runV, nsV)) {
+                        if (v.getNullCount() > 0) {
+                            throw BadInput.at(file, v.getName(), "holds " + v.getNullCount()
+                                    + " null(s); every sample has a value");
+                        }
+                    }
+                    var offsets = varV.getOffsetBuffer();
+                    var data = varV.getDataBuffer();
+                    var nsData = nsV.getDataBuffer();
+                    for (int i = 0; i < n; i++) {
+                        int row = rowV.get(i);
+                        int run = runV.get(i);
+                        if (row < 0 || run < 0) {
+                            throw BadInput.at(file, row < 0 ? "row" : "run", "value " + Math.min(row, run)
+                                    + " is negative");
+                        }
+                        int start = offsets.getInt((long) i * 4);
+                        int end = offsets.getInt((long) (i + 1) * 4);
+                        if (start < 0 || end < start || end > data.capacity()) {
+                            throw BadInput.at(file, "variant", "sample " + i
+                                    + ": its text lies outside the column's data");
+                        }
+                        boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
+                        for (int k = 0; sameVariant && k < prevVariant.length; k++) {
+                            sameVariant = data.getByte(start + k) == prevVariant[k];
+                        }
+                        if (!sameVariant) {
+                            prevVariant = new byte[end - start];
+                            data.getBytes(start, prevVariant);
+                            prevName = utf8(file, "variant", prevVariant);
+                        }
+                        if (current == null || !sameVariant || row != prevRow || run != prevRun) {
+                            current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
+                                    .computeIfAbsent(run, k -> new Chunks());
+                            prevRow = row;
+                            prevRun = run;
+                        }
+                        if (!current.add(nsData.getLong((long) i * 8))) {
+                            throw BadInput.at(file, "ns", "row " + row + ", run " + run
+                                    + ": more samples than one run can hold");
+                        }
+                    }
                 }
-                var offsets = varV.getOffsetBuffer();
-                var data = varV.getDataBuffer();
-                var nsData = nsV.getDataBuffer();
-                for (int i = 0; i < n; i++) {
-                    int row = rowV.get(i);
-                    int run = runV.get(i);
-                    int start = offsets.getInt((long) i * 4);
-                    int end = offsets.getInt((long) (i + 1) * 4);
-                    boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
-                    for (int k = 0; sameVariant && k < prevVariant.length; k++) {
-                        sameVariant = data.getByte(start + k) == prevVariant[k];
-                    }
-                    if (!sameVariant) {
-                        prevVariant = new byte[end - start];
-                        data.getBytes(start, prevVariant);
-                        prevName = new String(prevVariant, java.nio.charset.StandardCharsets.UTF_8);
-                    }
-                    if (current == null || !sameVariant || row != prevRow || run != prevRun) {
-                        current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
-                                .computeIfAbsent(run, k -> new Chunks());
-                        prevRow = row;
-                        prevRun = run;
-                    }
-                    current.add(nsData.getLong((long) i * 8));
-                }
+            } catch (IndexOutOfBoundsException | IllegalStateException e) {
+                throw in.damaged(e); // an index outside a buffer that validation let through
             }
-        } catch (IOException e) {
-            throw new BadInput(file + ": not an Arrow IPC file: " + e.getMessage(), e);
         }
         Map<SampleKey, long[][]> out = new LinkedHashMap<>();
         for (var e : acc.entrySet()) {
@@ -626,7 +625,11 @@ public final class Results {
         private long[] last = new long[256];
         private int fill;
 
-        void add(long v) {
+        /** Adds {@code v}; false (nothing added) when the run is already as long as an array can be. */
+        boolean add(long v) {
+            if ((long) full.size() * SIZE + fill >= Integer.MAX_VALUE - 8) {
+                return false;
+            }
             if (fill == last.length) {
                 if (last.length < SIZE) {
                     last = java.util.Arrays.copyOf(last, Math.min(SIZE, last.length * 4));
@@ -637,6 +640,7 @@ public final class Results {
                 }
             }
             last[fill++] = v;
+            return true;
         }
 
         long[] toArray() {
@@ -664,14 +668,12 @@ public final class Results {
 
     /** As {@link #readArrow(Path)}, refusing files of more than {@code limit} rows. */
     static Table readArrow(Path file, long limit) {
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
         }
         long seen = 0;
-        try (BufferAllocator allocator = new RootAllocator();
-             FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, allocator, CommonsCompressionFactory.INSTANCE)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
+            VectorSchemaRoot root = in.root();
             List<Column<?>> columns = new ArrayList<>();
             for (Field f : root.getSchema().getFields()) {
                 columns.add(switch (root.getVector(f.getName()).getMinorType()) {
@@ -679,38 +681,52 @@ public final class Results {
                     case BIGINT -> LongColumn.create(f.getName());
                     case FLOAT8 -> DoubleColumn.create(f.getName());
                     case VARCHAR -> StringColumn.create(f.getName());
-                    default -> throw BadInput.at(file, f.getName(), "unsupported Arrow type " + f.getType());
+                    default -> throw BadInput.at(file, f.getName(), "unsupported column type " + f.getType()
+                            + " (samples hold int32, int64, float64 and utf8 columns)");
                 });
             }
-            while (reader.loadNextBatch()) {
-                int n = root.getRowCount();
-                seen += n;
-                if (seen > limit) {
-                    throw new IllegalStateException(file + ": more than " + limit + " samples, too many for a table "
-                            + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
-                }
-                Iterator<Column<?>> it = columns.iterator();
-                for (Field f : root.getSchema().getFields()) {
-                    Column<?> c = it.next();
-                    var v = root.getVector(f.getName());
-                    for (int i = 0; i < n; i++) {
-                        if (v.isNull(i)) {
-                            c.appendMissing();
-                        } else if (v instanceof IntVector iv) {
-                            ((IntColumn) c).append(iv.get(i));
-                        } else if (v instanceof BigIntVector bv) {
-                            ((LongColumn) c).append(bv.get(i));
-                        } else if (v instanceof Float8Vector fv) {
-                            ((DoubleColumn) c).append(fv.get(i));
-                        } else if (v instanceof VarCharVector sv) {
-                            ((StringColumn) c).append(new String(sv.get(i), java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                while (in.next()) {
+                    int n = in.rows();
+                    seen += n;
+                    if (seen > limit) {
+                        throw new IllegalStateException(file + ": more than " + limit
+                                + " samples, too many for a table "
+                                + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
+                    }
+                    Iterator<Column<?>> it = columns.iterator();
+                    for (Field f : root.getSchema().getFields()) {
+                        Column<?> c = it.next();
+                        var v = root.getVector(f.getName());
+                        for (int i = 0; i < n; i++) {
+                            if (v.isNull(i)) {
+                                c.appendMissing();
+                            } else if (v instanceof IntVector iv) {
+                                ((IntColumn) c).append(iv.get(i));
+                            } else if (v instanceof BigIntVector bv) {
+                                ((LongColumn) c).append(bv.get(i));
+                            } else if (v instanceof Float8Vector fv) {
+                                ((DoubleColumn) c).append(fv.get(i));
+                            } else if (v instanceof VarCharVector sv) {
+                                ((StringColumn) c).append(utf8(file, f.getName(), sv.get(i)));
+                            }
                         }
                     }
                 }
+            } catch (IndexOutOfBoundsException e) {
+                throw in.damaged(e); // an index outside a buffer that validation let through
             }
             return Table.create("samples", columns);
-        } catch (IOException e) {
-            throw new BadInput(file + ": not an Arrow IPC file: " + e.getMessage(), e);
+        }
+    }
+
+    /** A utf8 cell as text; bytes that are not UTF-8 are bad input naming the column, never replaced. */
+    private static String utf8(Path file, String column, byte[] bytes) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw BadInput.at(file, column, "not UTF-8 text");
         }
     }
 }

@@ -40,10 +40,7 @@ public final class Lab {
         if (profileFile == null) {
             throw BadInput.at("floor", "profile", "no file given");
         }
-        if (!Files.isRegularFile(profileFile)) {
-            throw BadInput.at(profileFile, "file", "no such file (or not a regular file)");
-        }
-        Io.requireReadable(profileFile);
+        Io.requireReadable(profileFile); // then read as every profile is: no link, FIFO or device at the name
         ProfileJson.Loaded loaded = ProfileJson.load(profileFile);
         return FloorView.of(profileFile.getFileName().toString(), loaded.profile(), loaded.warnings(), profileFile.toString());
     }

@@ -2,12 +2,13 @@ package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.arrow.ArrowInput;
+import heimdall.lab.sys.HostileFiles;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +21,6 @@ import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -37,9 +37,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code kind} utf8 ({@code next} or {@code again}). Either file may hold several record batches;
  * other columns are ignored; a null {@code first_of} means the site starts no entry.
  *
+ * <p>The files are read as hostile input: through {@link HostileFiles} (no link followed at the name,
+ * no FIFO waited on, regular files only, at most {@link #MAX_FILE_BYTES}), once, and parsed from that
+ * copy by {@link ArrowInput} (blocks, row counts and buffers checked against the file before Arrow
+ * allocates for them; the columns' types checked on the schema before any batch).
+ *
  * <p>Errors: a pin mismatch, a file Arrow cannot read, a missing or wrongly typed column, a null in a
- * column that may not hold one, a bad edge kind: {@link BadInput} naming the file, the column and the
- * reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
+ * column that may not hold one, text that is not UTF-8, a bad edge kind, a nodes file with no sites,
+ * an entry other than {@code main}, {@code thread:<creator>} or {@code signal:<NAME>} of a signal a
+ * handler can catch: {@link BadInput} naming the file, the column and the reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
  * is never imported with those sites dropped or allowed.
  */
 public final class GraphFiles {
@@ -98,27 +104,8 @@ public final class GraphFiles {
     public static final long MAX_FILE_BYTES = 1L << 30;
 
     private static byte[] bytes(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw BadInput.at(file, "file", "no such file (or not a regular file)");
-        }
-        try (var ch = Files.newByteChannel(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size > MAX_FILE_BYTES) {
-                throw BadInput.at(file, "file", size + " bytes, more than the " + MAX_FILE_BYTES + " a graph file may have");
-            }
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) size);
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 16);
-            while (ch.read(buf) > 0) {
-                out.write(buf.array(), 0, buf.position());
-                buf.clear();
-                if (out.size() > MAX_FILE_BYTES) {
-                    throw BadInput.at(file, "file", "grew past " + MAX_FILE_BYTES + " bytes while being read");
-                }
-            }
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw BadInput.at(file, "file", "cannot read: " + e.getMessage());
-        }
+        // No link followed at the name, no FIFO waited on, regular files only, at most MAX_FILE_BYTES.
+        return HostileFiles.read(file, MAX_FILE_BYTES);
     }
 
     /** Whether {@code file} (whose bytes have digest {@code sha}) is pinned; a differing pin is bad input. */
@@ -164,39 +151,67 @@ public final class GraphFiles {
         void read(VectorSchemaRoot root, int rows);
     }
 
-    private static void readFile(Path file, byte[] bytes, BatchReader each) {
-        try (BufferAllocator alloc = new RootAllocator();
-                ArrowFileReader reader = new ArrowFileReader(
-                        new org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel(bytes), alloc)) {
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            while (reader.loadNextBatch()) {
-                each.read(root, root.getRowCount());
-            }
-        } catch (BadInput | Refusal e) {
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            throw BadInput.at(file, "file", "not a readable Arrow IPC file (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
-        }
+    /** Arrow memory for a file of {@code n} bytes: its bodies, and validity buffers no larger than them. */
+    private static long memoryFor(long n) {
+        return 2 * n + (16L << 20);
     }
 
-    private static <V> V column(VectorSchemaRoot root, Path file, String name, Class<V> type, ArrowType want) {
-        FieldVector v = root.getVector(name);
-        if (v == null) {
-            throw BadInput.at(file, name, "column missing (columns present: "
-                    + root.getSchema().getFields().stream().map(Field::getName).toList() + ")");
+    /**
+     * Reads a graph file's batches through {@link ArrowInput} (blocks, row counts and buffers checked
+     * against the file before Arrow allocates); {@code columns} checks the schema before any batch.
+     */
+    private static void readFile(Path file, byte[] bytes, java.util.function.Consumer<ArrowInput> columns,
+            BatchReader each) {
+        try (ArrowInput in = ArrowInput.of(file, bytes, memoryFor(bytes.length))) {
+            columns.accept(in);
+            while (in.next()) {
+                try {
+                    each.read(in.root(), in.rows());
+                } catch (BadInput | Refusal e) {
+                    throw e;
+                } catch (IndexOutOfBoundsException | IllegalStateException | IllegalArgumentException e) {
+                    throw in.damaged(e);
+                }
+            }
         }
-        ArrowType got = v.getField().getType();
-        if (!got.equals(want) || !type.isInstance(v)) {
-            throw BadInput.at(file, name, "has type " + got + ", expected " + want);
-        }
-        return type.cast(v);
     }
 
     private static void noNull(FieldVector v, Path file, int r, int row) {
         if (v.isNull(r)) {
             throw BadInput.at(file, v.getName(), "row " + row + " is null");
         }
+    }
+
+    /** A utf8 cell as text; bytes that are not UTF-8 are bad input, never replaced. */
+    private static String text(Path file, String column, int row, byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw BadInput.at(file, column, "row " + row + ": not UTF-8 text");
+        }
+    }
+
+    /**
+     * An entry name as a graph file may hold it (DESIGN.md, "Graph files"): {@code main}, a thread role
+     * {@code thread:<creator>}, or a signal handler {@code signal:<NAME>} of a Linux signal
+     * ({@code SIGUSR1}, {@code SIGRTMIN+3}); anything else is bad input, not a role of its own.
+     */
+    static String entryName(Path file, int row, String e) {
+        if (e.equals("main") || e.startsWith("thread:") && e.length() > "thread:".length()) {
+            return e;
+        }
+        if (Graph.isSignal(e)) {
+            String sig = e.substring(Graph.SIGNAL_PREFIX.length());
+            for (int n = 1; n <= 64; n++) {
+                if (heimdall.lab.sys.Signals.name(n).equals(sig) && n != heimdall.lab.sys.Signals.SIGKILL && n != 19) {
+                    return e;
+                }
+            }
+            throw BadInput.at(file, "first_of", "row " + row + ": '" + e + "' names no signal a handler can catch"
+                    + " (signal:SIGUSR1, signal:SIGRTMIN+3, ...)");
+        }
+        throw BadInput.at(file, "first_of", "row " + row + ": entry '" + e + "' is none of main, thread:<creator>,"
+                + " signal:<NAME>");
     }
 
     /** Reads a nodes file (no pin check); see the class comment for the errors. */
@@ -208,17 +223,25 @@ public final class GraphFiles {
         List<Site> sites = new ArrayList<>();
         List<String> unmapped = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, bytes, (root, rows) -> {
-            UInt4Vector site = column(root, file, "site", UInt4Vector.class, UINT32);
-            IntVector syscall = column(root, file, "syscall", IntVector.class, INT32);
-            VarCharVector name = column(root, file, "name", VarCharVector.class, ArrowType.Utf8.INSTANCE);
-            VarCharVector function = column(root, file, "function", VarCharVector.class, ArrowType.Utf8.INSTANCE);
-            ListVector firstOf = column(root, file, "first_of", ListVector.class, ArrowType.List.INSTANCE);
-            BitVector terminal = column(root, file, "terminal", BitVector.class, ArrowType.Bool.INSTANCE);
-            if (!(firstOf.getDataVector() instanceof VarCharVector items)) {
-                throw BadInput.at(file, "first_of", "items have type " + firstOf.getDataVector().getField().getType()
-                        + ", expected Utf8");
+        readFile(file, bytes, in -> {
+            in.require("site", UINT32, UInt4Vector.class);
+            in.require("syscall", INT32, IntVector.class);
+            in.require("name", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+            in.require("function", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+            ListVector list = in.require("first_of", ArrowType.List.INSTANCE, ListVector.class);
+            in.require("terminal", ArrowType.Bool.INSTANCE, BitVector.class);
+            if (!(list.getDataVector() instanceof VarCharVector)) {
+                throw BadInput.at(file, "first_of", "items have type " + list.getDataVector().getField().getType()
+                        + ", expected utf8");
             }
+        }, (root, rows) -> {
+            UInt4Vector site = (UInt4Vector) root.getVector("site");
+            IntVector syscall = (IntVector) root.getVector("syscall");
+            VarCharVector name = (VarCharVector) root.getVector("name");
+            VarCharVector function = (VarCharVector) root.getVector("function");
+            ListVector firstOf = (ListVector) root.getVector("first_of");
+            BitVector terminal = (BitVector) root.getVector("terminal");
+            VarCharVector items = (VarCharVector) firstOf.getDataVector();
             for (int r = 0; r < rows; r++) {
                 int row = rowBase[0] + r;
                 noNull(site, file, r, row);
@@ -226,17 +249,21 @@ public final class GraphFiles {
                 noNull(function, file, r, row);
                 noNull(terminal, file, r, row);
                 long id = UInt4Vector.getNoOverflow(site.getDataBuffer(), r);
-                String nm = new String(name.get(r), StandardCharsets.UTF_8);
-                String fn = new String(function.get(r), StandardCharsets.UTF_8);
+                String nm = text(file, "name", row, name.get(r));
+                String fn = text(file, "function", row, function.get(r));
                 List<String> entries = new ArrayList<>();
                 if (!firstOf.isNull(r)) {
                     int from = firstOf.getElementStartIndex(r);
                     int to = firstOf.getElementEndIndex(r);
+                    if (from < 0 || to < from || to > items.getValueCount()) {
+                        throw BadInput.at(file, "first_of", "row " + row + ": its entries " + from + ".." + to
+                                + " lie outside the list's " + items.getValueCount() + " items");
+                    }
                     for (int k = from; k < to; k++) {
                         if (items.isNull(k)) {
                             throw BadInput.at(file, "first_of", "row " + row + ": null entry name");
                         }
-                        entries.add(new String(items.get(k), StandardCharsets.UTF_8));
+                        entries.add(entryName(file, row, text(file, "first_of", row, items.get(k))));
                     }
                 }
                 if (syscall.isNull(r)) {
@@ -247,6 +274,10 @@ public final class GraphFiles {
             }
             rowBase[0] += rows;
         });
+        if (sites.isEmpty() && unmapped.isEmpty()) {
+            throw BadInput.at(file, "site",
+                    "no sites: a projection without sites allows no call (is this the graph meant?)");
+        }
         if (!unmapped.isEmpty()) {
             throw new Refusal(file + ": " + unmapped.size() + " of " + (sites.size() + unmapped.size())
                     + " sites are unmapped functions (null syscall), first " + unmapped.get(0)
@@ -265,16 +296,20 @@ public final class GraphFiles {
     private static List<Edge> readEdges(Path file, byte[] bytes) {
         List<Edge> edges = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, bytes, (root, rows) -> {
-            UInt4Vector src = column(root, file, "src", UInt4Vector.class, UINT32);
-            UInt4Vector dst = column(root, file, "dst", UInt4Vector.class, UINT32);
-            VarCharVector kind = column(root, file, "kind", VarCharVector.class, ArrowType.Utf8.INSTANCE);
+        readFile(file, bytes, in -> {
+            in.require("src", UINT32, UInt4Vector.class);
+            in.require("dst", UINT32, UInt4Vector.class);
+            in.require("kind", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+        }, (root, rows) -> {
+            UInt4Vector src = (UInt4Vector) root.getVector("src");
+            UInt4Vector dst = (UInt4Vector) root.getVector("dst");
+            VarCharVector kind = (VarCharVector) root.getVector("kind");
             for (int r = 0; r < rows; r++) {
                 int row = rowBase[0] + r;
                 noNull(src, file, r, row);
                 noNull(dst, file, r, row);
                 noNull(kind, file, r, row);
-                String k = new String(kind.get(r), StandardCharsets.UTF_8);
+                String k = text(file, "kind", row, kind.get(r));
                 EdgeKind ek = EdgeKind.parse(k);
                 if (ek == null) {
                     throw BadInput.at(file, "kind", "row " + row + ": '" + k + "' is neither next nor again");

@@ -268,6 +268,48 @@ public final class SafeFiles {
         return null;
     }
 
+    /**
+     * Makes {@code dir} ready to take files a command writes by fixed names (graph record's graph files
+     * and SHA256SUMS): created (with its parents) when absent, so it is ours; when it exists, it must be
+     * a real folder (not a symbolic link) that only root or we can change. Refused: a shared folder such
+     * as {@code /tmp} itself, where another user could have planted a file, link or FIFO at one of the
+     * names before we came, and a folder inside one others can write without the sticky bit (they could
+     * swap ours for a link). Bad input naming {@code option} and the folder.
+     */
+    public static void ownFolder(String option, Path dir) {
+        try {
+            if (Files.isSymbolicLink(dir)) {
+                throw new BadInput(option + " " + dir
+                        + ": is a symbolic link; files are written only into a real folder"
+                        + " (name it directly)");
+            }
+            Path parent = dir.toAbsolutePath().normalize().getParent();
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                try {
+                    Files.createDirectory(dir);
+                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                    throw new BadInput(option + " " + dir
+                            + ": appeared while it was being created; choose another folder");
+                }
+            }
+            String why = othersCanWrite(dir, false);
+            if (why != null) {
+                throw new BadInput(option + " " + dir + ": " + why + "; others could have planted files at the names"
+                        + " written there (name a new folder: it is created)");
+            }
+            String above = parent == null ? null : othersCanWrite(parent, true);
+            if (above != null) {
+                throw new BadInput(option + " " + dir + ": its parent " + parent + " is " + above
+                        + "; others could replace the folder");
+            }
+        } catch (IOException e) {
+            throw new BadInput(option + " " + dir + ": cannot use as the output folder: " + Io.reason(e), e);
+        }
+    }
+
     /** Our effective uid: the owner of {@code /proc/self}. */
     static int ourUid() throws IOException {
         return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");

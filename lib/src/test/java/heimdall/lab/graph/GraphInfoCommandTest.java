@@ -81,7 +81,8 @@ class GraphInfoCommandTest {
         assertTrue(((String) b[1]).contains("dfa-words needs 3,552 bytes"), (String) b[1]);
         Object[] missing = main(tmp.resolve("x.exec.nodes.arrow").toString(), EDGES);
         assertEquals(2, missing[0]);
-        assertTrue(((String) missing[1]).contains("x.exec.nodes.arrow: file: no such file"), (String) missing[1]);
+        assertTrue(((String) missing[1]).contains("x.exec.nodes.arrow: cannot read: no such file"),
+                (String) missing[1]);
         Object[] usage = main(NODES);
         assertEquals(2, usage[0]);
     }

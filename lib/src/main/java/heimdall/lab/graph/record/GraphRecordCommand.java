@@ -8,9 +8,11 @@ import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
 import heimdall.lab.probe.Tracer;
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -125,13 +127,18 @@ public final class GraphRecordCommand implements Command {
      */
     public static Result record(List<String> command, Path dir, String program, int stackWords, boolean symbols)
             throws IOException, InterruptedException {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            SafeFiles.ownFolder("--out", dir); // refused before the command runs, not after
+        }
         Tracer.Run run = Tracer.withCallSites(stackWords).run(command);
         if (run.status() != 0) {
             throw new Refusal("the traced command " + command + " ended with status " + run.status()
                     + (run.stderr().isBlank() ? "" : ": " + run.stderr().strip()));
         }
         GraphRecorder.Recording rec = GraphRecorder.record(run.events(), symbols ? Symbols.addr2line() : Symbols.none());
-        Files.createDirectories(dir);
+        // Only into a folder we made or one nobody else can change: in a shared folder a planted
+        // SHA256SUMS (a FIFO, a link, another user's file with an extra pin line) would be used.
+        SafeFiles.ownFolder("--out", dir);
         Path nodes = dir.resolve(program + GraphFiles.NODES_SUFFIX);
         Path edges = dir.resolve(program + GraphFiles.EDGES_SUFFIX);
         GraphFiles.writeNodes(rec.sites(), nodes);
