@@ -69,4 +69,17 @@ class FollowerCostTest {
         assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("ecdf-syscall-tracepoint.png")), plots.toString());
         assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("added-cost.png")), plots.toString());
     }
+
+    /** Folders written before the program_* fields load as they are (the fields absent, read as null). */
+    @Test
+    void aFolderFromBeforeTheProgramStatisticsStillLoads() {
+        Path old = heimdall.lab.reproduce.Fixtures.home().resolve("results/2026-11-30-vm-follower-cost");
+        List<FollowerCostRow> rows = heimdall.lab.analysis.Results.load(old).followerCost();
+        assertEquals(12, rows.size());
+        for (FollowerCostRow row : rows) {
+            assertEquals(null, row.programRuns(), row.toString());
+            assertEquals(null, row.programStatsNote(), row.toString());
+        }
+        assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
+    }
 }
