@@ -52,6 +52,7 @@ final class GuestRun {
     private final BlockingQueue<String> markers = new LinkedBlockingQueue<>();
     private final StringBuilder qemuErr = new StringBuilder();
     private volatile long lastProgress = System.nanoTime();
+    private volatile boolean poweringOff;
     private Process qemu;
 
     GuestRun(List<String> argv, Path share, PrintStream out, PrintStream err) {
@@ -143,7 +144,7 @@ final class GuestRun {
             Thread.currentThread().interrupt();
             throw new Refusal("running the guest: interrupted; QEMU killed");
         }
-        Optional<Integer> status = status();
+        Optional<Integer> status = status(share);
         if (status.isEmpty()) {
             throw new Refusal("running the guest: it powered off without its command's exit status (QEMU status "
                     + qemu.exitValue() + ")" + kernelSaid() + qemuSaid());
@@ -191,7 +192,7 @@ final class GuestRun {
     }
 
     /** The status file the guest's /init wrote: one number 0..255, read from a regular file (no link followed). */
-    private Optional<Integer> status() {
+    static Optional<Integer> status(Path share) {
         Path f = share.resolve("status");
         if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
@@ -241,10 +242,11 @@ final class GuestRun {
         if (line.startsWith("heimdall-vm: ")) {
             markers.add(line);
             lastProgress = System.nanoTime();
+            poweringOff |= line.startsWith(InitScript.EXIT);
             return;
         }
-        if (line.isBlank()) {
-            return;
+        if (line.isBlank() || poweringOff) {
+            return; // after the exit marker only the kernel's "reboot: Power down" comes
         }
         synchronized (kernelLines) {
             kernelLines.addLast(line);

@@ -134,12 +134,22 @@ public final class VmRunCommand implements Command {
     @Override
     public int run(List<String> argv) {
         Request r = parse(argv);
+        if (!NamedKernel.looksLikeName(r.kernel())) {
+            // the user's kernel and modules judged before anything is started: bad input is said first
+            BzImage header = BzImage.read(Path.of(r.kernel()), "--kernel");
+            KernelModules.load(r.modules().get(), header.release(), "--modules");
+        }
         Path checkout = checkout();
         Path cwd = Path.of("").toAbsolutePath();
         QemuCommand.requireInstalled();
         Initramfs.requireStaticBusybox();
-        try (Scratch scratch = Scratch.create("heimdall-vm-", GuestRun.STOP_GRACE.plusSeconds(15));
+        int stale = StaleScratch.reap(Path.of(System.getProperty("java.io.tmpdir")));
+        if (stale > 0) {
+            err.println("lab vm: removed " + stale + " scratch folder" + (stale == 1 ? "" : "s") + " of runs that were killed");
+        }
+        try (Scratch scratch = Scratch.create(StaleScratch.PREFIX, GuestRun.STOP_GRACE.plusSeconds(15));
                 Interruption interruption = Interruption.catchSignals()) {
+            StaleScratch.mark(scratch.path());
             GuestKernel kernel = kernel(r, scratch.path());
             List<KernelModules.Module> modules = KernelModules.load(kernel.modules(), kernel.release(),
                     r.modules().isPresent() ? "--modules" : "the package's modules");
