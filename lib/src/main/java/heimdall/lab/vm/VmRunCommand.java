@@ -26,7 +26,7 @@ public final class VmRunCommand implements Command {
             Set.of("--kernel", "--modules", "--cpus", "--memory", "--timeout", "--watchdog", "--accel"));
     static final int DEFAULT_MEMORY_MIB = 4096;
     static final int DEFAULT_TIMEOUT_S = 1200;
-    static final int DEFAULT_WATCHDOG_S = 300;
+    static final int DEFAULT_WATCHDOG_S = 600;
     /** How long a guest gets to print its boot marker under KVM before it is judged not to boot there. */
     static final Duration KVM_BOOT_DEADLINE = Duration.ofSeconds(10);
     /** The same under TCG, where a boot takes a few seconds on an idle host. */
@@ -77,7 +77,8 @@ public final class VmRunCommand implements Command {
                   --cpus N        vCPUs (default: 2, or fewer when this process may use fewer CPUs)
                   --memory MIB    guest memory in MiB (default %d)
                   --timeout S     the whole run's deadline (default %d s); QEMU is killed after it
-                  --watchdog S    a guest whose command prints nothing for S seconds is killed as stalled (default %d)
+                  --watchdog S    a guest whose command prints nothing for S seconds is killed as stalled (default %d;
+                                  120 s once its kernel has reported a stall: RCU, soft lockup, hung task)
                   --accel A       auto (default): KVM when /dev/kvm opens and the guest boots under it within %d s, else
                                   TCG (emulated, said on stderr); kvm: KVM or a refusal; tcg: TCG without trying KVM
                   --exec          ARGS is a program and its arguments, not ./lab's
