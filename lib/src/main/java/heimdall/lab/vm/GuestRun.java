@@ -46,6 +46,13 @@ final class GuestRun {
     /** Console lines kept for messages. */
     private static final int KEEP_LINES = 12;
 
+    /** A signal came before the guest's command started: QEMU was killed, there is nothing to hand on. */
+    static final class StoppedEarly extends RuntimeException {
+        StoppedEarly() {
+            super("stopped before the guest's command started", null, false, false);
+        }
+    }
+
     /** Why a boot did not get as far as the command. */
     static final class NotBooted extends RuntimeException {
         NotBooted(String why) {
@@ -85,7 +92,7 @@ final class GuestRun {
      * Starts QEMU and waits for the guest's boot marker for at most {@code bootDeadline}; throws {@link NotBooted}
      * (QEMU ended) when it does not come.
      */
-    void boot(Duration bootDeadline) {
+    void boot(Duration bootDeadline, Interruption interruption) {
         try {
             qemu = new ProcessBuilder(argv).start();
         } catch (IOException e) {
@@ -97,7 +104,7 @@ final class GuestRun {
         qerr.setDaemon(true);
         console.start();
         qerr.start();
-        String first = awaitMarker(bootDeadline);
+        String first = awaitMarker(bootDeadline, interruption);
         if (first == null || !first.equals(InitScript.BOOTED)) {
             kill();
             throw new NotBooted(first == null ? "no boot marker within " + bootDeadline.toSeconds() + " s"
@@ -111,7 +118,7 @@ final class GuestRun {
      */
     int finish(Duration setupDeadline, Duration timeout, Duration watchdog, Interruption interruption) {
         long start = System.nanoTime();
-        String m = awaitMarker(setupDeadline);
+        String m = awaitMarker(setupDeadline, interruption);
         if (m == null || !m.equals(InitScript.RUNNING)) {
             kill();
             if (m != null && m.startsWith(InitScript.FAILED)) {
@@ -196,10 +203,14 @@ final class GuestRun {
     }
 
     /** The next marker line, or null when none comes by {@code deadline} or QEMU ended. */
-    private String awaitMarker(Duration deadline) {
+    private String awaitMarker(Duration deadline, Interruption interruption) {
         long end = System.nanoTime() + deadline.toNanos();
         try {
             while (System.nanoTime() < end) {
+                if (interruption.requested()) {
+                    kill();
+                    throw new StoppedEarly();
+                }
                 String m = markers.poll(POLL_MS, TimeUnit.MILLISECONDS);
                 if (m != null) {
                     return m;

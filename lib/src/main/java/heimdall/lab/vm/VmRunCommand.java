@@ -163,6 +163,9 @@ public final class VmRunCommand implements Command {
             for (String f : List.of("stdout", "stderr")) {
                 SafeFiles.writeNew(share.resolve(f), new byte[0]);
             }
+            if (interruption.requested()) {
+                return stoppedEarly(interruption);
+            }
             return boot(r, kernel, initrd, checkout, share, interruption);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the guest's files", e);
@@ -190,7 +193,7 @@ public final class VmRunCommand implements Command {
             try {
                 Duration deadline = accel == Accelerator.KVM ? KVM_BOOT_DEADLINE : TCG_BOOT_DEADLINE;
                 try {
-                    guest.boot(deadline);
+                    guest.boot(deadline, interruption);
                 } catch (GuestRun.NotBooted e) {
                     if (accel == Accelerator.KVM && !last) {
                         err.println("lab vm: KVM: guest did not boot within " + deadline.toSeconds() + " s; using TCG (emulated)");
@@ -205,6 +208,8 @@ public final class VmRunCommand implements Command {
                 err.printf(Locale.ROOT, "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n", status,
                         (System.nanoTime() - t0) / 1e9);
                 return status;
+            } catch (GuestRun.StoppedEarly e) {
+                return stoppedEarly(interruption);
             } finally {
                 guest.kill();
                 try {
@@ -215,6 +220,12 @@ public final class VmRunCommand implements Command {
             }
         }
         throw new IllegalStateException("no accelerator to try");
+    }
+
+    private int stoppedEarly(Interruption interruption) {
+        err.println("lab vm: " + interruption.cause().map(Interruption.Cause::said).orElse("stopped")
+                + " before the guest's command started; nothing ran, QEMU (if started) killed");
+        return interruption.exitStatus();
     }
 
     /** The accelerators to try in order, KVM only when /dev/kvm opens. */

@@ -54,7 +54,7 @@ class GuestRunTest {
     @Test
     void aGuestThatPrintsNoBootMarkerByItsDeadlineIsKilled() throws Exception {
         GuestRun g = guest("echo 'SeaBIOS'; exec sleep 60");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2)));
+        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2), Interruption.none()));
         assertTrue(e.getMessage().contains("no boot marker within 2 s"), e.getMessage());
         assertDead(g);
     }
@@ -62,7 +62,7 @@ class GuestRunTest {
     @Test
     void qemuEndingBeforeTheBootSaysWhatQemuSaid() throws Exception {
         GuestRun g = guest("echo 'qemu-system-x86_64: failed to initialize kvm: Permission denied' >&2; exit 1");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20)));
+        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20), Interruption.none()));
         assertTrue(e.getMessage().contains("QEMU ended before the guest booted"), e.getMessage());
         assertTrue(e.getMessage().contains("failed to initialize kvm"), e.getMessage());
     }
@@ -70,7 +70,7 @@ class GuestRunTest {
     @Test
     void aFailedSetupStepIsNamed() throws Exception {
         GuestRun g = guest(BOOTED + "echo '" + InitScript.FAILED + "mounting the host root (9p)'; exec sleep 60");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 30, 30));
         assertTrue(e.getMessage().startsWith("guest setup: mounting the host root (9p) failed"), e.getMessage());
         assertDead(g);
@@ -79,7 +79,7 @@ class GuestRunTest {
     @Test
     void aSilentCommandIsKilledByTheWatchdog() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING + "exec sleep 60");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         long t0 = System.nanoTime();
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 2, 50));
         assertTrue(e.getMessage().startsWith("guest stalled: no output"), e.getMessage());
@@ -91,7 +91,7 @@ class GuestRunTest {
     void kernelStallReportsAreNotProgressAndEndTheGuestAfterTheirGrace() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING
                 + "while :; do echo '[   42.000001] rcu: INFO: rcu_preempt self-detected stall on CPU'; sleep 0.3; done");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 40, 50));
         assertTrue(e.getMessage().startsWith("guest stalled: its kernel reported a stall (rcu: INFO: rcu_preempt"),
                 e.getMessage());
@@ -102,7 +102,7 @@ class GuestRunTest {
     @Test
     void aCommandThatKeepsPrintingIsStillEndedByTheTimeout() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING + "while :; do echo tick >> \"$1/stdout\"; sleep 0.2; done");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 2, 10));
         assertTrue(e.getMessage().startsWith("running the guest: not finished within --timeout 10 s"), e.getMessage());
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("tick\n"), "its output was copied as it grew");
@@ -113,7 +113,7 @@ class GuestRunTest {
     void theCommandsOutputAndStatusBecomeOurs() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING + "printf 'hello\\n' >> \"$1/stdout\"; printf 'oops\\n' >> \"$1/stderr\"; "
                 + "echo 7 > \"$1/status\"; echo '" + InitScript.EXIT + "7'; echo '[   3.1] reboot: Power down'");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         assertEquals(7, finish(g, 30, 30));
         assertEquals("hello\n", out.toString(StandardCharsets.UTF_8));
         String e = err.toString(StandardCharsets.UTF_8);
@@ -124,10 +124,22 @@ class GuestRunTest {
     @Test
     void aGuestThatPowersOffWithoutAStatusIsARefusal() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING + "echo '[    9.9] Kernel panic - not syncing: Attempted to kill init!'; exit 0");
-        g.boot(Duration.ofSeconds(20));
+        g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 30, 30));
         assertTrue(e.getMessage().startsWith("running the guest: it powered off without its command's exit status"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("Kernel panic"), "the console's last words are said: " + e.getMessage());
+    }
+
+    @Test
+    void aStopBeforeTheCommandStartsKillsQemuAtOnce() throws Exception {
+        GuestRun g = guest("exec sleep 60");
+        try (Interruption i = Interruption.catchSignals()) {
+            assertTrue(Interruption.requestStop(Interruption.Cause.SIGTERM));
+            long t0 = System.nanoTime();
+            assertThrows(GuestRun.StoppedEarly.class, () -> g.boot(Duration.ofSeconds(30), i));
+            assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "not after the boot deadline");
+            assertDead(g);
+        }
     }
 }
