@@ -64,7 +64,7 @@ public final class FollowerCheck {
     }
 
     /** A disagreement inside one check (the check's own assertion). */
-    private static final class Disagreement extends RuntimeException {
+    static final class Disagreement extends RuntimeException {
         Disagreement(String message) {
             super(message);
         }
@@ -95,9 +95,9 @@ public final class FollowerCheck {
         }
         FollowerCheck c = new FollowerCheck(hook);
         List<Check> out = new ArrayList<>();
-        c.check(out, progress, "hook probe", () -> point.section() + ": " + probe.outcome());
-        c.check(out, progress, "abcdf recorded run", c::recordedRun);
-        c.check(out, progress, "abcdf --unobserved", c::unobserved);
+        check(out, progress, "hook probe", () -> point.section() + ": " + probe.outcome());
+        check(out, progress, "abcdf recorded run", c::recordedRun);
+        check(out, progress, "abcdf --unobserved", c::unobserved);
         MtFixture mt;
         try {
             mt = MtFixture.record();
@@ -107,18 +107,23 @@ public final class FollowerCheck {
             progress.accept(failed);
             return out;
         }
-        c.check(out, progress, "follower-mt normal runs", () -> c.mtNormal(mt));
-        c.check(out, progress, "follower-mt --swap-roles", () -> c.mtSwap(mt));
-        c.check(out, progress, "follower-mt --unobserved", () -> c.mtUnobserved(mt));
-        c.check(out, progress, "follower-mt divergent mkdir completes", () -> c.mtMkdir(mt));
+        check(out, progress, "follower-mt normal runs", () -> c.mtNormal(mt));
+        check(out, progress, "follower-mt --swap-roles", () -> c.mtSwap(mt));
+        check(out, progress, "follower-mt --unobserved", () -> c.mtUnobserved(mt));
+        check(out, progress, "follower-mt divergent mkdir completes", () -> c.mtMkdir(mt));
         return out;
     }
 
-    private interface Body {
+    /** A check's body: what it saw when it agrees; it throws on a disagreement. */
+    interface Body {
         String run() throws Exception;
     }
 
-    private void check(List<Check> out, Consumer<Check> progress, String name, Body body) {
+    /**
+     * Runs one check: its result is added to {@code out} and reported. A refusal (the hook itself, a kernel
+     * fact) ends every check; any other failure is that check's disagreement, never a pass.
+     */
+    static void check(List<Check> out, Consumer<Check> progress, String name, Body body) {
         Check r;
         try {
             r = new Check(name, true, body.run());

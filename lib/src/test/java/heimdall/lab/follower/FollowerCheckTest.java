@@ -1,6 +1,7 @@
 package heimdall.lab.follower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.Refusal;
@@ -66,5 +67,28 @@ class FollowerCheckTest {
         FollowCommandTest.Ran bad = FollowCommandTest.lab("graph", "follow-check", "--hook", "kprobe");
         assertEquals(2, bad.status(), bad.out() + bad.err());
         assertTrue(bad.err().contains("option --hook: 'kprobe'"), bad.err());
+    }
+
+    /** A check that throws is a FAIL naming why, never a pass; a refused hook ends the checks. */
+    @Test
+    void aFailingCheckIsADisagreementAndARefusalEndsTheChecks() {
+        List<FollowerCheck.Check> out = new ArrayList<>();
+        List<FollowerCheck.Check> seen = new ArrayList<>();
+        FollowerCheck.check(out, seen::add, "agrees", () -> "seen");
+        FollowerCheck.check(out, seen::add, "disagrees", () -> {
+            throw new FollowerCheck.Disagreement("the state: expected 23, got 4");
+        });
+        FollowerCheck.check(out, seen::add, "breaks", () -> {
+            throw new IllegalStateException("ring buffer poll failed");
+        });
+        assertEquals(List.of(new FollowerCheck.Check("agrees", true, "seen"),
+                new FollowerCheck.Check("disagrees", false, "the state: expected 23, got 4"),
+                new FollowerCheck.Check("breaks", false, "IllegalStateException: ring buffer poll failed")), out);
+        assertEquals(out, seen);
+        assertTrue(out.get(1).toString().startsWith("FAIL  disagrees: "), out.get(1).toString());
+        assertThrows(Refusal.class, () -> FollowerCheck.check(out, seen::add, "refused", () -> {
+            throw new Refusal("hook not attachable");
+        }));
+        assertEquals(3, out.size(), "a refusal is no check's result");
     }
 }
