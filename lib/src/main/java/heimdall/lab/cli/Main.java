@@ -42,9 +42,13 @@ public final class Main {
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),
                 new heimdall.lab.follower.FollowCommand(),
+                new heimdall.lab.follower.FollowCheckCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand(),
                 new heimdall.lab.analysis.DistillCommand(),
-                new heimdall.lab.explore.ExploreCheckCommand()
+                new heimdall.lab.explore.ExploreCheckCommand(),
+                new heimdall.lab.vm.VmRunCommand(),
+                new heimdall.lab.vm.VmKernelsCommand(),
+                new heimdall.lab.vm.VmFetchCommand()
         );
     }
 

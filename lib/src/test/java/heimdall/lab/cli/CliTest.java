@@ -124,7 +124,7 @@ class CliTest {
     void aGroupAloneIsAUsageErrorListingItsCommands() {
         Outcome o = lab("graph");
         assertEquals(2, o.status());
-        assertTrue(o.err().contains("lab graph: missing a command, one of: info, record, follow, jmh"), o.err());
+        assertTrue(o.err().contains("lab graph: missing a command, one of: info, record, follow, follow-check, jmh"), o.err());
     }
 
     @Test
