@@ -235,6 +235,30 @@ public final class NotifyChildFixture implements AutoCloseable {
         return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
     }
 
+    /** A {@code uffd-open} worker: its pid, and the pid of its child holding the userfaultfd. */
+    public record FrozenWorker(int pid, int holder) {}
+
+    /**
+     * Forks a worker whose {@code openat} names a page registered with userfaultfd and never served
+     * (see {@code uffd-open} in notify-child.c); returns once the worker is about to make that call.
+     *
+     * @throws Refusal naming the errno when the worker cannot set up userfaultfd
+     */
+    public FrozenWorker uffdOpen() throws IOException {
+        send("uffd-open");
+        int worker = await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+        JsonNode j = await(x -> x.path("op").asText().equals("uffd"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child uffd-open: " + j.get("error").asText() + " (errno " + j.path("errno").asInt() + ")");
+        }
+        return new FrozenWorker(worker, j.get("holder").asInt());
+    }
+
+    /** The errno (0: none) of a {@code uffd-open} worker's frozen call, once it returned. */
+    public int awaitFrozenOpen(FrozenWorker w) throws IOException {
+        return await(j -> j.path("op").asText().equals("uffd-open") && j.path("pid").asInt() == w.pid()).get("errno").asInt();
+    }
+
     /** The result a worker printed. */
     public OpenResult awaitWorkerOpen(int workerPid) throws IOException {
         return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == workerPid));

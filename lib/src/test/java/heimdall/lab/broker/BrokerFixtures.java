@@ -90,6 +90,29 @@ final class BrokerFixtures {
         }
     }
 
+    /** Where the kernel says whether userfaultfd exists (CONFIG_USERFAULTFD) and who may use it. */
+    static final Path UNPRIVILEGED_USERFAULTFD = Path.of("/proc/sys/vm/unprivileged_userfaultfd");
+    static final int CAP_SYS_PTRACE = 19;
+
+    /**
+     * Skips (or with {@code LAB_REQUIRE_KERNEL=1} fails) unless this process may create a userfaultfd
+     * that handles kernel-mode faults: the kernel has it ({@code /proc/sys/vm/unprivileged_userfaultfd}
+     * exists) and either that says 1 or this process holds CAP_SYS_PTRACE (root, here).
+     */
+    static void assumeUserfaultfd() {
+        String value;
+        try {
+            value = Files.readString(UNPRIVILEGED_USERFAULTFD).strip();
+        } catch (IOException e) {
+            Requires.that(Fact.absent("userfaultfd", UNPRIVILEGED_USERFAULTFD + ": " + e.getMessage()));
+            return;
+        }
+        Fact cap = KernelFacts.capability(CAP_SYS_PTRACE, "CAP_SYS_PTRACE");
+        boolean ok = value.equals("1") || cap.present();
+        Requires.that(new Fact("userfaultfd for kernel-mode faults", ok,
+                UNPRIVILEGED_USERFAULTFD + " = " + value + "; " + cap.detail()));
+    }
+
     /** Open descriptors of this process. */
     static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
