@@ -357,12 +357,11 @@ static void retire_listener(struct hl_sup *s) {
     s->listener = -1;
 }
 
-/* Gives up on loop lt (the watchdog's deadline, or stop's): its stuck read's caller is killed (a read
- * older than the deadline), it is detached and frees itself when it ends. 1 when abandoned, 0 when
- * it had left already (join it), -1 when it was not past the deadline. */
-static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns) {
+/* Gives up on loop lt (the watchdog's deadline, or stop's): it is detached and frees itself when it
+ * ends; *pid_out gets its stuck read's pid, for kill_caller. 1 when abandoned, 0 when it had left
+ * already (join it), -1 when it was not past the deadline. */
+static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns, long *pid_out) {
     pthread_t t = lt->thread;
-    long long id = atomic_load(&lt->watch.id);
     /* Counted before the thread can see it is abandoned and drop the reference. */
     atomic_fetch_add(&s->refs, 1);
     atomic_fetch_add(&s->abandoned, 1);
@@ -373,14 +372,31 @@ static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns) {
         return atomic_load(&lt->watch.started) == HL_WATCH_EXITED ? 0 : -1;
     }
     bump(s, HL_C_STALLED);
+    *pid_out = pid;
+    pthread_detach(t);
+    return 1;
+}
+
+/* The deadline's policy for an abandoned read's caller (pid > 0; else it was abandoned between reads). */
+static void kill_caller(struct hl_sup *s, long long id, long pid) {
     if (pid > 0) {
         int r = hl_kill_caller(s->listener, (long)id, (int)pid);
         if (r != 0 && r != -ENOENT) {
             fail(s, -r);
         }
     }
-    pthread_detach(t);
-    return 1;
+}
+
+/* How long the watchdog may sleep: until the running read's deadline, else one period. */
+static int watch_timeout_ms(struct loop_thread *lt) {
+    long long started = lt == NULL ? 0 : atomic_load(&lt->watch.started);
+    if (started <= 0) {
+        return WATCH_PERIOD_MS;
+    }
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long long left = started + READ_DEADLINE_NS - ((long long)t.tv_sec * 1000000000LL + t.tv_nsec);
+    return left <= 0 ? 0 : (int)(left / 1000000) + 1;
 }
 
 static void *watchdog(void *arg) {
@@ -388,7 +404,7 @@ static void *watchdog(void *arg) {
     pthread_setname_np(pthread_self(), "hl-sup-watch");
     struct pollfd p = {.fd = s->stopfd, .events = POLLIN};
     for (;;) {
-        if (poll(&p, 1, WATCH_PERIOD_MS) < 0 && errno != EINTR) {
+        if (poll(&p, 1, watch_timeout_ms(s->live)) < 0 && errno != EINTR) {
             fail(s, errno);
             break;
         }
@@ -396,11 +412,18 @@ static void *watchdog(void *arg) {
             break;
         }
         struct loop_thread *lt = s->live;
-        if (lt == NULL || give_up(s, lt, READ_DEADLINE_NS) != 1) {
+        if (lt == NULL) {
+            continue;
+        }
+        /* The replacement first, so that the other calls wait no longer than they must. */
+        long long id = atomic_load(&lt->watch.id);
+        long pid = 0;
+        if (give_up(s, lt, READ_DEADLINE_NS, &pid) != 1) {
             continue;
         }
         s->live = NULL;
         if (atomic_load(&s->abandoned) > MAX_ABANDONED) {
+            kill_caller(s, id, pid);
             retire_listener(s);
             atomic_store(&s->counters[HL_C_ENDED], 1);
             break;
@@ -411,6 +434,7 @@ static void *watchdog(void *arg) {
             next->s = s;
             e = spawn(next, loop);
         }
+        kill_caller(s, id, pid);
         if (e != 0) {
             free(next);
             fail(s, e);
@@ -592,9 +616,13 @@ int hl_sup_stop(long handle) {
         struct loop_thread *lt = s->live;
         if (lt != NULL && !join_by(lt->thread, &deadline, s->blocking)) {
             /* Stuck (a read that never ends, or a hold): abandoned like the watchdog does, past the deadline. */
-            if (give_up(s, lt, 0) == 0) {
+            long long id = atomic_load(&lt->watch.id);
+            long pid = 0;
+            if (give_up(s, lt, 0, &pid) == 0) {
                 pthread_join(lt->thread, NULL); /* it had just left: nothing left to wait for */
                 free(lt);
+            } else {
+                kill_caller(s, id, pid);
             }
             lt = NULL;
             s->live = NULL;

@@ -50,7 +50,6 @@ public final class JavaSupervisor implements Supervisor {
     private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WATCH_ABANDONED = -1;
     private static final long WATCH_EXITED = -2;
-    private static final long WATCH_NOT_READING = -1_000_000;
     private static final int EALREADY = 114;
 
     private final int listener;
@@ -394,30 +393,41 @@ public final class JavaSupervisor implements Supervisor {
     /** The watchdog: abandons a loop stuck in a read past the deadline and starts another. */
     private void watch() {
         while (!stopping) {
-            LockSupport.parkNanos(WATCH_PERIOD_NS);
             Loop l = live;
-            if (stopping || l == null || giveUp(l, READ_DEADLINE_NS) != 1) {
+            // Until the running read's deadline (its start is CLOCK_MONOTONIC, as System.nanoTime on Linux), else one period.
+            long started = l == null ? 0 : l.watch.getLong(0);
+            long sleep = started > 0 ? Math.max(0, started + READ_DEADLINE_NS - System.nanoTime()) + 100_000 : WATCH_PERIOD_NS;
+            LockSupport.parkNanos(sleep);
+            if (stopping || l == null || l != live) {
+                continue;
+            }
+            long id = l.watch.getLong(16);
+            long pid = giveUp(l, READ_DEADLINE_NS);
+            if (pid == 0 || pid == -1) {
                 continue;
             }
             if (abandoned.get() > MAX_ABANDONED) {
                 // Fail closed: no more threads to lose; every call of the filter now fails with ENOSYS.
                 live = null;
+                killCaller(id, pid);
                 retire();
                 counters.set(BrokerNative.C_ENDED, 1);
                 return;
             }
+            // The replacement first, so that the other calls wait no longer than they must.
             Loop next = new Loop(++generation);
             live = next;
             next.thread.start();
+            killCaller(id, pid);
         }
     }
 
     /**
      * Gives up on {@code l}: abandons its read if older than {@code deadlineNs} (0: now, reading or
-     * not) and kills that read's caller. 1 abandoned, 0 it had left its loop already, -1 nothing to do.
+     * not). The stuck read's pid (or {@code WATCH_NOT_READING}) when abandoned, 0 when it had left its
+     * loop already, -1 when there was nothing to abandon.
      */
-    private int giveUp(Loop l, long deadlineNs) {
-        long id = l.watch.getLong(16);
+    private long giveUp(Loop l, long deadlineNs) {
         abandoned.incrementAndGet();
         long pid = BrokerNative.hl_watch_abandon(l.watchAddress, deadlineNs);
         if (pid == 0 || pid == -EALREADY) {
@@ -425,15 +435,17 @@ public final class JavaSupervisor implements Supervisor {
             return l.watch.getLong(0) == WATCH_EXITED ? 0 : -1;
         }
         bump(BrokerNative.C_STALLED);
+        return pid;
+    }
+
+    /** The deadline's policy for an abandoned read's caller: its process is killed. */
+    private void killCaller(long id, long pid) {
         if (pid > 0) {
             int r = BrokerNative.hl_kill_caller(listener, id, (int) pid);
             if (r != 0 && r != -BrokerNative.ENOENT) {
                 fail(-r);
             }
-        } else if (pid != WATCH_NOT_READING) {
-            fail((int) -pid);
         }
-        return 1;
     }
 
     /** Closes the listener itself while its number stays taken (by /dev/null) for threads still out. */
@@ -470,8 +482,14 @@ public final class JavaSupervisor implements Supervisor {
             Loop l = live;
             if (l != null) {
                 interrupted |= joinBy(l.thread, deadline, blocking ? l : null);
-                if (l.thread.isAlive() && giveUp(l, 0) == 0) {
-                    interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
+                if (l.thread.isAlive()) {
+                    long id = l.watch.getLong(16);
+                    long pid = giveUp(l, 0);
+                    if (pid == 0) {
+                        interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
+                    } else {
+                        killCaller(id, pid);
+                    }
                 }
                 live = null;
             }

@@ -113,6 +113,42 @@ final class BrokerFixtures {
                 UNPRIVILEGED_USERFAULTFD + " = " + value + "; " + cap.detail()));
     }
 
+    /**
+     * Runs both supervisors through one brokered call and a policy's path read, so that what the JVM
+     * and JNA open once, on first use (a libffi trampoline file, /dev/urandom), is open before a test
+     * counts descriptors.
+     */
+    static void warmUp(Job job) throws IOException {
+        try (NotifyChildFixture child = job.child()) {
+            int listener = child.takeListener();
+            try (Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(),
+                    Answer.BROKER)) {
+                child.open("hello.txt");
+            }
+            try (Supervisor sup = Supervisor.start(listener, job.options(), n -> {
+                n.readPath(1); // a policy that reads the path: the watched read
+                return Answer.BROKER;
+            })) {
+                child.open("hello.txt");
+            }
+        }
+    }
+
+    /** This process's descriptors and what each names, for a message. */
+    static java.util.List<String> fdTargets() throws IOException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    out.add(fd.getFileName() + "->" + Files.readSymbolicLink(fd));
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
     /** Open descriptors of this process. */
     static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {

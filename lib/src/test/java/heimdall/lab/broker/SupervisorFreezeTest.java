@@ -43,6 +43,7 @@ class SupervisorFreezeTest {
         BrokerFixtures.assumeSupported();
         BrokerFixtures.assumeUserfaultfd();
         job = Job.create(tmp);
+        BrokerFixtures.warmUp(job);
     }
 
     /** native: the native broker; java-fixed: the Java one with BROKER; java-policy: a policy that reads the name. */
@@ -52,6 +53,7 @@ class SupervisorFreezeTest {
     void aNameInFrozenMemoryFreezesNothing(String which) throws Exception {
         List<String> threadsBefore = supervisorThreads();
         long fdsBefore = BrokerFixtures.openFds();
+        List<String> fdNamesBefore = BrokerFixtures.fdTargets();
         SupervisorStats s;
         try (NotifyChildFixture child = job.child()) {
             Supervisor sup = start(which, child.takeListener());
@@ -90,7 +92,7 @@ class SupervisorFreezeTest {
         assertTrue(BrokerFixtures.eventually(() -> supervisorThreads().equals(threadsBefore)),
                 "supervisor threads left: " + supervisorThreads() + ", before " + threadsBefore);
         assertTrue(BrokerFixtures.eventually(() -> openFdsOrMax() <= fdsBefore),
-                "descriptors: " + fdsBefore + " before, " + BrokerFixtures.openFds() + " after");
+                "descriptors before: " + fdNamesBefore + ", after: " + BrokerFixtures.fdTargets());
     }
 
     private Supervisor start(String which, int listener) {
