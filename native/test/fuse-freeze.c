@@ -10,15 +10,16 @@
  * (everything else allowed) with a new listener and speaks notify-child's protocol on stdin/stdout
  * (close-listener, open PATH, fork-open PATH, reap, exit) plus:
  *
- *   freeze PATH  a second thread calls openat on a name in the mapped page, and 20 ms later a forked
- *                worker (another process of the filter) opens PATH, timing its own call ("ns" in its
- *                open line); prints {"op":"freezing","worker":PID}, and {"op":"frozen-open",...} if
- *                the frozen call ever returns
+ *   freeze PATH  forks a worker (another process of the filter) that opens PATH 20 ms later, timing its
+ *                own call ("ns" in its open line); then a second thread calls openat on a name in the
+ *                mapped page. Prints {"op":"freezing","worker":PID}, and {"op":"frozen-open",...} if
+ *                the frozen call ever returns. Nothing after it may map memory or fork: a read of
+ *                this process's memory that waits on the page holds its mm's lock
  *
  * The FUSE server runs as a thread of this process (so a SIGKILL of the caller ends it too, and the
  * blocked read with it), or with --server-process in a child forked before the filter (so killing
- * the caller frees nothing); that child's pid is in the hello line ("server") and it exits when this
- * fixture's stdin is closed by every holder. Everything before the filter uses plain calls; after it,
+ * the caller frees nothing); that child's pid is in the hello line ("server"): it serves until killed,
+ * 120 s at most. Everything before the filter uses plain calls; after it,
  * only openat is notified.
  */
 #ifndef _GNU_SOURCE
@@ -30,7 +31,6 @@
 #include <linux/filter.h>
 #include <linux/fuse.h>
 #include <linux/seccomp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -213,13 +213,13 @@ int main(int argc, char **argv) {
     if (server_process) {
         server = fork();
         if (server == 0) {
-            /* Serve /dev/fuse until every holder of our stdin has closed it (poll reports POLLHUP only). */
+            /* Serve /dev/fuse until killed (the test does), or for 120 s at most (SIGALRM). Not tied to
+             * our stdin: a JVM closes a child's stdin once that child exits, and the point is a server
+             * that outlives the caller. */
+            close(0);
             close(1);
-            pthread_t t;
-            pthread_create(&t, NULL, server_thread, (void *)(intptr_t)fuse);
-            struct pollfd p = {.fd = 0, .events = 0};
-            while (poll(&p, 1, -1) >= 0 && !(p.revents & (POLLHUP | POLLERR))) {
-            }
+            alarm(120);
+            serve(fuse);
             _exit(0);
         }
         close(fuse);
@@ -266,17 +266,19 @@ int main(int argc, char **argv) {
             emit("{\"op\":\"reaped\",\"pid\":%d,\"signal\":%d,\"status\":%d}", (int)w, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         } else if (!strcmp(cmd, "freeze")) {
-            pthread_t t;
-            if (pthread_create(&t, NULL, freezer, NULL) != 0) {
-                emit("{\"op\":\"freezing\",\"error\":\"%s\"}", strerror(errno));
-                continue;
-            }
+            /* The worker first: while a read of our memory waits on the page it holds our mm's lock,
+             * and fork (like mmap) needs that lock for writing. */
             pid_t w = fork();
             if (w == 0) {
                 struct timespec pause = {.tv_nsec = 20 * 1000 * 1000};
                 nanosleep(&pause, NULL);
                 do_open(path ? path : "");
                 _exit(0);
+            }
+            pthread_t t;
+            if (pthread_create(&t, NULL, freezer, NULL) != 0) {
+                emit("{\"op\":\"freezing\",\"error\":\"%s\"}", strerror(errno));
+                continue;
             }
             emit("{\"op\":\"freezing\",\"worker\":%d}", (int)w);
         } else if (!strcmp(cmd, "exit")) {

@@ -132,6 +132,12 @@ final class BrokerFixtures {
                 child.open("hello.txt");
             }
         }
+        // A Java thread is dead to join() a moment before its native thread has left /proc/self/task.
+        try {
+            eventually(() -> SupervisorFreezeTest.supervisorThreads().isEmpty());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** This process's descriptors and what each names, for a message. */
