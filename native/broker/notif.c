@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -250,8 +251,72 @@ int hl_watch_attach(long watch_addr) {
         atomic_store(&w->started, 0);
         atomic_store(&w->pid, 0);
     }
+    if (w != NULL) {
+        atomic_store(&w->tid, (long long)syscall(SYS_gettid));
+    }
     current_watch = w;
     return 0;
+}
+
+/* The thread's time on a CPU plus its time waiting for one (ns), or -1 when schedstat is missing. */
+static long long busy_ns(long long tid) {
+    char name[64] = "/proc/self/task/";
+    char digits[24];
+    int nd = 0;
+    for (unsigned long long v = (unsigned long long)tid; v != 0; v /= 10) {
+        digits[nd++] = (char)('0' + v % 10);
+    }
+    int at = 16;
+    while (nd > 0) {
+        name[at++] = digits[--nd];
+    }
+    memcpy(name + at, "/schedstat", 11);
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) {
+        return -1;
+    }
+    buf[n] = 0;
+    char *end;
+    unsigned long long cpu = strtoull(buf, &end, 10);
+    unsigned long long wait = strtoull(end, &end, 10);
+    return (long long)(cpu + wait);
+}
+
+long hl_watch_check(long watch_addr, long deadline_ns, long state_addr) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    long long *state = (long long *)(intptr_t)state_addr; /* seen started, t0, busy at t0 */
+    long long started = atomic_load(&w->started);
+    if (started <= 0) {
+        state[0] = 0;
+        return 0;
+    }
+    long long now = monotonic_ns();
+    long long busy = busy_ns(atomic_load(&w->tid));
+    if (state[0] != started) {
+        /* First sight of this read: time counts from here. */
+        state[0] = started;
+        state[1] = now;
+        state[2] = busy;
+        return 0;
+    }
+    long long blocked = now - state[1];
+    if (busy >= 0 && state[2] >= 0) {
+        blocked -= busy - state[2];
+    }
+    if (blocked < deadline_ns) {
+        return 0;
+    }
+    /* This very read, not one that began since. */
+    if (!atomic_compare_exchange_strong(&w->started, &started, HL_WATCH_ABANDONED)) {
+        return 0;
+    }
+    return (long)atomic_load(&w->pid);
 }
 
 int hl_watch_abandoned(long watch_addr) {

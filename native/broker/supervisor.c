@@ -17,8 +17,9 @@
  * A read that never ends. The BROKER answer reads the caller's memory (hl_read_path, through
  * /proc/PID/mem: a userfaultfd page answers EFAULT at once), but a page backed by FUSE or a hung disk
  * can still hold that read, and the one loop thread with it. A watchdog thread (BROKER only; fixed
- * answers read nothing) looks every WATCH_PERIOD_MS at the loop's hl_watch: a read older than
- * READ_DEADLINE_NS is abandoned, its caller's process is killed (hl_kill_caller: the sandbox fails
+ * answers read nothing) looks every WATCH_PERIOD_MS at the loop's hl_watch: a read whose thread has
+ * been blocked READ_DEADLINE_NS (hl_watch_check: time preempted or waiting for a CPU does not count,
+ * so a loaded host kills no one) is abandoned, its caller's process is killed (hl_kill_caller: the sandbox fails
  * closed, and a FUSE server that is the caller itself dies with it, which ends the read), and a new
  * loop thread takes over the listener, so every other call keeps being served. The abandoned thread
  * keeps its own buffers and a reference to this supervisor and frees itself when its read ends; it
@@ -52,10 +53,12 @@
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 
-/* Give up on a read of the caller's memory after this long (well under the 100 ms in which every
- * other call must still be served). */
-#define READ_DEADLINE_NS (50L * 1000 * 1000)
+/* Give up on a read of the caller's memory once its thread has been blocked this long (not counting
+ * time preempted or waiting for a CPU), seen within WATCH_PERIOD_MS of its start and checked every
+ * WATCH_STEP_MS: well under the 100 ms in which every other call must still be served. */
+#define READ_DEADLINE_NS (40L * 1000 * 1000)
 #define WATCH_PERIOD_MS 10
+#define WATCH_STEP_MS 5
 /* hl_sup_stop returns within this, whatever the loop is doing. */
 #define STOP_DEADLINE_NS (900L * 1000 * 1000)
 /* Loop threads abandoned in a read and not ended yet, at most. */
@@ -86,6 +89,7 @@ struct hl_sup {
     int has_watchdog;
     atomic_int refs;      /* the owner's, and one per abandoned thread not ended yet */
     atomic_int abandoned; /* abandoned threads not ended yet */
+    long long check[3];   /* the watchdog's hl_watch_check state */
     int joined;
     atomic_int hold_next;
     _Atomic long counters[HL_NCOUNTERS];
@@ -365,7 +369,9 @@ static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns, l
     /* Counted before the thread can see it is abandoned and drop the reference. */
     atomic_fetch_add(&s->refs, 1);
     atomic_fetch_add(&s->abandoned, 1);
-    long pid = hl_watch_abandon((long)(intptr_t)&lt->watch, deadline_ns);
+    /* The watchdog judges blocked time (hl_watch_check); stop gives up now (deadline 0). */
+    long pid = deadline_ns > 0 ? hl_watch_check((long)(intptr_t)&lt->watch, deadline_ns, (long)(intptr_t)s->check)
+                               : hl_watch_abandon((long)(intptr_t)&lt->watch, 0);
     if (pid == 0 || pid == -EALREADY) {
         atomic_fetch_sub(&s->abandoned, 1);
         atomic_fetch_sub(&s->refs, 1);
@@ -387,16 +393,11 @@ static void kill_caller(struct hl_sup *s, long long id, long pid) {
     }
 }
 
-/* How long the watchdog may sleep: until the running read's deadline, else one period. */
+/* How long the watchdog may sleep: a short step while a read runs (its blocked time is measured
+ * from the watchdog's first sight of it), else one period. */
 static int watch_timeout_ms(struct loop_thread *lt) {
     long long started = lt == NULL ? 0 : atomic_load(&lt->watch.started);
-    if (started <= 0) {
-        return WATCH_PERIOD_MS;
-    }
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    long long left = started + READ_DEADLINE_NS - ((long long)t.tv_sec * 1000000000LL + t.tv_nsec);
-    return left <= 0 ? 0 : (int)(left / 1000000) + 1;
+    return started > 0 ? WATCH_STEP_MS : WATCH_PERIOD_MS;
 }
 
 static void *watchdog(void *arg) {

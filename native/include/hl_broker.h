@@ -112,8 +112,9 @@ struct hl_watch {
     _Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
     _Atomic long long pid;     /* the pid the read is from */
     _Atomic long long id;      /* the notification the thread handles (its loop writes it) */
+    _Atomic long long tid;     /* the watched thread (hl_watch_attach) */
 };
-#define HL_WATCH_LONGS 3
+#define HL_WATCH_LONGS 4
 #define HL_WATCH_ABANDONED (-1LL)
 #define HL_WATCH_EXITED (-2LL) /* started once the thread left its loop unabandoned (hl_watch_leave) */
 /* hl_watch_abandon's result when the thread was abandoned outside a read (deadline_ns 0). */
@@ -126,6 +127,12 @@ int hl_watch_attach(long watch_addr);
  * the thread now, reading or not): the pid it read from (> 0), HL_WATCH_NOT_READING (abandoned
  * between reads), 0 (nothing abandoned: no read, or a read younger than the deadline), -EALREADY. */
 long hl_watch_abandon(long watch_addr, long deadline_ns);
+/* The watchdog's test of the watched read, on the time its thread has spent blocked since the
+ * watchdog first saw that read (elapsed time less the thread's CPU and run-queue time, from
+ * /proc/self/task/TID/schedstat; elapsed time alone where that is missing): a reader preempted on a
+ * loaded host is not stuck. Abandons the read once that reaches deadline_ns. state_addr: three int64
+ * slots the watchdog keeps for it (zeroed at first). The read's pid when abandoned, else 0. */
+long hl_watch_check(long watch_addr, long deadline_ns, long state_addr);
 /* 1 once the watch was abandoned, else 0. */
 int hl_watch_abandoned(long watch_addr);
 /* The watched thread leaves its loop: detaches the watch from it and marks it HL_WATCH_EXITED, so

@@ -155,6 +155,8 @@ final class BrokerNative {
 
     static native int hl_watch_leave(long watchAddr);
 
+    static native long hl_watch_check(long watchAddr, long deadlineNs, long stateAddr);
+
     static native int hl_retire_fd(int fd);
 
     static native int hl_kill_caller(int listener, long id, int pid);

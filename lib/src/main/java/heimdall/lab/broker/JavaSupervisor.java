@@ -32,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A read that never ends. A policy's {@link Notification#readPath} and the broker's open read the
  * caller's memory through {@code /proc/PID/mem} (a userfaultfd page answers {@code EFAULT} at once),
  * but a FUSE-backed or hung page can still hold that read. A watchdog thread (whenever a policy may
- * read: not for the fixed answers) abandons a read older than {@link #READ_DEADLINE_NS}: its caller's
+ * read: not for the fixed answers) abandons a read whose thread has been blocked {@link #READ_DEADLINE_NS}
+ * (preempted time does not count, so a loaded host kills no one): its caller's
  * process is killed (the sandbox fails closed; a FUSE server that is the caller dies with it, which
  * ends the read) and a new loop thread, with its own view, takes over the listener. The abandoned
  * thread answers nothing more (its reads return {@code -ESRCH}, its loop leaves as soon as the policy
@@ -41,13 +42,17 @@ import java.util.concurrent.locks.LockSupport;
  * filter fails with {@code ENOSYS}). A thread whose page never arrives stays blocked in the kernel.
  */
 public final class JavaSupervisor implements Supervisor {
-    /** A read of the caller's memory running this long is abandoned and its caller killed. */
-    static final long READ_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * A read of the caller's memory whose thread has been blocked this long (time preempted or waiting
+     * for a CPU does not count) is abandoned and its caller killed.
+     */
+    static final long READ_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(40);
     /** {@link #stop()} returns within this, whatever the loop (or a policy) is doing. */
     static final long STOP_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(900);
     /** Loop threads abandoned in a read and not ended yet, at most. */
     static final int MAX_ABANDONED = 4;
     private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long WATCH_ABANDONED = -1;
     private static final long WATCH_EXITED = -2;
     private static final int EALREADY = 114;
@@ -66,6 +71,9 @@ public final class JavaSupervisor implements Supervisor {
     /** Loops abandoned and not ended yet: they may still name the listener's number. */
     private final AtomicInteger abandoned = new AtomicInteger();
     private final Thread watchdog;
+    /** The watchdog's hl_watch_check state (three int64 slots). */
+    private final ByteBuffer check = ByteBuffer.allocateDirect(3 * 8).order(ByteOrder.nativeOrder());
+    private final long checkAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(check));
     private volatile Loop live;
     private volatile boolean stopping;
     private volatile int startErrno;
@@ -194,8 +202,8 @@ public final class JavaSupervisor implements Supervisor {
     /** One loop thread with its own view and watch: the serving one, or one abandoned in a read. */
     private final class Loop implements Runnable {
         final Notification view = new Notification(listener);
-        /** The native hl_watch: started, pid, id (see hl_broker.h). */
-        final ByteBuffer watch = ByteBuffer.allocateDirect(3 * 8).order(ByteOrder.nativeOrder());
+        /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
+        final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
         final long watchAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(watch));
         final Thread thread;
         /** The thread's tid while it may take the stop signal, else -1; guarded by itself. */
@@ -394,10 +402,9 @@ public final class JavaSupervisor implements Supervisor {
     private void watch() {
         while (!stopping) {
             Loop l = live;
-            // Until the running read's deadline (its start is CLOCK_MONOTONIC, as System.nanoTime on Linux), else one period.
+            // A short step while a read runs (its blocked time counts from the first sight of it), else one period.
             long started = l == null ? 0 : l.watch.getLong(0);
-            long sleep = started > 0 ? Math.max(0, started + READ_DEADLINE_NS - System.nanoTime()) + 100_000 : WATCH_PERIOD_NS;
-            LockSupport.parkNanos(sleep);
+            LockSupport.parkNanos(started > 0 ? WATCH_STEP_NS : WATCH_PERIOD_NS);
             if (stopping || l == null || l != live) {
                 continue;
             }
@@ -429,7 +436,9 @@ public final class JavaSupervisor implements Supervisor {
      */
     private long giveUp(Loop l, long deadlineNs) {
         abandoned.incrementAndGet();
-        long pid = BrokerNative.hl_watch_abandon(l.watchAddress, deadlineNs);
+        // The watchdog judges blocked time (hl_watch_check: preempted time does not count); stop gives up now.
+        long pid = deadlineNs > 0 ? BrokerNative.hl_watch_check(l.watchAddress, deadlineNs, checkAddress)
+                : BrokerNative.hl_watch_abandon(l.watchAddress, 0);
         if (pid == 0 || pid == -EALREADY) {
             abandoned.decrementAndGet();
             return l.watch.getLong(0) == WATCH_EXITED ? 0 : -1;
