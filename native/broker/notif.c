@@ -12,14 +12,19 @@
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -211,38 +216,255 @@ int hl_notif_id_valid(int listener, long id) {
     return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) < 0 ? -errno : 0;
 }
 
+/*
+ * Reading the caller's memory. Through /proc/PID/mem, never process_vm_readv: on a page the child
+ * registered with userfaultfd and never serves, process_vm_readv waits for the page forever (no
+ * signal ends that wait; only the death of every holder of the userfaultfd), while the GUP behind a
+ * /proc/PID/mem read asks for no retry, so the same page answers EIO at once (checked on Linux 6.18).
+ * A page that must be read from a FUSE server (or a hung disk) can still block this read: the
+ * supervisors bound that with a deadline (supervisor.c, JavaSupervisor).
+ *
+ * One open per read, no descriptor cached per pid: a cached descriptor holds the mm it was opened on,
+ * and that mm can outlive the pid's use of it while staying readable (a vfork/posix_spawn child that
+ * opened files on its parent's mm and then exec'd; a thread that exited while its process lives on,
+ * its tid reused), so a cached read could return another process's bytes with no error to tell. The
+ * open costs about a microsecond, a few percent of a broker round trip.
+ */
+static ssize_t read_mem_now(int pid, long addr, void *buf, size_t len) {
+    /* pread's offset is signed: an address with the top bit set is no user address. */
+    if (addr < 0) {
+        return -EFAULT;
+    }
+    /* "/proc/PID/mem" without stdio: this is on every brokered call's path. */
+    char name[32] = "/proc/";
+    char digits[12];
+    int nd = 0;
+    for (unsigned v = (unsigned)pid; v != 0; v /= 10) {
+        digits[nd++] = (char)('0' + v % 10);
+    }
+    int at = 6;
+    while (nd > 0) {
+        name[at++] = digits[--nd];
+    }
+    memcpy(name + at, "/mem", 5);
+    int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        /* ENOENT: no such task (any more). */
+        return errno == ENOENT ? -ESRCH : -errno;
+    }
+    ssize_t got = pread(fd, buf, len, (off_t)addr);
+    int e = errno;
+    close(fd);
+    if (got < 0) {
+        /* EIO: the first page is unreadable (unmapped, PROT_NONE, or userfaultfd-registered). */
+        return e == EIO ? -EFAULT : -e;
+    }
+    if (got == 0 && len > 0) {
+        /* The task's memory is gone (it exited or exec'd after the open). */
+        return -ESRCH;
+    }
+    return got;
+}
+
+/* The watch over this thread's reads (hl_watch_attach): NULL for a thread no supervisor watches. */
+static __thread struct hl_watch *current_watch;
+
+static int64_t monotonic_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int hl_watch_attach(long watch_addr) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    if (w != NULL) {
+        atomic_store(&w->started, 0);
+        atomic_store(&w->pid, 0);
+    }
+    if (w != NULL) {
+        atomic_store(&w->tid, (long long)syscall(SYS_gettid));
+    }
+    current_watch = w;
+    return 0;
+}
+
+/* The thread's time on a CPU plus its time waiting for one (ns), or -1 when schedstat is missing. */
+static long long busy_ns(long long tid) {
+    char name[64] = "/proc/self/task/";
+    char digits[24];
+    int nd = 0;
+    for (unsigned long long v = (unsigned long long)tid; v != 0; v /= 10) {
+        digits[nd++] = (char)('0' + v % 10);
+    }
+    int at = 16;
+    while (nd > 0) {
+        name[at++] = digits[--nd];
+    }
+    memcpy(name + at, "/schedstat", 11);
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) {
+        return -1;
+    }
+    buf[n] = 0;
+    char *end;
+    unsigned long long cpu = strtoull(buf, &end, 10);
+    unsigned long long wait = strtoull(end, &end, 10);
+    return (long long)(cpu + wait);
+}
+
+long hl_watch_check(long watch_addr, long deadline_ns, long state_addr) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    long long *state = (long long *)(intptr_t)state_addr; /* seen started, t0, busy at t0 */
+    long long started = atomic_load(&w->started);
+    if (started <= 0) {
+        state[0] = 0;
+        return 0;
+    }
+    long long now = monotonic_ns();
+    long long busy = busy_ns(atomic_load(&w->tid));
+    if (state[0] != started) {
+        /* First sight of this read: time counts from here. */
+        state[0] = started;
+        state[1] = now;
+        state[2] = busy;
+        return 0;
+    }
+    long long blocked = now - state[1];
+    if (busy >= 0 && state[2] >= 0) {
+        blocked -= busy - state[2];
+    }
+    if (blocked < deadline_ns) {
+        return 0;
+    }
+    /* This very read, not one that began since. */
+    if (!atomic_compare_exchange_strong(&w->started, &started, HL_WATCH_ABANDONED)) {
+        return 0;
+    }
+    return (long)atomic_load(&w->pid);
+}
+
+int hl_watch_abandoned(long watch_addr) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    return w != NULL && atomic_load(&w->started) == HL_WATCH_ABANDONED;
+}
+
+static int current_abandoned(void) {
+    return current_watch != NULL && atomic_load_explicit(&current_watch->started, memory_order_relaxed) == HL_WATCH_ABANDONED;
+}
+
+long hl_watch_abandon(long watch_addr, long deadline_ns) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    long long started = atomic_load(&w->started);
+    if (started < 0) {
+        /* Abandoned already, or the thread has left its loop (its own mark, below zero too). */
+        return -EALREADY;
+    }
+    if (started == 0 && deadline_ns > 0) {
+        return 0;
+    }
+    if (started != 0 && deadline_ns > 0 && monotonic_ns() - started < deadline_ns) {
+        return 0;
+    }
+    /* Whoever moves started first decides: the reader back to 0 (its read ended in time), or we. */
+    if (!atomic_compare_exchange_strong(&w->started, &started, HL_WATCH_ABANDONED)) {
+        return 0;
+    }
+    return started == 0 ? HL_WATCH_NOT_READING : atomic_load(&w->pid);
+}
+
+int hl_watch_leave(long watch_addr) {
+    struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
+    if (current_watch == w) {
+        current_watch = NULL;
+    }
+    long long idle = 0;
+    return atomic_compare_exchange_strong(&w->started, &idle, HL_WATCH_EXITED) ? 0 : 1;
+}
+
+int hl_retire_fd(int fd) {
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0) {
+        return -errno;
+    }
+    int r = dup3(null, fd, O_CLOEXEC) < 0 ? -errno : 0;
+    close(null);
+    return r;
+}
+
+int hl_kill_caller(int listener, long id, int pid) {
+    /* A pidfd first, then the check that the call still waits: from then on the pidfd names the caller
+     * even if it dies and its tid is reused (seccomp_unotify(2)). PIDFD_THREAD (Linux 6.9) for a tid
+     * that is not a process leader; SIGKILL to any thread ends its whole process. */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, HL_PIDFD_THREAD);
+    if (pidfd < 0 && errno == EINVAL) {
+        pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    }
+    if (pidfd < 0) {
+        return -errno;
+    }
+    int r = hl_notif_id_valid(listener, id);
+    if (r == 0 && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) != 0) {
+        r = -errno;
+    }
+    close(pidfd);
+    return r;
+}
+
+static ssize_t read_mem(int pid, long addr, void *buf, size_t len) {
+    if (pid <= 0) {
+        return -ESRCH;
+    }
+    struct hl_watch *w = current_watch;
+    long long started = 0;
+    if (w != NULL) {
+        if (atomic_load(&w->started) == HL_WATCH_ABANDONED) {
+            return -ESRCH;
+        }
+        atomic_store_explicit(&w->pid, pid, memory_order_relaxed);
+        long long idle = 0;
+        started = monotonic_ns();
+        /* A CAS, not a store: an abandonment that came first must stay. */
+        if (!atomic_compare_exchange_strong(&w->started, &idle, started)) {
+            return -ESRCH;
+        }
+    }
+    ssize_t got = read_mem_now(pid, addr, buf, len);
+    if (w != NULL && !atomic_compare_exchange_strong(&w->started, &started, 0)) {
+        /* The watchdog gave up on this read (its caller killed, another thread serving): what we read
+         * belongs to no call any more. */
+        return -ESRCH;
+    }
+    return got;
+}
+
+int hl_read_child(int pid, long addr, void *buf, size_t len) {
+    ssize_t got = read_mem(pid, addr, buf, len);
+    if (got < 0) {
+        return (int)got;
+    }
+    /* A short read stops at the first unreadable page. */
+    return (size_t)got == len ? 0 : -EFAULT;
+}
+
 int hl_read_path(int pid, long addr, long buf_addr, int cap) {
     if (cap < 2) {
         return -EINVAL;
     }
     char *buf = (char *)(intptr_t)buf_addr;
-    /* The whole capacity, NUL included: the kernel accepts a name of PATH_MAX - 1 bytes. */
+    /* The whole capacity, NUL included: the kernel accepts a name of PATH_MAX - 1 bytes. One read: a
+     * path that ends just before an unreadable page comes back as a short read, whole. */
     size_t want = (size_t)cap;
-    /* Split at page boundaries: process_vm_readv does not split one iovec, so a path that ends
-     * just before an unmapped page is still read whole. */
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t a = (uintptr_t)addr;
-    size_t first = page - (a % page);
-    struct iovec local = {.iov_base = buf, .iov_len = want};
-    struct iovec remote[3];
-    int nr = 0;
-    size_t left = want;
-    uintptr_t at = a;
-    size_t chunk = first;
-    while (left > 0 && nr < 3) {
-        size_t len = chunk < left ? chunk : left;
-        remote[nr].iov_base = (void *)at;
-        remote[nr].iov_len = len;
-        nr++;
-        at += len;
-        left -= len;
-        chunk = page;
-    }
-    ssize_t got = process_vm_readv(pid, &local, 1, remote, nr, 0);
+    ssize_t got = read_mem(pid, addr, buf, want);
     if (got < 0) {
-        return -errno;
+        return (int)got;
     }
-    char *nul = memchr(buf, 0, got);
+    char *nul = memchr(buf, 0, (size_t)got);
     if (nul == NULL) {
         return (size_t)got == want ? -ENAMETOOLONG : -EFAULT;
     }
@@ -251,6 +473,10 @@ int hl_read_path(int pid, long addr, long buf_addr, int cap) {
 
 int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr, int cap) {
     int len = hl_read_path(pid, addr, buf_addr, cap);
+    if (current_abandoned()) {
+        /* The watchdog gave up on this call and answered for it: touch nothing of it. */
+        return -ESRCH;
+    }
     /* The notification must still be pending after the read: otherwise pid may already name another
      * process, and what we read is not the caller's path. */
     if (hl_notif_id_valid(listener, id) != 0) {
@@ -258,18 +484,6 @@ int hl_notif_read_path(int listener, long id, int pid, long addr, long buf_addr,
     }
     /* A live caller whose memory could not be read: ESRCH here would read as "gone". */
     return len == -ESRCH ? -EFAULT : len;
-}
-
-int hl_read_child(int pid, long addr, void *buf, size_t len) {
-    /* One remote iovec: process_vm_readv never splits an element, so anything short of len is a
-     * fault somewhere in the range. */
-    struct iovec local = {.iov_base = buf, .iov_len = len};
-    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
-    ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-    if (got < 0) {
-        return -errno;
-    }
-    return (size_t)got == len ? 0 : -EFAULT;
 }
 
 /* Answers an error, translating a failed answer into the result encoding. */
@@ -324,8 +538,9 @@ static int read_open_how(int listener, const int64_t *n, struct open_how *how) {
     }
     unsigned char buf[OPEN_HOW_MAX];
     int r = hl_read_child((int)n[HL_N_PID], (long)n[HL_N_ARG0 + 2], buf, (size_t)size);
-    /* Pending still, or pid may name another process by now and the bytes mean nothing. */
-    if (hl_notif_id_valid(listener, n[HL_N_ID]) != 0) {
+    /* The watchdog gave up on this read and answered for the call (its caller killed): touch nothing
+     * of it. Else pending still, or pid may name another process by now and the bytes mean nothing. */
+    if (current_abandoned() || hl_notif_id_valid(listener, n[HL_N_ID]) != 0) {
         return ESRCH;
     }
     if (r < 0) {

@@ -13,6 +13,25 @@
  * leaves the call answered with 0 (the kernel marked it replied), and an interrupted ID_VALID would
  * read as a dead caller. HL_SUP_POLL_WAIT asks for poll() + RECV with every answer (the earlier
  * loop, kept to measure one against the other).
+ *
+ * A read that never ends. The BROKER answer reads the caller's memory (hl_read_path, through
+ * /proc/PID/mem: a userfaultfd page answers EFAULT at once), but a page backed by FUSE or a hung disk
+ * can still hold that read, and the one loop thread with it. A watchdog thread (BROKER only; fixed
+ * answers read nothing) looks every WATCH_PERIOD_MS at the loop's hl_watch: a read whose thread has
+ * been blocked READ_DEADLINE_NS (hl_watch_check: time preempted or waiting for a CPU does not count,
+ * so a loaded host kills no one) is abandoned, its caller's process is killed (hl_kill_caller: the sandbox fails
+ * closed, and a FUSE server that is the caller itself dies with it, which ends the read), and a new
+ * loop thread takes over the listener, so every other call keeps being served. The abandoned thread
+ * keeps its own buffers and a reference to this supervisor and frees itself when its read ends; it
+ * answers nothing any more (its reads return -ESRCH). At most MAX_ABANDONED such threads: one more
+ * stuck read and the supervisor fails closed (the listener is closed, every call of the filter then
+ * fails with ENOSYS). A thread whose page never arrives (a FUSE server outside the sandbox that never
+ * answers) cannot be freed by anything we can do: it stays blocked in the kernel, costing its stack.
+ *
+ * hl_sup_stop returns within STOP_DEADLINE_NS in every case: a loop it cannot join by then is
+ * abandoned the same way, and the listener's descriptor number is then pointed at /dev/null
+ * (dup2) rather than closed, so that the listener itself closes (waiting calls fail with ENOSYS) while
+ * no stuck thread can ever act on a reused descriptor number.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -32,6 +51,27 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+
+/* Give up on a read of the caller's memory once its thread has been blocked this long (not counting
+ * time preempted or waiting for a CPU), seen within WATCH_PERIOD_MS of its start and checked every
+ * WATCH_STEP_MS: well under the 100 ms in which every other call must still be served. */
+#define READ_DEADLINE_NS (40L * 1000 * 1000)
+#define WATCH_PERIOD_MS 10
+#define WATCH_STEP_MS 5
+/* hl_sup_stop returns within this, whatever the loop is doing. */
+#define STOP_DEADLINE_NS (900L * 1000 * 1000)
+/* Loop threads abandoned in a read and not ended yet, at most. */
+#define MAX_ABANDONED 4
+
+struct hl_sup;
+
+/* One loop thread: the serving one, or one abandoned in a read (which then frees itself). */
+struct loop_thread {
+    struct hl_sup *s;
+    struct hl_watch watch;
+    pthread_t thread;
+};
 
 struct hl_sup {
     int listener;
@@ -44,7 +84,12 @@ struct hl_sup {
     long value;
     int blocking; /* waits in RECV, stopped by the stop signal (see the top of this file) */
     atomic_int stopping;
-    pthread_t thread;
+    struct loop_thread *live; /* the serving loop (NULL once failed closed); replaced by the watchdog */
+    pthread_t watchdog;
+    int has_watchdog;
+    atomic_int refs;      /* the owner's, and one per abandoned thread not ended yet */
+    atomic_int abandoned; /* abandoned threads not ended yet */
+    long long check[3];   /* the watchdog's hl_watch_check state */
     int joined;
     atomic_int hold_next;
     _Atomic long counters[HL_NCOUNTERS];
@@ -138,24 +183,57 @@ static void install_stop_signal(void) {
     }
 }
 
-static void *loop(void *arg) {
-    struct hl_sup *s = arg;
-    long cpu_result = -1;
-    pthread_setname_np(pthread_self(), "hl-sup"); /* named, so a leaked loop shows in /proc/self/task */
-    if (s->blocking) {
-        /* The thread starts with every signal blocked (hl_sup_start_set); it takes the stop signal only. */
-        sigset_t stop;
-        sigemptyset(&stop);
-        sigaddset(&stop, hl_sup_stop_signal());
-        pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+int hl_sup_thread_prepare(void) {
+    pthread_once(&stop_signal_once, install_stop_signal);
+    if (stop_signal_errno != 0) {
+        return -stop_signal_errno;
     }
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, hl_sup_stop_signal());
+    int e = pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+    return e ? -e : (int)syscall(SYS_gettid);
+}
+
+int hl_sup_thread_signal(int tid) {
+    return syscall(SYS_tgkill, getpid(), tid, hl_sup_stop_signal()) == 0 ? 0 : -errno;
+}
+
+static void release(struct hl_sup *s);
+
+/* Drops one reference; the last frees the supervisor. */
+static void unref(struct hl_sup *s) {
+    if (atomic_fetch_sub(&s->refs, 1) == 1) {
+        release(s);
+    }
+}
+
+/* The loop's way out. Left on its own: its owner (stop) joins it and frees it. Abandoned (its watch
+ * says so): nobody waits for it, so it frees itself and drops its reference. */
+static void leave(struct loop_thread *lt) {
+    if (hl_watch_leave((long)(intptr_t)&lt->watch) == 0) {
+        return;
+    }
+    struct hl_sup *s = lt->s;
+    free(lt);
+    atomic_fetch_sub(&s->abandoned, 1);
+    unref(s);
+}
+
+static int abandoned(struct loop_thread *lt) {
+    return atomic_load_explicit(&lt->watch.started, memory_order_relaxed) == HL_WATCH_ABANDONED;
+}
+
+/* Pins the calling thread as asked; the CPU for HL_C_CPU, -1, or -errno. */
+static long pin(struct hl_sup *s) {
     if (s->cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
         CPU_SET(s->cpu, &set);
         int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-        cpu_result = e ? -e : s->cpu;
-    } else if (s->cpu_set != 0) {
+        return e ? -e : s->cpu;
+    }
+    if (s->cpu_set != 0) {
         /* A set: free to migrate among its CPUs (where a synchronous wake-up can pull the thread). */
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -165,14 +243,34 @@ static void *loop(void *arg) {
             }
         }
         int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-        cpu_result = e ? -e : -1;
+        return e ? -e : -1;
     }
-    atomic_store(&s->counters[HL_C_CPU], cpu_result);
+    return -1;
+}
+
+static void *loop(void *arg) {
+    struct loop_thread *lt = arg;
+    struct hl_sup *s = lt->s;
+    pthread_setname_np(pthread_self(), "hl-sup"); /* named, so a leaked loop shows in /proc/self/task */
+    if (s->blocking) {
+        /* The thread starts with every signal blocked (hl_sup_start_set); it takes the stop signal only. */
+        sigset_t stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, hl_sup_stop_signal());
+        pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+    }
+    long cpu_result = pin(s);
+    hl_watch_attach((long)(intptr_t)&lt->watch);
     pthread_mutex_lock(&s->lock);
-    s->started = 1;
-    pthread_cond_signal(&s->cond);
+    if (!s->started) {
+        /* The first loop reports its pinning to hl_sup_start; a replacement pins the same way. */
+        atomic_store(&s->counters[HL_C_CPU], cpu_result);
+        s->started = 1;
+        pthread_cond_signal(&s->cond);
+    }
     pthread_mutex_unlock(&s->lock);
     if (cpu_result < -1) {
+        leave(lt);
         return NULL;
     }
 
@@ -225,9 +323,127 @@ static void *loop(void *arg) {
             count_send(s, hl_notif_value(s->listener, n[HL_N_ID], s->value), HL_C_VALUED);
             break;
         default:
-            count_broker(s, hl_broker_answer(s->listener, (long)(intptr_t)n, (long)(intptr_t)path, s->in_dirfd));
+            atomic_store_explicit(&lt->watch.id, n[HL_N_ID], memory_order_relaxed);
+            r = hl_broker_answer(s->listener, (long)(intptr_t)n, (long)(intptr_t)path, s->in_dirfd);
+            if (abandoned(lt)) {
+                /* Another loop serves the listener now and owns the counters. */
+                leave(lt);
+                return NULL;
+            }
+            count_broker(s, r);
             break;
         }
+    }
+    leave(lt);
+    return NULL;
+}
+
+/* Starts a loop thread on lt with every signal blocked: no handler of the embedding process (a
+ * JVM's) ever runs on it; a blocking loop unblocks the stop signal alone. 0 or an errno. */
+static int spawn(struct loop_thread *lt, void *(*body)(void *)) {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int e = pthread_create(&lt->thread, NULL, body, lt);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return e;
+}
+
+/* Fails closed: the listener's number now names /dev/null, the listener itself is closed (every
+ * waiting and later call of the filter fails with ENOSYS), and no thread still holding the number can
+ * act on whatever else would reuse it. Closed for good in release(). */
+static void retire_listener(struct hl_sup *s) {
+    if (s->listener < 0 || hl_retire_fd(s->listener) == 0) {
+        return;
+    }
+    /* No /dev/null to point at: close it, the lesser risk than a listener left open. */
+    close(s->listener);
+    s->listener = -1;
+}
+
+/* Gives up on loop lt (the watchdog's deadline, or stop's): it is detached and frees itself when it
+ * ends; *pid_out gets its stuck read's pid, for kill_caller. 1 when abandoned, 0 when it had left
+ * already (join it), -1 when it was not past the deadline. */
+static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns, long *pid_out) {
+    pthread_t t = lt->thread;
+    /* Counted before the thread can see it is abandoned and drop the reference. */
+    atomic_fetch_add(&s->refs, 1);
+    atomic_fetch_add(&s->abandoned, 1);
+    /* The watchdog judges blocked time (hl_watch_check); stop gives up now (deadline 0). */
+    long pid = deadline_ns > 0 ? hl_watch_check((long)(intptr_t)&lt->watch, deadline_ns, (long)(intptr_t)s->check)
+                               : hl_watch_abandon((long)(intptr_t)&lt->watch, 0);
+    if (pid == 0 || pid == -EALREADY) {
+        atomic_fetch_sub(&s->abandoned, 1);
+        atomic_fetch_sub(&s->refs, 1);
+        return atomic_load(&lt->watch.started) == HL_WATCH_EXITED ? 0 : -1;
+    }
+    bump(s, HL_C_STALLED);
+    *pid_out = pid;
+    pthread_detach(t);
+    return 1;
+}
+
+/* The deadline's policy for an abandoned read's caller (pid > 0; else it was abandoned between reads). */
+static void kill_caller(struct hl_sup *s, long long id, long pid) {
+    if (pid > 0) {
+        int r = hl_kill_caller(s->listener, (long)id, (int)pid);
+        if (r != 0 && r != -ENOENT) {
+            fail(s, -r);
+        }
+    }
+}
+
+/* How long the watchdog may sleep: a short step while a read runs (its blocked time is measured
+ * from the watchdog's first sight of it), else one period. */
+static int watch_timeout_ms(struct loop_thread *lt) {
+    long long started = lt == NULL ? 0 : atomic_load(&lt->watch.started);
+    return started > 0 ? WATCH_STEP_MS : WATCH_PERIOD_MS;
+}
+
+static void *watchdog(void *arg) {
+    struct hl_sup *s = arg;
+    pthread_setname_np(pthread_self(), "hl-sup-watch");
+    struct pollfd p = {.fd = s->stopfd, .events = POLLIN};
+    for (;;) {
+        if (poll(&p, 1, watch_timeout_ms(s->live)) < 0 && errno != EINTR) {
+            fail(s, errno);
+            break;
+        }
+        if (atomic_load_explicit(&s->stopping, memory_order_acquire)) {
+            break;
+        }
+        struct loop_thread *lt = s->live;
+        if (lt == NULL) {
+            continue;
+        }
+        /* The replacement first, so that the other calls wait no longer than they must. */
+        long long id = atomic_load(&lt->watch.id);
+        long pid = 0;
+        if (give_up(s, lt, READ_DEADLINE_NS, &pid) != 1) {
+            continue;
+        }
+        s->live = NULL;
+        if (atomic_load(&s->abandoned) > MAX_ABANDONED) {
+            kill_caller(s, id, pid);
+            retire_listener(s);
+            atomic_store(&s->counters[HL_C_ENDED], 1);
+            break;
+        }
+        struct loop_thread *next = calloc(1, sizeof *next);
+        int e = next == NULL ? ENOMEM : 0;
+        if (next != NULL) {
+            next->s = s;
+            e = spawn(next, loop);
+        }
+        kill_caller(s, id, pid);
+        if (e != 0) {
+            free(next);
+            fail(s, e);
+            retire_listener(s);
+            atomic_store(&s->counters[HL_C_ENDED], 1);
+            break;
+        }
+        s->live = next;
     }
     return NULL;
 }
@@ -239,6 +455,7 @@ static void release(struct hl_sup *s) {
     if (s->listener >= 0) close(s->listener);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
+    free(s->live);
     free(s);
 }
 
@@ -270,6 +487,7 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     if (s == NULL) {
         return -ENOMEM;
     }
+    atomic_init(&s->refs, 1);
     s->listener = -1;
     s->resumefd = -1;
     s->in_dirfd = -1;
@@ -280,11 +498,13 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
-    if (s->stopfd < 0 || s->resumefd < 0 || (in_dirfd >= 0 && s->in_dirfd < 0)) {
-        int e = errno;
+    s->live = calloc(1, sizeof *s->live);
+    if (s->stopfd < 0 || s->resumefd < 0 || (in_dirfd >= 0 && s->in_dirfd < 0) || s->live == NULL) {
+        int e = s->live == NULL ? ENOMEM : errno;
         release(s);
         return -e;
     }
+    s->live->s = s;
     /* Fixed answers wait in RECV itself, unless asked not to; BROKER never does (see the top). */
     s->blocking = answer != HL_ANSWER_BROKER && !(flags & HL_SUP_POLL_WAIT);
     if (s->blocking) {
@@ -300,13 +520,7 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     s->answer = answer;
     s->value = value;
     s->listener = listener;
-    /* Every signal blocked in the new thread: no handler of the embedding process (a JVM's) ever runs
-     * on it; a blocking loop unblocks the stop signal alone. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&s->thread, NULL, loop, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int e = spawn(s->live, loop);
     if (e != 0) {
         s->listener = -1; /* on failure the listener stays the caller's */
         release(s);
@@ -319,12 +533,69 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     pthread_mutex_unlock(&s->lock);
     long cpu_result = atomic_load(&s->counters[HL_C_CPU]);
     if (cpu_result < -1) {
-        pthread_join(s->thread, NULL);
+        pthread_join(s->live->thread, NULL);
         s->listener = -1;
         release(s);
         return cpu_result;
     }
+    if (answer == HL_ANSWER_BROKER) {
+        /* Only the broker answer reads the caller's memory: only it needs a watchdog. */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        e = pthread_create(&s->watchdog, NULL, watchdog, s);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (e != 0) {
+            /* Undo the start without touching the listener, which stays the caller's. */
+            uint64_t one = 1;
+            atomic_store(&s->stopping, 1);
+            (void)!write(s->stopfd, &one, sizeof one);
+            pthread_join(s->live->thread, NULL);
+            s->listener = -1;
+            release(s);
+            return -e;
+        }
+        s->has_watchdog = 1;
+    }
     return (long)(intptr_t)s;
+}
+
+/* CLOCK_REALTIME now + ns, for pthread_timedjoin_np. */
+static struct timespec realtime_after(long ns) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ns / 1000000000L;
+    t.tv_nsec += ns % 1000000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static int before(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Joins t by the deadline; 1 joined, 0 not. A blocking loop gets the stop signal every 10 ms: one that
+ * lands just before the loop enters RECV interrupts nothing. */
+static int join_by(pthread_t t, const struct timespec *deadline, int signal) {
+    for (;;) {
+        struct timespec step = realtime_after(10L * 1000 * 1000);
+        if (!before(&step, deadline)) {
+            step = *deadline;
+        }
+        if (signal && pthread_kill(t, hl_sup_stop_signal()) != 0) {
+            signal = 0;
+        }
+        int e = pthread_timedjoin_np(t, NULL, &step);
+        if (e == 0) {
+            return 1;
+        }
+        if (e != ETIMEDOUT || !before(&step, deadline)) {
+            return 0;
+        }
+    }
 }
 
 int hl_sup_stop(long handle) {
@@ -336,28 +607,39 @@ int hl_sup_stop(long handle) {
         uint64_t one = 1;
         atomic_store_explicit(&s->stopping, 1, memory_order_release);
         (void)!write(s->stopfd, &one, sizeof one);
-        int joined = 0;
-        if (s->blocking) {
-            /* A signal that lands just before the loop enters RECV interrupts nothing: send it again
-             * every 10 ms until the thread has ended. */
-            while (!joined && pthread_kill(s->thread, hl_sup_stop_signal()) == 0) {
-                struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_nsec += 10 * 1000 * 1000;
-                if (until.tv_nsec >= 1000000000L) {
-                    until.tv_sec++;
-                    until.tv_nsec -= 1000000000L;
-                }
-                joined = pthread_timedjoin_np(s->thread, NULL, &until) == 0;
-            }
+        struct timespec deadline = realtime_after(STOP_DEADLINE_NS);
+        if (s->has_watchdog && !join_by(s->watchdog, &deadline, 0)) {
+            /* Never seen: it only waits in poll(). Left to end by itself. */
+            pthread_detach(s->watchdog);
+            fail(s, ETIMEDOUT);
         }
-        if (!joined) {
-            pthread_join(s->thread, NULL);
+        s->has_watchdog = 0;
+        struct loop_thread *lt = s->live;
+        if (lt != NULL && !join_by(lt->thread, &deadline, s->blocking)) {
+            /* Stuck (a read that never ends, or a hold): abandoned like the watchdog does, past the deadline. */
+            long long id = atomic_load(&lt->watch.id);
+            long pid = 0;
+            if (give_up(s, lt, 0, &pid) == 0) {
+                pthread_join(lt->thread, NULL); /* it had just left: nothing left to wait for */
+                free(lt);
+            } else {
+                kill_caller(s, id, pid);
+            }
+            lt = NULL;
+            s->live = NULL;
+        }
+        if (lt != NULL) {
+            free(lt);
+            s->live = NULL;
         }
         s->joined = 1;
         /* Closing the listener answers every call still waiting (and every later one) with ENOSYS. */
-        close(s->listener);
-        s->listener = -1;
+        if (atomic_load(&s->abandoned) > 0) {
+            retire_listener(s);
+        } else if (s->listener >= 0) {
+            close(s->listener);
+            s->listener = -1;
+        }
     }
     return 0;
 }
@@ -376,7 +658,7 @@ void hl_sup_free(long handle) {
         return;
     }
     hl_sup_stop(handle);
-    release(s);
+    unref(s);
 }
 
 int hl_sup_hold_next(long handle) {

@@ -33,7 +33,8 @@
 #define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
 #define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
-#define HL_NCOUNTERS 12
+#define HL_C_STALLED 12   /* loops abandoned in a read past its deadline (the caller killed), or by stop */
+#define HL_NCOUNTERS 13
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
@@ -114,6 +115,57 @@ int hl_notif_error(int listener, long id, int err);
 int hl_notif_value(int listener, long id, long val);
 /* 0 while the notification is still pending, -ENOENT when its caller is gone. */
 int hl_notif_id_valid(int listener, long id);
+/* Reads len bytes of pid's memory at addr into buf, through /proc/PID/mem (never blocks on a
+ * userfaultfd-registered page: EFAULT at once). 0 when all len bytes were read, else -errno
+ * (-EFAULT unreadable or short, -ESRCH no such task or its memory gone). */
+int hl_read_child(int pid, long addr, void *buf, size_t len);
+/*
+ * The watch over one supervisor thread's reads of child memory (a read through /proc/PID/mem can
+ * still block on a FUSE-backed or hung page). A thread attaches its watch; every hl_read_child /
+ * hl_read_path it makes then records its start (CLOCK_MONOTONIC ns) and pid there and clears it when
+ * the read ends. A watchdog (another thread) abandons a read that runs past its deadline: from then
+ * on that thread's reads return -ESRCH and hl_notif_read_path answers nothing, so the stuck thread,
+ * when its read ends, touches no call and can leave. Laid out as three int64 slots, so the Java
+ * supervisor keeps one in a direct buffer.
+ */
+struct hl_watch {
+    _Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
+    _Atomic long long pid;     /* the pid the read is from */
+    _Atomic long long id;      /* the notification the thread handles (its loop writes it) */
+    _Atomic long long tid;     /* the watched thread (hl_watch_attach) */
+};
+#define HL_WATCH_LONGS 4
+#define HL_WATCH_ABANDONED (-1LL)
+#define HL_WATCH_EXITED (-2LL) /* started once the thread left its loop unabandoned (hl_watch_leave) */
+/* hl_watch_abandon's result when the thread was abandoned outside a read (deadline_ns 0). */
+#define HL_WATCH_NOT_READING (-1000000L)
+/* PIDFD_THREAD (Linux 6.9), for headers without it */
+#define HL_PIDFD_THREAD 0200
+/* Attaches watch_addr (HL_WATCH_LONGS int64 slots, 0: none) to the calling thread. 0. */
+int hl_watch_attach(long watch_addr);
+/* Abandons the watched thread's read if one has run deadline_ns or longer (deadline_ns 0: abandons
+ * the thread now, reading or not): the pid it read from (> 0), HL_WATCH_NOT_READING (abandoned
+ * between reads), 0 (nothing abandoned: no read, or a read younger than the deadline), -EALREADY. */
+long hl_watch_abandon(long watch_addr, long deadline_ns);
+/* The watchdog's test of the watched read, on the time its thread has spent blocked since the
+ * watchdog first saw that read (elapsed time less the thread's CPU and run-queue time, from
+ * /proc/self/task/TID/schedstat; elapsed time alone where that is missing): a reader preempted on a
+ * loaded host is not stuck. Abandons the read once that reaches deadline_ns. state_addr: three int64
+ * slots the watchdog keeps for it (zeroed at first). The read's pid when abandoned, else 0. */
+long hl_watch_check(long watch_addr, long deadline_ns, long state_addr);
+/* 1 once the watch was abandoned, else 0. */
+int hl_watch_abandoned(long watch_addr);
+/* The watched thread leaves its loop: detaches the watch from it and marks it HL_WATCH_EXITED, so
+ * it can no longer be abandoned (whoever stops it joins it). 1 when it had been abandoned already (so
+ * nobody waits for it: it cleans up after itself), else 0. */
+int hl_watch_leave(long watch_addr);
+/* Points descriptor number fd at /dev/null (dup3), closing what it named, while the number stays
+ * taken: for a listener a stuck thread may still name. 0 or -errno. */
+int hl_retire_fd(int fd);
+/* The deadline policy for a stuck read: SIGKILL to the caller's process, through a pidfd taken
+ * before the check that notification id still waits (so pid names the caller). 0, -ENOENT (the call
+ * is gone: nothing killed) or -errno. */
+int hl_kill_caller(int listener, long id, int pid);
 /* Reads a NUL-terminated path of at most cap-1 bytes (cap bytes with the NUL) from pid's memory into
  * buf_addr; the length, or -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap bytes), -ESRCH. */
 int hl_read_path(int pid, long addr, long buf_addr, int cap);
@@ -187,10 +239,19 @@ long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, i
  * and a set. cpu_set == 0 is hl_sup_start. */
 long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags);
 /* Signals the loop to stop (the stop eventfd, and for a loop blocked in RECV the stop signal, sent
- * again every 10 ms until it has ended) and joins it; closes the listener. 0 or -errno. Idempotent. */
+ * again every 10 ms until it has ended) and joins it; closes the listener. Returns within 0.9 s in
+ * every case: a loop not joined by then (stuck in a read of the caller's memory) is abandoned (its
+ * caller killed, HL_C_STALLED counted; the thread frees itself when the read ends) and the listener's
+ * number is pointed at /dev/null until then. 0 or -errno. Idempotent. */
 int hl_sup_stop(long handle);
 /* The signal that interrupts a supervisor blocked in RECV: SIGRTMIN + 2. */
 int hl_sup_stop_signal(void);
+/* For a supervisor thread of the caller's own (the Java one) that waits blocked in RECV: installs the
+ * stop signal's no-op handler (as hl_sup_start does), unblocks it in the calling thread, and returns
+ * the thread's tid; -EBUSY (a foreign handler) or -errno. */
+int hl_sup_thread_prepare(void);
+/* Sends the stop signal to thread tid of this process (tgkill). 0 or -errno. */
+int hl_sup_thread_signal(int tid);
 /* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */
 int hl_sup_stats(long handle, long *out, int n);
 /* Frees a stopped supervisor (stops it first if needed). */

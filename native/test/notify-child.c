@@ -27,6 +27,11 @@
  *   fork-call KIND PATH ... the same in a forked worker sharing the filter (it may be killed: reap)
  *   fork-sys NR [A0..A5]    a worker makes the raw call NR (numeric arguments) and exits 0, printing
  *                           {"op":"sys","pid":..,"ret":..,"errno":..}; killed by a filter, it prints nothing
+ *   uffd-open               the frozen name: fork a worker A that registers a page with userfaultfd
+ *                           (missing pages, never served), forks B holding that userfaultfd (so A's
+ *                           death frees nothing), prints {"op":"uffd","pid":A,"holder":B}, then calls
+ *                           openat on a name in that page and prints {"op":"uffd-open",...}. B lives
+ *                           until this process exits
  *   exit
  *
  * Options: --cpu N (pin), --no-filter (the baseline: same calls, no filter), --extra before|after (a
@@ -51,6 +56,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/userfaultfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -357,6 +365,43 @@ static void race(long n, const char *a, const char *b, const char *marker) {
          n, marked, served, eacces, enoent, other, first_other);
 }
 
+/* The holders of userfaultfds read this pipe's end until this process is gone (EOF). */
+static int holder_pipe[2] = {-1, -1};
+
+/* Worker A of uffd-open (see the top). Never touches the registered page itself. */
+static void uffd_worker(void) {
+    long page = sysconf(_SC_PAGESIZE);
+    char *mem = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    if (mem == MAP_FAILED || uffd < 0) {
+        int e = errno;
+        emit("{\"op\":\"uffd\",\"error\":\"%s: %s\",\"errno\":%d}", mem == MAP_FAILED ? "mmap" : "userfaultfd",
+             strerror(e), e);
+        _exit(1);
+    }
+    struct uffdio_api api = {.api = UFFD_API};
+    struct uffdio_register reg = {.range = {.start = (unsigned long)mem, .len = (unsigned long)page},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    if (ioctl(uffd, UFFDIO_API, &api) != 0 || ioctl(uffd, UFFDIO_REGISTER, &reg) != 0) {
+        int e = errno;
+        emit("{\"op\":\"uffd\",\"error\":\"userfaultfd ioctl: %s\",\"errno\":%d}", strerror(e), e);
+        _exit(1);
+    }
+    pid_t holder = fork();
+    if (holder == 0) {
+        /* B: holds the userfaultfd (and so the fault's wait) until the fixture exits. */
+        char c;
+        while (read(holder_pipe[0], &c, 1) > 0) {
+        }
+        _exit(0);
+    }
+    emit("{\"op\":\"uffd\",\"pid\":%d,\"holder\":%d}", (int)getpid(), (int)holder);
+    int fd = openat(AT_FDCWD, mem + 16, O_RDONLY | O_CLOEXEC);
+    int e = fd < 0 ? errno : 0;
+    emit("{\"op\":\"uffd-open\",\"pid\":%d,\"fd\":%d,\"errno\":%d}", (int)getpid(), fd, e);
+    _exit(0);
+}
+
 int main(int argc, char **argv) {
     int cpu = -1, filter = 1;
     const char *extra = NULL;
@@ -448,6 +493,17 @@ int main(int argc, char **argv) {
                 long r = syscall(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
                 emit("{\"op\":\"sys\",\"pid\":%d,\"ret\":%ld,\"errno\":%d}", getpid(), r, r < 0 ? errno : 0);
                 _exit(0);
+            }
+            emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
+        } else if (!strcmp(cmd, "uffd-open")) {
+            if (holder_pipe[0] < 0 && pipe2(holder_pipe, O_CLOEXEC) != 0) {
+                emit("{\"op\":\"uffd\",\"error\":\"pipe: %s\",\"errno\":%d}", strerror(errno), errno);
+                continue;
+            }
+            pid_t w = fork();
+            if (w == 0) {
+                close(holder_pipe[1]);
+                uffd_worker();
             }
             emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
         } else if (!strcmp(cmd, "reap")) {

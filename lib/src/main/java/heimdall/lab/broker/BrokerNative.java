@@ -27,7 +27,8 @@ final class BrokerNative {
     static final int C_ENDED = 9;
     static final int C_HELD = 10;
     static final int C_LAST_ERRNO = 11;
-    static final int NCOUNTERS = 12;
+    static final int C_STALLED = 12;
+    static final int NCOUNTERS = 13;
 
     static final int SUP_SYNC_WAKEUP = 1;
     static final int SUP_POLL_WAIT = 2;
@@ -157,4 +158,20 @@ final class BrokerNative {
     static native int hl_sup_stop_signal();
 
     static native int hl_notif_recv_wait(int listener, long outAddr);
+
+    static native int hl_sup_thread_prepare();
+
+    static native int hl_sup_thread_signal(int tid);
+
+    static native int hl_watch_attach(long watchAddr);
+
+    static native long hl_watch_abandon(long watchAddr, long deadlineNs);
+
+    static native int hl_watch_leave(long watchAddr);
+
+    static native long hl_watch_check(long watchAddr, long deadlineNs, long stateAddr);
+
+    static native int hl_retire_fd(int fd);
+
+    static native int hl_kill_caller(int listener, long id, int pid);
 }

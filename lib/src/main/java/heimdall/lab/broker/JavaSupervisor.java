@@ -1,8 +1,13 @@
 package heimdall.lab.broker;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Java supervisor: a Java thread pinned to its CPU through JNA ({@code sched_setaffinity} of the
@@ -18,35 +23,92 @@ import java.util.concurrent.atomic.AtomicReference;
  * opened for reading), admitted by {@link Policy#admit} on that descriptor's {@code fstat}, and only
  * then reopened for reading and injected ({@code hl_broker_send}). Every call kind of {@link OpenCall}
  * is served the same way. Refusals answer {@code EACCES}; a policy that throws gets {@code EPERM}.
+ *
+ * <p>How it waits. Given one fixed answer other than {@code BROKER} ({@link Supervisor#start(Kind, int,
+ * SupervisorOptions, Answer)}) it blocks in the kernel's receive itself, as the native supervisor does,
+ * and {@link #stop()} interrupts that wait with the native supervisor's stop signal sent to this
+ * thread ({@code hl_sup_thread_prepare}/{@code hl_sup_thread_signal}). A policy (or {@code BROKER})
+ * waits in {@code poll()} on the listener and a stop eventfd, since a signal could interrupt its
+ * answer half-way.
+ *
+ * <p>A read that never ends. A policy's {@link Notification#readPath} and the broker's open read the
+ * caller's memory through {@code /proc/PID/mem} (a userfaultfd page answers {@code EFAULT} at once),
+ * but a FUSE-backed or hung page can still hold that read. A watchdog thread (whenever a policy may
+ * read: not for the fixed answers) abandons a read whose thread has been blocked {@link #READ_DEADLINE_NS}
+ * (preempted time does not count, so a loaded host kills no one): its caller's
+ * process is killed (the sandbox fails closed; a FUSE server that is the caller dies with it, which
+ * ends the read) and a new loop thread, with its own view, takes over the listener. The abandoned
+ * thread answers nothing more (its reads return {@code -ESRCH}, its loop leaves as soon as the policy
+ * returns); note that the policy may then briefly run on two threads. At most {@link #MAX_ABANDONED}
+ * such threads; one more and the supervisor fails closed (the listener is closed, every call of the
+ * filter fails with {@code ENOSYS}). A thread whose page never arrives stays blocked in the kernel.
  */
 public final class JavaSupervisor implements Supervisor {
+    /**
+     * A read of the caller's memory whose thread has been blocked this long (time preempted or waiting
+     * for a CPU does not count) is abandoned and its caller killed.
+     */
+    static final long READ_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(40);
+    /** {@link #stop()} returns within this, whatever the loop (or a policy) is doing. */
+    static final long STOP_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(900);
+    /** Loop threads abandoned in a read and not ended yet, at most. */
+    static final int MAX_ABANDONED = 4;
+    private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long WATCH_ABANDONED = -1;
+    private static final long WATCH_EXITED = -2;
+    private static final int EALREADY = 114;
+
     private final int listener;
     private final int stopFd;
     private final int inDir;
     private final int cpu;
     private final long cpuSet;
     private final Policy policy;
-    private final Notification view;
+    /** A fixed answer other than BROKER: waits blocked in RECV (see the class comment). */
+    private final boolean blocking;
     private final AtomicLongArray counters = new AtomicLongArray(BrokerNative.NCOUNTERS);
     private final AtomicReference<Throwable> policyFailure = new AtomicReference<>();
     private final CountDownLatch pinned = new CountDownLatch(1);
-    private final Thread thread;
+    /** Loops abandoned and not ended yet: they may still name the listener's number. */
+    private final AtomicInteger abandoned = new AtomicInteger();
+    private final Thread watchdog;
+    /** The watchdog's hl_watch_check state (three int64 slots). */
+    private final ByteBuffer check = ByteBuffer.allocateDirect(3 * 8).order(ByteOrder.nativeOrder());
+    private final long checkAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(check));
+    private volatile Loop live;
+    private volatile boolean stopping;
+    private volatile int startErrno;
+    private int generation;
     private SupervisorStats last;
     private boolean stopped;
+    private boolean closed;
+    private boolean retired;
 
-    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, long cpuSet, Policy policy) {
+    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, long cpuSet, Policy policy, boolean blocking) {
         this.listener = listener;
         this.stopFd = stopFd;
         this.inDir = inDir;
         this.cpu = cpu;
         this.cpuSet = cpuSet;
         this.policy = policy;
-        this.view = new Notification(listener);
-        this.thread = new Thread(this::run, "heimdall-java-supervisor-" + listener);
-        this.thread.setDaemon(true);
+        this.blocking = blocking;
+        this.live = new Loop(0);
+        this.watchdog = blocking ? null : new Thread(this::watch, "heimdall-java-supervisor-watch-" + listener);
+        if (watchdog != null) {
+            watchdog.setDaemon(true);
+        }
     }
 
     static JavaSupervisor start(int listenerFd, SupervisorOptions options, Policy policy) {
+        return start(listenerFd, options, policy, null);
+    }
+
+    /**
+     * Starts it; {@code fixed}: the one answer {@code policy} always gives, if known (a fixed answer
+     * other than BROKER waits blocked in the receive), else null.
+     */
+    static JavaSupervisor start(int listenerFd, SupervisorOptions options, Policy policy, Answer fixed) {
         if (policy == null) {
             throw new IllegalArgumentException("policy is null");
         }
@@ -68,10 +130,11 @@ public final class JavaSupervisor implements Supervisor {
             }
             throw Starts.startFailure(options, -stopFd);
         }
-        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy);
-        s.thread.start();
+        boolean blocking = fixed != null && fixed.kind() != Answer.Kind.BROKER && !options.pollWait();
+        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy, blocking);
+        s.live.thread.start();
         try {
-            s.awaitPinned();
+            s.awaitPinned(options);
         } catch (RuntimeException e) {
             BrokerNative.hl_close(stopFd);
             if (inDir >= 0) {
@@ -79,10 +142,13 @@ public final class JavaSupervisor implements Supervisor {
             }
             throw e;
         }
+        if (s.watchdog != null) {
+            s.watchdog.start();
+        }
         return s;
     }
 
-    private void awaitPinned() {
+    private void awaitPinned(SupervisorOptions options) {
         try {
             pinned.await();
         } catch (InterruptedException e) {
@@ -90,13 +156,14 @@ public final class JavaSupervisor implements Supervisor {
             throw new heimdall.lab.Refusal("interrupted while starting the Java supervisor");
         }
         long granted = counters.get(BrokerNative.C_CPU);
-        if (granted < -1) {
+        int errno = granted < -1 ? (int) -granted : startErrno;
+        if (errno != 0) {
             try {
-                thread.join();
+                live.thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw Starts.startFailure(new SupervisorOptions(cpu, cpuSet, null, false), (int) -granted);
+            throw Starts.startFailure(granted < -1 ? new SupervisorOptions(cpu, cpuSet, null, false) : options, errno);
         }
     }
 
@@ -134,27 +201,101 @@ public final class JavaSupervisor implements Supervisor {
         }
     }
 
-    private void run() {
-        if (cpu >= 0) {
-            // hl_pin_self: the CPU the thread runs on once pinned, or -errno
-            int r = heimdall.lab.sys.NativeLib.hl_pin_self(cpu);
-            counters.set(BrokerNative.C_CPU, r >= 0 ? cpu : r);
-        } else if (cpuSet != 0) {
-            // a set: free to migrate among its CPUs, so no one CPU to report
-            int r = heimdall.lab.sys.NativeLib.hl_pin_self_set(cpuSet);
-            counters.set(BrokerNative.C_CPU, r >= 0 ? -1 : r);
-        } else {
-            counters.set(BrokerNative.C_CPU, -1);
+    /** One loop thread with its own view and watch: the serving one, or one abandoned in a read. */
+    private final class Loop implements Runnable {
+        final Notification view = new Notification(listener);
+        /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
+        final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
+        final long watchAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(watch));
+        final Thread thread;
+        /** The thread's tid while it may take the stop signal, else -1; guarded by itself. */
+        private final int[] tid = {-1};
+
+        Loop(int generation) {
+            thread = new Thread(this, "heimdall-java-supervisor-" + listener + (generation == 0 ? "" : "-" + generation));
+            thread.setDaemon(true);
         }
-        pinned.countDown();
-        if (counters.get(BrokerNative.C_CPU) < -1) {
+
+        boolean abandoned() {
+            return watch.getLong(0) == WATCH_ABANDONED;
+        }
+
+        /** The stop signal, only while the thread is known to be alive (a tid is never signalled after it). */
+        void signal() {
+            synchronized (tid) {
+                if (tid[0] > 0) {
+                    BrokerNative.hl_sup_thread_signal(tid[0]);
+                }
+            }
+        }
+
+        @Override
+        public void run() {
+            try {
+                serve(this);
+            } finally {
+                synchronized (tid) {
+                    tid[0] = -1;
+                }
+                if (BrokerNative.hl_watch_leave(watchAddress) == 1) {
+                    // Abandoned: nobody joins this thread; the last one out closes the descriptors.
+                    abandoned.decrementAndGet();
+                    closeIfIdle();
+                }
+            }
+        }
+
+        /** Pins (or prepares the stop signal for) this thread; the first loop reports to start. */
+        boolean prepare() {
+            long granted = -1;
+            if (cpu >= 0) {
+                // hl_pin_self: the CPU the thread runs on once pinned, or -errno
+                int r = heimdall.lab.sys.NativeLib.hl_pin_self(cpu);
+                granted = r >= 0 ? cpu : r;
+            } else if (cpuSet != 0) {
+                // a set: free to migrate among its CPUs, so no one CPU to report
+                int r = heimdall.lab.sys.NativeLib.hl_pin_self_set(cpuSet);
+                granted = r >= 0 ? -1 : r;
+            }
+            int errno = 0;
+            if (granted >= -1 && blocking) {
+                int t = BrokerNative.hl_sup_thread_prepare();
+                if (t < 0) {
+                    errno = -t;
+                } else {
+                    synchronized (tid) {
+                        tid[0] = t;
+                    }
+                }
+            }
+            BrokerNative.hl_watch_attach(watchAddress);
+            if (pinned.getCount() > 0) {
+                counters.set(BrokerNative.C_CPU, granted);
+                startErrno = errno;
+                pinned.countDown();
+            }
+            return granted >= -1 && errno == 0;
+        }
+    }
+
+    private void serve(Loop loop) {
+        if (!loop.prepare()) {
             return;
         }
         final int fd = listener;
-        final Notification n = view;
+        final Notification n = loop.view;
         final long slots = n.slotsAddress();
+        final ByteBuffer watch = loop.watch;
         for (;;) {
-            int r = BrokerNative.hl_notif_recv(fd, stopFd, slots);
+            int r;
+            if (blocking) {
+                if (stopping) {
+                    break;
+                }
+                r = BrokerNative.hl_notif_recv_wait(fd, slots);
+            } else {
+                r = BrokerNative.hl_notif_recv(fd, stopFd, slots);
+            }
             if (r == BrokerNative.RECV_STOPPED) {
                 break;
             }
@@ -176,23 +317,37 @@ public final class JavaSupervisor implements Supervisor {
             }
             bump(BrokerNative.C_RECEIVED);
             n.reset();
+            watch.putLong(16, n.id()); // for the watchdog's kill: the call this thread handles
             Answer a;
+            Throwable thrown = null;
             try {
                 a = policy.decide(n);
                 if (a == null) {
                     throw new NullPointerException("policy returned no answer");
                 }
             } catch (Throwable t) {
-                // The call must still be answered, or its caller waits until the listener closes.
-                policyFailure.compareAndSet(null, t);
-                fail(BrokerNative.EPERM);
+                thrown = t;
                 a = Answer.error(BrokerNative.EPERM);
+            }
+            if (loop.abandoned()) {
+                return; // given up on (stuck in a read, or by stop): another loop owns the listener and counters
+            }
+            if (thrown != null) {
+                // The call must still be answered, or its caller waits until the listener closes.
+                policyFailure.compareAndSet(null, thrown);
+                fail(BrokerNative.EPERM);
             }
             switch (a.kind()) {
                 case CONTINUE -> countSend(BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
                 case ERROR -> countSend(BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
                 case VALUE -> countSend(BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
-                case BROKER -> countBroker(broker(fd, n, slots));
+                case BROKER -> {
+                    int b = broker(fd, n, slots);
+                    if (loop.abandoned()) {
+                        return;
+                    }
+                    countBroker(b);
+                }
             }
         }
     }
@@ -246,30 +401,137 @@ public final class JavaSupervisor implements Supervisor {
         return SupervisorStats.of(c);
     }
 
-    @Override
-    public synchronized SupervisorStats stop() {
-        if (!stopped) {
-            BrokerNative.hl_eventfd_signal(stopFd);
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+    /** The watchdog: abandons a loop stuck in a read past the deadline and starts another. */
+    private void watch() {
+        while (!stopping) {
+            Loop l = live;
+            // A short step while a read runs (its blocked time counts from the first sight of it), else one period.
+            long started = l == null ? 0 : l.watch.getLong(0);
+            LockSupport.parkNanos(started > 0 ? WATCH_STEP_NS : WATCH_PERIOD_NS);
+            if (stopping || l == null || l != live) {
+                continue;
             }
+            long id = l.watch.getLong(16);
+            long pid = giveUp(l, READ_DEADLINE_NS);
+            if (pid == 0 || pid == -1) {
+                continue;
+            }
+            if (abandoned.get() > MAX_ABANDONED) {
+                // Fail closed: no more threads to lose; every call of the filter now fails with ENOSYS.
+                live = null;
+                killCaller(id, pid);
+                retire();
+                counters.set(BrokerNative.C_ENDED, 1);
+                return;
+            }
+            // The replacement first, so that the other calls wait no longer than they must.
+            Loop next = new Loop(++generation);
+            live = next;
+            next.thread.start();
+            killCaller(id, pid);
+        }
+    }
+
+    /**
+     * Gives up on {@code l}: abandons its read if older than {@code deadlineNs} (0: now, reading or
+     * not). The stuck read's pid (or {@code WATCH_NOT_READING}) when abandoned, 0 when it had left its
+     * loop already, -1 when there was nothing to abandon.
+     */
+    private long giveUp(Loop l, long deadlineNs) {
+        abandoned.incrementAndGet();
+        // The watchdog judges blocked time (hl_watch_check: preempted time does not count); stop gives up now.
+        long pid = deadlineNs > 0 ? BrokerNative.hl_watch_check(l.watchAddress, deadlineNs, checkAddress)
+                : BrokerNative.hl_watch_abandon(l.watchAddress, 0);
+        if (pid == 0 || pid == -EALREADY) {
+            abandoned.decrementAndGet();
+            return l.watch.getLong(0) == WATCH_EXITED ? 0 : -1;
+        }
+        bump(BrokerNative.C_STALLED);
+        return pid;
+    }
+
+    /** The deadline's policy for an abandoned read's caller: its process is killed. */
+    private void killCaller(long id, long pid) {
+        if (pid > 0) {
+            int r = BrokerNative.hl_kill_caller(listener, id, (int) pid);
+            if (r != 0 && r != -BrokerNative.ENOENT) {
+                fail(-r);
+            }
+        }
+    }
+
+    /** Closes the listener itself while its number stays taken (by /dev/null) for threads still out. */
+    private synchronized void retire() {
+        if (!retired && !closed) {
+            BrokerNative.hl_retire_fd(listener);
+            retired = true;
+        }
+    }
+
+    /** Once stopped with no abandoned thread out: closes the descriptors. */
+    private synchronized void closeIfIdle() {
+        if (stopped && !closed && abandoned.get() == 0) {
             BrokerNative.hl_close(listener);
             BrokerNative.hl_close(stopFd);
             if (inDir >= 0) {
                 BrokerNative.hl_close(inDir);
             }
-            last = snapshot();
+            closed = true;
+        }
+    }
+
+    @Override
+    public synchronized SupervisorStats stop() {
+        if (!stopped) {
+            long deadline = System.nanoTime() + STOP_DEADLINE_NS;
+            stopping = true;
+            BrokerNative.hl_eventfd_signal(stopFd);
+            boolean interrupted = false;
+            if (watchdog != null) {
+                LockSupport.unpark(watchdog);
+                interrupted |= joinBy(watchdog, deadline, null);
+            }
+            Loop l = live;
+            if (l != null) {
+                interrupted |= joinBy(l.thread, deadline, blocking ? l : null);
+                if (l.thread.isAlive()) {
+                    long id = l.watch.getLong(16);
+                    long pid = giveUp(l, 0);
+                    if (pid == 0) {
+                        interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
+                    } else {
+                        killCaller(id, pid);
+                    }
+                }
+                live = null;
+            }
             stopped = true;
+            if (abandoned.get() > 0) {
+                retire(); // waiting calls fail with ENOSYS now; the number is closed when the last thread leaves
+            }
+            closeIfIdle();
+            last = snapshot();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
         return last;
+    }
+
+    /** Joins {@code t} until {@code deadline} (nanoTime), signalling {@code blocked} every 10 ms; whether interrupted. */
+    private static boolean joinBy(Thread t, long deadline, Loop blocked) {
+        boolean interrupted = false;
+        for (long left; t.isAlive() && (left = deadline - System.nanoTime()) > 0;) {
+            if (blocked != null) {
+                blocked.signal(); // a signal landing just before the receive interrupts nothing: again
+            }
+            try {
+                t.join(Math.max(1, Math.min(10, TimeUnit.NANOSECONDS.toMillis(left))));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        return interrupted;
     }
 
     /** The first exception a policy threw (that call was answered with EPERM), or null. */
@@ -279,6 +541,7 @@ public final class JavaSupervisor implements Supervisor {
 
     /** The supervisor thread's id, for allocation checks. */
     long threadId() {
-        return thread.getId();
+        Loop l = live;
+        return l == null ? -1 : l.thread.getId();
     }
 }

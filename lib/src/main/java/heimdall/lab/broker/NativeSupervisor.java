@@ -4,8 +4,8 @@ package heimdall.lab.broker;
  * The native supervisor: a C pthread in {@code libheimdall.so} ({@code native/broker/supervisor.c})
  * pinned to its CPU, giving every call one fixed answer. The reference against which the Java
  * supervisor is measured. With {@code CONTINUE}, {@code ERROR} or {@code VALUE} it waits blocked in
- * the kernel's receive (one system call fewer a round trip than {@code poll()} and receive, which the
- * Java supervisor, the broker answer and {@link SupervisorOptions#pollWait()} use); {@link #stop()}
+ * the kernel's receive (one system call fewer a round trip than {@code poll()} and receive, which a
+ * Java policy, the broker answer and {@link SupervisorOptions#pollWait()} use); {@link #stop()}
  * then interrupts that wait with a real-time signal ({@code hl_sup_stop_signal}, {@code SIGRTMIN + 2}),
  * whose no-op handler the first such start installs in this process.
  */

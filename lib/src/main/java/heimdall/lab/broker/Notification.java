@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * the p99. The price is that a view is valid only while {@link Policy#decide} runs: a policy that
  * keeps something must copy it ({@link #snapshot()} makes an allocating copy).
  *
- * <p>The path is read from the caller's memory once per call ({@code process_vm_readv}, then a check
+ * <p>The path is read from the caller's memory once per call ({@code /proc/PID/mem}, then a check
  * that the call is still pending), into this view's buffer: {@link #readPath}, {@link #path} and the
  * comparisons all look at that one copy, however often a policy asks, and a {@link Answer#BROKER}
  * answer opens exactly that copy (it reads the path itself only when the policy never did). Another

@@ -41,6 +41,7 @@ public final class NotifyChildFixture implements AutoCloseable {
     private final int cpu;
     private int listener = -1;
     private boolean listenerTaken;
+    private int serverPid;
 
     /**
      * How to start the fixture.
@@ -106,6 +107,23 @@ public final class NotifyChildFixture implements AutoCloseable {
         this.cpu = cpu;
     }
 
+    /**
+     * Starts {@code native/test/fuse-freeze} instead (root only): the same protocol, its openat
+     * notified, and a {@link #freeze()} whose name lies in a FUSE page that is never served. Its server
+     * runs as a thread of the child, or with {@code serverProcess} in a process of its own that killing
+     * the child does not end ({@link #serverPid()}); {@code mountDir} must be an empty directory.
+     */
+    public static NotifyChildFixture startFuseFreeze(Path mountDir, boolean serverProcess, Path workDir) throws IOException {
+        BrokerNative.require();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(heimdall.lab.sys.NativeLib.file("fuse-freeze").toString());
+        if (serverProcess) {
+            cmd.add("--server-process");
+        }
+        cmd.add(mountDir.toString());
+        return launch(cmd, workDir, -1, true);
+    }
+
     /** Starts the child and, with a filter, takes its listener over. */
     public static NotifyChildFixture start(Options options) throws IOException {
         BrokerNative.require();
@@ -126,19 +144,25 @@ public final class NotifyChildFixture implements AutoCloseable {
             cmd.add("--program");
             cmd.add(options.program().toString());
         }
+
+        return launch(cmd, options.workDir(), options.cpu(), options.filter());
+    }
+
+    private static NotifyChildFixture launch(List<String> cmd, Path workDir, int cpu, boolean filter) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
-        if (options.workDir() != null) {
-            pb.directory(options.workDir().toFile());
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
         }
         Process p = pb.start();
-        NotifyChildFixture f = new NotifyChildFixture(p, (int) p.pid(), options.cpu());
+        NotifyChildFixture f = new NotifyChildFixture(p, (int) p.pid(), cpu);
         f.startReader();
         try {
             JsonNode hello = f.await(j -> j.path("op").asText().equals("hello"));
             if (hello.has("error")) {
-                throw new Refusal("notify-child could not start: " + hello.get("error").asText());
+                throw new Refusal(Path.of(cmd.get(0)).getFileName() + " could not start: " + hello.get("error").asText());
             }
-            if (options.filter()) {
+            f.serverPid = hello.path("server").asInt(0);
+            if (filter) {
                 int remote = hello.get("listener").asInt();
                 int fd = BrokerNative.hl_pidfd_getfd(f.pid, remote);
                 if (fd < 0) {
@@ -280,6 +304,63 @@ public final class NotifyChildFixture implements AutoCloseable {
         checkPath(path);
         send("fork-open " + path);
         return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /** fuse-freeze's FUSE server process, 0 when it is a thread of the child (or for notify-child). */
+    public int serverPid() {
+        return serverPid;
+    }
+
+    /**
+     * fuse-freeze: a thread of the child calls openat on a name in the never-served FUSE page, and
+     * 20 ms later a forked worker opens {@code path}; the worker's pid.
+     */
+    public int freeze(String path) throws IOException {
+        checkPath(path);
+        send("freeze " + path);
+        JsonNode j = await(x -> x.path("op").asText().equals("freezing"));
+        if (j.has("error")) {
+            throw new Refusal("fuse-freeze freeze: " + j.get("error").asText());
+        }
+        return j.get("worker").asInt();
+    }
+
+    /** A worker's open and how long its call took in the worker (fuse-freeze's workers time it). */
+    public record TimedOpen(OpenResult result, long ns) {}
+
+    /** The timed result a fuse-freeze worker printed. */
+    public TimedOpen awaitTimedWorkerOpen(int workerPid) throws IOException {
+        JsonNode j = await(x -> x.path("op").asText().equals("open") && x.path("pid").asInt() == workerPid);
+        return new TimedOpen(openResult(j), j.path("ns").asLong(-1));
+    }
+
+    /** Whether the child process is still alive. */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** A {@code uffd-open} worker: its pid, and the pid of its child holding the userfaultfd. */
+    public record FrozenWorker(int pid, int holder) {}
+
+    /**
+     * Forks a worker whose {@code openat} names a page registered with userfaultfd and never served
+     * (see {@code uffd-open} in notify-child.c); returns once the worker is about to make that call.
+     *
+     * @throws Refusal naming the errno when the worker cannot set up userfaultfd
+     */
+    public FrozenWorker uffdOpen() throws IOException {
+        send("uffd-open");
+        int worker = await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+        JsonNode j = await(x -> x.path("op").asText().equals("uffd"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child uffd-open: " + j.get("error").asText() + " (errno " + j.path("errno").asInt() + ")");
+        }
+        return new FrozenWorker(worker, j.get("holder").asInt());
+    }
+
+    /** The errno (0: none) of a {@code uffd-open} worker's frozen call, once it returned. */
+    public int awaitFrozenOpen(FrozenWorker w) throws IOException {
+        return await(j -> j.path("op").asText().equals("uffd-open") && j.path("pid").asInt() == w.pid()).get("errno").asInt();
     }
 
     /** The result a worker printed. */

@@ -49,7 +49,7 @@ public interface Supervisor extends AutoCloseable {
     static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Answer answer) {
         return kind == Kind.NATIVE
                 ? NativeSupervisor.start(listenerFd, options, answer)
-                : JavaSupervisor.start(listenerFd, options, Policy.always(answer));
+                : JavaSupervisor.start(listenerFd, options, Policy.always(answer), answer);
     }
 
     /** Starts a Java supervisor that answers each call as {@code policy} decides. */
@@ -90,8 +90,11 @@ public interface Supervisor extends AutoCloseable {
     SupervisorStats stats();
 
     /**
-     * Stops the thread, closes the listener and returns the final counters. Idempotent. A Java
-     * policy that blocks delays this until it returns.
+     * Stops the thread, closes the listener and returns the final counters. Idempotent. Returns
+     * within a second in every case: a loop it cannot join by then (stuck in a read of the caller's
+     * memory, or a Java policy that blocks) is abandoned, counted in {@link SupervisorStats#stalled()},
+     * and ends by itself when that read or policy returns, answering nothing more; the listener is
+     * closed meanwhile (its descriptor number stays taken by {@code /dev/null} until that thread ends).
      */
     SupervisorStats stop();
 

@@ -90,6 +90,71 @@ final class BrokerFixtures {
         }
     }
 
+    /** Where the kernel says whether userfaultfd exists (CONFIG_USERFAULTFD) and who may use it. */
+    static final Path UNPRIVILEGED_USERFAULTFD = Path.of("/proc/sys/vm/unprivileged_userfaultfd");
+    static final int CAP_SYS_PTRACE = 19;
+
+    /**
+     * Skips (or with {@code LAB_REQUIRE_KERNEL=1} fails) unless this process may create a userfaultfd
+     * that handles kernel-mode faults: the kernel has it ({@code /proc/sys/vm/unprivileged_userfaultfd}
+     * exists) and either that says 1 or this process holds CAP_SYS_PTRACE (root, here).
+     */
+    static void assumeUserfaultfd() {
+        String value;
+        try {
+            value = Files.readString(UNPRIVILEGED_USERFAULTFD).strip();
+        } catch (IOException e) {
+            Requires.that(Fact.absent("userfaultfd", UNPRIVILEGED_USERFAULTFD + ": " + e.getMessage()));
+            return;
+        }
+        Fact cap = KernelFacts.capability(CAP_SYS_PTRACE, "CAP_SYS_PTRACE");
+        boolean ok = value.equals("1") || cap.present();
+        Requires.that(new Fact("userfaultfd for kernel-mode faults", ok,
+                UNPRIVILEGED_USERFAULTFD + " = " + value + "; " + cap.detail()));
+    }
+
+    /**
+     * Runs both supervisors through one brokered call and a policy's path read, so that what the JVM
+     * and JNA open once, on first use (a libffi trampoline file, /dev/urandom), is open before a test
+     * counts descriptors.
+     */
+    static void warmUp(Job job) throws IOException {
+        try (NotifyChildFixture child = job.child()) {
+            int listener = child.takeListener();
+            try (Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(),
+                    Answer.BROKER)) {
+                child.open("hello.txt");
+            }
+            try (Supervisor sup = Supervisor.start(listener, job.options(), n -> {
+                n.readPath(1); // a policy that reads the path: the watched read
+                return Answer.BROKER;
+            })) {
+                child.open("hello.txt");
+            }
+        }
+        // A Java thread is dead to join() a moment before its native thread has left /proc/self/task.
+        try {
+            eventually(() -> SupervisorFreezeTest.supervisorThreads().isEmpty());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** This process's descriptors and what each names, for a message. */
+    static java.util.List<String> fdTargets() throws IOException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    out.add(fd.getFileName() + "->" + Files.readSymbolicLink(fd));
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
     /** Open descriptors of this process. */
     static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
