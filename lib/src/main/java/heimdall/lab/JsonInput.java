@@ -50,7 +50,7 @@ public final class JsonInput {
         try {
             top = parse.run();
         } catch (JsonProcessingException e) {
-            throw new BadInput(Printable.of(file) + ": " + where(e) + "not valid JSON: " + reason(e));
+            throw notJson(file, e);
         } catch (IOException e) {
             throw new BadInput(Printable.of(file) + ": cannot read: " + Io.reason(e));
         }
@@ -58,6 +58,14 @@ public final class JsonInput {
             throw new BadInput(Printable.of(file) + ": empty: no JSON value in it");
         }
         return top;
+    }
+
+    /**
+     * Bad input for JSON in {@code file} that did not parse: {@code "FILE: line L column C: not valid
+     * JSON: REASON"}, for a reader that parses from its own stream.
+     */
+    public static BadInput notJson(Object file, JsonProcessingException e) {
+        return new BadInput(Printable.of(file) + ": " + where(e) + "not valid JSON: " + reason(e));
     }
 
     /** {@code "line L column C: "} of a parse error, or nothing when the parser did not say. */

@@ -52,7 +52,8 @@ public final class Distributions {
     /** Batch files above this many samples are not copied (they would not be small). */
     static final int BATCH_LIMIT = 200_000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict: a key twice (a series' field, a batches column) or content after the object is refused. */
+    private static final ObjectMapper JSON = heimdall.lab.JsonInput.strict(new ObjectMapper());
     private static final double[] GRID = grid();
 
     /** One row and variant's distribution. */
@@ -178,8 +179,10 @@ public final class Distributions {
         JsonNode top;
         try {
             top = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw heimdall.lab.JsonInput.notJson(file, e);
         } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
+            throw heimdall.lab.Io.failed(file, "read", e);
         }
         if (top == null || !top.isObject()) {
             throw BadInput.at(file, "(top level)", "expected an object");
