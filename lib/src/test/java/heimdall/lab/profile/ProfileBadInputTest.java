@@ -178,6 +178,22 @@ class ProfileBadInputTest {
         assertEquals(1, ProfileJson.parse(json, "p.json", odd, SyscallTable.x86_64()).profile().syscalls().size());
     }
 
+    /** Observations, the input of {@code profile gen}, are read as strictly: a key twice is refused, not resolved. */
+    @Test
+    void observationsWithAKeyTwiceAreRefused() throws Exception {
+        String good = Files.readString(Fixtures.home().resolve("fixtures/profiles/abcdf/observations.json"));
+        Path f = dir.resolve("obs.json");
+        Files.writeString(f, good.replaceFirst("\\{", "{\"format\": \"x\", "));
+        Path out = dir.resolve("gen.json");
+        LabRun.of("profile", "gen", f.toString(), "-o", out.toString()).assertRefused(2, f.toString(), "line",
+                "key \"format\" appears twice");
+        assertTrue(Files.notExists(out));
+        Files.writeString(f, good + "]");
+        LabRun.of("profile", "gen", f.toString(), "-o", out.toString()).assertRefused(2, f.toString(), "not valid JSON");
+        Files.writeString(f, good);
+        assertEquals(0, LabRun.of("profile", "gen", f.toString(), "-o", out.toString()).status());
+    }
+
     /** The real profiles: the fixtures, and Podman's when containers-common is installed, load as before. */
     @Test
     void realProfilesStillLoad() throws Exception {
