@@ -189,7 +189,8 @@ class ProfileBadInputTest {
                 "key \"format\" appears twice");
         assertTrue(Files.notExists(out));
         Files.writeString(f, good + "]");
-        LabRun.of("profile", "gen", f.toString(), "-o", out.toString()).assertRefused(2, f.toString(), "not valid JSON");
+        LabRun.of("profile", "gen", f.toString(), "-o", out.toString())
+                .assertRefused(2, f.toString(), "not valid JSON");
         Files.writeString(f, good);
         assertEquals(0, LabRun.of("profile", "gen", f.toString(), "-o", out.toString()).status());
     }
