@@ -51,6 +51,7 @@ public final class ProfileJson {
             "syscalls", "archMap", "defaultErrno", "flags", "listenerPath", "listenerMetadata", "comment");
     private static final Set<String> RULE_FIELDS = Set.of("names", "name", "action", "errnoRet", "args", "comment",
             "includes", "excludes", "errno");
+    private static final java.util.regex.Pattern SYSCALL_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
     private static final Set<String> COND_FIELDS = Set.of("arches", "caps", "minKernel");
 
@@ -255,11 +256,11 @@ public final class ProfileJson {
                     throw bad(at + ".names", "expected an array of syscall names");
                 }
                 for (int j = 0; j < n.size(); j++) {
-                    names.add(text(n.get(j), at + ".names[" + j + "]"));
+                    names.add(syscallName(n.get(j), at + ".names[" + j + "]"));
                 }
             }
             if (r.hasNonNull("name")) {
-                names.add(text(r.get("name"), at + ".name"));
+                names.add(syscallName(r.get("name"), at + ".name"));
             }
             if (names.isEmpty()) {
                 throw bad(at + ".names", "missing or empty (a rule names at least one syscall)");
@@ -387,6 +388,20 @@ public final class ProfileJson {
             JsonNode two = a.get("valueTwo");
             long v2 = two == null || two.isNull() ? 0 : u64(two, at + ".valueTwo");
             return new ArgRule(idx.intValue(), v, v2, o);
+        }
+
+        /**
+         * A syscall name as a kernel spells one (lower case, digits, '_'). A name of another shape
+         * ({@code "ptrace "}, {@code "PTRACE"}, empty) is a slip, refused: dropped like a name unknown on
+         * x86_64 it would silently lose a deny rule. A well-formed name unknown here is only warned about
+         * (real profiles name calls of other architectures).
+         */
+        String syscallName(JsonNode n, String at) {
+            String name = text(n, at);
+            if (!SYSCALL_NAME.matcher(name).matches()) {
+                throw bad(at, "not a syscall name (lower-case letters, digits and '_'), got " + shown(n));
+            }
+            return name;
         }
 
         Action.Kind kind(JsonNode n, String at) {

@@ -85,6 +85,10 @@ class ProfileBadInputTest {
                         "syscalls[0].excludes.arches", "expected an array of strings"),
                 Arguments.of("caps an object", rule(", \"includes\": {\"caps\": {}}"), "syscalls[0].includes.caps",
                         "expected an array of strings"),
+                Arguments.of("a name with a trailing space", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
+                        + "[{\"names\": [\"ptrace \"], \"action\": \"SCMP_ACT_ERRNO\"}]}", "syscalls[0].names[0]",
+                        "not a syscall name"),
+                Arguments.of("an empty name", rule(", \"name\": \"\""), "syscalls[0].name", "not a syscall name"),
                 Arguments.of("comment a number", rule(", \"comment\": 7"), "syscalls[0].comment", "expected a string"),
                 Arguments.of("errnoRet out of range",
                         "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 65536}",
