@@ -51,7 +51,8 @@ public final class ProfileJson {
             "syscalls", "archMap", "defaultErrno", "flags", "listenerPath", "listenerMetadata", "comment");
     private static final Set<String> RULE_FIELDS = Set.of("names", "name", "action", "errnoRet", "args", "comment",
             "includes", "excludes", "errno");
-    private static final java.util.regex.Pattern SYSCALL_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
+    private static final java.util.regex.Pattern SYSCALL_NAME =
+            java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
     private static final Set<String> COND_FIELDS = Set.of("arches", "caps", "minKernel");
 
@@ -134,6 +135,8 @@ public final class ProfileJson {
 
     private static final class Reader {
         final String file;
+        /** The file as warnings print it, control characters escaped. */
+        final String named;
         final HostConditions host;
         final SyscallTable table;
         final List<String> warnings = new ArrayList<>();
@@ -142,6 +145,7 @@ public final class ProfileJson {
 
         Reader(String file, HostConditions host, SyscallTable table) {
             this.file = file;
+            this.named = Printable.of(file);
             this.host = host;
             this.table = table;
         }
@@ -162,11 +166,11 @@ public final class ProfileJson {
             Action.Kind defKind = kind(da, "defaultAction");
             Integer defErrno = optU16(root.get("defaultErrnoRet"), "defaultErrnoRet");
             if (defErrno == null && root.hasNonNull("defaultErrno") && defKind.hasData()) {
-                warnings.add(file + ": defaultErrno: errno names are not read; using EPERM (1) as runc does "
+                warnings.add(named + ": defaultErrno: errno names are not read; using EPERM (1) as runc does "
                         + "without defaultErrnoRet");
             }
             if (defErrno != null && !defKind.hasData()) {
-                warnings.add(file + ": defaultErrnoRet: ignored, the default action " + defKind.jsonName
+                warnings.add(named + ": defaultErrnoRet: ignored, the default action " + defKind.jsonName
                         + " takes no errno");
             }
             Action defaultAction = action(defKind, defErrno, "defaultErrnoRet");
@@ -174,7 +178,8 @@ public final class ProfileJson {
             List<String> arches = architectures(root);
             for (String f : List.of("flags", "listenerPath", "listenerMetadata")) {
                 if (root.hasNonNull(f)) {
-                    warnings.add(file + ": " + f + ": not applied (installation flags and listeners are the caller's)");
+                    warnings.add(named + ": " + f + ": not applied (installation flags and listeners are the "
+                            + "caller's)");
                 }
             }
 
@@ -189,11 +194,11 @@ public final class ProfileJson {
                 }
             }
             if (capsUsed) {
-                warnings.add(file + ": caps conditions decided for the assumed capability set "
+                warnings.add(named + ": caps conditions decided for the assumed capability set "
                         + new TreeSet<>(host.caps()) + " (Podman's default container set), not this process's");
             }
             if (!unknownNames.isEmpty()) {
-                warnings.add(file + ": " + unknownNames.size() + " syscall names unknown on x86_64 ("
+                warnings.add(named + ": " + unknownNames.size() + " syscall names unknown on x86_64 ("
                         + table.source() + "), left out: " + String.join(", ", unknownNames));
             }
             return new Loaded(new Profile(defaultAction, arches, rules), warnings);
@@ -234,11 +239,12 @@ public final class ProfileJson {
             }
             List<String> foreign = arches.stream().filter(s -> !s.equals("SCMP_ARCH_X86_64")).toList();
             if (!foreign.isEmpty()) {
-                warnings.add(file + ": architectures " + foreign + " are not compiled: the program answers every "
+                warnings.add(named + ": architectures " + Printable.of(foreign) + " are not "
+                        + "compiled: the program answers every "
                         + "architecture but x86_64 (and x32 numbers) with KILL_PROCESS");
             }
             if (!arches.isEmpty() && !arches.contains("SCMP_ARCH_X86_64")) {
-                warnings.add(file + ": architectures does not name SCMP_ARCH_X86_64; the profile is compiled for "
+                warnings.add(named + ": architectures does not name SCMP_ARCH_X86_64; the profile is compiled for "
                         + "x86_64 anyway");
             }
             return arches;
@@ -344,7 +350,7 @@ public final class ProfileJson {
                 }
                 Optional<Boolean> ok = host.kernelAtLeast(want);
                 if (ok.isEmpty()) {
-                    warnings.add(file + ": " + at + ".minKernel: cannot compare '" + want + "' with kernel '"
+                    warnings.add(named + ": " + at + ".minKernel: cannot compare '" + want + "' with kernel '"
                             + host.kernelRelease() + "'; condition not applied (treated as met)");
                     matches.add(true);
                 } else {
@@ -497,7 +503,7 @@ public final class ProfileJson {
                 unknown.add(Printable.of(f));
             }
             if (!unknown.isEmpty()) {
-                warnings.add(Printable.of(file) + ": " + unknown + ": unknown top-level fields, ignored (no rule "
+                warnings.add(named + ": " + unknown + ": unknown top-level fields, ignored (no rule "
                         + "depends on them)");
             }
         }

@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  *   <li>every floating-point figure is finite (JSON has no NaN, but a string {@code "NaN"} would be read as one);
  *   <li>a spread ({@code spread}, {@code *_spread}, {@code spread_*}) is 0 or more;
  *   <li>counts (runs, batches, samples, instructions, programs, events, sites, states, ...), row
- *       indices ({@code *_row}) and timings taken from samples (medians, p99s, a run's medians: every
- *       {@code *_ns} but an added cost, a difference that noise can make negative) are 0 or more;
+ *       indices ({@code *_row}) and times that are statistics of samples (medians, p99s, each run's
+ *       median) are 0 or more; an added cost (a difference noise can make negative), estimates made
+ *       by subtraction and CPU numbers (-1: none) are not checked for sign;
  *   <li>what was completed is at most what was asked ({@code runs_completed <= runs_asked},
  *       {@code runs_none_completed <= runs_asked}, {@code batches_completed <= batches_asked}, ...);
  *   <li>a {@code status} is one the reproductions write: {@link #STATUSES}.
@@ -36,13 +37,21 @@ final class RowValues {
     /** Every status a reproduction writes into a row. */
     static final Set<String> STATUSES = Set.of("ok", "measured", "interrupted", "failed", "not measured", "refused");
 
-    /** Fields that may be negative: differences of two medians, and a CPU number where -1 means "none". */
-    private static final Pattern SIGNED = Pattern.compile("(^|_)added(_|$)|(^|_)diff|difference|_vs_|^vs_|_cpu$|^cpu$");
+    /** Fields that may be negative: differences of two medians, and a CPU number where -1 means "none" or "unknown". */
+    private static final Pattern SIGNED =
+            Pattern.compile("(^|_)added(_|$)|(^|_)diff|difference|_vs_|^vs_|(^|_)cpu(_|$)");
 
     /** Counts and indices: never negative. */
     private static final Pattern COUNT = Pattern.compile("^(runs|batches|batch_runs)(_|$)|(^|_)samples(_|$)|_row$"
             + "|^(insns|programs|events|sites|states|transitions|minimized_states|filters|workers|collectors|calls"
-            + "|batch_calls|writes_per_worker|cpu_granted|supervisor_served|entries|rejected)$");
+            + "|batch_calls|writes_per_worker|supervisor_served|entries|rejected)$");
+
+    /**
+     * Times that are statistics of samples (a median, a p99, each run's median): never negative. Other
+     * {@code *_ns} figures may be estimates made by subtraction (kernel-bitmap's per-filter costs),
+     * which noise can push below 0, and are left to their reproduction.
+     */
+    private static final Pattern SAMPLED_TIME = Pattern.compile("(^|_)(median|medians|p99)(_[a-z0-9]+)*_ns$");
 
     /** Checks {@code row} (a record read from {@code file} at {@code where}, e.g. {@code rows[3]}). */
     static void check(Path file, String where, Object row) {
@@ -73,8 +82,8 @@ final class RowValues {
             }
         } else if (value instanceof Long || value instanceof Integer) {
             long n = ((Number) value).longValue();
-            if (n < 0 && !SIGNED.matcher(name).find() && (COUNT.matcher(name).find() || name.endsWith("_ns")
-                    || name.contains("_ns_"))) {
+            if (n < 0 && !SIGNED.matcher(name).find() && (COUNT.matcher(name).find()
+                    || SAMPLED_TIME.matcher(name).find())) {
                 throw BadInput.at(file, at, (COUNT.matcher(name).find() ? "a count" : "a measured time")
                         + " is 0 or more, found " + n);
             }
