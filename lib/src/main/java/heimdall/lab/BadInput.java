@@ -15,8 +15,12 @@ public class BadInput extends RuntimeException {
         super(message, cause);
     }
 
-    /** A problem in one field of one file: {@code file: field: reason}. */
+    /**
+     * A problem in one field of one file: {@code file: field: reason}. The file and the field are
+     * printed through {@link Printable#of}, so a name holding control characters cannot drive the
+     * terminal; the reason is ours (values quoted in it should pass {@link Printable#of} too).
+     */
     public static BadInput at(Object file, String field, String reason) {
-        return new BadInput(file + ": " + field + ": " + reason);
+        return new BadInput(Printable.of(file) + ": " + Printable.of(field) + ": " + reason);
     }
 }

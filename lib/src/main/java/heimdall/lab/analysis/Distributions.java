@@ -52,7 +52,8 @@ public final class Distributions {
     /** Batch files above this many samples are not copied (they would not be small). */
     static final int BATCH_LIMIT = 200_000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict: a key twice (a series' field, a batches column) or content after the object is refused. */
+    private static final ObjectMapper JSON = heimdall.lab.JsonInput.strict(new ObjectMapper());
     /** A distributions.json is tens of KB to a few MB; 64 MiB bounds what is read. */
     static final long MAX_BYTES = 64L << 20;
     private static final double[] GRID = grid();
@@ -182,8 +183,10 @@ public final class Distributions {
         try {
             // No link followed, no FIFO waited on, regular files only, bounded (HostileFiles); parsed from that copy.
             top = JSON.readTree(HostileFiles.read(file, MAX_BYTES));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw heimdall.lab.JsonInput.notJson(file, e);
         } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
+            throw heimdall.lab.Io.failed(file, "read", e);
         }
         if (top == null || !top.isObject()) {
             throw BadInput.at(file, "(top level)", "expected an object");

@@ -1,6 +1,8 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Printable;
+import heimdall.lab.WholeNumbers;
 import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +14,12 @@ import java.util.Set;
 /**
  * A command's arguments: {@code --flag}, {@code --key value} or {@code --key=value}, positionals, and
  * everything after {@code --} kept verbatim (a command line to run). Unknown options are bad input.
+ *
+ * <p>An option's value is the next word whatever it looks like ({@code --out -h} names a folder
+ * {@code -h}), with two exceptions that are always a slip: an empty value ({@code -o ""} would mean
+ * the current folder) and a word that is itself an option of the same command, or {@code --}
+ * ({@code -o --json} forgot the file name; a folder named {@code --json} is never what was meant).
+ * Both are bad input; {@code --out=--json} or {@code --out ./--json} still say it on purpose.
  */
 public final class Args {
     private final String command;
@@ -58,10 +66,20 @@ public final class Args {
                             throw new BadInput("option " + key + " needs a value (./lab " + command + " --help)");
                         }
                         value = args.get(++i);
+                        if (value.equals("--") || flags.contains(value) || valued.contains(value)
+                                || (value.contains("=") && valued.contains(value.substring(0, value.indexOf('='))))) {
+                            throw new BadInput("option " + key + " needs a value, and '" + Printable.of(value)
+                                    + "' is an option of ./lab " + command + "; to name a file so, write " + key
+                                    + "=" + Printable.of(value) + " or " + key + " ./" + Printable.of(value));
+                        }
+                    }
+                    if (value.isEmpty()) {
+                        throw new BadInput("option " + key + ": the value is empty (an empty file name would mean "
+                                + "the current folder; ./lab " + command + " --help)");
                     }
                     parsed.options.put(key, value);
                 } else {
-                    throw new BadInput("unknown option " + a + " (./lab " + command + " --help)");
+                    throw new BadInput("unknown option " + Printable.of(a) + " (./lab " + command + " --help)");
                 }
             } else {
                 parsed.positionals.add(a);
@@ -82,21 +100,23 @@ public final class Args {
      * A whole-number option within {@code min..max}, or {@code fallback} when absent. Bad input names the
      * option and the value when it is not a whole number or lies outside the range, so no caller ever
      * narrows an out-of-range value by a cast ({@code --runs 4294967296} is refused, never 0 runs).
-     * Digits may be grouped with {@code _} or {@code ,}.
+     * Digits only, with an optional sign: no grouping, since {@code ,} is a list separator elsewhere
+     * ({@code --cpu 0,1} is refused, never CPU 1; {@code --runs 1,2} never 12 runs).
      */
     public long longValue(String name, long fallback, long min, long max) {
         String v = options.get(name);
         if (v == null) {
             return fallback;
         }
-        String digits = v.strip().replace("_", "").replace(",", "");
-        if (!digits.matches("[+-]?[0-9]+")) {
-            throw new BadInput("option " + name + ": '" + v + "' is not a whole number");
+        String digits = v;
+        if (!WholeNumbers.isWhole(digits)) {
+            throw new BadInput("option " + name + ": '" + Printable.of(v) + "' is not a whole number ("
+                    + WholeNumbers.FORM + ")");
         }
         // BigInteger first: a value past the range of long is out of range, not "not a number".
         java.math.BigInteger n = new java.math.BigInteger(digits);
         if (n.compareTo(java.math.BigInteger.valueOf(min)) < 0 || n.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
-            throw new BadInput("option " + name + ": " + v + " is out of range (" + range(min, max) + ")");
+            throw new BadInput("option " + name + ": " + v + " is out of range (" + WholeNumbers.range(min, max) + ")");
         }
         return n.longValueExact();
     }
@@ -124,15 +144,6 @@ public final class Args {
         return (int) cpu;
     }
 
-    private static String range(long min, long max) {
-        String lo = min == Long.MIN_VALUE ? "" : String.format(java.util.Locale.ROOT, "%,d", min);
-        String hi = max == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT, "%,d", max);
-        if (lo.isEmpty() && hi.isEmpty()) {
-            return "a 64-bit whole number";
-        }
-        return lo.isEmpty() ? "at most " + hi : hi.isEmpty() ? "at least " + lo : lo + ".." + hi;
-    }
-
     public List<String> positionals() {
         return positionals;
     }
@@ -148,7 +159,8 @@ public final class Args {
     /** Fails when more positionals were given than the command takes. */
     public Args atMost(int count) {
         if (positionals.size() > count) {
-            throw new BadInput("unexpected argument '" + positionals.get(count) + "' (./lab " + command + " --help)");
+            throw new BadInput("unexpected argument '" + Printable.of(positionals.get(count)) + "' (./lab " + command
+                    + " --help)");
         }
         return this;
     }

@@ -79,6 +79,13 @@ final class CommandTree {
     private static CommandLine help(CommandLine root) {
         CommandSpec[] self = new CommandSpec[1];
         CommandSpec spec = CommandSpec.wrapWithoutInspection((Callable<Integer>) () -> {
+            // picocli lets a help command's unknown options pass silently: refuse them as every command does
+            List<String> given = self[0].commandLine().getParseResult().originalArgs();
+            for (String w : given.subList(Math.min(1, given.size()), given.size())) {
+                if (w.startsWith("-") && !w.equals("-h") && !w.equals("--help")) {
+                    throw new CommandLine.ParameterException(self[0].commandLine(), "unknown option '" + w + "'");
+                }
+            }
             List<String> words = self[0].positionalParameters().get(0).stringValues();
             CommandLine target = root;
             for (String w : words) {

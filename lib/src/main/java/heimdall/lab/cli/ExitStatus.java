@@ -2,6 +2,7 @@ package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.Printable;
 import heimdall.lab.Refusal;
 import java.io.PrintWriter;
 
@@ -37,14 +38,18 @@ public final class ExitStatus {
     /**
      * Prints why {@code command} failed with {@code e} on {@code err} and returns the status: today's
      * messages ({@code lab X: error: ...}, {@code lab X: refused: ...}, {@code lab X: internal error ...}).
+     * Every message is printed escaped: a path or value holding an escape sequence is shown as
+     * {@code \e[2J}, never run by the terminal; a bad-input message is one line ({@link Printable#of}, a
+     * newline in a path shown as {@code \n}), a refusal may hold several ({@link Printable#lines}).
      */
     static int of(String command, Throwable e, PrintWriter err) {
         if (e instanceof BadInput) {
-            err.println("lab " + command + ": error: " + e.getMessage());
+            // one line by contract: a newline in it came from a value (a path), so it is escaped too
+            err.println("lab " + command + ": error: " + Printable.of(e.getMessage()));
             return BAD_INPUT;
         }
         if (e instanceof Refusal) {
-            err.println("lab " + command + ": refused: " + e.getMessage());
+            err.println("lab " + command + ": refused: " + Printable.lines(e.getMessage()));
             return REFUSED;
         }
         if (e instanceof OutOfMemoryError) {
@@ -58,10 +63,11 @@ public final class ExitStatus {
         if (io != null) {
             // Reading or writing a file failed (missing, unreadable, a directory, disk full, ...): the
             // file and the reason are the whole story; a stack trace would only hide them.
-            err.println("lab " + command + ": error: " + io);
+            err.println("lab " + command + ": error: " + Printable.of(io));
             return BAD_INPUT;
         }
-        err.println("lab " + command + ": internal error (a bug, please report): " + e);
+        err.println("lab " + command + ": internal error (a bug, please report): "
+                + Printable.lines(String.valueOf(e)));
         e.printStackTrace(err);
         return BUG;
     }

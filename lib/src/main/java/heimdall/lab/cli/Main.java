@@ -1,5 +1,6 @@
 package heimdall.lab.cli;
 
+import heimdall.lab.Printable;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -110,7 +111,8 @@ public final class Main {
             String word = u.getUnmatched().get(0);
             String where = line.getParent() == null ? "" : line.getCommandName() + " ";
             String kind = word.startsWith("-") ? "option" : "command";
-            err.println("lab: unknown " + kind + " '" + where + word + "'; run " + CommandTree.PROGRAM + " "
+            err.println("lab: unknown " + kind + " '" + where + Printable.of(word) + "'; run " + CommandTree.PROGRAM
+                    + " "
                     + where + "--help for the list");
             List<String> near = Suggestions.near(word, line.getSubcommands().keySet());
             if (!near.isEmpty()) {
@@ -124,7 +126,8 @@ public final class Main {
                 && m.getMissing().get(0) instanceof OptionSpec option) {
             why = "option " + option.longestName() + " needs a value"; // as Args says it
         }
-        err.println("lab " + name + ": error: " + why + " (" + CommandTree.PROGRAM + " " + name + " --help)");
+        err.println("lab " + name + ": error: " + Printable.lines(why) + " (" + CommandTree.PROGRAM + " " + name
+                + " --help)");
         return ExitStatus.BAD_INPUT;
     }
 

@@ -32,6 +32,7 @@ public final class ObservationsJson {
     /** The value of the {@code format} field this class writes and accepts. */
     public static final String FORMAT = "heimdall-lab observations 1";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper READER = heimdall.lab.JsonInput.strict(new ObjectMapper());
 
     /** The largest observations file read: as for profiles, the whole JSON tree must fit a small heap. */
     public static final long MAX_BYTES = heimdall.lab.profile.ProfileJson.MAX_BYTES;
@@ -80,13 +81,8 @@ public final class ObservationsJson {
      */
     public static Observations read(Path file) {
         byte[] bytes = heimdall.lab.Io.read(file, MAX_BYTES);
-        JsonNode root;
-        try {
-            root = JSON.readTree(bytes);
-        } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
-        }
-        return parse(root, file.toString());
+        // strict: a key twice or content after the observations is refused, errors in our words
+        return parse(heimdall.lab.JsonInput.tree(READER, file, bytes), file.toString());
     }
 
     /** Parses an observations tree; errors name {@code where}, the field and the reason. */

@@ -27,7 +27,12 @@ public record HostConditions(String arch, String kernelRelease, Set<String> caps
             "CAP_NET_BIND_SERVICE", "CAP_SETFCAP", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID",
             "CAP_SYS_CHROOT");
 
-    private static final Pattern VERSION = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
+    /** The largest part of a kernel version read (Linux's are below 256; a longer number is no version). */
+    public static final int MAX_VERSION_PART = 99_999;
+
+    /** A release's leading {@code major.minor[.patch]}; each part at most five digits, so it fits an int. */
+    private static final Pattern VERSION = Pattern.compile("^(\\d{1,5})\\.(\\d{1,5})(?:\\.(\\d{1,5}))?(?!\\d)");
+    private static final Pattern EXACT = Pattern.compile("\\d{1,5}\\.\\d{1,5}(\\.\\d{1,5})?");
 
     public HostConditions {
         caps = Set.copyOf(caps);
@@ -54,6 +59,14 @@ public record HostConditions(String arch, String kernelRelease, Set<String> caps
             }
         }
         return Optional.of(true);
+    }
+
+    /**
+     * Whether {@code v} is a kernel version as a profile's {@code minKernel} writes it: {@code 4.8} or
+     * {@code 5.10.1}, each part 0..{@link #MAX_VERSION_PART}.
+     */
+    public static boolean isKernelVersion(String v) {
+        return v != null && EXACT.matcher(v).matches();
     }
 
     /** Go's architecture names that this host's profiles may use for x86_64 in conditions. */

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.JsonInput;
+import heimdall.lab.Printable;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -18,7 +20,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,17 +31,28 @@ import java.util.TreeSet;
  * {@code includes} (all of {@code arches} must contain the host's, all {@code caps} be held,
  * {@code minKernel} be reached) and {@code excludes} (any match leaves the rule out); {@code archMap}
  * supplies the architectures when {@code architectures} is absent; {@code comment} is kept. What
- * cannot be applied (an unreadable kernel version, sub-architectures the compiler does not build,
- * unknown fields) is reported in the warnings, as are syscall names unknown on x86_64, which are
- * dropped from the profile.
+ * cannot be applied (sub-architectures the compiler does not build, top-level fields it does not know)
+ * is reported in the warnings, as are syscall names unknown on x86_64, which are dropped from the profile.
+ *
+ * <p>A profile is security input, read strictly so that it fails closed: an unknown field inside a
+ * rule, an argument condition or an {@code includes}/{@code excludes} (a misspelled {@code "ARGS"} would
+ * otherwise turn a conditional rule into an unconditional one), a key given twice, content after the
+ * profile, a value of the wrong type or out of range, and an unknown top-level field that is a near
+ * miss of a known one ({@code "sysCalls"}, {@code "defaultaction"}: ignoring it could drop every rule)
+ * are bad input naming the file and the field. Only unknown top-level fields unlike any known one
+ * (vendor keys, notes) are warned about and ignored: no rule depends on them.
  */
 public final class ProfileJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Reads strictly: a key twice in one object or anything after the profile is refused. */
+    private static final ObjectMapper READER = JsonInput.strict(new ObjectMapper());
     private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
     private static final Set<String> TOP_FIELDS = Set.of("defaultAction", "defaultErrnoRet", "architectures",
             "syscalls", "archMap", "defaultErrno", "flags", "listenerPath", "listenerMetadata", "comment");
     private static final Set<String> RULE_FIELDS = Set.of("names", "name", "action", "errnoRet", "args", "comment",
             "includes", "excludes", "errno");
+    private static final java.util.regex.Pattern SYSCALL_NAME =
+            java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
     private static final Set<String> COND_FIELDS = Set.of("arches", "caps", "minKernel");
 
@@ -73,14 +85,7 @@ public final class ProfileJson {
 
     /** Parses profile JSON; {@code file} names the source in errors and warnings. */
     public static Loaded parse(String json, String file, HostConditions host, SyscallTable table) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "(JSON)"
-                    : "(JSON) line " + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr();
-            throw BadInput.at(file, where, "malformed JSON: " + e.getOriginalMessage());
-        }
+        JsonNode root = JsonInput.tree(READER, file, json);
         return new Reader(file, host, table).read(root);
     }
 
@@ -130,6 +135,8 @@ public final class ProfileJson {
 
     private static final class Reader {
         final String file;
+        /** The file as warnings print it, control characters escaped. */
+        final String named;
         final HostConditions host;
         final SyscallTable table;
         final List<String> warnings = new ArrayList<>();
@@ -138,6 +145,7 @@ public final class ProfileJson {
 
         Reader(String file, HostConditions host, SyscallTable table) {
             this.file = file;
+            this.named = Printable.of(file);
             this.host = host;
             this.table = table;
         }
@@ -150,7 +158,7 @@ public final class ProfileJson {
             if (root == null || !root.isObject()) {
                 throw bad("(root)", "expected a JSON object (an OCI LinuxSeccomp profile)");
             }
-            unknownFields(root, TOP_FIELDS, "");
+            topLevelFields(root);
             JsonNode da = root.get("defaultAction");
             if (da == null || da.isNull()) {
                 throw bad("defaultAction", "missing (required)");
@@ -158,11 +166,11 @@ public final class ProfileJson {
             Action.Kind defKind = kind(da, "defaultAction");
             Integer defErrno = optU16(root.get("defaultErrnoRet"), "defaultErrnoRet");
             if (defErrno == null && root.hasNonNull("defaultErrno") && defKind.hasData()) {
-                warnings.add(file + ": defaultErrno: errno names are not read; using EPERM (1) as runc does "
+                warnings.add(named + ": defaultErrno: errno names are not read; using EPERM (1) as runc does "
                         + "without defaultErrnoRet");
             }
             if (defErrno != null && !defKind.hasData()) {
-                warnings.add(file + ": defaultErrnoRet: ignored, the default action " + defKind.jsonName
+                warnings.add(named + ": defaultErrnoRet: ignored, the default action " + defKind.jsonName
                         + " takes no errno");
             }
             Action defaultAction = action(defKind, defErrno, "defaultErrnoRet");
@@ -170,7 +178,8 @@ public final class ProfileJson {
             List<String> arches = architectures(root);
             for (String f : List.of("flags", "listenerPath", "listenerMetadata")) {
                 if (root.hasNonNull(f)) {
-                    warnings.add(file + ": " + f + ": not applied (installation flags and listeners are the caller's)");
+                    warnings.add(named + ": " + f + ": not applied (installation flags and listeners are the "
+                            + "caller's)");
                 }
             }
 
@@ -185,11 +194,11 @@ public final class ProfileJson {
                 }
             }
             if (capsUsed) {
-                warnings.add(file + ": caps conditions decided for the assumed capability set "
+                warnings.add(named + ": caps conditions decided for the assumed capability set "
                         + new TreeSet<>(host.caps()) + " (Podman's default container set), not this process's");
             }
             if (!unknownNames.isEmpty()) {
-                warnings.add(file + ": " + unknownNames.size() + " syscall names unknown on x86_64 ("
+                warnings.add(named + ": " + unknownNames.size() + " syscall names unknown on x86_64 ("
                         + table.source() + "), left out: " + String.join(", ", unknownNames));
             }
             return new Loaded(new Profile(defaultAction, arches, rules), warnings);
@@ -219,8 +228,8 @@ public final class ProfileJson {
                     }
                     if (arches.isEmpty()) {
                         arches.add(main);
-                        JsonNode subs = e.get("subArchitectures");
-                        if (subs != null && subs.isArray()) {
+                        JsonNode subs = array(e.get("subArchitectures"), "archMap[" + i + "].subArchitectures");
+                        if (subs != null) {
                             for (int j = 0; j < subs.size(); j++) {
                                 arches.add(text(subs.get(j), "archMap[" + i + "].subArchitectures[" + j + "]"));
                             }
@@ -230,11 +239,12 @@ public final class ProfileJson {
             }
             List<String> foreign = arches.stream().filter(s -> !s.equals("SCMP_ARCH_X86_64")).toList();
             if (!foreign.isEmpty()) {
-                warnings.add(file + ": architectures " + foreign + " are not compiled: the program answers every "
+                warnings.add(named + ": architectures " + Printable.of(foreign) + " are not "
+                        + "compiled: the program answers every "
                         + "architecture but x86_64 (and x32 numbers) with KILL_PROCESS");
             }
             if (!arches.isEmpty() && !arches.contains("SCMP_ARCH_X86_64")) {
-                warnings.add(file + ": architectures does not name SCMP_ARCH_X86_64; the profile is compiled for "
+                warnings.add(named + ": architectures does not name SCMP_ARCH_X86_64; the profile is compiled for "
                         + "x86_64 anyway");
             }
             return arches;
@@ -244,7 +254,7 @@ public final class ProfileJson {
             if (r == null || !r.isObject()) {
                 throw bad(at, "expected an object");
             }
-            unknownFields(r, RULE_FIELDS, at + ".");
+            refuseUnknown(r, RULE_FIELDS, at);
             List<String> names = new ArrayList<>();
             JsonNode n = r.get("names");
             if (n != null && !n.isNull()) {
@@ -252,11 +262,11 @@ public final class ProfileJson {
                     throw bad(at + ".names", "expected an array of syscall names");
                 }
                 for (int j = 0; j < n.size(); j++) {
-                    names.add(text(n.get(j), at + ".names[" + j + "]"));
+                    names.add(syscallName(n.get(j), at + ".names[" + j + "]"));
                 }
             }
             if (r.hasNonNull("name")) {
-                names.add(text(r.get("name"), at + ".name"));
+                names.add(syscallName(r.get("name"), at + ".name"));
             }
             if (names.isEmpty()) {
                 throw bad(at + ".names", "missing or empty (a rule names at least one syscall)");
@@ -282,8 +292,9 @@ public final class ProfileJson {
                     args.add(arg(a.get(j), at + ".args[" + j + "]"));
                 }
             }
-            String comment = r.hasNonNull("comment") ? r.get("comment").asText() : "";
-            if (!applies(r.get("includes"), true, at + ".includes") || !applies(r.get("excludes"), false, at + ".excludes")) {
+            String comment = r.hasNonNull("comment") ? text(r.get("comment"), at + ".comment") : "";
+            if (!applies(r.get("includes"), true, at + ".includes")
+                    || !applies(r.get("excludes"), false, at + ".excludes")) {
                 return Optional.empty();
             }
             List<String> known = new ArrayList<>();
@@ -302,24 +313,24 @@ public final class ProfileJson {
 
         /** Whether the rule is kept given one condition object ({@code includes} or {@code excludes}). */
         boolean applies(JsonNode cond, boolean include, String at) {
-            if (cond == null || cond.isNull() || cond.isEmpty()) {
+            if (cond == null || cond.isNull()) {
                 return true;
             }
             if (!cond.isObject()) {
-                throw bad(at, "expected an object with arches, caps, minKernel");
+                throw bad(at, "expected an object with arches, caps, minKernel, got " + shown(cond));
             }
-            unknownFields(cond, COND_FIELDS, at + ".");
+            refuseUnknown(cond, COND_FIELDS, at);
             List<Boolean> matches = new ArrayList<>();
-            JsonNode arches = cond.get("arches");
-            if (arches != null && arches.isArray() && !arches.isEmpty()) {
+            JsonNode arches = array(cond.get("arches"), at + ".arches");
+            if (arches != null && !arches.isEmpty()) {
                 boolean hit = false;
                 for (int i = 0; i < arches.size(); i++) {
                     hit |= host.archNames().contains(text(arches.get(i), at + ".arches[" + i + "]"));
                 }
                 matches.add(hit);
             }
-            JsonNode caps = cond.get("caps");
-            if (caps != null && caps.isArray() && !caps.isEmpty()) {
+            JsonNode caps = array(cond.get("caps"), at + ".caps");
+            if (caps != null && !caps.isEmpty()) {
                 capsUsed = true;
                 boolean all = true;
                 boolean any = false;
@@ -333,9 +344,13 @@ public final class ProfileJson {
             JsonNode minKernel = cond.get("minKernel");
             if (minKernel != null && !minKernel.isNull()) {
                 String want = text(minKernel, at + ".minKernel");
+                if (!HostConditions.isKernelVersion(want)) {
+                    throw bad(at + ".minKernel", "expected a kernel version such as 4.8 or 5.10.1 (each part 0.."
+                            + HostConditions.MAX_VERSION_PART + "), got " + shown(minKernel));
+                }
                 Optional<Boolean> ok = host.kernelAtLeast(want);
                 if (ok.isEmpty()) {
-                    warnings.add(file + ": " + at + ".minKernel: cannot compare '" + want + "' with kernel '"
+                    warnings.add(named + ": " + at + ".minKernel: cannot compare '" + want + "' with kernel '"
                             + host.kernelRelease() + "'; condition not applied (treated as met)");
                     matches.add(true);
                 } else {
@@ -352,28 +367,24 @@ public final class ProfileJson {
             if (a == null || !a.isObject()) {
                 throw bad(at, "expected an object with index, value, valueTwo, op");
             }
-            for (Iterator<String> it = a.fieldNames(); it.hasNext(); ) {
-                String f = it.next();
-                if (!ARG_FIELDS.contains(f)) {
-                    throw bad(at + "." + f, "unknown field (known: index, value, valueTwo, op)");
-                }
-            }
+            refuseUnknown(a, ARG_FIELDS, at);
             JsonNode idx = a.get("index");
             if (idx == null || idx.isNull()) {
                 throw bad(at + ".index", "missing (required)");
             }
             if (!idx.isIntegralNumber()) {
-                throw bad(at + ".index", "expected a whole number 0..5");
+                throw bad(at + ".index", "expected a whole number 0..5, got " + shown(idx));
             }
             if (idx.bigIntegerValue().signum() < 0 || idx.bigIntegerValue().compareTo(BigInteger.valueOf(5)) > 0) {
-                throw bad(at + ".index", "argument index " + idx.asText() + " is over 5 (seccomp_data has args[0..5])");
+                throw bad(at + ".index", "argument index must be 0..5 (seccomp_data has args[0..5]), got "
+                        + idx.bigIntegerValue());
             }
             JsonNode op = a.get("op");
             if (op == null || op.isNull()) {
                 throw bad(at + ".op", "missing (required)");
             }
             String opName = text(op, at + ".op");
-            Op o = Op.of(opName).orElseThrow(() -> bad(at + ".op", "unknown op '" + opName + "' (known: "
+            Op o = Op.of(opName).orElseThrow(() -> bad(at + ".op", "unknown op '" + Printable.of(opName) + "' (known: "
                     + Arrays.stream(Op.values()).map(x -> x.jsonName).toList() + ")"));
             JsonNode value = a.get("value");
             if (value == null || value.isNull()) {
@@ -385,9 +396,23 @@ public final class ProfileJson {
             return new ArgRule(idx.intValue(), v, v2, o);
         }
 
+        /**
+         * A syscall name as a kernel spells one (lower case, digits, '_'). A name of another shape
+         * ({@code "ptrace "}, {@code "PTRACE"}, empty) is a slip, refused: dropped like a name unknown on
+         * x86_64 it would silently lose a deny rule. A well-formed name unknown here is only warned about
+         * (real profiles name calls of other architectures).
+         */
+        String syscallName(JsonNode n, String at) {
+            String name = text(n, at);
+            if (!SYSCALL_NAME.matcher(name).matches()) {
+                throw bad(at, "not a syscall name (lower-case letters, digits and '_'), got " + shown(n));
+            }
+            return name;
+        }
+
         Action.Kind kind(JsonNode n, String at) {
             String name = text(n, at);
-            return Action.kindOf(name).orElseThrow(() -> bad(at, "unknown action '" + name + "' (known: "
+            return Action.kindOf(name).orElseThrow(() -> bad(at, "unknown action '" + Printable.of(name) + "' (known: "
                     + Arrays.stream(Action.Kind.values()).map(k -> k.jsonName).toList() + ", SCMP_ACT_KILL)"));
         }
 
@@ -404,14 +429,14 @@ public final class ProfileJson {
             }
             if (!n.isIntegralNumber() || n.bigIntegerValue().signum() < 0
                     || n.bigIntegerValue().compareTo(BigInteger.valueOf(0xffff)) > 0) {
-                throw bad(at, "expected a whole number 0..65535, got " + n);
+                throw bad(at, "expected a whole number 0..65535, got " + shown(n));
             }
             return n.intValue();
         }
 
         long u64(JsonNode n, String at) {
             if (!n.isIntegralNumber()) {
-                throw bad(at, "expected an unsigned 64-bit whole number, got " + n);
+                throw bad(at, "expected an unsigned 64-bit whole number, got " + shown(n));
             }
             BigInteger b = n.bigIntegerValue();
             if (b.signum() < 0 || b.compareTo(U64_MAX) > 0) {
@@ -425,22 +450,106 @@ public final class ProfileJson {
                 throw bad(at, "missing (required)");
             }
             if (!n.isTextual()) {
-                throw bad(at, "expected a string, got " + n);
+                throw bad(at, "expected a string, got " + shown(n));
             }
             return n.asText();
         }
 
-        void unknownFields(JsonNode o, Set<String> known, String prefix) {
-            Set<String> unknown = new LinkedHashSet<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                String f = it.next().getKey();
+        /** {@code n} when it is an array (or null when absent), else bad input naming {@code at}. */
+        JsonNode array(JsonNode n, String at) {
+            if (n == null || n.isNull()) {
+                return null;
+            }
+            if (!n.isArray()) {
+                throw bad(at, "expected an array of strings, got " + shown(n));
+            }
+            return n;
+        }
+
+        /**
+         * Refuses a field of {@code o} outside {@code known}: inside a rule, an argument or a condition
+         * an ignored field would widen what the rule allows (a misspelled {@code args} makes it
+         * unconditional), so the profile fails closed.
+         */
+        void refuseUnknown(JsonNode o, Set<String> known, String at) {
+            for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
+                String f = it.next();
                 if (!known.contains(f)) {
-                    unknown.add(f);
+                    throw bad(at + "." + f, "unknown field" + nearest(f, known).map(k -> " (did you mean " + k + "?)")
+                            .orElse("") + "; known: " + new TreeSet<>(known) + ". A profile is read strictly: "
+                            + "an ignored field could widen the rule");
                 }
             }
-            if (!unknown.isEmpty()) {
-                warnings.add(file + ": " + prefix + unknown + ": unknown fields, ignored");
+        }
+
+        /**
+         * Top-level fields: one unlike any known field (a vendor key, a note) is warned about and
+         * ignored, as no rule depends on it; a near miss of a known one ({@code "sysCalls"},
+         * {@code " defaultAction"}) is refused, since ignoring it could leave out every rule or the
+         * default the author meant.
+         */
+        void topLevelFields(JsonNode root) {
+            Set<String> unknown = new LinkedHashSet<>();
+            for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+                String f = it.next();
+                if (TOP_FIELDS.contains(f)) {
+                    continue;
+                }
+                Optional<String> near = nearest(f, TOP_FIELDS);
+                if (near.isPresent()) {
+                    throw bad(f, "unknown field, did you mean " + near.get() + "? A profile is read strictly: "
+                            + "a misspelled top-level field could change what it allows");
+                }
+                unknown.add(Printable.of(f));
             }
+            if (!unknown.isEmpty()) {
+                warnings.add(named + ": " + unknown + ": unknown top-level fields, ignored (no rule "
+                        + "depends on them)");
+            }
+        }
+
+        /** The known field {@code f} is a near miss of: equal ignoring case, spaces, '_' and '-', or two edits. */
+        static Optional<String> nearest(String f, Set<String> known) {
+            String g = squash(f);
+            for (String k : new TreeSet<>(known)) {
+                String h = squash(k);
+                // one edit for short names ("command" is no "comment"), two for long ones ("architecures")
+                if (g.equals(h) || (g.length() >= 3 && distance(g, h) <= (h.length() < 8 ? 1 : 2))) {
+                    return Optional.of(k);
+                }
+            }
+            return Optional.empty();
+        }
+
+        private static String squash(String s) {
+            return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[\\s_\\-]", "");
+        }
+
+        /** Levenshtein distance with adjacent transpositions. */
+        private static int distance(String a, String b) {
+            int[][] d = new int[a.length() + 1][b.length() + 1];
+            for (int i = 0; i <= a.length(); i++) {
+                d[i][0] = i;
+            }
+            for (int j = 0; j <= b.length(); j++) {
+                d[0][j] = j;
+            }
+            for (int i = 1; i <= a.length(); i++) {
+                for (int j = 1; j <= b.length(); j++) {
+                    int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                    d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                    if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                    }
+                }
+            }
+            return d[a.length()][b.length()];
+        }
+
+        /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */
+        static String shown(JsonNode n) {
+            String s = n.isContainerNode() ? (n.isArray() ? "an array" : "an object") : n.toString();
+            return Printable.of(s.length() > 40 ? s.substring(0, 37) + "..." : s);
         }
     }
 }

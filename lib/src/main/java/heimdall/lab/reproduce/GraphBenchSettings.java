@@ -93,15 +93,8 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        try {
-            long n = Long.parseLong(v.strip().replace("_", "").replace(",", ""));
-            if (n < min || n > max) {
-                throw new BadInput(name + "=" + v + ": must be " + min + ".." + max);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new BadInput(name + "='" + v + "': not a whole number");
-        }
+        // digits only: GRAPH_WORKLOAD_THREADS and GRAPH_WORKLOAD_CPUS are comma lists, so a comma is never grouping
+        return heimdall.lab.WholeNumbers.parse(name, v, min, max);
     }
 
     /** The settings as recorded in environment.json ({@code settings}), named by their variables. */

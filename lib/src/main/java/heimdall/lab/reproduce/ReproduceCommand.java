@@ -209,15 +209,22 @@ public final class ReproduceCommand implements Command {
     /** Where NAME is: the first word that is not an option or an option's value. */
     private static int nameIndex(List<String> argv) {
         Set<String> valued = new LinkedHashSet<>();
+        Set<String> known = new LinkedHashSet<>();
         for (Reproduction r : ALL) {
-            declared(r).stream().filter(ReproductionOption::valued).forEach(o -> valued.add(o.name()));
+            declared(r).forEach(o -> (o.valued() ? valued : known).add(o.name()));
         }
+        known.addAll(valued);
         for (int i = 0; i < argv.size(); i++) {
             String a = argv.get(i);
             if (a.equals("--")) {
                 break;
             }
-            if (a.startsWith("--")) {
+            if (a.startsWith("-") && a.length() > 1) {
+                // an option no reproduction has is named as such, not reported as a missing NAME
+                String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+                if (!known.contains(key)) {
+                    throw new BadInput("unknown option " + heimdall.lab.Printable.of(a) + " (./lab reproduce --help)");
+                }
                 if (valued.contains(a)) {
                     i++;
                 }
@@ -234,7 +241,8 @@ public final class ReproduceCommand implements Command {
                 return r;
             }
         }
-        throw new BadInput("reproduce: unknown NAME '" + name + "'; one of " + String.join(", ", NAMES));
+        throw new BadInput("reproduce: unknown NAME '" + heimdall.lab.Printable.of(name) + "'; one of "
+                + String.join(", ", NAMES));
     }
 
     /** Whether a reproduction left {@code plots/} without a PNG (all but floor-cost draw none themselves). */

@@ -53,8 +53,10 @@ public record PublishedGraphLookup(@JsonProperty(value = "broker_graph", require
         JsonNode tree;
         try {
             tree = SummaryJson.JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw heimdall.lab.JsonInput.notJson(file, e);
         } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
+            throw heimdall.lab.Io.failed(file, "read", e);
         }
         return SummaryJson.row(file, "", tree, PublishedGraphLookup.class);
     }

@@ -68,8 +68,10 @@ public record PublishedKernelBitmap(
         JsonNode tree;
         try {
             tree = SummaryJson.JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw heimdall.lab.JsonInput.notJson(file, e);
         } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + e.getMessage(), e);
+            throw heimdall.lab.Io.failed(file, "read", e);
         }
         return SummaryJson.row(file, "", tree, PublishedKernelBitmap.class);
     }

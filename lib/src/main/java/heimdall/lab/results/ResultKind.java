@@ -50,7 +50,7 @@ public enum ResultKind {
                 return k;
             }
         }
-        throw BadInput.at(file, field, "unknown reproduction \"" + name + "\"; known: "
+        throw BadInput.at(file, field, "unknown reproduction \"" + heimdall.lab.Printable.of(name) + "\"; known: "
                 + Arrays.stream(values()).map(ResultKind::reproduction).toList());
     }
 }

@@ -5,10 +5,20 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.JsonInput;
+import heimdall.lab.Printable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -33,10 +43,13 @@ public final class SummaryJson {
     public static final int SCHEMA = 2;
 
     /** The mapper every results file is read with (shared, thread-safe once configured). */
-    static final ObjectMapper JSON = new ObjectMapper()
+    static final ObjectMapper JSON = JsonInput.strict(JsonMapper.builder()
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // a figure is a JSON number, a flag true or false: "5" and "true" in their place are refused
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build());
 
     /**
      * A row as its reproduction writes it into summary.json: its fields in record order, a null field
@@ -81,7 +94,8 @@ public final class SummaryJson {
         Path file = dir.resolve("summary.json");
         JsonNode top = summary;
         if (top == null || !(top.isArray() || top.isObject())) {
-            throw BadInput.at(file, "(top level)", "expected an object with \"rows\" (or, before schema 2, an array of rows)");
+            throw BadInput.at(file, "(top level)", "expected an object with \"rows\" (or, before schema 2, an array of "
+                    + "rows)");
         }
         ResultKind kind;
         int schema;
@@ -94,21 +108,24 @@ public final class SummaryJson {
             if (version == null) {
                 throw BadInput.at(file, "schema_version", "missing (a summary with \"rows\" names its schema, 2.." + SCHEMA + ")");
             }
-            if (!version.canConvertToExactIntegral() || version.intValue() < 2 || version.intValue() > SCHEMA) {
-                throw BadInput.at(file, "schema_version", "expected 2.." + SCHEMA + ", found " + version);
+            // compared as written: 4294967298 is no schema 2 (an int cast would make it one)
+            if (!version.isIntegralNumber() || version.bigIntegerValue().compareTo(java.math.BigInteger.TWO) < 0
+                    || version.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(SCHEMA)) > 0) {
+                throw BadInput.at(file, "schema_version", "expected a whole number 2.." + SCHEMA + ", found "
+                        + shown(version));
             }
             schema = version.intValue();
             kind = ResultKind.named(text(file, top, "reproduction", true), file, "reproduction");
             JsonNode flag = top.get("interrupted");
             if (flag == null || !flag.isBoolean()) {
-                throw BadInput.at(file, "interrupted", "expected true or false, found " + flag);
+                throw BadInput.at(file, "interrupted", "expected true or false, found " + shown(flag));
             }
             interrupted = flag.booleanValue();
             interruption = text(file, top, "interruption", false);
             signal = text(file, top, "signal", false);
             rows = top.get("rows");
             if (rows == null || !rows.isArray()) {
-                throw BadInput.at(file, "rows", "expected an array of row objects, found " + rows);
+                throw BadInput.at(file, "rows", "expected an array of row objects, found " + shown(rows));
             }
         } else {
             schema = 1;
@@ -146,7 +163,9 @@ public final class SummaryJson {
         if (!top.isObject()) {
             throw BadInput.at(file, "(top level)", "expected an object");
         }
-        return convert(file, "", top, EnvironmentInfo.class);
+        EnvironmentInfo info = convert(file, "", top, EnvironmentInfo.class);
+        RowValues.check(file, "(top level)", info);
+        return info;
     }
 
     /** One row object as {@code type}; bad input naming {@code file} and {@code where} (plus the field) when it does not fit. */
@@ -154,7 +173,9 @@ public final class SummaryJson {
         if (node == null || !node.isObject()) {
             throw BadInput.at(file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
         }
-        return convert(file, where, node, type);
+        T row = convert(file, where, node, type);
+        RowValues.check(file, where, row);
+        return row;
     }
 
     private static <T> T convert(Path file, String where, JsonNode node, Class<T> type) {
@@ -163,6 +184,10 @@ public final class SummaryJson {
         } catch (UnrecognizedPropertyException e) {
             throw BadInput.at(file, join(where, path(e)), "unknown field for a " + type.getSimpleName()
                     + " (known: " + e.getKnownPropertyIds() + ")");
+        } catch (InvalidTypeIdException e) {
+            throw BadInput.at(file, join(where, typeProperty(e)), e.getTypeId() == null
+                    ? "missing (it says which kind of row this is, one of " + typeNames(e) + ")"
+                    : "unknown kind \"" + Printable.of(e.getTypeId()) + "\" (known: " + typeNames(e) + ")");
         } catch (JsonMappingException e) {
             Matcher m = MISSING.matcher(String.valueOf(e.getOriginalMessage()));
             if (m.find()) {
@@ -170,10 +195,81 @@ public final class SummaryJson {
                 String field = at.equals(m.group(1)) || at.endsWith("." + m.group(1)) ? at : join(at, m.group(1));
                 throw BadInput.at(file, join(where, field), "missing (every " + type.getSimpleName() + " has it)");
             }
-            throw BadInput.at(file, join(where, path(e)), firstLine(e.getOriginalMessage()));
+            throw BadInput.at(file, join(where, path(e)), mismatch(e, node));
         } catch (JsonProcessingException e) {
-            throw BadInput.at(file, where, firstLine(e.getOriginalMessage()));
+            // a number too large for its field ("out of range of long") comes from the parser, without a path
+            throw BadInput.at(file, where, JsonInput.reason(e));
         }
+    }
+
+    /** Why a value does not fit its field, in our words: what the field takes and what was found. */
+    private static String mismatch(JsonMappingException e, JsonNode node) {
+        JsonNode found = at(node, e.getPath());
+        if (e instanceof ValueInstantiationException v && v.getCause() instanceof IllegalArgumentException iae) {
+            return "not valid: " + Printable.of(iae.getMessage());
+        }
+        if (found != null && found.isIntegralNumber() && !found.canConvertToLong()) {
+            return "the number " + shown(found) + " is out of range (a 64-bit whole number)";
+        }
+        if (e instanceof MismatchedInputException mi && mi.getTargetType() != null) {
+            return "expected " + expected(mi.getTargetType()) + ", found " + (found == null ? "null" : shown(found));
+        }
+        return "not a value this field takes" + (found == null ? "" : ", found " + shown(found));
+    }
+
+    /** What a field of {@code type} holds, in words. */
+    private static String expected(Class<?> type) {
+        if (type == Long.class || type == long.class || type == Integer.class || type == int.class) {
+            return "a whole number";
+        }
+        if (type == Double.class || type == double.class || type == Float.class || type == float.class) {
+            return "a number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    /** The node {@code path} leads to from {@code node}, or null. */
+    private static JsonNode at(JsonNode node, List<JsonMappingException.Reference> path) {
+        JsonNode n = node;
+        for (JsonMappingException.Reference r : path) {
+            if (n == null) {
+                return null;
+            }
+            n = r.getFieldName() != null ? n.get(r.getFieldName()) : r.getIndex() >= 0 ? n.get(r.getIndex()) : n;
+        }
+        return n;
+    }
+
+    /** The property that names a row's kind ({@code section} for kernel-bitmap), joined to the path. */
+    private static String typeProperty(InvalidTypeIdException e) {
+        JsonTypeInfo info = e.getBaseType() == null ? null
+                : e.getBaseType().getRawClass().getAnnotation(JsonTypeInfo.class);
+        return join(path(e), info == null ? "" : info.property());
+    }
+
+    /** The kinds a row's type property may name. */
+    private static List<String> typeNames(InvalidTypeIdException e) {
+        JsonSubTypes subs = e.getBaseType() == null ? null
+                : e.getBaseType().getRawClass().getAnnotation(JsonSubTypes.class);
+        return subs == null ? List.of() : java.util.Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
+    }
+
+    /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */
+    static String shown(JsonNode n) {
+        if (n == null) {
+            return "nothing";
+        }
+        String s = n.isContainerNode() ? (n.isArray() ? "an array" : "an object") : n.toString();
+        return Printable.of(s.length() > 40 ? s.substring(0, 37) + "..." : s);
     }
 
     private static String path(JsonMappingException e) {
@@ -192,33 +288,22 @@ public final class SummaryJson {
         return a.isEmpty() ? b : b.isEmpty() ? a : b.startsWith("[") ? a + b : a + "." + b;
     }
 
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "not as expected";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
-
-    /** Parses bytes read once from {@code file}; bad input naming it when they are not JSON. */
+    /**
+     * Parses bytes read once from {@code file}; bad input naming it, the line and column and why when
+     * they are not one JSON value (a key twice in an object, content after it, NaN, ...).
+     */
     public static JsonNode tree(Path file, byte[] bytes) {
-        try {
-            JsonNode top = JSON.readTree(bytes);
-            if (top == null || top.isMissingNode()) {
-                throw new BadInput(file + ": empty, not JSON");
-            }
-            return top;
-        } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + firstLine(e.getMessage()), e);
-        }
+        return JsonInput.tree(JSON, file, bytes);
     }
 
     private static JsonNode tree(Path file) {
+        byte[] bytes;
         try {
-            return JSON.readTree(file.toFile());
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BadInput(file + ": not readable JSON: " + firstLine(e.getMessage()), e);
+            throw Io.failed(file, "read", e);
         }
+        return tree(file, bytes);
     }
 
     private static String text(Path file, JsonNode top, String field, boolean required) {
@@ -230,7 +315,7 @@ public final class SummaryJson {
             return null;
         }
         if (!v.isTextual()) {
-            throw BadInput.at(file, field, "expected a string, found " + v);
+            throw BadInput.at(file, field, "expected a string, found " + shown(v));
         }
         return v.textValue();
     }

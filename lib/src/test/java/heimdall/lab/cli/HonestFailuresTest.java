@@ -163,9 +163,13 @@ class HonestFailuresTest {
     }
 
     @Test
-    void aNumberWithGroupingStillParses() {
-        // 1_000 and 1,000 are whole numbers; only the range decides (--count 1,000 then runs).
-        Outcome o = BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1,000", "--warmup", "1_0");
+    void aNumberWithGroupingIsRefusedNeverRead() {
+        // a comma is a list separator elsewhere (--cpu 0,1): 1,000 and 1_0 are not read as 1000 and 10
+        assertBadInput(BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1,000"), "option --count",
+                "'1,000' is not a whole number");
+        assertBadInput(BpfCommandsTest.run("child", "run", "--call", "getppid", "--warmup", "1_0"), "option --warmup",
+                "'1_0' is not a whole number");
+        Outcome o = BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1000", "--warmup", "10");
         assertEquals(0, o.status(), o.err());
         assertTrue(o.out().contains("10 warm-up, 1,000 measured"), o.out());
     }

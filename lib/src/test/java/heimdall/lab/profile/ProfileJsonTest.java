@@ -106,8 +106,8 @@ class ProfileJsonTest {
     @Test
     void malformedJsonNamesFileAndPlace() {
         BadInput e = bad("{\"defaultAction\": \"SCMP_ACT_ALLOW\",, }");
-        assertTrue(e.getMessage().startsWith("p.json: (JSON) line 1"), e.getMessage());
-        assertTrue(e.getMessage().contains("malformed JSON"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("p.json: line 1 column 36: not valid JSON: unexpected character ','"),
+                e.getMessage());
     }
 
     @Test
@@ -133,7 +133,7 @@ class ProfileJsonTest {
         BadInput e = bad("""
                 {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO",
                   "args": [{"index": 6, "value": 1, "op": "SCMP_CMP_EQ"}]}]}""");
-        assertTrue(e.getMessage().startsWith("p.json: syscalls[0].args[0].index: argument index 6 is over 5"),
+        assertTrue(e.getMessage().startsWith("p.json: syscalls[0].args[0].index: argument index must be 0..5"),
                 e.getMessage());
     }
 
