@@ -106,22 +106,29 @@ public final class KernelCache {
     }
 
     /**
-     * The cached package of {@code k} checked against its recorded SHA-256; a refusal when it changed. The
-     * check reads the file; the caller unpacks that same file at once from our 0700 folder.
+     * The cached package of {@code k} checked against its recorded SHA-256; a refusal when it changed (for
+     * {@code ./lab vm kernels}; {@link #use} checks its own copy).
      */
     public CachedKernel verified(NamedKernel k, CachedKernel c) {
-        Path deb = entry(k).resolve(c.deb());
-        if (!Files.isRegularFile(deb, LinkOption.NOFOLLOW_LINKS)) {
+        verify(k, c, entry(k).resolve(c.deb()), entry(k).resolve(c.deb()));
+        return c;
+    }
+
+    /**
+     * Refuses unless {@code file} is a regular file (not followed) with the SHA-256 {@code c} records; {@code deb} is
+     * the cached file it is (or is a copy of), named in the message.
+     */
+    private void verify(NamedKernel k, CachedKernel c, Path file, Path deb) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new Refusal("verifying the cached " + k.label() + ": " + deb + " is missing; run ./lab vm fetch --kernel "
                     + k.label());
         }
-        String sha = Sha256.of(deb);
+        String sha = Sha256.of(file);
         if (!sha.equals(c.debSha256())) {
             throw new Refusal("verifying the cached " + k.label() + ": " + deb + " has SHA-256 " + sha + ", not the "
                     + c.debSha256() + " recorded when it was fetched; it is not booted (./lab vm fetch --kernel " + k.label()
                     + " fetches it again)");
         }
-        return c;
     }
 
     /**
@@ -129,8 +136,20 @@ public final class KernelCache {
      * progress said on {@code err}. Two runs never fetch into the cache at once (a lock file).
      */
     public CachedKernel fetch(NamedKernel k, DebianArchive archive, Path scratch, PrintStream err) {
+        return fetch(k, archive, scratch, err, true);
+    }
+
+    /**
+     * As above; unless {@code replace}, a package another run cached while we waited for the lock is taken as it is,
+     * so two first runs fetch once.
+     */
+    private CachedKernel fetch(NamedKernel k, DebianArchive archive, Path scratch, PrintStream err, boolean replace) {
         try (FileChannel lockFile = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 LinkOption.NOFOLLOW_LINKS); FileLock lock = lockFile.lock()) {
+            Optional<CachedKernel> meanwhile = replace ? Optional.empty() : cached(k);
+            if (meanwhile.isPresent()) {
+                return meanwhile.get();
+            }
             Path aptDir = root.resolve("apt");
             if (!Files.isDirectory(aptDir, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createDirectory(aptDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -183,9 +202,26 @@ public final class KernelCache {
      * and the vmlinuz's SHA-256 checked against {@code kernel.json}.
      */
     public GuestKernel use(NamedKernel k, Path scratch, PrintStream err) {
-        CachedKernel c = cached(k).orElseGet(() -> fetch(k, DebianArchive.ofMachine(), scratch, err));
-        verified(k, c);
-        Path unpacked = unpack(k.label(), entry(k).resolve(c.deb()), scratch.resolve("kernel"));
+        CachedKernel c = cached(k).orElseGet(() -> fetch(k, DebianArchive.ofMachine(), scratch, err, false));
+        // checked and unpacked from one copy of ours, so a fetch that replaces the cached file meanwhile cannot slip
+        // another package between the check and the unpacking
+        Path copy = scratch.resolve("kernel.deb");
+        Path deb = entry(k).resolve(c.deb());
+        if (!Files.isRegularFile(deb, LinkOption.NOFOLLOW_LINKS)) {
+            verify(k, c, deb, deb); // refuses, naming the missing file
+        }
+        try {
+            Files.copy(deb, copy, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + deb + " into the scratch folder", e);
+        }
+        verify(k, c, copy, deb);
+        Path unpacked = unpack(k.label(), copy, scratch.resolve("kernel"));
+        try {
+            Files.delete(copy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + copy, e);
+        }
         Path vmlinuz = unpacked.resolve(c.vmlinuz());
         if (!Files.isRegularFile(vmlinuz, LinkOption.NOFOLLOW_LINKS) || !Sha256.of(vmlinuz).equals(c.vmlinuzSha256())) {
             throw new Refusal("verifying the cached " + k.label() + ": the unpacked " + c.vmlinuz() + " is missing or its SHA-256"
