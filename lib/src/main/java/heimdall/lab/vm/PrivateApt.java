@@ -77,6 +77,7 @@ final class PrivateApt {
                 // our folders are 0700 root's: apt's download sandbox user could not write them
                 {"APT::Sandbox::User", "root"},
                 {"Acquire::AllowInsecureRepositories", "false"},
+                {"APT::Get::AllowUnauthenticated", "false"},
                 {"Acquire::AllowDowngradeToInsecureRepositories", "false"}}) {
             o.add("-o");
             o.add(kv[0] + "=" + kv[1]);
