@@ -56,7 +56,8 @@ class PrivateAptTest {
             PrivateApt apt = PrivateApt.in(cache.resolve(k.folderName()), k, archive);
             apt.update();
             PrivateApt.Candidate c = apt.candidate();
-            assertTrue(c.packageName().startsWith("linux-image-" + k.versionPrefix()) && c.packageName().endsWith("-amd64-unsigned"),
+            assertTrue(c.packageName().startsWith("linux-image-" + k.versionPrefix())
+                    && c.packageName().endsWith("-amd64-unsigned"),
                     k.label() + ": " + c);
             assertTrue(c.version().startsWith(k.versionPrefix()), k.label() + ": " + c);
             String list = Files.readString(cache.resolve(k.folderName()).resolve("sources.list"));
@@ -72,7 +73,8 @@ class PrivateAptTest {
         PrivateApt apt = PrivateApt.in(cache.resolve("apt"), NamedKernel.DEBIAN_6_1,
                 new DebianArchive("file:" + cache.resolve("no-archive-here"), java.util.Optional.empty()));
         heimdall.lab.Refusal e = org.junit.jupiter.api.Assertions.assertThrows(heimdall.lab.Refusal.class, apt::update);
-        assertTrue(e.getMessage().startsWith("fetching debian:6.1: apt-get update of the private lists"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("fetching debian:6.1: apt-get update of the private lists"),
+                e.getMessage());
     }
 
     @Test
