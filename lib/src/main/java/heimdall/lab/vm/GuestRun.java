@@ -3,7 +3,6 @@ package heimdall.lab.vm;
 import heimdall.lab.Io;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
-import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -124,10 +123,12 @@ final class GuestRun {
             if (m != null && m.startsWith(InitScript.FAILED)) {
                 throw new Refusal("guest setup: " + m.substring(InitScript.FAILED.length()) + " failed" + kernelSaid());
             }
-            throw new Refusal("guest setup: not done within " + setupDeadline.toSeconds() + " s of boot" + kernelSaid());
+            throw new Refusal("guest setup: not done within " + setupDeadline.toSeconds() + " s of boot"
+                    + kernelSaid());
         }
         lastProgress = System.nanoTime();
-        try (Tail stdout = new Tail(share.resolve("stdout"), out); Tail stderr = new Tail(share.resolve("stderr"), err)) {
+        try (Tail stdout = new Tail(share.resolve("stdout"), out); Tail stderr = new Tail(share.resolve("stderr"),
+                err)) {
             long stopAsked = 0;
             while (true) {
                 boolean ended = qemu.waitFor(POLL_MS, TimeUnit.MILLISECONDS);
@@ -142,10 +143,14 @@ final class GuestRun {
                 }
                 long now = System.nanoTime();
                 if (interruption.requested() && stopAsked == 0) {
-                    String sig = interruption.cause().filter(c -> c == Interruption.Cause.SIGINT).isPresent() ? "INT" : "TERM";
+                    String sig = interruption.cause().filter(c -> c == Interruption.Cause.SIGINT).isPresent() ? "INT"
+                            : "TERM";
                     err.println("lab vm: " + interruption.cause().get().said() + ": passing SIG" + sig
-                            + " to the guest's command; QEMU is killed in " + STOP_GRACE.toSeconds() + " s if it has not ended");
-                    SafeFiles.writeNew(share.resolve("stop"), sig.getBytes(StandardCharsets.US_ASCII));
+                            + " to the guest's command; QEMU is killed in " + STOP_GRACE.toSeconds()
+                                    + " s if it has not ended");
+                    var console = qemu.getOutputStream();
+                    console.write((InitScript.STOP + " " + sig + "\n").getBytes(StandardCharsets.US_ASCII));
+                    console.flush();
                     stopAsked = now;
                 } else if (stopAsked != 0 && now - stopAsked > STOP_GRACE.toNanos()) {
                     kill();
@@ -153,15 +158,18 @@ final class GuestRun {
                             + " s of the stop; QEMU killed");
                 } else if (stopAsked == 0 && now - start > timeout.toNanos()) {
                     kill();
-                    throw new Refusal("running the guest: not finished within --timeout " + timeout.toSeconds() + " s; QEMU killed"
+                    throw new Refusal("running the guest: not finished within --timeout " + timeout.toSeconds()
+                            + " s; QEMU killed"
                             + kernelSaid());
                 } else if (stopAsked == 0 && now - lastProgress > watchdog.toNanos()) {
                     kill();
-                    throw new Refusal("guest stalled: no output from its command or its /init for " + watchdog.toSeconds()
+                    throw new Refusal("guest stalled: no output from its command or its /init for "
+                            + watchdog.toSeconds()
                             + " s (--watchdog); QEMU killed" + kernelSaid());
                 } else if (stopAsked == 0 && stallSince != 0 && now - stallSince > stallGrace.toNanos()) {
                     kill();
-                    throw new Refusal("guest stalled: its kernel reported a stall (" + stallLine + ") and its command printed"
+                    throw new Refusal("guest stalled: its kernel reported a stall (" + stallLine
+                            + ") and its command printed"
                             + " nothing in the " + stallGrace.toSeconds() + " s since; QEMU killed" + kernelSaid());
                 }
             }
@@ -207,13 +215,13 @@ final class GuestRun {
         long end = System.nanoTime() + deadline.toNanos();
         try {
             while (System.nanoTime() < end) {
+                String m = markers.poll(POLL_MS, TimeUnit.MILLISECONDS);
+                if (m != null) {
+                    return m; // a marker that came is taken first: a stop after "running" goes to the command
+                }
                 if (interruption.requested()) {
                     kill();
                     throw new StoppedEarly();
-                }
-                String m = markers.poll(POLL_MS, TimeUnit.MILLISECONDS);
-                if (m != null) {
-                    return m;
                 }
                 if (!qemu.isAlive()) {
                     m = markers.poll(500, TimeUnit.MILLISECONDS);

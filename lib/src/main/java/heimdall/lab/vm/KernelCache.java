@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The downloaded kernel packages: {@code ~/.cache/heimdall-lab/kernels} (or {@code $XDG_CACHE_HOME/heimdall-lab/kernels}),
+ * The downloaded kernel packages: {@code ~/.cache/heimdall-lab/kernels} (or under {@code $XDG_CACHE_HOME}),
  * made 0700 by us and refused when anyone else could write it. One folder per name ({@code debian-6.1/}) holds the
  * {@code .deb} and its {@code kernel.json} ({@link CachedKernel}); {@code apt/} holds the private apt state
  * ({@link PrivateApt}). A cached package is checked against its recorded SHA-256 before every use, and unpacked
@@ -45,7 +45,8 @@ public final class KernelCache {
     /** The user's cache folder for kernels (not created). */
     public static Path defaultRoot() {
         String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"),
+                ".cache");
         return base.resolve("heimdall-lab").resolve("kernels");
     }
 
@@ -56,17 +57,20 @@ public final class KernelCache {
             // ~/.cache itself may be shared policy of the user's; heimdall-lab and kernels are ours
             for (Path d : List.of(p.getParent().getParent(), p.getParent(), p)) {
                 if (Files.isSymbolicLink(d) && !d.equals(p.getParent().getParent())) {
-                    throw new Refusal("kernel cache " + d + " is a symbolic link; the cache must be a real folder of ours");
+                    throw new Refusal("kernel cache " + d
+                            + " is a symbolic link; the cache must be a real folder of ours");
                 }
                 if (!Files.isDirectory(d)) {
                     Files.createDirectories(d.getParent());
-                    Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectory(d,
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 }
             }
             for (Path d : List.of(p.getParent(), p)) {
                 String why = SafeFiles.othersCanWrite(d, false);
                 if (why != null) {
-                    throw new Refusal("kernel cache " + d + " is " + why + "; a kernel others could replace is never booted");
+                    throw new Refusal("kernel cache " + d + " is " + why
+                            + "; a kernel others could replace is never booted");
                 }
             }
             return new KernelCache(p);
@@ -106,22 +110,29 @@ public final class KernelCache {
     }
 
     /**
-     * The cached package of {@code k} checked against its recorded SHA-256; a refusal when it changed. The
-     * check reads the file; the caller unpacks that same file at once from our 0700 folder.
+     * The cached package of {@code k} checked against its recorded SHA-256; a refusal when it changed (for
+     * {@code ./lab vm kernels}; {@link #use} checks its own copy).
      */
     public CachedKernel verified(NamedKernel k, CachedKernel c) {
-        Path deb = entry(k).resolve(c.deb());
-        if (!Files.isRegularFile(deb, LinkOption.NOFOLLOW_LINKS)) {
-            throw new Refusal("verifying the cached " + k.label() + ": " + deb + " is missing; run ./lab vm fetch --kernel "
-                    + k.label());
+        verify(k, c, entry(k).resolve(c.deb()), entry(k).resolve(c.deb()));
+        return c;
+    }
+
+    /**
+     * Refuses unless {@code file} is a regular file (not followed) with the SHA-256 {@code c} records; {@code deb} is
+     * the cached file it is (or is a copy of), named in the message.
+     */
+    private void verify(NamedKernel k, CachedKernel c, Path file, Path deb) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new Refusal("verifying the cached " + k.label() + ": " + deb
+                    + " is missing; run ./lab vm fetch --kernel " + k.label());
         }
-        String sha = Sha256.of(deb);
+        String sha = Sha256.of(file);
         if (!sha.equals(c.debSha256())) {
             throw new Refusal("verifying the cached " + k.label() + ": " + deb + " has SHA-256 " + sha + ", not the "
-                    + c.debSha256() + " recorded when it was fetched; it is not booted (./lab vm fetch --kernel " + k.label()
-                    + " fetches it again)");
+                    + c.debSha256() + " recorded when it was fetched; it is not booted (./lab vm fetch --kernel "
+                    + k.label() + " fetches it again)");
         }
-        return c;
     }
 
     /**
@@ -129,14 +140,28 @@ public final class KernelCache {
      * progress said on {@code err}. Two runs never fetch into the cache at once (a lock file).
      */
     public CachedKernel fetch(NamedKernel k, DebianArchive archive, Path scratch, PrintStream err) {
-        try (FileChannel lockFile = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS); FileLock lock = lockFile.lock()) {
+        return fetch(k, archive, scratch, err, true);
+    }
+
+    /**
+     * As above; unless {@code replace}, a package another run cached while we waited for the lock is taken as it is,
+     * so two first runs fetch once.
+     */
+    private CachedKernel fetch(NamedKernel k, DebianArchive archive, Path scratch, PrintStream err, boolean replace) {
+        try (FileChannel lockFile = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS); FileLock lock = lockFile.lock()) {
+            Optional<CachedKernel> meanwhile = replace ? Optional.empty() : cached(k);
+            if (meanwhile.isPresent()) {
+                return meanwhile.get();
+            }
             Path aptDir = root.resolve("apt");
             if (!Files.isDirectory(aptDir, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectory(aptDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(aptDir,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             PrivateApt apt = PrivateApt.in(aptDir.resolve(k.folderName()), k, archive);
-            err.println("lab vm: fetching " + k.label() + ": apt-get update of " + k.suite() + " (private lists in " + aptDir + ")");
+            err.println("lab vm: fetching " + k.label() + ": apt-get update of " + k.suite() + " (private lists in "
+                    + aptDir + ")");
             apt.update();
             PrivateApt.Candidate c = apt.candidate();
             err.println("lab vm: fetching " + k.label() + ": " + c.packageName() + " " + c.version());
@@ -157,8 +182,10 @@ public final class KernelCache {
                     throw new Refusal("fetching " + k.label() + ": its vmlinuz says release " + header.release()
                             + ", its modules folder " + release);
                 }
-                CachedKernel record = new CachedKernel(k.label(), c.packageName(), c.version(), deb.getFileName().toString(), sha,
-                        release, "boot/vmlinuz-" + release, Sha256.of(vmlinuz), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+                CachedKernel record = new CachedKernel(k.label(), c.packageName(), c.version(),
+                        deb.getFileName().toString(), sha,
+                        release, "boot/vmlinuz-" + release, Sha256.of(vmlinuz),
+                                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
                         .checked("the fetched package");
                 SafeFiles.writeNew(incoming.resolve("kernel.json"), JSON.writeValueAsBytes(record));
                 SafeFiles.removeTree(unpacked);
@@ -183,15 +210,34 @@ public final class KernelCache {
      * and the vmlinuz's SHA-256 checked against {@code kernel.json}.
      */
     public GuestKernel use(NamedKernel k, Path scratch, PrintStream err) {
-        CachedKernel c = cached(k).orElseGet(() -> fetch(k, DebianArchive.ofMachine(), scratch, err));
-        verified(k, c);
-        Path unpacked = unpack(k.label(), entry(k).resolve(c.deb()), scratch.resolve("kernel"));
+        CachedKernel c = cached(k).orElseGet(() -> fetch(k, DebianArchive.ofMachine(), scratch, err, false));
+        // checked and unpacked from one copy of ours, so a fetch that replaces the cached file meanwhile cannot slip
+        // another package between the check and the unpacking
+        Path copy = scratch.resolve("kernel.deb");
+        Path deb = entry(k).resolve(c.deb());
+        if (!Files.isRegularFile(deb, LinkOption.NOFOLLOW_LINKS)) {
+            verify(k, c, deb, deb); // refuses, naming the missing file
+        }
+        try {
+            Files.copy(deb, copy, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + deb + " into the scratch folder", e);
+        }
+        verify(k, c, copy, deb);
+        Path unpacked = unpack(k.label(), copy, scratch.resolve("kernel"));
+        try {
+            Files.delete(copy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + copy, e);
+        }
         Path vmlinuz = unpacked.resolve(c.vmlinuz());
         if (!Files.isRegularFile(vmlinuz, LinkOption.NOFOLLOW_LINKS) || !Sha256.of(vmlinuz).equals(c.vmlinuzSha256())) {
-            throw new Refusal("verifying the cached " + k.label() + ": the unpacked " + c.vmlinuz() + " is missing or its SHA-256"
+            throw new Refusal("verifying the cached " + k.label() + ": the unpacked " + c.vmlinuz()
+                    + " is missing or its SHA-256"
                     + " is not the recorded " + c.vmlinuzSha256());
         }
-        return new GuestKernel(k.label(), Optional.of(c.packageName()), Optional.of(c.version()), c.debSha256(), vmlinuz,
+        return new GuestKernel(k.label(), Optional.of(c.packageName()), Optional.of(c.version()), c.debSha256(),
+                vmlinuz,
                 modulesRoot(unpacked).resolve(c.release()), c.release());
     }
 
@@ -215,7 +261,8 @@ public final class KernelCache {
         try (var s = Files.list(modulesRoot(unpacked))) {
             List<String> names = s.map(p -> p.getFileName().toString()).toList();
             if (names.size() != 1) {
-                throw new Refusal("fetching " + label + ": the package holds " + names.size() + " module folders " + names);
+                throw new Refusal("fetching " + label + ": the package holds " + names.size() + " module folders "
+                        + names);
             }
             return names.get(0);
         }

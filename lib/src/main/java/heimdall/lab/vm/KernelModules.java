@@ -55,7 +55,8 @@ final class KernelModules {
         return List.copyOf(ordered.values());
     }
 
-    private static void add(String name, Path dir, String release, String field, Set<String> builtin, Map<String, Path> files,
+    private static void add(String name, Path dir, String release, String field, Set<String> builtin, Map<String,
+            Path> files,
             Map<String, Module> ordered, Set<String> visiting) {
         if (builtin.contains(name) || ordered.containsKey(name)) {
             return;
@@ -65,7 +66,8 @@ final class KernelModules {
         }
         Path file = files.get(name);
         if (file == null) {
-            throw new BadInput(field + " " + dir + ": has no module " + name + " (the guest needs it to reach the host's files)"
+            throw new BadInput(field + " " + dir + ": has no module " + name
+                    + " (the guest needs it to reach the host's files)"
                     + " and its modules.builtin does not name it");
         }
         byte[] elf = plain(file, field);
@@ -73,7 +75,8 @@ final class KernelModules {
         String vermagic = info.getOrDefault("vermagic", "");
         String theirs = vermagic.split(" ", 2)[0];
         if (!theirs.equals(release)) {
-            throw new BadInput(field + " " + dir + ": module " + name + " is for kernel " + (theirs.isEmpty() ? "(no vermagic)" : theirs)
+            throw new BadInput(field + " " + dir + ": module " + name + " is for kernel " + (theirs.isEmpty()
+                    ? "(no vermagic)" : theirs)
                     + ", not for this kernel's " + release + ": the modules folder does not match the kernel");
         }
         String depends = info.getOrDefault("depends", "");
@@ -105,7 +108,8 @@ final class KernelModules {
         Map<String, Path> files = new HashMap<>();
         Path kernel = dir.resolve("kernel");
         if (!Files.isDirectory(kernel, LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(field + " " + dir + ": has no kernel/ folder of modules (give the kernel's lib/modules/RELEASE)");
+            throw new BadInput(field + " " + dir
+                    + ": has no kernel/ folder of modules (give the kernel's lib/modules/RELEASE)");
         }
         try (Stream<Path> walk = Files.walk(kernel)) {
             walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).forEach(p -> {
@@ -129,7 +133,8 @@ final class KernelModules {
         String tool = n.endsWith(".xz") ? "xz" : n.endsWith(".zst") ? "zstd" : "gzip";
         try {
             Process p = new ProcessBuilder(tool, "-dc", "--", file.toString())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(new
+                            java.io.File("/dev/null")))
                     .start();
             byte[] bytes;
             try (var in = p.getInputStream()) {
@@ -141,7 +146,8 @@ final class KernelModules {
             }
             return bytes;
         } catch (IOException e) {
-            throw new BadInput(field + " " + file + ": cannot decompress the module with " + tool + ": " + Io.reason(e), e);
+            throw new BadInput(field + " " + file + ": cannot decompress the module with " + tool + ": "
+                    + Io.reason(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

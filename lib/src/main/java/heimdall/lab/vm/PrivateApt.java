@@ -46,10 +46,12 @@ final class PrivateApt {
             for (Path d : List.of(dir, dir.resolve("empty"), dir.resolve("lists"), dir.resolve("lists/partial"),
                     dir.resolve("cache"), dir.resolve("cache/archives"), dir.resolve("cache/archives/partial"))) {
                 if (!Files.isDirectory(d)) {
-                    Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectory(d,
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 }
             }
-            StringBuilder list = new StringBuilder("# written by ./lab vm for " + kernel.label() + "; the URIs are the machine's own\n");
+            StringBuilder list = new StringBuilder("# written by ./lab vm for " + kernel.label()
+                    + "; the URIs are the machine's own\n");
             list.append(entry(archive.archive(), kernel.suite()));
             archive.security().ifPresent(s -> list.append(entry(s, kernel.suite() + "-security")));
             SafeFiles.replace(dir.resolve("sources.list"), list.toString());
@@ -77,6 +79,7 @@ final class PrivateApt {
                 // our folders are 0700 root's: apt's download sandbox user could not write them
                 {"APT::Sandbox::User", "root"},
                 {"Acquire::AllowInsecureRepositories", "false"},
+                {"APT::Get::AllowUnauthenticated", "false"},
                 {"Acquire::AllowDowngradeToInsecureRepositories", "false"}}) {
             o.add("-o");
             o.add(kv[0] + "=" + kv[1]);
@@ -99,18 +102,21 @@ final class PrivateApt {
         // apt-get update exits 0 on some failures, saying them as W:/E: lines: a list not fetched or not verified
         Optional<String> problem = e.err().lines().filter(l -> l.startsWith("E:") || l.startsWith("W:")).findFirst();
         if (!e.ok() || problem.isPresent()) {
-            throw new Refusal("fetching " + kernel.label() + ": apt-get update of the private lists (" + dir + ") failed: "
+            throw new Refusal("fetching " + kernel.label() + ": apt-get update of the private lists (" + dir
+                    + ") failed: "
                     + problem.orElse(e.failure()));
         }
     }
 
-    /** The release's current kernel package: the {@code -unsigned} twin of what {@code linux-image-amd64} depends on. */
+    /** The release's current kernel package: the {@code -unsigned} twin of what {@code linux-image-amd64} needs. */
     Candidate candidate() {
         Exec deps = Exec.run(command("apt-cache", "depends", "linux-image-amd64"), null, UPDATE_DEADLINE);
-        Optional<String> image = deps.out().lines().map(String::strip).filter(l -> l.startsWith("Depends: linux-image-"))
+        Optional<String> image = deps.out().lines().map(String::strip).filter(l ->
+                l.startsWith("Depends: linux-image-"))
                 .map(l -> l.substring("Depends: ".length()).strip()).findFirst();
         if (!deps.ok() || image.isEmpty()) {
-            throw new Refusal("fetching " + kernel.label() + ": " + kernel.suite() + "'s linux-image-amd64 names no kernel"
+            throw new Refusal("fetching " + kernel.label() + ": " + kernel.suite()
+                    + "'s linux-image-amd64 names no kernel"
                     + (deps.ok() ? "" : ": " + deps.failure()));
         }
         String name = image.get() + "-unsigned";
@@ -124,7 +130,8 @@ final class PrivateApt {
             throw new Refusal("fetching " + kernel.label() + ": apt knows no package " + name
                     + (show.ok() ? "" : ": " + show.failure()));
         }
-        if (!version.startsWith(kernel.versionPrefix()) || !version.matches("[A-Za-z0-9.+~:-]+") || !sha.matches("[0-9a-f]{64}")) {
+        if (!version.startsWith(kernel.versionPrefix()) || !version.matches("[A-Za-z0-9.+~:-]+")
+                || !sha.matches("[0-9a-f]{64}")) {
             throw new Refusal("fetching " + kernel.label() + ": " + name + " has version " + version + ", not a "
                     + kernel.versionPrefix() + "* kernel; the archive's " + kernel.suite() + " changed");
         }
@@ -135,12 +142,14 @@ final class PrivateApt {
     Path download(Candidate c, Path into) {
         Exec e = Exec.run(command("apt-get", "download", c.packageName() + "=" + c.version()), into, DOWNLOAD_DEADLINE);
         if (!e.ok()) {
-            throw new Refusal("fetching " + kernel.label() + ": apt-get download " + c.packageName() + " failed: " + e.failure());
+            throw new Refusal("fetching " + kernel.label() + ": apt-get download " + c.packageName() + " failed: "
+                    + e.failure());
         }
         try (var files = Files.list(into)) {
             List<Path> debs = files.filter(f -> f.getFileName().toString().endsWith(".deb")).toList();
             if (debs.size() != 1 || !Files.isRegularFile(debs.get(0), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                throw new Refusal("fetching " + kernel.label() + ": apt-get download left " + debs.size() + " .deb files in " + into);
+                throw new Refusal("fetching " + kernel.label() + ": apt-get download left " + debs.size()
+                        + " .deb files in " + into);
             }
             return debs.get(0);
         } catch (IOException ex) {

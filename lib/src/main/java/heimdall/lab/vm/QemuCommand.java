@@ -19,7 +19,8 @@ final class QemuCommand {
 
     private QemuCommand() {}
 
-    /** The kernel command line: quiet, a panic ends the guest, the TSC as clock (the vDSO then needs no system call). */
+    /** The kernel command line: quiet, a panic ends the guest,
+            the TSC as clock (the vDSO then needs no system call). */
     static String cmdline() {
         return "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable clocksource=tsc random.trust_cpu=on rdinit=/init "
                 + VmFacts.CMDLINE_MARK;
@@ -29,7 +30,8 @@ final class QemuCommand {
     static void requireInstalled() {
         for (String[] tool : new String[][] {{QEMU, "qemu-system-x86"}, {"setpriv", "util-linux"}}) {
             if (!onPath(tool[0])) {
-                throw new Refusal("starting the guest: " + tool[0] + " is not installed (apt-get install " + tool[1] + ")");
+                throw new Refusal("starting the guest: " + tool[0] + " is not installed (apt-get install " + tool[1]
+                        + ")");
             }
         }
     }
@@ -43,9 +45,11 @@ final class QemuCommand {
         return false;
     }
 
-    static List<String> argv(Accelerator accel, Path vmlinuz, Path initrd, int cpus, int memoryMib, Path checkout, Path share) {
+    static List<String> argv(Accelerator accel, Path vmlinuz, Path initrd, int cpus, int memoryMib, Path checkout,
+            Path share) {
         List<String> a = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", QEMU,
-                "-nodefaults", "-no-user-config", "-display", "none", "-serial", "stdio", "-no-reboot", "-nic", "none"));
+                "-nodefaults", "-no-user-config", "-display", "none", "-serial", "stdio", "-no-reboot", "-nic",
+                        "none"));
         if (Files.isRegularFile(QBOOT)) {
             a.addAll(List.of("-bios", QBOOT.toString()));
         }
@@ -60,7 +64,8 @@ final class QemuCommand {
 
     /** A {@code -virtfs} value; a comma in the path is doubled, as QEMU's option syntax wants. */
     static String share(Path path, String tag, boolean readOnly) {
-        return "local,path=" + path.toString().replace(",", ",,") + ",mount_tag=" + tag + ",security_model=none,multidevs=remap"
+        return "local,path=" + path.toString().replace(",", ",,") + ",mount_tag=" + tag
+                + ",security_model=none,multidevs=remap"
                 + (readOnly ? ",readonly=on" : "");
     }
 }

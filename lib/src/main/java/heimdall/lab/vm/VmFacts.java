@@ -19,7 +19,8 @@ import java.util.Optional;
  * reads it back from {@value InitScript#SHARE}{@code /vm.json}. {@code emulated} is true under TCG: such figures
  * compare only with each other, within one folder.
  */
-@JsonPropertyOrder({"kernel", "package", "version", "sha256", "release", "accelerator", "vcpus", "memory_mib", "emulated"})
+@JsonPropertyOrder({"kernel", "package", "version", "sha256", "release", "accelerator", "vcpus", "memory_mib",
+        "emulated"})
 public record VmFacts(
         @JsonProperty("kernel") String kernel,
         @JsonProperty("package") String packageName,
@@ -34,11 +35,13 @@ public record VmFacts(
     /** The kernel command line word that says "this is a ./lab vm guest". */
     static final String CMDLINE_MARK = "heimdall.vm=1";
     static final String FILE = "vm.json";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON = new
+            ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** The facts of a guest of {@code kernel} under {@code accel}. */
     static VmFacts of(GuestKernel kernel, Accelerator accel, int vcpus, int memoryMib) {
-        return new VmFacts(kernel.kernel(), kernel.packageName().orElse(null), kernel.version().orElse(null), kernel.sha256(),
+        return new VmFacts(kernel.kernel(), kernel.packageName().orElse(null), kernel.version().orElse(null),
+                kernel.sha256(),
                 kernel.release(), accel.label(), vcpus, memoryMib, accel.emulated());
     }
 

@@ -49,7 +49,8 @@ public final class VmFetchCommand implements Command {
                 archive this machine's apt configuration names, checked against Debian's archive keyring), checks it
                 against the signed index's SHA-256 and records it in %s, replacing what was cached.
                 ./lab vm run fetches a kernel that is not cached by itself; this refreshes one that is.
-                Exit status 1 when it cannot be fetched or verified.""".formatted(NamedKernel.names(), KernelCache.defaultRoot());
+                Exit status 1 when it cannot be fetched or verified.""".formatted(NamedKernel.names(),
+                KernelCache.defaultRoot());
     }
 
     @Override
@@ -60,7 +61,8 @@ public final class VmFetchCommand implements Command {
         KernelCache cache = KernelCache.open(KernelCache.defaultRoot());
         try (Scratch scratch = Scratch.create("heimdall-vm-fetch-")) {
             CachedKernel c = cache.fetch(k, DebianArchive.ofMachine(), scratch.path(), err);
-            out.println(k.label() + ": " + c.packageName() + " " + c.version() + ", release " + c.release() + ", .deb sha256 "
+            out.println(k.label() + ": " + c.packageName() + " " + c.version() + ", release " + c.release()
+                    + ", .deb sha256 "
                     + c.debSha256() + ", vmlinuz sha256 " + c.vmlinuzSha256());
         }
         return 0;

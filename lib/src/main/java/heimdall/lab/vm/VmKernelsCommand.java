@@ -55,7 +55,8 @@ public final class VmKernelsCommand implements Command {
     public int run(List<String> argv) {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         KernelCache cache = KernelCache.open(KernelCache.defaultRoot());
-        Optional<DebianArchive> archive = a.flag("--offline") ? Optional.empty() : Optional.of(DebianArchive.ofMachine());
+        Optional<DebianArchive> archive = a.flag("--offline") ? Optional.empty()
+                : Optional.of(DebianArchive.ofMachine());
         int status = 0;
         out.println("kernel cache: " + cache.root());
         for (NamedKernel k : NamedKernel.values()) {
@@ -67,7 +68,8 @@ public final class VmKernelsCommand implements Command {
                     out.println("  cached:    none");
                 } else {
                     CachedKernel c = cache.verified(k, cached.get());
-                    out.println("  cached:    " + c.packageName() + " " + c.version() + ", release " + c.release() + ", .deb sha256 "
+                    out.println("  cached:    " + c.packageName() + " " + c.version() + ", release " + c.release()
+                            + ", .deb sha256 "
                             + c.debSha256() + " (verified), fetched " + c.fetched());
                 }
             } catch (Refusal e) {
@@ -76,13 +78,16 @@ public final class VmKernelsCommand implements Command {
             }
             if (archive.isPresent()) {
                 try {
-                    PrivateApt apt = PrivateApt.in(cache.root().resolve("apt").resolve(k.folderName()), k, archive.get());
+                    PrivateApt apt = PrivateApt.in(cache.root().resolve("apt").resolve(k.folderName()), k,
+                            archive.get());
                     apt.update();
                     PrivateApt.Candidate c = apt.candidate();
-                    boolean same = cached.filter(x -> x.packageName().equals(c.packageName()) && x.version().equals(c.version()))
+                    boolean same = cached.filter(x -> x.packageName().equals(c.packageName())
+                            && x.version().equals(c.version()))
                             .isPresent();
                     out.println("  fetchable: " + c.packageName() + " " + c.version() + (same ? " (the cached one)"
-                            : cached.isPresent() ? " (newer than the cached one: ./lab vm fetch --kernel " + k.label() + ")" : ""));
+                            : cached.isPresent() ? " (newer than the cached one: ./lab vm fetch --kernel " + k.label()
+                                    + ")" : ""));
                 } catch (Refusal e) {
                     out.println("  fetchable: FAILED: " + e.getMessage());
                     status = 1;

@@ -104,7 +104,8 @@ public final class VmRunCommand implements Command {
     /** Parses and checks {@code argv}; bad input names the option. */
     static Request parse(List<String> argv) {
         Args a = Args.parse("vm run", argv, OPTIONS).atMost(0);
-        String kernel = a.value("--kernel").orElseThrow(() -> new BadInput("--kernel: missing; give one of " + NamedKernel.names()
+        String kernel = a.value("--kernel").orElseThrow(() -> new BadInput("--kernel: missing; give one of "
+                + NamedKernel.names()
                 + " or the path of a bzImage with --modules DIR (./lab vm run --help)"));
         Optional<Path> modules = a.value("--modules").map(Path::of);
         if (NamedKernel.looksLikeName(kernel)) {
@@ -113,7 +114,8 @@ public final class VmRunCommand implements Command {
                 throw new BadInput("--modules: only with a bzImage path; " + kernel + " brings its own modules");
             }
         } else if (modules.isEmpty()) {
-            throw new BadInput("--modules: missing; a bzImage (--kernel " + kernel + ") needs its lib/modules/RELEASE folder");
+            throw new BadInput("--modules: missing; a bzImage (--kernel " + kernel
+                    + ") needs its lib/modules/RELEASE folder");
         }
         int allowed = Cpus.allowed().size();
         int cpus = a.intValue("--cpus", Math.min(2, allowed), 1, Math.max(1, allowed));
@@ -146,7 +148,8 @@ public final class VmRunCommand implements Command {
         Initramfs.requireStaticBusybox();
         int stale = StaleScratch.reap(Path.of(System.getProperty("java.io.tmpdir")));
         if (stale > 0) {
-            err.println("lab vm: removed " + stale + " scratch folder" + (stale == 1 ? "" : "s") + " of runs that were killed");
+            err.println("lab vm: removed " + stale + " scratch folder" + (stale == 1 ? "" : "s")
+                    + " of runs that were killed");
         }
         try (Scratch scratch = Scratch.create(StaleScratch.PREFIX, GuestRun.STOP_GRACE.plusSeconds(15));
                 Interruption interruption = Interruption.catchSignals()) {
@@ -158,7 +161,8 @@ public final class VmRunCommand implements Command {
             String hostname = ("vm-" + (NamedKernel.looksLikeName(r.kernel()) ? r.kernel() : kernel.release()))
                     .replaceAll("[^A-Za-z0-9.-]", "-");
             List<String> command = r.exec() ? r.args() : prepend(checkout.resolve("lab").toString(), r.args());
-            Path initrd = Initramfs.build(scratch.path(), InitScript.text(KernelModules.names(modules), checkout, cwd, command,
+            Path initrd = Initramfs.build(scratch.path(), InitScript.text(KernelModules.names(modules), checkout, cwd,
+                    command,
                     GuestEnvironment.passed(), hostname), modules);
             for (String f : List.of("stdout", "stderr")) {
                 SafeFiles.writeNew(share.resolve(f), new byte[0]);
@@ -182,10 +186,12 @@ public final class VmRunCommand implements Command {
             Files.deleteIfExists(share.resolve(VmFacts.FILE));
             SafeFiles.writeNew(share.resolve(VmFacts.FILE), facts.json());
             err.printf("lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n", kernel.kernel(),
-                    kernel.packageName().map(p -> p + " " + kernel.version().orElse("")).orElse("release " + kernel.release()),
+                    kernel.packageName().map(p -> p + " " + kernel.version().orElse("")).orElse("release "
+                            + kernel.release()),
                     r.cpus(), r.cpus() == 1 ? "" : "s", Cpus.allowed().size(), r.memoryMib(),
                     accel == Accelerator.KVM ? "trying KVM" : "TCG (emulated)");
-            GuestRun guest = new GuestRun(QemuCommand.argv(accel, kernel.vmlinuz(), initrd, r.cpus(), r.memoryMib(), checkout, share),
+            GuestRun guest = new GuestRun(QemuCommand.argv(accel, kernel.vmlinuz(), initrd, r.cpus(), r.memoryMib(),
+                    checkout, share),
                     share, out, err);
             Thread reaper = new Thread(guest::kill, "vm-qemu-reaper");
             Runtime.getRuntime().addShutdownHook(reaper);
@@ -196,16 +202,20 @@ public final class VmRunCommand implements Command {
                     guest.boot(deadline, interruption);
                 } catch (GuestRun.NotBooted e) {
                     if (accel == Accelerator.KVM && !last) {
-                        err.println("lab vm: KVM: guest did not boot within " + deadline.toSeconds() + " s; using TCG (emulated)");
+                        err.println("lab vm: KVM: guest did not boot within " + deadline.toSeconds()
+                                + " s; using TCG (emulated)");
                         continue;
                     }
-                    throw new Refusal((accel == Accelerator.KVM ? "KVM: " : "booting the guest (TCG): ") + e.getMessage()
+                    throw new Refusal((accel == Accelerator.KVM ? "KVM: " : "booting the guest (TCG): ")
+                            + e.getMessage()
                             + "; QEMU killed");
                 }
                 err.printf(Locale.ROOT, "lab vm: booted under %s in %.1f s; running %s%n", accel.label(),
-                        (System.nanoTime() - t0) / 1e9, r.exec() ? String.join(" ", r.args()) : "./lab " + String.join(" ", r.args()));
+                        (System.nanoTime() - t0) / 1e9, r.exec() ? String.join(" ", r.args()) : "./lab "
+                                + String.join(" ", r.args()));
                 int status = guest.finish(SETUP_DEADLINE, r.timeout(), r.watchdog(), interruption);
-                err.printf(Locale.ROOT, "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n", status,
+                err.printf(Locale.ROOT,
+                        "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n", status,
                         (System.nanoTime() - t0) / 1e9);
                 return status;
             } catch (GuestRun.StoppedEarly e) {
@@ -261,7 +271,8 @@ public final class VmRunCommand implements Command {
         Path copy = scratch.resolve("bzImage");
         Files.copy(given, copy);
         BzImage header = BzImage.read(copy, "--kernel");
-        return new GuestKernel(given.toString(), Optional.empty(), Optional.empty(), Sha256.of(copy), copy, r.modules().get(),
+        return new GuestKernel(given.toString(), Optional.empty(), Optional.empty(), Sha256.of(copy), copy,
+                r.modules().get(),
                 header.release());
     }
 

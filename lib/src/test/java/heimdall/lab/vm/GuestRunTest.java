@@ -44,7 +44,8 @@ class GuestRunTest {
     static final String RUNNING = "echo '" + InitScript.RUNNING + "'; ";
 
     int finish(GuestRun g, int watchdogS, int timeoutS) {
-        return g.finish(Duration.ofSeconds(5), Duration.ofSeconds(timeoutS), Duration.ofSeconds(watchdogS), Interruption.none());
+        return g.finish(Duration.ofSeconds(5), Duration.ofSeconds(timeoutS), Duration.ofSeconds(watchdogS),
+                Interruption.none());
     }
 
     static void assertDead(GuestRun g) {
@@ -54,7 +55,8 @@ class GuestRunTest {
     @Test
     void aGuestThatPrintsNoBootMarkerByItsDeadlineIsKilled() throws Exception {
         GuestRun g = guest("echo 'SeaBIOS'; exec sleep 60");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2), Interruption.none()));
+        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2),
+                Interruption.none()));
         assertTrue(e.getMessage().contains("no boot marker within 2 s"), e.getMessage());
         assertDead(g);
     }
@@ -62,7 +64,8 @@ class GuestRunTest {
     @Test
     void qemuEndingBeforeTheBootSaysWhatQemuSaid() throws Exception {
         GuestRun g = guest("echo 'qemu-system-x86_64: failed to initialize kvm: Permission denied' >&2; exit 1");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20), Interruption.none()));
+        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20),
+                Interruption.none()));
         assertTrue(e.getMessage().contains("QEMU ended before the guest booted"), e.getMessage());
         assertTrue(e.getMessage().contains("failed to initialize kvm"), e.getMessage());
     }
@@ -83,19 +86,22 @@ class GuestRunTest {
         long t0 = System.nanoTime();
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 2, 50));
         assertTrue(e.getMessage().startsWith("guest stalled: no output"), e.getMessage());
-        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(), "killed at the watchdog, not the timeout");
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(),
+                "killed at the watchdog, not the timeout");
         assertDead(g);
     }
 
     @Test
     void kernelStallReportsAreNotProgressAndEndTheGuestAfterTheirGrace() throws Exception {
         GuestRun g = guest(BOOTED + RUNNING
-                + "while :; do echo '[   42.000001] rcu: INFO: rcu_preempt self-detected stall on CPU'; sleep 0.3; done");
+                + "while :; do echo '[   42.000001] rcu: INFO: rcu_preempt self-detected stall on CPU'; "
+                + "sleep 0.3; done");
         g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 40, 50));
         assertTrue(e.getMessage().startsWith("guest stalled: its kernel reported a stall (rcu: INFO: rcu_preempt"),
                 e.getMessage());
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("vm console: [   42.000001] rcu: INFO"), "shown on stderr");
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("vm console: [   42.000001] rcu: INFO"),
+                "shown on stderr");
         assertDead(g);
     }
 
@@ -123,7 +129,8 @@ class GuestRunTest {
 
     @Test
     void aGuestThatPowersOffWithoutAStatusIsARefusal() throws Exception {
-        GuestRun g = guest(BOOTED + RUNNING + "echo '[    9.9] Kernel panic - not syncing: Attempted to kill init!'; exit 0");
+        GuestRun g = guest(BOOTED + RUNNING
+                + "echo '[    9.9] Kernel panic - not syncing: Attempted to kill init!'; exit 0");
         g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 30, 30));
         assertTrue(e.getMessage().startsWith("running the guest: it powered off without its command's exit status"),
@@ -141,5 +148,18 @@ class GuestRunTest {
             assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "not after the boot deadline");
             assertDead(g);
         }
+    }
+
+    @Test
+    void aStopWhileTheCommandRunsIsOneLineOnTheGuestsConsole() throws Exception {
+        GuestRun g = guest(BOOTED + RUNNING + "read -r line; printf '%s' \"$line\" > \"$1/got\"; "
+                + "echo 143 > \"$1/status\"; echo '" + InitScript.EXIT + "143'");
+        g.boot(Duration.ofSeconds(20), Interruption.none());
+        try (Interruption i = Interruption.catchSignals()) {
+            assertTrue(Interruption.requestStop(Interruption.Cause.SIGTERM));
+            assertEquals(143, g.finish(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), i));
+        }
+        assertEquals(InitScript.STOP + " TERM", Files.readString(share.resolve("got")));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("passing SIGTERM to the guest's command"));
     }
 }

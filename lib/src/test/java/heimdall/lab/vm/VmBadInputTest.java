@@ -75,11 +75,13 @@ class VmBadInputTest {
     void aBzImageThatIsNotAKernelIsRefusedNamingKernelAndTheMagic() throws Exception {
         Path notKernel = Files.writeString(dir.resolve("bzImage"), "#!/bin/sh\necho I am not a kernel\n");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
-        assertBadInput(lab("vm", "run", "--kernel", notKernel.toString(), "--modules", modules.toString(), "--", "--version"),
+        assertBadInput(lab("vm", "run", "--kernel", notKernel.toString(), "--modules", modules.toString(), "--",
+                "--version"),
                 "--kernel", notKernel.toString(), "HdrS", "0x202");
         // a big file of zeros, and an ELF vmlinux (not a bzImage), the same
         Path zeros = Files.write(dir.resolve("zeros"), new byte[1 << 20]);
-        assertBadInput(lab("vm", "run", "--kernel", zeros.toString(), "--modules", modules.toString(), "--", "--version"),
+        assertBadInput(lab("vm", "run", "--kernel", zeros.toString(), "--modules", modules.toString(), "--",
+                "--version"),
                 "--kernel", "HdrS");
         Path elf = Files.write(dir.resolve("vmlinux"), FakeKernel.module("vermagic=6.1.0-57-amd64 SMP"));
         assertBadInput(lab("vm", "run", "--kernel", elf.toString(), "--modules", modules.toString(), "--", "--version"),
@@ -92,7 +94,8 @@ class VmBadInputTest {
     void aModulesFolderOfAnotherKernelIsRefusedNamingModulesAndBothReleases() throws Exception {
         Path kernel = FakeKernel.bzImage(dir.resolve("bzImage"), "6.12.57+deb13-amd64");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--", "--version"),
+        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--",
+                "--version"),
                 "--modules", modules.toString(), "6.1.0-57-amd64", "6.12.57+deb13-amd64", "does not match");
     }
 
@@ -101,11 +104,13 @@ class VmBadInputTest {
         Path kernel = FakeKernel.bzImage(dir.resolve("bzImage"), "6.1.0-57-amd64");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
         Files.delete(modules.resolve("kernel/fs/9p/9p.ko"));
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--", "--version"),
+        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--",
+                "--version"),
                 "--modules", "no module 9p");
         // a module that is not an ELF file at all
         Files.writeString(modules.resolve("kernel/fs/9p/9p.ko"), "not elf");
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString()), "--modules", "9p.ko",
+        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString()), "--modules",
+                "9p.ko",
                 "not a 64-bit");
         assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", dir.resolve("nowhere").toString()),
                 "--modules", "not a folder");
@@ -125,7 +130,8 @@ class VmBadInputTest {
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--cpus", "4294967298"), "--cpus");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--memory", "12"), "--memory", "out of range");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--timeout", "x"), "--timeout", "not a whole number");
-        assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--accel", "hvf"), "--accel", "hvf", "auto, kvm or tcg");
+        assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--accel", "hvf"), "--accel", "hvf",
+                "auto, kvm or tcg");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--exec"), "--exec", "no program");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--nope"), "--nope");
     }
@@ -152,7 +158,8 @@ class VmBadInputTest {
         assertEquals(List.of("virtio_ring", "virtio", "virtio_pci", "9pnet", "9pnet_virtio", "9p"), names);
         // a builtin virtio_pci is not loaded, but what 9pnet_virtio needs still is
         Files.writeString(modules.resolve("modules.builtin"), "kernel/drivers/virtio/virtio_pci.ko\n");
-        List<String> fewer = new ArrayList<>(KernelModules.names(KernelModules.load(modules, "6.1.0-57-amd64", "--modules")));
+        List<String> fewer = new ArrayList<>(KernelModules.names(KernelModules.load(modules, "6.1.0-57-amd64",
+                "--modules")));
         assertEquals(List.of("virtio_ring", "virtio", "9pnet", "9pnet_virtio", "9p"), fewer);
     }
 

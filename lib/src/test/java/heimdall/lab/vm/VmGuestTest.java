@@ -92,7 +92,8 @@ class VmGuestTest {
             Path scratch = scratchOf(p).orElseThrow(() -> new AssertionError("no scratch folder marked by " + p.pid()));
             p.destroy(); // SIGTERM
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "ended after SIGTERM");
-            assertEquals(42, p.exitValue(), "the guest command's own status (its TERM trap):\n" + String.join("\n", seen));
+            assertEquals(42, p.exitValue(), "the guest command's own status (its TERM trap):\n" + String.join("\n",
+                    seen));
             assertTrue(String.join("\n", seen).contains("got-term"), "the guest's command saw SIGTERM");
             for (ProcessHandle q : qemu) {
                 assertTrue(q.onExit().get(10, TimeUnit.SECONDS) != null && !q.isAlive(), "QEMU ended");
@@ -105,7 +106,8 @@ class VmGuestTest {
 
     @Test
     void sigkillOfOurJvmTakesQemuWithItAndTheNextRunReapsTheScratch() throws Exception {
-        Process p = lab("--kernel", "debian:6.1", "--accel", "tcg", "--exec", "--", "sh", "-c", "echo started; exec sleep 600");
+        Process p = lab("--kernel", "debian:6.1", "--accel", "tcg", "--exec", "--", "sh", "-c",
+                "echo started; exec sleep 600");
         List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
         try {
             until(p, "started", seen);

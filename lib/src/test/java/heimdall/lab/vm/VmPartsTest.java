@@ -40,7 +40,8 @@ class VmPartsTest {
                 Suites: bookworm-security
                 Components: main
                 """);
-        Files.writeString(parts.resolve("other.sources.disabled"), "Types: deb\nURIs: http://evil.example/\nSuites: trixie\n");
+        Files.writeString(parts.resolve("other.sources.disabled"),
+                "Types: deb\nURIs: http://evil.example/\nSuites: trixie\n");
         DebianArchive a = DebianArchive.of(dir.resolve("absent.list"), parts);
         assertEquals("http://mirror.example/debian", a.archive());
         assertEquals(Optional.of("http://mirror.example/debian-security"), a.security());
@@ -59,13 +60,15 @@ class VmPartsTest {
         assertFalse(DebianArchive.usableUri("http://x.example/ bookworm main\ndeb http://y.example/"));
         assertFalse(DebianArchive.usableUri("ftp://x.example/debian"));
         Refusal none = assertThrows(Refusal.class,
-                () -> DebianArchive.of(Files.writeString(dir.resolve("empty.list"), "# nothing\n"), dir.resolve("none")));
+                () -> DebianArchive.of(Files.writeString(dir.resolve("empty.list"), "# nothing\n"),
+                        dir.resolve("none")));
         assertTrue(none.getMessage().startsWith("finding Debian's archive"), none.getMessage());
     }
 
     @Test
     void theInitScriptQuotesEveryArgumentSoAShellGivesItBackVerbatim() throws Exception {
-        List<String> hostile = List.of("it's", "$(touch " + dir.resolve("pwned") + ")", "`id`", "a\nb", "\"", "\\", "--", " ", "");
+        List<String> hostile = List.of("it's", "$(touch " + dir.resolve("pwned") + ")", "`id`", "a\nb", "\"", "\\",
+                "--", " ", "");
         for (String h : hostile) {
             Process p = new ProcessBuilder("sh", "-c", "printf '%s' " + InitScript.q(h)).start();
             String back = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -88,7 +91,8 @@ class VmPartsTest {
 
     @Test
     void onlyLabVariablesAndJavaHomeReachTheGuest() {
-        Map<String, String> kept = GuestEnvironment.passed(Map.of("LAB_REQUIRE_KERNEL", "1", "JAVA_HOME", "/usr/lib/jvm/x",
+        Map<String, String> kept = GuestEnvironment.passed(Map.of("LAB_REQUIRE_KERNEL", "1", "JAVA_HOME",
+                "/usr/lib/jvm/x",
                 "AWS_SECRET_ACCESS_KEY", "s", "LD_PRELOAD", "/tmp/x.so", "lab_lower", "1", "LAB_", "1"));
         assertEquals(Map.of("LAB_REQUIRE_KERNEL", "1", "JAVA_HOME", "/usr/lib/jvm/x"), kept);
     }
