@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.EditDistance;
 import heimdall.lab.Io;
 import heimdall.lab.JsonInput;
 import heimdall.lab.Printable;
@@ -514,7 +515,7 @@ public final class ProfileJson {
             for (String k : new TreeSet<>(known)) {
                 String h = squash(k);
                 // one edit for short names ("command" is no "comment"), two for long ones ("architecures")
-                if (g.equals(h) || (g.length() >= 3 && distance(g, h) <= (h.length() < 8 ? 1 : 2))) {
+                if (g.equals(h) || (g.length() >= 3 && EditDistance.between(g, h) <= (h.length() < 8 ? 1 : 2))) {
                     return Optional.of(k);
                 }
             }
@@ -523,27 +524,6 @@ public final class ProfileJson {
 
         private static String squash(String s) {
             return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[\\s_\\-]", "");
-        }
-
-        /** Levenshtein distance with adjacent transpositions. */
-        private static int distance(String a, String b) {
-            int[][] d = new int[a.length() + 1][b.length() + 1];
-            for (int i = 0; i <= a.length(); i++) {
-                d[i][0] = i;
-            }
-            for (int j = 0; j <= b.length(); j++) {
-                d[0][j] = j;
-            }
-            for (int i = 1; i <= a.length(); i++) {
-                for (int j = 1; j <= b.length(); j++) {
-                    int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                    d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                    if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                    }
-                }
-            }
-            return d[a.length()][b.length()];
         }
 
         /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */
