@@ -113,6 +113,12 @@ public final class Plots {
             }
             return charts;
         }
+        if (kind == ResultKind.KERNEL_MATRIX) {
+            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null)) {
+                charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r));
+            }
+            return charts;
+        }
         if (kind == ResultKind.LANES) {
             if (r.lanes().stream().anyMatch(l -> l.wallMsMedian() != null)) {
                 charts.put("wall-by-variant.png", wallByVariant(r));
@@ -511,6 +517,31 @@ public final class Plots {
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
         return categoryDots("Added cost per call (median with − median without the follower)", "row", "added (ns)", x, series);
+    }
+
+    /**
+     * kernel-matrix: each measured row's added cost as a ratio to its kernel's own unfiltered call, one
+     * dot series per kernel (emulated kernels named so): ratios, never nanoseconds, so an emulated
+     * guest's figures sit beside a native kernel's only in the terms they share.
+     */
+    public static CategoryChart kernelMatrixRatios(Results r) {
+        List<String> x = new ArrayList<>();
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (heimdall.lab.results.KernelMatrixRow row : r.kernelMatrix()) {
+            if (row.addedRatio() == null) {
+                continue;
+            }
+            String label = row.section() + " · " + row.what();
+            if (!x.contains(label)) {
+                x.add(label);
+            }
+            String series = row.kernel() + " " + row.kernelRelease() + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
+            cells.computeIfAbsent(series, k -> new LinkedHashMap<>()).put(label, row.addedRatio());
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        cells.forEach((kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
+        return categoryDots("Added cost over the kernel's own unfiltered call, per kernel (ratios only)", "row",
+                "added / unfiltered", x, series);
     }
 
     /**
