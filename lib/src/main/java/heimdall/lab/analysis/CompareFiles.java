@@ -18,7 +18,7 @@ import java.util.Locale;
  * own name or at either file's is refused, never followed: the user named that path, not wherever a
  * link planted there points. (Links in the folders above are the user's choice and are followed.)
  */
-final class CompareFiles {
+public final class CompareFiles {
     /** summary.json of a full floor-cost run is well under 1 MiB; 64 MiB leaves room and bounds the heap. */
     static final long LIMIT = 64L << 20;
 
@@ -34,8 +34,11 @@ final class CompareFiles {
 
     private CompareFiles() {}
 
-    /** The folder loaded from its files as read here; bad input naming the folder or file and why. */
-    static Results load(Path dir) {
+    /**
+     * The folder loaded from its files as read here; bad input naming the folder or file and why. Also
+     * how a folder another process wrote (a guest's, in a shared checkout) is read.
+     */
+    public static Results load(Path dir) {
         int dirFd = openFolder(dir);
         try {
             byte[] summary = readFile(dir, dirFd, "summary.json", true);

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.Interruption;
+import heimdall.lab.analysis.CompareFiles;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.results.KernelMatrixRow;
-import heimdall.lab.results.ResultRow;
-import heimdall.lab.results.Summary;
-import heimdall.lab.results.SummaryJson;
+import heimdall.lab.results.ResultKind;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,6 +33,9 @@ import java.util.function.Consumer;
 final class GuestPart {
     private GuestPart() {}
 
+    /** How long {@code ./lab vm run} has after SIGTERM to end QEMU and its guest before it is killed. */
+    static final long GRACE_SECONDS = 30;
+
     /** What a guest's part gave: its rows and its facts for environment.json. */
     record Outcome(List<KernelMatrixRow> rows, Guest settings) {}
 
@@ -53,13 +56,22 @@ final class GuestPart {
 
     static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress) {
         Path home = Fixtures.home().toAbsolutePath().normalize();
+        return run(o, kernel, folder, progress, home, home.resolve("lab"), java.time.Duration.ofMinutes(o.guestMinutes()));
+    }
+
+    /**
+     * As {@link #run(KernelMatrix.Options, String, Path, Consumer)} with the checkout the guest shares
+     * ({@code home}), the {@code ./lab} to run and the deadline given (tests run a stand-in).
+     */
+    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress, Path home, Path lab,
+            java.time.Duration deadlineAfter) {
         Path out = folder.toAbsolutePath().normalize().resolve("kernels").resolve(slug(kernel));
         String rel = "kernels/" + slug(kernel);
         if (!out.startsWith(home)) {
             return refused(kernel, rel, null, null, "the guest shares only the checkout (" + home + ") read-write, and the results "
                     + "folder " + folder + " is outside it; run without --out or with --out inside the checkout");
         }
-        List<String> argv = new ArrayList<>(List.of(home.resolve("lab").toString(), "vm", "run", "--kernel", kernel, "--",
+        List<String> argv = new ArrayList<>(List.of(lab.toString(), "vm", "run", "--kernel", kernel, "--",
                 "reproduce", "kernel-matrix", "--kernels", "host", "--out", out.toString()));
         if (o.quick()) {
             argv.add("--quick");
@@ -74,7 +86,7 @@ final class GuestPart {
             Thread reader = new Thread(() -> relay(p, kernel, tail, progress), "heimdall-guest-output");
             reader.setDaemon(true);
             reader.start();
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(o.guestMinutes());
+            long deadline = System.nanoTime() + deadlineAfter.toNanos();
             while (!p.waitFor(1, TimeUnit.SECONDS)) {
                 if (Interruption.stopRequested() || System.nanoTime() - deadline > 0) {
                     break;
@@ -84,13 +96,13 @@ final class GuestPart {
                 // ./lab vm ends QEMU and the guest's work on SIGTERM; a second chance, then SIGKILL
                 boolean stopped = Interruption.stopRequested();
                 p.destroy();
-                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                if (!p.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     p.waitFor(10, TimeUnit.SECONDS);
                 }
                 reader.join(2_000);
-                return refused(kernel, rel, null, readVm(out), stopped ? "stopped while the guest ran"
-                        : "the guest's part did not finish within " + o.guestMinutes() + " minutes; ended" + lastLines(tail));
+                return refused(kernel, rel, null, null, stopped ? "stopped while the guest ran"
+                        : "the guest's part did not finish within " + deadlineAfter.toSeconds() + " s; ended" + lastLines(tail));
             }
             reader.join(5_000);
             status = p.exitValue();
@@ -98,49 +110,40 @@ final class GuestPart {
             return refused(kernel, rel, null, null, "cannot start ./lab vm run: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return refused(kernel, rel, null, readVm(out), "interrupted while the guest ran");
+            return refused(kernel, rel, null, null, "interrupted while the guest ran");
         }
-        JsonNode vm = readVm(out);
+        // The guest's folder is read as any folder a user names: no link followed, no FIFO blocked on,
+        // each file read once and parsed from that copy.
         if (!Files.isRegularFile(out.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)) {
-            return refused(kernel, rel, status, vm, "./lab vm run exited " + status + " and the guest wrote no summary.json"
+            return refused(kernel, rel, status, null, "./lab vm run exited " + status + " and the guest wrote no summary.json"
                     + lastLines(tail));
         }
-        Summary s;
+        Results loaded;
         try {
-            s = SummaryJson.read(out);
+            loaded = CompareFiles.load(out);
         } catch (BadInput e) {
-            return refused(kernel, rel, status, vm, "the guest's summary.json is not a kernel-matrix summary: " + e.getMessage());
+            return refused(kernel, rel, status, null, "the guest's folder does not load: " + e.getMessage());
         }
-        if (s.kind() != heimdall.lab.results.ResultKind.KERNEL_MATRIX) {
-            return refused(kernel, rel, status, vm, "the guest's folder is a " + s.kind().reproduction() + " folder");
+        if (loaded.kind() != ResultKind.KERNEL_MATRIX) {
+            return refused(kernel, rel, status, null, "the guest's folder is a " + loaded.kind().reproduction() + " folder");
         }
+        JsonNode env = loaded.environmentJson();
+        JsonNode vm = env != null && env.get("vm") != null && env.get("vm").isObject() ? env.get("vm") : null;
+        // Emulated unless the guest's own record says otherwise: never a native figure by default.
         boolean emulated = vm == null || !vm.path("emulated").isBoolean() || vm.path("emulated").booleanValue();
         List<KernelMatrixRow> rows = new ArrayList<>();
-        for (ResultRow r : s.rows()) {
-            rows.add(((KernelMatrixRow) r).asKernel(kernel, emulated));
+        for (KernelMatrixRow r : loaded.kernelMatrix()) {
+            if (!"host".equals(r.kernel())) {
+                return refused(kernel, rel, status, vm, "the guest's folder holds a row of kernel \"" + r.kernel()
+                        + "\"; its part measures only its own (host)");
+            }
+            rows.add(r.asKernel(kernel, emulated));
         }
         if (status != 0) {
             rows.add(KernelMatrix.kernelRow(kernel, rows.isEmpty() ? "?" : rows.get(0).kernelRelease(), emulated, "refused",
                     "./lab vm run exited " + status + lastLines(tail)));
         }
         return new Outcome(rows, new Guest(kernel, rel, status, vm));
-    }
-
-    /**
-     * The guest folder's {@code vm} facts (null: no environment.json, or none recorded). A folder
-     * whose {@code vm} facts are missing is taken as emulated: never a native figure by default.
-     */
-    private static JsonNode readVm(Path out) {
-        Path env = out.resolve("environment.json");
-        if (!Files.isRegularFile(env, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        try {
-            JsonNode vm = SummaryJson.tree(env, Files.readAllBytes(env)).get("vm");
-            return vm == null || !vm.isObject() ? null : vm;
-        } catch (IOException | BadInput e) {
-            return null;
-        }
     }
 
     private static Outcome refused(String kernel, String rel, Integer status, JsonNode vm, String why) {
