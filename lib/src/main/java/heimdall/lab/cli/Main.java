@@ -44,7 +44,10 @@ public final class Main {
                 new heimdall.lab.follower.FollowCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand(),
                 new heimdall.lab.analysis.DistillCommand(),
-                new heimdall.lab.explore.ExploreCheckCommand()
+                new heimdall.lab.explore.ExploreCheckCommand(),
+                new heimdall.lab.vm.VmRunCommand(),
+                new heimdall.lab.vm.VmKernelsCommand(),
+                new heimdall.lab.vm.VmFetchCommand()
         );
     }
 

@@ -1,0 +1,48 @@
+package heimdall.lab.vm;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.util.List;
+
+/**
+ * How QEMU runs the guest's code: KVM (the host's CPU, native speed) or TCG (emulated, figures comparable only
+ * within one folder). Never assumed: KVM is tried only when {@code /dev/kvm} opens, and kept only when the guest
+ * boots under it by a deadline ({@link GuestRun}); otherwise TCG, said on stderr and recorded.
+ */
+public enum Accelerator {
+    KVM("kvm", List.of("-accel", "kvm")),
+    // the "max" CPU: every feature TCG emulates (RDRAND among them, so a guest kernel's random pool starts at once)
+    TCG("tcg", List.of("-accel", "tcg,thread=multi", "-cpu", "max"));
+
+    private final String label;
+    private final List<String> qemuArgs;
+
+    Accelerator(String label, List<String> qemuArgs) {
+        this.label = label;
+        this.qemuArgs = qemuArgs;
+    }
+
+    /** {@code kvm} or {@code tcg}, as {@code environment.json} and {@code --accel} say it. */
+    public String label() {
+        return label;
+    }
+
+    /** QEMU's arguments for it. */
+    List<String> qemuArgs() {
+        return qemuArgs;
+    }
+
+    /** Whether the guest's instructions are emulated. */
+    public boolean emulated() {
+        return this == TCG;
+    }
+
+    /** Why KVM cannot even be tried, or null when {@code /dev/kvm} opens for reading and writing. */
+    static String kvmUnavailable() {
+        try (RandomAccessFile f = new RandomAccessFile("/dev/kvm", "rw")) {
+            return null;
+        } catch (IOException e) {
+            return "/dev/kvm does not open (" + e.getMessage() + ")";
+        }
+    }
+}

@@ -1,0 +1,332 @@
+package heimdall.lab.vm;
+
+import heimdall.lab.Io;
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.Interruption;
+import heimdall.lab.sys.SafeFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One guest from start to power-off: QEMU started (from the calling thread, which must outlive it: QEMU's parent-death
+ * signal is tied to it), the boot marker awaited by a deadline, then the command's output copied out of the share as
+ * it grows, under an overall deadline and a watchdog, and its exit status read back. Every way it can go wrong ends
+ * QEMU and is a {@link Refusal} naming the step; a signal to us (Ctrl-C, SIGTERM) is handed to the guest's command,
+ * which gets {@link #STOP_GRACE} to write what it measured before QEMU is killed.
+ */
+final class GuestRun {
+    static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    private static final long POLL_MS = 100;
+    /** Console lines kept for messages. */
+    private static final int KEEP_LINES = 12;
+
+    /** Why a boot did not get as far as the command. */
+    static final class NotBooted extends RuntimeException {
+        NotBooted(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    private final List<String> argv;
+    private final Path share;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Deque<String> kernelLines = new ArrayDeque<>();
+    private final BlockingQueue<String> markers = new LinkedBlockingQueue<>();
+    private final StringBuilder qemuErr = new StringBuilder();
+    private volatile long lastProgress = System.nanoTime();
+    private Process qemu;
+
+    GuestRun(List<String> argv, Path share, PrintStream out, PrintStream err) {
+        this.argv = List.copyOf(argv);
+        this.share = share;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Starts QEMU and waits for the guest's boot marker for at most {@code bootDeadline}; throws {@link NotBooted}
+     * (QEMU ended) when it does not come.
+     */
+    void boot(Duration bootDeadline) {
+        try {
+            qemu = new ProcessBuilder(argv).start();
+        } catch (IOException e) {
+            throw new Refusal("starting the guest: cannot run " + QemuCommand.QEMU + ": " + Io.reason(e));
+        }
+        Thread console = new Thread(() -> readConsole(qemu.getInputStream()), "vm-console");
+        Thread qerr = new Thread(() -> readQemuErr(qemu.getErrorStream()), "vm-qemu-stderr");
+        console.setDaemon(true);
+        qerr.setDaemon(true);
+        console.start();
+        qerr.start();
+        String first = awaitMarker(bootDeadline);
+        if (first == null || !first.equals(InitScript.BOOTED)) {
+            kill();
+            throw new NotBooted(first == null ? "no boot marker within " + bootDeadline.toSeconds() + " s"
+                    : "QEMU ended before the guest booted" + qemuSaid());
+        }
+    }
+
+    /**
+     * After {@link #boot}: waits for the guest's setup ({@code setupDeadline}), then copies the command's output until
+     * the guest powers off, and returns the command's exit status.
+     */
+    int finish(Duration setupDeadline, Duration timeout, Duration watchdog, Interruption interruption) {
+        long start = System.nanoTime();
+        String m = awaitMarker(setupDeadline);
+        if (m == null || !m.equals(InitScript.RUNNING)) {
+            kill();
+            if (m != null && m.startsWith(InitScript.FAILED)) {
+                throw new Refusal("guest setup: " + m.substring(InitScript.FAILED.length()) + " failed" + kernelSaid());
+            }
+            throw new Refusal("guest setup: not done within " + setupDeadline.toSeconds() + " s of boot" + kernelSaid());
+        }
+        lastProgress = System.nanoTime();
+        try (Tail stdout = new Tail(share.resolve("stdout"), out); Tail stderr = new Tail(share.resolve("stderr"), err)) {
+            long stopAsked = 0;
+            while (true) {
+                boolean ended = qemu.waitFor(POLL_MS, TimeUnit.MILLISECONDS);
+                stdout.copy();
+                stderr.copy();
+                if (stdout.grew() || stderr.grew()) {
+                    lastProgress = System.nanoTime();
+                }
+                if (ended) {
+                    break;
+                }
+                long now = System.nanoTime();
+                if (interruption.requested() && stopAsked == 0) {
+                    String sig = interruption.cause().filter(c -> c == Interruption.Cause.SIGINT).isPresent() ? "INT" : "TERM";
+                    err.println("lab vm: " + interruption.cause().get().said() + ": passing SIG" + sig
+                            + " to the guest's command; QEMU is killed in " + STOP_GRACE.toSeconds() + " s if it has not ended");
+                    SafeFiles.writeNew(share.resolve("stop"), sig.getBytes(StandardCharsets.US_ASCII));
+                    stopAsked = now;
+                } else if (stopAsked != 0 && now - stopAsked > STOP_GRACE.toNanos()) {
+                    kill();
+                    throw new Refusal("stopping the guest: its command did not end within " + STOP_GRACE.toSeconds()
+                            + " s of the stop; QEMU killed");
+                } else if (stopAsked == 0 && now - start > timeout.toNanos()) {
+                    kill();
+                    throw new Refusal("running the guest: not finished within --timeout " + timeout.toSeconds() + " s; QEMU killed"
+                            + kernelSaid());
+                } else if (stopAsked == 0 && now - lastProgress > watchdog.toNanos()) {
+                    kill();
+                    throw new Refusal("guest stalled: no output from its command or its /init for " + watchdog.toSeconds()
+                            + " s (--watchdog); QEMU killed" + kernelSaid());
+                }
+            }
+            stdout.copy();
+            stderr.copy();
+        } catch (IOException e) {
+            kill();
+            throw new UncheckedIOException("cannot read the guest's output in " + share, e);
+        } catch (InterruptedException e) {
+            kill();
+            Thread.currentThread().interrupt();
+            throw new Refusal("running the guest: interrupted; QEMU killed");
+        }
+        Optional<Integer> status = status();
+        if (status.isEmpty()) {
+            throw new Refusal("running the guest: it powered off without its command's exit status (QEMU status "
+                    + qemu.exitValue() + ")" + kernelSaid() + qemuSaid());
+        }
+        return status.get();
+    }
+
+    /** Ends QEMU now (SIGKILL) and waits for it; safe to call at any time, from any thread. */
+    void kill() {
+        Process p = qemu;
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** QEMU's process, while it runs (for tests and the shutdown hook). */
+    Optional<ProcessHandle> process() {
+        Process p = qemu;
+        return p == null ? Optional.empty() : Optional.of(p.toHandle());
+    }
+
+    /** The next marker line, or null when none comes by {@code deadline} or QEMU ended. */
+    private String awaitMarker(Duration deadline) {
+        long end = System.nanoTime() + deadline.toNanos();
+        try {
+            while (System.nanoTime() < end) {
+                String m = markers.poll(POLL_MS, TimeUnit.MILLISECONDS);
+                if (m != null) {
+                    return m;
+                }
+                if (!qemu.isAlive()) {
+                    m = markers.poll(500, TimeUnit.MILLISECONDS);
+                    return m != null ? m : "";
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
+    }
+
+    /** The status file the guest's /init wrote: one number 0..255, read from a regular file (no link followed). */
+    private Optional<Integer> status() {
+        Path f = share.resolve("status");
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer b = ByteBuffer.allocate(16);
+            ch.read(b);
+            String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).strip();
+            if (s.matches("[0-9]{1,3}") && Integer.parseInt(s) <= 255) {
+                return Optional.of(Integer.parseInt(s));
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * QEMU's stdout is the guest's console: /init's marker lines go to {@link #markers}, anything else (the kernel's
+     * messages, which {@code quiet} keeps to warnings) is said on our stderr and kept for messages. Kernel lines
+     * ({@code [   1.234] ...}) are not progress: an RCU stall prints them while nothing moves.
+     */
+    private void readConsole(InputStream in) {
+        StringBuilder line = new StringBuilder();
+        try (in) {
+            byte[] buf = new byte[8192];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                for (int i = 0; i < n; i++) {
+                    char c = (char) (buf[i] & 0xff);
+                    if (c == '\n') {
+                        consoleLine(line.toString());
+                        line.setLength(0);
+                    } else if (c != '\r' && line.length() < 4096) {
+                        line.append(c >= 0x20 && c < 0x7f || c == '\t' ? c : '?');
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // QEMU ended
+        }
+        if (!line.isEmpty()) {
+            consoleLine(line.toString());
+        }
+    }
+
+    private void consoleLine(String line) {
+        if (line.startsWith("heimdall-vm: ")) {
+            markers.add(line);
+            lastProgress = System.nanoTime();
+            return;
+        }
+        if (line.isBlank()) {
+            return;
+        }
+        synchronized (kernelLines) {
+            kernelLines.addLast(line);
+            if (kernelLines.size() > KEEP_LINES) {
+                kernelLines.removeFirst();
+            }
+        }
+        err.println("vm console: " + line);
+    }
+
+    private void readQemuErr(InputStream in) {
+        try (in) {
+            byte[] b = in.readNBytes(1 << 16);
+            synchronized (qemuErr) {
+                qemuErr.append(new String(b, StandardCharsets.UTF_8));
+            }
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            // QEMU ended
+        }
+    }
+
+    private String kernelSaid() {
+        synchronized (kernelLines) {
+            return kernelLines.isEmpty() ? "" : "; the guest's console last said: " + String.join(" / ", kernelLines);
+        }
+    }
+
+    private String qemuSaid() {
+        synchronized (qemuErr) {
+            String s = qemuErr.toString().strip();
+            return s.isEmpty() ? "" : "; QEMU said: " + String.join(" / ", s.lines().limit(6).toList());
+        }
+    }
+
+    /** QEMU's stderr so far (warnings about the host's KVM, for instance). */
+    String qemuStderr() {
+        synchronized (qemuErr) {
+            return qemuErr.toString();
+        }
+    }
+
+    /**
+     * A file the guest writes into the share, copied to one of our streams as it grows. We made it empty before the
+     * boot and read it through our own descriptor, so a name the guest swaps in later is never opened.
+     */
+    private static final class Tail implements AutoCloseable {
+        private final FileChannel ch;
+        private final PrintStream to;
+        private final ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+        private long at;
+        private boolean grew;
+
+        Tail(Path file, PrintStream to) throws IOException {
+            this.ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            this.to = to;
+        }
+
+        void copy() throws IOException {
+            grew = false;
+            while (true) {
+                buf.clear();
+                int n = ch.read(buf, at);
+                if (n <= 0) {
+                    break;
+                }
+                at += n;
+                grew = true;
+                to.write(buf.array(), 0, n);
+            }
+            if (grew) {
+                to.flush();
+            }
+        }
+
+        boolean grew() {
+            return grew;
+        }
+
+        @Override
+        public void close() throws IOException {
+            ch.close();
+        }
+    }
+}

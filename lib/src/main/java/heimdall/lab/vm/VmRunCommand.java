@@ -1,0 +1,261 @@
+package heimdall.lab.vm;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
+import heimdall.lab.bench.Interruption;
+import heimdall.lab.cli.Args;
+import heimdall.lab.cli.Command;
+import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Scratch;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/** {@code ./lab vm run --kernel K [...] -- ARGS...}: {@code ./lab ARGS...} in a guest of kernel K. */
+public final class VmRunCommand implements Command {
+    static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--exec"),
+            Set.of("--kernel", "--modules", "--cpus", "--memory", "--timeout", "--watchdog", "--accel"));
+    static final int DEFAULT_MEMORY_MIB = 4096;
+    static final int DEFAULT_TIMEOUT_S = 1200;
+    static final int DEFAULT_WATCHDOG_S = 300;
+    /** How long a guest gets to print its boot marker under KVM before it is judged not to boot there. */
+    static final Duration KVM_BOOT_DEADLINE = Duration.ofSeconds(10);
+    /** The same under TCG, where a boot takes a few seconds on an idle host. */
+    static final Duration TCG_BOOT_DEADLINE = Duration.ofSeconds(120);
+    /** From the boot marker to the command's start: modules and mounts. */
+    static final Duration SETUP_DEADLINE = Duration.ofSeconds(120);
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public VmRunCommand() {
+        this(System.out, System.err);
+    }
+
+    VmRunCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String name() {
+        return "vm run";
+    }
+
+    @Override
+    public String summary() {
+        return "run ./lab ARGS in a QEMU guest of another kernel (debian:5.10, debian:6.1, debian:6.12, or a bzImage)";
+    }
+
+    @Override
+    public Optional<CommandOptions> options() {
+        return Optional.of(OPTIONS);
+    }
+
+    @Override
+    public String help() {
+        return """
+                usage: ./lab vm run --kernel K [--modules DIR] [--cpus N] [--memory MIB] [--timeout S] [--watchdog S]
+                                    [--accel auto|kvm|tcg] [--exec] -- ARGS...
+
+                Boots a QEMU guest of kernel K and runs ./lab ARGS in it (with --exec: the program ARGS), in the same
+                checkout and working folder: the host's root is shared read-only, the checkout (its results/ folder
+                included) read-write; the guest has no network. Its output is ours, its exit status ours.
+
+                  --kernel K      a name (%s; fetched from Debian's archive into %s on first
+                                  use and checked by SHA-256 before every use), or the path of a bzImage
+                  --modules DIR   with a bzImage: its lib/modules/RELEASE folder (the modules must be the kernel's)
+                  --cpus N        vCPUs (default: 2, or fewer when this process may use fewer CPUs)
+                  --memory MIB    guest memory in MiB (default %d)
+                  --timeout S     the whole run's deadline (default %d s); QEMU is killed after it
+                  --watchdog S    a guest whose command prints nothing for S seconds is killed as stalled (default %d)
+                  --accel A       auto (default): KVM when /dev/kvm opens and the guest boots under it within %d s, else
+                                  TCG (emulated, said on stderr); kvm: KVM or a refusal; tcg: TCG without trying KVM
+                  --exec          ARGS is a program and its arguments, not ./lab's
+
+                The guest's kernel command line has tsc=reliable clocksource=tsc, so clock_gettime stays in the vDSO.
+                environment.json of a results folder written in the guest has a "vm" object (kernel, package, version,
+                sha256, release, accelerator, vcpus, memory_mib, emulated). Environment variables LAB_* and JAVA_HOME
+                are passed to the guest. Ctrl-C or SIGTERM passes the signal to the guest's command and ends QEMU
+                after at most %d s.
+                Exit status: the guest command's; 1 when the kernel cannot be fetched or verified, the guest does not
+                boot or set up by its deadline, times out or stalls; 2 bad input (--kernel, --modules, ...)."""
+                .formatted(NamedKernel.names(), KernelCache.defaultRoot(), DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S,
+                        DEFAULT_WATCHDOG_S, KVM_BOOT_DEADLINE.toSeconds(), GuestRun.STOP_GRACE.toSeconds());
+    }
+
+    /** What {@code --accel} asks. */
+    enum AccelChoice { AUTO, KVM, TCG }
+
+    /** The parsed command line. */
+    record Request(String kernel, Optional<Path> modules, int cpus, int memoryMib, Duration timeout, Duration watchdog,
+            AccelChoice accel, boolean exec, List<String> args) {}
+
+    /** Parses and checks {@code argv}; bad input names the option. */
+    static Request parse(List<String> argv) {
+        Args a = Args.parse("vm run", argv, OPTIONS).atMost(0);
+        String kernel = a.value("--kernel").orElseThrow(() -> new BadInput("--kernel: missing; give one of " + NamedKernel.names()
+                + " or the path of a bzImage with --modules DIR (./lab vm run --help)"));
+        Optional<Path> modules = a.value("--modules").map(Path::of);
+        if (NamedKernel.looksLikeName(kernel)) {
+            NamedKernel.parse(kernel);
+            if (modules.isPresent()) {
+                throw new BadInput("--modules: only with a bzImage path; " + kernel + " brings its own modules");
+            }
+        } else if (modules.isEmpty()) {
+            throw new BadInput("--modules: missing; a bzImage (--kernel " + kernel + ") needs its lib/modules/RELEASE folder");
+        }
+        int allowed = Cpus.allowed().size();
+        int cpus = a.intValue("--cpus", Math.min(2, allowed), 1, Math.max(1, allowed));
+        int memory = a.intValue("--memory", DEFAULT_MEMORY_MIB, 256, 1 << 20);
+        Duration timeout = Duration.ofSeconds(a.longValue("--timeout", DEFAULT_TIMEOUT_S, 10, 7 * 24 * 3600));
+        Duration watchdog = Duration.ofSeconds(a.longValue("--watchdog", DEFAULT_WATCHDOG_S, 10, 7 * 24 * 3600));
+        AccelChoice accel;
+        try {
+            accel = AccelChoice.valueOf(a.value("--accel").orElse("auto").toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new BadInput("--accel " + a.value("--accel").get() + ": not auto, kvm or tcg");
+        }
+        if (a.flag("--exec") && a.afterDashes().isEmpty()) {
+            throw new BadInput("--exec: no program given after --");
+        }
+        return new Request(kernel, modules, cpus, memory, timeout, watchdog, accel, a.flag("--exec"), a.afterDashes());
+    }
+
+    @Override
+    public int run(List<String> argv) {
+        Request r = parse(argv);
+        Path checkout = checkout();
+        Path cwd = Path.of("").toAbsolutePath();
+        QemuCommand.requireInstalled();
+        Initramfs.requireStaticBusybox();
+        try (Scratch scratch = Scratch.create("heimdall-vm-", GuestRun.STOP_GRACE.plusSeconds(15));
+                Interruption interruption = Interruption.catchSignals()) {
+            GuestKernel kernel = kernel(r, scratch.path());
+            List<KernelModules.Module> modules = KernelModules.load(kernel.modules(), kernel.release(),
+                    r.modules().isPresent() ? "--modules" : "the package's modules");
+            Path share = scratch.newDirectory("share");
+            String hostname = ("vm-" + (NamedKernel.looksLikeName(r.kernel()) ? r.kernel() : kernel.release()))
+                    .replaceAll("[^A-Za-z0-9.-]", "-");
+            List<String> command = r.exec() ? r.args() : prepend(checkout.resolve("lab").toString(), r.args());
+            Path initrd = Initramfs.build(scratch.path(), InitScript.text(KernelModules.names(modules), checkout, cwd, command,
+                    GuestEnvironment.passed(), hostname), modules);
+            for (String f : List.of("stdout", "stderr")) {
+                SafeFiles.writeNew(share.resolve(f), new byte[0]);
+            }
+            return boot(r, kernel, initrd, checkout, share, interruption);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the guest's files", e);
+        }
+    }
+
+    private int boot(Request r, GuestKernel kernel, Path initrd, Path checkout, Path share, Interruption interruption)
+            throws IOException {
+        List<Accelerator> tries = accelerators(r.accel());
+        for (int i = 0; i < tries.size(); i++) {
+            Accelerator accel = tries.get(i);
+            boolean last = i == tries.size() - 1;
+            VmFacts facts = VmFacts.of(kernel, accel, r.cpus(), r.memoryMib());
+            Files.deleteIfExists(share.resolve(VmFacts.FILE));
+            SafeFiles.writeNew(share.resolve(VmFacts.FILE), facts.json());
+            err.printf("lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n", kernel.kernel(),
+                    kernel.packageName().map(p -> p + " " + kernel.version().orElse("")).orElse("release " + kernel.release()),
+                    r.cpus(), r.cpus() == 1 ? "" : "s", Cpus.allowed().size(), r.memoryMib(),
+                    accel == Accelerator.KVM ? "trying KVM" : "TCG (emulated)");
+            GuestRun guest = new GuestRun(QemuCommand.argv(accel, kernel.vmlinuz(), initrd, r.cpus(), r.memoryMib(), checkout, share),
+                    share, out, err);
+            Thread reaper = new Thread(guest::kill, "vm-qemu-reaper");
+            Runtime.getRuntime().addShutdownHook(reaper);
+            long t0 = System.nanoTime();
+            try {
+                Duration deadline = accel == Accelerator.KVM ? KVM_BOOT_DEADLINE : TCG_BOOT_DEADLINE;
+                try {
+                    guest.boot(deadline);
+                } catch (GuestRun.NotBooted e) {
+                    if (accel == Accelerator.KVM && !last) {
+                        err.println("lab vm: KVM: guest did not boot within " + deadline.toSeconds() + " s; using TCG (emulated)");
+                        continue;
+                    }
+                    throw new Refusal((accel == Accelerator.KVM ? "KVM: " : "booting the guest (TCG): ") + e.getMessage()
+                            + "; QEMU killed");
+                }
+                err.printf(Locale.ROOT, "lab vm: booted under %s in %.1f s; running %s%n", accel.label(),
+                        (System.nanoTime() - t0) / 1e9, r.exec() ? String.join(" ", r.args()) : "./lab " + String.join(" ", r.args()));
+                int status = guest.finish(SETUP_DEADLINE, r.timeout(), r.watchdog(), interruption);
+                err.printf(Locale.ROOT, "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n", status,
+                        (System.nanoTime() - t0) / 1e9);
+                return status;
+            } finally {
+                guest.kill();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(reaper);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs (or ran) anyway
+                }
+            }
+        }
+        throw new IllegalStateException("no accelerator to try");
+    }
+
+    /** The accelerators to try in order, KVM only when /dev/kvm opens. */
+    private List<Accelerator> accelerators(AccelChoice choice) {
+        String why = Accelerator.kvmUnavailable();
+        return switch (choice) {
+            case TCG -> List.of(Accelerator.TCG);
+            case KVM -> {
+                if (why != null) {
+                    throw new Refusal("KVM: not usable: " + why + " (--accel kvm)");
+                }
+                yield List.of(Accelerator.KVM);
+            }
+            case AUTO -> {
+                if (why != null) {
+                    err.println("lab vm: KVM: not tried: " + why + "; using TCG (emulated)");
+                    yield List.of(Accelerator.TCG);
+                }
+                yield List.of(Accelerator.KVM, Accelerator.TCG);
+            }
+        };
+    }
+
+    /** The kernel to boot, in {@code scratch}: a named one from the cache, or a copy of the user's bzImage. */
+    private GuestKernel kernel(Request r, Path scratch) throws IOException {
+        if (NamedKernel.looksLikeName(r.kernel())) {
+            NamedKernel k = NamedKernel.parse(r.kernel());
+            return KernelCache.open(KernelCache.defaultRoot()).use(k, scratch, err);
+        }
+        Path given = Path.of(r.kernel());
+        BzImage.read(given, "--kernel"); // a clear error before the copy
+        // boot a copy we checked, not the user's file, which could change between our check and QEMU's read
+        Path copy = scratch.resolve("bzImage");
+        Files.copy(given, copy);
+        BzImage header = BzImage.read(copy, "--kernel");
+        return new GuestKernel(given.toString(), Optional.empty(), Optional.empty(), Sha256.of(copy), copy, r.modules().get(),
+                header.release());
+    }
+
+    /** The checkout {@code ./lab} runs from (the script passes it). */
+    static Path checkout() {
+        String home = System.getProperty("heimdall.lab.home");
+        if (home == null) {
+            throw new Refusal("vm run: the checkout is unknown (heimdall.lab.home unset): run it as ./lab vm run");
+        }
+        return Path.of(home).toAbsolutePath().normalize();
+    }
+
+    private static List<String> prepend(String first, List<String> rest) {
+        List<String> all = new java.util.ArrayList<>();
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+}
