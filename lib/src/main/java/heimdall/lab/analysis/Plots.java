@@ -531,7 +531,7 @@ public final class Plots {
             if (row.addedRatio() == null) {
                 continue;
             }
-            String label = row.section() + " · " + row.what();
+            String label = kernelMatrixLabel(row);
             if (!x.contains(label)) {
                 x.add(label);
             }
@@ -542,6 +542,24 @@ public final class Plots {
         cells.forEach((kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
         return categoryDots("Added cost over the kernel's own unfiltered call, per kernel (ratios only)", "row",
                 "added / unfiltered", x, series);
+    }
+
+    /** A short x label for a kernel-matrix row (the table keeps the whole name). */
+    static String kernelMatrixLabel(heimdall.lab.results.KernelMatrixRow row) {
+        String w = row.what();
+        if (row.section().equals("floor-cost")) {
+            return "floor " + w.replaceFirst("^[^·]*· ", "");
+        }
+        if (row.section().equals("follower-cost")) {
+            // measure · hook · process [· call]: the hook shortened, t_idle named by its process, t_follow by its call
+            String[] p = w.split(" · ");
+            if (p.length >= 3) {
+                String hook = p[1].equals("syscall-tracepoint") ? "tp" : p[1].equals("seccomp-fentry") ? "fentry" : p[1];
+                String which = p[0].equals("t_idle") ? p[2].replace("unrelated, ", "") : p.length > 3 ? p[3] : p[2];
+                return p[0] + " " + hook + " · " + which;
+            }
+        }
+        return row.section() + " " + w;
     }
 
     /**

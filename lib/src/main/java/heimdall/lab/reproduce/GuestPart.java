@@ -71,7 +71,10 @@ final class GuestPart {
             return refused(kernel, rel, null, null, "the guest shares only the checkout (" + home + ") read-write, and the results "
                     + "folder " + folder + " is outside it; run without --out or with --out inside the checkout");
         }
-        List<String> argv = new ArrayList<>(List.of(lab.toString(), "vm", "run", "--kernel", kernel, "--",
+        // ./lab vm's own deadline is ours; ours adds a minute for it to end QEMU and say so itself
+        long vmTimeout = Math.max(60, deadlineAfter.toSeconds() - 60);
+        List<String> argv = new ArrayList<>(List.of(lab.toString(), "vm", "run", "--kernel", kernel, "--timeout",
+                Long.toString(vmTimeout), "--",
                 "reproduce", "kernel-matrix", "--kernels", "host", "--out", out.toString()));
         if (o.quick()) {
             argv.add("--quick");

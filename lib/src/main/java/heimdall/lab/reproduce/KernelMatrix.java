@@ -202,6 +202,13 @@ public final class KernelMatrix {
         } catch (heimdall.lab.Refusal e) {
             rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "refused", e.getMessage(),
                     null, null, null, null, null, null, null, null, null, null, null, null, null));
+        } catch (RuntimeException e) {
+            // follower-cost's own failure (not a refusal) has already made itself the run's stop (Interruption.stopOn):
+            // the rows measured so far, this kernel's included, are written, marked, and the failure is raised after.
+            Interruption.stopOn(e);
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "failed",
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), null, null, null, null, null, null, null, null, null, null,
+                    null, null, null));
         }
         return rows;
     }
