@@ -283,15 +283,28 @@ public final class ResultsFolder {
         }
     }
 
-    /** Writes text into a new file; an existing entry (file, link, FIFO) is an error. */
+    /**
+     * Writes text into a new file; an existing entry (file, link, FIFO) is an error. A {@code table.md} written in a
+     * {@code ./lab vm} guest starts with a line saying so ({@link #vmHeader}), so no reader takes emulated figures
+     * for native ones.
+     */
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
+        if (name.equals("table.md")) {
+            text = heimdall.lab.vm.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
+        }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
+    }
+
+    /** The first line of a guest's {@code table.md}: the kernel, and under TCG that its figures are emulated. */
+    static String vmHeader(heimdall.lab.vm.VmFacts vm) {
+        return "**Measured in a VM (" + vm.kernel() + ", kernel " + vm.release() + ", " + vm.vcpus() + " vCPUs, "
+                + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")") + ".**\n\n";
     }
 
     /** A path for a new file inside the folder (e.g. {@code plots/x.png}), checked not to exist (links included). */

@@ -17,7 +17,8 @@ record ScriptCommand(String name, String summary, String help, Optional<CommandO
                     """
                     usage: ./lab test [MAVEN-ARGS...]
                     Runs every test: Maven's suites (the Jupyter kernel's also on JDK 25 where installed),
-                    every notebook executed headless, then the container job. MAVEN-ARGS go to mvn verify.""",
+                    ./lab in a guest of Debian's 6.1 (./lab vm run), every notebook executed headless, then
+                    the container job. MAVEN-ARGS go to mvn verify.""",
                     Optional.empty()),
             new ScriptCommand("kernel install", "register the Jupyter kernel (--user, or --prefix DIR)",
                     """

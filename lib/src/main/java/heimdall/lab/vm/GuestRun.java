@@ -33,7 +33,16 @@ import java.util.concurrent.TimeUnit;
  */
 final class GuestRun {
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    /**
+     * How long a guest whose kernel reported a stall (RCU, soft lockup, hung task) may stay silent before it is
+     * killed, however long {@code --watchdog} is: such a guest rarely recovers, and the watchdog alone would wait
+     * its full length.
+     */
+    static final Duration STALL_GRACE = Duration.ofSeconds(120);
     private static final long POLL_MS = 100;
+    /** The kernel's words for a guest that has stopped moving. */
+    private static final java.util.regex.Pattern STALL = java.util.regex.Pattern.compile(
+            "detected stalls?|self-detected stall|soft lockup|blocked for more than|Kernel panic");
     /** Console lines kept for messages. */
     private static final int KEEP_LINES = 12;
 
@@ -45,6 +54,7 @@ final class GuestRun {
     }
 
     private final List<String> argv;
+    private final Duration stallGrace;
     private final Path share;
     private final PrintStream out;
     private final PrintStream err;
@@ -52,9 +62,19 @@ final class GuestRun {
     private final BlockingQueue<String> markers = new LinkedBlockingQueue<>();
     private final StringBuilder qemuErr = new StringBuilder();
     private volatile long lastProgress = System.nanoTime();
+    private volatile boolean poweringOff;
+    /** When the kernel last began reporting a stall with no progress since (0: none), and its line. */
+    private volatile long stallSince;
+    private volatile String stallLine;
     private Process qemu;
 
     GuestRun(List<String> argv, Path share, PrintStream out, PrintStream err) {
+        this(argv, share, out, err, STALL_GRACE);
+    }
+
+    /** As above, with the grace after a kernel's stall report given (tests shorten it). */
+    GuestRun(List<String> argv, Path share, PrintStream out, PrintStream err, Duration stallGrace) {
+        this.stallGrace = stallGrace;
         this.argv = List.copyOf(argv);
         this.share = share;
         this.out = out;
@@ -108,6 +128,7 @@ final class GuestRun {
                 stderr.copy();
                 if (stdout.grew() || stderr.grew()) {
                     lastProgress = System.nanoTime();
+                    stallSince = 0;
                 }
                 if (ended) {
                     break;
@@ -131,6 +152,10 @@ final class GuestRun {
                     kill();
                     throw new Refusal("guest stalled: no output from its command or its /init for " + watchdog.toSeconds()
                             + " s (--watchdog); QEMU killed" + kernelSaid());
+                } else if (stopAsked == 0 && stallSince != 0 && now - stallSince > stallGrace.toNanos()) {
+                    kill();
+                    throw new Refusal("guest stalled: its kernel reported a stall (" + stallLine + ") and its command printed"
+                            + " nothing in the " + stallGrace.toSeconds() + " s since; QEMU killed" + kernelSaid());
                 }
             }
             stdout.copy();
@@ -143,7 +168,7 @@ final class GuestRun {
             Thread.currentThread().interrupt();
             throw new Refusal("running the guest: interrupted; QEMU killed");
         }
-        Optional<Integer> status = status();
+        Optional<Integer> status = status(share);
         if (status.isEmpty()) {
             throw new Refusal("running the guest: it powered off without its command's exit status (QEMU status "
                     + qemu.exitValue() + ")" + kernelSaid() + qemuSaid());
@@ -191,7 +216,7 @@ final class GuestRun {
     }
 
     /** The status file the guest's /init wrote: one number 0..255, read from a regular file (no link followed). */
-    private Optional<Integer> status() {
+    static Optional<Integer> status(Path share) {
         Path f = share.resolve("status");
         if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
@@ -241,10 +266,15 @@ final class GuestRun {
         if (line.startsWith("heimdall-vm: ")) {
             markers.add(line);
             lastProgress = System.nanoTime();
+            poweringOff |= line.startsWith(InitScript.EXIT);
             return;
         }
-        if (line.isBlank()) {
-            return;
+        if (line.isBlank() || poweringOff) {
+            return; // after the exit marker only the kernel's "reboot: Power down" comes
+        }
+        if (stallSince == 0 && STALL.matcher(line).find()) {
+            stallLine = line.replaceFirst("^\\[[ 0-9.]+\\] *", "");
+            stallSince = System.nanoTime();
         }
         synchronized (kernelLines) {
             kernelLines.addLast(line);

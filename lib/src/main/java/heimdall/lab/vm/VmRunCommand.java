@@ -26,7 +26,7 @@ public final class VmRunCommand implements Command {
             Set.of("--kernel", "--modules", "--cpus", "--memory", "--timeout", "--watchdog", "--accel"));
     static final int DEFAULT_MEMORY_MIB = 4096;
     static final int DEFAULT_TIMEOUT_S = 1200;
-    static final int DEFAULT_WATCHDOG_S = 300;
+    static final int DEFAULT_WATCHDOG_S = 600;
     /** How long a guest gets to print its boot marker under KVM before it is judged not to boot there. */
     static final Duration KVM_BOOT_DEADLINE = Duration.ofSeconds(10);
     /** The same under TCG, where a boot takes a few seconds on an idle host. */
@@ -77,7 +77,8 @@ public final class VmRunCommand implements Command {
                   --cpus N        vCPUs (default: 2, or fewer when this process may use fewer CPUs)
                   --memory MIB    guest memory in MiB (default %d)
                   --timeout S     the whole run's deadline (default %d s); QEMU is killed after it
-                  --watchdog S    a guest whose command prints nothing for S seconds is killed as stalled (default %d)
+                  --watchdog S    a guest whose command prints nothing for S seconds is killed as stalled (default %d;
+                                  120 s once its kernel has reported a stall: RCU, soft lockup, hung task)
                   --accel A       auto (default): KVM when /dev/kvm opens and the guest boots under it within %d s, else
                                   TCG (emulated, said on stderr); kvm: KVM or a refusal; tcg: TCG without trying KVM
                   --exec          ARGS is a program and its arguments, not ./lab's
@@ -134,12 +135,22 @@ public final class VmRunCommand implements Command {
     @Override
     public int run(List<String> argv) {
         Request r = parse(argv);
+        if (!NamedKernel.looksLikeName(r.kernel())) {
+            // the user's kernel and modules judged before anything is started: bad input is said first
+            BzImage header = BzImage.read(Path.of(r.kernel()), "--kernel");
+            KernelModules.load(r.modules().get(), header.release(), "--modules");
+        }
         Path checkout = checkout();
         Path cwd = Path.of("").toAbsolutePath();
         QemuCommand.requireInstalled();
         Initramfs.requireStaticBusybox();
-        try (Scratch scratch = Scratch.create("heimdall-vm-", GuestRun.STOP_GRACE.plusSeconds(15));
+        int stale = StaleScratch.reap(Path.of(System.getProperty("java.io.tmpdir")));
+        if (stale > 0) {
+            err.println("lab vm: removed " + stale + " scratch folder" + (stale == 1 ? "" : "s") + " of runs that were killed");
+        }
+        try (Scratch scratch = Scratch.create(StaleScratch.PREFIX, GuestRun.STOP_GRACE.plusSeconds(15));
                 Interruption interruption = Interruption.catchSignals()) {
+            StaleScratch.mark(scratch.path());
             GuestKernel kernel = kernel(r, scratch.path());
             List<KernelModules.Module> modules = KernelModules.load(kernel.modules(), kernel.release(),
                     r.modules().isPresent() ? "--modules" : "the package's modules");
