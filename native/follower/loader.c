@@ -32,13 +32,14 @@
 #include "follower.skel.h"
 #include "hookprobe.skel.h"
 
-#define HF_ABI 3
+#define HF_ABI 4
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
 
 struct hf {
 	struct follower *skel;
+	int hook;         /* HOOK_*: which program is loaded and attached */
 	struct ring_buffer *rb;
 	int32_t *out;     /* where the ring-buffer callback copies events during hf_poll */
 	int out_max;
@@ -140,6 +141,7 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		libbpf_set_print(NULL);
 	DECLARE_LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log, .kernel_log_size = LOG_SIZE,
 			    .kernel_log_level = getenv("HEIMDALL_FOLLOWER_DEBUG") ? 1 : 0);
+	h->hook = hook;
 	h->skel = follower__open_opts(&oo);
 	if (!h->skel) {
 		rc = -errno;
@@ -245,6 +247,40 @@ void hf_follow(int64_t handle, int32_t tgid)
 	struct hf *h = (struct hf *)(intptr_t)handle;
 
 	__atomic_store_n(&h->skel->bss->followed_tgid, (uint32_t)tgid, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Turns on the kernel's run-time statistics of BPF programs (BPF_ENABLE_STATS, BPF_STATS_RUN_TIME) for
+ * as long as the returned descriptor is open (hf_close_fd). Returns the descriptor or -errno.
+ */
+int32_t hf_enable_stats(void)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return fd < 0 ? -errno : fd;
+}
+
+int32_t hf_close_fd(int32_t fd)
+{
+	return close(fd) == 0 ? 0 : -errno;
+}
+
+/*
+ * The attached step program's statistics as the kernel counts them (bpf_prog_info; counted only while
+ * statistics are on): out[0] run_time_ns, out[1] run_cnt. Returns 0 or -errno.
+ */
+int32_t hf_prog_stats(int64_t handle, int64_t *out)
+{
+	struct hf *h = (struct hf *)(intptr_t)handle;
+	struct bpf_program *p = h->hook == HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc : h->skel->progs.hfollow_enter;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) != 0)
+		return -errno;
+	out[0] = (int64_t)info.run_time_ns;
+	out[1] = (int64_t)info.run_cnt;
+	return 0;
 }
 
 /* Detaches and frees everything (idempotent per handle: the caller forgets the handle). */

@@ -41,10 +41,13 @@ public final class MeasuredChild {
      * Starts a child and returns at once; use this when something must happen while it runs (serving
      * its listener). Close it (try-with-resources) to be sure it is killed and reaped.
      *
-     * @throws Refusal when the runner cannot be spawned
+     * @throws Refusal when the runner cannot be spawned, or the kernel's clocksource has no vDSO path
+     *     ({@link Clocksource}: the child's clock would be a system call)
      */
     public static RunningChild start(ChildSpec spec) {
         byte[] bytes = spec.encode();
+        // Read at every start: the kernel's watchdog can switch the clocksource (tsc to hpet) while a run goes on.
+        Clocksource.current().requireVdso();
         long handle = NativeLib.hl_run_spawn(NativeLib.runner().toString(), bytes, bytes.length);
         if (handle < 0) {
             throw new Refusal("cannot spawn " + NativeLib.runner() + ": " + Errno.name((int) -handle));

@@ -42,6 +42,7 @@ public final class Main {
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),
                 new heimdall.lab.follower.FollowCommand(),
+                new heimdall.lab.follower.FollowCheckCommand(),
                 new heimdall.lab.reproduce.GraphJmhCommand(),
                 new heimdall.lab.analysis.DistillCommand(),
                 new heimdall.lab.explore.ExploreCheckCommand(),

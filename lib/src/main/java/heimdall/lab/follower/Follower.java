@@ -37,6 +37,50 @@ public final class Follower implements AutoCloseable {
      */
     public record Stats(long calls, long signals, long callsAfterKill, boolean armed, boolean killed, long droppedEvents) {}
 
+    /**
+     * The step program's own cost as the kernel counts it (bpf_prog_info), counted only while
+     * {@link RunTimeStats} are on.
+     *
+     * @param runTimeNs time spent in the program
+     * @param runCount times the program ran (on the tracepoint: every call of every task on the host)
+     */
+    public record ProgramStats(long runTimeNs, long runCount) {
+        /** Nanoseconds a run, or null when it never ran. */
+        public Double nsPerRun() {
+            return runCount == 0 ? null : (double) runTimeNs / runCount;
+        }
+    }
+
+    /**
+     * The kernel's run-time statistics of BPF programs (BPF_ENABLE_STATS), on while this is open.
+     * Statistics cost every program run two clock reads, so timed runs are made without them.
+     */
+    static final class RunTimeStats implements AutoCloseable {
+        private int fd;
+
+        private RunTimeStats(int fd) {
+            this.fd = fd;
+        }
+
+        /** @throws Refusal the kernel refused BPF_ENABLE_STATS (its errno named) */
+        static RunTimeStats enable() {
+            FollowerNative.load();
+            int fd = FollowerNative.hf_enable_stats();
+            if (fd < 0) {
+                throw new Refusal("the kernel refused BPF_ENABLE_STATS (BPF_STATS_RUN_TIME): " + HookProbe.errno(-fd));
+            }
+            return new RunTimeStats(fd);
+        }
+
+        @Override
+        public void close() {
+            if (fd >= 0) {
+                FollowerNative.hf_close_fd(fd);
+                fd = -1;
+            }
+        }
+    }
+
     private final Hook hook;
     private final int pid;
     private long handle;
@@ -149,6 +193,17 @@ public final class Follower implements AutoCloseable {
         long[] s = new long[6];
         FollowerNative.hf_stats(handle, s);
         return new Stats(s[0], s[1], s[2], s[3] != 0, s[4] != 0, s[5]);
+    }
+
+    /** The step program's run time and run count so far (both 0 unless {@link RunTimeStats} were on). */
+    public ProgramStats programStats() {
+        open();
+        long[] s = new long[2];
+        int rc = FollowerNative.hf_prog_stats(handle, s);
+        if (rc != 0) {
+            throw new IllegalStateException("cannot read the follower program's info: errno " + -rc);
+        }
+        return new ProgramStats(s[0], s[1]);
     }
 
     /** Points an armed follower at process {@code pid} instead (a cost measurement's next child). */

@@ -103,7 +103,7 @@ public final class FollowerCost {
         FollowerCostRow bare(String status, String reason, Runs runs) {
             return new FollowerCostRow(measure + " · " + hook.wire() + " · " + process, measure, hook.wire(), process, floorName(),
                     callName(call), status, reason, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, runs.asked(), runs.completed(), runs.interrupted());
+                    null, null, null, null, null, runs.asked(), runs.completed(), runs.interrupted());
         }
     }
 
@@ -187,6 +187,12 @@ public final class FollowerCost {
         return new Result(folder.path(), summary, cause);
     }
 
+    /** A row's measured child for run {@code i}: its call, CPU and code placement, under its floor if it has one. */
+    private static ChildSpec spec(Row r, Options o, int i) {
+        ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
+        return r.floor() == null ? spec : spec.withPrograms(r.floor().bytes());
+    }
+
     private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
@@ -195,14 +201,11 @@ public final class FollowerCost {
         int done = 0;
         try {
             for (int i = 0; i < o.runs() && !Interruption.stopRequested(); i++) {
-                ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
-                if (r.floor() != null) {
-                    spec = spec.withPrograms(r.floor().bytes());
-                }
+                ChildSpec spec = spec(r, o, i);
                 beforeRun.run();
                 // Alternate the variants so drift in the host's load spreads over both.
                 long[] a = MeasuredChild.run(spec).requireCompleted().samples();
-                long[] b = withFollower(r, spec, o);
+                long[] b = withFollower(r, spec, o, false).samples();
                 if (Interruption.stopRequested()) {
                     // The stop came while this run was under way: it may have come before a child started,
                     // too late to end it, so the run finished. It is not kept (nor would a run the stop ended
@@ -230,6 +233,8 @@ public final class FollowerCost {
         if (done == 0) {
             return r.bare("not measured", null, new Runs(o.runs(), 0, true));
         }
+        ProgramRun prog = Interruption.stopRequested() ? new ProgramRun(null, "statistics run not made: stopped")
+                : programRun(r, spec(r, o, 0), o);
         without = java.util.Arrays.copyOf(without, done);
         with = java.util.Arrays.copyOf(with, done);
         Stats.Summary a = Stats.ofAll(without);
@@ -244,7 +249,8 @@ public final class FollowerCost {
                 a.p99(), b.p99(), boxed(medWithout), boxed(medWith), spreadWithout, spreadWith,
                 Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD, null, null, null,
                 "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
-                runs.asked(), runs.completed(), runs.interrupted());
+                prog.stats() == null ? null : prog.stats().runCount(), prog.stats() == null ? null : prog.stats().runTimeNs(),
+                prog.stats() == null ? null : prog.stats().nsPerRun(), prog.note(), runs.asked(), runs.completed(), runs.interrupted());
     }
 
     /**
@@ -296,7 +302,7 @@ public final class FollowerCost {
     private static FollowerCostRow divergenceRow(String what, Hook hook, String process, String floor, String status, String reason,
             List<Long> at, List<Long> after, Long completedFromDivergence, String published, Runs runs) {
         return new FollowerCostRow(what, "divergence", hook.wire(), process, floor, "getpgrp", status, reason, null, null, null, null,
-                null, null, null, null, null, null, at, after, completedFromDivergence, published, runs.asked(), runs.completed(),
+                null, null, null, null, null, null, at, after, completedFromDivergence, published, null, null, null, null, runs.asked(), runs.completed(),
                 runs.interrupted());
     }
 
@@ -304,14 +310,52 @@ public final class FollowerCost {
         return java.util.Arrays.stream(values).boxed().toList();
     }
 
+    /** A run with the follower attached: the child's samples, and the program's statistics when they were on. */
+    private record WithRun(long[] samples, Follower.ProgramStats program, long stepped) {}
+
+    /** The follower program's own cost over a row's statistics run, or why there is none. */
+    private record ProgramRun(Follower.ProgramStats stats, String note) {}
+
+    /**
+     * One more run of the row with BPF run-time statistics on (apart from the timed runs: statistics add
+     * two clock reads to every program run). On the tracepoint the program runs for every call of every task
+     * on the host (the unfollowed ones only test their process id); on fentry for every call of every
+     * filtered task: the note says how many of the runs were the followed child's stepped calls.
+     */
+    private static ProgramRun programRun(Row r, ChildSpec spec, Options o) {
+        WithRun w;
+        try {
+            w = withFollower(r, spec, o, true);
+        } catch (Refusal e) {
+            return new ProgramRun(null, "statistics run refused: " + e.getMessage());
+        }
+        Follower.ProgramStats p = w.program();
+        String who = r.hook() == Hook.SECCOMP_FENTRY ? "every call of every filtered task" : "every call of every task";
+        String note = String.format(Locale.ROOT, "one run with BPF_ENABLE_STATS: the program ran %,d times (%s), %,d of them "
+                + "the followed child's stepped calls", p.runCount(), who, w.stepped());
+        if (statsAlreadyOn()) {
+            note += "; kernel.bpf_stats_enabled was already 1: the timed runs include the statistics' own cost";
+        }
+        return new ProgramRun(p, note);
+    }
+
+    private static boolean statsAlreadyOn() {
+        try {
+            return "1".equals(Files.readString(Path.of("/proc/sys/kernel/bpf_stats_enabled")).strip());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** One run with the follower attached: following the child itself, or an idle bystander. */
-    private static long[] withFollower(Row r, ChildSpec spec, Options o) {
+    private static WithRun withFollower(Row r, ChildSpec spec, Options o, boolean programStats) {
         int[] gate = new int[1];
         int idle = FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
         if (idle < 0) {
             throw new IllegalStateException("cannot fork the idle bystander: errno " + -idle);
         }
-        try (Follower f = Follower.attachArmed(KernelTables.allowingEverything(), idle, r.hook())) {
+        try (Follower.RunTimeStats on = programStats ? Follower.RunTimeStats.enable() : null;
+                Follower f = Follower.attachArmed(KernelTables.allowingEverything(), idle, r.hook())) {
             ChildResult res;
             try (RunningChild child = MeasuredChild.start(spec)) {
                 if (r.followed()) {
@@ -319,6 +363,7 @@ public final class FollowerCost {
                 }
                 res = child.await().requireCompleted();
             }
+            Follower.ProgramStats prog = programStats ? f.programStats() : null;
             Follower.Stats s = f.stats();
             // The follower is pointed at the child once its pid is known, while the child already runs:
             // it must have been following before the second half of the warm-up, so that every timed
@@ -332,7 +377,7 @@ public final class FollowerCost {
             if (!r.followed() && s.calls() != 0) {
                 throw new IllegalStateException("the follower stepped " + s.calls() + " calls of the idle bystander");
             }
-            return res.samples();
+            return new WithRun(res.samples(), prog, s.calls());
         } finally {
             FollowerNative.hf_close_gate(gate[0]);
             int[] st = new int[1];
@@ -349,8 +394,9 @@ public final class FollowerCost {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
                 + "not followed pays while the follower is attached.\n\n");
-        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | spread | runs | published |\n");
-        b.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
+        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | spread | program ns/run "
+                + "| runs | published |\n");
+        b.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         List<String> refusals = new ArrayList<>();
         for (FollowerCostRow m : summary) {
             if (m.divergence()) {
@@ -359,10 +405,12 @@ public final class FollowerCost {
             boolean ok = "ok".equals(m.status());
             String spread = ok ? String.format(Locale.ROOT, "%.0f%% / %.0f%%%s", 100 * m.spreadWithout(),
                     100 * m.spreadWith(), Boolean.TRUE.equals(m.noisy()) ? " noisy" : "") : "";
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
+            String program = m.programNsPerRun() != null ? String.format(Locale.ROOT, "%.1f (%,d runs)", m.programNsPerRun(),
+                    m.programRuns()) : "";
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
                     m.measure(), m.hook(), m.process(), m.floor(), m.call(),
                     ok ? m.medianWithoutNs() : "", ok ? m.medianWithNs() : "", ok ? m.addedNs() : status(m, refusals),
-                    spread, m.runsCompleted(), m.runsAsked()));
+                    spread, program, m.runsCompleted(), m.runsAsked()));
         }
         b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
                 + "itself: the kill lands as it returns):\n\n");
@@ -377,7 +425,10 @@ public final class FollowerCost {
             }
         }
         b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
-                + "published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
+                + "program ns/run: the follower program's own time per run as the kernel counts it (BPF_ENABLE_STATS, one extra "
+                + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of every task, on "
+                + "fentry for every call of every filtered task: summary.json's program_stats_note says how many were the "
+                + "followed child's). published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
         for (int i = 0; i < refusals.size(); i++) {
             b.append("\n[").append(i + 1).append("] ").append(refusals.get(i).replace("\n", "\n    ")).append('\n');
         }

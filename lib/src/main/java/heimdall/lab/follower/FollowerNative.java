@@ -6,7 +6,7 @@ import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
 final class FollowerNative {
-    static final int ABI = 3;
+    static final int ABI = 4;
     static final String LIBRARY = "libheimdall-follower.so";
 
     static {
@@ -36,6 +36,12 @@ final class FollowerNative {
     static native void hf_follow(long handle, int tgid);
 
     static native void hf_close(long handle);
+
+    static native int hf_enable_stats();
+
+    static native int hf_close_fd(int fd);
+
+    static native int hf_prog_stats(long handle, long[] out);
 
     /** argv: a NULL-terminated {@link com.sun.jna.StringArray} (direct mapping takes no String[]). */
     static native int hf_spawn(String path, com.sun.jna.Pointer argv, int floor, int[] gate);

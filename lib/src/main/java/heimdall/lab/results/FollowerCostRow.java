@@ -9,7 +9,10 @@ import java.util.Set;
  * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
  * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill. The
  * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
- * merged on main. The components are in the order {@code FollowerCost} writes them (the runs last).
+ * merged on main. The {@code program_*} fields (absent from older folders) are the follower program's own cost
+ * as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run of the row made with
+ * statistics on, apart from the timed runs. The components are in the order {@code FollowerCost} writes them
+ * (the runs last).
  */
 public record FollowerCostRow(
         @JsonProperty("what") String what,
@@ -34,6 +37,10 @@ public record FollowerCostRow(
         @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
         @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence,
         @JsonProperty("published") String published,
+        @JsonProperty("program_runs") Long programRuns,
+        @JsonProperty("program_run_time_ns") Long programRunTimeNs,
+        @JsonProperty("program_ns_per_run") Double programNsPerRun,
+        @JsonProperty("program_stats_note") String programStatsNote,
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
         @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {

@@ -39,6 +39,20 @@ class FollowerCostTest {
             }
             assertTrue(row.medianWithNs() > 0 && row.medianWithoutNs() > 0, row.toString());
             assertNotNull(row.noisy(), row.toString());
+            // The program's own cost as the kernel counts it, over the row's statistics run.
+            assertNotNull(row.programRuns(), row.toString());
+            assertTrue(row.programStatsNote().startsWith("one run with BPF_ENABLE_STATS"), row.toString());
+            if (row.measure().equals("t_follow")) {
+                // The followed child's calls all ran the program (the timed ones and half the warm-up at least).
+                assertTrue(row.programRuns() >= 5_000 + FollowerCost.Options.MIN_WARMUP / 2, row.toString());
+                assertTrue(row.programNsPerRun() > 0 && row.programRunTimeNs() > 0, row.toString());
+            } else if (row.hook().equals("seccomp-fentry") && row.floor().equals("none")) {
+                // No floor, no __secure_computing: the unrelated process never reaches design (b)'s program.
+                assertTrue(row.programRuns() < 5_000, "the bystander's calls did not run the program: " + row);
+            } else if (row.hook().equals("syscall-tracepoint")) {
+                // Every task's calls run the tracepoint's program: the unrelated child's among them.
+                assertTrue(row.programRuns() >= 5_000, row.toString());
+            }
             int i = r.summary().indexOf(row);
             assertEquals(1, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH).length);
             assertEquals(5_000, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITHOUT)[0].length);
@@ -48,10 +62,24 @@ class FollowerCostTest {
         }
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("not measured") && table.contains("calls completed from the divergence"), table);
+        assertTrue(table.contains("program ns/run"), table);
         // The plots the framework draws afterwards: ECDFs of the measured hook, and the added cost per row.
         List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(r.folder()),
                 r.folder().resolve("plots"));
         assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("ecdf-syscall-tracepoint.png")), plots.toString());
         assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("added-cost.png")), plots.toString());
+    }
+
+    /** Folders written before the program_* fields load as they are (the fields absent, read as null). */
+    @Test
+    void aFolderFromBeforeTheProgramStatisticsStillLoads() {
+        Path old = heimdall.lab.reproduce.Fixtures.home().resolve("results/2026-11-30-vm-follower-cost");
+        List<FollowerCostRow> rows = heimdall.lab.analysis.Results.load(old).followerCost();
+        assertEquals(12, rows.size());
+        for (FollowerCostRow row : rows) {
+            assertEquals(null, row.programRuns(), row.toString());
+            assertEquals(null, row.programStatsNote(), row.toString());
+        }
+        assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
     }
 }

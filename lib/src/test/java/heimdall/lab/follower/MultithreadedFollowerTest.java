@@ -45,7 +45,7 @@ class MultithreadedFollowerTest {
 
     @BeforeAll
     static void record() throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.btf(), KernelFacts.kernelAtLeast(6, 9)); // PIDFD_THREAD
+        Requires.that(KernelFacts.root(), KernelFacts.btf());
         Requires.ptrace();
         Tracer.Run run = Tracer.withCallSites(64).run(List.of(program()));
         assertEquals(0, run.status(), run.stderr());
