@@ -116,7 +116,8 @@ public final class KernelMatrix {
                     null, f.since(), f.predicted(), f.observed(), f.agrees(), f.note(), null, null, null, null, null, null, null, null));
         }
         if (!Interruption.stopRequested()) {
-            rows.addAll(floorRows(o, kernel, release, emulated, progress));
+            boolean noSend = features.stream().anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
+            rows.addAll(floorRows(o, kernel, release, emulated, noSend, progress));
         }
         rows.addAll(bitmapExpectations(kernel, release, emulated, features));
         if (!Interruption.stopRequested()) {
@@ -136,7 +137,12 @@ public final class KernelMatrix {
         return out;
     }
 
-    private static List<KernelMatrixRow> floorRows(Options o, String kernel, String release, boolean emulated,
+    /** Why a brokered row fails on a kernel without ADDFD's SEND flag: the broker has no other path. */
+    static final String NO_SEND = "this kernel has no SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): the broker installs the descriptor and "
+            + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses with EINVAL; the broker "
+            + "has no ADDFD-then-SEND path, so the call is answered with that error";
+
+    private static List<KernelMatrixRow> floorRows(Options o, String kernel, String release, boolean emulated, boolean noSend,
             Consumer<String> progress) {
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
@@ -151,8 +157,10 @@ public final class KernelMatrix {
                 FloorCostRow f = FloorSummary.of(m, o.floor().runs(), Interruption.stopRequested());
                 String what = f.what() + " · " + f.call() + (f.supervisor() != null ? " · " + f.supervisor() + " " + f.answer() : "");
                 boolean ok = f.failure() == null && f.addedNs() != null;
+                String failure = f.failure() != null && noSend && f.supervisor() != null && f.failure().contains("errno 22")
+                        ? f.failure() + "; " + NO_SEND : f.failure();
                 rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", what, ok ? "ok" : f.failure() != null
-                        ? "refused" : "not measured", f.failure(), null, null, null, null, null, f.medianNoneNs(), f.medianNs(),
+                        ? "refused" : "not measured", failure, null, null, null, null, null, f.medianNoneNs(), f.medianNs(),
                         f.addedNs(), ratio(f.addedNs(), f.medianNoneNs()), f.noisy(), f.runsAsked(), f.runsCompleted(), f.interrupted()));
             }
         } catch (heimdall.lab.Refusal e) {
