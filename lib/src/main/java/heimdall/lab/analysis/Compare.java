@@ -188,7 +188,17 @@ public final class Compare {
 
     /** The key columns (row identity) in the table, in order. */
     public List<String> keyColumns() {
-        return spec.keys();
+        return spec.keys().stream().map(Compare::keyColumn).toList();
+    }
+
+    /** The table's own columns a row's key field may not take the name of (kernel-matrix rows have a {@code kernel}). */
+    private static final Set<String> FOLDER_COLUMNS = Set.of("n", "label", "folder", "host", "kernel", "cpu", "clocksource", "pti",
+            "process_seccomp_filters", "in_container", "container_signs", "row", "present", "status", "interrupted", "completed",
+            "median", "added", "published_added", "ratio_to_published", "emulated", "added_ratio");
+
+    /** A key field's column: its own name, or {@code row_<name>} where a folder's column has that name. */
+    private static String keyColumn(String key) {
+        return FOLDER_COLUMNS.contains(key) ? "row_" + key : key;
     }
 
     /** The rows' labels, in comparison order (the plot's categories without their numbers). */
@@ -226,7 +236,7 @@ public final class Compare {
         IntColumn filters = IntColumn.create("process_seccomp_filters");
         BooleanColumn container = BooleanColumn.create("in_container");
         StringColumn signs = StringColumn.create("container_signs");
-        List<StringColumn> keyCols = spec.keys().stream().map(StringColumn::create).toList();
+        List<StringColumn> keyCols = keyColumns().stream().map(StringColumn::create).toList();
         IntColumn row = IntColumn.create("row");
         BooleanColumn present = BooleanColumn.create("present");
         StringColumn status = StringColumn.create("status");

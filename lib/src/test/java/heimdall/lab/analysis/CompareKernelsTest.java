@@ -110,4 +110,36 @@ class CompareKernelsTest {
         assertFalse(c.text().contains("added_ratio"), "the text's columns are unchanged without emulated figures");
         assertTrue(c.plot().getTitle().endsWith("added cost by row, per folder"), c.plot().getTitle());
     }
+
+    @Test
+    void kernelMatrixFoldersLineUpByKernelAndKeepEmulatedRowsToRatios() throws Exception {
+        Path committed = Fixtures.resultsRoot().resolve("2026-12-01-vm-kernel-matrix");
+        Path again = Files.createDirectory(tmp.resolve("again"));
+        for (String f : List.of("summary.json", "environment.json")) {
+            Files.copy(committed.resolve(f), again.resolve(f));
+        }
+        Compare c = Compare.load(List.of(committed, again));
+        assertEquals("kernel-matrix", c.reproduction());
+        assertTrue(c.anyEmulated(), "the guests' rows are emulated though the folders' host is not");
+        Table t = c.table();
+        int host = 0;
+        int guest = 0;
+        for (int i = 0; i < t.rowCount(); i++) {
+            if (!t.booleanColumn("present").get(i) || t.doubleColumn("added_ratio").isMissing(i)) {
+                continue;
+            }
+            boolean emulatedRow = !t.stringColumn("kernel").isMissing(i) && t.booleanColumn("emulated").get(i);
+            String label = t.stringColumn("label").get(i);
+            if (label.startsWith("host")) {
+                assertFalse(emulatedRow, label);
+                assertFalse(t.doubleColumn("added").isMissing(i), label);
+                host++;
+            } else {
+                assertTrue(emulatedRow, label);
+                assertTrue(t.doubleColumn("median").isMissing(i) && t.doubleColumn("added").isMissing(i), label);
+                guest++;
+            }
+        }
+        assertTrue(host >= 4 && guest >= 8, host + " host lines, " + guest + " guest lines with a ratio");
+    }
 }
