@@ -101,7 +101,7 @@ public final class Compare {
                     at = keys.indexOf(key) + 1;
                 }
             }
-            folders.add(new Folder(names.get(i), r, CompareHost.of(r.env()), rows));
+            folders.add(new Folder(names.get(i), r, CompareHost.of(r.env(), r.environmentJson()), rows));
         }
         return new Compare(spec, List.copyOf(folders), List.copyOf(keys));
     }
@@ -188,7 +188,17 @@ public final class Compare {
 
     /** The key columns (row identity) in the table, in order. */
     public List<String> keyColumns() {
-        return spec.keys();
+        return spec.keys().stream().map(Compare::keyColumn).toList();
+    }
+
+    /** The table's own columns a row's key field may not take the name of (kernel-matrix rows have a {@code kernel}). */
+    private static final Set<String> FOLDER_COLUMNS = Set.of("n", "label", "folder", "host", "kernel", "cpu", "clocksource", "pti",
+            "process_seccomp_filters", "in_container", "container_signs", "row", "present", "status", "interrupted", "completed",
+            "median", "added", "published_added", "ratio_to_published", "emulated", "added_ratio");
+
+    /** A key field's column: its own name, or {@code row_<name>} where a folder's column has that name. */
+    private static String keyColumn(String key) {
+        return FOLDER_COLUMNS.contains(key) ? "row_" + key : key;
     }
 
     /** The rows' labels, in comparison order (the plot's categories without their numbers). */
@@ -226,7 +236,7 @@ public final class Compare {
         IntColumn filters = IntColumn.create("process_seccomp_filters");
         BooleanColumn container = BooleanColumn.create("in_container");
         StringColumn signs = StringColumn.create("container_signs");
-        List<StringColumn> keyCols = spec.keys().stream().map(StringColumn::create).toList();
+        List<StringColumn> keyCols = keyColumns().stream().map(StringColumn::create).toList();
         IntColumn row = IntColumn.create("row");
         BooleanColumn present = BooleanColumn.create("present");
         StringColumn status = StringColumn.create("status");
@@ -236,6 +246,8 @@ public final class Compare {
         DoubleColumn added = DoubleColumn.create("added");
         DoubleColumn published = DoubleColumn.create("published_added");
         DoubleColumn ratio = DoubleColumn.create("ratio_to_published");
+        BooleanColumn emulated = BooleanColumn.create("emulated");
+        DoubleColumn addedRatio = DoubleColumn.create("added_ratio");
         for (int k = 0; k < keys.size(); k++) {
             List<String> key = keys.get(k);
             for (Folder f : folders) {
@@ -273,6 +285,8 @@ public final class Compare {
                     added.appendMissing();
                     published.appendMissing();
                     ratio.appendMissing();
+                    emulated.append(h.emulated());
+                    addedRatio.appendMissing();
                     continue;
                 }
                 JsonNode r = f.results().rowJson(i);
@@ -287,18 +301,48 @@ public final class Compare {
                 Double m = number(file, i, spec.median(), r.get(spec.median()));
                 Double a = number(file, i, spec.added(), r.get(spec.added()));
                 Double p = number(file, i, spec.published(), spec.publishedOf(r));
-                appendNumber(median, m);
-                appendNumber(added, a);
-                appendNumber(published, p);
-                appendNumber(ratio, a != null && p != null && p != 0 ? a / p : null);
+                // An emulated figure (the folder's guest, or the row's own kernel-matrix mark) is the
+                // emulator's time: only its ratio to the same run's unfiltered call is comparable, so its
+                // nanoseconds are never put in a column beside another folder's.
+                boolean emu = h.emulated() || rowEmulated(r);
+                Double unfiltered = m != null && a != null ? m - a : null;
+                emulated.append(emu);
+                appendNumber(addedRatio, unfiltered != null && unfiltered > 0 && !spec.added().equals(spec.median()) ? a / unfiltered : null);
+                appendNumber(median, emu ? null : m);
+                appendNumber(added, emu ? null : a);
+                appendNumber(published, emu ? null : p);
+                appendNumber(ratio, !emu && a != null && p != null && p != 0 ? a / p : null);
             }
         }
         Table t = Table.create(spec.reproduction() + " compared", n, label, folder, host, kernel, cpu, clock, pti, filters,
                 container, signs);
         keyCols.forEach(t::addColumns);
-        t.addColumns(row, present, status, interrupted, completed, median, added, published, ratio);
+        t.addColumns(row, present, status, interrupted, completed, median, added, published, ratio, emulated, addedRatio);
         return t;
     }
+
+    /** A kernel-matrix row's own {@code emulated} mark (its kernel ran in an emulated guest). */
+    private static boolean rowEmulated(JsonNode r) {
+        JsonNode e = r.get("emulated");
+        return e != null && e.isBoolean() && e.booleanValue();
+    }
+
+    /**
+     * Whether any figure compared is emulated: then the comparison is in ratios (added over the same
+     * run's unfiltered call), and emulated nanoseconds (and the published nanoseconds on their lines) are withheld from every
+     * column and the plot.
+     */
+    public boolean anyEmulated() {
+        return table.booleanColumn("emulated").asList().stream().anyMatch(Boolean.TRUE::equals);
+    }
+
+    /** Whether the folders were made on more than one kernel: then the plot's series are the kernels. */
+    boolean acrossKernels() {
+        return folders.stream().map(f -> String.valueOf(f.host().kernel())).distinct().count() > 1;
+    }
+
+    /** What every emulated figure is marked with. */
+    public static final String EMULATED = "emulated (TCG): ratios within this folder only";
 
     /** "done/asked" runs (or batches) when the row says, else null. */
     private static String completed(JsonNode r) {
@@ -343,11 +387,12 @@ public final class Compare {
      * then one column per folder (named by the folder) and, for {@code added}, {@code published}. A
      * row a folder lacks is blank in its column.
      *
-     * @param column {@code median}, {@code added} or {@code ratio_to_published}
+     * @param column {@code median}, {@code added}, {@code ratio_to_published} or {@code added_ratio}
+     *     (added over the same run's unfiltered call: the one column an emulated folder fills)
      */
     public Table byFolder(String column) {
-        if (!List.of("median", "added", "ratio_to_published").contains(column)) {
-            throw new IllegalArgumentException("byFolder takes median, added or ratio_to_published, not " + column);
+        if (!List.of("median", "added", "ratio_to_published", "added_ratio").contains(column)) {
+            throw new IllegalArgumentException("byFolder takes median, added, ratio_to_published or added_ratio, not " + column);
         }
         DoubleColumn values = table.doubleColumn(column);
         DoubleColumn pub = table.doubleColumn("published_added");
@@ -369,7 +414,8 @@ public final class Compare {
             }
             appendNumber(published, p);
         }
-        Table t = Table.create(column + " (" + (column.startsWith("ratio") ? "ours / published" : spec.unit()) + ") by folder", n, label);
+        String unit = column.startsWith("ratio") ? "ours / published" : column.equals("added_ratio") ? "added / unfiltered" : spec.unit();
+        Table t = Table.create(column + " (" + unit + ") by folder", n, label);
         perFolder.forEach(t::addColumns);
         if (column.equals("added")) {
             t.addColumns(published);
@@ -397,23 +443,33 @@ public final class Compare {
         sb.append(spec.reproduction()).append(": ").append(folders.size()).append(" folders, ").append(keys.size())
                 .append(" rows; median, added and published added in ").append(spec.unit())
                 .append("; ratio = added / published added\n\n");
+        boolean ratios = anyEmulated();
+        if (ratios) {
+            sb.append("Emulated figures present (").append(EMULATED).append("): their median and added are withheld (blank), "
+                    + "never set beside a native figure; every row is compared by added_ratio = added / the same run's "
+                    + "unfiltered call.\n\n");
+        }
         Table hosts = Table.create("folders", StringColumn.create("folder"), StringColumn.create("host"),
                 StringColumn.create("kernel"), StringColumn.create("cpu"), StringColumn.create("clocksource"),
                 StringColumn.create("pti"), StringColumn.create("seccomp filters"), StringColumn.create("container"),
-                StringColumn.create("schema"), StringColumn.create("interrupted"));
+                StringColumn.create("schema"), StringColumn.create("interrupted"), StringColumn.create("vm"));
         for (Folder f : folders) {
             CompareHost h = f.host();
             List<String> cells = java.util.stream.Stream.of(f.name(), orBlank(h.host()), orBlank(h.kernel()), orBlank(h.cpu()),
                     orBlank(h.clocksource()), orBlank(h.pti()), h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
                     h.containerText(), String.valueOf(f.results().schemaVersion()),
-                    String.valueOf(f.results().interrupted())).map(Compare::clean).toList();
+                    String.valueOf(f.results().interrupted()), h.vmText()).map(Compare::clean).toList();
             for (int c = 0; c < cells.size(); c++) {
                 hosts.stringColumn(c).append(cells.get(c));
             }
         }
         sb.append(Tables.markdown(hosts)).append('\n');
-        Table rows = table.selectColumns("n", "label", "folder", "median", "added", "published_added", "ratio_to_published",
-                "status", "completed").copy();
+        List<String> shownColumns = new ArrayList<>(List.of("n", "label", "folder", "median", "added", "published_added",
+                "ratio_to_published", "status", "completed"));
+        if (ratios) {
+            shownColumns.add(5, "added_ratio");
+        }
+        Table rows = table.selectColumns(shownColumns.toArray(String[]::new)).copy();
         StringColumn label = rows.stringColumn("label");
         StringColumn status = rows.stringColumn("status");
         BooleanColumn present = table.booleanColumn("present");
@@ -429,8 +485,13 @@ public final class Compare {
             status.set(i, clean(status.get(i)));
             if (!present.get(i)) {
                 status.set(i, "(absent)");
-            } else if (Boolean.TRUE.equals(interrupted.get(i))) {
+                continue;
+            }
+            if (Boolean.TRUE.equals(interrupted.get(i))) {
                 status.set(i, (status.isMissing(i) ? "" : status.get(i) + ", ") + "interrupted");
+            }
+            if (table.booleanColumn("emulated").get(i)) {
+                status.set(i, (status.isMissing(i) ? "" : status.get(i) + ", ") + "emulated");
             }
         }
         sb.append(Tables.markdown(rows));

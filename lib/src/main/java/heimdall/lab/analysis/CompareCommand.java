@@ -52,14 +52,23 @@ public final class CompareCommand implements Command {
         return """
                 usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]
 
-                Lines up two or more results folders of the same reproduction (floor-cost, host-load or
-                graph-lookup), made on different hosts, kernels, or in and out of a container, row by row:
+                Lines up two or more results folders of the same reproduction (floor-cost, host-load,
+                graph-lookup or kernel-matrix), made on different hosts, kernels, or in and out of a
+                container, row by row:
                 a row is matched by what it measures (floor-cost: floor, call, and for brokered rows
                 supervisor, answer, placement, wake-up), not by its position. Prints a table of the
                 folders (host, kernel, CPU, clocksource, PTI, the seccomp filters the measuring process
                 already ran under, container) and one line per row and folder: median, added cost, the
                 published added cost and the ratio to it. A row a folder lacks is shown "(absent)"; a
                 row a signal cut short is marked interrupted, with its completed runs.
+
+                Kernels: folders made on different kernels (./lab vm run --kernel K -- reproduce ...) are
+                the plot's series, named by kernel. A folder whose environment.json says vm.emulated (a
+                TCG guest; a vm object that does not say counts as emulated) has emulated figures: they
+                are never set beside a native figure. Its median and added are left blank, its lines
+                marked "emulated", and every row is then compared by added_ratio (added over the same
+                run's unfiltered call), which is also what the plot shows; kernel-matrix rows of an
+                emulated kernel likewise.
 
                   -o PLOT.png   write the plot (added cost by row, one series per folder) as PNG;
                                 a symbolic link or FIFO at the name is refused

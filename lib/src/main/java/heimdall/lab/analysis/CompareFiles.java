@@ -11,14 +11,17 @@ import java.nio.file.Path;
  * without following links or blocking on a FIFO, checked to be regular files on the open descriptor,
  * and read once, bounded; what is parsed is that copy.
  */
-final class CompareFiles {
+public final class CompareFiles {
     /** summary.json of a full floor-cost run is well under 1 MiB; 64 MiB leaves room and bounds the heap. */
     static final long LIMIT = 64L << 20;
 
     private CompareFiles() {}
 
-    /** The folder loaded from its files as read here; bad input naming the folder or file and why. */
-    static Results load(Path dir) {
+    /**
+     * The folder loaded from its files as read here; bad input naming the folder or file and why. Also
+     * how a folder another process wrote (a guest's, in a shared checkout) is read.
+     */
+    public static Results load(Path dir) {
         try (HostileFiles.Folder folder = HostileFiles.Folder.open(dir, "not a results folder")) {
             byte[] summary = folder.readIfExists("summary.json", LIMIT).orElseThrow(() ->
                     new BadInput(dir.resolve("summary.json") + ": missing (is " + dir + " a results folder?)"));

@@ -18,18 +18,40 @@ import heimdall.lab.results.EnvironmentInfo;
  * @param containerSigns the signs themselves ({@code container_hints}, e.g. {@code /.dockerenv}): a VM image can
  *     carry one without being a container, so the table shows them rather than only the verdict
  * @param pid1Container pid 1's {@code container=} ({@code podman}), the strongest sign, or null
+ * @param vm the accelerator of the guest the run was made in ({@code tcg}, {@code kvm}), or null when
+ *     environment.json records no {@code vm} (a run on the machine itself)
+ * @param emulated whether the figures are an emulator's ({@code vm.emulated}): true, too, for a {@code vm}
+ *     object that does not say (never taken for a native run by default)
  */
 record CompareHost(String host, String kernel, String cpu, String clocksource, String pti, Integer seccompFilters,
-        Boolean container, String containerSigns, String pid1Container) {
+        Boolean container, String containerSigns, String pid1Container, String vm, boolean emulated) {
     /** The host facts of a folder's environment.json; every one null when the folder has none ({@code env} null). */
     static CompareHost of(EnvironmentInfo env) {
+        return of(env, null);
+    }
+
+    /**
+     * As {@link #of(EnvironmentInfo)}, with the guest's facts from the file's tree ({@code tree} null:
+     * none): {@code vm.accelerator} and {@code vm.emulated}, the latter true unless it is {@code false}.
+     */
+    static CompareHost of(EnvironmentInfo env, JsonNode tree) {
+        JsonNode vmFacts = tree != null && tree.isObject() ? field(tree, "vm") : null;
+        boolean inVm = vmFacts != null;
+        JsonNode emulatedFlag = inVm ? field(vmFacts, "emulated") : null;
+        boolean emulated = inVm && !(emulatedFlag != null && emulatedFlag.isBoolean() && !emulatedFlag.booleanValue());
+        String accelerator = inVm ? String.valueOf(text(field(vmFacts, "accelerator"))) : null;
         if (env == null) {
-            return new CompareHost(null, null, null, null, null, null, null, null, null);
+            return new CompareHost(null, null, null, null, null, null, null, null, null, accelerator, emulated);
         }
         return new CompareHost(env.hostname(), env.kernelRelease(), env.cpuModel(), env.clocksource(),
                 pti(env.cpuMitigations()), filters(env.processSeccomp()), env.container(),
                 env.containerHints() == null ? null : String.join("; ", env.containerHints()),
-                text(field(env.containerDetail(), "pid1_container")));
+                text(field(env.containerDetail(), "pid1_container")), accelerator, emulated);
+    }
+
+    /** For a text table: "emulated (tcg)", "guest (kvm)", or "" for a run on the machine itself. */
+    String vmText() {
+        return vm == null ? "" : (emulated ? "emulated (" : "guest (") + vm + ")";
     }
 
     /** {@code name} of a JSON object (environment.json's nested descriptions stay trees), or null. */
@@ -83,6 +105,9 @@ record CompareHost(String host, String kernel, String cpu, String clocksource, S
         StringBuilder sb = new StringBuilder(host == null ? "?" : host);
         if (kernel != null) {
             sb.append(", ").append(kernel);
+        }
+        if (emulated) {
+            sb.append(", emulated");
         }
         if (pid1Container != null) {
             sb.append(", container=").append(pid1Container);

@@ -38,7 +38,9 @@ final class ComparePlot {
             String l = (k + 1) + " " + labels.get(k);
             categories.add(l.length() > LABEL_CHARS ? l.substring(0, LABEL_CHARS - 1) + "…" : l);
         }
-        DoubleColumn added = t.doubleColumn("added");
+        // With an emulated figure among them, every folder is drawn as ratios (added / unfiltered), never ns.
+        boolean ratios = c.anyEmulated();
+        DoubleColumn added = t.doubleColumn(ratios ? "added_ratio" : "added");
         DoubleColumn published = t.doubleColumn("published_added");
         boolean positive = true;
         List<List<Double>> series = new ArrayList<>();
@@ -58,7 +60,7 @@ final class ComparePlot {
             Double y = null;
             for (int f = 0; f < folders && y == null; f++) {
                 int line = k * folders + f;
-                y = published.isMissing(line) ? null : published.getDouble(line);
+                y = ratios || published.isMissing(line) ? null : published.getDouble(line);
             }
             anyPublished |= y != null;
             positive &= y == null || y > 0;
@@ -80,8 +82,10 @@ final class ComparePlot {
         pub = pick(pub, keep);
         series.replaceAll(ys -> pick(ys, keep));
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(c.reproduction() + ": added cost by row, per folder")
-                .xAxisTitle("row (numbered as in the table)").yAxisTitle("added (" + c.unit() + (positive ? ", log scale)" : ")"))
+                .title(c.reproduction() + (ratios ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder")
+                        + " (" + Compare.EMULATED + ")" : ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
+                .xAxisTitle("row (numbered as in the table)").yAxisTitle(ratios ? "added / unfiltered" + (positive ? " (log scale)" : "")
+                        : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
                 .build();
         Styler s = chart.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -98,7 +102,10 @@ final class ComparePlot {
         chart.getStyler().setYAxisLogarithmic(positive);
         chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         for (int f = 0; f < folders; f++) {
-            String name = c.folderNames().get(f) + " (" + c.folders().get(f).host().describe() + ")";
+            CompareHost h = c.folders().get(f).host();
+            // across kernels the kernel is the series: it leads the name
+            String name = c.acrossKernels() ? h.kernel() + (h.emulated() ? " (emulated)" : "") + " · " + c.folderNames().get(f)
+                    : c.folderNames().get(f) + " (" + h.describe() + ")";
             chart.addSeries(name, categories, series.get(f));
         }
         if (anyPublished) {

@@ -33,6 +33,9 @@ record CompareSpec(String reproduction, List<String> keys, String median, String
                 "median_ns", "added_ns", "published.added_ns", "ns"));
         m.put("graph-lookup", new CompareSpec("graph-lookup", List.of("graph", "trace", "layout"),
                 "ns_per_event_median", "ns_per_event_median", "published_ns_per_event", "ns/event"));
+        // kernel-matrix: a row is a kernel's section and row; its emulated kernels' rows compare by ratio only
+        m.put("kernel-matrix", new CompareSpec("kernel-matrix", List.of("kernel", "section", "what"), "median_ns", "added_ns",
+                "published", "ns"));
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -113,6 +113,12 @@ public final class Plots {
             }
             return charts;
         }
+        if (kind == ResultKind.KERNEL_MATRIX) {
+            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null)) {
+                charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r));
+            }
+            return charts;
+        }
         if (kind == ResultKind.LANES) {
             if (r.lanes().stream().anyMatch(l -> l.wallMsMedian() != null)) {
                 charts.put("wall-by-variant.png", wallByVariant(r));
@@ -511,6 +517,49 @@ public final class Plots {
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
         return categoryDots("Added cost per call (median with − median without the follower)", "row", "added (ns)", x, series);
+    }
+
+    /**
+     * kernel-matrix: each measured row's added cost as a ratio to its kernel's own unfiltered call, one
+     * dot series per kernel (emulated kernels named so): ratios, never nanoseconds, so an emulated
+     * guest's figures sit beside a native kernel's only in the terms they share.
+     */
+    public static CategoryChart kernelMatrixRatios(Results r) {
+        List<String> x = new ArrayList<>();
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (heimdall.lab.results.KernelMatrixRow row : r.kernelMatrix()) {
+            if (row.addedRatio() == null) {
+                continue;
+            }
+            String label = kernelMatrixLabel(row);
+            if (!x.contains(label)) {
+                x.add(label);
+            }
+            String series = row.kernel() + " " + row.kernelRelease() + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
+            cells.computeIfAbsent(series, k -> new LinkedHashMap<>()).put(label, row.addedRatio());
+        }
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        cells.forEach((kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
+        return categoryDots("Added cost over the kernel's own unfiltered call, per kernel (ratios only)", "row",
+                "added / unfiltered", x, series);
+    }
+
+    /** A short x label for a kernel-matrix row (the table keeps the whole name). */
+    static String kernelMatrixLabel(heimdall.lab.results.KernelMatrixRow row) {
+        String w = row.what();
+        if (row.section().equals("floor-cost")) {
+            return "floor " + w.replaceFirst("^[^·]*· ", "");
+        }
+        if (row.section().equals("follower-cost")) {
+            // measure · hook · process [· call]: the hook shortened, t_idle named by its process, t_follow by its call
+            String[] p = w.split(" · ");
+            if (p.length >= 3) {
+                String hook = p[1].equals("syscall-tracepoint") ? "tp" : p[1].equals("seccomp-fentry") ? "fentry" : p[1];
+                String which = p[0].equals("t_idle") ? p[2].replace("unrelated, ", "") : p.length > 3 ? p[3] : p[2];
+                return p[0] + " " + hook + " · " + which;
+            }
+        }
+        return row.section() + " " + w;
     }
 
     /**

@@ -207,6 +207,11 @@ public final class Results {
         return rows(LanesRow.class);
     }
 
+    /** A kernel-matrix folder's rows. */
+    public List<heimdall.lab.results.KernelMatrixRow> kernelMatrix() {
+        return rows(heimdall.lab.results.KernelMatrixRow.class);
+    }
+
     /** A follower-cost folder's rows. */
     public List<FollowerCostRow> followerCost() {
         return rows(FollowerCostRow.class);

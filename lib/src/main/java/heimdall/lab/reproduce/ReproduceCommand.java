@@ -28,7 +28,7 @@ public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them. */
     static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
             new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(), new FollowerCostRun(), new GraphLookupRun(),
-            new LanesRun());
+            new LanesRun(), new KernelMatrixRun());
 
     /** Every reproduction's name. */
     public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();

@@ -18,7 +18,8 @@ public enum ResultKind {
     /** {@code ./lab graph jmh}; its older folders' environment.json spells it {@code "graph jmh"}. */
     GRAPH_JMH("graph-jmh", GraphJmhRow.class, "graph jmh"),
     LANES("lanes", LanesRow.class),
-    FOLLOWER_COST("follower-cost", FollowerCostRow.class);
+    FOLLOWER_COST("follower-cost", FollowerCostRow.class),
+    KERNEL_MATRIX("kernel-matrix", KernelMatrixRow.class);
 
     private final String reproduction;
     private final Class<? extends ResultRow> rowType;

@@ -9,7 +9,8 @@ import java.util.Set;
  * components are the JSON's fields, read and written with Jackson under their snake_case names.
  */
 public sealed interface ResultRow
-        permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow {
+        permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow,
+        KernelMatrixRow {
 
     /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
     List<String> labelParts();

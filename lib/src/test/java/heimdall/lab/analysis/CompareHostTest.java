@@ -18,7 +18,7 @@ class CompareHostTest {
     @Test
     void aFolderWithoutEnvironmentJsonHasBlankHostFacts() {
         CompareHost h = CompareHost.of(null);
-        assertEquals(new CompareHost(null, null, null, null, null, null, null, null, null), h);
+        assertEquals(new CompareHost(null, null, null, null, null, null, null, null, null, null, false), h);
         assertEquals("?", h.describe());
         assertEquals("", h.containerText());
     }
@@ -32,7 +32,7 @@ class CompareHostTest {
                  "container": true, "container_hints": ["/.dockerenv", "/run/.containerenv"],
                  "container_detail": {"pid1_container": "podman"}}"""));
         assertEquals(new CompareHost("box", "6.18.0", "EPYC", "tsc", "on, pti=on", 3, true,
-                "/.dockerenv; /run/.containerenv", "podman"), h);
+                "/.dockerenv; /run/.containerenv", "podman", null, false), h);
         assertEquals("box, 6.18.0, container=podman, 3 filters", h.describe());
     }
 

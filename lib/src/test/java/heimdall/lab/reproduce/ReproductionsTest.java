@@ -230,7 +230,8 @@ class ReproductionsTest {
 
     @Test
     void theCommandKnowsEveryNameAndRefusesOthers() {
-        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load", "follower-cost", "graph-lookup", "lanes"), ReproduceCommand.NAMES);
+        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load", "follower-cost", "graph-lookup", "lanes",
+                "kernel-matrix"), ReproduceCommand.NAMES);
         BadInput e = assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("no-such")));
         assertTrue(e.getMessage().contains("no-such"));
         assertInstanceOf(BadInput.class, assertThrows(BadInput.class,

@@ -1,0 +1,233 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.bench.FloorBench;
+import heimdall.lab.bench.FloorRow;
+import heimdall.lab.bench.FloorSummary;
+import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bpf.CachePredictor;
+import heimdall.lab.bpf.Program;
+import heimdall.lab.broker.Answer;
+import heimdall.lab.broker.Supervisor;
+import heimdall.lab.child.Call;
+import heimdall.lab.features.Feature;
+import heimdall.lab.features.FeatureProbes;
+import heimdall.lab.features.FeatureRecord;
+import heimdall.lab.follower.FollowerCost;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.sys.Host;
+import heimdall.lab.sys.Scratch;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code ./lab reproduce kernel-matrix}: for each named kernel, the running kernel's {@link Feature}s
+ * predicted and observed, quick floor-cost rows (a bare allow, an argument rule, a brokered openat),
+ * what kernel-bitmap expects there and quick follower-cost rows, each refusal said. The host's part
+ * runs in this process ({@link #part}); another kernel's runs in a guest ({@link GuestPart}) as the
+ * same reproduction with {@code --kernels host}, whose folder this one reads and keeps beneath
+ * {@code kernels/}.
+ */
+public final class KernelMatrix {
+    private KernelMatrix() {}
+
+    /** The kernels a name may be: this machine's, or one of Debian's that {@code ./lab vm} fetches. */
+    public static final List<String> KNOWN = List.of("host", "debian:5.10", "debian:6.1", "debian:6.12");
+
+    /**
+     * What to run.
+     *
+     * @param kernels the kernels, in order ({@code host} runs here)
+     * @param quick whether the guests run {@code --quick} too (and the host's part uses the quick counts)
+     * @param floor floor-cost's counts for the three rows
+     * @param follower follower-cost's options
+     * @param supervisorCpu the broker's CPU for the brokered openat
+     * @param guestMinutes how long a guest's part may take before it is ended and refused
+     */
+    public record Options(List<String> kernels, boolean quick, FloorBench.Counts floor, FollowerCost.Options follower,
+            int supervisorCpu, long guestMinutes) {
+        public Options {
+            kernels = List.copyOf(kernels);
+        }
+    }
+
+    /** Parses {@code --kernels}: known names, comma-separated, each once; bad input naming the option otherwise. */
+    public static List<String> parseKernels(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String k : text.split(",", -1)) {
+            String name = k.strip();
+            if (!KNOWN.contains(name)) {
+                throw new BadInput("--kernels: unknown kernel \"" + name + "\"; one of " + String.join(", ", KNOWN));
+            }
+            if (!out.add(name)) {
+                throw new BadInput("--kernels: \"" + name + "\" is named twice");
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Measures every kernel's part and writes {@code folder}. */
+    public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        Host host = Host.capture();
+        Instant started = Instant.now();
+        List<KernelMatrixRow> rows = new ArrayList<>();
+        List<GuestPart.Guest> guests = new ArrayList<>();
+        for (String kernel : o.kernels()) {
+            if (Interruption.stopRequested()) {
+                rows.add(kernelRow(kernel, "?", false, "not measured", "the run was stopped before this kernel"));
+                continue;
+            }
+            progress.accept("kernel-matrix: " + kernel);
+            if (kernel.equals("host")) {
+                rows.addAll(part(o, "host", false, progress));
+            } else {
+                GuestPart.Outcome g = GuestPart.run(o, kernel, folder.path(), progress);
+                rows.addAll(g.rows());
+                guests.add(g.settings());
+            }
+        }
+        Optional<Interruption.Cause> cause = Interruption.stopRequested() ? Interruption.stopCause() : Optional.empty();
+        folder.writeSummary("kernel-matrix", cause, heimdall.lab.results.SummaryJson.trees(rows));
+        folder.writeEnvironment("kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
+        folder.writeTable(cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
+        return new ReproductionResult(folder.path(), rows, cause);
+    }
+
+    /**
+     * The per-kernel part on the running kernel, called {@code kernel} in the rows: the features, the
+     * floor-cost rows, kernel-bitmap's expectations, the follower-cost rows.
+     */
+    static List<KernelMatrixRow> part(Options o, String kernel, boolean emulated, Consumer<String> progress) {
+        String release = System.getProperty("os.version");
+        List<KernelMatrixRow> rows = new ArrayList<>();
+        List<FeatureRecord> features = FeatureProbes.observeAll(progress);
+        for (FeatureRecord f : features) {
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "feature", f.feature(), f.observed() == null ? "not observable" : "ok",
+                    null, f.since(), f.predicted(), f.observed(), f.agrees(), f.note(), null, null, null, null, null, null, null, null));
+        }
+        if (!Interruption.stopRequested()) {
+            boolean noSend = features.stream().anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
+            rows.addAll(floorRows(o, kernel, release, emulated, noSend, progress));
+        }
+        rows.addAll(bitmapExpectations(kernel, release, emulated, features));
+        if (!Interruption.stopRequested()) {
+            rows.addAll(followerRows(o, kernel, release, emulated, progress));
+        }
+        return rows;
+    }
+
+    /** floor-cost's rows 1 (getppid: a bare allow), 2 (mprotect: an argument rule) and a brokered openat (native, own CPU). */
+    static List<FloorRow> floorSubset(Options o, Path inDir) {
+        FloorCost.Options fo = new FloorCost.Options(o.floor(), o.follower().cpu(), o.supervisorCpu(), true);
+        List<FloorRow> all = FloorCost.rows(fo, inDir);
+        List<FloorRow> out = new ArrayList<>(all.subList(0, 2));
+        all.stream().filter(r -> r.brokered() && r.floor().name().equals("three answers, abcdf")
+                && r.broker().supervisor() == Supervisor.Kind.NATIVE && r.broker().answer().equals(Answer.BROKER)
+                && r.broker().placement().equals(FloorCost.OWN_CPU) && !r.broker().syncWakeUp()).findFirst().ifPresent(out::add);
+        return out;
+    }
+
+    /** Why a brokered row fails on a kernel without ADDFD's SEND flag: the broker has no other path. */
+    static final String NO_SEND = "this kernel has no SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): the broker installs the descriptor and "
+            + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses with EINVAL; the broker "
+            + "has no ADDFD-then-SEND path, so the call is answered with that error";
+
+    private static List<KernelMatrixRow> floorRows(Options o, String kernel, String release, boolean emulated, boolean noSend,
+            Consumer<String> progress) {
+        List<KernelMatrixRow> rows = new ArrayList<>();
+        try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
+            Path inDir = FloorCost.inDir(job);
+            List<FloorRow> subset = floorSubset(o, inDir);
+            List<FloorBench.Measured> measured;
+            try (SamplesFile samples = SamplesFile.create(job.path().resolve("samples.arrow"))) {
+                measured = FloorBench.run(subset, 0, o.floor(), o.follower().cpu(), inDir, samples, new Host.LoadSampler(), progress,
+                        Interruption::stopRequested);
+            }
+            for (FloorBench.Measured m : measured) {
+                FloorCostRow f = FloorSummary.of(m, o.floor().runs(), Interruption.stopRequested());
+                String what = f.what() + " · " + f.call() + (f.supervisor() != null ? " · " + f.supervisor() + " " + f.answer() : "");
+                boolean ok = f.failure() == null && f.addedNs() != null;
+                String failure = f.failure() != null && noSend && f.supervisor() != null && f.failure().contains("errno 22")
+                        ? f.failure() + "; " + NO_SEND : f.failure();
+                rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", what, ok ? "ok" : f.failure() != null
+                        ? "refused" : "not measured", failure, null, null, null, null, null, f.medianNoneNs(), f.medianNs(),
+                        f.addedNs(), ratio(f.addedNs(), f.medianNoneNs()), f.noisy(), f.runsAsked(), f.runsCompleted(), f.interrupted()));
+            }
+        } catch (heimdall.lab.Refusal e) {
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", "floor-cost rows", "refused", e.getMessage(), null,
+                    null, null, null, null, null, null, null, null, null, null, null, null));
+        }
+        return rows;
+    }
+
+    /**
+     * What kernel-bitmap expects on this kernel, per configuration: with an action cache (observed, or
+     * predicted where it cannot be observed) a filter that allows getpid outright is answered from
+     * the cache, so its call should cost about the native one; without it every filter runs.
+     */
+    static List<KernelMatrixRow> bitmapExpectations(String kernel, String release, boolean emulated, List<FeatureRecord> features) {
+        FeatureRecord cache = features.stream().filter(f -> f.feature().equals(Feature.ACTION_CACHE.label())).findFirst().orElseThrow();
+        boolean hasCache = "yes".equals(cache.observed() != null ? cache.observed() : cache.predicted());
+        String basis = cache.observed() != null ? "the action cache observed" : "the action cache predicted from the version (not observable)";
+        List<List<Program>> configs = KernelBitmap.configurations();
+        List<KernelMatrixRow> rows = new ArrayList<>();
+        for (int c = 1; c < configs.size(); c++) {
+            boolean cacheable = CachePredictor.cacheable(configs.get(c), Call.GETPID.nr());
+            String expected = !cacheable ? "every filter runs (its answer depends on the call's arguments)"
+                    : hasCache ? "answered from the action cache: about the native call" : "every filter runs: no action cache";
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "kernel-bitmap", BitmapEstimates.CONFIGURATIONS.get(c), "expected",
+                    null, "5.11", expected, null, null, basis + (hasCache ? ": yes" : ": no") + "; the filter "
+                    + (cacheable ? "is" : "is not") + " cacheable (CachePredictor)", null, null, null, null, null, null, null, null));
+        }
+        return rows;
+    }
+
+    private static List<KernelMatrixRow> followerRows(Options o, String kernel, String release, boolean emulated,
+            Consumer<String> progress) {
+        List<KernelMatrixRow> rows = new ArrayList<>();
+        try (Scratch job = Scratch.create("heimdall-lab-kernel-matrix-")) {
+            ResultsFolder sub = ResultsFolder.chosen(job.path().resolve("follower-cost"));
+            FollowerCost.Result r = FollowerCost.run(o.follower(), sub, progress);
+            for (FollowerCostRow f : r.summary()) {
+                String what = f.measure() + " · " + f.hook() + " · " + f.process() + (f.divergence() ? "" : " · " + f.call());
+                String status = "ok".equals(f.status()) ? "ok" : f.status();
+                String note = f.divergence() && f.callsCompletedFromDivergence() != null
+                        ? "calls completed from the divergent call on: " + f.callsCompletedFromDivergence() + " (goal: 1)" : null;
+                rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", what, status, f.reason(), null, null, null, null,
+                        note, f.medianWithoutNs(), f.medianWithNs(), f.addedNs(), ratio(f.addedNs(), f.medianWithoutNs()), f.noisy(),
+                        f.runsAsked(), f.runsCompleted(), f.interrupted()));
+            }
+        } catch (heimdall.lab.Refusal e) {
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "refused", e.getMessage(),
+                    null, null, null, null, null, null, null, null, null, null, null, null, null));
+        } catch (RuntimeException e) {
+            // follower-cost's own failure (not a refusal) has already made itself the run's stop (Interruption.stopOn):
+            // the rows measured so far, this kernel's included, are written, marked, and the failure is raised after.
+            Interruption.stopOn(e);
+            rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "failed",
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), null, null, null, null, null, null, null, null, null, null,
+                    null, null, null));
+        }
+        return rows;
+    }
+
+    /** A kernel's one row when its part did not run: the guest refused, failed or was not reached. */
+    static KernelMatrixRow kernelRow(String kernel, String release, boolean emulated, String status, String reason) {
+        return new KernelMatrixRow(kernel, release, emulated, "kernel", "the kernel's part", status, reason, null, null, null, null,
+                null, null, null, null, null, null, null, null, null);
+    }
+
+    static Double ratio(Long added, Long base) {
+        return added == null || base == null || base <= 0 ? null : (double) added / base;
+    }
+}
