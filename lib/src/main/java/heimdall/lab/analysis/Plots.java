@@ -114,8 +114,13 @@ public final class Plots {
             return charts;
         }
         if (kind == ResultKind.KERNEL_MATRIX) {
-            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null)) {
-                charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r));
+            // the brokered round trip (hundreds of times the call) on a panel of its own, so that the calls'
+            // and the follower's ratios (tenths) are not flattened against it
+            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && !brokeredRow(row))) {
+                charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r, false));
+            }
+            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && brokeredRow(row))) {
+                charts.put("added-ratio-broker-by-kernel.png", kernelMatrixRatios(r, true));
             }
             return charts;
         }
@@ -522,26 +527,41 @@ public final class Plots {
     /**
      * kernel-matrix: each measured row's added cost as a ratio to its kernel's own unfiltered call, one
      * dot series per kernel (emulated kernels named so): ratios, never nanoseconds, so an emulated
-     * guest's figures sit beside a native kernel's only in the terms they share.
+     * guest's figures sit beside a native kernel's only in the terms they share. {@code brokered}: the
+     * brokered rows only, else every other row.
      */
-    public static CategoryChart kernelMatrixRatios(Results r) {
+    public static CategoryChart kernelMatrixRatios(Results r, boolean brokered) {
         List<String> x = new ArrayList<>();
+        // every kernel with a ratio in either panel, in one order: a kernel has one colour in both
+        List<String> kernels = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
         for (heimdall.lab.results.KernelMatrixRow row : r.kernelMatrix()) {
             if (row.addedRatio() == null) {
+                continue;
+            }
+            String series = row.kernel() + " " + row.kernelRelease() + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
+            if (!kernels.contains(series)) {
+                kernels.add(series);
+            }
+            if (brokeredRow(row) != brokered) {
                 continue;
             }
             String label = kernelMatrixLabel(row);
             if (!x.contains(label)) {
                 x.add(label);
             }
-            String series = row.kernel() + " " + row.kernelRelease() + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
             cells.computeIfAbsent(series, k -> new LinkedHashMap<>()).put(label, row.addedRatio());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
-        return categoryDots("Added cost over the kernel's own unfiltered call, per kernel (ratios only)", "row",
-                "added / unfiltered", x, series);
+        return categoryDots((brokered ? "Brokered openat round trip" : "Calls under a floor, and the follower")
+                + ": added / unfiltered call, per kernel", "row", "added / the kernel's own unfiltered call (ratio)",
+                x, series, kernels);
+    }
+
+    /** A kernel-matrix row timed through the broker (a supervisor's round trip, not a filter's cost). */
+    private static boolean brokeredRow(heimdall.lab.results.KernelMatrixRow row) {
+        return row.section().equals("floor-cost") && row.what().contains("broker");
     }
 
     /** A short x label for a kernel-matrix row (the table keeps the whole name). */
@@ -924,6 +944,12 @@ public final class Plots {
 
     /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
     private static CategoryChart categoryDots(String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
+        return categoryDots(title, xTitle, yTitle, x, series, List.copyOf(series.keySet()));
+    }
+
+    /** As above, each series coloured by its place in {@code colours}, so that charts shown together agree. */
+    private static CategoryChart categoryDots(String title, String xTitle, String yTitle, List<String> x,
+            Map<String, List<Double>> series, List<String> colours) {
         boolean turn = x.stream().mapToInt(String::length).sum() > 80;
         CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(turn ? HEIGHT + 120 : HEIGHT)
                 .title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
@@ -943,8 +969,10 @@ public final class Plots {
                 }
             }
             var s = c.addSeries(e.getKey(), x, e.getValue());
-            s.setMarker(MARKERS[(k / PALETTE.length) % MARKERS.length]);
-            s.setMarkerColor(PALETTE[k % PALETTE.length]);
+            int place = colours.indexOf(e.getKey());
+            int at = place >= 0 ? place : colours.size() + k;
+            s.setMarker(MARKERS[(at / PALETTE.length) % MARKERS.length]);
+            s.setMarkerColor(PALETTE[at % PALETTE.length]);
             k++;
         }
         if (lo > 0 && hi / lo > 20) {

@@ -35,7 +35,8 @@ final class RowValues {
     private RowValues() {}
 
     /** Every status a reproduction writes into a row. */
-    static final Set<String> STATUSES = Set.of("ok", "measured", "interrupted", "failed", "not measured", "refused");
+    static final Set<String> STATUSES =
+            Set.of("ok", "measured", "interrupted", "failed", "not measured", "refused", "expected", "not observable");
 
     /** Fields that may be negative: differences of two medians, and a CPU number where -1 means "none" or "unknown". */
     private static final Pattern SIGNED =
