@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.cli.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import heimdall.lab.testing.LabRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,27 +26,12 @@ class VmBadInputTest {
     @TempDir
     Path dir;
 
-    record Outcome(int status, String out, String err) {}
-
-    static Outcome lab(String... argv) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        System.setOut(o);
-        System.setErr(e);
-        try {
-            int status = Main.run(List.of(argv), o, e);
-            return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+    /** {@code ./lab ARGS} in this JVM, both streams captured (the project's one test runner for the CLI). */
+    static LabRun lab(String... argv) {
+        return LabRun.of(argv);
     }
 
-    static void assertBadInput(Outcome o, String... names) {
+    static void assertBadInput(LabRun o, String... names) {
         assertEquals(2, o.status(), "status; stderr:\n" + o.err());
         for (String n : names) {
             assertTrue(o.err().contains(n), "stderr names '" + n + "':\n" + o.err());
@@ -61,7 +43,7 @@ class VmBadInputTest {
 
     @Test
     void anUnknownKernelNameIsRefusedNamingKernelAndEveryKnownName() {
-        Outcome o = lab("vm", "run", "--kernel", "debian:9", "--", "--version");
+        LabRun o = lab("vm", "run", "--kernel", "debian:9", "--", "--version");
         assertBadInput(o, "--kernel", "debian:9", "debian:5.10", "debian:6.1", "debian:6.12");
         assertBadInput(lab("vm", "fetch", "--kernel", "ubuntu:24.04"), "--kernel", "ubuntu:24.04", "debian:6.1");
     }
