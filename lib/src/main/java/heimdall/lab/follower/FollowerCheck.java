@@ -206,17 +206,9 @@ public final class FollowerCheck {
         Graph g = abcdfRecorded();
         int[] calls = traced(abcdf("3", "--unobserved"));
         Machine min = Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults()));
-        Prepared offsets = DfaLayouts.prepare(Layout.DFA_MIN_OFFSETS, min, DfaLayouts.DEFAULT_LIMIT);
-        Cursor ref = offsets.cursor("main");
-        int first = -1;
-        int state = -1;
-        for (int i = 0; i < calls.length && first < 0; i++) {
-            int before = ref.state();
-            if (!ref.step(calls[i])) {
-                first = i;
-                state = before;
-            }
-        }
+        Denial denial = firstDenial(min, calls);
+        int first = denial.index();
+        int state = denial.state();
         expect(first >= 0, "the Java reference denies no call of abcdf --unobserved");
         expectEqual(GETPGRP, calls[first], "the Java reference's first denial");
         FollowedRun.Outcome o = follow(KernelTables.of(min), abcdf("3", "--unobserved"));
@@ -230,6 +222,22 @@ public final class FollowerCheck {
         expectEqual(o.pid(), d.tid(), "the thread (main)");
         expectEqual(0L, o.stats().callsAfterKill(), "calls begun after the kill");
         return "killed at " + d + ", as the Java reference; 0 calls begun after the kill";
+    }
+
+    /** The Java reference's first denial of a run: the call's index and the state it was denied in (-1, -1: none). */
+    record Denial(int index, int state) {}
+
+    /** Where the Java reference (dfa-min-offsets, entry {@code main}) first denies {@code calls}. */
+    static Denial firstDenial(Machine min, int[] calls) {
+        Prepared offsets = DfaLayouts.prepare(Layout.DFA_MIN_OFFSETS, min, DfaLayouts.DEFAULT_LIMIT);
+        Cursor ref = offsets.cursor("main");
+        for (int i = 0; i < calls.length; i++) {
+            int before = ref.state();
+            if (!ref.step(calls[i])) {
+                return new Denial(i, before);
+            }
+        }
+        return new Denial(-1, -1);
     }
 
     /** follower-mt recorded with ptrace on this kernel, compiled, and its roles. */

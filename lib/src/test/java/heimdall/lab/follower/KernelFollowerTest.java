@@ -15,9 +15,6 @@ import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Minimizer;
 import heimdall.lab.graph.prepared.Cursor;
-import heimdall.lab.graph.prepared.DfaLayouts;
-import heimdall.lab.graph.prepared.Layout;
-import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.ReferenceFollower;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.TraceEvent;
@@ -104,17 +101,10 @@ class KernelFollowerTest {
         Graph g = recorded();
         int[] calls = traced(abcdf("3", "--unobserved"));
         Machine min = Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults()));
-        Prepared offsets = DfaLayouts.prepare(Layout.DFA_MIN_OFFSETS, min, DfaLayouts.DEFAULT_LIMIT);
-        Cursor ref = offsets.cursor("main");
-        int first = -1;
-        int state = -1;
-        for (int i = 0; i < calls.length && first < 0; i++) {
-            int before = ref.state();
-            if (!ref.step(calls[i])) {
-                first = i;
-                state = before;
-            }
-        }
+        FollowerCheck.Denial denial = FollowerCheck.firstDenial(min, calls);
+        int first = denial.index();
+        int state = denial.state();
+        assertTrue(first >= 0, "the Java follower denies a call of abcdf --unobserved");
         assertEquals(GETPGRP, calls[first], "the Java follower denies getpgrp first");
 
         FollowedRun.Outcome o = FollowedRun.run(KernelTables.of(min), Hook.SYSCALL_TRACEPOINT, false,
