@@ -110,6 +110,7 @@ int hl_notif_set_flags(int listener, long flags) {
 /* One SECCOMP_IOCTL_NOTIF_RECV into the slots at out_addr: it blocks in the kernel until a
  * notification is pending (or no task uses the filter any more). 0 or -errno. */
 static int receive(int listener, long out_addr);
+static int send_resp(int listener, long id, int err, long val, unsigned flags);
 
 int hl_notif_recv(int listener, int stopfd, long out_addr) {
     int r = notif_sizes_ok();
@@ -157,6 +158,12 @@ int hl_notif_recv_wait(int listener, long out_addr) {
         return HL_RECV_HUNGUP;
     }
     return -ENOENT;
+}
+
+int hl_notif_answer_recv_wait(int listener, long id, int err, long val, int flags, long out_addr) {
+    int64_t *out = (int64_t *)(intptr_t)out_addr;
+    out[HL_N_SENT] = send_resp(listener, id, err, val, (unsigned)flags);
+    return hl_notif_recv_wait(listener, out_addr);
 }
 
 static int receive(int listener, long out_addr) {

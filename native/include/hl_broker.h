@@ -74,7 +74,9 @@
 #define HL_N_CALL_RESOLVE 20
 #define HL_N_CALL_ERR 21
 #define HL_N_CALL_FOR 22
-#define HL_N_LONGS 23
+/* The result of the answer hl_notif_answer_recv_wait sent before it received: 0 or -errno. */
+#define HL_N_SENT 23
+#define HL_N_LONGS 24
 
 /* The calls the broker serves, and their path argument: open (0), openat (1, dirfd arg 0, flags arg
  * 2), openat2 (1, dirfd arg 0, struct open_how * arg 2, its size arg 3), creat (0). x86_64 only:
@@ -110,6 +112,11 @@ int hl_notif_recv(int listener, int stopfd, long out_addr);
 /* Receives a notification by blocking in SECCOMP_IOCTL_NOTIF_RECV itself, no poll(): 0,
  * HL_RECV_HUNGUP, or -errno (-EINTR: a signal; -ENOENT: the caller it was woken for is gone). */
 int hl_notif_recv_wait(int listener, long out_addr);
+/* Answers notification id (err, val and flags as in struct seccomp_notif_resp; err a positive errno or
+ * 0), puts the answer's result (0 or -errno) in slot HL_N_SENT, then receives the next one as
+ * hl_notif_recv_wait does and returns what it returns. One call where a supervisor that answers from
+ * another language would make two: on the child's CPU every crossing is on the round trip's path. */
+int hl_notif_answer_recv_wait(int listener, long id, int err, long val, int flags, long out_addr);
 int hl_notif_continue(int listener, long id);
 int hl_notif_error(int listener, long id, int err);
 int hl_notif_value(int listener, long id, long val);

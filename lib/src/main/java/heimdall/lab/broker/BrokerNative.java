@@ -55,7 +55,11 @@ final class BrokerNative {
     static final int N_CALL_RESOLVE = 20;
     static final int N_CALL_ERR = 21;
     static final int N_CALL_FOR = 22;
-    static final int N_LONGS = 23;
+    /** The result of the answer {@code hl_notif_answer_recv_wait} sent: 0 or -errno. */
+    static final int N_SENT = 23;
+    static final int N_LONGS = 24;
+    /** SECCOMP_USER_NOTIF_FLAG_CONTINUE. */
+    static final int NOTIF_FLAG_CONTINUE = 1;
 
     static final int CALL_OTHER = 0;
     static final int CALL_OPEN = 1;
@@ -107,8 +111,6 @@ final class BrokerNative {
 
     static native int hl_notif_set_flags(int listener, long flags);
 
-    static native int hl_notif_recv(int listener, int stopfd, long outAddr);
-
     static native int hl_notif_continue(int listener, long id);
 
     static native int hl_notif_error(int listener, long id, int err);
@@ -118,14 +120,6 @@ final class BrokerNative {
     static native int hl_notif_id_valid(int listener, long id);
 
     static native int hl_notif_read_path(int listener, long id, int pid, long addr, long bufAddr, int cap);
-
-    static native int hl_broker_call(int listener, long notifAddr);
-
-    static native int hl_broker_open(int listener, long notifAddr, long pathAddr, int pathLen, int inDirfd);
-
-    static native int hl_broker_send(int listener, long notifAddr, int fd);
-
-    static native int hl_broker_refuse(int listener, long id, int fd, int err);
 
     static native int hl_broker_answer(int listener, long notifAddr, long pathAddr, int inDirfd);
 
@@ -157,7 +151,6 @@ final class BrokerNative {
 
     static native int hl_sup_stop_signal();
 
-    static native int hl_notif_recv_wait(int listener, long outAddr);
 
     static native int hl_sup_thread_prepare();
 

@@ -61,6 +61,11 @@ public final class Notification {
         return com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(direct));
     }
 
+    /** What the answer sent by {@code hl_notif_answer_recv_wait} before this receive returned: 0 or -errno. */
+    int sentResult() {
+        return (int) slots.getLong(BrokerNative.N_SENT * 8);
+    }
+
     long slotsAddress() {
         return slotsAddress;
     }
@@ -136,7 +141,7 @@ public final class Notification {
     private void readCall() {
         if (slots.getLong(BrokerNative.N_CALL_FOR * 8) != id()) {
             // -ESRCH (the caller is gone) leaves the slots unread: flags read as 0, and any answer finds it gone
-            BrokerNative.hl_broker_call(listener, slotsAddress);
+            BrokerJni.call(listener, slotsAddress);
         }
     }
 

@@ -62,7 +62,7 @@ public interface Supervisor extends AutoCloseable {
      * kernel knows {@code SECCOMP_RET_USER_NOTIF} and {@code SECCOMP_GET_NOTIF_SIZES}); else why not.
      */
     static String unsupportedReason() {
-        String problem = BrokerNative.loadProblem();
+        String problem = BrokerJni.loadProblem(); // libheimdall.so's problem, or libheimdall-jni.so's
         if (problem != null) {
             return problem;
         }

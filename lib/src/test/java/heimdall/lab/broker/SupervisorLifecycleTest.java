@@ -109,7 +109,7 @@ class SupervisorLifecycleTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            assertEquals(0, BrokerNative.hl_notif_recv(listener, -1, addr), "no notification arrived");
+            assertEquals(0, BrokerJni.recv(listener, -1, addr), "no notification arrived");
             assertEquals(Notification.OPENAT, (int) slots.getLong(BrokerNative.N_NR * 8));
             assertEquals(0, BrokerNative.hl_close(listener));
             OpenResult r = pending.get(30, TimeUnit.SECONDS);
