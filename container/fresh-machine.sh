@@ -56,8 +56,6 @@ for job in test reproduce vm; do
   grep -qxF -e "  $want" -e "  sudo $want" <<<"$out" || fail "as nobody, ${cmd[*]} did not name: $want"
 done
 
-# This container is thrown away: dpkg need not sync each file it unpacks (minutes saved, nothing else changed).
-echo force-unsafe-io > /etc/dpkg/dpkg.cfg.d/fresh-machine-unsafe-io
 run "as root: ./lab test --install-only" ./lab test --install-only
 (( rc == 0 )) || fail "./lab test --install-only exited $rc"
 groups=$(grep -c '^lab: installing ' <<<"$out")
