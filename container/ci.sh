@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the container job: the local Debian base (if absent), the image, then the quick job in a
 # privileged container writing into a fresh host folder; fails unless that folder is complete.
-#   container/ci.sh            (as root; needs podman, crun, mmdebstrap: see .ci/run)
+#   container/ci.sh            (as root; needs podman, crun, mmdebstrap: ./lab test installs them, see setup/packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

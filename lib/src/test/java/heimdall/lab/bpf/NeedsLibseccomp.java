@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * Skips a test loudly when a file it compares against is not installed: Debian's libseccomp binding
  * ({@code python3-seccomp}) and {@code /usr/bin/python3}, or a profile from a package. Decided by the
  * installed files alone, never by our own code running; with {@code LAB_REQUIRE_KERNEL=1} (CI, where
- * {@code .ci/run} installs them) a missing file fails the test instead.
+ * {@code ./lab test} installs them as root) a missing file fails the test instead.
  */
 final class NeedsLibseccomp {
     private NeedsLibseccomp() {}
