@@ -73,7 +73,7 @@ public record Interval(double estimate, double low, double high, double level, d
     }
 
     static String percent(double p) {
-        double pc = p * 100;
+        double pc = Math.round(p * 1000) / 10.0; // 0.1% steps: 0.7499999 is 75%
         return (pc == Math.rint(pc) ? String.format(Locale.ROOT, "%.0f", pc) : String.format(Locale.ROOT, "%.1f", pc)) + "%";
     }
 
