@@ -30,7 +30,7 @@ public final class CompareCommand implements Command {
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
     private static final CommandOptions OPTIONS =
-            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold"), java.util.Map.of("-o", "--plot"));
+            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), java.util.Map.of("-o", "--plot"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -50,7 +50,7 @@ public final class CompareCommand implements Command {
     @Override
     public String help() {
         return """
-                usage: ./lab compare DIR DIR... [--threshold 5%] [-o PLOT.png | --out OUTDIR]
+                usage: ./lab compare DIR DIR... [--threshold 5%] [--change-plot PNG] [-o PLOT.png | --out OUTDIR]
 
                 Lines up two or more results folders of the same reproduction (floor-cost, host-load,
                 graph-lookup or kernel-matrix), made on different hosts, kernels, or in and out of a
@@ -82,6 +82,8 @@ public final class CompareCommand implements Command {
 
                   --threshold T the smallest change called slower or faster, a percentage from 0%
                                 to below 100% (default 5%); "5%" or "5"
+                  --change-plot PNG  write the changes' plot: B/A by row with its interval as a bar,
+                                the verdict as the marker, lines at 1 and 1 +/- threshold
                   -o PLOT.png   write the plot (added cost by row, one series per folder) as PNG;
                                 a symbolic link or FIFO at the name is refused
                   --out OUTDIR  write compare.md (the table above), compare.csv (every column of
@@ -115,6 +117,11 @@ public final class CompareCommand implements Command {
             Path file = Path.of(args.value("--plot").get());
             SafeFiles.writeOutput("-o", file, c.plotPng());
             out.println("plot: " + file);
+        }
+        if (args.value("--change-plot").isPresent()) {
+            Path file = Path.of(args.value("--change-plot").get());
+            SafeFiles.writeOutput("--change-plot", file, c.changePlotPng(threshold));
+            out.println("change plot: " + file);
         }
         if (args.value("--out").isPresent()) {
             ResultsFolder folder = ResultsFolder.chosen(Path.of(args.value("--out").get()));

@@ -219,5 +219,16 @@ class CompareChangesTest {
         assertEquals(1 + 57, csv.size());
         assertTrue(csv.get(0).startsWith("n,label,folder,baseline,runs_a,runs_b,figure_a,figure_b,ratio,ratio_low,ratio_high,"),
                 csv.get(0));
+
+        Path png = tmp.resolve("change.png");
+        assertEquals(0, new CompareCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .run(List.of(FULL.toString(), b.toString(), "--change-plot", png.toString())));
+        assertTrue(javax.imageio.ImageIO.read(png.toFile()).getWidth() >= 1000);
+        // a planted link at the plot's name is refused, its target untouched
+        Path victim = Files.writeString(tmp.resolve("victim"), "keep");
+        Path link = Files.createSymbolicLink(tmp.resolve("link.png"), victim);
+        LabRun.of("compare", FULL.toString(), b.toString(), "--change-plot", link.toString())
+                .assertRefused(2, "--change-plot", "symbolic link");
+        assertEquals("keep", Files.readString(victim));
     }
 }
