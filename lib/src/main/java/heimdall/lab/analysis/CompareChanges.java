@@ -144,7 +144,8 @@ final class CompareChanges {
             return null;
         }
         if (!v.isArray()) {
-            throw BadInput.at(file, "[" + i + "]." + field, "expected an array of numbers, found " + Compare.clean(v.toString()));
+            throw BadInput.at(file, "[" + i + "]." + field, "expected an array of numbers, found "
+                    + Compare.clean(v.toString()));
         }
         double[] out = new double[v.size()];
         for (int j = 0; j < v.size(); j++) {
@@ -163,7 +164,8 @@ final class CompareChanges {
             return Double.NaN;
         }
         if (!v.isNumber()) {
-            throw BadInput.at(file, "[" + i + "]." + field, "expected a number or null, found " + Compare.clean(v.toString()));
+            throw BadInput.at(file, "[" + i + "]." + field, "expected a number or null, found "
+                    + Compare.clean(v.toString()));
         }
         return v.doubleValue();
     }
@@ -259,8 +261,8 @@ final class CompareChanges {
         String figure = ratios ? "each run's filtered median over the same run's unfiltered one (emulated figures: "
                 + "ratios within a folder only)" : "each run's median (" + c.unit() + ")";
         sb.append(String.format(Locale.ROOT, "Changes against %s: B/A of each row's %s, its %s interval from %s; "
-                        + "verdict by %s at p < %s, beyond a threshold of %s (--threshold): slower if B/A > %s, faster if "
-                        + "B/A < %s, else no difference beyond noise.%n%n",
+                        + "verdict by %s at p < %s, beyond a threshold of %s (--threshold): slower if B/A > %s, "
+                        + "faster if B/A < %s, else no difference beyond noise.%n%n",
                 Compare.clean(c.folderNames().get(0)), ratios ? "within-run ratio" : "median", pct(level),
                 figure + ": Hodges-Lehmann, distribution-free", test(ratios), trim(1 - level), pct(threshold),
                 trim(1 + threshold), trim(1 - threshold)));
@@ -286,9 +288,36 @@ final class CompareChanges {
         for (String w : warnings.keySet()) {
             sb.append("warning: ").append(w).append('\n');
         }
+        CompareHost a = c.folders().get(0).host();
+        for (Compare.Folder f : c.folders().subList(1, c.folders().size())) {
+            List<String> differ = new ArrayList<>();
+            CompareHost b = f.host();
+            if (!java.util.Objects.equals(a.host(), b.host())) {
+                differ.add("host");
+            }
+            if (!java.util.Objects.equals(a.kernel(), b.kernel())) {
+                differ.add("kernel");
+            }
+            if (!java.util.Objects.equals(a.cpu(), b.cpu())) {
+                differ.add("CPU");
+            }
+            if (!java.util.Objects.equals(a.container(), b.container())) {
+                differ.add("container");
+            }
+            if (!java.util.Objects.equals(a.vm(), b.vm()) || a.emulated() != b.emulated()) {
+                differ.add("VM");
+            }
+            if (!differ.isEmpty()) {
+                sb.append("note: ").append(Compare.clean(f.name())).append(" and ")
+                        .append(Compare.clean(c.folderNames().get(0)))
+                        .append(" differ in ").append(String.join(", ", differ))
+                        .append(": a verdict is the difference between those setups, not only a change in the code\n");
+            }
+        }
         sb.append('\n');
-        Table t = Table.create("changes", IntColumn.create("n"), StringColumn.create("label"), StringColumn.create("folder"),
-                StringColumn.create("runs A/B"), StringColumn.create("B/A"), StringColumn.create(pct(level) + " interval"),
+        Table t = Table.create("changes", IntColumn.create("n"), StringColumn.create("label"),
+                StringColumn.create("folder"), StringColumn.create("runs A/B"), StringColumn.create("B/A"),
+                StringColumn.create(pct(level) + " interval"),
                 StringColumn.create("p"), StringColumn.create("verdict"));
         int lastN = -1;
         for (Line l : lines) {
@@ -308,7 +337,8 @@ final class CompareChanges {
             }
             Interval r = ch.ratio();
             t.stringColumn("B/A").append(String.format(Locale.ROOT, "%.3f", r.estimate()));
-            t.stringColumn(pct(level) + " interval").append(String.format(Locale.ROOT, "[%.3f, %.3f]%s", r.low(), r.high(),
+            t.stringColumn(pct(level) + " interval").append(String.format(Locale.ROOT, "[%.3f, %.3f]%s", r.low(),
+                    r.high(),
                     r.reached() ? "" : " (" + pct(r.confidence()) + ")"));
             t.stringColumn("p").append(String.format(Locale.ROOT, "%.3f", ch.p()));
             t.stringColumn("verdict").append(ch.verdict().text());
@@ -324,7 +354,7 @@ final class CompareChanges {
 
     static String pct(double f) {
         double v = Math.round(f * 1000) / 10.0;
-        return (v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v)) + "%";
+        return String.format(Locale.ROOT, v == Math.rint(v) ? "%.0f" : "%.1f", v) + "%";
     }
 
     private static String trim(double v) {

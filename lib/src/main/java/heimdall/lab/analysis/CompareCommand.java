@@ -30,7 +30,8 @@ public final class CompareCommand implements Command {
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
     private static final CommandOptions OPTIONS =
-            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), java.util.Map.of("-o", "--plot"));
+            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"),
+                    java.util.Map.of("-o", "--plot"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -95,7 +96,8 @@ public final class CompareCommand implements Command {
                 summary.json or environment.json that is a link or not a regular file; an unreadable
                 summary; a summary.json schema this build does not read; folders of different
                 reproductions ("A is floor-cost, B is graph-lookup"); a reproduction compare cannot line
-                up yet; fewer than two folders.
+                up yet; fewer than two folders; a --threshold that is not a percentage from 0% to
+                below 100% ("abc", "-5%", "150%"); a run-median field that is not an array of numbers.
                 """;
     }
 
@@ -141,7 +143,8 @@ public final class CompareCommand implements Command {
     }
 
     /** The threshold option's pattern: a plain decimal, optionally ending in %. */
-    private static final java.util.regex.Pattern PERCENT = java.util.regex.Pattern.compile("(\\d{1,3}(\\.\\d{1,6})?)%?");
+    private static final java.util.regex.Pattern PERCENT =
+            java.util.regex.Pattern.compile("(\\d{1,3}(\\.\\d{1,6})?)%?");
 
     /**
      * {@code --threshold}: a percentage ("5%" or "5") from 0 to below 100, as a fraction; the default

@@ -45,7 +45,7 @@ public final class ChangeTest {
         }
     }
 
-    /** {@link #compare(double[], double[], double, double, double)} with the ratio of the run figures' medians as estimate. */
+    /** {@link #compare(double[], double[], double, double, double)} about the ratio of the run figures' medians. */
     public static Change compare(double[] a, double[] b, double threshold, double level) {
         return compare(a, b, median(b) / median(a), threshold, level);
     }

@@ -55,7 +55,8 @@ public record Interval(double estimate, double low, double high, double level, d
      * give instead: {@code "97 [94, 99] (only 75% over 3 runs)"}.
      */
     public String text() {
-        return String.format(Locale.ROOT, "%s [%s, %s] (%s%s over %d runs)", figure(estimate), figure(low), figure(high),
+        return String.format(Locale.ROOT, "%s [%s, %s] (%s%s over %d runs)", figure(estimate), figure(low),
+                figure(high),
                 reached() ? "" : "only ", percent(reached() ? level : confidence), runs);
     }
 
@@ -74,7 +75,8 @@ public record Interval(double estimate, double low, double high, double level, d
 
     static String percent(double p) {
         double pc = Math.round(p * 1000) / 10.0; // 0.1% steps: 0.7499999 is 75%
-        return (pc == Math.rint(pc) ? String.format(Locale.ROOT, "%.0f", pc) : String.format(Locale.ROOT, "%.1f", pc)) + "%";
+        String digits = pc == Math.rint(pc) ? "%.0f" : "%.1f";
+        return String.format(Locale.ROOT, digits, pc) + "%";
     }
 
     @Override

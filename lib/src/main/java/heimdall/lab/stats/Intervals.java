@@ -50,7 +50,8 @@ public record Intervals(Interval median, Interval p99, Interval added) {
             double[] runMediansNone, double level) {
         return new Intervals(OrderStatistics.overRuns(median, runMedians, level),
                 runP99s == null ? null : OrderStatistics.overRuns(p99, runP99s, level),
-                added == null || runMediansNone == null ? null : MannWhitney.shift(runMediansNone, runMedians, level, added));
+                added == null || runMediansNone == null ? null
+                        : MannWhitney.shift(runMediansNone, runMedians, level, added));
     }
 
     private static double[] runMedians(long[][] runs) {

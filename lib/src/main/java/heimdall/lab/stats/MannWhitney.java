@@ -20,7 +20,8 @@ import java.util.Arrays;
  */
 public final class MannWhitney {
     /** How {@link #shift} intervals are computed, for the record. */
-    public static final String METHOD = "Hodges-Lehmann shift over run figures, Mann-Whitney interval (distribution-free)";
+    public static final String METHOD =
+            "Hodges-Lehmann shift over run figures, Mann-Whitney interval (distribution-free)";
     /** The test, as stated beside a verdict. */
     public static final String TEST = "Mann-Whitney U over run figures (two-sided, exact with ties)";
     /** Observations (both sides) up to which the p-value is exact. */
@@ -202,8 +203,8 @@ public final class MannWhitney {
     private static double phi(double z) {
         double x = Math.abs(z) / Math.sqrt(2);
         double t = 1 / (1 + 0.3275911 * x);
-        double erf = 1 - t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-                * Math.exp(-x * x);
+        double poly = 0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)));
+        double erf = 1 - t * poly * Math.exp(-x * x);
         return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
     }
 

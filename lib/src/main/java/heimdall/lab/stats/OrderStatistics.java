@@ -23,7 +23,8 @@ public final class OrderStatistics {
     /** How {@link #overRuns} intervals are computed, for the record. */
     public static final String METHOD = "order statistics over run figures (distribution-free, binomial ranks)";
     /** How a one-run interval is computed: over that run's samples, with no run-to-run noise in it. */
-    public static final String METHOD_ONE_RUN = "order statistics over one run's samples (run-to-run noise not covered)";
+    public static final String METHOD_ONE_RUN =
+            "order statistics over one run's samples (run-to-run noise not covered)";
 
     private OrderStatistics() {}
 
@@ -130,7 +131,7 @@ public final class OrderStatistics {
         return 64;
     }
 
-    /** {@code cdf[i] = P(B <= i)} for {@code B ~ Binomial(n, p)}, {@code i = 0..n}, summed in logs (n up to millions). */
+    /** {@code cdf[i] = P(B <= i)} for {@code B ~ Binomial(n, p)}, {@code i = 0..n}, in logs (n up to millions). */
     static double[] binomialCdf(int n, double p) {
         double[] cdf = new double[n + 1];
         double lp = Math.log(p);

@@ -83,12 +83,14 @@ class CompareChangesTest {
             assertEquals(57, rowsWith(t, "no difference beyond noise").size(), t.print());
             for (int i = 0; i < t.rowCount(); i++) {
                 assertEquals(1.0, t.doubleColumn("ratio").getDouble(i), 1e-12);
-                assertTrue(t.doubleColumn("ratio_low").getDouble(i) <= 1 && t.doubleColumn("ratio_high").getDouble(i) >= 1);
+                assertTrue(t.doubleColumn("ratio_low").getDouble(i) <= 1
+                        && t.doubleColumn("ratio_high").getDouble(i) >= 1);
                 assertEquals(7, t.intColumn("runs_a").getInt(i));
             }
         }
         String text = c.text();
-        assertTrue(text.contains("2026-12-01-vm-floor-cost (2): 0 slower, 0 faster, 57 no difference beyond noise"), text);
+        assertTrue(text.contains("2026-12-01-vm-floor-cost (2): 0 slower, 0 faster, 57 no difference beyond noise"),
+                text);
         assertTrue(text.contains("Mann-Whitney U over run medians"), text);
         assertTrue(text.contains("threshold of 5%"), text);
     }
@@ -147,12 +149,15 @@ class CompareChangesTest {
         for (int i = 0; i < t.rowCount(); i++) {
             if (!t.doubleColumn("ratio").isMissing(i)) {
                 compared.add(i);
-                assertEquals(1.0, t.doubleColumn("ratio").getDouble(i), 0.02, "a 3x emulator is no change: " + t.row(i));
+                assertEquals(1.0, t.doubleColumn("ratio").getDouble(i), 0.02,
+                        "a 3x emulator is no change: " + t.row(i));
             }
         }
         assertTrue(compared.size() >= 50, "rows with an unfiltered run to divide by: " + compared.size());
         assertEquals(compared.size(), rowsWith(t, "no difference beyond noise").size());
         assertTrue(c.text().contains("within-run ratios"), c.text());
+        assertTrue(c.text().contains("note: slow-guest and 2026-12-01-vm-floor-cost differ in"), c.text());
+        assertTrue(!Results.compare(FULL, FULL).text().contains("note: "));
         // a filtered-only shift in the guest is a change in its within-run ratio: found on that row only
         Path shiftedGuest = shifted("shifted-guest", Map.of(0, 1.5), guest);
         assertEquals(Set.of(0), rowsWith(Results.compare(FULL, shiftedGuest).changes(), "slower"));
@@ -183,7 +188,8 @@ class CompareChangesTest {
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(summary));
         Files.copy(FULL.resolve("environment.json"), dir.resolve("environment.json"));
         BadInput e = assertThrows(BadInput.class, () -> Results.compare(FULL, dir).changes());
-        assertTrue(e.getMessage().contains("summary.json") && e.getMessage().contains("[2].run_medians_ns"), e.getMessage());
+        assertTrue(e.getMessage().contains("summary.json") && e.getMessage().contains("[2].run_medians_ns"),
+                e.getMessage());
     }
 
     @Test
@@ -193,8 +199,9 @@ class CompareChangesTest {
         }
         LabRun r = LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", "abc");
         assertTrue(r.err().contains("'abc' is not a percentage"), r.err());
-        assertTrue(LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", "-5%").err().contains("negative"));
-        assertTrue(LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", "150%").err().contains("100% or more"));
+        String full = FULL.toString();
+        assertTrue(LabRun.of("compare", full, full, "--threshold", "-5%").err().contains("negative"));
+        assertTrue(LabRun.of("compare", full, full, "--threshold", "150%").err().contains("100% or more"));
         assertEquals(0.05, CompareCommand.threshold(null));
         assertEquals(0.1, CompareCommand.threshold("10%"), 1e-12);
         assertEquals(0.025, CompareCommand.threshold("2.5"), 1e-12);
@@ -217,7 +224,8 @@ class CompareChangesTest {
         assertTrue(img.getWidth() >= 1000 && img.getHeight() >= 600);
         List<String> csv = Files.readAllLines(out.resolve("changes.csv"));
         assertEquals(1 + 57, csv.size());
-        assertTrue(csv.get(0).startsWith("n,label,folder,baseline,runs_a,runs_b,figure_a,figure_b,ratio,ratio_low,ratio_high,"),
+        assertTrue(csv.get(0).startsWith(
+                "n,label,folder,baseline,runs_a,runs_b,figure_a,figure_b,ratio,ratio_low,ratio_high,"),
                 csv.get(0));
 
         Path png = tmp.resolve("change.png");

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The fluent API's intervals on synthetic measurements (no kernel needed): {@code Measurement.ci()}, {@code Added.ci()}. */
+/** The fluent API's intervals on synthetic runs (no kernel needed): {@code Measurement.ci()}, {@code Added.ci()}. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MeasurementCiTest {
     private static Measurement measured(String label, int runs, double base, long seed) {

@@ -157,7 +157,8 @@ class IntervalsTest {
         assertEquals(1, seven.low());
         assertEquals(7, seven.high());
         assertEquals(6, OrderStatistics.runsNeededForMedian(0.95));
-        Interval eleven = OrderStatistics.forQuantile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 0.5, 0.95, 6, "t");
+        double[] ranks = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+        Interval eleven = OrderStatistics.forQuantile(ranks, 0.5, 0.95, 6, "t");
         assertEquals(2, eleven.low()); // P(B <= 1) = 12/2048 <= 2.5%, P(B <= 2) = 67/2048 is not
         assertEquals(10, eleven.high());
         // U: 4 against 4 separated completely: p = 2/70; the null law sums to 1
@@ -195,8 +196,9 @@ class IntervalsTest {
 
     @Test
     void nonsenseIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> ChangeTest.compare(new double[] {1}, new double[] {0}, 0.05, 0.95));
-        assertThrows(IllegalArgumentException.class, () -> ChangeTest.compare(new double[] {1}, new double[] {1}, -0.1, 0.95));
+        double[] one = {1};
+        assertThrows(IllegalArgumentException.class, () -> ChangeTest.compare(one, new double[] {0}, 0.05, 0.95));
+        assertThrows(IllegalArgumentException.class, () -> ChangeTest.compare(one, one, -0.1, 0.95));
         assertThrows(IllegalArgumentException.class, () -> OrderStatistics.overRuns(new long[0][], 50, 0.95));
         assertThrows(IllegalArgumentException.class, () -> new Interval(1, 2, 1, 0.95, 0.9, 3, "t"));
         assertFalse(OrderStatistics.forQuantile(new double[] {1, 2, 3}, 0.5, 0.95, 2, "t").reached());
