@@ -58,12 +58,8 @@ public final class Compare {
     /** Folders already loaded; see the class comment for what is refused. */
     static Compare of(List<Results> loaded) {
         requireTwo(loaded.size());
-        Set<Path> given = new java.util.HashSet<>();
-        for (Results r : loaded) {
-            if (!given.add(r.dir().toAbsolutePath().normalize())) {
-                throw new BadInput(r.dir() + ": given twice; compare lines up different folders");
-            }
-        }
+        // A folder given twice is compared with itself (the noise rule's own check: every row "no
+        // difference"); its later copies are named "NAME (2)", ... so every column and series stays apart.
         List<String> names = names(loaded);
         Map<String, String> reproductionOf = new LinkedHashMap<>();
         // Results.load has refused a schema it cannot read and a folder that names no reproduction.
@@ -134,12 +130,29 @@ public final class Compare {
         }
     }
 
-    /** Display names: the folders' own names, or the paths as given when two share a name. */
+    /**
+     * Display names: the folders' own names, or the paths as given when two folders share a name; a
+     * folder given again is "NAME (2)".
+     */
     private static List<String> names(List<Results> loaded) {
-        List<String> base = loaded.stream().map(r -> r.dir().getFileName() == null ? r.dir().toString()
-                : r.dir().getFileName().toString()).toList();
-        boolean clash = base.stream().distinct().count() < base.size();
-        return clash ? loaded.stream().map(r -> r.dir().toString()).toList() : base;
+        // named as the folder itself ("x/." is x), so a folder given twice has one name
+        List<String> base = loaded.stream().map(r -> {
+            Path named = r.dir().getFileName() == null || r.dir().getFileName().toString().equals(".")
+                    ? r.dir().toAbsolutePath().normalize() : r.dir();
+            return named.getFileName() == null ? r.dir().toString() : named.getFileName().toString();
+        }).toList();
+        long folders = loaded.stream().map(r -> r.dir().toAbsolutePath().normalize()).distinct().count();
+        boolean clash = base.stream().distinct().count() > folders; // two different folders of one name
+        List<String> shown = clash ? loaded.stream().map(r -> r.dir().toString()).toList() : base;
+        List<String> unique = new ArrayList<>();
+        for (String name : shown) {
+            String u = name;
+            for (int k = 2; unique.contains(u); k++) {
+                u = name + " (" + k + ")";
+            }
+            unique.add(u);
+        }
+        return unique;
     }
 
     /**
@@ -208,6 +221,43 @@ public final class Compare {
 
     List<Folder> folders() {
         return folders;
+    }
+
+    /** The rows' identities, in comparison order. */
+    List<List<String>> keys() {
+        return keys;
+    }
+
+    CompareSpec spec() {
+        return spec;
+    }
+
+    /**
+     * Change detection, each folder after the first against the first, at the default threshold (5%) and
+     * level (95%): one line per (row, later folder) with B/A, its interval, the U test's p-value and the
+     * verdict ({@link CompareChanges#table}).
+     */
+    public Table changes() {
+        return changes(heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD);
+    }
+
+    /** {@link #changes()} beyond another threshold, a fraction in [0, 1) (0.05 for 5%). */
+    public Table changes(double threshold) {
+        return CompareChanges.table(this, changeLines(threshold));
+    }
+
+    /** B/A by row with its interval, one series per later folder ({@link ComparePlot#changeByRow}). */
+    public org.knowm.xchart.XYChart changePlot(double threshold) {
+        return ComparePlot.changeByRow(this, changeLines(threshold), threshold);
+    }
+
+    /** {@link #changePlot} as PNG bytes. */
+    public byte[] changePlotPng(double threshold) {
+        return ComparePlot.png(changePlot(threshold));
+    }
+
+    private List<CompareChanges.Line> changeLines(double threshold) {
+        return CompareChanges.lines(this, threshold, heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
     }
 
     /**
@@ -436,9 +486,20 @@ public final class Compare {
     /**
      * The comparison as text: a table of the folders (host, kernel, CPU, clocksource, PTI, own
      * seccomp filters, container, schema, interrupted) and the rows, one line per folder, figures in
-     * {@link #unit()}, a row absent from a folder shown as "(absent)".
+     * {@link #unit()}, a row absent from a folder shown as "(absent)"; then the changes against the
+     * first folder ({@link #changes()}) at the default threshold.
      */
     public String text() {
+        return text(heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD);
+    }
+
+    /** {@link #text()} with the changes judged beyond {@code threshold} (a fraction: 0.05 for 5%). */
+    public String text(double threshold) {
+        return tableText() + '\n' + CompareChanges.text(this, changeLines(threshold), threshold,
+                heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
+    }
+
+    private String tableText() {
         StringBuilder sb = new StringBuilder();
         sb.append(spec.reproduction()).append(": ").append(folders.size()).append(" folders, ").append(keys.size())
                 .append(" rows; median, added and published added in ").append(spec.unit())

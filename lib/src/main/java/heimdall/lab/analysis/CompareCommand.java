@@ -30,7 +30,8 @@ public final class CompareCommand implements Command {
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
     private static final CommandOptions OPTIONS =
-            new CommandOptions(Set.of(), Set.of("--plot", "--out"), java.util.Map.of("-o", "--plot"));
+            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"),
+                    java.util.Map.of("-o", "--plot"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -50,7 +51,7 @@ public final class CompareCommand implements Command {
     @Override
     public String help() {
         return """
-                usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]
+                usage: ./lab compare DIR DIR... [--threshold 5%] [--change-plot PNG] [-o PLOT.png | --out OUTDIR]
 
                 Lines up two or more results folders of the same reproduction (floor-cost, host-load,
                 graph-lookup or kernel-matrix), made on different hosts, kernels, or in and out of a
@@ -70,17 +71,33 @@ public final class CompareCommand implements Command {
                 run's unfiltered call), which is also what the plot shows; kernel-matrix rows of an
                 emulated kernel likewise.
 
+                Changes: every folder after the first (B) is then set against the first (A), row by
+                row: B/A of the row's median with its 95% interval and a verdict, slower, faster or
+                no difference beyond noise. The test is the Mann-Whitney U test over the rows' run
+                medians (two-sided, exact with ties; a run is one observation, its samples are not
+                independent); the interval is the Hodges-Lehmann ratio with its Mann-Whitney bounds,
+                distribution-free. A change is called only when p < 0.05, the interval excludes 1 and
+                B/A is beyond the threshold (> 1 + t or < 1 - t). With fewer than 4 runs a side the
+                test cannot reach p < 0.05: a warning says so. Emulated folders are compared by each
+                run's filtered median over the same run's unfiltered one, never in nanoseconds.
+
+                  --threshold T the smallest change called slower or faster, a percentage from 0%
+                                to below 100% (default 5%); "5%" or "5"
+                  --change-plot PNG  write the changes' plot: B/A by row with its interval as a bar,
+                                the verdict as the marker, lines at 1 and 1 +/- threshold
                   -o PLOT.png   write the plot (added cost by row, one series per folder) as PNG;
                                 a symbolic link or FIFO at the name is refused
                   --out OUTDIR  write compare.md (the table above), compare.csv (every column of
-                                Results.compare's table) and added-by-row.png into OUTDIR, which must be
+                                Results.compare's table), changes.csv (Compare.changes()), added-by-row.png
+                                and change-by-row.png (B/A with interval bars) into OUTDIR, which must be
                                 absent or an empty folder of our own (never overwritten)
 
                 Refused (exit 2): a DIR that is not a results folder, is a symbolic link, or holds a
                 summary.json or environment.json that is a link or not a regular file; an unreadable
                 summary; a summary.json schema this build does not read; folders of different
                 reproductions ("A is floor-cost, B is graph-lookup"); a reproduction compare cannot line
-                up yet; fewer than two folders.
+                up yet; fewer than two folders; a --threshold that is not a percentage from 0% to
+                below 100% ("abc", "-5%", "150%"); a run-median field that is not an array of numbers.
                 """;
     }
 
@@ -94,20 +111,28 @@ public final class CompareCommand implements Command {
         if (args.value("--plot").isPresent() && args.value("--out").isPresent()) {
             throw new BadInput("-o and --out exclude each other: --out OUTDIR already holds the plot");
         }
+        double threshold = threshold(args.value("--threshold").orElse(null));
         Compare c = Compare.load(args.positionals().stream().map(Path::of).toList());
-        String text = c.text();
+        String text = c.text(threshold);
         out.print(text);
         if (args.value("--plot").isPresent()) {
             Path file = Path.of(args.value("--plot").get());
             SafeFiles.writeOutput("-o", file, c.plotPng());
             out.println("plot: " + file);
         }
+        if (args.value("--change-plot").isPresent()) {
+            Path file = Path.of(args.value("--change-plot").get());
+            SafeFiles.writeOutput("--change-plot", file, c.changePlotPng(threshold));
+            out.println("change plot: " + file);
+        }
         if (args.value("--out").isPresent()) {
             ResultsFolder folder = ResultsFolder.chosen(Path.of(args.value("--out").get()));
             try {
                 folder.writeText("compare.md", text);
-                folder.writeText("compare.csv", csv(c));
+                folder.writeText("compare.csv", csv(c.table()));
+                folder.writeText("changes.csv", csv(c.changes(threshold)));
                 SafeFiles.writeNew(folder.path().resolve("added-by-row.png"), c.plotPng());
+                SafeFiles.writeNew(folder.path().resolve("change-by-row.png"), c.changePlotPng(threshold));
                 folder.publish(); // complete: only now does it appear at its name
             } finally {
                 folder.abandon(); // a failure (a full disk) leaves nothing part-written; a no-op once published
@@ -117,9 +142,39 @@ public final class CompareCommand implements Command {
         return 0;
     }
 
-    private static String csv(Compare c) throws IOException {
+    /** The threshold option's pattern: a plain decimal, optionally ending in %. */
+    private static final java.util.regex.Pattern PERCENT =
+            java.util.regex.Pattern.compile("(\\d{1,3}(\\.\\d{1,6})?)%?");
+
+    /**
+     * {@code --threshold}: a percentage ("5%" or "5") from 0 to below 100, as a fraction; the default
+     * (5%) when absent. Anything else is bad input naming the option and the value.
+     */
+    static double threshold(String value) {
+        if (value == null) {
+            return heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD;
+        }
+        String v = value.strip();
+        java.util.regex.Matcher m = PERCENT.matcher(v);
+        if (v.startsWith("-") && PERCENT.matcher(v.substring(1)).matches()) {
+            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+                    + "' is negative; a change threshold is a percentage from 0% to below 100%, such as 5%");
+        }
+        if (!m.matches()) {
+            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+                    + "' is not a percentage; give one from 0% to below 100%, such as 5%");
+        }
+        double pct = Double.parseDouble(m.group(1));
+        if (pct >= 100) {
+            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+                    + "' is 100% or more: no ratio could be called faster; give one below 100%, such as 5%");
+        }
+        return pct / 100;
+    }
+
+    private static String csv(tech.tablesaw.api.Table t) throws IOException {
         java.io.StringWriter w = new java.io.StringWriter();
-        c.table().write().csv(w);
+        t.write().csv(w);
         return w.toString();
     }
 }

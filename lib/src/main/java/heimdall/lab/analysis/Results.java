@@ -130,7 +130,9 @@ public final class Results {
 
     /**
      * Folders of one reproduction lined up row by row, one table row per (row, folder), with each
-     * folder's host, kernel, CPU, clocksource, PTI and own seccomp filters ({@link Compare}).
+     * folder's host, kernel, CPU, clocksource, PTI and own seccomp filters ({@link Compare}); its
+     * {@link Compare#changes()} is the change detection as a table: each later folder against the first,
+     * B/A with its interval, the U test's p-value and the verdict.
      *
      * @throws BadInput naming the folders when they are of different reproductions, a reproduction
      *     compare does not support, or a schema it cannot read; or when fewer than two are given

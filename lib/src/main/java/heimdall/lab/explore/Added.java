@@ -24,6 +24,21 @@ public record Added(Measurement measured, Measurement baseline) {
         return baseline.median() == 0 ? Double.NaN : (double) measured.median() / baseline.median();
     }
 
+    /**
+     * The 95% interval of {@link #addedNs()}: the Hodges–Lehmann shift of the run medians with its
+     * Mann–Whitney interval ({@link heimdall.lab.stats.MannWhitney#shift}), distribution-free, about the
+     * added figure itself.
+     */
+    public heimdall.lab.stats.Interval ci() {
+        return ci(heimdall.lab.stats.Intervals.LEVEL);
+    }
+
+    /** {@link #ci()} at another confidence {@code level}, in (0, 1). */
+    public heimdall.lab.stats.Interval ci(double level) {
+        return heimdall.lab.stats.Intervals.added(measured.runs().toArray(long[][]::new),
+                baseline.runs().toArray(long[][]::new), level);
+    }
+
     /** One row: both medians, the added cost, both p99s. */
     public Table table() {
         return Table.create("added: " + measured.label() + " over " + baseline.label(),

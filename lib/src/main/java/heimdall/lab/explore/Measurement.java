@@ -74,6 +74,21 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         return spread() > Stats.NOISY_SPREAD;
     }
 
+    /**
+     * The 95% intervals of the median and the p99, over runs as well as samples: each run's figure is
+     * one observation and the interval is the order statistics of those ({@link heimdall.lab.stats.OrderStatistics});
+     * one noisy run widens it. With fewer than 6 runs it cannot reach 95% and says the coverage it has
+     * ({@link heimdall.lab.stats.Interval#reached()}). {@code added} is null here: see {@link Added#ci()}.
+     */
+    public heimdall.lab.stats.Intervals ci() {
+        return ci(heimdall.lab.stats.Intervals.LEVEL);
+    }
+
+    /** {@link #ci()} at another confidence {@code level}, in (0, 1). */
+    public heimdall.lab.stats.Intervals ci(double level) {
+        return heimdall.lab.stats.Intervals.of(runs.toArray(long[][]::new), null, level);
+    }
+
     /** What this measurement adds over {@code baseline} (the same call without the floor, say). */
     public Added addedOver(Measurement baseline) {
         if (baseline == null) {

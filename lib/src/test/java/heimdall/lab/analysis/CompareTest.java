@@ -310,9 +310,10 @@ class CompareTest {
     }
 
     @Test
-    void theSameFolderTwiceIsRefused() {
-        BadInput e = assertThrows(BadInput.class, () -> Results.compare(VM13, VM13.resolve(".")));
-        assertTrue(e.getMessage().contains("given twice"), e.getMessage());
+    void theSameFolderTwiceIsComparedWithItselfUnderTwoNames() {
+        Compare c = Results.compare(VM13, VM13.resolve("."));
+        assertEquals(List.of("2026-11-30-vm-13", "2026-11-30-vm-13 (2)"), c.folderNames());
+        assertEquals(53, c.byFolder("median").rowCount());
     }
 
     @Test
