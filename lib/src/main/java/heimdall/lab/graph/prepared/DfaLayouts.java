@@ -1,6 +1,5 @@
 package heimdall.lab.graph.prepared;
 
-import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.Machine;
@@ -260,23 +259,6 @@ public final class DfaLayouts {
             }
             int[] ss = Arrays.stream(m.signalStarts()).map(s -> s * scale).toArray();
             return new Starts(m.entries(), m.signals(), es, m.unionStart() * scale, ss);
-        }
-
-        int threadStart(String entry) {
-            int e = entries.indexOf(entry);
-            if (e < 0) {
-                throw new BadInput("entry '" + entry + "': not an entry of this graph (entries: " + entries + ")");
-            }
-            if (Graph.isSignal(entry)) {
-                throw new BadInput("entry '" + entry + "': a signal entry is entered by delivery, not assigned to a thread");
-            }
-            return entryStart[e];
-        }
-    }
-
-    static void checkDepth(int maxDepth) {
-        if (maxDepth < 0 || maxDepth > 1 << 16) {
-            throw new BadInput("cursor depth " + maxDepth + ": must be 0..65536 signal frames");
         }
     }
 }
