@@ -61,8 +61,9 @@ import java.util.Map;
  * least one L1 load latency plus the add (about 5 cycles, some 1.5 ns on the 2.6 GHz EPYC here);
  * everything that depends only on the event (the trace load, the range test, {@code classOf[nr]},
  * the bounds checks) overlaps with it. What adds to that chain, and what was done about it
- * (medians of 21 interleaved rounds of 100,000 events, AutoLayoutTest, on this 2-CPU host shared with
- * other builds, load average 7–20; the figures move by 10–20% from run to run):
+ * (medians of 21 interleaved rounds of 100,000 events, by an earlier timed AutoLayoutTest whose
+ * comparison is now bench-jmh's LayoutsBenchmark, on this 2-CPU host shared with other builds, load
+ * average 7–20; the figures move by 10–20% from run to run):
  * <ul>
  *   <li><b>Rows beyond L1.</b> A row that misses L1 adds the L2 latency (about 14 cycles). Column
  *       classes shrink a recorded table about 10× (broker: 42 classes for 439 columns, 18 KB instead
