@@ -138,20 +138,30 @@ public final class DfaLayouts {
 
     static DfaWords words(Layout layout, Machine m, long limit) {
         int cols = columns(m);
-        long cells = (long) m.states() * cols;
-        checkBudget(layout, cells * 4, cells, limit, m);
-        int[] identity = new int[cols];
-        Arrays.setAll(identity, i -> i);
-        return new DfaWords(layout, dense(m, cols, identity, 1), cols, Starts.of(m, 1), cells * 4);
+        return new DfaWords(layout, rawTable(layout, m, limit, 1), cols, Starts.of(m, 1), rawPayload(m));
     }
 
     static DfaOffsets offsets(Layout layout, Machine m, long limit) {
         int cols = columns(m);
+        return new DfaOffsets(layout, rawTable(layout, m, limit, cols), cols, Starts.of(m, cols), rawPayload(m));
+    }
+
+    /**
+     * The cells of {@code dfa-words} ({@code scale} 1: state ids) or {@code dfa-offsets} ({@code scale} =
+     * columns: row offsets), one column per raw syscall number, once the budget admits them.
+     */
+    private static int[] rawTable(Layout layout, Machine m, long limit, int scale) {
+        int cols = columns(m);
         long cells = (long) m.states() * cols;
-        checkBudget(layout, cells * 4, cells, limit, m);
+        checkBudget(layout, rawPayload(m), cells, limit, m);
         int[] identity = new int[cols];
         Arrays.setAll(identity, i -> i);
-        return new DfaOffsets(layout, dense(m, cols, identity, cols), cols, Starts.of(m, cols), cells * 4);
+        return dense(m, cols, identity, scale);
+    }
+
+    /** The payload of a raw-column table: 4 bytes a cell. */
+    private static long rawPayload(Machine m) {
+        return (long) m.states() * columns(m) * 4;
     }
 
     static DfaCompact compact(Layout layout, Machine m, long limit) {
