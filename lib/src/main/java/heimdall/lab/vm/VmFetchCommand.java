@@ -2,42 +2,23 @@ package heimdall.lab.vm;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.sys.Scratch;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab vm fetch --kernel NAME}: fetches the archive's current package of a named kernel into the cache. */
-public final class VmFetchCommand implements Command {
+public final class VmFetchCommand extends VmCommand {
     private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--kernel"));
-    private final PrintStream out;
-    private final PrintStream err;
-
     public VmFetchCommand() {
         this(System.out, System.err);
     }
 
     VmFetchCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String name() {
-        return "vm fetch";
-    }
-
-    @Override
-    public String summary() {
-        return "fetch a named kernel's current Debian package into the kernel cache (replacing the cached one)";
-    }
-
-    @Override
-    public Optional<CommandOptions> options() {
-        return Optional.of(OPTIONS);
+        super("vm fetch",
+                "fetch a named kernel's current Debian package into the kernel cache (replacing the cached one)",
+                OPTIONS, out, err);
     }
 
     @Override

@@ -2,7 +2,6 @@ package heimdall.lab.vm;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
 import java.io.PrintStream;
 import java.util.List;
@@ -10,33 +9,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab vm kernels [--offline]}: what the kernel cache holds and what Debian's archive offers, per name. */
-public final class VmKernelsCommand implements Command {
+public final class VmKernelsCommand extends VmCommand {
     private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--offline"), Set.of());
-    private final PrintStream out;
-    private final PrintStream err;
-
     public VmKernelsCommand() {
         this(System.out, System.err);
     }
 
     VmKernelsCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String name() {
-        return "vm kernels";
-    }
-
-    @Override
-    public String summary() {
-        return "the kernels ./lab vm run knows: cached (verified) and fetchable from Debian's archive";
-    }
-
-    @Override
-    public Optional<CommandOptions> options() {
-        return Optional.of(OPTIONS);
+        super("vm kernels",
+                "the kernels ./lab vm run knows: cached (verified) and fetchable from Debian's archive",
+                OPTIONS, out, err);
     }
 
     @Override

@@ -4,7 +4,6 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.SafeFiles;
@@ -21,7 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab vm run --kernel K [...] -- ARGS...}: {@code ./lab ARGS...} in a guest of kernel K. */
-public final class VmRunCommand implements Command {
+public final class VmRunCommand extends VmCommand {
     static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--exec"),
             Set.of("--kernel", "--modules", "--cpus", "--memory", "--timeout", "--watchdog", "--accel"));
     static final int DEFAULT_MEMORY_MIB = 4096;
@@ -34,31 +33,14 @@ public final class VmRunCommand implements Command {
     /** From the boot marker to the command's start: modules and mounts. */
     static final Duration SETUP_DEADLINE = Duration.ofSeconds(120);
 
-    private final PrintStream out;
-    private final PrintStream err;
-
     public VmRunCommand() {
         this(System.out, System.err);
     }
 
     VmRunCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String name() {
-        return "vm run";
-    }
-
-    @Override
-    public String summary() {
-        return "run ./lab ARGS in a QEMU guest of another kernel (debian:5.10, debian:6.1, debian:6.12, or a bzImage)";
-    }
-
-    @Override
-    public Optional<CommandOptions> options() {
-        return Optional.of(OPTIONS);
+        super("vm run",
+                "run ./lab ARGS in a QEMU guest of another kernel (debian:5.10, debian:6.1, debian:6.12, or a bzImage)",
+                OPTIONS, out, err);
     }
 
     @Override

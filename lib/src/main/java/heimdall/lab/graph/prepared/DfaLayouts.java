@@ -1,6 +1,5 @@
 package heimdall.lab.graph.prepared;
 
-import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.Machine;
@@ -62,8 +61,9 @@ import java.util.Map;
  * least one L1 load latency plus the add (about 5 cycles, some 1.5 ns on the 2.6 GHz EPYC here);
  * everything that depends only on the event (the trace load, the range test, {@code classOf[nr]},
  * the bounds checks) overlaps with it. What adds to that chain, and what was done about it
- * (medians of 21 interleaved rounds of 100,000 events, AutoLayoutTest, on this 2-CPU host shared with
- * other builds, load average 7–20; the figures move by 10–20% from run to run):
+ * (medians of 21 interleaved rounds of 100,000 events, by an earlier timed AutoLayoutTest whose
+ * comparison is now bench-jmh's LayoutsBenchmark, on this 2-CPU host shared with other builds, load
+ * average 7–20; the figures move by 10–20% from run to run):
  * <ul>
  *   <li><b>Rows beyond L1.</b> A row that misses L1 adds the L2 latency (about 14 cycles). Column
  *       classes shrink a recorded table about 10× (broker: 42 classes for 439 columns, 18 KB instead
@@ -138,20 +138,30 @@ public final class DfaLayouts {
 
     static DfaWords words(Layout layout, Machine m, long limit) {
         int cols = columns(m);
-        long cells = (long) m.states() * cols;
-        checkBudget(layout, cells * 4, cells, limit, m);
-        int[] identity = new int[cols];
-        Arrays.setAll(identity, i -> i);
-        return new DfaWords(layout, dense(m, cols, identity, 1), cols, Starts.of(m, 1), cells * 4);
+        return new DfaWords(layout, rawTable(layout, m, limit, 1), cols, Starts.of(m, 1), rawPayload(m));
     }
 
     static DfaOffsets offsets(Layout layout, Machine m, long limit) {
         int cols = columns(m);
+        return new DfaOffsets(layout, rawTable(layout, m, limit, cols), cols, Starts.of(m, cols), rawPayload(m));
+    }
+
+    /**
+     * The cells of {@code dfa-words} ({@code scale} 1: state ids) or {@code dfa-offsets} ({@code scale} =
+     * columns: row offsets), one column per raw syscall number, once the budget admits them.
+     */
+    private static int[] rawTable(Layout layout, Machine m, long limit, int scale) {
+        int cols = columns(m);
         long cells = (long) m.states() * cols;
-        checkBudget(layout, cells * 4, cells, limit, m);
+        checkBudget(layout, rawPayload(m), cells, limit, m);
         int[] identity = new int[cols];
         Arrays.setAll(identity, i -> i);
-        return new DfaOffsets(layout, dense(m, cols, identity, cols), cols, Starts.of(m, cols), cells * 4);
+        return dense(m, cols, identity, scale);
+    }
+
+    /** The payload of a raw-column table: 4 bytes a cell. */
+    private static long rawPayload(Machine m) {
+        return (long) m.states() * columns(m) * 4;
     }
 
     static DfaCompact compact(Layout layout, Machine m, long limit) {
@@ -260,23 +270,6 @@ public final class DfaLayouts {
             }
             int[] ss = Arrays.stream(m.signalStarts()).map(s -> s * scale).toArray();
             return new Starts(m.entries(), m.signals(), es, m.unionStart() * scale, ss);
-        }
-
-        int threadStart(String entry) {
-            int e = entries.indexOf(entry);
-            if (e < 0) {
-                throw new BadInput("entry '" + entry + "': not an entry of this graph (entries: " + entries + ")");
-            }
-            if (Graph.isSignal(entry)) {
-                throw new BadInput("entry '" + entry + "': a signal entry is entered by delivery, not assigned to a thread");
-            }
-            return entryStart[e];
-        }
-    }
-
-    static void checkDepth(int maxDepth) {
-        if (maxDepth < 0 || maxDepth > 1 << 16) {
-            throw new BadInput("cursor depth " + maxDepth + ": must be 0..65536 signal frames");
         }
     }
 }

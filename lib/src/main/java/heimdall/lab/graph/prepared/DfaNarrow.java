@@ -2,7 +2,6 @@ package heimdall.lab.graph.prepared;
 
 import heimdall.lab.graph.Trace;
 import heimdall.lab.graph.machine.Machine;
-import java.util.List;
 
 /**
  * The {@code dfa-min-narrow} table format (see {@link DfaLayouts}): {@code dfa-compact}'s column
@@ -11,20 +10,16 @@ import java.util.List;
  * cell in every row is that start, so that {@code replay} follows a reset with the same table load as
  * a call instead of a possibly mispredicted branch.
  */
-public final class DfaNarrow implements Prepared {
-    private final Layout layout;
+public final class DfaNarrow extends DfaTable<DfaNarrow.Cursor> {
     private final char[] narrow;
     private final int[] wide;
-    private final int columns;
     /** Column class of event {@code nr + 1} for {@code nr} in {@code -1..columns-1}; slot 0 (the reset) is 0. */
     private final int[] events;
     private final int[] classOf;
     private final int classes;
     private final int stride;
-    private final DfaLayouts.Starts starts;
     private final int[] entryReset;
     private final int unionReset;
-    private final long payload;
 
     /**
      * @param next cells, {@code stride} per row
@@ -36,7 +31,7 @@ public final class DfaNarrow implements Prepared {
      */
     DfaNarrow(Layout layout, int[] next, int[] classOf, int classes, int stride, DfaLayouts.Starts starts, int[] entryReset,
             int unionReset, long payload) {
-        this.layout = layout;
+        super(layout, classOf.length, starts, payload, stride);
         if (layout.narrow() && narrowFits(next.length)) {
             this.narrow = new char[next.length];
             for (int i = 0; i < next.length; i++) {
@@ -52,11 +47,8 @@ public final class DfaNarrow implements Prepared {
         System.arraycopy(classOf, 0, events, 1, classOf.length);
         this.classes = classes;
         this.stride = stride;
-        this.columns = classOf.length;
-        this.starts = starts;
         this.entryReset = entryReset;
         this.unionReset = unionReset;
-        this.payload = payload;
     }
 
     /**
@@ -69,11 +61,6 @@ public final class DfaNarrow implements Prepared {
     /** Whether a table of {@code cells} cells keeps 2-byte cells: every row offset below {@link #NARROW_SPECIAL}. */
     static boolean narrowFits(long cells) {
         return cells <= NARROW_SPECIAL;
-    }
-
-    /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
-    public int columns() {
-        return columns;
     }
 
     /** Column classes per row (class 0 is the all-deny column). */
@@ -92,64 +79,21 @@ public final class DfaNarrow implements Prepared {
     }
 
     @Override
-    public Layout layout() {
-        return layout;
-    }
-
-    @Override
-    public long payloadBytes() {
-        return payload;
-    }
-
-    @Override
-    public List<String> entries() {
-        return starts.entries();
-    }
-
-    @Override
-    public List<String> signals() {
-        return starts.signals();
-    }
-
-    @Override
-    public Cursor cursor(String entry) {
-        return cursor(entry, DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor() {
-        return unidentifiedCursor(DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor cursor(String entry, int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
-        int start = starts.threadStart(entry);
-        return new Cursor(start, maxDepth, entryReset[starts.entries().indexOf(entry)]);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor(int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.unionStart(), maxDepth, unionReset);
+    Cursor newCursor(int start, int maxDepth, int entry) {
+        return new Cursor(start, maxDepth, entry < 0 ? unionReset : entryReset[entry]);
     }
 
     /** A thread's cursor over this table: the current frame's int and a fixed array of saved frames. */
-    public final class Cursor implements heimdall.lab.graph.prepared.Cursor {
-        private final int start;
-        private final int[] frames;
-        private final int[] signalStart = starts.signalStart();
+    public final class Cursor extends DfaTable.DfaCursor {
         /** This start's reset column. */
         private final int resetClass;
-        private int cur;
-        private int depth;
 
         Cursor(int start, int maxDepth, int resetClass) {
-            this.start = start;
-            this.frames = new int[maxDepth];
+            super(DfaNarrow.this, start, maxDepth);
             this.resetClass = resetClass;
-            this.cur = start;
         }
+
+        // cell, step and replay are this layout's own loops (DfaTable says why they are not shared).
 
         private int cell(int i) {
             if (narrow == null) {
@@ -173,32 +117,6 @@ public final class DfaNarrow implements Prepared {
                 }
             }
             return false;
-        }
-
-        @Override
-        public boolean deliver(int signal) {
-            if (signal < 0 || signal >= signalStart.length || depth == frames.length) {
-                return false;
-            }
-            frames[depth++] = cur;
-            cur = signalStart[signal];
-            return true;
-        }
-
-        @Override
-        public void reset() {
-            cur = start;
-            depth = 0;
-        }
-
-        @Override
-        public int depth() {
-            return depth;
-        }
-
-        @Override
-        public int state() {
-            return cur / stride;
         }
 
         @Override

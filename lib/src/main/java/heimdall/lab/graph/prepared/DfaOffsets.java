@@ -2,86 +2,31 @@ package heimdall.lab.graph.prepared;
 
 import heimdall.lab.graph.Trace;
 import heimdall.lab.graph.machine.Machine;
-import java.util.List;
 
 /**
- * The {@code dfa-offsets} table format (see {@link DfaLayouts} for the cell format): the cursor holds a row offset ({@code state * columns}), so a step is one load plus an add, {@code next[row + nr]}.
+ * The {@code dfa-offsets} table format (see {@link DfaLayouts} for the cell format): the cursor holds
+ * a row offset ({@code state * columns}), so a step is one load plus an add, {@code next[row + nr]}.
  */
-public final class DfaOffsets implements Prepared {
-    private final Layout layout;
+public final class DfaOffsets extends DfaTable<DfaOffsets.Cursor> {
     private final int[] next;
-    private final int columns;
-    private final DfaLayouts.Starts starts;
-    private final long payload;
 
     DfaOffsets(Layout layout, int[] next, int columns, DfaLayouts.Starts starts, long payload) {
-        this.layout = layout;
+        super(layout, columns, starts, payload, columns);
         this.next = next;
-        this.columns = columns;
-        this.starts = starts;
-        this.payload = payload;
-    }
-
-    /** Raw syscall numbers a row covers ({@code 0..columns-1}); other numbers are denied. */
-    public int columns() {
-        return columns;
     }
 
     @Override
-    public Layout layout() {
-        return layout;
-    }
-
-    @Override
-    public long payloadBytes() {
-        return payload;
-    }
-
-    @Override
-    public List<String> entries() {
-        return starts.entries();
-    }
-
-    @Override
-    public List<String> signals() {
-        return starts.signals();
-    }
-
-    @Override
-    public Cursor cursor(String entry) {
-        return cursor(entry, DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor() {
-        return unidentifiedCursor(DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor cursor(String entry, int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.threadStart(entry), maxDepth);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor(int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
-        return new Cursor(starts.unionStart(), maxDepth);
+    Cursor newCursor(int start, int maxDepth, int entry) {
+        return new Cursor(start, maxDepth);
     }
 
     /** A thread's cursor over this table: the current frame's int and a fixed array of saved frames. */
-    public final class Cursor implements heimdall.lab.graph.prepared.Cursor {
-        private final int start;
-        private final int[] frames;
-        private final int[] signalStart = starts.signalStart();
-        private int cur;
-        private int depth;
-
+    public final class Cursor extends DfaTable.DfaCursor {
         Cursor(int start, int maxDepth) {
-            this.start = start;
-            this.frames = new int[maxDepth];
-            this.cur = start;
+            super(DfaOffsets.this, start, maxDepth);
         }
+
+        // step and replay are this layout's own loops (DfaTable says why they are not shared).
 
         @Override
         public boolean step(int nr) {
@@ -97,32 +42,6 @@ public final class DfaOffsets implements Prepared {
                 }
             }
             return false;
-        }
-
-        @Override
-        public boolean deliver(int signal) {
-            if (signal < 0 || signal >= signalStart.length || depth == frames.length) {
-                return false;
-            }
-            frames[depth++] = cur;
-            cur = signalStart[signal];
-            return true;
-        }
-
-        @Override
-        public void reset() {
-            cur = start;
-            depth = 0;
-        }
-
-        @Override
-        public int depth() {
-            return depth;
-        }
-
-        @Override
-        public int state() {
-            return cur / columns;
         }
 
         @Override

@@ -1,10 +1,8 @@
 package heimdall.lab.graph.prepared;
 
-import heimdall.lab.BadInput;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.Trace;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The {@code hash} layout: the reference follower that every other layout must match decision for
@@ -18,9 +16,8 @@ import java.util.List;
  * {@code sites + entry}) whose {@code next} successors are the entry's first sites. See
  * {@link heimdall.lab.graph.machine.MachineCompiler} for the step rule.
  */
-public final class ReferenceFollower implements Prepared {
+public final class ReferenceFollower extends AbstractPrepared<ReferenceFollower.Cursor> {
     private final Graph graph;
-    private final Layout layout;
     private final int positions;
     private final GroupMap nextGroups;
     private final GroupMap againGroups;
@@ -29,8 +26,8 @@ public final class ReferenceFollower implements Prepared {
     private final int[] signalEntry;
 
     private ReferenceFollower(Graph g, Layout layout) {
+        super(layout, g.entries(), g.signalEntries(), UNMEASURED);
         this.graph = g;
-        this.layout = layout;
         int n = g.siteCount();
         positions = n + g.entryCount();
         int[][] nexts = new int[positions][];
@@ -95,51 +92,12 @@ public final class ReferenceFollower implements Prepared {
     }
 
     @Override
-    public Layout layout() {
-        return layout;
+    Cursor open(int entry, int maxDepth) {
+        return new Cursor(new int[] {graph.siteCount() + entry}, maxDepth);
     }
 
     @Override
-    public long payloadBytes() {
-        return UNMEASURED;
-    }
-
-    @Override
-    public List<String> entries() {
-        return graph.entries();
-    }
-
-    @Override
-    public List<String> signals() {
-        return graph.signalEntries();
-    }
-
-    @Override
-    public Cursor cursor(String entry) {
-        return cursor(entry, DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor() {
-        return unidentifiedCursor(DEFAULT_DEPTH);
-    }
-
-    @Override
-    public Cursor cursor(String entry, int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
-        int e = graph.entryIndex(entry);
-        if (e < 0) {
-            throw new BadInput("entry '" + entry + "': not an entry of this graph (entries: " + graph.entries() + ")");
-        }
-        if (graph.isSignalEntry(e)) {
-            throw new BadInput("entry '" + entry + "': a signal entry is entered by delivery, not assigned to a thread");
-        }
-        return new Cursor(new int[] {graph.siteCount() + e}, maxDepth);
-    }
-
-    @Override
-    public Cursor unidentifiedCursor(int maxDepth) {
-        DfaLayouts.checkDepth(maxDepth);
+    Cursor openUnidentified(int maxDepth) {
         int n = graph.siteCount();
         int[] start = java.util.stream.IntStream.range(0, graph.entryCount())
                 .filter(e -> !graph.isSignalEntry(e)).map(e -> n + e).toArray();
