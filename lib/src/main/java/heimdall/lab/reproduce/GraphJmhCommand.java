@@ -10,6 +10,8 @@ import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -140,7 +142,7 @@ public final class GraphJmhCommand implements Command {
         heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow("broker", "walk " + entry, layout.wire(),
                 (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
                 Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeSummary("graph-jmh", java.util.Optional.empty(), heimdall.lab.results.SummaryJson.trees(List.of(row)));
+        folder.writeSummary(ReproductionKind.of(GraphJmhRow.class), java.util.Optional.empty(), List.of(row));
         folder.writeJson("environment.json", new GraphJmhEnvironment(heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()),
                 "graph jmh", s.cpu(), quick));
         folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));

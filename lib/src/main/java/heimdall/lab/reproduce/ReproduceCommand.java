@@ -6,6 +6,7 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.results.ReproductionKind;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -25,10 +26,9 @@ import java.util.Set;
  * opens the results folder, stops every run the same way ({@link Stoppable}) and prints what was written.
  */
 public final class ReproduceCommand implements Command {
-    /** Every reproduction, in the order help lists them. */
-    static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(), new FollowerCostRun(), new GraphLookupRun(),
-            new LanesRun(), new KernelMatrixRun());
+    /** Every reproduction, in the order help lists them: the kinds of the registry that {@code ./lab reproduce} runs. */
+    static final List<Reproduction> ALL = ReproductionKind.all().stream().filter(Reproduction.class::isInstance)
+            .map(Reproduction.class::cast).toList();
 
     /** Every reproduction's name. */
     public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
