@@ -91,14 +91,18 @@ public final class GraphJmhCommand implements Command {
         }
         String entry = args.value("--entry").orElse("main");
         // Ctrl-C/SIGTERM stop it like every reproduction (Stoppable): JMH's JVM is ended, nothing is kept.
-        Stoppable.Outcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
+        RunOutcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
             try {
                 return measure(folder, quick, layout, entry);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        });
-        return outcome.discarded().map(heimdall.lab.bench.Interruption.Cause::exitStatus).orElseGet(() -> outcome.result().orElseThrow());
+        }, status -> java.util.Optional.empty(), status -> true); // its status says all; a stop throws (nothing partial)
+        if (outcome instanceof RunOutcome.Failed<Integer> f) {
+            throw f.error();
+        }
+        return outcome instanceof RunOutcome.Nothing<Integer> n ? n.cause().exitStatus()
+                : ((RunOutcome.Complete<Integer>) outcome).result();
     }
 
     private static int measure(heimdall.lab.bench.ResultsFolder folder, boolean quick, Layout layout, String entry)
