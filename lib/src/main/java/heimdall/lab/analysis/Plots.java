@@ -219,10 +219,12 @@ public final class Plots {
         for (int i = 0; i < r.resultRows().size(); i++) {
             rows.add(i);
         }
-        if (r.rows(ExploreCheckRow.class).stream().anyMatch(row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty())) {
-            charts.put("run-medians.png", runValues(r, new Group("sources", "floor-cost row code and fluent API", rows),
-                    ExploreCheckRow.class, ExploreCheckRow::runMediansNs, null, "Per-run medians: floor-cost row code and "
-                    + "fluent API", "median of a run (ns)"));
+        boolean runMedians = r.rows(ExploreCheckRow.class).stream()
+                .anyMatch(row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty());
+        if (runMedians) {
+            String title = "floor-cost row code and fluent API";
+            charts.put("run-medians.png", runValues(r, new Group("sources", title, rows), ExploreCheckRow.class,
+                    ExploreCheckRow::runMediansNs, null, "Per-run medians: " + title, "median of a run (ns)"));
         }
         return charts;
     }

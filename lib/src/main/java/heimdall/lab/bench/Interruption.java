@@ -104,7 +104,8 @@ public final class Interruption implements AutoCloseable {
 
         /**
          * The status a shell gives a process that this signal ended: 128 + its number. For a failure,
-         * the status {@code ./lab} gives that exception ({@link ExitCodes#of}, as {@code cli.ExitStatus} prints it): 1 a
+         * the status {@code ./lab} gives that exception ({@link ExitCodes#of}, as {@code cli.ExitStatus}
+         * prints it): 1 a
          * refusal, 2 bad input or a file error, 3 a bug.
          */
         public int exitStatus() {

@@ -166,13 +166,14 @@ public final class ExploreCheck {
         boolean within = Math.abs(ratio - 1) <= TOLERANCE;
         List<Long> theirRoundMedians = theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList();
         List<Long> ourRoundMedians = ours.stream().map(Measurement::median).toList();
-        ExploreCheckRow fcRow = new ExploreCheckRow("floor-cost row code (FloorBench)", fc.what(), fc.call(), fc.status(),
-                fc.runsCompleted(), fc.medianNs(), fc.p99Ns(), fc.medianNoneNs(), fc.addedNs(), fc.runMediansNs(), fc.samples(),
-                fc.spread(), theirRoundMedians, null, null, null);
-        ExploreCheckRow flRow = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, " + row.what(), row.callName(), "ok",
-                (long) fluentRuns.size(), ourMedian, fl.p99(), null, null, java.util.Arrays.stream(fl.runMedians()).boxed().toList(),
-                (long) fl.count(), Math.round(fl.spread() * 1000) / 1000.0, ourRoundMedians, Math.round(ratio * 10000) / 10000.0,
-                TOLERANCE, within);
+        ExploreCheckRow fcRow = new ExploreCheckRow("floor-cost row code (FloorBench)", fc.what(), fc.call(),
+                fc.status(), fc.runsCompleted(), fc.medianNs(), fc.p99Ns(), fc.medianNoneNs(), fc.addedNs(),
+                fc.runMediansNs(), fc.samples(), fc.spread(), theirRoundMedians, null, null, null);
+        List<Long> fluentRunMedians = java.util.Arrays.stream(fl.runMedians()).boxed().toList();
+        ExploreCheckRow flRow = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, " + row.what(),
+                row.callName(), "ok", (long) fluentRuns.size(), ourMedian, fl.p99(), null, null, fluentRunMedians,
+                (long) fl.count(), Math.round(fl.spread() * 1000) / 1000.0, ourRoundMedians,
+                Math.round(ratio * 10000) / 10000.0, TOLERANCE, within);
         folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
         folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
         MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));

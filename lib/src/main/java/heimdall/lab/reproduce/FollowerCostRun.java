@@ -8,10 +8,8 @@ import heimdall.lab.cli.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */

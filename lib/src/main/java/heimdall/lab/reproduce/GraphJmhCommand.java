@@ -97,7 +97,7 @@ public final class GraphJmhCommand implements Command {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }, status -> java.util.Optional.empty(), status -> true); // its status says all; a stop throws (nothing partial)
+        }, status -> java.util.Optional.empty(), status -> true); // a stop throws: it keeps nothing partial
         if (outcome instanceof RunOutcome.Failed<Integer> f) {
             throw f.error();
         }

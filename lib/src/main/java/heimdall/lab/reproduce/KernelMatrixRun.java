@@ -26,8 +26,8 @@ final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.Kernel
     @Override
     public Optional<ReproductionKind.RowIdentity> identity() {
         // a row is a kernel's section and row; its emulated kernels' rows compare by ratio only
-        return Optional.of(new ReproductionKind.RowIdentity(List.of("kernel", "section", "what"), "median_ns", "added_ns",
-                "published", "ns"));
+        return Optional.of(new ReproductionKind.RowIdentity(List.of("kernel", "section", "what"), "median_ns",
+                "added_ns", "published", "ns"));
     }
 
     @Override

@@ -5,10 +5,8 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.cli.Args;
 import heimdall.lab.results.ReproductionKind;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */

@@ -25,7 +25,7 @@ import java.util.Set;
  * opens the results folder, stops every run the same way ({@link Stoppable}) and prints what was written.
  */
 public final class ReproduceCommand implements Command {
-    /** Every reproduction, in the order help lists them: the kinds of the registry that {@code ./lab reproduce} runs. */
+    /** Every reproduction, in the order help lists them: the registry's kinds that {@code ./lab reproduce} runs. */
     static final List<Reproduction> ALL = ReproductionKind.all().stream().filter(Reproduction.class::isInstance)
             .map(Reproduction.class::cast).toList();
 
@@ -168,8 +168,8 @@ public final class ReproduceCommand implements Command {
     static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
             throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
-        RunOutcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println, () -> run.into(folder, err::println),
-                ReproductionResult::interruption, ReproductionResult::written);
+        RunOutcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println,
+                () -> run.into(folder, err::println), ReproductionResult::interruption, ReproductionResult::written);
         if (outcome instanceof RunOutcome.Nothing<ReproductionResult> nothing) {
             return nothing.cause().exitStatus();
         }

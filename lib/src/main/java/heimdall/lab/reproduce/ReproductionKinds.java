@@ -11,7 +11,7 @@ import java.util.List;
  * the packages that read folders sit below this one.
  */
 public final class ReproductionKinds implements ReproductionKind.Registry {
-    /** Every kind, in the order help lists them: {@code ./lab reproduce}'s NAMEs, then those run by their own command. */
+    /** Every kind in help's order: {@code ./lab reproduce}'s NAMEs, then those with commands of their own. */
     static final List<ReproductionKind<?>> ALL = List.of(
             new Reproductions.FloorCostRun(),
             new Reproductions.KernelBitmapRun(),

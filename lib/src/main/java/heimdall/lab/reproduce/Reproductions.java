@@ -31,7 +31,8 @@ final class Reproductions {
 
         @Override
         public Optional<ReproductionKind.RowIdentity> identity() {
-            return Optional.of(new ReproductionKind.RowIdentity(FLOOR_KEYS, "median_ns", "added_ns", "published.added_ns", "ns"));
+            return Optional.of(new ReproductionKind.RowIdentity(FLOOR_KEYS, "median_ns", "added_ns",
+                    "published.added_ns", "ns"));
         }
 
         @Override
@@ -181,7 +182,8 @@ final class Reproductions {
         public Optional<ReproductionKind.RowIdentity> identity() {
             List<String> keys = new ArrayList<>(List.of("load"));
             keys.addAll(FLOOR_KEYS);
-            return Optional.of(new ReproductionKind.RowIdentity(keys, "median_ns", "added_ns", "published.added_ns", "ns"));
+            return Optional.of(new ReproductionKind.RowIdentity(keys, "median_ns", "added_ns", "published.added_ns",
+                    "ns"));
         }
 
         @Override

@@ -53,8 +53,8 @@ class ReproductionKindsTest {
         assertEquals(names.size(), Set.copyOf(names).size(), "names are unique: " + names);
         assertEquals(names.stream().filter(ReproduceCommand.NAMES::contains).toList(), ReproduceCommand.NAMES);
         // graph-jmh and explore-check have commands of their own; every other kind is a NAME
-        assertEquals(Set.of("graph-jmh", "explore-check"), names.stream().filter(n -> !ReproduceCommand.NAMES.contains(n))
-                .collect(Collectors.toSet()));
+        assertEquals(Set.of("graph-jmh", "explore-check"),
+                names.stream().filter(n -> !ReproduceCommand.NAMES.contains(n)).collect(Collectors.toSet()));
         for (ReproductionKind<?> k : ReproductionKind.all()) {
             assertTrue(k instanceof KindPlots, k + " draws its folder");
             assertSame(k, ReproductionKind.of(k.rowType()));
@@ -62,7 +62,8 @@ class ReproductionKindsTest {
         }
         assertSame(ReproductionKind.of(heimdall.lab.results.GraphJmhRow.class),
                 ReproductionKind.named("graph jmh", Path.of("environment.json"), "reproduction"));
-        BadInput e = assertThrows(BadInput.class, () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
+        BadInput e = assertThrows(BadInput.class,
+                () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
         assertTrue(e.getMessage().contains("s.json") && e.getMessage().contains("explore-check"), e.getMessage());
         // compare reads the identities the kinds declare: the four it always compared
         assertEquals(Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix"), ReproductionKind.all().stream()
@@ -81,7 +82,8 @@ class ReproductionKindsTest {
         Map<String, Path> committed = committedFolderOfEachKind();
         Set<String> drawn = new TreeSet<>();
         for (ReproductionKind<?> kind : ReproductionKind.all()) {
-            Path dir = kind.rowType() == ExploreCheckRow.class ? exploreCheckFolder() : rewritten(kind, committed.get(kind.name()));
+            Path dir = kind.rowType() == ExploreCheckRow.class ? exploreCheckFolder()
+                    : rewritten(kind, committed.get(kind.name()));
             Results r = Results.load(dir);
             assertSame(kind, r.kind(), dir.toString());
             assertFalse(r.resultRows().isEmpty(), kind.name());
@@ -129,7 +131,8 @@ class ReproductionKindsTest {
         }
         List<String> variants = SAMPLES_MADE.getOrDefault(kind.name(), List.of());
         if (!variants.isEmpty()) {
-            assertFalse(Files.isRegularFile(source.resolve("distributions.json")), kind + ": use the committed distributions");
+            assertFalse(Files.isRegularFile(source.resolve("distributions.json")),
+                    kind + ": use the committed distributions");
             try (SamplesFile samples = SamplesFile.create(f.path().resolve("samples.arrow"))) {
                 for (int row = 0; row < s.rows().size(); row++) {
                     for (String variant : variants) {
@@ -145,7 +148,8 @@ class ReproductionKindsTest {
      * The kinds whose only committed folders predate distributions.json and that draw only from
      * samples (attach-cost: its ECDFs per variant): samples are made here, under the variants it writes.
      */
-    private static final Map<String, List<String>> SAMPLES_MADE = Map.of("attach-cost", List.of("attach", "fork+attach"));
+    private static final Map<String, List<String>> SAMPLES_MADE =
+            Map.of("attach-cost", List.of("attach", "fork+attach"));
 
     /** 500 made-up samples around 200 ns, a little slower for each later row. */
     private static long[] made(int row) {
@@ -170,10 +174,10 @@ class ReproductionKindsTest {
                 }
             }
         }
-        ExploreCheckRow theirs = new ExploreCheckRow("floor-cost row code (FloorBench)", "static floor, abcdf", "getppid", "ok", 4L,
-                201L, 220L, 150L, 51L, medians, 2000L, 0.015, List.of(201L), null, null, null);
-        ExploreCheckRow ours = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, static floor, abcdf", "getppid", "ok",
-                4L, 204L, 224L, null, null, medians, 2000L, 0.015, List.of(204L), 1.0149, 0.05, true);
+        ExploreCheckRow theirs = new ExploreCheckRow("floor-cost row code (FloorBench)", "static floor, abcdf",
+                "getppid", "ok", 4L, 201L, 220L, 150L, 51L, medians, 2000L, 0.015, List.of(201L), null, null, null);
+        ExploreCheckRow ours = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, static floor, abcdf",
+                "getppid", "ok", 4L, 204L, 224L, null, null, medians, 2000L, 0.015, List.of(204L), 1.0149, 0.05, true);
         f.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(theirs, ours));
         return f.publish();
     }
