@@ -111,7 +111,7 @@ public final class Tables {
                 continue;
             }
             references |= row.isReference();
-            if (row.isReference() || row.roundTripVsFloor() != null || row.roundTripVsBestFloor() != null) {
+            if (row.isReference() || row.ratios().roundTripVsFloor() != null || row.ratios().roundTripVsBestFloor() != null) {
                 keep.add(i);
             }
         }

@@ -35,8 +35,7 @@ final class RowValues {
     private RowValues() {}
 
     /** Every status a reproduction writes into a row. */
-    static final Set<String> STATUSES =
-            Set.of("ok", "measured", "interrupted", "failed", "not measured", "refused", "expected", "not observable");
+    static final Set<String> STATUSES = Set.copyOf(RowStatus.labels());
 
     /** Fields that may be negative: differences of two medians, and a CPU number where -1 means "none" or "unknown". */
     private static final Pattern SIGNED =
@@ -109,19 +108,30 @@ final class RowValues {
         });
     }
 
-    /** A record's components by their JSON names, in order. */
+    /** A record's components by their JSON names, in order; a {@link Flat} part's fields in its place, as written. */
     private static Map<String, Object> components(Object record) {
         Map<String, Object> values = new LinkedHashMap<>();
+        components(record, "", values);
+        return values;
+    }
+
+    private static void components(Object record, String prefix, Map<String, Object> values) {
         for (RecordComponent c : record.getClass().getRecordComponents()) {
             JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
             String name = p != null && !p.value().isEmpty() ? p.value() : c.getName();
+            Object value;
             try {
-                values.put(name, c.getAccessor().invoke(record));
+                value = c.getAccessor().invoke(record);
             } catch (IllegalAccessException | InvocationTargetException e) {
                 throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "." + c.getName(),
                         e);
             }
+            Flat part = c.getAnnotation(Flat.class);
+            if (part == null) {
+                values.put(prefix + name, value);
+            } else if (value != null) {
+                components(value, prefix + part.prefix(), values);
+            }
         }
-        return values;
     }
 }
