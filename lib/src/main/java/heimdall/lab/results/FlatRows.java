@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
@@ -144,6 +145,16 @@ final class FlatRows {
             gen.writeStartObject(row);
             fields(row, "", gen, provider);
             gen.writeEndObject();
+        }
+
+        /**
+         * A row whose kind is one of its own fields ({@code KernelBitmapRow}'s {@code section}, Jackson's
+         * {@code EXISTING_PROPERTY}) is written as it is: the field is among its components already.
+         */
+        @Override
+        public void serializeWithType(Record row, JsonGenerator gen, SerializerProvider provider,
+                TypeSerializer types) throws IOException {
+            serialize(row, gen, provider);
         }
 
         private static void fields(Record record, String prefix, JsonGenerator gen, SerializerProvider provider)

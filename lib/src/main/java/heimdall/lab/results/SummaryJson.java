@@ -196,10 +196,37 @@ public final class SummaryJson {
         if (node == null || !node.isObject()) {
             throw BadInput.at(file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
         }
-        T row = FlatRows.hasParts(type) ? FlatRows.read(file, where, node, type, SummaryJson::value)
-                : convert(file, where, node, type);
+        Class<? extends T> kind = subtype(file, where, node, type);
+        T row = FlatRows.hasParts(kind) ? FlatRows.read(file, where, node, kind, SummaryJson::value)
+                : convert(file, where, node, kind);
         RowValues.check(file, where, row);
         return row;
+    }
+
+    /**
+     * The row type {@code node} is: {@code type} itself, or for a type whose rows say their kind in a
+     * property ({@code KernelBitmapRow}'s {@code section}), the kind it names; bad input naming the
+     * property when it is missing or names no kind.
+     */
+    private static <T> Class<? extends T> subtype(Path file, String where, JsonNode node, Class<T> type) {
+        JsonTypeInfo info = type.getAnnotation(JsonTypeInfo.class);
+        JsonSubTypes subs = type.getAnnotation(JsonSubTypes.class);
+        if (info == null || subs == null) {
+            return type;
+        }
+        List<String> names = java.util.Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
+        JsonNode id = node.get(info.property());
+        if (id == null || id.isNull()) {
+            throw BadInput.at(file, join(where, info.property()), "missing (it says which kind of row this is, one of "
+                    + names + ")");
+        }
+        for (JsonSubTypes.Type t : subs.value()) {
+            if (id.isTextual() && t.name().equals(id.textValue())) {
+                return t.value().asSubclass(type);
+            }
+        }
+        throw BadInput.at(file, join(where, info.property()), "unknown kind \"" + Printable.of(id.asText())
+                + "\" (known: " + names + ")");
     }
 
     /**
