@@ -16,4 +16,14 @@ import java.lang.annotation.Target;
 public @interface Flat {
     /** Put before each of the part's JSON names ({@code "selftest_"}); none by default. */
     String prefix() default "";
+
+    /**
+     * Put into each of the part's JSON names as a word of its own, before a closing {@code _ns}
+     * ({@code median_ns} tagged {@code none}: {@code median_none_ns}), else at the end
+     * ({@code samples_none}); none by default.
+     */
+    String tag() default "";
+
+    /** The part's fields (by JSON name) that have no key in this place: always null here, never read or written. */
+    String[] omit() default {};
 }

@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -49,16 +51,78 @@ final class FlatRows {
 
     /** Every flat key {@code type} reads and writes, in order, under {@code prefix}. */
     static List<String> keys(Class<?> type, String prefix) {
+        return keys(type, new Names(prefix, ""));
+    }
+
+    private static List<String> keys(Class<?> type, Names names) {
         List<String> keys = new ArrayList<>();
         for (RecordComponent c : type.getRecordComponents()) {
             Flat part = c.getAnnotation(Flat.class);
             if (part != null) {
-                keys.addAll(keys(c.getType(), prefix + part.prefix()));
-            } else {
-                keys.add(prefix + name(c));
+                keys.addAll(keys(c.getType(), names.inner(part)));
+            } else if (!names.omits(name(c))) {
+                keys.add(names.of(name(c)));
             }
         }
         return keys;
+    }
+
+    /**
+     * A record's values by their flat keys, in order: its plain components under their names, each
+     * part's in its place under the part's names (a null part: none). What is written, and what
+     * {@link RowValues} checks.
+     */
+    static Map<String, Object> values(Object record) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values(record, new Names("", ""), values);
+        return values;
+    }
+
+    private static void values(Object record, Names names, Map<String, Object> out) {
+        for (RecordComponent c : record.getClass().getRecordComponents()) {
+            Object value;
+            try {
+                value = c.getAccessor().invoke(record);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "."
+                        + c.getName(), e);
+            }
+            Flat part = c.getAnnotation(Flat.class);
+            if (part == null) {
+                if (!names.omits(name(c))) {
+                    out.put(names.of(name(c)), value);
+                }
+            } else if (value != null) {
+                values(value, names.inner(part), out);
+            }
+        }
+    }
+
+    /** How the keys of a part are made from its fields' names: the prefixes and tag of the parts it is in. */
+    private record Names(String prefix, String tag, Set<String> omit) {
+        Names(String prefix, String tag) {
+            this(prefix, tag, Set.of());
+        }
+
+        Names inner(Flat part) {
+            if (!tag.isEmpty() && !part.tag().isEmpty()) {
+                throw new IllegalStateException("a tagged part within a tagged part");
+            }
+            return new Names(prefix + part.prefix(), tag + part.tag(), Set.of(part.omit()));
+        }
+
+        /** Whether the field {@code name} of the part has no key here. */
+        boolean omits(String name) {
+            return omit.contains(name);
+        }
+
+        String of(String name) {
+            if (tag.isEmpty()) {
+                return prefix + name;
+            }
+            return prefix + (name.endsWith("_ns") ? name.substring(0, name.length() - 3) + "_" + tag + "_ns"
+                    : name + "_" + tag);
+        }
     }
 
     /**
@@ -75,7 +139,7 @@ final class FlatRows {
                         + new TreeSet<>(known) + ")");
             }
         }
-        return type.cast(build(file, where, node, type, "", type, leaf));
+        return type.cast(build(file, where, node, type, new Names("", ""), type, leaf));
     }
 
     /** How one plain value is read (SummaryJson's conversion, with its errors in our words). */
@@ -83,7 +147,7 @@ final class FlatRows {
         Object read(Path file, String at, JsonNode value, JavaType type);
     }
 
-    private static Object build(Path file, String where, JsonNode node, Class<?> type, String prefix, Class<?> row,
+    private static Object build(Path file, String where, JsonNode node, Class<?> type, Names names, Class<?> row,
             Leaf leaf) {
         RecordComponent[] components = type.getRecordComponents();
         Object[] values = new Object[components.length];
@@ -93,13 +157,13 @@ final class FlatRows {
             types[i] = c.getType();
             Flat part = c.getAnnotation(Flat.class);
             if (part != null) {
-                String inner = prefix + part.prefix();
+                Names inner = names.inner(part);
                 boolean any = keys(c.getType(), inner).stream().anyMatch(node::has);
                 values[i] = any ? build(file, where, node, c.getType(), inner, row, leaf) : null;
                 continue;
             }
-            String key = prefix + name(c);
-            JsonNode value = node.get(key);
+            String key = names.of(name(c));
+            JsonNode value = names.omits(name(c)) ? null : node.get(key);
             if (value == null) {
                 if (required(c)) {
                     throw BadInput.at(file, join(where, key), "missing (every " + row.getSimpleName() + " has it)");
@@ -143,7 +207,9 @@ final class FlatRows {
         @Override
         public void serialize(Record row, JsonGenerator gen, SerializerProvider provider) throws IOException {
             gen.writeStartObject(row);
-            fields(row, "", gen, provider);
+            for (Map.Entry<String, Object> e : values(row).entrySet()) {
+                provider.defaultSerializeField(e.getKey(), e.getValue(), gen);
+            }
             gen.writeEndObject();
         }
 
@@ -155,25 +221,6 @@ final class FlatRows {
         public void serializeWithType(Record row, JsonGenerator gen, SerializerProvider provider,
                 TypeSerializer types) throws IOException {
             serialize(row, gen, provider);
-        }
-
-        private static void fields(Record record, String prefix, JsonGenerator gen, SerializerProvider provider)
-                throws IOException {
-            for (RecordComponent c : record.getClass().getRecordComponents()) {
-                Object value;
-                try {
-                    value = c.getAccessor().invoke(record);
-                } catch (IllegalAccessException | InvocationTargetException e) {
-                    throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "."
-                            + c.getName(), e);
-                }
-                Flat part = c.getAnnotation(Flat.class);
-                if (part == null) {
-                    provider.defaultSerializeField(prefix + name(c), value, gen);
-                } else if (value != null) {
-                    fields((Record) value, prefix + part.prefix(), gen, provider);
-                }
-            }
         }
     }
 }

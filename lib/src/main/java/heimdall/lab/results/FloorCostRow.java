@@ -14,7 +14,7 @@ import java.util.Set;
  * rows), the same call answered by a supervisor (brokered rows: {@link Brokering}), or a reference
  * round trip without seccomp ({@code reference}). Built from parts: what was timed ({@link Subject}),
  * how it was answered, how many runs, the {@link Figures} of the filtered run and of the unfiltered
- * one ({@link Baseline}), and the cross-row {@link Ratios}. {@link FlatRows} writes the parts' fields
+ * one, and the cross-row {@link Ratios}. {@link FlatRows} writes the parts' fields
  * flat, in this order, under the keys every folder has; a field a row kind or an older folder does
  * not have is null. Times are nanoseconds; {@code added_ns} is the median minus the median of the
  * same call with no filter, measured under {@code baseline_row}. The {@code *_call_floor*} ratios
@@ -48,7 +48,7 @@ public record FloorCostRow(
         @JsonProperty("failure") String failure,
         @Flat Runs runs,
         @Flat Figures filtered,
-        @Flat Baseline unfiltered,
+        @Flat(tag = "none", omit = "noisy") Figures unfiltered,
         @JsonProperty("added_ns") Long addedNs,
         @JsonProperty("baseline_row") Long baselineRow,
         @JsonProperty("load_avg_runs") List<Double> loadAvgRuns,
@@ -66,7 +66,7 @@ public record FloorCostRow(
         brokering = brokering == null ? Brokering.NONE : brokering;
         runs = runs == null ? Runs.NONE : runs;
         filtered = filtered == null ? Figures.NONE : filtered;
-        unfiltered = unfiltered == null ? Baseline.NONE : unfiltered;
+        unfiltered = unfiltered == null ? Figures.NONE : unfiltered;
         ratios = ratios == null ? Ratios.NONE : ratios;
     }
 
@@ -188,7 +188,11 @@ public record FloorCostRow(
         public static final Runs NONE = new Runs(null, null, null, null);
     }
 
-    /** The figures over every filtered sample: median, p99, each run's median, count, spread and whether noisy. */
+    /**
+     * The figures over every sample of one run kind: median, p99, each run's median, count, spread and
+     * whether noisy. The unfiltered run's are the same under {@code _none} names ({@code median_none_ns},
+     * {@code samples_none}), without the noisy flag.
+     */
     public record Figures(
             @JsonProperty("median_ns") Long medianNs,
             @JsonProperty("p99_ns") Long p99Ns,
@@ -198,17 +202,6 @@ public record FloorCostRow(
             @JsonProperty("noisy") Boolean noisy) {
         /** Not measured. */
         public static final Figures NONE = new Figures(null, null, null, null, null, null);
-    }
-
-    /** The same figures of the call with no filter (the file's {@code *_none*} keys; no noisy flag). */
-    public record Baseline(
-            @JsonProperty("median_none_ns") Long medianNs,
-            @JsonProperty("p99_none_ns") Long p99Ns,
-            @JsonProperty("run_medians_none_ns") List<Long> runMediansNs,
-            @JsonProperty("samples_none") Long samples,
-            @JsonProperty("spread_none") Double spread) {
-        /** Not measured. */
-        public static final Baseline NONE = new Baseline(null, null, null, null, null);
     }
 
     /**

@@ -1,12 +1,8 @@
 package heimdall.lab.results;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,28 +106,6 @@ final class RowValues {
 
     /** A record's components by their JSON names, in order; a {@link Flat} part's fields in its place, as written. */
     private static Map<String, Object> components(Object record) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        components(record, "", values);
-        return values;
-    }
-
-    private static void components(Object record, String prefix, Map<String, Object> values) {
-        for (RecordComponent c : record.getClass().getRecordComponents()) {
-            JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
-            String name = p != null && !p.value().isEmpty() ? p.value() : c.getName();
-            Object value;
-            try {
-                value = c.getAccessor().invoke(record);
-            } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "." + c.getName(),
-                        e);
-            }
-            Flat part = c.getAnnotation(Flat.class);
-            if (part == null) {
-                values.put(prefix + name, value);
-            } else if (value != null) {
-                components(value, prefix + part.prefix(), values);
-            }
-        }
+        return FlatRows.values(record);
     }
 }
