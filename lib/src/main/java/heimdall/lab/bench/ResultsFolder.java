@@ -315,8 +315,9 @@ public final class ResultsFolder {
      * {@code "signal"} is null for a notebook or jshell interrupt), and its rows.
      */
     public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
-        return writeJson("summary.json", SummaryJson.summary(reproduction, interruption.map(Interruption.Cause::said)
-                .orElse(null), interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null), rows));
+        return writeJson("summary.json", SummaryJson.summary(reproduction,
+                interruption.map(Interruption.Cause::said).orElse(null),
+                interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null), rows));
     }
 
     /**

@@ -458,6 +458,11 @@ public final class FloorCost {
                 .findFirst();
     }
 
+    /** A ratio as the table prints it, three decimals, or a dash when there is none. */
+    private static String ratio3(Double x) {
+        return x != null ? String.format(Locale.ROOT, "%.3f", x) : "—";
+    }
+
     private static double ratio(long a, long b) {
         return Math.round(1000.0 * a / b) / 1000.0;
     }
@@ -511,7 +516,8 @@ public final class FloorCost {
         for (FloorCostRow r : summary) {
             if (r.ratios().javaOverNative() != null) {
                 ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.what(),
-                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "", r.ratios().javaOverNative()));
+                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "",
+                        r.ratios().javaOverNative()));
             }
         }
         for (FloorCostRow r : summary) {
@@ -638,15 +644,16 @@ public final class FloorCost {
                 fastest = r;
             }
             Double bestCall = r.ratios().roundTripVsBestCallFloor();
-            if (bestCall != null && (fastestCall == null || bestCall < fastestCall.ratios().roundTripVsBestCallFloor())) {
+            if (bestCall != null
+                    && (fastestCall == null || bestCall < fastestCall.ratios().roundTripVsBestCallFloor())) {
                 fastestCall = r;
             }
             md.append(String.format(Locale.ROOT, "- %s: round trip %s = %s× its placement's floor, %.3f× the best floor",
                     configuration(r), MarkdownTable.added(r.addedNs()),
-                    r.ratios().roundTripVsFloor() != null ? String.format(Locale.ROOT, "%.3f", r.ratios().roundTripVsFloor()) : "—", best));
+                    ratio3(r.ratios().roundTripVsFloor()), best));
             if (bestCall != null) {
                 md.append(String.format(Locale.ROOT, "; %s× its placement's call floor, %.3f× the best call floor",
-                        r.ratios().roundTripVsCallFloor() != null ? String.format(Locale.ROOT, "%.3f", r.ratios().roundTripVsCallFloor()) : "—", bestCall));
+                        ratio3(r.ratios().roundTripVsCallFloor()), bestCall));
             }
             md.append('\n');
         }

@@ -128,7 +128,7 @@ public record FloorCostRow(
                 && !Boolean.TRUE.equals(brokering.syncWakeup());
     }
 
-    /** The supervisor as summary.json spells it ({@code "native"}, {@code "java"}), or null: for tables and notebooks. */
+    /** The supervisor as summary.json spells it ({@code "native"}, {@code "java"}), or null (tables, notebooks). */
     public String supervisor() {
         return brokering.supervisor() == null ? null : brokering.supervisor().label();
     }

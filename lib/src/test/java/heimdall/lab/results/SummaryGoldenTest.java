@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * same order, the same values with the same JSON types (a whole number stays whole, a float keeps
  * its point), row by row, and for schema 2 the same top-level keys too; a row of a folder made before
  * a field existed may gain it as null, nothing else. Schema 1 folders (a bare array, written before
- * rows were records) had an order and nulls of their own: their non-null fields are compared sorted. And the flat keys of the
- * rows built from parts, as every folder has them.
+ * rows were records) had an order and nulls of their own: their non-null fields are compared sorted.
+ * And the flat keys of the rows built from parts, literally, as every folder has them.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SummaryGoldenTest {
@@ -34,10 +34,10 @@ class SummaryGoldenTest {
         int rows = 0;
         try (var list = Files.list(Fixtures.resultsRoot())) {
             for (Path dir : list.filter(Files::isDirectory).sorted().toList()) {
-                if (!Files.isRegularFile(dir.resolve("summary.json")) || dir.getFileName().toString().equals("published")) {
+                String name = dir.getFileName().toString();
+                if (!Files.isRegularFile(dir.resolve("summary.json")) || name.equals("published")) {
                     continue;
                 }
-                String name = dir.getFileName().toString();
                 JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
                 Summary s = SummaryJson.read(dir);
                 JsonNode back = SummaryJson.summary(s.kind().reproduction(), s.interruption(), s.signal(), s.rows());
@@ -122,8 +122,8 @@ class SummaryGoldenTest {
     @Test
     void kernelBitmapConfigurationsHaveTheirFlatKeys() {
         List<String> perCall = List.of("per_call_ns", "run_medians_interpolated_ns", "run_placements",
-                "per_call_ns_by_placement", "per_call_spread", "per_call_noisy", "median_ns", "p99_ns", "run_medians_ns",
-                "samples");
+                "per_call_ns_by_placement", "per_call_spread", "per_call_noisy", "median_ns", "p99_ns",
+                "run_medians_ns", "samples");
         List<String> batch = List.of("ns_per_call", "run_ns_per_call", "run_placements", "ns_per_call_by_placement",
                 "spread", "noisy", "fastest_ns_per_call", "totals_ns");
         List<String> loop = new ArrayList<>(perCall);
