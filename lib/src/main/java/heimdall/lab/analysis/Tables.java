@@ -111,7 +111,8 @@ public final class Tables {
                 continue;
             }
             references |= row.isReference();
-            if (row.isReference() || row.roundTripVsFloor() != null || row.roundTripVsBestFloor() != null) {
+            FloorCostRow.Ratios x = row.ratios();
+            if (row.isReference() || x.roundTripVsFloor() != null || x.roundTripVsBestFloor() != null) {
                 keep.add(i);
             }
         }

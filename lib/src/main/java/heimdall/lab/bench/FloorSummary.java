@@ -1,8 +1,10 @@
 package heimdall.lab.bench;
 
 import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.RowStatus;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One {@code summary.json} row of a floor-cost table, from its measurement: the figures over all
@@ -26,48 +28,63 @@ public final class FloorSummary {
      */
     public static FloorCostRow of(FloorBench.Measured m, int runsAsked, boolean interrupted) {
         FloorRow row = m.row();
-        FloorRow.Brokering broker = row.broker();
         // A reference row installs no filter: nothing to cache. It is the host's floor for a round
         // trip: a partner thread, not a supervisor, in the same place.
         boolean reference = row.reference();
         String referenceText = !reference ? null : row.baselineCall() == null ? "pipe ping-pong"
-                : "pipe ping-pong, then " + row.baselineCall().kind().name().toLowerCase(java.util.Locale.ROOT);
-        boolean supervised = !reference && row.brokered();
+                : "pipe ping-pong, then " + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
         // A reference row has no unfiltered twin: it is complete with its own runs.
         boolean complete = m.runs().size() >= runsAsked && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
-        Figures f = Figures.of(m.runs());
-        Figures none = Figures.of(m.baseline());
-        Long added = f.median() != null && none.median() != null ? f.median() - none.median() : null;
+        FloorCostRow.Figures f = figures(m.runs());
+        FloorCostRow.Figures none = figures(m.baseline());
+        Long added = f.medianNs() != null && none.medianNs() != null ? f.medianNs() - none.medianNs() : null;
         Long publishedAdded = row.published() == null ? null : row.published().addedNs();
-        return new FloorCostRow(row.what(), row.callName(), row.floor().name(), (long) row.floor().programs().size(),
-                row.floor().insns(row.data()), reference ? null : row.floor().cacheable(row.data().nr()),
-                referenceText, supervised ? broker.supervisor().label() : null, supervised ? broker.answer().label() : null,
-                row.brokered() ? broker.placement() : null, row.brokered() ? (long) broker.supervisorCpu() : null,
-                supervised ? broker.syncWakeUp() : null, row.brokered() ? broker.cpuSet() : null,
-                m.failure() != null ? "failed" : complete ? "ok" : "interrupted", m.failure(), (long) runsAsked,
-                (long) m.runs().size(), (long) m.baseline().size(), interrupted && !complete && m.failure() == null,
-                f.median(), f.p99(), f.runMedians(), f.samples(), f.spread(), f.noisy(),
-                none.median(), none.p99(), none.runMedians(), none.samples(), none.spread(),
+        return new FloorCostRow(
+                new FloorCostRow.Subject(row.what(), row.callName(), row.floor().name(),
+                        (long) row.floor().programs().size(), row.floor().insns(row.data()),
+                        reference ? null : row.floor().cacheable(row.data().nr())),
+                referenceText, brokering(row),
+                m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED, m.failure(),
+                new FloorCostRow.Runs((long) runsAsked, (long) m.runs().size(), (long) m.baseline().size(),
+                        interrupted && !complete && m.failure() == null),
+                f, new FloorCostRow.Figures(none.medianNs(), none.p99Ns(), none.runMediansNs(), none.samples(),
+                        none.spread(), null),
                 added, m.baselineRow() >= 0 ? (long) m.baselineRow() : null, m.loadPerRun(), (long) m.cpuGranted(),
                 m.supervisor().isEmpty() ? null : m.supervisor().stream().mapToLong(s -> s.received()).sum(),
                 row.published(),
-                added != null && publishedAdded != null && publishedAdded != 0 ? round3(added / publishedAdded.doubleValue()) : null,
-                null, null, null, null, null, null, null, null, null, null, null, null);
+                added != null && publishedAdded != null && publishedAdded != 0
+                        ? round3(added / publishedAdded.doubleValue()) : null,
+                FloorCostRow.Ratios.NONE);
+    }
+
+    /**
+     * Who answers {@code row}'s calls and where: a reference row has only its partner's placement
+     * (no supervisor, answer or synchronous wake-up); a plain row, none.
+     */
+    private static FloorCostRow.Brokering brokering(FloorRow row) {
+        if (!row.brokered()) {
+            return FloorCostRow.Brokering.NONE;
+        }
+        FloorRow.Brokering b = row.broker();
+        boolean supervised = !row.reference();
+        return new FloorCostRow.Brokering(
+                supervised ? FloorCostRow.Supervisor.valueOf(b.supervisor().name()) : null,
+                supervised ? FloorCostRow.Answer.valueOf(b.answer().label().toUpperCase(Locale.ROOT)) : null,
+                FloorCostRow.Placement.of(b.placement()), (long) b.supervisorCpu(),
+                supervised ? b.syncWakeUp() : null, b.cpuSet());
     }
 
     /** The figures over one variant's runs (filtered, or the baseline); nulls and empties where it has none. */
-    private record Figures(Long median, Long p99, List<Long> runMedians, long samples, Double spread, Boolean noisy) {
-        static Figures of(List<long[]> runs) {
-            if (runs.isEmpty()) {
-                return new Figures(null, null, List.of(), 0, null, null);
-            }
-            long[][] all = runs.toArray(long[][]::new);
-            Stats.Summary s = Stats.ofAll(all);
-            long[] medians = Stats.runMedians(all);
-            double spread = Stats.spread(medians);
-            return new Figures(s.median(), s.p99(), Arrays.stream(medians).boxed().toList(), s.count(), round3(spread),
-                    spread > Stats.NOISY_SPREAD);
+    private static FloorCostRow.Figures figures(List<long[]> runs) {
+        if (runs.isEmpty()) {
+            return new FloorCostRow.Figures(null, null, List.of(), 0L, null, null);
         }
+        long[][] all = runs.toArray(long[][]::new);
+        Stats.Summary s = Stats.ofAll(all);
+        long[] medians = Stats.runMedians(all);
+        double spread = Stats.spread(medians);
+        return new FloorCostRow.Figures(s.median(), s.p99(), Arrays.stream(medians).boxed().toList(), (long) s.count(),
+                round3(spread), spread > Stats.NOISY_SPREAD);
     }
 
     static double round3(double x) {

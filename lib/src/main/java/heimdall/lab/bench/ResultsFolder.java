@@ -22,9 +22,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -49,8 +47,8 @@ public final class ResultsFolder {
     private static final ObjectMapper JSON =
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** {@code summary.json}'s schema: 1 was a bare array of rows; 2 wraps them with the run's facts. */
-    public static final int SUMMARY_SCHEMA = 2;
+    /** {@code summary.json}'s schema, as {@link SummaryJson#SCHEMA} (the one constant) writes and reads it. */
+    public static final int SUMMARY_SCHEMA = SummaryJson.SCHEMA;
 
     /** Where the results go: {@code --out}, or the first free {@code results/<date>-...[-N]} name (then {@link #allocated}). */
     private final Path target;
@@ -314,22 +312,17 @@ public final class ResultsFolder {
     }
 
     /**
-     * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
-     * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
-     * null for a notebook or jshell interrupt), and its rows, each as {@link SummaryJson#tree} writes it.
-     * The kind names the folder and fixes the row type, so that what is written is what
-     * {@code Results.load} reads back.
+     * Writes {@code summary.json} as {@link SummaryJson#summary} makes it: the reproduction's name, its
+     * schema, whether a signal stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"};
+     * {@code "signal"} is null for a notebook or jshell interrupt), and its rows. The kind names the folder
+     * and fixes the row type, so that what is written is what {@code Results.load} reads back.
      */
     public <R extends ResultRow> Path writeSummary(ReproductionKind<R> kind, Optional<Interruption.Cause> interruption,
             List<? extends R> rows) {
-        Map<String, Object> top = new LinkedHashMap<>();
-        top.put("reproduction", kind.name());
-        top.put("schema_version", SUMMARY_SCHEMA);
-        top.put("interrupted", interruption.isPresent());
-        top.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
-        top.put("signal", interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null));
-        top.put("rows", SummaryJson.trees(kind.cast(rows)));
-        return writeJson("summary.json", top);
+        return writeJson("summary.json", SummaryJson.summary(kind.name(),
+                interruption.map(Interruption.Cause::said).orElse(null),
+                interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null),
+                kind.cast(rows)));
     }
 
     /**

@@ -327,15 +327,11 @@ public final class FloorCost {
         Long bestCallFloorNs;
         Double roundTripVsBestCallFloor;
 
-        /** {@code r} with these figures in its ratio fields. */
+        /** {@code r} with these figures as its ratios. */
         FloorCostRow on(FloorCostRow r) {
-            return new FloorCostRow(r.what(), r.call(), r.floor(), r.programs(), r.insns(), r.cache(), r.reference(), r.supervisor(),
-                    r.answer(), r.placement(), r.supervisorCpu(), r.syncWakeup(), r.cpuSet(), r.status(), r.failure(), r.runsAsked(),
-                    r.runsCompleted(), r.runsNoneCompleted(), r.interrupted(), r.medianNs(), r.p99Ns(), r.runMediansNs(), r.samples(),
-                    r.spread(), r.noisy(), r.medianNoneNs(), r.p99NoneNs(), r.runMediansNoneNs(), r.samplesNone(), r.spreadNone(),
-                    r.addedNs(), r.baselineRow(), r.loadAvgRuns(), r.cpuGranted(), r.supervisorServed(), r.published(),
-                    r.addedVsPublished(), javaOverNative, vsDefaultPlacement, vsBestFloor, vsBestCallFloor, floorNs, roundTripVsFloor,
-                    bestFloorNs, roundTripVsBestFloor, callFloorNs, roundTripVsCallFloor, bestCallFloorNs, roundTripVsBestCallFloor);
+            return r.withRatios(new FloorCostRow.Ratios(javaOverNative, vsDefaultPlacement, vsBestFloor,
+                    vsBestCallFloor, floorNs, roundTripVsFloor, bestFloorNs, roundTripVsBestFloor, callFloorNs,
+                    roundTripVsCallFloor, bestCallFloorNs, roundTripVsBestCallFloor));
         }
     }
 
@@ -462,6 +458,11 @@ public final class FloorCost {
                 .findFirst();
     }
 
+    /** A ratio as the table prints it, three decimals, or a dash when there is none. */
+    private static String ratio3(Double x) {
+        return x != null ? String.format(Locale.ROOT, "%.3f", x) : "—";
+    }
+
     private static double ratio(long a, long b) {
         return Math.round(1000.0 * a / b) / 1000.0;
     }
@@ -508,21 +509,22 @@ public final class FloorCost {
             if ("interrupted".equals(r.status())) {
                 md.append("- interrupted: ").append(r.what()).append(" · ").append(r.call()).append(": ")
                         .append(r.runsCompleted()).append(" of ").append(r.runsAsked()).append(" runs (")
-                        .append(r.runsNoneCompleted()).append(" without the filter)\n");
+                        .append(r.runs().runsNoneCompleted()).append(" without the filter)\n");
             }
         }
         List<String> ratios = new ArrayList<>();
         for (FloorCostRow r : summary) {
-            if (r.javaOverNative() != null) {
+            if (r.ratios().javaOverNative() != null) {
                 ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.what(),
-                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "", r.javaOverNative()));
+                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "",
+                        r.ratios().javaOverNative()));
             }
         }
         for (FloorCostRow r : summary) {
-            if (r.vsDefaultPlacement() != null) {
+            if (r.ratios().vsDefaultPlacement() != null) {
                 ratios.add(String.format(Locale.ROOT, "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median", r.supervisor(),
                         r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? " with sync wake-up" : "", r.what(), r.answer(),
-                        r.vsDefaultPlacement()));
+                        r.ratios().vsDefaultPlacement()));
             }
         }
         if (!ratios.isEmpty()) {
@@ -610,7 +612,7 @@ public final class FloorCost {
     static String floorSection(List<FloorCostRow> summary) {
         List<FloorCostRow> refs = summary.stream().filter(r -> PURE.equals(r.reference()) && r.medianNs() != null).toList();
         List<FloorCostRow> callRefs = summary.stream()
-                .filter(r -> r.isReference() && !PURE.equals(r.reference()) && r.vsBestCallFloor() != null)
+                .filter(r -> r.isReference() && !PURE.equals(r.reference()) && r.ratios().vsBestCallFloor() != null)
                 .toList();
         if (refs.isEmpty() && callRefs.isEmpty()) {
             return "";
@@ -619,12 +621,12 @@ public final class FloorCost {
                 + "the supervisor's place, no seccomp; a brokered row's round trip is its `added`):\n\n");
         for (FloorCostRow r : refs) {
             md.append(String.format(Locale.ROOT, "- floor, partner %s: %s (%.3f× the best floor)%n", r.placement(),
-                    MarkdownTable.ns(r.medianNs()), r.vsBestFloor()));
+                    MarkdownTable.ns(r.medianNs()), r.ratios().vsBestFloor()));
         }
         for (FloorCostRow r : callRefs) {
             md.append(String.format(Locale.ROOT, "- call floor, partner %s: ping-pong then `openat` %s, less `openat` alone %s = %s "
                             + "(%.3f× the best call floor)%n", r.placement(), MarkdownTable.ns(r.medianNs()),
-                    MarkdownTable.ns(r.medianNoneNs()), MarkdownTable.ns(r.addedNs()), r.vsBestCallFloor()));
+                    MarkdownTable.ns(r.medianNoneNs()), MarkdownTable.ns(r.addedNs()), r.ratios().vsBestCallFloor()));
         }
         if (!callRefs.isEmpty()) {
             md.append("\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less the call "
@@ -634,33 +636,34 @@ public final class FloorCost {
         FloorCostRow fastest = null;
         FloorCostRow fastestCall = null;
         for (FloorCostRow r : summary) {
-            Double best = r.roundTripVsBestFloor();
+            Double best = r.ratios().roundTripVsBestFloor();
             if (best == null) {
                 continue;
             }
-            if (fastest == null || best < fastest.roundTripVsBestFloor()) {
+            if (fastest == null || best < fastest.ratios().roundTripVsBestFloor()) {
                 fastest = r;
             }
-            Double bestCall = r.roundTripVsBestCallFloor();
-            if (bestCall != null && (fastestCall == null || bestCall < fastestCall.roundTripVsBestCallFloor())) {
+            Double bestCall = r.ratios().roundTripVsBestCallFloor();
+            if (bestCall != null
+                    && (fastestCall == null || bestCall < fastestCall.ratios().roundTripVsBestCallFloor())) {
                 fastestCall = r;
             }
             md.append(String.format(Locale.ROOT, "- %s: round trip %s = %s× its placement's floor, %.3f× the best floor",
                     configuration(r), MarkdownTable.added(r.addedNs()),
-                    r.roundTripVsFloor() != null ? String.format(Locale.ROOT, "%.3f", r.roundTripVsFloor()) : "—", best));
+                    ratio3(r.ratios().roundTripVsFloor()), best));
             if (bestCall != null) {
                 md.append(String.format(Locale.ROOT, "; %s× its placement's call floor, %.3f× the best call floor",
-                        r.roundTripVsCallFloor() != null ? String.format(Locale.ROOT, "%.3f", r.roundTripVsCallFloor()) : "—", bestCall));
+                        ratio3(r.ratios().roundTripVsCallFloor()), bestCall));
             }
             md.append('\n');
         }
         if (fastest != null) {
-            double best = fastest.roundTripVsBestFloor();
+            double best = fastest.ratios().roundTripVsBestFloor();
             md.append(String.format(Locale.ROOT, "%nFastest round trip: %s: %.3f× the best floor (goal: within 1.2×, %s).%n",
                     configuration(fastest), best, best <= 1.2 ? "met" : "not met"));
         }
         if (fastestCall != null) {
-            double best = fastestCall.roundTripVsBestCallFloor();
+            double best = fastestCall.ratios().roundTripVsBestCallFloor();
             md.append(String.format(Locale.ROOT, "Fastest against the call floor (same method): %s: %.3f× the best call floor "
                     + "(within 1.2×: %s).%n", configuration(fastestCall), best, best <= 1.2 ? "yes" : "no"));
         }

@@ -157,11 +157,7 @@ public final class HostLoad {
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
     static HostLoadRow row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
-        FloorCostRow f = FloorSummary.of(m, runsAsked, interrupted);
-        return new HostLoadRow(load, f.what(), f.call(), f.floor(), f.programs(), f.insns(), f.cache(), f.status(), f.failure(),
-                f.runsAsked(), f.runsCompleted(), f.runsNoneCompleted(), f.interrupted(), f.medianNs(), f.p99Ns(), f.runMediansNs(),
-                f.samples(), f.spread(), f.noisy(), f.medianNoneNs(), f.p99NoneNs(), f.runMediansNoneNs(), f.samplesNone(),
-                f.spreadNone(), f.addedNs(), f.baselineRow(), f.loadAvgRuns(), f.cpuGranted(), f.published(), f.addedVsPublished(),
+        return new HostLoadRow(load, FloorSummary.of(m, runsAsked, interrupted),
                 m.runs().stream().map(s -> Stats.of(s).p99()).toList(), (long) twin);
     }
 

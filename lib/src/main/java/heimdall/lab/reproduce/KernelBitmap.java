@@ -632,20 +632,30 @@ public final class KernelBitmap {
      * fields ({@code median}..{@code samples}) for a per-call method, the batch ones
      * ({@code fastest}, {@code totals}) for a batch method, null otherwise.
      */
-    private record MethodFigures(long figure, List<Long> runs, List<Long> placements, List<Long> byPlacement, double spread,
-            boolean noisy, Long median, Long p99, List<Long> runMedians, Long samples, Long fastest, List<Long> totals) {
-        static MethodFigures of(Configuration c, Method x) {
-            Runs runs = c.of(x);
-            List<Long> placements = runs.placements().stream().map(Integer::longValue).toList();
-            if (x.timing() == Timing.PER_CALL) {
-                Stats.Summary all = c.allSamples(x);
-                return new MethodFigures(runs.figure(), runs.nsPerCall(), placements, runs.byPlacement(), round3(runs.spread()),
-                        runs.noisy(), all.median(), all.p99(), boxed(Stats.runMedians(runs.samples().toArray(long[][]::new))),
-                        (long) all.count(), null, null);
-            }
-            return new MethodFigures(runs.figure(), runs.nsPerCall(), placements, runs.byPlacement(), round3(runs.spread()),
-                    runs.noisy(), null, null, null, null, runs.fastest(), runs.totalsNs());
-        }
+    /** {@code c}'s figures of {@code loop} by each timing: per call, batch monotonic, batch CPU time. */
+    private static KernelBitmapRow.LoopFigures loop(Configuration c, Loop loop) {
+        return new KernelBitmapRow.LoopFigures(perCall(c, new Method(loop, Timing.PER_CALL)),
+                batch(c, new Method(loop, Timing.BATCH_MONOTONIC)), batch(c, new Method(loop, Timing.BATCH_CPUTIME)));
+    }
+
+    /** {@code c}'s figures of the per-call method {@code x}. */
+    private static KernelBitmapRow.PerCall perCall(Configuration c, Method x) {
+        Runs runs = c.of(x);
+        Stats.Summary all = c.allSamples(x);
+        return new KernelBitmapRow.PerCall(runs.figure(), runs.nsPerCall(), placements(runs), runs.byPlacement(),
+                round3(runs.spread()), runs.noisy(), all.median(), all.p99(),
+                boxed(Stats.runMedians(runs.samples().toArray(long[][]::new))), (long) all.count());
+    }
+
+    /** {@code c}'s figures of the batch method {@code x}. */
+    private static KernelBitmapRow.Batch batch(Configuration c, Method x) {
+        Runs runs = c.of(x);
+        return new KernelBitmapRow.Batch(runs.figure(), runs.nsPerCall(), placements(runs), runs.byPlacement(),
+                round3(runs.spread()), runs.noisy(), runs.fastest(), runs.totalsNs());
+    }
+
+    private static List<Long> placements(Runs runs) {
+        return runs.placements().stream().map(Integer::longValue).toList();
     }
 
     private static List<Long> boxed(long[] values) {
@@ -663,26 +673,10 @@ public final class KernelBitmap {
         RunsMark all = RunsMark.of(o, done.get(null), interrupted);
         List<KernelBitmapRow> out = new ArrayList<>();
         for (Configuration c : m.configurations()) {
-            // METHODS' order: bare per call, batch monotonic, batch CPU time; then the selftest loop's the same.
-            List<MethodFigures> f = METHODS.stream().map(x -> MethodFigures.of(c, x)).toList();
-            MethodFigures a = f.get(0);
-            MethodFigures b = f.get(1);
-            MethodFigures d = f.get(2);
-            MethodFigures e = f.get(3);
-            MethodFigures g = f.get(4);
-            MethodFigures h = f.get(5);
             RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
             out.add(new KernelBitmapRow.Configuration("configuration", c.what(), (long) c.filters(),
                     c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full", c.cachePredicted(),
-                    a.figure(), a.runs(), a.placements(), a.byPlacement(), a.spread(), a.noisy(), a.median(), a.p99(), a.runMedians(),
-                    a.samples(),
-                    b.figure(), b.runs(), b.placements(), b.byPlacement(), b.spread(), b.noisy(), b.fastest(), b.totals(),
-                    d.figure(), d.runs(), d.placements(), d.byPlacement(), d.spread(), d.noisy(), d.fastest(), d.totals(),
-                    e.figure(), e.runs(), e.placements(), e.byPlacement(), e.spread(), e.noisy(), e.median(), e.p99(), e.runMedians(),
-                    e.samples(),
-                    g.figure(), g.runs(), g.placements(), g.byPlacement(), g.spread(), g.noisy(), g.fastest(), g.totals(),
-                    h.figure(), h.runs(), h.placements(), h.byPlacement(), h.spread(), h.noisy(), h.fastest(), h.totals(),
-                    c.clockStep(), c.batchCount(), pub.ns(c.filters()),
+                    loop(c, Loop.BARE), loop(c, Loop.SELFTEST), c.clockStep(), c.batchCount(), pub.ns(c.filters()),
                     r.runsAsked(), r.runsCompleted(), r.batchRunsAsked(), r.batchRunsCompleted(), r.interrupted(), null, null));
         }
         for (EstimateRow e : m.estimateRows()) {

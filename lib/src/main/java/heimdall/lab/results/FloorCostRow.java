@@ -1,51 +1,54 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce floor-cost}'s {@code summary.json}: a call under a floor (plain
- * rows), the same call answered by a supervisor (brokered rows: {@code supervisor}, {@code answer},
- * {@code placement}, ...), or a reference round trip without seccomp ({@code reference}). Components
- * are the JSON's fields, in the order the reproduction writes them; a field a row kind or an older
- * folder does not have is null. Times are nanoseconds; {@code added_ns} is the median minus the
- * median of the same call with no filter ({@code median_none_ns}, measured under {@code baseline_row}).
- * The {@code *_call_floor*} fields (a round trip over the ping-pong that then makes the call) come
- * from the roundtrip work merged on main; folders before it lack them.
+ * rows), the same call answered by a supervisor (brokered rows: {@link Brokering}), or a reference
+ * round trip without seccomp ({@code reference}). Built from parts: what was timed ({@link Subject}),
+ * how it was answered, how many runs, the {@link Figures} of the filtered run and of the unfiltered
+ * one, and the cross-row {@link Ratios}. {@link FlatRows} writes the parts' fields
+ * flat, in this order, under the keys every folder has; a field a row kind or an older folder does
+ * not have is null. Times are nanoseconds; {@code added_ns} is the median minus the median of the
+ * same call with no filter, measured under {@code baseline_row}. The {@code *_call_floor*} ratios
+ * (a round trip over the ping-pong that then makes the call) are missing in folders made before them.
+ *
+ * <p>A part never reads as null: an absent one is its {@code NONE} (every field null).
+ *
+ * @param subject the call and the floor it runs under
+ * @param reference what a reference row times instead ({@code "pipe ping-pong"}), or null
+ * @param brokering who answers a brokered row's calls, and where it runs
+ * @param outcome {@code status}: ok, interrupted, failed or not measured
+ * @param failure why the row failed, or null
+ * @param runs the runs asked and completed
+ * @param filtered the figures of every filtered sample
+ * @param unfiltered the figures of the same call with no filter (empty where another row's baseline is shared)
+ * @param addedNs the filtered median minus the unfiltered one
+ * @param baselineRow the row whose unfiltered samples are this row's baseline (null: none)
+ * @param loadAvgRuns each run's load average
+ * @param cpuGranted CPU time the measured child was granted
+ * @param supervisorServed notifications the supervisor answered (brokered rows)
+ * @param published the published row's figures beside ours (null: none)
+ * @param addedVsPublished {@code added_ns} over the published added cost
+ * @param ratios the figures that compare this row with others (floor-cost adds them once every row is measured)
  */
+@JsonSerialize(using = FlatRows.Writer.class)
 public record FloorCostRow(
-        @JsonProperty(value = "what", required = true) String what,
-        @JsonProperty(value = "call", required = true) String call,
-        @JsonProperty(value = "floor", required = true) String floor,
-        @JsonProperty("programs") Long programs,
-        @JsonProperty("insns") Long insns,
-        @JsonProperty("cache") Boolean cache,
+        @Flat Subject subject,
         @JsonProperty("reference") String reference,
-        @JsonProperty("supervisor") String supervisor,
-        @JsonProperty("answer") String answer,
-        @JsonProperty("placement") String placement,
-        @JsonProperty("supervisor_cpu") Long supervisorCpu,
-        @JsonProperty("sync_wakeup") Boolean syncWakeup,
-        @JsonProperty("cpu_set") Long cpuSet,
-        @JsonProperty(value = "status", required = true) String status,
+        @Flat Brokering brokering,
+        @JsonProperty(value = "status", required = true) RowStatus outcome,
         @JsonProperty("failure") String failure,
-        @JsonProperty("runs_asked") Long runsAsked,
-        @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("runs_none_completed") Long runsNoneCompleted,
-        @JsonProperty("interrupted") Boolean interrupted,
-        @JsonProperty("median_ns") Long medianNs,
-        @JsonProperty("p99_ns") Long p99Ns,
-        @JsonProperty("run_medians_ns") List<Long> runMediansNs,
-        @JsonProperty("samples") Long samples,
-        @JsonProperty("spread") Double spread,
-        @JsonProperty("noisy") Boolean noisy,
-        @JsonProperty("median_none_ns") Long medianNoneNs,
-        @JsonProperty("p99_none_ns") Long p99NoneNs,
-        @JsonProperty("run_medians_none_ns") List<Long> runMediansNoneNs,
-        @JsonProperty("samples_none") Long samplesNone,
-        @JsonProperty("spread_none") Double spreadNone,
+        @Flat Runs runs,
+        @Flat Figures filtered,
+        @Flat(tag = "none", omit = "noisy") Figures unfiltered,
         @JsonProperty("added_ns") Long addedNs,
         @JsonProperty("baseline_row") Long baselineRow,
         @JsonProperty("load_avg_runs") List<Double> loadAvgRuns,
@@ -53,18 +56,19 @@ public record FloorCostRow(
         @JsonProperty("supervisor_served") Long supervisorServed,
         @JsonProperty("published") PublishedFloorRow published,
         @JsonProperty("added_vs_published") Double addedVsPublished,
-        @JsonProperty("java_over_native") Double javaOverNative,
-        @JsonProperty("vs_default_placement") Double vsDefaultPlacement,
-        @JsonProperty("vs_best_floor") Double vsBestFloor,
-        @JsonProperty("vs_best_call_floor") Double vsBestCallFloor,
-        @JsonProperty("floor_ns") Long floorNs,
-        @JsonProperty("round_trip_vs_floor") Double roundTripVsFloor,
-        @JsonProperty("best_floor_ns") Long bestFloorNs,
-        @JsonProperty("round_trip_vs_best_floor") Double roundTripVsBestFloor,
-        @JsonProperty("call_floor_ns") Long callFloorNs,
-        @JsonProperty("round_trip_vs_call_floor") Double roundTripVsCallFloor,
-        @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
-        @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor) implements MeasuredCallRow {
+        @Flat Ratios ratios) implements MeasuredCallRow {
+
+    /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
+    public FloorCostRow {
+        if (subject == null) {
+            throw new IllegalArgumentException("a floor-cost row names its call and floor");
+        }
+        brokering = brokering == null ? Brokering.NONE : brokering;
+        runs = runs == null ? Runs.NONE : runs;
+        filtered = filtered == null ? Figures.NONE : filtered;
+        unfiltered = unfiltered == null ? Figures.NONE : unfiltered;
+        ratios = ratios == null ? Ratios.NONE : ratios;
+    }
 
     /**
      * The fields floor-cost and host-load write as null when not measured (FloorSummary writes them
@@ -79,18 +83,30 @@ public record FloorCostRow(
     }
 
     @Override
+    public FloorCostRow measured() {
+        return this;
+    }
+
+    /** This row with {@code ratios} in place of its own. */
+    public FloorCostRow withRatios(Ratios ratios) {
+        return new FloorCostRow(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs,
+                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios);
+    }
+
+    @Override
     public List<String> labelParts() {
-        List<String> parts = new ArrayList<>(List.of(what, call));
-        if (supervisor != null) {
-            parts.add(supervisor);
+        List<String> parts = new ArrayList<>(List.of(subject.what(), subject.call()));
+        Brokering b = brokering;
+        if (b.supervisor() != null) {
+            parts.add(b.supervisor().label());
         }
-        if (answer != null) {
-            parts.add(answer);
+        if (b.answer() != null) {
+            parts.add(b.answer().label());
         }
-        if (placement != null) {
-            parts.add(placement);
+        if (b.placement() != null) {
+            parts.add(b.placement().label());
         }
-        if (Boolean.TRUE.equals(syncWakeup)) {
+        if (Boolean.TRUE.equals(b.syncWakeup())) {
             parts.add("sync wake-up");
         }
         return parts;
@@ -98,7 +114,7 @@ public record FloorCostRow(
 
     /** Whether a supervisor answered this row's calls (a brokered row). */
     public boolean brokered() {
-        return supervisor != null;
+        return brokering.supervisor() != null;
     }
 
     /** Whether this is a reference row: the host's floor for a round trip (a pipe ping-pong), no seccomp. */
@@ -108,6 +124,157 @@ public record FloorCostRow(
 
     /** Whether the row is measured in the published placement: the supervisor on its own CPU, no sync wake-up. */
     public boolean defaultPlacement() {
-        return (placement == null || "own CPU".equals(placement)) && !Boolean.TRUE.equals(syncWakeup);
+        return (brokering.placement() == null || brokering.placement() == Placement.OWN_CPU)
+                && !Boolean.TRUE.equals(brokering.syncWakeup());
+    }
+
+    /** The supervisor as summary.json spells it ({@code "native"}, {@code "java"}), or null (tables, notebooks). */
+    public String supervisor() {
+        return brokering.supervisor() == null ? null : brokering.supervisor().label();
+    }
+
+    /** The answer as summary.json spells it ({@code "continue"}, {@code "broker"}), or null. */
+    public String answer() {
+        return brokering.answer() == null ? null : brokering.answer().label();
+    }
+
+    /** The placement as summary.json spells it ({@code "own CPU"}, ...), or null. */
+    public String placement() {
+        return brokering.placement() == null ? null : brokering.placement().label();
+    }
+
+    /** Whether the supervisor was woken synchronously (null: not brokered). */
+    public Boolean syncWakeup() {
+        return brokering.syncWakeup();
+    }
+
+    /**
+     * What was timed: the row's name, the call, the floor (by its published name), its programs and
+     * the instructions they run for the call, and whether the action cache answers it (null: no filter).
+     */
+    public record Subject(
+            @JsonProperty(value = "what", required = true) String what,
+            @JsonProperty(value = "call", required = true) String call,
+            @JsonProperty(value = "floor", required = true) String floor,
+            @JsonProperty("programs") Long programs,
+            @JsonProperty("insns") Long insns,
+            @JsonProperty("cache") Boolean cache) {}
+
+    /**
+     * Who answers a brokered row's calls and where the two run; a reference row has only the
+     * placement ({@code supervisor}, {@code answer} and {@code sync_wakeup} null).
+     *
+     * @param supervisorCpu the supervisor's CPU, -1 unpinned
+     * @param cpuSet the CPUs both may run on, as a mask (0: pinned)
+     */
+    public record Brokering(
+            @JsonProperty("supervisor") Supervisor supervisor,
+            @JsonProperty("answer") Answer answer,
+            @JsonProperty("placement") Placement placement,
+            @JsonProperty("supervisor_cpu") Long supervisorCpu,
+            @JsonProperty("sync_wakeup") Boolean syncWakeup,
+            @JsonProperty("cpu_set") Long cpuSet) {
+        /** Not brokered. */
+        public static final Brokering NONE = new Brokering(null, null, null, null, null, null);
+    }
+
+    /** How many runs were asked and completed (filtered, and without the filter), and whether a stop cut them. */
+    public record Runs(
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("runs_none_completed") Long runsNoneCompleted,
+            @JsonProperty("interrupted") Boolean interrupted) {
+        /** No runs recorded. */
+        public static final Runs NONE = new Runs(null, null, null, null);
+    }
+
+    /**
+     * The figures over every sample of one run kind: median, p99, each run's median, count, spread and
+     * whether noisy. The unfiltered run's are the same under {@code _none} names ({@code median_none_ns},
+     * {@code samples_none}), without the noisy flag.
+     */
+    public record Figures(
+            @JsonProperty("median_ns") Long medianNs,
+            @JsonProperty("p99_ns") Long p99Ns,
+            @JsonProperty("run_medians_ns") List<Long> runMediansNs,
+            @JsonProperty("samples") Long samples,
+            @JsonProperty("spread") Double spread,
+            @JsonProperty("noisy") Boolean noisy) {
+        /** Not measured. */
+        public static final Figures NONE = new Figures(null, null, null, null, null, null);
+    }
+
+    /**
+     * The figures that compare a row with others: a Java supervisor's median over its native twin's,
+     * a faster placement's over the default one's, and each round trip against the host's floors
+     * (see {@code FloorCost.addRatios}). Null where they do not apply.
+     */
+    public record Ratios(
+            @JsonProperty("java_over_native") Double javaOverNative,
+            @JsonProperty("vs_default_placement") Double vsDefaultPlacement,
+            @JsonProperty("vs_best_floor") Double vsBestFloor,
+            @JsonProperty("vs_best_call_floor") Double vsBestCallFloor,
+            @JsonProperty("floor_ns") Long floorNs,
+            @JsonProperty("round_trip_vs_floor") Double roundTripVsFloor,
+            @JsonProperty("best_floor_ns") Long bestFloorNs,
+            @JsonProperty("round_trip_vs_best_floor") Double roundTripVsBestFloor,
+            @JsonProperty("call_floor_ns") Long callFloorNs,
+            @JsonProperty("round_trip_vs_call_floor") Double roundTripVsCallFloor,
+            @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
+            @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor) {
+        /** None computed. */
+        public static final Ratios NONE = new Ratios(null, null, null, null, null, null, null, null, null, null, null,
+                null);
+    }
+
+    /** Which supervisor answered, as summary.json spells it ({@code "native"}, {@code "java"}). */
+    public enum Supervisor {
+        NATIVE, JAVA;
+
+        /** As written. */
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How the supervisor answered: {@code "continue"} (the bare round trip) or {@code "broker"} (open and inject). */
+    public enum Answer {
+        CONTINUE, BROKER;
+
+        /** As written. */
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Where the supervisor (or a reference row's partner) runs beside the child. */
+    public enum Placement {
+        /** On a CPU of its own: the published placement. */
+        OWN_CPU,
+        /** On the child's CPU. */
+        CHILDS_CPU,
+        /** Neither pinned. */
+        UNPINNED,
+        /** Both on a shared set of CPUs. */
+        SHARED_SET;
+
+        /** As written: {@code "own CPU"}, {@code "child's CPU"}, {@code "unpinned"}, {@code "shared set"}. */
+        @JsonValue
+        public String label() {
+            return switch (this) {
+                case OWN_CPU -> "own CPU";
+                case CHILDS_CPU -> "child's CPU";
+                case UNPINNED -> "unpinned";
+                case SHARED_SET -> "shared set";
+            };
+        }
+
+        /** The placement {@code label} names; IllegalArgumentException for another. */
+        public static Placement of(String label) {
+            return Arrays.stream(values()).filter(p -> p.label().equals(label)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown placement \"" + label + "\""));
+        }
     }
 }

@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 import java.util.Set;
 
@@ -40,65 +41,20 @@ public sealed interface KernelBitmapRow extends ResultRow {
         SELFTEST
     }
 
-    /** A measured configuration: per-call and batch figures of the bare and the selftest loop, by code placement. */
+    /**
+     * A measured configuration: the figures of the bare loop and of the selftest's loop (the same
+     * {@link LoopFigures}, the selftest's under {@code selftest_}), by code placement, and the runs.
+     * Absent parts (older folders) are their {@code NONE}.
+     */
+    @JsonSerialize(using = FlatRows.Writer.class)
     public record Configuration(
             @JsonProperty(value = "section", required = true) String section,
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("filters") Long filters,
             @JsonProperty("mode") String mode,
             @JsonProperty("cache") Boolean cache,
-            @JsonProperty("per_call_ns") Long perCallNs,
-            @JsonProperty("run_medians_interpolated_ns") List<Long> runMediansInterpolatedNs,
-            @JsonProperty("run_placements") List<Long> runPlacements,
-            @JsonProperty("per_call_ns_by_placement") List<Long> perCallNsByPlacement,
-            @JsonProperty("per_call_spread") Double perCallSpread,
-            @JsonProperty("per_call_noisy") Boolean perCallNoisy,
-            @JsonProperty("median_ns") Long medianNs,
-            @JsonProperty("p99_ns") Long p99Ns,
-            @JsonProperty("run_medians_ns") List<Long> runMediansNs,
-            @JsonProperty("samples") Long samples,
-            @JsonProperty("batch_monotonic_ns_per_call") Long batchMonotonicNsPerCall,
-            @JsonProperty("batch_monotonic_run_ns_per_call") List<Long> batchMonotonicRunNsPerCall,
-            @JsonProperty("batch_monotonic_run_placements") List<Long> batchMonotonicRunPlacements,
-            @JsonProperty("batch_monotonic_ns_per_call_by_placement") List<Long> batchMonotonicNsPerCallByPlacement,
-            @JsonProperty("batch_monotonic_spread") Double batchMonotonicSpread,
-            @JsonProperty("batch_monotonic_noisy") Boolean batchMonotonicNoisy,
-            @JsonProperty("batch_monotonic_fastest_ns_per_call") Long batchMonotonicFastestNsPerCall,
-            @JsonProperty("batch_monotonic_totals_ns") List<Long> batchMonotonicTotalsNs,
-            @JsonProperty("batch_ns_per_call") Long batchNsPerCall,
-            @JsonProperty("batch_run_ns_per_call") List<Long> batchRunNsPerCall,
-            @JsonProperty("batch_run_placements") List<Long> batchRunPlacements,
-            @JsonProperty("batch_ns_per_call_by_placement") List<Long> batchNsPerCallByPlacement,
-            @JsonProperty("batch_spread") Double batchSpread,
-            @JsonProperty("batch_noisy") Boolean batchNoisy,
-            @JsonProperty("batch_fastest_ns_per_call") Long batchFastestNsPerCall,
-            @JsonProperty("batch_totals_ns") List<Long> batchTotalsNs,
-            @JsonProperty("selftest_per_call_ns") Long selftestPerCallNs,
-            @JsonProperty("selftest_run_medians_interpolated_ns") List<Long> selftestRunMediansInterpolatedNs,
-            @JsonProperty("selftest_run_placements") List<Long> selftestRunPlacements,
-            @JsonProperty("selftest_per_call_ns_by_placement") List<Long> selftestPerCallNsByPlacement,
-            @JsonProperty("selftest_per_call_spread") Double selftestPerCallSpread,
-            @JsonProperty("selftest_per_call_noisy") Boolean selftestPerCallNoisy,
-            @JsonProperty("selftest_median_ns") Long selftestMedianNs,
-            @JsonProperty("selftest_p99_ns") Long selftestP99Ns,
-            @JsonProperty("selftest_run_medians_ns") List<Long> selftestRunMediansNs,
-            @JsonProperty("selftest_samples") Long selftestSamples,
-            @JsonProperty("selftest_batch_monotonic_ns_per_call") Long selftestBatchMonotonicNsPerCall,
-            @JsonProperty("selftest_batch_monotonic_run_ns_per_call") List<Long> selftestBatchMonotonicRunNsPerCall,
-            @JsonProperty("selftest_batch_monotonic_run_placements") List<Long> selftestBatchMonotonicRunPlacements,
-            @JsonProperty("selftest_batch_monotonic_ns_per_call_by_placement") List<Long> selftestBatchMonotonicNsPerCallByPlacement,
-            @JsonProperty("selftest_batch_monotonic_spread") Double selftestBatchMonotonicSpread,
-            @JsonProperty("selftest_batch_monotonic_noisy") Boolean selftestBatchMonotonicNoisy,
-            @JsonProperty("selftest_batch_monotonic_fastest_ns_per_call") Long selftestBatchMonotonicFastestNsPerCall,
-            @JsonProperty("selftest_batch_monotonic_totals_ns") List<Long> selftestBatchMonotonicTotalsNs,
-            @JsonProperty("selftest_batch_ns_per_call") Long selftestBatchNsPerCall,
-            @JsonProperty("selftest_batch_run_ns_per_call") List<Long> selftestBatchRunNsPerCall,
-            @JsonProperty("selftest_batch_run_placements") List<Long> selftestBatchRunPlacements,
-            @JsonProperty("selftest_batch_ns_per_call_by_placement") List<Long> selftestBatchNsPerCallByPlacement,
-            @JsonProperty("selftest_batch_spread") Double selftestBatchSpread,
-            @JsonProperty("selftest_batch_noisy") Boolean selftestBatchNoisy,
-            @JsonProperty("selftest_batch_fastest_ns_per_call") Long selftestBatchFastestNsPerCall,
-            @JsonProperty("selftest_batch_totals_ns") List<Long> selftestBatchTotalsNs,
+            @Flat LoopFigures bare,
+            @Flat(prefix = "selftest_") LoopFigures selftest,
             @JsonProperty("clock_step_ns") Long clockStepNs,
             @JsonProperty("batch_calls") Long batchCalls,
             @JsonProperty("published_ns") Long publishedNs,
@@ -109,26 +65,108 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
             @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall) implements KernelBitmapRow {
+        /** A loop a folder does not have is {@link LoopFigures#NONE}. */
+        public Configuration {
+            bare = bare == null ? LoopFigures.NONE : bare;
+            selftest = selftest == null ? LoopFigures.NONE : selftest;
+        }
+
         /** The published figure is written even when the printout has none. */
         @Override
         public Set<String> nullsWritten() {
             return Set.of("published_ns");
         }
 
+        /** The figures of {@code loop}. */
+        public LoopFigures of(Loop loop) {
+            return loop == Loop.BARE ? bare : selftest;
+        }
+
+        /** The median of every sample of the bare loop timed per call ({@code median_ns}). */
+        public Long medianNs() {
+            return bare.perCall().medianNs();
+        }
+
+        /** Their p99 ({@code p99_ns}). */
+        public Long p99Ns() {
+            return bare.perCall().p99Ns();
+        }
+
+        /** Each run's median of the bare loop timed per call ({@code run_medians_ns}). */
+        public List<Long> runMediansNs() {
+            return bare.perCall().runMediansNs();
+        }
+
         /** Each placement's per-call median of {@code loop} (null entries: no run at that placement). */
         public List<Long> perCallByPlacement(Loop loop) {
-            return loop == Loop.BARE ? perCallNsByPlacement : selftestPerCallNsByPlacement;
+            return of(loop).perCall().nsByPlacement();
         }
 
         /** Each placement's batch figure (CPU time) of {@code loop}. */
         public List<Long> batchByPlacement(Loop loop) {
-            return loop == Loop.BARE ? batchNsPerCallByPlacement : selftestBatchNsPerCallByPlacement;
+            return of(loop).cputime().nsPerCallByPlacement();
         }
 
         /** Each placement's batch figure on the monotonic clock of {@code loop} (null in folders made before it was measured). */
         public List<Long> batchMonotonicByPlacement(Loop loop) {
-            return loop == Loop.BARE ? batchMonotonicNsPerCallByPlacement : selftestBatchMonotonicNsPerCallByPlacement;
+            return of(loop).monotonic().nsPerCallByPlacement();
         }
+    }
+
+    /**
+     * One loop's figures by each timing method: per call, and a batch timed on the monotonic clock
+     * ({@code batch_monotonic_}) and in CPU time ({@code batch_}).
+     */
+    record LoopFigures(
+            @Flat PerCall perCall,
+            @Flat(prefix = "batch_monotonic_") Batch monotonic,
+            @Flat(prefix = "batch_") Batch cputime) {
+        /** Not measured. */
+        public static final LoopFigures NONE = new LoopFigures(null, null, null);
+
+        /** Absent methods are their {@code NONE}. */
+        public LoopFigures {
+            perCall = perCall == null ? PerCall.NONE : perCall;
+            monotonic = monotonic == null ? Batch.NONE : monotonic;
+            cputime = cputime == null ? Batch.NONE : cputime;
+        }
+    }
+
+    /**
+     * A loop timed call by call: the per-call figure (interpolated between placements), each run's,
+     * each run's placement and each placement's median, their spread, and the samples' median, p99,
+     * each run's median and count.
+     */
+    record PerCall(
+            @JsonProperty("per_call_ns") Long ns,
+            @JsonProperty("run_medians_interpolated_ns") List<Long> runMediansInterpolatedNs,
+            @JsonProperty("run_placements") List<Long> runPlacements,
+            @JsonProperty("per_call_ns_by_placement") List<Long> nsByPlacement,
+            @JsonProperty("per_call_spread") Double spread,
+            @JsonProperty("per_call_noisy") Boolean noisy,
+            @JsonProperty("median_ns") Long medianNs,
+            @JsonProperty("p99_ns") Long p99Ns,
+            @JsonProperty("run_medians_ns") List<Long> runMediansNs,
+            @JsonProperty("samples") Long samples) {
+        /** Not measured. */
+        public static final PerCall NONE = new PerCall(null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A loop timed as a batch by one clock: ns per call, each run's, each run's placement and each
+     * placement's figure, their spread, the fastest run and each run's total.
+     */
+    record Batch(
+            @JsonProperty("ns_per_call") Long nsPerCall,
+            @JsonProperty("run_ns_per_call") List<Long> runNsPerCall,
+            @JsonProperty("run_placements") List<Long> runPlacements,
+            @JsonProperty("ns_per_call_by_placement") List<Long> nsPerCallByPlacement,
+            @JsonProperty("spread") Double spread,
+            @JsonProperty("noisy") Boolean noisy,
+            @JsonProperty("fastest_ns_per_call") Long fastestNsPerCall,
+            @JsonProperty("totals_ns") List<Long> totalsNs) {
+        /** Not measured. */
+        public static final Batch NONE = new Batch(null, null, null, null, null, null, null, null);
     }
 
     /** An estimate (entry cost, per-filter cost) by each method, beside the published one and the selftest's method. */

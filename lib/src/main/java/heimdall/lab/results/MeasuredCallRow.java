@@ -3,62 +3,134 @@ package heimdall.lab.results;
 import java.util.List;
 
 /**
- * A row that times one call under a floor against the same call with no filter: floor-cost's and
- * host-load's rows share these figures (nanoseconds; null where not measured), so tables and plots
- * treat them alike.
+ * A row that times one call under a floor against the same call with no filter: floor-cost's rows,
+ * and host-load's, which hold one ({@link #measured()}). The figures are read through this view
+ * under the names summary.json gives them (nanoseconds; null where not measured), so tables, plots
+ * and notebooks treat both kinds alike.
  */
 public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, HostLoadRow {
+    /** The floor-cost row measured (the row itself for floor-cost). */
+    FloorCostRow measured();
+
     /** The floor's row name (its published row's {@code what}). */
-    String what();
+    default String what() {
+        return measured().subject().what();
+    }
 
     /** The call timed. */
-    String call();
+    default String call() {
+        return measured().subject().call();
+    }
+
+    /** The floor's published name. */
+    default String floor() {
+        return measured().subject().floor();
+    }
 
     /** {@code ok}, {@code interrupted}, {@code failed} or {@code not measured}. */
-    String status();
+    @Override
+    default String status() {
+        return measured().outcome().label();
+    }
+
+    /** Why the row failed, or null. */
+    @Override
+    default String failure() {
+        return measured().failure();
+    }
 
     /** Instructions the floor runs for this call. */
-    Long insns();
+    default Long insns() {
+        return measured().subject().insns();
+    }
 
     /** Whether the kernel's action cache answers this call without running the filter (null: no filter). */
-    Boolean cache();
+    default Boolean cache() {
+        return measured().subject().cache();
+    }
+
+    /** Runs asked for. */
+    default Long runsAsked() {
+        return measured().runs().runsAsked();
+    }
+
+    /** Filtered runs completed. */
+    default Long runsCompleted() {
+        return measured().runs().runsCompleted();
+    }
+
+    /** Whether a stop cut the row short. */
+    default Boolean interrupted() {
+        return measured().runs().interrupted();
+    }
 
     /** Median of every filtered sample. */
-    Long medianNs();
+    default Long medianNs() {
+        return measured().filtered().medianNs();
+    }
 
     /** p99 of every filtered sample. */
-    Long p99Ns();
+    default Long p99Ns() {
+        return measured().filtered().p99Ns();
+    }
 
     /** Median of the same call with no filter. */
-    Long medianNoneNs();
+    default Long medianNoneNs() {
+        return measured().unfiltered().medianNs();
+    }
 
     /** {@link #medianNs} minus {@link #medianNoneNs}. */
-    Long addedNs();
+    default Long addedNs() {
+        return measured().addedNs();
+    }
 
     /** Each run's median, filtered. */
-    List<Long> runMediansNs();
+    default List<Long> runMediansNs() {
+        return measured().filtered().runMediansNs();
+    }
 
     /** Each run's median with no filter (empty where this row shares another row's baseline). */
-    List<Long> runMediansNoneNs();
+    default List<Long> runMediansNoneNs() {
+        return measured().unfiltered().runMediansNs();
+    }
 
     /** The row whose {@code none} samples are this row's baseline (null: none). */
-    Long baselineRow();
+    default Long baselineRow() {
+        return measured().baselineRow();
+    }
 
     /** (max − min) / median of the per-run medians. */
-    Double spread();
+    default Double spread() {
+        return measured().filtered().spread();
+    }
 
     /** Whether the spread is over the noisy threshold. */
-    Boolean noisy();
+    default Boolean noisy() {
+        return measured().filtered().noisy();
+    }
 
     /** Filtered samples. */
-    Long samples();
+    default Long samples() {
+        return measured().filtered().samples();
+    }
 
     /** Each run's load average. */
-    List<Double> loadAvgRuns();
+    default List<Double> loadAvgRuns() {
+        return measured().loadAvgRuns();
+    }
 
     /** The published row's figures beside ours (null: no published row). */
-    PublishedFloorRow published();
+    default PublishedFloorRow published() {
+        return measured().published();
+    }
 
     /** {@link #addedNs} over the published added cost. */
-    Double addedVsPublished();
+    default Double addedVsPublished() {
+        return measured().addedVsPublished();
+    }
+
+    @Override
+    default java.util.Set<String> nullsWritten() {
+        return FloorCostRow.MEASURED_NULLS;
+    }
 }

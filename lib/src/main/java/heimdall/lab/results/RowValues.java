@@ -1,12 +1,8 @@
 package heimdall.lab.results;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,8 +31,7 @@ final class RowValues {
     private RowValues() {}
 
     /** Every status a reproduction writes into a row. */
-    static final Set<String> STATUSES =
-            Set.of("ok", "measured", "interrupted", "failed", "not measured", "refused", "expected", "not observable");
+    static final Set<String> STATUSES = Set.copyOf(RowStatus.labels());
 
     /** Fields that may be negative: differences of two medians, and a CPU number where -1 means "none" or "unknown". */
     private static final Pattern SIGNED =
@@ -109,19 +104,8 @@ final class RowValues {
         });
     }
 
-    /** A record's components by their JSON names, in order. */
+    /** A record's components by their JSON names, in order; a {@link Flat} part's fields in its place, as written. */
     private static Map<String, Object> components(Object record) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (RecordComponent c : record.getClass().getRecordComponents()) {
-            JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
-            String name = p != null && !p.value().isEmpty() ? p.value() : c.getName();
-            try {
-                values.put(name, c.getAccessor().invoke(record));
-            } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "." + c.getName(),
-                        e);
-            }
-        }
-        return values;
+        return FlatRows.values(record);
     }
 }

@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -69,6 +70,27 @@ public final class SummaryJson {
     /** {@link #tree} of every row, for {@code ResultsFolder.writeSummary}. */
     public static List<ObjectNode> trees(List<? extends ResultRow> rows) {
         return rows.stream().map(SummaryJson::tree).toList();
+    }
+
+    /**
+     * A {@code summary.json} as written, the other way of {@link #parse}: the reproduction's name,
+     * {@link #SCHEMA}, whether a stop cut the run short and how ({@code interruption}, as announced:
+     * {@code "terminated (SIGTERM)"}; null when not), the {@code signal}'s name (null: none, or a
+     * notebook or jshell interrupt), and the rows, each a {@link ResultRow} (written by {@link #tree})
+     * or a tree already made.
+     */
+    public static ObjectNode summary(String reproduction, String interruption, String signal, List<?> rows) {
+        ObjectNode top = JSON.createObjectNode();
+        top.put("reproduction", reproduction);
+        top.put("schema_version", SCHEMA);
+        top.put("interrupted", interruption != null);
+        top.put("interruption", interruption);
+        top.put("signal", signal);
+        var array = top.putArray("rows");
+        for (Object row : rows) {
+            array.add(row instanceof ResultRow r ? tree(r) : JSON.valueToTree(row));
+        }
+        return top;
     }
 
     private static final Pattern MISSING = Pattern.compile("Missing required creator property '([^']+)'");
@@ -166,19 +188,77 @@ public final class SummaryJson {
         return info;
     }
 
-    /** One row object as {@code type}; bad input naming {@code file} and {@code where} (plus the field) when it does not fit. */
-    static <T> T row(Path file, String where, JsonNode node, Class<T> type) {
+    /**
+     * One row object as {@code type} (a row built from parts through {@link FlatRows}); bad input
+     * naming {@code file} and {@code where} (plus the field) when it does not fit.
+     */
+    public static <T> T row(Path file, String where, JsonNode node, Class<T> type) {
         if (node == null || !node.isObject()) {
             throw BadInput.at(file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
         }
-        T row = convert(file, where, node, type);
+        Class<? extends T> kind = subtype(file, where, node, type);
+        T row = FlatRows.hasParts(kind) ? FlatRows.read(file, where, node, kind, SummaryJson::value)
+                : convert(file, where, node, kind);
         RowValues.check(file, where, row);
         return row;
     }
 
+    /**
+     * The row type {@code node} is: {@code type} itself, or for a type whose rows say their kind in a
+     * property ({@code KernelBitmapRow}'s {@code section}), the kind it names; bad input naming the
+     * property when it is missing or names no kind.
+     */
+    private static <T> Class<? extends T> subtype(Path file, String where, JsonNode node, Class<T> type) {
+        JsonTypeInfo info = type.getAnnotation(JsonTypeInfo.class);
+        JsonSubTypes subs = type.getAnnotation(JsonSubTypes.class);
+        if (info == null || subs == null) {
+            return type;
+        }
+        List<String> names = java.util.Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
+        JsonNode id = node.get(info.property());
+        if (id == null || id.isNull()) {
+            throw BadInput.at(file, join(where, info.property()), "missing (it says which kind of row this is, one of "
+                    + names + ")");
+        }
+        for (JsonSubTypes.Type t : subs.value()) {
+            if (id.isTextual() && t.name().equals(id.textValue())) {
+                return t.value().asSubclass(type);
+            }
+        }
+        throw BadInput.at(file, join(where, info.property()), "unknown kind \"" + Printable.of(id.asText())
+                + "\" (known: " + names + ")");
+    }
+
+    /**
+     * One value of a row built from parts ({@link FlatRows}), at {@code at}: an enum by the name it is
+     * written under (bad input naming the known ones for another), anything else as Jackson reads it.
+     */
+    private static Object value(Path file, String at, JsonNode value, JavaType type) {
+        if (type.isEnumType()) {
+            String field = at.substring(at.lastIndexOf('.') + 1);
+            List<String> known = new ArrayList<>();
+            for (Object constant : type.getRawClass().getEnumConstants()) {
+                String label = JSON.valueToTree(constant).asText();
+                if (value.isTextual() && label.equals(value.textValue())) {
+                    return constant;
+                }
+                known.add(label);
+            }
+            throw BadInput.at(file, at, value.isTextual()
+                    ? "unknown " + field + " \"" + Printable.of(value.textValue()) + "\" (known: " + known + ")"
+                    : "expected a string, found " + shown(value));
+        }
+        return convert(file, at, value, type);
+    }
+
     private static <T> T convert(Path file, String where, JsonNode node, Class<T> type) {
+        return convert(file, where, node, JSON.getTypeFactory().constructType(type));
+    }
+
+    private static <T> T convert(Path file, String where, JsonNode node, JavaType javaType) {
+        Class<?> type = javaType.getRawClass();
         try {
-            return JSON.treeToValue(node, type);
+            return JSON.readerFor(javaType).readValue(node);
         } catch (UnrecognizedPropertyException e) {
             throw BadInput.at(file, join(where, path(e)), "unknown field for a " + type.getSimpleName()
                     + " (known: " + e.getKnownPropertyIds() + ")");
@@ -197,6 +277,8 @@ public final class SummaryJson {
         } catch (JsonProcessingException e) {
             // a number too large for its field ("out of range of long") comes from the parser, without a path
             throw BadInput.at(file, where, JsonInput.reason(e));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read a tree in memory", e); // a tree is never short
         }
     }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.bench.FloorBench;
@@ -17,6 +16,7 @@ import heimdall.lab.child.Call;
 import heimdall.lab.cli.Main;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
@@ -83,12 +83,12 @@ class FloorCostTest {
                         "placement", "child's CPU", "sync_wakeup", false, "median_ns", 7_000L, "added_ns", 6_000L),
                 fc("supervisor", "native", "what", "x", "answer", "continue",
                         "placement", "own CPU", "sync_wakeup", false, "median_ns", 45_000L, "added_ns", 44_000L)));
-        assertEquals(8.0, summary.get(0).vsBestFloor());
-        assertEquals(1.0, summary.get(1).vsBestFloor());
-        assertEquals(1.2, summary.get(2).roundTripVsFloor());
-        assertEquals(1.2, summary.get(2).roundTripVsBestFloor());
-        assertEquals(1.1, summary.get(3).roundTripVsFloor());
-        assertEquals(8.8, summary.get(3).roundTripVsBestFloor());
+        assertEquals(8.0, summary.get(0).ratios().vsBestFloor());
+        assertEquals(1.0, summary.get(1).ratios().vsBestFloor());
+        assertEquals(1.2, summary.get(2).ratios().roundTripVsFloor());
+        assertEquals(1.2, summary.get(2).ratios().roundTripVsBestFloor());
+        assertEquals(1.1, summary.get(3).ratios().roundTripVsFloor());
+        assertEquals(8.8, summary.get(3).ratios().roundTripVsBestFloor());
         String text = FloorCost.floorSection(summary);
         assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"), text);
     }
@@ -107,14 +107,14 @@ class FloorCostTest {
                         "median_ns", 46_000L, "median_none_ns", 1_000L, "added_ns", 45_000L),
                 fc("supervisor", "native", "what", "x", "call", "openat", "answer", "continue",
                         "placement", "child's CPU", "sync_wakeup", false, "median_ns", 6_000L, "added_ns", 5_000L)));
-        assertEquals(1.0, summary.get(1).vsBestCallFloor());
-        assertEquals(10.0, summary.get(2).vsBestCallFloor());
-        assertNull(summary.get(1).vsBestFloor(), "a call floor is no bare ping-pong");
+        assertEquals(1.0, summary.get(1).ratios().vsBestCallFloor());
+        assertEquals(10.0, summary.get(2).ratios().vsBestCallFloor());
+        assertNull(summary.get(1).ratios().vsBestFloor(), "a call floor is no bare ping-pong");
         FloorCostRow b = summary.get(3);
-        assertEquals(1.25, b.roundTripVsFloor());
-        assertEquals(4_500L, b.callFloorNs());
-        assertEquals(1.111, b.roundTripVsCallFloor());
-        assertEquals(1.111, b.roundTripVsBestCallFloor());
+        assertEquals(1.25, b.ratios().roundTripVsFloor());
+        assertEquals(4_500L, b.ratios().callFloorNs());
+        assertEquals(1.111, b.ratios().roundTripVsCallFloor());
+        assertEquals(1.111, b.ratios().roundTripVsBestCallFloor());
         String text = FloorCost.floorSection(summary);
         assertTrue(text.contains("- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
                 text);
@@ -206,11 +206,7 @@ class FloorCostTest {
         for (int i = 0; i < fields.length; i += 2) {
             n.set((String) fields[i], JSON.valueToTree(fields[i + 1]));
         }
-        try {
-            return JSON.treeToValue(n, FloorCostRow.class);
-        } catch (JsonProcessingException e) {
-            throw new AssertionError(e);
-        }
+        return SummaryJson.row(Path.of("test.json"), "row", n, FloorCostRow.class);
     }
 
     private static FloorCostRow row(String call, long none, long filtered, Long pubNone, Long pubFiltered) {

@@ -1,0 +1,145 @@
+package heimdall.lab.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import heimdall.lab.reproduce.Fixtures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * summary.json's format, pinned both ways: every committed folder of every reproduction, read into
+ * rows and written again by {@link SummaryJson#summary}, is the file it was: the same keys in the
+ * same order, the same values with the same JSON types (a whole number stays whole, a float keeps
+ * its point), row by row, and for schema 2 the same top-level keys too; a row of a folder made before
+ * a field existed may gain it as null, nothing else. Schema 1 folders (a bare array, written before
+ * rows were records) had an order and nulls of their own: their non-null fields are compared sorted.
+ * And the flat keys of the rows built from parts, literally, as every folder has them.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SummaryGoldenTest {
+
+    @Test
+    void everyCommittedSummaryIsWrittenBackAsItWas() throws IOException {
+        Set<String> kinds = new java.util.TreeSet<>();
+        int rows = 0;
+        try (var list = Files.list(Fixtures.resultsRoot())) {
+            for (Path dir : list.filter(Files::isDirectory).sorted().toList()) {
+                String name = dir.getFileName().toString();
+                if (!Files.isRegularFile(dir.resolve("summary.json")) || name.equals("published")) {
+                    continue;
+                }
+                JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
+                Summary s = SummaryJson.read(dir);
+                JsonNode back = SummaryJson.summary(s.kind().name(), s.interruption(), s.signal(), s.rows());
+                JsonNode rawRows = raw.isArray() ? raw : raw.get("rows");
+                if (raw.isObject()) {
+                    assertEquals(keys(raw), keys(back), name + ": top-level keys");
+                    for (String k : keys(raw)) {
+                        if (!k.equals("rows")) {
+                            assertEquals(raw.get(k).toString(), back.get(k).toString(), name + ": " + k);
+                        }
+                    }
+                }
+                assertEquals(rawRows.size(), back.get("rows").size(), name);
+                for (int i = 0; i < rawRows.size(); i++) {
+                    JsonNode want = rawRows.get(i);
+                    JsonNode got = withoutNullsAdded(back.get("rows").get(i), want);
+                    if (s.schemaVersion() == 1) {
+                        // written before rows were records, in an order and with nulls of their own: the same
+                        // figures, sorted
+                        want = sorted(want);
+                        got = sorted(got);
+                    }
+                    assertEquals(keys(want), keys(got), name + " row " + i + ": keys and their order");
+                    // toString keeps each value's JSON type: 5 and 5.0, "5" and 5 differ
+                    assertEquals(want.toString(), got.toString(), name + " row " + i);
+                    rows++;
+                }
+                kinds.add(s.kind().name());
+            }
+        }
+        // explore-check is the one kind no folder was committed of (its row type is new with the registry)
+        Set<String> every = new java.util.TreeSet<>();
+        ReproductionKind.all().forEach(k -> every.add(k.name()));
+        every.remove("explore-check");
+        assertEquals(every, kinds, "a committed folder of every kind is compared");
+        assertTrue(rows > 500, rows + " rows compared");
+    }
+
+    /**
+     * {@code got} less the null fields {@code want} does not have: a folder made before a field existed
+     * lacks it, and its row, written again, names it null (as the reproduction writes it today).
+     */
+    private static JsonNode withoutNullsAdded(JsonNode got, JsonNode want) {
+        var copy = ((com.fasterxml.jackson.databind.node.ObjectNode) got).deepCopy();
+        for (String k : keys(got)) {
+            if (!want.has(k) && got.get(k).isNull()) {
+                copy.remove(k);
+            }
+        }
+        return copy;
+    }
+
+    /** {@code row}'s non-null fields, sorted by name. */
+    private static JsonNode sorted(JsonNode row) {
+        var out = SummaryJson.JSON.createObjectNode();
+        keys(row).stream().sorted().filter(k -> !row.get(k).isNull()).forEach(k -> out.set(k, row.get(k)));
+        return out;
+    }
+
+    private static List<String> keys(JsonNode node) {
+        List<String> keys = new ArrayList<>();
+        node.fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+
+    /** The 49 flat keys of a floor-cost row, in the order floor-cost writes them. */
+    static final List<String> FLOOR_COST_KEYS = List.of("what", "call", "floor", "programs", "insns", "cache",
+            "reference", "supervisor", "answer", "placement", "supervisor_cpu", "sync_wakeup", "cpu_set", "status",
+            "failure", "runs_asked", "runs_completed", "runs_none_completed", "interrupted", "median_ns", "p99_ns",
+            "run_medians_ns", "samples", "spread", "noisy", "median_none_ns", "p99_none_ns", "run_medians_none_ns",
+            "samples_none", "spread_none", "added_ns", "baseline_row", "load_avg_runs", "cpu_granted",
+            "supervisor_served", "published", "added_vs_published", "java_over_native", "vs_default_placement",
+            "vs_best_floor", "vs_best_call_floor", "floor_ns", "round_trip_vs_floor", "best_floor_ns",
+            "round_trip_vs_best_floor", "call_floor_ns", "round_trip_vs_call_floor", "best_call_floor_ns",
+            "round_trip_vs_best_call_floor");
+
+    @Test
+    void floorCostAndHostLoadRowsHaveTheirFlatKeys() {
+        assertEquals(FLOOR_COST_KEYS, FlatRows.keys(FloorCostRow.class, ""));
+        List<String> hostLoad = new ArrayList<>(List.of("load"));
+        hostLoad.addAll(FLOOR_COST_KEYS);
+        hostLoad.addAll(List.of("run_p99_ns", "twin_row"));
+        assertEquals(hostLoad, FlatRows.keys(HostLoadRow.class, ""));
+    }
+
+    @Test
+    void kernelBitmapConfigurationsHaveTheirFlatKeys() {
+        List<String> perCall = List.of("per_call_ns", "run_medians_interpolated_ns", "run_placements",
+                "per_call_ns_by_placement", "per_call_spread", "per_call_noisy", "median_ns", "p99_ns",
+                "run_medians_ns", "samples");
+        List<String> batch = List.of("ns_per_call", "run_ns_per_call", "run_placements", "ns_per_call_by_placement",
+                "spread", "noisy", "fastest_ns_per_call", "totals_ns");
+        List<String> loop = new ArrayList<>(perCall);
+        batch.forEach(k -> loop.add("batch_monotonic_" + k));
+        batch.forEach(k -> loop.add("batch_" + k));
+        List<String> want = new ArrayList<>(List.of("section", "what", "filters", "mode", "cache"));
+        want.addAll(loop);
+        loop.forEach(k -> want.add("selftest_" + k));
+        want.addAll(List.of("clock_step_ns", "batch_calls", "published_ns", "runs_asked", "runs_completed",
+                "batch_runs_asked", "batch_runs_completed", "interrupted", "median_interpolated_ns",
+                "batch_median_ns_per_call"));
+        assertEquals(67, want.size());
+        assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
+    }
+}
