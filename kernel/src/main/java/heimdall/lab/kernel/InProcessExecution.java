@@ -180,6 +180,9 @@ final class InProcessExecution extends LocalExecutionControl {
         worker.setDaemon(true);
         // Service lookups in user code should see jars added with %classpath/%jars.
         worker.setContextClassLoader(doit.getDeclaringClass().getClassLoader());
+        // Notebook.eval runs a snippet from inside a running one: the outer one is put back after it.
+        Thread outer = running.get();
+        CountDownLatch outerStopping = stopping.get();
         stopping.set(stop);
         running.set(worker);
         worker.start();
@@ -193,8 +196,8 @@ final class InProcessExecution extends LocalExecutionControl {
                 stopAndWait(worker, done);
             }
         } finally {
-            running.set(null);
-            stopping.set(null);
+            running.set(outer);
+            stopping.set(outerStopping);
             measuring = false;
         }
         Throwable t = failure.get();
