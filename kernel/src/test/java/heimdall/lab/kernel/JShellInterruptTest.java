@@ -135,6 +135,27 @@ class JShellInterruptTest {
         assertTrue(stopped > 0, "no moment stopped the measurement, the test tested nothing; " + why);
     }
 
+    /**
+     * jshell's Tab-Tab after {@code Lab.measure(} shows the library's Javadoc (LibrarySources, given the
+     * sources folder as {@code ./lab jshell} gives it), not "no documentation found".
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void tabTabShowsTheLibrarysJavadoc(@TempDir Path tmp) throws Exception {
+        List<Object> argv = new ArrayList<>(jshell(Path.of(System.getProperty("java.home"))));
+        argv.add(1, "-J-Dheimdall.lab.sources=" + Path.of("../lib/src/main/java").toAbsolutePath().normalize());
+        argv.add(1, "-J" + LibrarySources.JSHELL_OPENS);
+        List<Map<String, Object>> steps = List.of(
+                Map.of("prompts", 1),
+                Map.of("type", "heimdall.lab.explore.Lab.measure(\t"),
+                Map.of("wait_for", "press tab again"),
+                Map.of("type", "\t"),
+                Map.of("wait_for", "Measures a call by name"),
+                Map.of("ctrl_c_after", ""));
+        String printed = drive(tmp, argv, steps, 240);
+        assertTrue(printed.contains("Measures a call by name"), printed);
+    }
+
     /** jshell's bracketed-paste switch, written once per prompt. */
     private static final String PROMPT = "\u001b[?2004h";
 

@@ -5,17 +5,22 @@ argv: a JSON file with the jshell command line and the steps. A step is {"send":
 output holds text) or {"prompts": n} (wait until n prompts were shown). ctrl_c_after and wait_for look at what was
 printed since the last send or wait_for. Everything jshell printed goes to stdout.
 """
+import fcntl
 import json
 import os
 import pty
 import select
+import struct
 import sys
+import termios
 import time
 
 spec = json.load(open(sys.argv[1]))
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(spec["argv"][0], spec["argv"])
+# a terminal's size, as a real one has (jshell pages documentation by it, and fails on a 0x0 one)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
 out = b""
 mark = 0  # where ctrl_c_after and wait_for start looking
 
@@ -50,6 +55,9 @@ for step in spec["steps"]:
         if not until(lambda: text in out[mark:], 120):
             break
         mark = out.index(text, mark) + len(text)
+    elif "type" in step:
+        mark = len(out)
+        os.write(fd, step["type"].encode())
     else:
         mark = len(out)
         os.write(fd, step["send"].encode() + b"\n")
