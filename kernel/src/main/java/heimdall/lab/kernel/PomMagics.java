@@ -31,7 +31,8 @@ import org.xml.sax.SAXException;
  * adds them. The cell magic takes the body as a POM: a whole {@code <project>}, or the fragments a
  * README shows ({@code <dependency>} and {@code <repository>} elements, loose or inside
  * {@code <dependencies>}/{@code <repositories>}); the line magic reads a POM file. Either takes
- * scopes to keep (default {@code compile}, {@code runtime}, {@code system}, {@code import}, as IJava).
+ * scopes to keep (default {@code compile} and {@code runtime}; IJava's default also names {@code system} and
+ * {@code import}, which name no jar to download: a dependency in them is refused with the reason).
  *
  * <p>The POM's own repositories and Maven Central are asked, not those added with {@code %mavenRepo}
  * (IJava's rule); each is checked as {@code %mavenRepo} checks it. The XML is parsed with no DOCTYPE,
@@ -39,7 +40,8 @@ import org.xml.sax.SAXException;
  * {@code ${name}} is replaced from the POM's {@code <properties>}; anything else unresolved is an error.
  */
 public final class PomMagics {
-    private static final Set<String> DEFAULT_SCOPES = Set.of("compile", "runtime", "system", "import");
+    /** IJava's default adds system and import, which name no jar to download: asked for, they are refused. */
+    private static final Set<String> DEFAULT_SCOPES = Set.of("compile", "runtime");
     private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}]*)}");
     private static final String FRAGMENT = "heimdall-pom-fragment";
 
