@@ -4,7 +4,8 @@ usage: drive_kernel.py KERNEL_NAME CELLS_JSON
 Starts the kernel with jupyter_client, executes each cell in order and prints one JSON list: per cell,
 the execute_reply status and every stream/execute_result/display_data/error message it caused.
 A cell that starts with the line "//interrupt-after N" is interrupted (interrupt_request, as the
-kernelspec's interrupt_mode says) N seconds after it was sent.
+kernelspec's interrupt_mode says) N seconds after it was sent; one that starts with "//interrupt-when TEXT" once
+the cell printed TEXT.
 A cell "//is_complete\nCODE" sends an is_complete_request for CODE ("is_complete" holds the reply's content); a
 cell "//history tail N" or "//history search PATTERN" a history_request ("history" holds the reply's content).
 A cell that starts with the line "//inspect" is not executed: the rest is sent as an inspect_request
@@ -62,12 +63,17 @@ def main():
             if code.startswith("//interrupt-after "):
                 time.sleep(float(code.split("\n", 1)[0].split()[1]))
                 km.interrupt_kernel()
+            # "//interrupt-when TEXT": interrupted once the cell printed TEXT (a measurement's progress line)
+            when = code.split("\n", 1)[0][len("//interrupt-when "):] if code.startswith("//interrupt-when ") else None
             outputs = []
             while True:
                 msg = kc.get_iopub_msg(timeout=180)
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 kind = msg["msg_type"]
+                if when and kind == "stream" and when in msg["content"]["text"]:
+                    km.interrupt_kernel()
+                    when = None
                 if kind == "status" and msg["content"]["execution_state"] == "idle":
                     break
                 if kind in ("stream", "execute_result", "display_data", "update_display_data", "error"):
