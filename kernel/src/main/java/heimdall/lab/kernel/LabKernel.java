@@ -27,10 +27,13 @@ import jdk.jshell.UnresolvedReferenceException;
 
 /**
  * A Jupyter kernel for Java with heimdall-lab on its class path: cells run in JShell inside this JVM,
- * IJava's and JJava's magics ({@code %classpath}, {@code %jars}, {@code %load}, {@code %maven},
- * {@code %mavenRepo}, {@code %time}, {@code %%time}, {@code %lsmagic}), Shift-Tab inspection and
- * environment variables ({@link KernelEnv}) work as in IJava, images and XChart charts come back as
- * {@code image/png} and Tablesaw tables as {@code text/html}.
+ * IJava's and JJava's magics ({@code %classpath}, {@code %jars}, {@code %load}, {@code %maven} alias
+ * {@code %addMavenDependency}, {@code %mavenRepo} alias {@code %addMavenRepo}, {@code %loadFromPOM},
+ * {@code %%loadFromPOM}, {@code %time}, {@code %%time}, {@code %lsmagic}; inline as values too), their
+ * notebook functions ({@link Notebook}), Shift-Tab inspection with the library's Javadoc
+ * ({@link LibrarySources}), history and {@code is_complete} requests and environment variables
+ * ({@link KernelEnv}) work as in IJava, images and XChart charts come back as {@code image/png} and
+ * Tablesaw tables as {@code text/html}.
  *
  * <p>Started by Jupyter with the connection file as its only argument (see {@link KernelInstall}).
  */
