@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import jdk.jshell.DeclarationSnippet;
 import jdk.jshell.Diag;
@@ -23,6 +25,12 @@ import jdk.jshell.SourceCodeAnalysis.Completeness;
 final class CellEvaluator implements AutoCloseable {
     private final InProcessExecution execution;
     private final JShell shell;
+    /** Where each snippet came from, by JShell's snippet id: for stack traces that name the cell's line. */
+    private final Map<String, Place> places = new ConcurrentHashMap<>();
+    private volatile int cell;
+
+    /** A snippet's first line: the cell it was in (its execution count) and the line there, from 1. */
+    record Place(int cell, int line) {}
 
     /**
      * @param classpath entries the snippets compile and run against (the kernel's own class path, so
@@ -52,12 +60,42 @@ final class CellEvaluator implements AutoCloseable {
         shell.addToClasspath(entry);
     }
 
+    /** The execution count of the cell whose snippets come next (0 outside cells: start-up scripts). */
+    void startCell(int number) {
+        cell = number;
+    }
+
+    /**
+     * A stack frame as the user wrote it: a snippet's frame ({@code .(#51:1)}, JShell's snippet id and
+     * the line in the snippet) names the cell's line, {@code at line 4 of cell [3] (snippet #51)}.
+     */
+    String place(StackTraceElement el) {
+        String file = el.getFileName();
+        Place p = file != null && file.startsWith("#") ? places.get(file.substring(1)) : null;
+        if (p == null) {
+            return el.toString();
+        }
+        int line = p.line + Math.max(1, el.getLineNumber()) - 1;
+        String method = el.getMethodName().isEmpty() || el.getMethodName().equals("do_it$") ? ""
+                : el.getMethodName() + ", ";
+        return method + "line " + line + (p.cell > 0 ? " of cell [" + p.cell + "]" : " of the start-up script")
+                + " (snippet " + file + ")";
+    }
+
     /** Runs every snippet of {@code code}; the last expression's value, or null. */
     Object eval(String code) throws Exception {
         SourceCodeAnalysis analysis = shell.sourceCodeAnalysis();
         String rest = code;
         Object last = null;
+        int number = cell;
         while (!rest.isBlank()) {
+            // the line the snippet starts on: what was consumed, plus the blank lines it begins with
+            int start = code.length() - rest.length();
+            int lead = 0;
+            while (lead < rest.length() && Character.isWhitespace(rest.charAt(lead))) {
+                lead++;
+            }
+            int line = 1 + (int) code.substring(0, start + lead).chars().filter(ch -> ch == '\n').count();
             SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(rest);
             Completeness c = info.completeness();
             if (c == Completeness.EMPTY) {
@@ -68,14 +106,19 @@ final class CellEvaluator implements AutoCloseable {
                         List.of("Incomplete input (an unclosed brace, parenthesis or string?):", rest.strip()));
             }
             String source = info.source() != null && c.isComplete() ? info.source() : rest;
-            last = evalSnippet(source);
+            last = evalSnippet(source, new Place(number, line));
             rest = c.isComplete() ? info.remaining() : "";
         }
         return last;
     }
 
-    private Object evalSnippet(String source) throws Exception {
+    private Object evalSnippet(String source, Place place) throws Exception {
         List<SnippetEvent> events = shell.eval(source);
+        for (SnippetEvent e : events) {
+            if (e.causeSnippet() == null) {
+                places.put(e.snippet().id(), place);
+            }
+        }
         String stopped = execution.takeStopReason();
         Object value = null;
         for (SnippetEvent e : events) {
@@ -93,7 +136,7 @@ final class CellEvaluator implements AutoCloseable {
             }
             Snippet s = e.snippet();
             if (e.status() == Snippet.Status.REJECTED) {
-                throw compilationError(s);
+                throw compilationError(s, place);
             }
             if (s.kind() == Snippet.Kind.EXPRESSION
                     || (s.kind() == Snippet.Kind.VAR && s.subKind() == Snippet.SubKind.TEMP_VAR_EXPRESSION_SUBKIND)) {
@@ -111,13 +154,22 @@ final class CellEvaluator implements AutoCloseable {
         return value;
     }
 
-    private CellError compilationError(Snippet s) {
+    private CellError compilationError(Snippet s, Place place) {
         List<String> lines = new ArrayList<>();
         List<String> messages = new ArrayList<>();
         for (Diag d : shell.diagnostics(s).collect(Collectors.toList())) {
             String msg = d.getMessage(Locale.ROOT);
             messages.add(msg.lines().filter(l -> !l.strip().startsWith("location:")).collect(Collectors.joining("\n")));
-            lines.add((d.isError() ? "error: " : "warning: ") + msg);
+            long pos = d.getStartPosition();
+            // lines from the snippet's first non-blank one, where place.line() is (JShell's stack traces count so too)
+            String src = s.source();
+            int from = 0;
+            while (from < src.length() && Character.isWhitespace(src.charAt(from))) {
+                from++;
+            }
+            int at = pos < from || pos > src.length() ? 0
+                    : (int) src.substring(from, (int) pos).chars().filter(ch -> ch == '\n').count();
+            lines.add("line " + (place.line() + at) + ": " + (d.isError() ? "error: " : "warning: ") + msg);
             lines.addAll(pointAt(s.source(), d));
         }
         if (s instanceof DeclarationSnippet d) {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jshell.execution.LocalExecutionControl;
 import jdk.jshell.spi.ExecutionControl;
+import jdk.jshell.spi.ExecutionControl.UserException;
 import jdk.jshell.spi.ExecutionControlProvider;
 import jdk.jshell.spi.ExecutionEnv;
 
@@ -29,9 +30,12 @@ import jdk.jshell.spi.ExecutionEnv;
  *       running child is ended, the measuring loop leaves off between runs and writes what it measured
  *       marked interrupted) and the snippet gets {@link #GRACE_MILLIS} to end by itself. The thread is
  *       not interrupted meanwhile: an interrupt closes the NIO channels the results folder is being
- *       written through (ClosedByInterruptException), which would lose what was measured. Otherwise
- *       (or once the grace is over) the worker thread is interrupted ({@link Thread#interrupt}:
- *       sleeps, waits and interruptible I/O end) and given {@link #SHORT_GRACE_MILLIS};</li>
+ *       written through (ClosedByInterruptException), which would lose what was measured. The flag is
+ *       asked for again while the snippet runs, so a measurement that opens just after the stop
+ *       (Ctrl-C while {@code run()} prepares it) is stopped the same way. Otherwise (after
+ *       {@link #PENDING_MILLIS}, or once the grace is over) the worker thread is interrupted
+ *       ({@link Thread#interrupt}: sleeps, waits and interruptible I/O end) and given
+ *       {@link #SHORT_GRACE_MILLIS};</li>
  *   <li>snippet code that checks nothing (a spinning loop written in the cell): since JShell stopped
  *       using Thread.stop (JDK 22+; checked here on Temurin 25), its {@link LocalExecutionControl}
  *       puts a stop check before every branch instruction of every snippet class it loads, and its
@@ -42,6 +46,11 @@ import jdk.jshell.spi.ExecutionEnv;
  *       a CPU until the kernel is restarted, said on stderr;</li>
  *   <li>the kernel answers either way: the cell ends with "Evaluation interrupted." and the next
  *       cell runs.</li>
+ *   <li>a snippet that ended by itself keeps its own outcome, stopped or not: its value (the
+ *       interrupted measurement, in a variable it declares), or its exception
+ *       ({@link Interruption.Stopped}: stopped before a run completed). One stopped the hard way
+ *       reports {@link Interruption.Stopped} with the reason: the jshell tool never shows a silent
+ *       {@code null}.</li>
  * </ol>
  */
 final class InProcessExecution extends LocalExecutionControl {
@@ -55,6 +64,15 @@ final class InProcessExecution extends LocalExecutionControl {
 
     /** How long an interrupted snippet of the user's own gets before it is stopped the hard way. */
     static final long SHORT_GRACE_MILLIS = 1_000;
+
+    /**
+     * How long a stop keeps asking for a measurement to take it before the snippet's thread is
+     * interrupted: a Ctrl-C a moment before {@code run()} opens its measurement still stops it
+     * cooperatively (an interrupted thread would fail the measurement's own waits instead).
+     */
+    static final long PENDING_MILLIS = 500;
+
+    private static final long POLL_MILLIS = 20;
 
     private final Map<String, Object> values = new ConcurrentHashMap<>();
     private final AtomicLong nextKey = new AtomicLong();
@@ -162,6 +180,9 @@ final class InProcessExecution extends LocalExecutionControl {
         worker.setDaemon(true);
         // Service lookups in user code should see jars added with %classpath/%jars.
         worker.setContextClassLoader(doit.getDeclaringClass().getClassLoader());
+        // Notebook.eval runs a snippet from inside a running one: the outer one is put back after it.
+        Thread outer = running.get();
+        CountDownLatch outerStopping = stopping.get();
         stopping.set(stop);
         running.set(worker);
         worker.start();
@@ -172,28 +193,26 @@ final class InProcessExecution extends LocalExecutionControl {
                 askToStop(worker);
             }
             if (done.getCount() > 0) {
-                // Stopped: give the snippet time to end by itself (a measurement writes its folder).
-                if (!done.await(measuring ? GRACE_MILLIS : 0, TimeUnit.MILLISECONDS)) {
-                    if (measuring) {
-                        interrupt(worker);
-                    }
-                    if (!done.await(SHORT_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                        hardStop(worker, done);
-                    }
-                }
+                stopAndWait(worker, done);
             }
         } finally {
-            running.set(null);
-            stopping.set(null);
+            running.set(outer);
+            stopping.set(outerStopping);
             measuring = false;
         }
-        if (stopReason != null) {
-            throw new StoppedException();
-        }
         Throwable t = failure.get();
+        boolean ended = done.getCount() == 0;
+        if (stopReason != null && (!ended || t instanceof InvocationTargetException ite
+                && ite.getCause() instanceof ThreadDeath)) {
+            // Stopped the hard way, or abandoned: no value, and the user is told why (JShell's own
+            // StoppedException prints nothing in the jshell tool, and a variable stays null silently).
+            throw stoppedWithoutValue();
+        }
+        // Ended by itself, stopped or not: its own outcome stands. A measurement stopped cooperatively
+        // returns the runs completed (marked interrupted) or throws Interruption.Stopped with its reason.
         if (t != null) {
             if (t instanceof InvocationTargetException ite && ite.getCause() instanceof ThreadDeath) {
-                throw new StoppedException();
+                throw stoppedWithoutValue();
             }
             throw (Exception) (t instanceof Exception ? t : new InvocationTargetException(t));
         }
@@ -206,6 +225,45 @@ final class InProcessExecution extends LocalExecutionControl {
             values.put(key, value);
         }
         return key;
+    }
+
+    /**
+     * The stop sequence, once a stop was asked and the snippet still runs. A measurement may open only
+     * after the stop arrived (the snippet was still preparing it: the stop flag is per measurement), so
+     * the flag is asked for again and again while the snippet runs; once a measurement took it, the
+     * snippet gets {@link #GRACE_MILLIS} to end its child and return what it measured. Otherwise, after
+     * {@link #PENDING_MILLIS}, the worker is interrupted (and JShell's own stop armed), then given
+     * {@link #SHORT_GRACE_MILLIS}, then stopped the hard way.
+     */
+    private void stopAndWait(Thread worker, CountDownLatch done) throws InterruptedException {
+        long now = System.nanoTime();
+        long interruptAt = now + TimeUnit.MILLISECONDS.toNanos(measuring ? GRACE_MILLIS : PENDING_MILLIS);
+        long hardAt = Long.MAX_VALUE;
+        boolean took = measuring;
+        while (!done.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+            now = System.nanoTime();
+            if (Interruption.requestStop(Interruption.Cause.NOTEBOOK) && !took) {
+                took = true;
+                measuring = true;
+                interruptAt = now + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+                hardAt = Long.MAX_VALUE;
+            }
+            if (hardAt == Long.MAX_VALUE && now - interruptAt >= 0) {
+                interrupt(worker);
+                hardAt = now + TimeUnit.MILLISECONDS.toNanos(SHORT_GRACE_MILLIS);
+            } else if (hardAt != Long.MAX_VALUE && now - hardAt >= 0) {
+                hardStop(worker, done);
+                return;
+            }
+        }
+    }
+
+    /** What a snippet stopped before it returned reports: {@link Interruption.Stopped} and why. */
+    private UserException stoppedWithoutValue() {
+        String why = stopReason != null ? stopReason : "Evaluation interrupted.";
+        return new UserException(Interruption.Cause.NOTEBOOK.said() + ": " + why
+                + " The snippet was stopped before it returned: no value (a variable it declares stays unset).",
+                Interruption.Stopped.class.getName(), new StackTraceElement[0]);
     }
 
     private static boolean awaitForever(CountDownLatch done) throws InterruptedException {
@@ -225,14 +283,11 @@ final class InProcessExecution extends LocalExecutionControl {
 
     /**
      * The cooperative stop: the library's stop flag when a measurement is open (its child ended, its
-     * loop leaves off and writes what it measured), else at once the thread's interrupt and JShell's
-     * own stop ({@link #interrupt}). Then {@link #invoke} stops waiting and gives the snippet its grace.
+     * loop leaves off and writes what it measured). Then {@link #invoke} stops waiting and goes on
+     * with {@link #stopAndWait}: the flag again for a measurement opened later, the thread's interrupt.
      */
     private void askToStop(Thread worker) {
         measuring = Interruption.requestStop(Interruption.Cause.NOTEBOOK);
-        if (!measuring) {
-            interrupt(worker);
-        }
         CountDownLatch s = stopping.get();
         if (s != null) {
             s.countDown();

@@ -25,6 +25,8 @@ public final class JShellExecution implements ExecutionControlProvider {
 
     @Override
     public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
+        // the tool's documentation (Tab-Tab) runs in this JVM too: the library's Javadoc for it
+        LibrarySources.install();
         return new InProcessExecution(0, false);
     }
 }

@@ -29,6 +29,8 @@ public final class KernelInstall {
     static final List<String> JVM_OPTIONS = List.of(
             // Arrow's memory module reflects into java.nio.
             "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            // JShell's documentation reads the library's sources (LibrarySources).
+            LibrarySources.JSHELL_OPENS,
             "-Djava.awt.headless=true");
 
     private KernelInstall() {}

@@ -7,6 +7,7 @@ import io.github.spencerpark.jupyter.kernel.KernelConnectionProperties;
 import io.github.spencerpark.jupyter.kernel.LanguageInfo;
 import io.github.spencerpark.jupyter.kernel.ReplacementOptions;
 import io.github.spencerpark.jupyter.kernel.display.DisplayData;
+import io.github.spencerpark.jupyter.kernel.history.HistoryManager;
 import io.github.spencerpark.jupyter.kernel.magic.MagicParser;
 import io.github.spencerpark.jupyter.kernel.magic.common.Load;
 import io.github.spencerpark.jupyter.kernel.magic.registry.Magics;
@@ -26,10 +27,13 @@ import jdk.jshell.UnresolvedReferenceException;
 
 /**
  * A Jupyter kernel for Java with heimdall-lab on its class path: cells run in JShell inside this JVM,
- * IJava's and JJava's magics ({@code %classpath}, {@code %jars}, {@code %load}, {@code %maven},
- * {@code %mavenRepo}, {@code %time}, {@code %%time}, {@code %lsmagic}), Shift-Tab inspection and
- * environment variables ({@link KernelEnv}) work as in IJava, images and XChart charts come back as
- * {@code image/png} and Tablesaw tables as {@code text/html}.
+ * IJava's and JJava's magics ({@code %classpath}, {@code %jars}, {@code %load}, {@code %maven} alias
+ * {@code %addMavenDependency}, {@code %mavenRepo} alias {@code %addMavenRepo}, {@code %loadFromPOM},
+ * {@code %%loadFromPOM}, {@code %time}, {@code %%time}, {@code %lsmagic}; inline as values too), their
+ * notebook functions ({@link Notebook}), Shift-Tab inspection with the library's Javadoc
+ * ({@link LibrarySources}), history and {@code is_complete} requests and environment variables
+ * ({@link KernelEnv}) work as in IJava, images and XChart charts come back as {@code image/png} and
+ * Tablesaw tables as {@code text/html}.
  *
  * <p>Started by Jupyter with the connection file as its only argument (see {@link KernelInstall}).
  */
@@ -38,7 +42,9 @@ public final class LabKernel extends BaseKernel {
 
     private final CellEvaluator evaluator;
     private final Magics magics = new Magics();
-    private final MagicParser magicParser = new MagicParser();
+    /** IJava's magic syntax: at the start of a line, or inline after {@code =} ({@code List<String> a = %jars x}). */
+    private final MagicParser magicParser = new MagicParser("(?:^|(?<==))[ \\t]*%", "%%");
+    private final CellHistory history = new CellHistory();
     private final LanguageInfo languageInfo;
     private final MavenResolver resolver = new MavenResolver(MavenResolver.defaultLocalRepository());
     private final Inspector inspector;
@@ -47,7 +53,9 @@ public final class LabKernel extends BaseKernel {
     public LabKernel(Map<String, String> env) throws Exception {
         KernelEnv config = KernelEnv.from(env);
         List<String> classpath = new ArrayList<>(CellEvaluator.splitPath(System.getProperty("java.class.path", "")));
+        classpath.removeIf(LibrarySources::isSourcesJar);
         classpath.addAll(config.classpath());
+        LibrarySources.install();
         this.evaluator = new CellEvaluator(classpath, config.compilerOptions(), config.timeoutMillis(),
                 System.out, System.err, System.in);
         this.languageInfo = new LanguageInfo.Builder("java")
@@ -59,9 +67,10 @@ public final class LabKernel extends BaseKernel {
                 .build();
 
         magics.registerMagics(new ClasspathMagics(evaluator::addToClasspath));
-        magics.registerMagics(new Load(List.of(".jsh", ".jshell", ".java", ".ijava"), this::eval));
+        magics.registerMagics(new Load(List.of(".jsh", ".jshell", ".java", ".ijava"), this::evalCell));
 
         magics.registerMagics(new MavenMagics(resolver, evaluator::addToClasspath));
+        magics.registerMagics(new PomMagics(resolver, evaluator::addToClasspath));
         magics.registerMagics(new LsMagic());
         // the same registration stock IJava/JJava users run by hand
         KernelRenderers.registerWith(renderer);
@@ -108,21 +117,80 @@ public final class LabKernel extends BaseKernel {
 
     @Override
     public DisplayData eval(String code) throws Exception {
+        // BaseKernel counted this cell before calling eval
+        int cell = executionCount.get() - 1;
+        evaluator.startCell(cell);
+        DisplayData result = null;
+        try {
+            result = evalCell(code);
+            return result;
+        } finally {
+            history.add(cell, code, result == null ? null : String.valueOf(result.getData(
+                    io.github.spencerpark.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN)));
+        }
+    }
+
+    /** A cell's code (or a file {@code %load} reads) run, its last value rendered. */
+    private DisplayData evalCell(String code) throws Exception {
         TimeMagic.Split timed = TimeMagic.find(code);
         if (timed != null) {
-            return TimeMagic.run(timed, this::eval, System.out);
+            return TimeMagic.run(timed, this::evalCell, System.out);
         }
-        String javaCode = applyMagics(code);
-        Object value = evaluator.eval(javaCode);
+        Object value = evalRaw(code);
         if (value == null) {
             return null;
         }
         return value instanceof DisplayData d ? d : getRenderer().render(value);
     }
 
+    /** Runs code and magics as a cell would; the last expression's value, unrendered ({@link Notebook#eval}). */
+    Object evalRaw(String code) throws Exception {
+        String javaCode = applyMagics(code);
+        try {
+            return evaluator.eval(javaCode);
+        } catch (EvalException e) {
+            if (Notebook.MagicFailed.class.getName().equals(e.getExceptionClassName())) {
+                throw new CellError.MagicError(e.getMessage(), List.of(e.getMessage()));
+            }
+            throw e;
+        }
+    }
+
+    /** {@link Notebook#lineMagic}: the magic's value; its failure as {@link Notebook.MagicFailed}. */
+    Object lineMagic(String name, List<String> args) {
+        try {
+            return magics.applyLineMagic(name, args);
+        } catch (UndefinedMagicException e) {
+            throw new Notebook.MagicFailed("unknown line magic %" + name + " (this kernel has "
+                    + String.join(", ", LsMagic.LINE) + ")");
+        } catch (Exception e) {
+            throw new Notebook.MagicFailed("%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+        }
+    }
+
+    /** {@link Notebook#cellMagic}: the magic's value; its failure as {@link Notebook.MagicFailed}. */
+    Object cellMagic(String name, List<String> args, String body) {
+        try {
+            return magics.applyCellMagic(name, args, body);
+        } catch (UndefinedMagicException e) {
+            throw new Notebook.MagicFailed("unknown cell magic %%" + name + " (this kernel has "
+                    + String.join(", ", LsMagic.CELL) + ")");
+        } catch (Exception e) {
+            throw new Notebook.MagicFailed("%%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+        }
+    }
+
+    @Override
+    public HistoryManager getHistoryManager() {
+        return history;
+    }
+
     /**
      * Runs the cell's line magics, in order, before any of its Java, and returns the Java. A cell
-     * magic ({@code %%name}) is passed its body.
+     * magic ({@code %%name}) is passed its body. A magic used as a value ({@code List<String> added =
+     * %jars lib/*.jar}) becomes a call to {@link Notebook#lineMagic} where it stands, run when the
+     * statement runs, as IJava desugars it; after {@code =}, text that names no magic ({@code "n=%d"})
+     * is left as it is.
      */
     private String applyMagics(String code) throws Exception {
         if (code.stripLeading().startsWith("%%")) {
@@ -135,6 +203,12 @@ public final class LabKernel extends BaseKernel {
                 } catch (UndefinedMagicException e) {
                     throw new CellError.MagicError("unknown cell magic %%" + cell.getMagicCall().getName(),
                             List.of("unknown cell magic %%" + cell.getMagicCall().getName()));
+                } catch (CellError e) {
+                    throw e;
+                } catch (Exception e) {
+                    String why = "%%" + cell.getMagicCall().getName() + ": "
+                            + (e.getMessage() != null ? e.getMessage() : e.toString());
+                    throw new CellError.MagicError(why, List.of(why));
                 }
             }
         }
@@ -144,6 +218,9 @@ public final class LabKernel extends BaseKernel {
                 return "";
             }
             String name = ctx.getMagicCall().getName();
+            if (!ctx.getLinePrefix().isBlank()) {
+                return inlineMagic(ctx.getRaw(), name, ctx.getMagicCall().getArgs());
+            }
             try {
                 magics.applyLineMagic(name, ctx.getMagicCall().getArgs());
             } catch (UndefinedMagicException e) {
@@ -163,6 +240,47 @@ public final class LabKernel extends BaseKernel {
         return java;
     }
 
+    /** An inline magic as a {@link Notebook#lineMagic} call; text that names no magic as it was. */
+    private static String inlineMagic(String raw, String name, List<String> args) {
+        if (!LsMagic.LINE.contains("%" + name)) {
+            return raw;
+        }
+        // its arguments run to the end of the line, so the statement ends there too (a ';' typed after is dropped)
+        List<String> a = new ArrayList<>(args);
+        if (!a.isEmpty() && a.get(a.size() - 1).endsWith(";")) {
+            String last = a.remove(a.size() - 1);
+            last = last.substring(0, last.length() - 1);
+            if (!last.isEmpty()) {
+                a.add(last);
+            }
+        }
+        String lead = raw.substring(0, raw.indexOf('%'));
+        return lead + "heimdall.lab.kernel.Notebook.lineMagic(" + javaString(name) + ", java.util.List.<String>of("
+                + a.stream().map(LabKernel::javaString).collect(Collectors.joining(", ")) + "));";
+    }
+
+    /** {@code s} as a Java string literal. */
+    static String javaString(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+
     @Override
     public List<String> formatError(Exception e) {
         if (e instanceof CellError c) {
@@ -172,7 +290,7 @@ public final class LabKernel extends BaseKernel {
             List<String> lines = new ArrayList<>();
             lines.add(ev.getExceptionClassName() + (ev.getMessage() != null ? ": " + ev.getMessage() : ""));
             for (StackTraceElement el : ev.getStackTrace()) {
-                lines.add("\tat " + el);
+                lines.add("\tat " + evaluator.place(el));
             }
             Throwable cause = ev.getCause();
             while (cause != null) {
@@ -203,6 +321,10 @@ public final class LabKernel extends BaseKernel {
         return List.of(new LanguageInfo.Help("JShell", "https://docs.oracle.com/en/java/javase/17/jshell/"));
     }
 
+    /**
+     * {@code complete}, {@code invalid}, or (anything else, as BaseKernel reads it) the indent for the
+     * next line of an incomplete cell: one level (four spaces) per brace still open.
+     */
     @Override
     public String isComplete(String code) {
         if (code.stripLeading().startsWith("%")) {
@@ -214,7 +336,7 @@ public final class LabKernel extends BaseKernel {
         }
         return switch (info.completeness()) {
             case COMPLETE, COMPLETE_WITH_SEMI, EMPTY -> IS_COMPLETE_YES;
-            case DEFINITELY_INCOMPLETE, CONSIDERED_INCOMPLETE -> IS_COMPLETE_MAYBE;
+            case DEFINITELY_INCOMPLETE, CONSIDERED_INCOMPLETE -> Indent.of(code);
             default -> IS_COMPLETE_BAD;
         };
     }

@@ -20,11 +20,14 @@ public final class MavenMagics {
         this.addToClasspath = addToClasspath;
     }
 
-    /** {@code %maven}: the jar files added, artifacts first, each line printed as it is added. */
-    @LineMagic
+    /**
+     * {@code %maven}, also under IJava's names {@code %addMavenDependency} and
+     * {@code %addMavenDependencies}: the jar files added, artifacts first, each line printed as it is added.
+     */
+    @LineMagic(value = "maven", aliases = {"addMavenDependency", "addMavenDependencies"})
     public List<String> maven(List<String> args) throws MavenResolver.ResolutionFailed {
         if (args.isEmpty()) {
-            throw new IllegalArgumentException("usage: %maven groupId:artifactId:version ...");
+            throw new IllegalArgumentException("usage: %maven (or %addMavenDependency) groupId:artifactId:version ...");
         }
         // every coordinate is checked before anything is downloaded
         args.forEach(MavenResolver::parse);
@@ -41,8 +44,8 @@ public final class MavenMagics {
         return added;
     }
 
-    /** {@code %mavenRepo ID URL}: the repositories now asked, id to URL. */
-    @LineMagic
+    /** {@code %mavenRepo ID URL} (IJava's {@code %addMavenRepo}): the repositories now asked, id to URL. */
+    @LineMagic(value = "mavenRepo", aliases = "addMavenRepo")
     public Object mavenRepo(List<String> args) {
         if (args.size() != 2) {
             throw new IllegalArgumentException("usage: %mavenRepo ID URL (an http:// or https:// URL)");

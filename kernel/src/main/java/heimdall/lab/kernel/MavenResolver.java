@@ -140,6 +140,28 @@ final class MavenResolver implements AutoCloseable {
         Artifact artifact = parse(coordinates);
         CollectRequest collect = new CollectRequest(new Dependency(artifact, "runtime"),
                 new ArrayList<>(repositories.values()));
+        return resolve(collect, coordinates, repositories());
+    }
+
+    /**
+     * The jar files of {@code dependencies} (a POM's, each already checked with {@link #parse}) and of
+     * their runtime dependencies, from Maven Central and {@code extra} (id to URL, checked as
+     * {@link #addRepository} checks them) only: the repositories added to this resolver are not asked.
+     *
+     * @throws IllegalArgumentException for a bad repository id or URL
+     * @throws ResolutionFailed when an artifact cannot be found or read
+     */
+    List<Path> resolve(List<Dependency> dependencies, Map<String, String> extra) throws ResolutionFailed {
+        MavenResolver own = new MavenResolver(localRepository);
+        extra.forEach(own::addRepository);
+        CollectRequest collect = new CollectRequest(dependencies, List.of(), new ArrayList<>(own.repositories.values()));
+        String what = dependencies.stream().map(d -> d.getArtifact().toString())
+                .collect(java.util.stream.Collectors.joining(", "));
+        return resolve(collect, what, own.repositories());
+    }
+
+    private List<Path> resolve(CollectRequest collect, String coordinates, Map<String, String> asked)
+            throws ResolutionFailed {
         DependencyRequest request = new DependencyRequest(collect,
                 DependencyFilterUtils.classpathFilter("runtime"));
         RepositorySystem rs = system();
@@ -159,7 +181,7 @@ final class MavenResolver implements AutoCloseable {
             return jars;
         } catch (org.eclipse.aether.RepositoryException e) {
             throw new ResolutionFailed("cannot resolve " + coordinates + " from "
-                    + String.join(", ", repositories().values()) + ": " + reasons(e));
+                    + String.join(", ", asked.values()) + ": " + reasons(e));
         }
     }
 

@@ -84,7 +84,7 @@ class KernelProtocolTest {
         /* 31 */ "//inspect\n@@",
         /* 32 */ "heimdall.lab.kernel.KernelRenderers.register()",
         /* 33 */ "%time",
-        /* 34 */ "//interrupt-after 15\n"
+        /* 34 */ "//interrupt-when [1/\n"
                 + "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
                 + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
                 + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\"STOPDIR\")), "
@@ -92,6 +92,37 @@ class KernelProtocolTest {
         /* 35 */ "\"runners: \" + ProcessHandle.current().descendants()"
                 + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()",
         /* 36 */ "\"the next cell\"",
+        // IJava's and JJava's notebook functions (docs/display.md, docs/magics.md)
+        /* 37 */ "String id = display(\"<b>one</b>\", \"text/html\");\nupdateDisplay(id, \"<b>two</b>\", \"text/html\");\nid",
+        /* 38 */ "String plain = display(\"first\");\nupdateDisplay(plain, \"second\");",
+        /* 39 */ "render(\"# Title\", \"text/markdown\")",
+        /* 40 */ "render(img)",
+        /* 41 */ "eval(\"int fromEval = 40;\");\nfromEval + (int) eval(\"1 + 1\")",
+        /* 42 */ "List<String> added = %jars JAR\nadded.size() + \" \" + added.get(0).endsWith(\"tiny.jar\")",
+        /* 43 */ "List<String> viaCall = lineMagic(\"classpath\", List.of(\"JAR\"));\nviaCall.size()",
+        /* 44 */ "List<String> fromPom = cellMagic(\"loadFromPOM\", List.of(), \"<dependency><groupId>org.apache.commons</groupId>"
+                + "<artifactId>commons-text</artifactId><version>1.12.0</version></dependency>\");\n"
+                + "fromPom.stream().anyMatch(j -> j.endsWith(\"commons-text-1.12.0.jar\"))",
+        /* 45 */ "%addMavenDependency org.apache.commons:commons-lang3:3.14.0\n"
+                + "org.apache.commons.lang3.StringUtils.reverse(\"abc\")",
+        /* 46 */ "%%loadFromPOM\n<project>\n  <modelVersion>4.0.0</modelVersion>\n"
+                + "  <groupId>x</groupId><artifactId>y</artifactId><version>1</version>\n"
+                + "  <properties><greeter.version>1.0</greeter.version></properties>\n"
+                + "  <repositories><repository><id>mine</id><url>REPOURL</url></repository></repositories>\n"
+                + "  <dependencies><dependency><groupId>RGROUP</groupId><artifactId>pomgreeter</artifactId>"
+                + "<version>${greeter.version}</version></dependency></dependencies>\n</project>",
+        /* 47 */ "new pomjar.Greeter().greet(\"pom\")",
+        /* 48 */ "%%loadFromPOM\n<?xml version=\"1.0\"?>\n<!DOCTYPE project [<!ENTITY x SYSTEM \"file:///etc/hostname\">]>\n"
+                + "<project><dependencies>&x;</dependencies></project>",
+        /* 49 */ "String.format(\"n=%d\", 7)",
+        /* 50 */ "int ok1 = 1;\nint ok2 = 2;\n\nInteger.parseInt(\"y\" + ok1)",
+        /* 51 */ "int c1 = 1;\nString c2 = 5;",
+        /* 52 */ "//is_complete\nfor (int i = 0; i < 3; i++) {",
+        /* 53 */ "//is_complete\n1 + 2",
+        /* 54 */ "//history tail 1000",
+        /* 55 */ "//history search *parseInt*",
+        /* 56 */ "//inspect\nheimdall.lab.explore.Lab.meas@@ure(\"getppid\")",
+        /* 57 */ "%addMavenRepo bad/id https://example.org/m2",
     };
     /** A group id of this run's own, so the artifacts it puts into ~/.m2/repository can be removed. */
     static final String GROUP = "heimdall.test.r" + Long.toHexString(new java.security.SecureRandom().nextLong() >>> 1);
@@ -106,6 +137,7 @@ class KernelProtocolTest {
         Path envJars = tinyJar(tmp.resolve("envjar"), "envjar").getParent();
         Path loadFile = Files.writeString(tmp.resolve("defs.jsh"), "int loaded = 21;\n");
         Path repo = mavenRepo(tmp.resolve("m2"), tinyJar(tmp.resolve("mvnjar"), "mvnjar"));
+        mavenRepo(repo, tinyJar(tmp.resolve("pomjar"), "pomjar"), "pomgreeter");
         repoServer = serve(repo);
         String repoUrl = "http://127.0.0.1:" + repoServer.getAddress().getPort() + "/repo/";
         Path prefix = tmp.resolve("prefix");
@@ -134,9 +166,10 @@ class KernelProtocolTest {
         pb.environment().put("JUPYTER_PATH", prefix.resolve("share/jupyter").toString());
         pb.environment().put("JUPYTER_RUNTIME_DIR", tmp.resolve("runtime").toString());
         pb.environment().put("IJAVA_STARTUP_SCRIPT", "int startupValue = 41;");
-        pb.environment().put("IJAVA_TIMEOUT", "3 SECONDS");
+        // long enough for floor-cost's first run on a loaded machine (cell 34 is interrupted after it)
+        pb.environment().put("IJAVA_TIMEOUT", "10 SECONDS");
         pb.environment().put("IJAVA_CLASSPATH", envJars + "/*.jar");
-        Result r = run(pb, 300);
+        Result r = run(pb, 480);
         assertEquals(0, r.exit, "driver failed:\n" + r.err + "\n" + r.out);
         cells = new ObjectMapper().readTree(r.out);
         assertEquals(CODE.length, cells.size());
@@ -218,7 +251,7 @@ class KernelProtocolTest {
         for (int cell : new int[] {12, 13}) {
             JsonNode e = only(cell, "error");
             assertEquals("EvaluationStopped", e.get("ename").asText());
-            assertTrue(e.get("evalue").asText().contains("timed out after 3000 ms"), e.toString());
+            assertTrue(e.get("evalue").asText().contains("timed out after 10000 ms"), e.toString());
         }
         assertEquals("still answering", data(14, "execute_result", "text/plain"));
     }
@@ -360,7 +393,8 @@ class KernelProtocolTest {
     @Test
     void lsmagicListsEveryMagic() {
         String printed = stdout(28);
-        for (String m : List.of("%classpath", "%jars", "%load", "%maven", "%mavenRepo", "%time", "%lsmagic", "%%time")) {
+        for (String m : List.of("%classpath", "%jars", "%load", "%maven", "%mavenRepo", "%time", "%lsmagic", "%%time",
+                "%addMavenDependency", "%addMavenRepo", "%loadFromPOM", "%%loadFromPOM")) {
             assertTrue(List.of(printed.split("\\s+")).contains(m), m + " in " + printed);
         }
     }
@@ -393,15 +427,109 @@ class KernelProtocolTest {
                 + "heimdall.lab.kernel.LabKernel", data(32, "execute_result", "text/plain"));
     }
 
+    // --- IJava's and JJava's notebook API
+
+    @Test
+    void displayWithTypesReturnsAnIdThatUpdateDisplayUpdates() {
+        JsonNode shown = only(37, "display_data");
+        assertEquals("<b>one</b>", shown.get("data").get("text/html").asText(), shown.toString());
+        String id = shown.get("transient").get("display_id").asText();
+        JsonNode updated = only(37, "update_display_data");
+        assertEquals("<b>two</b>", updated.get("data").get("text/html").asText(), updated.toString());
+        assertEquals(id, updated.get("transient").get("display_id").asText());
+        assertEquals(id, data(37, "execute_result", "text/plain"), "display(...) returned the id");
+        JsonNode first = only(38, "display_data");
+        assertEquals("first", first.get("data").get("text/plain").asText());
+        JsonNode second = only(38, "update_display_data");
+        assertEquals("second", second.get("data").get("text/plain").asText());
+        assertEquals(first.get("transient").get("display_id"), second.get("transient").get("display_id"));
+    }
+
+    @Test
+    void renderIsTheCellsResultAsTheTypesAsked() throws IOException {
+        assertEquals("# Title", data(39, "execute_result", "text/markdown"));
+        assertTrue(outputs(39, "display_data").isEmpty(), "render publishes nothing itself");
+        assertEquals(40, png(data(40, "execute_result", "image/png")).getWidth());
+    }
+
+    @Test
+    void evalRunsCodeInTheSessionAndReturnsItsValue() {
+        assertEquals("ok", cells.get(41).get("status").asText(), cells.get(41).toString());
+        assertEquals("42", data(41, "execute_result", "text/plain"));
+    }
+
+    @Test
+    void magicsAreExpressionsAndLineMagicIsTheirCall() {
+        assertEquals("1 true", data(42, "execute_result", "text/plain"), "List<String> added = %jars ...");
+        assertEquals("1", data(43, "execute_result", "text/plain"), "lineMagic(\"classpath\", ...)");
+        assertEquals("n=7", data(49, "execute_result", "text/plain"), "'=%d' in a string is no magic");
+    }
+
+    @Test
+    void addMavenDependencyAndLoadFromPomResolveWithMaven() {
+        assertEquals("true", data(44, "execute_result", "text/plain"), cells.get(44).toString());
+        assertEquals("cba", data(45, "execute_result", "text/plain"), cells.get(45).toString());
+        assertEquals("ok", cells.get(46).get("status").asText(), cells.get(46).toString());
+        assertTrue(stdout(46).contains("loadFromPOM: 1 dependency, 1 jar"), stdout(46));
+        assertEquals("hello, pom", data(47, "execute_result", "text/plain"),
+                "the POM's own repository and ${property} were used");
+        JsonNode e = only(48, "error");
+        assertEquals("MagicError", e.get("ename").asText(), e.toString());
+        assertTrue(e.get("evalue").asText().contains("DOCTYPE"), "no DOCTYPE, no external entity: " + e);
+        JsonNode alias = only(57, "error");
+        assertTrue(alias.get("evalue").asText().contains("bad repository id 'bad/id'"), "%addMavenRepo: " + alias);
+    }
+
+    @Test
+    void errorsNameTheCellsLine() {
+        JsonNode e = only(50, "error");
+        assertTrue(e.get("traceback").toString().matches("(?s).*line 4 of cell \\[\\d+\\].*"), e.toString());
+        JsonNode c = only(51, "error");
+        assertTrue(c.get("traceback").toString().contains("line 2: error: incompatible types"), c.toString());
+    }
+
+    @Test
+    void isCompleteGivesAnIndentForAnOpenBlock() {
+        JsonNode open = cells.get(52).get("is_complete");
+        assertEquals("incomplete", open.get("status").asText(), open.toString());
+        assertEquals("    ", open.get("indent").asText(), open.toString());
+        assertEquals("complete", cells.get(53).get("is_complete").get("status").asText());
+    }
+
+    @Test
+    void historyRequestsAreAnswered() {
+        JsonNode tail = cells.get(54).get("history");
+        assertTrue(tail.has("history"), tail.toString());
+        String all = tail.get("history").toString();
+        // jupyter-jvm-basekernel writes each entry as an object (session, cellNumber, input, output)
+        assertTrue(all.contains("\"input\":\"1 + 2\",\"output\":\"3\""), "cell 0's input and output: " + all);
+        String found = cells.get(55).get("history").get("history").toString();
+        assertTrue(found.contains("Integer.parseInt(\\\"x\\\")") && !found.contains("\"input\":\"1 + 2\""), found);
+    }
+
+    @Test
+    void shiftTabShowsTheLibrarysJavadoc() {
+        JsonNode measure = cells.get(56).get("inspect");
+        assertTrue(measure.get("found").asBoolean(), measure.toString());
+        String text = measure.get("data").get("text/plain").asText();
+        assertTrue(text.contains("Measure Lab.measure(String call)") && text.contains("Measures a call by name"),
+                "the library's Javadoc, from its sources jar: " + text);
+    }
+
     // --- helpers
 
     /** A Maven repository holding GROUP:greeter:1.0 (jar, pom, SHA-1s), as a remote repository lays it out. */
     static Path mavenRepo(Path root, Path jar) throws Exception {
-        Path dir = Files.createDirectories(root.resolve(GROUP.replace('.', '/')).resolve("greeter/1.0"));
-        Files.copy(jar, dir.resolve("greeter-1.0.jar"));
-        Files.writeString(dir.resolve("greeter-1.0.pom"), "<project><modelVersion>4.0.0</modelVersion><groupId>"
-                + GROUP + "</groupId><artifactId>greeter</artifactId><version>1.0</version></project>\n");
-        for (String f : List.of("greeter-1.0.jar", "greeter-1.0.pom")) {
+        return mavenRepo(root, jar, "greeter");
+    }
+
+    /** The same for GROUP:ARTIFACT:1.0. */
+    static Path mavenRepo(Path root, Path jar, String artifact) throws Exception {
+        Path dir = Files.createDirectories(root.resolve(GROUP.replace('.', '/')).resolve(artifact + "/1.0"));
+        Files.copy(jar, dir.resolve(artifact + "-1.0.jar"));
+        Files.writeString(dir.resolve(artifact + "-1.0.pom"), "<project><modelVersion>4.0.0</modelVersion><groupId>"
+                + GROUP + "</groupId><artifactId>" + artifact + "</artifactId><version>1.0</version></project>\n");
+        for (String f : List.of(artifact + "-1.0.jar", artifact + "-1.0.pom")) {
             byte[] sha1 = java.security.MessageDigest.getInstance("SHA-1").digest(Files.readAllBytes(dir.resolve(f)));
             Files.writeString(dir.resolve(f + ".sha1"), java.util.HexFormat.of().formatHex(sha1));
         }
