@@ -1,6 +1,8 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.Printable;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;

@@ -2,8 +2,8 @@ package heimdall.lab.explore;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
 import heimdall.lab.reproduce.FloorCost;
 import java.nio.file.Path;
 import java.util.List;

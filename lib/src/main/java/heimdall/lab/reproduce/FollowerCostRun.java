@@ -1,7 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.child.ChildSpec;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.sys.Cpus;
 import java.util.List;

@@ -1,7 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.graph.prepared.Layout;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import java.util.List;
 
 /** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */

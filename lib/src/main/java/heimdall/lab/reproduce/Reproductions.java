@@ -4,7 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Io;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.child.ChildSpec;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
