@@ -4,6 +4,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.PublishedAttachCost;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.SummaryJson;

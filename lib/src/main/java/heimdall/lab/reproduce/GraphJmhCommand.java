@@ -7,6 +7,7 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;

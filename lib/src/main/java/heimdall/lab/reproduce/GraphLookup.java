@@ -7,6 +7,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.PublishedGraphLookup;
 import heimdall.lab.results.SummaryJson;

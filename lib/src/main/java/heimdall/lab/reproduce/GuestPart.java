@@ -6,6 +6,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.ResultKind;
 import java.io.BufferedReader;

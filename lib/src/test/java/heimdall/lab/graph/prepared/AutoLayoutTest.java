@@ -9,7 +9,7 @@ import heimdall.lab.graph.SyntheticGraph;
 import heimdall.lab.graph.Traces;
 import heimdall.lab.graph.record.GraphRecordCommand;
 import heimdall.lab.probe.NeedsPtrace;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.reproduce.GraphLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
