@@ -429,7 +429,7 @@ public final class ResultsFolder {
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
         if (name.equals("table.md")) {
-            text = heimdall.lab.vm.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
+            text = heimdall.lab.sys.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
         }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
@@ -440,7 +440,7 @@ public final class ResultsFolder {
     }
 
     /** The first line of a guest's {@code table.md}: the kernel, and under TCG that its figures are emulated. */
-    static String vmHeader(heimdall.lab.vm.VmFacts vm) {
+    static String vmHeader(heimdall.lab.sys.VmFacts vm) {
         return "**Measured in a VM (" + vm.kernel() + ", kernel " + vm.release() + ", " + vm.vcpus() + " vCPUs, "
                 + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")") + ".**\n\n";
     }

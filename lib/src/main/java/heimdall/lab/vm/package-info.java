@@ -14,7 +14,7 @@
  *       kernel's own virtio and 9p modules, a small {@code /init}), {@link heimdall.lab.vm.QemuCommand} (the
  *       QEMU command line), {@link heimdall.lab.vm.Accelerator} (KVM measured by a boot, else TCG),
  *       {@link heimdall.lab.vm.GuestRun} (boot, deadlines, watchdog, output, exit status, cleanup);</li>
- *   <li>the facts: {@link heimdall.lab.vm.VmFacts}, the {@code vm} object of a results folder's
+ *   <li>the facts: {@link heimdall.lab.sys.VmFacts}, the {@code vm} object of a results folder's
  *       {@code environment.json}, written by the host and read back by the guest's {@code ./lab}.</li>
  * </ul>
  *
