@@ -4,7 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
-import heimdall.lab.sys.HostileFiles;
+import heimdall.lab.HostileFiles;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
