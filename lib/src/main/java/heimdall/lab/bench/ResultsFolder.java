@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.CreatorMark;
@@ -207,6 +208,14 @@ public final class ResultsFolder {
         }
         // The name is taken for real when the run is published (RENAME_NOREPLACE, counting up from base).
         return new ResultsFolder(root.resolve(base), base, false);
+    }
+
+    /**
+     * The default results folder for a run of {@code reproduction} started now on this host: {@link #allocate}
+     * under the project's {@code results/} ({@link Fixtures#resultsRoot()}).
+     */
+    public static ResultsFolder defaultFolder(String reproduction) {
+        return allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 
     /**

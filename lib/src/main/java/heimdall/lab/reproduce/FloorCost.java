@@ -30,7 +30,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -676,10 +675,5 @@ public final class FloorCost {
 
     private static String nsCell(Long v) {
         return v != null ? MarkdownTable.ns(v) : "—";
-    }
-
-    /** The default results folder for a run of {@code reproduction} started now on this host. */
-    public static ResultsFolder defaultFolder(String reproduction) {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

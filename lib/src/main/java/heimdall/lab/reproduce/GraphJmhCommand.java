@@ -80,7 +80,8 @@ public final class GraphJmhCommand implements Command {
     public int run(List<String> argv) throws Exception {
         Args args = Args.parse("graph jmh", argv, OPTIONS).atMost(0);
         heimdall.lab.bench.ResultsFolder folder = args.value("--out")
-                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(() -> FloorCost.defaultFolder("graph-jmh"));
+                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o)))
+                .orElseGet(() -> heimdall.lab.bench.ResultsFolder.defaultFolder("graph-jmh"));
         boolean quick = args.flag("--quick");
         String layoutName = args.value("--layout").orElse("auto");
         Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);

@@ -26,7 +26,6 @@ import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -643,10 +642,5 @@ public final class GraphLookup {
 
     private static String fmt(Double v) {
         return v == null ? "—" : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    /** The default results folder for a run of {@code reproduction} started now on this host. */
-    public static ResultsFolder defaultFolder(String reproduction) {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

@@ -156,7 +156,7 @@ public final class ReproduceCommand implements Command {
         Args args = Args.parse("reproduce " + r.name(), rest, flags, valued).atMost(r.maxPositionals());
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
-                .orElseGet(() -> FloorCost.defaultFolder(r.name()));
+                .orElseGet(() -> ResultsFolder.defaultFolder(r.name()));
         return finish(r.name(), folder, run, out, err);
     }
 
