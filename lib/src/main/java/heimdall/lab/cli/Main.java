@@ -40,7 +40,7 @@ public final class Main {
                 new heimdall.lab.probe.ProfileProbeCommand(),
                 new heimdall.lab.probe.ProfileGenCommand(),
                 new heimdall.lab.probe.ProfileRegenCommand(),
-                new ChildRunCommand(),
+                new heimdall.lab.child.ChildRunCommand(),
                 new heimdall.lab.broker.BrokerBenchCommand(),
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),
