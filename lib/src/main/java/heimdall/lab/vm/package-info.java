@@ -20,5 +20,8 @@
  *
  * <p>No virtual machine monitor or init system of our own: Debian's QEMU boots the guest directly
  * ({@code -kernel}, {@code -initrd}), as libbpf's vmtest does; nothing is mounted on the host.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code bench} (a run stopped on a signal) and {@code command};
+ * only {@code cli} uses it.
  */
 package heimdall.lab.vm;
