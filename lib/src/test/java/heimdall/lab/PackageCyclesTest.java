@@ -15,6 +15,9 @@ import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import heimdall.lab.packagecycle.left.Left;
 import heimdall.lab.packagecycle.right.Right;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +71,7 @@ class PackageCyclesTest {
     }
 
     @Test
-    void noPackageCycleBeyondTheTwoGroupsThatAreOneConcern() {
+    void noPackageCycleBeyondTheTwoGroupsThatAreOneConcern() throws URISyntaxException {
         JavaClasses main = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("heimdall.lab");
@@ -77,6 +80,18 @@ class PackageCyclesTest {
         assertTrue(packages.size() >= 20 && packages.contains("heimdall.lab.cli"), "main packages read: " + packages);
         assertTrue(packages.stream().noneMatch(p -> p.startsWith("heimdall.lab.packagecycle")), "tests read too");
         rule().check(main);
+        // Each package says what it owns and what it may use; a new package without a package-info fails here.
+        Path sources = lib().resolve("src/main/java");
+        for (String p : packages) {
+            Path info = sources.resolve(p.replace('.', '/')).resolve("package-info.java");
+            assertTrue(Files.isRegularFile(info), p + " has no package-info.java saying what it owns and uses");
+        }
+    }
+
+    /** The lib module's folder: this test's classes are in {@code lib/target/test-classes}. */
+    private static Path lib() throws URISyntaxException {
+        return Path.of(PackageCyclesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .getParent().getParent();
     }
 
     @Test
