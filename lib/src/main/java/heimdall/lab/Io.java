@@ -69,14 +69,14 @@ public final class Io {
     /**
      * The bytes of {@code file}, at most {@code limit} of them: a larger file is refused without reading
      * past the limit, so a user's file cannot exhaust the heap; a symbolic link at the name, a FIFO, a
-     * device or a directory is refused before anything is read ({@link heimdall.lab.sys.HostileFiles}).
+     * device or a directory is refused before anything is read ({@link HostileFiles}).
      *
      * @throws BadInput naming the file and the reason when it cannot be read or is over the limit
      */
     public static byte[] read(Path file, long limit) {
         // One opener for every file a user or a shared folder supplies: no link followed at the name, no
         // FIFO waited on, regular files only, bounded (see HostileFiles).
-        return heimdall.lab.sys.HostileFiles.read(file, limit);
+        return HostileFiles.read(file, limit);
     }
 
     /**

@@ -2,9 +2,9 @@ package heimdall.lab.analysis;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.CommandOptions;
-import heimdall.lab.cli.Command;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.CommandOptions;
+import heimdall.lab.command.Command;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;

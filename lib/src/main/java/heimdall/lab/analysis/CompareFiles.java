@@ -1,7 +1,7 @@
 package heimdall.lab.analysis;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.sys.HostileFiles;
+import heimdall.lab.HostileFiles;
 import java.nio.file.Path;
 
 /**

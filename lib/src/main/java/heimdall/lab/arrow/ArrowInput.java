@@ -1,7 +1,7 @@
 package heimdall.lab.arrow;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.sys.HostileFiles;
+import heimdall.lab.HostileFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;

@@ -246,7 +246,7 @@ public final class FloorBench {
                 s.cpuGranted = r.cpuGranted();
                 if (r.lastErrno() != 0) {
                     throw new Refusal(row.label() + ": the brokered call failed with errno " + r.lastErrno()
-                            + " (" + heimdall.lab.sys.Errno.name(r.lastErrno()) + ")");
+                            + " (" + heimdall.lab.Errno.name(r.lastErrno()) + ")");
                 }
                 s.supervisor.add(supervisor.stop());
                 return r.samples();

@@ -8,6 +8,7 @@ import heimdall.lab.Io;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.SummaryJson;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.CreatorMark;
@@ -208,6 +209,14 @@ public final class ResultsFolder {
         }
         // The name is taken for real when the run is published (RENAME_NOREPLACE, counting up from base).
         return new ResultsFolder(root.resolve(base), base, false);
+    }
+
+    /**
+     * The default results folder for a run of {@code reproduction} started now on this host: {@link #allocate}
+     * under the project's {@code results/} ({@link Fixtures#resultsRoot()}).
+     */
+    public static ResultsFolder defaultFolder(String reproduction) {
+        return allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 
     /**
@@ -428,7 +437,7 @@ public final class ResultsFolder {
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
         if (name.equals("table.md")) {
-            text = heimdall.lab.vm.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
+            text = heimdall.lab.sys.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
         }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
@@ -439,7 +448,7 @@ public final class ResultsFolder {
     }
 
     /** The first line of a guest's {@code table.md}: the kernel, and under TCG that its figures are emulated. */
-    static String vmHeader(heimdall.lab.vm.VmFacts vm) {
+    static String vmHeader(heimdall.lab.sys.VmFacts vm) {
         return "**Measured in a VM (" + vm.kernel() + ", kernel " + vm.release() + ", " + vm.vcpus() + " vCPUs, "
                 + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")") + ".**\n\n";
     }

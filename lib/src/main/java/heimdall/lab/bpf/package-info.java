@@ -15,5 +15,7 @@
  * {@code KernelRandomProgramTest}) install a guard program first, so that no harmful call runs as root
  * whatever the program under test allows, and compare with {@link heimdall.lab.bpf.Stack#evaluate} of
  * the guard and the program together.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys} and {@code profile}.
  */
 package heimdall.lab.bpf;

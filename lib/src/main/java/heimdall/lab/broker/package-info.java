@@ -20,5 +20,9 @@
  *
  * <p>{@link heimdall.lab.broker.NotifyChildFixture} is a test fixture (a small notified child), and
  * {@link heimdall.lab.broker.BrokerBench} the quick round-trip bench behind {@code ./lab broker bench}.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code child}, {@code command} and {@code bench} (its
+ * statistics); {@code bench} uses it back (the floor bench drives a supervisor): the two are one concern, one
+ * of the two cycles the package rule allows ({@code heimdall.lab}).
  */
 package heimdall.lab.broker;

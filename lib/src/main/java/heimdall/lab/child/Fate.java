@@ -1,6 +1,6 @@
 package heimdall.lab.child;
 
-import heimdall.lab.sys.Errno;
+import heimdall.lab.Errno;
 import heimdall.lab.sys.Signals;
 
 /** How a measured child ended: it exited with a code, or a signal killed it (SIGSYS: its floor). */

@@ -1,7 +1,7 @@
 package heimdall.lab.child;
 
 import heimdall.lab.Refusal;
-import heimdall.lab.sys.Errno;
+import heimdall.lab.Errno;
 import heimdall.lab.sys.NativeLib;
 import java.time.Duration;
 

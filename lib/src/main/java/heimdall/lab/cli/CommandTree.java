@@ -1,5 +1,7 @@
 package heimdall.lab.cli;
 
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,6 +1,8 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.Printable;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -38,7 +40,7 @@ public final class Main {
                 new heimdall.lab.probe.ProfileProbeCommand(),
                 new heimdall.lab.probe.ProfileGenCommand(),
                 new heimdall.lab.probe.ProfileRegenCommand(),
-                new ChildRunCommand(),
+                new heimdall.lab.child.ChildRunCommand(),
                 new heimdall.lab.broker.BrokerBenchCommand(),
                 new heimdall.lab.graph.GraphInfoCommand(),
                 new heimdall.lab.graph.record.GraphRecordCommand(),

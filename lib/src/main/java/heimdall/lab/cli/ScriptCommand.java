@@ -1,6 +1,8 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

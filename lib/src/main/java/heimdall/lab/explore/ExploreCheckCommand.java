@@ -2,9 +2,8 @@ package heimdall.lab.explore;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.reproduce.FloorCost;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +54,7 @@ public final class ExploreCheckCommand implements Command {
                 (int) args.count("--runs", base.runs(), Measure.MAX_RUNS), Math.min(base.warmup(), calls), calls,
                 args.cpu("--cpu", base.cpu()));
         ResultsFolder folder = args.value("--out").map(d -> ResultsFolder.chosen(Path.of(d)))
-                .orElseGet(() -> FloorCost.defaultFolder("explore-check"));
+                .orElseGet(() -> ResultsFolder.defaultFolder("explore-check"));
         ExploreCheck.Result r = ExploreCheck.run(o, folder, System.err::println);
         if (r.interruption().isPresent()) {
             return r.interruption().get().exitStatus();

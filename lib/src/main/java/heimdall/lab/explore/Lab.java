@@ -9,7 +9,7 @@ import heimdall.lab.floor.Floors;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

@@ -19,5 +19,8 @@
  *
  * <p>Bad input to any block is a {@link heimdall.lab.BadInput} whose message names the block, the
  * field and the reason; a block that fails or is interrupted leaves no child and no scratch file.
+ *
+ * <p>Uses: the packages whose pieces it puts together (measuring, graphs, results, analysis, {@code reproduce}'s
+ * floor-cost rows) and {@code command} ({@code ./lab explore check}); only {@code cli} uses it.
  */
 package heimdall.lab.explore;

@@ -13,7 +13,7 @@ import heimdall.lab.child.Phase;
 import heimdall.lab.child.RunningChild;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.follower.HookProbe;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;

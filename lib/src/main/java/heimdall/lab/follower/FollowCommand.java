@@ -1,9 +1,9 @@
 package heimdall.lab.follower;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.sys.Signals;

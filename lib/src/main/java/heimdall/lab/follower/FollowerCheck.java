@@ -16,7 +16,7 @@ import heimdall.lab.graph.record.Symbols;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.TraceEvent;
 import heimdall.lab.probe.Tracer;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Signals;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -12,7 +12,7 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.RunningChild;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;

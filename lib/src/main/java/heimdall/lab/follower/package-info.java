@@ -7,5 +7,8 @@
  * attaches the program (from {@code libheimdall-follower.so}, libbpf, through JNA) with one of two
  * {@link heimdall.lab.follower.Hook}s; {@link heimdall.lab.follower.FollowedRun} spawns a child held
  * before its exec, follows it from its first call after exec and reports how it ended.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code child}, {@code floor}, {@code profile}, {@code probe},
+ * {@code fixtures}, {@code results}, {@code bench}, {@code command} and the graph packages.
  */
 package heimdall.lab.follower;

@@ -3,7 +3,7 @@ package heimdall.lab.graph;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.arrow.ArrowInput;
-import heimdall.lab.sys.HostileFiles;
+import heimdall.lab.HostileFiles;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

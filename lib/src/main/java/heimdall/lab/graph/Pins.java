@@ -2,7 +2,7 @@ package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
-import heimdall.lab.sys.HostileFiles;
+import heimdall.lab.HostileFiles;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -27,5 +27,9 @@
  * Errors follow the project's rule: malformed input is {@link heimdall.lab.BadInput}; unmapped
  * functions, unknown syscalls and exceeded budgets are {@link heimdall.lab.Refusal}s, never a
  * permissive table.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code arrow} and {@code command} ({@code graph info});
+ * {@code graph.machine} and {@code graph.prepared} use it back: the three are one concern (one graph,
+ * compiled and laid out), one of the two cycles the package rule allows ({@code heimdall.lab}).
  */
 package heimdall.lab.graph;

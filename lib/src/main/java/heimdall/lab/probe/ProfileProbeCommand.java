@@ -2,9 +2,9 @@ package heimdall.lab.probe;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.SafeFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

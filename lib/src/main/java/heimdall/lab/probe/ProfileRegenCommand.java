@@ -1,8 +1,8 @@
 package heimdall.lab.probe;
 
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -6,5 +6,7 @@
  * {@link heimdall.lab.profile.Action}, {@link heimdall.lab.profile.Op}) with a direct reference
  * semantics ({@link heimdall.lab.profile.Profile#evaluate}), and the x86_64
  * {@link heimdall.lab.profile.SyscallTable} generated from the kernel headers.
+ *
+ * <p>Uses: {@code heimdall.lab} and {@code sys}.
  */
 package heimdall.lab.profile;

@@ -13,6 +13,7 @@ import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
@@ -29,7 +30,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -678,10 +678,5 @@ public final class FloorCost {
 
     private static String nsCell(Long v) {
         return v != null ? MarkdownTable.ns(v) : "—";
-    }
-
-    /** The default results folder for a run of {@code reproduction} started now on this host. */
-    public static ResultsFolder defaultFolder(String reproduction) {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

@@ -4,7 +4,7 @@ import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
@@ -81,7 +82,8 @@ public final class GraphJmhCommand implements Command {
     public int run(List<String> argv) throws Exception {
         Args args = Args.parse("graph jmh", argv, OPTIONS).atMost(0);
         heimdall.lab.bench.ResultsFolder folder = args.value("--out")
-                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o))).orElseGet(() -> FloorCost.defaultFolder("graph-jmh"));
+                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o)))
+                .orElseGet(() -> heimdall.lab.bench.ResultsFolder.defaultFolder("graph-jmh"));
         boolean quick = args.flag("--quick");
         String layoutName = args.value("--layout").orElse("auto");
         Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);

@@ -7,6 +7,10 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.PublishedGraphLookup;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -18,14 +22,11 @@ import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
-import heimdall.lab.results.GraphLookupRow;
-import heimdall.lab.results.PublishedGraphLookup;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -642,10 +643,5 @@ public final class GraphLookup {
 
     private static String fmt(Double v) {
         return v == null ? "—" : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    /** The default results folder for a run of {@code reproduction} started now on this host. */
-    public static ResultsFolder defaultFolder(String reproduction) {
-        return ResultsFolder.allocate(Fixtures.resultsRoot(), LocalDate.now(), Host.capture().hostname(), reproduction);
     }
 }

@@ -6,6 +6,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.KernelMatrixRow;
 import java.io.BufferedReader;
 import java.io.IOException;

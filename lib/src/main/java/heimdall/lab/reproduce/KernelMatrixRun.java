@@ -3,7 +3,7 @@ package heimdall.lab.reproduce;
 import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;

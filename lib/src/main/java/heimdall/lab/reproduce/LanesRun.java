@@ -3,7 +3,7 @@ package heimdall.lab.reproduce;
 import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.results.ReproductionKind;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,9 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.results.ReproductionKind;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -155,7 +155,7 @@ public final class ReproduceCommand implements Command {
         Args args = Args.parse("reproduce " + r.name(), rest, flags, valued).atMost(r.maxPositionals());
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
-                .orElseGet(() -> FloorCost.defaultFolder(r.name()));
+                .orElseGet(() -> ResultsFolder.defaultFolder(r.name()));
         return finish(r.name(), folder, run, out, err);
     }
 

@@ -1,7 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import java.util.List;
 import java.util.function.Consumer;
 

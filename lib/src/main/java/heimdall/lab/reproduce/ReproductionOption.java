@@ -1,6 +1,6 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import java.util.Locale;
 import java.util.Optional;
 

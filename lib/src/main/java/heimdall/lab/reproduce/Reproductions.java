@@ -7,7 +7,7 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.child.ChildSpec;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.load.Worker;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;

@@ -381,7 +381,7 @@ public final class SummaryJson {
 
     private static JsonNode tree(Path file) {
         // No link followed, no FIFO waited on, regular files only, bounded; parsed from that one copy.
-        return tree(file, heimdall.lab.sys.HostileFiles.read(file, MAX_BYTES));
+        return tree(file, heimdall.lab.HostileFiles.read(file, MAX_BYTES));
     }
 
     private static String text(Path file, JsonNode top, String field, boolean required) {

@@ -1,6 +1,7 @@
 package heimdall.lab.sys;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Errno;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * The Jackson view of a {@link Host} in {@code environment.json}: the same keys in the same order as every
  * results folder written so far, so committed folders and {@code results.EnvironmentInfo} keep reading them.
  *
- * <p>{@code vm} is there only in a {@code ./lab vm} guest ({@link heimdall.lab.vm.VmFacts}): which kernel, how
+ * <p>{@code vm} is there only in a {@code ./lab vm} guest ({@link VmFacts}): which kernel, how
  * accelerated, whether emulated. The four before it were added later, so older folders lack them. Inside each a
  * null value is either not set where it was read ({@code pid1_container}, {@code self_cgroup_v2_path}, {@code
  * cmdline_mitigations}, {@code cmdline_pti}) or not read: then that object's {@code unread} has the same key,
@@ -38,7 +38,7 @@ public record HostFacts(
         @JsonProperty("container_detail") Map<String, Object> containerDetail,
         @JsonProperty("cpu_policy") Map<String, Object> cpuPolicy,
         @JsonProperty("cpu_mitigations") Map<String, Object> cpuMitigations,
-        @JsonProperty("vm") @JsonInclude(JsonInclude.Include.NON_NULL) heimdall.lab.vm.VmFacts vm) {
+        @JsonProperty("vm") @JsonInclude(JsonInclude.Include.NON_NULL) VmFacts vm) {
 
     /** The view of {@code host}; its later objects keep their own key order ({@code toMap} of each). */
     public static HostFacts of(Host host) {
@@ -47,6 +47,6 @@ public record HostFacts(
                 // sorted: the host's map has no order of its own, and folders list the three names alphabetically
                 new TreeMap<>(host.bpfJit()), host.seccompActionsAvail(), host.selfSeccomp().toMap(),
                 host.containerDetail().toMap(), host.cpuPolicy().toMap(), host.mitigations().toMap(),
-                heimdall.lab.vm.VmFacts.current().orElse(null));
+                VmFacts.current().orElse(null));
     }
 }

@@ -2,6 +2,7 @@ package heimdall.lab.sys;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import heimdall.lab.Errno;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package heimdall.lab.vm;
 
+import heimdall.lab.sys.VmFacts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ final class InitScript {
     /** The console line (host to guest) that passes a signal to the command: {@code heimdall-vm-stop TERM}. */
     static final String STOP = "heimdall-vm-stop";
     /** Where the share is mounted in the guest (under the guest's own tmpfs {@code /run}). */
-    static final String SHARE = "/run/heimdall-vm";
+    static final String SHARE = VmFacts.SHARE;
     static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
     private InitScript() {}

@@ -1,6 +1,7 @@
 package heimdall.lab.vm;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.VmFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

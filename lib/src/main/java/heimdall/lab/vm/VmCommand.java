@@ -1,7 +1,7 @@
 package heimdall.lab.vm;
 
-import heimdall.lab.cli.Command;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import java.io.PrintStream;
 import java.util.Optional;
 

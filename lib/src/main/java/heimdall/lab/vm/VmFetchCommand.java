@@ -1,8 +1,9 @@
 package heimdall.lab.vm;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.CommandOptions;
+import heimdall.lab.command.Command;
 import heimdall.lab.sys.Scratch;
 import java.io.PrintStream;
 import java.util.List;

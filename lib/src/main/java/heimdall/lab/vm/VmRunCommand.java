@@ -3,11 +3,13 @@ package heimdall.lab.vm;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
-import heimdall.lab.cli.Args;
-import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.CommandOptions;
+import heimdall.lab.command.Command;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
+import heimdall.lab.sys.VmFacts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -164,7 +166,9 @@ public final class VmRunCommand extends VmCommand {
         for (int i = 0; i < tries.size(); i++) {
             Accelerator accel = tries.get(i);
             boolean last = i == tries.size() - 1;
-            VmFacts facts = VmFacts.of(kernel, accel, r.cpus(), r.memoryMib());
+            VmFacts facts = new VmFacts(kernel.kernel(), kernel.packageName().orElse(null),
+                    kernel.version().orElse(null), kernel.sha256(), kernel.release(), accel.label(), r.cpus(),
+                    r.memoryMib(), accel.emulated());
             Files.deleteIfExists(share.resolve(VmFacts.FILE));
             SafeFiles.writeNew(share.resolve(VmFacts.FILE), facts.json());
             err.printf("lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n", kernel.kernel(),

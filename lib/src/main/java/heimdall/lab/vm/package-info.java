@@ -14,11 +14,14 @@
  *       kernel's own virtio and 9p modules, a small {@code /init}), {@link heimdall.lab.vm.QemuCommand} (the
  *       QEMU command line), {@link heimdall.lab.vm.Accelerator} (KVM measured by a boot, else TCG),
  *       {@link heimdall.lab.vm.GuestRun} (boot, deadlines, watchdog, output, exit status, cleanup);</li>
- *   <li>the facts: {@link heimdall.lab.vm.VmFacts}, the {@code vm} object of a results folder's
+ *   <li>the facts: {@link heimdall.lab.sys.VmFacts}, the {@code vm} object of a results folder's
  *       {@code environment.json}, written by the host and read back by the guest's {@code ./lab}.</li>
  * </ul>
  *
  * <p>No virtual machine monitor or init system of our own: Debian's QEMU boots the guest directly
  * ({@code -kernel}, {@code -initrd}), as libbpf's vmtest does; nothing is mounted on the host.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code bench} (a run stopped on a signal) and {@code command};
+ * only {@code cli} uses it.
  */
 package heimdall.lab.vm;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.LabRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -45,7 +45,7 @@ class KernelDifferentialTest {
     }
 
     static Path home() {
-        return heimdall.lab.reproduce.Fixtures.home();
+        return heimdall.lab.fixtures.Fixtures.home();
     }
 
     static Stream<Arguments> profiles() {

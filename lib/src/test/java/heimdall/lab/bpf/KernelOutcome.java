@@ -6,7 +6,7 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.Fate;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.Phase;
-import heimdall.lab.sys.Errno;
+import heimdall.lab.Errno;
 import heimdall.lab.sys.Signals;
 import java.util.List;
 

@@ -13,7 +13,7 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.Phase;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.sys.Errno;
+import heimdall.lab.Errno;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

@@ -52,7 +52,7 @@ class LibseccompDifferentialTest {
     static final long[][] GENERIC = {new long[6], filled(-1L), filled(0xffff_ffffL), filled(1L << 32)};
 
     static Path home() {
-        return heimdall.lab.reproduce.Fixtures.home();
+        return heimdall.lab.fixtures.Fixtures.home();
     }
 
     static Stream<Arguments> profiles() {

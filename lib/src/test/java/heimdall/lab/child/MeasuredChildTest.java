@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.Cpus;
-import heimdall.lab.sys.Errno;
+import heimdall.lab.Errno;
 import heimdall.lab.sys.NativeLib;
 import heimdall.lab.sys.Signals;
 import heimdall.lab.testing.Requires;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.probe.NeedsPtrace;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import heimdall.lab.analysis.Results;
 import heimdall.lab.graph.GraphFiles;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.Fact;
 import heimdall.lab.testing.Requires;
 import java.io.IOException;

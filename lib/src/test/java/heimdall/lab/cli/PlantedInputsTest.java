@@ -8,7 +8,7 @@ import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.graph.FixtureGraphs;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Planted;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package heimdall.lab.explore;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.nio.charset.StandardCharsets;

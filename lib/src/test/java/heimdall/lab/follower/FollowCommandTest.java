@@ -8,7 +8,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.cli.Main;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.probe.NativeExecutables;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;

@@ -73,7 +73,7 @@ class FollowerCostTest {
     /** Folders written before the program_* fields load as they are (the fields absent, read as null). */
     @Test
     void aFolderFromBeforeTheProgramStatisticsStillLoads() {
-        Path old = heimdall.lab.reproduce.Fixtures.home().resolve("results/2026-11-30-vm-follower-cost");
+        Path old = heimdall.lab.fixtures.Fixtures.home().resolve("results/2026-11-30-vm-follower-cost");
         List<FollowerCostRow> rows = heimdall.lab.analysis.Results.load(old).followerCost();
         assertEquals(12, rows.size());
         for (FollowerCostRow row : rows) {

@@ -19,7 +19,7 @@ import heimdall.lab.graph.prepared.ReferenceFollower;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.TraceEvent;
 import heimdall.lab.probe.Tracer;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Signals;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;

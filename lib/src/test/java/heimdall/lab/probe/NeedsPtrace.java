@@ -24,6 +24,6 @@ public final class NeedsPtrace {
 
     /** The checkout's root (tests run in lib/). */
     static Path home() {
-        return heimdall.lab.reproduce.Fixtures.home();
+        return heimdall.lab.fixtures.Fixtures.home();
     }
 }

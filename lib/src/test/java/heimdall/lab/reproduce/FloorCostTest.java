@@ -14,6 +14,7 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.child.Call;
 import heimdall.lab.cli.Main;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorRow;
 import heimdall.lab.results.SummaryJson;

@@ -11,6 +11,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Main;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Site;

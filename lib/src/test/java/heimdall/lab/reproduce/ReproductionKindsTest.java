@@ -1,5 +1,6 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.fixtures.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

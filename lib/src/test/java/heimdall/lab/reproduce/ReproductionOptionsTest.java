@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.cli.Args;
+import heimdall.lab.command.Args;
 import heimdall.lab.cli.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -213,7 +213,7 @@ class ReproductionsTest {
                     heimdall.lab.child.ChildSpec.attaching(heimdall.lab.child.Call.ATTACH, p, 0, k + 1).withMode(
                             heimdall.lab.child.ChildSpec.Mode.PER_CALL));
             assertEquals(k, r.samples().length, f.name() + ": " + r.fate().describe());
-            assertEquals(heimdall.lab.sys.Errno.ENOMEM, r.lastErrno(), f.name());
+            assertEquals(heimdall.lab.Errno.ENOMEM, r.lastErrno(), f.name());
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.Errno;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

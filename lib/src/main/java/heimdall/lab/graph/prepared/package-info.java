@@ -13,5 +13,7 @@
  *     int rejected = c.replay(trace);         // the timed loop
  * }
  * }</pre>
+ *
+ * <p>Uses: {@code graph}, {@code graph.machine} and {@code heimdall.lab}.
  */
 package heimdall.lab.graph.prepared;

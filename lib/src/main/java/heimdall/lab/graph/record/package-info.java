@@ -9,5 +9,7 @@
  * {@link heimdall.lab.graph.record.Symbols} names it when binutils can. The pair is written with
  * {@link heimdall.lab.graph.GraphFiles} and pinned in {@code SHA256SUMS}; {@code fixtures/graphs/record.sh}
  * regenerates the checked-in recordings ({@code abcdf-recorded}, {@code broker}).
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code graph}, {@code probe} (the tracer) and {@code command}.
  */
 package heimdall.lab.graph.record;

@@ -14,7 +14,7 @@ import heimdall.lab.graph.Pins;
 import heimdall.lab.graph.Site;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.NeedsPtrace;
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

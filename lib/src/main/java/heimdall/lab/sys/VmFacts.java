@@ -1,4 +1,4 @@
-package heimdall.lab.vm;
+package heimdall.lab.sys;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * The {@code vm} object of {@code environment.json}: which kernel a guest ran, from which package, how it was
  * accelerated, its vCPUs and memory. The host writes it into the run's share before boot; in the guest
  * ({@code heimdall.vm=1} on the kernel command line, which only {@code ./lab vm} puts there) the results writer
- * reads it back from {@value InitScript#SHARE}{@code /vm.json}. {@code emulated} is true under TCG: such figures
+ * reads it back from {@value #SHARE}{@code /vm.json}. {@code emulated} is true under TCG: such figures
  * compare only with each other, within one folder.
  */
 @JsonPropertyOrder({"kernel", "package", "version", "sha256", "release", "accelerator", "vcpus", "memory_mib",
@@ -33,19 +33,16 @@ public record VmFacts(
         @JsonProperty("emulated") boolean emulated) {
 
     /** The kernel command line word that says "this is a ./lab vm guest". */
-    static final String CMDLINE_MARK = "heimdall.vm=1";
-    static final String FILE = "vm.json";
+    public static final String CMDLINE_MARK = "heimdall.vm=1";
+    /** The facts file's name in the share. */
+    public static final String FILE = "vm.json";
+    /** Where the share is mounted in the guest (under the guest's own tmpfs {@code /run}). */
+    public static final String SHARE = "/run/heimdall-vm";
     private static final ObjectMapper JSON = new
             ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** The facts of a guest of {@code kernel} under {@code accel}. */
-    static VmFacts of(GuestKernel kernel, Accelerator accel, int vcpus, int memoryMib) {
-        return new VmFacts(kernel.kernel(), kernel.packageName().orElse(null), kernel.version().orElse(null),
-                kernel.sha256(),
-                kernel.release(), accel.label(), vcpus, memoryMib, accel.emulated());
-    }
-
-    byte[] json() {
+    /** These facts as the host writes them into the share. */
+    public byte[] json() {
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(this);
         } catch (IOException e) {
@@ -63,13 +60,14 @@ public record VmFacts(
     public static Optional<VmFacts> current() {
         Optional<VmFacts> c = current;
         if (c == null) {
-            c = read(Path.of("/proc/cmdline"), Path.of(InitScript.SHARE, FILE));
+            c = read(Path.of("/proc/cmdline"), Path.of(SHARE, FILE));
             current = c;
         }
         return c;
     }
 
-    static Optional<VmFacts> read(Path cmdline, Path file) {
+    /** {@link #current()} read from these files (for tests). */
+    public static Optional<VmFacts> read(Path cmdline, Path file) {
         String words;
         try {
             words = Files.readString(cmdline).strip();

@@ -1,9 +1,8 @@
-package heimdall.lab.sys;
+package heimdall.lab;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
-import heimdall.lab.BadInput;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package heimdall.lab.cli;
+package heimdall.lab.command;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;

@@ -1,4 +1,4 @@
-package heimdall.lab.cli;
+package heimdall.lab.command;
 
 import java.util.Map;
 import java.util.Set;

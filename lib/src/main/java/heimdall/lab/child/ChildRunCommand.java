@@ -1,9 +1,8 @@
-package heimdall.lab.cli;
+package heimdall.lab.child;
 
-import heimdall.lab.child.Call;
-import heimdall.lab.child.ChildResult;
-import heimdall.lab.child.ChildSpec;
-import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.command.Args;
+import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;

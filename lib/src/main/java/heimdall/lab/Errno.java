@@ -1,4 +1,4 @@
-package heimdall.lab.sys;
+package heimdall.lab;
 
 import java.util.Map;
 

@@ -1,11 +1,11 @@
-package heimdall.lab.cli;
+package heimdall.lab.command;
 
 import java.util.List;
 import java.util.Optional;
 
 /**
  * One subcommand of {@code ./lab}. A new command is registered by adding one instance to
- * {@link Main#commands()}: its first word names its group ({@code "bpf stats"} is {@code stats} in
+ * {@code heimdall.lab.cli.Main.commands()}: its first word names its group ({@code "bpf stats"} is {@code stats} in
  * the {@code bpf} group; a one-word name such as {@code "reproduce"} is a command of its own), and the
  * command tree, help, completion and exit statuses follow from that.
  */

@@ -1,0 +1,10 @@
+/**
+ * Reading results back: {@link heimdall.lab.analysis.Results} (a folder loaded as typed rows and tables),
+ * {@link heimdall.lab.analysis.Tables}, {@link heimdall.lab.analysis.Plots}, {@link heimdall.lab.analysis.Ecdf},
+ * {@link heimdall.lab.analysis.Distributions}, comparing two folders ({@link heimdall.lab.analysis.Compare},
+ * {@link heimdall.lab.analysis.CompareSpec}, {@code ./lab compare}) and {@code ./lab distill}.
+ *
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code arrow}, {@code results}, {@code bench} (its statistics and
+ * results folders) and {@code command}; never the reproductions that write the folders.
+ */
+package heimdall.lab.analysis;
