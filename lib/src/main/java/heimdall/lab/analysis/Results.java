@@ -56,7 +56,7 @@ import tech.tablesaw.columns.Column;
  * {@code long[]} per (row, variant, run) — eight bytes a sample — and keeps them for later calls.
  * {@link #samples()} (a Tablesaw table) is for small folders only and refuses large ones.
  */
-public final class Results {
+public final class Results implements heimdall.lab.display.Displayable {
     private final Path dir;
     private final List<JsonNode> rowTrees;
     private final Table summary;
@@ -246,6 +246,38 @@ public final class Results {
     /** The folder this was loaded from. */
     public Path dir() {
         return dir;
+    }
+
+    /** The headline: the folder, its reproduction, rows, whether interrupted, the host it ran on. */
+    @Override
+    public Table headline() {
+        return heimdall.lab.display.Headline.of("results: " + (dir.getFileName() == null ? dir : dir.getFileName()))
+                .row("reproduction", reproduction())
+                .row("rows", resultRows().size())
+                .row("interrupted", interrupted() ? "yes: " + interruption() : "no")
+                .row("host", env == null ? "(no environment.json)" : env.hostname() + ", kernel " + env.kernelRelease())
+                .row("started", env == null || env.started() == null ? "" : env.started())
+                .row("schema", schemaVersion())
+                .row("folder", dir)
+                .table();
+    }
+
+    /** The summary, one row a result row ({@link Tables#summary}). */
+    @Override
+    public Table detail() {
+        return Tables.summary(this);
+    }
+
+    /** The first of the folder's plots ({@link Plots#all}), or null when none applies to its rows. */
+    @Override
+    public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
+        return Plots.all(this).values().stream().findFirst().orElse(null);
+    }
+
+    /** The headline, one figure a line, and the summary's first rows. */
+    @Override
+    public String toString() {
+        return text();
     }
 
     /** summary.json as a table; column {@code row} is the row's index (samples' {@code row}). */
