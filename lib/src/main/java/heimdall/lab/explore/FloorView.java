@@ -305,6 +305,25 @@ public final class FloorView implements Displayable {
         return n;
     }
 
+    /**
+     * Every call this floor allows, measured under it and with no filter, ranked by the cost it adds
+     * ({@link Sweep}): quick counts (one run of 5,000 calls after 1,000 untimed, each way).
+     */
+    public Sweep sweep() {
+        return sweep(1, 5_000);
+    }
+
+    /** {@link #sweep()} with {@code runs} interleaved runs of {@code calls} timed calls each way. */
+    public Sweep sweep(int runs, long calls) {
+        if (runs < 1 || runs > 100) {
+            throw BadInput.at("sweep", "runs", "must be 1..100, got " + runs);
+        }
+        if (calls < 1 || calls > 10_000_000) {
+            throw BadInput.at("sweep", "calls", "must be 1..10,000,000, got " + calls);
+        }
+        return Sweep.run(this, runs, Math.min(1_000, calls), calls, line -> { });
+    }
+
     /** The headline: programs, length, allowed and cacheable calls, warnings, where it came from. */
     @Override
     public Table headline() {
