@@ -173,6 +173,14 @@ public final class Lab {
     }
 
     /**
+     * Two floors call by call, interleaved run by run: {@code Lab.compare(mine, podman).calls("getppid")}
+     * ({@link FloorCompare}).
+     */
+    public static FloorCompare compare(FloorView floorA, FloorView floorB) {
+        return new FloorCompare(floorA, floorB);
+    }
+
+    /**
      * Records the graph of a command run under ptrace; the files are written into a private scratch
      * folder, imported with their pins and removed.
      */
