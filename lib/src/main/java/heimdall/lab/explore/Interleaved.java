@@ -38,7 +38,7 @@ final class Interleaved {
             for (Measure m : one) {
                 Measurement r;
                 try {
-                    r = m.run();
+                    r = m.runUnrecorded();
                 } catch (Interruption.Stopped e) {
                     if (turn == 0) {
                         throw e;
@@ -56,8 +56,10 @@ final class Interleaved {
         }
         List<Measurement> out = new ArrayList<>();
         for (int i = 0; i < one.size(); i++) {
-            out.add(Measurement.of(labels.get(i), floors.get(i), cpu[i], placements.get(i), samples.get(i), runs,
-                    samples.get(i).size() < runs));
+            Measurement m = Measurement.of(labels.get(i), floors.get(i), cpu[i], placements.get(i), samples.get(i), runs,
+                    samples.get(i).size() < runs);
+            Session.current().record(m, one.get(i).call(), one.get(i).floors());
+            out.add(m);
         }
         return new Result(out, stopped);
     }

@@ -172,6 +172,11 @@ public final class Lab {
         return graph(dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX));
     }
 
+    /** This JVM's measurements, to save as a results folder ({@link Session#save()}). */
+    public static Session session() {
+        return Session.current();
+    }
+
     /**
      * Two floors call by call, interleaved run by run: {@code Lab.compare(mine, podman).calls("getppid")}
      * ({@link FloorCompare}).

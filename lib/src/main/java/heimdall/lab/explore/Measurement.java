@@ -84,6 +84,17 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         return new Added(this, baseline);
     }
 
+    /**
+     * Saves this measurement as an ordinary results folder of floor-cost's kind in {@code dir} (absent,
+     * or an empty folder of ours): one row, beside this session's bare measurement of the same call
+     * when there is one ({@link Session}); {@code ./lab compare} and {@code Results.load} read it.
+     *
+     * @throws heimdall.lab.BadInput when it was not measured in this session, or under no floor
+     */
+    public java.nio.file.Path save(java.nio.file.Path dir) {
+        return Session.current().saveOne(this, dir);
+    }
+
     /** One row: the figures floor-cost reports for a row. */
     public Table table() {
         return Table.create(label,
