@@ -268,10 +268,40 @@ public final class Results implements heimdall.lab.display.Displayable {
         return Tables.summary(this);
     }
 
-    /** The first of the folder's plots ({@link Plots#all}), or null when none applies to its rows. */
+    /** Most lines a plot of {@link #chart()} may hold and stay readable (one legend entry each). */
+    private static final int CHART_SERIES = 16;
+
+    /**
+     * The first of the folder's plots ({@link Plots#all}) with at most 16 lines; for a folder of more
+     * rows than that (a sweep saved whole), the added cost of its first 40 rows as bars; null when
+     * neither applies.
+     */
     @Override
     public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
-        return Plots.all(this).values().stream().findFirst().orElse(null);
+        var readable = Plots.all(this).values().stream().filter(c -> c.getSeriesMap().size() <= CHART_SERIES).findFirst();
+        if (readable.isPresent() || !summary.columnNames().contains("added_ns")) {
+            return readable.orElse(null);
+        }
+        List<String> labels = new ArrayList<>();
+        List<Number> added = new ArrayList<>();
+        for (int i = 0; i < summary.rowCount() && labels.size() < 40; i++) {
+            if (!summary.column("added_ns").isMissing(i)) {
+                List<String> parts = labelParts(i);
+                labels.add(i + ": " + parts.get(parts.size() - 1));
+                added.add(((Number) summary.column("added_ns").get(i)).longValue());
+            }
+        }
+        if (labels.isEmpty()) {
+            return null;
+        }
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(Plots.WIDTH)
+                .height(Plots.HEIGHT).title("added cost by row: " + dir.getFileName()).xAxisTitle("row")
+                .yAxisTitle("added ns").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(75);
+        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(9f));
+        chart.addSeries("added ns", labels, added);
+        return chart;
     }
 
     /** The headline, one figure a line, and the summary's first rows. */

@@ -56,10 +56,22 @@ final class Interleaved {
         }
         List<Measurement> out = new ArrayList<>();
         for (int i = 0; i < one.size(); i++) {
-            Measurement m = Measurement.of(labels.get(i), floors.get(i), cpu[i], placements.get(i), samples.get(i), runs,
-                    samples.get(i).size() < runs);
-            Session.current().record(m, one.get(i).call(), one.get(i).floors());
-            out.add(m);
+            out.add(Measurement.of(labels.get(i), floors.get(i), cpu[i], placements.get(i), samples.get(i), runs,
+                    samples.get(i).size() < runs));
+        }
+        // the bare member of the turns is the baseline of the others of the same call
+        Measurement bare = null;
+        for (int i = 0; i < one.size(); i++) {
+            if (one.get(i).floors().isEmpty()) {
+                bare = out.get(i);
+                Session.current().record(bare, one.get(i).call(), List.of());
+            }
+        }
+        for (int i = 0; i < one.size(); i++) {
+            if (!one.get(i).floors().isEmpty()) {
+                boolean sameCall = bare != null && Session.current().origin(bare).call().equals(one.get(i).call());
+                Session.current().record(out.get(i), one.get(i).call(), one.get(i).floors(), sameCall ? bare : null);
+            }
         }
         return new Result(out, stopped);
     }

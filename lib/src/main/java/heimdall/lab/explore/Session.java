@@ -16,8 +16,11 @@ import java.util.Map;
  * {@code Results.load} read.
  */
 public final class Session {
-    /** What made a measurement: the call and the floors it ran under, oldest first. */
-    record Origin(Call call, List<Floor> floors) {}
+    /**
+     * What made a measurement: the call, the floors it ran under (oldest first), and the bare
+     * measurement taken with it run by run (null: none was).
+     */
+    record Origin(Call call, List<Floor> floors, Measurement baseline) {}
 
     private static final Session CURRENT = new Session();
 
@@ -32,7 +35,11 @@ public final class Session {
     }
 
     synchronized void record(Measurement m, Call call, List<Floor> floors) {
-        if (origins.put(m, new Origin(call, List.copyOf(floors))) == null) {
+        record(m, call, floors, null);
+    }
+
+    synchronized void record(Measurement m, Call call, List<Floor> floors, Measurement baseline) {
+        if (origins.put(m, new Origin(call, List.copyOf(floors), baseline)) == null) {
             order.add(m);
         }
     }
@@ -53,18 +60,21 @@ public final class Session {
     }
 
     /**
-     * The baseline of {@code m}: the latest bare measurement (no floor) of the same call made before or
-     * after it, or null.
+     * The baseline of {@code m}: the bare measurement taken with it run by run ({@link Interleaved}), else
+     * the session's latest bare measurement of the same call with as many runs asked, or null.
      */
     synchronized Measurement baselineOf(Measurement m) {
         Origin o = origins.get(m);
         if (o == null || o.floors().isEmpty()) {
             return null;
         }
+        if (o.baseline() != null) {
+            return o.baseline();
+        }
         Measurement found = null;
         for (Measurement other : order) {
             Origin oo = origins.get(other);
-            if (oo.floors().isEmpty() && oo.call().equals(o.call())) {
+            if (oo.floors().isEmpty() && oo.call().equals(o.call()) && other.runsAsked() == m.runsAsked()) {
                 found = other;
             }
         }

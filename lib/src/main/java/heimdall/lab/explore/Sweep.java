@@ -225,7 +225,7 @@ public final class Sweep implements Displayable {
             return null;
         }
         CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
-                .title("added cost by call: " + floor.name() + " (" + m.size() + " costliest)").xAxisTitle("call")
+                .title("added cost by call: " + floor.name() + " (" + m.size() + " costliest; * cacheable)").xAxisTitle("call")
                 .yAxisTitle("added ns (median under − median without)").build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(60);
