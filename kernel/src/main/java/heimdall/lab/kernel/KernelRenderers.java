@@ -122,7 +122,8 @@ public final class KernelRenderers {
             api.register(renderer, Displayable.class, all, all, (value, ctx) -> {
                 api.renderIfRequested(ctx, "text/html", value::html);
                 if (value.chart() != null) { // a value without a plot (an empty sweep) shows its table alone
-                    api.renderIfRequested(ctx, "image/png", () -> Base64.getEncoder().encodeToString(Display.png(value)));
+                    api.renderIfRequested(ctx, "image/png",
+                            () -> Base64.getEncoder().encodeToString(Display.png(value)));
                 }
                 api.renderIfRequested(ctx, "text/plain", value::text);
             });

@@ -278,7 +278,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      */
     @Override
     public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
-        var readable = Plots.all(this).values().stream().filter(c -> c.getSeriesMap().size() <= CHART_SERIES).findFirst();
+        var readable = Plots.all(this).values().stream().filter(c -> c.getSeriesMap().size() <= CHART_SERIES)
+                .findFirst();
         if (readable.isPresent() || !summary.columnNames().contains("added_ns")) {
             return readable.orElse(null);
         }

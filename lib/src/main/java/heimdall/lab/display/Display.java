@@ -23,6 +23,13 @@ public final class Display {
     /** Rows of a detail table shown in HTML and text (the rest is counted, not shown). */
     public static final int DETAIL_ROWS = 20;
 
+    /**
+     * Characters of {@link #text} at most: jshell cuts a longer value out of its middle (its feedback
+     * mode's truncation, about 1,000), so the detail stops at the last whole row that fits and says
+     * how many are left.
+     */
+    public static final int TEXT_LIMIT = 960;
+
     /** This session's folder for {@link #show(Displayable)}: private, removed when the JVM ends. */
     private static Scratch shown;
     private static final AtomicInteger SHOWN = new AtomicInteger();
@@ -61,13 +68,16 @@ public final class Display {
         }
         Table detail = d.detail();
         if (detail != null && detail.rowCount() > 0) {
-            sb.append("\n").append(rows(detail, DETAIL_ROWS));
+            sb.append("\n").append(rows(detail, DETAIL_ROWS, TEXT_LIMIT - sb.length() - 1));
         }
         return sb.toString();
     }
 
-    /** Up to {@code max} rows of {@code t} as aligned, escaped columns under its name. */
-    static String rows(Table t, int max) {
+    /**
+     * Up to {@code max} rows of {@code t} as aligned, escaped columns under its name, in at most
+     * {@code budget} characters: whole rows only, then a line saying how many were left out.
+     */
+    static String rows(Table t, int max, int budget) {
         int shown = Math.min(max, t.rowCount());
         List<String[]> cells = new ArrayList<>();
         cells.add(t.columnNames().stream().map(Printable::of).toArray(String[]::new));
@@ -86,15 +96,28 @@ public final class Display {
             }
         }
         StringBuilder sb = new StringBuilder(Printable.of(t.name())).append(':');
+        int kept = -1; // rows kept, the header line not counted
+        String more = String.format(Locale.ROOT, "%n  ... %d more rows (%d in all)", t.rowCount(), t.rowCount());
         for (String[] row : cells) {
-            sb.append("\n ");
+            StringBuilder line = new StringBuilder("\n ");
             for (int c = 0; c < row.length; c++) {
-                sb.append(' ').append(row[c]).append(" ".repeat(widths[c] - row[c].length()));
+                line.append(' ').append(row[c]).append(" ".repeat(widths[c] - row[c].length()));
             }
-            sb.setLength(sb.toString().stripTrailing().length());
+            String l = line.toString().stripTrailing();
+            if (sb.length() + l.length() + more.length() > budget) {
+                break;
+            }
+            sb.append(l);
+            kept++;
         }
+        if (kept < 0) {
+            return String.format(Locale.ROOT, "%s: %d rows (too wide to print here: detail() gives them)",
+                    Printable.of(t.name()), t.rowCount());
+        }
+        shown = kept;
         if (shown < t.rowCount()) {
-            sb.append(String.format(Locale.ROOT, "%n  ... %d more rows (%d in all)", t.rowCount() - shown, t.rowCount()));
+            sb.append(String.format(Locale.ROOT, "%n  ... %d more rows (%d in all)", t.rowCount() - shown,
+                    t.rowCount()));
         }
         return sb.toString();
     }

@@ -85,15 +85,17 @@ public final class FloorCompare {
         List<Row> rows = new ArrayList<>();
         boolean interrupted = false;
         for (SweepCase c : cases) {
-            Measure ma = Lab.measure(Calls.numbered(c.nr())).under(a).runs(1).warmup(Math.min(1_000, calls)).calls(calls);
-            Measure mb = Lab.measure(Calls.numbered(c.nr())).under(b).runs(1).warmup(Math.min(1_000, calls)).calls(calls);
-            Measure none = Lab.measure(Calls.numbered(c.nr())).runs(1).warmup(Math.min(1_000, calls)).calls(calls);
+            long warmup = Math.min(1_000, calls);
+            Measure ma = Lab.measure(Calls.numbered(c.nr())).under(a).runs(1).warmup(warmup).calls(calls);
+            Measure mb = Lab.measure(Calls.numbered(c.nr())).under(b).runs(1).warmup(warmup).calls(calls);
+            Measure none = Lab.measure(Calls.numbered(c.nr())).runs(1).warmup(warmup).calls(calls);
             Interleaved.Result r = Interleaved.run(List.of(ma, mb, none),
                     List.of(c.call() + " under " + a.name(), c.call() + " under " + b.name(), c.call()),
                     List.of(List.of(a.name()), List.of(b.name()), List.of()), runs);
             SeccompData d = SeccompData.x86_64(c.nr());
             rows.add(new Row(c.call(), a.floor().insns(d), b.floor().insns(d), a.floor().cacheable(c.nr()),
-                    b.floor().cacheable(c.nr()), r.measurements().get(0), r.measurements().get(1), r.measurements().get(2)));
+                    b.floor().cacheable(c.nr()), r.measurements().get(0), r.measurements().get(1),
+                    r.measurements().get(2)));
             if (r.interrupted()) {
                 interrupted = true;
                 break;

@@ -294,7 +294,10 @@ public final class FloorView implements Displayable {
         return chart;
     }
 
-    /** How many x86_64 calls the floor answers ALLOW (zero arguments; a call allowed for some arguments only counts when 0 is one). */
+    /**
+     * How many x86_64 calls the floor answers ALLOW with zero arguments (a call allowed for some
+     * arguments only counts when 0 is among them).
+     */
     public int allowedCount() {
         int n = 0;
         for (int nr : SyscallTable.x86_64().numbers()) {

@@ -90,11 +90,13 @@ final class SessionFolder {
 
     private static String table(List<FloorCostRow> rows) {
         StringBuilder md = new StringBuilder("# measurements saved from a notebook session\n\n");
-        md.append("| row | what | call | median ns | none ns | added ns | runs |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
+        md.append("| row | what | call | median ns | none ns | added ns | runs |\n");
+        md.append("| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < rows.size(); i++) {
             FloorCostRow r = rows.get(i);
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s |%n", i, r.what().replace("|", "\\|"),
-                    r.call().replace("|", "\\|"), r.medianNs(), r.medianNoneNs(), r.addedNs(), r.runsCompleted()));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s |%n", i,
+                    r.what().replace("|", "\\|"), r.call().replace("|", "\\|"), r.medianNs(), r.medianNoneNs(),
+                    r.addedNs(), r.runsCompleted()));
         }
         return md.toString();
     }

@@ -103,11 +103,12 @@ public final class Sweep implements Displayable {
                 continue;
             }
             Measure none = Lab.measure(Calls.numbered(c.nr(), c.args())).runs(1).warmup(warmup).calls(calls);
-            Measure under = Lab.measure(Calls.numbered(c.nr(), c.args())).under(floor).runs(1).warmup(warmup).calls(calls);
+            Measure under = Lab.measure(Calls.numbered(c.nr(), c.args())).under(floor).runs(1).warmup(warmup)
+                    .calls(calls);
             try {
                 Interleaved.Result r = Interleaved.run(List.of(under, none),
-                        List.of(c.label() + " under " + floor.name(), c.label()), List.of(List.of(floor.name()), List.of()),
-                        runs);
+                        List.of(c.label() + " under " + floor.name(), c.label()),
+                        List.of(List.of(floor.name()), List.of()), runs);
                 stopped = r.interrupted();
                 out.add(new Row(c, answer, insns, cacheable, "measured", null, r.measurements().get(0),
                         r.measurements().get(1)));
@@ -182,7 +183,8 @@ public final class Sweep implements Displayable {
             cache.append(r.cacheable());
             status.append(r.reason() == null ? r.status() : r.status() + ": " + r.reason());
         }
-        return Table.create("sweep: " + floor.name(), rank, call, reached, answer, insns, cache, none, under, added, status);
+        return Table.create("sweep: " + floor.name(), rank, call, reached, answer, insns, cache, none, under, added,
+                status);
     }
 
     private long count(String status) {
@@ -201,8 +203,8 @@ public final class Sweep implements Displayable {
                 .row("failed", count("failed"));
         if (!m.isEmpty()) {
             Row top = m.get(0);
-            h.row("costliest", top.sweepCase().label() + ": " + Headline.ns(top.addedNs()) + ", " + top.insns() + " insns"
-                    + (top.cacheable() ? ", cacheable" : ""));
+            h.row("costliest", top.sweepCase().label() + ": " + Headline.ns(top.addedNs()) + ", " + top.insns()
+                    + " insns" + (top.cacheable() ? ", cacheable" : ""));
             long[] added = m.stream().mapToLong(Row::addedNs).sorted().toArray();
             h.row("median added", Headline.ns(added[(added.length - 1) / 2]));
         }
@@ -225,7 +227,8 @@ public final class Sweep implements Displayable {
             return null;
         }
         CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
-                .title("added cost by call: " + floor.name() + " (" + m.size() + " costliest; * cacheable)").xAxisTitle("call")
+                .title("added cost by call: " + floor.name() + " (" + m.size() + " costliest; * cacheable)")
+                .xAxisTitle("call")
                 .yAxisTitle("added ns (median under − median without)").build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(60);

@@ -10,7 +10,7 @@ import java.util.Set;
  * here is refused with the reason of its kind, never made on a guess.
  *
  * <p>With every argument 0 a pointer is NULL (the call fails with EFAULT before acting), a descriptor
- * is the child's stdin and a count is 0. The calls listed read the process's or the host's state, or
+ * is the child's stdin (shared with this JVM: so nothing that moves, advises or drives it) and a count is 0. The calls listed read the process's or the host's state, or
  * fail on those arguments before doing anything; none blocks, creates a descriptor, process or
  * object, ends or re-targets the child, or changes a file or the host.
  */
@@ -33,9 +33,9 @@ final class SweepSafety {
             // a NULL path: EFAULT before any lookup
             "stat", "lstat", "newfstatat", "statx", "statfs", "access", "faccessat", "faccessat2", "readlink",
             "readlinkat", "getxattr", "lgetxattr", "listxattr", "llistxattr",
-            // the child's stdin, read-only questions or a zero count
-            "fstat", "fstatfs", "lseek", "fgetxattr", "flistxattr", "getdents", "getdents64", "fadvise64", "readahead",
-            "flock", "dup2", "dup3", "ioctl",
+            // questions about the child's stdin (a descriptor it shares with this JVM: nothing that moves,
+            // advises or drives it), or a zero count
+            "fstat", "fstatfs", "fgetxattr", "flistxattr", "getdents", "getdents64", "flock", "dup2", "dup3",
             // invalid on zeros: EINVAL before acting
             "kill", "tkill", "tgkill", "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr",
             "epoll_ctl", "epoll_wait", "epoll_pwait", "poll", "io_getevents", "io_destroy", "io_submit", "io_cancel",
@@ -57,14 +57,21 @@ final class SweepSafety {
             Map.entry("execve", "replaces the child"), Map.entry("execveat", "replaces the child"),
             Map.entry("pause", "blocks until a signal"), Map.entry("select", "blocks without a timeout"),
             Map.entry("pselect6", "blocks without a timeout"), Map.entry("ppoll", "blocks without a timeout"),
-            Map.entry("futex", "may block"), Map.entry("wait4", "waits for a child"), Map.entry("waitid", "waits for a child"),
+            Map.entry("futex", "may block"), Map.entry("wait4", "waits for a child"),
+            Map.entry("waitid", "waits for a child"),
             Map.entry("read", "reads the child's stdin"), Map.entry("close", "closes the child's descriptors"),
-            Map.entry("close_range", "closes the child's descriptors"), Map.entry("seccomp", "would install a filter or "
-                    + "strict mode in the child"), Map.entry("ptrace", "would make the child traced"),
-            Map.entry("setsid", "moves the child out of its session"), Map.entry("setpgid", "moves the child out of its group"),
+            Map.entry("close_range", "closes the child's descriptors"),
+            Map.entry("seccomp", "would install a filter or strict mode in the child"),
+            Map.entry("ptrace", "would make the child traced"),
+            Map.entry("setsid", "moves the child out of its session"),
+            Map.entry("setpgid", "moves the child out of its group"),
             Map.entry("vhangup", "hangs up the terminal"), Map.entry("sync", "flushes every file system"),
             Map.entry("syncfs", "flushes a file system"), Map.entry("sethostname", "changes the host"),
-            Map.entry("setdomainname", "changes the host"), Map.entry("reboot", "acts on the host"),
+            Map.entry("setdomainname", "changes the host"),
+            Map.entry("lseek", "moves the offset of the stdin the child shares with this JVM"),
+            Map.entry("ioctl", "drives the stdin the child shares with this JVM (whatever device it is)"),
+            Map.entry("fadvise64", "changes how the stdin the child shares with this JVM is read ahead"),
+            Map.entry("readahead", "reads ahead the stdin the child shares with this JVM"), Map.entry("reboot", "acts on the host"),
             Map.entry("kexec_load", "acts on the host"), Map.entry("acct", "acts on the host"));
 
     /** Why the sweep does not make {@code c}, or empty when it does. */

@@ -154,6 +154,9 @@ class DisplayTest {
         assertTrue(text.startsWith("results: 2026-11-30-vm-floor-cost\n"), text);
         assertTrue(text.contains("reproduction  floor-cost"), text);
         assertFalse(text.contains("Results@"), text);
+        // short enough that jshell shows it whole, cut only between rows, the rest counted
+        assertTrue(text.length() <= Display.TEXT_LIMIT, text.length() + ": " + text);
+        assertTrue(text.endsWith(" in all)") && text.contains("more rows (" + r.resultRows().size() + " in all)"), text);
         assertTrue(r.html().contains("<caption>summary</caption>"), r.html());
         assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Display.png(r), 4));
     }

@@ -65,6 +65,9 @@ class SweepTest {
         assertTrue(SweepSafety.refusal(packet).isPresent(), "a packet socket is not made");
         SweepCase uname26 = new SweepCase("personality", 135, new long[] {0x20000, 0, 0, 0, 0, 0}, "rule 3 of 5");
         assertTrue(SweepSafety.refusal(uname26).isEmpty());
+        SweepCase rewind = new SweepCase("lseek", 8, new long[6], "bare rule");
+        assertTrue(SweepSafety.refusal(rewind).orElseThrow().contains("shares with this JVM"),
+                "lseek(0, 0, SEEK_SET) would rewind this JVM's own stdin");
         SweepCase fstatFd = new SweepCase("fstat", 5, new long[] {3, 0, 0, 0, 0, 0}, "rule 1 of 1");
         assertTrue(SweepSafety.refusal(fstatFd).isPresent(), "zero-argument calls only with zero arguments");
     }
@@ -96,8 +99,10 @@ class SweepTest {
         assertTrue(s.measured().size() >= 50, "most harmless calls measured: " + s.measured().size());
         assertEquals(0, s.rows().stream().filter(r -> r.status().equals("failed")).count(), s.table().printAll());
         // personality: Podman allows 5 personas; each reached and measured, and the default denied
-        List<Sweep.Row> personality = s.rows().stream().filter(r -> r.sweepCase().call().equals("personality")).toList();
-        assertEquals(5, personality.stream().filter(r -> r.status().equals("measured")).count(), personality.toString());
+        List<Sweep.Row> personality = s.rows().stream().filter(r -> r.sweepCase().call().equals("personality"))
+                .toList();
+        assertEquals(5, personality.stream().filter(r -> r.status().equals("measured")).count(),
+                personality.toString());
         assertEquals(1, personality.stream().filter(r -> r.status().equals("denied")).count(), personality.toString());
         // ranked: added cost never rises down the table
         List<Long> added = s.measured().stream().map(Sweep.Row::addedNs).toList();
