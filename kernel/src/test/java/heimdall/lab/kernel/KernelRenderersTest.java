@@ -79,7 +79,9 @@ class KernelRenderersTest {
         var cursor = prepared.cursor("main");
         cursor.steps("getppid", "reboot");
         List<Displayable> values = List.of(m, m.addedOver(measurement()), Lab.fixtureFloor("abcdf"), graph, prepared,
-                cursor, Results.load(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost")));
+                cursor, Results.load(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost")),
+                Results.compare(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost"),
+                        Fixtures.home().resolve("results/2026-11-30-vm-container-floor-cost")));
         for (Displayable v : values) {
             DisplayData d = renderer.render(v);
             String html = (String) d.getData(MIMEType.TEXT_HTML);
