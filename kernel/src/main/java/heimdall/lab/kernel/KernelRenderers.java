@@ -2,6 +2,8 @@ package heimdall.lab.kernel;
 
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Tables;
+import heimdall.lab.display.Display;
+import heimdall.lab.display.Displayable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,8 +23,11 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 
 /**
- * Teaches a JShell-based Jupyter kernel to show Tablesaw tables as {@code text/html} and XChart
- * charts as {@code image/png}, in one line of a notebook:
+ * Teaches a JShell-based Jupyter kernel to show Tablesaw tables as {@code text/html}, XChart
+ * charts as {@code image/png} and every value of the library that shows itself
+ * ({@link Displayable}: a measurement, an added cost, a round trip, a floor, a graph, a prepared
+ * graph, a cursor, a results folder, a comparison, a sweep) as all three of {@code text/html} (its
+ * table), {@code image/png} (its plot) and {@code text/plain}, in one line of a notebook:
  *
  * <pre>{@code heimdall.lab.kernel.KernelRenderers.register()}</pre>
  *
@@ -60,6 +65,7 @@ public final class KernelRenderers {
                 } catch (ReflectiveOperationException e) {
                     throw new IllegalStateException("the " + k[0] + " kernel has no usable getRenderer(): " + e, e);
                 }
+                // the words KernelProtocolTest expects; the library's values (Displayable) are registered too
                 return "Tablesaw tables as text/html, XChart charts as image/png: registered with " + k[0];
             }
         }
@@ -101,16 +107,26 @@ public final class KernelRenderers {
         }
         try {
             Api api = Api.of(renderer);
-            api.register(renderer, Table.class, "text/html",
+            api.register(renderer, Table.class, List.of("text/html"),
                     List.of("text/html", "text/plain"), (table, ctx) -> {
                         api.renderIfRequested(ctx, "text/html", () -> Tables.html(table));
                         api.renderIfRequested(ctx, "text/plain", table::print);
                     });
-            api.register(renderer, Chart.class, "image/png",
+            api.register(renderer, Chart.class, List.of("image/png"),
                     List.of("image/png", "text/plain"), (chart, ctx) -> {
                         api.renderIfRequested(ctx, "image/png", () -> png(chart));
                         api.renderIfRequested(ctx, "text/plain", () -> "chart: " + chart.getTitle());
                     });
+            // preferred, all three: a bare display shows the table, the plot and the text together
+            List<String> all = List.of("text/html", "image/png", "text/plain");
+            api.register(renderer, Displayable.class, all, all, (value, ctx) -> {
+                api.renderIfRequested(ctx, "text/html", value::html);
+                if (value.chart() != null) { // a value without a plot (an empty sweep) shows its table alone
+                    api.renderIfRequested(ctx, "image/png",
+                            () -> Base64.getEncoder().encodeToString(Display.png(value)));
+                }
+                api.renderIfRequested(ctx, "text/plain", value::text);
+            });
         } catch (ReflectiveOperationException e) {
             DONE.remove(renderer);
             throw new IllegalStateException("this kernel's renderer (" + renderer.getClass().getName()
@@ -158,13 +174,13 @@ public final class KernelRenderers {
             return out;
         }
 
-        <T> void register(Object renderer, Class<T> type, String preferred, List<String> supported,
+        <T> void register(Object renderer, Class<T> type, List<String> preferred, List<String> supported,
                           Render<T> render) throws ReflectiveOperationException {
             Object registration = renderer.getClass().getMethod("createRegistration", Class.class)
                     .invoke(renderer, type);
             Class<?> mimeArray = java.lang.reflect.Array.newInstance(mimeType, 0).getClass();
             registration = registration.getClass().getMethod("preferring", mimeArray)
-                    .invoke(registration, (Object) mimes(List.of(preferred)));
+                    .invoke(registration, (Object) mimes(preferred));
             registration = registration.getClass().getMethod("supporting", mimeArray)
                     .invoke(registration, (Object) mimes(supported));
             Object function = Proxy.newProxyInstance(loader, new Class<?>[] {renderFunction}, (proxy, m, args) -> {

@@ -59,6 +59,39 @@ class CheckExecutedTest {
         assertTrue(t.contains("failed.ipynb: no executed copy"), t);
     }
 
+    /**
+     * A {@code // shows: TYPE} cell must show its value as a table and a PNG in one output; {@code --shows}
+     * names each type no cell showed so.
+     */
+    @Test
+    void aShowsCellNeedsTableAndPngInOneOutputAndEveryTypeIsShown(@TempDir Path tmp) throws Exception {
+        Path python = JupyterPython.require();
+        String rich = output("execute_result", "\"text/html\": \"<table><tr><td>1</td></tr></table>\", "
+                + "\"image/png\": \"iVBORw0KGgo=\"");
+        String table = output("execute_result", "\"text/html\": \"<table><tr><td>1</td></tr></table>\"");
+        String png = output("display_data", "\"image/png\": \"iVBORw0KGgo=\"");
+        Path good = tmp.resolve("good.ipynb");
+        write(good, shows(1, "Measurement", rich) + "," + shows(2, "Sweep", rich));
+        Path split = tmp.resolve("split.ipynb");
+        write(split, shows(1, "FloorView", table, png)); // a table and a plot made by hand, not the value's own
+
+        Outcome ok = run(python, List.of("--shows", "Measurement,Sweep", good.toString()));
+        assertEquals(0, ok.exit(), ok.text());
+
+        Outcome bad = run(python, List.of("--shows", "Measurement,FloorView,Stepper", good.toString(),
+                split.toString()));
+        assertEquals(1, bad.exit(), bad.text());
+        assertTrue(bad.text().contains(
+                "split.ipynb: cell 0: FloorView left as the last expression shows no table with a PNG"), bad.text());
+        assertTrue(bad.text().contains("no cell shows FloorView, Stepper as a table with a PNG"), bad.text());
+    }
+
+    private static String shows(int count, String type, String... outputs) {
+        return "{\"cell_type\": \"code\", \"metadata\": {}, \"execution_count\": " + count
+                + ", \"source\": [\"// shows: " + type + "\\n\", \"value\"], \"outputs\": ["
+                + String.join(",", outputs) + "]}";
+    }
+
     /** Runs the script with the Python notebooks/run would use; the script is ours, so a missing script fails. */
     private static Outcome run(Path python, List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(python.toString(), SCRIPT.toString()));

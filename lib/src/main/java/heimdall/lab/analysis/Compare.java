@@ -33,7 +33,7 @@ import org.knowm.xchart.CategoryChart;
  * does not read, a folder whose reproduction is not known, folders of different reproductions, a
  * reproduction compare has no row identity for, and two rows of one folder with the same identity.
  */
-public final class Compare {
+public final class Compare implements heimdall.lab.display.Displayable {
     /** One folder as compared: its display name, what was loaded, its host and its rows by identity. */
     record Folder(String name, Results results, CompareHost host, Map<List<String>, Integer> rows) {}
 
@@ -471,6 +471,37 @@ public final class Compare {
             t.addColumns(published);
         }
         return t;
+    }
+
+    /** The headline: the reproduction, the folders, the rows and their unit. */
+    @Override
+    public Table headline() {
+        return heimdall.lab.display.Headline.of("compare: " + spec.reproduction())
+                .row("folders", String.join(", ", folderNames()))
+                .row("rows", keys.size())
+                .row("unit", spec.unit())
+                .row("emulated", anyEmulated() ? EMULATED : "no")
+                .table();
+    }
+
+    /** One line per (row, folder): label, folder, median, added, published added and their ratio. */
+    @Override
+    public Table detail() {
+        return table.selectColumns(java.util.stream.Stream.of("n", "label", "folder", "median", "added",
+                "published_added", "ratio_to_published", "status").filter(table.columnNames()::contains)
+                .toArray(String[]::new)).copy().setName("rows by folder");
+    }
+
+    /** Added cost by row, one series per folder ({@link #plot()}). */
+    @Override
+    public CategoryChart chart() {
+        return plot();
+    }
+
+    /** The headline, one figure a line, and the first rows by folder. */
+    @Override
+    public String toString() {
+        return text();
     }
 
     /** Added cost by row, one series per folder (and the published figures as one more): {@link ComparePlot}. */

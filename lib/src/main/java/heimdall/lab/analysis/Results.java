@@ -56,7 +56,7 @@ import tech.tablesaw.columns.Column;
  * {@code long[]} per (row, variant, run) — eight bytes a sample — and keeps them for later calls.
  * {@link #samples()} (a Tablesaw table) is for small folders only and refuses large ones.
  */
-public final class Results {
+public final class Results implements heimdall.lab.display.Displayable {
     private final Path dir;
     private final List<JsonNode> rowTrees;
     private final Table summary;
@@ -248,6 +248,69 @@ public final class Results {
     /** The folder this was loaded from. */
     public Path dir() {
         return dir;
+    }
+
+    /** The headline: the folder, its reproduction, rows, whether interrupted, the host it ran on. */
+    @Override
+    public Table headline() {
+        return heimdall.lab.display.Headline.of("results: " + (dir.getFileName() == null ? dir : dir.getFileName()))
+                .row("reproduction", reproduction())
+                .row("rows", resultRows().size())
+                .row("interrupted", interrupted() ? "yes: " + interruption() : "no")
+                .row("host", env == null ? "(no environment.json)" : env.hostname() + ", kernel " + env.kernelRelease())
+                .row("started", env == null || env.started() == null ? "" : env.started())
+                .row("schema", schemaVersion())
+                .row("folder", dir)
+                .table();
+    }
+
+    /** The summary, one row a result row ({@link Tables#summary}). */
+    @Override
+    public Table detail() {
+        return Tables.summary(this);
+    }
+
+    /** Most lines a plot of {@link #chart()} may hold and stay readable (one legend entry each). */
+    private static final int CHART_SERIES = 16;
+
+    /**
+     * The first of the folder's plots ({@link Plots#all}) with at most 16 lines; for a folder of more
+     * rows than that (a sweep saved whole), the added cost of its first 40 rows as bars; null when
+     * neither applies.
+     */
+    @Override
+    public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
+        var readable = Plots.all(this).values().stream().filter(c -> c.getSeriesMap().size() <= CHART_SERIES)
+                .findFirst();
+        if (readable.isPresent() || !summary.columnNames().contains("added_ns")) {
+            return readable.orElse(null);
+        }
+        List<String> labels = new ArrayList<>();
+        List<Number> added = new ArrayList<>();
+        for (int i = 0; i < summary.rowCount() && labels.size() < 40; i++) {
+            if (!summary.column("added_ns").isMissing(i)) {
+                List<String> parts = labelParts(i);
+                labels.add(i + ": " + parts.get(parts.size() - 1));
+                added.add(((Number) summary.column("added_ns").get(i)).longValue());
+            }
+        }
+        if (labels.isEmpty()) {
+            return null;
+        }
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(Plots.WIDTH)
+                .height(Plots.HEIGHT).title("added cost by row: " + dir.getFileName()).xAxisTitle("row")
+                .yAxisTitle("added ns").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(75);
+        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(9f));
+        chart.addSeries("added ns", labels, added);
+        return chart;
+    }
+
+    /** The headline, one figure a line, and the summary's first rows. */
+    @Override
+    public String toString() {
+        return text();
     }
 
     /** summary.json as a table; column {@code row} is the row's index (samples' {@code row}). */

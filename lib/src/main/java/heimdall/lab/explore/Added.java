@@ -1,5 +1,7 @@
 package heimdall.lab.explore;
 
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;
@@ -13,7 +15,7 @@ import tech.tablesaw.api.Table;
  * @param measured the call under its floor (or brokered)
  * @param baseline the call it is compared with
  */
-public record Added(Measurement measured, Measurement baseline) {
+public record Added(Measurement measured, Measurement baseline) implements Displayable {
     /** Median minus the baseline's median, ns. */
     public long addedNs() {
         return measured.median() - baseline.median();
@@ -57,9 +59,30 @@ public record Added(Measurement measured, Measurement baseline) {
         return Measurement.plot(measured, baseline);
     }
 
+    /** The headline: the added cost, the ratio, both medians and p99s. */
+    @Override
+    public Table headline() {
+        return Headline.of("added: " + measured.label() + " over " + baseline.label())
+                .row("added", Headline.ns(addedNs()))
+                .row("ratio", Headline.ratio(ratio()))
+                .row("median", Headline.ns(measured.median()))
+                .row("median, baseline", Headline.ns(baseline.median()))
+                .row("p99", Headline.ns(measured.p99()))
+                .row("p99, baseline", Headline.ns(baseline.p99()))
+                .row("runs", measured.runs().size() + " and " + baseline.runs().size()
+                        + (measured.interrupted() || baseline.interrupted() ? " (interrupted)" : ""))
+                .table();
+    }
+
+    /** Both distributions on one ECDF ({@link #plot()}). */
+    @Override
+    public XYChart chart() {
+        return plot();
+    }
+
+    /** The headline, one figure a line. */
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%s adds %,d ns over %s (%.3f×)", measured.label(), addedNs(),
-                baseline.label(), ratio());
+        return text();
     }
 }

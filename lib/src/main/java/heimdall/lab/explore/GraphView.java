@@ -1,6 +1,8 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Site;
@@ -18,7 +20,7 @@ import tech.tablesaw.api.Table;
  * An imported syscall graph (checked against its pins): its sites and entries, walks over it, and
  * its preparation into the follower's layouts ({@link #prepare()}).
  */
-public final class GraphView {
+public final class GraphView implements Displayable {
     private final GraphFiles.Imported imported;
     private final String origin;
 
@@ -110,9 +112,50 @@ public final class GraphView {
         return new PreparedView(this, pg, l, "asked for");
     }
 
+    /** The headline: sites, calls, entries, whether pinned, where from. */
+    @Override
+    public Table headline() {
+        return Headline.of("graph (" + origin + ")")
+                .row("sites", graph().siteCount())
+                .row("calls", graph().sites().stream().mapToInt(Site::syscall).distinct().count())
+                .row("entries", String.join(" ", entries()))
+                .row("pinned", imported.pinned() ? "yes (sha256 checked)" : "no")
+                .row("nodes", imported.nodes())
+                .table();
+    }
+
+    /** One row a site ({@link #table()}). */
+    @Override
+    public Table detail() {
+        return table();
+    }
+
+    /** Sites by system call, the 20 most frequent, a bar each. */
+    @Override
+    public org.knowm.xchart.CategoryChart chart() {
+        java.util.Map<String, Long> bySyscall = new java.util.TreeMap<>();
+        for (Site s : graph().sites()) {
+            bySyscall.merge(s.name(), 1L, Long::sum);
+        }
+        List<java.util.Map.Entry<String, Long>> top = bySyscall.entrySet().stream()
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(20).toList();
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder()
+                .width(heimdall.lab.analysis.Plots.WIDTH).height(heimdall.lab.analysis.Plots.HEIGHT)
+                .title("sites by system call: graph (" + origin + ")").xAxisTitle("call").yAxisTitle("sites").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(45);
+        if (top.isEmpty()) {
+            chart.addSeries("sites", List.of("none"), List.of(0));
+        } else {
+            chart.addSeries("sites", top.stream().map(java.util.Map.Entry::getKey).toList(),
+                    top.stream().map(java.util.Map.Entry::getValue).toList());
+        }
+        return chart;
+    }
+
+    /** The headline, one figure a line, and the first sites. */
     @Override
     public String toString() {
-        return "graph (" + origin + "): " + graph().siteCount() + " sites, entries " + entries()
-                + (imported.pinned() ? ", pinned" : ", unpinned");
+        return text();
     }
 }

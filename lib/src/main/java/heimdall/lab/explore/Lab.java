@@ -172,6 +172,19 @@ public final class Lab {
         return graph(dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX));
     }
 
+    /** This JVM's measurements, to save as a results folder ({@link Session#save()}). */
+    public static Session session() {
+        return Session.current();
+    }
+
+    /**
+     * Two floors call by call, interleaved run by run: {@code Lab.compare(mine, podman).calls("getppid")}
+     * ({@link FloorCompare}).
+     */
+    public static FloorCompare compare(FloorView floorA, FloorView floorB) {
+        return new FloorCompare(floorA, floorB);
+    }
+
     /**
      * Records the graph of a command run under ptrace; the files are written into a private scratch
      * folder, imported with their pins and removed.

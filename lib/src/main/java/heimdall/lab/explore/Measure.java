@@ -132,6 +132,23 @@ public final class Measure {
      * @throws Refusal when a child does not complete (killed by its floor, the call not allowed)
      */
     public Measurement run() {
+        Measurement m = runUnrecorded();
+        Session.current().record(m, call, floors);
+        return m;
+    }
+
+    /** The call measured. */
+    Call call() {
+        return call;
+    }
+
+    /** The floors it runs under, oldest first. */
+    List<Floor> floors() {
+        return List.copyOf(floors);
+    }
+
+    /** {@link #run()} without recording the measurement in the session (a turn of {@link Interleaved}). */
+    Measurement runUnrecorded() {
         spec(0); // checks the whole spec before any child runs
         List<long[]> got = new ArrayList<>();
         List<Integer> placements = new ArrayList<>();

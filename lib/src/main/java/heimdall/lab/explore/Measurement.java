@@ -2,6 +2,8 @@ package heimdall.lab.explore;
 
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +31,7 @@ import tech.tablesaw.api.Table;
  * @param runMedians each run's median
  */
 public record Measurement(String label, List<String> floors, int cpu, List<Integer> placements, List<long[]> runs,
-        int runsAsked, boolean interrupted, Stats.Summary summary, long[] runMedians) {
+        int runsAsked, boolean interrupted, Stats.Summary summary, long[] runMedians) implements Displayable {
 
     public Measurement {
         floors = List.copyOf(floors);
@@ -97,6 +99,17 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         return new Added(this, baseline);
     }
 
+    /**
+     * Saves this measurement as an ordinary results folder of floor-cost's kind in {@code dir} (absent,
+     * or an empty folder of ours): one row, beside this session's bare measurement of the same call
+     * when there is one ({@link Session}); {@code ./lab compare} and {@code Results.load} read it.
+     *
+     * @throws heimdall.lab.BadInput when it was not measured in this session, or under no floor
+     */
+    public java.nio.file.Path save(java.nio.file.Path dir) {
+        return Session.current().saveOne(this, dir);
+    }
+
     /** One row: the figures floor-cost reports for a row. */
     public Table table() {
         return Table.create(label,
@@ -149,9 +162,40 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         return l;
     }
 
+    /**
+     * The headline figures: runs, samples, median, p99, min, max, the run medians and their spread.
+     * A figure with an interval takes it as {@link Headline#row(String, Object, Object)}'s third argument.
+     */
+    @Override
+    public Table headline() {
+        return Headline.of(label)
+                .row("floors", floors.isEmpty() ? "none" : String.join(" + ", floors))
+                .row("runs", runs.size() + " of " + runsAsked + (interrupted ? " (interrupted)" : ""))
+                .row("samples", Headline.count(count()))
+                .row("median", Headline.ns(median()))
+                .row("p99", Headline.ns(p99()))
+                .row("min .. max", Headline.ns(summary.min()) + " .. " + Headline.ns(summary.max()))
+                .row("run medians", Arrays.toString(runMedians) + " ns")
+                .row("spread", String.format(java.util.Locale.ROOT, "%.3f%s", spread(), noisy() ? " (noisy)" : ""))
+                .row("cpu", cpu)
+                .table();
+    }
+
+    /** One row a run ({@link #runsTable()}). */
+    @Override
+    public Table detail() {
+        return runsTable();
+    }
+
+    /** The ECDF of every sample ({@link #plot()}). */
+    @Override
+    public XYChart chart() {
+        return plot();
+    }
+
+    /** The headline, one figure a line, and one line a run. */
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%s: median %,d ns, p99 %,d ns, %d runs%s", label, median(), p99(),
-                runs.size(), interrupted ? " (interrupted)" : "");
+        return text();
     }
 }

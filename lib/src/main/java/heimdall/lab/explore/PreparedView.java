@@ -1,6 +1,8 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.analysis.Plots;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
@@ -20,7 +22,7 @@ import tech.tablesaw.api.Table;
  * A graph prepared in every layout, one of them chosen: replay traces through them, or step a cursor
  * by hand ({@link #cursor}).
  */
-public final class PreparedView {
+public final class PreparedView implements Displayable {
     private final GraphView graph;
     private final PreparedGraph prepared;
     private final Layout layout;
@@ -144,9 +146,46 @@ public final class PreparedView {
         return layout.minimized() ? prepared.minimized().states() : prepared.machine().states();
     }
 
+    /** The headline: the layout used and why, its payload, the machine's states, the layouts refused. */
+    @Override
+    public Table headline() {
+        return Headline.of("prepared " + layout.wire())
+                .row("layout", layout.wire())
+                .row("why", reason)
+                .row("payload", Headline.count(prepared.layout(layout).payloadBytes()) + " bytes")
+                .row("states", prepared.machine().states() + " (" + prepared.minimized().states() + " minimized)")
+                .row("layouts", prepared.layouts().size() + " prepared, " + prepared.refusals().size() + " refused")
+                .table();
+    }
+
+    /** One row a layout ({@link #layouts()}). */
+    @Override
+    public Table detail() {
+        return layouts();
+    }
+
+    /** Payload bytes by layout, a bar each (refused layouts absent). */
+    @Override
+    public CategoryChart chart() {
+        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
+                .title("payload bytes by layout (" + layout.wire() + " used)").xAxisTitle("layout")
+                .yAxisTitle("payload bytes").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(30);
+        List<String> names = new ArrayList<>();
+        List<Long> bytes = new ArrayList<>();
+        for (Map.Entry<Layout, Prepared> e : prepared.layouts().entrySet()) {
+            names.add(e.getKey().wire());
+            bytes.add(e.getValue().payloadBytes());
+        }
+        chart.addSeries("payload bytes", names, bytes);
+        return chart;
+    }
+
+    /** The headline, one figure a line, and one line a layout. */
     @Override
     public String toString() {
-        return "prepared " + layout.wire() + " (" + reason + "), " + states() + " states";
+        return text();
     }
 
     /** The layout's own cursor at {@code entry}, recording nothing (for loops of your own). */

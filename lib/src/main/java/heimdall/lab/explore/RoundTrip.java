@@ -1,6 +1,8 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.broker.SupervisorStats;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import java.util.List;
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.IntColumn;
@@ -20,7 +22,7 @@ import tech.tablesaw.api.Table;
  * @param policyFailure the first exception the Java policy threw (that call was answered EPERM), or null
  */
 public record RoundTrip(String supervisor, String answer, Measurement measurement, List<SupervisorStats> stats,
-        String lastOutcome, String policyFailure) {
+        String lastOutcome, String policyFailure) implements Displayable {
     public RoundTrip {
         stats = List.copyOf(stats);
     }
@@ -80,8 +82,39 @@ public record RoundTrip(String supervisor, String answer, Measurement measuremen
         return measurement.floors().isEmpty() ? "no filter" : String.join(" + ", measurement.floors());
     }
 
+    /** The headline: supervisor, answer, floor, median and p99 of the round trip, the decisions summed. */
+    @Override
+    public Table headline() {
+        return Headline.of("round trip: " + measurement.label())
+                .row("supervisor", supervisor)
+                .row("answer", answer)
+                .row("median", Headline.ns(median()))
+                .row("p99", Headline.ns(measurement.p99()))
+                .row("runs", measurement.runs().size() + " of " + measurement.runsAsked()
+                        + (measurement.interrupted() ? " (interrupted)" : ""))
+                .row("received", Headline.count(stats.stream().mapToLong(SupervisorStats::received).sum()))
+                .row("answered", Headline.count(stats.stream().mapToLong(SupervisorStats::answered).sum()))
+                .row("last call", lastOutcome)
+                .row("policy failure", policyFailure == null ? "none" : policyFailure)
+                .row("under", floor())
+                .table();
+    }
+
+    /** The supervisor's decisions, one row a run ({@link #decisions()}). */
+    @Override
+    public Table detail() {
+        return decisions();
+    }
+
+    /** The round trips' ECDF ({@link #plot()}). */
+    @Override
+    public XYChart chart() {
+        return plot();
+    }
+
+    /** The headline, one figure a line, and the decisions a run. */
     @Override
     public String toString() {
-        return measurement + ", last call " + lastOutcome + ", under " + floor();
+        return text();
     }
 }

@@ -2,6 +2,8 @@ package heimdall.lab.explore;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.analysis.Plots;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.Trace;
 import heimdall.lab.graph.prepared.Cursor;
@@ -20,7 +22,7 @@ import tech.tablesaw.api.Table;
  * A cursor stepped by hand, keeping each decision: {@code step("getppid")}, {@code deliver("signal:SIGUSR1")},
  * {@code reset()}, or a whole trace with {@link #run(int[])}. Owned by one thread, as a cursor is.
  */
-public final class Stepper {
+public final class Stepper implements Displayable {
     private final Graph graph;
     private final List<String> signals;
     private final Cursor cursor;
@@ -166,8 +168,32 @@ public final class Stepper {
         return graph;
     }
 
+    /** The headline: decisions, denials, the state and depth now. */
+    @Override
+    public Table headline() {
+        return Headline.of("cursor " + label)
+                .row("decisions", decisions.size())
+                .row("denied", denied())
+                .row("state", cursor.state())
+                .row("depth", cursor.depth())
+                .table();
+    }
+
+    /** One row a decision ({@link #table()}). */
+    @Override
+    public Table detail() {
+        return table();
+    }
+
+    /** The state by step ({@link #plot()}). */
+    @Override
+    public XYChart chart() {
+        return plot();
+    }
+
+    /** The headline, one figure a line, and the first decisions. */
     @Override
     public String toString() {
-        return "cursor " + label + ": " + decisions.size() + " decisions, " + denied() + " denied, state " + cursor.state();
+        return text();
     }
 }

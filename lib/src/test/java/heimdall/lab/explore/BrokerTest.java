@@ -37,7 +37,7 @@ class BrokerTest {
         }
         assertEquals("java", rt.supervisor());
         assertEquals(Lab.BROKER_FLOOR, rt.floor(), "the default floor, named");
-        assertTrue(rt.toString().endsWith("under " + Lab.BROKER_FLOOR), rt.toString());
+        assertTrue(rt.toString().contains("\n  under           " + Lab.BROKER_FLOOR + "\n"), rt.toString());
         assertNull(rt.policyFailure());
         assertEquals(2, rt.decisions().rowCount());
         assertEquals(1, rt.table().rowCount());
