@@ -1,6 +1,7 @@
 package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import heimdall.lab.display.HtmlTable;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.GraphJmhRow;
 import heimdall.lab.results.GraphLookupRow;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
@@ -329,38 +329,9 @@ public final class Tables {
         return out;
     }
 
-    /**
-     * A table as an HTML {@code <table>} for notebooks: escaped, numbers right-aligned and rounded to
-     * three significant decimals, at most {@code maxRows} rows (a note says how many were left out).
-     */
+    /** A table as an HTML {@code <table>} for notebooks: {@link HtmlTable#of(Table, int)}. */
     public static String html(Table t, int maxRows) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("<table class=\"heimdall-lab\">\n");
-        if (t.name() != null && !t.name().isBlank()) {
-            sb.append("<caption>").append(escape(t.name())).append("</caption>\n");
-        }
-        sb.append("<thead><tr>");
-        for (String n : t.columnNames()) {
-            sb.append("<th>").append(escape(n)).append("</th>");
-        }
-        sb.append("</tr></thead>\n<tbody>\n");
-        int shown = Math.min(maxRows, t.rowCount());
-        for (int i = 0; i < shown; i++) {
-            sb.append("<tr>");
-            for (Column<?> c : t.columns()) {
-                boolean numeric = c instanceof NumericColumn<?>;
-                sb.append(numeric ? "<td style=\"text-align:right\">" : "<td>");
-                sb.append(escape(cell(c, i)));
-                sb.append("</td>");
-            }
-            sb.append("</tr>\n");
-        }
-        sb.append("</tbody>\n</table>\n");
-        if (shown < t.rowCount()) {
-            sb.append("<p>").append(t.rowCount() - shown).append(" more rows not shown (").append(t.rowCount())
-                    .append(" in all)</p>\n");
-        }
-        return sb.toString();
+        return HtmlTable.of(t, maxRows);
     }
 
     /**
@@ -390,28 +361,11 @@ public final class Tables {
 
     /** {@link #html(Table, int)} with up to 200 rows. */
     public static String html(Table t) {
-        return html(t, 200);
+        return HtmlTable.of(t, 200);
     }
 
     private static String cell(Column<?> c, int i) {
-        if (c.isMissing(i)) {
-            return "";
-        }
-        if (c instanceof DoubleColumn d) {
-            double v = d.getDouble(i);
-            if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-                return String.format("%.0f", v);
-            }
-            return Math.abs(v) >= 100 ? String.format("%.1f", v) : String.format("%.3g", v);
-        }
-        if (c instanceof BooleanColumn b) {
-            return String.valueOf(b.get(i));
-        }
-        return c.getString(i);
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return HtmlTable.cell(c, i);
     }
 
     private static List<String> present(Table t, List<String> names) {

@@ -2,8 +2,6 @@ package heimdall.lab.display;
 
 import heimdall.lab.Printable;
 import heimdall.lab.Refusal;
-import heimdall.lab.analysis.Plots;
-import heimdall.lab.analysis.Tables;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
@@ -39,10 +38,10 @@ public final class Display {
     /** The headline table, then the detail table's first {@value #DETAIL_ROWS} rows, as escaped HTML. */
     public static String html(Displayable d) {
         StringBuilder sb = new StringBuilder("<div class=\"heimdall-lab-value\">\n");
-        sb.append(Tables.html(d.headline()));
+        sb.append(HtmlTable.of(d.headline(), 200));
         Table detail = d.detail();
         if (detail != null && detail.rowCount() > 0) {
-            sb.append(Tables.html(detail, DETAIL_ROWS));
+            sb.append(HtmlTable.of(detail, DETAIL_ROWS));
         }
         return sb.append("</div>\n").toString();
     }
@@ -132,7 +131,7 @@ public final class Display {
     public static byte[] png(Chart<?, ?> chart) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            if (!ImageIO.write(Plots.image(chart), "png", out)) {
+            if (!ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", out)) {
                 throw new Refusal("no PNG writer available in this JVM");
             }
         } catch (IOException e) {
