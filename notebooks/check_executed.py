@@ -1,5 +1,8 @@
 """Checks executed notebooks: no error output, every code cell executed, and at least one table
-(text/html holding a <table>) and one plot (image/png) in each.
+(text/html holding a <table>) and one plot (image/png) in each; and that each reads like a short paper: its
+first cell states its **Question.**, and every code cell whose source prints a finding (a line starting
+"Finding:", computed by the cell from the data, never typed in a markdown cell) shows that line in its output.
+A notebook that prints no finding yet is named on a note line (not a failure).
 
 usage: check_executed.py [--sources DIR] EXECUTED.ipynb...
 
@@ -12,6 +15,25 @@ import os
 import sys
 
 
+FINDING = "Finding:"
+
+
+def finding_lines(cell):
+    """The lines of a code cell's text output that start with FINDING."""
+    lines = []
+    for out in cell.get("outputs", []):
+        text = out.get("text", "") if out.get("output_type") == "stream" else out.get("data", {}).get("text/plain", "")
+        lines += [l.strip() for l in "".join(text).splitlines() if l.strip().startswith(FINDING)]
+    return lines
+
+
+def findings(path):
+    """Every finding line the executed notebook printed, in order (for the note line and the report)."""
+    with open(path) as f:
+        nb = json.load(f)
+    return [l for c in nb.get("cells", []) if c.get("cell_type") == "code" for l in finding_lines(c)]
+
+
 def problems(path):
     try:
         with open(path) as f:
@@ -21,9 +43,14 @@ def problems(path):
     found = []
     images = 0
     tables = 0
-    for i, cell in enumerate(nb.get("cells", [])):
+    cells = nb.get("cells", [])
+    if not cells or "**question.**" not in "".join(cells[0].get("source", "")).lower():
+        found.append("the first cell does not state the notebook's **Question.**")
+    for i, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
+        if FINDING in "".join(cell.get("source", "")) and not finding_lines(cell):
+            found.append(f"cell {i} prints no '{FINDING}' line (its finding sentence is missing from the output)")
         if cell.get("execution_count") is None and "".join(cell.get("source", "")).strip():
             found.append(f"cell {i} was not executed")
         for out in cell.get("outputs", []):
@@ -66,7 +93,9 @@ def main(argv):
             for f in found:
                 print(f"{os.path.basename(p)}: {f}", file=sys.stderr)
         else:
-            print(f"{os.path.basename(p)}: ok", file=sys.stderr)
+            n = len(findings(p))
+            print(f"{os.path.basename(p)}: ok, {n} finding(s)" if n
+                  else f"{os.path.basename(p)}: ok (note: prints no '{FINDING}' line yet)", file=sys.stderr)
     return 1 if bad else 0
 
 
