@@ -4,11 +4,12 @@ first cell states its **Question.**, and every code cell whose source prints a f
 "Finding:", computed by the cell from the data, never typed in a markdown cell) shows that line in its output.
 A notebook that prints no finding yet is named on a note line (not a failure).
 
-usage: check_executed.py [--sources DIR] EXECUTED.ipynb...
+usage: check_executed.py [--sources DIR | --expect] EXECUTED.ipynb...
 
 With --sources, every DIR/*.ipynb must also have an executed copy among EXECUTED (a notebook whose
 execution failed has none). Prints one line per problem, naming the notebook, the cell and what is
-missing; exit 1 when any notebook fails, 0 when all are ok.
+missing. With --expect, every EXECUTED path given must exist (notebooks/run NAME.ipynb: a named notebook whose
+execution failed has none). Exit 1 when any notebook fails, 0 when all are ok.
 """
 import json
 import os
@@ -70,20 +71,28 @@ def problems(path):
 
 def main(argv):
     sources = None
-    if argv[:1] == ["--sources"]:
+    expect = argv[:1] == ["--expect"]
+    if expect:
+        argv = argv[1:]
+    elif argv[:1] == ["--sources"]:
         if len(argv) < 2:
             print("check_executed: --sources needs a folder", file=sys.stderr)
             return 2
         sources, argv = argv[1], argv[2:]
     paths = [p for p in argv if os.path.exists(p)]
     bad = 0
+    if expect:
+        for p in argv:
+            if not os.path.exists(p):
+                bad += 1
+                print(f"{os.path.basename(p)}: no executed copy (its execution failed)", file=sys.stderr)
     if sources is not None:
         executed = {os.path.basename(p) for p in paths}
         for name in sorted(os.listdir(sources)):
             if name.endswith(".ipynb") and name not in executed:
                 bad += 1
                 print(f"{name}: no executed copy (its execution failed or was skipped)", file=sys.stderr)
-    if not paths and sources is None:
+    if not paths and sources is None and not bad:
         print("check_executed: no notebooks given", file=sys.stderr)
         return 1
     for p in paths:
