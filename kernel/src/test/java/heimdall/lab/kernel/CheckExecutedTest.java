@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * notebooks/check_executed.py, the CI gate after the notebooks run: it must pass a notebook with a
- * table and a plot, and name every notebook that lacks one, holds an error, left a cell unexecuted
- * or has no executed copy at all.
+ * question, a table and a plot, and name every notebook that lacks one, holds an error, left a cell
+ * unexecuted, lost a finding it prints (a cell whose source prints "Finding:" without that line in its
+ * output) or has no executed copy at all.
  */
 class CheckExecutedTest {
     static final Path SCRIPT = Path.of("../notebooks/check_executed.py").toAbsolutePath().normalize();
@@ -36,7 +37,12 @@ class CheckExecutedTest {
         write(out.resolve("notable.ipynb"), cell(1, png));
         write(out.resolve("error.ipynb"), cell(1, table, png) + "," + cell(2, error));
         write(out.resolve("unrun.ipynb"), cell(1, table, png) + "," + cell(null));
-        for (String name : List.of("good", "noplot", "notable", "error", "unrun", "failed")) {
+        String finding = "{\"output_type\": \"stream\", \"name\": \"stdout\", \"text\": [\"x\\n\", \"Finding: 7 ns [4, 9]\\n\"]}";
+        write(out.resolve("found.ipynb"), findingCell(1, finding) + "," + cell(2, table, png));
+        write(out.resolve("lost.ipynb"), findingCell(1) + "," + cell(2, table, png));
+        Files.writeString(out.resolve("noquestion.ipynb"), "{\"cells\": [" + cell(1, table, png)
+                + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+        for (String name : List.of("good", "noplot", "notable", "error", "unrun", "found", "lost", "noquestion", "failed")) {
             write(src.resolve(name + ".ipynb"), cell(null));
         }
 
@@ -54,9 +60,20 @@ class CheckExecutedTest {
         assertTrue(t.contains("good.ipynb: ok"), t);
         assertTrue(t.contains("noplot.ipynb: no image/png output"), t);
         assertTrue(t.contains("notable.ipynb: no text/html table output"), t);
-        assertTrue(t.contains("error.ipynb: cell 1: EvalException: boom"), t);
-        assertTrue(t.contains("unrun.ipynb: cell 1 was not executed"), t);
+        assertTrue(t.contains("error.ipynb: cell 2: EvalException: boom"), t);
+        assertTrue(t.contains("unrun.ipynb: cell 2 was not executed"), t);
+        assertTrue(t.contains("found.ipynb: ok, 1 finding(s)"), t);
+        assertTrue(t.contains("lost.ipynb: cell 1 prints no 'Finding:' line"), t);
+        assertTrue(t.contains("noquestion.ipynb: the first cell does not state the notebook's **Question.**"), t);
+        assertTrue(t.contains("good.ipynb: ok (note: prints no 'Finding:' line yet)"), t);
         assertTrue(t.contains("failed.ipynb: no executed copy"), t);
+
+        // notebooks/run NAME.ipynb: the named copies are expected, a missing one named
+        Outcome named = run(python, List.of("--expect", out.resolve("found.ipynb").toString(),
+                out.resolve("failed.ipynb").toString()));
+        assertEquals(1, named.exit(), named.text());
+        assertTrue(named.text().contains("found.ipynb: ok, 1 finding(s)"), named.text());
+        assertTrue(named.text().contains("failed.ipynb: no executed copy (its execution failed)"), named.text());
     }
 
     /**
@@ -111,7 +128,17 @@ class CheckExecutedTest {
                 + ", \"source\": [\"x\"], \"outputs\": [" + String.join(",", outputs) + "]}";
     }
 
+    /** A code cell whose source prints a finding, with the outputs given. */
+    private static String findingCell(Integer count, String... outputs) {
+        return "{\"cell_type\": \"code\", \"metadata\": {}, \"execution_count\": " + count
+                + ", \"source\": [\"System.out.println(\\\"Finding: \\\" + x);\"], \"outputs\": ["
+                + String.join(",", outputs) + "]}";
+    }
+
+    /** A notebook: its question (a markdown cell, cell 0), then the cells given. */
     private static void write(Path file, String cells) throws Exception {
-        Files.writeString(file, "{\"cells\": [" + cells + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+        String question = "{\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\"# T\\n\", \"**Question.** Q?\"]}";
+        Files.writeString(file, "{\"cells\": [" + question + "," + cells
+                + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
     }
 }
