@@ -1,6 +1,7 @@
 package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import heimdall.lab.results.ReproductionKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,7 @@ import java.util.Map;
  * How {@link Compare} lines up the rows of one reproduction: the fields that name a row (its
  * identity, the same on every host), the figure compared and the published figure beside it.
  *
- * <p>Only reproductions listed here are compared; others are refused rather than lined up by a
+ * <p>Only kinds that declare an identity are compared; others are refused rather than lined up by a
  * guessed key.
  *
  * @param reproduction the reproduction's name, as summary.json gives it
@@ -20,22 +21,15 @@ import java.util.Map;
  * @param unit the unit of median and added, for column and axis titles
  */
 record CompareSpec(String reproduction, List<String> keys, String median, String added, String published, String unit) {
-    /** The floor rows' identity: floor, call, and for brokered rows supervisor, answer, placement, wake-up. */
-    private static final List<String> FLOOR_KEYS = List.of("what", "call", "supervisor", "answer", "placement", "sync_wakeup", "reference");
-
+    /** Every kind with a {@link ReproductionKind#identity() row identity}, by name (the registry says which). */
     static final Map<String, CompareSpec> SUPPORTED = supported();
 
     private static Map<String, CompareSpec> supported() {
         Map<String, CompareSpec> m = new LinkedHashMap<>();
-        m.put("floor-cost", new CompareSpec("floor-cost", FLOOR_KEYS, "median_ns", "added_ns", "published.added_ns", "ns"));
-        m.put("host-load", new CompareSpec("host-load",
-                java.util.stream.Stream.concat(java.util.stream.Stream.of("load"), FLOOR_KEYS.stream()).toList(),
-                "median_ns", "added_ns", "published.added_ns", "ns"));
-        m.put("graph-lookup", new CompareSpec("graph-lookup", List.of("graph", "trace", "layout"),
-                "ns_per_event_median", "ns_per_event_median", "published_ns_per_event", "ns/event"));
-        // kernel-matrix: a row is a kernel's section and row; its emulated kernels' rows compare by ratio only
-        m.put("kernel-matrix", new CompareSpec("kernel-matrix", List.of("kernel", "section", "what"), "median_ns", "added_ns",
-                "published", "ns"));
+        for (ReproductionKind<?> k : ReproductionKind.all()) {
+            k.identity().ifPresent(id -> m.put(k.name(), new CompareSpec(k.name(), id.keys(), id.median(), id.added(),
+                    id.published(), id.unit())));
+        }
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -16,13 +16,13 @@ import java.util.Set;
 import java.util.function.Function;
 import javax.imageio.ImageIO;
 import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.KernelBitmapRow;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.MeasuredCallRow;
 import heimdall.lab.results.FollowerCostRow;
-import heimdall.lab.results.ResultKind;
 import heimdall.lab.results.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -95,41 +95,60 @@ public final class Plots {
      * when there are load rows; {@code graph-by-layout.png} for graph rows.
      */
     public static Map<String, Chart<?, ?>> all(Results r) {
+        // each kind says which of the families below it draws (reproduce.ReproductionKinds)
+        return r.kind() instanceof KindPlots p ? p.plots(r) : new LinkedHashMap<>();
+    }
+
+    /** graph-lookup's and graph-jmh's plots: {@code graph-by-layout.png}. */
+    public static Map<String, Chart<?, ?>> graphPlots(Results r) {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
-        ResultKind kind = r.kind();
-        if (kind == ResultKind.GRAPH_LOOKUP || kind == ResultKind.GRAPH_JMH) {
-            charts.put("graph-by-layout.png", graphByLayout(r));
-            return charts;
+        charts.put("graph-by-layout.png", graphByLayout(r));
+        return charts;
+    }
+
+    /** follower-cost's plots: per hook, each row's calls without and with the follower; the added cost per row. */
+    public static Map<String, Chart<?, ?>> followerPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        if (r.hasCallSamples()) {
+            for (String hook : followerHooks(r)) {
+                charts.put("ecdf-" + slug(hook) + ".png", followerEcdf(r, hook));
+            }
         }
-        if (kind == ResultKind.FOLLOWER_COST) {
-            // per hook, each row's calls without and with the follower; the added cost per row
-            if (r.hasCallSamples()) {
-                for (String hook : followerHooks(r)) {
-                    charts.put("ecdf-" + slug(hook) + ".png", followerEcdf(r, hook));
-                }
-            }
-            if (r.followerCost().stream().anyMatch(row -> row.addedNs() != null)) {
-                charts.put("added-cost.png", followerAdded(r));
-            }
-            return charts;
+        if (r.followerCost().stream().anyMatch(row -> row.addedNs() != null)) {
+            charts.put("added-cost.png", followerAdded(r));
         }
-        if (kind == ResultKind.KERNEL_MATRIX) {
-            // the brokered round trip (hundreds of times the call) on a panel of its own, so that the calls'
-            // and the follower's ratios (tenths) are not flattened against it
-            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && !brokeredRow(row))) {
-                charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r, false));
-            }
-            if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && brokeredRow(row))) {
-                charts.put("added-ratio-broker-by-kernel.png", kernelMatrixRatios(r, true));
-            }
-            return charts;
+        return charts;
+    }
+
+    /** kernel-matrix's plots: the added ratios by kernel, the brokered round trip on a panel of its own. */
+    public static Map<String, Chart<?, ?>> kernelMatrixPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        // the brokered round trip (hundreds of times the call) on a panel of its own, so that the calls'
+        // and the follower's ratios (tenths) are not flattened against it
+        if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && !brokeredRow(row))) {
+            charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r, false));
         }
-        if (kind == ResultKind.LANES) {
-            if (r.lanes().stream().anyMatch(l -> l.wallMsMedian() != null)) {
-                charts.put("wall-by-variant.png", wallByVariant(r));
-            }
-            return charts;
+        if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && brokeredRow(row))) {
+            charts.put("added-ratio-broker-by-kernel.png", kernelMatrixRatios(r, true));
         }
+        return charts;
+    }
+
+    /** lanes' plots: {@code wall-by-variant.png}. */
+    public static Map<String, Chart<?, ?>> lanesPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        if (r.lanes().stream().anyMatch(l -> l.wallMsMedian() != null)) {
+            charts.put("wall-by-variant.png", wallByVariant(r));
+        }
+        return charts;
+    }
+
+    /**
+     * The plots of rows that time calls one by one (floor-cost, host-load, attach-cost, kernel-bitmap):
+     * the distributions per floor group or per variant, and the run medians per section.
+     */
+    public static Map<String, Chart<?, ?>> callPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
         // samples.arrow, or without it (a committed folder) the compact distributions.json
         boolean samples = r.hasCallSamples();
         if (samples && r.variants().contains("filtered")) {
@@ -149,15 +168,25 @@ public final class Plots {
                 charts.put("run-medians-" + g.slug() + ".png", runMedians(r, g));
             }
         }
-        if (kind == ResultKind.KERNEL_BITMAP) {
-            if (!placementRows(r, KernelBitmapRow.Loop.BARE).isEmpty()) {
-                charts.put("by-placement.png", byPlacement(r));
-            }
-            if (!placementRows(r, KernelBitmapRow.Loop.SELFTEST).isEmpty()) {
-                charts.put("by-placement-selftest-loop.png", byPlacement(r, SELFTEST_LOOP));
-            }
+        return charts;
+    }
+
+    /** kernel-bitmap's plots: {@link #callPlots} and the configurations by code placement, per loop. */
+    public static Map<String, Chart<?, ?>> kernelBitmapPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = callPlots(r);
+        if (!placementRows(r, KernelBitmapRow.Loop.BARE).isEmpty()) {
+            charts.put("by-placement.png", byPlacement(r));
         }
-        if (samples && kind == ResultKind.FLOOR_COST) {
+        if (!placementRows(r, KernelBitmapRow.Loop.SELFTEST).isEmpty()) {
+            charts.put("by-placement-selftest-loop.png", byPlacement(r, SELFTEST_LOOP));
+        }
+        return charts;
+    }
+
+    /** floor-cost's plots: {@link #callPlots} and, per answer, the brokered rows' ECDFs and faster round trips. */
+    public static Map<String, Chart<?, ?>> floorCostPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = callPlots(r);
+        if (r.hasCallSamples()) {
             for (String answer : answers(r)) {
                 charts.put("broker-cdf-" + slug(answer) + ".png", brokerCdf(r, answer));
                 if (!fasterRows(r, answer).isEmpty()) {
@@ -165,8 +194,37 @@ public final class Plots {
                 }
             }
         }
-        if (kind == ResultKind.HOST_LOAD && r.hostLoad().stream().anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
+        return charts;
+    }
+
+    /** host-load's plots: {@link #callPlots} and the p99 against the load average. */
+    public static Map<String, Chart<?, ?>> hostLoadPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = callPlots(r);
+        if (r.hostLoad().stream().anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
             charts.put("p99-vs-load.png", p99VsLoad(r));
+        }
+        return charts;
+    }
+
+    /**
+     * explore-check's plots: both sources' samples as ECDFs ({@code distribution-filtered.png}) and
+     * their run medians ({@code run-medians.png}).
+     */
+    public static Map<String, Chart<?, ?>> exploreCheckPlots(Results r) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        if (r.hasCallSamples() && r.variants().contains("filtered")) {
+            charts.put("distribution-filtered.png", distributionOf(r, "filtered"));
+        }
+        List<Integer> rows = new ArrayList<>();
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            rows.add(i);
+        }
+        boolean runMedians = r.rows(ExploreCheckRow.class).stream()
+                .anyMatch(row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty());
+        if (runMedians) {
+            String title = "floor-cost row code and fluent API";
+            charts.put("run-medians.png", runValues(r, new Group("sources", title, rows), ExploreCheckRow.class,
+                    ExploreCheckRow::runMediansNs, null, "Per-run medians: " + title, "median of a run (ns)"));
         }
         return charts;
     }

@@ -13,7 +13,7 @@ import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.KernelBitmapRow;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.MeasuredCallRow;
-import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
@@ -114,7 +114,7 @@ public final class Results {
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
-    public ResultKind kind() {
+    public ReproductionKind<?> kind() {
         return typed.kind();
     }
 
@@ -125,7 +125,7 @@ public final class Results {
 
     /** The reproduction that wrote this folder (summary.json's, or an older folder's environment.json's). */
     public String reproduction() {
-        return kind().reproduction();
+        return kind().name();
     }
 
     /**
@@ -150,7 +150,7 @@ public final class Results {
         return Compare.load(List.of(dirs));
     }
 
-    /** summary.json's rows, typed ({@link ResultKind#rowType()} of {@link #kind}), in row order. */
+    /** summary.json's rows, typed ({@link ReproductionKind#rowType()} of {@link #kind}), in row order. */
     public List<ResultRow> resultRows() {
         return typed.rows();
     }
@@ -265,7 +265,7 @@ public final class Results {
 
     /** Whether this is a graph folder (graph-lookup, graph jmh): rows of a graph, trace and layout. */
     public boolean hasGraphRows() {
-        return kind() == ResultKind.GRAPH_LOOKUP || kind() == ResultKind.GRAPH_JMH;
+        return kind().rowType() == GraphLookupRow.class || kind().rowType() == GraphJmhRow.class;
     }
 
     /**

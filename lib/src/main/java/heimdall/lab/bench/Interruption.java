@@ -1,8 +1,6 @@
 package heimdall.lab.bench;
 
-import heimdall.lab.BadInput;
-import heimdall.lab.Io;
-import heimdall.lab.Refusal;
+import heimdall.lab.ExitCodes;
 import heimdall.lab.child.MeasuredChild;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,17 +104,12 @@ public final class Interruption implements AutoCloseable {
 
         /**
          * The status a shell gives a process that this signal ended: 128 + its number. For a failure,
-         * the status {@code ./lab} gives that exception (as {@code cli.ExitStatus} maps it): 1 a
+         * the status {@code ./lab} gives that exception ({@link ExitCodes#of}, as {@code cli.ExitStatus}
+         * prints it): 1 a
          * refusal, 2 bad input or a file error, 3 a bug.
          */
         public int exitStatus() {
-            if (failure == null) {
-                return 128 + number;
-            }
-            if (failure instanceof Refusal) {
-                return 1;
-            }
-            return failure instanceof BadInput || Io.failureOf(failure) != null ? 2 : 3;
+            return failure == null ? ExitCodes.ofSignal(number) : ExitCodes.of(failure);
         }
 
         @Override

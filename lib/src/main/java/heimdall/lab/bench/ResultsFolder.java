@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.CreatorMark;
@@ -313,16 +316,19 @@ public final class ResultsFolder {
     /**
      * Writes {@code summary.json}: the reproduction's name, {@link #SUMMARY_SCHEMA}, whether a signal
      * stopped the run (and which: {@code "interruption": "terminated (SIGTERM)"}; {@code "signal"} is
-     * null for a notebook or jshell interrupt), and its rows.
+     * null for a notebook or jshell interrupt), and its rows, each as {@link SummaryJson#tree} writes it.
+     * The kind names the folder and fixes the row type, so that what is written is what
+     * {@code Results.load} reads back.
      */
-    public Path writeSummary(String reproduction, Optional<Interruption.Cause> interruption, List<?> rows) {
+    public <R extends ResultRow> Path writeSummary(ReproductionKind<R> kind, Optional<Interruption.Cause> interruption,
+            List<? extends R> rows) {
         Map<String, Object> top = new LinkedHashMap<>();
-        top.put("reproduction", reproduction);
+        top.put("reproduction", kind.name());
         top.put("schema_version", SUMMARY_SCHEMA);
         top.put("interrupted", interruption.isPresent());
         top.put("interruption", interruption.map(Interruption.Cause::said).orElse(null));
         top.put("signal", interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null));
-        top.put("rows", rows);
+        top.put("rows", SummaryJson.trees(kind.cast(rows)));
         return writeJson("summary.json", top);
     }
 

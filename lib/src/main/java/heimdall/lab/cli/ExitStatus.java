@@ -1,6 +1,7 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.ExitCodes;
 import heimdall.lab.Io;
 import heimdall.lab.Printable;
 import heimdall.lab.Refusal;
@@ -8,20 +9,20 @@ import java.io.PrintWriter;
 
 /**
  * The exit statuses of {@code ./lab}, in one place: the {@code --help} footer prints {@link #TEXT}
- * (README, "Exit status", says the same), and {@link #of} maps what a command threw to its status and
- * message.
+ * (README, "Exit status", says the same), and {@link #of} prints what a command threw and returns its
+ * status ({@link ExitCodes#of}, the one mapping).
  */
 public final class ExitStatus {
     private ExitStatus() {}
 
     /** The command did what was asked. */
-    public static final int OK = 0;
+    public static final int OK = ExitCodes.OK;
     /** A run or import was refused for a stated reason ({@link Refusal}). */
-    public static final int REFUSED = 1;
+    public static final int REFUSED = ExitCodes.REFUSED;
     /** Bad input or usage, a file that cannot be read or written, or memory exhausted. */
-    public static final int BAD_INPUT = 2;
+    public static final int BAD_INPUT = ExitCodes.BAD_INPUT;
     /** An internal error: a bug in heimdall-lab. */
-    public static final int BUG = 3;
+    public static final int BUG = ExitCodes.BUG;
 
     /** The statuses as {@code ./lab --help} prints them. */
     public static final String TEXT = """
@@ -46,29 +47,22 @@ public final class ExitStatus {
         if (e instanceof BadInput) {
             // one line by contract: a newline in it came from a value (a path), so it is escaped too
             err.println("lab " + command + ": error: " + Printable.of(e.getMessage()));
-            return BAD_INPUT;
-        }
-        if (e instanceof Refusal) {
+        } else if (e instanceof Refusal) {
             err.println("lab " + command + ": refused: " + Printable.lines(e.getMessage()));
-            return REFUSED;
-        }
-        if (e instanceof OutOfMemoryError) {
+        } else if (e instanceof OutOfMemoryError) {
             // A resource limit, not a bug: say which one and how to raise it.
             err.println("lab " + command + ": error: out of memory: this JVM's heap (at most "
                     + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) is too small for this input or these counts; "
                     + "give it more with JAVA_TOOL_OPTIONS=-Xmx<size> or ask for less");
-            return BAD_INPUT;
-        }
-        String io = Io.failureOf(e);
-        if (io != null) {
+        } else if (Io.failureOf(e) != null) {
             // Reading or writing a file failed (missing, unreadable, a directory, disk full, ...): the
             // file and the reason are the whole story; a stack trace would only hide them.
-            err.println("lab " + command + ": error: " + Printable.of(io));
-            return BAD_INPUT;
+            err.println("lab " + command + ": error: " + Printable.of(Io.failureOf(e)));
+        } else {
+            err.println("lab " + command + ": internal error (a bug, please report): "
+                    + Printable.lines(String.valueOf(e)));
+            e.printStackTrace(err);
         }
-        err.println("lab " + command + ": internal error (a bug, please report): "
-                + Printable.lines(String.valueOf(e)));
-        e.printStackTrace(err);
-        return BUG;
+        return ExitCodes.of(e); // the one mapping, shared with a measurement a failed run stopped
     }
 }

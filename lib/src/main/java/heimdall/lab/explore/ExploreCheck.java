@@ -9,15 +9,15 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.reproduce.FloorCost;
+import heimdall.lab.results.ExploreCheckRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -158,38 +158,29 @@ public final class ExploreCheck {
         });
         FloorBench.Measured pooled = new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
         heimdall.lab.results.FloorCostRow fc = FloorSummary.of(pooled);
-        com.fasterxml.jackson.databind.node.ObjectNode fcRow = heimdall.lab.results.SummaryJson.tree(fc);
-        fcRow.put("source", "floor-cost row code (FloorBench)");
         Measurement fl = Measurement.of("fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns,
                 fluentRuns.size(), false);
         long ourMedian = fl.median();
         long theirMedian = fc.medianNs();
         double ratio = (double) ourMedian / theirMedian;
         boolean within = Math.abs(ratio - 1) <= TOLERANCE;
-        Map<String, Object> flRow = new LinkedHashMap<>();
-        flRow.put("source", "fluent API (Lab.measure)");
-        flRow.put("what", "fluent API, " + row.what());
-        flRow.put("call", row.callName());
-        flRow.put("status", "ok");
-        flRow.put("runs_completed", fluentRuns.size());
-        flRow.put("median_ns", ourMedian);
-        flRow.put("p99_ns", fl.p99());
-        flRow.put("run_medians_ns", java.util.Arrays.stream(fl.runMedians()).boxed().toList());
-        flRow.put("samples", fl.count());
-        flRow.put("spread", Math.round(fl.spread() * 1000) / 1000.0);
-        flRow.put("round_medians_ns", ours.stream().map(Measurement::median).toList());
-        flRow.put("vs_floor_cost", Math.round(ratio * 10000) / 10000.0);
-        flRow.put("tolerance", TOLERANCE);
-        flRow.put("within_tolerance", within);
         List<Long> theirRoundMedians = theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList();
-        fcRow.putPOJO("round_medians_ns", theirRoundMedians);
-        folder.writeSummary("explore-check", Optional.empty(), List.of(fcRow, flRow));
+        List<Long> ourRoundMedians = ours.stream().map(Measurement::median).toList();
+        ExploreCheckRow fcRow = new ExploreCheckRow("floor-cost row code (FloorBench)", fc.what(), fc.call(),
+                fc.status(), fc.runsCompleted(), fc.medianNs(), fc.p99Ns(), fc.medianNoneNs(), fc.addedNs(),
+                fc.runMediansNs(), fc.samples(), fc.spread(), theirRoundMedians, null, null, null);
+        List<Long> fluentRunMedians = java.util.Arrays.stream(fl.runMedians()).boxed().toList();
+        ExploreCheckRow flRow = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, " + row.what(),
+                row.callName(), "ok", (long) fluentRuns.size(), ourMedian, fl.p99(), null, null, fluentRunMedians,
+                (long) fl.count(), Math.round(fl.spread() * 1000) / 1000.0, ourRoundMedians,
+                Math.round(ratio * 10000) / 10000.0, TOLERANCE, within);
+        folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
         folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
         MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
         t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail(fc.p99Ns()),
                 String.valueOf(rowRuns.size()), String.valueOf(theirRoundMedians)));
         t.row(List.of("fluent API", MarkdownTable.ns(ourMedian), MarkdownTable.tail(fl.p99()), String.valueOf(fluentRuns.size()),
-                String.valueOf(flRow.get("round_medians_ns"))));
+                String.valueOf(ourRoundMedians)));
         String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
                 + String.format(Locale.ROOT, "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
                         host.cpuModel(), host.kernelRelease(), o.cpu(), o.rounds(), o.runs(), o.warmup(), o.calls())
@@ -200,13 +191,7 @@ public final class ExploreCheck {
         folder.writeText("table.md", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
-        try {
-            List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(folder.path()),
-                    folder.path().resolve("plots"));
-            progress.accept("plots: " + plots.size() + " written in " + folder.path().resolve("plots"));
-        } catch (java.io.IOException | RuntimeException e) {
-            progress.accept("plots: not drawn (the measurements are kept): " + e);
-        }
+        heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
         return new Result(folder.publish(), ourMedian, theirMedian, ratio, within, Optional.empty()); // complete: put in place
     }
 }

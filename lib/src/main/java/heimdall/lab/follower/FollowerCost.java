@@ -14,7 +14,7 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.reproduce.Fixtures;
 import heimdall.lab.results.FollowerCostRow;
-import heimdall.lab.results.SummaryJson;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.Scratch;
@@ -177,7 +177,7 @@ public final class FollowerCost {
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary("follower-cost", cause, SummaryJson.trees(summary));
+        folder.writeSummary(ReproductionKind.of(FollowerCostRow.class), cause, summary);
         folder.writeEnvironment("follower-cost", cause, new FollowerCostEnvironment(1, started.toString(), Instant.now().toString(),
                 HostFacts.of(host), FollowerCostEnvironment.RunOptions.of(o), ResultsFolder.javaVm()));
         String table = table(summary);

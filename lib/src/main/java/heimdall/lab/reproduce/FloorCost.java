@@ -19,7 +19,7 @@ import heimdall.lab.profile.Profile;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorCost;
 import heimdall.lab.results.PublishedFloorRow;
-import heimdall.lab.results.SummaryJson;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
@@ -293,7 +293,7 @@ public final class FloorCost {
             measuredRows.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
         }
         List<FloorCostRow> summary = addRatios(measuredRows);
-        folder.writeSummary("floor-cost", cause, SummaryJson.trees(summary));
+        folder.writeSummary(ReproductionKind.of(FloorCostRow.class), cause, summary);
 
         folder.writeEnvironment("floor-cost", cause, started, Instant.now(), host, FloorCostSettings.of(o, timer, loads));
         String table = table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());

@@ -1,16 +1,27 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.follower.FollowerCost;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */
-final class FollowerCostRun implements Reproduction {
+final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.FollowerCostRow>
+        implements Reproduction, KindPlots {
+    FollowerCostRun() {
+        super("follower-cost", heimdall.lab.results.FollowerCostRow.class);
+    }
+
     @Override
-    public String name() {
-        return "follower-cost";
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return Plots.followerPlots(r);
     }
 
     @Override

@@ -10,6 +10,8 @@ import heimdall.lab.cli.CommandOptions;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -89,14 +91,18 @@ public final class GraphJmhCommand implements Command {
         }
         String entry = args.value("--entry").orElse("main");
         // Ctrl-C/SIGTERM stop it like every reproduction (Stoppable): JMH's JVM is ended, nothing is kept.
-        Stoppable.Outcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
+        RunOutcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
             try {
                 return measure(folder, quick, layout, entry);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        });
-        return outcome.discarded().map(heimdall.lab.bench.Interruption.Cause::exitStatus).orElseGet(() -> outcome.result().orElseThrow());
+        }, status -> java.util.Optional.empty(), status -> true); // a stop throws: it keeps nothing partial
+        if (outcome instanceof RunOutcome.Failed<Integer> f) {
+            throw f.error();
+        }
+        return outcome instanceof RunOutcome.Nothing<Integer> n ? n.cause().exitStatus()
+                : ((RunOutcome.Complete<Integer>) outcome).result();
     }
 
     private static int measure(heimdall.lab.bench.ResultsFolder folder, boolean quick, Layout layout, String entry)
@@ -140,7 +146,7 @@ public final class GraphJmhCommand implements Command {
         heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow("broker", "walk " + entry, layout.wire(),
                 (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
                 Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeSummary("graph-jmh", java.util.Optional.empty(), heimdall.lab.results.SummaryJson.trees(List.of(row)));
+        folder.writeSummary(ReproductionKind.of(GraphJmhRow.class), java.util.Optional.empty(), List.of(row));
         folder.writeJson("environment.json", new GraphJmhEnvironment(heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()),
                 "graph jmh", s.cpu(), quick));
         folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));

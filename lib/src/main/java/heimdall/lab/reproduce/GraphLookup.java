@@ -1,15 +1,12 @@
 package heimdall.lab.reproduce;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.results.GraphLookupRow;
-import heimdall.lab.results.PublishedGraphLookup;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -21,6 +18,9 @@ import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.PublishedGraphLookup;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.nio.file.Path;
@@ -226,7 +226,7 @@ public final class GraphLookup {
         }
         addPublished(summary);
 
-        folder.writeSummary("graph-lookup", cause, SummaryJson.trees(summary));
+        folder.writeSummary(ReproductionKind.of(GraphLookupRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         folder.writeEnvironment("graph-lookup", cause, started, Instant.now(), host, GraphLookupSettings.of(s, granted[0],
                 o.layouts().stream().map(Layout::wire).toList(), warm,

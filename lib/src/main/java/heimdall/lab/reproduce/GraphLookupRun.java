@@ -1,21 +1,42 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.cli.Args;
-import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.graph.prepared.Layout;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** graph-lookup (seed 002): every prepared layout replaying walked traces, against the hash baselines. */
-final class GraphLookupRun implements Reproduction {
+final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLookupRow>
+        implements Reproduction, KindPlots {
+    GraphLookupRun() {
+        super("graph-lookup", heimdall.lab.results.GraphLookupRow.class);
+    }
+
     @Override
-    public String name() {
-        return "graph-lookup";
+    public Optional<ReproductionKind.RowIdentity> identity() {
+        return Optional.of(new ReproductionKind.RowIdentity(List.of("graph", "trace", "layout"), "ns_per_event_median",
+                "ns_per_event_median", "published_ns_per_event", "ns/event"));
+    }
+
+    @Override
+    public Optional<Record> published() {
+        return Optional.of(heimdall.lab.results.PublishedGraphLookup.read());
+    }
+
+    @Override
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return Plots.graphPlots(r);
     }
 
     @Override

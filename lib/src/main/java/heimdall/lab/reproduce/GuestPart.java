@@ -7,7 +7,6 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.results.KernelMatrixRow;
-import heimdall.lab.results.ResultKind;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -127,8 +126,8 @@ final class GuestPart {
         } catch (BadInput e) {
             return refused(kernel, rel, status, null, "the guest's folder does not load: " + e.getMessage());
         }
-        if (loaded.kind() != ResultKind.KERNEL_MATRIX) {
-            return refused(kernel, rel, status, null, "the guest's folder is a " + loaded.kind().reproduction() + " folder");
+        if (loaded.kind().rowType() != heimdall.lab.results.KernelMatrixRow.class) {
+            return refused(kernel, rel, status, null, "the guest's folder is a " + loaded.kind().name() + " folder");
         }
         JsonNode env = loaded.environmentJson();
         JsonNode vm = env != null && env.get("vm") != null && env.get("vm").isObject() ? env.get("vm") : null;

@@ -1,20 +1,21 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.results.FloorCostRow;
-import heimdall.lab.results.HostLoadRow;
-import heimdall.lab.results.ResultRow;
-import heimdall.lab.BadInput;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
@@ -145,7 +146,7 @@ public final class HostLoad {
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeSummary("host-load", cause, SummaryJson.trees(summary));
+        folder.writeSummary(ReproductionKind.of(HostLoadRow.class), cause, summary);
         folder.writeEnvironment("host-load", cause, started, Instant.now(), host,
                 HostLoadSettings.of(o, report, idleLoads, loadedLoads));
         String table = table(summary, host, o, report);

@@ -19,6 +19,7 @@ import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
@@ -97,7 +98,7 @@ public final class KernelMatrix {
             }
         }
         Optional<Interruption.Cause> cause = Interruption.stopRequested() ? Interruption.stopCause() : Optional.empty();
-        folder.writeSummary("kernel-matrix", cause, heimdall.lab.results.SummaryJson.trees(rows));
+        folder.writeSummary(ReproductionKind.of(KernelMatrixRow.class), cause, rows);
         folder.writeEnvironment("kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
         folder.writeTable(cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
         return new ReproductionResult(folder.path(), rows, cause);

@@ -1,19 +1,38 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.cli.Args;
 import heimdall.lab.follower.FollowerCost;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** kernel-matrix (issue 24): features, quick floor-cost and follower-cost rows and kernel-bitmap's expectations per kernel. */
-final class KernelMatrixRun implements Reproduction {
+final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.KernelMatrixRow>
+        implements Reproduction, KindPlots {
     /** The kernels without {@code --kernels}: this machine's and Debian's 6.1. */
     static final String DEFAULT_KERNELS = "host,debian:6.1";
 
+    KernelMatrixRun() {
+        super("kernel-matrix", heimdall.lab.results.KernelMatrixRow.class);
+    }
+
     @Override
-    public String name() {
-        return "kernel-matrix";
+    public Optional<ReproductionKind.RowIdentity> identity() {
+        // a row is a kernel's section and row; its emulated kernels' rows compare by ratio only
+        return Optional.of(new ReproductionKind.RowIdentity(List.of("kernel", "section", "what"), "median_ns",
+                "added_ns", "published", "ns"));
+    }
+
+    @Override
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return Plots.kernelMatrixPlots(r);
     }
 
     @Override

@@ -4,10 +4,11 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.results.LanesRow;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
@@ -151,7 +152,7 @@ public final class Lanes {
             return new Result(folder.path(), List.of(), List.of(), cause);
         }
         cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary("lanes", cause, heimdall.lab.results.SummaryJson.trees(summary));
+        folder.writeSummary(ReproductionKind.of(LanesRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
         String table = table(summary, host, s, failures);

@@ -1,13 +1,24 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.cli.Args;
+import heimdall.lab.results.ReproductionKind;
 import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */
-final class LanesRun implements Reproduction {
+final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow>
+        implements Reproduction, KindPlots {
+    LanesRun() {
+        super("lanes", heimdall.lab.results.LanesRow.class);
+    }
+
     @Override
-    public String name() {
-        return "lanes";
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return Plots.lanesPlots(r);
     }
 
     @Override

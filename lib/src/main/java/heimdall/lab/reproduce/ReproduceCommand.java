@@ -1,11 +1,11 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Args;
 import heimdall.lab.cli.Command;
 import heimdall.lab.cli.CommandOptions;
+import heimdall.lab.results.ReproductionKind;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -25,10 +25,9 @@ import java.util.Set;
  * opens the results folder, stops every run the same way ({@link Stoppable}) and prints what was written.
  */
 public final class ReproduceCommand implements Command {
-    /** Every reproduction, in the order help lists them. */
-    static final List<Reproduction> ALL = List.of(new Reproductions.FloorCostRun(), new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(), new Reproductions.HostLoadRun(), new FollowerCostRun(), new GraphLookupRun(),
-            new LanesRun(), new KernelMatrixRun());
+    /** Every reproduction, in the order help lists them: the registry's kinds that {@code ./lab reproduce} runs. */
+    static final List<Reproduction> ALL = ReproductionKind.all().stream().filter(Reproduction.class::isInstance)
+            .map(Reproduction.class::cast).toList();
 
     /** Every reproduction's name. */
     public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
@@ -161,22 +160,39 @@ public final class ReproduceCommand implements Command {
     }
 
     /**
-     * The one path every reproduction ends by: the run under the stop flag, the folder cleared when
-     * nothing was measured, the compact distributions and any missing plots added, the table, failures,
-     * the interruption and the folder printed, and the exit status.
+     * The one path every reproduction ends by: the run under the stop flag, decided once as a
+     * {@link RunOutcome} (the folder cleared when nothing was kept); for what was kept, the compact
+     * distributions and any missing plots added and the table, failures, the interruption and the
+     * folder printed; then the exit status, or a failed run's exception for its message and status.
      */
     static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
             throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
-        Stoppable.Outcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println, () -> run.into(folder, err::println));
-        if (outcome.discarded().isPresent()) {
-            return outcome.discarded().get().exitStatus();
+        RunOutcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println,
+                () -> run.into(folder, err::println), ReproductionResult::interruption, ReproductionResult::written);
+        if (outcome instanceof RunOutcome.Nothing<ReproductionResult> nothing) {
+            return nothing.cause().exitStatus();
         }
-        ReproductionResult result = outcome.result().orElseThrow();
-        Optional<Integer> nothing = Stoppable.nothingMeasured(name, folder, result.interruption(), result.written(), err::println);
-        if (nothing.isPresent()) {
-            return nothing.get();
+        if (outcome instanceof RunOutcome.Failed<ReproductionResult> failed) {
+            if (failed.kept().isPresent()) {
+                show(failed.kept().get(), folder, out, err);
+            }
+            throw failed.error(); // its message and status, as if nothing were kept
         }
+        if (outcome instanceof RunOutcome.Partial<ReproductionResult> partial) {
+            show(partial.result(), folder, out, err);
+            return partial.cause().exitStatus();
+        }
+        ReproductionResult result = ((RunOutcome.Complete<ReproductionResult>) outcome).result();
+        show(result, folder, out, err);
+        return result.failureLines().isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * What was kept: the compact distributions and any missing plots added, the folder put in place,
+     * and the table, report, failures, the interruption and the folder's path printed.
+     */
+    private static void show(ReproductionResult result, ResultsFolder folder, PrintStream out, PrintStream err) {
         Path written;
         try {
             // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
@@ -195,8 +211,6 @@ public final class ReproduceCommand implements Command {
         result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
                 + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         out.println(written);
-        Stoppable.rethrowFailure(outcome); // its message and status, as if nothing were kept
-        return result.interruption().map(Interruption.Cause::exitStatus).orElse(result.failureLines().isEmpty() ? 0 : 1);
     }
 
     /** A reproduction's options with the common ones. */

@@ -2,25 +2,47 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.cli.Args;
 import heimdall.lab.load.Worker;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** The reproductions of {@code ./lab reproduce}: each turns its options into a run. */
 final class Reproductions {
     private Reproductions() {}
 
     /** floor-cost: seed 000's table. */
-    static final class FloorCostRun implements Reproduction {
+    static final class FloorCostRun extends ReproductionKind<heimdall.lab.results.FloorCostRow>
+            implements Reproduction, KindPlots {
+        FloorCostRun() {
+            super("floor-cost", heimdall.lab.results.FloorCostRow.class);
+        }
+
         @Override
-        public String name() {
-            return "floor-cost";
+        public Optional<ReproductionKind.RowIdentity> identity() {
+            return Optional.of(new ReproductionKind.RowIdentity(FLOOR_KEYS, "median_ns", "added_ns",
+                    "published.added_ns", "ns"));
+        }
+
+        @Override
+        public Optional<Record> published() {
+            return Optional.of(heimdall.lab.results.PublishedFloorCost.read());
+        }
+
+        @Override
+        public Map<String, Chart<?, ?>> plots(Results r) {
+            return Plots.floorCostPlots(r);
         }
 
         @Override
@@ -50,10 +72,20 @@ final class Reproductions {
     }
 
     /** kernel-bitmap: seed 003, the kernel selftest's bitmap expectations. */
-    static final class KernelBitmapRun implements Reproduction {
+    static final class KernelBitmapRun extends ReproductionKind<heimdall.lab.results.KernelBitmapRow>
+            implements Reproduction, KindPlots {
+        KernelBitmapRun() {
+            super("kernel-bitmap", heimdall.lab.results.KernelBitmapRow.class);
+        }
+
         @Override
-        public String name() {
-            return "kernel-bitmap";
+        public Optional<Record> published() {
+            return Optional.of(heimdall.lab.results.PublishedKernelBitmap.read());
+        }
+
+        @Override
+        public Map<String, Chart<?, ?>> plots(Results r) {
+            return Plots.kernelBitmapPlots(r);
         }
 
         @Override
@@ -91,10 +123,15 @@ final class Reproductions {
     }
 
     /** attach-cost: seed 004, what installing a filter costs. */
-    static final class AttachCostRun implements Reproduction {
+    static final class AttachCostRun extends ReproductionKind<heimdall.lab.results.AttachCostRow>
+            implements Reproduction, KindPlots {
+        AttachCostRun() {
+            super("attach-cost", heimdall.lab.results.AttachCostRow.class);
+        }
+
         @Override
-        public String name() {
-            return "attach-cost";
+        public Map<String, Chart<?, ?>> plots(Results r) {
+            return Plots.callPlots(r);
         }
 
         @Override
@@ -135,10 +172,23 @@ final class Reproductions {
     }
 
     /** host-load: the floor-cost rows 1–9 idle and under a load. */
-    static final class HostLoadRun implements Reproduction {
+    static final class HostLoadRun extends ReproductionKind<heimdall.lab.results.HostLoadRow>
+            implements Reproduction, KindPlots {
+        HostLoadRun() {
+            super("host-load", heimdall.lab.results.HostLoadRow.class);
+        }
+
         @Override
-        public String name() {
-            return "host-load";
+        public Optional<ReproductionKind.RowIdentity> identity() {
+            List<String> keys = new ArrayList<>(List.of("load"));
+            keys.addAll(FLOOR_KEYS);
+            return Optional.of(new ReproductionKind.RowIdentity(keys, "median_ns", "added_ns", "published.added_ns",
+                    "ns"));
+        }
+
+        @Override
+        public Map<String, Chart<?, ?>> plots(Results r) {
+            return Plots.hostLoadPlots(r);
         }
 
         @Override
@@ -194,6 +244,13 @@ final class Reproductions {
         return new FloorBench.Counts(r.option("--runs").intNumber(args), base.warmup(), r.option("--calls").number(args),
                 base.brokerWarmup(), brokerCount);
     }
+
+    /**
+     * What names a floor-cost row on every host, for compare: floor, call, and for brokered rows
+     * supervisor, answer, placement, wake-up; the round-trip floors their reference.
+     */
+    static final List<String> FLOOR_KEYS = List.of("what", "call", "supervisor", "answer", "placement", "sync_wakeup",
+            "reference");
 
     /** A day: a settling time past it is a typo, not a plan. */
     static final long MAX_SETTLE_SECONDS = 86_400;

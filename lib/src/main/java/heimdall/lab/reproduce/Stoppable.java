@@ -4,6 +4,8 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The one way every reproduction stops (issues 12 and 13): the framework opens the process's
@@ -18,8 +20,9 @@ import java.util.function.Consumer;
  * <p>A run that throws part-way is a stop of its own ({@link Interruption#stopOn}, cause
  * {@link Interruption.Cause#failed}): the loop that caught it leaves off as on Ctrl-C, what was measured
  * is written marked interrupted and naming the failure, and then the exception goes on to the command
- * line ({@link #rethrowFailure}) for its message and exit status. Before anything was measured it goes
- * on at once, the folder cleared, as it always did.
+ * line ({@link RunOutcome.Failed}) for its message and exit status. Before anything was measured it goes
+ * on at once, the folder cleared, as it always did. How a run ended is decided here, once, as a
+ * {@link RunOutcome}.
  */
 final class Stoppable {
     private Stoppable() {}
@@ -31,26 +34,21 @@ final class Stoppable {
     }
 
     /**
-     * What a stoppable run ended with.
-     *
-     * @param result what the body returned; absent when a stop left nothing to keep
-     * @param discarded the cause when a stop left nothing (the folder has been cleared)
-     * @param failure the exception of a run that stopped the measurement ({@link Interruption#stopOn}),
-     *     for {@link #rethrowFailure} once what was kept is shown; present even when the runs were all
-     *     complete by then (a failure after the last run), so that no error is lost
+     * Runs {@code body} with the stop flag open and decides how it ended. A body that returns is
+     * {@link RunOutcome.Complete} unless {@code stoppedBy} of its result names a stop: then
+     * {@link RunOutcome.Partial} when {@code measured} holds (something was written), else
+     * {@link RunOutcome.Nothing} with the folder cleared; a run's failure ({@link Interruption#stopOn})
+     * makes it {@link RunOutcome.Failed}, keeping what was measured. An exception while a stop was
+     * requested is the stop (the signal ended a child mid-run): nothing is kept. Any other exception
+     * leaves the folder as an early failure does (removed when empty and ours): {@link RunOutcome.Failed}
+     * with nothing kept.
      */
-    record Outcome<T>(Optional<T> result, Optional<Interruption.Cause> discarded, Optional<RuntimeException> failure) {}
-
-    /**
-     * Runs {@code body} with the stop flag open. An exception while a stop was requested is the stop
-     * (the signal ended a child mid-run); any other exception leaves the folder as an early failure
-     * does (removed when empty and ours) and is rethrown.
-     */
-    static <T> Outcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body) throws InterruptedException {
+    static <T> RunOutcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body,
+            Function<T, Optional<Interruption.Cause>> stoppedBy, Predicate<T> measured) throws InterruptedException {
         try (Interruption stop = Interruption.catchSignals()) {
+            T result;
             try {
-                T result = body.run();
-                return new Outcome<>(Optional.of(result), Optional.empty(), stop.cause().flatMap(Interruption.Cause::failure));
+                result = body.run();
             } catch (RuntimeException | InterruptedException e) {
                 Optional<RuntimeException> failed = stop.cause().flatMap(Interruption.Cause::failure);
                 if (!stop.requested() || failed.isPresent()) {
@@ -58,45 +56,37 @@ final class Stoppable {
                     folder.discardIfEmpty();
                     if (failed.isPresent() && failed.get() != e) {
                         failed.get().addSuppressed(e);
-                        throw failed.get();
+                        return new RunOutcome.Failed<>(failed.get(), Optional.empty());
                     }
-                    throw e;
+                    if (e instanceof InterruptedException ie) {
+                        throw ie;
+                    }
+                    return new RunOutcome.Failed<>((RuntimeException) e, Optional.empty());
                 }
                 Interruption.Cause c = stop.cause().orElseThrow();
                 boolean gone = folder.discardWritten();
                 progress.accept(name + ": " + c.said() + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
                         + (gone ? "no results folder left" : folder.target() + " left empty") + ")");
-                return new Outcome<>(Optional.empty(), Optional.of(c), Optional.empty());
+                return new RunOutcome.Nothing<>(c);
             }
+            Optional<Interruption.Cause> stopped = stoppedBy.apply(result);
+            if (stopped.isPresent() && !measured.test(result)) {
+                boolean gone = folder.discardWritten();
+                // A run that failed before anything was measured ends as it always did: its exception.
+                if (stopped.get().failure().isPresent()) {
+                    return new RunOutcome.Failed<>(stopped.get().failure().get(), Optional.empty());
+                }
+                progress.accept(name + ": " + stopped.get().said() + " before anything was measured; "
+                        + (gone ? "no results folder left" : folder.target() + " left empty"));
+                return new RunOutcome.Nothing<>(stopped.get());
+            }
+            // present even when the runs were all complete by then (a failure after the last run): no error is lost
+            Optional<RuntimeException> failure = stop.cause().flatMap(Interruption.Cause::failure);
+            if (failure.isPresent()) {
+                return new RunOutcome.Failed<>(failure.get(), Optional.of(result));
+            }
+            return stopped.<RunOutcome<T>>map(c -> new RunOutcome.Partial<>(result, c))
+                    .orElseGet(() -> new RunOutcome.Complete<>(result));
         }
-    }
-
-    /**
-     * After the folder is written: a measurement stopped by a failed run ({@link Interruption#stopOn})
-     * rethrows that run's exception, so that {@code ./lab} prints its message and exits with its status
-     * (1, 2 or 3) as it would have had nothing been kept.
-     */
-    static void rethrowFailure(Outcome<?> outcome) {
-        outcome.failure().ifPresent(e -> {
-            throw e;
-        });
-    }
-
-    /**
-     * After a run that returned: when a stop came before anything was measured ({@code measured}
-     * false), clears the folder (ours removed, the user's left empty and usable as {@code --out}
-     * again), says so and gives the exit status; otherwise empty, and the caller writes on.
-     */
-    static Optional<Integer> nothingMeasured(String name, ResultsFolder folder, Optional<Interruption.Cause> interruption,
-            boolean measured, Consumer<String> progress) {
-        if (interruption.isEmpty() || measured) {
-            return Optional.empty();
-        }
-        boolean gone = folder.discardWritten();
-        // A run that failed before anything was measured ends as it always did: its exception.
-        interruption.get().rethrowFailure();
-        progress.accept(name + ": " + interruption.get().said() + " before anything was measured; "
-                + (gone ? "no results folder left" : folder.target() + " left empty"));
-        return Optional.of(interruption.get().exitStatus());
     }
 }

@@ -5,12 +5,12 @@ import java.util.Set;
 
 /**
  * One row of a results folder's {@code summary.json}, typed by the reproduction that wrote it
- * ({@link ResultKind} maps each reproduction's name to its row type). Rows are records whose
+ * ({@link ReproductionKind} maps each reproduction's name to its row type). Rows are records whose
  * components are the JSON's fields, read and written with Jackson under their snake_case names.
  */
 public sealed interface ResultRow
         permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow,
-        KernelMatrixRow {
+        KernelMatrixRow, ExploreCheckRow {
 
     /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
     List<String> labelParts();

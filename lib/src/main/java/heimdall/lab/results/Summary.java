@@ -6,7 +6,7 @@ import java.util.List;
  * A results folder's {@code summary.json}, typed: which reproduction wrote it, the schema it was
  * written in (1: a bare array of rows, from before the wrapper; 2: the object with
  * {@code schema_version}), whether a signal stopped the run, and its rows as {@link ResultRow}s of
- * {@link ResultKind#rowType()}.
+ * {@link ReproductionKind#rowType()}.
  *
  * @param kind the reproduction that wrote the folder
  * @param schemaVersion 1 or {@link SummaryJson#SCHEMA}
@@ -15,8 +15,8 @@ import java.util.List;
  * @param signal the signal's name, or null (none, or a notebook interrupt)
  * @param rows the rows, in file order (index = samples.arrow's {@code row})
  */
-public record Summary(ResultKind kind, int schemaVersion, boolean interrupted, String interruption, String signal,
-        List<ResultRow> rows) {
+public record Summary(ReproductionKind<?> kind, int schemaVersion, boolean interrupted, String interruption,
+        String signal, List<ResultRow> rows) {
     public Summary {
         rows = List.copyOf(rows);
     }
@@ -28,7 +28,7 @@ public record Summary(ResultKind kind, int schemaVersion, boolean interrupted, S
      */
     public <T extends ResultRow> List<T> rows(Class<T> type) {
         if (!type.isAssignableFrom(kind.rowType()) && !kind.rowType().isAssignableFrom(type)) {
-            throw new IllegalArgumentException("a " + kind.reproduction() + " folder holds "
+            throw new IllegalArgumentException("a " + kind.name() + " folder holds "
                     + kind.rowType().getSimpleName() + " rows, not " + type.getSimpleName());
         }
         return rows.stream().filter(type::isInstance).map(type::cast).toList();

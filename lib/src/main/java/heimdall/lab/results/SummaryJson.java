@@ -95,7 +95,7 @@ public final class SummaryJson {
             throw BadInput.at(file, "(top level)", "expected an object with \"rows\" (or, before schema 2, an array of "
                     + "rows)");
         }
-        ResultKind kind;
+        ReproductionKind<?> kind;
         int schema;
         boolean interrupted = false;
         String interruption = null;
@@ -113,7 +113,7 @@ public final class SummaryJson {
                         + shown(version));
             }
             schema = version.intValue();
-            kind = ResultKind.named(text(file, top, "reproduction", true), file, "reproduction");
+            kind = ReproductionKind.named(text(file, top, "reproduction", true), file, "reproduction");
             JsonNode flag = top.get("interrupted");
             if (flag == null || !flag.isBoolean()) {
                 throw BadInput.at(file, "interrupted", "expected true or false, found " + shown(flag));
@@ -134,7 +134,7 @@ public final class SummaryJson {
                 throw BadInput.at(file, "(top level)", "a schema 1 summary (bare array) names no reproduction, and "
                         + env + " does not either: cannot tell which rows these are");
             }
-            kind = ResultKind.named(name, env, "reproduction");
+            kind = ReproductionKind.named(name, env, "reproduction");
         }
         List<ResultRow> typed = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {

@@ -8,7 +8,7 @@ import heimdall.lab.reproduce.Fixtures;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.KernelBitmapRow;
-import heimdall.lab.results.ResultKind;
+import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.ResultRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ class CommittedResultsRedrawTest {
         for (Path dir : folders) {
             String name = dir.getFileName().toString();
             Results loaded = Results.load(dir);
-            if (loaded.kind() == ResultKind.KERNEL_MATRIX) {
+            if (loaded.kind().rowType() == KernelMatrixRow.class) {
                 // medians from each kernel's part, no samples: its chart redraws from summary.json alone
                 assertFalse(Files.exists(dir.resolve(Distributions.FILE)), name + ": kernel-matrix keeps no distributions");
                 Map<String, ?> charts = Plots.all(loaded);

@@ -14,6 +14,7 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.features.Feature;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
@@ -208,7 +209,7 @@ class KernelMatrixTest {
         ResultsFolder f = ResultsFolder.chosen(made);
         KernelMatrixRow row = new KernelMatrixRow("host", "6.1.0-50-amd64", false, "floor-cost", "static floor, abcdf · getppid", "ok",
                 null, null, null, null, null, null, 900L, 1000L, 100L, 100.0 / 900, false, 3L, 3L, false);
-        f.writeSummary("kernel-matrix", Optional.empty(), SummaryJson.trees(List.of(row)));
+        f.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(row));
         f.writeEnvironment("kernel-matrix", Optional.empty(), Map.of("hostname", "guest", "kernel_release", "6.1.0-50-amd64",
                 "vm", Map.of("kernel", "debian:6.1", "accelerator", "tcg", "emulated", true)));
         f.publish(); // written under a hidden temporary name until then
@@ -228,7 +229,7 @@ class KernelMatrixTest {
         KernelMatrixRow other = row.asKernel("debian:5.10", false);
         Path made2 = tmp.resolve("made2");
         ResultsFolder f2 = ResultsFolder.chosen(made2);
-        f2.writeSummary("kernel-matrix", Optional.empty(), SummaryJson.trees(List.of(other)));
+        f2.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(other));
         f2.writeEnvironment("kernel-matrix", Optional.empty(), Map.of("hostname", "guest", "kernel_release", "6.1.0-50-amd64"));
         f2.publish();
         GuestPart.Outcome bad = guest(fakeLab("mkdir -p \"$OUT\"; cp " + made2 + "/*.json \"$OUT/\""), Duration.ofSeconds(20),

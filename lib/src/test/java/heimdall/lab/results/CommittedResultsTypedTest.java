@@ -51,7 +51,7 @@ class CommittedResultsTypedTest {
                 Summary s = SummaryJson.read(dir);
                 String expected = index.get(name);
                 assertNotNull(expected, name + " is not in results/README.md's index");
-                assertEquals(expected, s.kind().reproduction(), name);
+                assertEquals(expected, s.kind().name(), name);
                 JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
                 JsonNode rows = raw.isArray() ? raw : raw.get("rows");
                 assertEquals(rows.size(), s.rows().size(), name);
@@ -109,7 +109,7 @@ class CommittedResultsTypedTest {
     @Test
     void typedFiguresAreTheFilesFigures() {
         Summary floor = SummaryJson.read(rootOf("2026-11-30-vm-13"));
-        assertEquals(ResultKind.FLOOR_COST, floor.kind());
+        assertEquals(ReproductionKind.of(FloorCostRow.class), floor.kind());
         assertEquals(2, floor.schemaVersion());
         FloorCostRow first = floor.rows(FloorCostRow.class).get(0);
         assertNotNull(first.medianNs());
@@ -119,6 +119,6 @@ class CommittedResultsTypedTest {
         assertEquals(1, bitmap.schemaVersion());
         assertEquals(5, bitmap.rows(KernelBitmapRow.Configuration.class).size());
         assertEquals(1, bitmap.rows(KernelBitmapRow.Agreement.class).size());
-        assertEquals(ResultKind.GRAPH_JMH, SummaryJson.read(rootOf("2026-11-30-vm-3")).kind());
+        assertEquals(ReproductionKind.of(GraphJmhRow.class), SummaryJson.read(rootOf("2026-11-30-vm-3")).kind());
     }
 }

@@ -34,7 +34,7 @@ class SummaryJsonTest {
         summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": true, \"interruption\": \"terminated (SIGTERM)\","
                 + " \"signal\": \"SIGTERM\", \"rows\": [" + ROW + "]}");
         Summary s = SummaryJson.read(dir);
-        assertEquals(ResultKind.LANES, s.kind());
+        assertEquals(ReproductionKind.of(LanesRow.class), s.kind());
         assertTrue(s.interrupted());
         assertEquals("SIGTERM", s.signal());
         LanesRow r = s.rows(LanesRow.class).get(0);
@@ -96,7 +96,7 @@ class SummaryJsonTest {
         assertTrue(refused().contains("names no reproduction"), "never guessed from the rows' fields");
         Files.writeString(dir.resolve("environment.json"), "{\"reproduction\": \"lanes\", \"hostname\": \"h\", \"kernel_release\": \"6.18\"}");
         Summary s = SummaryJson.read(dir);
-        assertEquals(ResultKind.LANES, s.kind());
+        assertEquals(ReproductionKind.of(LanesRow.class), s.kind());
         assertEquals(1, s.schemaVersion());
         assertEquals("6.18", SummaryJson.environment(dir).kernelRelease());
     }

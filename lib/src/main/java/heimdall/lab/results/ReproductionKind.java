@@ -1,0 +1,151 @@
+package heimdall.lab.results;
+
+import heimdall.lab.BadInput;
+import heimdall.lab.Printable;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+
+/**
+ * One reproduction, described once: its name (as {@code ./lab reproduce NAME} and {@code summary.json}
+ * spell it), the record type of its rows, the published table it is set beside, and how {@code compare}
+ * lines its rows up. Every kind is one small class in {@code heimdall.lab.reproduce}, listed once in its
+ * registry ({@code reproduce.ReproductionKinds}); that class also declares the kind's options and run
+ * (for {@code ./lab reproduce}) and its plots, so the CLI, completion, {@code Results.load},
+ * {@code compare} and the plots all read the same value.
+ *
+ * <p>The kinds are found with {@link ServiceLoader} ({@code META-INF/services}, one line naming the
+ * registry): this package is below the ones that run and draw a reproduction, so it may not name their
+ * classes, yet reading a folder needs its kind. The registry is loaded once, on first use.
+ *
+ * @param <R> the row type
+ */
+public abstract class ReproductionKind<R extends ResultRow> {
+    private final String name;
+    private final Class<R> rowType;
+    private final List<String> alsoCalled;
+
+    /**
+     * @param name the reproduction's name
+     * @param rowType the record type of its {@code summary.json} rows (one kind per row type)
+     * @param alsoCalled older spellings of the name a folder may carry (e.g. {@code "graph jmh"})
+     */
+    protected ReproductionKind(String name, Class<R> rowType, String... alsoCalled) {
+        this.name = Objects.requireNonNull(name);
+        this.rowType = Objects.requireNonNull(rowType);
+        this.alsoCalled = List.of(alsoCalled);
+    }
+
+    /** The reproduction's name, as {@code ./lab reproduce NAME} and {@code summary.json} spell it. */
+    public final String name() {
+        return name;
+    }
+
+    /** The record type of its {@code summary.json} rows. */
+    public final Class<R> rowType() {
+        return rowType;
+    }
+
+    /** Older spellings of {@link #name} that folders written before may carry. */
+    public final List<String> alsoCalled() {
+        return alsoCalled;
+    }
+
+    /** How {@code compare} lines up two folders' rows of this kind; empty: not compared (refused, not guessed). */
+    public Optional<RowIdentity> identity() {
+        return Optional.empty();
+    }
+
+    /** The published table this kind's rows are set beside ({@code Published*}), read; empty for none. */
+    public Optional<Record> published() {
+        return Optional.empty();
+    }
+
+    /** {@code rows} as this kind's row type: an unchecked list checked element by element. */
+    public final List<R> cast(List<? extends ResultRow> rows) {
+        return rows.stream().map(rowType::cast).toList();
+    }
+
+    @Override
+    public final String toString() {
+        return name;
+    }
+
+    /**
+     * What names a row on every host, for {@code compare}, and which of its figures are compared.
+     *
+     * @param keys the row fields that together name a row (absent fields count as blank)
+     * @param median the row's median field
+     * @param added the row's added-cost field (for graph-lookup, ns per event: all of it is added)
+     * @param published the published added cost: a field of the row, or {@code object.field} inside one
+     * @param unit the unit of median and added, for column and axis titles
+     */
+    public record RowIdentity(List<String> keys, String median, String added, String published, String unit) {
+        public RowIdentity {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /** The one list of kinds, provided through {@link ServiceLoader} by {@code reproduce.ReproductionKinds}. */
+    public interface Registry {
+        /** Every kind, in the order help and listings show them. */
+        List<ReproductionKind<?>> kinds();
+    }
+
+    /** Every kind, in the registry's order. */
+    public static List<ReproductionKind<?>> all() {
+        return Loaded.KINDS;
+    }
+
+    /** The kind whose rows are {@code rowType}. */
+    public static <R extends ResultRow> ReproductionKind<R> of(Class<R> rowType) {
+        for (ReproductionKind<?> k : all()) {
+            if (k.rowType == rowType) {
+                @SuppressWarnings("unchecked") // the row type is the kind's own, checked just above
+                ReproductionKind<R> typed = (ReproductionKind<R>) k;
+                return typed;
+            }
+        }
+        throw new IllegalStateException("no reproduction kind has rows of " + rowType.getSimpleName());
+    }
+
+    /** The kind called {@code name} (or one of its older spellings), if any. */
+    public static Optional<ReproductionKind<?>> find(String name) {
+        return all().stream().filter(k -> k.name.equals(name) || k.alsoCalled.contains(name)).findFirst();
+    }
+
+    /**
+     * The kind named {@code name} ({@code file} and {@code field} say where the name was read, for
+     * the error); bad input naming them and the known names when there is none.
+     */
+    public static ReproductionKind<?> named(String name, Path file, String field) {
+        return find(name).orElseThrow(() -> BadInput.at(file, field, "unknown reproduction \"" + Printable.of(name)
+                + "\"; known: " + all().stream().map(ReproductionKind::name).toList()));
+    }
+
+    /** The registry, loaded once (holder idiom: on first use, thread-safe). */
+    private static final class Loaded {
+        static final List<ReproductionKind<?>> KINDS = load();
+
+        private static List<ReproductionKind<?>> load() {
+            List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
+                    .map(ServiceLoader.Provider::get).toList();
+            if (found.size() != 1) {
+                throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
+                        + Registry.class.getName() + "), found " + found.size());
+            }
+            List<ReproductionKind<?>> kinds = List.copyOf(found.get(0).kinds());
+            for (int i = 0; i < kinds.size(); i++) {
+                for (int j = 0; j < i; j++) {
+                    if (kinds.get(i).rowType == kinds.get(j).rowType || kinds.get(i).name.equals(kinds.get(j).name)) {
+                        throw new IllegalStateException("kinds " + kinds.get(j) + " and " + kinds.get(i)
+                                + " share a name or a row type");
+                    }
+                }
+            }
+            return kinds;
+        }
+    }
+}
