@@ -110,6 +110,8 @@ final class ComparePlot {
         chart.getStyler().setMarkerSize(9);
         chart.getStyler().setXAxisLabelRotation(90);
         chart.getStyler().setYAxisLogarithmic(positive);
+        // one number format on the axis: a log axis otherwise reads "1E4" beside "1000"
+        chart.getStyler().setYAxisDecimalPattern(ratios ? "#,##0.###" : "#,##0");
         chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         for (int f = 0; f < folders; f++) {
             CompareHost h = c.folders().get(f).host();
@@ -219,6 +221,7 @@ final class ComparePlot {
         hi = Math.max(hi, 1 + threshold);
         boolean log = lo > 0 && hi / lo > 4;
         s.setYAxisLogarithmic(log);
+        s.setYAxisDecimalPattern("0.0##"); // one format for every tick, never "1E0"
         double pad = log ? 0 : (hi - lo) * 0.05;
         s.setYAxisMin(log ? lo / 1.1 : lo - pad);
         s.setYAxisMax(log ? hi * 1.1 : hi + pad);

@@ -1,0 +1,188 @@
+package heimdall.lab.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import heimdall.lab.reproduce.Fixtures;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.internal.chartpart.ChartParts;
+import org.knowm.xchart.internal.series.AxesChartSeries;
+import org.knowm.xchart.internal.series.Series;
+
+/**
+ * Every plot of every committed results folder (one per reproduction kind: floor-cost, follower-cost,
+ * kernel-matrix, host-load, attach-cost, kernel-bitmap, graph, ...), loaded and drawn through
+ * {@link Plots#all} as {@code ./lab} draws them, obeys the rules a reader needs (issue 22, item 5):
+ * at most {@link Plots#MAX_SERIES} series in a legend, the legend inside the image, column labels
+ * that are whole and tell the columns apart, log axes without an empty decade beyond the data, and a
+ * title that says its unit. Each rule is checked on the chart objects after the chart was painted.
+ * With {@code -Dplotrules.out=DIR} the PNGs are also written there, to look at.
+ */
+class PlotRulesTest {
+    /** A unit word in a title: a time, a count, a ratio. */
+    private static final Pattern UNIT = Pattern.compile("(?s).*(\\bns\\b|µs|\\bms\\b|\\bcount\\b|\\bratio|×|%|/).*");
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void everyPlotOfEveryCommittedFolderFollowsTheRules() throws Exception {
+        List<Path> folders = new ArrayList<>();
+        try (var list = Files.list(Fixtures.resultsRoot())) {
+            list.filter(d -> Files.isRegularFile(d.resolve("summary.json"))).sorted().forEach(folders::add);
+        }
+        assertTrue(folders.size() >= 16, "the committed folders: " + folders);
+        String out = System.getProperty("plotrules.out");
+        List<String> broken = new ArrayList<>();
+        int drawn = 0;
+        Set<String> kinds = new HashSet<>();
+        for (Path dir : folders) {
+            Results r = Results.load(dir);
+            Map<String, Chart<?, ?>> charts = Plots.all(r);
+            if (!charts.isEmpty()) {
+                kinds.add(r.kind().toString());
+            }
+            for (var e : charts.entrySet()) {
+                String name = dir.getFileName() + "/" + e.getKey();
+                BufferedImage png = Plots.image(e.getValue());
+                if (out != null) {
+                    Plots.save(e.getValue(), Path.of(out, dir.getFileName().toString(), e.getKey()));
+                }
+                broken.addAll(check(name, e.getValue(), png));
+                drawn++;
+            }
+        }
+        System.out.println("plot rules: " + drawn + " plots of " + folders.size() + " folders, kinds " + kinds);
+        assertTrue(drawn >= 30, "plots drawn: " + drawn);
+        assertTrue(broken.isEmpty(), broken.size() + " broken rules:\n" + String.join("\n", broken));
+    }
+
+    /** The rules one painted chart breaks, each a line naming the plot. */
+    static List<String> check(String name, Chart<?, ?> chart, BufferedImage png) {
+        List<String> broken = new ArrayList<>();
+        String title = chart.getTitle();
+        if (title == null || title.isBlank() || !UNIT.matcher(title).matches()) {
+            broken.add(name + ": the title names no unit: '" + title + "'");
+        }
+        java.awt.Graphics2D g = png.createGraphics();
+        try {
+            // XChart neither wraps nor cuts a title: one wider than the image loses both ends
+            int width = g.getFontMetrics(chart.getStyler().getChartTitleFont()).stringWidth(title == null ? "" : title);
+            if (width > png.getWidth() - 8) {
+                broken.add(name + ": the title (" + width + " px) is wider than the image: '" + title + "'");
+            }
+            if (chart instanceof XYChart || chart instanceof CategoryChart) {
+                var axes = (org.knowm.xchart.style.AxesChartStyler) chart.getStyler();
+                int y = g.getFontMetrics(axes.getAxisTitleFont()).stringWidth(chart.getYAxisTitle());
+                if (y > ChartParts.plot(chart).getHeight() + 40) {
+                    broken.add(name + ": the y axis' title (" + y + " px) is longer than the axis: '" + chart.getYAxisTitle() + "'");
+                }
+                int x = g.getFontMetrics(axes.getAxisTitleFont()).stringWidth(chart.getXAxisTitle());
+                if (x > png.getWidth() - 8) {
+                    broken.add(name + ": the x axis' title (" + x + " px) is wider than the image: '" + chart.getXAxisTitle() + "'");
+                }
+            }
+        } finally {
+            g.dispose();
+        }
+        long shown = chart.getSeriesMap().values().stream().filter(Series::isShowInLegend).count();
+        if (shown > Plots.MAX_SERIES) {
+            broken.add(name + ": " + shown + " series in the legend, more than " + Plots.MAX_SERIES);
+        }
+        Rectangle2D legend = ChartParts.legend(chart);
+        if (legend != null && chart.getStyler().isLegendVisible() && shown > 0
+                && (legend.getMinX() < 0 || legend.getMinY() < 0 || legend.getMaxX() > png.getWidth()
+                || legend.getMaxY() > png.getHeight())) {
+            broken.add(name + ": the legend " + legend + " leaves the " + png.getWidth() + "×" + png.getHeight() + " image");
+        }
+        Rectangle2D plot = ChartParts.plot(chart);
+        if (plot.getWidth() < 200 || plot.getHeight() < 150) {
+            broken.add(name + ": the plot area is squeezed to " + plot);
+        }
+        Rectangle2D xAxis = ChartParts.xAxis(chart);
+        if (xAxis.getMaxY() > png.getHeight() + 1 || xAxis.getMinX() < -1) {
+            broken.add(name + ": the x axis' labels run off the image: " + xAxis);
+        }
+        if (chart instanceof CategoryChart c) {
+            broken.addAll(columnLabels(name, c));
+            if (c.getStyler().isYAxisLogarithmic()) {
+                broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(c, false)));
+            }
+        }
+        if (chart instanceof XYChart x) {
+            if (x.getStyler().isXAxisLogarithmic()) {
+                broken.addAll(decades(name, "x", ChartParts.xRange(chart), dataRange(x, true)));
+            }
+            if (x.getStyler().isYAxisLogarithmic()) {
+                broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(x, false)));
+            }
+        }
+        return broken;
+    }
+
+    /** Column labels: never cut at their end, and still different once their row number is dropped. */
+    private static List<String> columnLabels(String name, CategoryChart c) {
+        List<String> broken = new ArrayList<>();
+        for (CategorySeries s : c.getSeriesMap().values()) {
+            List<String> labels = s.getXData().stream().map(String::valueOf).toList();
+            Set<String> seen = new HashSet<>();
+            for (String l : labels) {
+                if (l.endsWith("…")) {
+                    broken.add(name + ": column label cut: '" + l + "'");
+                }
+                if (!seen.add(l.replaceFirst("^\\d+: ", "")) && l.matches("^\\d+: .*")) {
+                    broken.add(name + ": two columns read alike without their row number: '" + l + "'");
+                }
+                if (l.length() > Plots.MAX_COLUMN_LABEL + 6) {
+                    broken.add(name + ": column label longer than the axis shows (" + l.length() + "): '" + l + "'");
+                }
+            }
+            break; // every series of a category chart has the same columns
+        }
+        return broken;
+    }
+
+    /** A log axis reaches at most one decade below and above its data: no empty decade. */
+    private static List<String> decades(String name, String axis, double[] range, double[] data) {
+        List<String> broken = new ArrayList<>();
+        if (!(data[0] > 0) || !(data[1] > 0)) {
+            return broken;
+        }
+        double below = Math.log10(data[0]) - Math.log10(range[0]);
+        double above = Math.log10(range[1]) - Math.log10(data[1]);
+        if (below >= 1 || above >= 1) {
+            broken.add(String.format(java.util.Locale.ROOT, "%s: the log %s axis runs %.3g–%.3g for data %.3g–%.3g (an empty decade)",
+                    name, axis, range[0], range[1], data[0], data[1]));
+        }
+        return broken;
+    }
+
+    /** The data's smallest and largest positive value on one axis, over every series drawn. */
+    private static double[] dataRange(Chart<?, ?> chart, boolean x) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (Object o : chart.getSeriesMap().values()) {
+            AxesChartSeries s = (AxesChartSeries) o;
+            double min = x ? s.getXMin() : s.getYMin();
+            double max = x ? s.getXMax() : s.getYMax();
+            if (min > 0) {
+                lo = Math.min(lo, min);
+            }
+            hi = Math.max(hi, max);
+        }
+        return new double[] {lo, hi};
+    }
+}
