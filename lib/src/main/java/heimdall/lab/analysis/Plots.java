@@ -1394,7 +1394,38 @@ public final class Plots {
         }
         // Log x only for a wide range: XChart labels only the decades of a log axis.
         boolean log = min > 0 && max / min > 30;
-        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "") + ")";
+        // A log axis labels only its decades: one that holds fewer than two of them reads as a single
+        // number, so such a chart is linear, its axis ending nearer (2 × the largest p99) and starting
+        // at the first 0.1% of the lines (a stray fast call would otherwise set it).
+        if (log && Math.floor(Math.log10(max)) - Math.ceil(Math.log10(min)) < 1) {
+            log = false;
+            double end = Math.min(max, 2 * p99s / 4);
+            if (end < max) {
+                cropped = true;
+                cut = end;
+                max = end;
+            }
+        }
+        double left = min;
+        if (!log) {
+            double first = Double.POSITIVE_INFINITY;
+            for (Line l : lines) {
+                if (l.ecdf().count() > 0) {
+                    first = Math.min(first, l.ecdf().at(0.001));
+                }
+            }
+            left = Math.max(0, Math.min(min + (max - min) * 0.5, first - (max - first) * 0.03));
+            left = Math.max(left, min);
+        }
+        // the legend where the curves are not: bottom right when they rise in the left half, else top left
+        double mid = 0;
+        for (Line l : lines) {
+            mid += l.ecdf().count() > 0 ? l.ecdf().median() / lines.size() : 0;
+        }
+        double at = log ? (Math.log10(mid) - Math.log10(min)) / (Math.log10(max) - Math.log10(min)) : (mid - left) / (max - left);
+        Styler.LegendPosition inside = at <= 0.5 ? Styler.LegendPosition.InsideSE : Styler.LegendPosition.InsideNW;
+        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
+                + (left > min ? "; the fastest 0.1% left of the axis" : "") + ")";
         // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
         long entries = lines.stream().filter(Line::inLegend).count();
         boolean legendBelow = entries > MAX_INSIDE_LEGEND;
@@ -1409,12 +1440,14 @@ public final class Plots {
         if (log) {
             // the axis from the data's first value, not from the decade below it
             c.getStyler().setXAxisMin(min);
+        } else if (left > min) {
+            c.getStyler().setXAxisMin(left);
         }
         c.getStyler().setXAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
         c.getStyler().setYAxisDecimalPattern("0.0#"); // a few hundred samples give fractions like 0.98666…
-        c.getStyler().setLegendPosition(legendBelow ? Styler.LegendPosition.OutsideS : Styler.LegendPosition.InsideSE);
+        c.getStyler().setLegendPosition(legendBelow ? Styler.LegendPosition.OutsideS : inside);
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         for (Line l : lines) {
             if (l.ecdf().count() == 0) {
