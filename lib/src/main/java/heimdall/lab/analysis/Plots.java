@@ -975,11 +975,16 @@ public final class Plots {
      * (the floor's description where its short name says the same), first parts first.
      */
     static List<String> shortParts(Results r, List<Integer> rows, int width) {
+        return shortParts(rows.stream().map(r::labelParts).toList(), width);
+    }
+
+    /** {@link #shortParts(Results, List, int)} of labels given as their parts (not modified). */
+    static List<String> shortParts(List<List<String>> labelParts, int width) {
         List<List<String>> parts = new ArrayList<>();
-        for (int i : rows) {
-            parts.add(new ArrayList<>(r.labelParts(i)));
+        for (List<String> p : labelParts) {
+            parts.add(new ArrayList<>(p));
         }
-        if (rows.size() > 1) {
+        if (parts.size() > 1) {
             Set<String> common = new LinkedHashSet<>(parts.get(0));
             parts.forEach(common::retainAll);
             parts.forEach(p -> p.removeIf(x -> common.contains(x) && p.size() > 1));

@@ -77,8 +77,38 @@ class PlotRulesTest {
         assertTrue(broken.isEmpty(), broken.size() + " broken rules:\n" + String.join("\n", broken));
     }
 
+    /** {@code ./lab compare}'s two plots, of the committed floor-cost folders, follow the same rules. */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void comparePlotsFollowTheRules() throws Exception {
+        Path root = Fixtures.resultsRoot();
+        Compare c = Compare.load(List.of(root.resolve("2026-11-30-vm-floor-cost"), root.resolve("2026-12-01-vm-floor-cost")));
+        String out = System.getProperty("plotrules.out");
+        List<String> broken = new ArrayList<>();
+        Map<String, Chart<?, ?>> charts = Map.of("compare-added.png", c.plot(), "compare-change.png", c.changePlot(0.05));
+        for (var e : charts.entrySet()) {
+            BufferedImage png = Plots.image(e.getValue());
+            if (out != null) {
+                Plots.save(e.getValue(), Path.of(out, "compare", e.getKey()));
+            }
+            broken.addAll(check("compare/" + e.getKey(), e.getValue(), png, ComparePlot.LABEL_CHARS));
+            // one number format on each axis: never "1E4" beside "1000"
+            List<String> ticks = new ArrayList<>(ChartParts.yTickLabels(e.getValue()));
+            ticks.removeIf(t -> t == null || !t.matches(".*[0-9].*"));
+            if (ticks.stream().anyMatch(t -> t.matches(".*[0-9][eE][-+]?[0-9].*"))) {
+                broken.add(e.getKey() + ": the y axis writes numbers two ways: " + ticks);
+            }
+        }
+        assertTrue(broken.isEmpty(), String.join("\n", broken));
+    }
+
     /** The rules one painted chart breaks, each a line naming the plot. */
     static List<String> check(String name, Chart<?, ?> chart, BufferedImage png) {
+        return check(name, chart, png, Plots.MAX_COLUMN_LABEL + "999: ".length());
+    }
+
+    /** As {@link #check(String, Chart, BufferedImage)}, column labels up to {@code maxLabel} characters. */
+    static List<String> check(String name, Chart<?, ?> chart, BufferedImage png, int maxLabel) {
         List<String> broken = new ArrayList<>();
         String title = chart.getTitle();
         if (title == null || title.isBlank() || !UNIT.matcher(title).matches()) {
@@ -135,7 +165,7 @@ class PlotRulesTest {
             broken.add(name + ": the x axis' labels run off the image: " + xAxis);
         }
         if (chart instanceof CategoryChart c) {
-            broken.addAll(columnLabels(name, c));
+            broken.addAll(columnLabels(name, c, maxLabel));
             if (c.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(c, false)));
             }
@@ -165,7 +195,7 @@ class PlotRulesTest {
     }
 
     /** Column labels: never cut at their end, and still different once their row number is dropped. */
-    private static List<String> columnLabels(String name, CategoryChart c) {
+    private static List<String> columnLabels(String name, CategoryChart c, int maxLabel) {
         List<String> broken = new ArrayList<>();
         for (CategorySeries s : c.getSeriesMap().values()) {
             List<String> labels = s.getXData().stream().map(String::valueOf).toList();
@@ -174,10 +204,10 @@ class PlotRulesTest {
                 if (l.endsWith("…")) {
                     broken.add(name + ": column label cut: '" + l + "'");
                 }
-                if (!seen.add(l.replaceFirst("^\\d+: ", "")) && l.matches("^\\d+: .*")) {
+                if (!seen.add(l.replaceFirst("^\\d+:? ", "")) && l.matches("^\\d+:? .*")) {
                     broken.add(name + ": two columns read alike without their row number: '" + l + "'");
                 }
-                if (l.length() > Plots.MAX_COLUMN_LABEL + 6) {
+                if (l.length() > maxLabel) {
                     broken.add(name + ": column label longer than the axis shows (" + l.length() + "): '" + l + "'");
                 }
             }
