@@ -97,7 +97,7 @@ final class ComparePlot {
         series.replaceAll(ys -> pick(ys, keep));
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(c.reproduction() + (ratios ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder")
-                        + " (" + Compare.EMULATED + ")" : ": added cost by row (" + c.unit() + "), per " + (c.acrossKernels() ? "kernel" : "folder")))
+                        + " (" + Compare.EMULATED + ")" : ", " + c.unit() + ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
                 .xAxisTitle("row (numbered as in the table)").yAxisTitle(ratios ? "added / unfiltered" + (positive ? " (log scale)" : "")
                         : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
                 .build();
