@@ -102,6 +102,23 @@ class PlotRulesTest {
         assertTrue(broken.isEmpty(), String.join("\n", broken));
     }
 
+    /** explore's bars of BPF instructions per call (the notebook's eight calls) follow the same rules. */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void exploresInstructionBarsFollowTheRules() throws Exception {
+        Path podman = Path.of("/usr/share/containers/seccomp.json");
+        heimdall.lab.testing.Requires.file(podman, "Debian package golang-github-containers-common");
+        CategoryChart chart = heimdall.lab.explore.Lab.floor(podman)
+                .plot("getppid", "gettid", "getpid", "mprotect", "prctl", "openat", "personality", "reboot");
+        BufferedImage png = Plots.image(chart);
+        String out = System.getProperty("plotrules.out");
+        if (out != null) {
+            Plots.save(chart, Path.of(out, "explore", "insns-per-call.png"));
+        }
+        List<String> broken = check("explore/insns-per-call.png", chart, png, 40);
+        assertTrue(broken.isEmpty(), String.join("\n", broken));
+    }
+
     /** The rules one painted chart breaks, each a line naming the plot. */
     static List<String> check(String name, Chart<?, ?> chart, BufferedImage png) {
         return check(name, chart, png, Plots.MAX_COLUMN_LABEL + "999: ".length());
@@ -166,6 +183,19 @@ class PlotRulesTest {
         }
         if (chart instanceof CategoryChart c) {
             broken.addAll(columnLabels(name, c, maxLabel));
+            if (c.getStyler().getXAxisLabelRotation() == 0 && !c.getSeriesMap().isEmpty()) {
+                // upright labels share the axis' width: each must fit its column, or they run together
+                java.util.Collection<?> x = c.getSeriesMap().values().iterator().next().getXData();
+                java.awt.Graphics2D gg = png.createGraphics();
+                var fm = gg.getFontMetrics(c.getStyler().getAxisTickLabelsFont());
+                double column = plot.getWidth() / Math.max(1, x.size());
+                for (Object l : x) {
+                    if (fm.stringWidth(String.valueOf(l)) > column - 4) {
+                        broken.add(name + ": the upright label '" + l + "' is wider than its column (" + (int) column + " px)");
+                    }
+                }
+                gg.dispose();
+            }
             if (c.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(c, false)));
             }
