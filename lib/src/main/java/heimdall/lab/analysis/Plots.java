@@ -1422,18 +1422,36 @@ public final class Plots {
             left = Math.max(0, Math.min(min + (max - min) * 0.5, first - (max - first) * 0.03));
             left = Math.max(left, min);
         }
-        // the legend where the curves are not: bottom right when they rise in the left half, else top left
-        double mid = 0;
+        // The legend where the curves are not: bottom right, else top left, else below the plot. A
+        // corner is free when no line passes through the box the legend takes there (in axis fractions).
+        long entries0 = lines.stream().filter(Line::inLegend).count();
+        double boxW = 0.55;
+        double boxH = Math.min(0.95, (18.0 * entries0 + 14) / 400);
+        int se = 0;
+        int nw = 0;
         for (Line l : lines) {
-            mid += l.ecdf().count() > 0 ? l.ecdf().median() / lines.size() : 0;
+            if (l.ecdf().count() == 0) {
+                continue;
+            }
+            for (int k = 0; k <= 200; k++) {
+                double q = k / 200.0;
+                double x = l.ecdf().at(Math.min(q, 0.9999));
+                double fx = log ? (Math.log10(Math.max(x, min)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))
+                        : (x - left) / (max - left);
+                if (fx > 1) {
+                    fx = 1;
+                }
+                se += fx > 1 - boxW && q < boxH ? 1 : 0;
+                nw += fx < boxW && q > 1 - boxH ? 1 : 0;
+            }
         }
-        double at = log ? (Math.log10(mid) - Math.log10(min)) / (Math.log10(max) - Math.log10(min)) : (mid - left) / (max - left);
-        Styler.LegendPosition inside = at <= 0.5 ? Styler.LegendPosition.InsideSE : Styler.LegendPosition.InsideNW;
+        Styler.LegendPosition inside = se == 0 ? Styler.LegendPosition.InsideSE
+                : nw == 0 ? Styler.LegendPosition.InsideNW : Styler.LegendPosition.OutsideS;
         String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
                 + (left > min ? "; the fastest 0.1% left of the axis" : "") + ")";
         // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
-        long entries = lines.stream().filter(Line::inLegend).count();
-        boolean legendBelow = entries > MAX_INSIDE_LEGEND;
+        long entries = entries0;
+        boolean legendBelow = entries > MAX_INSIDE_LEGEND || inside == Styler.LegendPosition.OutsideS;
         XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT).title(title)
                 .xAxisTitle(xTitle)
                 .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
