@@ -47,8 +47,8 @@ final class ComparePlot {
         // never cut at the end (where the placement is): the parts every row shares go, then parts whose
         // loss keeps the rows apart (Plots.shortParts)
         int room = LABEL_CHARS - 3;
-        List<String> short_ = Plots.distinctLabels(Plots.shortParts(labels.stream().map(l -> List.of(l.split(" · "))).toList(), room),
-                room);
+        List<List<String>> parts = labels.stream().map(l -> List.of(l.split(" · "))).toList();
+        List<String> short_ = Plots.distinctLabels(Plots.shortParts(parts, room), room);
         for (int k = 0; k < labels.size(); k++) {
             categories.add((k + 1) + " " + short_.get(k));
         }
@@ -97,7 +97,8 @@ final class ComparePlot {
         series.replaceAll(ys -> pick(ys, keep));
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(c.reproduction() + (ratios ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder")
-                        + " (" + Compare.EMULATED + ")" : ", " + c.unit() + ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
+                        + " (" + Compare.EMULATED + ")"
+                        : ", " + c.unit() + ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
                 .xAxisTitle("row (numbered as in the table)").yAxisTitle(ratios ? "added / unfiltered" + (positive ? " (log scale)" : "")
                         : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
                 .build();

@@ -464,7 +464,8 @@ public final class Plots {
         if (r.hasSamples(r.baselineRow(row), "none")) {
             lines.add(new Line("no filter", r.ecdfOf(r.baselineRow(row), "none"), PALETTE[0], true));
         }
-        return ecdfChart("Time per call (ns): " + r.label(row) + (lines.size() > 1 ? " (thin, light: no filter)" : ""), lines);
+        return ecdfChart("Time per call (ns): " + r.label(row) + (lines.size() > 1 ? " (thin, light: no filter)" : ""),
+                lines);
     }
 
     /**
@@ -497,8 +498,8 @@ public final class Plots {
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("rows " + g.rows() + " have no samples in " + r.dir());
         }
-        return ecdfChart("Time per call (ns): " + g.title() + (lines.stream().anyMatch(Line::thin) ? " (thin, light: no filter)" : ""),
-                lines);
+        String twins = lines.stream().anyMatch(Line::thin) ? " (thin, light: no filter)" : "";
+        return ecdfChart("Time per call (ns): " + g.title() + twins, lines);
     }
 
     /**
@@ -572,7 +573,8 @@ public final class Plots {
                 }
             }
         }
-        return ecdfChart("Time per call (ns) without (thin, light) and with (solid) the follower attached, hook " + hook, lines);
+        return ecdfChart("Time per call (ns) without (thin, light) and with (solid) the follower, hook " + hook,
+                lines);
     }
 
     /** follower-cost: each row's added median (with − without), one dot series per hook. */
@@ -591,7 +593,9 @@ public final class Plots {
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
-        return categoryDots("Added cost per call, ns (median with − median without the follower)", "row", "added (ns)", x, series);
+        return categoryDots("Added cost per call, ns (median with − median without the follower)", "row",
+                "added (ns)",
+                x, series);
     }
 
     /**
@@ -674,7 +678,8 @@ public final class Plots {
                     + (answer == null ? "" : " answering " + answer));
         }
         return supervisorChart(r, rows, FloorCostRow::what,
-                "Brokered call round trip" + (answer == null ? "" : ", answer " + answer) + ": time per call, ECDF (ns)");
+                "Brokered call round trip" + (answer == null ? "" : ", answer " + answer)
+                        + ": time per call, ECDF (ns)");
     }
 
     /**
@@ -795,7 +800,8 @@ public final class Plots {
      * with no filter.
      */
     public static CategoryChart runMedians(Results r, Group g) {
-        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians (ns): " + g.title(), "run median (ns)");
+        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians (ns): " + g.title(),
+                "run median (ns)");
     }
 
     /**
@@ -875,7 +881,8 @@ public final class Plots {
             s.setMarker(SeriesMarkers.DIAMOND);
             s.setMarkerColor(Color.GRAY);
         } else if (anyNone) {
-            String range = noneLo(none) == noneHi(none) ? ns(noneLo(none)) : ns(noneLo(none)) + "–" + ns(noneHi(none));
+            String range = noneLo(none) == noneHi(none) ? ns(noneLo(none))
+                    : ns(noneLo(none)) + "–" + ns(noneHi(none));
             c.setXAxisTitle("row (the same call with no filter: " + range + ", below this axis)");
             lo = runLo;
             hi = runHi;
@@ -918,7 +925,7 @@ public final class Plots {
             high.setMarkerColor(Color.BLACK);
             high.setShowInLegend(false);
             c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; ▲▼: %.0f%% CI",
-                    100 * (confidence < heimdall.lab.stats.Intervals.LEVEL ? confidence : heimdall.lab.stats.Intervals.LEVEL)));
+                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
         } else if (anyInterval) {
             // drawn as a bar about the interval's middle: XChart's error bars are symmetric
             var s = c.addSeries("interval of the median run", categories, mid, half);
@@ -927,7 +934,7 @@ public final class Plots {
             // out of the legend (the runs fill it): the axis' title says what the bars are
             s.setShowInLegend(false);
             c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; bar: %.0f%% CI",
-                    100 * (confidence < heimdall.lab.stats.Intervals.LEVEL ? confidence : heimdall.lab.stats.Intervals.LEVEL)));
+                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
         }
         c.getStyler().setErrorBarsColor(Color.BLACK);
         if (runs == 0 && !anyNone) {
@@ -940,7 +947,8 @@ public final class Plots {
             c.getStyler().setYAxisLogarithmic(true);
             String y = c.getYAxisTitle();
             c.setYAxisTitle(y.startsWith(yTitle) && yTitle.endsWith(")")
-                    ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" + y.substring(yTitle.length()) : y + " (log scale)");
+                    ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" + y.substring(yTitle.length())
+                    : y + " (log scale)");
         } else if (hi > lo) {
             // a linear axis fitted to the values, not from zero: the spread between runs is what it shows
             double pad = (hi - lo) * 0.08;
@@ -999,9 +1007,11 @@ public final class Plots {
             for (List<String> p : List.of(candidates)) {
                 for (String x : p) {
                     if (drop == null && !tried.contains(x)) {
-                        List<List<String>> without = parts.stream().map(q -> q.stream().filter(y -> !y.equals(x)).toList()).toList();
+                        List<List<String>> without = parts.stream()
+                                .map(q -> q.stream().filter(y -> !y.equals(x)).toList()).toList();
                         List<String> joined = join.apply(without);
-                        if (without.stream().noneMatch(List::isEmpty) && new LinkedHashSet<>(joined).size() == joined.size()) {
+                        boolean apart = new LinkedHashSet<>(joined).size() == joined.size();
+                        if (without.stream().noneMatch(List::isEmpty) && apart) {
                             drop = x;
                         }
                         tried.add(x);
@@ -1447,12 +1457,14 @@ public final class Plots {
         }
         Styler.LegendPosition inside = se == 0 ? Styler.LegendPosition.InsideSE
                 : nw == 0 ? Styler.LegendPosition.InsideNW : Styler.LegendPosition.OutsideS;
-        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
+        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "")
+                + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
                 + (left > min ? "; the fastest 0.1% left of the axis" : "") + ")";
         // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
         long entries = entries0;
         boolean legendBelow = entries > MAX_INSIDE_LEGEND || inside == Styler.LegendPosition.OutsideS;
-        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT).title(title)
+        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT)
+                .title(title)
                 .xAxisTitle(xTitle)
                 .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
         style(c);

@@ -139,7 +139,8 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
             series.put(unique(series, m.label), Arrays.stream(m.samples()).asDoubleStream().toArray());
         }
         // the title says what is plotted; the x axis gives the unit (time per call, ns)
-        return Plots.ecdf((ms.length == 1 ? ms[0].label : ms.length + " measurements") + ": time per call, ECDF (ns)", series);
+        String what = ms.length == 1 ? ms[0].label : ms.length + " measurements";
+        return Plots.ecdf(what + ": time per call, ECDF (ns)", series);
     }
 
     private static String unique(Map<String, ?> taken, String label) {

@@ -82,10 +82,12 @@ class PlotRulesTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void comparePlotsFollowTheRules() throws Exception {
         Path root = Fixtures.resultsRoot();
-        Compare c = Compare.load(List.of(root.resolve("2026-11-30-vm-floor-cost"), root.resolve("2026-12-01-vm-floor-cost")));
+        Compare c = Compare.load(List.of(root.resolve("2026-11-30-vm-floor-cost"),
+                root.resolve("2026-12-01-vm-floor-cost")));
         String out = System.getProperty("plotrules.out");
         List<String> broken = new ArrayList<>();
-        Map<String, Chart<?, ?>> charts = Map.of("compare-added.png", c.plot(), "compare-change.png", c.changePlot(0.05));
+        Map<String, Chart<?, ?>> charts = Map.of("compare-added.png", c.plot(),
+                "compare-change.png", c.changePlot(0.05));
         for (var e : charts.entrySet()) {
             BufferedImage png = Plots.image(e.getValue());
             if (out != null) {
@@ -142,11 +144,13 @@ class PlotRulesTest {
                 var axes = (org.knowm.xchart.style.AxesChartStyler) chart.getStyler();
                 int y = g.getFontMetrics(axes.getAxisTitleFont()).stringWidth(chart.getYAxisTitle());
                 if (y > ChartParts.plot(chart).getHeight() + 40) {
-                    broken.add(name + ": the y axis' title (" + y + " px) is longer than the axis: '" + chart.getYAxisTitle() + "'");
+                    broken.add(name + ": the y axis' title (" + y + " px) is longer than the axis: '"
+                            + chart.getYAxisTitle() + "'");
                 }
                 int x = g.getFontMetrics(axes.getAxisTitleFont()).stringWidth(chart.getXAxisTitle());
                 if (x > png.getWidth() - 8) {
-                    broken.add(name + ": the x axis' title (" + x + " px) is wider than the image: '" + chart.getXAxisTitle() + "'");
+                    broken.add(name + ": the x axis' title (" + x + " px) is wider than the image: '"
+                            + chart.getXAxisTitle() + "'");
                 }
             }
         } finally {
@@ -171,7 +175,8 @@ class PlotRulesTest {
         if (legend != null && chart.getStyler().isLegendVisible() && shown > 0
                 && (legend.getMinX() < 0 || legend.getMinY() < 0 || legend.getMaxX() > png.getWidth()
                 || legend.getMaxY() > png.getHeight())) {
-            broken.add(name + ": the legend " + legend + " leaves the " + png.getWidth() + "×" + png.getHeight() + " image");
+            broken.add(name + ": the legend " + legend + " leaves the " + png.getWidth() + "×" + png.getHeight()
+                    + " image");
         }
         Rectangle2D plot = ChartParts.plot(chart);
         if (plot.getWidth() < 200 || plot.getHeight() < 150) {
@@ -191,7 +196,8 @@ class PlotRulesTest {
                 double column = plot.getWidth() / Math.max(1, x.size());
                 for (Object l : x) {
                     if (fm.stringWidth(String.valueOf(l)) > column - 4) {
-                        broken.add(name + ": the upright label '" + l + "' is wider than its column (" + (int) column + " px)");
+                        broken.add(name + ": the upright label '" + l + "' is wider than its column ("
+                                + (int) column + " px)");
                     }
                 }
                 gg.dispose();
@@ -215,7 +221,8 @@ class PlotRulesTest {
     private static String look(Series o) {
         if (o instanceof org.knowm.xchart.XYSeries x) {
             return x.getLineColor() + "/" + (x.getLineStyle() == null ? "-" : x.getLineStyle().getLineWidth()) + "/"
-                    + (x.getMarker() == null ? "-" : x.getMarker().getClass().getSimpleName()) + "/" + x.getMarkerColor();
+                    + (x.getMarker() == null ? "-" : x.getMarker().getClass().getSimpleName()) + "/"
+                    + x.getMarkerColor();
         }
         if (o instanceof CategorySeries c) {
             return (c.getMarker() == null ? "-" : c.getMarker().getClass().getSimpleName()) + "/" + c.getMarkerColor()
@@ -255,7 +262,8 @@ class PlotRulesTest {
         double below = Math.log10(data[0]) - Math.log10(range[0]);
         double above = Math.log10(range[1]) - Math.log10(data[1]);
         if (below >= 1 || above >= 1) {
-            broken.add(String.format(java.util.Locale.ROOT, "%s: the log %s axis runs %.3g–%.3g for data %.3g–%.3g (an empty decade)",
+            broken.add(String.format(java.util.Locale.ROOT,
+                    "%s: the log %s axis runs %.3g–%.3g for data %.3g–%.3g (an empty decade)",
                     name, axis, range[0], range[1], data[0], data[1]));
         }
         return broken;
