@@ -35,7 +35,7 @@ final class ComparePlot {
     private static final int WIDTH = 1400;
     private static final int HEIGHT = 1100;
     /** Longer category labels are cut: 90°-rotated, they eat the plot's height. */
-    private static final int LABEL_CHARS = 80;
+    static final int LABEL_CHARS = 80;
 
     private ComparePlot() {}
 
@@ -44,9 +44,13 @@ final class ComparePlot {
         int folders = c.folderNames().size();
         List<String> labels = c.rowLabels();
         List<String> categories = new ArrayList<>();
+        // never cut at the end (where the placement is): the parts every row shares go, then parts whose
+        // loss keeps the rows apart (Plots.shortParts)
+        int room = LABEL_CHARS - 3;
+        List<List<String>> parts = labels.stream().map(l -> List.of(l.split(" · "))).toList();
+        List<String> short_ = Plots.distinctLabels(Plots.shortParts(parts, room), room);
         for (int k = 0; k < labels.size(); k++) {
-            String l = (k + 1) + " " + labels.get(k);
-            categories.add(l.length() > LABEL_CHARS ? l.substring(0, LABEL_CHARS - 1) + "…" : l);
+            categories.add((k + 1) + " " + short_.get(k));
         }
         // With an emulated figure among them, every folder is drawn as ratios (added / unfiltered), never ns.
         boolean ratios = c.anyEmulated();
@@ -93,7 +97,8 @@ final class ComparePlot {
         series.replaceAll(ys -> pick(ys, keep));
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(c.reproduction() + (ratios ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder")
-                        + " (" + Compare.EMULATED + ")" : ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
+                        + " (" + Compare.EMULATED + ")"
+                        : ", " + c.unit() + ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
                 .xAxisTitle("row (numbered as in the table)").yAxisTitle(ratios ? "added / unfiltered" + (positive ? " (log scale)" : "")
                         : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
                 .build();
@@ -110,6 +115,8 @@ final class ComparePlot {
         chart.getStyler().setMarkerSize(9);
         chart.getStyler().setXAxisLabelRotation(90);
         chart.getStyler().setYAxisLogarithmic(positive);
+        // one number format on the axis: a log axis otherwise reads "1E4" beside "1000"
+        chart.getStyler().setYAxisDecimalPattern(ratios ? "#,##0.###" : "#,##0");
         chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         for (int f = 0; f < folders; f++) {
             CompareHost h = c.folders().get(f).host();
@@ -219,6 +226,7 @@ final class ComparePlot {
         hi = Math.max(hi, 1 + threshold);
         boolean log = lo > 0 && hi / lo > 4;
         s.setYAxisLogarithmic(log);
+        s.setYAxisDecimalPattern("0.0##"); // one format for every tick, never "1E0"
         double pad = log ? 0 : (hi - lo) * 0.05;
         s.setYAxisMin(log ? lo / 1.1 : lo - pad);
         s.setYAxisMax(log ? hi * 1.1 : hi + pad);

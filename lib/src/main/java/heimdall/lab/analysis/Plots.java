@@ -53,9 +53,11 @@ public final class Plots {
     public static final int WIDTH = 900;
     public static final int HEIGHT = 520;
     /** Runs past which a run-values chart leaves its runs out of the legend (they would not fit). */
-    static final int MAX_RUN_LEGEND = 12;
+    static final int MAX_RUN_LEGEND = 7;
     /** More ECDF lines than this and the legend goes below the plot, where it hides no curve. */
     static final int MAX_INSIDE_LEGEND = 8;
+    /** The most series a chart draws: past eight, colours repeat and the legend outgrows the plot. */
+    public static final int MAX_SERIES = 8;
 
     /** Line colours: distinct, readable on white, in the order series are added. */
     private static final Color[] PALETTE = {
@@ -462,13 +464,14 @@ public final class Plots {
         if (r.hasSamples(r.baselineRow(row), "none")) {
             lines.add(new Line("no filter", r.ecdfOf(r.baselineRow(row), "none"), PALETTE[0], true));
         }
-        return ecdfChart("Time per call: " + r.label(row), lines);
+        return ecdfChart("Time per call (ns): " + r.label(row) + (lines.size() > 1 ? " (thin, light: no filter)" : ""),
+                lines);
     }
 
     /**
      * A group's rows as ECDFs of their samples with the floor (solid), each beside the same call with
-     * no filter (dashed, same colour; a baseline shared by several rows is drawn once). The horizontal
-     * gap between a solid line and its dashed twin is the floor's added cost.
+     * no filter (thin and light, same colour; a baseline shared by several rows is drawn once). The horizontal
+     * gap between a solid line and its thin twin is the floor's added cost.
      */
     public static XYChart distribution(Results r, Group g) {
         List<String> labels = compactLabels(r, g.rows());
@@ -495,7 +498,8 @@ public final class Plots {
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("rows " + g.rows() + " have no samples in " + r.dir());
         }
-        return ecdfChart("Time per call: " + g.title() + " (dashed: no filter)", lines);
+        String twins = lines.stream().anyMatch(Line::thin) ? " (thin, light: no filter)" : "";
+        return ecdfChart("Time per call (ns): " + g.title() + twins, lines);
     }
 
     /**
@@ -518,7 +522,7 @@ public final class Plots {
             Ecdf e = r.ecdfOf(rows.get(k), variant);
             lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, PALETTE[k % PALETTE.length], false));
         }
-        return ecdfChart("Samples: " + variant, lines);
+        return ecdfChart("Time per call (ns), samples '" + variant + "': ECDF", lines);
     }
 
     /** follower-cost: the hooks with measured rows, in row order. */
@@ -535,7 +539,7 @@ public final class Plots {
     }
 
     /**
-     * follower-cost, one hook: an ECDF per row and variant, without the follower dashed and with it
+     * follower-cost, one hook: an ECDF per row and variant, without the follower thin and light and with it
      * solid in the row's colour, so each row's shift is read between its two lines.
      */
     public static XYChart followerEcdf(Results r, String hook) {
@@ -551,16 +555,26 @@ public final class Plots {
         }
         List<String> labels = compactLabels(r, rows);
         List<Line> lines = new ArrayList<>();
+        // past four rows the legend has an entry per row, its "with" line, naming both medians: a row's
+        // thin line is found by its colour, and the legend keeps to MAX_SERIES entries
+        boolean pairs = rows.size() * 2 > MAX_SERIES;
         for (int k = 0; k < rows.size(); k++) {
             Color colour = PALETTE[k % PALETTE.length];
+            int at = rows.get(k);
+            Ecdf without = r.hasSamples(at, "without") ? r.ecdfOf(at, "without") : null;
             for (String v : List.of("without", "with")) {
-                if (r.hasSamples(rows.get(k), v)) {
-                    Ecdf e = r.ecdfOf(rows.get(k), v);
-                    lines.add(new Line(labels.get(k) + " · " + v + " follower — " + quantiles(e), e, colour, v.equals("without")));
+                if (r.hasSamples(at, v)) {
+                    Ecdf e = r.ecdfOf(at, v);
+                    String label = labels.get(k) + " · " + v + " follower — " + quantiles(e);
+                    if (pairs && v.equals("with") && without != null) {
+                        label = labels.get(k) + " — with: " + quantiles(e) + "; without: p50 " + ns(without.median());
+                    }
+                    lines.add(new Line(label, e, colour, v.equals("without"), !pairs || v.equals("with")));
                 }
             }
         }
-        return ecdfChart("Calls without (dashed) and with (solid) the follower attached, hook " + hook, lines);
+        return ecdfChart("Time per call (ns) without (thin, light) and with (solid) the follower, hook " + hook,
+                lines);
     }
 
     /** follower-cost: each row's added median (with − without), one dot series per hook. */
@@ -579,7 +593,9 @@ public final class Plots {
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
-        return categoryDots("Added cost per call (median with − median without the follower)", "row", "added (ns)", x, series);
+        return categoryDots("Added cost per call, ns (median with − median without the follower)", "row",
+                "added (ns)",
+                x, series);
     }
 
     /**
@@ -642,7 +658,7 @@ public final class Plots {
 
     /**
      * The broker's latency CDF, default placement (supervisor on its own CPU): one line per brokered
-     * row, native supervisors solid and Java ones dashed in the same colour per floor.
+     * row, native supervisors solid and Java ones thin and light in the same colour per floor.
      */
     public static XYChart brokerCdf(Results r) {
         return brokerCdf(r, null);
@@ -662,21 +678,56 @@ public final class Plots {
                     + (answer == null ? "" : " answering " + answer));
         }
         return supervisorChart(r, rows, FloorCostRow::what,
-                "Brokered call round trip" + (answer == null ? "" : ", answer " + answer) + ": latency CDF (dashed: Java supervisor)");
+                "Brokered call round trip" + (answer == null ? "" : ", answer " + answer)
+                        + ": time per call, ECDF (ns)");
     }
 
     /**
-     * Faster round trips for one answer: for each floor that has them, the rows with the supervisor on
-     * the child's CPU or the synchronous wake-up, beside the same floor's default placement; colour per
-     * placement, native solid, Java dashed.
+     * Faster round trips for one answer: for each floor that has them, the native supervisor's rows in
+     * every placement, with and without the synchronous wake-up, a colour each (at most
+     * {@link #MAX_SERIES} lines; the Java supervisor's twins and the host's floor are in the table, and
+     * join the chart only while it has room, the host's floor thin and light in its placement's colour).
      */
     public static XYChart fasterRoundTrips(Results r, String answer) {
         List<Integer> rows = fasterRows(r, answer);
         if (rows.isEmpty()) {
             throw new IllegalArgumentException(r.dir() + " has no faster round-trip rows answering " + answer);
         }
-        return supervisorChart(r, rows, f -> f.placement() + "/" + f.syncWakeup(),
-                "Faster round trips, answer " + answer + ": latency CDF (dashed: Java supervisor; pingpong: the host's floor)");
+        List<Integer> nativeRows = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
+        for (int i : rows) {
+            if (!r.hasSamples(i, "filtered")) {
+                continue;
+            }
+            (brokered(r, i) && !"java".equals(floorCost(r, i).supervisor()) ? nativeRows : others).add(i);
+        }
+        List<Integer> shown = new ArrayList<>(nativeRows.subList(0, Math.min(MAX_SERIES, nativeRows.size())));
+        // the host's floor (reference rows) for scale while there is room; the Java twins are left to the table
+        for (int i : others) {
+            if (shown.size() < MAX_SERIES && reference(r, i)) {
+                shown.add(i);
+            }
+        }
+        if (shown.isEmpty()) {
+            throw new IllegalArgumentException("rows " + rows + " have no samples in " + r.dir());
+        }
+        List<String> labels = compactLabels(r, shown);
+        Map<String, Color> colours = new LinkedHashMap<>();
+        List<Line> lines = new ArrayList<>();
+        for (int k = 0; k < shown.size(); k++) {
+            int i = shown.get(k);
+            FloorCostRow row = floorCost(r, i);
+            boolean ref = reference(r, i);
+            // a colour per placement and wake-up: the host's floor shares its placement's colour, thin
+            String key = ref ? row.placement() + "/false" : row.placement() + "/" + row.syncWakeup();
+            Color c = colours.computeIfAbsent(key, x -> PALETTE[colours.size() % PALETTE.length]);
+            Ecdf e = r.ecdfOf(i, "filtered");
+            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, ref));
+        }
+        boolean refs = lines.stream().anyMatch(Line::thin);
+        String left = shown.size() < rows.size() ? "; the other rows: in the table" : "";
+        return ecdfChart("Faster round trips, answer " + answer + ", native supervisor: time per call, ECDF (ns)"
+                + (refs ? "; thin: the host's floor" : "") + left, lines);
     }
 
     static List<Integer> fasterRows(Results r, String answer) {
@@ -724,8 +775,9 @@ public final class Plots {
         }
         // Legend order: by colour (floor or placement), native before Java, so twins sit together.
         List<Color> order = List.copyOf(colours.values());
-        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour())).thenComparing(Line::dashed));
-        return ecdfChart(title, lines);
+        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour())).thenComparing(Line::thin));
+        // the title names the thin lines only when the chart has some
+        return ecdfChart(title + (lines.stream().anyMatch(Line::thin) ? " (thin, light: Java supervisor)" : ""), lines);
     }
 
     /**
@@ -748,7 +800,8 @@ public final class Plots {
      * with no filter.
      */
     public static CategoryChart runMedians(Results r, Group g) {
-        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians: " + g.title(), "median of a run (ns)");
+        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians (ns): " + g.title(),
+                "run median (ns)");
     }
 
     /**
@@ -804,6 +857,8 @@ public final class Plots {
         if (runs > MAX_RUN_LEGEND) {
             c.setTitle(title + " (" + runs + " runs, a colour each)");
         }
+        double runLo = lo;
+        double runHi = hi;
         List<Double> none = new ArrayList<>();
         boolean anyNone = false;
         for (int i : rows) {
@@ -816,33 +871,202 @@ public final class Plots {
                 hi = Math.max(hi, v);
             }
         }
-        if (anyNone) {
+        // The run dots are the point: a no-filter diamond far below them (a brokered call is a hundred
+        // times its bare call) would force a log axis that squashes their spread, so it is then left out
+        // and its values named in the title instead.
+        boolean noneFits = anyNone && (runs == 0 || noneLo(none) > 0 && runHi / Math.min(runLo, noneLo(none)) <= 20
+                && Math.max(runHi, noneHi(none)) / runLo <= 20);
+        if (anyNone && noneFits) {
             var s = c.addSeries("no filter (median of its runs)", categories, none);
             s.setMarker(SeriesMarkers.DIAMOND);
             s.setMarkerColor(Color.GRAY);
+        } else if (anyNone) {
+            String range = noneLo(none) == noneHi(none) ? ns(noneLo(none))
+                    : ns(noneLo(none)) + "–" + ns(noneHi(none));
+            c.setXAxisTitle("row (the same call with no filter: " + range + ", below this axis)");
+            lo = runLo;
+            hi = runHi;
         }
+        // the order-statistic interval of each row's median run, where it has two runs or more
+        List<Double> mid = new ArrayList<>();
+        List<Double> half = new ArrayList<>();
+        List<Double> lows = new ArrayList<>();
+        List<Double> highs = new ArrayList<>();
+        boolean anyInterval = false;
+        double confidence = 1;
+        for (int i : rows) {
+            List<Double> f = field.apply(i);
+            if (f.size() >= 2) {
+                double[] v = f.stream().mapToDouble(Double::doubleValue).toArray();
+                heimdall.lab.stats.Interval iv = heimdall.lab.stats.OrderStatistics.overRuns(Stats.median(f), v,
+                        heimdall.lab.stats.Intervals.LEVEL);
+                mid.add((iv.low() + iv.high()) / 2);
+                half.add((iv.high() - iv.low()) / 2);
+                lows.add(iv.low());
+                highs.add(iv.high());
+                confidence = Math.min(confidence, iv.confidence());
+                anyInterval = true;
+            } else {
+                mid.add(null);
+                half.add(0.0);
+                lows.add(null);
+                highs.add(null);
+            }
+        }
+        boolean logAxis = lo > 0 && hi / lo > 20;
+        if (anyInterval && logAxis) {
+            // XChart draws error bars wrong on a log axis: the interval's ends as triangles instead
+            var low = c.addSeries("interval low", categories, lows);
+            low.setMarker(SeriesMarkers.TRIANGLE_UP);
+            low.setMarkerColor(Color.BLACK);
+            low.setShowInLegend(false);
+            var high = c.addSeries("interval high", categories, highs);
+            high.setMarker(SeriesMarkers.TRIANGLE_DOWN);
+            high.setMarkerColor(Color.BLACK);
+            high.setShowInLegend(false);
+            c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; ▲▼: %.0f%% CI",
+                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+        } else if (anyInterval) {
+            // drawn as a bar about the interval's middle: XChart's error bars are symmetric
+            var s = c.addSeries("interval of the median run", categories, mid, half);
+            s.setMarker(SeriesMarkers.NONE);
+            s.setMarkerColor(Color.BLACK);
+            // out of the legend (the runs fill it): the axis' title says what the bars are
+            s.setShowInLegend(false);
+            c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; bar: %.0f%% CI",
+                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+        }
+        c.getStyler().setErrorBarsColor(Color.BLACK);
         if (runs == 0 && !anyNone) {
             throw new IllegalArgumentException("rows " + rows + " have no run medians in " + r.dir());
         }
         if (runs > MAX_RUN_LEGEND && !anyNone) {
             c.getStyler().setLegendVisible(false); // every series is out of the legend: no empty box
         }
-        if (lo > 0 && hi / lo > 20) {
+        if (logAxis) {
             c.getStyler().setYAxisLogarithmic(true);
-            c.setYAxisTitle(yTitle.endsWith(")") ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" : yTitle + " (log scale)");
+            String y = c.getYAxisTitle();
+            c.setYAxisTitle(y.startsWith(yTitle) && yTitle.endsWith(")")
+                    ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" + y.substring(yTitle.length())
+                    : y + " (log scale)");
+        } else if (hi > lo) {
+            // a linear axis fitted to the values, not from zero: the spread between runs is what it shows
+            double pad = (hi - lo) * 0.08;
+            c.getStyler().setYAxisMin(Math.max(0, lo - pad));
+            c.getStyler().setYAxisMax(hi + pad);
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;
     }
 
+    private static double noneLo(List<Double> none) {
+        return none.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).min().orElse(0);
+    }
+
+    private static double noneHi(List<Double> none) {
+        return none.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
+    }
+
     /** A column label per row: its number and what sets it apart from the others. */
     private static List<String> rowCategories(Results r, List<Integer> rows) {
-        List<String> labels = compactLabels(r, rows, 44);
+        List<String> labels = distinctLabels(shortParts(r, rows, MAX_COLUMN_LABEL), MAX_COLUMN_LABEL);
         List<String> categories = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
             categories.add(rows.get(k) + ": " + labels.get(k));
         }
         return categories;
+    }
+
+    /**
+     * Each row's label parts without those every row shares, and, while a label is longer than
+     * {@code width}, without a further part whose loss leaves every label different from the others
+     * (the floor's description where its short name says the same), first parts first.
+     */
+    static List<String> shortParts(Results r, List<Integer> rows, int width) {
+        return shortParts(rows.stream().map(r::labelParts).toList(), width);
+    }
+
+    /** {@link #shortParts(Results, List, int)} of labels given as their parts (not modified). */
+    static List<String> shortParts(List<List<String>> labelParts, int width) {
+        List<List<String>> parts = new ArrayList<>();
+        for (List<String> p : labelParts) {
+            parts.add(new ArrayList<>(p));
+        }
+        if (parts.size() > 1) {
+            Set<String> common = new LinkedHashSet<>(parts.get(0));
+            parts.forEach(common::retainAll);
+            parts.forEach(p -> p.removeIf(x -> common.contains(x) && p.size() > 1));
+        }
+        Function<List<List<String>>, List<String>> join = ps -> ps.stream().map(p -> String.join(" · ", p)).toList();
+        Set<String> tried = new LinkedHashSet<>();
+        while (join.apply(parts).stream().anyMatch(l -> l.length() > width)) {
+            String drop = null;
+            // the longest parts first: a floor's description goes before its short name
+            List<String> candidates = parts.stream().flatMap(List::stream).distinct()
+                    .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+            for (List<String> p : List.of(candidates)) {
+                for (String x : p) {
+                    if (drop == null && !tried.contains(x)) {
+                        List<List<String>> without = parts.stream()
+                                .map(q -> q.stream().filter(y -> !y.equals(x)).toList()).toList();
+                        List<String> joined = join.apply(without);
+                        boolean apart = new LinkedHashSet<>(joined).size() == joined.size();
+                        if (without.stream().noneMatch(List::isEmpty) && apart) {
+                            drop = x;
+                        }
+                        tried.add(x);
+                    }
+                }
+            }
+            if (drop == null) {
+                break;
+            }
+            String d = drop;
+            parts.forEach(p -> p.remove(d));
+        }
+        return join.apply(parts);
+    }
+
+    /** The longest column label (after its row number) the rotated axis has room for. */
+    public static final int MAX_COLUMN_LABEL = 44;
+
+    /**
+     * Labels that fit {@code width} and still tell rows apart: the words every label begins with are
+     * dropped first, then a label still too long loses the middle of its first part, never its last
+     * parts (the placement, the wake-up: what sets the rows of a section apart).
+     */
+    static List<String> distinctLabels(List<String> labels, int width) {
+        if (labels.stream().allMatch(l -> l.length() <= width)) {
+            return labels;
+        }
+        String prefix = labels.get(0);
+        for (String l : labels) {
+            int n = 0;
+            while (n < prefix.length() && n < l.length() && prefix.charAt(n) == l.charAt(n)) {
+                n++;
+            }
+            prefix = prefix.substring(0, n);
+        }
+        int cut = labels.size() > 1 ? Math.max(prefix.lastIndexOf(' '), prefix.lastIndexOf(',')) + 1 : 0;
+        List<String> out = new ArrayList<>();
+        for (String l : labels) {
+            String t = (cut > 0 ? "…" : "") + l.substring(cut).strip();
+            if (t.length() > width) {
+                int sep = t.indexOf(" · ");
+                String head = sep < 0 ? t : t.substring(0, sep);
+                String tail = sep < 0 ? "" : t.substring(sep);
+                int room = width - tail.length() - 1;
+                if (room >= 6 && head.length() > room) {
+                    // keep the head's start and end: "pipe ping-pong then openat" → "pipe pi…n openat"
+                    head = head.substring(0, room / 2) + "…" + head.substring(head.length() - (room - room / 2));
+                    t = head + tail;
+                } else if (room < 6) {
+                    t = "…" + t.substring(t.length() - (width - 1));
+                }
+            }
+            out.add(t);
+        }
+        return out;
     }
 
     /** An empty scatter chart with a column per row, dots of the same column overlapping. */
@@ -891,7 +1115,8 @@ public final class Plots {
             throw new IllegalArgumentException("no row has " + prefix + PER_CALL_BY_PLACEMENT + " in " + r.dir());
         }
         List<String> categories = rowCategories(r, rows);
-        String title = "Median by code placement of the timed loop" + (prefix.isEmpty() ? "" : " (the selftest's loop)");
+        String title = "Median ns per call by code placement" + (prefix.isEmpty() ? "" : " (selftest's loop)")
+                + ": ● per call, ◆ batch, ■ monotonic batch";
         CategoryChart c = rowScatter(title, "ns per call", rows.size());
         int placements = rows.stream().mapToInt(i -> configuration(r, i).perCallByPlacement(loop).size()).max().orElse(0);
         Map<String, Function<KernelBitmapRow.Configuration, List<Long>>> figures = new LinkedHashMap<>();
@@ -899,6 +1124,7 @@ public final class Plots {
         figures.put("batch", x -> x.batchByPlacement(loop));
         figures.put("batch (monotonic)", x -> x.batchMonotonicByPlacement(loop));
         int kind = 0;
+        Set<Integer> legendPlacements = new java.util.HashSet<>();
         for (var f : figures.entrySet()) {
             for (int p = 0; p < placements; p++) {
                 List<Double> y = new ArrayList<>();
@@ -915,6 +1141,8 @@ public final class Plots {
                 var s = c.addSeries(f.getKey() + ", placement " + p, categories, y);
                 s.setMarker(kind == 0 ? SeriesMarkers.CIRCLE : kind == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
                 s.setMarkerColor(PALETTE[p % PALETTE.length]);
+                // a legend entry per placement (its colour); the title gives the marker of each figure
+                s.setShowInLegend(!legendPlacements.contains(p) && legendPlacements.add(p));
             }
             kind++;
         }
@@ -997,7 +1225,7 @@ public final class Plots {
     /** lanes: the median wall time of a batch by worker count (x), a series per variant. */
     public static CategoryChart wallByVariant(Results r) {
         return grid(r.lanes(), LanesRow::workers, LanesRow::variant, LanesRow::wallMsMedian, "workers",
-                "Workload wall time by variant (median of batches)", "wall time (ms)");
+                "Workload wall time by variant, ms (median of batches)", "wall time (ms)");
     }
 
     /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
@@ -1084,7 +1312,7 @@ public final class Plots {
         }
         // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT + 22 * xs.size())
-                .title("p99 against host load: one series per row, its idle and loaded runs together")
+                .title("p99 (ns) against host load: one series per row, its idle and loaded runs together")
                 .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
         style(c);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -1142,7 +1370,11 @@ public final class Plots {
     }
 
     /** One ECDF line of a chart. */
-    private record Line(String label, Ecdf ecdf, Color colour, boolean dashed) {}
+    private record Line(String label, Ecdf ecdf, Color colour, boolean thin, boolean inLegend) {
+        Line(String label, Ecdf ecdf, Color colour, boolean thin) {
+            this(label, ecdf, colour, thin, true);
+        }
+    }
 
     /** The chart of ECDF lines: log x when the plotted range spans more than 30×, so a tail shows without hiding the body. */
     private static XYChart ecdfChart(String title, List<Line> lines) {
@@ -1160,22 +1392,79 @@ public final class Plots {
         }
         // The last 0.1% can reach a hundred times the p99 on a busy host and would squeeze the body
         // into a corner: the axis ends past the largest p99.9 and the legend gives each line's max.
+        // One row's burst can put its p99.9 decades past every other line's body: the axis ends at the
+        // nearer of 1.5 × the largest p99.9 and 4 × the largest p99, so it is fitted to the data shown.
         double cut = 0;
+        double p99s = 0;
         for (Line l : lines) {
             if (l.ecdf().count() > 0) {
                 cut = Math.max(cut, l.ecdf().at(0.999) * 1.5);
+                p99s = Math.max(p99s, l.ecdf().p99() * 4);
             }
         }
+        cut = Math.min(cut, p99s);
         boolean cropped = cut < max;
         if (cropped) {
             max = cut;
         }
         // Log x only for a wide range: XChart labels only the decades of a log axis.
         boolean log = min > 0 && max / min > 30;
-        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "") + (cropped ? "; axis ends past the largest p99.9" : "") + ")";
+        // A log axis labels only its decades: one that holds fewer than two of them reads as a single
+        // number, so such a chart is linear, its axis ending nearer (2 × the largest p99) and starting
+        // at the first 0.1% of the lines (a stray fast call would otherwise set it).
+        if (log && Math.floor(Math.log10(max)) - Math.ceil(Math.log10(min)) < 1) {
+            log = false;
+            double end = Math.min(max, 2 * p99s / 4);
+            if (end < max) {
+                cropped = true;
+                cut = end;
+                max = end;
+            }
+        }
+        double left = min;
+        if (!log) {
+            double first = Double.POSITIVE_INFINITY;
+            for (Line l : lines) {
+                if (l.ecdf().count() > 0) {
+                    first = Math.min(first, l.ecdf().at(0.001));
+                }
+            }
+            left = Math.max(0, Math.min(min + (max - min) * 0.5, first - (max - first) * 0.03));
+            left = Math.max(left, min);
+        }
+        // The legend where the curves are not: bottom right, else top left, else below the plot. A
+        // corner is free when no line passes through the box the legend takes there (in axis fractions).
+        long entries0 = lines.stream().filter(Line::inLegend).count();
+        double boxW = 0.55;
+        double boxH = Math.min(0.95, (18.0 * entries0 + 14) / 400);
+        int se = 0;
+        int nw = 0;
+        for (Line l : lines) {
+            if (l.ecdf().count() == 0) {
+                continue;
+            }
+            for (int k = 0; k <= 200; k++) {
+                double q = k / 200.0;
+                double x = l.ecdf().at(Math.min(q, 0.9999));
+                double fx = log ? (Math.log10(Math.max(x, min)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))
+                        : (x - left) / (max - left);
+                if (fx > 1) {
+                    fx = 1;
+                }
+                se += fx > 1 - boxW && q < boxH ? 1 : 0;
+                nw += fx < boxW && q > 1 - boxH ? 1 : 0;
+            }
+        }
+        Styler.LegendPosition inside = se == 0 ? Styler.LegendPosition.InsideSE
+                : nw == 0 ? Styler.LegendPosition.InsideNW : Styler.LegendPosition.OutsideS;
+        String xTitle = quantity + " (" + unit + (log ? ", log scale" : "")
+                + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
+                + (left > min ? "; the fastest 0.1% left of the axis" : "") + ")";
         // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
-        boolean legendBelow = lines.size() > MAX_INSIDE_LEGEND;
-        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * lines.size() : HEIGHT).title(title)
+        long entries = entries0;
+        boolean legendBelow = entries > MAX_INSIDE_LEGEND || inside == Styler.LegendPosition.OutsideS;
+        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT)
+                .title(title)
                 .xAxisTitle(xTitle)
                 .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
         style(c);
@@ -1183,11 +1472,17 @@ public final class Plots {
         if (cropped) {
             c.getStyler().setXAxisMax(max);
         }
+        if (log) {
+            // the axis from the data's first value, not from the decade below it
+            c.getStyler().setXAxisMin(min);
+        } else if (left > min) {
+            c.getStyler().setXAxisMin(left);
+        }
         c.getStyler().setXAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
         c.getStyler().setYAxisDecimalPattern("0.0#"); // a few hundred samples give fractions like 0.98666…
-        c.getStyler().setLegendPosition(legendBelow ? Styler.LegendPosition.OutsideS : Styler.LegendPosition.InsideSE);
+        c.getStyler().setLegendPosition(legendBelow ? Styler.LegendPosition.OutsideS : inside);
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         for (Line l : lines) {
             if (l.ecdf().count() == 0) {
@@ -1206,11 +1501,18 @@ public final class Plots {
             XYSeries s = c.addSeries(l.label(), java.util.Arrays.copyOf(x, keep), java.util.Arrays.copyOf(y, keep));
             s.setMarker(SeriesMarkers.NONE);
             s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
-            s.setLineColor(l.colour());
-            s.setLineStyle(l.dashed() ? new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                    new float[] {9f, 6f}, 0f) : new BasicStroke(2f));
+            // A twin line (no filter, Java supervisor) is thin and light, not dashed: XChart starts the dash
+            // pattern afresh on every segment, and an ECDF's segments are shorter than a dash, so it drew solid.
+            s.setLineColor(l.thin() ? lighter(l.colour()) : l.colour());
+            s.setLineStyle(new BasicStroke(l.thin() ? 1.2f : 2.2f));
+            s.setShowInLegend(l.inLegend());
         }
         return c;
+    }
+
+    /** The colour halfway to white: a twin line beside its solid one. */
+    private static Color lighter(Color c) {
+        return new Color((c.getRed() + 255) / 2, (c.getGreen() + 255) / 2, (c.getBlue() + 255) / 2);
     }
 
     /** "p50 250 ns, p99 361 ns" for a legend. */

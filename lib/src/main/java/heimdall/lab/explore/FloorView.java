@@ -287,9 +287,12 @@ public final class FloorView implements Displayable {
             insns.add(insnsPerCall(c));
         }
         CategoryChart chart = new CategoryChartBuilder().width(heimdall.lab.analysis.Plots.WIDTH)
-                .height(heimdall.lab.analysis.Plots.HEIGHT).title("BPF instructions per call: " + name())
+                .height(heimdall.lab.analysis.Plots.HEIGHT).title("BPF instructions run per call (count): " + name())
                 .xAxisTitle("call").yAxisTitle("instructions").build();
         chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setYAxisDecimalPattern("#,##0");
+        // past a few bars the upright names run into each other: turned, each sits under its own bar
+        chart.getStyler().setXAxisLabelRotation(calls.length > 4 ? 90 : 0);
         chart.addSeries("insns", names, insns);
         return chart;
     }

@@ -151,7 +151,9 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         for (Measurement m : ms) {
             series.put(unique(series, m.label), Arrays.stream(m.samples()).asDoubleStream().toArray());
         }
-        return Plots.ecdf(ms.length == 1 ? ms[0].label : "ns a call", series);
+        // the title says what is plotted; the x axis gives the unit (time per call, ns)
+        String what = ms.length == 1 ? ms[0].label : ms.length + " measurements";
+        return Plots.ecdf(what + ": time per call, ECDF (ns)", series);
     }
 
     private static String unique(Map<String, ?> taken, String label) {
