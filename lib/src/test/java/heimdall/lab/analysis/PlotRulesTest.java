@@ -2,7 +2,7 @@ package heimdall.lab.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.reproduce.Fixtures;
+import heimdall.lab.fixtures.Fixtures;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
