@@ -4,6 +4,7 @@ import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -83,11 +84,11 @@ public final class ExploreCheck {
         Optional<Interruption.Cause> stopped = Optional.empty();
         // FloorBench writes its samples as it goes; here into a private scratch file, and then, run
         // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
-        try (Interruption stop = Interruption.catchSignals();
+        try (Session stop = Session.open(folder, progress);
                 Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
                 SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            for (int round = 0; round < o.rounds() && !stop.requested(); round++) {
-                for (int half = 0; half < 2 && !stop.requested(); half++) {
+            for (int round = 0; round < o.rounds() && !stop.stopRequested(); round++) {
+                for (int half = 0; half < 2 && !stop.stopRequested(); half++) {
                     boolean fluentNow = (round + half) % 2 == 0;
                     if (fluentNow) {
                         Measurement m = fluent.run();
@@ -103,7 +104,7 @@ public final class ExploreCheck {
                         List<FloorBench.Measured> got;
                         try (SamplesFile own = SamplesFile.create(scratch.path().resolve("round-" + round + ".arrow"))) {
                             got = FloorBench.run(List.of(row), 0, fc.counts(), o.cpu(), FLOOR_COST_IN, own, loads, s -> { },
-                                    stop::requested);
+                                    stop);
                         }
                         FloorBench.Measured m = got.get(0);
                         if (m.failure() != null) {
@@ -122,7 +123,7 @@ public final class ExploreCheck {
                     }
                 }
             }
-            stopped = stop.cause();
+            stopped = stop.stopCause();
         } catch (Interruption.Stopped e) {
             stopped = Optional.of(e.stopCause()); // a block stopped before any run: nothing to compare
         } catch (RuntimeException e) {
