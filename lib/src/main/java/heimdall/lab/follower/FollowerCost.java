@@ -3,8 +3,8 @@ package heimdall.lab.follower;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.bench.Session;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildResult;
@@ -180,8 +180,7 @@ public final class FollowerCost {
         Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
                 ? session.stopCause() : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runsCompleted() == 0)) {
-            // Stopped before any run completed: nothing to keep (the caller removes the folder).
-            folder.deleteOwn("samples.arrow");
+            // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));

@@ -7,8 +7,8 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.bench.Session;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
@@ -277,7 +277,7 @@ public final class FloorCost {
         // A signal that came after the last run stopped nothing: the run is complete.
         Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs()) ? session.stopCause() : Optional.empty();
         if (cause.isPresent() && measured.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
-            folder.deleteOwn("samples.arrow");
+            // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
             return new Result(folder.path(), List.of(), cause);
         }

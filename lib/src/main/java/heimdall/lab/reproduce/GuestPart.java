@@ -3,7 +3,6 @@ package heimdall.lab.reproduce;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.Session;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;

@@ -7,8 +7,8 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.bench.Session;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
@@ -138,7 +138,7 @@ public final class HostLoad {
         all.addAll(loaded);
         Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs()) ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
-            folder.deleteOwn("samples.arrow");
+            // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
             return new ReproductionResult(folder.path(), List.of(), cause);
         }

@@ -25,12 +25,12 @@ import java.util.function.Predicate;
  * on at once, the folder cleared, as it always did. How a run ended is decided here, once, as a
  * {@link RunOutcome}.
  */
-final class Stoppable {
+public final class Stoppable {
     private Stoppable() {}
 
     /** A measurement's body: it writes its session's folder and stops when its session asks. */
     @FunctionalInterface
-    interface Body<T> {
+    public interface Body<T> {
         T run(Session session) throws InterruptedException;
     }
 
@@ -44,7 +44,7 @@ final class Stoppable {
      * leaves the folder as an early failure does (removed when empty and ours): {@link RunOutcome.Failed}
      * with nothing kept.
      */
-    static <T> RunOutcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body,
+    public static <T> RunOutcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body,
             Function<T, Optional<Interruption.Cause>> stoppedBy, Predicate<T> measured) throws InterruptedException {
         try (Session stop = Session.open(folder, progress)) {
             T result;
