@@ -91,7 +91,8 @@ public final class FloorBench {
      */
     public static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
             SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, Session session) {
-        return run(rows, rowBase, counts, cpu, inDir, samples, loads, progress, session::stopRequested, session::stopOn);
+        return run(rows, rowBase, counts, cpu, inDir, samples, loads, progress, session::stopRequested,
+                session::stopOn);
     }
 
     private static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,

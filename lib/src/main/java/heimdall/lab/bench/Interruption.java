@@ -137,18 +137,25 @@ public final class Interruption implements AutoCloseable {
     private final AtomicReference<Cause> cause;
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
     private final boolean owner;
+    /** The interruption that caught the signals: this one, or the one a view shares its stop with. */
+    private final Interruption root;
     /** Whether this is a measurement's (signals caught or joined): only then is a failure its stop. */
     private final boolean measuring;
     private volatile boolean closed;
 
     private Interruption(boolean measuring) {
-        this(new AtomicReference<>(), true, measuring);
+        this.cause = new AtomicReference<>();
+        this.owner = true;
+        this.root = this;
+        this.measuring = measuring;
     }
 
-    private Interruption(AtomicReference<Cause> shared, boolean owner, boolean measuring) {
-        this.cause = shared;
-        this.owner = owner;
-        this.measuring = measuring;
+    /** A view of {@code open}: same stop; closing it restores nothing. */
+    private Interruption(Interruption open) {
+        this.cause = open.cause;
+        this.owner = false;
+        this.root = open;
+        this.measuring = true;
     }
 
     /**
@@ -159,7 +166,7 @@ public final class Interruption implements AutoCloseable {
     public static Interruption catchSignals() {
         Interruption open = ACTIVE.get();
         if (open != null && !open.closed) {
-            return new Interruption(open.cause, false, true);
+            return new Interruption(open);
         }
         Interruption i = new Interruption(true);
         for (Cause c : Cause.SIGNALS) {
@@ -218,7 +225,7 @@ public final class Interruption implements AutoCloseable {
      * @return whether this measurement took the failure as its stop
      */
     boolean stopOn(RuntimeException e) {
-        if (closed || !measuring) {
+        if (closed || root.closed || !measuring) {
             return false;
         }
         stop(Cause.failed(e));
@@ -255,7 +262,7 @@ public final class Interruption implements AutoCloseable {
      */
     static Interruption joinOpen() {
         Interruption open = ACTIVE.get();
-        return open != null && !open.closed ? new Interruption(open.cause, false, true) : none();
+        return open != null && !open.closed ? new Interruption(open) : none();
     }
 
     private void handle(Signal s) {

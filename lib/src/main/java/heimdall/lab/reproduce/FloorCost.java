@@ -275,7 +275,8 @@ public final class FloorCost {
             }
         }
         // A signal that came after the last run stopped nothing: the run is complete.
-        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs()) ? session.stopCause() : Optional.empty();
+        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs())
+                ? session.stopCause() : Optional.empty();
         if (cause.isPresent() && measured.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");

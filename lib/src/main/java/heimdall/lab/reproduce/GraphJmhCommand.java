@@ -187,8 +187,8 @@ public final class GraphJmhCommand implements Command {
         return auto.layout();
     }
 
-    static double harness(Path home, Layout layout, String entry, int samples, int cpu, heimdall.lab.bench.Session session)
-            throws InterruptedException {
+    static double harness(Path home, Layout layout, String entry, int samples, int cpu,
+            heimdall.lab.bench.Session session) throws InterruptedException {
         Path dir = home.resolve("fixtures/graphs");
         GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
         PreparedGraph pg = PreparedGraph.prepare(imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of(layout)));
@@ -217,8 +217,8 @@ public final class GraphJmhCommand implements Command {
         return BatchSamples.Summary.of(measured).median();
     }
 
-    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick, heimdall.lab.bench.Session session)
-            throws IOException, InterruptedException {
+    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick,
+            heimdall.lab.bench.Session session) throws IOException, InterruptedException {
         Path module = home.resolve("bench-jmh");
         Path classes = module.resolve("target/classes");
         Path cpFile = module.resolve("target/runtime-classpath.txt");

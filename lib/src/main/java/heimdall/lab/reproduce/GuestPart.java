@@ -56,7 +56,8 @@ final class GuestPart {
     /** The guest's part, writing beneath {@code folder}; the session's stop ends the guest. */
     static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session) {
         Path home = Fixtures.home().toAbsolutePath().normalize();
-        return run(o, kernel, folder, session, home, home.resolve("lab"), java.time.Duration.ofMinutes(o.guestMinutes()));
+        return run(o, kernel, folder, session, home, home.resolve("lab"),
+                java.time.Duration.ofMinutes(o.guestMinutes()));
     }
 
     /** As below, called outside the framework ({@link Session#join}). */

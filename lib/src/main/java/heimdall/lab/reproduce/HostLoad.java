@@ -136,7 +136,8 @@ public final class HostLoad {
         }
         List<FloorBench.Measured> all = new ArrayList<>(idle);
         all.addAll(loaded);
-        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs()) ? Optional.empty() : session.stopCause();
+        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs())
+                ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");

@@ -78,7 +78,7 @@ public final class KernelMatrix {
         return List.copyOf(out);
     }
 
-    /** Measures every kernel's part and writes {@code folder} (a call outside the framework: see {@link Session#join}). */
+    /** Measures every kernel's part and writes {@code folder} (a call outside the framework: {@link Session#join}). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
         return run(o, Session.join(folder, progress));
     }

@@ -14,7 +14,8 @@ import java.util.function.Predicate;
  * ({@link Interruption#requestStop}) ends the running child and stops that session; the measuring
  * loop asks its session between runs, rounds and batches. Every reproduction returns what it measured
  * marked interrupted ({@code summary.json} and each row's completed runs or batches); a body that
- * keeps nothing partial ({@code graph jmh}) throws {@link Interruption.Stopped} (or fails because its
+ * keeps nothing partial ({@code graph jmh}, {@code explore check}) throws {@link Interruption.Stopped} (or fails
+ * because its
  * child was ended), and then everything the run wrote is removed here: no folder, or the user's own
  * left empty. Either way the folder is never left part-written.
  *
