@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Consumer;
 
 /**
@@ -77,17 +78,26 @@ public final class FloorBench {
      */
     public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
             Host.LoadSampler loads, Consumer<String> progress) {
-        return run(rows, 0, counts, cpu, inDir, samples, loads, progress, () -> false);
+        return run(rows, 0, counts, cpu, inDir, samples, loads, progress, () -> false, e -> false);
     }
 
     /**
      * Measures {@code rows}, their indices in {@code samples} (and {@link Measured#baselineRow()})
      * starting at {@code rowBase} — for measuring the same rows again into the same samples file (idle,
-     * then under load) — and stopping before the next child once {@code stop} says so (Ctrl-C): what
-     * was measured is returned, and the run that was cut short is not counted.
+     * then under load) — and stopping before the next child once {@code session} is asked to (Ctrl-C):
+     * what was measured is returned, and the run that was cut short is not counted. A run that throws
+     * is the session's stop ({@link Session#stopOn}): the runs before it are returned. Progress lines go
+     * to {@code progress} (the session's, or a prefixed one).
      */
     public static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
-            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop) {
+            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, Session session) {
+        return run(rows, rowBase, counts, cpu, inDir, samples, loads, progress, session::stopRequested,
+                session::stopOn);
+    }
+
+    private static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
+            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop,
+            Predicate<RuntimeException> stopOn) {
         // One baseline per distinct (call, counts): rows 2, 6 and 7 share mprotect's, for instance.
         Map<String, Integer> baselineOwner = new LinkedHashMap<>();
         int[] baselineOf = new int[rows.size()];
@@ -147,10 +157,10 @@ public final class FloorBench {
                     progress.accept(String.format("[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label,
                             e.getMessage()));
                 } catch (RuntimeException e) {
-                    if (!Interruption.stopOn(e)) {
+                    if (!stopOn.test(e)) {
                         throw e;
                     }
-                    break measuring; // the runs before this one are kept (Interruption.stopOn)
+                    break measuring; // the runs before this one are kept (Session.stopOn)
                 }
             }
         }

@@ -128,24 +128,34 @@ public final class Interruption implements AutoCloseable {
     }
 
     /**
-     * The measurement's stop flag, one per process: the interruption opened first and not yet closed.
-     * Every measuring loop checks it ({@link #stopRequested()}, {@link #checkpoint()}) so that a signal,
-     * a notebook interrupt or an exception stops every reproduction the same way.
+     * The registry of the running measurement, one per process: the interruption opened first and not
+     * yet closed, which a signal or a notebook interrupt ({@link #requestStop}) stops. No measuring loop
+     * reads it: each asks its own {@link Session}, which holds this interruption or a view of it.
      */
     private static final AtomicReference<Interruption> ACTIVE = new AtomicReference<>();
 
     private final AtomicReference<Cause> cause;
     private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
     private final boolean owner;
+    /** The interruption that caught the signals: this one, or the one a view shares its stop with. */
+    private final Interruption root;
+    /** Whether this is a measurement's (signals caught or joined): only then is a failure its stop. */
+    private final boolean measuring;
     private volatile boolean closed;
 
-    private Interruption() {
-        this(new AtomicReference<>(), true);
+    private Interruption(boolean measuring) {
+        this.cause = new AtomicReference<>();
+        this.owner = true;
+        this.root = this;
+        this.measuring = measuring;
     }
 
-    private Interruption(AtomicReference<Cause> shared, boolean owner) {
-        this.cause = shared;
-        this.owner = owner;
+    /** A view of {@code open}: same stop; closing it restores nothing. */
+    private Interruption(Interruption open) {
+        this.cause = open.cause;
+        this.owner = false;
+        this.root = open;
+        this.measuring = true;
     }
 
     /**
@@ -156,9 +166,9 @@ public final class Interruption implements AutoCloseable {
     public static Interruption catchSignals() {
         Interruption open = ACTIVE.get();
         if (open != null && !open.closed) {
-            return new Interruption(open.cause, false);
+            return new Interruption(open);
         }
-        Interruption i = new Interruption();
+        Interruption i = new Interruption(true);
         for (Cause c : Cause.SIGNALS) {
             Signal s = new Signal(c.javaName);
             try {
@@ -172,62 +182,53 @@ public final class Interruption implements AutoCloseable {
     }
 
     /**
-     * Whether the process's open interruption (if any) asked the measurement to stop: the check a
-     * measuring loop makes between runs, rounds and batches.
+     * Whether the process's open measurement (if any) was asked to stop: for an observer outside
+     * it (a test, a caller that started one). A measurement's own body asks its {@link Session}.
      */
     public static boolean stopRequested() {
         Interruption open = ACTIVE.get();
         return open != null && open.requested();
     }
 
-    /** What asked the process's open measurement to stop, if anything did. */
-    public static Optional<Cause> stopCause() {
-        Interruption open = ACTIVE.get();
-        return open == null ? Optional.empty() : open.cause();
-    }
-
-    /** Throws {@link Stopped} when {@link #stopRequested()}: for loops that keep nothing partial. */
-    public static void checkpoint() {
-        Interruption open = ACTIVE.get();
-        if (open != null && open.requested()) {
-            throw new Stopped(open.cause.get());
-        }
-    }
-
     /**
      * Asks the open measurement to stop as a first signal would (its running child is ended), for a
-     * caller that is not a signal: a notebook interrupt. Returns whether a measurement was open.
+     * caller that is not a signal: a notebook interrupt. This is the registry's one way in from
+     * outside: the kernel's interrupt reaches the running session here. Returns whether a measurement
+     * was open.
      */
     public static boolean requestStop(Cause c) {
         Interruption open = ACTIVE.get();
         if (open == null || open.closed) {
             return false;
         }
-        if (open.cause.compareAndSet(null, c)) {
-            MeasuredChild.killLive();
-        }
+        open.stop(c);
         return true;
     }
 
-    /**
-     * A run inside the open measurement threw: the measurement stops as on a first signal (its live
-     * children are ended, the loop leaves off at its next check) with {@link Cause#failed} as the
-     * cause, so that what was measured is written marked interrupted, naming the failure, and the
-     * command then exits with the exception's status. A measuring loop calls this from the catch around
-     * one run and rethrows when it returns false: no measurement is open (a caller outside the
-     * framework), so the exception goes on as before. When a stop was already asked (a signal ended
-     * the child, which is why the run threw), that stop stands and the exception is its consequence.
-     *
-     * @return whether the open measurement took the failure as its stop
-     */
-    public static boolean stopOn(RuntimeException e) {
-        Interruption open = ACTIVE.get();
-        if (open == null || open.closed) {
-            return false;
-        }
-        if (open.cause.compareAndSet(null, Cause.failed(e))) {
+    /** Stops this measurement with {@code c} unless something stopped it already; its live child is ended. */
+    void stop(Cause c) {
+        if (cause.compareAndSet(null, c)) {
             MeasuredChild.killLive();
         }
+    }
+
+    /**
+     * A run inside this measurement threw: the measurement stops as on a first signal (its live
+     * children are ended, the loop leaves off at its next check) with {@link Cause#failed} as the
+     * cause, so that what was measured is written marked interrupted, naming the failure, and the
+     * command then exits with the exception's status. A measuring loop calls this (through its
+     * {@link Session}) from the catch around one run and rethrows when it returns false: this is not a
+     * measurement's interruption ({@link #none()}, a caller outside the framework), so the exception
+     * goes on as before. When a stop was already asked (a signal ended the child, which is why the run
+     * threw), that stop stands and the exception is its consequence.
+     *
+     * @return whether this measurement took the failure as its stop
+     */
+    boolean stopOn(RuntimeException e) {
+        if (closed || root.closed || !measuring) {
+            return false;
+        }
+        stop(Cause.failed(e));
         return true;
     }
 
@@ -251,7 +252,17 @@ public final class Interruption implements AutoCloseable {
 
     /** An interruption that no signal reaches, for callers that stop in their own way. */
     public static Interruption none() {
-        return new Interruption();
+        return new Interruption(false);
+    }
+
+    /**
+     * The process's open measurement, joined (same stop, closing it restores nothing), or
+     * {@link #none()} when none is open: what a body run outside the framework stops by, as the
+     * process's open measurement always decided.
+     */
+    static Interruption joinOpen() {
+        Interruption open = ACTIVE.get();
+        return open != null && !open.closed ? new Interruption(open) : none();
     }
 
     private void handle(Signal s) {

@@ -7,6 +7,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.results.ExploreCheckRow;
@@ -62,13 +63,17 @@ public final class ExploreCheck {
      * @param fluentMedianNs the fluent API's median over all its samples
      * @param floorCostMedianNs floor-cost's row median over all its samples
      * @param ratio fluent / floor-cost
-     * @param interruption what stopped the run, if anything did (then nothing was kept)
      */
-    public record Result(Path folder, long fluentMedianNs, long floorCostMedianNs, double ratio, boolean within,
-            Optional<Interruption.Cause> interruption) {}
+    public record Result(Path folder, long fluentMedianNs, long floorCostMedianNs, double ratio, boolean within) {}
 
-    /** Measures and writes {@code folder}; a stop keeps nothing (the comparison needs every round). */
-    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+    /**
+     * Measures and writes the session's folder. A stop keeps nothing (the comparison needs every round):
+     * it throws {@link Interruption.Stopped}, and the framework ({@code reproduce.Stoppable}) clears the
+     * folder; a floor-cost run that threw ({@link Session#stopOn}) ends it with that run's error.
+     */
+    public static Result run(Options o, Session session) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         FloorView abcdf = Lab.fixtureFloor("abcdf");
         FloorCost.Options fc = new FloorCost.Options(new FloorBench.Counts(o.runs(), o.warmup(), o.calls(), 1, 1), o.cpu(),
                 o.cpu(), false);
@@ -83,11 +88,10 @@ public final class ExploreCheck {
         Optional<Interruption.Cause> stopped = Optional.empty();
         // FloorBench writes its samples as it goes; here into a private scratch file, and then, run
         // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
-        try (Interruption stop = Interruption.catchSignals();
-                Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
+        try (Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
                 SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            for (int round = 0; round < o.rounds() && !stop.requested(); round++) {
-                for (int half = 0; half < 2 && !stop.requested(); half++) {
+            for (int round = 0; round < o.rounds() && !session.stopRequested(); round++) {
+                for (int half = 0; half < 2 && !session.stopRequested(); half++) {
                     boolean fluentNow = (round + half) % 2 == 0;
                     if (fluentNow) {
                         Measurement m = fluent.run();
@@ -103,7 +107,7 @@ public final class ExploreCheck {
                         List<FloorBench.Measured> got;
                         try (SamplesFile own = SamplesFile.create(scratch.path().resolve("round-" + round + ".arrow"))) {
                             got = FloorBench.run(List.of(row), 0, fc.counts(), o.cpu(), FLOOR_COST_IN, own, loads, s -> { },
-                                    stop::requested);
+                                    session);
                         }
                         FloorBench.Measured m = got.get(0);
                         if (m.failure() != null) {
@@ -122,25 +126,13 @@ public final class ExploreCheck {
                     }
                 }
             }
-            stopped = stop.cause();
-        } catch (Interruption.Stopped e) {
-            stopped = Optional.of(e.stopCause()); // a block stopped before any run: nothing to compare
-        } catch (RuntimeException e) {
-            folder.discardWritten();
-            throw e;
+            stopped = session.stopCause();
         }
         if (stopped.isPresent()) {
-            boolean gone = folder.discardWritten();
-            stopped.get().rethrowFailure(); // a floor-cost run that threw (Interruption.stopOn): its error, as before
-            progress.accept("explore check: " + stopped.get().said() + "; the comparison needs every round, so nothing was kept ("
-                    + (gone ? "no results folder left" : folder.target() + " left empty") + ")");
-            return new Result(folder.path(), -1, -1, Double.NaN, false, stopped);
+            stopped.get().rethrowFailure(); // a floor-cost run that threw (Session.stopOn): its error, as before
+            throw new Interruption.Stopped(stopped.get()); // nothing partial to keep: the framework clears the folder
         }
-        try {
-            return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
-        } finally {
-            folder.abandon(); // a failure while writing leaves nothing part-written (a no-op once published)
-        }
+        return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
     }
 
     /** floor-cost's openat directory; the row measured here makes no openat. */
@@ -192,6 +184,6 @@ public final class ExploreCheck {
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
         heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
-        return new Result(folder.publish(), ourMedian, theirMedian, ratio, within, Optional.empty()); // complete: put in place
+        return new Result(folder.publish(), ourMedian, theirMedian, ratio, within); // complete: put in place
     }
 }

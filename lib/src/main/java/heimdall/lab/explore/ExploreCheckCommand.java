@@ -4,9 +4,12 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
+import heimdall.lab.reproduce.RunOutcome;
+import heimdall.lab.reproduce.Stoppable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code ./lab explore check}: the fluent API's median against floor-cost's row, in one run. */
@@ -45,7 +48,7 @@ public final class ExploreCheckCommand implements Command {
     }
 
     @Override
-    public int run(List<String> argv) {
+    public int run(List<String> argv) throws InterruptedException {
         Args args = Args.parse("explore check", argv, Set.of("--quick"), Set.of("--rounds", "--runs", "--calls", "--cpu", "--out"))
                 .atMost(0);
         ExploreCheck.Options base = args.flag("--quick") ? ExploreCheck.Options.quick() : ExploreCheck.Options.standard();
@@ -55,10 +58,16 @@ public final class ExploreCheckCommand implements Command {
                 args.cpu("--cpu", base.cpu()));
         ResultsFolder folder = args.value("--out").map(d -> ResultsFolder.chosen(Path.of(d)))
                 .orElseGet(() -> ResultsFolder.defaultFolder("explore-check"));
-        ExploreCheck.Result r = ExploreCheck.run(o, folder, System.err::println);
-        if (r.interruption().isPresent()) {
-            return r.interruption().get().exitStatus();
+        // Stopped like every reproduction (Stoppable): a stop keeps nothing here, and the framework clears the folder.
+        RunOutcome<ExploreCheck.Result> outcome = Stoppable.run("explore check", folder, System.err::println,
+                session -> ExploreCheck.run(o, session), r -> Optional.empty(), r -> true);
+        if (outcome instanceof RunOutcome.Nothing<ExploreCheck.Result> nothing) {
+            return nothing.cause().exitStatus();
         }
+        if (outcome instanceof RunOutcome.Failed<ExploreCheck.Result> failed) {
+            throw failed.error();
+        }
+        ExploreCheck.Result r = ((RunOutcome.Complete<ExploreCheck.Result>) outcome).result();
         System.out.printf(Locale.ROOT, "floor-cost row median %,d ns; fluent API median %,d ns; fluent / floor-cost %.4f (%s 5%%)%n",
                 r.floorCostMedianNs(), r.fluentMedianNs(), r.ratio(), r.within() ? "within" : "OUTSIDE");
         System.out.println(r.folder());

@@ -4,6 +4,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildResult;
@@ -116,13 +117,20 @@ public final class FollowerCost {
     public static final String WITH = "with";
 
     /**
-     * Called after the stop flag's check and before a run's children start (tests stop a run there:
+     * Called after the session's stop check and before a run's children start (tests stop a run there:
      * the race the after-run check below closes).
      */
     static volatile Runnable beforeRun = () -> {};
 
-    /** Measures every row and writes {@code folder}. */
+    /** Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}). */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        return run(o, Session.join(folder, progress));
+    }
+
+    /** Measures every row and writes the session's folder, leaving off when the session is asked to stop. */
+    public static Result run(Options o, Session session) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         Follower.checkHost();
         Host host = Host.capture();
         Instant started = Instant.now();
@@ -146,7 +154,7 @@ public final class FollowerCost {
                     rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
             try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
                 for (Row r : rows) {
-                    FollowerCostRow m = measure(r, o, samples, summary.size());
+                    FollowerCostRow m = measure(r, o, samples, summary.size(), session);
                     summary.add(m);
                     if ("not measured".equals(m.status())) {
                         continue;
@@ -156,7 +164,7 @@ public final class FollowerCost {
                 }
             }
             for (Hook hook : Hook.values()) {
-                FollowerCostRow m = divergence(hook, o);
+                FollowerCostRow m = divergence(hook, o, session);
                 summary.add(m);
                 if (!"not measured".equals(m.status())) {
                     progress.accept(String.format(Locale.ROOT, "%-8s %-18s calls completed from the divergent call on: %s",
@@ -170,10 +178,9 @@ public final class FollowerCost {
             scratch.close();
         }
         Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
-                ? Interruption.stopCause() : Optional.empty();
+                ? session.stopCause() : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runsCompleted() == 0)) {
-            // Stopped before any run completed: nothing to keep (the caller removes the folder).
-            folder.deleteOwn("samples.arrow");
+            // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
             return new Result(folder.path(), List.of(), cause);
         }
         cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
@@ -192,20 +199,20 @@ public final class FollowerCost {
         return r.floor() == null ? spec : spec.withPrograms(r.floor().bytes());
     }
 
-    private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index) {
+    private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index, Session session) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
-        // A stop (reproduce.Stoppable, Interruption) ends the running child and leaves off before the
+        // A stop of the session (reproduce.Stoppable) ends the running child and leaves off before the
         // next run: the runs completed are kept, the one in progress is not.
         int done = 0;
         try {
-            for (int i = 0; i < o.runs() && !Interruption.stopRequested(); i++) {
+            for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 ChildSpec spec = spec(r, o, i);
                 beforeRun.run();
                 // Alternate the variants so drift in the host's load spreads over both.
                 long[] a = MeasuredChild.run(spec).requireCompleted().samples();
                 long[] b = withFollower(r, spec, o, false).samples();
-                if (Interruption.stopRequested()) {
+                if (session.stopRequested()) {
                     // The stop came while this run was under way: it may have come before a child started,
                     // too late to end it, so the run finished. It is not kept (nor would a run the stop ended
                     // be): a stopped row never looks whole.
@@ -218,10 +225,10 @@ public final class FollowerCost {
                 done = i + 1;
             }
         } catch (RuntimeException e) {
-            if (!(e instanceof Refusal) && !Interruption.stopRequested()) {
-                Interruption.stopOn(e); // a failure, not the hook's refusal: a stop that keeps the runs before it
+            if (!(e instanceof Refusal) && !session.stopRequested()) {
+                session.stopOn(e); // a failure, not the hook's refusal: a stop that keeps the runs before it
             }
-            if (!Interruption.stopRequested()) {
+            if (!session.stopRequested()) {
                 if (!(e instanceof Refusal)) {
                     throw e;
                 }
@@ -232,7 +239,7 @@ public final class FollowerCost {
         if (done == 0) {
             return r.bare("not measured", null, new Runs(o.runs(), 0, true));
         }
-        ProgramRun prog = Interruption.stopRequested() ? new ProgramRun(null, "statistics run not made: stopped")
+        ProgramRun prog = session.stopRequested() ? new ProgramRun(null, "statistics run not made: stopped")
                 : programRun(r, spec(r, o, 0), o);
         without = java.util.Arrays.copyOf(without, done);
         with = java.util.Arrays.copyOf(with, done);
@@ -258,7 +265,7 @@ public final class FollowerCost {
      * on: that call (which completes: the kill lands on its return) plus any call that began after the
      * kill was sent.
      */
-    private static FollowerCostRow divergence(Hook hook, Options o) {
+    private static FollowerCostRow divergence(Hook hook, Options o, Session session) {
         String process = "abcdf --unobserved (followed from exec)";
         String floor = hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none";
         String what = "divergence · " + hook.wire() + " · abcdf --unobserved";
@@ -270,10 +277,10 @@ public final class FollowerCost {
         List<Long> at = new ArrayList<>();
         int done = 0;
         try {
-            for (int i = 0; i < o.runs() && !Interruption.stopRequested(); i++) {
+            for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 beforeRun.run();
                 FollowedRun.Outcome out = FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, java.time.Duration.ofSeconds(30));
-                if (Interruption.stopRequested()) {
+                if (session.stopRequested()) {
                     break;
                 }
                 if (!out.killed() || out.divergences().size() != 1) {

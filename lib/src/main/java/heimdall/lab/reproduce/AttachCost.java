@@ -9,6 +9,7 @@ import heimdall.lab.results.PublishedAttachCost;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.bpf.Emulator;
@@ -264,11 +265,19 @@ public final class AttachCost {
             Long compileMedian, Long compileP99) {}
 
     /**
-     * Measures every floor. A stop (Stoppable, Interruption) ends the running child and leaves off
+     * Measures every floor, outside the framework (a notebook's, a test's call: {@link Session#join}).
+     */
+    public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Consumer<String> progress) {
+        return measure(o, floors, samples, Session.join(progress));
+    }
+
+    /**
+     * Measures every floor. A stop of the session (Stoppable) ends the running child and leaves off
      * before the next run: the run in progress is not kept, the floors and baseline runs completed are,
      * and what was not reached has no runs ({@link Measurement#complete()} then says so).
      */
-    public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Consumer<String> progress) {
+    public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Session session) {
+        Consumer<String> progress = session.progress();
         List<FloorFigures> figures = new ArrayList<>();
         int row = 0;
         for (Floor f : floors) {
@@ -276,15 +285,15 @@ public final class AttachCost {
             int k = Math.min(o.attaches(), budget);
             Runs runs = new Runs();
             String failure = null;
-            for (int run = 0; run < o.runs() && failure == null && !Interruption.stopRequested(); run++) {
+            for (int run = 0; run < o.runs() && failure == null && !session.stopRequested(); run++) {
                 try {
                     measureRun(f, row, run, k, o, samples, runs, progress);
                 } catch (RuntimeException e) {
-                    if (Interruption.stopRequested()) {
+                    if (session.stopRequested()) {
                         break; // the stop ended the child: its run is not kept, and it is not the floor's failure
                     }
                     if (!(e instanceof Refusal)) {
-                        if (!Interruption.stopOn(e)) {
+                        if (!session.stopOn(e)) {
                             throw e;
                         }
                         break; // a failure, not the floor's refusal: the runs before it are kept
@@ -293,14 +302,14 @@ public final class AttachCost {
                     progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
                 }
             }
-            long[] compile = Interruption.stopRequested() ? new long[0] : timeCompile(f, o, progress);
+            long[] compile = session.stopRequested() ? new long[0] : timeCompile(f, o, progress);
             figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
                     List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
             row++;
         }
         List<long[]> forkRuns = new ArrayList<>();
         List<Long> forkLoop = new ArrayList<>();
-        for (int run = 0; run < o.runs() && !Interruption.stopRequested(); run++) {
+        for (int run = 0; run < o.runs() && !session.stopRequested(); run++) {
             ChildSpec fork = ChildSpec.of(Call.FORK, o.forkWarmup(), o.forks()).withCpu(o.cpu());
             long[] s;
             long total;
@@ -308,7 +317,7 @@ public final class AttachCost {
                 s = MeasuredChild.run(fork).requireCompleted().samples();
                 total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
             } catch (RuntimeException e) {
-                if (Interruption.stopRequested() || Interruption.stopOn(e)) {
+                if (session.stopRequested() || session.stopOn(e)) {
                     break; // the stop ended the child, or this failure is the stop: its run is not kept
                 }
                 throw e;
@@ -375,8 +384,15 @@ public final class AttachCost {
         return ns;
     }
 
-    /** Measures and writes the results folder. */
+    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Path podman, Consumer<String> progress) {
+        return run(o, Session.join(folder, progress), podman);
+    }
+
+    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    public static ReproductionResult run(Options o, Session session, Path podman) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         Host host = Host.capture();
         Instant started = Instant.now();
         List<Floor> floors = floors(podman, progress);
@@ -384,9 +400,9 @@ public final class AttachCost {
                 floors.size(), o.runs(), o.attaches(), o.forkWarmup(), o.forks(), o.cpu()));
         Measurement m;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            m = measure(o, floors, samples, progress);
+            m = measure(o, floors, samples, session);
         }
-        Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : Interruption.stopCause();
+        Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !m.anyMeasured()) {
             // Stopped before any run completed: nothing to keep (the caller removes the folder).
             return new ReproductionResult(folder.path(), List.of(), cause);

@@ -8,6 +8,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
@@ -224,30 +225,33 @@ public final class FloorCost {
     static final String JOB_PREFIX = "heimdall-lab-job-";
 
     /**
-     * Measures every row and writes the results folder (never an existing one). Ctrl-C or SIGTERM
-     * while it runs stops it: see {@link #run(Options, ResultsFolder, Consumer, Interruption)}.
+     * Measures every row and writes the results folder (never an existing one), in a session of its
+     * own (a notebook's call): Ctrl-C, SIGTERM or a notebook interrupt while it runs stops it, see
+     * {@link #run(Options, Session)}.
      */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        try (Interruption stop = Interruption.catchSignals()) {
-            return run(o, folder, progress, stop);
+        try (Session session = Session.open(folder, progress)) {
+            return run(o, session);
         }
     }
 
     /**
-     * Measures every row and writes the results folder, stopping before the next child once
-     * {@code stop} is requested (its signal has ended the running child). What was measured is
-     * written with {@code summary.json} marked interrupted, each row with the runs it completed; when
-     * no run had completed, nothing is written (the folder is left as it was given, empty).
+     * Measures every row and writes the session's folder, stopping before the next child once the
+     * session is asked to (its signal has ended the running child). What was measured is written with
+     * {@code summary.json} marked interrupted, each row with the runs it completed; when no run had
+     * completed, nothing is written (the folder is left as it was given, empty).
      */
-    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
+    public static Result run(Options o, Session session) {
         // The job folder is private and goes with the run. A signal does not end the JVM (the run
         // stops and closes it); a second one does, and the folder goes with it at once.
         try (Scratch job = Scratch.create(JOB_PREFIX)) {
-            return run(o, folder, progress, stop, inDir(job));
+            return run(o, session, inDir(job));
         }
     }
 
-    private static Result run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
+    private static Result run(Options o, Session session, Path inDir) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
@@ -259,21 +263,22 @@ public final class FloorCost {
         try {
             timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
         } catch (heimdall.lab.Refusal e) {
-            if (!stop.requested()) {
+            if (!session.stopRequested()) {
                 throw e;
             }
             timer = null; // the signal ended the timer's child
         }
         List<FloorBench.Measured> measured = List.of();
-        if (!stop.requested()) {
+        if (!session.stopRequested()) {
             try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, stop::requested);
+                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, session);
             }
         }
         // A signal that came after the last run stopped nothing: the run is complete.
-        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs()) ? stop.cause() : Optional.empty();
+        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs())
+                ? session.stopCause() : Optional.empty();
         if (cause.isPresent() && measured.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
-            folder.deleteOwn("samples.arrow");
+            // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
             return new Result(folder.path(), List.of(), cause);
         }

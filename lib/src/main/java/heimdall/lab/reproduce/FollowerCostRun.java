@@ -52,8 +52,8 @@ final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.Follow
         long calls = option("--calls").number(args);
         FollowerCost.Options o = new FollowerCost.Options(option("--runs").intNumber(args),
                 args.value("--calls").isPresent() ? Math.max(FollowerCost.Options.MIN_WARMUP, calls / 10) : base.warmup(), calls, cpu);
-        return (folder, progress) -> {
-            FollowerCost.Result r = FollowerCost.run(o, folder, progress);
+        return session -> {
+            FollowerCost.Result r = FollowerCost.run(o, session);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption());
         };
     }

@@ -93,9 +93,9 @@ public final class GraphJmhCommand implements Command {
         }
         String entry = args.value("--entry").orElse("main");
         // Ctrl-C/SIGTERM stop it like every reproduction (Stoppable): JMH's JVM is ended, nothing is kept.
-        RunOutcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, () -> {
+        RunOutcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, session -> {
             try {
-                return measure(folder, quick, layout, entry);
+                return measure(session, quick, layout, entry);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -107,8 +107,9 @@ public final class GraphJmhCommand implements Command {
                 : ((RunOutcome.Complete<Integer>) outcome).result();
     }
 
-    private static int measure(heimdall.lab.bench.ResultsFolder folder, boolean quick, Layout layout, String entry)
+    private static int measure(heimdall.lab.bench.Session session, boolean quick, Layout layout, String entry)
             throws IOException, InterruptedException {
+        heimdall.lab.bench.ResultsFolder folder = session.folder();
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(false);
         int samples = quick && System.getenv("GRAPH_BENCH_SAMPLES") == null ? 3 : s.samples();
         PrintStream out = System.out;
@@ -118,7 +119,7 @@ public final class GraphJmhCommand implements Command {
         // load on a shared host can move it); the middle of the three medians is compared.
         double[] runs = new double[HARNESS_RUNS];
         for (int i = 0; i < runs.length; i++) {
-            runs[i] = harness(home, layout, entry, samples, s.cpu());
+            runs[i] = harness(home, layout, entry, samples, s.cpu(), session);
         }
         double[] sorted = runs.clone();
         java.util.Arrays.sort(sorted);
@@ -126,7 +127,7 @@ public final class GraphJmhCommand implements Command {
         out.printf(Locale.ROOT, "replay harness: %s on broker (walk %s), %,d events: %.3f ns/event (middle of %d runs' medians %s; "
                         + "each run 1 warm-up + %d batches, CPU %d)%n", layout, entry, EVENTS, harness, runs.length,
                 java.util.Arrays.stream(runs).mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).toList(), samples, s.cpu());
-        JsonNode result = jmh(home, layout, entry, s.cpu(), quick);
+        JsonNode result = jmh(home, layout, entry, s.cpu(), quick, session);
         JsonNode metric = result.path("primaryMetric");
         if (!metric.path("scoreUnit").asText().equals("us/op")) {
             throw new Refusal("JMH reported " + metric.path("scoreUnit").asText() + ", expected us/op");
@@ -188,7 +189,8 @@ public final class GraphJmhCommand implements Command {
         return auto.layout();
     }
 
-    static double harness(Path home, Layout layout, String entry, int samples, int cpu) throws InterruptedException {
+    static double harness(Path home, Layout layout, String entry, int samples, int cpu,
+            heimdall.lab.bench.Session session) throws InterruptedException {
         Path dir = home.resolve("fixtures/graphs");
         GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
         PreparedGraph pg = PreparedGraph.prepare(imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of(layout)));
@@ -200,7 +202,7 @@ public final class GraphJmhCommand implements Command {
         Thread t = new Thread(() -> {
             try {
                 heimdall.lab.sys.Cpus.pinCurrentThread(cpu);
-                GraphLookup.replayCase(k, List.of(layout), batches, nanos, rejections);
+                GraphLookup.replayCase(k, List.of(layout), batches, nanos, rejections, session);
             } catch (RuntimeException e) {
                 failure[0] = e;
             }
@@ -217,7 +219,8 @@ public final class GraphJmhCommand implements Command {
         return BatchSamples.Summary.of(measured).median();
     }
 
-    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick) throws IOException, InterruptedException {
+    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick,
+            heimdall.lab.bench.Session session) throws IOException, InterruptedException {
         Path module = home.resolve("bench-jmh");
         Path classes = module.resolve("target/classes");
         Path cpFile = module.resolve("target/runtime-classpath.txt");
@@ -232,13 +235,13 @@ public final class GraphJmhCommand implements Command {
         }
         String cp = classes + ":" + home.resolve("lib/target/classes") + ":" + Files.readString(cpFile).strip();
         try (Scratch scratch = Scratch.create("heimdall-jmh-")) {
-            return runJmh(home, cp, scratch.path().resolve("result.json"), entry, layout, cpu, quick);
+            return runJmh(home, cp, scratch.path().resolve("result.json"), entry, layout, cpu, quick, session);
         }
     }
 
     /** Runs JMH, its JSON result written to {@code json} (a name in our private scratch folder, not yet made). */
-    private static JsonNode runJmh(Path home, String cp, Path json, String entry, Layout layout, int cpu, boolean quick)
-            throws IOException, InterruptedException {
+    private static JsonNode runJmh(Path home, String cp, Path json, String entry, Layout layout, int cpu, boolean quick,
+            heimdall.lab.bench.Session session) throws IOException, InterruptedException {
         String opens = "--add-opens=java.base/java.nio=ALL-UNNAMED";
         String props = "-Dheimdall.lab.home=" + home + " -Dgraph.cpu=" + cpu;
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), opens,
@@ -248,12 +251,12 @@ public final class GraphJmhCommand implements Command {
         // JMH's JVM dies with this one (PR_SET_PDEATHSIG; this thread waits for it)
         Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(cmd)).inheritIO().start();
         while (!p.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-            if (heimdall.lab.bench.Interruption.stopRequested()) {
+            if (session.stopRequested()) {
                 // A SIGTERM reaches only us: JMH and the JVM it forked are ended here.
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 p.waitFor();
-                heimdall.lab.bench.Interruption.checkpoint();
+                session.checkpoint();
             }
         }
         int status = p.exitValue();

@@ -11,6 +11,7 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.PublishedGraphLookup;
 import heimdall.lab.results.SummaryJson;
+import heimdall.lab.bench.Session;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -110,8 +111,15 @@ public final class GraphLookup {
         }
     }
 
-    /** Runs every case, writes the folder, and returns what it wrote. */
+    /** Runs every case, writes the folder (a call outside the framework: see {@link Session#join}). */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        return run(o, Session.join(folder, progress));
+    }
+
+    /** Runs every case, writes the session's folder, and returns what it wrote. */
+    public static Result run(Options o, Session session) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         GraphBenchSettings s = o.settings();
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
@@ -132,21 +140,21 @@ public final class GraphLookup {
         Thread replay = new Thread(() -> {
             try {
                 granted[0] = Cpus.pinCurrentThread(s.cpu());
-                // A stop (Stoppable, Interruption) leaves off between batches: the batches completed are kept.
-                for (int c = 0; c < cases.size() && !Interruption.stopRequested(); c++) {
-                    done[c] = replayUntilStopped(cases.get(c), o.layouts(), batches, nanos[c], rejections[c]);
+                // A stop of the session (Stoppable) leaves off between batches: the batches completed are kept.
+                for (int c = 0; c < cases.size() && !session.stopRequested(); c++) {
+                    done[c] = replayUntilStopped(cases.get(c), o.layouts(), batches, nanos[c], rejections[c], session);
                     loads.sample();
                     progress.accept(String.format(Locale.ROOT, "case %d of %d · %s / %s: %d of %d batches", c + 1, cases.size(),
                             cases.get(c).graph(), cases.get(c).trace(), Math.max(0, done[c] - 1), s.samples()));
                 }
-                if (Interruption.stopRequested()) {
+                if (session.stopRequested()) {
                     return;
                 }
                 // On the same pinned thread, with the JIT warm from everything above.
                 System.gc();
                 warm.putAll(warmPreparation(cases, o, progress));
             } catch (RuntimeException e) {
-                if (!Interruption.stopOn(e)) {
+                if (!session.stopOn(e)) {
                     failure[0] = e; // no measurement open: thrown below as before
                 }
             }
@@ -162,7 +170,7 @@ public final class GraphLookup {
             throw failure[0];
         }
         boolean complete = Arrays.stream(done).allMatch(d -> d == batches);
-        Optional<Interruption.Cause> cause = complete ? Optional.empty() : Interruption.stopCause();
+        Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && Arrays.stream(done).allMatch(d -> d <= 1)) {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), warm, cause);
@@ -283,15 +291,20 @@ public final class GraphLookup {
         return differ ? "rejection counts differ across layouts or batches (" + counts + ")" : null;
     }
 
-    /** Replays one case: batches x layouts, the order rotating by one each batch; a stop throws {@link Interruption.Stopped}. */
-    public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
-        if (replayUntilStopped(k, layouts, batches, nanos, rejections) < batches) {
-            Interruption.checkpoint();
+    /**
+     * Replays one case: batches x layouts, the order rotating by one each batch; a stop of the session
+     * throws {@link Interruption.Stopped}.
+     */
+    public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections,
+            Session session) {
+        if (replayUntilStopped(k, layouts, batches, nanos, rejections, session) < batches) {
+            session.checkpoint();
         }
     }
 
     /** As {@link #replayCase}, but a stop leaves off between batches: returns the batches completed. */
-    static int replayUntilStopped(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections) {
+    static int replayUntilStopped(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections,
+            Session session) {
         Cursor[] cursors = new Cursor[layouts.size()];
         for (int l = 0; l < layouts.size(); l++) {
             Prepared p = k.prepared().layouts().get(layouts.get(l));
@@ -300,7 +313,7 @@ public final class GraphLookup {
         int[] events = k.events();
         warmJit(cursors, events);
         for (int b = 0; b < batches; b++) {
-            if (Interruption.stopRequested()) {
+            if (session.stopRequested()) {
                 return b;
             }
             for (int i = 0; i < layouts.size(); i++) {

@@ -107,8 +107,8 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
         }
         GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
                 unpinned);
-        return (folder, progress) -> {
-            GraphLookup.Result r = GraphLookup.run(o, folder, progress);
+        return session -> {
+            GraphLookup.Result r = GraphLookup.run(o, session);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), report(r));
         };
     }

@@ -3,7 +3,7 @@ package heimdall.lab.reproduce;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.Session;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.fixtures.Fixtures;
@@ -54,17 +54,26 @@ final class GuestPart {
         return kernel.replaceAll("[^A-Za-z0-9.]", "-");
     }
 
-    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress) {
+    /** The guest's part, writing beneath {@code folder}; the session's stop ends the guest. */
+    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session) {
         Path home = Fixtures.home().toAbsolutePath().normalize();
-        return run(o, kernel, folder, progress, home, home.resolve("lab"), java.time.Duration.ofMinutes(o.guestMinutes()));
+        return run(o, kernel, folder, session, home, home.resolve("lab"),
+                java.time.Duration.ofMinutes(o.guestMinutes()));
+    }
+
+    /** As below, called outside the framework ({@link Session#join}). */
+    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress, Path home, Path lab,
+            java.time.Duration deadlineAfter) {
+        return run(o, kernel, folder, Session.join(progress), home, lab, deadlineAfter);
     }
 
     /**
-     * As {@link #run(KernelMatrix.Options, String, Path, Consumer)} with the checkout the guest shares
+     * As {@link #run(KernelMatrix.Options, String, Path, Session)} with the checkout the guest shares
      * ({@code home}), the {@code ./lab} to run and the deadline given (tests run a stand-in).
      */
-    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress, Path home, Path lab,
+    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session, Path home, Path lab,
             java.time.Duration deadlineAfter) {
+        Consumer<String> progress = session.progress();
         Path out = folder.toAbsolutePath().normalize().resolve("kernels").resolve(slug(kernel));
         String rel = "kernels/" + slug(kernel);
         if (!out.startsWith(home)) {
@@ -91,13 +100,13 @@ final class GuestPart {
             reader.start();
             long deadline = System.nanoTime() + deadlineAfter.toNanos();
             while (!p.waitFor(1, TimeUnit.SECONDS)) {
-                if (Interruption.stopRequested() || System.nanoTime() - deadline > 0) {
+                if (session.stopRequested() || System.nanoTime() - deadline > 0) {
                     break;
                 }
             }
             if (p.isAlive()) {
                 // ./lab vm ends QEMU and the guest's work on SIGTERM; a second chance, then SIGKILL
-                boolean stopped = Interruption.stopRequested();
+                boolean stopped = session.stopRequested();
                 p.destroy();
                 if (!p.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
                     p.destroyForcibly();

@@ -8,6 +8,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
@@ -90,25 +91,28 @@ public final class HostLoad {
         return out;
     }
 
-    /** Measures the rows idle and loaded; writes the folder. Ctrl-C or SIGTERM stops it (see below). */
+    /** Measures the rows idle and loaded; writes the folder, in a session of its own (see below). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        try (Interruption stop = Interruption.catchSignals()) {
-            return run(o, folder, progress, stop);
+        try (Session session = Session.open(folder, progress)) {
+            return run(o, session);
         }
     }
 
     /**
-     * Measures the rows idle and loaded; writes the folder. Once {@code stop} is requested no further
-     * child starts (nor the load, nor its settling): what was measured is written, {@code summary.json}
-     * marked interrupted and each row with the runs it completed; nothing at all when no run completed.
+     * Measures the rows idle and loaded; writes the session's folder. Once the session is asked to stop
+     * no further child starts (nor the load, nor its settling): what was measured is written,
+     * {@code summary.json} marked interrupted and each row with the runs it completed; nothing at all
+     * when no run completed.
      */
-    public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop) {
+    public static ReproductionResult run(Options o, Session session) {
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
-            return run(o, folder, progress, stop, FloorCost.inDir(job));
+            return run(o, session, FloorCost.inDir(job));
         }
     }
 
-    private static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress, Interruption stop, Path inDir) {
+    private static ReproductionResult run(Options o, Session session, Path inDir) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         List<FloorRow> rows = FloorCost.rows(new FloorCost.Options(o.counts(), o.cpu(), o.cpu(), false), inDir);
         Host host = Host.capture();
         Instant started = Instant.now();
@@ -121,20 +125,21 @@ public final class HostLoad {
         LoadGenerator.Report report;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
             idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s),
-                    stop::requested);
+                    session);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {
                 progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
-                sleep(o.settleMs(), loadedLoads, stop);
+                sleep(o.settleMs(), loadedLoads, session);
                 loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), inDir, samples, loadedLoads,
-                        s -> progress.accept("loaded " + s), stop::requested);
+                        s -> progress.accept("loaded " + s), session);
                 report = gen.stop();
             }
         }
         List<FloorBench.Measured> all = new ArrayList<>(idle);
         all.addAll(loaded);
-        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs()) ? Optional.empty() : stop.cause();
+        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs())
+                ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
-            folder.deleteOwn("samples.arrow");
+            // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
@@ -162,11 +167,11 @@ public final class HostLoad {
     }
 
     /** Sleeps while sampling the load average every second (so the settling shows in the samples). */
-    private static void sleep(long ms, Host.LoadSampler loads, Interruption stop) {
+    private static void sleep(long ms, Host.LoadSampler loads, Session stop) {
         long end = System.nanoTime() + ms * 1_000_000;
         loads.sample();
         try {
-            while (System.nanoTime() < end && !stop.requested()) {
+            while (System.nanoTime() < end && !stop.stopRequested()) {
                 Thread.sleep(Math.max(1, Math.min(200, (end - System.nanoTime()) / 1_000_000)));
                 loads.sample();
             }

@@ -5,6 +5,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.bpf.CachePredictor;
 import heimdall.lab.bpf.Insn;
@@ -476,8 +477,12 @@ public final class KernelBitmap {
         return loop == Loop.BARE ? "per-call" : "per-call-selftest-loop";
     }
 
-    /** Measures every configuration every way; per-call samples go to {@code samples} when given. */
-    public static Measurement measure(Options o, SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress) {
+    /**
+     * Measures every configuration every way; per-call samples go to {@code samples} when given,
+     * progress lines to the session, which stops it between runs.
+     */
+    public static Measurement measure(Options o, SamplesFile samples, Host.LoadSampler loads, Session session) {
+        Consumer<String> progress = session.progress();
         List<List<Program>> configs = configurations();
         int n = configs.size();
         List<Map<Method, Collecting>> got = new ArrayList<>();
@@ -494,16 +499,16 @@ public final class KernelBitmap {
         int rounds = Math.max(o.runs(), o.batchRuns());
         int batchDone = 0;
         int slots = METHODS.size() * n;
-        // A stop (Stoppable, Interruption) ends the running child and leaves off before the next run;
+        // A stop (Stoppable, the session) ends the running child and leaves off before the next run;
         // the runs completed so far are kept.
-        for (int round = 0; round < rounds && !Interruption.stopRequested(); round++) {
+        for (int round = 0; round < rounds && !session.stopRequested(); round++) {
             double before = loads.sample().one();
             int placement = ChildSpec.placementForRun(Call.GETPID, round);
             boolean perCallRound = round < o.runs();
             int batchTarget = (int) ((long) o.batchRuns() * (round + 1) / rounds);
             boolean batchRound = batchTarget > batchDone;
             batchDone = batchTarget;
-            for (int k = 0; k < slots && !Interruption.stopRequested(); k++) {
+            for (int k = 0; k < slots && !session.stopRequested(); k++) {
                 int v = (k + round) % slots;
                 int c = v % n;
                 Method m = METHODS.get(v / n);
@@ -518,7 +523,7 @@ public final class KernelBitmap {
                 try {
                     r = MeasuredChild.run(spec).requireCompleted();
                 } catch (RuntimeException e) {
-                    if (Interruption.stopRequested() || Interruption.stopOn(e)) {
+                    if (session.stopRequested() || session.stopOn(e)) {
                         break; // the stop ended this child, or its failure is the stop: its run is not kept
                     }
                     throw e;
@@ -545,7 +550,7 @@ public final class KernelBitmap {
         }
         if (got.stream().flatMap(x -> x.values().stream()).anyMatch(x -> x.nsPerCall.isEmpty())) {
             // Stopped before every configuration had a run every way: no figure for some, keep nothing.
-            Interruption.checkpoint();
+            session.checkpoint();
         }
         List<Configuration> out = new ArrayList<>();
         for (int c = 0; c < n; c++) {
@@ -559,11 +564,18 @@ public final class KernelBitmap {
 
     /** Measures without writing anything (for notebooks and jshell). */
     public static Measurement measure(Options o, Consumer<String> progress) {
-        return measure(o, null, new Host.LoadSampler(), progress);
+        return measure(o, null, new Host.LoadSampler(), Session.join(progress));
     }
 
-    /** Measures and writes the results folder. */
+    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        return run(o, Session.join(folder, progress));
+    }
+
+    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    public static ReproductionResult run(Options o, Session session) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
@@ -572,9 +584,9 @@ public final class KernelBitmap {
                 o.runs(), o.warmup(), o.perCallCount(), o.batchRuns(), o.batchCount(), o.cpu()));
         Measurement m;
         try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
-            m = measure(o, samples, loads, progress);
+            m = measure(o, samples, loads, session);
         }
-        java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : Interruption.stopCause();
+        java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : session.stopCause();
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
         cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), cause, summary);

@@ -7,6 +7,7 @@ import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.bench.Session;
 import heimdall.lab.bpf.CachePredictor;
 import heimdall.lab.bpf.Program;
 import heimdall.lab.broker.Answer;
@@ -77,27 +78,34 @@ public final class KernelMatrix {
         return List.copyOf(out);
     }
 
-    /** Measures every kernel's part and writes {@code folder}. */
+    /** Measures every kernel's part and writes {@code folder} (a call outside the framework: {@link Session#join}). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        return run(o, Session.join(folder, progress));
+    }
+
+    /** Measures every kernel's part and writes the session's folder; a stop skips the kernels not reached. */
+    public static ReproductionResult run(Options o, Session session) {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         Host host = Host.capture();
         Instant started = Instant.now();
         List<KernelMatrixRow> rows = new ArrayList<>();
         List<GuestPart.Guest> guests = new ArrayList<>();
         for (String kernel : o.kernels()) {
-            if (Interruption.stopRequested()) {
+            if (session.stopRequested()) {
                 rows.add(kernelRow(kernel, "?", false, "not measured", "the run was stopped before this kernel"));
                 continue;
             }
             progress.accept("kernel-matrix: " + kernel);
             if (kernel.equals("host")) {
-                rows.addAll(part(o, "host", false, progress));
+                rows.addAll(part(o, "host", false, session));
             } else {
-                GuestPart.Outcome g = GuestPart.run(o, kernel, folder.path(), progress);
+                GuestPart.Outcome g = GuestPart.run(o, kernel, folder.path(), session);
                 rows.addAll(g.rows());
                 guests.add(g.settings());
             }
         }
-        Optional<Interruption.Cause> cause = Interruption.stopRequested() ? Interruption.stopCause() : Optional.empty();
+        Optional<Interruption.Cause> cause = session.stopCause();
         folder.writeSummary(ReproductionKind.of(KernelMatrixRow.class), cause, rows);
         folder.writeEnvironment("kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
         folder.writeTable(cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
@@ -108,7 +116,8 @@ public final class KernelMatrix {
      * The per-kernel part on the running kernel, called {@code kernel} in the rows: the features, the
      * floor-cost rows, kernel-bitmap's expectations, the follower-cost rows.
      */
-    static List<KernelMatrixRow> part(Options o, String kernel, boolean emulated, Consumer<String> progress) {
+    static List<KernelMatrixRow> part(Options o, String kernel, boolean emulated, Session session) {
+        Consumer<String> progress = session.progress();
         String release = System.getProperty("os.version");
         List<KernelMatrixRow> rows = new ArrayList<>();
         List<FeatureRecord> features = FeatureProbes.observeAll(progress);
@@ -116,13 +125,13 @@ public final class KernelMatrix {
             rows.add(new KernelMatrixRow(kernel, release, emulated, "feature", f.feature(), f.observed() == null ? "not observable" : "ok",
                     null, f.since(), f.predicted(), f.observed(), f.agrees(), f.note(), null, null, null, null, null, null, null, null));
         }
-        if (!Interruption.stopRequested()) {
+        if (!session.stopRequested()) {
             boolean noSend = features.stream().anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
-            rows.addAll(floorRows(o, kernel, release, emulated, noSend, progress));
+            rows.addAll(floorRows(o, kernel, release, emulated, noSend, session));
         }
         rows.addAll(bitmapExpectations(kernel, release, emulated, features));
-        if (!Interruption.stopRequested()) {
-            rows.addAll(followerRows(o, kernel, release, emulated, progress));
+        if (!session.stopRequested()) {
+            rows.addAll(followerRows(o, kernel, release, emulated, session));
         }
         return rows;
     }
@@ -144,7 +153,8 @@ public final class KernelMatrix {
             + "has no ADDFD-then-SEND path, so the call is answered with that error";
 
     private static List<KernelMatrixRow> floorRows(Options o, String kernel, String release, boolean emulated, boolean noSend,
-            Consumer<String> progress) {
+            Session session) {
+        Consumer<String> progress = session.progress();
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
             Path inDir = FloorCost.inDir(job);
@@ -152,10 +162,10 @@ public final class KernelMatrix {
             List<FloorBench.Measured> measured;
             try (SamplesFile samples = SamplesFile.create(job.path().resolve("samples.arrow"))) {
                 measured = FloorBench.run(subset, 0, o.floor(), o.follower().cpu(), inDir, samples, new Host.LoadSampler(), progress,
-                        Interruption::stopRequested);
+                        session);
             }
             for (FloorBench.Measured m : measured) {
-                FloorCostRow f = FloorSummary.of(m, o.floor().runs(), Interruption.stopRequested());
+                FloorCostRow f = FloorSummary.of(m, o.floor().runs(), session.stopRequested());
                 String what = f.what() + " · " + f.call() + (f.supervisor() != null ? " · " + f.supervisor() + " " + f.answer() : "");
                 boolean ok = f.failure() == null && f.addedNs() != null;
                 String failure = f.failure() != null && noSend && f.supervisor() != null && f.failure().contains("errno 22")
@@ -194,11 +204,11 @@ public final class KernelMatrix {
     }
 
     private static List<KernelMatrixRow> followerRows(Options o, String kernel, String release, boolean emulated,
-            Consumer<String> progress) {
+            Session session) {
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create("heimdall-lab-kernel-matrix-")) {
             ResultsFolder sub = ResultsFolder.chosen(job.path().resolve("follower-cost"));
-            FollowerCost.Result r = FollowerCost.run(o.follower(), sub, progress);
+            FollowerCost.Result r = FollowerCost.run(o.follower(), session.in(sub));
             for (FollowerCostRow f : r.summary()) {
                 String what = f.measure() + " · " + f.hook() + " · " + f.process() + (f.divergence() ? "" : " · " + f.call());
                 String status = "ok".equals(f.status()) ? "ok" : f.status();
@@ -212,9 +222,9 @@ public final class KernelMatrix {
             rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "refused", e.getMessage(),
                     null, null, null, null, null, null, null, null, null, null, null, null, null));
         } catch (RuntimeException e) {
-            // follower-cost's own failure (not a refusal) has already made itself the run's stop (Interruption.stopOn):
+            // follower-cost's own failure (not a refusal) has already made itself the run's stop (Session.stopOn):
             // the rows measured so far, this kernel's included, are written, marked, and the failure is raised after.
-            Interruption.stopOn(e);
+            session.stopOn(e);
             rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "failed",
                     e.getClass().getSimpleName() + ": " + e.getMessage(), null, null, null, null, null, null, null, null, null, null,
                     null, null, null));

@@ -68,6 +68,6 @@ final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.Kernel
         FollowerCost.Options follower = quick ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
         KernelMatrix.Options o = new KernelMatrix.Options(kernels, quick, Reproductions.counts(this, args), follower, Cpus.supervisor(),
                 option("--guest-minutes").number(args));
-        return (folder, progress) -> KernelMatrix.run(o, folder, progress);
+        return session -> KernelMatrix.run(o, session);
     }
 }

@@ -4,6 +4,7 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.Session;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
@@ -49,14 +50,22 @@ public final class Lanes {
         }
     }
 
+    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
     public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress) throws InterruptedException {
+        return run(s, Session.join(folder, progress));
+    }
+
+    /** Measures and writes the session's folder, leaving off between batches when the session is asked to stop. */
+    public static Result run(GraphBenchSettings s, Session session) throws InterruptedException {
         // The input file lives in a private scratch folder of this run, removed with it.
         try (Scratch scratch = Scratch.create("heimdall-lab-lanes-")) {
-            return run(s, folder, progress, LaneWorkload.prepareFile(scratch.path()));
+            return run(s, session, LaneWorkload.prepareFile(scratch.path()));
         }
     }
 
-    private static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress, Path file) throws InterruptedException {
+    private static Result run(GraphBenchSettings s, Session session, Path file) throws InterruptedException {
+        ResultsFolder folder = session.folder();
+        Consumer<String> progress = session.progress();
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
@@ -83,18 +92,18 @@ public final class Lanes {
         for (int workers : s.workloadThreads()) {
             long[][] nanos = new long[variants.size()][batches];
             String[] failed = new String[variants.size()];
-            // A stop (Stoppable, Interruption) leaves off between variants' batches: the batches every
+            // A stop of the session (Stoppable) leaves off between variants' batches: the batches every
             // variant completed are kept, the one in progress is not (so every variant has as many).
             int done = 0;
-            for (int b = 0; b < batches && !Interruption.stopRequested(); b++) {
-                for (int i = 0; i < variants.size() && !Interruption.stopRequested(); i++) {
+            for (int b = 0; b < batches && !session.stopRequested(); b++) {
+                for (int i = 0; i < variants.size() && !session.stopRequested(); i++) {
                     int v = (i + b) % variants.size();
                     Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
                     LaneWorkload.Batch batch;
                     try {
                         batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
                     } catch (RuntimeException e) {
-                        if (Interruption.stopOn(e)) {
+                        if (session.stopOn(e)) {
                             break; // this batch is not kept; those every variant completed are
                         }
                         throw e;
@@ -146,7 +155,7 @@ public final class Lanes {
             }
             progress.accept("lanes: " + workers + " workers done" + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
         }
-        Optional<Interruption.Cause> cause = complete ? Optional.empty() : Interruption.stopCause();
+        Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !anyMeasured) {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), cause);

@@ -46,8 +46,8 @@ final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow>
     @Override
     public Run prepare(Args args) {
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
-        return (folder, progress) -> {
-            Lanes.Result r = Lanes.run(s, folder, progress);
+        return session -> {
+            Lanes.Result r = Lanes.run(s, session);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), List.of());
         };
     }

@@ -169,7 +169,7 @@ public final class ReproduceCommand implements Command {
             throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
         RunOutcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println,
-                () -> run.into(folder, err::println), ReproductionResult::interruption, ReproductionResult::written);
+                run::into, ReproductionResult::interruption, ReproductionResult::written);
         if (outcome instanceof RunOutcome.Nothing<ReproductionResult> nothing) {
             return nothing.cause().exitStatus();
         }

@@ -2,8 +2,8 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.command.Args;
+import heimdall.lab.bench.Session;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One NAME of {@code ./lab reproduce}: its options, declared as data, and how it runs from them. The
@@ -51,7 +51,11 @@ interface Reproduction {
     /** A run whose options have been checked. */
     @FunctionalInterface
     interface Run {
-        /** Measures and writes {@code folder}; progress lines go to {@code progress}. */
-        ReproductionResult into(ResultsFolder folder, Consumer<String> progress) throws InterruptedException;
+        /**
+         * Measures and writes the session's folder, its progress lines to the session, leaving off when
+         * the session asks ({@link Session#stopRequested}). The framework opened the session and alone
+         * clears the folder when the run keeps nothing.
+         */
+        ReproductionResult into(Session session) throws InterruptedException;
     }
 }

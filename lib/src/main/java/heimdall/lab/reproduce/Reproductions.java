@@ -64,8 +64,8 @@ final class Reproductions {
             FloorBench.Counts counts = counts(this, args);
             FloorCost.Options options = new FloorCost.Options(counts, option("--cpu").intNumber(args),
                     option("--supervisor-cpu").intNumber(args), !option("--no-broker").given(args));
-            return (folder, progress) -> {
-                FloorCost.Result r = FloorCost.run(options, folder, progress);
+            return session -> {
+                FloorCost.Result r = FloorCost.run(options, session);
                 return new ReproductionResult(r.folder(), r.summary(), r.interruption());
             };
         }
@@ -118,7 +118,7 @@ final class Reproductions {
             KernelBitmap.Options o = new KernelBitmap.Options(option("--runs").intNumber(args), Math.min(b.warmup(), calls),
                     calls, option("--batch-runs").intNumber(args), option("--batch-calls").number(args),
                     option("--cpu").intNumber(args));
-            return (folder, progress) -> KernelBitmap.run(o, folder, progress);
+            return session -> KernelBitmap.run(o, session);
         }
     }
 
@@ -167,7 +167,7 @@ final class Reproductions {
             // An explicit --podman must exist; only the default may be absent (no container profile row).
             Path profile = podman.equals("none") ? null
                     : given.isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
-            return (folder, progress) -> AttachCost.run(o, folder, profile, progress);
+            return session -> AttachCost.run(o, session, profile);
         }
     }
 
@@ -217,7 +217,7 @@ final class Reproductions {
             }
             long settle = option("--settle").number(args);
             HostLoad.Options o = new HostLoad.Options(counts, option("--cpu").intNumber(args), load, settle * 1000);
-            return (folder, progress) -> HostLoad.run(o, folder, progress);
+            return session -> HostLoad.run(o, session);
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
  *
  * @param <T> what the body returned ({@link ReproductionResult} for {@code ./lab reproduce})
  */
-sealed interface RunOutcome<T> {
+public sealed interface RunOutcome<T> {
     /** Every run asked for was measured (rows may still have failed: {@code status: failed}). */
     record Complete<T>(T result) implements RunOutcome<T> {}
 
