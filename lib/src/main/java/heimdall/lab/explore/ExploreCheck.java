@@ -85,7 +85,7 @@ public final class ExploreCheck {
         // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
         try (Interruption stop = Interruption.catchSignals();
                 Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
-                SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+                SamplesFile samples = folder.createSamples()) {
             for (int round = 0; round < o.rounds() && !stop.requested(); round++) {
                 for (int half = 0; half < 2 && !stop.requested(); half++) {
                     boolean fluentNow = (round + half) % 2 == 0;
@@ -190,8 +190,8 @@ public final class ExploreCheck {
                         MarkdownTable.added(fc.addedNs()));
         folder.writeText("table.md", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
-        heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
-        heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
+        heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
+        heimdall.lab.analysis.Plots.writeInto(folder, progress);
         return new Result(folder.publish(), ourMedian, theirMedian, ratio, within, Optional.empty()); // complete: put in place
     }
 }
