@@ -164,9 +164,10 @@ public final class Distributions {
                 || Files.exists(folder.resolve(FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        long t0 = System.nanoTime();
         try {
             Path out = distill(folder);
-            progress.accept(String.format(Locale.ROOT, "distributions: %s (%,d bytes)", out, Files.size(out)));
+            progress.accept(written(out, t0));
         } catch (IOException | RuntimeException e) {
             progress.accept("distributions: not written: " + e);
         }
@@ -192,17 +193,24 @@ public final class Distributions {
                 || Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        long t0 = System.nanoTime();
         try {
             List<SeriesJson> series = new ArrayList<>();
             counts.series().forEach((k, v) -> series.add(seriesJson(k, v)));
             writeWhole(out, seriesFile(series));
-            progress.accept(String.format(Locale.ROOT, "distributions: %s (%,d bytes)", out, Files.size(out)));
+            progress.accept(written(out, t0));
         } catch (IOException | RuntimeException e) {
             progress.accept("distributions: not written: " + e);
         }
     }
 
-    /** A counted series as distributions.json writes it: the same order statistics as from every sample sorted. */
+    /** The progress line of a distributions.json written: where, its size, how long it took. */
+    private static String written(Path out, long t0) throws IOException {
+        return String.format(Locale.ROOT, "distributions: %s (%,d bytes, %.2f s)", out, Files.size(out),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+        /** A counted series as distributions.json writes it: the same order statistics as from every sample sorted. */
     private static SeriesJson seriesJson(SampleCounts.Key key, SampleCounts.Series s) {
         if (s.count() > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("row " + key.row() + " " + key.variant() + ": " + s.count()
