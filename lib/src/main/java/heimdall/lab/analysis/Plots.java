@@ -244,7 +244,8 @@ public final class Plots {
      * counted while appended), so nothing is read back, samples.arrow least of all. The plots are those
      * a reload would draw. A folder with no summary.json written through it is loaded from disk.
      */
-    public static void writeInto(heimdall.lab.bench.ResultsFolder folder, java.util.function.Consumer<String> progress) {
+    public static void writeInto(heimdall.lab.bench.ResultsFolder folder,
+            java.util.function.Consumer<String> progress) {
         Path dir = folder.path();
         writeInto(dir, () -> Results.written(folder).orElseGet(() -> Results.load(dir)), progress);
     }

@@ -119,7 +119,7 @@ public final class Results {
     }
 
     /**
-     * The folder a run is writing, from what it holds in memory ({@link ResultsFolder#written}):
+     * The folder a run is writing, from what it holds in memory ({@link heimdall.lab.bench.ResultsFolder#written}):
      * summary.json and environment.json parsed from the bytes written (so the rows are those a reload
      * gives) and the samples from their exact counts, so that nothing is read back from disk, above all
      * not samples.arrow. Its ECDFs, medians and p99s equal a reload's; per-run samples

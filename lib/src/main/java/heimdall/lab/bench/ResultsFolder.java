@@ -448,7 +448,7 @@ public final class ResultsFolder {
     }
 
     /**
-     * A folder's files as its run wrote them, held in memory.
+     * A folder's files as its run wrote them, held in memory (the arrays are the folder's: read, never change).
      *
      * @param summary summary.json's bytes
      * @param environment environment.json's bytes, or null

@@ -101,6 +101,9 @@ public final class SampleCounts {
                 Arrays.sort(other, 0, others);
                 othersSorted = true;
             }
+            if (ranks.length > 0 && ranks[0] < 0) {
+                throw new IllegalArgumentException("rank " + ranks[0] + " is negative");
+            }
             Walk w = new Walk(ranks);
             int o = 0;
             while (o < others && other[o] < 0) {

@@ -46,7 +46,8 @@ class DrawnFromMemoryTest {
                             // more samples than an ECDF keeps points and than the grid has quantiles, a slow tail
                             long[] s = new long[4_000 + 500 * row];
                             for (int i = 0; i < s.length; i++) {
-                                s[i] = 100 + 50L * row + rnd.nextInt(80) + (i % 97 == 0 ? 70_000 + rnd.nextInt(900_000) : 0);
+                                long slow = i % 97 == 0 ? 70_000 + rnd.nextInt(900_000) : 0;
+                                s[i] = 100 + 50L * row + rnd.nextInt(80) + slow;
                             }
                             samples.append(row, variant, run, s);
                         }
@@ -73,12 +74,13 @@ class DrawnFromMemoryTest {
                     Files.readAllBytes(folder.path().resolve(Distributions.FILE)), "distributions.json");
             Results fromDisk = Results.load(reload);
             List<Path> expected = Plots.saveAll(fromDisk, tmp.resolve("reload-plots"));
-            assertTrue(expected.stream().anyMatch(p -> p.getFileName().toString().startsWith("distribution-")), expected.toString());
-            assertTrue(expected.stream().anyMatch(p -> p.getFileName().toString().startsWith("broker-cdf-")), expected.toString());
-            assertEquals(names(tmp.resolve("reload-plots")), names(folder.path().resolve("plots")));
+            List<String> names = names(tmp.resolve("reload-plots"));
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("distribution-")), names.toString());
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("broker-cdf-")), names.toString());
+            assertEquals(names, names(folder.path().resolve("plots")));
             for (Path p : expected) {
-                assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(folder.path().resolve("plots").resolve(p.getFileName())),
-                        p.getFileName().toString());
+                Path drawn = folder.path().resolve("plots").resolve(p.getFileName());
+                assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(drawn), p.getFileName().toString());
             }
             Results inMemory = Results.written(folder).orElseThrow();
             assertEquals(fromDisk.variants(), inMemory.variants());

@@ -50,6 +50,7 @@ class SampleCountsTest {
         assertArrayEquals(Arrays.stream(some).mapToLong(k -> sorted[k]).toArray(), series.valuesAtRanks(some));
         assertThrows(IllegalArgumentException.class, () -> series.valuesAtRanks(new int[] {sorted.length}));
         assertThrows(IllegalArgumentException.class, () -> series.valuesAtRanks(new int[] {5, 4}));
+        assertThrows(IllegalArgumentException.class, () -> series.valuesAtRanks(new int[] {-1}));
     }
 
     @Test
