@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
 import heimdall.lab.HostileFiles;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SampleCounts;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,39 +104,54 @@ public final class Distributions {
         if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(out + ": exists; results are never overwritten");
         }
-        StringBuilder json = new StringBuilder();
+        String json;
         try {
-            json.append("{\"format\": ").append(JSON.writeValueAsString(FORMAT))
-                    .append(",\n\"source\": \"samples.arrow\"");
             if (Results.isCallSampleFile(samples)) {
-                json.append(",\n\"quantiles\": ").append(JSON.writeValueAsString(GRID)).append(",\n\"series\": [");
-                boolean first = true;
+                List<SeriesJson> series = new ArrayList<>();
                 for (var e : Results.readCallSamples(samples).entrySet()) {
-                    json.append(first ? "\n" : ",\n").append(JSON.writeValueAsString(seriesJson(e.getKey(), e.getValue())));
-                    first = false;
+                    series.add(seriesJson(e.getKey(), e.getValue()));
                 }
-                json.append("\n]");
+                json = seriesFile(series);
             } else {
                 Table t = Results.readArrow(samples, BATCH_LIMIT);
                 Map<String, List<?>> cols = new LinkedHashMap<>(); // column name -> its values, in file order
                 for (Column<?> c : t.columns()) {
                     cols.put(c.name(), c.asList());
                 }
-                json.append(",\n\"batches\": ").append(JSON.writeValueAsString(cols));
+                json = head() + ",\n\"batches\": " + JSON.writeValueAsString(cols) + "\n}\n";
             }
-            json.append("\n}\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot encode " + out, e);
         } catch (IllegalStateException tooMany) {
             throw new BadInput(samples + ": " + tooMany.getMessage(), tooMany);
         }
+        writeWhole(out, json);
+        return out;
+    }
+
+    private static String head() throws IOException {
+        return "{\"format\": " + JSON.writeValueAsString(FORMAT) + ",\n\"source\": \"samples.arrow\"";
+    }
+
+    /** A per-call distributions.json: the grid, then one series a line, in samples.arrow's order. */
+    private static String seriesFile(List<SeriesJson> series) throws IOException {
+        StringBuilder json = new StringBuilder(head());
+        json.append(",\n\"quantiles\": ").append(JSON.writeValueAsString(GRID)).append(",\n\"series\": [");
+        boolean first = true;
+        for (SeriesJson s : series) {
+            json.append(first ? "\n" : ",\n").append(JSON.writeValueAsString(s));
+            first = false;
+        }
+        return json.append("\n]\n}\n").toString();
+    }
+
+    private static void writeWhole(Path out, String json) {
         try {
             // whole or not at all: a full disk leaves no part-written distributions.json to refuse later
-            SafeFiles.writeNew(out, json.toString().getBytes(StandardCharsets.UTF_8));
+            SafeFiles.writeNew(out, json.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out, e);
         }
-        return out;
     }
 
     /**
@@ -147,12 +164,75 @@ public final class Distributions {
                 || Files.exists(folder.resolve(FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
+        long t0 = System.nanoTime();
         try {
             Path out = distill(folder);
-            progress.accept(String.format(Locale.ROOT, "distributions: %s (%,d bytes)", out, Files.size(out)));
+            progress.accept(written(out, t0));
         } catch (IOException | RuntimeException e) {
             progress.accept("distributions: not written: " + e);
         }
+    }
+
+    /**
+     * After a run, from what it holds in memory: writes distributions.json into the folder from the
+     * counts its samples file kept while the samples were appended ({@link ResultsFolder#createSamples}),
+     * so samples.arrow is not read back; the file is the one {@link #distill} would write from it, byte
+     * for byte (every value an exact order statistic either way). A folder whose samples were not counted
+     * goes the way of {@link #writeBeside(Path, java.util.function.Consumer)}. A failure costs the compact
+     * copy, never the measurements: it is reported through {@code progress} and the run goes on.
+     */
+    public static void writeBeside(ResultsFolder folder, java.util.function.Consumer<String> progress) {
+        SampleCounts counts = folder.written().map(ResultsFolder.Written::counts).orElse(null);
+        Path dir = folder.path();
+        if (counts == null) {
+            writeBeside(dir, progress);
+            return;
+        }
+        Path out = dir.resolve(FILE);
+        if (!Files.isRegularFile(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            List<SeriesJson> series = new ArrayList<>();
+            counts.series().forEach((k, v) -> series.add(seriesJson(k, v)));
+            writeWhole(out, seriesFile(series));
+            progress.accept(written(out, t0));
+        } catch (IOException | RuntimeException e) {
+            progress.accept("distributions: not written: " + e);
+        }
+    }
+
+    /** The progress line of a distributions.json written: where, its size, how long it took. */
+    private static String written(Path out, long t0) throws IOException {
+        return String.format(Locale.ROOT, "distributions: %s (%,d bytes, %.2f s)", out, Files.size(out),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+        /** A counted series as distributions.json writes it: the same order statistics as from every sample sorted. */
+    private static SeriesJson seriesJson(SampleCounts.Key key, SampleCounts.Series s) {
+        if (s.count() > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("row " + key.row() + " " + key.variant() + ": " + s.count()
+                    + " samples, more than one series can hold");
+        }
+        int n = (int) s.count();
+        int[] ranks = new int[n == 0 ? 0 : GRID.length];
+        for (int k = 0; k < ranks.length; k++) {
+            ranks[k] = Ecdf.rank(n, GRID[k]);
+        }
+        return new SeriesJson(key.row(), key.variant(), s.runs(), n, deltas(s.valuesAtRanks(ranks)));
+    }
+
+    /** Each value's difference to the one before (the first: to 0). */
+    private static long[] deltas(long[] values) {
+        long[] delta = new long[values.length];
+        long prev = 0;
+        for (int k = 0; k < values.length; k++) {
+            delta[k] = values[k] - prev;
+            prev = values[k];
+        }
+        return delta;
     }
 
     /** One series of distributions.json as written: its fields in this order. */

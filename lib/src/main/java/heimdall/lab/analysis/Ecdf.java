@@ -86,7 +86,11 @@ public record Ecdf(double[] x, double[] y, long count, double median, double p99
         return new Ecdf(Arrays.copyOf(x, kept), Arrays.copyOf(y, kept), count, median, p99);
     }
 
-    private static Ecdf ofSorted(int n, java.util.function.IntToDoubleFunction at) {
+    /**
+     * The ECDF of {@code n} sorted samples, {@code at(i)} the i-th smallest (0-based), asked only at
+     * {@link #indices}.
+     */
+    static Ecdf ofSorted(int n, java.util.function.IntToDoubleFunction at) {
         if (n == 0) {
             return new Ecdf(new double[0], new double[0], 0, Double.NaN, Double.NaN);
         }

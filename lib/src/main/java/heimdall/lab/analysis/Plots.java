@@ -237,9 +237,26 @@ public final class Plots {
      * folder's measured files as they are: the figures matter more than their pictures.
      */
     public static void writeInto(Path folder, java.util.function.Consumer<String> progress) {
+        writeInto(folder, () -> Results.load(folder), progress);
+    }
+
+    /**
+     * {@link #writeInto(Path, java.util.function.Consumer)} for the folder a run is writing, drawn once
+     * from what the run holds in memory ({@link Results#written}: the rows it wrote and its samples as
+     * counted while appended), so nothing is read back, samples.arrow least of all. The plots are those
+     * a reload would draw. A folder with no summary.json written through it is loaded from disk.
+     */
+    public static void writeInto(heimdall.lab.bench.ResultsFolder folder,
+            java.util.function.Consumer<String> progress) {
+        Path dir = folder.path();
+        writeInto(dir, () -> Results.written(folder).orElseGet(() -> Results.load(dir)), progress);
+    }
+
+    private static void writeInto(Path folder, java.util.function.Supplier<Results> results,
+            java.util.function.Consumer<String> progress) {
         long t0 = System.nanoTime();
         try {
-            List<Path> files = saveAll(Results.load(folder), folder.resolve("plots"));
+            List<Path> files = saveAll(results.get(), folder.resolve("plots"));
             progress.accept(String.format(Locale.ROOT, "plots: %d written in %s (%.1f s)", files.size(),
                     folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
         } catch (IOException | RuntimeException e) {

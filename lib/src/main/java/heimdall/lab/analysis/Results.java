@@ -65,6 +65,11 @@ public final class Results implements heimdall.lab.display.Displayable {
     private Map<SampleKey, long[][]> grouped;
     private Distributions distilled;
     private final Map<SampleKey, Ecdf> ecdfs = new java.util.HashMap<>();
+    /**
+     * The samples as the run that measured them counted them ({@link #written}), or null for a folder
+     * loaded from disk; when set, samples.arrow is never read.
+     */
+    private heimdall.lab.bench.SampleCounts counted;
 
     /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
     public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
@@ -111,6 +116,43 @@ public final class Results implements heimdall.lab.display.Displayable {
         // deep copies: a caller of rowJson cannot change what the typed rows and the table were made from
         node.forEach(r -> trees.add(r.deepCopy()));
         return new Results(dir, typed, envInfo, List.copyOf(trees), summaryTable(node), envTree);
+    }
+
+    /**
+     * The folder a run is writing, from what it holds in memory ({@link heimdall.lab.bench.ResultsFolder#written}):
+     * summary.json and environment.json parsed from the bytes written (so the rows are those a reload
+     * gives) and the samples from their exact counts, so that nothing is read back from disk, above all
+     * not samples.arrow. Its ECDFs, medians and p99s equal a reload's; per-run samples
+     * ({@link #samplesOf}) are not kept. Without counts (no samples file made through the folder), the
+     * samples are read from the folder as {@link #load} does. Empty when the run wrote no summary.json.
+     */
+    static java.util.Optional<Results> written(heimdall.lab.bench.ResultsFolder folder) {
+        return folder.written().map(w -> {
+            Results r = parse(folder.path(), w.summary(), w.environment());
+            r.counted = w.counts();
+            return r;
+        });
+    }
+
+    /** The counted series of a run in memory, by key. */
+    private Map<SampleKey, heimdall.lab.bench.SampleCounts.Series> countedSeries() {
+        Map<SampleKey, heimdall.lab.bench.SampleCounts.Series> out = new LinkedHashMap<>();
+        counted.series().forEach((k, v) -> out.put(new SampleKey(k.row(), k.variant()), v));
+        return out;
+    }
+
+    /** The ECDF of a counted series: the order statistics {@link Ecdf#of} would pick from the sorted samples. */
+    static Ecdf ecdfOfCounted(heimdall.lab.bench.SampleCounts.Series s) {
+        if (s.count() > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException(s.count() + " samples in one series do not fit one array");
+        }
+        int n = (int) s.count();
+        if (n == 0) {
+            return Ecdf.of(new long[0]);
+        }
+        int[] ranks = Ecdf.indices(n); // ascending, and holding the median's and the p99's ranks
+        long[] values = s.valuesAtRanks(ranks);
+        return Ecdf.ofSorted(n, i -> values[java.util.Arrays.binarySearch(ranks, i)]);
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
@@ -349,6 +391,9 @@ public final class Results implements heimdall.lab.display.Displayable {
 
     /** Whether samples.arrow holds per-call samples of floor-style rows (row, variant, run, ns). */
     public boolean hasCallSamples() {
+        if (counted != null) {
+            return true; // a SamplesFile holds per-call samples
+        }
         Path file = dir.resolve("samples.arrow");
         if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return distilledOnly() && distilled().hasSeries();
@@ -361,7 +406,7 @@ public final class Results implements heimdall.lab.display.Displayable {
      * {@link Distributions#FILE}. ECDFs, medians and p99s then come from it; per-run samples do not.
      */
     public boolean distilledOnly() {
-        return !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        return counted == null && !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 && Files.isRegularFile(dir.resolve(Distributions.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
@@ -372,7 +417,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      */
     public boolean hasSampleData() {
         // Anything at the name counts: reading it then says why a link or FIFO there is refused.
-        return Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS) || distilledOnly();
+        return counted != null || Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || distilledOnly();
     }
 
     private synchronized Distributions distilled() {
@@ -387,6 +433,9 @@ public final class Results implements heimdall.lab.display.Displayable {
      * distributions.json.
      */
     public boolean hasSamples(int row, String variant) {
+        if (counted != null) {
+            return countedSeries().containsKey(new SampleKey(row, variant));
+        }
         return distilledOnly() ? distilled().has(row, variant) : samplesOf(row, variant).length > 0;
     }
 
@@ -408,10 +457,11 @@ public final class Results implements heimdall.lab.display.Displayable {
      * filter, stored under the row named by {@link #baselineRow}), one array per run in run order;
      * empty when there are none. The first call reads the whole file in one pass; later calls are
      * served from memory. The arrays are shared: do not modify them. Empty in a folder with only
-     * distributions.json ({@link #distilledOnly}): use {@link #hasSamples} and {@link #ecdfOf} there.
+     * distributions.json ({@link #distilledOnly}), and in a run's folder drawn from memory ({@link #written}):
+     * use {@link #hasSamples} and {@link #ecdfOf} there.
      */
     public long[][] samplesOf(int row, String variant) {
-        if (distilledOnly()) {
+        if (distilledOnly() || counted != null) {
             return new long[0][]; // per-run samples live only in samples.arrow; ecdfOf still answers
         }
         long[][] runs = grouped().get(new SampleKey(row, variant));
@@ -430,7 +480,11 @@ public final class Results implements heimdall.lab.display.Displayable {
         SampleKey key = new SampleKey(row, variant);
         synchronized (ecdfs) {
             Ecdf e = ecdfs.get(key);
-            if (e == null) {
+            if (e == null && counted != null) {
+                var s = countedSeries().get(key);
+                e = s == null ? Ecdf.of(new long[0]) : ecdfOfCounted(s);
+                ecdfs.put(key, e);
+            } else if (e == null) {
                 e = Ecdf.of(samplesOf(row, variant));
                 ecdfs.put(key, e);
             }
@@ -456,6 +510,9 @@ public final class Results implements heimdall.lab.display.Displayable {
         if (distilledOnly()) {
             return distilled().variants();
         }
+        if (counted != null) {
+            return countedSeries().keySet().stream().map(SampleKey::variant).distinct().toList();
+        }
         return grouped().keySet().stream().map(SampleKey::variant).distinct().toList();
     }
 
@@ -463,6 +520,9 @@ public final class Results implements heimdall.lab.display.Displayable {
     public List<Integer> rowsWithSamples() {
         if (distilledOnly()) {
             return distilled().rows();
+        }
+        if (counted != null) {
+            return countedSeries().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
         }
         return grouped().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
     }

@@ -59,6 +59,12 @@ public final class ResultsFolder {
     private final boolean targetExisted;
     private volatile Path dir;
     private volatile boolean published;
+    /**
+     * What this run wrote, kept so the plots and distributions are drawn from memory ({@link #written}):
+     * each JSON file's bytes as written, and the samples file's counts.
+     */
+    private final java.util.Map<String, byte[]> jsonWritten = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile SamplesFile samples;
     /** Folders of this JVM not yet published: removed by a shutdown hook, so an exit leaves no temporary. */
     private static final java.util.Set<ResultsFolder> UNPUBLISHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -192,7 +198,14 @@ public final class ResultsFolder {
             return;
         }
         UNPUBLISHED.remove(this);
+        forgetWritten();
         SafeFiles.removeTree(dir);
+    }
+
+    /** What {@link #written} holds is gone with the files. */
+    private void forgetWritten() {
+        jsonWritten.clear();
+        samples = null;
     }
 
     /**
@@ -384,6 +397,7 @@ public final class ResultsFolder {
             abandon();
             return !targetExisted;
         }
+        forgetWritten();
         try {
             Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
                 @Override
@@ -409,8 +423,45 @@ public final class ResultsFolder {
         return discardIfEmpty();
     }
 
+    /**
+     * Creates the folder's {@code samples.arrow} ({@link SamplesFile#create}) and keeps it, so that what
+     * it counts ({@link SamplesFile#counts}) is what the plots and distributions.json are made from.
+     */
+    public SamplesFile createSamples() {
+        SamplesFile file = SamplesFile.create(dir.resolve("samples.arrow"));
+        samples = file;
+        return file;
+    }
+
+    /**
+     * What this run wrote into the folder, from memory: summary.json's and environment.json's bytes (null
+     * when not written) and the samples' counts (null without a {@link #createSamples} samples.arrow).
+     * Empty when the run wrote no summary.json here.
+     */
+    public Optional<Written> written() {
+        byte[] summary = jsonWritten.get("summary.json");
+        if (summary == null) {
+            return Optional.empty();
+        }
+        SamplesFile s = samples;
+        return Optional.of(new Written(summary, jsonWritten.get("environment.json"), s == null ? null : s.counts()));
+    }
+
+    /**
+     * A folder's files as its run wrote them, held in memory (the arrays are the folder's: read, never change).
+     *
+     * @param summary summary.json's bytes
+     * @param environment environment.json's bytes, or null
+     * @param counts samples.arrow's samples counted, or null when the run wrote none through {@link #createSamples}
+     */
+    public record Written(byte[] summary, byte[] environment, SampleCounts counts) {}
+
     /** Deletes a file this run wrote into the folder (e.g. an empty samples file), if it is there. */
     public void deleteOwn(String name) {
+        if (name.equals("samples.arrow")) {
+            samples = null;
+        }
+        jsonWritten.remove(name);
         try {
             Files.deleteIfExists(dir.resolve(name));
         } catch (IOException e) {
@@ -422,7 +473,9 @@ public final class ResultsFolder {
     public Path writeJson(String name, Object value) {
         Path file = dir.resolve(name);
         try {
-            SafeFiles.writeNew(file, out -> JSON.writeValue(out, value));
+            byte[] bytes = JSON.writeValueAsBytes(value);
+            SafeFiles.writeNew(file, bytes);
+            jsonWritten.put(name, bytes); // the plots are drawn from this copy, not from the file
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

@@ -53,6 +53,8 @@ public final class SamplesFile implements AutoCloseable {
     private final IntVector seq;
     private final BigIntVector ns;
     private int filled;
+    /** Every sample appended, counted per row and variant: what the run draws from ({@link #counts}). */
+    private final SampleCounts counts = new SampleCounts();
 
     private SamplesFile(Path file) throws IOException {
         channel = FileChannel.open(file, heimdall.lab.sys.SafeFiles.newFileOptions());
@@ -77,8 +79,9 @@ public final class SamplesFile implements AutoCloseable {
         }
     }
 
-    /** Appends one run's samples. */
+    /** Appends one run's samples (and counts them, {@link #counts}). */
     public void append(int rowIndex, String variantName, int runIndex, long[] samples) {
+        counts.add(rowIndex, variantName, runIndex, samples);
         byte[] v = variantName.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < samples.length; i++) {
             row.set(filled, rowIndex);
@@ -90,6 +93,14 @@ public final class SamplesFile implements AutoCloseable {
                 flush();
             }
         }
+    }
+
+    /**
+     * Every sample appended so far, per row and variant, exactly ({@link SampleCounts}): the
+     * distributions a run draws and writes without reading this file back.
+     */
+    public SampleCounts counts() {
+        return counts;
     }
 
     private void allocateBatch() {

@@ -89,7 +89,7 @@ public final class ExploreCheck {
         // FloorBench writes its samples as it goes; here into a private scratch file, and then, run
         // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
         try (Scratch scratch = Scratch.create("heimdall-lab-explore-check-");
-                SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+                SamplesFile samples = folder.createSamples()) {
             for (int round = 0; round < o.rounds() && !session.stopRequested(); round++) {
                 for (int half = 0; half < 2 && !session.stopRequested(); half++) {
                     boolean fluentNow = (round + half) % 2 == 0;
@@ -182,8 +182,8 @@ public final class ExploreCheck {
                         MarkdownTable.added(fc.addedNs()));
         folder.writeText("table.md", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
-        heimdall.lab.analysis.Distributions.writeBeside(folder.path(), progress);
-        heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
+        heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
+        heimdall.lab.analysis.Plots.writeInto(folder, progress);
         return new Result(folder.publish(), ourMedian, theirMedian, ratio, within); // complete: put in place
     }
 }

@@ -53,7 +53,7 @@ final class SessionFolder {
                 : ResultsFolder.chosen(dir);
         try {
             List<FloorCostRow> summary = new ArrayList<>();
-            try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            try (SamplesFile samples = folder.createSamples()) {
                 for (int i = 0; i < rows.size(); i++) {
                     Row r = rows.get(i);
                     FloorRow row = floorRow(r);

@@ -152,7 +152,7 @@ public final class FollowerCost {
             }
             progress.accept(String.format(Locale.ROOT, "follower-cost: %d rows, %d runs a variant, %,d + %,d calls; CPU %d",
                     rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
-            try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            try (SamplesFile samples = folder.createSamples()) {
                 for (Row r : rows) {
                     FollowerCostRow m = measure(r, o, samples, summary.size(), session);
                     summary.add(m);

@@ -399,7 +399,7 @@ public final class AttachCost {
         progress.accept(String.format(Locale.ROOT, "attach-cost: %d floors × %d runs; up to %d attaches a run, %d + %d forks a run; CPU %d",
                 floors.size(), o.runs(), o.attaches(), o.forkWarmup(), o.forks(), o.cpu()));
         Measurement m;
-        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+        try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, floors, samples, session);
         }
         Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : session.stopCause();

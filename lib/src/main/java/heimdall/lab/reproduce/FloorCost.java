@@ -270,7 +270,7 @@ public final class FloorCost {
         }
         List<FloorBench.Measured> measured = List.of();
         if (!session.stopRequested()) {
-            try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+            try (SamplesFile samples = folder.createSamples()) {
                 measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, session);
             }
         }
@@ -308,7 +308,7 @@ public final class FloorCost {
             progress.accept("floor-cost: plots skipped (" + cause.get().said()
                     + "); draw them later with Plots.writeInto(dir, System.out::println)");
         } else {
-            Plots.writeInto(folder.path(), progress);
+            Plots.writeInto(folder, progress);
         }
         // complete (or complete and marked interrupted): only now does it appear at its name
         return new Result(folder.publish(), summary, cause);

@@ -244,7 +244,7 @@ public final class GraphLookup {
                 + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json); no warm preparation timed", table);
         if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
+            heimdall.lab.analysis.Plots.writeInto(folder, progress);
         }
         // complete (or complete and marked interrupted): only now does it appear at its name
         return new Result(folder.publish(), summary, failures, warm, cause);

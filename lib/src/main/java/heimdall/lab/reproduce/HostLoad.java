@@ -123,7 +123,7 @@ public final class HostLoad {
         List<FloorBench.Measured> idle;
         List<FloorBench.Measured> loaded;
         LoadGenerator.Report report;
-        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+        try (SamplesFile samples = folder.createSamples()) {
             idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s),
                     session);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {

@@ -583,7 +583,7 @@ public final class KernelBitmap {
                         + "batch %d runs of %,d calls on each of 2 clocks; CPU %d",
                 o.runs(), o.warmup(), o.perCallCount(), o.batchRuns(), o.batchCount(), o.cpu()));
         Measurement m;
-        try (SamplesFile samples = SamplesFile.create(folder.path().resolve("samples.arrow"))) {
+        try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, samples, loads, session);
         }
         java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : session.stopCause();

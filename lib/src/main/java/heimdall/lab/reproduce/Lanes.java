@@ -167,7 +167,7 @@ public final class Lanes {
         String table = table(summary, host, s, failures);
         folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
         if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder.path(), progress);
+            heimdall.lab.analysis.Plots.writeInto(folder, progress);
         }
         // complete (or complete and marked interrupted): only now does it appear at its name
         return new Result(folder.publish(), summary, failures, cause);

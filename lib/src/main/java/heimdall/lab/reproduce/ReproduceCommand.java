@@ -196,9 +196,9 @@ public final class ReproduceCommand implements Command {
         Path written;
         try {
             // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
-            heimdall.lab.analysis.Distributions.writeBeside(result.folder(), err::println);
+            heimdall.lab.analysis.Distributions.writeBeside(folder, err::println);
             if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-                heimdall.lab.analysis.Plots.writeInto(result.folder(), err::println);
+                heimdall.lab.analysis.Plots.writeInto(folder, err::println);
             }
             // the reproduction put it in place when complete (or complete and marked interrupted); idempotent
             written = folder.publish();
