@@ -154,7 +154,7 @@ public final class AB {
                     .row("median A", Headline.ns(a.median()), a.ci().median())
                     .row("median B", Headline.ns(b.median()), b.ci().median())
                     .row("B/A", change == null ? "n/a" : Headline.ratio(change.ratio().estimate()),
-                            change == null ? null : change.ratio().bracket())
+                            change == null ? null : change.ratio().text())
                     .row("verdict", verdictText(change))
                     .row("p", change == null ? "n/a" : String.format(Locale.ROOT, "%.4f", change.p()))
                     .row("test", method(threshold))
