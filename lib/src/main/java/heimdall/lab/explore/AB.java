@@ -16,7 +16,7 @@ import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.Table;
 
 /**
- * Two measurements A/B in one run, interleaved run by run ({@link Interleaved}: the order and the
+ * Two measurements A/B in one run, interleaved run by run ({@code Interleaved}: the order and the
  * code placement rotated turn by turn), and B against A judged as {@code ./lab compare} judges two
  * folders ({@link ChangeTest}: B/A of the run medians with its interval, the Mann–Whitney U test over
  * run medians, the threshold):

@@ -23,7 +23,7 @@ import tech.tablesaw.api.Table;
 /**
  * Two floors call by call: {@code Lab.compare(mine, podman).runs(8).calls("getppid", "personality")}.
  * Each call is measured under A, under B and with no filter, one run of each in turn, the order and
- * the code placement rotated turn by turn ({@link Interleaved}), so the machine's drift falls on all
+ * the code placement rotated turn by turn ({@code Interleaved}), so the machine's drift falls on all
  * three alike. Per call, B against A is judged as {@code ./lab compare} judges a row and as
  * {@link AB} judges two measurements: B/A with its interval, faster, slower or no difference beyond
  * noise by the Mann–Whitney U test over run medians and the threshold ({@link ChangeTest}).
