@@ -117,6 +117,16 @@ public final class AB {
         return String.format(Locale.ROOT, "%.3f× [%.3f, %.3f]", r.estimate(), r.low(), r.high());
     }
 
+    /**
+     * B/A's interval for a headline's interval column: {@code 1.134 .. 1.202 (95% over 6 runs)}, or
+     * the coverage the runs give instead ({@code only 75% over 3 runs}).
+     */
+    static String ratioInterval(ChangeTest.Change c) {
+        Interval r = c.ratio();
+        return String.format(Locale.ROOT, "%.3f .. %.3f (%s%s%% over %d runs)", r.low(), r.high(),
+                r.reached() ? "" : "only ", trim(Math.round((r.reached() ? r.level() : r.confidence()) * 1000) / 10.0), r.runs());
+    }
+
     /** How the verdicts were reached, in one line: the test, its level, the threshold. */
     static String method(double threshold) {
         return String.format(Locale.ROOT, "%s at p < %s, B/A's %s%% interval by Hodges-Lehmann; slower or faster only "
@@ -154,7 +164,7 @@ public final class AB {
                     .row("median A", Headline.ns(a.median()), a.ci().median())
                     .row("median B", Headline.ns(b.median()), b.ci().median())
                     .row("B/A", change == null ? "n/a" : Headline.ratio(change.ratio().estimate()),
-                            change == null ? null : change.ratio().text())
+                            change == null ? null : ratioInterval(change))
                     .row("verdict", verdictText(change))
                     .row("p", change == null ? "n/a" : String.format(Locale.ROOT, "%.4f", change.p()))
                     .row("test", method(threshold))

@@ -62,6 +62,7 @@ public final class ExploreAbCommand implements Command {
 
                   --a PROFILE     A's OCI/Docker/Podman seccomp profile file (such as
                                   /usr/share/containers/seccomp.json), or fixture:NAME for one of fixtures/profiles
+                                  (a file whose name starts so: ./fixture:...)
                   --b PROFILE     B's, likewise
                   --calls LIST    the calls, comma-separated (both floors must allow each)
                   --runs N        interleaved turns, 1..100 (default 8; --quick 6)

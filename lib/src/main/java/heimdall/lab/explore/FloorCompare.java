@@ -247,7 +247,7 @@ public final class FloorCompare {
             for (Row r : rows) {
                 if (r.verdict() == Verdict.SLOWER || r.verdict() == Verdict.FASTER) {
                     h.row(r.call(), r.verdict().text() + ": B/A " + Headline.ratio(r.change().ratio().estimate()),
-                            r.change().ratio().text());
+                            AB.ratioInterval(r.change()));
                 }
             }
             rows.stream().map(Row::change).filter(ch -> ch != null && ch.warning() != null).findFirst()

@@ -66,6 +66,9 @@ class ABTest {
         assertTrue(text.contains("1 slower, 0 faster, 1 no difference beyond noise"), text);
         assertTrue(text.contains("Mann-Whitney U"), text);
         assertTrue(text.contains("beyond 5%"), text);
+        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "slower: B/A %.3f×  [%.3f .. %.3f (95%% "
+                + "over 8 runs)]", r2.change().ratio().estimate(), r2.change().ratio().low(),
+                r2.change().ratio().high())), text);
         assertTrue(res.html().contains("verdict"), res.html());
         String report = ExploreAbCommand.report(res, true);
         assertTrue(report.startsWith("quick run: for trying, not for quoting"), report);
@@ -78,6 +81,7 @@ class ABTest {
         assertEquals(Verdict.NO_DIFFERENCE, ab.verdict());
         assertTrue(ab.change().warning().contains("too few runs"), ab.change().warning());
         assertTrue(ab.text().contains("warning"), ab.text());
+        assertTrue(ab.text().contains("(only 90% over 3 runs)"), ab.text());
         assertTrue(ab.text().contains("median A"), ab.text());
         assertEquals(3, ab.detail().rowCount());
     }
