@@ -150,7 +150,7 @@ public final class CompareCommand implements Command {
      * {@code --threshold}: a percentage ("5%" or "5") from 0 to below 100, as a fraction; the default
      * (5%) when absent. Anything else is bad input naming the option and the value.
      */
-    static double threshold(String value) {
+    public static double threshold(String value) {
         if (value == null) {
             return heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD;
         }

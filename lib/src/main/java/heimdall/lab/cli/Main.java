@@ -49,6 +49,7 @@ public final class Main {
                 new heimdall.lab.reproduce.GraphJmhCommand(),
                 new heimdall.lab.analysis.DistillCommand(),
                 new heimdall.lab.explore.ExploreCheckCommand(),
+                new heimdall.lab.explore.ExploreAbCommand(),
                 new heimdall.lab.vm.VmRunCommand(),
                 new heimdall.lab.vm.VmKernelsCommand(),
                 new heimdall.lab.vm.VmFetchCommand()

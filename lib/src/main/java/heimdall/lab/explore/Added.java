@@ -59,16 +59,16 @@ public record Added(Measurement measured, Measurement baseline) implements Displ
         return Measurement.plot(measured, baseline);
     }
 
-    /** The headline: the added cost, the ratio, both medians and p99s. */
+    /** The headline: the added cost with its interval ({@link #ci()}), the ratio, both medians and p99s. */
     @Override
     public Table headline() {
         return Headline.of("added: " + measured.label() + " over " + baseline.label())
-                .row("added", Headline.ns(addedNs()))
+                .row("added", Headline.ns(addedNs()), ci())
                 .row("ratio", Headline.ratio(ratio()))
-                .row("median", Headline.ns(measured.median()))
-                .row("median, baseline", Headline.ns(baseline.median()))
-                .row("p99", Headline.ns(measured.p99()))
-                .row("p99, baseline", Headline.ns(baseline.p99()))
+                .row("median", Headline.ns(measured.median()), measured.ci().median())
+                .row("median, baseline", Headline.ns(baseline.median()), baseline.ci().median())
+                .row("p99", Headline.ns(measured.p99()), measured.ci().p99())
+                .row("p99, baseline", Headline.ns(baseline.p99()), baseline.ci().p99())
                 .row("runs", measured.runs().size() + " and " + baseline.runs().size()
                         + (measured.interrupted() || baseline.interrupted() ? " (interrupted)" : ""))
                 .table();

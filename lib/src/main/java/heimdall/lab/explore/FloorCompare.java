@@ -7,20 +7,26 @@ import heimdall.lab.bpf.SeccompData;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
 import heimdall.lab.profile.SyscallTable;
+import heimdall.lab.stats.ChangeTest;
+import heimdall.lab.stats.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
- * Two floors call by call: {@code Lab.compare(mine, podman).runs(5).calls("getppid", "personality")}.
- * Each call is measured under A, under B and with no filter, one run of each in turn (A B none, A B
- * none, ...), so the machine's drift falls on all three alike.
+ * Two floors call by call: {@code Lab.compare(mine, podman).runs(8).calls("getppid", "personality")}.
+ * Each call is measured under A, under B and with no filter, one run of each in turn, the order and
+ * the code placement rotated turn by turn ({@code Interleaved}), so the machine's drift falls on all
+ * three alike. Per call, B against A is judged as {@code ./lab compare} judges a row and as
+ * {@link AB} judges two measurements: B/A with its interval, faster, slower or no difference beyond
+ * noise by the Mann–Whitney U test over run medians and the threshold ({@link ChangeTest}).
  *
  * <p>Not thread-safe: a builder for one caller.
  */
@@ -29,6 +35,7 @@ public final class FloorCompare {
     private final FloorView b;
     private int runs = 3;
     private long calls = 20_000;
+    private double threshold = ChangeTest.DEFAULT_THRESHOLD;
 
     FloorCompare(FloorView a, FloorView b) {
         if (a == null || b == null) {
@@ -38,12 +45,24 @@ public final class FloorCompare {
         this.b = b;
     }
 
-    /** Turns of A, B and none (1..100; default 3). */
+    /**
+     * Turns of A, B and none (1..100; default 3). The U test calls a change only with at least
+     * {@link heimdall.lab.stats.MannWhitney#runsNeeded} turns (4 at 95%); fewer carry a warning.
+     */
     public FloorCompare runs(int runs) {
         if (runs < 1 || runs > 100) {
             throw BadInput.at("compare", "runs", "must be 1..100, got " + runs);
         }
         this.runs = runs;
+        return this;
+    }
+
+    /** The smallest change called slower or faster, a fraction in [0, 1) (default 0.05: 5%). */
+    public FloorCompare threshold(double threshold) {
+        if (!(threshold >= 0 && threshold < 1)) {
+            throw BadInput.at("compare", "threshold", "a fraction from 0 to below 1 (0.05 for 5%), got " + threshold);
+        }
+        this.threshold = threshold;
         return this;
     }
 
@@ -95,13 +114,13 @@ public final class FloorCompare {
             SeccompData d = SeccompData.x86_64(c.nr());
             rows.add(new Row(c.call(), a.floor().insns(d), b.floor().insns(d), a.floor().cacheable(c.nr()),
                     b.floor().cacheable(c.nr()), r.measurements().get(0), r.measurements().get(1),
-                    r.measurements().get(2)));
+                    r.measurements().get(2), AB.change(r.measurements().get(0), r.measurements().get(1), threshold)));
             if (r.interrupted()) {
                 interrupted = true;
                 break;
             }
         }
-        return new Result(a.name(), b.name(), rows, runs, calls, interrupted);
+        return new Result(a.name(), b.name(), rows, runs, calls, threshold, interrupted);
     }
 
     /**
@@ -115,9 +134,15 @@ public final class FloorCompare {
      * @param underA the call under A
      * @param underB the call under B
      * @param none the call with no filter
+     * @param change B against A over the run medians ({@link AB}'s judgement), or null when no ratio can be formed
      */
     public record Row(String call, long insnsA, long insnsB, boolean cacheA, boolean cacheB, Measurement underA,
-            Measurement underB, Measurement none) {
+            Measurement underB, Measurement none, ChangeTest.Change change) {
+        /** Faster, slower or no difference beyond noise; null when not compared. */
+        public Verdict verdict() {
+            return change == null ? null : change.verdict();
+        }
+
         /** What A adds over no filter, ns. */
         public long addedA() {
             return underA.median() - none.median();
@@ -142,15 +167,19 @@ public final class FloorCompare {
      * @param rows a row a call, in the order named
      * @param runs the turns asked
      * @param calls timed calls a run
+     * @param threshold the threshold the verdicts used
      * @param interrupted whether a stop ended it before every call was measured
      */
-    public record Result(String nameA, String nameB, List<Row> rows, int runs, long calls, boolean interrupted)
-            implements Displayable {
+    public record Result(String nameA, String nameB, List<Row> rows, int runs, long calls, double threshold,
+            boolean interrupted) implements Displayable {
         public Result {
             rows = List.copyOf(rows);
         }
 
-        /** One row a call: instructions and cache under each floor, the medians, the added costs, B − A. */
+        /**
+         * One row a call: instructions and cache under each floor, the medians, the added costs, B − A,
+         * and B against A: B/A with its interval, the U test's p and the verdict.
+         */
         public Table table() {
             StringColumn call = StringColumn.create("call");
             LongColumn insnsA = LongColumn.create("insns_a");
@@ -161,6 +190,11 @@ public final class FloorCompare {
             LongColumn addedA = LongColumn.create("added_a_ns");
             LongColumn addedB = LongColumn.create("added_b_ns");
             LongColumn diff = LongColumn.create("b_minus_a_ns");
+            DoubleColumn ratio = DoubleColumn.create("b_over_a");
+            DoubleColumn low = DoubleColumn.create("b_over_a_low");
+            DoubleColumn high = DoubleColumn.create("b_over_a_high");
+            DoubleColumn p = DoubleColumn.create("p_value");
+            StringColumn verdict = StringColumn.create("verdict");
             for (Row r : rows) {
                 call.append(r.call());
                 insnsA.append(r.insnsA());
@@ -171,19 +205,53 @@ public final class FloorCompare {
                 addedA.append(r.addedA());
                 addedB.append(r.addedB());
                 diff.append(r.bMinusA());
+                if (r.change() == null) {
+                    ratio.appendMissing();
+                    low.appendMissing();
+                    high.appendMissing();
+                    p.appendMissing();
+                } else {
+                    ratio.append(round(r.change().ratio().estimate()));
+                    low.append(round(r.change().ratio().low()));
+                    high.append(round(r.change().ratio().high()));
+                    p.append(Math.round(r.change().p() * 10_000) / 10_000.0);
+                }
+                verdict.append(AB.verdictText(r.change()));
             }
             return Table.create("A = " + nameA + ", B = " + nameB, call, insnsA, insnsB, cacheA, cacheB, none, addedA,
-                    addedB, diff);
+                    addedB, diff, ratio, low, high, p, verdict);
         }
 
-        /** The headline: the floors, the calls, where B differs most from A. */
+        private static double round(double v) {
+            return Math.round(v * 1000) / 1000.0;
+        }
+
+        /** The calls whose verdict is {@code v}, in the order measured. */
+        public List<String> calls(Verdict v) {
+            return rows.stream().filter(r -> r.verdict() == v).map(Row::call).toList();
+        }
+
+        /** The headline: the floors, the calls, the verdicts counted and how, where B differs most from A. */
         @Override
         public Table headline() {
             Headline h = Headline.of("compare: " + nameA + " vs " + nameB)
                     .row("A", nameA)
                     .row("B", nameB)
                     .row("calls", rows.size() + (interrupted ? " (interrupted)" : ""))
-                    .row("counts", runs + " interleaved turns (A B none) of " + Headline.count(calls) + " calls");
+                    .row("counts", runs + " interleaved turns (A B none, order rotated) of " + Headline.count(calls)
+                            + " calls")
+                    .row("verdicts", String.format(Locale.ROOT, "%d slower, %d faster, %d no difference beyond noise",
+                            calls(Verdict.SLOWER).size(), calls(Verdict.FASTER).size(),
+                            calls(Verdict.NO_DIFFERENCE).size()))
+                    .row("test", AB.method(threshold));
+            for (Row r : rows) {
+                if (r.verdict() == Verdict.SLOWER || r.verdict() == Verdict.FASTER) {
+                    h.row(r.call(), r.verdict().text() + ": B/A " + Headline.ratio(r.change().ratio().estimate()),
+                            AB.ratioInterval(r.change()));
+                }
+            }
+            rows.stream().map(Row::change).filter(ch -> ch != null && ch.warning() != null).findFirst()
+                    .ifPresent(ch -> h.row("warning", ch.warning()));
             rows.stream().max(java.util.Comparator.comparingLong(r -> Math.abs(r.bMinusA()))).ifPresent(r ->
                     h.row("largest difference", String.format(Locale.ROOT, "%s: B − A = %,d ns (%d vs %d insns)",
                             r.call(), r.bMinusA(), r.insnsB(), r.insnsA())));

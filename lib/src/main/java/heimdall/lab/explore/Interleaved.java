@@ -5,14 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Several measurements taken run by run in turn (A B C, A B C, ...), so that a drift of the machine
- * (a neighbour's build, a frequency change) falls on every one alike instead of on whichever ran last.
- * Each run is a fresh child, as {@link Measure#run()} makes it.
+ * Several measurements taken run by run in turn, so that a drift of the machine (a neighbour's build,
+ * a frequency change) falls on every one alike instead of on whichever ran last. Each run is a fresh
+ * child, as {@link Measure#run()} makes it. The one A/B runner: {@link FloorCompare} and {@link AB}
+ * both take their turns here.
+ *
+ * <p>Placements rotate turn by turn, two ways. The order: turn {@code t} starts with member
+ * {@code t mod k} (A B, B A, A B, ... for two; A B none, B none A, none A B for three), so no member
+ * always runs first, right after the JVM's own work, or last. The code placement: turn {@code t} is
+ * each member's run {@code t}, so the runner's timed loop moves through its four placements as a
+ * plain measurement's runs do ({@link heimdall.lab.child.ChildSpec#withPlacementForRun}). The child's
+ * CPU is not alternated: every member runs on the CPU its builder names (by default the measuring
+ * one), since two CPUs of a shared machine differ by more than most changes asked about.
  */
 final class Interleaved {
     private Interleaved() {}
 
-    /** The measurements of {@code one}, each set to one run, after {@code runs} turns. */
+    /** The measurements of {@code one}, in the order given, after {@code runs} turns. */
     record Result(List<Measurement> measurements, boolean interrupted) {}
 
     /**
@@ -34,11 +43,12 @@ final class Interleaved {
         boolean stopped = false;
         turns:
         for (int turn = 0; turn < runs; turn++) {
-            List<Measurement> got = new ArrayList<>();
-            for (Measure m : one) {
+            Measurement[] got = new Measurement[one.size()];
+            for (int k = 0; k < one.size(); k++) {
+                int i = (turn + k) % one.size(); // the order rotates: no member always first
                 Measurement r;
                 try {
-                    r = m.runUnrecorded();
+                    r = one.get(i).runUnrecorded(turn);
                 } catch (Interruption.Stopped e) {
                     if (turn == 0) {
                         throw e;
@@ -46,12 +56,12 @@ final class Interleaved {
                     stopped = true;
                     break turns; // this turn is incomplete: none of it counts
                 }
-                got.add(r);
+                got[i] = r;
             }
-            for (int i = 0; i < got.size(); i++) {
-                samples.get(i).add(got.get(i).runs().get(0));
-                placements.get(i).add(got.get(i).placements().get(0));
-                cpu[i] = got.get(i).cpu();
+            for (int i = 0; i < got.length; i++) {
+                samples.get(i).add(got[i].runs().get(0));
+                placements.get(i).add(got[i].placements().get(0));
+                cpu[i] = got[i].cpu();
             }
         }
         List<Measurement> out = new ArrayList<>();

@@ -186,6 +186,15 @@ public final class Lab {
     }
 
     /**
+     * Two measurements A/B in one run, interleaved run by run, B against A judged as {@code ./lab compare}
+     * judges a row: {@code Lab.ab(Lab.measure("getppid").under(mine), Lab.measure("getppid").under(podman)).run()}
+     * ({@link AB}). For a list of calls under two floors, {@link #compare}.
+     */
+    public static AB ab(Measure a, Measure b) {
+        return new AB(a, b);
+    }
+
+    /**
      * Records the graph of a command run under ptrace; the files are written into a private scratch
      * folder, imported with their pins and removed.
      */

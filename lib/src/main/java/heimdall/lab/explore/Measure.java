@@ -147,9 +147,35 @@ public final class Measure {
         return List.copyOf(floors);
     }
 
-    /** {@link #run()} without recording the measurement in the session (a turn of {@link Interleaved}). */
+    /** The runs asked ({@link #runs(int)}). */
+    int runsAsked() {
+        return runs;
+    }
+
+    /** A copy of this builder set to one run: a member of {@link Interleaved}'s turns, the caller's left as it is. */
+    Measure oneRun() {
+        Measure m = new Measure(call);
+        m.floors.addAll(floors);
+        m.cpu = cpu;
+        m.runs = 1;
+        m.warmup = warmup;
+        m.calls = calls;
+        m.placement = placement;
+        return m;
+    }
+
+    /** {@link #run()} without recording the measurement in the session. */
     Measurement runUnrecorded() {
-        spec(0); // checks the whole spec before any child runs
+        return runUnrecorded(0);
+    }
+
+    /**
+     * {@link #runUnrecorded()} with its runs numbered from {@code firstRun}: turn {@code t} of
+     * {@link Interleaved} is run {@code t}, so its code placement rotates turn by turn as a plain
+     * measurement's does run by run.
+     */
+    Measurement runUnrecorded(int firstRun) {
+        spec(firstRun); // checks the whole spec before any child runs
         List<long[]> got = new ArrayList<>();
         List<Integer> placements = new ArrayList<>();
         int granted = -1;
@@ -158,7 +184,7 @@ public final class Measure {
                 if (stop.requested()) {
                     break;
                 }
-                ChildSpec spec = spec(run);
+                ChildSpec spec = spec(firstRun + run);
                 ChildResult r;
                 try {
                     r = MeasuredChild.run(spec).requireCompleted();

@@ -165,8 +165,8 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
     }
 
     /**
-     * The headline figures: runs, samples, median, p99, min, max, the run medians and their spread.
-     * A figure with an interval takes it as {@link Headline#row(String, Object, Object)}'s third argument.
+     * The headline figures: runs, samples, median and p99 each with its interval ({@link #ci()}), min,
+     * max, the run medians and their spread.
      */
     @Override
     public Table headline() {
@@ -174,8 +174,8 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
                 .row("floors", floors.isEmpty() ? "none" : String.join(" + ", floors))
                 .row("runs", runs.size() + " of " + runsAsked + (interrupted ? " (interrupted)" : ""))
                 .row("samples", Headline.count(count()))
-                .row("median", Headline.ns(median()))
-                .row("p99", Headline.ns(p99()))
+                .row("median", Headline.ns(median()), ci().median())
+                .row("p99", Headline.ns(p99()), ci().p99())
                 .row("min .. max", Headline.ns(summary.min()) + " .. " + Headline.ns(summary.max()))
                 .row("run medians", Arrays.toString(runMedians) + " ns")
                 .row("spread", String.format(java.util.Locale.ROOT, "%.3f%s", spread(), noisy() ? " (noisy)" : ""))

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.StringColumn;
@@ -24,7 +25,8 @@ import tech.tablesaw.api.Table;
 
 /**
  * A floor swept: every call it allows, each way its rules can be reached, measured under the floor
- * and with no filter (interleaved, run by run), ranked by the cost the floor adds; beside each, the
+ * and with no filter (interleaved, run by run), ranked by the cost the floor adds, shown with its
+ * interval over the runs ({@link Row#addedCi()}); beside each, the
  * instructions the floor runs for it and whether the kernel's action cache answers it. A call the
  * sweep does not make says why ({@link SweepSafety}); a way the floor denies says its answer.
  */
@@ -51,6 +53,15 @@ public final class Sweep implements Displayable {
         /** What under adds over the baseline; null when not measured. */
         public Added added() {
             return under == null ? null : under.addedOver(baseline);
+        }
+
+        /**
+         * The 95% interval of {@link #addedNs()} over the runs ({@link Added#ci()}); null when not
+         * measured. With the quick sweep's single run a way it is a point that covers nothing, and says
+         * so ({@code only 0% over 1 runs}): {@code sweep(runs, calls)} with 6 runs or more reaches 95%.
+         */
+        public heimdall.lab.stats.Interval addedCi() {
+            return under == null ? null : added().ci();
         }
     }
 
@@ -151,7 +162,10 @@ public final class Sweep implements Displayable {
         return seconds;
     }
 
-    /** One row a way of a call: rank, call, rule reached, answer, instructions, cache, medians, added, why not. */
+    /**
+     * One row a way of a call: rank, call, rule reached, answer, instructions, cache, medians, added with
+     * its interval (low, high and the coverage the runs give), why not.
+     */
     public Table table() {
         IntColumn rank = IntColumn.create("rank");
         StringColumn call = StringColumn.create("call");
@@ -162,6 +176,9 @@ public final class Sweep implements Displayable {
         LongColumn none = LongColumn.create("median_none_ns");
         LongColumn under = LongColumn.create("median_ns");
         LongColumn added = LongColumn.create("added_ns");
+        DoubleColumn addedLow = DoubleColumn.create("added_low_ns");
+        DoubleColumn addedHigh = DoubleColumn.create("added_high_ns");
+        DoubleColumn addedCoverage = DoubleColumn.create("added_confidence");
         StringColumn status = StringColumn.create("status");
         int n = 0;
         for (Row r : rows) {
@@ -170,11 +187,18 @@ public final class Sweep implements Displayable {
                 none.append(r.baseline().median());
                 under.append(r.under().median());
                 added.append(r.addedNs());
+                heimdall.lab.stats.Interval ci = r.addedCi();
+                addedLow.append(ci.low());
+                addedHigh.append(ci.high());
+                addedCoverage.append(Math.round(ci.confidence() * 1000) / 1000.0);
             } else {
                 rank.appendMissing();
                 none.appendMissing();
                 under.appendMissing();
                 added.appendMissing();
+                addedLow.appendMissing();
+                addedHigh.appendMissing();
+                addedCoverage.appendMissing();
             }
             call.append(r.sweepCase().label());
             reached.append(r.sweepCase().reached());
@@ -184,7 +208,7 @@ public final class Sweep implements Displayable {
             status.append(r.reason() == null ? r.status() : r.status() + ": " + r.reason());
         }
         return Table.create("sweep: " + floor.name(), rank, call, reached, answer, insns, cache, none, under, added,
-                status);
+                addedLow, addedHigh, addedCoverage, status);
     }
 
     private long count(String status) {
@@ -204,7 +228,7 @@ public final class Sweep implements Displayable {
         if (!m.isEmpty()) {
             Row top = m.get(0);
             h.row("costliest", top.sweepCase().label() + ": " + Headline.ns(top.addedNs()) + ", " + top.insns()
-                    + " insns" + (top.cacheable() ? ", cacheable" : ""));
+                    + " insns" + (top.cacheable() ? ", cacheable" : ""), top.addedCi());
             long[] added = m.stream().mapToLong(Row::addedNs).sorted().toArray();
             h.row("median added", Headline.ns(added[(added.length - 1) / 2]));
         }

@@ -15,12 +15,15 @@
  *   <li>{@link heimdall.lab.explore.Lab#graph(java.nio.file.Path, java.nio.file.Path)} and
  *       {@link heimdall.lab.explore.Lab#record(String...)}: a prepared syscall graph, replayed or stepped
  *       by hand: {@link heimdall.lab.explore.GraphView}.
+ *   <li>{@link heimdall.lab.explore.Lab#ab} and {@link heimdall.lab.explore.Lab#compare}: two measurements, or
+ *       calls under two floors, A/B in one run ({@code explore/Interleaved}'s turns) with
+ *       {@code ./lab compare}'s verdicts ({@link heimdall.lab.stats.ChangeTest}).
  * </ul>
  *
  * <p>Bad input to any block is a {@link heimdall.lab.BadInput} whose message names the block, the
  * field and the reason; a block that fails or is interrupted leaves no child and no scratch file.
  *
  * <p>Uses: the packages whose pieces it puts together (measuring, graphs, results, analysis, {@code reproduce}'s
- * floor-cost rows) and {@code command} ({@code ./lab explore check}); only {@code cli} uses it.
+ * floor-cost rows) and {@code command} ({@code ./lab explore check}, {@code ./lab explore ab}); only {@code cli} uses it.
  */
 package heimdall.lab.explore;

@@ -56,8 +56,11 @@ class DisplayTest {
 
         String html = m.html();
         assertTrue(html.contains("<caption>getppid under floor</caption>"), html);
-        assertTrue(html.contains("<td>median</td><td>" + Headline.ns(m.median()) + "</td>"), html);
-        assertFalse(html.contains("<th>interval</th>"), "no interval given, no column: " + html);
+        // the median and the p99 carry their intervals over runs (Measurement.ci()), in their own column
+        assertTrue(html.contains("<th>interval</th>"), html);
+        assertTrue(html.contains("<td>median</td><td>" + Headline.ns(m.median()) + "</td><td>"
+                + m.ci().median().text()), html);
+        assertTrue(text.contains("[" + m.ci().p99().text() + "]"), text);
         assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Display.png(m), 4));
     }
 

@@ -111,4 +111,23 @@ class SweepTest {
         }
         assertNotNull(s.chart());
     }
+
+    /** Six runs a way: every measured row's added cost has its 95% interval, in the table and the headline. */
+    @Test
+    @Timeout(600)
+    void theRankedAddedCostCarriesItsInterval() {
+        Requires.seccomp("kill_process", "allow");
+        Sweep s = Lab.fixtureFloor("abcdf").sweep(6, 2_000);
+        assertFalse(s.measured().isEmpty(), s.table().printAll());
+        tech.tablesaw.api.Table t = s.table();
+        for (int i = 0; i < s.measured().size(); i++) {
+            Sweep.Row r = s.measured().get(i);
+            heimdall.lab.stats.Interval ci = r.addedCi();
+            assertTrue(ci.contains(r.addedNs()), r.sweepCase().label() + ": " + ci);
+            assertTrue(ci.reached(), "6 runs a way reach 95%: " + ci);
+            assertEquals(ci.low(), t.doubleColumn("added_low_ns").get(i), r.sweepCase().label());
+            assertEquals(ci.high(), t.doubleColumn("added_high_ns").get(i), r.sweepCase().label());
+        }
+        assertTrue(s.text().contains("[" + s.measured().get(0).addedCi().text() + "]"), s.text());
+    }
 }
