@@ -156,6 +156,9 @@ public final class ReproduceCommand implements Command {
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(() -> ResultsFolder.defaultFolder(r.name()));
+        if (args.flag("--quick")) {
+            folder.markQuick(); // its table and first screen say so
+        }
         return finish(r.name(), folder, run, out, err);
     }
 
@@ -190,7 +193,8 @@ public final class ReproduceCommand implements Command {
 
     /**
      * What was kept: the compact distributions and any missing plots added, the folder put in place,
-     * and the table, report, failures, the interruption and the folder's path printed.
+     * and the first screen ({@link FirstScreen}), the table, report, failures, the interruption and the
+     * folder's path printed.
      */
     private static void show(ReproductionResult result, ResultsFolder folder, PrintStream out, PrintStream err) {
         Path written;
@@ -205,6 +209,9 @@ public final class ReproduceCommand implements Command {
         } finally {
             folder.abandon(); // a failure above: nothing part-written is left (a no-op once published)
         }
+        // the reader's first screen (FirstScreen.MAX_LINES at most), then the full table
+        FirstScreen.of(written, folder.quick()).forEach(out::println);
+        out.println();
         out.print(readTable(written));
         result.report().forEach(out::println);
         result.failureLines().forEach(f -> out.println("FAILED: " + f));
