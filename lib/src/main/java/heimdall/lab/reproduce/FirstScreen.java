@@ -103,7 +103,8 @@ final class FirstScreen {
             if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
                 continue;
             }
-            JsonNode estimate = t.path(figure + "_ns");
+            // a follower-cost row's median is the one with the hook
+            JsonNode estimate = t.has(figure + "_ns") ? t.path(figure + "_ns") : t.path(figure + "_with_ns");
             out.add(String.format(Locale.ROOT, "%s: %s %s ns [%,d, %,d]%s", rows.get(i).label(), figure,
                     estimate.isNumber() ? String.format(Locale.ROOT, "%,d", estimate.asLong()) : "?",
                     t.path(figure + "_ci_low_ns").asLong(), t.path(figure + "_ci_high_ns").asLong(), coverage(t, figure)));
