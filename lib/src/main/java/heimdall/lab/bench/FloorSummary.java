@@ -42,7 +42,7 @@ public final class FloorSummary {
             return null;
         }
         return RowIntervals.of(Intervals.of(runs.toArray(long[][]::new),
-                baseline.isEmpty() ? null : baseline.toArray(long[][]::new), Intervals.LEVEL));
+                baseline.isEmpty() ? null : baseline.toArray(long[][]::new), Intervals.LEVEL), runs.size(), baseline.size());
     }
 
     private static FloorCostRow without(FloorBench.Measured m, int runsAsked, boolean interrupted) {

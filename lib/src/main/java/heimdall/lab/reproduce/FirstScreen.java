@@ -115,6 +115,9 @@ final class FirstScreen {
     private static String coverage(ObjectNode t, String figure) {
         double level = t.path(figure + "_ci_level").asDouble(0.95);
         double reached = t.path(figure + "_ci_coverage").asDouble(0);
+        if (t.path(figure + "_ci_runs").asLong() == 1) {
+            return " (one run: its samples only)";
+        }
         if (reached >= level - 1e-9) {
             return "";
         }

@@ -45,13 +45,17 @@ public record RowIntervals(
             }
         }
 
-        /** The record of {@code i}, ends rounded outward; null for null. */
-        public static Ci of(Interval i) {
+        /**
+         * The record of {@code i} over {@code runs} runs, ends rounded outward; null for null. A one-run
+         * row's interval is over that run's samples ({@code OrderStatistics.METHOD_ONE_RUN}): its
+         * {@code runs} is still 1, and its cell says the run-to-run noise is not in it.
+         */
+        public static Ci of(Interval i, int runs) {
             if (i == null) {
                 return null;
             }
             return new Ci((long) Math.floor(i.low()), (long) Math.ceil(i.high()), i.level(),
-                    Math.round(i.confidence() * 10_000) / 10_000.0, (long) i.runs());
+                    Math.round(i.confidence() * 10_000) / 10_000.0, (long) runs);
         }
 
         /**
@@ -63,6 +67,9 @@ public record RowIntervals(
                 return "—";
             }
             String bracket = String.format(java.util.Locale.ROOT, "[%,d, %,d]", lowNs, highNs);
+            if (runs != null && runs == 1) {
+                return bracket + " (one run: its samples only)";
+            }
             return reached() ? bracket : bracket + " (" + coverageText() + ")";
         }
 
@@ -101,11 +108,15 @@ public record RowIntervals(
         return ci == null ? "—" : ci.cell();
     }
 
-    /** The part of {@code i}; null when it has no interval at all. */
-    public static RowIntervals of(Intervals i) {
+    /**
+     * The part of {@code i}, computed over {@code runs} runs ({@code baselineRuns} for the added cost:
+     * the fewer of the two sides); null when it has no interval at all.
+     */
+    public static RowIntervals of(Intervals i, int runs, int baselineRuns) {
         if (i == null || (i.median() == null && i.p99() == null && i.added() == null)) {
             return null;
         }
-        return new RowIntervals(Ci.of(i.median()), Ci.of(i.p99()), Ci.of(i.added()));
+        return new RowIntervals(Ci.of(i.median(), runs), Ci.of(i.p99(), runs),
+                Ci.of(i.added(), Math.min(runs, baselineRuns)));
     }
 }

@@ -141,7 +141,7 @@ class SummaryGoldenTest {
     void aFreshRowWritesItsIntervalsLastAndReadsThemBack() {
         long[][] runs = {{100, 110, 120}, {105, 115, 125}, {98, 108, 400}};
         long[][] none = {{80, 90, 100}, {85, 95, 99}, {79, 88, 97}};
-        RowIntervals ci = RowIntervals.of(heimdall.lab.stats.Intervals.of(runs, none, 0.95));
+        RowIntervals ci = RowIntervals.of(heimdall.lab.stats.Intervals.of(runs, none, 0.95), 3, 3);
         FloorCostRow bare = new FloorCostRow(new FloorCostRow.Subject("static floor, abcdf", "getppid",
                 "static floor, abcdf", 1L, 10L, true), null, null, RowStatus.OK, null,
                 new FloorCostRow.Runs(3L, 3L, 3L, false),
