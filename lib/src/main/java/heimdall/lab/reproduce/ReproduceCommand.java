@@ -72,8 +72,10 @@ public final class ReproduceCommand implements Command {
                 usage: ./lab reproduce NAME [--quick] [--out DIR] [options]
 
                 Measures a published table on this machine and writes a results folder (summary.json,
-                samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
-                printed. Results are never overwritten: --out must name an absent or empty folder; by
+                samples.arrow, environment.json, table.md, plots/). It prints a summary of at most 15
+                lines first (a quick run says so, the host's load, the noisy rows, a few findings with
+                their 95%% intervals), then table.md; the folder's path is the last line printed.
+                Results are never overwritten: --out must name an absent or empty folder; by
                 default results/<date>-<host>-NAME[-N]/. Each option's help gives its default with
                 --quick and without; ./lab reproduce NAME --help shows one NAME's.
 
