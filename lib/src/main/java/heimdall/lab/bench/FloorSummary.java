@@ -1,7 +1,9 @@
 package heimdall.lab.bench;
 
 import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
+import heimdall.lab.stats.Intervals;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +29,23 @@ public final class FloorSummary {
      * many runs it completed, one with none has no figures at all.
      */
     public static FloorCostRow of(FloorBench.Measured m, int runsAsked, boolean interrupted) {
+        return without(m, runsAsked, interrupted).withIntervals(intervals(m.runs(), m.baseline()));
+    }
+
+    /**
+     * The intervals of a row's median, p99 and added cost from its samples ({@link Intervals#of}, at
+     * {@link Intervals#LEVEL}); the added cost's only where the row has its own baseline runs; null
+     * for a row with no runs.
+     */
+    public static RowIntervals intervals(List<long[]> runs, List<long[]> baseline) {
+        if (runs.isEmpty()) {
+            return null;
+        }
+        return RowIntervals.of(Intervals.of(runs.toArray(long[][]::new),
+                baseline.isEmpty() ? null : baseline.toArray(long[][]::new), Intervals.LEVEL), runs.size(), baseline.size());
+    }
+
+    private static FloorCostRow without(FloorBench.Measured m, int runsAsked, boolean interrupted) {
         FloorRow row = m.row();
         // A reference row installs no filter: nothing to cache. It is the host's floor for a round
         // trip: a partner thread, not a supervisor, in the same place.

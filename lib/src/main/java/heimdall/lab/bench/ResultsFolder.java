@@ -65,6 +65,8 @@ public final class ResultsFolder {
      */
     private final java.util.Map<String, byte[]> jsonWritten = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile SamplesFile samples;
+    /** A {@code --quick} run's folder ({@link #markQuick}). */
+    private volatile boolean quick;
     /** Folders of this JVM not yet published: removed by a shutdown hook, so an exit leaves no temporary. */
     private static final java.util.Set<ResultsFolder> UNPUBLISHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -329,8 +331,25 @@ public final class ResultsFolder {
      * table alone cannot take a partial run for a whole one.
      */
     public Path writeTable(Optional<Interruption.Cause> interruption, String shortfall, String table) {
+        String quickLine = quick ? QUICK_LINE + "\n\n" : ""; // below an interruption, above everything else
         return writeText("table.md", interruption.map(c -> "**" + Character.toUpperCase(c.said().charAt(0)) + c.said().substring(1)
-                + ": " + shortfall + ".**\n\n" + table).orElse(table));
+                + ": " + shortfall + ".**\n\n" + quickLine + table).orElse(quickLine + table));
+    }
+
+    /** What a quick run's table and first screen say at the top. */
+    public static final String QUICK_LINE = "quick run: for trying, not for quoting";
+
+    /**
+     * Marks this folder as a {@code --quick} run's: its {@link #writeTable table} says {@link #QUICK_LINE}
+     * at the top (the reproduce command's first screen says it too).
+     */
+    public void markQuick() {
+        quick = true;
+    }
+
+    /** Whether {@link #markQuick} was called. */
+    public boolean quick() {
+        return quick;
     }
 
     /**

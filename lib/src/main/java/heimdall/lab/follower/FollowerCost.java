@@ -1,6 +1,7 @@
 package heimdall.lab.follower;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
@@ -15,6 +16,7 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
@@ -256,7 +258,8 @@ public final class FollowerCost {
                 Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD, null, null, null,
                 "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
                 prog.stats() == null ? null : prog.stats().runCount(), prog.stats() == null ? null : prog.stats().runTimeNs(),
-                prog.stats() == null ? null : prog.stats().nsPerRun(), prog.note(), runs.asked(), runs.completed(), runs.interrupted());
+                prog.stats() == null ? null : prog.stats().nsPerRun(), prog.note(), runs.asked(), runs.completed(), runs.interrupted())
+                .withIntervals(FloorSummary.intervals(java.util.Arrays.asList(with), java.util.Arrays.asList(without))); // with the hook, over without
     }
 
     /**
@@ -400,9 +403,9 @@ public final class FollowerCost {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
                 + "not followed pays while the follower is attached.\n\n");
-        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | spread | program ns/run "
-                + "| runs | published |\n");
-        b.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | "
+                + RowIntervals.heading("added") + " | spread | program ns/run | runs | published |\n");
+        b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|\n");
         List<String> refusals = new ArrayList<>();
         for (FollowerCostRow m : summary) {
             if (m.divergence()) {
@@ -413,9 +416,10 @@ public final class FollowerCost {
                     100 * m.spreadWith(), Boolean.TRUE.equals(m.noisy()) ? " noisy" : "") : "";
             String program = m.programNsPerRun() != null ? String.format(Locale.ROOT, "%.1f (%,d runs)", m.programNsPerRun(),
                     m.programRuns()) : "";
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
                     m.measure(), m.hook(), m.process(), m.floor(), m.call(),
                     ok ? m.medianWithoutNs() : "", ok ? m.medianWithNs() : "", ok ? m.addedNs() : status(m, refusals),
+                    ok && m.intervals() != null ? RowIntervals.cell(m.intervals().added()) : "",
                     spread, program, m.runsCompleted(), m.runsAsked()));
         }
         b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "

@@ -22,6 +22,7 @@ import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorCost;
 import heimdall.lab.results.PublishedFloorRow;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
@@ -480,10 +481,12 @@ public final class FloorCost {
                         + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost (back-to-back reads): %d ns.%n%n",
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(), o.cpu(), o.supervisorCpu(),
                 o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(), o.counts().brokerCount(), timerNs));
+        md.append(LoadLine.of(host, summary)).append(' ');
         md.append("Published: 2026-11-08, oden (AMD Threadripper PRO 3975WX, kernel 7.0.0, load 52 to 83). ")
                 .append(hostComparison(summary)).append("\n\n");
         MarkdownTable t = new MarkdownTable(List.of("what", "call", "BPF insns", "cache", "median, no filter", "median, filtered",
-                "added", "p99, filtered", "spread", "published added", "added / published"));
+                RowIntervals.heading("median"), "added", RowIntervals.heading("added"), "p99, filtered",
+                RowIntervals.heading("p99"), "spread", "published added", "added / published"));
         for (FloorCostRow r : summary) {
             PublishedFloorRow p = r.published();
             String call = "`" + r.call() + "`";
@@ -498,9 +501,9 @@ public final class FloorCost {
             boolean failed = "failed".equals(r.status());
             t.row(List.of(r.what(), call, String.valueOf(r.insns()),
                     r.cache() == null ? "—" : r.cache() ? "yes" : "no",
-                    nsCell(r.medianNoneNs()), failed ? "FAILED" : nsCell(r.medianNs()),
-                    r.addedNs() != null ? MarkdownTable.added(r.addedNs()) : "—",
-                    r.p99Ns() != null ? MarkdownTable.tail(r.p99Ns()) : "—",
+                    nsCell(r.medianNoneNs()), failed ? "FAILED" : nsCell(r.medianNs()), ci(r, RowIntervals::median),
+                    r.addedNs() != null ? MarkdownTable.added(r.addedNs()) : "—", ci(r, RowIntervals::added),
+                    r.p99Ns() != null ? MarkdownTable.tail(r.p99Ns()) : "—", ci(r, RowIntervals::p99),
                     r.spread() != null ? String.format(Locale.ROOT, "%.0f%%%s", r.spread() * 100, Boolean.TRUE.equals(r.noisy()) ? " noisy" : "") : "—",
                     p == null ? "—" : MarkdownTable.added(p.addedNs().doubleValue()),
                     r.addedVsPublished() != null ? String.format(Locale.ROOT, "%.2f×", r.addedVsPublished()) : "—"));
@@ -539,6 +542,9 @@ public final class FloorCost {
         md.append(floorSection(summary));
         md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
                 + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
+                + "Intervals (ns) are distribution-free: order statistics over the runs' medians and p99s, and for "
+                + "`added` the Hodges–Lehmann shift of the run medians; where the runs are too few for 95% the "
+                + "coverage they reach is given. "
                 + "`added / published` compares our added cost with the published one.\n");
         return md.toString();
     }
@@ -679,6 +685,11 @@ public final class FloorCost {
     private static String configuration(FloorCostRow r) {
         return String.format(Locale.ROOT, "%s supervisor, %s, %s (%s%s)", r.supervisor(), r.what(), r.answer(),
                 r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "");
+    }
+
+    /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */
+    private static String ci(FloorCostRow r, java.util.function.Function<RowIntervals, RowIntervals.Ci> which) {
+        return r.intervals() == null ? "—" : RowIntervals.cell(which.apply(r.intervals()));
     }
 
     private static String nsCell(Long v) {

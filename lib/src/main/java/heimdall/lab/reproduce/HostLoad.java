@@ -15,6 +15,7 @@ import heimdall.lab.load.Worker;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
@@ -162,8 +163,14 @@ public final class HostLoad {
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
     static HostLoadRow row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
-        return new HostLoadRow(load, FloorSummary.of(m, runsAsked, interrupted),
-                m.runs().stream().map(s -> Stats.of(s).p99()).toList(), (long) twin);
+        FloorCostRow measured = FloorSummary.of(m, runsAsked, interrupted);
+        return new HostLoadRow(load, measured.withIntervals(null),
+                m.runs().stream().map(s -> Stats.of(s).p99()).toList(), (long) twin, measured.intervals());
+    }
+
+    /** A row's added-cost interval cell ({@link RowIntervals#cell}). */
+    private static String addedCi(HostLoadRow r) {
+        return r.intervals() == null ? "—" : RowIntervals.cell(r.intervals().added());
     }
 
     /** Sleeps while sampling the load average every second (so the settling shows in the samples). */
@@ -186,14 +193,16 @@ public final class HostLoad {
                         + "Load: %s (kind:cpu:nice:intensity), settled %,d ms before the loaded rows.%n%n",
                 host.cpuModel(), host.onlineCpus(), host.kernelRelease(), o.cpu(), o.counts().runs(), o.counts().warmup(),
                 o.counts().count(), o.load(), o.settleMs()));
+        md.append(LoadLine.of(host, summary)).append("\n\n");
         int half = summary.size() / 2;
-        MarkdownTable t = new MarkdownTable(List.of("what", "call", "idle: median", "p99", "added", "load avg", "loaded: median", "p99",
-                "added", "load avg", "p99 loaded / idle"));
+        MarkdownTable t = new MarkdownTable(List.of("what", "call", "idle: median", "p99", "added", RowIntervals.heading("added"),
+                "load avg", "loaded: median", "p99", "added", RowIntervals.heading("added"), "load avg", "p99 loaded / idle"));
         for (int i = 0; i < half; i++) {
             HostLoadRow a = summary.get(i);
             HostLoadRow b = summary.get(half + i);
-            t.row(List.of(a.what(), "`" + a.call() + "`", ns(a.medianNs()), ns(a.p99Ns()), add(a.addedNs()),
-                    range(a.loadAvgRuns()), ns(b.medianNs()), ns(b.p99Ns()), add(b.addedNs()), range(b.loadAvgRuns()),
+            t.row(List.of(a.what(), "`" + a.call() + "`", ns(a.medianNs()), ns(a.p99Ns()), add(a.addedNs()), addedCi(a),
+                    range(a.loadAvgRuns()), ns(b.medianNs()), ns(b.p99Ns()), add(b.addedNs()), addedCi(b),
+                    range(b.loadAvgRuns()),
                     a.p99Ns() != null && b.p99Ns() != null && a.p99Ns() > 0
                             ? String.format(Locale.ROOT, "%.2f×", (double) b.p99Ns() / a.p99Ns()) : "—"));
         }

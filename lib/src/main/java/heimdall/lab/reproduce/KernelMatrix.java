@@ -172,7 +172,8 @@ public final class KernelMatrix {
                         ? f.failure() + "; " + NO_SEND : f.failure();
                 rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", what, ok ? "ok" : f.failure() != null
                         ? "refused" : "not measured", failure, null, null, null, null, null, f.medianNoneNs(), f.medianNs(),
-                        f.addedNs(), ratio(f.addedNs(), f.medianNoneNs()), f.noisy(), f.runsAsked(), f.runsCompleted(), f.interrupted()));
+                        f.addedNs(), ratio(f.addedNs(), f.medianNoneNs()), f.noisy(), f.runsAsked(), f.runsCompleted(), f.interrupted())
+                        .withIntervals(f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
             rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", "floor-cost rows", "refused", e.getMessage(), null,
@@ -216,7 +217,7 @@ public final class KernelMatrix {
                         ? "calls completed from the divergent call on: " + f.callsCompletedFromDivergence() + " (goal: 1)" : null;
                 rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", what, status, f.reason(), null, null, null, null,
                         note, f.medianWithoutNs(), f.medianWithNs(), f.addedNs(), ratio(f.addedNs(), f.medianWithoutNs()), f.noisy(),
-                        f.runsAsked(), f.runsCompleted(), f.interrupted()));
+                        f.runsAsked(), f.runsCompleted(), f.interrupted()).withIntervals(f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
             rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "refused", e.getMessage(),

@@ -57,8 +57,8 @@ final class KernelMatrixTable {
         for (String k : releases.keySet()) {
             boolean emu = emulated.get(k);
             b.append("\n## ").append(k).append(" (").append(releases.get(k)).append(")").append(emu ? ": " + EMULATED : "").append("\n\n");
-            MarkdownTable figures = new MarkdownTable(List.of("section", "row", "unfiltered", "with", "added", "added / unfiltered",
-                    "noisy", "status"));
+            MarkdownTable figures = new MarkdownTable(List.of("section", "row", "unfiltered", "with", "added",
+                    heimdall.lab.results.RowIntervals.heading("added"), "added / unfiltered", "noisy", "status"));
             int n = 0;
             for (KernelMatrixRow r : rows) {
                 if (!r.kernel().equals(k) || r.section().equals("feature") || r.section().equals("kernel-bitmap")) {
@@ -69,6 +69,7 @@ final class KernelMatrixTable {
                     status += " (" + r.note() + ")";
                 }
                 figures.row(List.of(r.section(), r.what(), ns(r.medianUnfilteredNs(), emu), ns(r.medianNs(), emu), ns(r.addedNs(), emu),
+                        r.intervals() == null ? "" : heimdall.lab.results.RowIntervals.cell(r.intervals().added()),
                         r.addedRatio() == null ? "" : String.format(Locale.ROOT, "%+.2f", r.addedRatio()),
                         Boolean.TRUE.equals(r.noisy()) ? "noisy" : "", status));
                 n++;

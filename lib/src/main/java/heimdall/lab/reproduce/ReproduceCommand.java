@@ -72,8 +72,10 @@ public final class ReproduceCommand implements Command {
                 usage: ./lab reproduce NAME [--quick] [--out DIR] [options]
 
                 Measures a published table on this machine and writes a results folder (summary.json,
-                samples.arrow, environment.json, table.md, plots/). The folder's path is the last line
-                printed. Results are never overwritten: --out must name an absent or empty folder; by
+                samples.arrow, environment.json, table.md, plots/). It prints a summary of at most 15
+                lines first (a quick run says so, the host's load, the noisy rows, a few findings with
+                their 95%% intervals), then table.md; the folder's path is the last line printed.
+                Results are never overwritten: --out must name an absent or empty folder; by
                 default results/<date>-<host>-NAME[-N]/. Each option's help gives its default with
                 --quick and without; ./lab reproduce NAME --help shows one NAME's.
 
@@ -156,6 +158,9 @@ public final class ReproduceCommand implements Command {
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
         ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(() -> ResultsFolder.defaultFolder(r.name()));
+        if (args.flag("--quick")) {
+            folder.markQuick(); // its table and first screen say so
+        }
         return finish(r.name(), folder, run, out, err);
     }
 
@@ -190,7 +195,8 @@ public final class ReproduceCommand implements Command {
 
     /**
      * What was kept: the compact distributions and any missing plots added, the folder put in place,
-     * and the table, report, failures, the interruption and the folder's path printed.
+     * and the first screen ({@link FirstScreen}), the table, report, failures, the interruption and the
+     * folder's path printed.
      */
     private static void show(ReproductionResult result, ResultsFolder folder, PrintStream out, PrintStream err) {
         Path written;
@@ -205,6 +211,9 @@ public final class ReproduceCommand implements Command {
         } finally {
             folder.abandon(); // a failure above: nothing part-written is left (a no-op once published)
         }
+        // the reader's first screen (FirstScreen.MAX_LINES at most), then the full table
+        FirstScreen.of(written, folder.quick()).forEach(out::println);
+        out.println();
         out.print(readTable(written));
         result.report().forEach(out::println);
         result.failureLines().forEach(f -> out.println("FAILED: " + f));

@@ -24,6 +24,9 @@ public @interface Flat {
      */
     String tag() default "";
 
-    /** The part's fields (by JSON name) that have no key in this place: always null here, never read or written. */
+    /**
+     * The part's fields (by JSON name, or a part of its own by its component's name) that have no key
+     * in this place: always null here, never read or written.
+     */
     String[] omit() default {};
 }

@@ -59,7 +59,9 @@ final class FlatRows {
         for (RecordComponent c : type.getRecordComponents()) {
             Flat part = c.getAnnotation(Flat.class);
             if (part != null) {
-                keys.addAll(keys(c.getType(), names.inner(part)));
+                if (!names.omits(c.getName())) { // a part omitted by its component's name
+                    keys.addAll(keys(c.getType(), names.inner(part)));
+                }
             } else if (!names.omits(name(c))) {
                 keys.add(names.of(name(c)));
             }
@@ -92,7 +94,7 @@ final class FlatRows {
                 if (!names.omits(name(c))) {
                     out.put(names.of(name(c)), value);
                 }
-            } else if (value != null) {
+            } else if (value != null && !names.omits(c.getName())) {
                 values(value, names.inner(part), out);
             }
         }
@@ -157,6 +159,9 @@ final class FlatRows {
             types[i] = c.getType();
             Flat part = c.getAnnotation(Flat.class);
             if (part != null) {
+                if (names.omits(c.getName())) {
+                    continue; // a part with no keys in this place: null here
+                }
                 Names inner = names.inner(part);
                 boolean any = keys(c.getType(), inner).stream().anyMatch(node::has);
                 values[i] = any ? build(file, where, node, c.getType(), inner, row, leaf) : null;

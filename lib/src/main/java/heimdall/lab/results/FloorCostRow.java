@@ -38,6 +38,7 @@ import java.util.Set;
  * @param published the published row's figures beside ours (null: none)
  * @param addedVsPublished {@code added_ns} over the published added cost
  * @param ratios the figures that compare this row with others (floor-cost adds them once every row is measured)
+ * @param intervals the median's, p99's and added cost's confidence intervals, after every other key (null: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record FloorCostRow(
@@ -56,7 +57,17 @@ public record FloorCostRow(
         @JsonProperty("supervisor_served") Long supervisorServed,
         @JsonProperty("published") PublishedFloorRow published,
         @JsonProperty("added_vs_published") Double addedVsPublished,
-        @Flat Ratios ratios) implements MeasuredCallRow {
+        @Flat Ratios ratios,
+        @Flat RowIntervals intervals) implements MeasuredCallRow {
+
+    /** A row without intervals (a folder made before them, or a row not measured). */
+    public FloorCostRow(Subject subject, String reference, Brokering brokering, RowStatus outcome, String failure,
+            Runs runs, Figures filtered, Figures unfiltered, Long addedNs, Long baselineRow, List<Double> loadAvgRuns,
+            Long cpuGranted, Long supervisorServed, PublishedFloorRow published, Double addedVsPublished,
+            Ratios ratios) {
+        this(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs, baselineRow,
+                loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, null);
+    }
 
     /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
     public FloorCostRow {
@@ -90,7 +101,13 @@ public record FloorCostRow(
     /** This row with {@code ratios} in place of its own. */
     public FloorCostRow withRatios(Ratios ratios) {
         return new FloorCostRow(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs,
-                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios);
+                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, intervals);
+    }
+
+    /** This row with {@code intervals} in place of its own. */
+    public FloorCostRow withIntervals(RowIntervals intervals) {
+        return new FloorCostRow(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs,
+                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, intervals);
     }
 
     @Override

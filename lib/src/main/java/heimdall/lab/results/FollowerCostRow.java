@@ -1,6 +1,7 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 import java.util.Set;
 
@@ -12,8 +13,10 @@ import java.util.Set;
  * merged on main. The {@code program_*} fields (absent from older folders) are the follower program's own cost
  * as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run of the row made with
  * statistics on, apart from the timed runs. The components are in the order {@code FollowerCost} writes them
- * (the runs last).
+ * (the runs last), then the intervals ({@link RowIntervals}: the median and p99 with the hook, and the added
+ * cost), absent from folders made before them.
  */
+@JsonSerialize(using = FlatRows.Writer.class)
 public record FollowerCostRow(
         @JsonProperty("what") String what,
         @JsonProperty(value = "measure", required = true) String measure,
@@ -43,7 +46,30 @@ public record FollowerCostRow(
         @JsonProperty("program_stats_note") String programStatsNote,
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+        @JsonProperty("interrupted") Boolean interrupted,
+        @Flat RowIntervals intervals) implements ResultRow {
+
+    /** A row without intervals (a refused or divergence row, or a folder made before them). */
+    public FollowerCostRow(String what, String measure, String hook, String process, String floor, String call,
+            String status, String reason, Long medianWithoutNs, Long medianWithNs, Long addedNs, Long p99WithoutNs,
+            Long p99WithNs, List<Long> runMediansWithoutNs, List<Long> runMediansWithNs, Double spreadWithout,
+            Double spreadWith, Boolean noisy, List<Long> divergentCallIndex, List<Long> callsBegunAfterKill,
+            Long callsCompletedFromDivergence, String published, Long programRuns, Long programRunTimeNs,
+            Double programNsPerRun, String programStatsNote, Long runsAsked, Long runsCompleted, Boolean interrupted) {
+        this(what, measure, hook, process, floor, call, status, reason, medianWithoutNs, medianWithNs, addedNs,
+                p99WithoutNs, p99WithNs, runMediansWithoutNs, runMediansWithNs, spreadWithout, spreadWith, noisy,
+                divergentCallIndex, callsBegunAfterKill, callsCompletedFromDivergence, published, programRuns,
+                programRunTimeNs, programNsPerRun, programStatsNote, runsAsked, runsCompleted, interrupted, null);
+    }
+
+    /** This row with {@code intervals} in place of its own. */
+    public FollowerCostRow withIntervals(RowIntervals intervals) {
+        return new FollowerCostRow(what, measure, hook, process, floor, call, status, reason, medianWithoutNs,
+                medianWithNs, addedNs, p99WithoutNs, p99WithNs, runMediansWithoutNs, runMediansWithNs, spreadWithout,
+                spreadWith, noisy, divergentCallIndex, callsBegunAfterKill, callsCompletedFromDivergence, published,
+                programRuns, programRunTimeNs, programNsPerRun, programStatsNote, runsAsked, runsCompleted, interrupted,
+                intervals);
+    }
 
     /** A refused row says its reason even when the refusal had no message (null); other rows leave nulls out. */
     @Override

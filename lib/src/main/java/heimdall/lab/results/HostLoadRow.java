@@ -15,13 +15,20 @@ import java.util.List;
  * @param measured the floor-cost row measured under that load
  * @param runP99Ns each run's p99
  * @param twinRow the same row under the other load, or null
+ * @param intervals the confidence intervals, after every other key (the measured row's own are not written)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record HostLoadRow(
         @JsonProperty(value = "load", required = true) String load,
-        @Flat FloorCostRow measured,
+        @Flat(omit = "intervals") FloorCostRow measured,
         @JsonProperty("run_p99_ns") List<Long> runP99Ns,
-        @JsonProperty("twin_row") Long twinRow) implements MeasuredCallRow {
+        @JsonProperty("twin_row") Long twinRow,
+        @Flat RowIntervals intervals) implements MeasuredCallRow {
+
+    /** A row without intervals (a folder made before them). */
+    public HostLoadRow(String load, FloorCostRow measured, List<Long> runP99Ns, Long twinRow) {
+        this(load, measured, runP99Ns, twinRow, null);
+    }
 
     /** A host-load row holds a plain floor-cost row: no supervisor, reference, served count or ratio. */
     public HostLoadRow {

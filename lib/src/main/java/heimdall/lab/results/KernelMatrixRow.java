@@ -1,6 +1,7 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 import java.util.Set;
 
@@ -10,8 +11,10 @@ import java.util.Set;
  * figure ("floor-cost", "follower-cost": the call without and with the filter or follower, and the
  * added cost also as a ratio to the kernel's own unfiltered call), or what kernel-bitmap expects
  * there ("kernel-bitmap"). A kernel run in an emulated guest ({@code emulated}) has figures that
- * compare only as ratios within this folder.
+ * compare only as ratios within this folder. A measured row ends with its floor-cost or follower-cost
+ * row's intervals ({@link RowIntervals}), absent from folders made before them.
  */
+@JsonSerialize(using = FlatRows.Writer.class)
 public record KernelMatrixRow(
         @JsonProperty(value = "kernel", required = true) String kernel,
         @JsonProperty(value = "kernel_release", required = true) String kernelRelease,
@@ -32,7 +35,24 @@ public record KernelMatrixRow(
         @JsonProperty("noisy") Boolean noisy,
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+        @JsonProperty("interrupted") Boolean interrupted,
+        @Flat RowIntervals intervals) implements ResultRow {
+
+    /** A row without intervals (a feature, expected or refused row, or a folder made before them). */
+    public KernelMatrixRow(String kernel, String kernelRelease, Boolean emulated, String section, String what,
+            String status, String reason, String since, String predicted, String observed, Boolean agrees, String note,
+            Long medianUnfilteredNs, Long medianNs, Long addedNs, Double addedRatio, Boolean noisy, Long runsAsked,
+            Long runsCompleted, Boolean interrupted) {
+        this(kernel, kernelRelease, emulated, section, what, status, reason, since, predicted, observed, agrees, note,
+                medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked, runsCompleted, interrupted, null);
+    }
+
+    /** This row with {@code intervals} in place of its own. */
+    public KernelMatrixRow withIntervals(RowIntervals intervals) {
+        return new KernelMatrixRow(kernel, kernelRelease, emulated, section, what, status, reason, since, predicted,
+                observed, agrees, note, medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked,
+                runsCompleted, interrupted, intervals);
+    }
 
     /** The sections, in the order the table gives them. */
     public static final List<String> SECTIONS = List.of("feature", "floor-cost", "kernel-bitmap", "follower-cost");
@@ -61,6 +81,7 @@ public record KernelMatrixRow(
     /** This row as seen from a kernel called {@code name} (the guest's part calls its own kernel "host"). */
     public KernelMatrixRow asKernel(String name, boolean emulatedGuest) {
         return new KernelMatrixRow(name, kernelRelease, emulatedGuest, section, what, status, reason, since, predicted, observed,
-                agrees, note, medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked, runsCompleted, interrupted);
+                agrees, note, medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked, runsCompleted, interrupted,
+                intervals);
     }
 }

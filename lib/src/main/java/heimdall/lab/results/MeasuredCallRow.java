@@ -12,6 +12,9 @@ public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, 
     /** The floor-cost row measured (the row itself for floor-cost). */
     FloorCostRow measured();
 
+    /** The row's confidence intervals for its median, p99 and added cost (null: a folder made before them). */
+    RowIntervals intervals();
+
     /** The floor's row name (its published row's {@code what}). */
     default String what() {
         return measured().subject().what();

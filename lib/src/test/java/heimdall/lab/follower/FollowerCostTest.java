@@ -39,6 +39,13 @@ class FollowerCostTest {
             }
             assertTrue(row.medianWithNs() > 0 && row.medianWithoutNs() > 0, row.toString());
             assertNotNull(row.noisy(), row.toString());
+            // its intervals, over the runs it completed: the median's and p99's with the hook, and the added cost's
+            assertNotNull(row.intervals(), row.toString());
+            assertEquals(row.runsCompleted(), row.intervals().median().runs(), row.toString());
+            assertTrue(row.intervals().median().lowNs() <= row.medianWithNs()
+                    && row.medianWithNs() <= row.intervals().median().highNs(), row.toString());
+            assertTrue(row.intervals().p99().lowNs() <= row.intervals().p99().highNs(), row.toString());
+            assertNotNull(row.intervals().added(), row.toString());
             // The program's own cost as the kernel counts it, over the row's statistics run.
             assertNotNull(row.programRuns(), row.toString());
             assertTrue(row.programStatsNote().startsWith("one run with BPF_ENABLE_STATS"), row.toString());

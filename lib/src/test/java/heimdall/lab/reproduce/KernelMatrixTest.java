@@ -110,6 +110,9 @@ class KernelMatrixTest {
         assertTrue(floor.get(0).what().contains("getppid") && floor.get(1).what().contains("mprotect")
                 && floor.get(2).what().contains("openat · native broker"), floor.toString());
         floor.forEach(f -> assertEquals("ok", f.status(), f.toString()));
+        // a measured row carries its floor-cost row's intervals; the added cost's brackets a shift over the runs
+        floor.forEach(f -> assertTrue(f.intervals() != null && f.intervals().added() != null
+                && f.intervals().added().lowNs() <= f.intervals().added().highNs(), f.toString()));
         String table = Files.readString(out.resolve("table.md"));
         for (Feature f : Feature.values()) {
             assertTrue(table.contains("| " + f.label() + " |"), f.label() + " in\n" + table);

@@ -114,13 +114,56 @@ class SummaryGoldenTest {
             "round_trip_vs_best_floor", "call_floor_ns", "round_trip_vs_call_floor", "best_call_floor_ns",
             "round_trip_vs_best_call_floor");
 
+    /** The interval keys appended after every other key of a measured row (RowIntervals). */
+    static final List<String> INTERVAL_KEYS = List.of("median_ci_low_ns", "median_ci_high_ns", "median_ci_level",
+            "median_ci_coverage", "median_ci_runs", "p99_ci_low_ns", "p99_ci_high_ns", "p99_ci_level",
+            "p99_ci_coverage", "p99_ci_runs", "added_ci_low_ns", "added_ci_high_ns", "added_ci_level",
+            "added_ci_coverage", "added_ci_runs");
+
     @Test
     void floorCostAndHostLoadRowsHaveTheirFlatKeys() {
-        assertEquals(FLOOR_COST_KEYS, FlatRows.keys(FloorCostRow.class, ""));
+        List<String> floorCost = new ArrayList<>(FLOOR_COST_KEYS);
+        floorCost.addAll(INTERVAL_KEYS);
+        assertEquals(floorCost, FlatRows.keys(FloorCostRow.class, ""));
         List<String> hostLoad = new ArrayList<>(List.of("load"));
-        hostLoad.addAll(FLOOR_COST_KEYS);
+        hostLoad.addAll(FLOOR_COST_KEYS); // the measured row's own intervals are not written: the host-load row's are
         hostLoad.addAll(List.of("run_p99_ns", "twin_row"));
+        hostLoad.addAll(INTERVAL_KEYS);
         assertEquals(hostLoad, FlatRows.keys(HostLoadRow.class, ""));
+    }
+
+    /**
+     * A fresh row with intervals writes them after every other key, with their JSON types (whole
+     * nanoseconds and runs, fractional levels), and reads back equal; the same row without them writes
+     * none of those keys.
+     */
+    @Test
+    void aFreshRowWritesItsIntervalsLastAndReadsThemBack() {
+        long[][] runs = {{100, 110, 120}, {105, 115, 125}, {98, 108, 400}};
+        long[][] none = {{80, 90, 100}, {85, 95, 99}, {79, 88, 97}};
+        RowIntervals ci = RowIntervals.of(heimdall.lab.stats.Intervals.of(runs, none, 0.95), 3, 3);
+        FloorCostRow bare = new FloorCostRow(new FloorCostRow.Subject("static floor, abcdf", "getppid",
+                "static floor, abcdf", 1L, 10L, true), null, null, RowStatus.OK, null,
+                new FloorCostRow.Runs(3L, 3L, 3L, false),
+                new FloorCostRow.Figures(110L, 400L, List.of(110L, 115L, 108L), 9L, 0.064, false),
+                new FloorCostRow.Figures(90L, 100L, List.of(90L, 95L, 88L), 9L, 0.078, null),
+                20L, 0L, List.of(2.1, 2.3, 2.4), 1L, null, null, null, null);
+        FloorCostRow row = bare.withIntervals(ci);
+        JsonNode tree = SummaryJson.tree(row);
+        List<String> written = keys(tree);
+        assertEquals(INTERVAL_KEYS, written.subList(written.size() - INTERVAL_KEYS.size(), written.size()));
+        assertTrue(tree.get("median_ci_low_ns").isIntegralNumber() && tree.get("median_ci_runs").isIntegralNumber());
+        assertTrue(tree.get("median_ci_level").isFloatingPointNumber()
+                && tree.get("added_ci_coverage").isFloatingPointNumber(), tree.toString());
+        assertEquals(0.95, tree.get("median_ci_level").asDouble());
+        assertEquals(0.75, tree.get("median_ci_coverage").asDouble(), "3 runs reach 75% for a median");
+        assertTrue(tree.get("median_ci_low_ns").asLong() <= 110 && 110 <= tree.get("median_ci_high_ns").asLong());
+        FloorCostRow back = SummaryJson.row(Path.of("summary.json"), "rows[0]", tree, FloorCostRow.class);
+        assertEquals(row, back);
+        assertTrue(keys(SummaryJson.tree(bare)).stream().noneMatch(k -> k.contains("_ci_")),
+                "a row without intervals (a committed folder's) writes none of their keys");
+        assertEquals(null, SummaryJson.row(Path.of("summary.json"), "rows[0]", SummaryJson.tree(bare),
+                FloorCostRow.class).intervals());
     }
 
     @Test

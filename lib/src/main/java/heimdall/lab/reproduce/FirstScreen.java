@@ -1,0 +1,131 @@
+package heimdall.lab.reproduce;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.EnvironmentInfo;
+import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.Summary;
+import heimdall.lab.results.SummaryJson;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What {@code ./lab reproduce} prints first, before the full table: at most {@link #MAX_LINES} lines a
+ * reader sees at a glance. A quick run says it is one ({@link ResultsFolder#QUICK_LINE}); then the rows
+ * counted (measured, failed, noisy by the seeds' 25% rule), the host's load during the run
+ * (environment.json's load averages, and the rows' per-run loads where they have them), and a few
+ * findings with their intervals: the first row of each floor (or row name) with an interval, its
+ * added cost where it has one, else its median. Read from the folder just written, through the same
+ * reader as any folder, so it says only what summary.json holds; a kind whose rows carry no interval
+ * says so rather than printing figures without one.
+ */
+final class FirstScreen {
+    /** The most lines the first screen has. */
+    static final int MAX_LINES = 15;
+    /** The most findings it lists. */
+    static final int FINDINGS = 8;
+
+    private FirstScreen() {}
+
+    /** The first screen of the results folder {@code dir}, a {@code --quick} run's when {@code quick}. */
+    static List<String> of(Path dir, boolean quick) {
+        Summary summary = SummaryJson.read(dir);
+        String name = summary.kind().name();
+        EnvironmentInfo env = SummaryJson.environment(dir);
+        List<ObjectNode> trees = SummaryJson.trees(summary.rows());
+        List<String> lines = new ArrayList<>();
+        lines.add(name + (quick ? ": " + ResultsFolder.QUICK_LINE : ": summary") + " (full table below)");
+        lines.add(counts(trees));
+        lines.add(load(env, trees));
+        List<String> findings = findings(summary.rows(), trees);
+        if (findings.isEmpty()) {
+            lines.add("no row of this reproduction carries an interval yet: see the table below");
+        } else {
+            lines.add("findings (ns, [95% CI] over the runs; the coverage reached where the runs are too few):");
+            findings.forEach(f -> lines.add("  " + f));
+        }
+        return lines.size() > MAX_LINES ? lines.subList(0, MAX_LINES) : lines;
+    }
+
+    private static String counts(List<ObjectNode> rows) {
+        int failed = 0;
+        int noisy = 0;
+        int notMeasured = 0;
+        for (ObjectNode r : rows) {
+            String status = r.path("status").asText("");
+            failed += status.equals("failed") ? 1 : 0;
+            notMeasured += status.equals("not measured") ? 1 : 0;
+            noisy += r.path("noisy").asBoolean(false) ? 1 : 0;
+        }
+        return String.format(Locale.ROOT, "%d rows: %d failed, %d not measured; %d noisy (run medians spread over 25%%)",
+                rows.size(), failed, notMeasured, noisy);
+    }
+
+    private static String load(EnvironmentInfo env, List<ObjectNode> rows) {
+        StringBuilder s = new StringBuilder("host load: ");
+        EnvironmentInfo.LoadAverage la = env == null ? null : env.loadAverage();
+        if (la == null || la.one() == null) {
+            s.append("not recorded at the start");
+        } else {
+            s.append(String.format(Locale.ROOT, "%.2f, %.2f, %.2f (1, 5, 15 min) at the start", la.one(), la.five(),
+                    la.fifteen()));
+        }
+        if (env != null && env.onlineCpus() != null) {
+            s.append(" on ").append(env.onlineCpus()).append(" CPUs");
+        }
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (ObjectNode r : rows) {
+            for (JsonNode x : r.path("load_avg_runs")) {
+                lo = Math.min(lo, x.asDouble());
+                hi = Math.max(hi, x.asDouble());
+            }
+        }
+        if (lo <= hi) {
+            s.append(String.format(Locale.ROOT, "; %.2f to %.2f during the runs", lo, hi));
+        }
+        return s.toString();
+    }
+
+    /** One finding per distinct first label part (the floor or row name), in file order, up to {@link #FINDINGS}. */
+    private static List<String> findings(List<ResultRow> rows, List<ObjectNode> trees) {
+        List<String> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < rows.size() && out.size() < FINDINGS; i++) {
+            ObjectNode t = trees.get(i);
+            String figure = t.has("added_ci_low_ns") ? "added" : t.has("median_ci_low_ns") ? "median" : null;
+            List<String> parts = rows.get(i).labelParts();
+            if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
+                continue;
+            }
+            // a follower-cost row's median is the one with the hook
+            JsonNode estimate = t.has(figure + "_ns") ? t.path(figure + "_ns") : t.path(figure + "_with_ns");
+            out.add(String.format(Locale.ROOT, "%s: %s %s ns [%,d, %,d]%s", rows.get(i).label(), figure,
+                    estimate.isNumber() ? String.format(Locale.ROOT, "%,d", estimate.asLong()) : "?",
+                    t.path(figure + "_ci_low_ns").asLong(), t.path(figure + "_ci_high_ns").asLong(), coverage(t, figure)));
+        }
+        return out;
+    }
+
+    private static String coverage(ObjectNode t, String figure) {
+        double level = t.path(figure + "_ci_level").asDouble(0.95);
+        double reached = t.path(figure + "_ci_coverage").asDouble(0);
+        if (t.path(figure + "_ci_runs").asLong() == 1) {
+            return " (one run: its samples only)";
+        }
+        if (reached >= level - 1e-9) {
+            return "";
+        }
+        return String.format(Locale.ROOT, " (only %s%% over %d runs)", trim(reached * 100), t.path(figure + "_ci_runs").asLong());
+    }
+
+    private static String trim(double pc) {
+        double r = Math.round(pc * 10) / 10.0;
+        return r == Math.rint(r) ? String.valueOf((long) r) : String.valueOf(r);
+    }
+}
