@@ -375,7 +375,8 @@ class EveryReproductionStopsTest {
                 }
             });
             long deadline = System.nanoTime() + 180_000_000_000L;
-            while (lines.stream().noneMatch(l -> l.startsWith(run.get(1))) && !status.isDone() && System.nanoTime() < deadline) {
+            // The list's own lock while streaming it: the run's progress thread adds lines meanwhile.
+            while (!started(lines, run.get(1)) && !status.isDone() && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
             assertTrue(heimdall.lab.bench.Interruption.requestStop(heimdall.lab.bench.Interruption.Cause.NOTEBOOK),
@@ -390,6 +391,12 @@ class EveryReproductionStopsTest {
             assertTrue(Results.load(out).interrupted(), name);
             assertTrue(printed.toString(java.nio.charset.StandardCharsets.UTF_8).strip().endsWith(out.toString()));
             assertFalse(heimdall.lab.bench.Interruption.stopRequested(), "the stop flag closes with the run");
+        }
+    }
+
+    private static boolean started(List<String> lines, String prefix) {
+        synchronized (lines) {
+            return lines.stream().anyMatch(l -> l.startsWith(prefix));
         }
     }
 }
