@@ -931,8 +931,9 @@ public final class Plots {
             }
         }
         boolean logAxis = lo > 0 && hi / lo > 20;
-        if (anyInterval && logAxis) {
-            // XChart draws error bars wrong on a log axis: the interval's ends as triangles instead
+        if (anyInterval && (logAxis || mid.contains(null))) {
+            // XChart draws error bars wrong on a log axis, and fails on a row without one (a null middle):
+            // the interval's ends as triangles instead
             var low = c.addSeries("interval low", categories, lows);
             low.setMarker(SeriesMarkers.TRIANGLE_UP);
             low.setMarkerColor(Color.BLACK);
