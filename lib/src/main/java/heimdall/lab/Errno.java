@@ -21,13 +21,32 @@ public final class Errno {
     public static final int ETIMEDOUT = 110;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(1, "EPERM"), Map.entry(2, "ENOENT"), Map.entry(3, "ESRCH"), Map.entry(4, "EINTR"),
-            Map.entry(5, "EIO"), Map.entry(7, "E2BIG"), Map.entry(9, "EBADF"), Map.entry(10, "ECHILD"),
-            Map.entry(11, "EAGAIN"), Map.entry(12, "ENOMEM"), Map.entry(13, "EACCES"), Map.entry(14, "EFAULT"),
-            Map.entry(16, "EBUSY"), Map.entry(17, "EEXIST"), Map.entry(20, "ENOTDIR"), Map.entry(21, "EISDIR"),
-            Map.entry(22, "EINVAL"), Map.entry(24, "EMFILE"), Map.entry(28, "ENOSPC"), Map.entry(32, "EPIPE"),
-            Map.entry(38, "ENOSYS"), Map.entry(40, "ELOOP"), Map.entry(71, "EPROTO"), Map.entry(95, "EOPNOTSUPP"),
-            Map.entry(110, "ETIMEDOUT"), Map.entry(125, "ECANCELED"));
+            Map.entry(1, "EPERM"),
+            Map.entry(2, "ENOENT"),
+            Map.entry(3, "ESRCH"),
+            Map.entry(4, "EINTR"),
+            Map.entry(5, "EIO"),
+            Map.entry(7, "E2BIG"),
+            Map.entry(9, "EBADF"),
+            Map.entry(10, "ECHILD"),
+            Map.entry(11, "EAGAIN"),
+            Map.entry(12, "ENOMEM"),
+            Map.entry(13, "EACCES"),
+            Map.entry(14, "EFAULT"),
+            Map.entry(16, "EBUSY"),
+            Map.entry(17, "EEXIST"),
+            Map.entry(20, "ENOTDIR"),
+            Map.entry(21, "EISDIR"),
+            Map.entry(22, "EINVAL"),
+            Map.entry(24, "EMFILE"),
+            Map.entry(28, "ENOSPC"),
+            Map.entry(32, "EPIPE"),
+            Map.entry(38, "ENOSYS"),
+            Map.entry(40, "ELOOP"),
+            Map.entry(71, "EPROTO"),
+            Map.entry(95, "EOPNOTSUPP"),
+            Map.entry(110, "ETIMEDOUT"),
+            Map.entry(125, "ECANCELED"));
 
     private Errno() {}
 

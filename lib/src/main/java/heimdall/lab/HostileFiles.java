@@ -50,8 +50,8 @@ public final class HostileFiles {
      *     unreadable, or more than {@code limit} bytes
      */
     public static byte[] read(Path file, long limit) {
-        return readIfExists(file, limit).orElseThrow(() -> new BadInput(file
-                + ": cannot read: no such file or directory"));
+        return readIfExists(file, limit)
+                .orElseThrow(() -> new BadInput(file + ": cannot read: no such file or directory"));
     }
 
     /** {@link #read}, or empty when nothing is at the name (a link, even a dangling one, is refused). */
@@ -111,8 +111,8 @@ public final class HostileFiles {
                 throw new BadInput("empty folder name: " + what);
             }
             try {
-                return new Folder(dir, Libc.openat(AT_FDCWD, dir.toString(),
-                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+                return new Folder(
+                        dir, Libc.openat(AT_FDCWD, dir.toString(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             } catch (LastErrorException e) {
                 // O_DIRECTORY|O_NOFOLLOW on a link fails with ENOTDIR (or ELOOP): lstat only words the refusal
                 String why = Files.isSymbolicLink(dir)
@@ -129,8 +129,9 @@ public final class HostileFiles {
 
         /** The bytes of the folder's file {@code name} (a plain name), admitted and bounded. */
         public byte[] read(String name, long limit) {
-            return readIfExists(name, limit).orElseThrow(() -> new BadInput(dir.resolve(name) + ": missing (is " + dir
-                    + " the folder meant?)"));
+            return readIfExists(name, limit)
+                    .orElseThrow(
+                            () -> new BadInput(dir.resolve(name) + ": missing (is " + dir + " the folder meant?)"));
         }
 
         /** {@link #read}, or empty when the folder has nothing at {@code name}. */
@@ -249,8 +250,11 @@ public final class HostileFiles {
     }
 
     private static BadInput tooBig(Path file, long size, long limit) {
-        return new BadInput(file + ": cannot read: " + (size >= 0 ? String.format(Locale.ROOT, "%,d bytes", size)
-                : "more than " + String.format(Locale.ROOT, "%,d bytes", limit)) + ", over the limit of "
+        return new BadInput(file + ": cannot read: "
+                + (size >= 0
+                        ? String.format(Locale.ROOT, "%,d bytes", size)
+                        : "more than " + String.format(Locale.ROOT, "%,d bytes", limit))
+                + ", over the limit of "
                 + String.format(Locale.ROOT, "%,d bytes (%d MiB)", limit, limit >> 20) + " for this kind of file");
     }
 

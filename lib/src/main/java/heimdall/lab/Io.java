@@ -47,7 +47,8 @@ public final class Io {
         }
         // The JDK passes strerror() through ("No space left on device"): lower-case it for our sentences.
         return why.length() > 1 && Character.isUpperCase(why.charAt(0)) && Character.isLowerCase(why.charAt(1))
-                ? why.substring(0, 1).toLowerCase(Locale.ROOT) + why.substring(1) : why;
+                ? why.substring(0, 1).toLowerCase(Locale.ROOT) + why.substring(1)
+                : why;
     }
 
     /**
@@ -103,7 +104,10 @@ public final class Io {
     public static String readString(Path file, long limit) {
         byte[] bytes = read(file, limit);
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new BadInput(file + ": cannot read: not UTF-8 text", e);
         }
@@ -117,8 +121,10 @@ public final class Io {
     public static String failureOf(Throwable t) {
         String context = null;
         for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
-            if (c instanceof UncheckedIOException u && u.getCause() != null
-                    && u.getMessage() != null && !u.getMessage().equals(u.getCause().toString())) {
+            if (c instanceof UncheckedIOException u
+                    && u.getCause() != null
+                    && u.getMessage() != null
+                    && !u.getMessage().equals(u.getCause().toString())) {
                 context = u.getMessage();
             }
             if (c instanceof IOException io) {
@@ -127,8 +133,10 @@ public final class Io {
                     return d;
                 }
                 // The wrapper usually names the file already; the JDK's name is then left out.
-                return context + ": " + (io instanceof FileSystemException f && f.getFile() != null
-                        && !context.contains(f.getFile()) ? d : reason(io));
+                return context + ": "
+                        + (io instanceof FileSystemException f && f.getFile() != null && !context.contains(f.getFile())
+                                ? d
+                                : reason(io));
             }
         }
         return null;

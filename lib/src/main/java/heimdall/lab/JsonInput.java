@@ -88,50 +88,72 @@ public final class JsonInput {
             Words.of("^Non-standard token '(NaN|[+-]?Infinity|INF)'", m -> m.group(1) + " is not a JSON number"),
             Words.of("^Non-standard token '(.*?)'", m -> "'" + Printable.of(m.group(1)) + "' is not JSON"),
             Words.of("^Trailing token", m -> "more content after the end of the JSON value (one value per file)"),
-            Words.of("^Duplicate field '(.*?)'", m -> "key \"" + Printable.of(m.group(1))
-                    + "\" appears twice in one object"),
+            Words.of(
+                    "^Duplicate field '(.*?)'",
+                    m -> "key \"" + Printable.of(m.group(1)) + "\" appears twice in one object"),
             Words.of("^Unexpected end-of-input", m -> "the text ends before every object and array is closed"),
             Words.of("^Unexpected close marker '(.)'", m -> quoted(m) + " closes nothing open here"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\) in numeric value: .*plus sign",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\) in numeric value: .*plus sign",
                     m -> "a JSON number has no plus sign"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\) in numeric value",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\) in numeric value",
                     m -> "unexpected character " + quoted(m) + " in a number"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): maybe a \\(non-standard\\) comment",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): maybe a \\(non-standard\\) comment",
                     m -> "unexpected " + quoted(m) + " (JSON has no comments)"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting a colon",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting a colon",
                     m -> "unexpected character " + quoted(m) + " where ':' should follow a key"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting double-quote",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting double-quote",
                     m -> "unexpected character " + quoted(m) + " where a key in double quotes should start"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting comma",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): was expecting comma",
                     m -> "unexpected character " + quoted(m) + " where ',' or a closing bracket should be"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): expected a hex-digit",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): expected a hex-digit",
                     m -> "unexpected character " + quoted(m) + " in a \\u escape (four hex digits)"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): expected a valid value",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\): expected a valid value",
                     m -> "unexpected character " + quoted(m) + " where a value should start"),
-            Words.of("^Unexpected character \\('(.*?)' \\(code \\d+\\)\\)",
+            Words.of(
+                    "^Unexpected character \\('(.*?)' \\(code \\d+\\)\\)",
                     m -> "unexpected character " + quoted(m) + ""),
-            Words.of("^Unrecognized token '(.*?)'", m -> "unrecognized word '" + Printable.of(m.group(1))
-                    + "' (a value is a string, a number, an array, an object, true, false or null)"),
+            Words.of(
+                    "^Unrecognized token '(.*?)'",
+                    m -> "unrecognized word '" + Printable.of(m.group(1))
+                            + "' (a value is a string, a number, an array, an object, true, false or null)"),
             Words.of("^Invalid numeric value: Leading zeroes", m -> "a JSON number has no leading zero"),
             Words.of("^Invalid numeric value", m -> "not a valid number"),
-            Words.of("^Illegal unquoted character \\(\\(CTRL-CHAR, code (\\d+)\\)\\)",
+            Words.of(
+                    "^Illegal unquoted character \\(\\(CTRL-CHAR, code (\\d+)\\)\\)",
                     m -> "control character " + m.group(1) + " inside a string (write it as an escape)"),
-            Words.of("^Illegal character \\(\\(CTRL-CHAR, code (\\d+)\\)\\)",
+            Words.of(
+                    "^Illegal character \\(\\(CTRL-CHAR, code (\\d+)\\)\\)",
                     m -> "control character " + m.group(1) + " between values"),
-            Words.of("^Unrecognized character escape '(.*?)'", m -> "unknown escape '\\" + Printable.of(m.group(1))
-                    + "' in a string"),
-            Words.of("^Document nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
+            Words.of(
+                    "^Unrecognized character escape '(.*?)'",
+                    m -> "unknown escape '\\" + Printable.of(m.group(1)) + "' in a string"),
+            Words.of(
+                    "^Document nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
                     m -> "nested deeper than " + m.group(2) + " levels"),
-            Words.of("^Number value length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
+            Words.of(
+                    "^Number value length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
                     m -> "a number of " + m.group(1) + " digits, over the limit of " + m.group(2)),
-            Words.of("^String value length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
+            Words.of(
+                    "^String value length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
                     m -> "a string of " + m.group(1) + " characters, over the limit of " + m.group(2)),
-            Words.of("^Name length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
+            Words.of(
+                    "^Name length \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)",
                     m -> "a key of " + m.group(1) + " characters, over the limit of " + m.group(2)),
             Words.of("^Invalid UTF-8|^Invalid UTF-32|^Unexpected byte|^Invalid byte", m -> "not UTF-8 text"),
-            Words.of("^Numeric value \\((.*?)\\) out of range of (int|long)", m -> "the number "
-                    + Printable.of(m.group(1)) + " is out of range (a " + (m.group(2).equals("int") ? "32" : "64")
-                    + "-bit whole number)"));
+            Words.of(
+                    "^Numeric value \\((.*?)\\) out of range of (int|long)",
+                    m -> "the number "
+                            + Printable.of(m.group(1)) + " is out of range (a "
+                            + (m.group(2).equals("int") ? "32" : "64")
+                            + "-bit whole number)"));
 
     /** The parser's first group (a character or word from the input), quoted and printable. */
     private static String quoted(Matcher m) {

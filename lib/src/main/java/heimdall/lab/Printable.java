@@ -64,7 +64,10 @@ public final class Printable {
         }
         boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f);
         // bidirectional embeddings, overrides and isolates reorder what follows them on the screen
-        boolean bidi = (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f
+        boolean bidi = (c >= 0x202a && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069)
+                || c == 0x200e
+                || c == 0x200f
                 || c == 0x061c;
         return control || bidi ? String.format("\\u%04x", (int) c) : null;
     }

@@ -90,16 +90,24 @@ class PackageCyclesTest {
 
     /** The lib module's folder: this test's classes are in {@code lib/target/test-classes}. */
     private static Path lib() throws URISyntaxException {
-        return Path.of(PackageCyclesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .getParent().getParent();
+        return Path.of(PackageCyclesTest.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
+                .getParent()
+                .getParent();
     }
 
     @Test
     void aPlantedCycleBetweenTwoPackagesFailsTheRule() {
         JavaClasses planted = new ClassFileImporter().importClasses(Left.class, Right.class);
         AssertionError e = assertThrows(AssertionError.class, () -> rule().check(planted));
-        assertTrue(e.getMessage().contains("Cycle detected") && e.getMessage().contains("packagecycle.left")
-                && e.getMessage().contains("packagecycle.right"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("Cycle detected")
+                        && e.getMessage().contains("packagecycle.left")
+                        && e.getMessage().contains("packagecycle.right"),
+                e.getMessage());
     }
 
     @Test

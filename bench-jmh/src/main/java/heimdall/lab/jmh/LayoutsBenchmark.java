@@ -1,6 +1,7 @@
 package heimdall.lab.jmh;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -9,7 +10,6 @@ import heimdall.lab.graph.prepared.AutoLayout;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.reproduce.GraphLookup;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
@@ -46,12 +46,28 @@ public class LayoutsBenchmark {
     /** Events per trace, as {@link ReplayBenchmark#EVENTS}: the score (µs per replay) / 2,000 is ns/event. */
     public static final int EVENTS = ReplayBenchmark.EVENTS;
 
-    @Param({"abcdf@main", "broker@main", "broker@thread:loop", "synthetic-64@hot", "synthetic-64@broad",
-            "synthetic-4096@hot", "synthetic-4096@broad", "synthetic-32768@hot", "synthetic-32768@broad"})
+    @Param({
+        "abcdf@main",
+        "broker@main",
+        "broker@thread:loop",
+        "synthetic-64@hot",
+        "synthetic-64@broad",
+        "synthetic-4096@hot",
+        "synthetic-4096@broad",
+        "synthetic-32768@hot",
+        "synthetic-32768@broad"
+    })
     public String graphCase;
 
-    @Param({"dfa-words", "dfa-offsets", "dfa-compact", "dfa-min-words", "dfa-min-offsets", "dfa-min-compact",
-            "dfa-min-narrow"})
+    @Param({
+        "dfa-words",
+        "dfa-offsets",
+        "dfa-compact",
+        "dfa-min-words",
+        "dfa-min-offsets",
+        "dfa-min-compact",
+        "dfa-min-narrow"
+    })
     public String layout;
 
     private Cursor cursor;
@@ -76,17 +92,22 @@ public class LayoutsBenchmark {
             Traces.Spec spec = switch (trace) {
                 case "hot" -> sg.hotSpec(EVENTS, 0x40 + states);
                 case "broad" -> sg.broadSpec(EVENTS, 0xb0 + states);
-                default -> throw new BadInput("LayoutsBenchmark: case '" + graphCase + "': a synthetic trace is hot or broad");
+                default ->
+                    throw new BadInput("LayoutsBenchmark: case '" + graphCase + "': a synthetic trace is hot or broad");
             };
             events = Traces.walk(g, spec.withInvalidRate(0.01));
             trace = SyntheticGraph.MAIN;
         } else {
-            Path prefix = name.contains("/") ? Path.of(name) : Fixtures.home().resolve("fixtures/graphs").resolve(name);
-            g = GraphFiles.readPinned(Path.of(prefix + GraphFiles.NODES_SUFFIX), Path.of(prefix + GraphFiles.EDGES_SUFFIX))
+            Path prefix = name.contains("/")
+                    ? Path.of(name)
+                    : Fixtures.home().resolve("fixtures/graphs").resolve(name);
+            g = GraphFiles.readPinned(
+                            Path.of(prefix + GraphFiles.NODES_SUFFIX), Path.of(prefix + GraphFiles.EDGES_SUFFIX))
                     .graph();
             events = GraphLookup.walkTrace(g, trace, EVENTS);
         }
-        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of(l)));
+        PreparedGraph pg =
+                PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of(l)));
         AutoLayout auto = pg.auto();
         if (auto.layout() == l) {
             System.out.println("LayoutsBenchmark " + graphCase + ": " + l + " is auto's pick: " + auto.reason());

@@ -1,11 +1,11 @@
 package heimdall.lab.jmh;
 
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.reproduce.GraphLookup;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
@@ -29,7 +29,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * trace's events reads in ns/event like the harness's figure. Sample-time mode: every invocation (one
  * whole-trace replay, like one harness batch) is timed, so JMH reports the distribution's median
  * beside its mean; the median is comparable with the harness's median of batches on a shared host,
- * where a mean over whole seconds also counts the time slices other processes take from the CPU. The benchmark thread pins itself to
+ * where a mean over whole seconds also counts the time slices other processes take from the CPU. The benchmark thread
+ * pins itself to
  * {@code -Dgraph.cpu} (default: the harness's default CPU).
  */
 @State(Scope.Thread)
@@ -60,9 +61,12 @@ public class ReplayBenchmark {
         int cpu = Integer.getInteger("graph.cpu", Cpus.measuring());
         Cpus.pinCurrentThread(cpu);
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        Graph g = GraphFiles.readPinned(dir.resolve(graph + GraphFiles.NODES_SUFFIX), dir.resolve(graph + GraphFiles.EDGES_SUFFIX)).graph();
+        Graph g = GraphFiles.readPinned(
+                        dir.resolve(graph + GraphFiles.NODES_SUFFIX), dir.resolve(graph + GraphFiles.EDGES_SUFFIX))
+                .graph();
         Layout l = Layout.parse(layout);
-        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of(l)));
+        PreparedGraph pg =
+                PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of(l)));
         cursor = pg.layout(l).cursor(entry);
         events = GraphLookup.walkTrace(g, entry, EVENTS);
     }

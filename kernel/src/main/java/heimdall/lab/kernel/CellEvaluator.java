@@ -27,6 +27,7 @@ final class CellEvaluator implements AutoCloseable {
     private final JShell shell;
     /** Where each snippet came from, by JShell's snippet id: for stack traces that name the cell's line. */
     private final Map<String, Place> places = new ConcurrentHashMap<>();
+
     private volatile int cell;
 
     /** A snippet's first line: the cell it was in (its execution count) and the line there, from 1. */
@@ -36,8 +37,13 @@ final class CellEvaluator implements AutoCloseable {
      * @param classpath entries the snippets compile and run against (the kernel's own class path, so
      *     the library is there, plus IJAVA_CLASSPATH)
      */
-    CellEvaluator(List<String> classpath, List<String> compilerOptions, long timeoutMillis,
-                  PrintStream out, PrintStream err, InputStream in) {
+    CellEvaluator(
+            List<String> classpath,
+            List<String> compilerOptions,
+            long timeoutMillis,
+            PrintStream out,
+            PrintStream err,
+            InputStream in) {
         this.execution = new InProcessExecution(timeoutMillis);
         this.shell = JShell.builder()
                 .executionEngine(execution.provider(), null)
@@ -76,8 +82,8 @@ final class CellEvaluator implements AutoCloseable {
             return el.toString();
         }
         int line = p.line + Math.max(1, el.getLineNumber()) - 1;
-        String method = el.getMethodName().isEmpty() || el.getMethodName().equals("do_it$") ? ""
-                : el.getMethodName() + ", ";
+        String method =
+                el.getMethodName().isEmpty() || el.getMethodName().equals("do_it$") ? "" : el.getMethodName() + ", ";
         return method + "line " + line + (p.cell > 0 ? " of cell [" + p.cell + "]" : " of the start-up script")
                 + " (snippet " + file + ")";
     }
@@ -95,14 +101,19 @@ final class CellEvaluator implements AutoCloseable {
             while (lead < rest.length() && Character.isWhitespace(rest.charAt(lead))) {
                 lead++;
             }
-            int line = 1 + (int) code.substring(0, start + lead).chars().filter(ch -> ch == '\n').count();
+            int line = 1
+                    + (int) code.substring(0, start + lead)
+                            .chars()
+                            .filter(ch -> ch == '\n')
+                            .count();
             SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(rest);
             Completeness c = info.completeness();
             if (c == Completeness.EMPTY) {
                 break;
             }
             if (c == Completeness.DEFINITELY_INCOMPLETE) {
-                throw new CellError.IncompleteInput("Incomplete input: " + firstLine(rest),
+                throw new CellError.IncompleteInput(
+                        "Incomplete input: " + firstLine(rest),
                         List.of("Incomplete input (an unclosed brace, parenthesis or string?):", rest.strip()));
             }
             String source = info.source() != null && c.isComplete() ? info.source() : rest;
@@ -143,9 +154,10 @@ final class CellEvaluator implements AutoCloseable {
                 value = v != null ? v : (InProcessExecution.isKey(e.value()) ? null : e.value());
             }
             if (e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED && s instanceof DeclarationSnippet d) {
-                System.err.println("note: " + d.source().strip().lines().findFirst().orElse("")
-                        + " cannot be used until these are defined: "
-                        + shell.unresolvedDependencies(d).collect(Collectors.joining(", ")));
+                System.err.println(
+                        "note: " + d.source().strip().lines().findFirst().orElse("")
+                                + " cannot be used until these are defined: "
+                                + shell.unresolvedDependencies(d).collect(Collectors.joining(", ")));
             }
         }
         if (stopped != null) {
@@ -159,7 +171,8 @@ final class CellEvaluator implements AutoCloseable {
         List<String> messages = new ArrayList<>();
         for (Diag d : shell.diagnostics(s).collect(Collectors.toList())) {
             String msg = d.getMessage(Locale.ROOT);
-            messages.add(msg.lines().filter(l -> !l.strip().startsWith("location:")).collect(Collectors.joining("\n")));
+            messages.add(
+                    msg.lines().filter(l -> !l.strip().startsWith("location:")).collect(Collectors.joining("\n")));
             long pos = d.getStartPosition();
             // lines from the snippet's first non-blank one, where place.line() is (JShell's stack traces count so too)
             String src = s.source();
@@ -167,8 +180,12 @@ final class CellEvaluator implements AutoCloseable {
             while (from < src.length() && Character.isWhitespace(src.charAt(from))) {
                 from++;
             }
-            int at = pos < from || pos > src.length() ? 0
-                    : (int) src.substring(from, (int) pos).chars().filter(ch -> ch == '\n').count();
+            int at = pos < from || pos > src.length()
+                    ? 0
+                    : (int) src.substring(from, (int) pos)
+                            .chars()
+                            .filter(ch -> ch == '\n')
+                            .count();
             lines.add("line " + (place.line() + at) + ": " + (d.isError() ? "error: " : "warning: ") + msg);
             lines.addAll(pointAt(s.source(), d));
         }

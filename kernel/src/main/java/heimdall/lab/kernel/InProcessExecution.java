@@ -167,16 +167,18 @@ final class InProcessExecution extends LocalExecutionControl {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
         CountDownLatch stop = new CountDownLatch(1);
-        Thread worker = new Thread(() -> {
-            try {
-                result.set(doit.invoke(null));
-            } catch (Throwable t) {
-                failure.set(t);
-            } finally {
-                done.countDown();
-                stop.countDown();
-            }
-        }, "cell");
+        Thread worker = new Thread(
+                () -> {
+                    try {
+                        result.set(doit.invoke(null));
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    } finally {
+                        done.countDown();
+                        stop.countDown();
+                    }
+                },
+                "cell");
         worker.setDaemon(true);
         // Service lookups in user code should see jars added with %classpath/%jars.
         worker.setContextClassLoader(doit.getDeclaringClass().getClassLoader());
@@ -202,8 +204,8 @@ final class InProcessExecution extends LocalExecutionControl {
         }
         Throwable t = failure.get();
         boolean ended = done.getCount() == 0;
-        if (stopReason != null && (!ended || t instanceof InvocationTargetException ite
-                && ite.getCause() instanceof ThreadDeath)) {
+        if (stopReason != null
+                && (!ended || t instanceof InvocationTargetException ite && ite.getCause() instanceof ThreadDeath)) {
             // Stopped the hard way, or abandoned: no value, and the user is told why (JShell's own
             // StoppedException prints nothing in the jshell tool, and a variable stays null silently).
             throw stoppedWithoutValue();
@@ -261,9 +263,11 @@ final class InProcessExecution extends LocalExecutionControl {
     /** What a snippet stopped before it returned reports: {@link Interruption.Stopped} and why. */
     private UserException stoppedWithoutValue() {
         String why = stopReason != null ? stopReason : "Evaluation interrupted.";
-        return new UserException(Interruption.Cause.NOTEBOOK.said() + ": " + why
-                + " The snippet was stopped before it returned: no value (a variable it declares stays unset).",
-                Interruption.Stopped.class.getName(), new StackTraceElement[0]);
+        return new UserException(
+                Interruption.Cause.NOTEBOOK.said() + ": " + why
+                        + " The snippet was stopped before it returned: no value (a variable it declares stays unset).",
+                Interruption.Stopped.class.getName(),
+                new StackTraceElement[0]);
     }
 
     private static boolean awaitForever(CountDownLatch done) throws InterruptedException {
@@ -315,7 +319,8 @@ final class InProcessExecution extends LocalExecutionControl {
             worker.stop();
             done.await(1000, TimeUnit.MILLISECONDS);
         } catch (UnsupportedOperationException e) {
-            System.err.println("heimdall-lab kernel: the interrupted snippet checks no interrupt and this JDK (" + Runtime.version().feature()
+            System.err.println("heimdall-lab kernel: the interrupted snippet checks no interrupt and this JDK ("
+                    + Runtime.version().feature()
                     + ") can stop it neither with Thread.stop nor with JShell's stop checks; it keeps running on its own thread"
                     + " (restart the kernel to get its CPU back). The kernel goes on with the next cell.");
         }

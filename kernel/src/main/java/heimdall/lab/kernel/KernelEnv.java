@@ -26,12 +26,18 @@ import java.util.concurrent.TimeUnit;
  *       {@link TimeUnit} name ({@code 30 SECONDS}); below 1 means none (the default).
  * </ul>
  */
-record KernelEnv(List<String> classpath, List<Path> startupScripts, String startupScript,
-                 List<String> compilerOptions, long timeoutMillis) {
+record KernelEnv(
+        List<String> classpath,
+        List<Path> startupScripts,
+        String startupScript,
+        List<String> compilerOptions,
+        long timeoutMillis) {
 
     static KernelEnv from(Map<String, String> env) {
         return new KernelEnv(
-                named("IJAVA_CLASSPATH", () -> expand(get(env, "CLASSPATH"), false)).stream().map(Path::toString).toList(),
+                named("IJAVA_CLASSPATH", () -> expand(get(env, "CLASSPATH"), false)).stream()
+                        .map(Path::toString)
+                        .toList(),
                 named("IJAVA_STARTUP_SCRIPTS_PATH", () -> expand(get(env, "STARTUP_SCRIPTS_PATH"), true)),
                 get(env, "STARTUP_SCRIPT"),
                 splitWords(get(env, "COMPILER_OPTS")),
@@ -72,8 +78,8 @@ record KernelEnv(List<String> classpath, List<Path> startupScripts, String start
             TimeUnit unit = TimeUnit.valueOf(parts[1].toUpperCase(Locale.ROOT));
             return unit.toMillis(n);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("IJAVA_TIMEOUT: '" + s
-                    + "' is not a duration (milliseconds, or e.g. '30 SECONDS')", e);
+            throw new IllegalArgumentException(
+                    "IJAVA_TIMEOUT: '" + s + "' is not a duration (milliseconds, or e.g. '30 SECONDS')", e);
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 public final class KernelInstall {
     /** The kernelspec's folder name, which notebooks name in {@code metadata.kernelspec.name}. */
     public static final String DEFAULT_NAME = "heimdall-lab";
+
     public static final String DISPLAY_NAME = "Java (heimdall-lab)";
     static final List<String> JVM_OPTIONS = List.of(
             // Arrow's memory module reflects into java.nio.
@@ -94,7 +95,9 @@ public final class KernelInstall {
         spec.put("interrupt_mode", "message");
         spec.put("env", Map.of());
         spec.put("metadata", Map.of("debugger", false));
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("kernel.json").toFile(), spec);
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(dir.resolve("kernel.json").toFile(), spec);
         return dir;
     }
 
@@ -140,7 +143,8 @@ public final class KernelInstall {
                 default -> usage("unknown argument '" + args[i] + "'");
             }
         }
-        Path target = dir == null ? userDataDir(System.getenv()).resolve("kernels").resolve(name) : specDir(dir, name);
+        Path target =
+                dir == null ? userDataDir(System.getenv()).resolve("kernels").resolve(name) : specDir(dir, name);
         Files.createDirectories(target);
         install(target, ownClasspath());
         System.out.println("installed kernelspec '" + name + "' (" + DISPLAY_NAME + ") in " + target);

@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -45,8 +44,8 @@ public final class KernelRenderers {
             new String[] {"org.dflib.jjava.JJava", "getKernelInstance"});
 
     /** Renderers already taught, so that running the line twice does not register twice. */
-    private static final Set<Object> DONE = Collections.synchronizedSet(
-            Collections.newSetFromMap(new IdentityHashMap<>()));
+    private static final Set<Object> DONE =
+            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
     private KernelRenderers() {}
 
@@ -107,13 +106,13 @@ public final class KernelRenderers {
         }
         try {
             Api api = Api.of(renderer);
-            api.register(renderer, Table.class, List.of("text/html"),
-                    List.of("text/html", "text/plain"), (table, ctx) -> {
+            api.register(
+                    renderer, Table.class, List.of("text/html"), List.of("text/html", "text/plain"), (table, ctx) -> {
                         api.renderIfRequested(ctx, "text/html", () -> Tables.html(table));
                         api.renderIfRequested(ctx, "text/plain", table::print);
                     });
-            api.register(renderer, Chart.class, List.of("image/png"),
-                    List.of("image/png", "text/plain"), (chart, ctx) -> {
+            api.register(
+                    renderer, Chart.class, List.of("image/png"), List.of("image/png", "text/plain"), (chart, ctx) -> {
                         api.renderIfRequested(ctx, "image/png", () -> png(chart));
                         api.renderIfRequested(ctx, "text/plain", () -> "chart: " + chart.getTitle());
                     });
@@ -122,15 +121,17 @@ public final class KernelRenderers {
             api.register(renderer, Displayable.class, all, all, (value, ctx) -> {
                 api.renderIfRequested(ctx, "text/html", value::html);
                 if (value.chart() != null) { // a value without a plot (an empty sweep) shows its table alone
-                    api.renderIfRequested(ctx, "image/png",
-                            () -> Base64.getEncoder().encodeToString(Display.png(value)));
+                    api.renderIfRequested(
+                            ctx, "image/png", () -> Base64.getEncoder().encodeToString(Display.png(value)));
                 }
                 api.renderIfRequested(ctx, "text/plain", value::text);
             });
         } catch (ReflectiveOperationException e) {
             DONE.remove(renderer);
-            throw new IllegalStateException("this kernel's renderer (" + renderer.getClass().getName()
-                    + ") is not the basekernel API KernelRenderers knows: " + e, e);
+            throw new IllegalStateException(
+                    "this kernel's renderer (" + renderer.getClass().getName()
+                            + ") is not the basekernel API KernelRenderers knows: " + e,
+                    e);
         }
     }
 
@@ -150,8 +151,12 @@ public final class KernelRenderers {
     }
 
     /** The reflective handles on one kernel's display API, found from its renderer's class. */
-    private record Api(ClassLoader loader, Class<?> mimeType, Class<?> renderFunction, Method parseMime,
-                       Method renderIfRequested) {
+    private record Api(
+            ClassLoader loader,
+            Class<?> mimeType,
+            Class<?> renderFunction,
+            Method parseMime,
+            Method renderIfRequested) {
         static Api of(Object renderer) throws ReflectiveOperationException {
             Class<?> rendererClass = renderer.getClass();
             while (!rendererClass.getSimpleName().equals("Renderer") && rendererClass.getSuperclass() != null) {
@@ -162,7 +167,11 @@ public final class KernelRenderers {
             Class<?> mime = Class.forName(display + ".mime.MIMEType", true, loader);
             Class<?> function = Class.forName(display + ".RenderFunction", true, loader);
             Class<?> context = Class.forName(display + ".RenderContext", true, loader);
-            return new Api(loader, mime, function, mime.getMethod("parse", String.class),
+            return new Api(
+                    loader,
+                    mime,
+                    function,
+                    mime.getMethod("parse", String.class),
                     context.getMethod("renderIfRequested", mime, Supplier.class));
         }
 
@@ -174,14 +183,21 @@ public final class KernelRenderers {
             return out;
         }
 
-        <T> void register(Object renderer, Class<T> type, List<String> preferred, List<String> supported,
-                          Render<T> render) throws ReflectiveOperationException {
-            Object registration = renderer.getClass().getMethod("createRegistration", Class.class)
+        <T> void register(
+                Object renderer, Class<T> type, List<String> preferred, List<String> supported, Render<T> render)
+                throws ReflectiveOperationException {
+            Object registration = renderer.getClass()
+                    .getMethod("createRegistration", Class.class)
                     .invoke(renderer, type);
-            Class<?> mimeArray = java.lang.reflect.Array.newInstance(mimeType, 0).getClass();
-            registration = registration.getClass().getMethod("preferring", mimeArray)
+            Class<?> mimeArray =
+                    java.lang.reflect.Array.newInstance(mimeType, 0).getClass();
+            registration = registration
+                    .getClass()
+                    .getMethod("preferring", mimeArray)
                     .invoke(registration, (Object) mimes(preferred));
-            registration = registration.getClass().getMethod("supporting", mimeArray)
+            registration = registration
+                    .getClass()
+                    .getMethod("supporting", mimeArray)
                     .invoke(registration, (Object) mimes(supported));
             Object function = Proxy.newProxyInstance(loader, new Class<?>[] {renderFunction}, (proxy, m, args) -> {
                 switch (m.getName()) {

@@ -44,6 +44,7 @@ public final class LabKernel extends BaseKernel {
     private final Magics magics = new Magics();
     /** IJava's magic syntax: at the start of a line, or inline after {@code =} ({@code List<String> a = %jars x}). */
     private final MagicParser magicParser = new MagicParser("(?:^|(?<==))[ \\t]*%", "%%");
+
     private final CellHistory history = new CellHistory();
     private final LanguageInfo languageInfo;
     private final MavenResolver resolver = new MavenResolver(MavenResolver.defaultLocalRepository());
@@ -56,8 +57,8 @@ public final class LabKernel extends BaseKernel {
         classpath.removeIf(LibrarySources::isSourcesJar);
         classpath.addAll(config.classpath());
         LibrarySources.install();
-        this.evaluator = new CellEvaluator(classpath, config.compilerOptions(), config.timeoutMillis(),
-                System.out, System.err, System.in);
+        this.evaluator = new CellEvaluator(
+                classpath, config.compilerOptions(), config.timeoutMillis(), System.out, System.err, System.in);
         this.languageInfo = new LanguageInfo.Builder("java")
                 .version(Runtime.version().toString())
                 .mimetype("text/x-java-source")
@@ -125,8 +126,13 @@ public final class LabKernel extends BaseKernel {
             result = evalCell(code);
             return result;
         } finally {
-            history.add(cell, code, result == null ? null : String.valueOf(result.getData(
-                    io.github.spencerpark.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN)));
+            history.add(
+                    cell,
+                    code,
+                    result == null
+                            ? null
+                            : String.valueOf(result.getData(
+                                    io.github.spencerpark.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN)));
         }
     }
 
@@ -161,10 +167,11 @@ public final class LabKernel extends BaseKernel {
         try {
             return magics.applyLineMagic(name, args);
         } catch (UndefinedMagicException e) {
-            throw new Notebook.MagicFailed("unknown line magic %" + name + " (this kernel has "
-                    + String.join(", ", LsMagic.LINE) + ")");
+            throw new Notebook.MagicFailed(
+                    "unknown line magic %" + name + " (this kernel has " + String.join(", ", LsMagic.LINE) + ")");
         } catch (Exception e) {
-            throw new Notebook.MagicFailed("%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            throw new Notebook.MagicFailed(
+                    "%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
         }
     }
 
@@ -173,10 +180,11 @@ public final class LabKernel extends BaseKernel {
         try {
             return magics.applyCellMagic(name, args, body);
         } catch (UndefinedMagicException e) {
-            throw new Notebook.MagicFailed("unknown cell magic %%" + name + " (this kernel has "
-                    + String.join(", ", LsMagic.CELL) + ")");
+            throw new Notebook.MagicFailed(
+                    "unknown cell magic %%" + name + " (this kernel has " + String.join(", ", LsMagic.CELL) + ")");
         } catch (Exception e) {
-            throw new Notebook.MagicFailed("%%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            throw new Notebook.MagicFailed(
+                    "%%" + name + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
         }
     }
 
@@ -197,12 +205,16 @@ public final class LabKernel extends BaseKernel {
             var cell = magicParser.parseCellMagic(code);
             if (cell != null) {
                 try {
-                    Object r = magics.applyCellMagic(cell.getMagicCall().getName(), cell.getMagicCall().getArgs(),
+                    Object r = magics.applyCellMagic(
+                            cell.getMagicCall().getName(),
+                            cell.getMagicCall().getArgs(),
                             cell.getMagicCall().getBody());
                     return r == null ? "" : "";
                 } catch (UndefinedMagicException e) {
-                    throw new CellError.MagicError("unknown cell magic %%" + cell.getMagicCall().getName(),
-                            List.of("unknown cell magic %%" + cell.getMagicCall().getName()));
+                    throw new CellError.MagicError(
+                            "unknown cell magic %%" + cell.getMagicCall().getName(),
+                            List.of("unknown cell magic %%"
+                                    + cell.getMagicCall().getName()));
                 } catch (CellError e) {
                     throw e;
                 } catch (Exception e) {
@@ -224,8 +236,9 @@ public final class LabKernel extends BaseKernel {
             try {
                 magics.applyLineMagic(name, ctx.getMagicCall().getArgs());
             } catch (UndefinedMagicException e) {
-                failures.add(new CellError.MagicError("unknown line magic %" + name
-                        + " (this kernel has " + String.join(", ", LsMagic.LINE) + ")", List.of(ctx.getRaw())));
+                failures.add(new CellError.MagicError(
+                        "unknown line magic %" + name + " (this kernel has " + String.join(", ", LsMagic.LINE) + ")",
+                        List.of(ctx.getRaw())));
             } catch (CellError e) {
                 failures.add(e);
             } catch (Exception e) {
@@ -300,8 +313,13 @@ public final class LabKernel extends BaseKernel {
             return lines;
         }
         if (e instanceof UnresolvedReferenceException u) {
-            return List.of(u.getSnippet().source().strip(), "unresolved: "
-                    + evaluator.shell().unresolvedDependencies(u.getSnippet()).collect(Collectors.joining(", ")));
+            return List.of(
+                    u.getSnippet().source().strip(),
+                    "unresolved: "
+                            + evaluator
+                                    .shell()
+                                    .unresolvedDependencies(u.getSnippet())
+                                    .collect(Collectors.joining(", ")));
         }
         return super.formatError(e);
     }
@@ -350,7 +368,9 @@ public final class LabKernel extends BaseKernel {
             return null;
         }
         List<String> options = suggestions.stream()
-                .map(SourceCodeAnalysis.Suggestion::continuation).distinct().collect(Collectors.toList());
+                .map(SourceCodeAnalysis.Suggestion::continuation)
+                .distinct()
+                .collect(Collectors.toList());
         return new ReplacementOptions(options, anchor[0], at);
     }
 

@@ -29,6 +29,7 @@ import java.util.Map;
 final class LibrarySources {
     /** A path list of source folders or jars, for a JVM whose class path holds no sources jar. */
     static final String PROPERTY = "heimdall.lab.sources";
+
     static final String JSHELL_OPENS = "--add-opens=jdk.jshell/jdk.jshell=ALL-UNNAMED";
 
     private static boolean installed;
@@ -44,7 +45,8 @@ final class LibrarySources {
     static List<Path> find() {
         List<Path> out = new ArrayList<>();
         String configured = System.getProperty(PROPERTY);
-        String list = configured != null && !configured.isBlank() ? configured : System.getProperty("java.class.path", "");
+        String list =
+                configured != null && !configured.isBlank() ? configured : System.getProperty("java.class.path", "");
         for (String e : list.split(File.pathSeparator)) {
             if (!e.isBlank() && (configured != null || isSourcesJar(e)) && Files.exists(Path.of(e))) {
                 out.add(Path.of(e));
@@ -63,7 +65,8 @@ final class LibrarySources {
             return false;
         }
         try {
-            Field override = Class.forName("jdk.jshell.SourceCodeAnalysisImpl").getDeclaredField("availableSourcesOverride");
+            Field override =
+                    Class.forName("jdk.jshell.SourceCodeAnalysisImpl").getDeclaredField("availableSourcesOverride");
             override.setAccessible(true);
             List<Path> all = new ArrayList<>(jdkSources());
             all.addAll(library);
@@ -72,7 +75,8 @@ final class LibrarySources {
             return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
             System.err.println("heimdall-lab: JShell on this JDK (" + Runtime.version() + ") does not let the library's"
-                    + " Javadoc in (" + e + "; the JVM needs " + JSHELL_OPENS + "): documentation shows signatures only");
+                    + " Javadoc in (" + e + "; the JVM needs " + JSHELL_OPENS
+                    + "): documentation shows signatures only");
             return false;
         }
     }

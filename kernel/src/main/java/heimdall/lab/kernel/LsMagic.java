@@ -6,8 +6,18 @@ import java.util.List;
 /** {@code %lsmagic}: prints the magics this kernel knows, line magics then cell magics. */
 public final class LsMagic {
     /** Every line magic, as typed. */
-    static final List<String> LINE = List.of("%classpath", "%jars", "%load", "%maven", "%addMavenDependency",
-            "%addMavenDependencies", "%mavenRepo", "%addMavenRepo", "%loadFromPOM", "%time", "%lsmagic");
+    static final List<String> LINE = List.of(
+            "%classpath",
+            "%jars",
+            "%load",
+            "%maven",
+            "%addMavenDependency",
+            "%addMavenDependencies",
+            "%mavenRepo",
+            "%addMavenRepo",
+            "%loadFromPOM",
+            "%time",
+            "%lsmagic");
     /** Every cell magic, as typed. */
     static final List<String> CELL = List.of("%%loadFromPOM", "%%time");
 

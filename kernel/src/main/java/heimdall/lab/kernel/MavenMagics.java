@@ -24,7 +24,9 @@ public final class MavenMagics {
      * {@code %maven}, also under IJava's names {@code %addMavenDependency} and
      * {@code %addMavenDependencies}: the jar files added, artifacts first, each line printed as it is added.
      */
-    @LineMagic(value = "maven", aliases = {"addMavenDependency", "addMavenDependencies"})
+    @LineMagic(
+            value = "maven",
+            aliases = {"addMavenDependency", "addMavenDependencies"})
     public List<String> maven(List<String> args) throws MavenResolver.ResolutionFailed {
         if (args.isEmpty()) {
             throw new IllegalArgumentException("usage: %maven (or %addMavenDependency) groupId:artifactId:version ...");

@@ -48,8 +48,8 @@ final class MavenResolver implements AutoCloseable {
     MavenResolver(Path localRepository) {
         this.localRepository = localRepository;
         // Maven 3.10 reads the same property to relocate Central.
-        String central = System.getProperty(ModelInterpolator.MAVEN_REPO_CENTRAL_KEY,
-                ModelInterpolator.DEFAULT_MAVEN_REPO_CENTRAL_URL);
+        String central = System.getProperty(
+                ModelInterpolator.MAVEN_REPO_CENTRAL_KEY, ModelInterpolator.DEFAULT_MAVEN_REPO_CENTRAL_URL);
         repositories.put("central", remote("central", central));
     }
 
@@ -77,8 +77,8 @@ final class MavenResolver implements AutoCloseable {
      */
     void addRepository(String id, String url) {
         if (!ID.matcher(id).matches() || id.equals(".") || id.equals("..")) {
-            throw new IllegalArgumentException("bad repository id '" + id
-                    + "': letters, digits, '_', '-' and '.' only");
+            throw new IllegalArgumentException(
+                    "bad repository id '" + id + "': letters, digits, '_', '-' and '.' only");
         }
         URI uri;
         try {
@@ -88,19 +88,21 @@ final class MavenResolver implements AutoCloseable {
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
         if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
-            throw new IllegalArgumentException("bad repository URL '" + url
-                    + "': an http:// or https:// URL with a host is required");
+            throw new IllegalArgumentException(
+                    "bad repository URL '" + url + "': an http:// or https:// URL with a host is required");
         }
         repositories.put(id, remote(id, uri.toString()));
     }
 
     private static RemoteRepository remote(String id, String url) {
-        RepositoryPolicy releases = new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_DAILY,
-                RepositoryPolicy.CHECKSUM_POLICY_FAIL);
-        RepositoryPolicy snapshots = new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_ALWAYS,
-                RepositoryPolicy.CHECKSUM_POLICY_FAIL);
+        RepositoryPolicy releases =
+                new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_DAILY, RepositoryPolicy.CHECKSUM_POLICY_FAIL);
+        RepositoryPolicy snapshots = new RepositoryPolicy(
+                true, RepositoryPolicy.UPDATE_POLICY_ALWAYS, RepositoryPolicy.CHECKSUM_POLICY_FAIL);
         return new RemoteRepository.Builder(id, "default", url)
-                .setReleasePolicy(releases).setSnapshotPolicy(snapshots).build();
+                .setReleasePolicy(releases)
+                .setSnapshotPolicy(snapshots)
+                .build();
     }
 
     /**
@@ -114,17 +116,21 @@ final class MavenResolver implements AutoCloseable {
             throw new IllegalArgumentException("bad coordinates '" + coordinates
                     + "': expected groupId:artifactId:version (or groupId:artifactId:extension[:classifier]:version)");
         }
-        String[] names = parts.length == 3 ? new String[] {"groupId", "artifactId", "version"}
-                : parts.length == 4 ? new String[] {"groupId", "artifactId", "extension", "version"}
-                : new String[] {"groupId", "artifactId", "extension", "classifier", "version"};
+        String[] names = parts.length == 3
+                ? new String[] {"groupId", "artifactId", "version"}
+                : parts.length == 4
+                        ? new String[] {"groupId", "artifactId", "extension", "version"}
+                        : new String[] {"groupId", "artifactId", "extension", "classifier", "version"};
         for (int i = 0; i < parts.length; i++) {
             Pattern rule = i == parts.length - 1 ? VERSION : ID;
             String p = parts[i];
             // dots alone would become ".." path segments in the local repository
-            if (!rule.matcher(p).matches() || p.equals(".") || p.equals("..")
+            if (!rule.matcher(p).matches()
+                    || p.equals(".")
+                    || p.equals("..")
                     || (i == 0 && (p.startsWith(".") || p.endsWith(".") || p.contains("..")))) {
-                throw new IllegalArgumentException("bad coordinates '" + coordinates + "': " + names[i]
-                        + " '" + p + "' is not a Maven id");
+                throw new IllegalArgumentException(
+                        "bad coordinates '" + coordinates + "': " + names[i] + " '" + p + "' is not a Maven id");
             }
         }
         return new DefaultArtifact(coordinates);
@@ -138,8 +144,8 @@ final class MavenResolver implements AutoCloseable {
      */
     List<Path> resolve(String coordinates) throws ResolutionFailed {
         Artifact artifact = parse(coordinates);
-        CollectRequest collect = new CollectRequest(new Dependency(artifact, "runtime"),
-                new ArrayList<>(repositories.values()));
+        CollectRequest collect =
+                new CollectRequest(new Dependency(artifact, "runtime"), new ArrayList<>(repositories.values()));
         return resolve(collect, coordinates, repositories());
     }
 
@@ -154,18 +160,20 @@ final class MavenResolver implements AutoCloseable {
     List<Path> resolve(List<Dependency> dependencies, Map<String, String> extra) throws ResolutionFailed {
         MavenResolver own = new MavenResolver(localRepository);
         extra.forEach(own::addRepository);
-        CollectRequest collect = new CollectRequest(dependencies, List.of(), new ArrayList<>(own.repositories.values()));
-        String what = dependencies.stream().map(d -> d.getArtifact().toString())
+        CollectRequest collect =
+                new CollectRequest(dependencies, List.of(), new ArrayList<>(own.repositories.values()));
+        String what = dependencies.stream()
+                .map(d -> d.getArtifact().toString())
                 .collect(java.util.stream.Collectors.joining(", "));
         return resolve(collect, what, own.repositories());
     }
 
     private List<Path> resolve(CollectRequest collect, String coordinates, Map<String, String> asked)
             throws ResolutionFailed {
-        DependencyRequest request = new DependencyRequest(collect,
-                DependencyFilterUtils.classpathFilter("runtime"));
+        DependencyRequest request = new DependencyRequest(collect, DependencyFilterUtils.classpathFilter("runtime"));
         RepositorySystem rs = system();
-        try (CloseableSession session = new SessionBuilderSupplier(rs).get()
+        try (CloseableSession session = new SessionBuilderSupplier(rs)
+                .get()
                 .withLocalRepositoryBaseDirectories(localRepository)
                 .setSystemProperties(System.getProperties())
                 .setIgnoreArtifactDescriptorRepositories(true)
@@ -180,8 +188,8 @@ final class MavenResolver implements AutoCloseable {
             }
             return jars;
         } catch (org.eclipse.aether.RepositoryException e) {
-            throw new ResolutionFailed("cannot resolve " + coordinates + " from "
-                    + String.join(", ", asked.values()) + ": " + reasons(e));
+            throw new ResolutionFailed(
+                    "cannot resolve " + coordinates + " from " + String.join(", ", asked.values()) + ": " + reasons(e));
         }
     }
 

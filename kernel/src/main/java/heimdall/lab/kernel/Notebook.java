@@ -23,7 +23,9 @@ public final class Notebook {
      */
     public static String display(Object value) {
         LabKernel k = kernel();
-        DisplayData data = value instanceof DisplayData d ? new DisplayData(d) : k.getRenderer().render(value);
+        DisplayData data = value instanceof DisplayData d
+                ? new DisplayData(d)
+                : k.getRenderer().render(value);
         return publish(k, data);
     }
 
@@ -41,7 +43,9 @@ public final class Notebook {
     /** Replaces what the display {@code id} shows with {@code value} rendered as its preferred types. */
     public static void updateDisplay(String id, Object value) {
         LabKernel k = kernel();
-        DisplayData data = value instanceof DisplayData d ? new DisplayData(d) : k.getRenderer().render(value);
+        DisplayData data = value instanceof DisplayData d
+                ? new DisplayData(d)
+                : k.getRenderer().render(value);
         k.getIO().display.updateDisplay(requireId(id), data);
     }
 
@@ -95,7 +99,8 @@ public final class Notebook {
     }
 
     private static String publish(LabKernel k, DisplayData data) {
-        String id = data.hasDisplayId() ? data.getDisplayId() : UUID.randomUUID().toString();
+        String id =
+                data.hasDisplayId() ? data.getDisplayId() : UUID.randomUUID().toString();
         data.setDisplayId(id);
         k.display(data);
         return id;
@@ -111,7 +116,8 @@ public final class Notebook {
     private static LabKernel kernel() {
         LabKernel k = LabKernel.instance();
         if (k == null) {
-            throw new IllegalStateException("no heimdall-lab kernel runs in this JVM (these functions are for notebooks)");
+            throw new IllegalStateException(
+                    "no heimdall-lab kernel runs in this JVM (these functions are for notebooks)");
         }
         return k;
     }

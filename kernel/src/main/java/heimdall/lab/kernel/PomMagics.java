@@ -42,6 +42,7 @@ import org.xml.sax.SAXException;
 public final class PomMagics {
     /** IJava's default adds system and import, which name no jar to download: asked for, they are refused. */
     private static final Set<String> DEFAULT_SCOPES = Set.of("compile", "runtime");
+
     private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}]*)}");
     private static final String FRAGMENT = "heimdall-pom-fragment";
 
@@ -92,7 +93,8 @@ public final class PomMagics {
             if (!scopes.contains(scope)) {
                 continue;
             }
-            String coordinates = required(d, "groupId", properties, where) + ":" + required(d, "artifactId", properties, where)
+            String coordinates = required(d, "groupId", properties, where) + ":"
+                    + required(d, "artifactId", properties, where)
                     + ":" + optional(d, "type", properties, where, "jar")
                     + (text(d, "classifier") == null ? "" : ":" + optional(d, "classifier", properties, where, ""))
                     + ":" + required(d, "version", properties, where);
@@ -102,8 +104,11 @@ public final class PomMagics {
             }
             List<Exclusion> exclusions = new ArrayList<>();
             for (Element x : nested(d, "exclusions", "exclusion")) {
-                exclusions.add(new Exclusion(required(x, "groupId", properties, where),
-                        required(x, "artifactId", properties, where), "*", "*"));
+                exclusions.add(new Exclusion(
+                        required(x, "groupId", properties, where),
+                        required(x, "artifactId", properties, where),
+                        "*",
+                        "*"));
             }
             dependencies.add(new Dependency(MavenResolver.parse(coordinates), "runtime", false, exclusions));
         }
@@ -115,8 +120,9 @@ public final class PomMagics {
             addToClasspath.accept(jar.toString());
             added.add(jar.toString());
         }
-        System.out.println("loadFromPOM: " + dependencies.size() + (dependencies.size() == 1 ? " dependency, " : " dependencies, ")
-                + added.size() + (added.size() == 1 ? " jar" : " jars"));
+        System.out.println(
+                "loadFromPOM: " + dependencies.size() + (dependencies.size() == 1 ? " dependency, " : " dependencies, ")
+                        + added.size() + (added.size() == 1 ? " jar" : " jars"));
         added.forEach(j -> System.out.println("  " + j));
         return added;
     }
@@ -127,10 +133,11 @@ public final class PomMagics {
         boolean whole = body.startsWith("<?xml") || body.startsWith("<project");
         String text = whole ? body : "<" + FRAGMENT + ">" + body + "</" + FRAGMENT + ">";
         try {
-            Element root = builder().parse(new InputSource(new StringReader(text))).getDocumentElement();
+            Element root =
+                    builder().parse(new InputSource(new StringReader(text))).getDocumentElement();
             if (whole && !root.getTagName().equals("project")) {
-                throw new IllegalArgumentException(where + ": the POM's root element is <" + root.getTagName()
-                        + ">, not <project>");
+                throw new IllegalArgumentException(
+                        where + ": the POM's root element is <" + root.getTagName() + ">, not <project>");
             }
             return root;
         } catch (SAXException e) {
@@ -191,8 +198,8 @@ public final class PomMagics {
         return interpolate(v, properties, where, name);
     }
 
-    private static String optional(Element parent, String name, Map<String, String> properties, String where,
-                                   String otherwise) {
+    private static String optional(
+            Element parent, String name, Map<String, String> properties, String where, String otherwise) {
         String v = text(parent, name);
         return v == null || v.isEmpty() ? otherwise : interpolate(v, properties, where, name);
     }
@@ -203,8 +210,8 @@ public final class PomMagics {
         while (m.find()) {
             String v = properties.get(m.group(1));
             if (v == null || v.contains("${")) {
-                throw new IllegalArgumentException(where + ": <" + field + "> " + value + ": no property "
-                        + m.group(1) + " in the POM's <properties>");
+                throw new IllegalArgumentException(where + ": <" + field + "> " + value + ": no property " + m.group(1)
+                        + " in the POM's <properties>");
             }
             m.appendReplacement(out, Matcher.quoteReplacement(v));
         }

@@ -39,16 +39,16 @@ final class TimeMagic {
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (isMagic(line, "%time")) {
-                return new Split(join(lines, 0, i), line.substring("%time".length()).strip(),
-                        join(lines, i + 1, lines.size()));
+                return new Split(
+                        join(lines, 0, i), line.substring("%time".length()).strip(), join(lines, i + 1, lines.size()));
             }
         }
         return null;
     }
 
     private static boolean isMagic(String line, String name) {
-        return line.startsWith(name) && (line.length() == name.length()
-                || Character.isWhitespace(line.charAt(name.length())));
+        return line.startsWith(name)
+                && (line.length() == name.length() || Character.isWhitespace(line.charAt(name.length())));
     }
 
     private static String join(List<String> lines, int from, int to) {
@@ -58,8 +58,9 @@ final class TimeMagic {
     /** Runs the three parts in order, timing the middle one; the times go to {@code out} even when it fails. */
     static DisplayData run(Split split, Eval eval, PrintStream out) throws Exception {
         if (split.timed().isBlank()) {
-            throw new CellError.MagicError("%time needs code to time: %time EXPRESSION, or %%time as the first line "
-                    + "of a cell", List.of("usage: %time EXPRESSION   |   %%time (first line), then the cell"));
+            throw new CellError.MagicError(
+                    "%time needs code to time: %time EXPRESSION, or %%time as the first line " + "of a cell",
+                    List.of("usage: %time EXPRESSION   |   %%time (first line), then the cell"));
         }
         DisplayData value = split.before().isBlank() ? null : eval.eval(split.before());
         long cpu0 = processCpuNanos();

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * output) or has no executed copy at all.
  */
 class CheckExecutedTest {
-    static final Path SCRIPT = Path.of("../notebooks/check_executed.py").toAbsolutePath().normalize();
+    static final Path SCRIPT =
+            Path.of("../notebooks/check_executed.py").toAbsolutePath().normalize();
 
     record Outcome(int exit, String text) {}
 
@@ -31,18 +32,22 @@ class CheckExecutedTest {
         Path src = Files.createDirectories(tmp.resolve("src"));
         String table = output("display_data", "\"text/html\": \"<table><tr><td>1</td></tr></table>\"");
         String png = output("display_data", "\"image/png\": \"iVBORw0KGgo=\"");
-        String error = "{\"output_type\": \"error\", \"ename\": \"EvalException\", \"evalue\": \"boom\", \"traceback\": []}";
+        String error =
+                "{\"output_type\": \"error\", \"ename\": \"EvalException\", \"evalue\": \"boom\", \"traceback\": []}";
         write(out.resolve("good.ipynb"), cell(1, table, png));
         write(out.resolve("noplot.ipynb"), cell(1, table));
         write(out.resolve("notable.ipynb"), cell(1, png));
         write(out.resolve("error.ipynb"), cell(1, table, png) + "," + cell(2, error));
         write(out.resolve("unrun.ipynb"), cell(1, table, png) + "," + cell(null));
-        String finding = "{\"output_type\": \"stream\", \"name\": \"stdout\", \"text\": [\"x\\n\", \"Finding: 7 ns [4, 9]\\n\"]}";
+        String finding =
+                "{\"output_type\": \"stream\", \"name\": \"stdout\", \"text\": [\"x\\n\", \"Finding: 7 ns [4, 9]\\n\"]}";
         write(out.resolve("found.ipynb"), findingCell(1, finding) + "," + cell(2, table, png));
         write(out.resolve("lost.ipynb"), findingCell(1) + "," + cell(2, table, png));
-        Files.writeString(out.resolve("noquestion.ipynb"), "{\"cells\": [" + cell(1, table, png)
-                + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
-        for (String name : List.of("good", "noplot", "notable", "error", "unrun", "found", "lost", "noquestion", "failed")) {
+        Files.writeString(
+                out.resolve("noquestion.ipynb"),
+                "{\"cells\": [" + cell(1, table, png) + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+        for (String name :
+                List.of("good", "noplot", "notable", "error", "unrun", "found", "lost", "noquestion", "failed")) {
             write(src.resolve(name + ".ipynb"), cell(null));
         }
 
@@ -69,8 +74,12 @@ class CheckExecutedTest {
         assertTrue(t.contains("failed.ipynb: no executed copy"), t);
 
         // notebooks/run NAME.ipynb: the named copies are expected, a missing one named
-        Outcome named = run(python, List.of("--expect", out.resolve("found.ipynb").toString(),
-                out.resolve("failed.ipynb").toString()));
+        Outcome named = run(
+                python,
+                List.of(
+                        "--expect",
+                        out.resolve("found.ipynb").toString(),
+                        out.resolve("failed.ipynb").toString()));
         assertEquals(1, named.exit(), named.text());
         assertTrue(named.text().contains("found.ipynb: ok, 1 finding(s)"), named.text());
         assertTrue(named.text().contains("failed.ipynb: no executed copy (its execution failed)"), named.text());
@@ -83,8 +92,9 @@ class CheckExecutedTest {
     @Test
     void aShowsCellNeedsTableAndPngInOneOutputAndEveryTypeIsShown(@TempDir Path tmp) throws Exception {
         Path python = JupyterPython.require();
-        String rich = output("execute_result", "\"text/html\": \"<table><tr><td>1</td></tr></table>\", "
-                + "\"image/png\": \"iVBORw0KGgo=\"");
+        String rich = output(
+                "execute_result",
+                "\"text/html\": \"<table><tr><td>1</td></tr></table>\", " + "\"image/png\": \"iVBORw0KGgo=\"");
         String table = output("execute_result", "\"text/html\": \"<table><tr><td>1</td></tr></table>\"");
         String png = output("display_data", "\"image/png\": \"iVBORw0KGgo=\"");
         Path good = tmp.resolve("good.ipynb");
@@ -95,11 +105,14 @@ class CheckExecutedTest {
         Outcome ok = run(python, List.of("--shows", "Measurement,Sweep", good.toString()));
         assertEquals(0, ok.exit(), ok.text());
 
-        Outcome bad = run(python, List.of("--shows", "Measurement,FloorView,Stepper", good.toString(),
-                split.toString()));
+        Outcome bad =
+                run(python, List.of("--shows", "Measurement,FloorView,Stepper", good.toString(), split.toString()));
         assertEquals(1, bad.exit(), bad.text());
-        assertTrue(bad.text().contains(
-                "split.ipynb: cell 0: FloorView left as the last expression shows no table with a PNG"), bad.text());
+        assertTrue(
+                bad.text()
+                        .contains(
+                                "split.ipynb: cell 0: FloorView left as the last expression shows no table with a PNG"),
+                bad.text());
         assertTrue(bad.text().contains("no cell shows FloorView, Stepper as a table with a PNG"), bad.text());
     }
 
@@ -137,8 +150,11 @@ class CheckExecutedTest {
 
     /** A notebook: its question (a markdown cell, cell 0), then the cells given. */
     private static void write(Path file, String cells) throws Exception {
-        String question = "{\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\"# T\\n\", \"**Question.** Q?\"]}";
-        Files.writeString(file, "{\"cells\": [" + question + "," + cells
-                + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
+        String question =
+                "{\"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\"# T\\n\", \"**Question.** Q?\"]}";
+        Files.writeString(
+                file,
+                "{\"cells\": [" + question + "," + cells
+                        + "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}");
     }
 }

@@ -22,9 +22,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ctrl-C in the jshell tool as {@code ./lab jshell} starts it ({@code --execution heimdall}: snippets in
@@ -47,20 +47,28 @@ class JShellInterruptTest {
                 Map.of("prompts", 2),
                 Map.of("send", "\"alive \" + (1 + 1)"),
                 Map.of("prompts", 3),
-                Map.of("send", "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
-                        + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
-                        + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\""
-                        + out + "\")), System.out::println)"),
+                Map.of(
+                        "send",
+                        "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
+                                + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
+                                + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\""
+                                + out + "\")), System.out::println)"),
                 Map.of("ctrl_c_after", "[8/"),
                 Map.of("prompts", 4),
-                Map.of("send", "\"runners: \" + ProcessHandle.current().descendants()"
-                        + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()"),
+                Map.of(
+                        "send",
+                        "\"runners: \" + ProcessHandle.current().descendants()"
+                                + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()"),
                 Map.of("prompts", 5));
         String printed = drive(tmp, argv, steps, 400);
-        assertTrue(printed.contains("\"alive 2\""), "jshell answers after the spinning snippet was stopped:\n" + printed);
-        assertTrue(printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"), printed);
+        assertTrue(
+                printed.contains("\"alive 2\""), "jshell answers after the spinning snippet was stopped:\n" + printed);
+        assertTrue(
+                printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"),
+                printed);
         assertTrue(printed.contains("\"runners: 0\""), "no heimdall-runner outlives the stop:\n" + printed);
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertNull(top.get("signal"));
         List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
@@ -94,12 +102,16 @@ class JShellInterruptTest {
             double delay = Math.round(random.nextDouble() * 4000) / 1000.0;
             delays.add(delay);
             // a fresh variable each time: a failed redeclaration of one would leave the last value
-            steps.add(Map.of("send", "var m" + i + " = heimdall.lab.explore.Lab.measure(\"getppid\").under(p).runs(3)"
-                    + ".calls(2_000_000).run()"));
+            steps.add(Map.of(
+                    "send",
+                    "var m" + i + " = heimdall.lab.explore.Lab.measure(\"getppid\").under(p).runs(3)"
+                            + ".calls(2_000_000).run()"));
             steps.add(Map.of("ctrl_c_after", "", "delay", delay)); // jline echoes the line with escapes between
             steps.add(Map.of("wait_for", PROMPT));
-            steps.add(Map.of("send", "System.out.println(\"CH\" + \"ECK \" + (m" + i + " == null ? \"null\""
-                    + " : m" + i + ".interrupted() + \" \" + m" + i + ".runs().size()))"));
+            steps.add(Map.of(
+                    "send",
+                    "System.out.println(\"CH\" + \"ECK \" + (m" + i + " == null ? \"null\"" + " : m" + i
+                            + ".interrupted() + \" \" + m" + i + ".runs().size()))"));
             steps.add(Map.of("wait_for", "CHECK "));
             steps.add(Map.of("wait_for", PROMPT));
         }
@@ -113,11 +125,15 @@ class JShellInterruptTest {
             String segment = printed.substring(from, check.start());
             String got = check.group(1);
             if (got.equals("null")) {
-                assertTrue(segment.contains("heimdall.lab.bench.Interruption$Stopped"),
+                assertTrue(
+                        segment.contains("heimdall.lab.bench.Interruption$Stopped"),
                         "moment " + seen + ": m is null and jshell said nothing about a stop; " + why);
                 stopped++;
             } else {
-                assertTrue(Pattern.compile("m" + seen + " ==> \\S").matcher(segment).find(),
+                assertTrue(
+                        Pattern.compile("m" + seen + " ==> \\S")
+                                .matcher(segment)
+                                .find(),
                         "moment " + seen + ": m holds a value jshell did not show; " + why);
                 if (got.startsWith("true")) {
                     assertTrue(segment.contains("interrupted"), "moment " + seen + ": not marked; " + why);
@@ -143,7 +159,10 @@ class JShellInterruptTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void tabTabShowsTheLibrarysJavadoc(@TempDir Path tmp) throws Exception {
         List<Object> argv = new ArrayList<>(jshell(Path.of(System.getProperty("java.home"))));
-        argv.add(1, "-J-Dheimdall.lab.sources=" + Path.of("../lib/src/main/java").toAbsolutePath().normalize());
+        argv.add(
+                1,
+                "-J-Dheimdall.lab.sources="
+                        + Path.of("../lib/src/main/java").toAbsolutePath().normalize());
         argv.add(1, "-J" + LibrarySources.JSHELL_OPENS);
         List<Map<String, Object>> steps = List.of(
                 Map.of("prompts", 1),
@@ -164,23 +183,35 @@ class JShellInterruptTest {
         List<Path> out = new ArrayList<>();
         out.add(Path.of(System.getProperty("java.home")));
         String configured = System.getenv("LAB_JDK21");
-        Path jdk21 = Path.of(configured != null && !configured.isBlank() ? configured : "/usr/lib/jvm/java-21-openjdk-amd64");
+        Path jdk21 = Path.of(
+                configured != null && !configured.isBlank() ? configured : "/usr/lib/jvm/java-21-openjdk-amd64");
         if (Files.isExecutable(jdk21.resolve("bin/jshell"))) {
             out.add(jdk21);
         } else {
-            System.err.println("JShellInterruptTest: NOTE: no JDK 21 at " + jdk21 + " (LAB_JDK21; Debian 12 packages none and"
-                    + " trixie's openjdk-21 needs glibc 2.38): Ctrl-C in jshell was checked on JDK "
-                    + Runtime.version().feature() + " only in this pass");
+            System.err.println(
+                    "JShellInterruptTest: NOTE: no JDK 21 at " + jdk21 + " (LAB_JDK21; Debian 12 packages none and"
+                            + " trixie's openjdk-21 needs glibc 2.38): Ctrl-C in jshell was checked on JDK "
+                            + Runtime.version().feature() + " only in this pass");
         }
         return out;
     }
 
     /** jshell of {@code jdk} as {@code ./lab jshell} starts it, on the test class path. */
     private static List<Object> jshell(Path jdk) throws IOException {
-        String cp = KernelProtocolTest.testClasspath().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        return List.of(jdk.resolve("bin/jshell").toString(),
-                "--class-path", cp, "-J--class-path", "-J" + cp, "-J--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-J--add-modules=jdk.unsupported", "-J-Djava.awt.headless=true", "--execution", JShellExecution.NAME);
+        String cp = KernelProtocolTest.testClasspath().stream()
+                .map(Path::toString)
+                .collect(Collectors.joining(File.pathSeparator));
+        return List.of(
+                jdk.resolve("bin/jshell").toString(),
+                "--class-path",
+                cp,
+                "-J--class-path",
+                "-J" + cp,
+                "-J--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-J--add-modules=jdk.unsupported",
+                "-J-Djava.awt.headless=true",
+                "--execution",
+                JShellExecution.NAME);
     }
 
     /** Runs drive_jshell.py over {@code steps}; what jshell printed. */
@@ -193,6 +224,8 @@ class JShellInterruptTest {
             Files.copy(in, driver);
         }
         return KernelProtocolTest.run(
-                new ProcessBuilder(JupyterPython.require().toString(), driver.toString(), spec.toString()), seconds).out();
+                        new ProcessBuilder(JupyterPython.require().toString(), driver.toString(), spec.toString()),
+                        seconds)
+                .out();
     }
 }

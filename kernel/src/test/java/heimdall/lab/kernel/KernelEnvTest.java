@@ -29,11 +29,16 @@ class KernelEnvTest {
         Files.createFile(dir.resolve("a.jar"));
         Files.createFile(dir.resolve("s.jsh"));
         KernelEnv env = KernelEnv.from(Map.of(
-                "IJAVA_CLASSPATH", dir + "/*.jar:" + dir,
-                "IJAVA_STARTUP_SCRIPTS_PATH", dir + "/*.jsh",
-                "IJAVA_COMPILER_OPTS", " -parameters   -Xlint:all ",
-                "JJAVA_TIMEOUT", "5"));
-        assertEquals(List.of(dir.resolve("a.jar").toString(), dir.resolve("b.jar").toString(), dir.toString()),
+                "IJAVA_CLASSPATH",
+                dir + "/*.jar:" + dir,
+                "IJAVA_STARTUP_SCRIPTS_PATH",
+                dir + "/*.jsh",
+                "IJAVA_COMPILER_OPTS",
+                " -parameters   -Xlint:all ",
+                "JJAVA_TIMEOUT",
+                "5"));
+        assertEquals(
+                List.of(dir.resolve("a.jar").toString(), dir.resolve("b.jar").toString(), dir.toString()),
                 env.classpath());
         assertEquals(List.of(dir.resolve("s.jsh")), env.startupScripts());
         assertEquals(List.of("-parameters", "-Xlint:all"), env.compilerOptions());
@@ -42,9 +47,11 @@ class KernelEnvTest {
 
     @Test
     void aPatternMatchingNothingIsAnError(@TempDir Path dir) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> KernelEnv.from(Map.of("IJAVA_CLASSPATH", dir + "/missing/*.jar")));
-        assertTrue(e.getMessage().startsWith("IJAVA_CLASSPATH: ") && e.getMessage().contains("matches no path"),
+        assertTrue(
+                e.getMessage().startsWith("IJAVA_CLASSPATH: ") && e.getMessage().contains("matches no path"),
                 e.getMessage());
     }
 }

@@ -5,19 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.testing.JupyterPython;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import heimdall.lab.testing.JupyterPython;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.LinkOption;
-import com.sun.net.httpserver.HttpServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,13 +37,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the real kernel: installs its kernelspec into a temporary prefix, starts it with jupyter_client
- * (the Python notebooks/run uses: {@link JupyterPython}) and executes cells over ZeroMQ, then checks the messages that came back.
+ * (the Python notebooks/run uses: {@link JupyterPython}) and executes cells over ZeroMQ, then checks the messages that
+ * came back.
  */
 class KernelProtocolTest {
     static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     @TempDir
     static Path tmp;
+
     static JsonNode cells;
     static Path jar;
 
@@ -126,6 +128,7 @@ class KernelProtocolTest {
     };
     /** A group id of this run's own, so the artifacts it puts into ~/.m2/repository can be removed. */
     static final String GROUP = "heimdall.test.r" + Long.toHexString(new java.security.SecureRandom().nextLong() >>> 1);
+
     static HttpServer repoServer;
 
     @BeforeAll
@@ -141,20 +144,27 @@ class KernelProtocolTest {
         repoServer = serve(repo);
         String repoUrl = "http://127.0.0.1:" + repoServer.getAddress().getPort() + "/repo/";
         Path prefix = tmp.resolve("prefix");
-        KernelInstall.install(Files.createDirectories(KernelInstall.specDir(prefix, "heimdall-lab-test")),
-                testClasspath());
-        JsonNode spec = new ObjectMapper().readTree(KernelInstall.specDir(prefix, "heimdall-lab-test")
-                .resolve("kernel.json").toFile());
+        KernelInstall.install(
+                Files.createDirectories(KernelInstall.specDir(prefix, "heimdall-lab-test")), testClasspath());
+        JsonNode spec = new ObjectMapper()
+                .readTree(KernelInstall.specDir(prefix, "heimdall-lab-test")
+                        .resolve("kernel.json")
+                        .toFile());
         assertEquals("Java (heimdall-lab)", spec.get("display_name").asText());
         assertEquals("java", spec.get("language").asText());
-        assertEquals("{connection_file}", spec.get("argv").get(spec.get("argv").size() - 1).asText());
+        assertEquals(
+                "{connection_file}",
+                spec.get("argv").get(spec.get("argv").size() - 1).asText());
         assertTrue(spec.get("argv").toString().contains("--add-opens=java.base/java.nio=ALL-UNNAMED"));
 
         List<String> code = new ArrayList<>();
         for (String c : CODE) {
-            code.add(c.replace("LOADFILE", loadFile.toString()).replace("JAR", jar.toString())
-                    .replace("NOPE", tmp.resolve("nope").toString()).replace("REPOURL", repoUrl)
-                    .replace("RGROUP", GROUP).replace("STOPDIR", tmp.resolve("stopped").toString()));
+            code.add(c.replace("LOADFILE", loadFile.toString())
+                    .replace("JAR", jar.toString())
+                    .replace("NOPE", tmp.resolve("nope").toString())
+                    .replace("REPOURL", repoUrl)
+                    .replace("RGROUP", GROUP)
+                    .replace("STOPDIR", tmp.resolve("stopped").toString()));
         }
         Path cellsFile = tmp.resolve("cells.json");
         new ObjectMapper().writeValue(cellsFile.toFile(), code);
@@ -278,13 +288,18 @@ class KernelProtocolTest {
         JsonNode e = only(34, "error");
         assertEquals("EvaluationStopped", e.get("ename").asText(), e.toString());
         String printed = outputs(34, "stream").toString();
-        assertTrue(printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"), printed);
-        Map<String, Object> top = new ObjectMapper().readValue(tmp.resolve("stopped/summary.json").toFile(), Map.class);
+        assertTrue(
+                printed.contains("floor-cost: interrupted (notebook/jshell interrupt); writing what was measured"),
+                printed);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(tmp.resolve("stopped/summary.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("interrupted (notebook/jshell interrupt)", top.get("interruption"));
         assertNull(top.get("signal"), "no signal: a notebook interrupt");
         List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
-        assertTrue(rows.stream().anyMatch(r -> (Integer) r.get("runs_completed") + (Integer) r.get("runs_none_completed") > 0),
+        assertTrue(
+                rows.stream()
+                        .anyMatch(r -> (Integer) r.get("runs_completed") + (Integer) r.get("runs_none_completed") > 0),
                 "some runs (filtered or baseline) were kept: " + rows);
         assertTrue(rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("interrupted"))), "rows marked");
         assertEquals("runners: 0", data(35, "execute_result", "text/plain"), "no heimdall-runner outlives the stop");
@@ -315,8 +330,11 @@ class KernelProtocolTest {
             }
         }
         // heimdall/test and heimdall, when this run made them and nothing else is in them
-        for (Path p = mine.getParent(); p != null && p.startsWith(MavenResolver.defaultLocalRepository())
-                && !p.equals(MavenResolver.defaultLocalRepository()); p = p.getParent()) {
+        for (Path p = mine.getParent();
+                p != null
+                        && p.startsWith(MavenResolver.defaultLocalRepository())
+                        && !p.equals(MavenResolver.defaultLocalRepository());
+                p = p.getParent()) {
             try (var rest = Files.list(p)) {
                 if (rest.findAny().isPresent()) {
                     break;
@@ -335,10 +353,14 @@ class KernelProtocolTest {
         String printed = stdout(19);
         assertTrue(printed.contains("org.apache.commons:commons-text:1.12.0: 2 jars"), printed);
         Path local = MavenResolver.defaultLocalRepository();
-        assertTrue(printed.contains(local.resolve("org/apache/commons/commons-text/1.12.0/commons-text-1.12.0.jar")
-                .toString()), printed);
-        assertTrue(printed.contains(local.resolve("org/apache/commons/commons-lang3/3.14.0/commons-lang3-3.14.0.jar")
-                .toString()), "the transitive dependency: " + printed);
+        assertTrue(
+                printed.contains(local.resolve("org/apache/commons/commons-text/1.12.0/commons-text-1.12.0.jar")
+                        .toString()),
+                printed);
+        assertTrue(
+                printed.contains(local.resolve("org/apache/commons/commons-lang3/3.14.0/commons-lang3-3.14.0.jar")
+                        .toString()),
+                "the transitive dependency: " + printed);
     }
 
     @Test
@@ -349,7 +371,8 @@ class KernelProtocolTest {
         assertTrue(bad.get("evalue").asText().contains("bad coordinates 'nonsense'"), bad.toString());
         JsonNode missing = only(21, "error");
         assertEquals("MagicError", missing.get("ename").asText());
-        assertTrue(missing.get("evalue").asText().contains("cannot resolve " + GROUP + ":no-such-artifact:1.0"),
+        assertTrue(
+                missing.get("evalue").asText().contains("cannot resolve " + GROUP + ":no-such-artifact:1.0"),
                 missing.toString());
         assertEquals("Still Here", data(22, "execute_result", "text/plain"));
     }
@@ -366,14 +389,17 @@ class KernelProtocolTest {
     void mavenRepoAddsARepositoryThatMavenThenResolvesFrom() {
         assertEquals("ok", cells.get(25).get("status").asText(), cells.get(25).toString());
         assertEquals("hello, repo", data(25, "execute_result", "text/plain"));
-        assertTrue(Files.isRegularFile(MavenResolver.defaultLocalRepository()
-                .resolve(GROUP.replace('.', '/') + "/greeter/1.0/greeter-1.0.jar")), "cached in the local repository");
+        assertTrue(
+                Files.isRegularFile(MavenResolver.defaultLocalRepository()
+                        .resolve(GROUP.replace('.', '/') + "/greeter/1.0/greeter-1.0.jar")),
+                "cached in the local repository");
     }
 
     @Test
     void timeLineMagicTimesAnExpressionAndKeepsItsValue() {
         String printed = stdout(26);
-        assertTrue(printed.matches("(?s)CPU time: [0-9.]+ (s|ms|µs) \\(kernel process\\)\nWall time: [0-9.]+ (s|ms|µs)\n"),
+        assertTrue(
+                printed.matches("(?s)CPU time: [0-9.]+ (s|ms|µs) \\(kernel process\\)\nWall time: [0-9.]+ (s|ms|µs)\n"),
                 printed);
         assertEquals("42", data(26, "execute_result", "text/plain"));
         JsonNode usage = only(33, "error");
@@ -383,7 +409,8 @@ class KernelProtocolTest {
     @Test
     void timeCellMagicTimesTheWholeCell() {
         String printed = stdout(27);
-        java.util.regex.Matcher wall = java.util.regex.Pattern.compile("Wall time: ([0-9.]+) (s|ms)").matcher(printed);
+        java.util.regex.Matcher wall =
+                java.util.regex.Pattern.compile("Wall time: ([0-9.]+) (s|ms)").matcher(printed);
         assertTrue(wall.find(), printed);
         double ms = Double.parseDouble(wall.group(1)) * (wall.group(2).equals("s") ? 1000 : 1);
         assertTrue(ms >= 300, "the cell slept 300 ms: " + printed);
@@ -393,8 +420,19 @@ class KernelProtocolTest {
     @Test
     void lsmagicListsEveryMagic() {
         String printed = stdout(28);
-        for (String m : List.of("%classpath", "%jars", "%load", "%maven", "%mavenRepo", "%time", "%lsmagic", "%%time",
-                "%addMavenDependency", "%addMavenRepo", "%loadFromPOM", "%%loadFromPOM")) {
+        for (String m : List.of(
+                "%classpath",
+                "%jars",
+                "%load",
+                "%maven",
+                "%mavenRepo",
+                "%time",
+                "%lsmagic",
+                "%%time",
+                "%addMavenDependency",
+                "%addMavenRepo",
+                "%loadFromPOM",
+                "%%loadFromPOM")) {
             assertTrue(List.of(printed.split("\\s+")).contains(m), m + " in " + printed);
         }
     }
@@ -405,7 +443,8 @@ class KernelProtocolTest {
         assertEquals("ok", max.get("status").asText(), max.toString());
         assertTrue(max.get("found").asBoolean(), max.toString());
         String text = max.get("data").get("text/plain").asText();
-        assertTrue(text.contains("int Math.max(int a, int b)") && text.contains("double Math.max(double a, double b)"),
+        assertTrue(
+                text.contains("int Math.max(int a, int b)") && text.contains("double Math.max(double a, double b)"),
                 text);
         JsonNode substring = cells.get(30).get("inspect");
         assertTrue(substring.get("found").asBoolean(), substring.toString());
@@ -423,8 +462,10 @@ class KernelProtocolTest {
 
     @Test
     void kernelRenderersRegistersWithTheRunningKernel() {
-        assertEquals("Tablesaw tables as text/html, XChart charts as image/png: registered with "
-                + "heimdall.lab.kernel.LabKernel", data(32, "execute_result", "text/plain"));
+        assertEquals(
+                "Tablesaw tables as text/html, XChart charts as image/png: registered with "
+                        + "heimdall.lab.kernel.LabKernel",
+                data(32, "execute_result", "text/plain"));
     }
 
     // --- IJava's and JJava's notebook API
@@ -442,7 +483,9 @@ class KernelProtocolTest {
         assertEquals("first", first.get("data").get("text/plain").asText());
         JsonNode second = only(38, "update_display_data");
         assertEquals("second", second.get("data").get("text/plain").asText());
-        assertEquals(first.get("transient").get("display_id"), second.get("transient").get("display_id"));
+        assertEquals(
+                first.get("transient").get("display_id"),
+                second.get("transient").get("display_id"));
     }
 
     @Test
@@ -467,11 +510,15 @@ class KernelProtocolTest {
 
     @Test
     void addMavenDependencyAndLoadFromPomResolveWithMaven() {
-        assertEquals("true", data(44, "execute_result", "text/plain"), cells.get(44).toString());
-        assertEquals("cba", data(45, "execute_result", "text/plain"), cells.get(45).toString());
+        assertEquals(
+                "true", data(44, "execute_result", "text/plain"), cells.get(44).toString());
+        assertEquals(
+                "cba", data(45, "execute_result", "text/plain"), cells.get(45).toString());
         assertEquals("ok", cells.get(46).get("status").asText(), cells.get(46).toString());
         assertTrue(stdout(46).contains("loadFromPOM: 1 dependency, 1 jar"), stdout(46));
-        assertEquals("hello, pom", data(47, "execute_result", "text/plain"),
+        assertEquals(
+                "hello, pom",
+                data(47, "execute_result", "text/plain"),
                 "the POM's own repository and ${property} were used");
         JsonNode e = only(48, "error");
         assertEquals("MagicError", e.get("ename").asText(), e.toString());
@@ -512,7 +559,8 @@ class KernelProtocolTest {
         JsonNode measure = cells.get(56).get("inspect");
         assertTrue(measure.get("found").asBoolean(), measure.toString());
         String text = measure.get("data").get("text/plain").asText();
-        assertTrue(text.contains("Measure Lab.measure(String call)") && text.contains("Measures a call by name"),
+        assertTrue(
+                text.contains("Measure Lab.measure(String call)") && text.contains("Measures a call by name"),
                 "the library's Javadoc, from its sources jar: " + text);
     }
 
@@ -527,8 +575,10 @@ class KernelProtocolTest {
     static Path mavenRepo(Path root, Path jar, String artifact) throws Exception {
         Path dir = Files.createDirectories(root.resolve(GROUP.replace('.', '/')).resolve(artifact + "/1.0"));
         Files.copy(jar, dir.resolve(artifact + "-1.0.jar"));
-        Files.writeString(dir.resolve(artifact + "-1.0.pom"), "<project><modelVersion>4.0.0</modelVersion><groupId>"
-                + GROUP + "</groupId><artifactId>" + artifact + "</artifactId><version>1.0</version></project>\n");
+        Files.writeString(
+                dir.resolve(artifact + "-1.0.pom"),
+                "<project><modelVersion>4.0.0</modelVersion><groupId>" + GROUP + "</groupId><artifactId>" + artifact
+                        + "</artifactId><version>1.0</version></project>\n");
         for (String f : List.of(artifact + "-1.0.jar", artifact + "-1.0.pom")) {
             byte[] sha1 = java.security.MessageDigest.getInstance("SHA-1").digest(Files.readAllBytes(dir.resolve(f)));
             Files.writeString(dir.resolve(f + ".sha1"), java.util.HexFormat.of().formatHex(sha1));
@@ -542,9 +592,11 @@ class KernelProtocolTest {
         Path base = root.toRealPath();
         server.createContext("/repo/", exchange -> {
             try (exchange) {
-                Path file = base.resolve(exchange.getRequestURI().getPath().substring("/repo/".length())).normalize();
+                Path file = base.resolve(exchange.getRequestURI().getPath().substring("/repo/".length()))
+                        .normalize();
                 boolean head = exchange.getRequestMethod().equals("HEAD");
-                if (!file.startsWith(base) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                if (!file.startsWith(base)
+                        || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                         || !(head || exchange.getRequestMethod().equals("GET"))) {
                     exchange.sendResponseHeaders(404, -1);
                     return;
@@ -603,7 +655,8 @@ class KernelProtocolTest {
     static List<Path> testClasspath() throws IOException {
         List<Path> cp = new ArrayList<>();
         cp.add(Path.of("target/classes").toAbsolutePath());
-        for (String e : Files.readString(Path.of("target/runtime-classpath.txt")).trim().split(java.io.File.pathSeparator)) {
+        for (String e :
+                Files.readString(Path.of("target/runtime-classpath.txt")).trim().split(java.io.File.pathSeparator)) {
             if (!e.isBlank()) {
                 cp.add(Path.of(e));
             }
@@ -614,8 +667,10 @@ class KernelProtocolTest {
     /** A jar with one class, PKG.Greeter, compiled here so the test depends on nothing prebuilt. */
     static Path tinyJar(Path dir, String pkg) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src/" + pkg)).resolve("Greeter.java");
-        Files.writeString(src, "package " + pkg + "; public class Greeter { public String greet(String who) "
-                + "{ return \"hello, \" + who; } }");
+        Files.writeString(
+                src,
+                "package " + pkg + "; public class Greeter { public String greet(String who) "
+                        + "{ return \"hello, \" + who; } }");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertEquals(0, javac.run(null, null, null, "-d", classes.toString(), src.toString()));
@@ -643,7 +698,9 @@ class KernelProtocolTest {
             p.destroyForcibly();
             throw new AssertionError("timed out: " + pb.command() + "\n" + Files.readString(err));
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 }

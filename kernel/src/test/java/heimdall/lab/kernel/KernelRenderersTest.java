@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.spencerpark.jupyter.kernel.display.DisplayData;
-import io.github.spencerpark.jupyter.kernel.display.Renderer;
-import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.explore.Lab;
 import heimdall.lab.explore.Measurement;
 import heimdall.lab.fixtures.Fixtures;
+import io.github.spencerpark.jupyter.kernel.display.DisplayData;
+import io.github.spencerpark.jupyter.kernel.display.Renderer;
+import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -54,8 +54,8 @@ class KernelRenderersTest {
         XYChart chart = new XYChart(200, 100);
         chart.addSeries("s", new double[] {1, 2}, new double[] {3, 4});
         var image = renderer.render(chart);
-        byte[] png = Base64.getDecoder().decode(
-                (String) image.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_PNG));
+        byte[] png = Base64.getDecoder()
+                .decode((String) image.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_PNG));
         assertEquals('P', png[1]);
     }
 
@@ -64,8 +64,16 @@ class KernelRenderersTest {
         long[] a = {100, 110, 120};
         long[] b = {101, 111, 121};
         long[][] all = {a, b};
-        return new Measurement("getppid under x", List.of("x"), 1, List.of(0, 1), List.of(a, b), 2, false,
-                Stats.ofAll(all), Stats.runMedians(all));
+        return new Measurement(
+                "getppid under x",
+                List.of("x"),
+                1,
+                List.of(0, 1),
+                List.of(a, b),
+                2,
+                false,
+                Stats.ofAll(all),
+                Stats.runMedians(all));
     }
 
     /** The library's values, each displayed bare: a table, a PNG and its multi-line text, in IJava's renderer. */
@@ -78,9 +86,16 @@ class KernelRenderersTest {
         var prepared = graph.prepare();
         var cursor = prepared.cursor("main");
         cursor.steps("getppid", "reboot");
-        List<Displayable> values = List.of(m, m.addedOver(measurement()), Lab.fixtureFloor("abcdf"), graph, prepared,
-                cursor, Results.load(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost")),
-                Results.compare(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost"),
+        List<Displayable> values = List.of(
+                m,
+                m.addedOver(measurement()),
+                Lab.fixtureFloor("abcdf"),
+                graph,
+                prepared,
+                cursor,
+                Results.load(Fixtures.home().resolve("results/2026-11-30-vm-floor-cost")),
+                Results.compare(
+                        Fixtures.home().resolve("results/2026-11-30-vm-floor-cost"),
                         Fixtures.home().resolve("results/2026-11-30-vm-container-floor-cost")));
         for (Displayable v : values) {
             DisplayData d = renderer.render(v);
@@ -103,8 +118,8 @@ class KernelRenderersTest {
         var d = renderer.render(measurement());
         String html = (String) d.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.TEXT_HTML);
         assertTrue(html.contains("<caption>getppid under x</caption>"), html);
-        byte[] png = Base64.getDecoder().decode(
-                (String) d.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_PNG));
+        byte[] png = Base64.getDecoder()
+                .decode((String) d.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_PNG));
         assertEquals('P', png[1]);
         assertTrue(((String) d.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN))
                 .startsWith("getppid under x\n"));
@@ -112,8 +127,8 @@ class KernelRenderersTest {
 
     @Test
     void somethingThatIsNotARendererIsRefusedByName() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> KernelRenderers.registerWith("not a renderer"));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> KernelRenderers.registerWith("not a renderer"));
         assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
     }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LabStartTest {
     @TempDir
     Path tmp;
+
     Path clone;
     Path calls;
 
@@ -35,8 +36,14 @@ class LabStartTest {
         clone = Files.createDirectories(tmp.resolve("clone"));
         Files.copy(Path.of("../lab").toAbsolutePath(), clone.resolve("lab"));
         Instant old = Instant.now().minusSeconds(600);
-        for (String f : List.of("pom.xml", "lib/pom.xml", "lib/src/main/java/A.java", "native/run.c", "kernel/pom.xml",
-                "kernel/src/main/java/K.java", "jshell-startup/lab.jsh")) {
+        for (String f : List.of(
+                "pom.xml",
+                "lib/pom.xml",
+                "lib/src/main/java/A.java",
+                "native/run.c",
+                "kernel/pom.xml",
+                "kernel/src/main/java/K.java",
+                "jshell-startup/lab.jsh")) {
             write(f, "source", old);
         }
         Instant built = Instant.now().minusSeconds(60);
@@ -52,9 +59,11 @@ class LabStartTest {
         calls = tmp.resolve("calls");
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         // mvn as a noisy build: make's directory lines and Maven's, then the jar rewritten
-        script(bin.resolve("mvn"), "echo \"mvn $*\" >> '" + calls + "'\n"
-                + "echo \"make: Entering directory '$PWD/native'\"\necho '[INFO] BUILD SUCCESS'\n"
-                + "touch kernel/target/heimdall-lab-kernel.jar\nexit ${FAKE_MVN_STATUS:-0}\n");
+        script(
+                bin.resolve("mvn"),
+                "echo \"mvn $*\" >> '" + calls + "'\n"
+                        + "echo \"make: Entering directory '$PWD/native'\"\necho '[INFO] BUILD SUCCESS'\n"
+                        + "touch kernel/target/heimdall-lab-kernel.jar\nexit ${FAKE_MVN_STATUS:-0}\n");
         script(bin.resolve("jshell"), "echo \"jshell $*\" >> '" + calls + "'\n");
         script(bin.resolve("java"), "echo \"java $*\" >> '" + calls + "'\n");
     }
@@ -84,10 +93,20 @@ class LabStartTest {
         assertEquals(1, said.size(), "one line about the build, no make or Maven output: " + said);
         assertTrue(said.get(0).startsWith("lab: building the Jupyter kernel"), said.get(0));
         assertFalse(r.out().contains("Entering directory") || r.out().contains("[INFO]"), r.out());
-        assertEquals(1, Files.readString(calls).lines().filter(l -> l.startsWith("mvn ")).count());
+        assertEquals(
+                1,
+                Files.readString(calls)
+                        .lines()
+                        .filter(l -> l.startsWith("mvn "))
+                        .count());
         r = lab(0, "jshell");
         assertEquals("", r.err(), "built now: no second build");
-        assertEquals(1, Files.readString(calls).lines().filter(l -> l.startsWith("mvn ")).count());
+        assertEquals(
+                1,
+                Files.readString(calls)
+                        .lines()
+                        .filter(l -> l.startsWith("mvn "))
+                        .count());
     }
 
     @Test
@@ -100,7 +119,8 @@ class LabStartTest {
     }
 
     private KernelProtocolTest.Result lab(int mvnStatus, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("bash", clone.resolve("lab").toString()));
+        List<String> cmd =
+                new java.util.ArrayList<>(List.of("bash", clone.resolve("lab").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
         pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));

@@ -12,17 +12,30 @@ import org.junit.jupiter.api.Test;
 class MavenResolverTest {
     @Test
     void coordinatesThatWouldLeaveTheLocalRepositoryAreRefused() {
-        for (String bad : List.of("..:x:1", "a..b:x:1", ".a:x:1", "a:..:1", "a:x:..", "a/b:x:1", "a:x\\y:1",
-                "a:x:1/../../etc", "a:x", "a:b:c:d:e:f", "a::1", "nonsense")) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MavenResolver.parse(bad),
-                    bad);
+        for (String bad : List.of(
+                "..:x:1",
+                "a..b:x:1",
+                ".a:x:1",
+                "a:..:1",
+                "a:x:..",
+                "a/b:x:1",
+                "a:x\\y:1",
+                "a:x:1/../../etc",
+                "a:x",
+                "a:b:c:d:e:f",
+                "a::1",
+                "nonsense")) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> MavenResolver.parse(bad), bad);
             assertTrue(e.getMessage().startsWith("bad coordinates '" + bad + "'"), e.getMessage());
         }
     }
 
     @Test
     void goodCoordinatesParse() {
-        assertEquals("commons-text", MavenResolver.parse("org.apache.commons:commons-text:1.12.0").getArtifactId());
+        assertEquals(
+                "commons-text",
+                MavenResolver.parse("org.apache.commons:commons-text:1.12.0").getArtifactId());
         assertEquals("tests", MavenResolver.parse("g.h:a:jar:tests:1.0").getClassifier());
         assertEquals("[1.0,2.0)", MavenResolver.parse("g:a:[1.0,2.0)").getVersion());
     }
@@ -33,8 +46,8 @@ class MavenResolverTest {
         assertThrows(IllegalArgumentException.class, () -> r.addRepository("a/b", "https://example.org/"));
         assertThrows(IllegalArgumentException.class, () -> r.addRepository("..", "https://example.org/"));
         for (String url : List.of("file:///tmp/m2", "ftp://example.org/", "https:///nohost", "not a url", "/tmp")) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.addRepository("x", url),
-                    url);
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> r.addRepository("x", url), url);
             assertTrue(e.getMessage().contains(url), e.getMessage());
         }
         r.addRepository("mine", "https://example.org/m2/");

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -69,8 +68,7 @@ class NotebooksPythonTest {
 
     /** A python3 that cannot import anything, as a pyenv or venv python without Jupyter. */
     static Path bare(Path dir) throws Exception {
-        return script(dir.resolve("python3"),
-                "echo 'ModuleNotFoundError: No module named nbconvert' >&2; exit 1");
+        return script(dir.resolve("python3"), "echo 'ModuleNotFoundError: No module named nbconvert' >&2; exit 1");
     }
 
     @Test
@@ -94,19 +92,24 @@ class NotebooksPythonTest {
         Outcome chosen = run(env("LAB_PYTHON", wrapper.toString()), FIND.toString());
         assertEquals(0, chosen.exit(), chosen.err());
         assertEquals(wrapper.toString(), chosen.out());
-        assertEquals(wrapper, JupyterPython.find(env("LAB_PYTHON", wrapper.toString())).python());
+        assertEquals(
+                wrapper,
+                JupyterPython.find(env("LAB_PYTHON", wrapper.toString())).python());
 
         // an explicit choice that cannot serve is never replaced by Debian's, which can
         Path broken = bare(tmp.resolve("venv/bin"));
         Outcome bad = run(env("LAB_PYTHON", broken.toString()), FIND.toString());
         assertEquals(2, bad.exit(), bad.err());
         assertEquals("", bad.out());
-        assertTrue(bad.err().contains("LAB_PYTHON=" + broken) && bad.err().contains("No module named nbconvert"), bad.err());
+        assertTrue(
+                bad.err().contains("LAB_PYTHON=" + broken) && bad.err().contains("No module named nbconvert"),
+                bad.err());
         assertNull(JupyterPython.find(env("LAB_PYTHON", broken.toString())).python());
 
         Outcome runBad = run(env("LAB_PYTHON", broken.toString()), RUN.toString());
         assertEquals(2, runBad.exit(), runBad.err());
-        assertTrue(runBad.err().contains("notebooks: FAILED") && runBad.err().contains("LAB_SKIP_NOTEBOOKS=1"),
+        assertTrue(
+                runBad.err().contains("notebooks: FAILED") && runBad.err().contains("LAB_SKIP_NOTEBOOKS=1"),
                 runBad.err());
     }
 
@@ -131,7 +134,9 @@ class NotebooksPythonTest {
      */
     @Test
     void withoutDebiansJupyterCondasIsChosenAndNoneFailsLoudly(@TempDir Path tmp) throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.capability(21, "CAP_SYS_ADMIN"),
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.capability(21, "CAP_SYS_ADMIN"),
                 KernelFacts.onPath("unshare", "Debian package util-linux"),
                 KernelFacts.pythonModule("nbconvert", "Debian package jupyter-nbconvert"),
                 KernelFacts.pythonModule("nbclient", "Debian package python3-nbclient"),
@@ -141,20 +146,38 @@ class NotebooksPythonTest {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         // the conda env's python: Debian's interpreter with the (moved) modules, as conda's own would have them
         Path conda = tmp.resolve("conda");
-        Path condaPython = script(conda.resolve("bin/python3"),
-                "PYTHONPATH=" + real + " exec " + JupyterPython.DEBIAN + " \"$@\"");
+        Path condaPython = script(
+                conda.resolve("bin/python3"), "PYTHONPATH=" + real + " exec " + JupyterPython.DEBIAN + " \"$@\"");
         Path venv = tmp.resolve("venv/bin");
         bare(venv);
         String hide = "set -e; mount --bind " + DIST_PACKAGES + " " + real + "; mount --bind " + empty + " "
                 + DIST_PACKAGES + "; exec \"$@\"";
 
-        Outcome withConda = run(env("CONDA_PREFIX", conda.toString()), "unshare", "-m", "--propagation", "private",
-                "sh", "-c", hide, "sh", FIND.toString());
+        Outcome withConda = run(
+                env("CONDA_PREFIX", conda.toString()),
+                "unshare",
+                "-m",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                hide,
+                "sh",
+                FIND.toString());
         assertEquals(0, withConda.exit(), withConda.err());
         assertEquals(condaPython.toString(), withConda.out());
 
-        Outcome none = run(env("PATH", venv + ":/usr/bin:/bin"), "unshare", "-m", "--propagation", "private",
-                "sh", "-c", hide, "sh", RUN.toString());
+        Outcome none = run(
+                env("PATH", venv + ":/usr/bin:/bin"),
+                "unshare",
+                "-m",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                hide,
+                "sh",
+                RUN.toString());
         assertEquals(1, none.exit(), none.err());
         String e = none.err();
         assertTrue(e.contains("Debian's /usr/bin/python3: cannot import them (ModuleNotFoundError"), e);

@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.knowm.xchart.CategoryChart;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import org.knowm.xchart.CategoryChart;
 
 /**
  * Results folders of one reproduction (from several hosts, kernels, or in and out of a container)
@@ -67,8 +67,10 @@ public final class Compare implements heimdall.lab.display.Displayable {
             reproductionOf.put(r.dir().toString(), clean(r.reproduction()));
         }
         if (reproductionOf.values().stream().distinct().count() > 1) {
-            throw new BadInput(reproductionOf.entrySet().stream().map(e -> e.getKey() + " is " + e.getValue())
-                    .collect(Collectors.joining(", ")) + ": compare lines up folders of one reproduction only");
+            throw new BadInput(reproductionOf.entrySet().stream()
+                            .map(e -> e.getKey() + " is " + e.getValue())
+                            .collect(Collectors.joining(", "))
+                    + ": compare lines up folders of one reproduction only");
         }
         String reproduction = reproductionOf.values().iterator().next();
         CompareSpec spec = CompareSpec.SUPPORTED.get(reproduction);
@@ -88,7 +90,9 @@ public final class Compare implements heimdall.lab.display.Displayable {
                 List<String> key = keyOf(spec, r.rowJson(j));
                 Integer before = rows.put(key, j);
                 if (before != null) {
-                    throw BadInput.at(r.dir().resolve("summary.json"), "[" + before + "] and [" + j + "]",
+                    throw BadInput.at(
+                            r.dir().resolve("summary.json"),
+                            "[" + before + "] and [" + j + "]",
                             "the same row twice (" + clean(label(spec, key)) + "); cannot tell which to line up");
                 }
                 if (seen.add(key)) {
@@ -112,7 +116,8 @@ public final class Compare implements heimdall.lab.display.Displayable {
         try (var entries = java.nio.file.Files.list(root)) {
             for (Path dir : entries.sorted().toList()) {
                 if (!java.nio.file.Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                        || !java.nio.file.Files.isRegularFile(dir.resolve("summary.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        || !java.nio.file.Files.isRegularFile(
+                                dir.resolve("summary.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
                 Results r = CompareFiles.load(dir);
@@ -136,14 +141,24 @@ public final class Compare implements heimdall.lab.display.Displayable {
      */
     private static List<String> names(List<Results> loaded) {
         // named as the folder itself ("x/." is x), so a folder given twice has one name
-        List<String> base = loaded.stream().map(r -> {
-            Path named = r.dir().getFileName() == null || r.dir().getFileName().toString().equals(".")
-                    ? r.dir().toAbsolutePath().normalize() : r.dir();
-            return named.getFileName() == null ? r.dir().toString() : named.getFileName().toString();
-        }).toList();
-        long folders = loaded.stream().map(r -> r.dir().toAbsolutePath().normalize()).distinct().count();
+        List<String> base = loaded.stream()
+                .map(r -> {
+                    Path named = r.dir().getFileName() == null
+                                    || r.dir().getFileName().toString().equals(".")
+                            ? r.dir().toAbsolutePath().normalize()
+                            : r.dir();
+                    return named.getFileName() == null
+                            ? r.dir().toString()
+                            : named.getFileName().toString();
+                })
+                .toList();
+        long folders = loaded.stream()
+                .map(r -> r.dir().toAbsolutePath().normalize())
+                .distinct()
+                .count();
         boolean clash = base.stream().distinct().count() > folders; // two different folders of one name
-        List<String> shown = clash ? loaded.stream().map(r -> r.dir().toString()).toList() : base;
+        List<String> shown =
+                clash ? loaded.stream().map(r -> r.dir().toString()).toList() : base;
         List<String> unique = new ArrayList<>();
         for (String name : shown) {
             String u = name;
@@ -165,8 +180,10 @@ public final class Compare implements heimdall.lab.display.Displayable {
         List<String> key = new ArrayList<>();
         for (String k : spec.keys()) {
             JsonNode v = row.get(k);
-            key.add(v == null || v.isNull() || (v.isBoolean() && !v.booleanValue()) ? ""
-                    : v.isContainerNode() ? v.toString() : v.asText());
+            key.add(
+                    v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())
+                            ? ""
+                            : v.isContainerNode() ? v.toString() : v.asText());
         }
         return List.copyOf(key);
     }
@@ -204,10 +221,32 @@ public final class Compare implements heimdall.lab.display.Displayable {
         return spec.keys().stream().map(Compare::keyColumn).toList();
     }
 
-    /** The table's own columns a row's key field may not take the name of (kernel-matrix rows have a {@code kernel}). */
-    private static final Set<String> FOLDER_COLUMNS = Set.of("n", "label", "folder", "host", "kernel", "cpu", "clocksource", "pti",
-            "process_seccomp_filters", "in_container", "container_signs", "row", "present", "status", "interrupted", "completed",
-            "median", "added", "published_added", "ratio_to_published", "emulated", "added_ratio");
+    /**
+     * The table's own columns a row's key field may not take the name of (kernel-matrix rows have a {@code kernel}).
+     */
+    private static final Set<String> FOLDER_COLUMNS = Set.of(
+            "n",
+            "label",
+            "folder",
+            "host",
+            "kernel",
+            "cpu",
+            "clocksource",
+            "pti",
+            "process_seccomp_filters",
+            "in_container",
+            "container_signs",
+            "row",
+            "present",
+            "status",
+            "interrupted",
+            "completed",
+            "median",
+            "added",
+            "published_added",
+            "ratio_to_published",
+            "emulated",
+            "added_ratio");
 
     /** A key field's column: its own name, or {@code row_<name>} where a folder's column has that name. */
     private static String keyColumn(String key) {
@@ -286,7 +325,8 @@ public final class Compare implements heimdall.lab.display.Displayable {
         IntColumn filters = IntColumn.create("process_seccomp_filters");
         BooleanColumn container = BooleanColumn.create("in_container");
         StringColumn signs = StringColumn.create("container_signs");
-        List<StringColumn> keyCols = keyColumns().stream().map(StringColumn::create).toList();
+        List<StringColumn> keyCols =
+                keyColumns().stream().map(StringColumn::create).toList();
         IntColumn row = IntColumn.create("row");
         BooleanColumn present = BooleanColumn.create("present");
         StringColumn status = StringColumn.create("status");
@@ -346,7 +386,10 @@ public final class Compare implements heimdall.lab.display.Displayable {
                 appendText(status, f.results().row(i).status());
                 // a row's own flag (schema 2); without one, the folder's
                 JsonNode flag = r.get("interrupted");
-                interrupted.append(flag != null && flag.isBoolean() ? flag.booleanValue() : f.results().interrupted());
+                interrupted.append(
+                        flag != null && flag.isBoolean()
+                                ? flag.booleanValue()
+                                : f.results().interrupted());
                 appendText(completed, completed(r));
                 Double m = number(file, i, spec.median(), r.get(spec.median()));
                 Double a = number(file, i, spec.added(), r.get(spec.added()));
@@ -357,17 +400,33 @@ public final class Compare implements heimdall.lab.display.Displayable {
                 boolean emu = h.emulated() || rowEmulated(r);
                 Double unfiltered = m != null && a != null ? m - a : null;
                 emulated.append(emu);
-                appendNumber(addedRatio, unfiltered != null && unfiltered > 0 && !spec.added().equals(spec.median()) ? a / unfiltered : null);
+                appendNumber(
+                        addedRatio,
+                        unfiltered != null && unfiltered > 0 && !spec.added().equals(spec.median())
+                                ? a / unfiltered
+                                : null);
                 appendNumber(median, emu ? null : m);
                 appendNumber(added, emu ? null : a);
                 appendNumber(published, emu ? null : p);
                 appendNumber(ratio, !emu && a != null && p != null && p != 0 ? a / p : null);
             }
         }
-        Table t = Table.create(spec.reproduction() + " compared", n, label, folder, host, kernel, cpu, clock, pti, filters,
-                container, signs);
+        Table t = Table.create(
+                spec.reproduction() + " compared",
+                n,
+                label,
+                folder,
+                host,
+                kernel,
+                cpu,
+                clock,
+                pti,
+                filters,
+                container,
+                signs);
         keyCols.forEach(t::addColumns);
-        t.addColumns(row, present, status, interrupted, completed, median, added, published, ratio, emulated, addedRatio);
+        t.addColumns(
+                row, present, status, interrupted, completed, median, added, published, ratio, emulated, addedRatio);
         return t;
     }
 
@@ -379,7 +438,8 @@ public final class Compare implements heimdall.lab.display.Displayable {
 
     /**
      * Whether any figure compared is emulated: then the comparison is in ratios (added over the same
-     * run's unfiltered call), and emulated nanoseconds (and the published nanoseconds on their lines) are withheld from every
+     * run's unfiltered call), and emulated nanoseconds (and the published nanoseconds on their lines) are withheld from
+     * every
      * column and the plot.
      */
     public boolean anyEmulated() {
@@ -388,7 +448,11 @@ public final class Compare implements heimdall.lab.display.Displayable {
 
     /** Whether the folders were made on more than one kernel: then the plot's series are the kernels. */
     boolean acrossKernels() {
-        return folders.stream().map(f -> String.valueOf(f.host().kernel())).distinct().count() > 1;
+        return folders.stream()
+                        .map(f -> String.valueOf(f.host().kernel()))
+                        .distinct()
+                        .count()
+                > 1;
     }
 
     /** What every emulated figure is marked with. */
@@ -442,13 +506,15 @@ public final class Compare implements heimdall.lab.display.Displayable {
      */
     public Table byFolder(String column) {
         if (!List.of("median", "added", "ratio_to_published", "added_ratio").contains(column)) {
-            throw new IllegalArgumentException("byFolder takes median, added, ratio_to_published or added_ratio, not " + column);
+            throw new IllegalArgumentException(
+                    "byFolder takes median, added, ratio_to_published or added_ratio, not " + column);
         }
         DoubleColumn values = table.doubleColumn(column);
         DoubleColumn pub = table.doubleColumn("published_added");
         IntColumn n = IntColumn.create("n");
         StringColumn label = StringColumn.create("label");
-        List<DoubleColumn> perFolder = folders.stream().map(f -> DoubleColumn.create(f.name())).toList();
+        List<DoubleColumn> perFolder =
+                folders.stream().map(f -> DoubleColumn.create(f.name())).toList();
         DoubleColumn published = DoubleColumn.create("published");
         int width = folders.size();
         for (int k = 0; k < keys.size(); k++) {
@@ -464,7 +530,9 @@ public final class Compare implements heimdall.lab.display.Displayable {
             }
             appendNumber(published, p);
         }
-        String unit = column.startsWith("ratio") ? "ours / published" : column.equals("added_ratio") ? "added / unfiltered" : spec.unit();
+        String unit = column.startsWith("ratio")
+                ? "ours / published"
+                : column.equals("added_ratio") ? "added / unfiltered" : spec.unit();
         Table t = Table.create(column + " (" + unit + ") by folder", n, label);
         perFolder.forEach(t::addColumns);
         if (column.equals("added")) {
@@ -487,9 +555,19 @@ public final class Compare implements heimdall.lab.display.Displayable {
     /** One line per (row, folder): label, folder, median, added, published added and their ratio. */
     @Override
     public Table detail() {
-        return table.selectColumns(java.util.stream.Stream.of("n", "label", "folder", "median", "added",
-                "published_added", "ratio_to_published", "status").filter(table.columnNames()::contains)
-                .toArray(String[]::new)).copy().setName("rows by folder");
+        return table.selectColumns(java.util.stream.Stream.of(
+                                "n",
+                                "label",
+                                "folder",
+                                "median",
+                                "added",
+                                "published_added",
+                                "ratio_to_published",
+                                "status")
+                        .filter(table.columnNames()::contains)
+                        .toArray(String[]::new))
+                .copy()
+                .setName("rows by folder");
     }
 
     /** Added cost by row, one series per folder ({@link #plot()}). */
@@ -526,38 +604,74 @@ public final class Compare implements heimdall.lab.display.Displayable {
 
     /** {@link #text()} with the changes judged beyond {@code threshold} (a fraction: 0.05 for 5%). */
     public String text(double threshold) {
-        return tableText() + '\n' + CompareChanges.text(this, changeLines(threshold), threshold,
-                heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
+        return tableText()
+                + '\n'
+                + CompareChanges.text(
+                        this, changeLines(threshold), threshold, heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
     }
 
     private String tableText() {
         StringBuilder sb = new StringBuilder();
-        sb.append(spec.reproduction()).append(": ").append(folders.size()).append(" folders, ").append(keys.size())
-                .append(" rows; median, added and published added in ").append(spec.unit())
+        sb.append(spec.reproduction())
+                .append(": ")
+                .append(folders.size())
+                .append(" folders, ")
+                .append(keys.size())
+                .append(" rows; median, added and published added in ")
+                .append(spec.unit())
                 .append("; ratio = added / published added\n\n");
         boolean ratios = anyEmulated();
         if (ratios) {
-            sb.append("Emulated figures present (").append(EMULATED).append("): their median and added are withheld (blank), "
-                    + "never set beside a native figure; every row is compared by added_ratio = added / the same run's "
-                    + "unfiltered call.\n\n");
+            sb.append("Emulated figures present (")
+                    .append(EMULATED)
+                    .append("): their median and added are withheld (blank), "
+                            + "never set beside a native figure; every row is compared by added_ratio = added / the same run's "
+                            + "unfiltered call.\n\n");
         }
-        Table hosts = Table.create("folders", StringColumn.create("folder"), StringColumn.create("host"),
-                StringColumn.create("kernel"), StringColumn.create("cpu"), StringColumn.create("clocksource"),
-                StringColumn.create("pti"), StringColumn.create("seccomp filters"), StringColumn.create("container"),
-                StringColumn.create("schema"), StringColumn.create("interrupted"), StringColumn.create("vm"));
+        Table hosts = Table.create(
+                "folders",
+                StringColumn.create("folder"),
+                StringColumn.create("host"),
+                StringColumn.create("kernel"),
+                StringColumn.create("cpu"),
+                StringColumn.create("clocksource"),
+                StringColumn.create("pti"),
+                StringColumn.create("seccomp filters"),
+                StringColumn.create("container"),
+                StringColumn.create("schema"),
+                StringColumn.create("interrupted"),
+                StringColumn.create("vm"));
         for (Folder f : folders) {
             CompareHost h = f.host();
-            List<String> cells = java.util.stream.Stream.of(f.name(), orBlank(h.host()), orBlank(h.kernel()), orBlank(h.cpu()),
-                    orBlank(h.clocksource()), orBlank(h.pti()), h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
-                    h.containerText(), String.valueOf(f.results().schemaVersion()),
-                    String.valueOf(f.results().interrupted()), h.vmText()).map(Compare::clean).toList();
+            List<String> cells = java.util.stream.Stream.of(
+                            f.name(),
+                            orBlank(h.host()),
+                            orBlank(h.kernel()),
+                            orBlank(h.cpu()),
+                            orBlank(h.clocksource()),
+                            orBlank(h.pti()),
+                            h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
+                            h.containerText(),
+                            String.valueOf(f.results().schemaVersion()),
+                            String.valueOf(f.results().interrupted()),
+                            h.vmText())
+                    .map(Compare::clean)
+                    .toList();
             for (int c = 0; c < cells.size(); c++) {
                 hosts.stringColumn(c).append(cells.get(c));
             }
         }
         sb.append(Tables.markdown(hosts)).append('\n');
-        List<String> shownColumns = new ArrayList<>(List.of("n", "label", "folder", "median", "added", "published_added",
-                "ratio_to_published", "status", "completed"));
+        List<String> shownColumns = new ArrayList<>(List.of(
+                "n",
+                "label",
+                "folder",
+                "median",
+                "added",
+                "published_added",
+                "ratio_to_published",
+                "status",
+                "completed"));
         if (ratios) {
             shownColumns.add(5, "added_ratio");
         }
@@ -601,7 +715,10 @@ public final class Compare implements heimdall.lab.display.Displayable {
         }
         StringBuilder sb = new StringBuilder(s.length());
         s.codePoints().forEach(cp -> {
-            if (Character.isISOControl(cp) || cp == 0x2028 || cp == 0x2029 || Character.getType(cp) == Character.FORMAT) {
+            if (Character.isISOControl(cp)
+                    || cp == 0x2028
+                    || cp == 0x2029
+                    || Character.getType(cp) == Character.FORMAT) {
                 sb.append(String.format("\\u%04x", cp));
             } else {
                 sb.appendCodePoint(cp);

@@ -34,6 +34,7 @@ import tech.tablesaw.api.Table;
 final class CompareChanges {
     /** The run figures a reproduction's rows keep, where it is not {@code run_medians_ns}. */
     private static final Map<String, String> RUN_FIELD = Map.of("graph-lookup", "harness_run_medians_ns_per_event");
+
     private static final String RUN_FIELD_DEFAULT = "run_medians_ns";
     private static final String RUN_NONE_FIELD = "run_medians_none_ns";
     private static final String MEDIAN_NONE_FIELD = "median_none_ns";
@@ -41,7 +42,14 @@ final class CompareChanges {
     private CompareChanges() {}
 
     /** One row of one B folder against A; {@code change} null when the row cannot be compared ({@code why}). */
-    record Line(int n, String label, String folder, String baseline, Figures a, Figures b, ChangeTest.Change change,
+    record Line(
+            int n,
+            String label,
+            String folder,
+            String baseline,
+            Figures a,
+            Figures b,
+            ChangeTest.Change change,
             String why) {}
 
     /** A row's figure in one folder and its run figures. */
@@ -60,11 +68,13 @@ final class CompareChanges {
             Figures a = figures(c, base, key, ratios);
             for (Compare.Folder f : folders.subList(1, folders.size())) {
                 Figures b = figures(c, f, key, ratios);
-                String why = a == null || b == null ? (a == null ? base.name() : f.name()) + ": row absent"
+                String why = a == null || b == null
+                        ? (a == null ? base.name() : f.name()) + ": row absent"
                         : a.runs().length == 0 || b.runs().length == 0
                                 ? (a.runs().length == 0 ? base.name() : f.name()) + ": no run figures"
                                 : !positive(a) || !positive(b) ? "a figure not above zero: no ratio" : null;
-                ChangeTest.Change change = why != null ? null
+                ChangeTest.Change change = why != null
+                        ? null
                         : ChangeTest.compare(a.runs(), b.runs(), b.figure() / a.figure(), threshold, level);
                 out.add(new Line(k + 1, label, f.name(), base.name(), a, b, change, why));
             }
@@ -144,15 +154,17 @@ final class CompareChanges {
             return null;
         }
         if (!v.isArray()) {
-            throw BadInput.at(file, "[" + i + "]." + field, "expected an array of numbers, found "
-                    + Compare.clean(v.toString()));
+            throw BadInput.at(
+                    file, "[" + i + "]." + field, "expected an array of numbers, found " + Compare.clean(v.toString()));
         }
         double[] out = new double[v.size()];
         for (int j = 0; j < v.size(); j++) {
             JsonNode x = v.get(j);
             if (!x.isNumber()) {
-                throw BadInput.at(file, "[" + i + "]." + field + "[" + j + "]", "expected a number, found "
-                        + Compare.clean(x.toString()));
+                throw BadInput.at(
+                        file,
+                        "[" + i + "]." + field + "[" + j + "]",
+                        "expected a number, found " + Compare.clean(x.toString()));
             }
             out[j] = x.doubleValue();
         }
@@ -164,8 +176,8 @@ final class CompareChanges {
             return Double.NaN;
         }
         if (!v.isNumber()) {
-            throw BadInput.at(file, "[" + i + "]." + field, "expected a number or null, found "
-                    + Compare.clean(v.toString()));
+            throw BadInput.at(
+                    file, "[" + i + "]." + field, "expected a number or null, found " + Compare.clean(v.toString()));
         }
         return v.doubleValue();
     }
@@ -231,8 +243,25 @@ final class CompareChanges {
                 note.append(ch.warning());
             }
         }
-        return Table.create(c.reproduction() + " changes against " + c.folderNames().get(0), n, label, folder, baseline,
-                runsA, runsB, figA, figB, ratio, low, high, confidence, p, verdict, threshold, test, note);
+        return Table.create(
+                c.reproduction() + " changes against " + c.folderNames().get(0),
+                n,
+                label,
+                folder,
+                baseline,
+                runsA,
+                runsB,
+                figA,
+                figB,
+                ratio,
+                low,
+                high,
+                confidence,
+                p,
+                verdict,
+                threshold,
+                test,
+                note);
     }
 
     private static void appendRuns(IntColumn c, Figures f) {
@@ -258,14 +287,24 @@ final class CompareChanges {
     static String text(Compare c, List<Line> lines, double threshold, double level) {
         StringBuilder sb = new StringBuilder();
         boolean ratios = c.anyEmulated();
-        String figure = ratios ? "each run's filtered median over the same run's unfiltered one (emulated figures: "
-                + "ratios within a folder only)" : "each run's median (" + c.unit() + ")";
-        sb.append(String.format(Locale.ROOT, "Changes against %s: B/A of each row's %s, its %s interval from %s; "
+        String figure = ratios
+                ? "each run's filtered median over the same run's unfiltered one (emulated figures: "
+                        + "ratios within a folder only)"
+                : "each run's median (" + c.unit() + ")";
+        sb.append(String.format(
+                Locale.ROOT,
+                "Changes against %s: B/A of each row's %s, its %s interval from %s; "
                         + "verdict by %s at p < %s, beyond a threshold of %s (--threshold): slower if B/A > %s, "
                         + "faster if B/A < %s, else no difference beyond noise.%n%n",
-                Compare.clean(c.folderNames().get(0)), ratios ? "within-run ratio" : "median", pct(level),
-                figure + ": Hodges-Lehmann, distribution-free", test(ratios), trim(1 - level), pct(threshold),
-                trim(1 + threshold), trim(1 - threshold)));
+                Compare.clean(c.folderNames().get(0)),
+                ratios ? "within-run ratio" : "median",
+                pct(level),
+                figure + ": Hodges-Lehmann, distribution-free",
+                test(ratios),
+                trim(1 - level),
+                pct(threshold),
+                trim(1 + threshold),
+                trim(1 - threshold)));
         Map<String, int[]> counts = new LinkedHashMap<>();
         Map<String, Boolean> warnings = new LinkedHashMap<>();
         for (Line l : lines) {
@@ -276,14 +315,22 @@ final class CompareChanges {
             }
             v[l.change().verdict().ordinal()]++;
             if (l.change().warning() != null) {
-                warnings.put(Compare.clean(l.folder()) + " against " + Compare.clean(l.baseline()) + ": "
-                        + l.change().warning(), true);
+                warnings.put(
+                        Compare.clean(l.folder()) + " against " + Compare.clean(l.baseline()) + ": "
+                                + l.change().warning(),
+                        true);
             }
         }
         for (Map.Entry<String, int[]> e : counts.entrySet()) {
             int[] v = e.getValue();
-            sb.append(String.format(Locale.ROOT, "%s: %d slower, %d faster, %d no difference beyond noise%s%n",
-                    Compare.clean(e.getKey()), v[1], v[0], v[2], v[3] == 0 ? "" : ", " + v[3] + " not compared"));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%s: %d slower, %d faster, %d no difference beyond noise%s%n",
+                    Compare.clean(e.getKey()),
+                    v[1],
+                    v[0],
+                    v[2],
+                    v[3] == 0 ? "" : ", " + v[3] + " not compared"));
         }
         for (String w : warnings.keySet()) {
             sb.append("warning: ").append(w).append('\n');
@@ -308,25 +355,35 @@ final class CompareChanges {
                 differ.add("VM");
             }
             if (!differ.isEmpty()) {
-                sb.append("note: ").append(Compare.clean(f.name())).append(" and ")
+                sb.append("note: ")
+                        .append(Compare.clean(f.name()))
+                        .append(" and ")
                         .append(Compare.clean(c.folderNames().get(0)))
-                        .append(" differ in ").append(String.join(", ", differ))
+                        .append(" differ in ")
+                        .append(String.join(", ", differ))
                         .append(": a verdict is the difference between those setups, not only a change in the code\n");
             }
         }
         sb.append('\n');
-        Table t = Table.create("changes", IntColumn.create("n"), StringColumn.create("label"),
-                StringColumn.create("folder"), StringColumn.create("runs A/B"), StringColumn.create("B/A"),
+        Table t = Table.create(
+                "changes",
+                IntColumn.create("n"),
+                StringColumn.create("label"),
+                StringColumn.create("folder"),
+                StringColumn.create("runs A/B"),
+                StringColumn.create("B/A"),
                 StringColumn.create(pct(level) + " interval"),
-                StringColumn.create("p"), StringColumn.create("verdict"));
+                StringColumn.create("p"),
+                StringColumn.create("verdict"));
         int lastN = -1;
         for (Line l : lines) {
             t.intColumn("n").append(l.n());
             t.stringColumn("label").append(l.n() == lastN ? "" : Compare.clean(l.label()));
             lastN = l.n();
             t.stringColumn("folder").append(Compare.clean(l.folder()));
-            t.stringColumn("runs A/B").append((l.a() == null ? "-" : "" + l.a().runs().length) + "/"
-                    + (l.b() == null ? "-" : "" + l.b().runs().length));
+            t.stringColumn("runs A/B")
+                    .append((l.a() == null ? "-" : "" + l.a().runs().length) + "/"
+                            + (l.b() == null ? "-" : "" + l.b().runs().length));
             ChangeTest.Change ch = l.change();
             if (ch == null) {
                 t.stringColumn("B/A").append("");
@@ -337,9 +394,13 @@ final class CompareChanges {
             }
             Interval r = ch.ratio();
             t.stringColumn("B/A").append(String.format(Locale.ROOT, "%.3f", r.estimate()));
-            t.stringColumn(pct(level) + " interval").append(String.format(Locale.ROOT, "[%.3f, %.3f]%s", r.low(),
-                    r.high(),
-                    r.reached() ? "" : " (" + pct(r.confidence()) + ")"));
+            t.stringColumn(pct(level) + " interval")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "[%.3f, %.3f]%s",
+                            r.low(),
+                            r.high(),
+                            r.reached() ? "" : " (" + pct(r.confidence()) + ")"));
             t.stringColumn("p").append(String.format(Locale.ROOT, "%.3f", ch.p()));
             t.stringColumn("verdict").append(ch.verdict().text());
         }

@@ -3,8 +3,8 @@ package heimdall.lab.analysis;
 import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.command.Args;
-import heimdall.lab.command.CommandOptions;
 import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,9 +29,8 @@ public final class CompareCommand implements Command {
     }
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
-    private static final CommandOptions OPTIONS =
-            new CommandOptions(Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"),
-                    java.util.Map.of("-o", "--plot"));
+    private static final CommandOptions OPTIONS = new CommandOptions(
+            Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), java.util.Map.of("-o", "--plot"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -103,9 +102,11 @@ public final class CompareCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws IOException {
-        Args args = Args.parse("compare", argv.stream().map(s -> s.equals("-o") ? "--plot" : s).toList(), OPTIONS);
+        Args args = Args.parse(
+                "compare", argv.stream().map(s -> s.equals("-o") ? "--plot" : s).toList(), OPTIONS);
         if (args.positionals().size() < 2) {
-            throw new BadInput("compare needs at least two results folders, got " + args.positionals().size()
+            throw new BadInput("compare needs at least two results folders, got "
+                    + args.positionals().size()
                     + " (usage: ./lab compare DIR DIR... [-o PLOT.png | --out OUTDIR]; ./lab compare --help)");
         }
         if (args.value("--plot").isPresent() && args.value("--out").isPresent()) {
@@ -126,7 +127,8 @@ public final class CompareCommand implements Command {
             out.println("change plot: " + file);
         }
         if (args.value("--out").isPresent()) {
-            ResultsFolder folder = ResultsFolder.chosen(Path.of(args.value("--out").get()));
+            ResultsFolder folder =
+                    ResultsFolder.chosen(Path.of(args.value("--out").get()));
             try {
                 folder.writeText("compare.md", text);
                 folder.writeText("compare.csv", csv(c.table()));

@@ -23,8 +23,9 @@ public final class CompareFiles {
      */
     public static Results load(Path dir) {
         try (HostileFiles.Folder folder = HostileFiles.Folder.open(dir, "not a results folder")) {
-            byte[] summary = folder.readIfExists("summary.json", LIMIT).orElseThrow(() ->
-                    new BadInput(dir.resolve("summary.json") + ": missing (is " + dir + " a results folder?)"));
+            byte[] summary = folder.readIfExists("summary.json", LIMIT)
+                    .orElseThrow(() ->
+                            new BadInput(dir.resolve("summary.json") + ": missing (is " + dir + " a results folder?)"));
             byte[] environment = folder.readIfExists("environment.json", LIMIT).orElse(null);
             return Results.parse(dir, summary, environment);
         }

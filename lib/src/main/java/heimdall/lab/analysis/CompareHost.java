@@ -23,8 +23,18 @@ import heimdall.lab.results.EnvironmentInfo;
  * @param emulated whether the figures are an emulator's ({@code vm.emulated}): true, too, for a {@code vm}
  *     object that does not say (never taken for a native run by default)
  */
-record CompareHost(String host, String kernel, String cpu, String clocksource, String pti, Integer seccompFilters,
-        Boolean container, String containerSigns, String pid1Container, String vm, boolean emulated) {
+record CompareHost(
+        String host,
+        String kernel,
+        String cpu,
+        String clocksource,
+        String pti,
+        Integer seccompFilters,
+        Boolean container,
+        String containerSigns,
+        String pid1Container,
+        String vm,
+        boolean emulated) {
     /** The host facts of a folder's environment.json; every one null when the folder has none ({@code env} null). */
     static CompareHost of(EnvironmentInfo env) {
         return of(env, null);
@@ -43,10 +53,18 @@ record CompareHost(String host, String kernel, String cpu, String clocksource, S
         if (env == null) {
             return new CompareHost(null, null, null, null, null, null, null, null, null, accelerator, emulated);
         }
-        return new CompareHost(env.hostname(), env.kernelRelease(), env.cpuModel(), env.clocksource(),
-                pti(env.cpuMitigations()), filters(env.processSeccomp()), env.container(),
+        return new CompareHost(
+                env.hostname(),
+                env.kernelRelease(),
+                env.cpuModel(),
+                env.clocksource(),
+                pti(env.cpuMitigations()),
+                filters(env.processSeccomp()),
+                env.container(),
                 env.containerHints() == null ? null : String.join("; ", env.containerHints()),
-                text(field(env.containerDetail(), "pid1_container")), accelerator, emulated);
+                text(field(env.containerDetail(), "pid1_container")),
+                accelerator,
+                emulated);
     }
 
     /** For a text table: "emulated (tcg)", "guest (kvm)", or "" for a run on the machine itself. */
@@ -79,10 +97,11 @@ record CompareHost(String host, String kernel, String cpu, String clocksource, S
         }
         String meltdown = text(field(field(mitigations, "vulnerabilities"), "meltdown"));
         String cmdline = text(field(mitigations, "cmdline_pti"));
-        String verdict = meltdown == null ? null
-                : meltdown.contains("PTI") ? "on"
-                : meltdown.startsWith("Not affected") ? "off (not affected)"
-                : "off (" + meltdown + ")";
+        String verdict = meltdown == null
+                ? null
+                : meltdown.contains("PTI")
+                        ? "on"
+                        : meltdown.startsWith("Not affected") ? "off (not affected)" : "off (" + meltdown + ")";
         if (cmdline != null) {
             return (verdict == null ? "" : verdict + ", ") + "pti=" + cmdline;
         }

@@ -47,7 +47,8 @@ final class ComparePlot {
         // never cut at the end (where the placement is): the parts every row shares go, then parts whose
         // loss keeps the rows apart (Plots.shortParts)
         int room = LABEL_CHARS - 3;
-        List<List<String>> parts = labels.stream().map(l -> List.of(l.split(" · "))).toList();
+        List<List<String>> parts =
+                labels.stream().map(l -> List.of(l.split(" · "))).toList();
         List<String> short_ = Plots.distinctLabels(Plots.shortParts(parts, room), room);
         for (int k = 0; k < labels.size(); k++) {
             categories.add((k + 1) + " " + short_.get(k));
@@ -95,12 +96,20 @@ final class ComparePlot {
         categories = pick(categories, keep);
         pub = pick(pub, keep);
         series.replaceAll(ys -> pick(ys, keep));
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(c.reproduction() + (ratios ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder")
-                        + " (" + Compare.EMULATED + ")"
-                        : ", " + c.unit() + ": added cost by row, per " + (c.acrossKernels() ? "kernel" : "folder")))
-                .xAxisTitle("row (numbered as in the table)").yAxisTitle(ratios ? "added / unfiltered" + (positive ? " (log scale)" : "")
-                        : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(c.reproduction()
+                        + (ratios
+                                ? ": added / unfiltered by row, per " + (c.acrossKernels() ? "kernel" : "folder") + " ("
+                                        + Compare.EMULATED + ")"
+                                : ", " + c.unit() + ": added cost by row, per "
+                                        + (c.acrossKernels() ? "kernel" : "folder")))
+                .xAxisTitle("row (numbered as in the table)")
+                .yAxisTitle(
+                        ratios
+                                ? "added / unfiltered" + (positive ? " (log scale)" : "")
+                                : "added (" + c.unit() + (positive ? ", log scale)" : ")"))
                 .build();
         Styler s = chart.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -117,11 +126,14 @@ final class ComparePlot {
         chart.getStyler().setYAxisLogarithmic(positive);
         // one number format on the axis: a log axis otherwise reads "1E4" beside "1000"
         chart.getStyler().setYAxisDecimalPattern(ratios ? "#,##0.###" : "#,##0");
-        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        chart.getStyler()
+                .setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         for (int f = 0; f < folders; f++) {
             CompareHost h = c.folders().get(f).host();
             // across kernels the kernel is the series: it leads the name
-            String name = c.acrossKernels() ? h.kernel() + (h.emulated() ? " (emulated)" : "") + " · " + c.folderNames().get(f)
+            String name = c.acrossKernels()
+                    ? h.kernel() + (h.emulated() ? " (emulated)" : "") + " · "
+                            + c.folderNames().get(f)
                     : c.folderNames().get(f) + " (" + h.describe() + ")";
             chart.addSeries(name, categories, series.get(f));
         }
@@ -134,9 +146,14 @@ final class ComparePlot {
     }
 
     /** One colour per later folder (B), distinct from each other; the reference lines are grey. */
-    private static final Color[] FOLDER_COLOURS = {new Color(0x1f, 0x77, 0xb4), new Color(0xd6, 0x27, 0x28),
-        new Color(0x2c, 0xa0, 0x2c), new Color(0x94, 0x67, 0xbd), new Color(0xff, 0x7f, 0x0e),
-        new Color(0x8c, 0x56, 0x4b)};
+    private static final Color[] FOLDER_COLOURS = {
+        new Color(0x1f, 0x77, 0xb4),
+        new Color(0xd6, 0x27, 0x28),
+        new Color(0x2c, 0xa0, 0x2c),
+        new Color(0x94, 0x67, 0xbd),
+        new Color(0xff, 0x7f, 0x0e),
+        new Color(0x8c, 0x56, 0x4b)
+    };
 
     /**
      * B/A by row, each later folder against the first: the ratio as a marker (a triangle up where the
@@ -146,8 +163,11 @@ final class ComparePlot {
      */
     static XYChart changeByRow(Compare c, List<CompareChanges.Line> lines, double threshold) {
         boolean ratios = c.anyEmulated();
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(800)
-                .title(c.reproduction() + ": B/A by row against " + c.folderNames().get(0) + " ("
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(800)
+                .title(c.reproduction() + ": B/A by row against "
+                        + c.folderNames().get(0) + " ("
                         + (ratios ? "within-run filtered/unfiltered, " + Compare.EMULATED : "median")
                         + "), bars: " + CompareChanges.pct(ChangeTest.DEFAULT_LEVEL) + " interval over runs")
                 .xAxisTitle("row (numbered as in the table)")
@@ -204,13 +224,15 @@ final class ComparePlot {
             for (var e : points.entrySet()) {
                 double[] px = e.getValue().stream().mapToDouble(p -> p[0]).toArray();
                 double[] py = e.getValue().stream().mapToDouble(p -> p[1]).toArray();
-                XYSeries m = chart.addSeries(Compare.clean(name) + ": " + e.getKey().text(), px, py);
+                XYSeries m =
+                        chart.addSeries(Compare.clean(name) + ": " + e.getKey().text(), px, py);
                 m.setMarkerColor(colour);
-                m.setMarker(switch (e.getKey()) {
-                    case SLOWER -> SeriesMarkers.TRIANGLE_UP;
-                    case FASTER -> SeriesMarkers.TRIANGLE_DOWN;
-                    case NO_DIFFERENCE -> SeriesMarkers.CIRCLE;
-                });
+                m.setMarker(
+                        switch (e.getKey()) {
+                            case SLOWER -> SeriesMarkers.TRIANGLE_UP;
+                            case FASTER -> SeriesMarkers.TRIANGLE_DOWN;
+                            case NO_DIFFERENCE -> SeriesMarkers.CIRCLE;
+                        });
             }
         }
         if (Double.isInfinite(lo)) {
@@ -235,8 +257,7 @@ final class ComparePlot {
         return chart;
     }
 
-    private static XYSeries addLine(XYChart chart, String name, double[] xs, double y,
-            Color colour, boolean dashed) {
+    private static XYSeries addLine(XYChart chart, String name, double[] xs, double y, Color colour, boolean dashed) {
         XYSeries line = chart.addSeries(name, xs, new double[] {y, y});
         line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         line.setMarker(SeriesMarkers.NONE);

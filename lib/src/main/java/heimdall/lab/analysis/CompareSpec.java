@@ -27,8 +27,10 @@ record CompareSpec(String reproduction, List<String> keys, String median, String
     private static Map<String, CompareSpec> supported() {
         Map<String, CompareSpec> m = new LinkedHashMap<>();
         for (ReproductionKind<?> k : ReproductionKind.all()) {
-            k.identity().ifPresent(id -> m.put(k.name(), new CompareSpec(k.name(), id.keys(), id.median(), id.added(),
-                    id.published(), id.unit())));
+            k.identity()
+                    .ifPresent(id -> m.put(
+                            k.name(),
+                            new CompareSpec(k.name(), id.keys(), id.median(), id.added(), id.published(), id.unit())));
         }
         return java.util.Collections.unmodifiableMap(m);
     }

@@ -1,10 +1,10 @@
 package heimdall.lab.analysis;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.HostileFiles;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
-import heimdall.lab.HostileFiles;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

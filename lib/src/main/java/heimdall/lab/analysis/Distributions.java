@@ -58,6 +58,7 @@ public final class Distributions {
     private static final ObjectMapper JSON = heimdall.lab.JsonInput.strict(new ObjectMapper());
     /** A distributions.json is tens of KB to a few MB; 64 MiB bounds what is read. */
     static final long MAX_BYTES = 64L << 20;
+
     private static final double[] GRID = grid();
 
     /** One row and variant's distribution. */
@@ -182,7 +183,8 @@ public final class Distributions {
      * copy, never the measurements: it is reported through {@code progress} and the run goes on.
      */
     public static void writeBeside(ResultsFolder folder, java.util.function.Consumer<String> progress) {
-        SampleCounts counts = folder.written().map(ResultsFolder.Written::counts).orElse(null);
+        SampleCounts counts =
+                folder.written().map(ResultsFolder.Written::counts).orElse(null);
         Path dir = folder.path();
         if (counts == null) {
             writeBeside(dir, progress);
@@ -206,11 +208,15 @@ public final class Distributions {
 
     /** The progress line of a distributions.json written: where, its size, how long it took. */
     private static String written(Path out, long t0) throws IOException {
-        return String.format(Locale.ROOT, "distributions: %s (%,d bytes, %.2f s)", out, Files.size(out),
+        return String.format(
+                Locale.ROOT,
+                "distributions: %s (%,d bytes, %.2f s)",
+                out,
+                Files.size(out),
                 (System.nanoTime() - t0) / 1e9);
     }
 
-        /** A counted series as distributions.json writes it: the same order statistics as from every sample sorted. */
+    /** A counted series as distributions.json writes it: the same order statistics as from every sample sorted. */
     private static SeriesJson seriesJson(SampleCounts.Key key, SampleCounts.Series s) {
         if (s.count() > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("row " + key.row() + " " + key.variant() + ": " + s.count()
@@ -289,7 +295,8 @@ public final class Distributions {
             for (int i = 0; i < list.size(); i++) {
                 Series s = series(file, "series[" + i + "]", list.get(i), q);
                 if (series.put(new Results.SampleKey(s.row(), s.variant()), s) != null) {
-                    throw BadInput.at(file, "series[" + i + "]", "row " + s.row() + " variant " + s.variant() + " appears twice");
+                    throw BadInput.at(
+                            file, "series[" + i + "]", "row " + s.row() + " variant " + s.variant() + " appears twice");
                 }
             }
         }
@@ -298,8 +305,12 @@ public final class Distributions {
     }
 
     private static Series series(Path file, String at, JsonNode n, double[] q) {
-        if (n == null || !n.isObject() || !n.path("row").canConvertToInt() || !n.path("variant").isTextual()
-                || !n.path("runs").canConvertToInt() || !n.path("count").canConvertToLong()) {
+        if (n == null
+                || !n.isObject()
+                || !n.path("row").canConvertToInt()
+                || !n.path("variant").isTextual()
+                || !n.path("runs").canConvertToInt()
+                || !n.path("count").canConvertToLong()) {
             throw BadInput.at(file, at, "expected an object with row, variant, runs, count and ns_delta");
         }
         long count = n.get("count").asLong();
@@ -317,7 +328,11 @@ public final class Distributions {
             }
             v[k] = (k == 0 ? 0 : v[k - 1]) + delta[k];
         }
-        return new Series(n.get("row").asInt(), n.get("variant").asText(), n.get("runs").asInt(), count,
+        return new Series(
+                n.get("row").asInt(),
+                n.get("variant").asText(),
+                n.get("runs").asInt(),
+                count,
                 Ecdf.ofQuantiles(q, v, (int) count));
     }
 
@@ -398,12 +413,19 @@ public final class Distributions {
 
     /** The variants, in file order. */
     public List<String> variants() {
-        return series.keySet().stream().map(Results.SampleKey::variant).distinct().toList();
+        return series.keySet().stream()
+                .map(Results.SampleKey::variant)
+                .distinct()
+                .toList();
     }
 
     /** The rows with a series, ascending. */
     public List<Integer> rows() {
-        return series.keySet().stream().map(Results.SampleKey::row).distinct().sorted().toList();
+        return series.keySet().stream()
+                .map(Results.SampleKey::row)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     /** The batch samples as samples.arrow held them, or null when the file has per-call series. */

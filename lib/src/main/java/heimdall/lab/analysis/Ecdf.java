@@ -18,6 +18,7 @@ import java.util.Arrays;
 public record Ecdf(double[] x, double[] y, long count, double median, double p99) {
     /** At most this many points per curve: smooth at plot resolution, fast to draw. */
     public static final int MAX_POINTS = 1000;
+
     private static final int BODY = 800;
     private static final int TAIL = 190;
 

@@ -1,5 +1,14 @@
 package heimdall.lab.analysis;
 
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.ExploreCheckRow;
+import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.MeasuredCallRow;
+import heimdall.lab.results.ResultRow;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
@@ -15,15 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import javax.imageio.ImageIO;
-import heimdall.lab.results.AttachCostRow;
-import heimdall.lab.results.ExploreCheckRow;
-import heimdall.lab.results.FloorCostRow;
-import heimdall.lab.results.HostLoadRow;
-import heimdall.lab.results.KernelBitmapRow;
-import heimdall.lab.results.LanesRow;
-import heimdall.lab.results.MeasuredCallRow;
-import heimdall.lab.results.FollowerCostRow;
-import heimdall.lab.results.ResultRow;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -32,7 +32,6 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.NumericColumn;
 import tech.tablesaw.api.StringColumn;
@@ -51,6 +50,7 @@ import tech.tablesaw.api.Table;
 public final class Plots {
     /** Default size in pixels. */
     public static final int WIDTH = 900;
+
     public static final int HEIGHT = 520;
     /** Runs past which a run-values chart leaves its runs out of the legend (they would not fit). */
     static final int MAX_RUN_LEGEND = 7;
@@ -63,7 +63,8 @@ public final class Plots {
     private static final Color[] PALETTE = {
         new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
         new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
-        new Color(0x7f7f7f), new Color(0xbcbd22)};
+        new Color(0x7f7f7f), new Color(0xbcbd22)
+    };
 
     private Plots() {}
 
@@ -202,7 +203,8 @@ public final class Plots {
     /** host-load's plots: {@link #callPlots} and the p99 against the load average. */
     public static Map<String, Chart<?, ?>> hostLoadPlots(Results r) {
         Map<String, Chart<?, ?>> charts = callPlots(r);
-        if (r.hostLoad().stream().anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
+        if (r.hostLoad().stream()
+                .anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
             charts.put("p99-vs-load.png", p99VsLoad(r));
         }
         return charts;
@@ -222,11 +224,20 @@ public final class Plots {
             rows.add(i);
         }
         boolean runMedians = r.rows(ExploreCheckRow.class).stream()
-                .anyMatch(row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty());
+                .anyMatch(
+                        row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty());
         if (runMedians) {
             String title = "floor-cost row code and fluent API";
-            charts.put("run-medians.png", runValues(r, new Group("sources", title, rows), ExploreCheckRow.class,
-                    ExploreCheckRow::runMediansNs, null, "Per-run medians: " + title, "median of a run (ns)"));
+            charts.put(
+                    "run-medians.png",
+                    runValues(
+                            r,
+                            new Group("sources", title, rows),
+                            ExploreCheckRow.class,
+                            ExploreCheckRow::runMediansNs,
+                            null,
+                            "Per-run medians: " + title,
+                            "median of a run (ns)"));
         }
         return charts;
     }
@@ -246,19 +257,23 @@ public final class Plots {
      * counted while appended), so nothing is read back, samples.arrow least of all. The plots are those
      * a reload would draw. A folder with no summary.json written through it is loaded from disk.
      */
-    public static void writeInto(heimdall.lab.bench.ResultsFolder folder,
-            java.util.function.Consumer<String> progress) {
+    public static void writeInto(
+            heimdall.lab.bench.ResultsFolder folder, java.util.function.Consumer<String> progress) {
         Path dir = folder.path();
         writeInto(dir, () -> Results.written(folder).orElseGet(() -> Results.load(dir)), progress);
     }
 
-    private static void writeInto(Path folder, java.util.function.Supplier<Results> results,
-            java.util.function.Consumer<String> progress) {
+    private static void writeInto(
+            Path folder, java.util.function.Supplier<Results> results, java.util.function.Consumer<String> progress) {
         long t0 = System.nanoTime();
         try {
             List<Path> files = saveAll(results.get(), folder.resolve("plots"));
-            progress.accept(String.format(Locale.ROOT, "plots: %d written in %s (%.1f s)", files.size(),
-                    folder.resolve("plots"), (System.nanoTime() - t0) / 1e9));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "plots: %d written in %s (%.1f s)",
+                    files.size(),
+                    folder.resolve("plots"),
+                    (System.nanoTime() - t0) / 1e9));
         } catch (IOException | RuntimeException e) {
             progress.accept("plots: not written: " + e);
         }
@@ -275,8 +290,8 @@ public final class Plots {
         Files.createDirectories(dir);
         for (String name : charts.keySet()) {
             if (Files.exists(dir.resolve(name))) {
-                throw new java.nio.file.FileAlreadyExistsException(dir.resolve(name).toString(), null,
-                        "results folders are written once; plots already there");
+                throw new java.nio.file.FileAlreadyExistsException(
+                        dir.resolve(name).toString(), null, "results folders are written once; plots already there");
             }
         }
         List<Path> written = new ArrayList<>();
@@ -343,7 +358,10 @@ public final class Plots {
         return null;
     }
 
-    /** A row's per-run medians ({@code run_medians_ns}: floor, broker, load and kernel-bitmap configuration rows); empty when it has none. */
+    /**
+     * A row's per-run medians ({@code run_medians_ns}: floor, broker, load and kernel-bitmap configuration rows); empty
+     * when it has none.
+     */
     static List<Double> runMediansOf(ResultRow row) {
         if (row instanceof MeasuredCallRow m) {
             return doubles(m.runMediansNs());
@@ -393,7 +411,8 @@ public final class Plots {
         List<List<Integer>> merged = new ArrayList<>();
         for (List<Integer> g : byWhat) {
             List<Integer> last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-            boolean lastSingles = last != null && last.size() < 4
+            boolean lastSingles = last != null
+                    && last.size() < 4
                     && last.stream().map(i -> whatOf(r.row(i))).distinct().count() == last.size();
             if (g.size() == 1 && lastSingles) {
                 last.addAll(g);
@@ -404,13 +423,27 @@ public final class Plots {
         List<Group> out = new ArrayList<>();
         Set<String> slugs = new LinkedHashSet<>();
         for (List<Integer> g : merged) {
-            List<String> whats = g.stream().map(i -> whatOf(r.row(i)) == null ? "row " + i : whatOf(r.row(i)))
-                    .distinct().toList();
+            List<String> whats = g.stream()
+                    .map(i -> whatOf(r.row(i)) == null ? "row " + i : whatOf(r.row(i)))
+                    .distinct()
+                    .toList();
             // Merged single-row floors: the legend names each; the title only what kinds they are.
-            String title = whats.size() == 1 ? whats.get(0)
-                    : String.join(" and ", whats.stream().map(w -> w.split(",")[0].trim()).distinct().toList()) + " floors";
-            String slug = whats.size() == 1 ? slug(whats.get(0))
-                    : slug(String.join(" ", whats.stream().map(w -> w.split(",")[0].trim()).distinct().toList()));
+            String title = whats.size() == 1
+                    ? whats.get(0)
+                    : String.join(
+                                    " and ",
+                                    whats.stream()
+                                            .map(w -> w.split(",")[0].trim())
+                                            .distinct()
+                                            .toList()) + " floors";
+            String slug = whats.size() == 1
+                    ? slug(whats.get(0))
+                    : slug(String.join(
+                            " ",
+                            whats.stream()
+                                    .map(w -> w.split(",")[0].trim())
+                                    .distinct()
+                                    .toList()));
             out.add(new Group(unique(slugs, slug), title, List.copyOf(g)));
         }
         return out;
@@ -432,7 +465,10 @@ public final class Plots {
         if (!floors.isEmpty()) {
             // kernel-bitmap's rows are the selftest's configurations (section "configuration"), not floors.
             boolean configurations = floors.stream().anyMatch(i -> r.row(i) instanceof KernelBitmapRow.Configuration);
-            out.add(configurations ? new Group("configurations", "configurations", floors) : new Group("floors", "floors", floors));
+            out.add(
+                    configurations
+                            ? new Group("configurations", "configurations", floors)
+                            : new Group("floors", "floors", floors));
         }
         if (!broker.isEmpty()) {
             out.add(new Group("broker", "brokered calls (supervisor on its own CPU)", broker));
@@ -441,7 +477,8 @@ public final class Plots {
             out.add(new Group("faster", "faster round trips", faster));
         }
         if (!references.isEmpty()) {
-            out.add(new Group("round-trip-floor", "the host's round-trip floor (pipe ping-pong, no seccomp)", references));
+            out.add(new Group(
+                    "round-trip-floor", "the host's round-trip floor (pipe ping-pong, no seccomp)", references));
         }
         return out;
     }
@@ -481,8 +518,8 @@ public final class Plots {
         if (r.hasSamples(r.baselineRow(row), "none")) {
             lines.add(new Line("no filter", r.ecdfOf(r.baselineRow(row), "none"), PALETTE[0], true));
         }
-        return ecdfChart("Time per call (ns): " + r.label(row) + (lines.size() > 1 ? " (thin, light: no filter)" : ""),
-                lines);
+        return ecdfChart(
+                "Time per call (ns): " + r.label(row) + (lines.size() > 1 ? " (thin, light: no filter)" : ""), lines);
     }
 
     /**
@@ -509,7 +546,8 @@ public final class Plots {
             if (r.hasSamples(b.getKey(), "none")) {
                 Ecdf e = r.ecdfOf(b.getKey(), "none");
                 String call = callOf(r.row(b.getKey()));
-                lines.add(new Line((call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
+                lines.add(new Line(
+                        (call == null ? "" : call + ", ") + "no filter — " + quantiles(e), e, b.getValue(), true));
             }
         }
         if (lines.isEmpty()) {
@@ -590,8 +628,7 @@ public final class Plots {
                 }
             }
         }
-        return ecdfChart("Time per call (ns) without (thin, light) and with (solid) the follower, hook " + hook,
-                lines);
+        return ecdfChart("Time per call (ns) without (thin, light) and with (solid) the follower, hook " + hook, lines);
     }
 
     /** follower-cost: each row's added median (with − without), one dot series per hook. */
@@ -606,13 +643,13 @@ public final class Plots {
             if (!x.contains(label)) {
                 x.add(label);
             }
-            cells.computeIfAbsent(String.valueOf(row.hook()), k -> new LinkedHashMap<>()).put(label, row.addedNs().doubleValue());
+            cells.computeIfAbsent(String.valueOf(row.hook()), k -> new LinkedHashMap<>())
+                    .put(label, row.addedNs().doubleValue());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
-        return categoryDots("Added cost per call, ns (median with − median without the follower)", "row",
-                "added (ns)",
-                x, series);
+        return categoryDots(
+                "Added cost per call, ns (median with − median without the follower)", "row", "added (ns)", x, series);
     }
 
     /**
@@ -630,7 +667,8 @@ public final class Plots {
             if (row.addedRatio() == null) {
                 continue;
             }
-            String series = row.kernel() + " " + row.kernelRelease() + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
+            String series = row.kernel() + " " + row.kernelRelease()
+                    + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
             if (!kernels.contains(series)) {
                 kernels.add(series);
             }
@@ -644,10 +682,16 @@ public final class Plots {
             cells.computeIfAbsent(series, k -> new LinkedHashMap<>()).put(label, row.addedRatio());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
-        cells.forEach((kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
-        return categoryDots((brokered ? "Brokered openat round trip" : "Calls under a floor, and the follower")
-                + ": added / unfiltered call, per kernel", "row", "added / the kernel's own unfiltered call (ratio)",
-                x, series, kernels);
+        cells.forEach(
+                (kernel, byX) -> series.put(kernel, x.stream().map(byX::get).toList()));
+        return categoryDots(
+                (brokered ? "Brokered openat round trip" : "Calls under a floor, and the follower")
+                        + ": added / unfiltered call, per kernel",
+                "row",
+                "added / the kernel's own unfiltered call (ratio)",
+                x,
+                series,
+                kernels);
     }
 
     /** A kernel-matrix row timed through the broker (a supervisor's round trip, not a filter's cost). */
@@ -665,7 +709,8 @@ public final class Plots {
             // measure · hook · process [· call]: the hook shortened, t_idle named by its process, t_follow by its call
             String[] p = w.split(" · ");
             if (p.length >= 3) {
-                String hook = p[1].equals("syscall-tracepoint") ? "tp" : p[1].equals("seccomp-fentry") ? "fentry" : p[1];
+                String hook =
+                        p[1].equals("syscall-tracepoint") ? "tp" : p[1].equals("seccomp-fentry") ? "fentry" : p[1];
                 String which = p[0].equals("t_idle") ? p[2].replace("unrelated, ", "") : p.length > 3 ? p[3] : p[2];
                 return p[0] + " " + hook + " · " + which;
             }
@@ -685,7 +730,8 @@ public final class Plots {
     public static XYChart brokerCdf(Results r, String answer) {
         List<Integer> rows = new ArrayList<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (brokered(r, i) && defaultPlacement(r, i)
+            if (brokered(r, i)
+                    && defaultPlacement(r, i)
                     && (answer == null || answer.equals(floorCost(r, i).answer()))) {
                 rows.add(i);
             }
@@ -694,7 +740,10 @@ public final class Plots {
             throw new IllegalArgumentException(r.dir() + " has no broker rows (rows with 'supervisor')"
                     + (answer == null ? "" : " answering " + answer));
         }
-        return supervisorChart(r, rows, FloorCostRow::what,
+        return supervisorChart(
+                r,
+                rows,
+                FloorCostRow::what,
                 "Brokered call round trip" + (answer == null ? "" : ", answer " + answer)
                         + ": time per call, ECDF (ns)");
     }
@@ -743,36 +792,48 @@ public final class Plots {
         }
         boolean refs = lines.stream().anyMatch(Line::thin);
         String left = shown.size() < rows.size() ? "; the other rows: in the table" : "";
-        return ecdfChart("Faster round trips, answer " + answer + ", native supervisor: time per call, ECDF (ns)"
-                + (refs ? "; thin: the host's floor" : "") + left, lines);
+        return ecdfChart(
+                "Faster round trips, answer " + answer + ", native supervisor: time per call, ECDF (ns)"
+                        + (refs ? "; thin: the host's floor" : "") + left,
+                lines);
     }
 
     static List<Integer> fasterRows(Results r, String answer) {
         Set<Object> floors = new LinkedHashSet<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (brokered(r, i) && !defaultPlacement(r, i) && answer.equals(floorCost(r, i).answer())) {
+            if (brokered(r, i)
+                    && !defaultPlacement(r, i)
+                    && answer.equals(floorCost(r, i).answer())) {
                 floors.add(floorCost(r, i).what());
             }
         }
         List<Integer> rows = new ArrayList<>();
         Set<Object> placements = new LinkedHashSet<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (brokered(r, i) && floors.contains(floorCost(r, i).what()) && answer.equals(floorCost(r, i).answer())) {
+            if (brokered(r, i)
+                    && floors.contains(floorCost(r, i).what())
+                    && answer.equals(floorCost(r, i).answer())) {
                 rows.add(i);
                 placements.add(floorCost(r, i).placement());
             }
         }
         // The host's floor in the same placements, for scale (dotted).
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (!rows.isEmpty() && reference(r, i) && placements.contains(floorCost(r, i).placement())) {
+            if (!rows.isEmpty()
+                    && reference(r, i)
+                    && placements.contains(floorCost(r, i).placement())) {
                 rows.add(i);
             }
         }
         return rows;
     }
 
-    /** Brokered rows as ECDFs: colour by {@code colourBy} (the floor, or placement and wake-up), line style by supervisor. */
-    private static XYChart supervisorChart(Results r, List<Integer> rows, Function<FloorCostRow, String> colourBy, String title) {
+    /**
+     * Brokered rows as ECDFs: colour by {@code colourBy} (the floor, or placement and wake-up), line style by
+     * supervisor.
+     */
+    private static XYChart supervisorChart(
+            Results r, List<Integer> rows, Function<FloorCostRow, String> colourBy, String title) {
         List<String> labels = compactLabels(r, rows);
         Map<String, Color> colours = new LinkedHashMap<>();
         List<Line> lines = new ArrayList<>();
@@ -792,7 +853,8 @@ public final class Plots {
         }
         // Legend order: by colour (floor or placement), native before Java, so twins sit together.
         List<Color> order = List.copyOf(colours.values());
-        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour())).thenComparing(Line::thin));
+        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour()))
+                .thenComparing(Line::thin));
         // the title names the thin lines only when the chart has some
         return ecdfChart(title + (lines.stream().anyMatch(Line::thin) ? " (thin, light: Java supervisor)" : ""), lines);
     }
@@ -817,7 +879,12 @@ public final class Plots {
      * with no filter.
      */
     public static CategoryChart runMedians(Results r, Group g) {
-        return runValues(r, g, Plots::runMediansOf, Plots::runMediansNoneOf, "Per-run medians (ns): " + g.title(),
+        return runValues(
+                r,
+                g,
+                Plots::runMediansOf,
+                Plots::runMediansNoneOf,
+                "Per-run medians (ns): " + g.title(),
                 "run median (ns)");
     }
 
@@ -826,12 +893,18 @@ public final class Plots {
      * lists of the group's rows that are {@code type}s ({@code AttachCostRow.class,
      * AttachCostRow::attachRunMediansNs}); {@code noneValues} may be null.
      */
-    public static <T extends ResultRow> CategoryChart runValues(Results r, Group g, Class<T> type,
-            Function<? super T, ? extends List<? extends Number>> values, Function<? super T, ? extends List<? extends Number>> noneValues,
-            String title, String yTitle) {
-        Function<ResultRow, List<? extends Number>> f = row -> type.isInstance(row) ? values.apply(type.cast(row)) : List.of();
-        Function<ResultRow, List<? extends Number>> n = noneValues == null ? null
-                : row -> type.isInstance(row) ? noneValues.apply(type.cast(row)) : List.of();
+    public static <T extends ResultRow> CategoryChart runValues(
+            Results r,
+            Group g,
+            Class<T> type,
+            Function<? super T, ? extends List<? extends Number>> values,
+            Function<? super T, ? extends List<? extends Number>> noneValues,
+            String title,
+            String yTitle) {
+        Function<ResultRow, List<? extends Number>> f =
+                row -> type.isInstance(row) ? values.apply(type.cast(row)) : List.of();
+        Function<ResultRow, List<? extends Number>> n =
+                noneValues == null ? null : row -> type.isInstance(row) ? noneValues.apply(type.cast(row)) : List.of();
         return runValues(r, g, f, n, title, yTitle);
     }
 
@@ -841,13 +914,22 @@ public final class Plots {
      * dot per run in that run's colour, and a grey diamond for the median of {@code noneValues}' values
      * (the same call with no filter) where the row has them (null: none). Rows without values are left out.
      */
-    public static CategoryChart runValues(Results r, Group g, Function<ResultRow, ? extends List<? extends Number>> values,
-            Function<ResultRow, ? extends List<? extends Number>> noneValues, String title, String yTitle) {
+    public static CategoryChart runValues(
+            Results r,
+            Group g,
+            Function<ResultRow, ? extends List<? extends Number>> values,
+            Function<ResultRow, ? extends List<? extends Number>> noneValues,
+            String title,
+            String yTitle) {
         Function<Integer, List<Double>> field = i -> doubles(values.apply(r.row(i)));
-        Function<Integer, List<Double>> noneField = noneValues == null ? i -> List.of() : i -> doubles(noneValues.apply(r.row(i)));
-        List<Integer> rows = g.rows().stream().filter(i -> !field.apply(i).isEmpty() || !noneField.apply(i).isEmpty()).toList();
+        Function<Integer, List<Double>> noneField =
+                noneValues == null ? i -> List.of() : i -> doubles(noneValues.apply(r.row(i)));
+        List<Integer> rows = g.rows().stream()
+                .filter(i -> !field.apply(i).isEmpty() || !noneField.apply(i).isEmpty())
+                .toList();
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException("rows " + g.rows() + " have no values for '" + title + "' in " + r.dir());
+            throw new IllegalArgumentException(
+                    "rows " + g.rows() + " have no values for '" + title + "' in " + r.dir());
         }
         List<String> categories = rowCategories(r, rows);
         CategoryChart c = rowScatter(title, yTitle, rows.size());
@@ -891,15 +973,17 @@ public final class Plots {
         // The run dots are the point: a no-filter diamond far below them (a brokered call is a hundred
         // times its bare call) would force a log axis that squashes their spread, so it is then left out
         // and its values named in the title instead.
-        boolean noneFits = anyNone && (runs == 0 || noneLo(none) > 0 && runHi / Math.min(runLo, noneLo(none)) <= 20
-                && Math.max(runHi, noneHi(none)) / runLo <= 20);
+        boolean noneFits = anyNone
+                && (runs == 0
+                        || noneLo(none) > 0
+                                && runHi / Math.min(runLo, noneLo(none)) <= 20
+                                && Math.max(runHi, noneHi(none)) / runLo <= 20);
         if (anyNone && noneFits) {
             var s = c.addSeries("no filter (median of its runs)", categories, none);
             s.setMarker(SeriesMarkers.DIAMOND);
             s.setMarkerColor(Color.GRAY);
         } else if (anyNone) {
-            String range = noneLo(none) == noneHi(none) ? ns(noneLo(none))
-                    : ns(noneLo(none)) + "–" + ns(noneHi(none));
+            String range = noneLo(none) == noneHi(none) ? ns(noneLo(none)) : ns(noneLo(none)) + "–" + ns(noneHi(none));
             c.setXAxisTitle("row (the same call with no filter: " + range + ", below this axis)");
             lo = runLo;
             hi = runHi;
@@ -915,8 +999,8 @@ public final class Plots {
             List<Double> f = field.apply(i);
             if (f.size() >= 2) {
                 double[] v = f.stream().mapToDouble(Double::doubleValue).toArray();
-                heimdall.lab.stats.Interval iv = heimdall.lab.stats.OrderStatistics.overRuns(Stats.median(f), v,
-                        heimdall.lab.stats.Intervals.LEVEL);
+                heimdall.lab.stats.Interval iv = heimdall.lab.stats.OrderStatistics.overRuns(
+                        Stats.median(f), v, heimdall.lab.stats.Intervals.LEVEL);
                 mid.add((iv.low() + iv.high()) / 2);
                 half.add((iv.high() - iv.low()) / 2);
                 lows.add(iv.low());
@@ -942,8 +1026,11 @@ public final class Plots {
             high.setMarker(SeriesMarkers.TRIANGLE_DOWN);
             high.setMarkerColor(Color.BLACK);
             high.setShowInLegend(false);
-            c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; ▲▼: %.0f%% CI",
-                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+            c.setYAxisTitle(c.getYAxisTitle()
+                    + String.format(
+                            Locale.ROOT,
+                            "; ▲▼: %.0f%% CI",
+                            100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
         } else if (anyInterval) {
             // drawn as a bar about the interval's middle: XChart's error bars are symmetric
             var s = c.addSeries("interval of the median run", categories, mid, half);
@@ -951,8 +1038,11 @@ public final class Plots {
             s.setMarkerColor(Color.BLACK);
             // out of the legend (the runs fill it): the axis' title says what the bars are
             s.setShowInLegend(false);
-            c.setYAxisTitle(c.getYAxisTitle() + String.format(Locale.ROOT, "; bar: %.0f%% CI",
-                    100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+            c.setYAxisTitle(c.getYAxisTitle()
+                    + String.format(
+                            Locale.ROOT,
+                            "; bar: %.0f%% CI",
+                            100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
         }
         c.getStyler().setErrorBarsColor(Color.BLACK);
         if (runs == 0 && !anyNone) {
@@ -964,9 +1054,10 @@ public final class Plots {
         if (logAxis) {
             c.getStyler().setYAxisLogarithmic(true);
             String y = c.getYAxisTitle();
-            c.setYAxisTitle(y.startsWith(yTitle) && yTitle.endsWith(")")
-                    ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" + y.substring(yTitle.length())
-                    : y + " (log scale)");
+            c.setYAxisTitle(
+                    y.startsWith(yTitle) && yTitle.endsWith(")")
+                            ? yTitle.substring(0, yTitle.length() - 1) + ", log scale)" + y.substring(yTitle.length())
+                            : y + " (log scale)");
         } else if (hi > lo) {
             // a linear axis fitted to the values, not from zero: the spread between runs is what it shows
             double pad = (hi - lo) * 0.08;
@@ -978,11 +1069,19 @@ public final class Plots {
     }
 
     private static double noneLo(List<Double> none) {
-        return none.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).min().orElse(0);
+        return none.stream()
+                .filter(java.util.Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .orElse(0);
     }
 
     private static double noneHi(List<Double> none) {
-        return none.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
+        return none.stream()
+                .filter(java.util.Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(0);
     }
 
     /** A column label per row: its number and what sets it apart from the others. */
@@ -1015,18 +1114,23 @@ public final class Plots {
             parts.forEach(common::retainAll);
             parts.forEach(p -> p.removeIf(x -> common.contains(x) && p.size() > 1));
         }
-        Function<List<List<String>>, List<String>> join = ps -> ps.stream().map(p -> String.join(" · ", p)).toList();
+        Function<List<List<String>>, List<String>> join =
+                ps -> ps.stream().map(p -> String.join(" · ", p)).toList();
         Set<String> tried = new LinkedHashSet<>();
         while (join.apply(parts).stream().anyMatch(l -> l.length() > width)) {
             String drop = null;
             // the longest parts first: a floor's description goes before its short name
-            List<String> candidates = parts.stream().flatMap(List::stream).distinct()
-                    .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList();
+            List<String> candidates = parts.stream()
+                    .flatMap(List::stream)
+                    .distinct()
+                    .sorted(java.util.Comparator.comparingInt(String::length).reversed())
+                    .toList();
             for (List<String> p : List.of(candidates)) {
                 for (String x : p) {
                     if (drop == null && !tried.contains(x)) {
                         List<List<String>> without = parts.stream()
-                                .map(q -> q.stream().filter(y -> !y.equals(x)).toList()).toList();
+                                .map(q -> q.stream().filter(y -> !y.equals(x)).toList())
+                                .toList();
                         List<String> joined = join.apply(without);
                         boolean apart = new LinkedHashSet<>(joined).size() == joined.size();
                         if (without.stream().noneMatch(List::isEmpty) && apart) {
@@ -1090,15 +1194,21 @@ public final class Plots {
     /** An empty scatter chart with a column per row, dots of the same column overlapping. */
     private static CategoryChart rowScatter(String title, String yTitle, int rows) {
         // Taller than the others: the rotated row labels need the room.
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(rows > 4 ? HEIGHT + 180 : HEIGHT)
-                .title(title).xAxisTitle("row").yAxisTitle(yTitle).build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(rows > 4 ? HEIGHT + 180 : HEIGHT)
+                .title(title)
+                .xAxisTitle("row")
+                .yAxisTitle(yTitle)
+                .build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
         c.getStyler().setOverlapped(true);
         // Upright labels collide past four rows; at 90° XChart centres each on its column (slanted ones drift right).
         c.getStyler().setXAxisLabelRotation(rows > 4 ? 90 : 0);
-        c.getStyler().setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        c.getStyler()
+                .setAxisTickLabelsFont(c.getStyler().getAxisTickLabelsFont().deriveFont(10f));
         c.getStyler().setLegendFont(c.getStyler().getLegendFont().deriveFont(11f));
         return c;
     }
@@ -1124,7 +1234,8 @@ public final class Plots {
 
     /** {@link #byPlacement(Results)} for the fields named with {@code prefix} ("" or {@link #SELFTEST_LOOP}). */
     public static CategoryChart byPlacement(Results r, String prefix) {
-        KernelBitmapRow.Loop loop = prefix.equals(SELFTEST_LOOP) ? KernelBitmapRow.Loop.SELFTEST : KernelBitmapRow.Loop.BARE;
+        KernelBitmapRow.Loop loop =
+                prefix.equals(SELFTEST_LOOP) ? KernelBitmapRow.Loop.SELFTEST : KernelBitmapRow.Loop.BARE;
         if (!prefix.isEmpty() && loop == KernelBitmapRow.Loop.BARE) {
             throw new IllegalArgumentException("unknown loop prefix '" + prefix + "': \"\" or " + SELFTEST_LOOP);
         }
@@ -1136,7 +1247,10 @@ public final class Plots {
         String title = "Median ns per call by code placement" + (prefix.isEmpty() ? "" : " (selftest's loop)")
                 + ": ● per call, ◆ batch, ■ monotonic batch";
         CategoryChart c = rowScatter(title, "ns per call", rows.size());
-        int placements = rows.stream().mapToInt(i -> configuration(r, i).perCallByPlacement(loop).size()).max().orElse(0);
+        int placements = rows.stream()
+                .mapToInt(i -> configuration(r, i).perCallByPlacement(loop).size())
+                .max()
+                .orElse(0);
         Map<String, Function<KernelBitmapRow.Configuration, List<Long>>> figures = new LinkedHashMap<>();
         figures.put("per call", x -> x.perCallByPlacement(loop));
         figures.put("batch", x -> x.batchByPlacement(loop));
@@ -1157,7 +1271,8 @@ public final class Plots {
                     continue;
                 }
                 var s = c.addSeries(f.getKey() + ", placement " + p, categories, y);
-                s.setMarker(kind == 0 ? SeriesMarkers.CIRCLE : kind == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
+                s.setMarker(
+                        kind == 0 ? SeriesMarkers.CIRCLE : kind == 1 ? SeriesMarkers.DIAMOND : SeriesMarkers.SQUARE);
                 s.setMarkerColor(PALETTE[p % PALETTE.length]);
                 // a legend entry per placement (its colour); the title gives the marker of each figure
                 s.setShowInLegend(!legendPlacements.contains(p) && legendPlacements.add(p));
@@ -1207,7 +1322,12 @@ public final class Plots {
             }
             series.put(layout, y);
         }
-        return categoryDots("Graph lookups: ns per event by layout (median of batches)", "graph / trace", "ns per event", x, series);
+        return categoryDots(
+                "Graph lookups: ns per event by layout (median of batches)",
+                "graph / trace",
+                "ns per event",
+                x,
+                series);
     }
 
     /**
@@ -1215,8 +1335,14 @@ public final class Plots {
      * distinct {@code series} (e.g. the variant), the dot at {@code y} (e.g. the median wall time);
      * rows with any of the three null are left out.
      */
-    public static <T> CategoryChart grid(List<T> rows, Function<T, ?> xOf, Function<T, ?> seriesOf, Function<T, ? extends Number> yOf,
-            String xTitle, String title, String yTitle) {
+    public static <T> CategoryChart grid(
+            List<T> rows,
+            Function<T, ?> xOf,
+            Function<T, ?> seriesOf,
+            Function<T, ? extends Number> yOf,
+            String xTitle,
+            String title,
+            String yTitle) {
         List<String> x = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
         for (T row : rows) {
@@ -1230,7 +1356,8 @@ public final class Plots {
             if (!x.contains(xv)) {
                 x.add(xv);
             }
-            cells.computeIfAbsent(String.valueOf(sv), k -> new LinkedHashMap<>()).put(xv, v.doubleValue());
+            cells.computeIfAbsent(String.valueOf(sv), k -> new LinkedHashMap<>())
+                    .put(xv, v.doubleValue());
         }
         if (x.isEmpty()) {
             throw new IllegalArgumentException("no rows with " + xTitle + ", a series and a value for '" + title + "'");
@@ -1242,21 +1369,38 @@ public final class Plots {
 
     /** lanes: the median wall time of a batch by worker count (x), a series per variant. */
     public static CategoryChart wallByVariant(Results r) {
-        return grid(r.lanes(), LanesRow::workers, LanesRow::variant, LanesRow::wallMsMedian, "workers",
-                "Workload wall time by variant, ms (median of batches)", "wall time (ms)");
+        return grid(
+                r.lanes(),
+                LanesRow::workers,
+                LanesRow::variant,
+                LanesRow::wallMsMedian,
+                "workers",
+                "Workload wall time by variant, ms (median of batches)",
+                "wall time (ms)");
     }
 
     /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
-    private static CategoryChart categoryDots(String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
+    private static CategoryChart categoryDots(
+            String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
         return categoryDots(title, xTitle, yTitle, x, series, List.copyOf(series.keySet()));
     }
 
     /** As above, each series coloured by its place in {@code colours}, so that charts shown together agree. */
-    private static CategoryChart categoryDots(String title, String xTitle, String yTitle, List<String> x,
-            Map<String, List<Double>> series, List<String> colours) {
+    private static CategoryChart categoryDots(
+            String title,
+            String xTitle,
+            String yTitle,
+            List<String> x,
+            Map<String, List<Double>> series,
+            List<String> colours) {
         boolean turn = x.stream().mapToInt(String::length).sum() > 80;
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(turn ? HEIGHT + 120 : HEIGHT)
-                .title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(turn ? HEIGHT + 120 : HEIGHT)
+                .title(title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
+                .build();
         style(c);
         c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setOverlapped(true);
@@ -1288,7 +1432,8 @@ public final class Plots {
     }
 
     private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {
-        SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP};
+        SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP
+    };
 
     /**
      * Tail latency against host load, one series per row (the same what and call idle and loaded):
@@ -1307,7 +1452,9 @@ public final class Plots {
             }
             String key = row.what() + " · " + row.call();
             if (row.p99Ns() != null) {
-                p99ByLoad.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(row.load(), row.p99Ns().doubleValue());
+                p99ByLoad
+                        .computeIfAbsent(key, x -> new LinkedHashMap<>())
+                        .put(row.load(), row.p99Ns().doubleValue());
             }
             List<Double> loads = doubles(row.loadAvgRuns());
             List<Double> p99s = doubles(row.runP99Ns());
@@ -1317,7 +1464,10 @@ public final class Plots {
                 }
             }
             if (p99s.isEmpty() && row.p99Ns() != null && !loads.isEmpty()) {
-                loads = List.of(loads.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
+                loads = List.of(loads.stream()
+                        .mapToDouble(Double::doubleValue)
+                        .average()
+                        .orElseThrow());
                 p99s = List.of(row.p99Ns().doubleValue());
             }
             for (int k = 0; k < p99s.size() && k < loads.size(); k++) {
@@ -1329,16 +1479,28 @@ public final class Plots {
             throw new IllegalArgumentException(r.dir() + " has no load rows (rows with 'load' and 'load_avg_runs')");
         }
         // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT + 22 * xs.size())
+        XYChart c = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT + 22 * xs.size())
                 .title("p99 (ns) against host load: one series per row, its idle and loaded runs together")
-                .xAxisTitle("load average during the run (1 min)").yAxisTitle("p99 of the run (ns)").build();
+                .xAxisTitle("load average during the run (1 min)")
+                .yAxisTitle("p99 of the run (ns)")
+                .build();
         style(c);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         c.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
-        double lo = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).min().orElse(1);
-        double hi = ys.values().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).max().orElse(1);
+        double lo = ys.values().stream()
+                .flatMap(List::stream)
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .orElse(1);
+        double hi = ys.values().stream()
+                .flatMap(List::stream)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(1);
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
             c.setYAxisTitle("p99 of the run (ns, log scale)");
@@ -1394,7 +1556,10 @@ public final class Plots {
         }
     }
 
-    /** The chart of ECDF lines: log x when the plotted range spans more than 30×, so a tail shows without hiding the body. */
+    /**
+     * The chart of ECDF lines: log x when the plotted range spans more than 30×, so a tail shows without hiding the
+     * body.
+     */
     private static XYChart ecdfChart(String title, List<Line> lines) {
         return ecdfChart(title, lines, "time per call", "ns");
     }
@@ -1464,7 +1629,8 @@ public final class Plots {
             for (int k = 0; k <= 200; k++) {
                 double q = k / 200.0;
                 double x = l.ecdf().at(Math.min(q, 0.9999));
-                double fx = log ? (Math.log10(Math.max(x, min)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))
+                double fx = log
+                        ? (Math.log10(Math.max(x, min)) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))
                         : (x - left) / (max - left);
                 if (fx > 1) {
                     fx = 1;
@@ -1473,7 +1639,8 @@ public final class Plots {
                 nw += fx < boxW && q > 1 - boxH ? 1 : 0;
             }
         }
-        Styler.LegendPosition inside = se == 0 ? Styler.LegendPosition.InsideSE
+        Styler.LegendPosition inside = se == 0
+                ? Styler.LegendPosition.InsideSE
                 : nw == 0 ? Styler.LegendPosition.InsideNW : Styler.LegendPosition.OutsideS;
         String xTitle = quantity + " (" + unit + (log ? ", log scale" : "")
                 + (cropped ? "; axis cut at " + ns(cut) + ", the legend gives each max" : "")
@@ -1481,10 +1648,13 @@ public final class Plots {
         // Past a handful of lines a legend inside the plot hides the curves: below it, the chart taller.
         long entries = entries0;
         boolean legendBelow = entries > MAX_INSIDE_LEGEND || inside == Styler.LegendPosition.OutsideS;
-        XYChart c = new XYChartBuilder().width(WIDTH).height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT)
+        XYChart c = new XYChartBuilder()
+                .width(WIDTH)
+                .height(legendBelow ? HEIGHT + 18 * (int) entries : HEIGHT)
                 .title(title)
                 .xAxisTitle(xTitle)
-                .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x").build();
+                .yAxisTitle(quantity.equals("time per call") ? "fraction of calls ≤ x" : "fraction of samples ≤ x")
+                .build();
         style(c);
         c.getStyler().setXAxisLogarithmic(log);
         if (cropped) {
@@ -1567,7 +1737,8 @@ public final class Plots {
         }
         List<String> out = new ArrayList<>();
         for (int k = 0; k < rows.size(); k++) {
-            List<String> keep = parts.get(k).stream().filter(p -> !common.contains(p)).toList();
+            List<String> keep =
+                    parts.get(k).stream().filter(p -> !common.contains(p)).toList();
             String l = String.join(" · ", keep.isEmpty() ? parts.get(k) : keep);
             out.add(l.length() > width ? l.substring(0, width - 1) + "…" : l);
         }

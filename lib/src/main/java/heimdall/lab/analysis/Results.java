@@ -79,7 +79,12 @@ public final class Results implements heimdall.lab.display.Displayable {
     private final Summary typed;
     private final EnvironmentInfo env;
 
-    private Results(Path dir, Summary typed, EnvironmentInfo env, List<JsonNode> rowTrees, Table summary,
+    private Results(
+            Path dir,
+            Summary typed,
+            EnvironmentInfo env,
+            List<JsonNode> rowTrees,
+            Table summary,
             JsonNode environment) {
         this.typed = typed;
         this.env = env;
@@ -107,7 +112,8 @@ public final class Results implements heimdall.lab.display.Displayable {
     static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
         Path summaryFile = dir.resolve("summary.json");
         JsonNode top = SummaryJson.tree(summaryFile, summaryBytes);
-        JsonNode envTree = environmentBytes == null ? null : SummaryJson.tree(dir.resolve("environment.json"), environmentBytes);
+        JsonNode envTree =
+                environmentBytes == null ? null : SummaryJson.tree(dir.resolve("environment.json"), environmentBytes);
         Summary typed = SummaryJson.parse(dir, top, envTree);
         EnvironmentInfo envInfo = SummaryJson.environment(dir, envTree);
         // Schema 2 wraps the rows with the run's facts; schema 1 (older folders) is the bare array: parse checked it.
@@ -322,7 +328,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      */
     @Override
     public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
-        var readable = Plots.all(this).values().stream().filter(c -> c.getSeriesMap().size() <= CHART_SERIES)
+        var readable = Plots.all(this).values().stream()
+                .filter(c -> c.getSeriesMap().size() <= CHART_SERIES)
                 .findFirst();
         if (readable.isPresent() || !summary.columnNames().contains("added_ns")) {
             return readable.orElse(null);
@@ -339,12 +346,17 @@ public final class Results implements heimdall.lab.display.Displayable {
         if (labels.isEmpty()) {
             return null;
         }
-        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(Plots.WIDTH)
-                .height(Plots.HEIGHT).title("added cost by row: " + dir.getFileName()).xAxisTitle("row")
-                .yAxisTitle("added ns").build();
+        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
+                .title("added cost by row: " + dir.getFileName())
+                .xAxisTitle("row")
+                .yAxisTitle("added ns")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(75);
-        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(9f));
+        chart.getStyler()
+                .setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(9f));
         chart.addSeries("added ns", labels, added);
         return chart;
     }
@@ -406,7 +418,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      * {@link Distributions#FILE}. ECDFs, medians and p99s then come from it; per-run samples do not.
      */
     public boolean distilledOnly() {
-        return counted == null && !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        return counted == null
+                && !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 && Files.isRegularFile(dir.resolve(Distributions.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
@@ -417,7 +430,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      */
     public boolean hasSampleData() {
         // Anything at the name counts: reading it then says why a link or FIFO there is refused.
-        return counted != null || Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        return counted != null
+                || Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 || distilledOnly();
     }
 
@@ -448,6 +462,7 @@ public final class Results implements heimdall.lab.display.Displayable {
 
     /** Arrow memory while samples.arrow is read: one batch at a time (65,536 rows, a few MB) and room to spare. */
     static final long SAMPLES_MEMORY = 512L << 20;
+
     private static final List<String> CALL_COLUMNS = List.of("row", "variant", "run", "ns");
     private static final ArrowType INT32 = new ArrowType.Int(32, true);
     private static final ArrowType INT64 = new ArrowType.Int(64, true);
@@ -502,7 +517,9 @@ public final class Results implements heimdall.lab.display.Displayable {
      * filter): rows sharing a call share one baseline, stored once, under {@code baseline_row}.
      */
     public int baselineRow(int i) {
-        return row(i) instanceof MeasuredCallRow m && m.baselineRow() != null ? m.baselineRow().intValue() : i;
+        return row(i) instanceof MeasuredCallRow m && m.baselineRow() != null
+                ? m.baselineRow().intValue()
+                : i;
     }
 
     /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
@@ -511,7 +528,10 @@ public final class Results implements heimdall.lab.display.Displayable {
             return distilled().variants();
         }
         if (counted != null) {
-            return countedSeries().keySet().stream().map(SampleKey::variant).distinct().toList();
+            return countedSeries().keySet().stream()
+                    .map(SampleKey::variant)
+                    .distinct()
+                    .toList();
         }
         return grouped().keySet().stream().map(SampleKey::variant).distinct().toList();
     }
@@ -522,9 +542,17 @@ public final class Results implements heimdall.lab.display.Displayable {
             return distilled().rows();
         }
         if (counted != null) {
-            return countedSeries().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
+            return countedSeries().keySet().stream()
+                    .map(SampleKey::row)
+                    .distinct()
+                    .sorted()
+                    .toList();
         }
-        return grouped().keySet().stream().map(SampleKey::row).distinct().sorted().toList();
+        return grouped().keySet().stream()
+                .map(SampleKey::row)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     private synchronized Map<SampleKey, long[][]> grouped() {
@@ -591,7 +619,9 @@ public final class Results implements heimdall.lab.display.Displayable {
         return t;
     }
 
-    /** One column: long when every value is a whole number, double when numbers, boolean, else string; missing for null. */
+    /**
+     * One column: long when every value is a whole number, double when numbers, boolean, else string; missing for null.
+     */
     private static Column<?> column(String name, List<Map<String, JsonNode>> rows) {
         boolean numbers = true;
         boolean whole = true;
@@ -667,9 +697,12 @@ public final class Results implements heimdall.lab.display.Displayable {
         Map<SampleKey, java.util.TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
         try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
             if (!in.columns().containsAll(CALL_COLUMNS)) {
-                throw BadInput.at(file, "(schema)", "expected per-call samples (row, variant, run, ns), found "
-                        + in.columns()
-                        + "; use Results.samples() for other sample files");
+                throw BadInput.at(
+                        file,
+                        "(schema)",
+                        "expected per-call samples (row, variant, run, ns), found "
+                                + in.columns()
+                                + "; use Results.samples() for other sample files");
             }
             // Types checked on the schema, before any batch: an int64 row is refused here, not cast midway.
             in.require("row", INT32, IntVector.class);
@@ -691,8 +724,10 @@ public final class Results implements heimdall.lab.display.Displayable {
                     BigIntVector nsV = (BigIntVector) root.getVector("ns");
                     for (var v : List.of(rowV, varV, runV, nsV)) {
                         if (v.getNullCount() > 0) {
-                            throw BadInput.at(file, v.getName(), "holds " + v.getNullCount()
-                                    + " null(s); every sample has a value");
+                            throw BadInput.at(
+                                    file,
+                                    v.getName(),
+                                    "holds " + v.getNullCount() + " null(s); every sample has a value");
                         }
                     }
                     var offsets = varV.getOffsetBuffer();
@@ -702,14 +737,14 @@ public final class Results implements heimdall.lab.display.Displayable {
                         int row = rowV.get(i);
                         int run = runV.get(i);
                         if (row < 0 || run < 0) {
-                            throw BadInput.at(file, row < 0 ? "row" : "run", "value " + Math.min(row, run)
-                                    + " is negative");
+                            throw BadInput.at(
+                                    file, row < 0 ? "row" : "run", "value " + Math.min(row, run) + " is negative");
                         }
                         int start = offsets.getInt((long) i * 4);
                         int end = offsets.getInt((long) (i + 1) * 4);
                         if (start < 0 || end < start || end > data.capacity()) {
-                            throw BadInput.at(file, "variant", "sample " + i
-                                    + ": its text lies outside the column's data");
+                            throw BadInput.at(
+                                    file, "variant", "sample " + i + ": its text lies outside the column's data");
                         }
                         boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
                         for (int k = 0; sameVariant && k < prevVariant.length; k++) {
@@ -727,8 +762,8 @@ public final class Results implements heimdall.lab.display.Displayable {
                             prevRun = run;
                         }
                         if (!current.add(nsData.getLong((long) i * 8))) {
-                            throw BadInput.at(file, "ns", "row " + row + ", run " + run
-                                    + ": more samples than one run can hold");
+                            throw BadInput.at(
+                                    file, "ns", "row " + row + ", run " + run + ": more samples than one run can hold");
                         }
                     }
                 }
@@ -806,14 +841,19 @@ public final class Results implements heimdall.lab.display.Displayable {
             VectorSchemaRoot root = in.root();
             List<Column<?>> columns = new ArrayList<>();
             for (Field f : root.getSchema().getFields()) {
-                columns.add(switch (root.getVector(f.getName()).getMinorType()) {
-                    case INT -> IntColumn.create(f.getName());
-                    case BIGINT -> LongColumn.create(f.getName());
-                    case FLOAT8 -> DoubleColumn.create(f.getName());
-                    case VARCHAR -> StringColumn.create(f.getName());
-                    default -> throw BadInput.at(file, f.getName(), "unsupported column type " + f.getType()
-                            + " (samples hold int32, int64, float64 and utf8 columns)");
-                });
+                columns.add(
+                        switch (root.getVector(f.getName()).getMinorType()) {
+                            case INT -> IntColumn.create(f.getName());
+                            case BIGINT -> LongColumn.create(f.getName());
+                            case FLOAT8 -> DoubleColumn.create(f.getName());
+                            case VARCHAR -> StringColumn.create(f.getName());
+                            default ->
+                                throw BadInput.at(
+                                        file,
+                                        f.getName(),
+                                        "unsupported column type " + f.getType()
+                                                + " (samples hold int32, int64, float64 and utf8 columns)");
+                        });
             }
             try {
                 while (in.next()) {
@@ -853,8 +893,10 @@ public final class Results implements heimdall.lab.display.Displayable {
     /** A utf8 cell as text; bytes that are not UTF-8 are bad input naming the column, never replaced. */
     private static String utf8(Path file, String column, byte[] bytes) {
         try {
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return java.nio.charset.StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw BadInput.at(file, column, "not UTF-8 text");
         }

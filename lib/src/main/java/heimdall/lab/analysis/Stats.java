@@ -3,7 +3,10 @@ package heimdall.lab.analysis;
 import java.util.Arrays;
 import java.util.List;
 
-/** The median of per-run figures, for the tables and plots (the samples' own order statistics are {@link heimdall.lab.bench.Stats}'). */
+/**
+ * The median of per-run figures, for the tables and plots (the samples' own order statistics are {@link
+ * heimdall.lab.bench.Stats}').
+ */
 final class Stats {
     private Stats() {}
 

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.NumericColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -37,8 +36,21 @@ public final class Tables {
     private Tables() {}
 
     private static final List<String> SUMMARY_COLUMNS = List.of(
-            "row", "label", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns", "spread",
-            "samples", "noisy", "status", "published_median_ns", "published_added_ns", "published_p99_ns");
+            "row",
+            "label",
+            "insns",
+            "cache",
+            "median_none_ns",
+            "median_ns",
+            "added_ns",
+            "p99_ns",
+            "spread",
+            "samples",
+            "noisy",
+            "status",
+            "published_median_ns",
+            "published_added_ns",
+            "published_p99_ns");
 
     /**
      * Floor, broker and load rows as the reproduction summarised them: {@code row, label} then those of
@@ -48,9 +60,25 @@ public final class Tables {
     public static Table summary(Results r) {
         Table s = r.summary();
         if (r.hasGraphRows()) {
-            return s.selectColumns(present(s, List.of("row", "graph", "trace", "layout", "states", "transitions",
-                    "ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "speedup_vs_hash", "noisy",
-                    "rejections", "prep_ms", "payload_bytes")).toArray(new String[0])).setName("graph rows");
+            return s.selectColumns(present(
+                                    s,
+                                    List.of(
+                                            "row",
+                                            "graph",
+                                            "trace",
+                                            "layout",
+                                            "states",
+                                            "transitions",
+                                            "ns_per_event_median",
+                                            "ns_per_event_min",
+                                            "ns_per_event_max",
+                                            "speedup_vs_hash",
+                                            "noisy",
+                                            "rejections",
+                                            "prep_ms",
+                                            "payload_bytes"))
+                            .toArray(new String[0]))
+                    .setName("graph rows");
         }
         Table t = Table.create("summary");
         for (String name : SUMMARY_COLUMNS) {
@@ -64,10 +92,35 @@ public final class Tables {
     }
 
     private static final List<String> VERSUS_COLUMNS = List.of(
-            "row", "published_row", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "insns", "published_insns",
-            "cache", "published_cache", "median_none_ns", "published_median_none_ns", "median_ns", "published_median_ns",
-            "added_ns", "published_added_ns", "added_vs_published", "p99_ns", "published_p99_ns", "spread", "noisy",
-            "java_over_native", "vs_default_placement", "round_trip_vs_floor", "round_trip_vs_best_floor", "vs_best_floor", "status");
+            "row",
+            "published_row",
+            "what",
+            "call",
+            "supervisor",
+            "answer",
+            "placement",
+            "sync_wakeup",
+            "insns",
+            "published_insns",
+            "cache",
+            "published_cache",
+            "median_none_ns",
+            "published_median_none_ns",
+            "median_ns",
+            "published_median_ns",
+            "added_ns",
+            "published_added_ns",
+            "added_vs_published",
+            "p99_ns",
+            "published_p99_ns",
+            "spread",
+            "noisy",
+            "java_over_native",
+            "vs_default_placement",
+            "round_trip_vs_floor",
+            "round_trip_vs_best_floor",
+            "vs_best_floor",
+            "status");
 
     /**
      * Our figures beside the published ones, for the given rows (all when none are given): row, what,
@@ -89,10 +142,27 @@ public final class Tables {
     }
 
     private static final List<String> ROUND_TRIP_COLUMNS = List.of(
-            "row", "what", "reference", "supervisor", "answer", "placement", "sync_wakeup", "median_ns", "added_ns",
-            "floor_ns", "round_trip_vs_floor", "best_floor_ns", "round_trip_vs_best_floor", "vs_best_floor",
-            "call_floor_ns", "round_trip_vs_call_floor", "best_call_floor_ns", "round_trip_vs_best_call_floor", "vs_best_call_floor",
-            "spread", "noisy");
+            "row",
+            "what",
+            "reference",
+            "supervisor",
+            "answer",
+            "placement",
+            "sync_wakeup",
+            "median_ns",
+            "added_ns",
+            "floor_ns",
+            "round_trip_vs_floor",
+            "best_floor_ns",
+            "round_trip_vs_best_floor",
+            "vs_best_floor",
+            "call_floor_ns",
+            "round_trip_vs_call_floor",
+            "best_call_floor_ns",
+            "round_trip_vs_best_call_floor",
+            "vs_best_call_floor",
+            "spread",
+            "noisy");
 
     /**
      * Round trips against the host's floor (floor-cost's broker section): the reference rows (a pipe
@@ -177,7 +247,10 @@ public final class Tables {
         return true;
     }
 
-    /** A value as the notebooks showed it before: text without quotes, lists as {@code [a, b]}, objects as {@code {k=v}}, null as "null". */
+    /**
+     * A value as the notebooks showed it before: text without quotes, lists as {@code [a, b]}, objects as {@code
+     * {k=v}}, null as "null".
+     */
     private static String text(JsonNode v) {
         if (v.isArray()) {
             List<String> parts = new ArrayList<>();
@@ -241,10 +314,12 @@ public final class Tables {
                 if (meds.isEmpty()) {
                     spread.appendMissing();
                 } else {
-                    spread.append(heimdall.lab.bench.Stats.spread(meds.stream().mapToLong(Double::longValue).toArray()));
+                    spread.append(heimdall.lab.bench.Stats.spread(
+                            meds.stream().mapToLong(Double::longValue).toArray()));
                 }
             } else {
-                spread.append(heimdall.lab.bench.Stats.spread(heimdall.lab.bench.Stats.runMedians(r.samplesOf(i, "filtered"))));
+                spread.append(heimdall.lab.bench.Stats.spread(
+                        heimdall.lab.bench.Stats.runMedians(r.samplesOf(i, "filtered"))));
             }
         }
         return Table.create("from samples", row, label, count, med, p99, medNone, p99None, added, spread);
@@ -262,7 +337,8 @@ public final class Tables {
         DoubleColumn median = DoubleColumn.create("median_ns");
         for (int i = 0; i < r.resultRows().size(); i++) {
             for (String v : List.of("filtered", "none")) {
-                List<Double> meds = v.equals("filtered") ? Plots.runMediansOf(r.row(i)) : Plots.runMediansNoneOf(r.row(i));
+                List<Double> meds =
+                        v.equals("filtered") ? Plots.runMediansOf(r.row(i)) : Plots.runMediansNoneOf(r.row(i));
                 for (int k = 0; k < meds.size(); k++) {
                     row.append(i);
                     label.append(r.label(i));

@@ -70,7 +70,10 @@ public final class ArrowInput implements AutoCloseable {
             for (int b = 0; b < blocks.size(); b++) {
                 ArrowBlock block = blocks.get(b);
                 long end = block.getOffset() + block.getMetadataLength() + block.getBodyLength();
-                if (block.getOffset() < 0 || block.getMetadataLength() < 0 || block.getBodyLength() < 0 || end > size
+                if (block.getOffset() < 0
+                        || block.getMetadataLength() < 0
+                        || block.getBodyLength() < 0
+                        || end > size
                         || end < 0) {
                     throw damaged("record batch " + b, "lies outside the file (" + size + " bytes)");
                 }
@@ -106,8 +109,8 @@ public final class ArrowInput implements AutoCloseable {
 
     /** Reads a file already in memory ({@code bytes}, read once by the caller), uncompressed bodies only. */
     public static ArrowInput of(Path file, byte[] bytes, long memoryLimit) {
-        return new ArrowInput(file, new ByteArrayReadableSeekableByteChannel(bytes), memoryLimit,
-                CompressionCodec.Factory.INSTANCE);
+        return new ArrowInput(
+                file, new ByteArrayReadableSeekableByteChannel(bytes), memoryLimit, CompressionCodec.Factory.INSTANCE);
     }
 
     public Schema schema() {
@@ -206,8 +209,10 @@ public final class ArrowInput implements AutoCloseable {
         } else if (e instanceof StackOverflowError) {
             why = "its schema nests too deeply";
         } else if (e instanceof IOException io) {
-            why = io instanceof java.io.EOFException || String.valueOf(io.getMessage()).contains("Unexpected end")
-                    ? "truncated" : "cannot read: " + heimdall.lab.Io.reason(io);
+            why = io instanceof java.io.EOFException
+                            || String.valueOf(io.getMessage()).contains("Unexpected end")
+                    ? "truncated"
+                    : "cannot read: " + heimdall.lab.Io.reason(io);
         } else {
             why = "damaged or truncated (its metadata or a buffer does not hold together)";
         }
@@ -268,8 +273,8 @@ public final class ArrowInput implements AutoCloseable {
         @Override
         protected void loadRecordBatch(ArrowRecordBatch batch) {
             String why = null;
-            boolean compressed = batch.getBodyCompression().getCodec()
-                    != CompressionUtil.CodecType.NO_COMPRESSION.getType();
+            boolean compressed =
+                    batch.getBodyCompression().getCodec() != CompressionUtil.CodecType.NO_COMPRESSION.getType();
             long body = batch.computeBodyLength();
             long bound = compressed ? MAX_BATCH_ROWS : Math.min(MAX_BATCH_ROWS, 8 * body + 8);
             if (batch.getLength() < 0 || batch.getLength() > bound) {
@@ -277,8 +282,11 @@ public final class ArrowInput implements AutoCloseable {
                         + " bytes can hold";
             }
             for (ArrowFieldNode n : batch.getNodes()) {
-                if (why == null && (n.getLength() < 0 || n.getLength() > bound || n.getNullCount() < 0
-                        || n.getNullCount() > n.getLength())) {
+                if (why == null
+                        && (n.getLength() < 0
+                                || n.getLength() > bound
+                                || n.getNullCount() < 0
+                                || n.getNullCount() > n.getLength())) {
                     why = "declares a column of " + n.getLength() + " values (" + n.getNullCount()
                             + " null), more than "
                             + bound + " its " + body + " bytes can hold";

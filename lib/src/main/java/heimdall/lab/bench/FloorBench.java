@@ -15,8 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Times floor rows the published way: every run is a fresh child that installs the row's programs
@@ -69,15 +69,28 @@ public final class FloorBench {
      * @param failure why the row failed (the child's fate, with its signal and call), or null
      * @param supervisor the supervisor's final counters for each run of a brokered row
      */
-    public record Measured(FloorRow row, List<long[]> runs, List<long[]> baseline, int baselineRow,
-            List<Double> loadPerRun, String failure, int cpuGranted, List<SupervisorStats> supervisor) {}
+    public record Measured(
+            FloorRow row,
+            List<long[]> runs,
+            List<long[]> baseline,
+            int baselineRow,
+            List<Double> loadPerRun,
+            String failure,
+            int cpuGranted,
+            List<SupervisorStats> supervisor) {}
 
     /**
      * Measures {@code rows} on {@code cpu}, appending every sample to {@code samples} as it comes
      * (row index = position in {@code rows}; a baseline's samples go under the first row that uses it).
      */
-    public static List<Measured> run(List<FloorRow> rows, Counts counts, int cpu, Path inDir, SamplesFile samples,
-            Host.LoadSampler loads, Consumer<String> progress) {
+    public static List<Measured> run(
+            List<FloorRow> rows,
+            Counts counts,
+            int cpu,
+            Path inDir,
+            SamplesFile samples,
+            Host.LoadSampler loads,
+            Consumer<String> progress) {
         return run(rows, 0, counts, cpu, inDir, samples, loads, progress, () -> false, e -> false);
     }
 
@@ -89,14 +102,30 @@ public final class FloorBench {
      * is the session's stop ({@link Session#stopOn}): the runs before it are returned. Progress lines go
      * to {@code progress} (the session's, or a prefixed one).
      */
-    public static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
-            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, Session session) {
-        return run(rows, rowBase, counts, cpu, inDir, samples, loads, progress, session::stopRequested,
-                session::stopOn);
+    public static List<Measured> run(
+            List<FloorRow> rows,
+            int rowBase,
+            Counts counts,
+            int cpu,
+            Path inDir,
+            SamplesFile samples,
+            Host.LoadSampler loads,
+            Consumer<String> progress,
+            Session session) {
+        return run(
+                rows, rowBase, counts, cpu, inDir, samples, loads, progress, session::stopRequested, session::stopOn);
     }
 
-    private static List<Measured> run(List<FloorRow> rows, int rowBase, Counts counts, int cpu, Path inDir,
-            SamplesFile samples, Host.LoadSampler loads, Consumer<String> progress, BooleanSupplier stop,
+    private static List<Measured> run(
+            List<FloorRow> rows,
+            int rowBase,
+            Counts counts,
+            int cpu,
+            Path inDir,
+            SamplesFile samples,
+            Host.LoadSampler loads,
+            Consumer<String> progress,
+            BooleanSupplier stop,
             Predicate<RuntimeException> stopOn) {
         // One baseline per distinct (call, counts): rows 2, 6 and 7 share mprotect's, for instance.
         Map<String, Integer> baselineOwner = new LinkedHashMap<>();
@@ -142,20 +171,22 @@ public final class FloorBench {
                 String label = v.source.label() + (v.baseline ? " (no filter)" : "");
                 double before = loads.sample().one();
                 try {
-                    long[] got = v.baseline ? measureBaseline(v.source, counts, cpu, run)
+                    long[] got = v.baseline
+                            ? measureBaseline(v.source, counts, cpu, run)
                             : measure(v.source, counts, cpu, run, inDir, v.state);
                     v.state.runs.add(got);
                     v.state.loads.add((before + loads.sample().one()) / 2);
                     samples.append(rowBase + v.row, v.baseline ? "none" : "filtered", run, got);
-                    progress.accept(String.format("[%d/%d] run %d · %s: median %,d ns", done, total, run + 1, label,
-                            Stats.of(got).median()));
+                    progress.accept(String.format(
+                            "[%d/%d] run %d · %s: median %,d ns",
+                            done, total, run + 1, label, Stats.of(got).median()));
                 } catch (Refusal e) {
                     if (stop.getAsBoolean()) {
                         break measuring; // the child was ended by Ctrl-C, not by its floor
                     }
                     v.state.failure = e.getMessage();
-                    progress.accept(String.format("[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label,
-                            e.getMessage()));
+                    progress.accept(String.format(
+                            "[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label, e.getMessage()));
                 } catch (RuntimeException e) {
                     if (!stopOn.test(e)) {
                         throw e;
@@ -172,14 +203,28 @@ public final class FloorBench {
             }
             State s = v.state;
             if (baselineOf[v.row] < 0) {
-                out.add(new Measured(v.source, List.copyOf(s.runs), List.of(), -1, List.copyOf(s.loads), s.failure,
-                        s.cpuGranted, List.of()));
+                out.add(new Measured(
+                        v.source,
+                        List.copyOf(s.runs),
+                        List.of(),
+                        -1,
+                        List.copyOf(s.loads),
+                        s.failure,
+                        s.cpuGranted,
+                        List.of()));
                 continue;
             }
             State b = baselineState[baselineOf[v.row]];
             String failure = s.failure != null ? s.failure : b.failure != null ? "baseline: " + b.failure : null;
-            out.add(new Measured(v.source, List.copyOf(s.runs), List.copyOf(b.runs), rowBase + baselineOf[v.row],
-                    List.copyOf(s.loads), failure, s.cpuGranted, List.copyOf(s.supervisor)));
+            out.add(new Measured(
+                    v.source,
+                    List.copyOf(s.runs),
+                    List.copyOf(b.runs),
+                    rowBase + baselineOf[v.row],
+                    List.copyOf(s.loads),
+                    failure,
+                    s.cpuGranted,
+                    List.copyOf(s.supervisor)));
         }
         return out;
     }
@@ -200,7 +245,8 @@ public final class FloorBench {
      * baseline are measured over the same placements.
      */
     private static long[] measureBaseline(FloorRow row, Counts counts, int cpu, int run) {
-        ChildSpec spec = ChildSpec.of(row.baselineCall(), counts.warmupFor(row), counts.countFor(row)).withCpu(cpu)
+        ChildSpec spec = ChildSpec.of(row.baselineCall(), counts.warmupFor(row), counts.countFor(row))
+                .withCpu(cpu)
                 .withPlacementForRun(run);
         return MeasuredChild.run(spec).requireCompleted().samples();
     }
@@ -225,7 +271,9 @@ public final class FloorBench {
     /** One fresh child under the row's floor; a brokered row's calls answered by its supervisor. */
     private static long[] measure(FloorRow row, Counts counts, int cpu, int run, Path inDir, State s) {
         ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row))
-                .withCpu(cpu).withPrograms(row.floor().bytes()).withPlacementForRun(run);
+                .withCpu(cpu)
+                .withPrograms(row.floor().bytes())
+                .withPlacementForRun(run);
         if (!row.brokered()) {
             ChildResult r = MeasuredChild.run(spec).requireCompleted();
             s.cpuGranted = r.cpuGranted();
@@ -239,7 +287,8 @@ public final class FloorBench {
             return measureReference(row, spec, b, s);
         }
         // pidfd_getfd hand-over: the floor then needs to allow only close(2) after installing.
-        spec = spec.withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
+        spec = spec.withNewListener(
+                ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
         SupervisorOptions options = new SupervisorOptions(b.supervisorCpu(), b.cpuSet(), inDir, b.syncWakeUp());
         try (RunningChild child = MeasuredChild.start(spec)) {
             // The child keeps its descriptor (closed with it); the supervisor owns a duplicate.
@@ -255,8 +304,8 @@ public final class FloorBench {
                 ChildResult r = child.await().requireCompleted();
                 s.cpuGranted = r.cpuGranted();
                 if (r.lastErrno() != 0) {
-                    throw new Refusal(row.label() + ": the brokered call failed with errno " + r.lastErrno()
-                            + " (" + heimdall.lab.Errno.name(r.lastErrno()) + ")");
+                    throw new Refusal(row.label() + ": the brokered call failed with errno " + r.lastErrno() + " ("
+                            + heimdall.lab.Errno.name(r.lastErrno()) + ")");
                 }
                 s.supervisor.add(supervisor.stop());
                 return r.samples();

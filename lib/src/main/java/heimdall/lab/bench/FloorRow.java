@@ -17,8 +17,7 @@ import heimdall.lab.results.PublishedFloorRow;
  * @param broker for a brokered call, its supervisor; null otherwise
  * @param published the published row's figures, or null where the seed has no such row
  */
-public record FloorRow(String what, Floor floor, Call call, Brokering broker,
-        PublishedFloorRow published) {
+public record FloorRow(String what, Floor floor, Call call, Brokering broker, PublishedFloorRow published) {
 
     /**
      * How a brokered call is answered.
@@ -33,8 +32,13 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
      *     free to migrate among them (so a synchronous wake-up can bring them together); the child is
      *     then not pinned to the row's measuring CPU
      */
-    public record Brokering(Supervisor.Kind supervisor, Answer answer, String placement, int supervisorCpu,
-            boolean syncWakeUp, long cpuSet) {
+    public record Brokering(
+            Supervisor.Kind supervisor,
+            Answer answer,
+            String placement,
+            int supervisorCpu,
+            boolean syncWakeUp,
+            long cpuSet) {
         public Brokering {
             if (cpuSet != 0 && supervisorCpu != -1) {
                 throw new IllegalArgumentException("a CPU set goes with supervisorCpu -1, not " + supervisorCpu);
@@ -42,7 +46,8 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
         }
 
         /** Both pinned: the supervisor to {@code supervisorCpu}, the child to the row's CPU. */
-        public Brokering(Supervisor.Kind supervisor, Answer answer, String placement, int supervisorCpu, boolean syncWakeUp) {
+        public Brokering(
+                Supervisor.Kind supervisor, Answer answer, String placement, int supervisorCpu, boolean syncWakeUp) {
             this(supervisor, answer, placement, supervisorCpu, syncWakeUp, 0);
         }
     }
@@ -56,7 +61,10 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker,
             case PRCTL_SET_NAME -> SeccompData.x86_64(call.nr(), 15 /* PR_SET_NAME */, 0);
             case MPROTECT -> SeccompData.x86_64(call.nr(), 0, 4096, 1 /* PROT_READ */);
             case OPENAT -> SeccompData.x86_64(call.nr(), -100 /* AT_FDCWD */, 0, 0x80000 /* O_RDONLY|O_CLOEXEC */, 0);
-            case SYSCALL -> SeccompData.x86_64(call.nr(), call.args().stream().mapToLong(Long::longValue).toArray());
+            case SYSCALL ->
+                SeccompData.x86_64(
+                        call.nr(),
+                        call.args().stream().mapToLong(Long::longValue).toArray());
             default -> SeccompData.x86_64(call.nr());
         };
     }

@@ -41,8 +41,13 @@ public final class FloorSummary {
         if (runs.isEmpty()) {
             return null;
         }
-        return RowIntervals.of(Intervals.of(runs.toArray(long[][]::new),
-                baseline.isEmpty() ? null : baseline.toArray(long[][]::new), Intervals.LEVEL), runs.size(), baseline.size());
+        return RowIntervals.of(
+                Intervals.of(
+                        runs.toArray(long[][]::new),
+                        baseline.isEmpty() ? null : baseline.toArray(long[][]::new),
+                        Intervals.LEVEL),
+                runs.size(),
+                baseline.size());
     }
 
     private static FloorCostRow without(FloorBench.Measured m, int runsAsked, boolean interrupted) {
@@ -50,29 +55,50 @@ public final class FloorSummary {
         // A reference row installs no filter: nothing to cache. It is the host's floor for a round
         // trip: a partner thread, not a supervisor, in the same place.
         boolean reference = row.reference();
-        String referenceText = !reference ? null : row.baselineCall() == null ? "pipe ping-pong"
-                : "pipe ping-pong, then " + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
+        String referenceText = !reference
+                ? null
+                : row.baselineCall() == null
+                        ? "pipe ping-pong"
+                        : "pipe ping-pong, then "
+                                + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
         // A reference row has no unfiltered twin: it is complete with its own runs.
-        boolean complete = m.runs().size() >= runsAsked && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
+        boolean complete = m.runs().size() >= runsAsked
+                && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
         FloorCostRow.Figures f = figures(m.runs());
         FloorCostRow.Figures none = figures(m.baseline());
         Long added = f.medianNs() != null && none.medianNs() != null ? f.medianNs() - none.medianNs() : null;
         Long publishedAdded = row.published() == null ? null : row.published().addedNs();
         return new FloorCostRow(
-                new FloorCostRow.Subject(row.what(), row.callName(), row.floor().name(),
-                        (long) row.floor().programs().size(), row.floor().insns(row.data()),
+                new FloorCostRow.Subject(
+                        row.what(),
+                        row.callName(),
+                        row.floor().name(),
+                        (long) row.floor().programs().size(),
+                        row.floor().insns(row.data()),
                         reference ? null : row.floor().cacheable(row.data().nr())),
-                referenceText, brokering(row),
-                m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED, m.failure(),
-                new FloorCostRow.Runs((long) runsAsked, (long) m.runs().size(), (long) m.baseline().size(),
+                referenceText,
+                brokering(row),
+                m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED,
+                m.failure(),
+                new FloorCostRow.Runs(
+                        (long) runsAsked,
+                        (long) m.runs().size(),
+                        (long) m.baseline().size(),
                         interrupted && !complete && m.failure() == null),
-                f, new FloorCostRow.Figures(none.medianNs(), none.p99Ns(), none.runMediansNs(), none.samples(),
-                        none.spread(), null),
-                added, m.baselineRow() >= 0 ? (long) m.baselineRow() : null, m.loadPerRun(), (long) m.cpuGranted(),
-                m.supervisor().isEmpty() ? null : m.supervisor().stream().mapToLong(s -> s.received()).sum(),
+                f,
+                new FloorCostRow.Figures(
+                        none.medianNs(), none.p99Ns(), none.runMediansNs(), none.samples(), none.spread(), null),
+                added,
+                m.baselineRow() >= 0 ? (long) m.baselineRow() : null,
+                m.loadPerRun(),
+                (long) m.cpuGranted(),
+                m.supervisor().isEmpty()
+                        ? null
+                        : m.supervisor().stream().mapToLong(s -> s.received()).sum(),
                 row.published(),
                 added != null && publishedAdded != null && publishedAdded != 0
-                        ? round3(added / publishedAdded.doubleValue()) : null,
+                        ? round3(added / publishedAdded.doubleValue())
+                        : null,
                 FloorCostRow.Ratios.NONE);
     }
 
@@ -89,8 +115,10 @@ public final class FloorSummary {
         return new FloorCostRow.Brokering(
                 supervised ? FloorCostRow.Supervisor.valueOf(b.supervisor().name()) : null,
                 supervised ? FloorCostRow.Answer.valueOf(b.answer().label().toUpperCase(Locale.ROOT)) : null,
-                FloorCostRow.Placement.of(b.placement()), (long) b.supervisorCpu(),
-                supervised ? b.syncWakeUp() : null, b.cpuSet());
+                FloorCostRow.Placement.of(b.placement()),
+                (long) b.supervisorCpu(),
+                supervised ? b.syncWakeUp() : null,
+                b.cpuSet());
     }
 
     /** The figures over one variant's runs (filtered, or the baseline); nulls and empties where it has none. */
@@ -102,8 +130,13 @@ public final class FloorSummary {
         Stats.Summary s = Stats.ofAll(all);
         long[] medians = Stats.runMedians(all);
         double spread = Stats.spread(medians);
-        return new FloorCostRow.Figures(s.median(), s.p99(), Arrays.stream(medians).boxed().toList(), (long) s.count(),
-                round3(spread), spread > Stats.NOISY_SPREAD);
+        return new FloorCostRow.Figures(
+                s.median(),
+                s.p99(),
+                Arrays.stream(medians).boxed().toList(),
+                (long) s.count(),
+                round3(spread),
+                spread > Stats.NOISY_SPREAD);
     }
 
     static double round3(double x) {

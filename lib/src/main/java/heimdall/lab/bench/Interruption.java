@@ -39,7 +39,8 @@ public final class Interruption implements AutoCloseable {
         /** The terminal went away. */
         public static final Cause SIGHUP = new Cause("SIGHUP", "HUP", 1, "hung up (SIGHUP)", null);
         /** Not a signal: a Jupyter interrupt or jshell's Ctrl-C, asked through {@link #requestStop}. */
-        public static final Cause NOTEBOOK = new Cause("NOTEBOOK", null, 2, "interrupted (notebook/jshell interrupt)", null);
+        public static final Cause NOTEBOOK =
+                new Cause("NOTEBOOK", null, 2, "interrupted (notebook/jshell interrupt)", null);
 
         private static final List<Cause> SIGNALS = List.of(SIGINT, SIGTERM, SIGHUP);
 
@@ -62,8 +63,15 @@ public final class Interruption implements AutoCloseable {
          * kept, marked interrupted), naming the exception's class and message.
          */
         public static Cause failed(RuntimeException e) {
-            return new Cause("FAILED", null, 0, "failed (" + e.getClass().getName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage().strip()) + ")", e);
+            return new Cause(
+                    "FAILED",
+                    null,
+                    0,
+                    "failed (" + e.getClass().getName()
+                            + (e.getMessage() == null
+                                    ? ""
+                                    : ": " + e.getMessage().strip()) + ")",
+                    e);
         }
 
         /** {@code SIGINT}, {@code SIGTERM}, {@code SIGHUP}, {@code NOTEBOOK} or {@code FAILED}. */
@@ -141,6 +149,7 @@ public final class Interruption implements AutoCloseable {
     private final Interruption root;
     /** Whether this is a measurement's (signals caught or joined): only then is a failure its stop. */
     private final boolean measuring;
+
     private volatile boolean closed;
 
     private Interruption(boolean measuring) {

@@ -15,7 +15,8 @@ public final class MarkdownTable {
     /** Adds a row; it must have one cell per column. */
     public MarkdownTable row(List<String> cells) {
         if (cells.size() != header.size()) {
-            throw new IllegalArgumentException("row has " + cells.size() + " cells, table has " + header.size() + " columns");
+            throw new IllegalArgumentException(
+                    "row has " + cells.size() + " cells, table has " + header.size() + " columns");
         }
         rows.add(List.copyOf(cells));
         return this;
@@ -48,7 +49,9 @@ public final class MarkdownTable {
     public static String added(double ns) {
         String sign = ns >= 0 ? "+" : "-";
         double abs = Math.abs(ns);
-        return abs >= 1000 ? sign + String.format("%.1f µs", abs / 1e3) : sign + String.format("%,d ns", Math.round(abs));
+        return abs >= 1000
+                ? sign + String.format("%.1f µs", abs / 1e3)
+                : sign + String.format("%,d ns", Math.round(abs));
     }
 
     /** A tail latency as published: "330 ns", "2,395 ns", "122 µs", "1.0 ms". */

@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.SummaryJson;
-import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.sys.CreatorMark;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
-import heimdall.lab.sys.CreatorMark;
 import heimdall.lab.sys.Renames;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
@@ -45,18 +45,21 @@ import java.util.stream.Stream;
  * user's own empty one stays empty and can be given to {@code --out} again.
  */
 public final class ResultsFolder {
-    private static final ObjectMapper JSON =
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** {@code summary.json}'s schema, as {@link SummaryJson#SCHEMA} (the one constant) writes and reads it. */
     public static final int SUMMARY_SCHEMA = SummaryJson.SCHEMA;
 
-    /** Where the results go: {@code --out}, or the first free {@code results/<date>-...[-N]} name (then {@link #allocated}). */
+    /**
+     * Where the results go: {@code --out}, or the first free {@code results/<date>-...[-N]} name (then {@link
+     * #allocated}).
+     */
     private final Path target;
     /** The allocated form of the target's name, numbered until free at publishing; null for {@code --out}. */
     private final String allocated;
     /** {@code --out} was an empty folder of the user's (ours, checked); publishing replaces it while still empty. */
     private final boolean targetExisted;
+
     private volatile Path dir;
     private volatile boolean published;
     /**
@@ -64,6 +67,7 @@ public final class ResultsFolder {
      * each JSON file's bytes as written, and the samples file's counts.
      */
     private final java.util.Map<String, byte[]> jsonWritten = new java.util.concurrent.ConcurrentHashMap<>();
+
     private volatile SamplesFile samples;
     /** A {@code --quick} run's folder ({@link #markQuick}). */
     private volatile boolean quick;
@@ -71,8 +75,9 @@ public final class ResultsFolder {
     private static final java.util.Set<ResultsFolder> UNPUBLISHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> UNPUBLISHED.forEach(ResultsFolder::abandon),
-                "heimdall-results-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(() -> UNPUBLISHED.forEach(ResultsFolder::abandon), "heimdall-results-reaper"));
     }
 
     private ResultsFolder(Path target, String allocated, boolean targetExisted) {
@@ -98,8 +103,10 @@ public final class ResultsFolder {
         for (int i = 0; ; i++) {
             Path candidate = parent.resolve(base + Long.toHexString(random.nextLong() >>> 1));
             try {
-                Path made = Files.createDirectory(candidate, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                Path made = Files.createDirectory(
+                        candidate,
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
                 try {
                     CreatorMark.mark(made);
                 } catch (IOException | RuntimeException e) {
@@ -112,7 +119,8 @@ public final class ResultsFolder {
                     throw new UncheckedIOException("cannot make a temporary results folder in " + parent, taken);
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot make a temporary results folder in " + parent + ": " + Io.reason(e), e);
+                throw new UncheckedIOException(
+                        "cannot make a temporary results folder in " + parent + ": " + Io.reason(e), e);
             }
         }
     }
@@ -167,8 +175,12 @@ public final class ResultsFolder {
                     throw notPlaced("is no longer empty");
                 } catch (java.nio.file.FileSystemException other) {
                     // rename(2)'s ENOTEMPTY arrives as a plain FileSystemException
-                    throw notPlaced(String.valueOf(other.getReason()).toLowerCase(java.util.Locale.ROOT).contains("not empty")
-                            ? "is no longer empty" : "cannot be replaced: " + Io.reason(other));
+                    throw notPlaced(
+                            String.valueOf(other.getReason())
+                                            .toLowerCase(java.util.Locale.ROOT)
+                                            .contains("not empty")
+                                    ? "is no longer empty"
+                                    : "cannot be replaced: " + Io.reason(other));
                 }
             } else if (!Renames.renameNoReplace(dir, to)) {
                 throw notPlaced("appeared while the run went on");
@@ -179,15 +191,16 @@ public final class ResultsFolder {
             return to;
         } catch (IOException e) {
             UNPUBLISHED.remove(this);
-            throw new UncheckedIOException("cannot put the results folder in place at " + target + " (results kept in "
-                    + dir + ")", e);
+            throw new UncheckedIOException(
+                    "cannot put the results folder in place at " + target + " (results kept in " + dir + ")", e);
         }
     }
 
     private heimdall.lab.Refusal notPlaced(String why) {
         UNPUBLISHED.remove(this); // kept, and unmarked: what was measured is not removed by anyone
-        return new heimdall.lab.Refusal("--out " + target + ": " + why + "; results are never written over anything, so they "
-                + "were left in " + dir + " (rename it yourself)");
+        return new heimdall.lab.Refusal(
+                "--out " + target + ": " + why + "; results are never written over anything, so they " + "were left in "
+                        + dir + " (rename it yourself)");
     }
 
     /**
@@ -236,24 +249,28 @@ public final class ResultsFolder {
 
     /**
      * Uses {@code dir} as chosen with {@code --out}: absent (its parents are created; the folder itself
-     * appears only when published), or an empty directory of our own. Refused (bad input): a symbolic link at {@code dir} (the run would
+     * appears only when published), or an empty directory of our own. Refused (bad input): a symbolic link at {@code
+     * dir} (the run would
      * write wherever it points), an existing folder someone else owns or can write into, or one inside
      * a folder others can write into without the sticky bit (they could swap ours for a link).
      */
     public static ResultsFolder chosen(Path dir) {
         try {
             if (Files.isSymbolicLink(dir)) {
-                throw new BadInput("--out " + dir + ": is a symbolic link; results are written only into a real folder (name it directly)");
+                throw new BadInput("--out " + dir
+                        + ": is a symbolic link; results are written only into a real folder (name it directly)");
             }
             Path parent = dir.toAbsolutePath().getParent();
             try {
                 Files.createDirectories(parent);
             } catch (FileAlreadyExistsException notDir) {
-                throw new BadInput("--out " + dir + ": cannot create: " + notDir.getFile() + " is not a directory", notDir);
+                throw new BadInput(
+                        "--out " + dir + ": cannot create: " + notDir.getFile() + " is not a directory", notDir);
             }
             String unsafe = SafeFiles.othersCanWrite(parent, true);
             if (unsafe != null) {
-                throw new BadInput("--out " + dir + ": its parent " + parent + " is " + unsafe + "; others could replace the folder");
+                throw new BadInput("--out " + dir + ": its parent " + parent + " is " + unsafe
+                        + "; others could replace the folder");
             }
             boolean existed = Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
             if (existed) {
@@ -268,7 +285,8 @@ public final class ResultsFolder {
                 }
                 String why = SafeFiles.othersCanWrite(dir, false);
                 if (why != null) {
-                    throw new BadInput("--out " + dir + ": an existing folder others could change: " + why + "; choose a new name");
+                    throw new BadInput("--out " + dir + ": an existing folder others could change: " + why
+                            + "; choose a new name");
                 }
             }
             // Written beside it under a hidden name, put in place by publish(): absent or empty until then.
@@ -284,8 +302,13 @@ public final class ResultsFolder {
      * ({@link HostFacts}) and the reproduction's own {@code settings}: a record whose Jackson properties
      * (named and ordered with {@code @JsonProperty}/{@code @JsonPropertyOrder}) follow in their order.
      */
-    public Path writeEnvironment(String reproduction, Optional<Interruption.Cause> interruption, Instant started, Instant finished,
-            Host host, Object settings) {
+    public Path writeEnvironment(
+            String reproduction,
+            Optional<Interruption.Cause> interruption,
+            Instant started,
+            Instant finished,
+            Host host,
+            Object settings) {
         ObjectNode facts = JSON.createObjectNode();
         facts.put("started", started.toString());
         facts.put("finished", finished.toString());
@@ -309,7 +332,8 @@ public final class ResultsFolder {
     /** Adds {@code more}'s properties after {@code into}'s; a name already there is a bug in the caller, not data. */
     private static ObjectNode merge(ObjectNode into, com.fasterxml.jackson.databind.JsonNode more, String what) {
         if (!more.isObject()) {
-            throw new IllegalArgumentException("environment.json: " + what + " must be one JSON object, not " + more.getNodeType());
+            throw new IllegalArgumentException(
+                    "environment.json: " + what + " must be one JSON object, not " + more.getNodeType());
         }
         more.fields().forEachRemaining(e -> {
             if (into.has(e.getKey())) {
@@ -332,8 +356,12 @@ public final class ResultsFolder {
      */
     public Path writeTable(Optional<Interruption.Cause> interruption, String shortfall, String table) {
         String quickLine = quick ? QUICK_LINE + "\n\n" : ""; // below an interruption, above everything else
-        return writeText("table.md", interruption.map(c -> "**" + Character.toUpperCase(c.said().charAt(0)) + c.said().substring(1)
-                + ": " + shortfall + ".**\n\n" + quickLine + table).orElse(quickLine + table));
+        return writeText(
+                "table.md",
+                interruption
+                        .map(c -> "**" + Character.toUpperCase(c.said().charAt(0))
+                                + c.said().substring(1) + ": " + shortfall + ".**\n\n" + quickLine + table)
+                        .orElse(quickLine + table));
     }
 
     /** What a quick run's table and first screen say at the top. */
@@ -358,12 +386,18 @@ public final class ResultsFolder {
      * {@code "signal"} is null for a notebook or jshell interrupt), and its rows. The kind names the folder
      * and fixes the row type, so that what is written is what {@code Results.load} reads back.
      */
-    public <R extends ResultRow> Path writeSummary(ReproductionKind<R> kind, Optional<Interruption.Cause> interruption,
-            List<? extends R> rows) {
-        return writeJson("summary.json", SummaryJson.summary(kind.name(),
-                interruption.map(Interruption.Cause::said).orElse(null),
-                interruption.filter(Interruption.Cause::isSignal).map(Interruption.Cause::name).orElse(null),
-                kind.cast(rows)));
+    public <R extends ResultRow> Path writeSummary(
+            ReproductionKind<R> kind, Optional<Interruption.Cause> interruption, List<? extends R> rows) {
+        return writeJson(
+                "summary.json",
+                SummaryJson.summary(
+                        kind.name(),
+                        interruption.map(Interruption.Cause::said).orElse(null),
+                        interruption
+                                .filter(Interruption.Cause::isSignal)
+                                .map(Interruption.Cause::name)
+                                .orElse(null),
+                        kind.cast(rows)));
     }
 
     /**
@@ -420,7 +454,8 @@ public final class ResultsFolder {
         try {
             Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
                 @Override
-                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) throws IOException {
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a)
+                        throws IOException {
                     Files.delete(f);
                     return java.nio.file.FileVisitResult.CONTINUE;
                 }
@@ -509,7 +544,10 @@ public final class ResultsFolder {
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
         if (name.equals("table.md")) {
-            text = heimdall.lab.sys.VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
+            text = heimdall.lab.sys.VmFacts.current()
+                            .map(ResultsFolder::vmHeader)
+                            .orElse("")
+                    + text;
         }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
@@ -522,7 +560,8 @@ public final class ResultsFolder {
     /** The first line of a guest's {@code table.md}: the kernel, and under TCG that its figures are emulated. */
     static String vmHeader(heimdall.lab.sys.VmFacts vm) {
         return "**Measured in a VM (" + vm.kernel() + ", kernel " + vm.release() + ", " + vm.vcpus() + " vCPUs, "
-                + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")") + ".**\n\n";
+                + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")")
+                + ".**\n\n";
     }
 
     /** A path for a new file inside the folder (e.g. {@code plots/x.png}), checked not to exist (links included). */

@@ -51,6 +51,7 @@ public final class SampleCounts {
     public static final class Series {
         /** Values in [0, DENSE) are counted in pages; the rest kept as values. */
         static final int DENSE = 1 << 16;
+
         static final int PAGE = 1 << 10;
 
         private final long[][] pages = new long[DENSE / PAGE][];

@@ -64,8 +64,14 @@ public final class SamplesFile implements AutoCloseable {
         run = (IntVector) root.getVector("run");
         seq = (IntVector) root.getVector("seq");
         ns = (BigIntVector) root.getVector("ns");
-        writer = new ArrowFileWriter(root, null, channel, null, IpcOption.DEFAULT,
-                CommonsCompressionFactory.INSTANCE, CompressionUtil.CodecType.ZSTD);
+        writer = new ArrowFileWriter(
+                root,
+                null,
+                channel,
+                null,
+                IpcOption.DEFAULT,
+                CommonsCompressionFactory.INSTANCE,
+                CompressionUtil.CodecType.ZSTD);
         writer.start();
         allocateBatch();
     }
@@ -153,8 +159,10 @@ public final class SamplesFile implements AutoCloseable {
                 IntVector runs = (IntVector) r.getVector("run");
                 BigIntVector values = (BigIntVector) r.getVector("ns");
                 for (int i = 0; i < r.getRowCount(); i++) {
-                    if (rows.get(i) == rowIndex && variantName.equals(variants.getObject(i).toString())) {
-                        byRun.computeIfAbsent(runs.get(i), k -> new java.util.ArrayList<>()).add(values.get(i));
+                    if (rows.get(i) == rowIndex
+                            && variantName.equals(variants.getObject(i).toString())) {
+                        byRun.computeIfAbsent(runs.get(i), k -> new java.util.ArrayList<>())
+                                .add(values.get(i));
                     }
                 }
             }

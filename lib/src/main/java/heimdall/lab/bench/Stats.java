@@ -19,8 +19,12 @@ public final class Stats {
         }
         long[] sorted = samples.clone();
         Arrays.sort(sorted);
-        return new Summary(percentileOfSorted(sorted, 50), percentileOfSorted(sorted, 99),
-                sorted[0], sorted[sorted.length - 1], sorted.length);
+        return new Summary(
+                percentileOfSorted(sorted, 50),
+                percentileOfSorted(sorted, 99),
+                sorted[0],
+                sorted[sorted.length - 1],
+                sorted.length);
     }
 
     /** Summarises several runs' samples as one set (statistics are over all samples). */

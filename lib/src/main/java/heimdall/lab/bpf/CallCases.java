@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Argument vectors that exercise a profile's rules for one call: for each rule naming the call, one
  * vector meant to satisfy its conditions (and, on arguments it leaves free, to fail the rules before
- * it) and, per condition, one meant to break just that condition; plus all zeros. A differential test runs the call with each vector in the kernel and compares the
+ * it) and, per condition, one meant to break just that condition; plus all zeros. A differential test runs the call
+ * with each vector in the kernel and compares the
  * outcome with {@link Emulator}'s; which vectors are safe to pass to a real call is the test's choice.
  * Vectors are distinct; whether each matches is for the emulator to say, not promised here.
  */

@@ -117,8 +117,11 @@ public final class Compiler {
             SyscallRule r = profile.syscalls().get(i);
             int idx = i;
             for (String name : new LinkedHashSet<>(r.names())) {
-                int nr = table.number(name).orElseThrow(() -> BadInput.at(source, "syscalls[" + idx + "].names",
-                        "syscall '" + name + "' is not in the x86_64 table (" + table.source() + ")"));
+                int nr = table.number(name)
+                        .orElseThrow(() -> BadInput.at(
+                                source,
+                                "syscalls[" + idx + "].names",
+                                "syscall '" + name + "' is not in the x86_64 table (" + table.source() + ")"));
                 rulesByNr.computeIfAbsent(nr, n -> new ArrayList<>()).add(r);
             }
         }
@@ -156,12 +159,18 @@ public final class Compiler {
         List<Object> keys = new ArrayList<>();
         int top = rulesByNr.isEmpty() ? 0 : ((TreeMap<Integer, List<SyscallRule>>) rulesByNr).lastKey() + 1;
         if (top >= Profile.X32_SYSCALL_BIT || top < 0) {
-            throw BadInput.at(source, "syscalls", "syscall number " + (top - 1) + " of " + table.source()
-                    + " is not an x86_64 number (at or above the x32 bit 0x40000000)");
+            throw BadInput.at(
+                    source,
+                    "syscalls",
+                    "syscall number " + (top - 1) + " of " + table.source()
+                            + " is not an x86_64 number (at or above the x32 bit 0x40000000)");
         }
         for (int nr = 0; nr <= top; nr++) {
-            addRange(starts, keys, nr, argSensitive.containsKey(nr) ? (Object) ("args:" + nr)
-                    : bare.getOrDefault(nr, defaultRet));
+            addRange(
+                    starts,
+                    keys,
+                    nr,
+                    argSensitive.containsKey(nr) ? (Object) ("args:" + nr) : bare.getOrDefault(nr, defaultRet));
         }
         addRange(starts, keys, Profile.X32_SYSCALL_BIT, BAD_ARCH.ret());
         addRange(starts, keys, Integer.toUnsignedLong(SKIPPED_CALL), defaultRet);
@@ -182,8 +191,10 @@ public final class Compiler {
 
         List<Assembler.Label> leaves = new ArrayList<>();
         for (Object key : keys) {
-            leaves.add(key instanceof Integer ret ? retLabel(as, retLabels, ret)
-                    : argLabels.get(Integer.parseInt(((String) key).substring(5))));
+            leaves.add(
+                    key instanceof Integer ret
+                            ? retLabel(as, retLabels, ret)
+                            : argLabels.get(Integer.parseInt(((String) key).substring(5))));
         }
         SearchTree.plan(toArray(starts), weights(starts, keys, table)).emit(as, leaves);
 
@@ -197,8 +208,11 @@ public final class Compiler {
         }
         List<Insn> insns = as.assemble();
         if (insns.size() > Program.MAX_INSNS) {
-            throw BadInput.at(source, "syscalls", "the compiled program has " + insns.size()
-                    + " instructions, over the kernel's limit of " + Program.MAX_INSNS);
+            throw BadInput.at(
+                    source,
+                    "syscalls",
+                    "the compiled program has " + insns.size() + " instructions, over the kernel's limit of "
+                            + Program.MAX_INSNS);
         }
         return Program.of(insns, source + " (compiled)");
     }

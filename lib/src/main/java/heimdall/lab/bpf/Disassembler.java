@@ -78,8 +78,9 @@ public final class Disassembler {
                     case JSET -> "jset";
                     default -> "j?";
                 };
-                return new String[] {m, (code & X) != 0 ? "x" : "#" + k,
-                        "true " + (pc + 1 + i.jt()) + ", false " + (pc + 1 + i.jf())};
+                return new String[] {
+                    m, (code & X) != 0 ? "x" : "#" + k, "true " + (pc + 1 + i.jt()) + ", false " + (pc + 1 + i.jf())
+                };
             }
             case RET:
                 return new String[] {"ret", (code & 0x18) == A ? "A" : "#" + k, ""};

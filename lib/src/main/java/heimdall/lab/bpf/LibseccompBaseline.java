@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 public final class LibseccompBaseline {
     /** The interpreter that has Debian's binding (not a pyenv shim that may lack it). */
     public static final String PYTHON = "/usr/bin/python3";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private LibseccompBaseline() {}
@@ -49,7 +50,9 @@ public final class LibseccompBaseline {
     public static boolean available() {
         try {
             // not wrapped (DieWithJvm): a probe that ends by itself, and a fact tests read without the native build
-            Process p = new ProcessBuilder(PYTHON, "-c", "import seccomp").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(PYTHON, "-c", "import seccomp")
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
@@ -74,8 +77,9 @@ public final class LibseccompBaseline {
             Path spec = dir.resolve("spec.json");
             Path out = dir.resolve("filter.bpf");
             SafeFiles.writeNew(spec, MAPPER.writeValueAsBytes(spec(profile, table)));
-            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(PYTHON, script.toString(), spec.toString(),
-                    out.toString())).start(); // dies with this JVM; this thread waits for it
+            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
+                            PYTHON, script.toString(), spec.toString(), out.toString()))
+                    .start(); // dies with this JVM; this thread waits for it
             byte[] stdout = p.getInputStream().readAllBytes();
             byte[] stderr = p.getErrorStream().readAllBytes();
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -84,10 +88,14 @@ public final class LibseccompBaseline {
             }
             JsonNode report = MAPPER.readTree(stdout);
             List<String> refused = new ArrayList<>();
-            report.get("refused").forEach(r -> refused.add("nr " + r.get("nr").asInt() + " "
-                    + table.name(r.get("nr").asInt()).orElse("?") + ": " + r.get("error").asText()));
-            return new Result(Program.fromBytes(Files.readAllBytes(out), "libseccomp export"),
-                    report.get("added").asInt(), refused);
+            report.get("refused")
+                    .forEach(r -> refused.add("nr " + r.get("nr").asInt() + " "
+                            + table.name(r.get("nr").asInt()).orElse("?") + ": "
+                            + r.get("error").asText()));
+            return new Result(
+                    Program.fromBytes(Files.readAllBytes(out), "libseccomp export"),
+                    report.get("added").asInt(),
+                    refused);
         }
     }
 
@@ -108,8 +116,9 @@ public final class LibseccompBaseline {
                 continue;
             }
             for (String name : r.names()) {
-                int nr = table.number(name).orElseThrow(() -> new IllegalArgumentException(
-                        "syscall '" + name + "' is not in " + table.source()));
+                int nr = table.number(name)
+                        .orElseThrow(() ->
+                                new IllegalArgumentException("syscall '" + name + "' is not in " + table.source()));
                 if (r.joinsWithOr()) {
                     for (ArgRule a : r.args()) {
                         addRule(rules, name, nr, r.action().ret(), List.of(a));
@@ -130,7 +139,9 @@ public final class LibseccompBaseline {
         ArrayNode as = o.putArray("args");
         for (ArgRule a : args) {
             ArrayNode t = as.addArray();
-            t.add(a.index()).add(a.op().jsonName).add(new BigInteger(Long.toUnsignedString(a.value())))
+            t.add(a.index())
+                    .add(a.op().jsonName)
+                    .add(new BigInteger(Long.toUnsignedString(a.value())))
                     .add(new BigInteger(Long.toUnsignedString(a.valueTwo())));
         }
     }

@@ -70,8 +70,8 @@ public record Program(List<Insn> insns) {
             throw BadInput.at(source, "length", "a program has at least one instruction");
         }
         if (n > MAX_INSNS) {
-            throw BadInput.at(source, "length", n + " instructions, over the kernel's limit of " + MAX_INSNS
-                    + " (BPF_MAXINSNS)");
+            throw BadInput.at(
+                    source, "length", n + " instructions, over the kernel's limit of " + MAX_INSNS + " (BPF_MAXINSNS)");
         }
         for (int pc = 0; pc < n; pc++) {
             Insn i = insns.get(pc);
@@ -156,8 +156,11 @@ public record Program(List<Insn> insns) {
                 memvalid |= 1 << i.k();
             } else if (code == (LD | MEM) || code == (LDX | MEM)) {
                 if ((memvalid & (1 << i.k())) == 0) {
-                    throw BadInput.at(source, "insn " + pc, "scratch memory M[" + i.k()
-                            + "] is read before it is stored (as the kernel's single pass in instruction order sees it)");
+                    throw BadInput.at(
+                            source,
+                            "insn " + pc,
+                            "scratch memory M[" + i.k()
+                                    + "] is read before it is stored (as the kernel's single pass in instruction order sees it)");
                 }
             } else if (code == (JMP | JA)) {
                 masks[pc + 1 + i.k()] &= memvalid;

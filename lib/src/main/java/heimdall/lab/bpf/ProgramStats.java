@@ -42,7 +42,11 @@ public record ProgramStats(int length, Summary allowed, Summary denied, int cach
                 cacheable++;
             }
         }
-        return new ProgramStats(program.length(), Summary.of(allowed), Summary.of(denied), cacheable,
+        return new ProgramStats(
+                program.length(),
+                Summary.of(allowed),
+                Summary.of(denied),
+                cacheable,
                 table.numbers().size());
     }
 }

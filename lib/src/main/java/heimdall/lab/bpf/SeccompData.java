@@ -10,6 +10,7 @@ import java.util.Arrays;
 public record SeccompData(int nr, int arch, long instructionPointer, long[] args) {
     /** {@code sizeof(struct seccomp_data)}. */
     public static final int SIZE = 64;
+
     public static final int OFF_NR = 0, OFF_ARCH = 4, OFF_IP = 8, OFF_ARGS = 16;
 
     public SeccompData {
@@ -61,7 +62,10 @@ public record SeccompData(int nr, int arch, long instructionPointer, long[] args
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SeccompData d && d.nr == nr && d.arch == arch && d.instructionPointer == instructionPointer
+        return o instanceof SeccompData d
+                && d.nr == nr
+                && d.arch == arch
+                && d.instructionPointer == instructionPointer
                 && Arrays.equals(d.args, args);
     }
 

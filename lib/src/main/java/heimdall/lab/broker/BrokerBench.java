@@ -42,11 +42,28 @@ public final class BrokerBench {
      *     supervisor waiting in {@code poll()} before each receive ({@link SupervisorOptions#pollWait()}),
      *     interleaved with the others
      */
-    public record Config(int calls, int warmup, int runs, Answer answer, List<Supervisor.Kind> supervisors,
-            boolean syncWakeUp, int childCpu, int supCpu, String stacked, boolean nativePollWaitToo) {
+    public record Config(
+            int calls,
+            int warmup,
+            int runs,
+            Answer answer,
+            List<Supervisor.Kind> supervisors,
+            boolean syncWakeUp,
+            int childCpu,
+            int supCpu,
+            String stacked,
+            boolean nativePollWaitToo) {
         /** Without the {@code native-poll} row. */
-        public Config(int calls, int warmup, int runs, Answer answer, List<Supervisor.Kind> supervisors,
-                boolean syncWakeUp, int childCpu, int supCpu, String stacked) {
+        public Config(
+                int calls,
+                int warmup,
+                int runs,
+                Answer answer,
+                List<Supervisor.Kind> supervisors,
+                boolean syncWakeUp,
+                int childCpu,
+                int supCpu,
+                String stacked) {
             this(calls, warmup, runs, answer, supervisors, syncWakeUp, childCpu, supCpu, stacked, false);
         }
 
@@ -63,8 +80,16 @@ public final class BrokerBench {
         /** The defaults for this machine: the child on the first allowed CPU, the supervisor on the last. */
         public static Config defaults() {
             List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
-            return new Config(20_000, 2_000, 3, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false,
-                    cpus.get(0), cpus.get(cpus.size() - 1), null);
+            return new Config(
+                    20_000,
+                    2_000,
+                    3,
+                    Answer.CONTINUE,
+                    List.of(Supervisor.Kind.NATIVE),
+                    false,
+                    cpus.get(0),
+                    cpus.get(cpus.size() - 1),
+                    null);
         }
     }
 
@@ -75,7 +100,13 @@ public final class BrokerBench {
      * @param runMediansNs each run's median
      * @param stats the last run's supervisor counters (null for the baseline)
      */
-    public record Row(String what, long medianNs, long p99Ns, long[] runMediansNs, long samples, long errors,
+    public record Row(
+            String what,
+            long medianNs,
+            long p99Ns,
+            long[] runMediansNs,
+            long samples,
+            long errors,
             SupervisorStats stats) {}
 
     /**
@@ -83,7 +114,8 @@ public final class BrokerBench {
      *
      * @param floor the pipe ping-pong in the same placement: the least a two-thread round trip costs here
      */
-    public record Report(Config config, List<Integer> cpusAvailable, long timerNs, Row baseline, Row floor, List<Row> rows) {
+    public record Report(
+            Config config, List<Integer> cpusAvailable, long timerNs, Row baseline, Row floor, List<Row> rows) {
         /** A supervisor row's round trip (its median minus the baseline's) over the floor's median. */
         public double roundTripOverFloor(Row row) {
             return (double) (row.medianNs() - baseline.medianNs()) / floor.medianNs();
@@ -112,7 +144,8 @@ public final class BrokerBench {
             throw new Refusal(why);
         }
         Path in = Files.createDirectory(workDir.resolve("in"));
-        SafeFiles.writeNew(in.resolve("file.txt"), "brokered input\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        SafeFiles.writeNew(
+                in.resolve("file.txt"), "brokered input\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         SupervisorOptions options = new SupervisorOptions(c.supCpu(), in, c.syncWakeUp());
 
         List<long[]> baseline = new ArrayList<>();
@@ -142,8 +175,8 @@ public final class BrokerBench {
             for (Variant kind : variants) {
                 NotifyChildFixture.Options o = new NotifyChildFixture.Options(c.childCpu(), true, c.stacked(), in);
                 try (NotifyChildFixture child = NotifyChildFixture.start(o)) {
-                    Supervisor sup = Supervisor.start(kind.kind(), child.takeListener(), options.withPollWait(kind.pollWait()),
-                            c.answer());
+                    Supervisor sup = Supervisor.start(
+                            kind.kind(), child.takeListener(), options.withPollWait(kind.pollWait()), c.answer());
                     NotifyChildFixture.BenchRun r;
                     try {
                         r = child.bench(c.calls(), c.warmup(), "file.txt");
@@ -151,8 +184,9 @@ public final class BrokerBench {
                         stats.put(kind, sup.stop());
                     }
                     if (r.errors() > 0) {
-                        throw new Refusal("broker bench: " + r.errors() + " of " + c.calls() + " calls failed through the "
-                                + kind.label() + " supervisor (first errno " + r.firstErrno() + ")");
+                        throw new Refusal(
+                                "broker bench: " + r.errors() + " of " + c.calls() + " calls failed through the "
+                                        + kind.label() + " supervisor (first errno " + r.firstErrno() + ")");
                     }
                     samples.computeIfAbsent(kind, k -> new ArrayList<>()).add(r.samplesNs());
                     errors.merge(kind, r.errors(), Long::sum);
@@ -174,7 +208,8 @@ public final class BrokerBench {
 
     /** One run of the floor: the measured child's pipe ping-pong, its partner where the supervisor runs. */
     private static long[] pingPong(Config c) {
-        heimdall.lab.child.ChildSpec spec = heimdall.lab.child.ChildSpec.of(heimdall.lab.child.Call.PINGPONG, c.warmup(), c.calls())
+        heimdall.lab.child.ChildSpec spec = heimdall.lab.child.ChildSpec.of(
+                        heimdall.lab.child.Call.PINGPONG, c.warmup(), c.calls())
                 .withCpu(c.childCpu());
         try (heimdall.lab.child.RunningChild child = heimdall.lab.child.MeasuredChild.start(spec)) {
             child.startPartner(c.supCpu(), 0);
@@ -192,14 +227,20 @@ public final class BrokerBench {
     public static String format(Report r) {
         Config c = r.config();
         StringBuilder b = new StringBuilder();
-        b.append("broker bench: openat through the notify-child test fixture, answer ").append(c.answer().label());
+        b.append("broker bench: openat through the notify-child test fixture, answer ")
+                .append(c.answer().label());
         if (c.stacked() != null) {
             b.append(", stacked (second program ").append(c.stacked()).append(" the notifying one)");
         }
         b.append('\n');
-        b.append(String.format("  child on CPU %d, supervisor %s (CPUs available: %s); synchronous wake-up %s%n", c.childCpu(),
-                c.supCpu() < 0 ? "unpinned" : "on CPU " + c.supCpu(), r.cpusAvailable(), c.syncWakeUp() ? "on" : "off"));
-        b.append(String.format("  %,d calls (+%,d warm-up) x %d runs per row; timer (back-to-back clock_gettime) %d ns%n",
+        b.append(String.format(
+                "  child on CPU %d, supervisor %s (CPUs available: %s); synchronous wake-up %s%n",
+                c.childCpu(),
+                c.supCpu() < 0 ? "unpinned" : "on CPU " + c.supCpu(),
+                r.cpusAvailable(),
+                c.syncWakeUp() ? "on" : "off"));
+        b.append(String.format(
+                "  %,d calls (+%,d warm-up) x %d runs per row; timer (back-to-back clock_gettime) %d ns%n",
                 c.calls(), c.warmup(), c.runs(), r.timerNs()));
         b.append(String.format("  %-10s %12s %12s %12s  %s%n", "what", "median", "p99", "added", "run medians (ns)"));
         List<Row> all = new ArrayList<>();
@@ -207,9 +248,12 @@ public final class BrokerBench {
         all.add(r.floor());
         all.addAll(r.rows());
         for (Row row : all) {
-            String added = row == r.baseline() || row == r.floor() ? "" : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
-            b.append(String.format("  %-10s %,9d ns %,9d ns %12s  %s%n", row.what(), row.medianNs(), row.p99Ns(), added,
-                    Arrays.toString(row.runMediansNs())));
+            String added = row == r.baseline() || row == r.floor()
+                    ? ""
+                    : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
+            b.append(String.format(
+                    "  %-10s %,9d ns %,9d ns %12s  %s%n",
+                    row.what(), row.medianNs(), row.p99Ns(), added, Arrays.toString(row.runMediansNs())));
         }
         b.append("  floor: a pipe ping-pong between the child and a thread where the supervisor runs, no seccomp\n");
         for (Row row : r.rows()) {
@@ -217,7 +261,8 @@ public final class BrokerBench {
         }
         Double ratio = r.javaNativeRatio();
         if (ratio != null) {
-            b.append(String.format("  java/native median ratio (%s): %.3f%n", c.answer().label(), ratio));
+            b.append(String.format(
+                    "  java/native median ratio (%s): %.3f%n", c.answer().label(), ratio));
         }
         return b.toString();
     }

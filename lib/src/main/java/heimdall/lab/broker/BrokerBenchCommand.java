@@ -17,8 +17,17 @@ public final class BrokerBenchCommand implements Command {
     /** Runs are fresh children, each with its samples kept: past this many a run count is a typo. */
     private static final int MAX_RUNS = 10_000;
 
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--sync-wakeup", "--json", "--poll-wait-too"),
-            Set.of("--calls", "--warmup", "--runs", "--answer", "--supervisor", "--sup-cpu", "--child-cpu", "--stacked"));
+    private static final CommandOptions OPTIONS = CommandOptions.of(
+            Set.of("--sync-wakeup", "--json", "--poll-wait-too"),
+            Set.of(
+                    "--calls",
+                    "--warmup",
+                    "--runs",
+                    "--answer",
+                    "--supervisor",
+                    "--sup-cpu",
+                    "--child-cpu",
+                    "--stacked"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -75,7 +84,8 @@ public final class BrokerBenchCommand implements Command {
         int supCpu;
         if (supText == null) {
             // the last CPU that is not the child's; the child's own only on a one-CPU machine
-            supCpu = cpus.stream().filter(x -> x != childCpu).reduce((x, y) -> y).orElse(childCpu);
+            supCpu =
+                    cpus.stream().filter(x -> x != childCpu).reduce((x, y) -> y).orElse(childCpu);
         } else if (supText.equals("same")) {
             supCpu = childCpu;
         } else if (supText.equals("any")) {
@@ -96,14 +106,21 @@ public final class BrokerBenchCommand implements Command {
                 (int) a.longValue("--warmup", d.warmup(), 0, ChildSpec.MAX_COUNT),
                 (int) a.count("--runs", d.runs(), MAX_RUNS),
                 Answer.parse(a.value("--answer").orElse("continue"), "--answer"),
-                kinds, a.flag("--sync-wakeup"), childCpu, supCpu, stacked, a.flag("--poll-wait-too"));
+                kinds,
+                a.flag("--sync-wakeup"),
+                childCpu,
+                supCpu,
+                stacked,
+                a.flag("--poll-wait-too"));
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }
         try (Scratch work = Scratch.create("heimdall-broker-bench-")) {
             BrokerBench.Report r = BrokerBench.run(c, work.path(), line -> System.err.println("broker bench: " + line));
             if (a.flag("--json")) {
-                System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+                System.out.println(new ObjectMapper()
+                        .enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValueAsString(r));
             } else {
                 System.out.print(BrokerBench.format(r));
             }

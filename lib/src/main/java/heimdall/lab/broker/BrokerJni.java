@@ -14,7 +14,8 @@ final class BrokerJni {
         String problem = BrokerNative.loadProblem();
         if (problem == null) {
             try {
-                System.load(heimdall.lab.sys.NativeLib.file("libheimdall-jni.so").toString());
+                System.load(
+                        heimdall.lab.sys.NativeLib.file("libheimdall-jni.so").toString());
             } catch (RuntimeException | LinkageError e) {
                 problem = "libheimdall-jni.so could not be loaded: " + e.getMessage();
             }

@@ -57,6 +57,7 @@ final class BrokerNative {
     static final int N_CALL_FOR = 22;
     /** The result of the answer {@code hl_notif_answer_recv_wait} sent: 0 or -errno. */
     static final int N_SENT = 23;
+
     static final int N_LONGS = 24;
     /** SECCOMP_USER_NOTIF_FLAG_CONTINUE. */
     static final int NOTIF_FLAG_CONTINUE = 1;
@@ -85,7 +86,8 @@ final class BrokerNative {
     static {
         String problem = null;
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(heimdall.lab.sys.NativeLib.file("libheimdall.so").toString());
+            NativeLibrary lib = NativeLibrary.getInstance(
+                    heimdall.lab.sys.NativeLib.file("libheimdall.so").toString());
             Native.register(BrokerNative.class, lib);
         } catch (RuntimeException | LinkageError e) {
             problem = "libheimdall.so could not be loaded: " + e.getMessage();
@@ -137,7 +139,8 @@ final class BrokerNative {
 
     static native long hl_sup_start(int listener, int cpu, int answer, long value, int inDirfd, int flags);
 
-    static native long hl_sup_start_set(int listener, int cpu, long cpuSet, int answer, long value, int inDirfd, int flags);
+    static native long hl_sup_start_set(
+            int listener, int cpu, long cpuSet, int answer, long value, int inDirfd, int flags);
 
     static native int hl_sup_stop(long handle);
 
@@ -150,7 +153,6 @@ final class BrokerNative {
     static native int hl_sup_resume(long handle);
 
     static native int hl_sup_stop_signal();
-
 
     static native int hl_sup_thread_prepare();
 

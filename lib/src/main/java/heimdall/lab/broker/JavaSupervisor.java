@@ -53,6 +53,7 @@ public final class JavaSupervisor implements Supervisor {
     static final long STOP_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(900);
     /** Loop threads abandoned in a read and not ended yet, at most. */
     static final int MAX_ABANDONED = 4;
+
     private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long WATCH_ABANDONED = -1;
@@ -67,14 +68,17 @@ public final class JavaSupervisor implements Supervisor {
     private final Policy policy;
     /** A fixed answer other than BROKER: waits blocked in RECV (see the class comment). */
     private final boolean blocking;
+
     private final AtomicLongArray counters = new AtomicLongArray(BrokerNative.NCOUNTERS);
     private final AtomicReference<Throwable> policyFailure = new AtomicReference<>();
     private final CountDownLatch pinned = new CountDownLatch(1);
     /** Loops abandoned and not ended yet: they may still name the listener's number. */
     private final AtomicInteger abandoned = new AtomicInteger();
+
     private final Thread watchdog;
     /** The watchdog's hl_watch_check state (three int64 slots). */
     private final ByteBuffer check = ByteBuffer.allocateDirect(3 * 8).order(ByteOrder.nativeOrder());
+
     private final long checkAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(check));
     private volatile Loop live;
     private volatile boolean stopping;
@@ -131,7 +135,8 @@ public final class JavaSupervisor implements Supervisor {
             throw Starts.startFailure(options, -stopFd);
         }
         boolean blocking = fixed != null && fixed.kind() != Answer.Kind.BROKER && !options.pollWait();
-        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy, blocking);
+        JavaSupervisor s =
+                new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy, blocking);
         s.live.thread.start();
         try {
             s.awaitPinned(options);
@@ -206,10 +211,12 @@ public final class JavaSupervisor implements Supervisor {
         final Notification view = new Notification(listener);
         /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
         final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
+
         final long watchAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(watch));
         final Thread thread;
         /** The fixed answer waiting to go down with the next receive: its counter, -1 for none. */
         int sendCounter = -1;
+
         long sendId;
         int sendErr;
         long sendValue;
@@ -218,7 +225,8 @@ public final class JavaSupervisor implements Supervisor {
         private final int[] tid = {-1};
 
         Loop(int generation) {
-            thread = new Thread(this, "heimdall-java-supervisor-" + listener + (generation == 0 ? "" : "-" + generation));
+            thread = new Thread(
+                    this, "heimdall-java-supervisor-" + listener + (generation == 0 ? "" : "-" + generation));
             thread.setDaemon(true);
         }
 
@@ -375,7 +383,8 @@ public final class JavaSupervisor implements Supervisor {
             loop.sendErr = kind == Answer.Kind.ERROR ? (int) a.value() : 0;
             loop.sendValue = kind == Answer.Kind.VALUE ? a.value() : 0;
             loop.sendFlags = kind == Answer.Kind.CONTINUE ? BrokerNative.NOTIF_FLAG_CONTINUE : 0;
-            loop.sendCounter = kind == Answer.Kind.CONTINUE ? BrokerNative.C_CONTINUED
+            loop.sendCounter = kind == Answer.Kind.CONTINUE
+                    ? BrokerNative.C_CONTINUED
                     : kind == Answer.Kind.ERROR ? BrokerNative.C_ERRORED : BrokerNative.C_VALUED;
             return true;
         }
@@ -416,10 +425,11 @@ public final class JavaSupervisor implements Supervisor {
             fail(BrokerNative.EPERM);
             BrokerNative.hl_close(file); // the O_PATH descriptor: nothing was opened for reading
             int r = BrokerNative.hl_notif_error(fd, n.id(), BrokerNative.EPERM);
-            return r == 0 ? -BrokerNative.EPERM : r == -BrokerNative.ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
+            return r == 0
+                    ? -BrokerNative.EPERM
+                    : r == -BrokerNative.ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
         }
-        return admitted ? BrokerJni.send(fd, slots, file)
-                : BrokerJni.refuse(fd, n.id(), file, BrokerNative.EACCES);
+        return admitted ? BrokerJni.send(fd, slots, file) : BrokerJni.refuse(fd, n.id(), file, BrokerNative.EACCES);
     }
 
     @Override
@@ -482,7 +492,8 @@ public final class JavaSupervisor implements Supervisor {
     private long giveUp(Loop l, long deadlineNs) {
         abandoned.incrementAndGet();
         // The watchdog judges blocked time (hl_watch_check: preempted time does not count); stop gives up now.
-        long pid = deadlineNs > 0 ? BrokerNative.hl_watch_check(l.watchAddress, deadlineNs, checkAddress)
+        long pid = deadlineNs > 0
+                ? BrokerNative.hl_watch_check(l.watchAddress, deadlineNs, checkAddress)
                 : BrokerNative.hl_watch_abandon(l.watchAddress, 0);
         if (pid == 0 || pid == -EALREADY) {
             abandoned.decrementAndGet();
@@ -560,10 +571,12 @@ public final class JavaSupervisor implements Supervisor {
         return last;
     }
 
-    /** Joins {@code t} until {@code deadline} (nanoTime), signalling {@code blocked} every 10 ms; whether interrupted. */
+    /**
+     * Joins {@code t} until {@code deadline} (nanoTime), signalling {@code blocked} every 10 ms; whether interrupted.
+     */
     private static boolean joinBy(Thread t, long deadline, Loop blocked) {
         boolean interrupted = false;
-        for (long left; t.isAlive() && (left = deadline - System.nanoTime()) > 0;) {
+        for (long left; t.isAlive() && (left = deadline - System.nanoTime()) > 0; ) {
             if (blocked != null) {
                 blocked.signal(); // a signal landing just before the receive interrupts nothing: again
             }

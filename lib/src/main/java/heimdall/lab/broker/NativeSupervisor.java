@@ -30,8 +30,15 @@ public final class NativeSupervisor implements Supervisor {
                 case ERROR -> BrokerNative.ANSWER_ERROR;
                 case VALUE -> BrokerNative.ANSWER_VALUE;
             };
-            long h = BrokerNative.hl_sup_start_set(listenerFd, options.cpu(), options.cpuSet(), code, answer.value(), inDir,
-                    (options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0) | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0));
+            long h = BrokerNative.hl_sup_start_set(
+                    listenerFd,
+                    options.cpu(),
+                    options.cpuSet(),
+                    code,
+                    answer.value(),
+                    inDir,
+                    (options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0)
+                            | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0));
             if (h < 0) {
                 throw Starts.startFailure(options, (int) -h);
             }

@@ -33,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 public final class Notification {
     /** x86_64 syscall numbers a policy is likely to look at ({@link OpenCall} names the four the broker serves). */
     public static final int OPEN = 2;
+
     public static final int CREAT = 85;
     public static final int OPENAT = 257;
     public static final int OPENAT2 = 437;
@@ -261,7 +262,10 @@ public final class Notification {
         return false;
     }
 
-    /** The copy of path argument {@code argIndex} (see {@link #readPath}) as a String (allocates), or null when unreadable. */
+    /**
+     * The copy of path argument {@code argIndex} (see {@link #readPath}) as a String (allocates), or null when
+     * unreadable.
+     */
     public String path(int argIndex) {
         int n = readPath(argIndex);
         if (n < 0) {

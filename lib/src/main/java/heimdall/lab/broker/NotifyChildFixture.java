@@ -95,7 +95,8 @@ public final class NotifyChildFixture implements AutoCloseable {
      * content starts with the marker (what the supervisor must never serve), {@code served} another
      * file, and the rest failed ({@code EACCES}, {@code ENOENT}, any other errno).
      */
-    public record RaceResult(long opens, long marked, long served, long eacces, long enoent, long other, int firstOtherErrno) {}
+    public record RaceResult(
+            long opens, long marked, long served, long eacces, long enoent, long other, int firstOtherErrno) {}
 
     /** One {@code bench} command's samples. */
     public record BenchRun(long[] samplesNs, long errors, int firstErrno, long timerNs, int cpu) {}
@@ -113,7 +114,8 @@ public final class NotifyChildFixture implements AutoCloseable {
      * runs as a thread of the child, or with {@code serverProcess} in a process of its own that killing
      * the child does not end ({@link #serverPid()}); {@code mountDir} must be an empty directory.
      */
-    public static NotifyChildFixture startFuseFreeze(Path mountDir, boolean serverProcess, Path workDir) throws IOException {
+    public static NotifyChildFixture startFuseFreeze(Path mountDir, boolean serverProcess, Path workDir)
+            throws IOException {
         BrokerNative.require();
         List<String> cmd = new ArrayList<>();
         cmd.add(heimdall.lab.sys.NativeLib.file("fuse-freeze").toString());
@@ -148,7 +150,8 @@ public final class NotifyChildFixture implements AutoCloseable {
         return launch(cmd, options.workDir(), options.cpu(), options.filter());
     }
 
-    private static NotifyChildFixture launch(List<String> cmd, Path workDir, int cpu, boolean filter) throws IOException {
+    private static NotifyChildFixture launch(List<String> cmd, Path workDir, int cpu, boolean filter)
+            throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
         if (workDir != null) {
             pb.directory(workDir.toFile());
@@ -159,7 +162,8 @@ public final class NotifyChildFixture implements AutoCloseable {
         try {
             JsonNode hello = f.await(j -> j.path("op").asText().equals("hello"));
             if (hello.has("error")) {
-                throw new Refusal(Path.of(cmd.get(0)).getFileName() + " could not start: " + hello.get("error").asText());
+                throw new Refusal(Path.of(cmd.get(0)).getFileName() + " could not start: "
+                        + hello.get("error").asText());
             }
             f.serverPid = hello.path("server").asInt(0);
             if (filter) {
@@ -181,16 +185,19 @@ public final class NotifyChildFixture implements AutoCloseable {
     }
 
     private void startReader() {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the child is gone; await() reports the missing reply
-            }
-        }, "notify-child-reader-" + process.pid());
+        Thread t = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = r.readLine()) != null) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        // the child is gone; await() reports the missing reply
+                    }
+                },
+                "notify-child-reader-" + process.pid());
         t.setDaemon(true);
         t.start();
     }
@@ -221,7 +228,7 @@ public final class NotifyChildFixture implements AutoCloseable {
 
     /** Waits for the next line matching {@code which}, keeping the others for later awaits. */
     private JsonNode await(Predicate<JsonNode> which) throws IOException {
-        for (Iterator<JsonNode> it = unclaimed.iterator(); it.hasNext();) {
+        for (Iterator<JsonNode> it = unclaimed.iterator(); it.hasNext(); ) {
             JsonNode j = it.next();
             if (which.test(j)) {
                 it.remove();
@@ -229,7 +236,7 @@ public final class NotifyChildFixture implements AutoCloseable {
             }
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REPLY_TIMEOUT_SECONDS);
-        for (;;) {
+        for (; ; ) {
             long left = deadline - System.nanoTime();
             String line;
             try {
@@ -252,8 +259,13 @@ public final class NotifyChildFixture implements AutoCloseable {
 
     private static OpenResult openResult(JsonNode j) {
         byte[] content = HexFormat.of().parseHex(j.get("content_hex").asText());
-        return new OpenResult(j.get("pid").asInt(), j.get("path").asText(), j.get("fd").asInt(), j.get("errno").asInt(),
-                j.get("bytes").asInt(), content);
+        return new OpenResult(
+                j.get("pid").asInt(),
+                j.get("path").asText(),
+                j.get("fd").asInt(),
+                j.get("errno").asInt(),
+                j.get("bytes").asInt(),
+                content);
     }
 
     /** {@code openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC)} in the child; reads up to 256 bytes. */
@@ -265,7 +277,8 @@ public final class NotifyChildFixture implements AutoCloseable {
     public OpenResult open(String path, int flags) throws IOException {
         checkPath(path);
         send(flags < 0 ? "open " + path : "open " + path + " " + flags);
-        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
+        return openResult(
+                await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
     }
 
     /**
@@ -278,7 +291,8 @@ public final class NotifyChildFixture implements AutoCloseable {
         checkPath(kind);
         checkPath(path);
         send("call " + kind + " " + path + " " + flags + " " + resolve + " " + size + " " + tail);
-        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
+        return openResult(
+                await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == pid));
     }
 
     /** {@link #call} in a forked worker sharing the filter (it may be killed: {@link #reap()}); its pid. */
@@ -330,7 +344,8 @@ public final class NotifyChildFixture implements AutoCloseable {
 
     /** The timed result a fuse-freeze worker printed. */
     public TimedOpen awaitTimedWorkerOpen(int workerPid) throws IOException {
-        JsonNode j = await(x -> x.path("op").asText().equals("open") && x.path("pid").asInt() == workerPid);
+        JsonNode j =
+                await(x -> x.path("op").asText().equals("open") && x.path("pid").asInt() == workerPid);
         return new TimedOpen(openResult(j), j.path("ns").asLong(-1));
     }
 
@@ -350,22 +365,28 @@ public final class NotifyChildFixture implements AutoCloseable {
      */
     public FrozenWorker uffdOpen() throws IOException {
         send("uffd-open");
-        int worker = await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+        int worker =
+                await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
         JsonNode j = await(x -> x.path("op").asText().equals("uffd"));
         if (j.has("error")) {
-            throw new Refusal("notify-child uffd-open: " + j.get("error").asText() + " (errno " + j.path("errno").asInt() + ")");
+            throw new Refusal("notify-child uffd-open: " + j.get("error").asText() + " (errno "
+                    + j.path("errno").asInt() + ")");
         }
         return new FrozenWorker(worker, j.get("holder").asInt());
     }
 
     /** The errno (0: none) of a {@code uffd-open} worker's frozen call, once it returned. */
     public int awaitFrozenOpen(FrozenWorker w) throws IOException {
-        return await(j -> j.path("op").asText().equals("uffd-open") && j.path("pid").asInt() == w.pid()).get("errno").asInt();
+        return await(j -> j.path("op").asText().equals("uffd-open")
+                        && j.path("pid").asInt() == w.pid())
+                .get("errno")
+                .asInt();
     }
 
     /** The result a worker printed. */
     public OpenResult awaitWorkerOpen(int workerPid) throws IOException {
-        return openResult(await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == workerPid));
+        return openResult(
+                await(j -> j.path("op").asText().equals("open") && j.path("pid").asInt() == workerPid));
     }
 
     /** Waits for one worker to end; the signal that killed it (0 if it exited). */
@@ -392,7 +413,11 @@ public final class NotifyChildFixture implements AutoCloseable {
         for (int i = 0; i < samples.length; i++) {
             samples[i] = s.get(i).asLong();
         }
-        return new BenchRun(samples, j.get("errors").asLong(), j.get("first_errno").asInt(), j.get("timer_ns").asLong(),
+        return new BenchRun(
+                samples,
+                j.get("errors").asLong(),
+                j.get("first_errno").asInt(),
+                j.get("timer_ns").asLong(),
                 j.get("cpu").asInt());
     }
 
@@ -410,13 +435,20 @@ public final class NotifyChildFixture implements AutoCloseable {
         if (j.has("error")) {
             throw new Refusal("notify-child race: " + j.get("error").asText());
         }
-        return new RaceResult(j.get("opens").asLong(), j.get("marked").asLong(), j.get("served").asLong(),
-                j.get("eacces").asLong(), j.get("enoent").asLong(), j.get("other").asLong(), j.get("first_other_errno").asInt());
+        return new RaceResult(
+                j.get("opens").asLong(),
+                j.get("marked").asLong(),
+                j.get("served").asLong(),
+                j.get("eacces").asLong(),
+                j.get("enoent").asLong(),
+                j.get("other").asLong(),
+                j.get("first_other_errno").asInt());
     }
 
     private static void checkPath(String path) {
         if (path.isEmpty() || path.contains(" ") || path.contains("\n")) {
-            throw new IllegalArgumentException("fixture paths must be non-empty and contain no space or newline: '" + path + "'");
+            throw new IllegalArgumentException(
+                    "fixture paths must be non-empty and contain no space or newline: '" + path + "'");
         }
     }
 

@@ -24,11 +24,13 @@ final class Starts {
     static int openInDir(SupervisorOptions options, boolean required) {
         if (options.inDir() == null) {
             if (required) {
-                throw new BadInput("supervisor: the broker answer needs the job's in/ directory (SupervisorOptions.brokeringBeneath)");
+                throw new BadInput(
+                        "supervisor: the broker answer needs the job's in/ directory (SupervisorOptions.brokeringBeneath)");
             }
             return -1;
         }
-        int fd = BrokerNative.hl_broker_open_dir(options.inDir().toAbsolutePath().toString());
+        int fd =
+                BrokerNative.hl_broker_open_dir(options.inDir().toAbsolutePath().toString());
         if (fd < 0) {
             throw new Refusal("cannot open in/ directory " + options.inDir() + ": " + Libc.describe(-fd));
         }
@@ -41,8 +43,8 @@ final class Starts {
                     + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
         }
         if (errno == 22 && options.cpuSet() != 0) {
-            return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet()) + ": "
-                    + Libc.describe(errno) + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
+            return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet())
+                    + ": " + Libc.describe(errno) + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
         }
         if (errno == 16) {
             return new Refusal("cannot start the native supervisor: its stop signal (real-time signal "

@@ -21,8 +21,20 @@ package heimdall.lab.broker;
  * @param stalled loops given up on: a read of the caller's memory past its deadline (that caller's
  *     process killed, another loop thread serving on), or a loop {@code stop()} could not join in time
  */
-public record SupervisorStats(long received, long continued, long brokered, long errored, long valued,
-        long refused, long gone, long failures, int cpu, boolean ended, long held, int lastErrno, long stalled) {
+public record SupervisorStats(
+        long received,
+        long continued,
+        long brokered,
+        long errored,
+        long valued,
+        long refused,
+        long gone,
+        long failures,
+        int cpu,
+        boolean ended,
+        long held,
+        int lastErrno,
+        long stalled) {
 
     /** Calls answered (continue, broker, error or value). */
     public long answered() {
@@ -30,10 +42,19 @@ public record SupervisorStats(long received, long continued, long brokered, long
     }
 
     static SupervisorStats of(long[] c) {
-        return new SupervisorStats(c[BrokerNative.C_RECEIVED], c[BrokerNative.C_CONTINUED],
-                c[BrokerNative.C_BROKERED], c[BrokerNative.C_ERRORED], c[BrokerNative.C_VALUED],
-                c[BrokerNative.C_REFUSED], c[BrokerNative.C_GONE], c[BrokerNative.C_FAILURES],
-                (int) c[BrokerNative.C_CPU], c[BrokerNative.C_ENDED] != 0, c[BrokerNative.C_HELD],
-                (int) c[BrokerNative.C_LAST_ERRNO], c[BrokerNative.C_STALLED]);
+        return new SupervisorStats(
+                c[BrokerNative.C_RECEIVED],
+                c[BrokerNative.C_CONTINUED],
+                c[BrokerNative.C_BROKERED],
+                c[BrokerNative.C_ERRORED],
+                c[BrokerNative.C_VALUED],
+                c[BrokerNative.C_REFUSED],
+                c[BrokerNative.C_GONE],
+                c[BrokerNative.C_FAILURES],
+                (int) c[BrokerNative.C_CPU],
+                c[BrokerNative.C_ENDED] != 0,
+                c[BrokerNative.C_HELD],
+                (int) c[BrokerNative.C_LAST_ERRNO],
+                c[BrokerNative.C_STALLED]);
     }
 }

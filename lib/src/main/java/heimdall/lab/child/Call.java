@@ -115,7 +115,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
             throw new IllegalArgumentException(kind + " takes no arguments and has number " + kind.nr);
         }
         if ((kind == Kind.OPENAT || kind == Kind.PINGPONG_OPENAT) != (path != null)) {
-            throw new IllegalArgumentException("a path goes with openat (and a ping-pong then openat), and only with it");
+            throw new IllegalArgumentException(
+                    "a path goes with openat (and a ping-pong then openat), and only with it");
         }
     }
 
@@ -147,11 +148,14 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         return new Call(Kind.SYSCALL, nr, Arrays.stream(six).boxed().collect(Collectors.toList()), null);
     }
 
-    /** A readable name: {@code getppid}, {@code openat(O_RDONLY|O_CLOEXEC) /etc/hostname}, {@code syscall 110(0, …)}. */
+    /**
+     * A readable name: {@code getppid}, {@code openat(O_RDONLY|O_CLOEXEC) /etc/hostname}, {@code syscall 110(0, …)}.
+     */
     public String label() {
         return switch (kind) {
             case OPENAT, PINGPONG_OPENAT -> kind.label + " " + path;
-            case SYSCALL -> "syscall " + nr + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
+            case SYSCALL ->
+                "syscall " + nr + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
             default -> kind.label;
         };
     }
@@ -164,12 +168,19 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     public static Call parse(String name, Path path) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         switch (n) {
-            case "getppid": return GETPPID;
-            case "gettid": return GETTID;
-            case "getpid": return GETPID;
-            case "sched_yield": return SCHED_YIELD;
-            case "prctl": case "prctl_set_name": return PRCTL_SET_NAME;
-            case "mprotect": return MPROTECT;
+            case "getppid":
+                return GETPPID;
+            case "gettid":
+                return GETTID;
+            case "getpid":
+                return GETPID;
+            case "sched_yield":
+                return SCHED_YIELD;
+            case "prctl":
+            case "prctl_set_name":
+                return PRCTL_SET_NAME;
+            case "mprotect":
+                return MPROTECT;
             case "openat":
                 if (path == null) {
                     throw BadInput.at("command line", "--path", "openat needs a file to open");
@@ -179,8 +190,11 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
                 try {
                     return syscall(Integer.parseInt(n));
                 } catch (NumberFormatException e) {
-                    throw BadInput.at("command line", "--call", "'" + name
-                            + "' is not one of getppid, gettid, getpid, sched_yield, prctl, mprotect, openat or a number");
+                    throw BadInput.at(
+                            "command line",
+                            "--call",
+                            "'" + name
+                                    + "' is not one of getppid, gettid, getpid, sched_yield, prctl, mprotect, openat or a number");
                 }
         }
     }

@@ -1,7 +1,7 @@
 package heimdall.lab.child;
 
-import heimdall.lab.Refusal;
 import heimdall.lab.Errno;
+import heimdall.lab.Refusal;
 import java.util.Arrays;
 
 /**

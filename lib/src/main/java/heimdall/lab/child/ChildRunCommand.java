@@ -11,7 +11,8 @@ import java.util.Set;
 
 /** {@code ./lab child run}: one measured child with no filter, to try the mechanism by hand. */
 public final class ChildRunCommand implements Command {
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--batch"), Set.of("--call", "--count", "--warmup", "--cpu", "--path"));
+    private static final CommandOptions OPTIONS =
+            CommandOptions.of(Set.of("--batch"), Set.of("--call", "--count", "--warmup", "--cpu", "--path"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -30,7 +31,8 @@ public final class ChildRunCommand implements Command {
 
     @Override
     public String help() {
-        return String.join("\n",
+        return String.join(
+                "\n",
                 "usage: ./lab child run --call CALL [--count N] [--warmup W] [--cpu C] [--batch] [--path FILE]",
                 "",
                 "Spawns one heimdall-runner that pins itself to CPU C, makes W warm-up calls and then N calls,",
@@ -51,31 +53,38 @@ public final class ChildRunCommand implements Command {
 
     @Override
     public int run(List<String> argv) {
-        Args a = Args.parse(name(), argv, OPTIONS)
-                .atMost(0);
-        Call call = Call.parse(a.value("--call").orElseThrow(
-                () -> heimdall.lab.BadInput.at("command line", "--call", "missing (./lab child run --help)")),
+        Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
+        Call call = Call.parse(
+                a.value("--call")
+                        .orElseThrow(() ->
+                                heimdall.lab.BadInput.at("command line", "--call", "missing (./lab child run --help)")),
                 Path.of(a.value("--path").orElse("/etc/hostname")));
         long count = a.count("--count", 100_000, ChildSpec.MAX_COUNT);
         long warmup = a.longValue("--warmup", count / 10, 0, ChildSpec.MAX_WARMUP);
         int cpu = a.cpu("--cpu", Cpus.measuring());
-        ChildSpec spec = ChildSpec.of(call, warmup, count).withCpu(cpu)
+        ChildSpec spec = ChildSpec.of(call, warmup, count)
+                .withCpu(cpu)
                 .withMode(a.flag("--batch") ? ChildSpec.Mode.BATCH : ChildSpec.Mode.PER_CALL);
         ChildResult r = MeasuredChild.run(spec);
         ChildResult timer = MeasuredChild.timerCost(cpu, Math.min(count, 100_000));
         System.out.printf("call         %s%n", call.label());
         System.out.printf("cpu          requested %d, granted %d%n", cpu, r.cpuGranted());
-        System.out.printf("calls        %,d warm-up, %,d measured%s%n", warmup, count, a.flag("--batch") ? " (batch)" : "");
+        System.out.printf(
+                "calls        %,d warm-up, %,d measured%s%n", warmup, count, a.flag("--batch") ? " (batch)" : "");
         if (r.completed()) {
             if (spec.mode() == ChildSpec.Mode.BATCH) {
-                System.out.printf("batch        %,d ns in all, %.1f ns a call%n", r.batchTotalNs(), r.batchTotalNs() / (double) count);
+                System.out.printf(
+                        "batch        %,d ns in all, %.1f ns a call%n",
+                        r.batchTotalNs(), r.batchTotalNs() / (double) count);
             } else {
-                System.out.printf("per call     median %,d ns, min %,d ns, max %,d ns (%,d samples)%n",
+                System.out.printf(
+                        "per call     median %,d ns, min %,d ns, max %,d ns (%,d samples)%n",
                         r.median(), r.min(), r.max(), r.samples().length);
             }
             System.out.printf("last return  %s%n", r.lastOutcome());
         }
-        System.out.printf("timer        median %,d ns, min %,d ns (back-to-back reads, %,d samples)%n",
+        System.out.printf(
+                "timer        median %,d ns, min %,d ns (back-to-back reads, %,d samples)%n",
                 timer.median(), timer.min(), timer.samples().length);
         System.out.printf("fate         %s%n", r.outcome());
         return r.completed() ? 0 : 1;

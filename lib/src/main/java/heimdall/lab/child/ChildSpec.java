@@ -88,22 +88,36 @@ public record ChildSpec(
      * {@code close}: the parent copies the descriptor out with {@code pidfd_getfd} while the child
      * waits without a system call.
      */
-    public enum ListenerTransfer { SCM_RIGHTS, PIDFD_GETFD }
+    public enum ListenerTransfer {
+        SCM_RIGHTS,
+        PIDFD_GETFD
+    }
 
     /** The runner's limits (heimdall_shm.h). */
     public static final int MAX_PROGRAMS = 16;
+
     public static final int MAX_INSNS = 4096;
     public static final long MAX_COUNT = 1L << 28;
     /** The most warm-up calls a spec may ask for (16 times {@link #MAX_COUNT}). */
     public static final long MAX_WARMUP = MAX_COUNT * 16;
     /** The runner's copies of each plain call's loops (HL_PLACEMENTS). */
     public static final int PLACEMENTS = 4;
+
     static final int HEADER_SIZE = 4352;
     static final int PATH_MAX = 4096;
 
     /** Without a CPU set: {@code cpu} alone says where the child runs. */
-    public ChildSpec(int cpu, List<byte[]> programs, Call call, long warmup, long count, Mode mode, boolean newListener,
-            ListenerTransfer transfer, int listenerProgram, int placement) {
+    public ChildSpec(
+            int cpu,
+            List<byte[]> programs,
+            Call call,
+            long warmup,
+            long count,
+            Mode mode,
+            boolean newListener,
+            ListenerTransfer transfer,
+            int listenerProgram,
+            int placement) {
         this(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
     }
 
@@ -143,7 +157,8 @@ public record ChildSpec(
             throw bad("newListener", "needs at least one program to install with it");
         }
         if (newListener && (listenerProgram < 0 || listenerProgram >= programs.size())) {
-            throw bad("listenerProgram", "must name one of the " + programs.size() + " programs, got " + listenerProgram);
+            throw bad(
+                    "listenerProgram", "must name one of the " + programs.size() + " programs, got " + listenerProgram);
         }
         if (placement < 0 || placement >= PLACEMENTS) {
             throw bad("placement", "must be 0.." + (PLACEMENTS - 1) + ", got " + placement);
@@ -158,8 +173,17 @@ public record ChildSpec(
 
     /** {@code count} calls, each timed, after {@code warmup}, on the {@link Cpus#measuring()} CPU, no programs. */
     public static ChildSpec of(Call call, long warmup, long count) {
-        return new ChildSpec(Cpus.measuring(), List.of(), call, warmup, count, Mode.PER_CALL, false,
-                ListenerTransfer.SCM_RIGHTS, 0, 0);
+        return new ChildSpec(
+                Cpus.measuring(),
+                List.of(),
+                call,
+                warmup,
+                count,
+                Mode.PER_CALL,
+                false,
+                ListenerTransfer.SCM_RIGHTS,
+                0,
+                0);
     }
 
     /**
@@ -169,27 +193,40 @@ public record ChildSpec(
      * program last.
      */
     public static ChildSpec attaching(Call call, byte[] program, long warmup, long count) {
-        return new ChildSpec(Cpus.measuring(), List.of(program), call, warmup, count, Mode.PER_CALL, false,
-                ListenerTransfer.SCM_RIGHTS, 0, 0);
+        return new ChildSpec(
+                Cpus.measuring(),
+                List.of(program),
+                call,
+                warmup,
+                count,
+                Mode.PER_CALL,
+                false,
+                ListenerTransfer.SCM_RIGHTS,
+                0,
+                0);
     }
 
     /** The timer alone: {@code count} pairs of back-to-back reads on {@code cpu}. */
     public static ChildSpec timer(int cpu, long warmup, long count) {
-        return new ChildSpec(cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0, 0);
+        return new ChildSpec(
+                cpu, List.of(), Call.NONE, warmup, count, Mode.TIMER, false, ListenerTransfer.SCM_RIGHTS, 0, 0);
     }
 
     /** Pinned to {@code cpu} (-1: the inherited affinity); any CPU set is dropped. */
     public ChildSpec withCpu(int cpu) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
     }
 
     /** Free to run on the CPUs of {@code cpuSet} (bit c = CPU c), not pinned to one. */
     public ChildSpec withCpuSet(long cpuSet) {
-        return new ChildSpec(-1, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                -1, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withPrograms(List<byte[]> programs) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withPrograms(byte[]... programs) {
@@ -197,15 +234,18 @@ public record ChildSpec(
     }
 
     public ChildSpec withCall(Call call) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withCounts(long warmup, long count) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     public ChildSpec withMode(Mode mode) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
@@ -225,7 +265,8 @@ public record ChildSpec(
 
     /** The same run with the timed loop at {@code placement} (see the record's description). */
     public ChildSpec withPlacement(int placement) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
     }
 
     /**
@@ -241,7 +282,10 @@ public record ChildSpec(
         return placeable(call) ? Math.floorMod(run, PLACEMENTS) : 0;
     }
 
-    /** Whether the runner has {@value #PLACEMENTS} copies of the call's loop (every call that neither attaches nor forks). */
+    /**
+     * Whether the runner has {@value #PLACEMENTS} copies of the call's loop (every call that neither attaches nor
+     * forks).
+     */
     public static boolean placeable(Call call) {
         int code = call.kind().code();
         return code >= 1 && code <= 8 || call.kind() == Call.Kind.GETPID_SELFTEST;

@@ -26,8 +26,14 @@ public record Clocksource(String name) {
     /** Where the kernel names its current clocksource. */
     public static final Path CURRENT = Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource");
     /** The clocksources the vDSO reads, by the names the kernel gives them. */
-    public static final Set<String> VDSO = Set.of("tsc", "tsc-early", "kvm-clock", "xen", "hyperv_clocksource_tsc_page",
-            "arch_sys_counter", "riscv_clocksource");
+    public static final Set<String> VDSO = Set.of(
+            "tsc",
+            "tsc-early",
+            "kvm-clock",
+            "xen",
+            "hyperv_clocksource_tsc_page",
+            "arch_sys_counter",
+            "riscv_clocksource");
 
     /** The current clocksource as the kernel names it now. */
     public static Clocksource current() {
@@ -65,9 +71,11 @@ public record Clocksource(String name) {
      */
     public void requireVdso() {
         if (!vdso()) {
-            throw new Refusal("the kernel's clocksource is " + name + " (" + CURRENT + "): the vDSO has no path for it, so "
+            throw new Refusal("the kernel's clocksource is " + name + " (" + CURRENT
+                    + "): the vDSO has no path for it, so "
                     + "clock_gettime would be a system call in every timed call (and a floor that does not allow it "
-                    + "kills the child); nothing is measured on it. Choose one of " + available() + " that the vDSO reads "
+                    + "kills the child); nothing is measured on it. Choose one of " + available()
+                    + " that the vDSO reads "
                     + VDSO.stream().sorted().toList() + " (echo NAME > " + CURRENT + "), or boot with clocksource=tsc "
                     + "(a guest: tsc=reliable clocksource=tsc)");
         }
@@ -75,7 +83,9 @@ public record Clocksource(String name) {
 
     private static String available() {
         try {
-            return "the available ones (" + Files.readString(CURRENT.resolveSibling("available_clocksource")).strip() + ")";
+            return "the available ones ("
+                    + Files.readString(CURRENT.resolveSibling("available_clocksource"))
+                            .strip() + ")";
         } catch (IOException e) {
             return "the available ones";
         }

@@ -29,21 +29,42 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
         @Override
         public String describe() {
             if (code == 0) {
-                return phase == Phase.DONE ? "exited normally"
+                return phase == Phase.DONE
+                        ? "exited normally"
                         : "exited with 0 during " + phase.text() + ", before it finished measuring";
             }
             String why;
             switch (code) {
-                case 64: why = "the shared region was not valid"; break;
-                case 65: why = "its parent was gone"; break;
-                case 66: why = "it could not pin itself"; break;
-                case 67: why = "preparing the call failed"; break;
-                case 68: why = "setting no_new_privs failed"; break;
-                case 69: why = "the kernel refused program " + program; break;
-                case 70: why = "the listener could not be handed over"; break;
-                case 71: why = "it was started without a shared region"; break;
-                case 72: why = "a measured attach or fork failed, or the selftest loop's getpid was not the pid"; break;
-                default: why = "an unknown reason"; break;
+                case 64:
+                    why = "the shared region was not valid";
+                    break;
+                case 65:
+                    why = "its parent was gone";
+                    break;
+                case 66:
+                    why = "it could not pin itself";
+                    break;
+                case 67:
+                    why = "preparing the call failed";
+                    break;
+                case 68:
+                    why = "setting no_new_privs failed";
+                    break;
+                case 69:
+                    why = "the kernel refused program " + program;
+                    break;
+                case 70:
+                    why = "the listener could not be handed over";
+                    break;
+                case 71:
+                    why = "it was started without a shared region";
+                    break;
+                case 72:
+                    why = "a measured attach or fork failed, or the selftest loop's getpid was not the pid";
+                    break;
+                default:
+                    why = "an unknown reason";
+                    break;
             }
             return "exited with " + code + ": " + why + (setupErrno != 0 ? " (" + Errno.name(setupErrno) + ")" : "");
         }
@@ -55,9 +76,16 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
         public String describe() {
             String during;
             switch (phase) {
-                case WARMUP: case MEASURE: during = phase.text() + " of " + call.label(); break;
-                case INSTALL: during = "installation of program " + program; break;
-                default: during = phase.text(); break;
+                case WARMUP:
+                case MEASURE:
+                    during = phase.text() + " of " + call.label();
+                    break;
+                case INSTALL:
+                    during = "installation of program " + program;
+                    break;
+                default:
+                    during = phase.text();
+                    break;
             }
             return "killed by " + Signals.name(signal) + " (" + signal + ") during " + during
                     + (coreDumped ? " (core dumped)" : "");

@@ -1,7 +1,7 @@
 package heimdall.lab.child;
 
-import heimdall.lab.Refusal;
 import heimdall.lab.Errno;
+import heimdall.lab.Refusal;
 import heimdall.lab.sys.NativeLib;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,11 +21,14 @@ public final class MeasuredChild {
     private static final Set<RunningChild> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (RunningChild c : LIVE) {
-                c.kill();
-            }
-        }, "heimdall-child-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            for (RunningChild c : LIVE) {
+                                c.kill();
+                            }
+                        },
+                        "heimdall-child-reaper"));
     }
 
     private MeasuredChild() {}

@@ -1,7 +1,7 @@
 package heimdall.lab.child;
 
-import heimdall.lab.Refusal;
 import heimdall.lab.Errno;
+import heimdall.lab.Refusal;
 import heimdall.lab.sys.NativeLib;
 import java.time.Duration;
 
@@ -115,7 +115,8 @@ public final class RunningChild implements AutoCloseable {
             long ms = Math.max(0, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
             int fd = NativeLib.hl_run_listener(handle, (int) ms);
             if (fd < 0) {
-                String why = fd == -Errno.ETIMEDOUT ? "none arrived within " + timeout
+                String why = fd == -Errno.ETIMEDOUT
+                        ? "none arrived within " + timeout
                         : fd == -Errno.EPIPE ? "the child ended without handing it over" : Errno.name(-fd);
                 throw new Refusal("no seccomp listener from child " + pid + ": " + why);
             }
@@ -139,7 +140,8 @@ public final class RunningChild implements AutoCloseable {
     }
 
     /**
-     * Starts the partner of a {@link Call#PINGPONG} (or {@link Call.Kind#PINGPONG_OPENAT}) child: a native thread of this process that answers
+     * Starts the partner of a {@link Call#PINGPONG} (or {@link Call.Kind#PINGPONG_OPENAT}) child: a native thread of
+     * this process that answers
      * each byte the child writes with one byte back, pinned to {@code cpu}, or with -1 free to run on the
      * CPUs of {@code cpuSet} (0: this thread's affinity). It ends when the child does (its pipe closes)
      * and is joined when the child is freed. Start it once, before {@link #await()}: until then the child
@@ -150,7 +152,8 @@ public final class RunningChild implements AutoCloseable {
      */
     public void startPartner(int cpu, long cpuSet) {
         if (!spec.call().pingsPartner()) {
-            throw new IllegalStateException("a partner answers a ping-pong child, not " + spec.call().label());
+            throw new IllegalStateException(
+                    "a partner answers a ping-pong child, not " + spec.call().label());
         }
         synchronized (state) {
             if (freed) {
@@ -238,7 +241,8 @@ public final class RunningChild implements AutoCloseable {
         if (done < samples.length) {
             samples = java.util.Arrays.copyOf(samples, (int) Math.max(0, done));
         }
-        return new ChildResult(spec, samples, r[NativeLib.R_BATCH_NS], (int) r[NativeLib.R_CPU], fate,
-                r[NativeLib.R_LAST_RET], (int) r[NativeLib.R_LAST_ERRNO]);
+        return new ChildResult(
+                spec, samples, r[NativeLib.R_BATCH_NS], (int) r[NativeLib.R_CPU], fate, r[NativeLib.R_LAST_RET], (int)
+                        r[NativeLib.R_LAST_ERRNO]);
     }
 }

@@ -20,7 +20,6 @@ import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +54,8 @@ final class BpfCommands {
     }
 
     static final class CompileCmd implements Command {
-        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
+        private static final CommandOptions OPTIONS =
+                CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
 
         @Override
         public Optional<CommandOptions> options() {
@@ -81,8 +81,7 @@ final class BpfCommands {
 
         public int run(List<String> argv) throws IOException {
             Args a = Args.parse(name(), shortOut(argv), OPTIONS).atMost(1);
-            String out = a.value("--out")
-                    .orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
+            String out = a.value("--out").orElseThrow(() -> new BadInput("missing -o FILE (./lab bpf compile --help)"));
             Program p = compileFile(a.positional(0, "PROFILE"), System.err);
             SafeFiles.writeOutput("-o", Path.of(out), p.toBytes());
             System.out.println(out + ": " + p.length() + " instructions");
@@ -117,7 +116,8 @@ final class BpfCommands {
         public int run(List<String> argv) throws IOException {
             Args a = Args.parse(name(), argv, OPTIONS).atMost(1);
             String file = a.positional(0, "PROFILE");
-            Program p = file.endsWith(".bpf") ? Program.fromBytes(Io.read(Path.of(file), MAX_BPF_BYTES), file)
+            Program p = file.endsWith(".bpf")
+                    ? Program.fromBytes(Io.read(Path.of(file), MAX_BPF_BYTES), file)
                     : compileFile(file, System.err);
             System.out.print(Disassembler.disassemble(p));
             return 0;
@@ -125,7 +125,9 @@ final class BpfCommands {
     }
 
     static final class StatsCmd implements Command {
-        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--json", "--vs-libseccomp"), Set.of("--out")).withShortOut();
+        private static final CommandOptions OPTIONS = CommandOptions.of(
+                        Set.of("--json", "--vs-libseccomp"), Set.of("--out"))
+                .withShortOut();
 
         @Override
         public Optional<CommandOptions> options() {
@@ -154,8 +156,7 @@ final class BpfCommands {
         }
 
         public int run(List<String> argv) throws Exception {
-            Args a = Args.parse(name(), shortOut(argv), OPTIONS)
-                    .atMost(1);
+            Args a = Args.parse(name(), shortOut(argv), OPTIONS).atMost(1);
             String file = a.positional(0, "PROFILE");
             ProfileJson.Loaded loaded = ProfileJson.load(Path.of(file));
             loaded.warnings().forEach(w -> System.err.println("warning: " + w));
@@ -179,7 +180,8 @@ final class BpfCommands {
             System.out.print(a.flag("--json") ? m.writeValueAsString(root) + "\n" : text);
             if (a.value("--out").isPresent()) {
                 // made only now, so that a profile refused above leaves no folder behind
-                var out = heimdall.lab.bench.ResultsFolder.chosen(Path.of(a.value("--out").get()));
+                var out = heimdall.lab.bench.ResultsFolder.chosen(
+                        Path.of(a.value("--out").get()));
                 try {
                     out.writeJson("summary.json", root);
                     out.writeText("table.md", "```\n" + text + "```\n");
@@ -195,10 +197,22 @@ final class BpfCommands {
         private static String text(String file, SyscallTable table, ProgramStats ours, ProgramStats theirs) {
             StringBuilder b = new StringBuilder();
             b.append("profile: ").append(file).append('\n');
-            b.append("numbers: ").append(ours.numbers()).append(" x86_64 syscall numbers, each emulated with zero ")
-                    .append("arguments (").append(table.source()).append(")\n");
-            b.append(String.format(Locale.ROOT, "%-10s %6s %8s %-22s %7s %-22s %s%n", "", "length", "allowed",
-                    "insns min/median/max", "denied", "insns min/median/max", "cacheable"));
+            b.append("numbers: ")
+                    .append(ours.numbers())
+                    .append(" x86_64 syscall numbers, each emulated with zero ")
+                    .append("arguments (")
+                    .append(table.source())
+                    .append(")\n");
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%-10s %6s %8s %-22s %7s %-22s %s%n",
+                    "",
+                    "length",
+                    "allowed",
+                    "insns min/median/max",
+                    "denied",
+                    "insns min/median/max",
+                    "cacheable"));
             b.append(row("heimdall", ours));
             if (theirs != null) {
                 b.append(row("libseccomp", theirs));
@@ -207,8 +221,16 @@ final class BpfCommands {
         }
 
         private static String row(String who, ProgramStats s) {
-            return String.format(Locale.ROOT, "%-10s %6d %8d %-22s %7d %-22s %d of %d%n", who, s.length(),
-                    s.allowed().count(), range(s.allowed()), s.denied().count(), range(s.denied()), s.cacheable(),
+            return String.format(
+                    Locale.ROOT,
+                    "%-10s %6d %8d %-22s %7d %-22s %d of %d%n",
+                    who,
+                    s.length(),
+                    s.allowed().count(),
+                    range(s.allowed()),
+                    s.denied().count(),
+                    range(s.denied()),
+                    s.cacheable(),
                     s.numbers());
         }
 
@@ -222,7 +244,8 @@ final class BpfCommands {
     }
 
     static final class SyscallTableCmd implements Command {
-        private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--from", "--out")).withShortOut();
+        private static final CommandOptions OPTIONS =
+                CommandOptions.of(Set.of(), Set.of("--from", "--out")).withShortOut();
 
         @Override
         public Optional<CommandOptions> options() {
@@ -249,8 +272,8 @@ final class BpfCommands {
 
         public int run(List<String> argv) throws IOException {
             Args a = Args.parse(name(), shortOut(argv), OPTIONS).atMost(0);
-            String from = a.value("--from").orElseThrow(() -> new BadInput(
-                    "missing --from HEADER (./lab profile syscall-table --help)"));
+            String from = a.value("--from")
+                    .orElseThrow(() -> new BadInput("missing --from HEADER (./lab profile syscall-table --help)"));
             String text;
             try {
                 text = SyscallTableGenerator.generate(Path.of(from));

@@ -25,7 +25,9 @@ public record BuildInfo(String version, String commit) implements IVersionProvid
         } catch (IOException e) {
             throw new UncheckedIOException("reading the class-path resource heimdall/lab/cli/" + RESOURCE, e);
         }
-        return new BuildInfo(p.getProperty("version", "unknown").strip(), p.getProperty("commit", "unknown").strip());
+        return new BuildInfo(
+                p.getProperty("version", "unknown").strip(),
+                p.getProperty("commit", "unknown").strip());
     }
 
     @Override
@@ -40,9 +42,9 @@ public record BuildInfo(String version, String commit) implements IVersionProvid
                 "heimdall-lab " + version,
                 "commit: " + commit + " (when built)",
                 // os.version is uname's release on Linux: the running kernel, not the one built against
-                "kernel: " + System.getProperty("os.name") + " " + System.getProperty("os.version")
-                        + " " + System.getProperty("os.arch"),
-                "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                        + " (" + System.getProperty("java.vm.vendor") + ")");
+                "kernel: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
+                        + System.getProperty("java.vm.vendor") + ")");
     }
 }

@@ -41,8 +41,10 @@ final class CommandTree {
         self[0] = rootSpec;
         rootSpec.name(PROGRAM);
         rootSpec.addOption(helpOption("this list"));
-        rootSpec.addOption(OptionSpec.builder("--version").versionHelp(true)
-                .description("the version, the git commit it was built from, the kernel and the JVM").build());
+        rootSpec.addOption(OptionSpec.builder("--version")
+                .versionHelp(true)
+                .description("the version, the git commit it was built from, the kernel and the JVM")
+                .build());
         rootSpec.versionProvider(BuildInfo.current());
         CommandLine root = new CommandLine(rootSpec);
         for (Command c : all) {
@@ -93,8 +95,9 @@ final class CommandTree {
             for (String w : words) {
                 CommandLine next = target.getSubcommands().get(w);
                 if (next == null || next.getCommandSpec() == self[0]) {
-                    throw new CommandLine.ParameterException(self[0].commandLine(), "unknown command '"
-                            + String.join(" ", words.subList(0, words.indexOf(w) + 1)) + "'");
+                    throw new CommandLine.ParameterException(
+                            self[0].commandLine(),
+                            "unknown command '" + String.join(" ", words.subList(0, words.indexOf(w) + 1)) + "'");
                 }
                 target = next;
             }
@@ -105,15 +108,23 @@ final class CommandTree {
         spec.helpCommand(true);
         spec.addOption(helpOption("this help"));
         List<String> topWords = root.getSubcommands().keySet().stream().toList();
-        spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..2").type(String[].class)
-                .completionCandidates(topWords).paramLabel("COMMAND").description("a group, or a group and a command")
+        spec.addPositional(PositionalParamSpec.builder()
+                .index("0..*")
+                .arity("0..2")
+                .type(String[].class)
+                .completionCandidates(topWords)
+                .paramLabel("COMMAND")
+                .description("a group, or a group and a command")
                 .build());
         spec.usageMessage().description("the list, or a group's or a command's help");
         return new CommandLine(spec);
     }
 
     private static OptionSpec helpOption(String what) {
-        return OptionSpec.builder("-h", "--help").usageHelp(true).description(what).build();
+        return OptionSpec.builder("-h", "--help")
+                .usageHelp(true)
+                .description(what)
+                .build();
     }
 
     /** A group: lists its commands; alone (no command) it prints that list on stderr, status 2. */
@@ -121,8 +132,9 @@ final class CommandTree {
         CommandSpec[] self = new CommandSpec[1];
         CommandSpec spec = CommandSpec.wrapWithoutInspection((Callable<Integer>) () -> {
             CommandLine line = self[0].commandLine();
-            line.getErr().println("lab " + name + ": missing a command, one of: "
-                    + String.join(", ", line.getSubcommands().keySet()));
+            line.getErr()
+                    .println("lab " + name + ": missing a command, one of: "
+                            + String.join(", ", line.getSubcommands().keySet()));
             line.usage(line.getErr());
             return ExitStatus.BAD_INPUT;
         });
@@ -132,8 +144,10 @@ final class CommandTree {
         usage.synopsisHeading("");
         usage.customSynopsis("usage: " + PROGRAM + " " + name + " COMMAND [ARGS...]");
         usage.commandListHeading("%nCommands:%n");
-        usage.footer("", "Each command's options: " + PROGRAM + " " + name + " COMMAND --help."
-                + " Exit statuses: " + PROGRAM + " --help.");
+        usage.footer(
+                "",
+                "Each command's options: " + PROGRAM + " " + name + " COMMAND --help." + " Exit statuses: " + PROGRAM
+                        + " --help.");
         return new CommandLine(spec);
     }
 
@@ -145,29 +159,49 @@ final class CommandTree {
         spec.addOption(helpOption("this help"));
         command.options().ifPresent(o -> {
             for (String flag : new TreeSet<>(o.flags())) { // Set.of's order changes run to run
-                spec.addOption(OptionSpec.builder(names(flag, o.shortNames())).arity("0").type(boolean.class).build());
+                spec.addOption(OptionSpec.builder(names(flag, o.shortNames()))
+                        .arity("0")
+                        .type(boolean.class)
+                        .build());
             }
             for (String valued : new TreeSet<>(o.valued())) {
-                spec.addOption(OptionSpec.builder(names(valued, o.shortNames())).arity("1").type(String.class)
-                        .paramLabel(valued.substring(2).toUpperCase(Locale.ROOT)).build());
+                spec.addOption(OptionSpec.builder(names(valued, o.shortNames()))
+                        .arity("1")
+                        .type(String.class)
+                        .paramLabel(valued.substring(2).toUpperCase(Locale.ROOT))
+                        .build());
             }
         });
         // Whatever is not a declared option (positionals, options of commands that declare none, all
         // after --) lands here; the command reads the original words, not this.
         if (command.completionWords().isEmpty()) {
-            spec.addPositional(PositionalParamSpec.builder().index("0..*").arity("0..*").type(String[].class)
-                    .paramLabel("ARGS").build());
+            spec.addPositional(PositionalParamSpec.builder()
+                    .index("0..*")
+                    .arity("0..*")
+                    .type(String[].class)
+                    .paramLabel("ARGS")
+                    .build());
         } else {
             // the first word is completed from the command's words, the rest (files) by the shell
-            spec.addPositional(PositionalParamSpec.builder().index("0").arity("0..1").type(String.class)
-                    .completionCandidates(command.completionWords()).paramLabel("WORD").build());
-            spec.addPositional(PositionalParamSpec.builder().index("1..*").arity("0..*").type(String[].class)
-                    .paramLabel("ARGS").build());
+            spec.addPositional(PositionalParamSpec.builder()
+                    .index("0")
+                    .arity("0..1")
+                    .type(String.class)
+                    .completionCandidates(command.completionWords())
+                    .paramLabel("WORD")
+                    .build());
+            spec.addPositional(PositionalParamSpec.builder()
+                    .index("1..*")
+                    .arity("0..*")
+                    .type(String[].class)
+                    .paramLabel("ARGS")
+                    .build());
         }
         spec.usageMessage().description(command.summary().replace("%", "%%")); // picocli formats it
         spec.usageMessage().sectionKeys(List.of("lab"));
-        spec.usageMessage().sectionMap().put("lab", help -> command.help(wordsGiven(spec, command)).stripTrailing()
-                + System.lineSeparator());
+        spec.usageMessage()
+                .sectionMap()
+                .put("lab", help -> command.help(wordsGiven(spec, command)).stripTrailing() + System.lineSeparator());
         CommandLine line = new CommandLine(spec);
         line.setUnmatchedOptionsArePositionalParams(true);
         // Args keeps the last of a repeated option; picocli must not refuse what the command accepts.
@@ -207,18 +241,23 @@ final class CommandTree {
     /** {@code ./lab --help}: every command by its full name with its summary, then options and exit statuses. */
     private static String rootUsage(List<Command> all) {
         StringBuilder s = new StringBuilder();
-        s.append("usage: ").append(PROGRAM).append(" COMMAND [ARGS...]   (").append(PROGRAM)
-                .append(" COMMAND --help, or ").append(PROGRAM).append(" help COMMAND, for each)\n\n");
+        s.append("usage: ")
+                .append(PROGRAM)
+                .append(" COMMAND [ARGS...]   (")
+                .append(PROGRAM)
+                .append(" COMMAND --help, or ")
+                .append(PROGRAM)
+                .append(" help COMMAND, for each)\n\n");
         for (Command c : all) {
             s.append(String.format("  %-22s %s%n", c.name(), c.summary()));
         }
         s.append(String.format("  %-22s %s%n", "help [COMMAND]", "this list, or a group's or a command's help"));
         s.append('\n');
         s.append(String.format("  %-22s %s%n", "-h, --help", "this list"));
-        s.append(String.format("  %-22s %s%n", "--version",
-                "the version, the git commit it was built from, the kernel and the JVM"));
-        s.append(String.format("  %-22s %s%n", "--",
-                "ends a command's options: every word after it reaches the command untouched"));
+        s.append(String.format(
+                "  %-22s %s%n", "--version", "the version, the git commit it was built from, the kernel and the JVM"));
+        s.append(String.format(
+                "  %-22s %s%n", "--", "ends a command's options: every word after it reaches the command untouched"));
         s.append('\n').append(ExitStatus.TEXT);
         return s.toString();
     }
@@ -234,7 +273,8 @@ final class CommandTree {
 
         @Override
         public Integer call() throws Exception {
-            List<String> argv = Arrays.asList(spec.commandLine().getParseResult().originalArgs().toArray(String[]::new));
+            List<String> argv = Arrays.asList(
+                    spec.commandLine().getParseResult().originalArgs().toArray(String[]::new));
             List<String> name = Arrays.asList(command.name().split(" "));
             // Only -h/--help and --version come before a command's name, and both end the run there:
             // a leaf that runs was reached by exactly its name's words.

@@ -1,7 +1,6 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.Printable;
-import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -52,8 +51,7 @@ public final class Main {
                 new heimdall.lab.explore.ExploreAbCommand(),
                 new heimdall.lab.vm.VmRunCommand(),
                 new heimdall.lab.vm.VmKernelsCommand(),
-                new heimdall.lab.vm.VmFetchCommand()
-        );
+                new heimdall.lab.vm.VmFetchCommand());
     }
 
     /** {@link #commands()}, then those the {@code ./lab} script runs itself, then {@code completion}. */
@@ -94,7 +92,8 @@ public final class Main {
         root.setParameterExceptionHandler(Main::usageError);
         root.setExecutionExceptionHandler((ex, line, parsed) -> {
             Throwable thrown = ex instanceof CommandTree.ErrorInCommand && ex.getCause() != null ? ex.getCause() : ex;
-            String name = line.getCommand() instanceof CommandTree.Leaf leaf ? leaf.command.name() : line.getCommandName();
+            String name =
+                    line.getCommand() instanceof CommandTree.Leaf leaf ? leaf.command.name() : line.getCommandName();
             return ExitStatus.of(name, thrown, line.getErr());
         });
         try {
@@ -110,7 +109,9 @@ public final class Main {
         CommandLine line = ex.getCommandLine();
         PrintWriter err = line.getErr();
         boolean leaf = line.getCommand() instanceof CommandTree.Leaf;
-        if (!leaf && ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+        if (!leaf
+                && ex instanceof UnmatchedArgumentException u
+                && !u.getUnmatched().isEmpty()) {
             String word = u.getUnmatched().get(0);
             String where = line.getParent() == null ? "" : line.getCommandName() + " ";
             String kind = word.startsWith("-") ? "option" : "command";
@@ -119,13 +120,15 @@ public final class Main {
                     + where + "--help for the list");
             List<String> near = Suggestions.near(word, line.getSubcommands().keySet());
             if (!near.isEmpty()) {
-                err.println("did you mean: " + String.join(", ", near.stream().map(s -> where + s).toList()) + "?");
+                err.println("did you mean: "
+                        + String.join(", ", near.stream().map(s -> where + s).toList()) + "?");
             }
             return ExitStatus.BAD_INPUT;
         }
         String name = leaf ? ((CommandTree.Leaf) line.getCommand()).command.name() : line.getCommandName();
         String why = ex.getMessage();
-        if (ex instanceof MissingParameterException m && !m.getMissing().isEmpty()
+        if (ex instanceof MissingParameterException m
+                && !m.getMissing().isEmpty()
                 && m.getMissing().get(0) instanceof OptionSpec option) {
             why = "option " + option.longestName() + " needs a value"; // as Args says it
         }
@@ -136,21 +139,23 @@ public final class Main {
 
     /** A writer onto {@code stream} that keeps the stream's own charset (picocli writes to writers). */
     private static PrintWriter writerOn(PrintStream stream) {
-        return new PrintWriter(new Writer() {
-            @Override
-            public void write(char[] chars, int offset, int length) {
-                stream.print(new String(chars, offset, length));
-            }
+        return new PrintWriter(
+                new Writer() {
+                    @Override
+                    public void write(char[] chars, int offset, int length) {
+                        stream.print(new String(chars, offset, length));
+                    }
 
-            @Override
-            public void flush() {
-                stream.flush();
-            }
+                    @Override
+                    public void flush() {
+                        stream.flush();
+                    }
 
-            @Override
-            public void close() {
-                stream.flush();
-            }
-        }, true);
+                    @Override
+                    public void close() {
+                        stream.flush();
+                    }
+                },
+                true);
     }
 }

@@ -66,7 +66,9 @@ public final class Args {
                             throw new BadInput("option " + key + " needs a value (./lab " + command + " --help)");
                         }
                         value = args.get(++i);
-                        if (value.equals("--") || flags.contains(value) || valued.contains(value)
+                        if (value.equals("--")
+                                || flags.contains(value)
+                                || valued.contains(value)
                                 || (value.contains("=") && valued.contains(value.substring(0, value.indexOf('='))))) {
                             throw new BadInput("option " + key + " needs a value, and '" + Printable.of(value)
                                     + "' is an option of ./lab " + command + "; to name a file so, write " + key
@@ -110,8 +112,8 @@ public final class Args {
         }
         String digits = v;
         if (!WholeNumbers.isWhole(digits)) {
-            throw new BadInput("option " + name + ": '" + Printable.of(v) + "' is not a whole number ("
-                    + WholeNumbers.FORM + ")");
+            throw new BadInput(
+                    "option " + name + ": '" + Printable.of(v) + "' is not a whole number (" + WholeNumbers.FORM + ")");
         }
         // BigInteger first: a value past the range of long is out of range, not "not a number".
         java.math.BigInteger n = new java.math.BigInteger(digits);
@@ -139,7 +141,8 @@ public final class Args {
     public int cpu(String name, int fallback) {
         long cpu = longValue(name, fallback, Long.MIN_VALUE, Long.MAX_VALUE);
         if (cpu < 0 || cpu > Integer.MAX_VALUE || !Cpus.allowed().contains((int) cpu)) {
-            throw new BadInput("option " + name + ": CPU " + cpu + " is not one this process may use " + Cpus.allowed());
+            throw new BadInput(
+                    "option " + name + ": CPU " + cpu + " is not one this process may use " + Cpus.allowed());
         }
         return (int) cpu;
     }

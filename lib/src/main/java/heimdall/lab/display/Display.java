@@ -31,6 +31,7 @@ public final class Display {
 
     /** This session's folder for {@link #show(Displayable)}: private, removed when the JVM ends. */
     private static Scratch shown;
+
     private static final AtomicInteger SHOWN = new AtomicInteger();
 
     private Display() {}
@@ -59,7 +60,10 @@ public final class Display {
         }
         for (int i = 0; i < h.rowCount(); i++) {
             String figure = Printable.of(h.getString(i, 0));
-            sb.append("\n  ").append(figure).append(" ".repeat(width - figure.length())).append("  ")
+            sb.append("\n  ")
+                    .append(figure)
+                    .append(" ".repeat(width - figure.length()))
+                    .append("  ")
                     .append(Printable.of(h.getString(i, 1)));
             if (h.columnCount() > 2 && !h.getString(i, 2).isBlank()) {
                 sb.append("  [").append(Printable.of(h.getString(i, 2))).append(']');
@@ -110,13 +114,16 @@ public final class Display {
             kept++;
         }
         if (kept < 0) {
-            return String.format(Locale.ROOT, "%s: %d rows (too wide to print here: detail() gives them)",
-                    Printable.of(t.name()), t.rowCount());
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %d rows (too wide to print here: detail() gives them)",
+                    Printable.of(t.name()),
+                    t.rowCount());
         }
         shown = kept;
         if (shown < t.rowCount()) {
-            sb.append(String.format(Locale.ROOT, "%n  ... %d more rows (%d in all)", t.rowCount() - shown,
-                    t.rowCount()));
+            sb.append(
+                    String.format(Locale.ROOT, "%n  ... %d more rows (%d in all)", t.rowCount() - shown, t.rowCount()));
         }
         return sb.toString();
     }
@@ -144,7 +151,11 @@ public final class Display {
     public static Path show(Displayable d) {
         byte[] png = requirePng(d);
         Path dir = folder();
-        String name = String.format(Locale.ROOT, "%03d-%s.png", SHOWN.incrementAndGet(), slug(d.headline().name()));
+        String name = String.format(
+                Locale.ROOT,
+                "%03d-%s.png",
+                SHOWN.incrementAndGet(),
+                slug(d.headline().name()));
         return write(dir.resolve(name), png);
     }
 
@@ -183,7 +194,9 @@ public final class Display {
 
     /** A file-name part from a title: letters, digits, dots and dashes, at most 60. */
     static String slug(String title) {
-        String s = (title == null ? "" : title).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-")
+        String s = (title == null ? "" : title)
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9.]+", "-")
                 .replaceAll("^[-.]+|-+$", "");
         s = s.length() > 60 ? s.substring(0, 60).replaceAll("-+$", "") : s;
         return s.isEmpty() ? "plot" : s;

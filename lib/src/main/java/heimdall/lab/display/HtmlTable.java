@@ -39,7 +39,10 @@ public final class HtmlTable {
         }
         sb.append("</tbody>\n</table>\n");
         if (shown < t.rowCount()) {
-            sb.append("<p>").append(t.rowCount() - shown).append(" more rows not shown (").append(t.rowCount())
+            sb.append("<p>")
+                    .append(t.rowCount() - shown)
+                    .append(" more rows not shown (")
+                    .append(t.rowCount())
                     .append(" in all)</p>\n");
         }
         return sb.toString();

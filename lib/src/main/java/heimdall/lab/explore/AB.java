@@ -77,8 +77,8 @@ public final class AB {
             la += " (A)";
             lb += " (B)";
         }
-        Interleaved.Result r = Interleaved.run(List.of(a.oneRun(), b.oneRun()), List.of(la, lb),
-                List.of(names(a), names(b)), turns);
+        Interleaved.Result r =
+                Interleaved.run(List.of(a.oneRun(), b.oneRun()), List.of(la, lb), List.of(names(a), names(b)), turns);
         Measurement ma = r.measurements().get(0);
         Measurement mb = r.measurements().get(1);
         return new Result(ma, mb, change(ma, mb, threshold), turns, threshold, r.interrupted());
@@ -96,8 +96,12 @@ public final class AB {
     static ChangeTest.Change change(Measurement a, Measurement b, double threshold) {
         double[] ra = Arrays.stream(a.runMedians()).asDoubleStream().toArray();
         double[] rb = Arrays.stream(b.runMedians()).asDoubleStream().toArray();
-        if (ra.length == 0 || rb.length == 0 || Arrays.stream(ra).anyMatch(x -> x <= 0)
-                || Arrays.stream(rb).anyMatch(x -> x <= 0) || a.median() <= 0 || b.median() <= 0) {
+        if (ra.length == 0
+                || rb.length == 0
+                || Arrays.stream(ra).anyMatch(x -> x <= 0)
+                || Arrays.stream(rb).anyMatch(x -> x <= 0)
+                || a.median() <= 0
+                || b.median() <= 0) {
             return null;
         }
         return ChangeTest.compare(ra, rb, (double) b.median() / a.median(), threshold, ChangeTest.DEFAULT_LEVEL);
@@ -123,15 +127,25 @@ public final class AB {
      */
     static String ratioInterval(ChangeTest.Change c) {
         Interval r = c.ratio();
-        return String.format(Locale.ROOT, "%.3f .. %.3f (%s%s%% over %d runs)", r.low(), r.high(),
-                r.reached() ? "" : "only ", trim(Math.round((r.reached() ? r.level() : r.confidence()) * 1000) / 10.0), r.runs());
+        return String.format(
+                Locale.ROOT,
+                "%.3f .. %.3f (%s%s%% over %d runs)",
+                r.low(),
+                r.high(),
+                r.reached() ? "" : "only ",
+                trim(Math.round((r.reached() ? r.level() : r.confidence()) * 1000) / 10.0),
+                r.runs());
     }
 
     /** How the verdicts were reached, in one line: the test, its level, the threshold. */
     static String method(double threshold) {
-        return String.format(Locale.ROOT, "%s at p < %s, B/A's %s%% interval by Hodges-Lehmann; slower or faster only "
-                + "beyond %s (threshold)", MannWhitney.TEST, trim(1 - ChangeTest.DEFAULT_LEVEL),
-                trim(ChangeTest.DEFAULT_LEVEL * 100), trim(threshold * 100) + "%");
+        return String.format(
+                Locale.ROOT,
+                "%s at p < %s, B/A's %s%% interval by Hodges-Lehmann; slower or faster only " + "beyond %s (threshold)",
+                MannWhitney.TEST,
+                trim(1 - ChangeTest.DEFAULT_LEVEL),
+                trim(ChangeTest.DEFAULT_LEVEL * 100),
+                trim(threshold * 100) + "%");
     }
 
     private static String trim(double v) {
@@ -148,8 +162,9 @@ public final class AB {
      * @param threshold the threshold used
      * @param interrupted whether a stop ended it before every turn
      */
-    public record Result(Measurement a, Measurement b, ChangeTest.Change change, int runs, double threshold,
-            boolean interrupted) implements Displayable {
+    public record Result(
+            Measurement a, Measurement b, ChangeTest.Change change, int runs, double threshold, boolean interrupted)
+            implements Displayable {
         /** Faster, slower or no difference beyond noise; null when not compared. */
         public heimdall.lab.stats.Verdict verdict() {
             return change == null ? null : change.verdict();
@@ -163,13 +178,19 @@ public final class AB {
                     .row("B", b.label())
                     .row("median A", Headline.ns(a.median()), a.ci().median())
                     .row("median B", Headline.ns(b.median()), b.ci().median())
-                    .row("B/A", change == null ? "n/a" : Headline.ratio(change.ratio().estimate()),
+                    .row(
+                            "B/A",
+                            change == null
+                                    ? "n/a"
+                                    : Headline.ratio(change.ratio().estimate()),
                             change == null ? null : ratioInterval(change))
                     .row("verdict", verdictText(change))
                     .row("p", change == null ? "n/a" : String.format(Locale.ROOT, "%.4f", change.p()))
                     .row("test", method(threshold))
-                    .row("runs", a.runs().size() + " and " + b.runs().size() + " of " + runs + " interleaved turns"
-                            + (interrupted ? " (interrupted)" : ""));
+                    .row(
+                            "runs",
+                            a.runs().size() + " and " + b.runs().size() + " of " + runs + " interleaved turns"
+                                    + (interrupted ? " (interrupted)" : ""));
             if (change != null && change.warning() != null) {
                 h.row("warning", change.warning());
             }
@@ -181,7 +202,9 @@ public final class AB {
         public Table detail() {
             Table ta = a.runsTable();
             Table tb = b.runsTable();
-            Table t = Table.create("runs, turn by turn", ta.intColumn("run"),
+            Table t = Table.create(
+                    "runs, turn by turn",
+                    ta.intColumn("run"),
                     ta.longColumn("median_ns").copy().setName("median_a_ns"),
                     tb.longColumn("median_ns").copy().setName("median_b_ns"),
                     ta.intColumn("placement").copy().setName("placement"));

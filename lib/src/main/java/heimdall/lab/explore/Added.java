@@ -37,13 +37,14 @@ public record Added(Measurement measured, Measurement baseline) implements Displ
 
     /** {@link #ci()} at another confidence {@code level}, in (0, 1). */
     public heimdall.lab.stats.Interval ci(double level) {
-        return heimdall.lab.stats.Intervals.added(measured.runs().toArray(long[][]::new),
-                baseline.runs().toArray(long[][]::new), level);
+        return heimdall.lab.stats.Intervals.added(
+                measured.runs().toArray(long[][]::new), baseline.runs().toArray(long[][]::new), level);
     }
 
     /** One row: both medians, the added cost, both p99s. */
     public Table table() {
-        return Table.create("added: " + measured.label() + " over " + baseline.label(),
+        return Table.create(
+                "added: " + measured.label() + " over " + baseline.label(),
                 StringColumn.create("what", measured.label()),
                 StringColumn.create("over", baseline.label()),
                 LongColumn.create("median_ns", measured.median()),
@@ -66,11 +67,16 @@ public record Added(Measurement measured, Measurement baseline) implements Displ
                 .row("added", Headline.ns(addedNs()), ci())
                 .row("ratio", Headline.ratio(ratio()))
                 .row("median", Headline.ns(measured.median()), measured.ci().median())
-                .row("median, baseline", Headline.ns(baseline.median()), baseline.ci().median())
+                .row(
+                        "median, baseline",
+                        Headline.ns(baseline.median()),
+                        baseline.ci().median())
                 .row("p99", Headline.ns(measured.p99()), measured.ci().p99())
                 .row("p99, baseline", Headline.ns(baseline.p99()), baseline.ci().p99())
-                .row("runs", measured.runs().size() + " and " + baseline.runs().size()
-                        + (measured.interrupted() || baseline.interrupted() ? " (interrupted)" : ""))
+                .row(
+                        "runs",
+                        measured.runs().size() + " and " + baseline.runs().size()
+                                + (measured.interrupted() || baseline.interrupted() ? " (interrupted)" : ""))
                 .table();
     }
 

@@ -66,8 +66,10 @@ public final class Broker {
     /** The native supervisor (a C thread); it gives one fixed answer, so needs {@link Lab#broker(Answer)}. */
     public Broker nativeSupervisor() {
         if (fixed == null) {
-            throw bad("supervisor", "the native supervisor gives one fixed answer; a Java policy runs in javaSupervisor() "
-                    + "(or give Lab.broker(Answer) a fixed answer)");
+            throw bad(
+                    "supervisor",
+                    "the native supervisor gives one fixed answer; a Java policy runs in javaSupervisor() "
+                            + "(or give Lab.broker(Answer) a fixed answer)");
         }
         kind = Supervisor.Kind.NATIVE;
         return this;
@@ -93,8 +95,13 @@ public final class Broker {
 
     /** The file the child opens: one plain name in the folder (default {@code data.txt}). */
     public Broker open(String name) {
-        if (name == null || name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")
-                || name.indexOf('\0') >= 0 || name.getBytes(StandardCharsets.UTF_8).length > 255) {
+        if (name == null
+                || name.isEmpty()
+                || name.contains("/")
+                || name.equals(".")
+                || name.equals("..")
+                || name.indexOf('\0') >= 0
+                || name.getBytes(StandardCharsets.UTF_8).length > 255) {
             throw bad("open", "'" + name + "' is not one plain file name");
         }
         this.open = name;
@@ -108,11 +115,15 @@ public final class Broker {
      */
     public Broker under(FloorView floor) {
         if (floor == null || !floor.brokered()) {
-            throw bad("under", (floor == null ? "no floor" : floor.name()) + ": the floor notifies no supervisor "
-                    + "(FloorView.threeAnswers(\"openat\") or .stacked(\"openat\") make one)");
+            throw bad(
+                    "under",
+                    (floor == null ? "no floor" : floor.name()) + ": the floor notifies no supervisor "
+                            + "(FloorView.threeAnswers(\"openat\") or .stacked(\"openat\") make one)");
         }
         if (floor.verdict(Call.openat(Path.of("/dev/null/x"))).actionOnly() != Action.Kind.NOTIFY.base) {
-            throw bad("under", floor.name() + ": openat is not notified under this floor, so no supervisor would answer it");
+            throw bad(
+                    "under",
+                    floor.name() + ": openat is not notified under this floor, so no supervisor would answer it");
         }
         this.floor = floor;
         return this;
@@ -127,7 +138,8 @@ public final class Broker {
     @Override
     public String toString() {
         return "broker round trip: openat " + open + " via " + kind.label() + " supervisor ("
-                + (fixed != null ? fixed.label() : "policy") + "), under " + floorView().name();
+                + (fixed != null ? fixed.label() : "policy") + "), under "
+                + floorView().name();
     }
 
     /** The child's CPU; one of {@link Cpus#allowed()} (default {@link Cpus#measuring()}). */
@@ -199,7 +211,9 @@ public final class Broker {
     private Path scratchFile(Scratch scratch) {
         Path dir = scratch.newDirectory("in");
         try {
-            SafeFiles.writeNew(dir.resolve(open), "heimdall-lab: the file a brokered openat opens\n".getBytes(StandardCharsets.UTF_8));
+            SafeFiles.writeNew(
+                    dir.resolve(open),
+                    "heimdall-lab: the file a brokered openat opens\n".getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(open), e);
         }
@@ -219,14 +233,19 @@ public final class Broker {
                 if (stop.requested()) {
                     break;
                 }
-                ChildSpec spec = ChildSpec.of(call, warmup, calls).withCpu(childCpu).withPrograms(f.floor().bytes())
+                ChildSpec spec = ChildSpec.of(call, warmup, calls)
+                        .withCpu(childCpu)
+                        .withPrograms(f.floor().bytes())
                         .withPlacementForRun(run)
-                        .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, f.floor().listenerProgram());
+                        .withNewListener(
+                                ChildSpec.ListenerTransfer.PIDFD_GETFD,
+                                f.floor().listenerProgram());
                 try (RunningChild child = MeasuredChild.start(spec)) {
                     int listener = Supervisor.duplicate(child.listenerFd());
                     Supervisor sup;
                     try {
-                        sup = kind == Supervisor.Kind.NATIVE ? Supervisor.start(kind, listener, options, fixed)
+                        sup = kind == Supervisor.Kind.NATIVE
+                                ? Supervisor.start(kind, listener, options, fixed)
                                 : Supervisor.start(listener, options, policy);
                     } catch (RuntimeException e) {
                         NativeLib.hl_close(listener);
@@ -253,7 +272,8 @@ public final class Broker {
                 throw new Interruption.Stopped(stop.cause().orElseThrow());
             }
         }
-        String label = "openat " + open + " via " + kind.label() + " supervisor" + (fixed != null ? " (" + fixed.label() + ")" : " (policy)");
+        String label = "openat " + open + " via " + kind.label() + " supervisor"
+                + (fixed != null ? " (" + fixed.label() + ")" : " (policy)");
         Measurement m = Measurement.of(label, List.of(f.name()), childCpu, placements, got, runs, got.size() < runs);
         return new RoundTrip(kind.label(), fixed != null ? fixed.label() : "policy", m, stats, outcome, policyFailure);
     }

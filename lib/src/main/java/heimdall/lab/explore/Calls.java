@@ -31,9 +31,12 @@ final class Calls {
         }
         Call c = NAMED.get(n);
         if (c == null) {
-            throw BadInput.at("measure", "call", "'" + name + "' is not a call the runner knows by name ("
-                    + String.join(", ", new java.util.TreeSet<>(NAMED.keySet()))
-                    + "); any other call by number: Lab.measure(nr, args...)");
+            throw BadInput.at(
+                    "measure",
+                    "call",
+                    "'" + name + "' is not a call the runner knows by name ("
+                            + String.join(", ", new java.util.TreeSet<>(NAMED.keySet()))
+                            + "); any other call by number: Lab.measure(nr, args...)");
         }
         return c;
     }

@@ -23,10 +23,11 @@ import tech.tablesaw.api.Table;
  */
 public final class ExploreAbCommand implements Command {
     private static final String NAME = "explore ab";
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--quick"),
-            Set.of("--a", "--b", "--calls", "--runs", "--count", "--threshold"));
+    private static final CommandOptions OPTIONS =
+            CommandOptions.of(Set.of("--quick"), Set.of("--a", "--b", "--calls", "--runs", "--count", "--threshold"));
     /** Default turns: twice what the U test needs at 95%, so a real change of a few percent can be called. */
     static final int RUNS = 8;
+
     static final int QUICK_RUNS = 6;
     static final long COUNT = 20_000;
     static final long QUICK_COUNT = 5_000;
@@ -90,13 +91,14 @@ public final class ExploreAbCommand implements Command {
         int runs = args.intValue("--runs", quick ? QUICK_RUNS : RUNS, 1, 100);
         long count = args.count("--count", quick ? QUICK_COUNT : COUNT, 10_000_000);
         double threshold = CompareCommand.threshold(args.value("--threshold").orElse(null));
-        List<String> calls = calls(args.value("--calls").orElseThrow(() ->
-                new BadInput("option --calls: name the calls to compare, such as --calls getppid,getpid "
-                        + "(./lab explore ab --help)")));
+        List<String> calls = calls(args.value("--calls")
+                .orElseThrow(
+                        () -> new BadInput("option --calls: name the calls to compare, such as --calls getppid,getpid "
+                                + "(./lab explore ab --help)")));
         FloorView a = floor("--a", args);
         FloorView b = floor("--b", args);
-        FloorCompare.Result r = Lab.compare(a, b).runs(runs).count(count).threshold(threshold)
-                .calls(calls.toArray(String[]::new));
+        FloorCompare.Result r =
+                Lab.compare(a, b).runs(runs).count(count).threshold(threshold).calls(calls.toArray(String[]::new));
         System.out.println(report(r, quick));
         return 0;
     }
@@ -140,10 +142,12 @@ public final class ExploreAbCommand implements Command {
 
     /** {@code --a}/{@code --b}: a profile file, or {@code fixture:NAME}; bad input names the option. */
     static FloorView floor(String option, Args args) {
-        String v = args.value(option).orElseThrow(() -> new BadInput("option " + option
-                + ": name a seccomp profile file, or fixture:NAME (./lab explore ab --help)"));
+        String v = args.value(option)
+                .orElseThrow(() -> new BadInput("option " + option
+                        + ": name a seccomp profile file, or fixture:NAME (./lab explore ab --help)"));
         try {
-            return v.startsWith("fixture:") ? Lab.fixtureFloor(v.substring("fixture:".length()))
+            return v.startsWith("fixture:")
+                    ? Lab.fixtureFloor(v.substring("fixture:".length()))
                     : Lab.floor(Path.of(v));
         } catch (java.nio.file.InvalidPathException e) {
             throw new BadInput("option " + option + ": '" + Printable.of(v) + "' is not a file name");

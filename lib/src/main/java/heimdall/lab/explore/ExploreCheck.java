@@ -75,16 +75,28 @@ public final class ExploreCheck {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         FloorView abcdf = Lab.fixtureFloor("abcdf");
-        FloorCost.Options fc = new FloorCost.Options(new FloorBench.Counts(o.runs(), o.warmup(), o.calls(), 1, 1), o.cpu(),
-                o.cpu(), false);
+        FloorCost.Options fc = new FloorCost.Options(
+                new FloorBench.Counts(o.runs(), o.warmup(), o.calls(), 1, 1), o.cpu(), o.cpu(), false);
         FloorRow row = FloorCost.rows(fc).get(0); // static floor, abcdf · getppid
-        Measure fluent = Lab.measure("getppid").under(abcdf).cpu(o.cpu()).runs(o.runs()).warmup(o.warmup()).calls(o.calls());
+        Measure fluent = Lab.measure("getppid")
+                .under(abcdf)
+                .cpu(o.cpu())
+                .runs(o.runs())
+                .warmup(o.warmup())
+                .calls(o.calls());
         List<Measurement> ours = new ArrayList<>();
         List<FloorBench.Measured> theirs = new ArrayList<>();
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
-        progress.accept(String.format(Locale.ROOT, "explore check: getppid under %s, %d rounds of %d runs each way, %,d + %,d calls, CPU %d",
-                abcdf.name(), o.rounds(), o.runs(), o.warmup(), o.calls(), o.cpu()));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "explore check: getppid under %s, %d rounds of %d runs each way, %,d + %,d calls, CPU %d",
+                abcdf.name(),
+                o.rounds(),
+                o.runs(),
+                o.warmup(),
+                o.calls(),
+                o.cpu()));
         Optional<Interruption.Cause> stopped = Optional.empty();
         // FloorBench writes its samples as it goes; here into a private scratch file, and then, run
         // indices counted over the rounds, into the folder's samples.arrow beside the fluent ones.
@@ -100,14 +112,20 @@ public final class ExploreCheck {
                         }
                         ours.add(m);
                         for (int r = 0; r < m.runs().size(); r++) {
-                            samples.append(1, "filtered", round * o.runs() + r, m.runs().get(r));
+                            samples.append(
+                                    1,
+                                    "filtered",
+                                    round * o.runs() + r,
+                                    m.runs().get(r));
                         }
-                        progress.accept(String.format(Locale.ROOT, "round %d · fluent API: median %,d ns", round + 1, m.median()));
+                        progress.accept(String.format(
+                                Locale.ROOT, "round %d · fluent API: median %,d ns", round + 1, m.median()));
                     } else {
                         List<FloorBench.Measured> got;
-                        try (SamplesFile own = SamplesFile.create(scratch.path().resolve("round-" + round + ".arrow"))) {
-                            got = FloorBench.run(List.of(row), 0, fc.counts(), o.cpu(), FLOOR_COST_IN, own, loads, s -> { },
-                                    session);
+                        try (SamplesFile own =
+                                SamplesFile.create(scratch.path().resolve("round-" + round + ".arrow"))) {
+                            got = FloorBench.run(
+                                    List.of(row), 0, fc.counts(), o.cpu(), FLOOR_COST_IN, own, loads, s -> {}, session);
                         }
                         FloorBench.Measured m = got.get(0);
                         if (m.failure() != null) {
@@ -118,10 +136,21 @@ public final class ExploreCheck {
                         }
                         theirs.add(m);
                         for (int r = 0; r < m.runs().size(); r++) {
-                            samples.append(0, "filtered", round * o.runs() + r, m.runs().get(r));
-                            samples.append(0, "none", round * o.runs() + r, m.baseline().get(r));
+                            samples.append(
+                                    0,
+                                    "filtered",
+                                    round * o.runs() + r,
+                                    m.runs().get(r));
+                            samples.append(
+                                    0,
+                                    "none",
+                                    round * o.runs() + r,
+                                    m.baseline().get(r));
                         }
-                        progress.accept(String.format(Locale.ROOT, "round %d · floor-cost row: median %,d ns", round + 1,
+                        progress.accept(String.format(
+                                Locale.ROOT,
+                                "round %d · floor-cost row: median %,d ns",
+                                round + 1,
                                 Stats.ofAll(m.runs().toArray(long[][]::new)).median()));
                     }
                 }
@@ -138,8 +167,16 @@ public final class ExploreCheck {
     /** floor-cost's openat directory; the row measured here makes no openat. */
     private static final Path FLOOR_COST_IN = Path.of("/dev/null/in");
 
-    private static Result write(Options o, ResultsFolder folder, Host host, Host.LoadSampler loads, FloorView abcdf, FloorRow row,
-            List<Measurement> ours, List<FloorBench.Measured> theirs, Consumer<String> progress) {
+    private static Result write(
+            Options o,
+            ResultsFolder folder,
+            Host host,
+            Host.LoadSampler loads,
+            FloorView abcdf,
+            FloorRow row,
+            List<Measurement> ours,
+            List<FloorBench.Measured> theirs,
+            Consumer<String> progress) {
         List<long[]> fluentRuns = new ArrayList<>();
         ours.forEach(m -> fluentRuns.addAll(m.runs()));
         List<long[]> rowRuns = new ArrayList<>();
@@ -148,37 +185,89 @@ public final class ExploreCheck {
             rowRuns.addAll(m.runs());
             noneRuns.addAll(m.baseline());
         });
-        FloorBench.Measured pooled = new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
+        FloorBench.Measured pooled =
+                new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
         heimdall.lab.results.FloorCostRow fc = FloorSummary.of(pooled);
-        Measurement fl = Measurement.of("fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns,
-                fluentRuns.size(), false);
+        Measurement fl = Measurement.of(
+                "fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns, fluentRuns.size(), false);
         long ourMedian = fl.median();
         long theirMedian = fc.medianNs();
         double ratio = (double) ourMedian / theirMedian;
         boolean within = Math.abs(ratio - 1) <= TOLERANCE;
-        List<Long> theirRoundMedians = theirs.stream().map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median()).toList();
+        List<Long> theirRoundMedians = theirs.stream()
+                .map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median())
+                .toList();
         List<Long> ourRoundMedians = ours.stream().map(Measurement::median).toList();
-        ExploreCheckRow fcRow = new ExploreCheckRow("floor-cost row code (FloorBench)", fc.what(), fc.call(),
-                fc.status(), fc.runsCompleted(), fc.medianNs(), fc.p99Ns(), fc.medianNoneNs(), fc.addedNs(),
-                fc.runMediansNs(), fc.samples(), fc.spread(), theirRoundMedians, null, null, null);
-        List<Long> fluentRunMedians = java.util.Arrays.stream(fl.runMedians()).boxed().toList();
-        ExploreCheckRow flRow = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, " + row.what(),
-                row.callName(), "ok", (long) fluentRuns.size(), ourMedian, fl.p99(), null, null, fluentRunMedians,
-                (long) fl.count(), Math.round(fl.spread() * 1000) / 1000.0, ourRoundMedians,
-                Math.round(ratio * 10000) / 10000.0, TOLERANCE, within);
+        ExploreCheckRow fcRow = new ExploreCheckRow(
+                "floor-cost row code (FloorBench)",
+                fc.what(),
+                fc.call(),
+                fc.status(),
+                fc.runsCompleted(),
+                fc.medianNs(),
+                fc.p99Ns(),
+                fc.medianNoneNs(),
+                fc.addedNs(),
+                fc.runMediansNs(),
+                fc.samples(),
+                fc.spread(),
+                theirRoundMedians,
+                null,
+                null,
+                null);
+        List<Long> fluentRunMedians =
+                java.util.Arrays.stream(fl.runMedians()).boxed().toList();
+        ExploreCheckRow flRow = new ExploreCheckRow(
+                "fluent API (Lab.measure)",
+                "fluent API, " + row.what(),
+                row.callName(),
+                "ok",
+                (long) fluentRuns.size(),
+                ourMedian,
+                fl.p99(),
+                null,
+                null,
+                fluentRunMedians,
+                (long) fl.count(),
+                Math.round(fl.spread() * 1000) / 1000.0,
+                ourRoundMedians,
+                Math.round(ratio * 10000) / 10000.0,
+                TOLERANCE,
+                within);
         folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
         folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
         MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
-        t.row(List.of("floor-cost row code", MarkdownTable.ns(theirMedian), MarkdownTable.tail(fc.p99Ns()),
-                String.valueOf(rowRuns.size()), String.valueOf(theirRoundMedians)));
-        t.row(List.of("fluent API", MarkdownTable.ns(ourMedian), MarkdownTable.tail(fl.p99()), String.valueOf(fluentRuns.size()),
+        t.row(List.of(
+                "floor-cost row code",
+                MarkdownTable.ns(theirMedian),
+                MarkdownTable.tail(fc.p99Ns()),
+                String.valueOf(rowRuns.size()),
+                String.valueOf(theirRoundMedians)));
+        t.row(List.of(
+                "fluent API",
+                MarkdownTable.ns(ourMedian),
+                MarkdownTable.tail(fl.p99()),
+                String.valueOf(fluentRuns.size()),
                 String.valueOf(ourRoundMedians)));
         String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
-                + String.format(Locale.ROOT, "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
-                        host.cpuModel(), host.kernelRelease(), o.cpu(), o.rounds(), o.runs(), o.warmup(), o.calls())
+                + String.format(
+                        Locale.ROOT,
+                        "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
+                        host.cpuModel(),
+                        host.kernelRelease(),
+                        o.cpu(),
+                        o.rounds(),
+                        o.runs(),
+                        o.warmup(),
+                        o.calls())
                 + t.render()
-                + String.format(Locale.ROOT, "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n", ratio,
-                        within ? "within" : "OUTSIDE", TOLERANCE * 100, MarkdownTable.ns(fc.medianNoneNs()),
+                + String.format(
+                        Locale.ROOT,
+                        "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n",
+                        ratio,
+                        within ? "within" : "OUTSIDE",
+                        TOLERANCE * 100,
+                        MarkdownTable.ns(fc.medianNoneNs()),
                         MarkdownTable.added(fc.addedNs()));
         folder.writeText("table.md", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.

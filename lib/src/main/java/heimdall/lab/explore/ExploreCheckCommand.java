@@ -49,18 +49,32 @@ public final class ExploreCheckCommand implements Command {
 
     @Override
     public int run(List<String> argv) throws InterruptedException {
-        Args args = Args.parse("explore check", argv, Set.of("--quick"), Set.of("--rounds", "--runs", "--calls", "--cpu", "--out"))
+        Args args = Args.parse(
+                        "explore check",
+                        argv,
+                        Set.of("--quick"),
+                        Set.of("--rounds", "--runs", "--calls", "--cpu", "--out"))
                 .atMost(0);
-        ExploreCheck.Options base = args.flag("--quick") ? ExploreCheck.Options.quick() : ExploreCheck.Options.standard();
+        ExploreCheck.Options base =
+                args.flag("--quick") ? ExploreCheck.Options.quick() : ExploreCheck.Options.standard();
         long calls = args.count("--calls", base.calls(), heimdall.lab.child.ChildSpec.MAX_COUNT);
-        ExploreCheck.Options o = new ExploreCheck.Options((int) args.count("--rounds", base.rounds(), 1_000),
-                (int) args.count("--runs", base.runs(), Measure.MAX_RUNS), Math.min(base.warmup(), calls), calls,
+        ExploreCheck.Options o = new ExploreCheck.Options(
+                (int) args.count("--rounds", base.rounds(), 1_000),
+                (int) args.count("--runs", base.runs(), Measure.MAX_RUNS),
+                Math.min(base.warmup(), calls),
+                calls,
                 args.cpu("--cpu", base.cpu()));
-        ResultsFolder folder = args.value("--out").map(d -> ResultsFolder.chosen(Path.of(d)))
+        ResultsFolder folder = args.value("--out")
+                .map(d -> ResultsFolder.chosen(Path.of(d)))
                 .orElseGet(() -> ResultsFolder.defaultFolder("explore-check"));
         // Stopped like every reproduction (Stoppable): a stop keeps nothing here, and the framework clears the folder.
-        RunOutcome<ExploreCheck.Result> outcome = Stoppable.run("explore check", folder, System.err::println,
-                session -> ExploreCheck.run(o, session), r -> Optional.empty(), r -> true);
+        RunOutcome<ExploreCheck.Result> outcome = Stoppable.run(
+                "explore check",
+                folder,
+                System.err::println,
+                session -> ExploreCheck.run(o, session),
+                r -> Optional.empty(),
+                r -> true);
         if (outcome instanceof RunOutcome.Nothing<ExploreCheck.Result> nothing) {
             return nothing.cause().exitStatus();
         }
@@ -68,11 +82,18 @@ public final class ExploreCheckCommand implements Command {
             throw failed.error();
         }
         ExploreCheck.Result r = ((RunOutcome.Complete<ExploreCheck.Result>) outcome).result();
-        System.out.printf(Locale.ROOT, "floor-cost row median %,d ns; fluent API median %,d ns; fluent / floor-cost %.4f (%s 5%%)%n",
-                r.floorCostMedianNs(), r.fluentMedianNs(), r.ratio(), r.within() ? "within" : "OUTSIDE");
+        System.out.printf(
+                Locale.ROOT,
+                "floor-cost row median %,d ns; fluent API median %,d ns; fluent / floor-cost %.4f (%s 5%%)%n",
+                r.floorCostMedianNs(),
+                r.fluentMedianNs(),
+                r.ratio(),
+                r.within() ? "within" : "OUTSIDE");
         System.out.println(r.folder());
         if (!r.within()) {
-            throw new Refusal(String.format(Locale.ROOT, "the fluent API's median is %.2f%% from floor-cost's (more than 5%%)",
+            throw new Refusal(String.format(
+                    Locale.ROOT,
+                    "the fluent API's median is %.2f%% from floor-cost's (more than 5%%)",
                     (r.ratio() - 1) * 100));
         }
         return 0;

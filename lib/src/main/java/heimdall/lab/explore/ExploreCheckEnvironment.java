@@ -21,7 +21,11 @@ record ExploreCheckEnvironment(
         @JsonProperty("java") String java) {
 
     static ExploreCheckEnvironment of(Host host, ExploreCheck.Options o, Host.LoadSampler loads) {
-        return new ExploreCheckEnvironment(HostFacts.of(host), o.cpu(), o, loads.summary(),
+        return new ExploreCheckEnvironment(
+                HostFacts.of(host),
+                o.cpu(),
+                o,
+                loads.summary(),
                 "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
                         + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's",
                 ResultsFolder.javaVm());

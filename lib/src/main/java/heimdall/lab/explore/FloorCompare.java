@@ -87,7 +87,8 @@ public final class FloorCompare {
         }
         List<SweepCase> cases = new ArrayList<>();
         for (String n : names) {
-            int nr = SyscallTable.x86_64().number(n == null ? "" : n.trim())
+            int nr = SyscallTable.x86_64()
+                    .number(n == null ? "" : n.trim())
                     .orElseThrow(() -> BadInput.at("compare", "calls", "'" + n + "' is not an x86_64 system call"));
             SweepCase c = new SweepCase(n.trim(), nr, new long[6], "zero arguments");
             SweepSafety.refusal(c).ifPresent(why -> {
@@ -105,16 +106,34 @@ public final class FloorCompare {
         boolean interrupted = false;
         for (SweepCase c : cases) {
             long warmup = Math.min(1_000, calls);
-            Measure ma = Lab.measure(Calls.numbered(c.nr())).under(a).runs(1).warmup(warmup).calls(calls);
-            Measure mb = Lab.measure(Calls.numbered(c.nr())).under(b).runs(1).warmup(warmup).calls(calls);
-            Measure none = Lab.measure(Calls.numbered(c.nr())).runs(1).warmup(warmup).calls(calls);
-            Interleaved.Result r = Interleaved.run(List.of(ma, mb, none),
+            Measure ma = Lab.measure(Calls.numbered(c.nr()))
+                    .under(a)
+                    .runs(1)
+                    .warmup(warmup)
+                    .calls(calls);
+            Measure mb = Lab.measure(Calls.numbered(c.nr()))
+                    .under(b)
+                    .runs(1)
+                    .warmup(warmup)
+                    .calls(calls);
+            Measure none =
+                    Lab.measure(Calls.numbered(c.nr())).runs(1).warmup(warmup).calls(calls);
+            Interleaved.Result r = Interleaved.run(
+                    List.of(ma, mb, none),
                     List.of(c.call() + " under " + a.name(), c.call() + " under " + b.name(), c.call()),
-                    List.of(List.of(a.name()), List.of(b.name()), List.of()), runs);
+                    List.of(List.of(a.name()), List.of(b.name()), List.of()),
+                    runs);
             SeccompData d = SeccompData.x86_64(c.nr());
-            rows.add(new Row(c.call(), a.floor().insns(d), b.floor().insns(d), a.floor().cacheable(c.nr()),
-                    b.floor().cacheable(c.nr()), r.measurements().get(0), r.measurements().get(1),
-                    r.measurements().get(2), AB.change(r.measurements().get(0), r.measurements().get(1), threshold)));
+            rows.add(new Row(
+                    c.call(),
+                    a.floor().insns(d),
+                    b.floor().insns(d),
+                    a.floor().cacheable(c.nr()),
+                    b.floor().cacheable(c.nr()),
+                    r.measurements().get(0),
+                    r.measurements().get(1),
+                    r.measurements().get(2),
+                    AB.change(r.measurements().get(0), r.measurements().get(1), threshold)));
             if (r.interrupted()) {
                 interrupted = true;
                 break;
@@ -136,8 +155,16 @@ public final class FloorCompare {
      * @param none the call with no filter
      * @param change B against A over the run medians ({@link AB}'s judgement), or null when no ratio can be formed
      */
-    public record Row(String call, long insnsA, long insnsB, boolean cacheA, boolean cacheB, Measurement underA,
-            Measurement underB, Measurement none, ChangeTest.Change change) {
+    public record Row(
+            String call,
+            long insnsA,
+            long insnsB,
+            boolean cacheA,
+            boolean cacheB,
+            Measurement underA,
+            Measurement underB,
+            Measurement none,
+            ChangeTest.Change change) {
         /** Faster, slower or no difference beyond noise; null when not compared. */
         public Verdict verdict() {
             return change == null ? null : change.verdict();
@@ -170,8 +197,9 @@ public final class FloorCompare {
      * @param threshold the threshold the verdicts used
      * @param interrupted whether a stop ended it before every call was measured
      */
-    public record Result(String nameA, String nameB, List<Row> rows, int runs, long calls, double threshold,
-            boolean interrupted) implements Displayable {
+    public record Result(
+            String nameA, String nameB, List<Row> rows, int runs, long calls, double threshold, boolean interrupted)
+            implements Displayable {
         public Result {
             rows = List.copyOf(rows);
         }
@@ -218,8 +246,22 @@ public final class FloorCompare {
                 }
                 verdict.append(AB.verdictText(r.change()));
             }
-            return Table.create("A = " + nameA + ", B = " + nameB, call, insnsA, insnsB, cacheA, cacheB, none, addedA,
-                    addedB, diff, ratio, low, high, p, verdict);
+            return Table.create(
+                    "A = " + nameA + ", B = " + nameB,
+                    call,
+                    insnsA,
+                    insnsB,
+                    cacheA,
+                    cacheB,
+                    none,
+                    addedA,
+                    addedB,
+                    diff,
+                    ratio,
+                    low,
+                    high,
+                    p,
+                    verdict);
         }
 
         private static double round(double v) {
@@ -238,23 +280,44 @@ public final class FloorCompare {
                     .row("A", nameA)
                     .row("B", nameB)
                     .row("calls", rows.size() + (interrupted ? " (interrupted)" : ""))
-                    .row("counts", runs + " interleaved turns (A B none, order rotated) of " + Headline.count(calls)
-                            + " calls")
-                    .row("verdicts", String.format(Locale.ROOT, "%d slower, %d faster, %d no difference beyond noise",
-                            calls(Verdict.SLOWER).size(), calls(Verdict.FASTER).size(),
-                            calls(Verdict.NO_DIFFERENCE).size()))
+                    .row(
+                            "counts",
+                            runs + " interleaved turns (A B none, order rotated) of " + Headline.count(calls)
+                                    + " calls")
+                    .row(
+                            "verdicts",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%d slower, %d faster, %d no difference beyond noise",
+                                    calls(Verdict.SLOWER).size(),
+                                    calls(Verdict.FASTER).size(),
+                                    calls(Verdict.NO_DIFFERENCE).size()))
                     .row("test", AB.method(threshold));
             for (Row r : rows) {
                 if (r.verdict() == Verdict.SLOWER || r.verdict() == Verdict.FASTER) {
-                    h.row(r.call(), r.verdict().text() + ": B/A " + Headline.ratio(r.change().ratio().estimate()),
+                    h.row(
+                            r.call(),
+                            r.verdict().text() + ": B/A "
+                                    + Headline.ratio(r.change().ratio().estimate()),
                             AB.ratioInterval(r.change()));
                 }
             }
-            rows.stream().map(Row::change).filter(ch -> ch != null && ch.warning() != null).findFirst()
+            rows.stream()
+                    .map(Row::change)
+                    .filter(ch -> ch != null && ch.warning() != null)
+                    .findFirst()
                     .ifPresent(ch -> h.row("warning", ch.warning()));
-            rows.stream().max(java.util.Comparator.comparingLong(r -> Math.abs(r.bMinusA()))).ifPresent(r ->
-                    h.row("largest difference", String.format(Locale.ROOT, "%s: B − A = %,d ns (%d vs %d insns)",
-                            r.call(), r.bMinusA(), r.insnsB(), r.insnsA())));
+            rows.stream()
+                    .max(java.util.Comparator.comparingLong(r -> Math.abs(r.bMinusA())))
+                    .ifPresent(r -> h.row(
+                            "largest difference",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%s: B − A = %,d ns (%d vs %d insns)",
+                                    r.call(),
+                                    r.bMinusA(),
+                                    r.insnsB(),
+                                    r.insnsA())));
             return h.table();
         }
 
@@ -267,8 +330,13 @@ public final class FloorCompare {
         /** Added cost by call, a bar for A and one for B. */
         @Override
         public CategoryChart chart() {
-            CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
-                    .title("added cost by call: A vs B").xAxisTitle("call").yAxisTitle("added ns").build();
+            CategoryChart chart = new CategoryChartBuilder()
+                    .width(Plots.WIDTH)
+                    .height(Plots.HEIGHT)
+                    .title("added cost by call: A vs B")
+                    .xAxisTitle("call")
+                    .yAxisTitle("added ns")
+                    .build();
             chart.getStyler().setXAxisLabelRotation(45);
             List<String> calls = rows.stream().map(Row::call).toList();
             chart.addSeries("A: " + nameA, calls, rows.stream().map(Row::addedA).toList());

@@ -20,7 +20,6 @@ import heimdall.lab.profile.SyscallTable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -155,8 +154,10 @@ public final class FloorView implements Displayable {
         if (call == null) {
             throw BadInput.at("floor " + name(), "call", "no call named");
         }
-        int nr = SyscallTable.x86_64().number(call.trim())
-                .orElseThrow(() -> BadInput.at("floor " + name(), "call", "'" + call + "' is not an x86_64 system call"));
+        int nr = SyscallTable.x86_64()
+                .number(call.trim())
+                .orElseThrow(
+                        () -> BadInput.at("floor " + name(), "call", "'" + call + "' is not an x86_64 system call"));
         return SeccompData.x86_64(nr);
     }
 
@@ -228,7 +229,10 @@ public final class FloorView implements Displayable {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < floor.programs().size(); i++) {
             if (floor.programs().size() > 1) {
-                b.append("; program ").append(i).append(i == floor.listenerProgram() ? " (listener)" : "").append('\n');
+                b.append("; program ")
+                        .append(i)
+                        .append(i == floor.listenerProgram() ? " (listener)" : "")
+                        .append('\n');
             }
             b.append(Disassembler.disassemble(floor.programs().get(i), SyscallTable.x86_64()));
         }
@@ -286,9 +290,13 @@ public final class FloorView implements Displayable {
             names.add(c + (cacheable(c) ? " (cached)" : ""));
             insns.add(insnsPerCall(c));
         }
-        CategoryChart chart = new CategoryChartBuilder().width(heimdall.lab.analysis.Plots.WIDTH)
-                .height(heimdall.lab.analysis.Plots.HEIGHT).title("BPF instructions run per call (count): " + name())
-                .xAxisTitle("call").yAxisTitle("instructions").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(heimdall.lab.analysis.Plots.WIDTH)
+                .height(heimdall.lab.analysis.Plots.HEIGHT)
+                .title("BPF instructions run per call (count): " + name())
+                .xAxisTitle("call")
+                .yAxisTitle("instructions")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setYAxisDecimalPattern("#,##0");
         // past a few bars the upright names run into each other: turned, each sits under its own bar
@@ -327,7 +335,7 @@ public final class FloorView implements Displayable {
         if (calls < 1 || calls > 10_000_000) {
             throw BadInput.at("sweep", "calls", "must be 1..10,000,000, got " + calls);
         }
-        return Sweep.run(this, runs, Math.min(1_000, calls), calls, line -> { });
+        return Sweep.run(this, runs, Math.min(1_000, calls), calls, line -> {});
     }
 
     /** The headline: programs, length, allowed and cacheable calls, warnings, where it came from. */
@@ -336,7 +344,10 @@ public final class FloorView implements Displayable {
         return Headline.of("floor: " + name())
                 .row("programs", programs() + (brokered() ? " (notifies a supervisor)" : ""))
                 .row("length", length() + " instructions")
-                .row("allowed", allowedCount() + " of " + SyscallTable.x86_64().numbers().size() + " x86_64 calls")
+                .row(
+                        "allowed",
+                        allowedCount() + " of "
+                                + SyscallTable.x86_64().numbers().size() + " x86_64 calls")
                 .row("cacheable", cacheableCount() + " calls answered from the action cache")
                 .row("warnings", warnings.size())
                 .row("source", source)
@@ -359,10 +370,14 @@ public final class FloorView implements Displayable {
             (v.allows() ? allowed : other).add((double) v.insnsExecuted());
         }
         java.util.Map<String, double[]> series = new java.util.LinkedHashMap<>();
-        series.put("allowed (" + allowed.size() + ")", allowed.stream().mapToDouble(Double::doubleValue).toArray());
-        series.put("not allowed (" + other.size() + ")", other.stream().mapToDouble(Double::doubleValue).toArray());
-        return heimdall.lab.analysis.Plots.ecdf("BPF instructions a call runs: " + name(), "instructions run", "insns",
-                series);
+        series.put(
+                "allowed (" + allowed.size() + ")",
+                allowed.stream().mapToDouble(Double::doubleValue).toArray());
+        series.put(
+                "not allowed (" + other.size() + ")",
+                other.stream().mapToDouble(Double::doubleValue).toArray());
+        return heimdall.lab.analysis.Plots.ecdf(
+                "BPF instructions a call runs: " + name(), "instructions run", "insns", series);
     }
 
     /** The headline, one figure a line, and one line a program. */

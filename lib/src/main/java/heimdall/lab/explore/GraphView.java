@@ -65,7 +65,8 @@ public final class GraphView implements Displayable {
             terminal.append(s.terminal());
             first.append(String.join(" ", s.firstOf()));
         }
-        return Table.create("graph (" + origin + "): " + graph().siteCount() + " sites", id, nr, name, function, terminal, first);
+        return Table.create(
+                "graph (" + origin + "): " + graph().siteCount() + " sites", id, nr, name, function, terminal, first);
     }
 
     /**
@@ -91,7 +92,8 @@ public final class GraphView implements Displayable {
 
     void requireThreadEntry(String entry) {
         if (entry == null || !graph().threadEntries().contains(entry)) {
-            throw BadInput.at("graph", "entry", "'" + entry + "' is not a thread entry of this graph " + graph().threadEntries());
+            throw BadInput.at(
+                    "graph", "entry", "'" + entry + "' is not a thread entry of this graph " + graph().threadEntries());
         }
     }
 
@@ -105,8 +107,13 @@ public final class GraphView implements Displayable {
     public PreparedView prepare(String layout) {
         Layout l = Layout.parse(layout);
         if (l == null) {
-            throw BadInput.at("graph prepare", "layout", "'" + layout + "' is not a layout "
-                    + java.util.Arrays.stream(Layout.values()).map(Layout::wire).toList());
+            throw BadInput.at(
+                    "graph prepare",
+                    "layout",
+                    "'" + layout + "' is not a layout "
+                            + java.util.Arrays.stream(Layout.values())
+                                    .map(Layout::wire)
+                                    .toList());
         }
         PreparedGraph pg = PreparedGraph.prepare(graph(), PreparedGraph.Options.defaults());
         return new PreparedView(this, pg, l, "asked for");
@@ -117,7 +124,12 @@ public final class GraphView implements Displayable {
     public Table headline() {
         return Headline.of("graph (" + origin + ")")
                 .row("sites", graph().siteCount())
-                .row("calls", graph().sites().stream().mapToInt(Site::syscall).distinct().count())
+                .row(
+                        "calls",
+                        graph().sites().stream()
+                                .mapToInt(Site::syscall)
+                                .distinct()
+                                .count())
                 .row("entries", String.join(" ", entries()))
                 .row("pinned", imported.pinned() ? "yes (sha256 checked)" : "no")
                 .row("nodes", imported.nodes())
@@ -138,16 +150,24 @@ public final class GraphView implements Displayable {
             bySyscall.merge(s.name(), 1L, Long::sum);
         }
         List<java.util.Map.Entry<String, Long>> top = bySyscall.entrySet().stream()
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(20).toList();
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(20)
+                .toList();
         org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder()
-                .width(heimdall.lab.analysis.Plots.WIDTH).height(heimdall.lab.analysis.Plots.HEIGHT)
-                .title("sites by system call: graph (" + origin + ")").xAxisTitle("call").yAxisTitle("sites").build();
+                .width(heimdall.lab.analysis.Plots.WIDTH)
+                .height(heimdall.lab.analysis.Plots.HEIGHT)
+                .title("sites by system call: graph (" + origin + ")")
+                .xAxisTitle("call")
+                .yAxisTitle("sites")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(45);
         if (top.isEmpty()) {
             chart.addSeries("sites", List.of("none"), List.of(0));
         } else {
-            chart.addSeries("sites", top.stream().map(java.util.Map.Entry::getKey).toList(),
+            chart.addSeries(
+                    "sites",
+                    top.stream().map(java.util.Map.Entry::getKey).toList(),
                     top.stream().map(java.util.Map.Entry::getValue).toList());
         }
         return chart;

@@ -66,7 +66,13 @@ final class Interleaved {
         }
         List<Measurement> out = new ArrayList<>();
         for (int i = 0; i < one.size(); i++) {
-            out.add(Measurement.of(labels.get(i), floors.get(i), cpu[i], placements.get(i), samples.get(i), runs,
+            out.add(Measurement.of(
+                    labels.get(i),
+                    floors.get(i),
+                    cpu[i],
+                    placements.get(i),
+                    samples.get(i),
+                    runs,
                     samples.get(i).size() < runs));
         }
         // the bare member of the turns is the baseline of the others of the same call
@@ -79,8 +85,13 @@ final class Interleaved {
         }
         for (int i = 0; i < one.size(); i++) {
             if (!one.get(i).floors().isEmpty()) {
-                boolean sameCall = bare != null && Session.current().origin(bare).call().equals(one.get(i).call());
-                Session.current().record(out.get(i), one.get(i).call(), one.get(i).floors(), sameCall ? bare : null);
+                boolean sameCall = bare != null
+                        && Session.current()
+                                .origin(bare)
+                                .call()
+                                .equals(one.get(i).call());
+                Session.current()
+                        .record(out.get(i), one.get(i).call(), one.get(i).floors(), sameCall ? bare : null);
             }
         }
         return new Result(out, stopped);

@@ -5,11 +5,11 @@ import heimdall.lab.Io;
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Policy;
 import heimdall.lab.child.Call;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
-import heimdall.lab.fixtures.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -42,7 +42,8 @@ public final class Lab {
         }
         Io.requireReadable(profileFile); // then read as every profile is: no link, FIFO or device at the name
         ProfileJson.Loaded loaded = ProfileJson.load(profileFile);
-        return FloorView.of(profileFile.getFileName().toString(), loaded.profile(), loaded.warnings(), profileFile.toString());
+        return FloorView.of(
+                profileFile.getFileName().toString(), loaded.profile(), loaded.warnings(), profileFile.toString());
     }
 
     /** The static floor of a profile built in code ({@link Profile#builder}). */
@@ -57,8 +58,11 @@ public final class Lab {
     public static FloorView fixtureFloor(String fixture) {
         Path file = fixtureProfile(fixture);
         ProfileJson.Loaded loaded = ProfileJson.load(file);
-        return FloorView.of("static floor, " + (fixture.equals("heimdall-wasm-host") ? "wasm host" : fixture),
-                loaded.profile(), loaded.warnings(), file.toString());
+        return FloorView.of(
+                "static floor, " + (fixture.equals("heimdall-wasm-host") ? "wasm host" : fixture),
+                loaded.profile(),
+                loaded.warnings(),
+                file.toString());
     }
 
     /** A fixture profile's file, {@code fixtures/profiles/<name>/x86_64-glibc.json}. */
@@ -66,7 +70,8 @@ public final class Lab {
         if (fixture == null || !fixture.matches("[A-Za-z0-9._-]+") || fixture.startsWith(".")) {
             throw BadInput.at("fixture floor", "name", "'" + fixture + "' is not a fixture name");
         }
-        Path file = Fixtures.home().resolve("fixtures/profiles").resolve(fixture).resolve("x86_64-glibc.json");
+        Path file =
+                Fixtures.home().resolve("fixtures/profiles").resolve(fixture).resolve("x86_64-glibc.json");
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw BadInput.at("fixture floor", "name", "no fixture profile '" + fixture + "' (" + file + ")");
         }
@@ -123,9 +128,14 @@ public final class Lab {
             throw BadInput.at("measure", "call", "no call given");
         }
         // These need more than a floor: a program to attach, or a partner thread; their reproductions measure them.
-        if (call.kind() == Call.Kind.NONE || call.kind() == Call.Kind.PINGPONG || call.kind().attaches()) {
-            throw BadInput.at("measure", "call", call.label() + " is not measured this way (see ./lab reproduce attach-cost, "
-                    + "floor-cost's round-trip floor)");
+        if (call.kind() == Call.Kind.NONE
+                || call.kind() == Call.Kind.PINGPONG
+                || call.kind().attaches()) {
+            throw BadInput.at(
+                    "measure",
+                    "call",
+                    call.label() + " is not measured this way (see ./lab reproduce attach-cost, "
+                            + "floor-cost's round-trip floor)");
         }
         return new Measure(call);
     }

@@ -118,7 +118,9 @@ public final class Measure {
     ChildSpec spec(int run) {
         List<byte[]> programs = new ArrayList<>();
         floors.forEach(f -> programs.addAll(f.bytes()));
-        ChildSpec s = ChildSpec.of(call, warmup, calls).withCpu(cpu == -2 ? Cpus.measuring() : cpu).withPrograms(programs);
+        ChildSpec s = ChildSpec.of(call, warmup, calls)
+                .withCpu(cpu == -2 ? Cpus.measuring() : cpu)
+                .withPrograms(programs);
         return placement == null ? s.withPlacementForRun(run) : s.withPlacement(placement);
     }
 
@@ -201,14 +203,25 @@ public final class Measure {
             if (got.isEmpty() && stop.requested()) {
                 throw new Interruption.Stopped(stop.cause().orElseThrow());
             }
-            return Measurement.of(label(), floors.stream().map(Floor::name).toList(), granted, placements, got, runs,
+            return Measurement.of(
+                    label(),
+                    floors.stream().map(Floor::name).toList(),
+                    granted,
+                    placements,
+                    got,
+                    runs,
                     got.size() < runs);
         }
     }
 
     /** {@code getppid under static floor, abcdf}. */
     String label() {
-        return call.label() + (floors.isEmpty() ? "" : " under " + String.join(" + ", floors.stream().map(Floor::name).toList()));
+        return call.label()
+                + (floors.isEmpty()
+                        ? ""
+                        : " under "
+                                + String.join(
+                                        " + ", floors.stream().map(Floor::name).toList()));
     }
 
     private static BadInput bad(String field, String reason) {

@@ -30,8 +30,17 @@ import tech.tablesaw.api.Table;
  * @param summary median, p99, min, max over all samples
  * @param runMedians each run's median
  */
-public record Measurement(String label, List<String> floors, int cpu, List<Integer> placements, List<long[]> runs,
-        int runsAsked, boolean interrupted, Stats.Summary summary, long[] runMedians) implements Displayable {
+public record Measurement(
+        String label,
+        List<String> floors,
+        int cpu,
+        List<Integer> placements,
+        List<long[]> runs,
+        int runsAsked,
+        boolean interrupted,
+        Stats.Summary summary,
+        long[] runMedians)
+        implements Displayable {
 
     public Measurement {
         floors = List.copyOf(floors);
@@ -39,11 +48,17 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
         runs = List.copyOf(runs);
     }
 
-    static Measurement of(String label, List<String> floors, int cpu, List<Integer> placements, List<long[]> runs,
-            int runsAsked, boolean interrupted) {
+    static Measurement of(
+            String label,
+            List<String> floors,
+            int cpu,
+            List<Integer> placements,
+            List<long[]> runs,
+            int runsAsked,
+            boolean interrupted) {
         long[][] all = runs.toArray(long[][]::new);
-        return new Measurement(label, floors, cpu, placements, runs, runsAsked, interrupted, Stats.ofAll(all),
-                Stats.runMedians(all));
+        return new Measurement(
+                label, floors, cpu, placements, runs, runsAsked, interrupted, Stats.ofAll(all), Stats.runMedians(all));
     }
 
     /** Every sample, runs back to back. */
@@ -112,7 +127,8 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
 
     /** One row: the figures floor-cost reports for a row. */
     public Table table() {
-        return Table.create(label,
+        return Table.create(
+                label,
                 StringColumn.create("what", label),
                 IntColumn.create("runs", new int[] {runs.size()}),
                 IntColumn.create("samples", new int[] {count()}),
@@ -149,7 +165,9 @@ public record Measurement(String label, List<String> floors, int cpu, List<Integ
     public static XYChart plot(Measurement... ms) {
         Map<String, double[]> series = new LinkedHashMap<>();
         for (Measurement m : ms) {
-            series.put(unique(series, m.label), Arrays.stream(m.samples()).asDoubleStream().toArray());
+            series.put(
+                    unique(series, m.label),
+                    Arrays.stream(m.samples()).asDoubleStream().toArray());
         }
         // the title says what is plotted; the x axis gives the unit (time per call, ns)
         String what = ms.length == 1 ? ms[0].label : ms.length + " measurements";

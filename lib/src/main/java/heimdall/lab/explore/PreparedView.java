@@ -113,11 +113,18 @@ public final class PreparedView implements Displayable {
 
     /** ns an event, a bar per layout. */
     public static CategoryChart plot(List<Replay> replays) {
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
-                .title("replay: ns per event by layout (this JVM, rough)").xAxisTitle("layout").yAxisTitle("ns per event").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
+                .title("replay: ns per event by layout (this JVM, rough)")
+                .xAxisTitle("layout")
+                .yAxisTitle("ns per event")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(30);
-        chart.addSeries("ns/event", replays.stream().map(Replay::layout).toList(),
+        chart.addSeries(
+                "ns/event",
+                replays.stream().map(Replay::layout).toList(),
                 replays.stream().map(Replay::nsPerEvent).toList());
         return chart;
     }
@@ -137,13 +144,19 @@ public final class PreparedView implements Displayable {
             bytes.appendMissing();
             note.append("refused: " + e.getValue());
         }
-        return Table.create("layouts: " + prepared.machine().states() + " states, " + prepared.minimized().states()
-                + " minimized", name, bytes, note);
+        return Table.create(
+                "layouts: " + prepared.machine().states() + " states, "
+                        + prepared.minimized().states() + " minimized",
+                name,
+                bytes,
+                note);
     }
 
     /** The machine's state count (the minimized one's for {@code dfa-min-*} layouts). */
     public int states() {
-        return layout.minimized() ? prepared.minimized().states() : prepared.machine().states();
+        return layout.minimized()
+                ? prepared.minimized().states()
+                : prepared.machine().states();
     }
 
     /** The headline: the layout used and why, its payload, the machine's states, the layouts refused. */
@@ -153,8 +166,14 @@ public final class PreparedView implements Displayable {
                 .row("layout", layout.wire())
                 .row("why", reason)
                 .row("payload", Headline.count(prepared.layout(layout).payloadBytes()) + " bytes")
-                .row("states", prepared.machine().states() + " (" + prepared.minimized().states() + " minimized)")
-                .row("layouts", prepared.layouts().size() + " prepared, " + prepared.refusals().size() + " refused")
+                .row(
+                        "states",
+                        prepared.machine().states() + " ("
+                                + prepared.minimized().states() + " minimized)")
+                .row(
+                        "layouts",
+                        prepared.layouts().size() + " prepared, "
+                                + prepared.refusals().size() + " refused")
                 .table();
     }
 
@@ -167,9 +186,13 @@ public final class PreparedView implements Displayable {
     /** Payload bytes by layout, a bar each (refused layouts absent). */
     @Override
     public CategoryChart chart() {
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
-                .title("payload bytes by layout (" + layout.wire() + " used)").xAxisTitle("layout")
-                .yAxisTitle("payload bytes").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
+                .title("payload bytes by layout (" + layout.wire() + " used)")
+                .xAxisTitle("layout")
+                .yAxisTitle("payload bytes")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(30);
         List<String> names = new ArrayList<>();

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-/** {@link Lab#record}: a command traced, its graph written into a private folder, imported pinned, the folder removed. */
+/**
+ * {@link Lab#record}: a command traced, its graph written into a private folder, imported pinned, the folder removed.
+ */
 final class Recording {
     private Recording() {}
 
@@ -17,14 +19,17 @@ final class Recording {
     static final String PROGRAM = "recorded";
 
     static GraphView record(List<String> command) {
-        if (command.isEmpty() || command.stream().anyMatch(a -> a == null || a.indexOf('\0') >= 0) || command.get(0).isBlank()) {
+        if (command.isEmpty()
+                || command.stream().anyMatch(a -> a == null || a.indexOf('\0') >= 0)
+                || command.get(0).isBlank()) {
             throw BadInput.at("record", "command", "no command to run (or an argument with a NUL): " + command);
         }
         try (Scratch scratch = Scratch.create("heimdall-lab-record-")) {
-            GraphRecordCommand.Result r = GraphRecordCommand.record(command, scratch.path(), PROGRAM,
-                    GraphRecordCommand.DEFAULT_STACK_WORDS, true);
+            GraphRecordCommand.Result r = GraphRecordCommand.record(
+                    command, scratch.path(), PROGRAM, GraphRecordCommand.DEFAULT_STACK_WORDS, true);
             // Imported from the files just written, pins and all, before the folder goes.
-            return new GraphView(GraphFiles.readPinned(r.nodes(), r.edges()), "recorded from " + String.join(" ", command));
+            return new GraphView(
+                    GraphFiles.readPinned(r.nodes(), r.edges()), "recorded from " + String.join(" ", command));
         } catch (IOException e) {
             throw new UncheckedIOException("recording " + command + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

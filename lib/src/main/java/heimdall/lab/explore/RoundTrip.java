@@ -21,8 +21,14 @@ import tech.tablesaw.api.Table;
  * @param lastOutcome what the child's last call returned ({@code "3"}, {@code "-1 EACCES"})
  * @param policyFailure the first exception the Java policy threw (that call was answered EPERM), or null
  */
-public record RoundTrip(String supervisor, String answer, Measurement measurement, List<SupervisorStats> stats,
-        String lastOutcome, String policyFailure) implements Displayable {
+public record RoundTrip(
+        String supervisor,
+        String answer,
+        Measurement measurement,
+        List<SupervisorStats> stats,
+        String lastOutcome,
+        String policyFailure)
+        implements Displayable {
     public RoundTrip {
         stats = List.copyOf(stats);
     }
@@ -58,16 +64,30 @@ public record RoundTrip(String supervisor, String answer, Measurement measuremen
             refused.append(s.refused());
             failures.append(s.failures());
         }
-        return Table.create("decisions: " + measurement.label(), run, received, continued, brokered, errored, valued, refused,
+        return Table.create(
+                "decisions: " + measurement.label(),
+                run,
+                received,
+                continued,
+                brokered,
+                errored,
+                valued,
+                refused,
                 failures);
     }
 
     /** One row: the figures and the decisions summed. */
     public Table table() {
         Table t = measurement.table();
-        t.addColumns(StringColumn.create("supervisor", supervisor), StringColumn.create("answer", answer),
-                LongColumn.create("received", stats.stream().mapToLong(SupervisorStats::received).sum()),
-                LongColumn.create("answered", stats.stream().mapToLong(SupervisorStats::answered).sum()),
+        t.addColumns(
+                StringColumn.create("supervisor", supervisor),
+                StringColumn.create("answer", answer),
+                LongColumn.create(
+                        "received",
+                        stats.stream().mapToLong(SupervisorStats::received).sum()),
+                LongColumn.create(
+                        "answered",
+                        stats.stream().mapToLong(SupervisorStats::answered).sum()),
                 StringColumn.create("last_outcome", String.valueOf(lastOutcome)));
         return t;
     }
@@ -90,10 +110,20 @@ public record RoundTrip(String supervisor, String answer, Measurement measuremen
                 .row("answer", answer)
                 .row("median", Headline.ns(median()))
                 .row("p99", Headline.ns(measurement.p99()))
-                .row("runs", measurement.runs().size() + " of " + measurement.runsAsked()
-                        + (measurement.interrupted() ? " (interrupted)" : ""))
-                .row("received", Headline.count(stats.stream().mapToLong(SupervisorStats::received).sum()))
-                .row("answered", Headline.count(stats.stream().mapToLong(SupervisorStats::answered).sum()))
+                .row(
+                        "runs",
+                        measurement.runs().size() + " of " + measurement.runsAsked()
+                                + (measurement.interrupted() ? " (interrupted)" : ""))
+                .row(
+                        "received",
+                        Headline.count(stats.stream()
+                                .mapToLong(SupervisorStats::received)
+                                .sum()))
+                .row(
+                        "answered",
+                        Headline.count(stats.stream()
+                                .mapToLong(SupervisorStats::answered)
+                                .sum()))
                 .row("last call", lastOutcome)
                 .row("policy failure", policyFailure == null ? "none" : policyFailure)
                 .row("under", floor())

@@ -108,16 +108,22 @@ public final class Session {
         for (Measurement m : ms) {
             Origin o = origin(m);
             if (o == null) {
-                throw BadInput.at("save", "measurement", "'" + m.label() + "' was not measured in this session "
-                        + "(it was built by hand); only Lab.measure's measurements can be saved");
+                throw BadInput.at(
+                        "save",
+                        "measurement",
+                        "'" + m.label() + "' was not measured in this session "
+                                + "(it was built by hand); only Lab.measure's measurements can be saved");
             }
             if (!o.floors().isEmpty()) {
                 rows.add(new SessionFolder.Row(m, o, baselineOf(m)));
             }
         }
         if (rows.isEmpty()) {
-            throw BadInput.at("save", "measurements", "nothing measured under a floor (a row of floor-cost's kind is "
-                    + "a call under a floor, beside the same call with no filter)");
+            throw BadInput.at(
+                    "save",
+                    "measurements",
+                    "nothing measured under a floor (a row of floor-cost's kind is "
+                            + "a call under a floor, beside the same call with no filter)");
         }
         return rows;
     }

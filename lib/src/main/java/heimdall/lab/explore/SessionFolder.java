@@ -6,11 +6,10 @@ import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
-import heimdall.lab.floor.Floor;
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.floor.Floor;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.ReproductionKind;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -38,7 +37,9 @@ final class SessionFolder {
     record Row(Measurement measured, Session.Origin origin, Measurement baseline) {}
 
     /** What environment.json says the session measured with, beside the host's facts. */
-    record Settings(@JsonProperty("made_by") String madeBy, @JsonProperty("rows") int rows,
+    record Settings(
+            @JsonProperty("made_by") String madeBy,
+            @JsonProperty("rows") int rows,
             @JsonProperty("java") String java) {}
 
     /**
@@ -57,23 +58,41 @@ final class SessionFolder {
                 for (int i = 0; i < rows.size(); i++) {
                     Row r = rows.get(i);
                     FloorRow row = floorRow(r);
-                    List<long[]> baseline = r.baseline() == null ? List.of() : r.baseline().runs();
+                    List<long[]> baseline =
+                            r.baseline() == null ? List.of() : r.baseline().runs();
                     for (int run = 0; run < r.measured().runs().size(); run++) {
                         samples.append(i, "filtered", run, r.measured().runs().get(run));
                     }
                     for (int run = 0; run < baseline.size(); run++) {
                         samples.append(i, "none", run, baseline.get(run));
                     }
-                    FloorBench.Measured m = new FloorBench.Measured(row, r.measured().runs(), baseline, -1, List.of(),
-                            null, r.measured().cpu(), List.of());
-                    summary.add(FloorSummary.of(m, r.measured().runsAsked(), r.measured().interrupted()));
+                    FloorBench.Measured m = new FloorBench.Measured(
+                            row,
+                            r.measured().runs(),
+                            baseline,
+                            -1,
+                            List.of(),
+                            null,
+                            r.measured().cpu(),
+                            List.of());
+                    summary.add(FloorSummary.of(
+                            m, r.measured().runsAsked(), r.measured().interrupted()));
                 }
             }
             folder.writeSummary(KIND, Optional.empty(), summary);
-            folder.writeEnvironment(KIND.name(), Optional.empty(), started, Instant.now(), host,
-                    new Settings("a heimdall.lab.explore session (Lab.session().save())", rows.size(),
+            folder.writeEnvironment(
+                    KIND.name(),
+                    Optional.empty(),
+                    started,
+                    Instant.now(),
+                    host,
+                    new Settings(
+                            "a heimdall.lab.explore session (Lab.session().save())",
+                            rows.size(),
                             ResultsFolder.javaVm()));
-            folder.writeTable(Optional.empty(), "rows have fewer runs than asked (runs_completed in summary.json)",
+            folder.writeTable(
+                    Optional.empty(),
+                    "rows have fewer runs than asked (runs_completed in summary.json)",
                     table(summary));
             return folder.publish();
         } catch (RuntimeException e) {
@@ -86,7 +105,8 @@ final class SessionFolder {
     private static FloorRow floorRow(Row r) {
         List<Floor> floors = r.origin().floors();
         String what = String.join(" + ", floors.stream().map(Floor::name).toList());
-        Floor stacked = new Floor(what, floors.stream().flatMap(f -> f.programs().stream()).toList(), -1);
+        Floor stacked = new Floor(
+                what, floors.stream().flatMap(f -> f.programs().stream()).toList(), -1);
         return new FloorRow(what, stacked, r.origin().call(), null, null);
     }
 
@@ -96,9 +116,16 @@ final class SessionFolder {
         md.append("| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < rows.size(); i++) {
             FloorCostRow r = rows.get(i);
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s |%n", i,
-                    r.what().replace("|", "\\|"), r.call().replace("|", "\\|"), r.medianNs(), r.medianNoneNs(),
-                    r.addedNs(), r.runsCompleted()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %d | %s | %s | %s | %s | %s | %s |%n",
+                    i,
+                    r.what().replace("|", "\\|"),
+                    r.call().replace("|", "\\|"),
+                    r.medianNs(),
+                    r.medianNoneNs(),
+                    r.addedNs(),
+                    r.runsCompleted()));
         }
         return md.toString();
     }

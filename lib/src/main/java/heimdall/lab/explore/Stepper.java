@@ -48,7 +48,8 @@ public final class Stepper implements Displayable {
 
     /** Judges a call by its x86_64 name. */
     public Decision step(String call) {
-        int nr = SyscallTable.x86_64().number(call == null ? "" : call.trim())
+        int nr = SyscallTable.x86_64()
+                .number(call == null ? "" : call.trim())
                 .orElseThrow(() -> BadInput.at("cursor", "call", "'" + call + "' is not an x86_64 system call"));
         return step(nr);
     }
@@ -84,8 +85,7 @@ public final class Stepper implements Displayable {
     public int run(int[] trace) {
         int denied = 0;
         for (int e : trace) {
-            Decision d = e == Trace.RESET ? reset()
-                    : Trace.isSignal(e) ? deliverIndex(Trace.signalOf(e)) : step(e);
+            Decision d = e == Trace.RESET ? reset() : Trace.isSignal(e) ? deliverIndex(Trace.signalOf(e)) : step(e);
             if (!d.allowed()) {
                 denied++;
             }
@@ -138,8 +138,13 @@ public final class Stepper implements Displayable {
 
     /** The state after each step; denied steps marked. */
     public XYChart plot() {
-        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title("cursor " + label + ": state by step")
-                .xAxisTitle("step").yAxisTitle("state").build();
+        XYChart chart = new XYChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
+                .title("cursor " + label + ": state by step")
+                .xAxisTitle("step")
+                .yAxisTitle("state")
+                .build();
         List<Integer> x = new ArrayList<>();
         List<Integer> y = new ArrayList<>();
         List<Integer> dx = new ArrayList<>();

@@ -43,8 +43,15 @@ public final class Sweep implements Displayable {
      * @param under the call under the floor (null when not measured)
      * @param baseline the call with no filter (null when not measured)
      */
-    public record Row(SweepCase sweepCase, String answer, long insns, boolean cacheable, String status, String reason,
-            Measurement under, Measurement baseline) {
+    public record Row(
+            SweepCase sweepCase,
+            String answer,
+            long insns,
+            boolean cacheable,
+            String status,
+            String reason,
+            Measurement under,
+            Measurement baseline) {
         /** Median under the floor minus the median without, ns; null when not measured. */
         public Long addedNs() {
             return under == null ? null : under.median() - baseline.median();
@@ -113,17 +120,36 @@ public final class Sweep implements Displayable {
                 out.add(new Row(c, answer, insns, cacheable, "not reached", "the sweep was stopped", null, null));
                 continue;
             }
-            Measure none = Lab.measure(Calls.numbered(c.nr(), c.args())).runs(1).warmup(warmup).calls(calls);
-            Measure under = Lab.measure(Calls.numbered(c.nr(), c.args())).under(floor).runs(1).warmup(warmup)
+            Measure none = Lab.measure(Calls.numbered(c.nr(), c.args()))
+                    .runs(1)
+                    .warmup(warmup)
+                    .calls(calls);
+            Measure under = Lab.measure(Calls.numbered(c.nr(), c.args()))
+                    .under(floor)
+                    .runs(1)
+                    .warmup(warmup)
                     .calls(calls);
             try {
-                Interleaved.Result r = Interleaved.run(List.of(under, none),
+                Interleaved.Result r = Interleaved.run(
+                        List.of(under, none),
                         List.of(c.label() + " under " + floor.name(), c.label()),
-                        List.of(List.of(floor.name()), List.of()), runs);
+                        List.of(List.of(floor.name()), List.of()),
+                        runs);
                 stopped = r.interrupted();
-                out.add(new Row(c, answer, insns, cacheable, "measured", null, r.measurements().get(0),
+                out.add(new Row(
+                        c,
+                        answer,
+                        insns,
+                        cacheable,
+                        "measured",
+                        null,
+                        r.measurements().get(0),
                         r.measurements().get(1)));
-                progress.accept(String.format(Locale.ROOT, "sweep %s: %s adds %,d ns", floor.name(), c.label(),
+                progress.accept(String.format(
+                        Locale.ROOT,
+                        "sweep %s: %s adds %,d ns",
+                        floor.name(),
+                        c.label(),
                         out.get(out.size() - 1).addedNs()));
             } catch (Interruption.Stopped e) {
                 stopped = true;
@@ -132,8 +158,8 @@ public final class Sweep implements Displayable {
                 out.add(new Row(c, answer, insns, cacheable, "failed", e.getMessage(), null, null));
             }
         }
-        out.sort(Comparator.comparing((Row r) -> r.addedNs() == null).thenComparing(
-                (Row r) -> r.addedNs() == null ? 0 : -r.addedNs()));
+        out.sort(Comparator.comparing((Row r) -> r.addedNs() == null)
+                .thenComparing((Row r) -> r.addedNs() == null ? 0 : -r.addedNs()));
         return new Sweep(floor, out, stopped, (System.nanoTime() - t0) / 1e9, runs, calls);
     }
 
@@ -207,8 +233,21 @@ public final class Sweep implements Displayable {
             cache.append(r.cacheable());
             status.append(r.reason() == null ? r.status() : r.status() + ": " + r.reason());
         }
-        return Table.create("sweep: " + floor.name(), rank, call, reached, answer, insns, cache, none, under, added,
-                addedLow, addedHigh, addedCoverage, status);
+        return Table.create(
+                "sweep: " + floor.name(),
+                rank,
+                call,
+                reached,
+                answer,
+                insns,
+                cache,
+                none,
+                under,
+                added,
+                addedLow,
+                addedHigh,
+                addedCoverage,
+                status);
     }
 
     private long count(String status) {
@@ -220,15 +259,23 @@ public final class Sweep implements Displayable {
     public Table headline() {
         List<Row> m = measured();
         Headline h = Headline.of("sweep: " + floor.name())
-                .row("measured", m.size() + " ways of " + m.stream().map(r -> r.sweepCase().call()).distinct().count()
-                        + " calls" + (interrupted ? " (interrupted)" : ""))
+                .row(
+                        "measured",
+                        m.size() + " ways of "
+                                + m.stream()
+                                        .map(r -> r.sweepCase().call())
+                                        .distinct()
+                                        .count() + " calls" + (interrupted ? " (interrupted)" : ""))
                 .row("refused", count("refused") + " (not made: see status)")
                 .row("denied", count("denied") + " argument cases the floor denies")
                 .row("failed", count("failed"));
         if (!m.isEmpty()) {
             Row top = m.get(0);
-            h.row("costliest", top.sweepCase().label() + ": " + Headline.ns(top.addedNs()) + ", " + top.insns()
-                    + " insns" + (top.cacheable() ? ", cacheable" : ""), top.addedCi());
+            h.row(
+                    "costliest",
+                    top.sweepCase().label() + ": " + Headline.ns(top.addedNs()) + ", " + top.insns() + " insns"
+                            + (top.cacheable() ? ", cacheable" : ""),
+                    top.addedCi());
             long[] added = m.stream().mapToLong(Row::addedNs).sorted().toArray();
             h.row("median added", Headline.ns(added[(added.length - 1) / 2]));
         }
@@ -250,13 +297,20 @@ public final class Sweep implements Displayable {
         if (m.isEmpty()) {
             return null;
         }
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
                 .title("added cost by call: " + floor.name() + " (" + m.size() + " costliest; * cacheable)")
                 .xAxisTitle("call")
-                .yAxisTitle("added ns (median under − median without)").build();
+                .yAxisTitle("added ns (median under − median without)")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(60);
-        chart.addSeries("added ns", m.stream().map(r -> r.sweepCase().label() + (r.cacheable() ? " *" : "")).toList(),
+        chart.addSeries(
+                "added ns",
+                m.stream()
+                        .map(r -> r.sweepCase().label() + (r.cacheable() ? " *" : ""))
+                        .toList(),
                 m.stream().map(Row::addedNs).toList());
         return chart;
     }

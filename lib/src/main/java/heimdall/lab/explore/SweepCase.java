@@ -63,7 +63,9 @@ public record SweepCase(String call, int nr, long[] args, String reached) {
         Map<Integer, List<SyscallRule>> byNr = new LinkedHashMap<>();
         for (SyscallRule r : profile.syscalls()) {
             for (String n : r.names()) {
-                table.number(n).ifPresent(nr -> byNr.computeIfAbsent(nr, k -> new ArrayList<>()).add(r));
+                table.number(n)
+                        .ifPresent(nr ->
+                                byNr.computeIfAbsent(nr, k -> new ArrayList<>()).add(r));
             }
         }
         List<SweepCase> out = new ArrayList<>();
@@ -150,7 +152,11 @@ public record SweepCase(String call, int nr, long[] args, String reached) {
         }
         SyscallRule r = rules.get(k);
         List<String> conds = r.args().stream().map(SweepCase::condition).toList();
-        return String.format(Locale.ROOT, "rule %d of %d (%s)", k + 1, rules.size(),
+        return String.format(
+                Locale.ROOT,
+                "rule %d of %d (%s)",
+                k + 1,
+                rules.size(),
                 conds.isEmpty() ? "any arguments" : String.join(r.joinsWithOr() ? " || " : " && ", conds));
     }
 

@@ -24,6 +24,7 @@
  * field and the reason; a block that fails or is interrupted leaves no child and no scratch file.
  *
  * <p>Uses: the packages whose pieces it puts together (measuring, graphs, results, analysis, {@code reproduce}'s
- * floor-cost rows) and {@code command} ({@code ./lab explore check}, {@code ./lab explore ab}); only {@code cli} uses it.
+ * floor-cost rows) and {@code command} ({@code ./lab explore check}, {@code ./lab explore ab}); only {@code cli} uses
+ * it.
  */
 package heimdall.lab.explore;

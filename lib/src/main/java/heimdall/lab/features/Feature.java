@@ -29,8 +29,8 @@ public enum Feature {
     SSB_STIBP_FORCED("SSB and STIBP forced by a filter", "until 5.16");
 
     /** Every action a kernel of 5.0 or later lists, in the kernel's order. */
-    public static final List<String> ACTIONS_5_0 = List.of("kill_process", "kill_thread", "trap", "errno", "user_notif",
-            "trace", "log", "allow");
+    public static final List<String> ACTIONS_5_0 =
+            List.of("kill_process", "kill_thread", "trap", "errno", "user_notif", "trace", "log", "allow");
 
     private final String label;
     private final String since;
@@ -50,11 +50,22 @@ public enum Feature {
         return since;
     }
 
-    /** What a kernel of version {@code v} is predicted to have: {@code yes}/{@code no}, the action list, or forced/not forced. */
+    /**
+     * What a kernel of version {@code v} is predicted to have: {@code yes}/{@code no}, the action list, or forced/not
+     * forced.
+     */
     public String predict(KernelVersion v) {
         return switch (this) {
-            case ACTIONS_AVAIL -> String.join(" ", v.atLeast(5, 0) ? ACTIONS_5_0
-                    : v.atLeast(4, 14) ? ACTIONS_5_0.stream().filter(a -> !a.equals("user_notif")).toList() : List.of());
+            case ACTIONS_AVAIL ->
+                String.join(
+                        " ",
+                        v.atLeast(5, 0)
+                                ? ACTIONS_5_0
+                                : v.atLeast(4, 14)
+                                        ? ACTIONS_5_0.stream()
+                                                .filter(a -> !a.equals("user_notif"))
+                                                .toList()
+                                        : List.of());
             case ACTION_CACHE, TASK_STORAGE_TRACING -> yes(v.atLeast(5, 11));
             case ADDFD_SEND -> yes(v.atLeast(5, 14));
             case SYNC_WAKE_UP -> yes(v.atLeast(6, 6));

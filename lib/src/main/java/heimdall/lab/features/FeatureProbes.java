@@ -11,9 +11,9 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.Phase;
 import heimdall.lab.child.RunningChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.follower.HookProbe;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
@@ -59,9 +59,14 @@ public final class FeatureProbes {
                     case TASK_STORAGE_TRACING -> taskStorage(v);
                     case SSB_STIBP_FORCED -> speculation(v, task);
                 };
-                progress.accept(String.format(Locale.ROOT, "feature %-34s predicted %-10s observed %s", f.label(),
-                        r.predicted().length() > 10 ? "(list)" : r.predicted(), r.observed() == null ? "not observable" : r.observed()
-                        + (Boolean.FALSE.equals(r.agrees()) ? " (differs)" : "")));
+                progress.accept(String.format(
+                        Locale.ROOT,
+                        "feature %-34s predicted %-10s observed %s",
+                        f.label(),
+                        r.predicted().length() > 10 ? "(list)" : r.predicted(),
+                        r.observed() == null
+                                ? "not observable"
+                                : r.observed() + (Boolean.FALSE.equals(r.agrees()) ? " (differs)" : "")));
                 out.add(r);
             }
         }
@@ -70,7 +75,8 @@ public final class FeatureProbes {
 
     static FeatureRecord actionsAvail(KernelVersion v) {
         try {
-            String text = Files.readString(ACTIONS_AVAIL, StandardCharsets.US_ASCII).strip();
+            String text =
+                    Files.readString(ACTIONS_AVAIL, StandardCharsets.US_ASCII).strip();
             return FeatureRecord.of(Feature.ACTIONS_AVAIL, v, text, "read from " + ACTIONS_AVAIL);
         } catch (IOException e) {
             return FeatureRecord.of(Feature.ACTIONS_AVAIL, v, null, ACTIONS_AVAIL + " not readable: " + e.getMessage());
@@ -87,12 +93,21 @@ public final class FeatureProbes {
             return FeatureRecord.of(Feature.ACTION_CACHE, v, null, "no filtered child to look at: " + task.problem());
         }
         if (task.seccompCache() == null) {
-            return FeatureRecord.of(Feature.ACTION_CACHE, v, null, "not observable: the filtered child has no /proc/PID/seccomp_cache "
-                    + "(CONFIG_SECCOMP_CACHE_DEBUG off); kernel-bitmap's timings are the indirect evidence");
+            return FeatureRecord.of(
+                    Feature.ACTION_CACHE,
+                    v,
+                    null,
+                    "not observable: the filtered child has no /proc/PID/seccomp_cache "
+                            + "(CONFIG_SECCOMP_CACHE_DEBUG off); kernel-bitmap's timings are the indirect evidence");
         }
-        boolean allowed = task.seccompCache().lines().anyMatch(l -> l.matches("\\S+\\s+" + Call.GETPPID.nr() + "\\s+ALLOW"));
-        return FeatureRecord.of(Feature.ACTION_CACHE, v, Feature.yes(allowed), "/proc/PID/seccomp_cache of a child under the "
-                + "abcdf floor " + (allowed ? "lists getppid as ALLOW" : "does not list getppid"));
+        boolean allowed =
+                task.seccompCache().lines().anyMatch(l -> l.matches("\\S+\\s+" + Call.GETPPID.nr() + "\\s+ALLOW"));
+        return FeatureRecord.of(
+                Feature.ACTION_CACHE,
+                v,
+                Feature.yes(allowed),
+                "/proc/PID/seccomp_cache of a child under the " + "abcdf floor "
+                        + (allowed ? "lists getppid as ALLOW" : "does not list getppid"));
     }
 
     /**
@@ -104,14 +119,19 @@ public final class FeatureProbes {
     static FeatureRecord addfdSend(KernelVersion v, Scratch job) {
         try {
             brokerProbe(job, "addfd", Answer.BROKER, false);
-            return FeatureRecord.of(Feature.ADDFD_SEND, v, "yes", "20 brokered openat calls answered by ADDFD with SEND");
+            return FeatureRecord.of(
+                    Feature.ADDFD_SEND, v, "yes", "20 brokered openat calls answered by ADDFD with SEND");
         } catch (Refusal e) {
             String why = e.getMessage();
             if (why != null && why.contains("first errno 22")) {
-                return FeatureRecord.of(Feature.ADDFD_SEND, v, "no", "ADDFD with SECCOMP_ADDFD_FLAG_SEND refused with EINVAL on a "
-                        + "real notification: " + why);
+                return FeatureRecord.of(
+                        Feature.ADDFD_SEND,
+                        v,
+                        "no",
+                        "ADDFD with SECCOMP_ADDFD_FLAG_SEND refused with EINVAL on a " + "real notification: " + why);
             }
-            return FeatureRecord.of(Feature.ADDFD_SEND, v, null, "not observable: the broker probe was refused: " + why);
+            return FeatureRecord.of(
+                    Feature.ADDFD_SEND, v, null, "not observable: the broker probe was refused: " + why);
         } catch (IOException | RuntimeException e) {
             return FeatureRecord.of(Feature.ADDFD_SEND, v, null, "not observable: the broker probe failed: " + e);
         }
@@ -124,14 +144,20 @@ public final class FeatureProbes {
     static FeatureRecord syncWakeUp(KernelVersion v, Scratch job) {
         try {
             brokerProbe(job, "sync", Answer.CONTINUE, true);
-            return FeatureRecord.of(Feature.SYNC_WAKE_UP, v, "yes", "SECCOMP_IOCTL_NOTIF_SET_FLAGS with "
-                    + "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP accepted; 20 calls answered");
+            return FeatureRecord.of(
+                    Feature.SYNC_WAKE_UP,
+                    v,
+                    "yes",
+                    "SECCOMP_IOCTL_NOTIF_SET_FLAGS with "
+                            + "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP accepted; 20 calls answered");
         } catch (Refusal e) {
             String why = e.getMessage();
             if (why != null && why.contains("errno 22") && why.contains("synchronous wake-up")) {
-                return FeatureRecord.of(Feature.SYNC_WAKE_UP, v, "no", "SECCOMP_IOCTL_NOTIF_SET_FLAGS refused with EINVAL: " + why);
+                return FeatureRecord.of(
+                        Feature.SYNC_WAKE_UP, v, "no", "SECCOMP_IOCTL_NOTIF_SET_FLAGS refused with EINVAL: " + why);
             }
-            return FeatureRecord.of(Feature.SYNC_WAKE_UP, v, null, "not observable: the broker probe was refused: " + why);
+            return FeatureRecord.of(
+                    Feature.SYNC_WAKE_UP, v, null, "not observable: the broker probe was refused: " + why);
         } catch (IOException | RuntimeException e) {
             return FeatureRecord.of(Feature.SYNC_WAKE_UP, v, null, "not observable: the broker probe failed: " + e);
         }
@@ -140,8 +166,11 @@ public final class FeatureProbes {
     /** A few calls through the native supervisor, unpinned (so a refusal names the feature, not a CPU). */
     private static void brokerProbe(Scratch job, String name, Answer answer, boolean sync) throws IOException {
         Path dir = job.newDirectory(name);
-        BrokerBench.run(new BrokerBench.Config(20, 2, 1, answer, List.of(Supervisor.Kind.NATIVE), sync, Cpus.measuring(), -1, null),
-                dir, line -> {});
+        BrokerBench.run(
+                new BrokerBench.Config(
+                        20, 2, 1, answer, List.of(Supervisor.Kind.NATIVE), sync, Cpus.measuring(), -1, null),
+                dir,
+                line -> {});
     }
 
     /** fentry on the kernel's own test function: refused at load where the kernel has no trampolines. */
@@ -149,8 +178,14 @@ public final class FeatureProbes {
         try {
             HookProbe.Result trivial = HookProbe.probe(HookProbe.Point.FENTRY_TRIVIAL);
             HookProbe.Result seccomp = HookProbe.probe(HookProbe.Point.FENTRY_SECURE_COMPUTING);
-            return FeatureRecord.of(Feature.BPF_TRAMPOLINES, v, Feature.yes(trivial.usable()), trivial + "; " + seccomp
-                    + (seccomp.usable() ? " (the follower's design (b) can load)" : " (the follower's design (b) cannot load)"));
+            return FeatureRecord.of(
+                    Feature.BPF_TRAMPOLINES,
+                    v,
+                    Feature.yes(trivial.usable()),
+                    trivial + "; " + seccomp
+                            + (seccomp.usable()
+                                    ? " (the follower's design (b) can load)"
+                                    : " (the follower's design (b) cannot load)"));
         } catch (Refusal e) {
             return FeatureRecord.of(Feature.BPF_TRAMPOLINES, v, null, "not observable: " + e.getMessage());
         } catch (RuntimeException | UnsatisfiedLinkError e) {
@@ -178,28 +213,36 @@ public final class FeatureProbes {
         for (JsonNode h : probe.path("helpers").path("raw_tracepoint_available_helpers")) {
             helper |= "bpf_task_storage_get".equals(h.asText());
         }
-        return FeatureRecord.of(Feature.TASK_STORAGE_TRACING, v, Feature.yes(map && helper), "bpftool feature probe kernel: "
-                + "task_storage map type " + (map ? "available" : "absent") + ", bpf_task_storage_get "
-                + (helper ? "available" : "absent") + " to raw tracepoint programs");
+        return FeatureRecord.of(
+                Feature.TASK_STORAGE_TRACING,
+                v,
+                Feature.yes(map && helper),
+                "bpftool feature probe kernel: "
+                        + "task_storage map type " + (map ? "available" : "absent") + ", bpf_task_storage_get "
+                        + (helper ? "available" : "absent") + " to raw tracepoint programs");
     }
 
     private static JsonNode bpftoolProbe() throws IOException, InterruptedException {
         Path bpftool = List.of(Path.of("/usr/sbin/bpftool"), Path.of("/usr/bin/bpftool")).stream()
-                .filter(p -> Files.isExecutable(p)).findFirst()
+                .filter(p -> Files.isExecutable(p))
+                .findFirst()
                 .orElseThrow(() -> new IOException("bpftool is not installed (/usr/sbin/bpftool)"));
         Process p = new ProcessBuilder(bpftool.toString(), "-j", "feature", "probe", "kernel")
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         p.getOutputStream().close();
         // read on this thread: the output is bounded (tens of kB), and the deadline below ends a stuck tool
-        Thread killer = new Thread(() -> {
-            try {
-                if (!p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-            }
-        }, "heimdall-bpftool-deadline");
+        Thread killer = new Thread(
+                () -> {
+                    try {
+                        if (!p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+                            p.destroyForcibly();
+                        }
+                    } catch (InterruptedException e) {
+                        p.destroyForcibly();
+                    }
+                },
+                "heimdall-bpftool-deadline");
         killer.setDaemon(true);
         killer.start();
         byte[] out = p.getInputStream().readNBytes(4 << 20);
@@ -218,7 +261,8 @@ public final class FeatureProbes {
      */
     static FeatureRecord speculation(KernelVersion v, FilteredTask task) {
         if (task.problem() != null) {
-            return FeatureRecord.of(Feature.SSB_STIBP_FORCED, v, null, "no filtered child to look at: " + task.problem());
+            return FeatureRecord.of(
+                    Feature.SSB_STIBP_FORCED, v, null, "no filtered child to look at: " + task.problem());
         }
         String ssb = task.ssb();
         String ib = task.indirectBranch();
@@ -238,14 +282,22 @@ public final class FeatureProbes {
      */
     record FilteredTask(String ssb, String indirectBranch, String seccompCache, String problem) {}
 
-    /** Starts a child under the abcdf floor, reads its status (and seccomp_cache, where there is one) mid-run, ends it. */
+    /**
+     * Starts a child under the abcdf floor, reads its status (and seccomp_cache, where there is one) mid-run, ends it.
+     */
     static FilteredTask filteredTask() {
-        ChildSpec spec = ChildSpec.of(Call.GETPPID, ChildSpec.MAX_WARMUP, 1).withCpu(Cpus.measuring())
-                .withPrograms(Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf")).bytes());
+        ChildSpec spec = ChildSpec.of(Call.GETPPID, ChildSpec.MAX_WARMUP, 1)
+                .withCpu(Cpus.measuring())
+                .withPrograms(Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"))
+                        .bytes());
         try (RunningChild child = MeasuredChild.start(spec)) {
             if (!child.awaitPhase(Phase.WARMUP, DEADLINE)) {
-                return new FilteredTask(null, null, null, "the filtered child did not reach its warm-up within " + DEADLINE.toSeconds()
-                        + " s (phase " + child.phase() + ")");
+                return new FilteredTask(
+                        null,
+                        null,
+                        null,
+                        "the filtered child did not reach its warm-up within " + DEADLINE.toSeconds() + " s (phase "
+                                + child.phase() + ")");
             }
             Path proc = Path.of("/proc", Integer.toString(child.pid()));
             String ssb = statusLine(proc.resolve("status"), "Speculation_Store_Bypass:");
@@ -267,8 +319,11 @@ public final class FeatureProbes {
     /** The value of the line starting with {@code key} in a status file, or null. */
     static String statusLine(Path status, String key) {
         try {
-            return Files.readAllLines(status, StandardCharsets.US_ASCII).stream().filter(l -> l.startsWith(key))
-                    .map(l -> l.substring(key.length()).strip()).findFirst().orElse(null);
+            return Files.readAllLines(status, StandardCharsets.US_ASCII).stream()
+                    .filter(l -> l.startsWith(key))
+                    .map(l -> l.substring(key.length()).strip())
+                    .findFirst()
+                    .orElse(null);
         } catch (IOException e) {
             return null;
         }

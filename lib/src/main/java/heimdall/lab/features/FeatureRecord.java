@@ -11,13 +11,15 @@ package heimdall.lab.features;
  * @param note how it was observed, the raw answer, or why it could not be; where the two differ, the
  *     observation is what holds and this says so
  */
-public record FeatureRecord(String feature, String since, String predicted, String observed, Boolean agrees, String note) {
+public record FeatureRecord(
+        String feature, String since, String predicted, String observed, Boolean agrees, String note) {
     /** A feature observed as {@code observed} (null: not observable), with {@code note}. */
     static FeatureRecord of(Feature f, KernelVersion v, String observed, String note) {
         String predicted = f.predict(v);
         Boolean agrees = observed == null ? null : predicted.equals(observed);
         String said = Boolean.FALSE.equals(agrees)
-                ? "differs from the prediction for " + v + "; the observation holds. " + note : note;
+                ? "differs from the prediction for " + v + "; the observation holds. " + note
+                : note;
         return new FeatureRecord(f.label(), f.since(), predicted, observed, agrees, said);
     }
 }

@@ -18,13 +18,18 @@ public record KernelVersion(int major, int minor, int patch) implements Comparab
         }
     }
 
-    /** {@code release} as {@code uname -r} prints it; bad input naming {@code field} when it does not start with N.N. */
+    /**
+     * {@code release} as {@code uname -r} prints it; bad input naming {@code field} when it does not start with N.N.
+     */
     public static KernelVersion parse(String release, String field) {
         Matcher m = release == null ? null : RELEASE.matcher(release);
         if (m == null || !m.matches()) {
-            throw BadInput.at("kernel release", field, "expected a release like 6.1.0-50-amd64, found \"" + release + "\"");
+            throw BadInput.at(
+                    "kernel release", field, "expected a release like 6.1.0-50-amd64, found \"" + release + "\"");
         }
-        return new KernelVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+        return new KernelVersion(
+                Integer.parseInt(m.group(1)),
+                Integer.parseInt(m.group(2)),
                 m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
     }
 

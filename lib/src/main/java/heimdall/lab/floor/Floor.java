@@ -19,8 +19,8 @@ public record Floor(String name, List<Program> programs, int listenerProgram) {
     public Floor {
         programs = List.copyOf(programs);
         if (listenerProgram < -1 || listenerProgram >= programs.size()) {
-            throw new IllegalArgumentException("listenerProgram " + listenerProgram + " is not one of "
-                    + programs.size() + " programs");
+            throw new IllegalArgumentException(
+                    "listenerProgram " + listenerProgram + " is not one of " + programs.size() + " programs");
         }
     }
 

@@ -3,8 +3,8 @@ package heimdall.lab.floor;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.profile.SyscallRule;
+import heimdall.lab.profile.SyscallTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -70,9 +70,21 @@ public final class Floors {
      * {@link #brokerFloor()} kills the process on each. {@code open_tree_attr} (Linux 6.15) is not in
      * the x86_64 table the project compiles against, so it meets the floor's default, a kill, too.
      */
-    public static final List<String> OPEN_WITHOUT_NAME = List.of("open_by_handle_at", "name_to_handle_at",
-            "io_uring_setup", "io_uring_enter", "io_uring_register", "open_tree", "fsopen", "fsconfig", "fsmount",
-            "fspick", "move_mount", "mount_setattr", "fanotify_init", "uselib");
+    public static final List<String> OPEN_WITHOUT_NAME = List.of(
+            "open_by_handle_at",
+            "name_to_handle_at",
+            "io_uring_setup",
+            "io_uring_enter",
+            "io_uring_register",
+            "open_tree",
+            "fsopen",
+            "fsconfig",
+            "fsmount",
+            "fspick",
+            "move_mount",
+            "mount_setattr",
+            "fanotify_init",
+            "uselib");
 
     /**
      * The broker floor: the default floor of a brokered job when no static floor is given
@@ -106,7 +118,9 @@ public final class Floors {
         SyscallTable table = SyscallTable.x86_64();
         Set<String> ruled = new java.util.HashSet<>(OPEN_BY_NAME);
         ruled.addAll(OPEN_WITHOUT_NAME);
-        String[] allowed = table.byName().keySet().stream().filter(n -> !ruled.contains(n)).sorted()
+        String[] allowed = table.byName().keySet().stream()
+                .filter(n -> !ruled.contains(n))
+                .sorted()
                 .toArray(String[]::new);
         return Profile.builder(Action.KILL_PROCESS)
                 .rule(Action.NOTIFY, OPEN_BY_NAME.toArray(String[]::new))
@@ -121,7 +135,9 @@ public final class Floors {
      * {@code openat}, {@code io_uring_setup}); a job's default is {@link #brokerFloor()}.
      */
     public static Profile brokerFilter(Set<String> brokered) {
-        return Profile.builder(Action.ALLOW).rule(Action.NOTIFY, brokered.stream().sorted().toArray(String[]::new)).build();
+        return Profile.builder(Action.ALLOW)
+                .rule(Action.NOTIFY, brokered.stream().sorted().toArray(String[]::new))
+                .build();
     }
 
     /**
@@ -137,7 +153,8 @@ public final class Floors {
                 continue;
             }
             List<String> mine = r.names().stream().filter(brokered::contains).toList();
-            List<String> others = r.names().stream().filter(n -> !brokered.contains(n)).toList();
+            List<String> others =
+                    r.names().stream().filter(n -> !brokered.contains(n)).toList();
             if (!others.isEmpty()) {
                 rules.add(new SyscallRule(others, r.action(), r.args(), r.comment()));
             }

@@ -16,7 +16,10 @@ import heimdall.lab.sys.Signals;
  */
 public record Divergence(Kind kind, int tid, int tgid, int what, int state, int depth, long calls) {
     /** The kinds of rejected event. */
-    public enum Kind { CALL, SIGNAL }
+    public enum Kind {
+        CALL,
+        SIGNAL
+    }
 
     static Divergence of(int[] ev, int at) {
         Kind k = ev[at] == 2 ? Kind.SIGNAL : Kind.CALL;

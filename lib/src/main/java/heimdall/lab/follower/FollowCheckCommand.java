@@ -68,7 +68,9 @@ public final class FollowCheckCommand implements Command {
     public int run(List<String> argv) {
         Args args = Args.parse("graph follow-check", argv, OPTIONS).atMost(0);
         String hookName = args.value("--hook").orElse(Hook.SYSCALL_TRACEPOINT.wire());
-        Hook hook = Arrays.stream(Hook.values()).filter(h -> h.wire().equals(hookName)).findFirst()
+        Hook hook = Arrays.stream(Hook.values())
+                .filter(h -> h.wire().equals(hookName))
+                .findFirst()
                 .orElseThrow(() -> new BadInput("option --hook: '" + hookName + "' is not one of "
                         + Arrays.stream(Hook.values()).map(Hook::wire).toList()));
         out.println("follow-check: hook " + hook.section() + " on " + System.getProperty("os.version"));
@@ -78,7 +80,8 @@ public final class FollowCheckCommand implements Command {
         });
         long failed = checks.stream().filter(c -> !c.ok()).count();
         if (failed > 0) {
-            throw new Refusal("follow-check: " + failed + " of " + checks.size() + " checks disagreed on " + hook.section());
+            throw new Refusal(
+                    "follow-check: " + failed + " of " + checks.size() + " checks disagreed on " + hook.section());
         }
         out.println("follow-check: all " + checks.size() + " checks agree on " + hook.section());
         return 0;

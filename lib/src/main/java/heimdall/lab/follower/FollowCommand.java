@@ -86,25 +86,34 @@ public final class FollowCommand implements Command {
             throw new BadInput("graph follow: no command after -- (./lab graph follow --help)");
         }
         String hookName = args.value("--hook").orElse(Hook.SYSCALL_TRACEPOINT.wire());
-        Hook hook = Arrays.stream(Hook.values()).filter(h -> h.wire().equals(hookName)).findFirst()
+        Hook hook = Arrays.stream(Hook.values())
+                .filter(h -> h.wire().equals(hookName))
+                .findFirst()
                 .orElseThrow(() -> new BadInput("option --hook: '" + hookName + "' is not one of "
                         + Arrays.stream(Hook.values()).map(Hook::wire).toList()));
         long timeout = args.longValue("--timeout", 60, 1, 86_400);
         Graph g = GraphFiles.readPinned(nodes, edges).graph();
         KernelTables t = KernelTables.of(g);
-        out.printf("following %s: %d states x %d columns (%,d bytes of cells), hook %s%n", String.join(" ", command),
-                t.states(), t.columns(), t.payloadBytes(), hook.section());
+        out.printf(
+                "following %s: %d states x %d columns (%,d bytes of cells), hook %s%n",
+                String.join(" ", command), t.states(), t.columns(), t.payloadBytes(), hook.section());
         FollowedRun.Outcome o = FollowedRun.run(t, hook, args.flag("--floor"), command, Duration.ofSeconds(timeout));
-        out.printf("followed %,d calls, %d signal frame(s)%n", o.stats().calls(), o.stats().signals());
+        out.printf(
+                "followed %,d calls, %d signal frame(s)%n",
+                o.stats().calls(), o.stats().signals());
         if (o.killed()) {
             for (Divergence d : o.divergences()) {
                 out.println("killed: " + d);
             }
-            out.printf("calls begun after the kill: %d; the child ended by %s%n", o.stats().callsAfterKill(),
-                    o.signal() != 0 ? Signals.name(o.signal()) : "exit " + o.exitCode());
+            out.printf(
+                    "calls begun after the kill: %d; the child ended by %s%n",
+                    o.stats().callsAfterKill(), o.signal() != 0 ? Signals.name(o.signal()) : "exit " + o.exitCode());
             return 1;
         }
-        out.println(o.signal() != 0 ? "the command ended by " + Signals.name(o.signal()) : "the command exited " + o.exitCode());
+        out.println(
+                o.signal() != 0
+                        ? "the command ended by " + Signals.name(o.signal())
+                        : "the command exited " + o.exitCode());
         return 0;
     }
 }

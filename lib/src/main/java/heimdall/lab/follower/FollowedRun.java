@@ -53,7 +53,8 @@ public final class FollowedRun {
         Follower.checkHost();
         FollowerNative.load();
         int[] gate = new int[1];
-        int pid = FollowerNative.hf_spawn(exe.toString(), new StringArray(argv.toArray(String[]::new)), floor ? 1 : 0, gate);
+        int pid = FollowerNative.hf_spawn(
+                exe.toString(), new StringArray(argv.toArray(String[]::new)), floor ? 1 : 0, gate);
         if (pid < 0) {
             throw new Refusal("cannot fork the followed child: errno " + -pid);
         }
@@ -80,7 +81,8 @@ public final class FollowedRun {
             }
             int st = status[0];
             boolean signalled = (st & 0x7f) != 0 && (st & 0x7f) != 0x7f;
-            return new Outcome(pid, signalled ? -1 : (st >> 8) & 0xff, signalled ? st & 0x7f : 0, List.copyOf(ds), stats);
+            return new Outcome(
+                    pid, signalled ? -1 : (st >> 8) & 0xff, signalled ? st & 0x7f : 0, List.copyOf(ds), stats);
         } finally {
             if (!released) {
                 FollowerNative.hf_close_gate(gate[0]); // the child reads EOF and exits without exec'ing

@@ -23,6 +23,7 @@ import java.util.List;
 public final class Follower implements AutoCloseable {
     /** Program names as the kernel lists them ({@code bpftool prog show}): each begins with this. */
     public static final String PROGRAM_PREFIX = "hfollow_";
+
     static final Path BTF = Path.of("/sys/kernel/btf/vmlinux");
 
     /**
@@ -35,7 +36,8 @@ public final class Follower implements AutoCloseable {
      * @param killed the follower killed it
      * @param droppedEvents events that did not fit a poll (never expected: one event per run)
      */
-    public record Stats(long calls, long signals, long callsAfterKill, boolean armed, boolean killed, long droppedEvents) {}
+    public record Stats(
+            long calls, long signals, long callsAfterKill, boolean armed, boolean killed, long droppedEvents) {}
 
     /**
      * The step program's own cost as the kernel counts it (bpf_prog_info), counted only while
@@ -119,14 +121,25 @@ public final class Follower implements AutoCloseable {
         }
         FollowerNative.load();
         byte[] err = new byte[1 << 20];
-        long h = FollowerNative.hf_open(pid, armNow ? 1 : 0, hook.code(), tables.cells(), tables.cells().length, tables.columns(),
-                tables.mainStart(), tables.threadStart(), tables.signalStarts(), tables.childStarts(), err, err.length);
+        long h = FollowerNative.hf_open(
+                pid,
+                armNow ? 1 : 0,
+                hook.code(),
+                tables.cells(),
+                tables.cells().length,
+                tables.columns(),
+                tables.mainStart(),
+                tables.threadStart(),
+                tables.signalStarts(),
+                tables.childStarts(),
+                err,
+                err.length);
         if (h <= 0) {
             String why = cString(err);
             if (hook == Hook.SECCOMP_FENTRY) {
                 // Name the facts, probed afresh: which step the kernel refuses, with which errno, for which points.
-                throw new Refusal("hook " + hook.section() + " not attachable: " + why + "\n"
-                        + HookProbe.whyNoSeccompOnlyHook());
+                throw new Refusal(
+                        "hook " + hook.section() + " not attachable: " + why + "\n" + HookProbe.whyNoSeccompOnlyHook());
             }
             throw new Refusal("kernel follower (" + hook.section() + "): " + why);
         }

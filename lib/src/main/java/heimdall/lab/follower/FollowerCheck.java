@@ -1,6 +1,7 @@
 package heimdall.lab.follower;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.machine.CompileBudget;
@@ -16,7 +17,6 @@ import heimdall.lab.graph.record.Symbols;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.TraceEvent;
 import heimdall.lab.probe.Tracer;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Signals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -86,7 +86,8 @@ public final class FollowerCheck {
      */
     public static List<Check> run(Hook hook, Consumer<Check> progress) {
         Follower.checkHost();
-        HookProbe.Point point = hook == Hook.SECCOMP_FENTRY ? HookProbe.Point.FENTRY_SECURE_COMPUTING
+        HookProbe.Point point = hook == Hook.SECCOMP_FENTRY
+                ? HookProbe.Point.FENTRY_SECURE_COMPUTING
                 : HookProbe.Point.TP_BTF_SYS_ENTER;
         HookProbe.Result probe = HookProbe.probe(point);
         if (!probe.usable()) {
@@ -156,8 +157,9 @@ public final class FollowerCheck {
 
     static Graph abcdfRecorded() {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        return GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"),
-                dir.resolve("abcdf-recorded.exec.edges.arrow")).graph();
+        return GraphFiles.readPinned(
+                        dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow"))
+                .graph();
     }
 
     static List<String> abcdf(String... args) {
@@ -192,7 +194,9 @@ public final class FollowerCheck {
         int[] calls = traced(abcdf("3"));
         Cursor ref = heimdall.lab.graph.prepared.ReferenceFollower.of(g).cursor("main");
         for (int i = 0; i < calls.length; i++) {
-            expect(ref.step(calls[i]), "the Java reference denies call #" + (i + 1) + " (" + calls[i] + ") of the recorded run");
+            expect(
+                    ref.step(calls[i]),
+                    "the Java reference denies call #" + (i + 1) + " (" + calls[i] + ") of the recorded run");
         }
         FollowedRun.Outcome o = follow(KernelTables.of(g), abcdf("3"));
         expectEqual(List.of(), o.divergences(), "divergences of the recorded run");
@@ -212,7 +216,9 @@ public final class FollowerCheck {
         expect(first >= 0, "the Java reference denies no call of abcdf --unobserved");
         expectEqual(GETPGRP, calls[first], "the Java reference's first denial");
         FollowedRun.Outcome o = follow(KernelTables.of(min), abcdf("3", "--unobserved"));
-        expect(o.killed() && o.signal() == Signals.SIGKILL, "killed by SIGKILL: exit " + o.exitCode() + ", signal " + o.signal());
+        expect(
+                o.killed() && o.signal() == Signals.SIGKILL,
+                "killed by SIGKILL: exit " + o.exitCode() + ", signal " + o.signal());
         expectEqual(1, o.divergences().size(), "divergences reported " + o.divergences());
         Divergence d = o.divergences().get(0);
         expectEqual(Divergence.Kind.CALL, d.kind(), "kind");
@@ -249,7 +255,10 @@ public final class FollowerCheck {
         static MtFixture record() {
             try {
                 Tracer.Run run = Tracer.withCallSites(64).run(List.of(program()));
-                expectEqual(0, run.status(), "follower-mt's traced exit status (" + run.stderr().strip() + ")");
+                expectEqual(
+                        0,
+                        run.status(),
+                        "follower-mt's traced exit status (" + run.stderr().strip() + ")");
                 GraphRecorder.Recording rec = GraphRecorder.record(run.events(), Symbols.none());
                 Graph g = Graph.of(rec.sites(), rec.edges(), "follower-mt (recorded)", "follower-mt (recorded)");
                 Machine m = Minimizer.minimize(MachineCompiler.compile(g, CompileBudget.defaults()));
@@ -273,8 +282,10 @@ public final class FollowerCheck {
 
         /** The role whose first call is {@code nr}. */
         String roleStartingWith(int nr) {
-            List<String> found = graph.threadEntries().stream().filter(r -> Arrays.stream(graph.firsts(graph.entryIndex(r)))
-                    .anyMatch(s -> graph.syscall(s) == nr)).toList();
+            List<String> found = graph.threadEntries().stream()
+                    .filter(r ->
+                            Arrays.stream(graph.firsts(graph.entryIndex(r))).anyMatch(s -> graph.syscall(s) == nr))
+                    .toList();
             expectEqual(1, found.size(), "roles starting with call " + nr + " " + found);
             return found.get(0);
         }
@@ -301,7 +312,8 @@ public final class FollowerCheck {
     }
 
     private String mtSwap(MtFixture mt) throws Exception {
-        Divergence r = mt.reference("--swap-roles").divergence()
+        Divergence r = mt.reference("--swap-roles")
+                .divergence()
                 .orElseThrow(() -> new Disagreement("the Java reference does not deny a swapped thread"));
         FollowedRun.Outcome o = follow(mt.tables(), mt.argv("--swap-roles"));
         expect(o.signal() == Signals.SIGKILL, "--swap-roles killed: signal " + o.signal() + ", " + o.divergences());
@@ -324,7 +336,8 @@ public final class FollowerCheck {
     }
 
     private String mtUnobserved(MtFixture mt) throws Exception {
-        Divergence ref = mt.reference("--unobserved").divergence()
+        Divergence ref = mt.reference("--unobserved")
+                .divergence()
                 .orElseThrow(() -> new Disagreement("the Java reference does not deny the worker's getpgrp"));
         expectEqual(GETPGRP, ref.what(), "the Java reference's first denial");
         FollowedRun.Outcome o = follow(mt.tables(), mt.argv("--unobserved"));
@@ -336,7 +349,8 @@ public final class FollowerCheck {
         expectEqual(0, d.depth(), "open frames");
         expectEqual(ref.state(), d.state(), "the state the Java follower denied it in");
         expectEqual(ref.calls(), d.calls(), "the worker's call count at its divergent call");
-        return "killed at " + d + ", as the reference; calls begun after the kill (a race): " + o.stats().callsAfterKill();
+        return "killed at " + d + ", as the reference; calls begun after the kill (a race): "
+                + o.stats().callsAfterKill();
     }
 
     private String mtMkdir(MtFixture mt) throws IOException {

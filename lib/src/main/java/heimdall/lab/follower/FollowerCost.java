@@ -12,12 +12,12 @@ import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.RunningChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.FollowerCostRow;
-import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.Scratch;
@@ -72,7 +72,10 @@ public final class FollowerCost {
      * @param cpu the measured child's CPU
      */
     public record Options(int runs, long warmup, long count, int cpu) {
-        /** The least warm-up a run is given: about 17 ms of getppid here, so half of it outlasts an attach on a busy host. */
+        /**
+         * The least warm-up a run is given: about 17 ms of getppid here, so half of it outlasts an attach on a busy
+         * host.
+         */
         public static final long MIN_WARMUP = 100_000;
 
         /** The default, floor-cost's run count: 7 runs of 200,000 + 500,000 calls. */
@@ -105,9 +108,36 @@ public final class FollowerCost {
 
         /** This row's identity with only a status (and reason) and its runs: refused or not measured. */
         FollowerCostRow bare(String status, String reason, Runs runs) {
-            return new FollowerCostRow(measure + " · " + hook.wire() + " · " + process, measure, hook.wire(), process, floorName(),
-                    callName(call), status, reason, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, runs.asked(), runs.completed(), runs.interrupted());
+            return new FollowerCostRow(
+                    measure + " · " + hook.wire() + " · " + process,
+                    measure,
+                    hook.wire(),
+                    process,
+                    floorName(),
+                    callName(call),
+                    status,
+                    reason,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    runs.asked(),
+                    runs.completed(),
+                    runs.interrupted());
         }
     }
 
@@ -116,6 +146,7 @@ public final class FollowerCost {
 
     /** Variant names in samples.arrow. */
     public static final String WITHOUT = "without";
+
     public static final String WITH = "with";
 
     /**
@@ -136,13 +167,16 @@ public final class FollowerCost {
         Follower.checkHost();
         Host host = Host.capture();
         Instant started = Instant.now();
-        // a private, marked scratch folder: removed at the end, by the shutdown hook, or by the next run after a SIGKILL
+        // a private, marked scratch folder: removed at the end, by the shutdown hook, or by the next run after a
+        // SIGKILL
         Scratch scratch = Scratch.create("heimdall-follower-cost-");
         List<FollowerCostRow> summary = new ArrayList<>();
         try {
             Path data = scratch.path().resolve("data.txt");
-            heimdall.lab.sys.SafeFiles.writeNew(data, "heimdall-lab: the file a measured openat opens\n"
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            heimdall.lab.sys.SafeFiles.writeNew(
+                    data,
+                    "heimdall-lab: the file a measured openat opens\n"
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
             List<Row> rows = new ArrayList<>();
             for (Hook hook : Hook.values()) {
@@ -152,8 +186,14 @@ public final class FollowerCost {
                 rows.add(new Row("t_idle", hook, "unrelated, no floor", Call.GETPPID, null, false));
                 rows.add(new Row("t_idle", hook, "unrelated, floor", Call.GETPPID, floor, false));
             }
-            progress.accept(String.format(Locale.ROOT, "follower-cost: %d rows, %d runs a variant, %,d + %,d calls; CPU %d",
-                    rows.size(), o.runs(), o.warmup(), o.count(), o.cpu()));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "follower-cost: %d rows, %d runs a variant, %,d + %,d calls; CPU %d",
+                    rows.size(),
+                    o.runs(),
+                    o.warmup(),
+                    o.count(),
+                    o.cpu()));
             try (SamplesFile samples = folder.createSamples()) {
                 for (Row r : rows) {
                     FollowerCostRow m = measure(r, o, samples, summary.size(), session);
@@ -161,17 +201,26 @@ public final class FollowerCost {
                     if ("not measured".equals(m.status())) {
                         continue;
                     }
-                    progress.accept(String.format(Locale.ROOT, "%-8s %-18s %-20s %-28s %s", r.measure(), r.hook().wire(),
-                            r.process(), callName(r.call()), m.addedNs() != null ? "added " + m.addedNs() + " ns" : m.status()));
+                    progress.accept(String.format(
+                            Locale.ROOT,
+                            "%-8s %-18s %-20s %-28s %s",
+                            r.measure(),
+                            r.hook().wire(),
+                            r.process(),
+                            callName(r.call()),
+                            m.addedNs() != null ? "added " + m.addedNs() + " ns" : m.status()));
                 }
             }
             for (Hook hook : Hook.values()) {
                 FollowerCostRow m = divergence(hook, o, session);
                 summary.add(m);
                 if (!"not measured".equals(m.status())) {
-                    progress.accept(String.format(Locale.ROOT, "%-8s %-18s calls completed from the divergent call on: %s",
-                            "diverge", hook.wire(), m.callsCompletedFromDivergence() != null ? m.callsCompletedFromDivergence()
-                            : m.status()));
+                    progress.accept(String.format(
+                            Locale.ROOT,
+                            "%-8s %-18s calls completed from the divergent call on: %s",
+                            "diverge",
+                            hook.wire(),
+                            m.callsCompletedFromDivergence() != null ? m.callsCompletedFromDivergence() : m.status()));
                 }
             }
         } catch (IOException e) {
@@ -180,15 +229,25 @@ public final class FollowerCost {
             scratch.close();
         }
         Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
-                ? session.stopCause() : Optional.empty();
+                ? session.stopCause()
+                : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
             return new Result(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(c ->
+                progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary(ReproductionKind.of(FollowerCostRow.class), cause, summary);
-        folder.writeEnvironment("follower-cost", cause, new FollowerCostEnvironment(1, started.toString(), Instant.now().toString(),
-                HostFacts.of(host), FollowerCostEnvironment.RunOptions.of(o), ResultsFolder.javaVm()));
+        folder.writeEnvironment(
+                "follower-cost",
+                cause,
+                new FollowerCostEnvironment(
+                        1,
+                        started.toString(),
+                        Instant.now().toString(),
+                        HostFacts.of(host),
+                        FollowerCostEnvironment.RunOptions.of(o),
+                        ResultsFolder.javaVm()));
         String table = table(summary);
         folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
         // complete (or complete and marked interrupted): only now does it appear at its name
@@ -197,7 +256,8 @@ public final class FollowerCost {
 
     /** A row's measured child for run {@code i}: its call, CPU and code placement, under its floor if it has one. */
     private static ChildSpec spec(Row r, Options o, int i) {
-        ChildSpec spec = ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
+        ChildSpec spec =
+                ChildSpec.of(r.call(), o.warmup(), o.count()).withCpu(o.cpu()).withPlacementForRun(i);
         return r.floor() == null ? spec : spec.withPrograms(r.floor().bytes());
     }
 
@@ -241,7 +301,8 @@ public final class FollowerCost {
         if (done == 0) {
             return r.bare("not measured", null, new Runs(o.runs(), 0, true));
         }
-        ProgramRun prog = session.stopRequested() ? new ProgramRun(null, "statistics run not made: stopped")
+        ProgramRun prog = session.stopRequested()
+                ? new ProgramRun(null, "statistics run not made: stopped")
                 : programRun(r, spec(r, o, 0), o);
         without = java.util.Arrays.copyOf(without, done);
         with = java.util.Arrays.copyOf(with, done);
@@ -252,14 +313,39 @@ public final class FollowerCost {
         double spreadWithout = Stats.spread(medWithout);
         double spreadWith = Stats.spread(medWith);
         Runs runs = new Runs(o.runs(), done, done < o.runs());
-        return new FollowerCostRow(r.measure() + " · " + r.hook().wire() + " · " + r.process(), r.measure(), r.hook().wire(),
-                r.process(), r.floorName(), callName(r.call()), "ok", null, a.median(), b.median(), b.median() - a.median(),
-                a.p99(), b.p99(), boxed(medWithout), boxed(medWith), spreadWithout, spreadWith,
-                Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD, null, null, null,
-                "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
-                prog.stats() == null ? null : prog.stats().runCount(), prog.stats() == null ? null : prog.stats().runTimeNs(),
-                prog.stats() == null ? null : prog.stats().nsPerRun(), prog.note(), runs.asked(), runs.completed(), runs.interrupted())
-                .withIntervals(FloorSummary.intervals(java.util.Arrays.asList(with), java.util.Arrays.asList(without))); // with the hook, over without
+        return new FollowerCostRow(
+                        r.measure() + " · " + r.hook().wire() + " · " + r.process(),
+                        r.measure(),
+                        r.hook().wire(),
+                        r.process(),
+                        r.floorName(),
+                        callName(r.call()),
+                        "ok",
+                        null,
+                        a.median(),
+                        b.median(),
+                        b.median() - a.median(),
+                        a.p99(),
+                        b.p99(),
+                        boxed(medWithout),
+                        boxed(medWith),
+                        spreadWithout,
+                        spreadWith,
+                        Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD,
+                        null,
+                        null,
+                        null,
+                        "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
+                        prog.stats() == null ? null : prog.stats().runCount(),
+                        prog.stats() == null ? null : prog.stats().runTimeNs(),
+                        prog.stats() == null ? null : prog.stats().nsPerRun(),
+                        prog.note(),
+                        runs.asked(),
+                        runs.completed(),
+                        runs.interrupted())
+                .withIntervals(FloorSummary.intervals(
+                        java.util.Arrays.asList(with),
+                        java.util.Arrays.asList(without))); // with the hook, over without
     }
 
     /**
@@ -273,8 +359,9 @@ public final class FollowerCost {
         String floor = hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none";
         String what = "divergence · " + hook.wire() + " · abcdf --unobserved";
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"),
-                dir.resolve("abcdf-recorded.exec.edges.arrow")).graph());
+        KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(
+                        dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow"))
+                .graph());
         List<String> argv = List.of(heimdall.lab.probe.NativeExecutables.abcdf().toString(), "3", "--unobserved");
         List<Long> after = new ArrayList<>();
         List<Long> at = new ArrayList<>();
@@ -282,36 +369,104 @@ public final class FollowerCost {
         try {
             for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 beforeRun.run();
-                FollowedRun.Outcome out = FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, java.time.Duration.ofSeconds(30));
+                FollowedRun.Outcome out =
+                        FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, java.time.Duration.ofSeconds(30));
                 if (session.stopRequested()) {
                     break;
                 }
                 if (!out.killed() || out.divergences().size() != 1) {
-                    throw new IllegalStateException("abcdf --unobserved was not killed at one divergence: " + out.divergences()
-                            + ", exit " + out.exitCode() + ", signal " + out.signal());
+                    throw new IllegalStateException("abcdf --unobserved was not killed at one divergence: "
+                            + out.divergences() + ", exit " + out.exitCode() + ", signal " + out.signal());
                 }
                 at.add(out.divergences().get(0).calls());
                 after.add(out.stats().callsAfterKill());
                 done = i + 1;
             }
         } catch (Refusal e) {
-            return divergenceRow(what, hook, process, floor, "refused", e.getMessage(), null, null, null, null,
+            return divergenceRow(
+                    what,
+                    hook,
+                    process,
+                    floor,
+                    "refused",
+                    e.getMessage(),
+                    null,
+                    null,
+                    null,
+                    null,
                     new Runs(o.runs(), done, false));
         }
         if (done == 0) {
-            return divergenceRow(what, hook, process, floor, "not measured", null, null, null, null, null,
+            return divergenceRow(
+                    what,
+                    hook,
+                    process,
+                    floor,
+                    "not measured",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
                     new Runs(o.runs(), 0, true));
         }
         long worst = after.stream().mapToLong(Long::longValue).max().orElse(0);
         // The divergent call itself always completes (MultithreadedFollowerTest sees its mkdir land).
-        return divergenceRow(what, hook, process, floor, "ok", null, List.copyOf(at), List.copyOf(after), 1 + worst,
-                "not measured", new Runs(o.runs(), done, done < o.runs()));
+        return divergenceRow(
+                what,
+                hook,
+                process,
+                floor,
+                "ok",
+                null,
+                List.copyOf(at),
+                List.copyOf(after),
+                1 + worst,
+                "not measured",
+                new Runs(o.runs(), done, done < o.runs()));
     }
 
-    private static FollowerCostRow divergenceRow(String what, Hook hook, String process, String floor, String status, String reason,
-            List<Long> at, List<Long> after, Long completedFromDivergence, String published, Runs runs) {
-        return new FollowerCostRow(what, "divergence", hook.wire(), process, floor, "getpgrp", status, reason, null, null, null, null,
-                null, null, null, null, null, null, at, after, completedFromDivergence, published, null, null, null, null, runs.asked(), runs.completed(),
+    private static FollowerCostRow divergenceRow(
+            String what,
+            Hook hook,
+            String process,
+            String floor,
+            String status,
+            String reason,
+            List<Long> at,
+            List<Long> after,
+            Long completedFromDivergence,
+            String published,
+            Runs runs) {
+        return new FollowerCostRow(
+                what,
+                "divergence",
+                hook.wire(),
+                process,
+                floor,
+                "getpgrp",
+                status,
+                reason,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                at,
+                after,
+                completedFromDivergence,
+                published,
+                null,
+                null,
+                null,
+                null,
+                runs.asked(),
+                runs.completed(),
                 runs.interrupted());
     }
 
@@ -340,8 +495,13 @@ public final class FollowerCost {
         }
         Follower.ProgramStats p = w.program();
         String who = r.hook() == Hook.SECCOMP_FENTRY ? "every call of every filtered task" : "every call of every task";
-        String note = String.format(Locale.ROOT, "one run with BPF_ENABLE_STATS: the program ran %,d times (%s), %,d of them "
-                + "the followed child's stepped calls", p.runCount(), who, w.stepped());
+        String note = String.format(
+                Locale.ROOT,
+                "one run with BPF_ENABLE_STATS: the program ran %,d times (%s), %,d of them "
+                        + "the followed child's stepped calls",
+                p.runCount(),
+                who,
+                w.stepped());
         if (statsAlreadyOn()) {
             note += "; kernel.bpf_stats_enabled was already 1: the timed runs include the statistics' own cost";
         }
@@ -350,7 +510,9 @@ public final class FollowerCost {
 
     private static boolean statsAlreadyOn() {
         try {
-            return "1".equals(Files.readString(Path.of("/proc/sys/kernel/bpf_stats_enabled")).strip());
+            return "1"
+                    .equals(Files.readString(Path.of("/proc/sys/kernel/bpf_stats_enabled"))
+                            .strip());
         } catch (IOException e) {
             return false;
         }
@@ -359,7 +521,8 @@ public final class FollowerCost {
     /** One run with the follower attached: following the child itself, or an idle bystander. */
     private static WithRun withFollower(Row r, ChildSpec spec, Options o, boolean programStats) {
         int[] gate = new int[1];
-        int idle = FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
+        int idle =
+                FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
         if (idle < 0) {
             throw new IllegalStateException("cannot fork the idle bystander: errno " + -idle);
         }
@@ -401,8 +564,9 @@ public final class FollowerCost {
 
     static String table(List<FollowerCostRow> summary) {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
-        b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
-                + "not followed pays while the follower is attached.\n\n");
+        b.append(
+                "t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
+                        + "not followed pays while the follower is attached.\n\n");
         b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | "
                 + RowIntervals.heading("added") + " | spread | program ns/run | runs | published |\n");
         b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|\n");
@@ -412,35 +576,68 @@ public final class FollowerCost {
                 continue;
             }
             boolean ok = "ok".equals(m.status());
-            String spread = ok ? String.format(Locale.ROOT, "%.0f%% / %.0f%%%s", 100 * m.spreadWithout(),
-                    100 * m.spreadWith(), Boolean.TRUE.equals(m.noisy()) ? " noisy" : "") : "";
-            String program = m.programNsPerRun() != null ? String.format(Locale.ROOT, "%.1f (%,d runs)", m.programNsPerRun(),
-                    m.programRuns()) : "";
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
-                    m.measure(), m.hook(), m.process(), m.floor(), m.call(),
-                    ok ? m.medianWithoutNs() : "", ok ? m.medianWithNs() : "", ok ? m.addedNs() : status(m, refusals),
-                    ok && m.intervals() != null ? RowIntervals.cell(m.intervals().added()) : "",
-                    spread, program, m.runsCompleted(), m.runsAsked()));
+            String spread = ok
+                    ? String.format(
+                            Locale.ROOT,
+                            "%.0f%% / %.0f%%%s",
+                            100 * m.spreadWithout(),
+                            100 * m.spreadWith(),
+                            Boolean.TRUE.equals(m.noisy()) ? " noisy" : "")
+                    : "";
+            String program = m.programNsPerRun() != null
+                    ? String.format(Locale.ROOT, "%.1f (%,d runs)", m.programNsPerRun(), m.programRuns())
+                    : "";
+            b.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
+                    m.measure(),
+                    m.hook(),
+                    m.process(),
+                    m.floor(),
+                    m.call(),
+                    ok ? m.medianWithoutNs() : "",
+                    ok ? m.medianWithNs() : "",
+                    ok ? m.addedNs() : status(m, refusals),
+                    ok && m.intervals() != null
+                            ? RowIntervals.cell(m.intervals().added())
+                            : "",
+                    spread,
+                    program,
+                    m.runsCompleted(),
+                    m.runsAsked()));
         }
-        b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
-                + "itself: the kill lands as it returns):\n\n");
-        b.append("| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
+        b.append(
+                "\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
+                        + "itself: the kill lands as it returns):\n\n");
+        b.append(
+                "| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
         b.append("|---|---|---:|---|---:|\n");
         for (FollowerCostRow m : summary) {
             if (m.divergence()) {
                 boolean ok = "ok".equals(m.status());
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s/%s |\n", m.hook(), m.process(),
-                        ok ? m.callsCompletedFromDivergence() : status(m, refusals), ok ? m.callsBegunAfterKill() : "",
-                        m.runsCompleted(), m.runsAsked()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %s | %s | %s/%s |\n",
+                        m.hook(),
+                        m.process(),
+                        ok ? m.callsCompletedFromDivergence() : status(m, refusals),
+                        ok ? m.callsBegunAfterKill() : "",
+                        m.runsCompleted(),
+                        m.runsAsked()));
             }
         }
-        b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
-                + "program ns/run: the follower program's own time per run as the kernel counts it (BPF_ENABLE_STATS, one extra "
-                + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of every task, on "
-                + "fentry for every call of every filtered task: summary.json's program_stats_note says how many were the "
-                + "followed child's). published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
+        b.append(
+                "\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
+                        + "program ns/run: the follower program's own time per run as the kernel counts it (BPF_ENABLE_STATS, one extra "
+                        + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of every task, on "
+                        + "fentry for every call of every filtered task: summary.json's program_stats_note says how many were the "
+                        + "followed child's). published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
         for (int i = 0; i < refusals.size(); i++) {
-            b.append("\n[").append(i + 1).append("] ").append(refusals.get(i).replace("\n", "\n    ")).append('\n');
+            b.append("\n[")
+                    .append(i + 1)
+                    .append("] ")
+                    .append(refusals.get(i).replace("\n", "\n    "))
+                    .append('\n');
         }
         return b.toString();
     }
@@ -458,5 +655,4 @@ public final class FollowerCost {
         }
         return m.status() + " [" + (k + 1) + "]";
     }
-
 }

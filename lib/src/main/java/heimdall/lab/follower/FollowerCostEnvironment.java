@@ -20,7 +20,10 @@ record FollowerCostEnvironment(
 
     /** The options a run was given ({@link FollowerCost.Options}). */
     @JsonPropertyOrder({"runs", "warmup", "count", "cpu"})
-    record RunOptions(@JsonProperty("runs") int runs, @JsonProperty("warmup") long warmup, @JsonProperty("count") long count,
+    record RunOptions(
+            @JsonProperty("runs") int runs,
+            @JsonProperty("warmup") long warmup,
+            @JsonProperty("count") long count,
             @JsonProperty("cpu") int cpu) {
         static RunOptions of(FollowerCost.Options o) {
             return new RunOptions(o.runs(), o.warmup(), o.count(), o.cpu());

@@ -11,7 +11,9 @@ final class FollowerNative {
 
     static {
         NativeLib.load();
-        Native.register(FollowerNative.class, NativeLibrary.getInstance(NativeLib.file(LIBRARY).toString()));
+        Native.register(
+                FollowerNative.class,
+                NativeLibrary.getInstance(NativeLib.file(LIBRARY).toString()));
         if (hf_abi_version() != ABI) {
             throw new IllegalStateException(LIBRARY + " has ABI " + hf_abi_version() + ", expected " + ABI
                     + " (stale build? run mvn -pl lib package)");
@@ -26,8 +28,19 @@ final class FollowerNative {
 
     static native int hf_abi_version();
 
-    static native long hf_open(int tgid, int armNow, int hook, int[] cells, int ncells, int columns, int mainStart,
-            int threadStart, int[] sigStarts, int[] childStarts, byte[] err, int errLen);
+    static native long hf_open(
+            int tgid,
+            int armNow,
+            int hook,
+            int[] cells,
+            int ncells,
+            int columns,
+            int mainStart,
+            int threadStart,
+            int[] sigStarts,
+            int[] childStarts,
+            byte[] err,
+            int errLen);
 
     static native int hf_poll(long handle, int[] out, int max, int timeoutMs);
 

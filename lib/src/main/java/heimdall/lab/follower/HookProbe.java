@@ -55,9 +55,10 @@ public final class HookProbe {
         /** The failing step and errno, e.g. {@code "load refused: EPERM, verifier log empty"}. */
         public String outcome() {
             if (loadErrno != 0) {
-                return "load refused: " + errno(loadErrno) + (verifierLog.isBlank()
-                        ? ", verifier log empty (refused before verification)"
-                        : ", verifier log: " + firstLines(verifierLog));
+                return "load refused: " + errno(loadErrno)
+                        + (verifierLog.isBlank()
+                                ? ", verifier log empty (refused before verification)"
+                                : ", verifier log: " + firstLines(verifierLog));
             }
             if (attachErrno != 0) {
                 return "loaded, attach refused: " + errno(attachErrno);
@@ -106,20 +107,25 @@ public final class HookProbe {
     static String whyNoSeccompOnlyHook() {
         List<Result> all = probeAll();
         boolean anyUsable = all.stream().anyMatch(r -> r.point().onlyFilteredTasks() && r.usable());
-        StringBuilder b = new StringBuilder(anyUsable
-                ? "a trivial program does attach at a point only seccomp-filtered tasks reach, so it is the follower's own "
-                        + "program that was refused (above); the kernel's answers (" + System.getProperty("os.version") + "):"
-                : "no hook reached only by seccomp-filtered tasks can be attached on this kernel ("
-                        + System.getProperty("os.version") + "):");
+        StringBuilder b = new StringBuilder(
+                anyUsable
+                        ? "a trivial program does attach at a point only seccomp-filtered tasks reach, so it is the follower's own "
+                                + "program that was refused (above); the kernel's answers ("
+                                + System.getProperty("os.version") + "):"
+                        : "no hook reached only by seccomp-filtered tasks can be attached on this kernel ("
+                                + System.getProperty("os.version") + "):");
         for (Result r : all) {
             b.append("\n  ").append(r);
         }
-        boolean trampolinesRefused = all.stream().filter(r -> r.point().section().startsWith("f")
-                || r.point().section().startsWith("lsm/")).allMatch(r -> r.loadErrno() != 0);
+        boolean trampolinesRefused = all.stream()
+                .filter(r -> r.point().section().startsWith("f")
+                        || r.point().section().startsWith("lsm/"))
+                .allMatch(r -> r.loadErrno() != 0);
         if (trampolinesRefused) {
-            b.append("\nfentry, fexit and lsm programs all run through BPF trampolines, and the kernel refuses every one of "
-                    + "them at BPF_PROG_LOAD, the trivial bpf_fentry_test1 too: trampolines as such are refused, not "
-                    + "__secure_computing.");
+            b.append(
+                    "\nfentry, fexit and lsm programs all run through BPF trampolines, and the kernel refuses every one of "
+                            + "them at BPF_PROG_LOAD, the trivial bpf_fentry_test1 too: trampolines as such are refused, not "
+                            + "__secure_computing.");
         }
         if (!anyUsable) {
             b.append("\nNo LSM hook is reached only by filtered tasks, and the seccomp path has no tracepoint; the "

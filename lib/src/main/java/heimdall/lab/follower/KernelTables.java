@@ -35,8 +35,8 @@ import java.util.List;
  * @param childStarts by state: the row offset of the role a clone/clone3 call leading to that state
  *     creates ({@link ThreadRoles}), or -1 (the new thread starts at {@code threadStart})
  */
-public record KernelTables(int[] cells, int columns, int states, int mainStart, int threadStart, int[] signalStarts,
-        int[] childStarts) {
+public record KernelTables(
+        int[] cells, int columns, int states, int mainStart, int threadStart, int[] signalStarts, int[] childStarts) {
     /** Set in a cell whose destination state is terminal (must match follower.h). */
     public static final int TERMINAL_BIT = 0x4000_0000;
     /**
@@ -64,7 +64,8 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
             String r = roles.role(s);
             child[s] = r == null ? -1 : m.start(r) * t.columns();
         }
-        return new KernelTables(t.cells(), t.columns(), t.states(), t.mainStart(), t.threadStart(), t.signalStarts(), child);
+        return new KernelTables(
+                t.cells(), t.columns(), t.states(), t.mainStart(), t.threadStart(), t.signalStarts(), child);
     }
 
     /**
@@ -100,15 +101,18 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
         }
         int[] child = new int[m.states()];
         Arrays.fill(child, -1);
-        return new KernelTables(cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig, child);
+        return new KernelTables(
+                cells, columns, m.states(), m.start("main") * columns, m.unionStart() * columns, sig, child);
     }
 
     /** The cell count of {@code states} rows of {@code columns}, or a refusal when over {@link #MAX_CELLS}. */
     static long checkSize(int states, int columns) {
         long n = (long) states * columns;
         if (n > MAX_CELLS) {
-            throw new Refusal(String.format("graph larger than the follower's map limit: %,d states x %,d columns = %,d "
-                    + "cells, limit %,d cells (%,d bytes)", states, columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
+            throw new Refusal(String.format(
+                    "graph larger than the follower's map limit: %,d states x %,d columns = %,d "
+                            + "cells, limit %,d cells (%,d bytes)",
+                    states, columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
         }
         return n;
     }
@@ -119,7 +123,8 @@ public record KernelTables(int[] cells, int columns, int states, int mainStart, 
                 return s;
             }
         }
-        throw new BadInput("entry '" + entry + "' (nodes field first_of): " + name + " is not a signal of Linux x86_64");
+        throw new BadInput(
+                "entry '" + entry + "' (nodes field first_of): " + name + " is not a signal of Linux x86_64");
     }
 
     /**

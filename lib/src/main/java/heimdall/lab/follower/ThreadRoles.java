@@ -153,7 +153,11 @@ public record ThreadRoles(String[] roleOf) {
         }
         if (out.isEmpty() && nr == last) {
             for (int p : positions) {
-                int[] again = p < n ? Arrays.stream(g.again(p)).filter(s -> g.syscall(s) == nr).toArray() : new int[0];
+                int[] again = p < n
+                        ? Arrays.stream(g.again(p))
+                                .filter(s -> g.syscall(s) == nr)
+                                .toArray()
+                        : new int[0];
                 if (again.length == 0) {
                     out.add(p);
                 } else {

@@ -85,7 +85,10 @@ public final class TraceFollower {
                 if (creator != null) {
                     creator.pendingChild = -1;
                 }
-                threads.put(s.tid(), new Thread(role == null ? p.unidentifiedCursor() : p.cursor(role), role == null ? UNION : role));
+                threads.put(
+                        s.tid(),
+                        new Thread(
+                                role == null ? p.unidentifiedCursor() : p.cursor(role), role == null ? UNION : role));
                 roleOf.put(s.tid(), role == null ? UNION : role);
             } else if (e instanceof TraceEvent.Syscall c) {
                 Thread t = threads.get(c.tid());
@@ -97,8 +100,11 @@ public final class TraceFollower {
                 int before = t.cursor.state();
                 int depth = t.cursor.depth();
                 if (!t.cursor.step(c.nr())) {
-                    return new Verdict(Optional.of(new Divergence(Divergence.Kind.CALL, c.tid(), root, c.nr(), before, depth,
-                            t.calls)), roleOf, calls);
+                    return new Verdict(
+                            Optional.of(new Divergence(
+                                    Divergence.Kind.CALL, c.tid(), root, c.nr(), before, depth, t.calls)),
+                            roleOf,
+                            calls);
                 }
                 boolean popped = t.cursor.depth() < depth;
                 if (!popped && (c.nr() == ThreadRoles.CLONE || c.nr() == ThreadRoles.CLONE3)) {
@@ -116,8 +122,11 @@ public final class TraceFollower {
                 int before = t.cursor.state();
                 int depth = t.cursor.depth();
                 if (sig < 0 || !t.cursor.deliver(sig)) {
-                    return new Verdict(Optional.of(new Divergence(Divergence.Kind.SIGNAL, g.tid(), root, g.signal(), before,
-                            depth, t.calls)), roleOf, calls);
+                    return new Verdict(
+                            Optional.of(new Divergence(
+                                    Divergence.Kind.SIGNAL, g.tid(), root, g.signal(), before, depth, t.calls)),
+                            roleOf,
+                            calls);
                 }
             }
         }

@@ -24,6 +24,7 @@ public final class FixtureGraphs {
 
     /** Marker calls of the abcdf program, fixed for the whole project (the C fixture makes them too). */
     public static final int A_GETPPID = 110;
+
     public static final int B_GETUID = 102;
     public static final int C_GETGID = 104;
     public static final int D_GETEUID = 107;
@@ -52,8 +53,12 @@ public final class FixtureGraphs {
                 .site(5, F_GETEGID, "F", "main", true)
                 .site(6, WRITE, "usr1_write", "on_sigusr1", false, SIGUSR1)
                 .site(7, Graph.RT_SIGRETURN, "usr1_return", "__restore_rt", false)
-                .next(1, 2).next(2, 3).next(3, 4).next(4, 2)
-                .next(1, 5).next(4, 5)
+                .next(1, 2)
+                .next(2, 3)
+                .next(3, 4)
+                .next(4, 2)
+                .next(1, 5)
+                .next(4, 5)
                 .next(6, 7)
                 .build();
     }

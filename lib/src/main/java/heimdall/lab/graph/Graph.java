@@ -49,14 +49,16 @@ public final class Graph {
         for (int i = 0; i < n; i++) {
             Site s = sites.get(i);
             if (s.id() < 0 || s.id() > 0xFFFF_FFFFL) {
-                throw BadInput.at(nodesSource, "site", "row " + i + ": id " + s.id() + " is not an unsigned 32-bit value");
+                throw BadInput.at(
+                        nodesSource, "site", "row " + i + ": id " + s.id() + " is not an unsigned 32-bit value");
             }
             if (indexOf.put(s.id(), i) != null) {
                 throw BadInput.at(nodesSource, "site", "row " + i + ": site " + s.id() + " appears twice");
             }
             if (s.syscall() < 0 || s.syscall() >= SYSCALL_LIMIT) {
                 throw new Refusal(nodesSource + ": site " + s.id() + " (" + s.name() + " in " + s.function()
-                        + ") calls unknown syscall " + s.syscall() + " (x86_64 numbers are 0.." + (SYSCALL_LIMIT - 1) + ")");
+                        + ") calls unknown syscall " + s.syscall() + " (x86_64 numbers are 0.." + (SYSCALL_LIMIT - 1)
+                        + ")");
             }
             syscalls[i] = s.syscall();
             terminal[i] = s.terminal();
@@ -76,7 +78,10 @@ public final class Graph {
         entries = List.copyOf(firstLists.keySet());
         firsts = new int[entries.size()][];
         for (int e = 0; e < entries.size(); e++) {
-            firsts[e] = firstLists.get(entries.get(e)).stream().mapToInt(Integer::intValue).sorted().toArray();
+            firsts[e] = firstLists.get(entries.get(e)).stream()
+                    .mapToInt(Integer::intValue)
+                    .sorted()
+                    .toArray();
         }
         List<TreeSet<Integer>> nx = new ArrayList<>(n);
         List<TreeSet<Integer>> ag = new ArrayList<>(n);

@@ -1,9 +1,9 @@
 package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.HostileFiles;
 import heimdall.lab.Refusal;
 import heimdall.lab.arrow.ArrowInput;
-import heimdall.lab.HostileFiles;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +45,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Errors: a pin mismatch, a file Arrow cannot read, a missing or wrongly typed column, a null in a
  * column that may not hold one, text that is not UTF-8, a bad edge kind, a nodes file with no sites,
  * an entry other than {@code main}, {@code thread:<creator>} or {@code signal:<NAME>} of a signal a
- * handler can catch: {@link BadInput} naming the file, the column and the reason. Sites with a null syscall: a {@link Refusal} naming them and how many there are; the graph
+ * handler can catch: {@link BadInput} naming the file, the column and the reason. Sites with a null syscall: a {@link
+ * Refusal} naming them and how many there are; the graph
  * is never imported with those sites dropped or allowed.
  */
 public final class GraphFiles {
@@ -64,8 +65,8 @@ public final class GraphFiles {
      * @param pinned whether both files were listed in the {@code SHA256SUMS} beside them (and matched)
      * @param nanos wall time of the import (read, digest, pin check, validation)
      */
-    public record Imported(Graph graph, Path nodes, Path edges, String nodesSha256, String edgesSha256, boolean pinned,
-            long nanos) {}
+    public record Imported(
+            Graph graph, Path nodes, Path edges, String nodesSha256, String edgesSha256, boolean pinned, long nanos) {}
 
     /**
      * Imports a pair, checking each file against the {@code SHA256SUMS} beside it when that file lists
@@ -114,14 +115,20 @@ public final class GraphFiles {
         Optional<String> pin = pins.flatMap(p -> p.pinFor(file));
         if (pin.isEmpty()) {
             if (required) {
-                throw BadInput.at(file, "sha256", "no pin for this file in "
-                        + file.toAbsolutePath().getParent().resolve(Pins.FILE_NAME) + " (its digest is " + sha
-                        + "); unpinned graphs are imported only when asked (--unpinned)");
+                throw BadInput.at(
+                        file,
+                        "sha256",
+                        "no pin for this file in "
+                                + file.toAbsolutePath().getParent().resolve(Pins.FILE_NAME) + " (its digest is " + sha
+                                + "); unpinned graphs are imported only when asked (--unpinned)");
             }
             return false;
         }
         if (!pin.get().equals(sha)) {
-            throw BadInput.at(file, "sha256", "pinned " + pin.get() + " in " + pins.get().source() + " but the file's digest is " + sha);
+            throw BadInput.at(
+                    file,
+                    "sha256",
+                    "pinned " + pin.get() + " in " + pins.get().source() + " but the file's digest is " + sha);
         }
         return true;
     }
@@ -135,7 +142,9 @@ public final class GraphFiles {
                 new Field("syscall", FieldType.nullable(INT32), null),
                 new Field("name", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
                 new Field("function", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
-                new Field("first_of", FieldType.notNullable(ArrowType.List.INSTANCE),
+                new Field(
+                        "first_of",
+                        FieldType.notNullable(ArrowType.List.INSTANCE),
                         List.of(new Field("item", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null))),
                 new Field("terminal", FieldType.notNullable(ArrowType.Bool.INSTANCE), null)));
     }
@@ -160,8 +169,8 @@ public final class GraphFiles {
      * Reads a graph file's batches through {@link ArrowInput} (blocks, row counts and buffers checked
      * against the file before Arrow allocates); {@code columns} checks the schema before any batch.
      */
-    private static void readFile(Path file, byte[] bytes, java.util.function.Consumer<ArrowInput> columns,
-            BatchReader each) {
+    private static void readFile(
+            Path file, byte[] bytes, java.util.function.Consumer<ArrowInput> columns, BatchReader each) {
         try (ArrowInput in = ArrowInput.of(file, bytes, memoryFor(bytes.length))) {
             columns.accept(in);
             while (in.next()) {
@@ -185,7 +194,10 @@ public final class GraphFiles {
     /** A utf8 cell as text; bytes that are not UTF-8 are bad input, never replaced. */
     private static String text(Path file, String column, int row, byte[] bytes) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw BadInput.at(file, column, "row " + row + ": not UTF-8 text");
         }
@@ -207,11 +219,16 @@ public final class GraphFiles {
                     return e;
                 }
             }
-            throw BadInput.at(file, "first_of", "row " + row + ": '" + e + "' names no signal a handler can catch"
-                    + " (signal:SIGUSR1, signal:SIGRTMIN+3, ...)");
+            throw BadInput.at(
+                    file,
+                    "first_of",
+                    "row " + row + ": '" + e + "' names no signal a handler can catch"
+                            + " (signal:SIGUSR1, signal:SIGRTMIN+3, ...)");
         }
-        throw BadInput.at(file, "first_of", "row " + row + ": entry '" + e + "' is none of main, thread:<creator>,"
-                + " signal:<NAME>");
+        throw BadInput.at(
+                file,
+                "first_of",
+                "row " + row + ": entry '" + e + "' is none of main, thread:<creator>," + " signal:<NAME>");
     }
 
     /** Reads a nodes file (no pin check); see the class comment for the errors. */
@@ -223,66 +240,78 @@ public final class GraphFiles {
         List<Site> sites = new ArrayList<>();
         List<String> unmapped = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, bytes, in -> {
-            in.require("site", UINT32, UInt4Vector.class);
-            in.require("syscall", INT32, IntVector.class);
-            in.require("name", ArrowType.Utf8.INSTANCE, VarCharVector.class);
-            in.require("function", ArrowType.Utf8.INSTANCE, VarCharVector.class);
-            ListVector list = in.require("first_of", ArrowType.List.INSTANCE, ListVector.class);
-            in.require("terminal", ArrowType.Bool.INSTANCE, BitVector.class);
-            if (!(list.getDataVector() instanceof VarCharVector)) {
-                throw BadInput.at(file, "first_of", "items have type " + list.getDataVector().getField().getType()
-                        + ", expected utf8");
-            }
-        }, (root, rows) -> {
-            UInt4Vector site = (UInt4Vector) root.getVector("site");
-            IntVector syscall = (IntVector) root.getVector("syscall");
-            VarCharVector name = (VarCharVector) root.getVector("name");
-            VarCharVector function = (VarCharVector) root.getVector("function");
-            ListVector firstOf = (ListVector) root.getVector("first_of");
-            BitVector terminal = (BitVector) root.getVector("terminal");
-            VarCharVector items = (VarCharVector) firstOf.getDataVector();
-            for (int r = 0; r < rows; r++) {
-                int row = rowBase[0] + r;
-                noNull(site, file, r, row);
-                noNull(name, file, r, row);
-                noNull(function, file, r, row);
-                noNull(terminal, file, r, row);
-                long id = UInt4Vector.getNoOverflow(site.getDataBuffer(), r);
-                String nm = text(file, "name", row, name.get(r));
-                String fn = text(file, "function", row, function.get(r));
-                List<String> entries = new ArrayList<>();
-                if (!firstOf.isNull(r)) {
-                    int from = firstOf.getElementStartIndex(r);
-                    int to = firstOf.getElementEndIndex(r);
-                    if (from < 0 || to < from || to > items.getValueCount()) {
-                        throw BadInput.at(file, "first_of", "row " + row + ": its entries " + from + ".." + to
-                                + " lie outside the list's " + items.getValueCount() + " items");
+        readFile(
+                file,
+                bytes,
+                in -> {
+                    in.require("site", UINT32, UInt4Vector.class);
+                    in.require("syscall", INT32, IntVector.class);
+                    in.require("name", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+                    in.require("function", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+                    ListVector list = in.require("first_of", ArrowType.List.INSTANCE, ListVector.class);
+                    in.require("terminal", ArrowType.Bool.INSTANCE, BitVector.class);
+                    if (!(list.getDataVector() instanceof VarCharVector)) {
+                        throw BadInput.at(
+                                file,
+                                "first_of",
+                                "items have type "
+                                        + list.getDataVector().getField().getType() + ", expected utf8");
                     }
-                    for (int k = from; k < to; k++) {
-                        if (items.isNull(k)) {
-                            throw BadInput.at(file, "first_of", "row " + row + ": null entry name");
+                },
+                (root, rows) -> {
+                    UInt4Vector site = (UInt4Vector) root.getVector("site");
+                    IntVector syscall = (IntVector) root.getVector("syscall");
+                    VarCharVector name = (VarCharVector) root.getVector("name");
+                    VarCharVector function = (VarCharVector) root.getVector("function");
+                    ListVector firstOf = (ListVector) root.getVector("first_of");
+                    BitVector terminal = (BitVector) root.getVector("terminal");
+                    VarCharVector items = (VarCharVector) firstOf.getDataVector();
+                    for (int r = 0; r < rows; r++) {
+                        int row = rowBase[0] + r;
+                        noNull(site, file, r, row);
+                        noNull(name, file, r, row);
+                        noNull(function, file, r, row);
+                        noNull(terminal, file, r, row);
+                        long id = UInt4Vector.getNoOverflow(site.getDataBuffer(), r);
+                        String nm = text(file, "name", row, name.get(r));
+                        String fn = text(file, "function", row, function.get(r));
+                        List<String> entries = new ArrayList<>();
+                        if (!firstOf.isNull(r)) {
+                            int from = firstOf.getElementStartIndex(r);
+                            int to = firstOf.getElementEndIndex(r);
+                            if (from < 0 || to < from || to > items.getValueCount()) {
+                                throw BadInput.at(
+                                        file,
+                                        "first_of",
+                                        "row " + row + ": its entries " + from + ".." + to + " lie outside the list's "
+                                                + items.getValueCount() + " items");
+                            }
+                            for (int k = from; k < to; k++) {
+                                if (items.isNull(k)) {
+                                    throw BadInput.at(file, "first_of", "row " + row + ": null entry name");
+                                }
+                                entries.add(entryName(file, row, text(file, "first_of", row, items.get(k))));
+                            }
                         }
-                        entries.add(entryName(file, row, text(file, "first_of", row, items.get(k))));
+                        if (syscall.isNull(r)) {
+                            unmapped.add("site " + id + " (" + nm + " in " + fn + ")");
+                            continue;
+                        }
+                        sites.add(new Site(id, syscall.get(r), nm, fn, entries, terminal.get(r) == 1));
                     }
-                }
-                if (syscall.isNull(r)) {
-                    unmapped.add("site " + id + " (" + nm + " in " + fn + ")");
-                    continue;
-                }
-                sites.add(new Site(id, syscall.get(r), nm, fn, entries, terminal.get(r) == 1));
-            }
-            rowBase[0] += rows;
-        });
+                    rowBase[0] += rows;
+                });
         if (sites.isEmpty() && unmapped.isEmpty()) {
-            throw BadInput.at(file, "site",
-                    "no sites: a projection without sites allows no call (is this the graph meant?)");
+            throw BadInput.at(
+                    file, "site", "no sites: a projection without sites allows no call (is this the graph meant?)");
         }
         if (!unmapped.isEmpty()) {
             throw new Refusal(file + ": " + unmapped.size() + " of " + (sites.size() + unmapped.size())
                     + " sites are unmapped functions (null syscall), first " + unmapped.get(0)
-                    + (unmapped.size() > 1 ? "; also " + String.join(", ", unmapped.subList(1, Math.min(5, unmapped.size())))
-                            + (unmapped.size() > 5 ? ", ..." : "") : "")
+                    + (unmapped.size() > 1
+                            ? "; also " + String.join(", ", unmapped.subList(1, Math.min(5, unmapped.size())))
+                                    + (unmapped.size() > 5 ? ", ..." : "")
+                            : "")
                     + "; the projection must resolve them before it can be followed");
         }
         return sites;
@@ -296,29 +325,35 @@ public final class GraphFiles {
     private static List<Edge> readEdges(Path file, byte[] bytes) {
         List<Edge> edges = new ArrayList<>();
         int[] rowBase = {0};
-        readFile(file, bytes, in -> {
-            in.require("src", UINT32, UInt4Vector.class);
-            in.require("dst", UINT32, UInt4Vector.class);
-            in.require("kind", ArrowType.Utf8.INSTANCE, VarCharVector.class);
-        }, (root, rows) -> {
-            UInt4Vector src = (UInt4Vector) root.getVector("src");
-            UInt4Vector dst = (UInt4Vector) root.getVector("dst");
-            VarCharVector kind = (VarCharVector) root.getVector("kind");
-            for (int r = 0; r < rows; r++) {
-                int row = rowBase[0] + r;
-                noNull(src, file, r, row);
-                noNull(dst, file, r, row);
-                noNull(kind, file, r, row);
-                String k = text(file, "kind", row, kind.get(r));
-                EdgeKind ek = EdgeKind.parse(k);
-                if (ek == null) {
-                    throw BadInput.at(file, "kind", "row " + row + ": '" + k + "' is neither next nor again");
-                }
-                edges.add(new Edge(UInt4Vector.getNoOverflow(src.getDataBuffer(), r),
-                        UInt4Vector.getNoOverflow(dst.getDataBuffer(), r), ek));
-            }
-            rowBase[0] += rows;
-        });
+        readFile(
+                file,
+                bytes,
+                in -> {
+                    in.require("src", UINT32, UInt4Vector.class);
+                    in.require("dst", UINT32, UInt4Vector.class);
+                    in.require("kind", ArrowType.Utf8.INSTANCE, VarCharVector.class);
+                },
+                (root, rows) -> {
+                    UInt4Vector src = (UInt4Vector) root.getVector("src");
+                    UInt4Vector dst = (UInt4Vector) root.getVector("dst");
+                    VarCharVector kind = (VarCharVector) root.getVector("kind");
+                    for (int r = 0; r < rows; r++) {
+                        int row = rowBase[0] + r;
+                        noNull(src, file, r, row);
+                        noNull(dst, file, r, row);
+                        noNull(kind, file, r, row);
+                        String k = text(file, "kind", row, kind.get(r));
+                        EdgeKind ek = EdgeKind.parse(k);
+                        if (ek == null) {
+                            throw BadInput.at(file, "kind", "row " + row + ": '" + k + "' is neither next nor again");
+                        }
+                        edges.add(new Edge(
+                                UInt4Vector.getNoOverflow(src.getDataBuffer(), r),
+                                UInt4Vector.getNoOverflow(dst.getDataBuffer(), r),
+                                ek));
+                    }
+                    rowBase[0] += rows;
+                });
         return edges;
     }
 

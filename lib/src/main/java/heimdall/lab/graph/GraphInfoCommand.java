@@ -32,8 +32,8 @@ public final class GraphInfoCommand implements Command {
         this.out = out;
     }
 
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--json", "--coalesce", "--unpinned"),
-            Set.of("--max-transitions", "--max-frames", "--bytes"));
+    private static final CommandOptions OPTIONS = CommandOptions.of(
+            Set.of("--json", "--coalesce", "--unpinned"), Set.of("--max-transitions", "--max-frames", "--bytes"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -79,12 +79,15 @@ public final class GraphInfoCommand implements Command {
         Path nodes = Path.of(args.positional(0, "NODES (a .exec.nodes.arrow file)"));
         Path edges = Path.of(args.positional(1, "EDGES (a .exec.edges.arrow file)"));
         CompileBudget budget = CompileBudget.defaults()
-                .withMaxTransitions(args.longValue("--max-transitions", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE))
+                .withMaxTransitions(
+                        args.longValue("--max-transitions", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE))
                 .withMaxFrames(args.longValue("--max-frames", CompileBudget.DEFAULT_MAX_FRAMES, 1, Long.MAX_VALUE));
-        PreparedGraph.Options options = PreparedGraph.Options.defaults().withLayouts(Layout.SEED)
+        PreparedGraph.Options options = PreparedGraph.Options.defaults()
+                .withLayouts(Layout.SEED)
                 .withCoalesce(args.flag("--coalesce"))
                 .withBudget(budget)
-                .withLimit(args.longValue("--bytes", PreparedGraph.Options.defaults().limitBytes(), 0, Long.MAX_VALUE));
+                .withLimit(args.longValue(
+                        "--bytes", PreparedGraph.Options.defaults().limitBytes(), 0, Long.MAX_VALUE));
 
         // The first import in a JVM also pays for loading and initializing Arrow (about 2 s here);
         // import_ms is the second, warm import of the same files, and the first is reported beside it.
@@ -95,7 +98,9 @@ public final class GraphInfoCommand implements Command {
         Map<String, Object> r = report(imported, p, options);
         r.put("import_first_ms", ms(cold.nanos()));
         if (args.flag("--json")) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            out.println(new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(r));
         } else {
             printText(r, p);
         }
@@ -129,7 +134,9 @@ public final class GraphInfoCommand implements Command {
         r.put("entries", g.entries());
         r.put("thread_entries", g.threadEntries().size());
         r.put("signal_entries", g.signalEntries().size());
-        r.put("coalesced_sites", p.coalesced().map(c -> (Object) c.graph().siteCount()).orElse(null));
+        r.put(
+                "coalesced_sites",
+                p.coalesced().map(c -> (Object) c.graph().siteCount()).orElse(null));
         r.put("states", p.machine().states());
         r.put("transitions", p.machine().transitions());
         r.put("minimized_states", p.minimized().states());
@@ -145,9 +152,13 @@ public final class GraphInfoCommand implements Command {
             prep.put(l.wire(), ms(p.timings().prepareNanos().get(l)));
         }
         r.put("payload_bytes", payload);
-        p.layouts().values().stream().filter(l -> l instanceof DfaWords).findFirst()
+        p.layouts().values().stream()
+                .filter(l -> l instanceof DfaWords)
+                .findFirst()
                 .ifPresent(l -> r.put("columns", ((DfaWords) l).columns()));
-        p.layouts().values().stream().filter(l -> l instanceof DfaCompact).findFirst()
+        p.layouts().values().stream()
+                .filter(l -> l instanceof DfaCompact)
+                .findFirst()
                 .ifPresent(l -> r.put("compact_classes", ((DfaCompact) l).classes()));
         Map<String, String> refused = new LinkedHashMap<>();
         p.refusals().forEach((l, why) -> refused.put(l.wire(), why));
@@ -165,15 +176,26 @@ public final class GraphInfoCommand implements Command {
     private void printText(Map<String, Object> r, PreparedGraph p) {
         out.printf("graph %s%n", r.get("program"));
         out.printf("  files        %s%n               %s%n", r.get("nodes"), r.get("edges"));
-        out.printf("  pins         %s%n", Boolean.TRUE.equals(r.get("pinned")) ? "verified against SHA256SUMS"
-                : "NOT pinned (--unpinned): nodes sha256 " + r.get("nodes_sha256") + ", edges sha256 " + r.get("edges_sha256"));
-        out.printf("  sites        %d (%d edges)%s%n", r.get("sites"), r.get("edge_count"),
+        out.printf(
+                "  pins         %s%n",
+                Boolean.TRUE.equals(r.get("pinned"))
+                        ? "verified against SHA256SUMS"
+                        : "NOT pinned (--unpinned): nodes sha256 " + r.get("nodes_sha256") + ", edges sha256 "
+                                + r.get("edges_sha256"));
+        out.printf(
+                "  sites        %d (%d edges)%s%n",
+                r.get("sites"),
+                r.get("edge_count"),
                 r.get("coalesced_sites") == null ? "" : ", " + r.get("coalesced_sites") + " after coalescing");
-        out.printf("  entries      %s (%d thread, %d signal)%n", String.join(", ", (List<String>) r.get("entries")),
-                r.get("thread_entries"), r.get("signal_entries"));
+        out.printf(
+                "  entries      %s (%d thread, %d signal)%n",
+                String.join(", ", (List<String>) r.get("entries")), r.get("thread_entries"), r.get("signal_entries"));
         out.printf("  states       %,d (%,d transitions)%n", r.get("states"), r.get("transitions"));
-        out.printf("  minimized    %,d states (%,d transitions)%n", r.get("minimized_states"), r.get("minimized_transitions"));
-        out.printf("  columns      %s raw syscall numbers per row, %s column classes in dfa-compact%n",
+        out.printf(
+                "  minimized    %,d states (%,d transitions)%n",
+                r.get("minimized_states"), r.get("minimized_transitions"));
+        out.printf(
+                "  columns      %s raw syscall numbers per row, %s column classes in dfa-compact%n",
                 r.getOrDefault("columns", "-"), r.getOrDefault("compact_classes", "-"));
         out.printf("  %s%n", r.get("auto"));
         out.println("  payload_bytes");
@@ -181,12 +203,17 @@ public final class GraphInfoCommand implements Command {
         Map<String, Object> prep = (Map<String, Object>) r.get("prepare_ms");
         Map<String, String> refused = (Map<String, String>) r.get("refused");
         for (Map.Entry<String, Object> e : payload.entrySet()) {
-            String v = refused.containsKey(e.getKey()) ? "refused: " + refused.get(e.getKey())
+            String v = refused.containsKey(e.getKey())
+                    ? "refused: " + refused.get(e.getKey())
                     : e.getValue() == null ? "unmeasured" : String.format("%,d", (Long) e.getValue());
             out.printf("    %-16s %-16s prepared in %.3f ms%n", e.getKey(), v, (Double) prep.get(e.getKey()));
         }
-        out.printf("  times        import %.3f ms (first in this JVM %.3f ms), %scompile %.3f ms, minimize %.3f ms%n", r.get("import_ms"), r.get("import_first_ms"),
+        out.printf(
+                "  times        import %.3f ms (first in this JVM %.3f ms), %scompile %.3f ms, minimize %.3f ms%n",
+                r.get("import_ms"),
+                r.get("import_first_ms"),
                 p.coalesced().isPresent() ? String.format("coalesce %.3f ms, ", (Double) r.get("coalesce_ms")) : "",
-                r.get("compile_ms"), r.get("minimize_ms"));
+                r.get("compile_ms"),
+                r.get("minimize_ms"));
     }
 }

@@ -1,8 +1,8 @@
 package heimdall.lab.graph;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.Io;
 import heimdall.lab.HostileFiles;
+import heimdall.lab.Io;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,7 +58,10 @@ public final class Pins {
     static Pins parse(Path file, byte[] bytes) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw BadInput.at(file, "file", "not UTF-8 text (a pin file lists '<sha256 hex>  <file name>' lines)");
         }
@@ -77,8 +80,10 @@ public final class Pins {
             String name = key(file, no, parts[1].startsWith("*") ? parts[1].substring(1) : parts[1]);
             Integer first = lineOf.putIfAbsent(name, no);
             if (first != null) {
-                throw BadInput.at(file, "line " + no, "'" + name + "' is pinned twice (also on line " + first
-                        + "); a file has one pin");
+                throw BadInput.at(
+                        file,
+                        "line " + no,
+                        "'" + name + "' is pinned twice (also on line " + first + "); a file has one pin");
             }
             pins.put(name, parts[0].toLowerCase(Locale.ROOT));
         }
@@ -146,7 +151,8 @@ public final class Pins {
         }
         String actual = sha256(file);
         if (!actual.equals(pin.get())) {
-            throw BadInput.at(file, "sha256", "pinned " + pin.get() + " in " + source + " but the file's digest is " + actual);
+            throw BadInput.at(
+                    file, "sha256", "pinned " + pin.get() + " in " + source + " but the file's digest is " + actual);
         }
         return Optional.of(actual);
     }
@@ -192,7 +198,8 @@ public final class Pins {
     public static void rewrite(Path dir, List<Path> files) throws IOException {
         Path sums = dir.resolve(FILE_NAME);
         Map<String, String> lines = new TreeMap<>();
-        HostileFiles.readIfExists(sums, MAX_BYTES).map(bytes -> parse(sums, bytes))
+        HostileFiles.readIfExists(sums, MAX_BYTES)
+                .map(bytes -> parse(sums, bytes))
                 .ifPresent(p -> p.byName.forEach((name, sha) -> lines.put(name, sha + "  " + name)));
         for (Path p : files) {
             lines.put(p.getFileName().toString(), line(p));

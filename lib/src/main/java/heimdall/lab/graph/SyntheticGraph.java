@@ -24,9 +24,12 @@ import java.util.SplittableRandom;
 public record SyntheticGraph(Graph graph, int workSites, int hotSites, long seed) {
     /** The alternating connector calls: {@code sendto} and {@code recvfrom}. */
     public static final int X = 44;
+
     public static final int Y = 45;
     /** Work site syscalls. */
-    static final int[] POOL = {0, 1, 3, 4, 5, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 24, 28, 32, 35, 39, 72, 96, 186};
+    static final int[] POOL = {0, 1, 3, 4, 5, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 24, 28, 32, 35, 39, 72, 96, 186
+    };
+
     public static final int WORK_SUCCESSORS = 3;
     public static final int HOT_LIMIT = 16;
     public static final String MAIN = "main";

@@ -34,13 +34,24 @@ public final class Traces {
      *     entry is walked after each reset)
      * @param avoid site indices the walk never enters (e.g. a synthetic graph's cold connector calls)
      */
-    public record Spec(String entry, int length, long seed, double invalidRate, double signalRate,
-            double repeatRate, int maxDepth, IntPredicate avoid) {
+    public record Spec(
+            String entry,
+            int length,
+            long seed,
+            double invalidRate,
+            double signalRate,
+            double repeatRate,
+            int maxDepth,
+            IntPredicate avoid) {
         public Spec {
-            if (length < 0 || invalidRate < 0 || signalRate < 0 || repeatRate < 0
-                    || invalidRate + signalRate + repeatRate > 1 || maxDepth < 0) {
-                throw new BadInput("trace spec: length " + length + ", rates " + invalidRate + "/" + signalRate
-                        + "/" + repeatRate + " (must be >= 0 and sum to at most 1), depth " + maxDepth);
+            if (length < 0
+                    || invalidRate < 0
+                    || signalRate < 0
+                    || repeatRate < 0
+                    || invalidRate + signalRate + repeatRate > 1
+                    || maxDepth < 0) {
+                throw new BadInput("trace spec: length " + length + ", rates " + invalidRate + "/" + signalRate + "/"
+                        + repeatRate + " (must be >= 0 and sum to at most 1), depth " + maxDepth);
             }
         }
 
@@ -95,7 +106,8 @@ public final class Traces {
             if (spec.entry() != null) {
                 int e = g.entryIndex(spec.entry());
                 if (e < 0 || g.isSignalEntry(e)) {
-                    throw new BadInput("trace entry '" + spec.entry() + "': not a thread entry of " + g.threadEntries());
+                    throw new BadInput(
+                            "trace entry '" + spec.entry() + "': not a thread entry of " + g.threadEntries());
                 }
                 fixedEntry = new int[] {e};
             } else {
@@ -134,7 +146,9 @@ public final class Traces {
                     continue;
                 }
                 if (r < spec.repeatRate() && site >= 0 && !hasNextLabelled(site, g.syscall(site))) {
-                    int[] again = Arrays.stream(g.again(site)).filter(t -> g.syscall(t) == g.syscall(site)).toArray();
+                    int[] again = Arrays.stream(g.again(site))
+                            .filter(t -> g.syscall(t) == g.syscall(site))
+                            .toArray();
                     emit(g.syscall(site));
                     if (again.length > 0) {
                         top[1] = again[rng.nextInt(again.length)];

@@ -46,7 +46,8 @@ public final class LoadGenerator implements AutoCloseable {
      * @param busyNs time spent busy
      * @param elapsedNs time from its start to its end
      */
-    public record WorkerReport(Worker worker, int tid, int cpuGranted, int niceGranted, long loops, long busyNs, long elapsedNs) {
+    public record WorkerReport(
+            Worker worker, int tid, int cpuGranted, int niceGranted, long loops, long busyNs, long elapsedNs) {
         /** The busy fraction achieved. */
         public double dutyCycle() {
             return elapsedNs == 0 ? 0 : (double) busyNs / elapsedNs;
@@ -158,7 +159,8 @@ public final class LoadGenerator implements AutoCloseable {
             }
         }
         List<WorkerReport> reports = runners.stream()
-                .map(r -> new WorkerReport(r.worker, r.tid, r.cpuGranted, r.niceGranted, r.loops, r.busyNs, r.elapsedNs))
+                .map(r ->
+                        new WorkerReport(r.worker, r.tid, r.cpuGranted, r.niceGranted, r.loops, r.busyNs, r.elapsedNs))
                 .toList();
         report = new Report(reports, System.nanoTime() - startedNs);
         return report;
@@ -199,7 +201,8 @@ public final class LoadGenerator implements AutoCloseable {
                 if (worker.cpu() >= 0) {
                     cpuGranted = Cpus.pinCurrentThread(worker.cpu());
                 }
-                if (worker.nice() != 0 && ThreadControl.setpriority(ThreadControl.PRIO_PROCESS, tid, worker.nice()) != 0) {
+                if (worker.nice() != 0
+                        && ThreadControl.setpriority(ThreadControl.PRIO_PROCESS, tid, worker.nice()) != 0) {
                     throw new IllegalStateException("setpriority(" + worker.nice() + ") failed");
                 }
                 niceGranted = niceOf(tid);

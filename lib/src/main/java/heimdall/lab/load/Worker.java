@@ -31,7 +31,8 @@ public record Worker(Kind kind, int cpu, int nice, double intensity) {
             throw BadInput.at("load worker", "kind", "missing");
         }
         if (cpu < -1 || (cpu >= 0 && !Cpus.allowed().contains(cpu))) {
-            throw BadInput.at("load worker", "cpu", "CPU " + cpu + " is not one this process may use " + Cpus.allowed());
+            throw BadInput.at(
+                    "load worker", "cpu", "CPU " + cpu + " is not one this process may use " + Cpus.allowed());
         }
         if (nice < -20 || nice > 19) {
             throw BadInput.at("load worker", "nice", nice + " is not in -20..19");
@@ -68,7 +69,10 @@ public record Worker(Kind kind, int cpu, int nice, double intensity) {
 
     /** Parses a comma-separated list of {@link #parse} forms. */
     public static List<Worker> parseList(String text) {
-        return java.util.Arrays.stream(text.split(",")).filter(s -> !s.isBlank()).map(Worker::parse).toList();
+        return java.util.Arrays.stream(text.split(","))
+                .filter(s -> !s.isBlank())
+                .map(Worker::parse)
+                .toList();
     }
 
     /** One spinning and one syscall-making thread on every allowed CPU, at {@code nice}, full intensity. */

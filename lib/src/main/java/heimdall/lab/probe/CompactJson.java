@@ -21,7 +21,9 @@ final class CompactJson {
         Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
-            sb.append("  ").append(compact(JSON.getNodeFactory().textNode(f.getKey()))).append(": ");
+            sb.append("  ")
+                    .append(compact(JSON.getNodeFactory().textNode(f.getKey())))
+                    .append(": ");
             JsonNode v = f.getValue();
             if (v.isArray() && v.size() > 0 && v.get(0).isContainerNode()) {
                 sb.append("[\n");

@@ -16,6 +16,7 @@ import java.util.List;
 public final class FixtureProfiles {
     /** Loop count of the probed abcdf runs (the fixture's default). */
     public static final String ABCDF_LOOPS = "3";
+
     public static final String WASM_HOST_SCRIPT = "fixtures/programs/wasm-host/host.js";
 
     /**
@@ -33,9 +34,13 @@ public final class FixtureProfiles {
     public static List<Fixture> fixtures(Path home) {
         Path host = home.resolve(WASM_HOST_SCRIPT);
         return List.of(
-                new Fixture("abcdf", List.of(NativeExecutables.abcdf().toString(), ABCDF_LOOPS),
+                new Fixture(
+                        "abcdf",
+                        List.of(NativeExecutables.abcdf().toString(), ABCDF_LOOPS),
                         List.of("abcdf", ABCDF_LOOPS)),
-                new Fixture("heimdall-wasm-host", List.of(node().toString(), host.toString()),
+                new Fixture(
+                        "heimdall-wasm-host",
+                        List.of(node().toString(), host.toString()),
                         List.of("node", WASM_HOST_SCRIPT)));
     }
 
@@ -64,14 +69,17 @@ public final class FixtureProfiles {
             Tracer.Run run = r.runs().get(i);
             if (run.status() != 0) {
                 throw new Refusal(f.name() + ": probe run " + (i + 1) + " exited with status " + run.status()
-                        + "; a profile of a failing run would be wrong. stderr: " + run.stderr().strip());
+                        + "; a profile of a failing run would be wrong. stderr: "
+                        + run.stderr().strip());
             }
         }
         Path dir = folder(home, f.name());
         Files.createDirectories(dir);
         ObservationsJson.write(r.observations(), dir.resolve("observations.json"));
-        SafeFiles.replace(dir.resolve("x86_64-glibc.json"),
-                ProfileGen.generate(r.observations(), dir.resolve("observations.json").toString()));
+        SafeFiles.replace(
+                dir.resolve("x86_64-glibc.json"),
+                ProfileGen.generate(
+                        r.observations(), dir.resolve("observations.json").toString()));
         return r.observations();
     }
 }

@@ -31,6 +31,7 @@ import java.util.Optional;
 public final class ObservationsJson {
     /** The value of the {@code format} field this class writes and accepts. */
     public static final String FORMAT = "heimdall-lab observations 1";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper READER = heimdall.lab.JsonInput.strict(new ObjectMapper());
 
@@ -130,14 +131,16 @@ public final class ObservationsJson {
                 int j = 0;
                 for (JsonNode t : a.path("values")) {
                     if (!t.isArray() || t.size() != idx.size()) {
-                        throw BadInput.at(where, at + ".args.values[" + j + "]",
-                                "a tuple of " + idx.size() + " values expected");
+                        throw BadInput.at(
+                                where, at + ".args.values[" + j + "]", "a tuple of " + idx.size() + " values expected");
                     }
                     List<Long> tuple = new ArrayList<>();
                     for (JsonNode v : t) {
-                        if (!v.isIntegralNumber() || v.isBigInteger() && v.bigIntegerValue().bitLength() > 64
+                        if (!v.isIntegralNumber()
+                                || v.isBigInteger() && v.bigIntegerValue().bitLength() > 64
                                 || v.isBigInteger() && v.bigIntegerValue().signum() < 0) {
-                            throw BadInput.at(where, at + ".args.values[" + j + "]", "unsigned 64-bit integers expected");
+                            throw BadInput.at(
+                                    where, at + ".args.values[" + j + "]", "unsigned 64-bit integers expected");
                         }
                         tuple.add(v.isBigInteger() ? v.bigIntegerValue().longValue() : v.asLong());
                     }

@@ -28,7 +28,8 @@ public final class Probe {
      *
      * @param recorded the command as it should appear in the observations
      */
-    public Result probe(List<String> command, int runs, List<String> recorded) throws IOException, InterruptedException {
+    public Result probe(List<String> command, int runs, List<String> recorded)
+            throws IOException, InterruptedException {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be at least 1");
         }
@@ -36,8 +37,13 @@ public final class Probe {
         for (int i = 0; i < runs; i++) {
             done.add(tracer.run(command));
         }
-        return new Result(aggregate(done.stream().map(Tracer.Run::events).toList(),
-                done.stream().map(Tracer.Run::status).toList(), recorded, names), done);
+        return new Result(
+                aggregate(
+                        done.stream().map(Tracer.Run::events).toList(),
+                        done.stream().map(Tracer.Run::status).toList(),
+                        recorded,
+                        names),
+                done);
     }
 
     /** The observations with the runs they came from (statuses, captured output). */
@@ -47,8 +53,8 @@ public final class Probe {
      * Aggregates traced runs: per syscall number, the count in each run and, for the calls in
      * {@link ArgumentSensitive#TABLE}, the distinct tuples of the listed arguments over all runs.
      */
-    public static Observations aggregate(List<List<TraceEvent>> runs, List<Integer> statuses, List<String> command,
-            SyscallNames names) {
+    public static Observations aggregate(
+            List<List<TraceEvent>> runs, List<Integer> statuses, List<String> command, SyscallNames names) {
         Map<Integer, long[]> counts = new TreeMap<>();
         Map<Integer, TreeSet<List<Long>>> tuples = new TreeMap<>();
         for (int r = 0; r < runs.size(); r++) {
@@ -63,7 +69,8 @@ public final class Probe {
                     for (int index : rule.get().indices()) {
                         tuple.add(s.arg(index));
                     }
-                    tuples.computeIfAbsent(s.nr(), k -> new TreeSet<>(UNSIGNED_TUPLES)).add(List.copyOf(tuple));
+                    tuples.computeIfAbsent(s.nr(), k -> new TreeSet<>(UNSIGNED_TUPLES))
+                            .add(List.copyOf(tuple));
                 }
             }
         }
@@ -74,8 +81,9 @@ public final class Probe {
             for (long n : c.getValue()) {
                 perRun.add(n);
             }
-            Optional<Observations.Args> args = ArgumentSensitive.of(name).map(rule ->
-                    new Observations.Args(rule.indices(), rule.names(), new ArrayList<>(tuples.get(c.getKey()))));
+            Optional<Observations.Args> args = ArgumentSensitive.of(name)
+                    .map(rule -> new Observations.Args(
+                            rule.indices(), rule.names(), new ArrayList<>(tuples.get(c.getKey()))));
             calls.add(new Observations.Call(name, c.getKey(), perRun, args));
         }
         return new Observations("x86_64", command, runs.size(), statuses, calls);

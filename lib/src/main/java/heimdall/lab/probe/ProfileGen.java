@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -48,9 +47,11 @@ public final class ProfileGen {
             if (c.args().isPresent()) {
                 ruled.add(c);
             } else if (rule.isPresent()) {
-                throw BadInput.at(where, "syscalls." + c.name() + ".args",
-                        "an argument-sensitive call must carry its observed arguments " + rule.get().names()
-                                + "; without them gen would allow every value");
+                throw BadInput.at(
+                        where,
+                        "syscalls." + c.name() + ".args",
+                        "an argument-sensitive call must carry its observed arguments "
+                                + rule.get().names() + "; without them gen would allow every value");
             } else {
                 bare.add(c.name());
             }

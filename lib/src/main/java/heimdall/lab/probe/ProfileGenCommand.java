@@ -13,7 +13,8 @@ import java.util.Set;
 
 /** {@code ./lab profile gen OBSERVATIONS.json [-o PROFILE.json]} */
 public final class ProfileGenCommand implements Command {
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
+    private static final CommandOptions OPTIONS =
+            CommandOptions.of(Set.of(), Set.of("--out")).withShortOut();
 
     @Override
     public Optional<CommandOptions> options() {

@@ -60,18 +60,26 @@ public final class ProfileProbeCommand implements Command {
         Probe.Result r = new Probe(Tracer.standard(), SyscallNames.x86_64()).probe(cmd, runs, cmd);
         for (int i = 0; i < r.runs().size(); i++) {
             Tracer.Run run = r.runs().get(i);
-            System.err.printf("lab profile probe: run %d: status %d, %d syscalls, %d tasks%n", i + 1, run.status(),
-                    run.syscalls().size(), run.events().stream().filter(e -> e instanceof TraceEvent.Start).count());
+            System.err.printf(
+                    "lab profile probe: run %d: status %d, %d syscalls, %d tasks%n",
+                    i + 1,
+                    run.status(),
+                    run.syscalls().size(),
+                    run.events().stream()
+                            .filter(e -> e instanceof TraceEvent.Start)
+                            .count());
             if (run.status() != 0 && !a.flag("--any-status")) {
                 throw new Refusal("run " + (i + 1) + " of " + String.join(" ", cmd) + " exited with status "
-                        + run.status() + " (use --any-status to keep it); its stderr: " + run.stderr().strip());
+                        + run.status() + " (use --any-status to keep it); its stderr: "
+                        + run.stderr().strip());
             }
         }
         String text = ObservationsJson.write(r.observations());
         if (a.value("--out").isPresent()) {
             Path out = Path.of(a.value("--out").get());
             SafeFiles.writeOutput("-o", out, text.getBytes(StandardCharsets.UTF_8));
-            System.err.printf("lab profile probe: %d distinct syscalls; observations in %s%n",
+            System.err.printf(
+                    "lab profile probe: %d distinct syscalls; observations in %s%n",
                     r.observations().calls().size(), out);
         } else {
             System.out.print(text);

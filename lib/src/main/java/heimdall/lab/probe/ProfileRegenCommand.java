@@ -45,7 +45,9 @@ public final class ProfileRegenCommand implements Command {
     public int run(List<String> argv) throws Exception {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         int runs = a.intValue("--runs", 3, 1, 100);
-        Path home = Path.of(System.getProperty("heimdall.lab.home", ".")).toAbsolutePath().normalize();
+        Path home = Path.of(System.getProperty("heimdall.lab.home", "."))
+                .toAbsolutePath()
+                .normalize();
         Probe probe = new Probe(Tracer.standard(), SyscallNames.x86_64());
         boolean any = false;
         for (FixtureProfiles.Fixture f : FixtureProfiles.fixtures(home)) {
@@ -54,11 +56,13 @@ public final class ProfileRegenCommand implements Command {
             }
             any = true;
             Observations o = FixtureProfiles.regenerate(f, home, probe, runs);
-            System.out.printf("%s: %d syscalls over %d runs -> %s%n", f.name(), o.calls().size(), runs,
-                    home.relativize(FixtureProfiles.folder(home, f.name())));
+            System.out.printf(
+                    "%s: %d syscalls over %d runs -> %s%n",
+                    f.name(), o.calls().size(), runs, home.relativize(FixtureProfiles.folder(home, f.name())));
         }
         if (!any) {
-            throw new heimdall.lab.BadInput("option --only: unknown fixture '" + a.value("--only").get() + "'");
+            throw new heimdall.lab.BadInput(
+                    "option --only: unknown fixture '" + a.value("--only").get() + "'");
         }
         return 0;
     }

@@ -25,8 +25,9 @@ public sealed interface TraceEvent {
      * {@code syscall(2)} the first word is the caller's return address), and {@code ret} the return
      * value when the call returned (empty for exit_group, exit, and a call cut short by the task's end).
      */
-    record Syscall(long seq, int tid, int pid, int nr, List<Long> args, long ip, long sp, List<Long> stack,
-            OptionalLong ret) implements TraceEvent {
+    record Syscall(
+            long seq, int tid, int pid, int nr, List<Long> args, long ip, long sp, List<Long> stack, OptionalLong ret)
+            implements TraceEvent {
         public Syscall {
             args = List.copyOf(args);
             stack = List.copyOf(stack);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.Reader;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,29 +80,52 @@ public final class TraceReader {
                 for (JsonNode v : o.path("stack")) {
                     stack.add(unsigned(v, where, "stack"));
                 }
-                return new TraceEvent.Syscall(seq, tid, pid, need(o, "nr", where).asInt(), a,
+                return new TraceEvent.Syscall(
+                        seq,
+                        tid,
+                        pid,
+                        need(o, "nr", where).asInt(),
+                        a,
                         unsigned(need(o, "ip", where), where, "ip"),
-                        o.has("sp") ? unsigned(o.get("sp"), where, "sp") : 0, stack,
+                        o.has("sp") ? unsigned(o.get("sp"), where, "sp") : 0,
+                        stack,
                         ret == null || ret.isNull() ? OptionalLong.empty() : OptionalLong.of(ret.asLong()));
             }
             case "start":
-                return new TraceEvent.Start(seq, tid, pid, need(o, "kind", where).asText(),
+                return new TraceEvent.Start(
+                        seq,
+                        tid,
+                        pid,
+                        need(o, "kind", where).asText(),
                         o.path("parent").isNull() ? 0 : o.path("parent").asInt(0));
             case "exec":
-                return new TraceEvent.Exec(seq, tid, pid, need(o, "former_tid", where).asInt(), o.path("exe").asText(""));
+                return new TraceEvent.Exec(
+                        seq,
+                        tid,
+                        pid,
+                        need(o, "former_tid", where).asInt(),
+                        o.path("exe").asText(""));
             case "signal":
-                return new TraceEvent.Signal(seq, tid, pid, need(o, "sig", where).asInt());
+                return new TraceEvent.Signal(
+                        seq, tid, pid, need(o, "sig", where).asInt());
             case "maps": {
                 List<TraceEvent.Mapping> maps = new ArrayList<>();
                 for (JsonNode m : need(o, "maps", where)) {
-                    maps.add(new TraceEvent.Mapping(unsigned(need(m, "start", where), where, "start"),
-                            unsigned(need(m, "end", where), where, "end"), m.path("perms").asText(""),
-                            unsigned(need(m, "offset", where), where, "offset"), m.path("path").asText("")));
+                    maps.add(new TraceEvent.Mapping(
+                            unsigned(need(m, "start", where), where, "start"),
+                            unsigned(need(m, "end", where), where, "end"),
+                            m.path("perms").asText(""),
+                            unsigned(need(m, "offset", where), where, "offset"),
+                            m.path("path").asText("")));
                 }
                 return new TraceEvent.Maps(seq, tid, pid, maps);
             }
             case "exit":
-                return new TraceEvent.Exit(seq, tid, pid, o.has("code") ? o.get("code").asInt() : -1,
+                return new TraceEvent.Exit(
+                        seq,
+                        tid,
+                        pid,
+                        o.has("code") ? o.get("code").asInt() : -1,
                         o.has("signal") ? o.get("signal").asInt() : -1);
             default:
                 throw new BadInput(where + ": ev: unknown event '" + ev + "'");

@@ -87,8 +87,12 @@ public final class Tracer {
             Path err = dir.resolve("stderr");
             // --parent: the tracer, and with it every tracee, dies with this JVM (PR_SET_PDEATHSIG, then
             // EXITKILL). The death signal follows this thread, which waits for the tracer below.
-            List<String> argv = new ArrayList<>(List.of(tracer.toString(), "-o", trace.toString(),
-                    "--parent", String.valueOf(ProcessHandle.current().pid())));
+            List<String> argv = new ArrayList<>(List.of(
+                    tracer.toString(),
+                    "-o",
+                    trace.toString(),
+                    "--parent",
+                    String.valueOf(ProcessHandle.current().pid())));
             if (maps) {
                 argv.add("--maps");
             }
@@ -97,8 +101,11 @@ public final class Tracer {
             }
             argv.add("--");
             argv.addAll(command);
-            Process p = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            Process p = new ProcessBuilder(argv)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
             int status;
             try {
                 status = p.waitFor();

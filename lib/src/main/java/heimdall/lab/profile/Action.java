@@ -99,8 +99,7 @@ public record Action(Kind kind, int data) {
 
     /** Readable form of a filter return value, e.g. {@code ERRNO(1)}, {@code ALLOW}. */
     public static String describe(int ret) {
-        return fromRet(ret).map(Action::toString)
-                .orElse(String.format(Locale.ROOT, "0x%08x (unknown action)", ret));
+        return fromRet(ret).map(Action::toString).orElse(String.format(Locale.ROOT, "0x%08x (unknown action)", ret));
     }
 
     @Override

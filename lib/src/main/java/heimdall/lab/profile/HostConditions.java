@@ -23,8 +23,16 @@ import java.util.regex.Pattern;
 public record HostConditions(String arch, String kernelRelease, Set<String> caps) {
     /** Podman's default container capabilities ({@code containers.conf}, containers-common 0.50). */
     public static final Set<String> CONTAINER_DEFAULT_CAPS = Set.of(
-            "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
-            "CAP_NET_BIND_SERVICE", "CAP_SETFCAP", "CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID",
+            "CAP_CHOWN",
+            "CAP_DAC_OVERRIDE",
+            "CAP_FOWNER",
+            "CAP_FSETID",
+            "CAP_KILL",
+            "CAP_NET_BIND_SERVICE",
+            "CAP_SETFCAP",
+            "CAP_SETGID",
+            "CAP_SETPCAP",
+            "CAP_SETUID",
             "CAP_SYS_CHROOT");
 
     /** The largest part of a kernel version read (Linux's are below 256; a longer number is no version). */
@@ -32,6 +40,7 @@ public record HostConditions(String arch, String kernelRelease, Set<String> caps
 
     /** A release's leading {@code major.minor[.patch]}; each part at most five digits, so it fits an int. */
     private static final Pattern VERSION = Pattern.compile("^(\\d{1,5})\\.(\\d{1,5})(?:\\.(\\d{1,5}))?(?!\\d)");
+
     private static final Pattern EXACT = Pattern.compile("\\d{1,5}\\.\\d{1,5}(\\.\\d{1,5})?");
 
     public HostConditions {
@@ -79,7 +88,10 @@ public record HostConditions(String arch, String kernelRelease, Set<String> caps
         if (!m.find()) {
             return Optional.empty();
         }
-        return Optional.of(new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                m.group(3) == null ? 0 : Integer.parseInt(m.group(3))});
+        return Optional.of(new int[] {
+            Integer.parseInt(m.group(1)),
+            Integer.parseInt(m.group(2)),
+            m.group(3) == null ? 0 : Integer.parseInt(m.group(3))
+        });
     }
 }

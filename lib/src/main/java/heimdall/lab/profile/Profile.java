@@ -59,8 +59,9 @@ public record Profile(Action defaultAction, List<String> architectures, List<Sys
         }
         for (SyscallRule r : syscalls) {
             for (String n : r.names()) {
-                int known = table.number(n).orElseThrow(() -> new BadInput("profile: syscall name '" + n
-                        + "' is not in the x86_64 table (" + table.source() + ")"));
+                int known = table.number(n)
+                        .orElseThrow(() -> new BadInput("profile: syscall name '" + n + "' is not in the x86_64 table ("
+                                + table.source() + ")"));
                 if (known == nr && r.matches(args)) {
                     return r.action().ret();
                 }

@@ -14,7 +14,6 @@ import heimdall.lab.Printable;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,11 +46,21 @@ public final class ProfileJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** Reads strictly: a key twice in one object or anything after the profile is refused. */
     private static final ObjectMapper READER = JsonInput.strict(new ObjectMapper());
+
     private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-    private static final Set<String> TOP_FIELDS = Set.of("defaultAction", "defaultErrnoRet", "architectures",
-            "syscalls", "archMap", "defaultErrno", "flags", "listenerPath", "listenerMetadata", "comment");
-    private static final Set<String> RULE_FIELDS = Set.of("names", "name", "action", "errnoRet", "args", "comment",
-            "includes", "excludes", "errno");
+    private static final Set<String> TOP_FIELDS = Set.of(
+            "defaultAction",
+            "defaultErrnoRet",
+            "architectures",
+            "syscalls",
+            "archMap",
+            "defaultErrno",
+            "flags",
+            "listenerPath",
+            "listenerMetadata",
+            "comment");
+    private static final Set<String> RULE_FIELDS =
+            Set.of("names", "name", "action", "errnoRet", "args", "comment", "includes", "excludes", "errno");
     private static final java.util.regex.Pattern SYSCALL_NAME =
             java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
@@ -138,6 +147,7 @@ public final class ProfileJson {
         final String file;
         /** The file as warnings print it, control characters escaped. */
         final String named;
+
         final HostConditions host;
         final SyscallTable table;
         final List<String> warnings = new ArrayList<>();
@@ -199,8 +209,8 @@ public final class ProfileJson {
                         + new TreeSet<>(host.caps()) + " (Podman's default container set), not this process's");
             }
             if (!unknownNames.isEmpty()) {
-                warnings.add(named + ": " + unknownNames.size() + " syscall names unknown on x86_64 ("
-                        + table.source() + "), left out: " + String.join(", ", unknownNames));
+                warnings.add(named + ": " + unknownNames.size() + " syscall names unknown on x86_64 (" + table.source()
+                        + "), left out: " + String.join(", ", unknownNames));
             }
             return new Loaded(new Profile(defaultAction, arches, rules), warnings);
         }
@@ -238,7 +248,8 @@ public final class ProfileJson {
                     }
                 }
             }
-            List<String> foreign = arches.stream().filter(s -> !s.equals("SCMP_ARCH_X86_64")).toList();
+            List<String> foreign =
+                    arches.stream().filter(s -> !s.equals("SCMP_ARCH_X86_64")).toList();
             if (!foreign.isEmpty()) {
                 warnings.add(named + ": architectures " + Printable.of(foreign) + " are not "
                         + "compiled: the program answers every "
@@ -279,8 +290,9 @@ public final class ProfileJson {
             Action.Kind kind = kind(act, at + ".action");
             Integer errnoRet = optU16(r.get("errnoRet"), at + ".errnoRet");
             if (errnoRet != null && !kind.hasData()) {
-                throw bad(at + ".errnoRet", "only SCMP_ACT_ERRNO and SCMP_ACT_TRACE take errnoRet, action is "
-                        + kind.jsonName);
+                throw bad(
+                        at + ".errnoRet",
+                        "only SCMP_ACT_ERRNO and SCMP_ACT_TRACE take errnoRet, action is " + kind.jsonName);
             }
             Action action = action(kind, errnoRet, at + ".errnoRet");
             List<ArgRule> args = new ArrayList<>();
@@ -346,8 +358,10 @@ public final class ProfileJson {
             if (minKernel != null && !minKernel.isNull()) {
                 String want = text(minKernel, at + ".minKernel");
                 if (!HostConditions.isKernelVersion(want)) {
-                    throw bad(at + ".minKernel", "expected a kernel version such as 4.8 or 5.10.1 (each part 0.."
-                            + HostConditions.MAX_VERSION_PART + "), got " + shown(minKernel));
+                    throw bad(
+                            at + ".minKernel",
+                            "expected a kernel version such as 4.8 or 5.10.1 (each part 0.."
+                                    + HostConditions.MAX_VERSION_PART + "), got " + shown(minKernel));
                 }
                 Optional<Boolean> ok = host.kernelAtLeast(want);
                 if (ok.isEmpty()) {
@@ -377,16 +391,22 @@ public final class ProfileJson {
                 throw bad(at + ".index", "expected a whole number 0..5, got " + shown(idx));
             }
             if (idx.bigIntegerValue().signum() < 0 || idx.bigIntegerValue().compareTo(BigInteger.valueOf(5)) > 0) {
-                throw bad(at + ".index", "argument index must be 0..5 (seccomp_data has args[0..5]), got "
-                        + idx.bigIntegerValue());
+                throw bad(
+                        at + ".index",
+                        "argument index must be 0..5 (seccomp_data has args[0..5]), got " + idx.bigIntegerValue());
             }
             JsonNode op = a.get("op");
             if (op == null || op.isNull()) {
                 throw bad(at + ".op", "missing (required)");
             }
             String opName = text(op, at + ".op");
-            Op o = Op.of(opName).orElseThrow(() -> bad(at + ".op", "unknown op '" + Printable.of(opName) + "' (known: "
-                    + Arrays.stream(Op.values()).map(x -> x.jsonName).toList() + ")"));
+            Op o = Op.of(opName)
+                    .orElseThrow(() -> bad(
+                            at + ".op",
+                            "unknown op '" + Printable.of(opName) + "' (known: "
+                                    + Arrays.stream(Op.values())
+                                            .map(x -> x.jsonName)
+                                            .toList() + ")"));
             JsonNode value = a.get("value");
             if (value == null || value.isNull()) {
                 throw bad(at + ".value", "missing (required)");
@@ -413,8 +433,13 @@ public final class ProfileJson {
 
         Action.Kind kind(JsonNode n, String at) {
             String name = text(n, at);
-            return Action.kindOf(name).orElseThrow(() -> bad(at, "unknown action '" + Printable.of(name) + "' (known: "
-                    + Arrays.stream(Action.Kind.values()).map(k -> k.jsonName).toList() + ", SCMP_ACT_KILL)"));
+            return Action.kindOf(name)
+                    .orElseThrow(() -> bad(
+                            at,
+                            "unknown action '" + Printable.of(name) + "' (known: "
+                                    + Arrays.stream(Action.Kind.values())
+                                            .map(k -> k.jsonName)
+                                            .toList() + ", SCMP_ACT_KILL)"));
         }
 
         Action action(Action.Kind kind, Integer data, String at) {
@@ -428,7 +453,8 @@ public final class ProfileJson {
             if (n == null || n.isNull()) {
                 return null;
             }
-            if (!n.isIntegralNumber() || n.bigIntegerValue().signum() < 0
+            if (!n.isIntegralNumber()
+                    || n.bigIntegerValue().signum() < 0
                     || n.bigIntegerValue().compareTo(BigInteger.valueOf(0xffff)) > 0) {
                 throw bad(at, "expected a whole number 0..65535, got " + shown(n));
             }
@@ -476,9 +502,14 @@ public final class ProfileJson {
             for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
                 String f = it.next();
                 if (!known.contains(f)) {
-                    throw bad(at + "." + f, "unknown field" + nearest(f, known).map(k -> " (did you mean " + k + "?)")
-                            .orElse("") + "; known: " + new TreeSet<>(known) + ". A profile is read strictly: "
-                            + "an ignored field could widen the rule");
+                    throw bad(
+                            at + "." + f,
+                            "unknown field"
+                                    + nearest(f, known)
+                                            .map(k -> " (did you mean " + k + "?)")
+                                            .orElse("") + "; known: " + new TreeSet<>(known)
+                                    + ". A profile is read strictly: "
+                                    + "an ignored field could widen the rule");
                 }
             }
         }
@@ -498,14 +529,16 @@ public final class ProfileJson {
                 }
                 Optional<String> near = nearest(f, TOP_FIELDS);
                 if (near.isPresent()) {
-                    throw bad(f, "unknown field, did you mean " + near.get() + "? A profile is read strictly: "
-                            + "a misspelled top-level field could change what it allows");
+                    throw bad(
+                            f,
+                            "unknown field, did you mean " + near.get() + "? A profile is read strictly: "
+                                    + "a misspelled top-level field could change what it allows");
                 }
                 unknown.add(Printable.of(f));
             }
             if (!unknown.isEmpty()) {
-                warnings.add(named + ": " + unknown + ": unknown top-level fields, ignored (no rule "
-                        + "depends on them)");
+                warnings.add(
+                        named + ": " + unknown + ": unknown top-level fields, ignored (no rule " + "depends on them)");
             }
         }
 

@@ -35,7 +35,11 @@ public final class SyscallTableGenerator {
             throw BadInput.at(header, "--from", "no '#define __NR_name number' lines found");
         }
         StringBuilder out = new StringBuilder();
-        out.append("# source: ").append(header.toAbsolutePath()).append(" (").append(packageOf(header)).append(")\n");
+        out.append("# source: ")
+                .append(header.toAbsolutePath())
+                .append(" (")
+                .append(packageOf(header))
+                .append(")\n");
         for (String row : rows) {
             out.append(row).append('\n');
         }

@@ -4,10 +4,6 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.fixtures.Fixtures;
-import heimdall.lab.results.PublishedAttachCost;
-import heimdall.lab.results.AttachCostRow;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
@@ -19,10 +15,13 @@ import heimdall.lab.child.AttachBudget;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallRule;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.PublishedAttachCost;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Host;
 import java.io.IOException;
@@ -76,11 +75,13 @@ public final class AttachCost {
 
     /** The syscall number of {@code seccomp} on x86_64, and {@code SECCOMP_SET_MODE_FILTER}. */
     static final int NR_SECCOMP = 317;
+
     static final int SECCOMP_SET_MODE_FILTER = 1;
 
     /** Whether {@code p} lets a process attach one more filter (allows {@code seccomp(SET_MODE_FILTER, 0, …)}). */
     static boolean allowsAttach(Program p) {
-        int action = Emulator.run(p, SeccompData.x86_64(NR_SECCOMP, SECCOMP_SET_MODE_FILTER, 0, 0x1000)).action();
+        int action = Emulator.run(p, SeccompData.x86_64(NR_SECCOMP, SECCOMP_SET_MODE_FILTER, 0, 0x1000))
+                .action();
         return (action & 0xffff0000) == KernelBitmap.RET_ALLOW;
     }
 
@@ -133,7 +134,9 @@ public final class AttachCost {
             for (Path p : s.sorted().toList()) {
                 if (Files.isRegularFile(p.resolve("x86_64-glibc.json"))) {
                     String name = p.getFileName().toString();
-                    out.add(fromProfile("static floor, " + name, "fixtures/profiles/" + name + "/x86_64-glibc.json",
+                    out.add(fromProfile(
+                            "static floor, " + name,
+                            "fixtures/profiles/" + name + "/x86_64-glibc.json",
                             Fixtures.profile(name)));
                 }
             }
@@ -142,7 +145,8 @@ public final class AttachCost {
         }
         if (podman != null && Files.isRegularFile(podman)) {
             ProfileJson.Loaded loaded = ProfileJson.load(podman);
-            progress.accept("attach-cost: " + podman + " loaded with " + loaded.warnings().size()
+            progress.accept("attach-cost: " + podman + " loaded with "
+                    + loaded.warnings().size()
                     + " warnings (other architectures and unknown names left out; see ./lab bpf stats)");
             out.add(fromProfile("podman default", podman.toString(), loaded.profile()));
         } else if (podman != null) {
@@ -176,8 +180,16 @@ public final class AttachCost {
      * @param failure why a run of this floor failed (its child's fate), or null; the lists then hold
      *     what was measured before it
      */
-    public record FloorFigures(Floor floor, int attachesPerRun, int budget, List<long[]> attachRuns, List<Long> attachLoopNs,
-            List<long[]> forkAttachRuns, List<Long> forkAttachLoopNs, long[] compileNs, String failure) {
+    public record FloorFigures(
+            Floor floor,
+            int attachesPerRun,
+            int budget,
+            List<long[]> attachRuns,
+            List<Long> attachLoopNs,
+            List<long[]> forkAttachRuns,
+            List<Long> forkAttachLoopNs,
+            long[] compileNs,
+            String failure) {
         public boolean ok() {
             return failure == null;
         }
@@ -224,7 +236,8 @@ public final class AttachCost {
     }
 
     /** Everything one invocation measured; {@code forkRuns} and {@code forkLoopNs} are the fork-alone baseline. */
-    public record Measurement(Options options, List<FloorFigures> floors, List<long[]> forkRuns, List<Long> forkLoopNs) {
+    public record Measurement(
+            Options options, List<FloorFigures> floors, List<long[]> forkRuns, List<Long> forkLoopNs) {
         public Stats.Summary fork() {
             return Stats.ofAll(forkRuns.toArray(long[][]::new));
         }
@@ -249,20 +262,49 @@ public final class AttachCost {
             return forkMeasured() || floors.stream().anyMatch(FloorFigures::measured);
         }
 
-        /** One record per floor measured (at least one run) without failure: the figures a notebook plots against the floor's size. */
+        /**
+         * One record per floor measured (at least one run) without failure: the figures a notebook plots against the
+         * floor's size.
+         */
         public List<Row> rows() {
             Long fork = forkMeasured() ? fork().median() : null;
-            return floors.stream().filter(f -> f.ok() && f.measured()).map(f -> new Row(f.floor().name(), f.floor().insns(), f.attachesPerRun(), f.budget(),
-                    f.attach().median(), f.attach().p99(), f.firstAttach(), f.attachOutsidePerCall(), f.forkAttach().median(),
-                    f.forkAttach().p99(), f.forkAttachOutsidePerCall(options.forks()), fork == null ? null : f.forkAttach().median() - fork,
-                    f.compile() == null ? null : f.compile().median(), f.compile() == null ? null : f.compile().p99())).toList();
+            return floors.stream()
+                    .filter(f -> f.ok() && f.measured())
+                    .map(f -> new Row(
+                            f.floor().name(),
+                            f.floor().insns(),
+                            f.attachesPerRun(),
+                            f.budget(),
+                            f.attach().median(),
+                            f.attach().p99(),
+                            f.firstAttach(),
+                            f.attachOutsidePerCall(),
+                            f.forkAttach().median(),
+                            f.forkAttach().p99(),
+                            f.forkAttachOutsidePerCall(options.forks()),
+                            fork == null ? null : f.forkAttach().median() - fork,
+                            f.compile() == null ? null : f.compile().median(),
+                            f.compile() == null ? null : f.compile().p99()))
+                    .toList();
         }
     }
 
     /** A floor's figures flat, in ns ({@code attachInForkAdded} null when a stop came before the fork baseline). */
-    public record Row(String floor, int insns, int attachesPerRun, int budget, long attachMedian, long attachP99, long firstAttach,
-            long attachOutside, long forkAttachMedian, long forkAttachP99, long forkAttachOutside, Long attachInForkAdded,
-            Long compileMedian, Long compileP99) {}
+    public record Row(
+            String floor,
+            int insns,
+            int attachesPerRun,
+            int budget,
+            long attachMedian,
+            long attachP99,
+            long firstAttach,
+            long attachOutside,
+            long forkAttachMedian,
+            long forkAttachP99,
+            long forkAttachOutside,
+            Long attachInForkAdded,
+            Long compileMedian,
+            Long compileP99) {}
 
     /**
      * Measures every floor, outside the framework (a notebook's, a test's call: {@link Session#join}).
@@ -303,8 +345,16 @@ public final class AttachCost {
                 }
             }
             long[] compile = session.stopRequested() ? new long[0] : timeCompile(f, o, progress);
-            figures.add(new FloorFigures(f, k, budget, List.copyOf(runs.attach), List.copyOf(runs.attachLoop),
-                    List.copyOf(runs.fork), List.copyOf(runs.forkLoop), compile, failure));
+            figures.add(new FloorFigures(
+                    f,
+                    k,
+                    budget,
+                    List.copyOf(runs.attach),
+                    List.copyOf(runs.attachLoop),
+                    List.copyOf(runs.fork),
+                    List.copyOf(runs.forkLoop),
+                    compile,
+                    failure));
             row++;
         }
         List<long[]> forkRuns = new ArrayList<>();
@@ -315,7 +365,9 @@ public final class AttachCost {
             long total;
             try {
                 s = MeasuredChild.run(fork).requireCompleted().samples();
-                total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+                total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH))
+                        .requireCompleted()
+                        .batchTotalNs();
             } catch (RuntimeException e) {
                 if (session.stopRequested() || session.stopOn(e)) {
                     break; // the stop ended the child, or this failure is the stop: its run is not kept
@@ -327,7 +379,11 @@ public final class AttachCost {
             if (samples != null) {
                 samples.append(row, "fork", run, s);
             }
-            progress.accept(String.format(Locale.ROOT, "run %d · fork alone: median %,d ns", run + 1, Stats.of(s).median()));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "run %d · fork alone: median %,d ns",
+                    run + 1,
+                    Stats.of(s).median()));
         }
         return new Measurement(o, List.copyOf(figures), List.copyOf(forkRuns), List.copyOf(forkLoop));
     }
@@ -341,14 +397,20 @@ public final class AttachCost {
     }
 
     /** One run of each variant of one floor: attaches timed inside and outside, fork+attach likewise. */
-    private static void measureRun(Floor f, int row, int run, int k, Options o, SamplesFile samples, Runs runs,
-            Consumer<String> progress) {
-        ChildSpec attach = ChildSpec.attaching(Call.ATTACH, f.loopProgram().toBytes(), 0, k).withCpu(o.cpu());
+    private static void measureRun(
+            Floor f, int row, int run, int k, Options o, SamplesFile samples, Runs runs, Consumer<String> progress) {
+        ChildSpec attach = ChildSpec.attaching(Call.ATTACH, f.loopProgram().toBytes(), 0, k)
+                .withCpu(o.cpu());
         long[] s = MeasuredChild.run(attach).requireCompleted().samples();
-        long loop = MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
-        ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, f.program().toBytes(), o.forkWarmup(), o.forks()).withCpu(o.cpu());
+        long loop = MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH))
+                .requireCompleted()
+                .batchTotalNs();
+        ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, f.program().toBytes(), o.forkWarmup(), o.forks())
+                .withCpu(o.cpu());
         long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
-        long forkLoop = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH)).requireCompleted().batchTotalNs();
+        long forkLoop = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH))
+                .requireCompleted()
+                .batchTotalNs();
         runs.attach.add(s);
         runs.attachLoop.add(loop);
         runs.fork.add(fs);
@@ -357,8 +419,16 @@ public final class AttachCost {
             samples.append(row, "attach", run, s);
             samples.append(row, "fork+attach", run, fs);
         }
-        progress.accept(String.format(Locale.ROOT, "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
-                run + 1, f.name(), f.insns(), Stats.of(s).median(), loop / k, k, Stats.of(fs).median()));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
+                run + 1,
+                f.name(),
+                f.insns(),
+                Stats.of(s).median(),
+                loop / k,
+                k,
+                Stats.of(fs).median()));
     }
 
     /** Compile times in this JVM after a warm-up, each compile timed alone. */
@@ -380,7 +450,8 @@ public final class AttachCost {
         if (sink == 42) {
             progress.accept(""); // keeps the compiles observable to the JIT
         }
-        progress.accept(String.format(Locale.ROOT, "%s: compile median %,d ns", f.name(), Stats.of(ns).median()));
+        progress.accept(String.format(
+                Locale.ROOT, "%s: compile median %,d ns", f.name(), Stats.of(ns).median()));
         return ns;
     }
 
@@ -396,8 +467,15 @@ public final class AttachCost {
         Host host = Host.capture();
         Instant started = Instant.now();
         List<Floor> floors = floors(podman, progress);
-        progress.accept(String.format(Locale.ROOT, "attach-cost: %d floors × %d runs; up to %d attaches a run, %d + %d forks a run; CPU %d",
-                floors.size(), o.runs(), o.attaches(), o.forkWarmup(), o.forks(), o.cpu()));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "attach-cost: %d floors × %d runs; up to %d attaches a run, %d + %d forks a run; CPU %d",
+                floors.size(),
+                o.runs(),
+                o.attaches(),
+                o.forkWarmup(),
+                o.forks(),
+                o.cpu()));
         Measurement m;
         try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, floors, samples, session);
@@ -407,7 +485,8 @@ public final class AttachCost {
             // Stopped before any run completed: nothing to keep (the caller removes the folder).
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(
+                c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         List<AttachCostRow> summary = summary(m);
         folder.writeSummary(ReproductionKind.of(AttachCostRow.class), cause, summary);
         folder.writeEnvironment("attach-cost", cause, started, Instant.now(), host, AttachCostSettings.of(o));
@@ -430,32 +509,121 @@ public final class AttachCost {
             FloorFigures f = m.floors().get(i);
             long completed = f.runsCompleted();
             if (!f.ok() || !f.measured()) {
-                out.add(new AttachCostRow(f.floor().name(), "attach", f.floor().source(), (long) f.floor().insns(), null, null, null,
-                        (long) i, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null, null, null, null, f.ok() ? "not measured" : "failed", f.ok() ? null : f.failure(),
-                        asked, completed, f.ok() && completed < asked));
+                out.add(new AttachCostRow(
+                        f.floor().name(),
+                        "attach",
+                        f.floor().source(),
+                        (long) f.floor().insns(),
+                        null,
+                        null,
+                        null,
+                        (long) i,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        f.ok() ? "not measured" : "failed",
+                        f.ok() ? null : f.failure(),
+                        asked,
+                        completed,
+                        f.ok() && completed < asked));
                 continue;
             }
             Stats.Summary a = f.attach();
             Stats.Summary fa = f.forkAttach();
             Stats.Summary c = f.compile();
-            out.add(new AttachCostRow(f.floor().name(), null, f.floor().source(), (long) f.floor().insns(),
-                    (long) f.floor().loopProgram().length(), f.floor().loopAddsSeccomp(),
-                    (long) AttachBudget.kernelLength(f.floor().loopProgram().toBytes()), (long) i,
-                    (long) f.attachesPerRun(), (long) f.budget(), a.median(), a.p99(), f.firstAttach(),
-                    boxed(Stats.runMedians(f.attachRuns().toArray(long[][]::new))), f.attachOutsidePerCall(), f.attachLoopNs(),
-                    fa.median(), fa.p99(), boxed(Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new))),
-                    f.forkAttachOutsidePerCall(m.options().forks()), f.forkAttachLoopNs(),
-                    fork == null ? null : fa.median() - fork.median(), c == null ? null : c.median(), c == null ? null : c.p99(),
-                    (long) f.compileNs().length, null, null, null, null, null, "ok", null, asked, completed, completed < asked));
+            out.add(new AttachCostRow(
+                    f.floor().name(),
+                    null,
+                    f.floor().source(),
+                    (long) f.floor().insns(),
+                    (long) f.floor().loopProgram().length(),
+                    f.floor().loopAddsSeccomp(),
+                    (long) AttachBudget.kernelLength(f.floor().loopProgram().toBytes()),
+                    (long) i,
+                    (long) f.attachesPerRun(),
+                    (long) f.budget(),
+                    a.median(),
+                    a.p99(),
+                    f.firstAttach(),
+                    boxed(Stats.runMedians(f.attachRuns().toArray(long[][]::new))),
+                    f.attachOutsidePerCall(),
+                    f.attachLoopNs(),
+                    fa.median(),
+                    fa.p99(),
+                    boxed(Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new))),
+                    f.forkAttachOutsidePerCall(m.options().forks()),
+                    f.forkAttachLoopNs(),
+                    fork == null ? null : fa.median() - fork.median(),
+                    c == null ? null : c.median(),
+                    c == null ? null : c.p99(),
+                    (long) f.compileNs().length,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "ok",
+                    null,
+                    asked,
+                    completed,
+                    completed < asked));
         }
         long forkRuns = m.forkRuns().size();
-        out.add(new AttachCostRow("fork alone", null, null, null, null, null, null, (long) m.floors().size(), null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null,
-                fork == null ? null : fork.median(), fork == null ? null : fork.p99(),
+        out.add(new AttachCostRow(
+                "fork alone",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                (long) m.floors().size(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                fork == null ? null : fork.median(),
+                fork == null ? null : fork.p99(),
                 fork == null ? null : boxed(Stats.runMedians(m.forkRuns().toArray(long[][]::new))),
-                fork == null ? null : m.forkOutsidePerCall(), fork == null ? null : m.forkLoopNs(),
-                fork != null ? "ok" : "not measured", null, asked, forkRuns, forkRuns < asked));
+                fork == null ? null : m.forkOutsidePerCall(),
+                fork == null ? null : m.forkLoopNs(),
+                fork != null ? "ok" : "not measured",
+                null,
+                asked,
+                forkRuns,
+                forkRuns < asked));
         return out;
     }
 
@@ -467,42 +635,99 @@ public final class AttachCost {
     static String table(Measurement m, Host host) {
         Options o = m.options();
         StringBuilder md = new StringBuilder("# attach-cost: what installing a filter costs\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
                         + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
                         + "once the kernel has converted it to eBPF); "
                         + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM.%n%n",
-                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), o.runs(),
-                o.attaches(), o.forkWarmup(), o.forks(), o.compileWarmup(), o.compiles()));
-        MarkdownTable t = new MarkdownTable(List.of("floor", "insns", "compile (Java)", "attaches a run (budget)", "attach: inside, median",
-                "p99", "first", "attach: outside", "fork+attach: inside", "p99", "fork+attach: outside", "attach within fork (− fork alone)"));
-        List<FloorFigures> measured = m.floors().stream().filter(f -> f.ok() && f.measured()).toList();
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                host.bpfJit().get("net.core.bpf_jit_enable"),
+                o.cpu(),
+                o.runs(),
+                o.attaches(),
+                o.forkWarmup(),
+                o.forks(),
+                o.compileWarmup(),
+                o.compiles()));
+        MarkdownTable t = new MarkdownTable(List.of(
+                "floor",
+                "insns",
+                "compile (Java)",
+                "attaches a run (budget)",
+                "attach: inside, median",
+                "p99",
+                "first",
+                "attach: outside",
+                "fork+attach: inside",
+                "p99",
+                "fork+attach: outside",
+                "attach within fork (− fork alone)"));
+        List<FloorFigures> measured =
+                m.floors().stream().filter(f -> f.ok() && f.measured()).toList();
         for (int i = 0; i < m.rows().size(); i++) {
             Row r = m.rows().get(i);
             Floor fl = measured.get(i).floor();
-            t.row(List.of(r.floor(), r.insns() + (fl.loopAddsSeccomp() ? " (loop: " + fl.loopProgram().length() + ")" : ""), r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
-                    r.attachesPerRun() + " (" + r.budget() + ")", MarkdownTable.tail(r.attachMedian()), MarkdownTable.tail(r.attachP99()),
-                    MarkdownTable.tail(r.firstAttach()), MarkdownTable.tail(r.attachOutside()), MarkdownTable.tail(r.forkAttachMedian()),
-                    MarkdownTable.tail(r.forkAttachP99()), MarkdownTable.tail(r.forkAttachOutside()),
+            t.row(List.of(
+                    r.floor(),
+                    r.insns()
+                            + (fl.loopAddsSeccomp()
+                                    ? " (loop: " + fl.loopProgram().length() + ")"
+                                    : ""),
+                    r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
+                    r.attachesPerRun() + " (" + r.budget() + ")",
+                    MarkdownTable.tail(r.attachMedian()),
+                    MarkdownTable.tail(r.attachP99()),
+                    MarkdownTable.tail(r.firstAttach()),
+                    MarkdownTable.tail(r.attachOutside()),
+                    MarkdownTable.tail(r.forkAttachMedian()),
+                    MarkdownTable.tail(r.forkAttachP99()),
+                    MarkdownTable.tail(r.forkAttachOutside()),
                     r.attachInForkAdded() == null ? "—" : MarkdownTable.added(r.attachInForkAdded())));
         }
         if (m.forkMeasured()) {
             Stats.Summary fork = m.fork();
-            t.row(List.of("fork alone (baseline)", "—", "—", "—", "—", "—", "—", "—", MarkdownTable.tail(fork.median()),
-                    MarkdownTable.tail(fork.p99()), MarkdownTable.tail(m.forkOutsidePerCall()), "—"));
+            t.row(List.of(
+                    "fork alone (baseline)",
+                    "—",
+                    "—",
+                    "—",
+                    "—",
+                    "—",
+                    "—",
+                    "—",
+                    MarkdownTable.tail(fork.median()),
+                    MarkdownTable.tail(fork.p99()),
+                    MarkdownTable.tail(m.forkOutsidePerCall()),
+                    "—"));
         }
         md.append(t.render()).append('\n');
         for (FloorFigures f : m.floors()) {
             if (!f.ok()) {
-                md.append("- FAILED: ").append(f.floor().name()).append(" (").append(f.floor().insns()).append(" insns): ")
-                        .append(f.failure()).append('\n');
+                md.append("- FAILED: ")
+                        .append(f.floor().name())
+                        .append(" (")
+                        .append(f.floor().insns())
+                        .append(" insns): ")
+                        .append(f.failure())
+                        .append('\n');
             } else if (f.runsCompleted() < o.runs()) {
-                md.append("- interrupted: ").append(f.floor().name()).append(": ")
-                        .append(f.measured() ? f.runsCompleted() + " of " + o.runs() + " runs" : "not measured").append('\n');
+                md.append("- interrupted: ")
+                        .append(f.floor().name())
+                        .append(": ")
+                        .append(f.measured() ? f.runsCompleted() + " of " + o.runs() + " runs" : "not measured")
+                        .append('\n');
             }
         }
         if (m.forkRuns().size() < o.runs()) {
-            md.append("- interrupted: fork alone (baseline): ").append(m.forkMeasured() ? m.forkRuns().size() + " of " + o.runs() + " runs"
-                    : "not measured (no attach within fork − fork alone)").append('\n');
+            md.append("- interrupted: fork alone (baseline): ")
+                    .append(
+                            m.forkMeasured()
+                                    ? m.forkRuns().size() + " of " + o.runs() + " runs"
+                                    : "not measured (no attach within fork − fork alone)")
+                    .append('\n');
         }
         PublishedAttachCost pub = published();
         if (pub != null) {
@@ -512,12 +737,14 @@ public final class AttachCost {
             }
             md.append('\n');
         }
-        md.append("A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the loop attaches it "
-                + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the fork variant attaches the floor as it is. ");
-        md.append("`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
-                + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
-                + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
-                + "first attach.\n");
+        md.append(
+                "A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the loop attaches it "
+                        + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the fork variant attaches the floor as it is. ");
+        md.append(
+                "`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
+                        + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
+                        + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
+                        + "first attach.\n");
         return md.toString();
     }
 

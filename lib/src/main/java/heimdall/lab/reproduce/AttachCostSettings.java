@@ -15,21 +15,31 @@ record AttachCostSettings(
         @JsonProperty("java") String java) {
 
     static AttachCostSettings of(AttachCost.Options o) {
-        return new AttachCostSettings(o.cpu(), o, new Budget(AttachBudget.MAX_INSNS_PER_PATH, AttachBudget.PENALTY,
-                "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
-                        + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"),
-                Methods.WRITTEN, ResultsFolder.javaVm());
+        return new AttachCostSettings(
+                o.cpu(),
+                o,
+                new Budget(
+                        AttachBudget.MAX_INSNS_PER_PATH,
+                        AttachBudget.PENALTY,
+                        "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
+                                + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"),
+                Methods.WRITTEN,
+                ResultsFolder.javaVm());
     }
 
     /** The kernel's attach budget the floors are sized by. */
     @JsonPropertyOrder({"max_insns_per_path", "penalty_per_filter", "rule"})
-    record Budget(@JsonProperty("max_insns_per_path") int maxInsnsPerPath, @JsonProperty("penalty_per_filter") int penaltyPerFilter,
-            @JsonProperty("rule") String rule) {
-    }
+    record Budget(
+            @JsonProperty("max_insns_per_path") int maxInsnsPerPath,
+            @JsonProperty("penalty_per_filter") int penaltyPerFilter,
+            @JsonProperty("rule") String rule) {}
 
     /** How each figure is timed. */
     @JsonPropertyOrder({"inside", "outside", "fork", "compile"})
-    record Methods(@JsonProperty("inside") String inside, @JsonProperty("outside") String outside, @JsonProperty("fork") String fork,
+    record Methods(
+            @JsonProperty("inside") String inside,
+            @JsonProperty("outside") String outside,
+            @JsonProperty("fork") String fork,
             @JsonProperty("compile") String compile) {
         static final Methods WRITTEN = new Methods(
                 "each seccomp(SECCOMP_SET_MODE_FILTER) timed alone with clock_gettime(CLOCK_MONOTONIC), vDSO",

@@ -37,9 +37,20 @@ import java.util.Map;
  *     {@link #ofRounds}, whose filtered figures are built (the native median plus a median overhead),
  *     not measured, and {@link #lines()} says so
  */
-public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long overhead2Bitmapped, long overhead3Full,
-        long overhead4Full, long entry, long perFilterLast2Diff, long perFilterDiv4, List<Expectation> expectations,
-        boolean unexpected, boolean bitmapUnsupported, Rule rule, int rounds) {
+public record BitmapEstimates(
+        Figures figures,
+        long overhead1Bitmapped,
+        long overhead2Bitmapped,
+        long overhead3Full,
+        long overhead4Full,
+        long entry,
+        long perFilterLast2Diff,
+        long perFilterDiv4,
+        List<Expectation> expectations,
+        boolean unexpected,
+        boolean bitmapUnsupported,
+        Rule rule,
+        int rounds) {
 
     /**
      * The selftest's two sets of rules. {@link #SELFTEST_2020} is the version that printed the
@@ -102,7 +113,9 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
 
     /** How an expectation came out; the marks are the selftest's (✔ and ✘ for its ✔️ and ❌). */
     public enum Verdict {
-        PASS("✔"), FAIL("✘"), SKIPPED("skipped");
+        PASS("✔"),
+        FAIL("✘"),
+        SKIPPED("skipped");
 
         private final String mark;
 
@@ -140,7 +153,10 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
         return approx(one, two, Rule.LATER.share());
     }
 
-    /** The selftest's {@code ≈} with {@code share}: equal, or the larger within max(share of the smaller, 2) of the smaller. */
+    /**
+     * The selftest's {@code ≈} with {@code share}: equal, or the larger within max(share of the smaller, 2) of the
+     * smaller.
+     */
     public static boolean approx(long one, long two, double share) {
         double a = one;
         double b = two;
@@ -163,14 +179,32 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
     public static BitmapEstimates of(Figures f, Rule rule) {
         long entry = f.bitmap1() - f.nativeNs() - (f.bitmap2() - f.bitmap1());
         // floorDiv keeps a negative numerator negative (the selftest's unsigned arithmetic makes it huge).
-        return judged(rule, 1, f, f.bitmap1() - f.nativeNs(), f.bitmap2() - f.nativeNs(), f.filter1() - f.nativeNs(),
-                f.filter2() - f.nativeNs(), entry, f.filter2() - f.filter1(), Math.floorDiv(f.filter2() - f.nativeNs() - entry, 4));
+        return judged(
+                rule,
+                1,
+                f,
+                f.bitmap1() - f.nativeNs(),
+                f.bitmap2() - f.nativeNs(),
+                f.filter1() - f.nativeNs(),
+                f.filter2() - f.nativeNs(),
+                entry,
+                f.filter2() - f.filter1(),
+                Math.floorDiv(f.filter2() - f.nativeNs() - entry, 4));
     }
 
     /** The same figures and estimates judged by {@code other}'s rules. */
     public BitmapEstimates judgedBy(Rule other) {
-        return judged(other, rounds, figures, overhead1Bitmapped, overhead2Bitmapped, overhead3Full, overhead4Full, entry,
-                perFilterLast2Diff, perFilterDiv4);
+        return judged(
+                other,
+                rounds,
+                figures,
+                overhead1Bitmapped,
+                overhead2Bitmapped,
+                overhead3Full,
+                overhead4Full,
+                entry,
+                perFilterLast2Diff,
+                perFilterDiv4);
     }
 
     /**
@@ -193,8 +227,17 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
         long o3 = median(each, BitmapEstimates::overhead3Full);
         long o4 = median(each, BitmapEstimates::overhead4Full);
         Figures f = new Figures(nativeNs, nativeNs + o1, nativeNs + o2, nativeNs + o3, nativeNs + o4);
-        return judged(Rule.LATER, rounds.size(), f, o1, o2, o3, o4, median(each, BitmapEstimates::entry),
-                median(each, BitmapEstimates::perFilterLast2Diff), median(each, BitmapEstimates::perFilterDiv4));
+        return judged(
+                Rule.LATER,
+                rounds.size(),
+                f,
+                o1,
+                o2,
+                o3,
+                o4,
+                median(each, BitmapEstimates::entry),
+                median(each, BitmapEstimates::perFilterLast2Diff),
+                median(each, BitmapEstimates::perFilterDiv4));
     }
 
     private static <T> long median(List<T> xs, java.util.function.ToLongFunction<T> f) {
@@ -203,8 +246,8 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
     }
 
     /** The selftest's seven checks over figures and estimates, with {@code rule}'s skipping rules. */
-    private static BitmapEstimates judged(Rule rule, int rounds, Figures f, long o1, long o2, long o3, long o4, long entry,
-            long last2, long div4) {
+    private static BitmapEstimates judged(
+            Rule rule, int rounds, Figures f, long o1, long o2, long o3, long o4, long entry, long last2, long div4) {
         boolean unexpected = false;
         boolean skip = false;
         for (long e : new long[] {o1, o2, o3, o4, entry, last2, div4}) {
@@ -234,9 +277,15 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
         }
         unexpected |= c.check("entry", "≈", "1 bitmapped", entry, o1, skip);
         unexpected |= c.check("entry", "≈", "2 bitmapped", entry, o2, skip);
-        unexpected |= c.check("native + entry + (per filter * 4)", "≈", "4 filters total",
-                entry + last2 * 4 + f.nativeNs(), f.filter2(), skip);
-        return new BitmapEstimates(f, o1, o2, o3, o4, entry, last2, div4, List.copyOf(out), unexpected, unsupported, rule, rounds);
+        unexpected |= c.check(
+                "native + entry + (per filter * 4)",
+                "≈",
+                "4 filters total",
+                entry + last2 * 4 + f.nativeNs(),
+                f.filter2(),
+                skip);
+        return new BitmapEstimates(
+                f, o1, o2, o3, o4, entry, last2, div4, List.copyOf(out), unexpected, unsupported, rule, rounds);
     }
 
     /** Records each check; {@link #check} returns whether it failed (the selftest's non-zero). */
@@ -282,8 +331,12 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
     }
 
     /** The configuration names the selftest prints, in order. */
-    public static final List<String> CONFIGURATIONS = List.of("getpid native", "getpid RET_ALLOW 1 filter (bitmap)",
-            "getpid RET_ALLOW 2 filters (bitmap)", "getpid RET_ALLOW 3 filters (full)", "getpid RET_ALLOW 4 filters (full)");
+    public static final List<String> CONFIGURATIONS = List.of(
+            "getpid native",
+            "getpid RET_ALLOW 1 filter (bitmap)",
+            "getpid RET_ALLOW 2 filters (bitmap)",
+            "getpid RET_ALLOW 3 filters (full)",
+            "getpid RET_ALLOW 4 filters (full)");
 
     /**
      * The selftest's report for these figures, line by line (from the configurations on). Figures
@@ -295,8 +348,11 @@ public record BitmapEstimates(Figures figures, long overhead1Bitmapped, long ove
         List<String> l = new ArrayList<>();
         List<Long> fs = figures.asList();
         for (int i = 0; i < fs.size(); i++) {
-            String how = rounds <= 1 ? "" : i == 0 ? " (median of " + rounds + " rounds)"
-                    : " (built: native median + median overhead of " + rounds + " rounds)";
+            String how = rounds <= 1
+                    ? ""
+                    : i == 0
+                            ? " (median of " + rounds + " rounds)"
+                            : " (built: native median + median overhead of " + rounds + " rounds)";
             l.add(CONFIGURATIONS.get(i) + ": " + fs.get(i) + " ns" + how);
         }
         byName().forEach((k, v) -> l.add("Estimated " + LABELS.get(k) + ": " + v + " ns"));

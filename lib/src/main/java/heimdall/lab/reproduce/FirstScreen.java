@@ -62,8 +62,13 @@ final class FirstScreen {
             notMeasured += status.equals("not measured") ? 1 : 0;
             noisy += r.path("noisy").asBoolean(false) ? 1 : 0;
         }
-        return String.format(Locale.ROOT, "%d rows: %d failed, %d not measured; %d noisy (run medians spread over 25%%)",
-                rows.size(), failed, notMeasured, noisy);
+        return String.format(
+                Locale.ROOT,
+                "%d rows: %d failed, %d not measured; %d noisy (run medians spread over 25%%)",
+                rows.size(),
+                failed,
+                notMeasured,
+                noisy);
     }
 
     private static String load(EnvironmentInfo env, List<ObjectNode> rows) {
@@ -72,8 +77,8 @@ final class FirstScreen {
         if (la == null || la.one() == null) {
             s.append("not recorded at the start");
         } else {
-            s.append(String.format(Locale.ROOT, "%.2f, %.2f, %.2f (1, 5, 15 min) at the start", la.one(), la.five(),
-                    la.fifteen()));
+            s.append(String.format(
+                    Locale.ROOT, "%.2f, %.2f, %.2f (1, 5, 15 min) at the start", la.one(), la.five(), la.fifteen()));
         }
         if (env != null && env.onlineCpus() != null) {
             s.append(" on ").append(env.onlineCpus()).append(" CPUs");
@@ -105,9 +110,15 @@ final class FirstScreen {
             }
             // a follower-cost row's median is the one with the hook
             JsonNode estimate = t.has(figure + "_ns") ? t.path(figure + "_ns") : t.path(figure + "_with_ns");
-            out.add(String.format(Locale.ROOT, "%s: %s %s ns [%,d, %,d]%s", rows.get(i).label(), figure,
+            out.add(String.format(
+                    Locale.ROOT,
+                    "%s: %s %s ns [%,d, %,d]%s",
+                    rows.get(i).label(),
+                    figure,
                     estimate.isNumber() ? String.format(Locale.ROOT, "%,d", estimate.asLong()) : "?",
-                    t.path(figure + "_ci_low_ns").asLong(), t.path(figure + "_ci_high_ns").asLong(), coverage(t, figure)));
+                    t.path(figure + "_ci_low_ns").asLong(),
+                    t.path(figure + "_ci_high_ns").asLong(),
+                    coverage(t, figure)));
         }
         return out;
     }
@@ -121,7 +132,11 @@ final class FirstScreen {
         if (reached >= level - 1e-9) {
             return "";
         }
-        return String.format(Locale.ROOT, " (only %s%% over %d runs)", trim(reached * 100), t.path(figure + "_ci_runs").asLong());
+        return String.format(
+                Locale.ROOT,
+                " (only %s%% over %d runs)",
+                trim(reached * 100),
+                t.path(figure + "_ci_runs").asLong());
     }
 
     private static String trim(double pc) {

@@ -52,8 +52,9 @@ import java.util.function.Consumer;
  */
 public final class FloorCost {
     /** How a run's calls are placed in the runner's code, as {@code environment.json} says it. */
-    static final String CODE_PLACEMENT = "run i of every plain-call row and of its baseline times its calls with the runner's "
-            + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy";
+    static final String CODE_PLACEMENT =
+            "run i of every plain-call row and of its baseline times its calls with the runner's "
+                    + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy";
 
     private FloorCost() {}
 
@@ -125,7 +126,8 @@ public final class FloorCost {
         for (Floor floor : List.of(threeAbcdf, threeWasm, stackedWasm)) {
             for (Answer answer : List.of(Answer.CONTINUE, Answer.BROKER)) {
                 for (Supervisor.Kind kind : Supervisor.Kind.values()) {
-                    rows.add(row(floor, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), false)));
+                    rows.add(row(
+                            floor, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), false)));
                 }
             }
         }
@@ -134,7 +136,8 @@ public final class FloorCost {
             for (Supervisor.Kind kind : Supervisor.Kind.values()) {
                 rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, CHILDS_CPU, o.cpu(), false)));
                 rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, CHILDS_CPU, o.cpu(), true)));
-                rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), true)));
+                rows.add(row(
+                        threeAbcdf, openat, new FloorRow.Brokering(kind, answer, OWN_CPU, o.supervisorCpu(), true)));
             }
         }
         // Where a synchronous wake-up can act: child and supervisor free to migrate (within the allowed
@@ -144,26 +147,52 @@ public final class FloorCost {
         for (Answer answer : List.of(Answer.CONTINUE, Answer.BROKER)) {
             for (Supervisor.Kind kind : Supervisor.Kind.values()) {
                 for (boolean sync : List.of(false, true)) {
-                    rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, UNPINNED, -1, sync, allowed)));
-                    rows.add(row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, SHARED_SET, -1, sync, shared)));
+                    rows.add(
+                            row(threeAbcdf, openat, new FloorRow.Brokering(kind, answer, UNPINNED, -1, sync, allowed)));
+                    rows.add(row(
+                            threeAbcdf, openat, new FloorRow.Brokering(kind, answer, SHARED_SET, -1, sync, shared)));
                 }
             }
         }
         // The host's floor for a round trip, in every placement: a pipe ping-pong, no seccomp.
         Floor none = new Floor(REFERENCE, List.of(), -1);
-        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, OWN_CPU, o.supervisorCpu(), false)));
-        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, CHILDS_CPU, o.cpu(), false)));
-        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, UNPINNED, -1, false, allowed)));
-        rows.add(row(none, Call.PINGPONG, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
+        rows.add(row(
+                none,
+                Call.PINGPONG,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, OWN_CPU, o.supervisorCpu(), false)));
+        rows.add(row(
+                none,
+                Call.PINGPONG,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, CHILDS_CPU, o.cpu(), false)));
+        rows.add(row(
+                none,
+                Call.PINGPONG,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, UNPINNED, -1, false, allowed)));
+        rows.add(row(
+                none,
+                Call.PINGPONG,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
         // The same floor measured the way a brokered openat's added cost is: the ping-pong, then the
         // openat, less the openat alone (a call right after a round trip runs on caches the other
         // side has used, and a brokered CONTINUE's added cost includes that too).
         Floor noneThenCall = new Floor(REFERENCE_THEN_OPENAT, List.of(), -1);
         Call pingThenOpen = Call.pingPongThenOpenat(data);
-        rows.add(row(noneThenCall, pingThenOpen, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, OWN_CPU, o.supervisorCpu(), false)));
-        rows.add(row(noneThenCall, pingThenOpen, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, CHILDS_CPU, o.cpu(), false)));
-        rows.add(row(noneThenCall, pingThenOpen, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, UNPINNED, -1, false, allowed)));
-        rows.add(row(noneThenCall, pingThenOpen, new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
+        rows.add(row(
+                noneThenCall,
+                pingThenOpen,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, OWN_CPU, o.supervisorCpu(), false)));
+        rows.add(row(
+                noneThenCall,
+                pingThenOpen,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, CHILDS_CPU, o.cpu(), false)));
+        rows.add(row(
+                noneThenCall,
+                pingThenOpen,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, UNPINNED, -1, false, allowed)));
+        rows.add(row(
+                noneThenCall,
+                pingThenOpen,
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
         return rows;
     }
 
@@ -172,7 +201,8 @@ public final class FloorCost {
         long m = 0;
         for (int c : cpus) {
             if (c < 0 || c >= 64) {
-                throw heimdall.lab.BadInput.at("allowed CPUs", "cpu", "CPU " + c + " is beyond the 64 a CPU set can name here");
+                throw heimdall.lab.BadInput.at(
+                        "allowed CPUs", "cpu", "CPU " + c + " is beyond the 64 a CPU set can name here");
             }
             m |= 1L << c;
         }
@@ -193,6 +223,7 @@ public final class FloorCost {
 
     /** A summary row's {@code reference} value for a bare ping-pong (FloorSummary). */
     private static final String PURE = "pipe ping-pong";
+
     static final String DATA_FILE = "data.txt";
 
     private static FloorRow row(Floor floor, Call call, FloorRow.Brokering broker) {
@@ -202,10 +233,18 @@ public final class FloorCost {
 
     /** The published row for {@code row}: same label, call and answer; none for our extra rows. */
     static PublishedFloorRow published(FloorRow row) {
-        if (row.reference() || row.brokered() && (!row.broker().placement().equals(OWN_CPU) || row.broker().syncWakeUp())) {
+        if (row.reference()
+                || row.brokered()
+                        && (!row.broker().placement().equals(OWN_CPU)
+                                || row.broker().syncWakeUp())) {
             return null;
         }
-        return PublishedFloorCost.read().twin(row.what(), row.callName(), row.brokered() ? row.broker().answer().label() : null).orElse(null);
+        return PublishedFloorCost.read()
+                .twin(
+                        row.what(),
+                        row.callName(),
+                        row.brokered() ? row.broker().answer().label() : null)
+                .orElse(null);
     }
 
     /**
@@ -215,7 +254,9 @@ public final class FloorCost {
     static Path inDir(Scratch job) {
         Path dir = job.newDirectory("in");
         try {
-            SafeFiles.writeNew(dir.resolve(DATA_FILE), "heimdall-lab: the file a measured openat opens\n".getBytes(StandardCharsets.UTF_8));
+            SafeFiles.writeNew(
+                    dir.resolve(DATA_FILE),
+                    "heimdall-lab: the file a measured openat opens\n".getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the job's " + dir.resolve(DATA_FILE), e);
         }
@@ -256,9 +297,16 @@ public final class FloorCost {
         List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
-        progress.accept(String.format("floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
-                rows.size(), o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(),
-                o.counts().brokerCount(), o.cpu(), o.supervisorCpu()));
+        progress.accept(String.format(
+                "floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
+                rows.size(),
+                o.counts().runs(),
+                o.counts().warmup(),
+                o.counts().count(),
+                o.counts().brokerWarmup(),
+                o.counts().brokerCount(),
+                o.cpu(),
+                o.supervisorCpu()));
         Instant started = Instant.now();
         long[] timer;
         try {
@@ -276,24 +324,37 @@ public final class FloorCost {
             }
         }
         // A signal that came after the last run stopped nothing: the run is complete.
-        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete(measured, o.counts().runs())
-                ? session.stopCause() : Optional.empty();
-        if (cause.isPresent() && measured.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
+        Optional<Interruption.Cause> cause =
+                measured.isEmpty() || !complete(measured, o.counts().runs()) ? session.stopCause() : Optional.empty();
+        if (cause.isPresent()
+                && measured.stream()
+                        .allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
             return new Result(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(
+                c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.target()));
         return write(o, folder, progress, measured, host, loads, timer, started, cause);
     }
 
     /** Whether every row has all its runs, or stopped at a failure of its own. */
     static boolean complete(List<FloorBench.Measured> measured, int runs) {
-        return measured.stream().allMatch(m -> m.failure() != null || (m.runs().size() >= runs && m.baseline().size() >= runs));
+        return measured.stream()
+                .allMatch(m -> m.failure() != null
+                        || (m.runs().size() >= runs && m.baseline().size() >= runs));
     }
 
-    private static Result write(Options o, ResultsFolder folder, Consumer<String> progress, List<FloorBench.Measured> measured,
-            Host host, Host.LoadSampler loads, long[] timer, Instant started, Optional<Interruption.Cause> cause) {
+    private static Result write(
+            Options o,
+            ResultsFolder folder,
+            Consumer<String> progress,
+            List<FloorBench.Measured> measured,
+            Host host,
+            Host.LoadSampler loads,
+            long[] timer,
+            Instant started,
+            Optional<Interruption.Cause> cause) {
         List<FloorCostRow> measuredRows = new ArrayList<>();
         for (FloorBench.Measured m : measured) {
             measuredRows.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
@@ -301,9 +362,14 @@ public final class FloorCost {
         List<FloorCostRow> summary = addRatios(measuredRows);
         folder.writeSummary(ReproductionKind.of(FloorCostRow.class), cause, summary);
 
-        folder.writeEnvironment("floor-cost", cause, started, Instant.now(), host, FloorCostSettings.of(o, timer, loads));
-        String table = table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
-        folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures", table);
+        folder.writeEnvironment(
+                "floor-cost", cause, started, Instant.now(), host, FloorCostSettings.of(o, timer, loads));
+        String table =
+                table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
+        folder.writeTable(
+                cause,
+                "rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures",
+                table);
         if (cause.isPresent()) {
             // The user asked to stop: the measurements are safe, the plots can follow.
             progress.accept("floor-cost: plots skipped (" + cause.get().said()
@@ -335,9 +401,19 @@ public final class FloorCost {
 
         /** {@code r} with these figures as its ratios. */
         FloorCostRow on(FloorCostRow r) {
-            return r.withRatios(new FloorCostRow.Ratios(javaOverNative, vsDefaultPlacement, vsBestFloor,
-                    vsBestCallFloor, floorNs, roundTripVsFloor, bestFloorNs, roundTripVsBestFloor, callFloorNs,
-                    roundTripVsCallFloor, bestCallFloorNs, roundTripVsBestCallFloor));
+            return r.withRatios(new FloorCostRow.Ratios(
+                    javaOverNative,
+                    vsDefaultPlacement,
+                    vsBestFloor,
+                    vsBestCallFloor,
+                    floorNs,
+                    roundTripVsFloor,
+                    bestFloorNs,
+                    roundTripVsBestFloor,
+                    callFloorNs,
+                    roundTripVsCallFloor,
+                    bestCallFloorNs,
+                    roundTripVsBestCallFloor));
         }
     }
 
@@ -356,11 +432,13 @@ public final class FloorCost {
             }
             long median = r.medianNs();
             if (r.supervisor().equals("java")) {
-                twin(summary, r, "native", r.placement(), r.syncWakeup()).ifPresent(n -> x.javaOverNative = ratio(median, n));
+                twin(summary, r, "native", r.placement(), r.syncWakeup())
+                        .ifPresent(n -> x.javaOverNative = ratio(median, n));
             }
             boolean fast = !OWN_CPU.equals(r.placement()) || Boolean.TRUE.equals(r.syncWakeup());
             if (fast) {
-                twin(summary, r, r.supervisor(), OWN_CPU, false).ifPresent(d -> x.vsDefaultPlacement = ratio(median, d));
+                twin(summary, r, r.supervisor(), OWN_CPU, false)
+                        .ifPresent(d -> x.vsDefaultPlacement = ratio(median, d));
             }
         }
         floorRatios(summary, ratios);
@@ -454,12 +532,16 @@ public final class FloorCost {
         return out;
     }
 
-    private static java.util.Optional<Long> twin(List<FloorCostRow> summary, FloorCostRow r, String supervisor, String placement,
-            Boolean sync) {
+    private static java.util.Optional<Long> twin(
+            List<FloorCostRow> summary, FloorCostRow r, String supervisor, String placement, Boolean sync) {
         return summary.stream()
-                .filter(t -> t != r && Objects.equals(t.what(), r.what()) && Objects.equals(t.answer(), r.answer())
-                        && Objects.equals(t.supervisor(), supervisor) && Objects.equals(t.placement(), placement)
-                        && Objects.equals(t.syncWakeup(), sync) && t.medianNs() != null)
+                .filter(t -> t != r
+                        && Objects.equals(t.what(), r.what())
+                        && Objects.equals(t.answer(), r.answer())
+                        && Objects.equals(t.supervisor(), supervisor)
+                        && Objects.equals(t.placement(), placement)
+                        && Objects.equals(t.syncWakeup(), sync)
+                        && t.medianNs() != null)
                 .map(FloorCostRow::medianNs)
                 .findFirst();
     }
@@ -477,61 +559,126 @@ public final class FloorCost {
     static String table(List<FloorCostRow> summary, Host host, Options o, long timerNs) {
         StringBuilder md = new StringBuilder();
         md.append("# floor-cost: what a call costs under the floor\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s; child on CPU %d, supervisor on CPU %d. "
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s, clocksource %s; child on CPU %d, supervisor on CPU %d. "
                         + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost (back-to-back reads): %d ns.%n%n",
-                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(), o.cpu(), o.supervisorCpu(),
-                o.counts().runs(), o.counts().warmup(), o.counts().count(), o.counts().brokerWarmup(), o.counts().brokerCount(), timerNs));
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                host.clocksource(),
+                o.cpu(),
+                o.supervisorCpu(),
+                o.counts().runs(),
+                o.counts().warmup(),
+                o.counts().count(),
+                o.counts().brokerWarmup(),
+                o.counts().brokerCount(),
+                timerNs));
         md.append(LoadLine.of(host, summary)).append(' ');
         md.append("Published: 2026-11-08, oden (AMD Threadripper PRO 3975WX, kernel 7.0.0, load 52 to 83). ")
-                .append(hostComparison(summary)).append("\n\n");
-        MarkdownTable t = new MarkdownTable(List.of("what", "call", "BPF insns", "cache", "median, no filter", "median, filtered",
-                RowIntervals.heading("median"), "added", RowIntervals.heading("added"), "p99, filtered",
-                RowIntervals.heading("p99"), "spread", "published added", "added / published"));
+                .append(hostComparison(summary))
+                .append("\n\n");
+        MarkdownTable t = new MarkdownTable(List.of(
+                "what",
+                "call",
+                "BPF insns",
+                "cache",
+                "median, no filter",
+                "median, filtered",
+                RowIntervals.heading("median"),
+                "added",
+                RowIntervals.heading("added"),
+                "p99, filtered",
+                RowIntervals.heading("p99"),
+                "spread",
+                "published added",
+                "added / published"));
         for (FloorCostRow r : summary) {
             PublishedFloorRow p = r.published();
             String call = "`" + r.call() + "`";
             if (r.isReference()) {
-                call += " (partner " + (CHILDS_CPU.equals(r.placement()) ? "on child's CPU" : OWN_CPU.equals(r.placement())
-                        ? "on own CPU" : r.placement()) + ")";
+                call += " (partner "
+                        + (CHILDS_CPU.equals(r.placement())
+                                ? "on child's CPU"
+                                : OWN_CPU.equals(r.placement()) ? "on own CPU" : r.placement())
+                        + ")";
             } else if (r.answer() != null) {
                 call += ", " + (r.answer().equals("continue") ? "CONTINUE" : "broker") + " (" + r.supervisor()
                         + placementText(r.placement())
                         + (Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "") + ")";
             }
             boolean failed = "failed".equals(r.status());
-            t.row(List.of(r.what(), call, String.valueOf(r.insns()),
+            t.row(List.of(
+                    r.what(),
+                    call,
+                    String.valueOf(r.insns()),
                     r.cache() == null ? "—" : r.cache() ? "yes" : "no",
-                    nsCell(r.medianNoneNs()), failed ? "FAILED" : nsCell(r.medianNs()), ci(r, RowIntervals::median),
-                    r.addedNs() != null ? MarkdownTable.added(r.addedNs()) : "—", ci(r, RowIntervals::added),
-                    r.p99Ns() != null ? MarkdownTable.tail(r.p99Ns()) : "—", ci(r, RowIntervals::p99),
-                    r.spread() != null ? String.format(Locale.ROOT, "%.0f%%%s", r.spread() * 100, Boolean.TRUE.equals(r.noisy()) ? " noisy" : "") : "—",
+                    nsCell(r.medianNoneNs()),
+                    failed ? "FAILED" : nsCell(r.medianNs()),
+                    ci(r, RowIntervals::median),
+                    r.addedNs() != null ? MarkdownTable.added(r.addedNs()) : "—",
+                    ci(r, RowIntervals::added),
+                    r.p99Ns() != null ? MarkdownTable.tail(r.p99Ns()) : "—",
+                    ci(r, RowIntervals::p99),
+                    r.spread() != null
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "%.0f%%%s",
+                                    r.spread() * 100,
+                                    Boolean.TRUE.equals(r.noisy()) ? " noisy" : "")
+                            : "—",
                     p == null ? "—" : MarkdownTable.added(p.addedNs().doubleValue()),
                     r.addedVsPublished() != null ? String.format(Locale.ROOT, "%.2f×", r.addedVsPublished()) : "—"));
         }
         md.append(t.render()).append('\n');
         for (FloorCostRow r : summary) {
             if ("failed".equals(r.status())) {
-                md.append("- FAILED: ").append(r.what()).append(" · ").append(r.call()).append(": ")
-                        .append(r.failure()).append('\n');
+                md.append("- FAILED: ")
+                        .append(r.what())
+                        .append(" · ")
+                        .append(r.call())
+                        .append(": ")
+                        .append(r.failure())
+                        .append('\n');
             }
             if ("interrupted".equals(r.status())) {
-                md.append("- interrupted: ").append(r.what()).append(" · ").append(r.call()).append(": ")
-                        .append(r.runsCompleted()).append(" of ").append(r.runsAsked()).append(" runs (")
-                        .append(r.runs().runsNoneCompleted()).append(" without the filter)\n");
+                md.append("- interrupted: ")
+                        .append(r.what())
+                        .append(" · ")
+                        .append(r.call())
+                        .append(": ")
+                        .append(r.runsCompleted())
+                        .append(" of ")
+                        .append(r.runsAsked())
+                        .append(" runs (")
+                        .append(r.runs().runsNoneCompleted())
+                        .append(" without the filter)\n");
             }
         }
         List<String> ratios = new ArrayList<>();
         for (FloorCostRow r : summary) {
             if (r.ratios().javaOverNative() != null) {
-                ratios.add(String.format(Locale.ROOT, "- Java supervisor / native, %s, %s (%s%s): %.3f×", r.what(),
-                        r.answer(), r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "",
+                ratios.add(String.format(
+                        Locale.ROOT,
+                        "- Java supervisor / native, %s, %s (%s%s): %.3f×",
+                        r.what(),
+                        r.answer(),
+                        r.placement(),
+                        Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "",
                         r.ratios().javaOverNative()));
             }
         }
         for (FloorCostRow r : summary) {
             if (r.ratios().vsDefaultPlacement() != null) {
-                ratios.add(String.format(Locale.ROOT, "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median", r.supervisor(),
-                        r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? " with sync wake-up" : "", r.what(), r.answer(),
+                ratios.add(String.format(
+                        Locale.ROOT,
+                        "- %s supervisor on %s%s vs own CPU, %s, %s: %.3f× the median",
+                        r.supervisor(),
+                        r.placement(),
+                        Boolean.TRUE.equals(r.syncWakeup()) ? " with sync wake-up" : "",
+                        r.what(),
+                        r.answer(),
                         r.ratios().vsDefaultPlacement()));
             }
         }
@@ -540,12 +687,13 @@ public final class FloorCost {
             ratios.forEach(x -> md.append(x).append('\n'));
         }
         md.append(floorSection(summary));
-        md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
-                + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
-                + "Intervals (ns) are distribution-free: order statistics over the runs' medians and p99s, and for "
-                + "`added` the Hodges–Lehmann shift of the run medians; where the runs are too few for 95% the "
-                + "coverage they reach is given. "
-                + "`added / published` compares our added cost with the published one.\n");
+        md.append(
+                "\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
+                        + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
+                        + "Intervals (ns) are distribution-free: order statistics over the runs' medians and p99s, and for "
+                        + "`added` the Hodges–Lehmann shift of the run medians; where the runs are too few for 95% the "
+                        + "coverage they reach is given. "
+                        + "`added / published` compares our added cost with the published one.\n");
         return md.toString();
     }
 
@@ -558,31 +706,45 @@ public final class FloorCost {
         StringBuilder s = new StringBuilder();
         for (FloorCostRow r : summary) {
             PublishedFloorRow p = r.published();
-            if ("getppid".equals(r.call()) && p != null && r.medianNoneNs() != null && p.medianNoneNs() != null && p.medianNoneNs() > 0) {
+            if ("getppid".equals(r.call())
+                    && p != null
+                    && r.medianNoneNs() != null
+                    && p.medianNoneNs() != null
+                    && p.medianNoneNs() > 0) {
                 long ours = r.medianNoneNs();
                 long theirs = p.medianNoneNs();
-                s.append(String.format(Locale.ROOT, "Here a native `getppid` (no filter) takes %d ns against the published %d ns (%.2f×). ",
-                        ours, theirs, (double) ours / theirs));
+                s.append(String.format(
+                        Locale.ROOT,
+                        "Here a native `getppid` (no filter) takes %d ns against the published %d ns (%.2f×). ",
+                        ours,
+                        theirs,
+                        (double) ours / theirs));
                 break;
             }
         }
         double[] none = ratioRange(summary, FloorCostRow::medianNoneNs, PublishedFloorRow::medianNoneNs);
         double[] filtered = ratioRange(summary, FloorCostRow::medianNs, PublishedFloorRow::medianNs);
         if (none == null && filtered == null) {
-            return s.append("No row has both our median and the published one, so no ratio between the hosts is given.").toString();
+            return s.append("No row has both our median and the published one, so no ratio between the hosts is given.")
+                    .toString();
         }
         s.append("Across the rows with a published twin, our medians are ");
         if (none != null) {
-            s.append(String.format(Locale.ROOT, "%s the published ones without the filter (%d rows)", range(none), (int) none[2]));
+            s.append(String.format(
+                    Locale.ROOT, "%s the published ones without the filter (%d rows)", range(none), (int) none[2]));
         }
         if (filtered != null) {
-            s.append(none != null ? " and " : "").append(String.format(Locale.ROOT, "%s with it (%d rows)", range(filtered), (int) filtered[2]));
+            s.append(none != null ? " and " : "")
+                    .append(String.format(Locale.ROOT, "%s with it (%d rows)", range(filtered), (int) filtered[2]));
         }
-        return s.append(". The hosts differ, so compare added costs and ratios, not absolute medians.").toString();
+        return s.append(". The hosts differ, so compare added costs and ratios, not absolute medians.")
+                .toString();
     }
 
     /** {min, max, count} of our figure / the published one over rows with both; null when none has. */
-    private static double[] ratioRange(List<FloorCostRow> summary, java.util.function.Function<FloorCostRow, Long> ours,
+    private static double[] ratioRange(
+            List<FloorCostRow> summary,
+            java.util.function.Function<FloorCostRow, Long> ours,
             java.util.function.Function<PublishedFloorRow, Long> theirs) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
@@ -621,28 +783,44 @@ public final class FloorCost {
      * its placement and over the best ones, and the fastest configuration against each.
      */
     static String floorSection(List<FloorCostRow> summary) {
-        List<FloorCostRow> refs = summary.stream().filter(r -> PURE.equals(r.reference()) && r.medianNs() != null).toList();
+        List<FloorCostRow> refs = summary.stream()
+                .filter(r -> PURE.equals(r.reference()) && r.medianNs() != null)
+                .toList();
         List<FloorCostRow> callRefs = summary.stream()
-                .filter(r -> r.isReference() && !PURE.equals(r.reference()) && r.ratios().vsBestCallFloor() != null)
+                .filter(r -> r.isReference()
+                        && !PURE.equals(r.reference())
+                        && r.ratios().vsBestCallFloor() != null)
                 .toList();
         if (refs.isEmpty() && callRefs.isEmpty()) {
             return "";
         }
-        StringBuilder md = new StringBuilder("\nRound trips against the host's floor (a pipe ping-pong between the child and a thread in "
-                + "the supervisor's place, no seccomp; a brokered row's round trip is its `added`):\n\n");
+        StringBuilder md = new StringBuilder(
+                "\nRound trips against the host's floor (a pipe ping-pong between the child and a thread in "
+                        + "the supervisor's place, no seccomp; a brokered row's round trip is its `added`):\n\n");
         for (FloorCostRow r : refs) {
-            md.append(String.format(Locale.ROOT, "- floor, partner %s: %s (%.3f× the best floor)%n", r.placement(),
-                    MarkdownTable.ns(r.medianNs()), r.ratios().vsBestFloor()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- floor, partner %s: %s (%.3f× the best floor)%n",
+                    r.placement(),
+                    MarkdownTable.ns(r.medianNs()),
+                    r.ratios().vsBestFloor()));
         }
         for (FloorCostRow r : callRefs) {
-            md.append(String.format(Locale.ROOT, "- call floor, partner %s: ping-pong then `openat` %s, less `openat` alone %s = %s "
-                            + "(%.3f× the best call floor)%n", r.placement(), MarkdownTable.ns(r.medianNs()),
-                    MarkdownTable.ns(r.medianNoneNs()), MarkdownTable.ns(r.addedNs()), r.ratios().vsBestCallFloor()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- call floor, partner %s: ping-pong then `openat` %s, less `openat` alone %s = %s "
+                            + "(%.3f× the best call floor)%n",
+                    r.placement(),
+                    MarkdownTable.ns(r.medianNs()),
+                    MarkdownTable.ns(r.medianNoneNs()),
+                    MarkdownTable.ns(r.addedNs()),
+                    r.ratios().vsBestCallFloor()));
         }
         if (!callRefs.isEmpty()) {
-            md.append("\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less the call "
-                    + "alone): an `openat` made right after two context switches runs on caches the other side has used, and "
-                    + "a brokered `openat` answered CONTINUE pays that too.\n\n");
+            md.append(
+                    "\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less the call "
+                            + "alone): an `openat` made right after two context switches runs on caches the other side has used, and "
+                            + "a brokered `openat` answered CONTINUE pays that too.\n\n");
         }
         FloorCostRow fastest = null;
         FloorCostRow fastestCall = null;
@@ -659,32 +837,56 @@ public final class FloorCost {
                     && (fastestCall == null || bestCall < fastestCall.ratios().roundTripVsBestCallFloor())) {
                 fastestCall = r;
             }
-            md.append(String.format(Locale.ROOT, "- %s: round trip %s = %s× its placement's floor, %.3f× the best floor",
-                    configuration(r), MarkdownTable.added(r.addedNs()),
-                    ratio3(r.ratios().roundTripVsFloor()), best));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- %s: round trip %s = %s× its placement's floor, %.3f× the best floor",
+                    configuration(r),
+                    MarkdownTable.added(r.addedNs()),
+                    ratio3(r.ratios().roundTripVsFloor()),
+                    best));
             if (bestCall != null) {
-                md.append(String.format(Locale.ROOT, "; %s× its placement's call floor, %.3f× the best call floor",
-                        ratio3(r.ratios().roundTripVsCallFloor()), bestCall));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "; %s× its placement's call floor, %.3f× the best call floor",
+                        ratio3(r.ratios().roundTripVsCallFloor()),
+                        bestCall));
             }
             md.append('\n');
         }
         if (fastest != null) {
             double best = fastest.ratios().roundTripVsBestFloor();
-            md.append(String.format(Locale.ROOT, "%nFastest round trip: %s: %.3f× the best floor (goal: within 1.2×, %s).%n",
-                    configuration(fastest), best, best <= 1.2 ? "met" : "not met"));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "%nFastest round trip: %s: %.3f× the best floor (goal: within 1.2×, %s).%n",
+                    configuration(fastest),
+                    best,
+                    best <= 1.2 ? "met" : "not met"));
         }
         if (fastestCall != null) {
             double best = fastestCall.ratios().roundTripVsBestCallFloor();
-            md.append(String.format(Locale.ROOT, "Fastest against the call floor (same method): %s: %.3f× the best call floor "
-                    + "(within 1.2×: %s).%n", configuration(fastestCall), best, best <= 1.2 ? "yes" : "no"));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "Fastest against the call floor (same method): %s: %.3f× the best call floor "
+                            + "(within 1.2×: %s).%n",
+                    configuration(fastestCall),
+                    best,
+                    best <= 1.2 ? "yes" : "no"));
         }
         return md.toString();
     }
 
-    /** A brokered row's configuration in words: {@code native supervisor, three answers, abcdf, continue (child's CPU)}. */
+    /**
+     * A brokered row's configuration in words: {@code native supervisor, three answers, abcdf, continue (child's CPU)}.
+     */
     private static String configuration(FloorCostRow r) {
-        return String.format(Locale.ROOT, "%s supervisor, %s, %s (%s%s)", r.supervisor(), r.what(), r.answer(),
-                r.placement(), Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "");
+        return String.format(
+                Locale.ROOT,
+                "%s supervisor, %s, %s (%s%s)",
+                r.supervisor(),
+                r.what(),
+                r.answer(),
+                r.placement(),
+                Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "");
     }
 
     /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */

@@ -29,9 +29,18 @@ final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.Follow
         FollowerCost.Options q = FollowerCost.Options.quick(Cpus.measuring());
         FollowerCost.Options f = FollowerCost.Options.standard(Cpus.measuring());
         return List.of(
-                ReproductionOption.count("--runs", "runs (fresh children) per variant of a row", q.runs(), f.runs(), Reproductions.MAX_RUNS),
-                ReproductionOption.count("--calls", "measured calls per run (given: warm-up a tenth, at least 100,000)", q.count(),
-                        f.count(), ChildSpec.MAX_COUNT),
+                ReproductionOption.count(
+                        "--runs",
+                        "runs (fresh children) per variant of a row",
+                        q.runs(),
+                        f.runs(),
+                        Reproductions.MAX_RUNS),
+                ReproductionOption.count(
+                        "--calls",
+                        "measured calls per run (given: warm-up a tenth, at least 100,000)",
+                        q.count(),
+                        f.count(),
+                        ChildSpec.MAX_COUNT),
                 ReproductionOption.cpu("--cpu", "the child's CPU (the highest allowed)", Cpus.measuring()));
     }
 
@@ -48,10 +57,16 @@ final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.Follow
     @Override
     public Run prepare(Args args) {
         int cpu = option("--cpu").intNumber(args);
-        FollowerCost.Options base = args.flag("--quick") ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
+        FollowerCost.Options base =
+                args.flag("--quick") ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
         long calls = option("--calls").number(args);
-        FollowerCost.Options o = new FollowerCost.Options(option("--runs").intNumber(args),
-                args.value("--calls").isPresent() ? Math.max(FollowerCost.Options.MIN_WARMUP, calls / 10) : base.warmup(), calls, cpu);
+        FollowerCost.Options o = new FollowerCost.Options(
+                option("--runs").intNumber(args),
+                args.value("--calls").isPresent()
+                        ? Math.max(FollowerCost.Options.MIN_WARMUP, calls / 10)
+                        : base.warmup(),
+                calls,
+                cpu);
         return session -> {
             FollowerCost.Result r = FollowerCost.run(o, session);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption());

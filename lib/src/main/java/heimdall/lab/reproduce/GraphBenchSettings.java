@@ -31,11 +31,27 @@ import java.util.Map;
  * {@code --quick} shortens the defaults (200,000 events, 3 batches, 5,000 iterations); a variable that is
  * set wins over either. A malformed value is bad input naming the variable.
  */
-public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int samples, int workloadIters,
-        List<Integer> workloadThreads, List<Integer> workloadCpus, boolean coalesce, CompileBudget budget, long bytes) {
+public record GraphBenchSettings(
+        int cpu,
+        boolean cpuFromEnv,
+        int calls,
+        int samples,
+        int workloadIters,
+        List<Integer> workloadThreads,
+        List<Integer> workloadCpus,
+        boolean coalesce,
+        CompileBudget budget,
+        long bytes) {
 
-    public static final List<String> VARIABLES = List.of("GRAPH_BENCH_CPU", "GRAPH_BENCH_CALLS", "GRAPH_BENCH_SAMPLES",
-            "GRAPH_WORKLOAD_ITERS", "GRAPH_WORKLOAD_THREADS", "GRAPH_WORKLOAD_CPUS", "GRAPH_BENCH_COALESCE", "GRAPH_BENCH_MAX_ENTRIES",
+    public static final List<String> VARIABLES = List.of(
+            "GRAPH_BENCH_CPU",
+            "GRAPH_BENCH_CALLS",
+            "GRAPH_BENCH_SAMPLES",
+            "GRAPH_WORKLOAD_ITERS",
+            "GRAPH_WORKLOAD_THREADS",
+            "GRAPH_WORKLOAD_CPUS",
+            "GRAPH_BENCH_COALESCE",
+            "GRAPH_BENCH_MAX_ENTRIES",
             "GRAPH_BENCH_BYTES");
 
     /** Settings from this process's environment. */
@@ -63,7 +79,8 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
                 }
                 threads.add(n);
             } catch (NumberFormatException e) {
-                throw new BadInput("GRAPH_WORKLOAD_THREADS='" + t + "': comma-separated worker counts 1..1024 expected");
+                throw new BadInput(
+                        "GRAPH_WORKLOAD_THREADS='" + t + "': comma-separated worker counts 1..1024 expected");
             }
         }
         List<Integer> workloadCpus = Cpus.allowed();
@@ -75,17 +92,28 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
                 throw new BadInput("GRAPH_WORKLOAD_CPUS='" + wc + "': a CPU list such as 0-1 or 0,1 expected");
             }
             if (workloadCpus.isEmpty() || !Cpus.allowed().containsAll(workloadCpus)) {
-                throw new BadInput("GRAPH_WORKLOAD_CPUS='" + wc + "': must be CPUs this process may use " + Cpus.allowed());
+                throw new BadInput(
+                        "GRAPH_WORKLOAD_CPUS='" + wc + "': must be CPUs this process may use " + Cpus.allowed());
             }
         }
         String co = env.getOrDefault("GRAPH_BENCH_COALESCE", "0");
         if (!co.equals("0") && !co.equals("1")) {
             throw new BadInput("GRAPH_BENCH_COALESCE='" + co + "': 0 or 1 expected");
         }
-        long maxEntries = number(env, "GRAPH_BENCH_MAX_ENTRIES", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE);
+        long maxEntries =
+                number(env, "GRAPH_BENCH_MAX_ENTRIES", CompileBudget.DEFAULT_MAX_TRANSITIONS, 1, Long.MAX_VALUE);
         long bytes = number(env, "GRAPH_BENCH_BYTES", DfaLayouts.DEFAULT_LIMIT, 0, Long.MAX_VALUE);
-        return new GraphBenchSettings(cpu, cpuText != null, calls, samples, iters, List.copyOf(threads), workloadCpus, co.equals("1"),
-                CompileBudget.defaults().withMaxTransitions(maxEntries), bytes);
+        return new GraphBenchSettings(
+                cpu,
+                cpuText != null,
+                calls,
+                samples,
+                iters,
+                List.copyOf(threads),
+                workloadCpus,
+                co.equals("1"),
+                CompileBudget.defaults().withMaxTransitions(maxEntries),
+                bytes);
     }
 
     private static long number(Map<String, String> env, String name, long fallback, long min, long max) {
@@ -99,8 +127,17 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
 
     /** The settings as recorded in environment.json ({@code settings}), named by their variables. */
     public Recorded recorded() {
-        return new Recorded(cpu, cpuFromEnv ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU " + Cpus.allowed(), calls, samples,
-                workloadIters, workloadThreads, workloadCpus, coalesce ? 1 : 0, budget.maxTransitions(), bytes);
+        return new Recorded(
+                cpu,
+                cpuFromEnv ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU " + Cpus.allowed(),
+                calls,
+                samples,
+                workloadIters,
+                workloadThreads,
+                workloadCpus,
+                coalesce ? 1 : 0,
+                budget.maxTransitions(),
+                bytes);
     }
 
     /**
@@ -108,8 +145,18 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
      *
      * @param coalesce 1 or 0, as the variable is given
      */
-    @JsonPropertyOrder({"GRAPH_BENCH_CPU", "cpu_source", "GRAPH_BENCH_CALLS", "GRAPH_BENCH_SAMPLES", "GRAPH_WORKLOAD_ITERS",
-            "GRAPH_WORKLOAD_THREADS", "GRAPH_WORKLOAD_CPUS", "GRAPH_BENCH_COALESCE", "GRAPH_BENCH_MAX_ENTRIES", "GRAPH_BENCH_BYTES"})
+    @JsonPropertyOrder({
+        "GRAPH_BENCH_CPU",
+        "cpu_source",
+        "GRAPH_BENCH_CALLS",
+        "GRAPH_BENCH_SAMPLES",
+        "GRAPH_WORKLOAD_ITERS",
+        "GRAPH_WORKLOAD_THREADS",
+        "GRAPH_WORKLOAD_CPUS",
+        "GRAPH_BENCH_COALESCE",
+        "GRAPH_BENCH_MAX_ENTRIES",
+        "GRAPH_BENCH_BYTES"
+    })
     public record Recorded(
             @JsonProperty("GRAPH_BENCH_CPU") int cpu,
             @JsonProperty("cpu_source") String cpuSource,
@@ -120,6 +167,5 @@ public record GraphBenchSettings(int cpu, boolean cpuFromEnv, int calls, int sam
             @JsonProperty("GRAPH_WORKLOAD_CPUS") List<Integer> workloadCpus,
             @JsonProperty("GRAPH_BENCH_COALESCE") int coalesce,
             @JsonProperty("GRAPH_BENCH_MAX_ENTRIES") long maxEntries,
-            @JsonProperty("GRAPH_BENCH_BYTES") long bytes) {
-    }
+            @JsonProperty("GRAPH_BENCH_BYTES") long bytes) {}
 }

@@ -26,7 +26,8 @@ import java.util.Set;
 
 /**
  * {@code ./lab graph jmh}: the JMH cross-check of the replay harness. Replays the broker graph's
- * {@code walk main} trace through the layout {@code auto} picks (or {@code --layout}) the way {@code ./lab reproduce graph-lookup} does
+ * {@code walk main} trace through the layout {@code auto} picks (or {@code --layout}) the way {@code ./lab reproduce
+ * graph-lookup} does
  * (pinned thread, JIT warm-up, warm-up batch, {@code GRAPH_BENCH_SAMPLES} batches; median; three runs,
  * the middle median compared), then runs
  * {@code heimdall.lab.jmh.ReplayBenchmark} (module {@code bench-jmh}) on the same graph, table and trace
@@ -35,9 +36,11 @@ import java.util.Set;
 public final class GraphJmhCommand implements Command {
     /** The ratio band issue 6 asks the two figures to agree within. */
     public static final double AGREEMENT = 0.15;
+
     static final String BENCHMARK = "heimdall.lab.jmh.ReplayBenchmark";
 
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--quick"), Set.of("--layout", "--entry", "--out"));
+    private static final CommandOptions OPTIONS =
+            CommandOptions.of(Set.of("--quick"), Set.of("--layout", "--entry", "--out"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -88,22 +91,29 @@ public final class GraphJmhCommand implements Command {
         String layoutName = args.value("--layout").orElse("auto");
         Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);
         if (layout == null) {
-            throw new heimdall.lab.BadInput("option --layout: unknown layout '" + layoutName + "'; one of auto, "
-                    + List.of(Layout.values()));
+            throw new heimdall.lab.BadInput(
+                    "option --layout: unknown layout '" + layoutName + "'; one of auto, " + List.of(Layout.values()));
         }
         String entry = args.value("--entry").orElse("main");
         // Ctrl-C/SIGTERM stop it like every reproduction (Stoppable): JMH's JVM is ended, nothing is kept.
-        RunOutcome<Integer> outcome = Stoppable.run("graph jmh", folder, System.err::println, session -> {
-            try {
-                return measure(session, quick, layout, entry);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }, status -> java.util.Optional.empty(), status -> true); // a stop throws: it keeps nothing partial
+        RunOutcome<Integer> outcome = Stoppable.run(
+                "graph jmh",
+                folder,
+                System.err::println,
+                session -> {
+                    try {
+                        return measure(session, quick, layout, entry);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                status -> java.util.Optional.empty(),
+                status -> true); // a stop throws: it keeps nothing partial
         if (outcome instanceof RunOutcome.Failed<Integer> f) {
             throw f.error();
         }
-        return outcome instanceof RunOutcome.Nothing<Integer> n ? n.cause().exitStatus()
+        return outcome instanceof RunOutcome.Nothing<Integer> n
+                ? n.cause().exitStatus()
                 : ((RunOutcome.Complete<Integer>) outcome).result();
     }
 
@@ -124,9 +134,20 @@ public final class GraphJmhCommand implements Command {
         double[] sorted = runs.clone();
         java.util.Arrays.sort(sorted);
         double harness = sorted[sorted.length / 2];
-        out.printf(Locale.ROOT, "replay harness: %s on broker (walk %s), %,d events: %.3f ns/event (middle of %d runs' medians %s; "
-                        + "each run 1 warm-up + %d batches, CPU %d)%n", layout, entry, EVENTS, harness, runs.length,
-                java.util.Arrays.stream(runs).mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).toList(), samples, s.cpu());
+        out.printf(
+                Locale.ROOT,
+                "replay harness: %s on broker (walk %s), %,d events: %.3f ns/event (middle of %d runs' medians %s; "
+                        + "each run 1 warm-up + %d batches, CPU %d)%n",
+                layout,
+                entry,
+                EVENTS,
+                harness,
+                runs.length,
+                java.util.Arrays.stream(runs)
+                        .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r))
+                        .toList(),
+                samples,
+                s.cpu());
         JsonNode result = jmh(home, layout, entry, s.cpu(), quick, session);
         JsonNode metric = result.path("primaryMetric");
         if (!metric.path("scoreUnit").asText().equals("us/op")) {
@@ -136,27 +157,63 @@ public final class GraphJmhCommand implements Command {
         double mean = metric.path("score").asDouble() * perEvent;
         double error = metric.path("scoreError").asDouble(Double.NaN) * perEvent;
         double p50 = metric.path("scorePercentiles").path("50.0").asDouble(Double.NaN) * perEvent;
-        out.printf(Locale.ROOT, "JMH %s: %s on broker (walk %s): median %.3f ns/event, mean %.3f ± %.3f ns/event "
+        out.printf(
+                Locale.ROOT,
+                "JMH %s: %s on broker (walk %s): median %.3f ns/event, mean %.3f ± %.3f ns/event "
                         + "(sample time of whole-trace replays in %s / %,d events, %d fork x %d iterations of 1 s, %d invocations timed)%n",
-                result.path("jmhVersion").asText(), layout, entry, p50, mean, error, metric.path("scoreUnit").asText(), EVENTS,
-                result.path("forks").asInt(), result.path("measurementIterations").asInt(), metric.path("scoreConfidence").size() > 0
-                        ? countSamples(metric) : 0);
+                result.path("jmhVersion").asText(),
+                layout,
+                entry,
+                p50,
+                mean,
+                error,
+                metric.path("scoreUnit").asText(),
+                EVENTS,
+                result.path("forks").asInt(),
+                result.path("measurementIterations").asInt(),
+                metric.path("scoreConfidence").size() > 0 ? countSamples(metric) : 0);
         double ratio = p50 / harness;
-        out.printf(Locale.ROOT, "JMH median / harness median = %.3f (issue 6 asks for agreement within %.0f%%: %s); "
-                        + "JMH mean / harness median = %.3f%n", ratio, AGREEMENT * 100,
-                Math.abs(ratio - 1) <= AGREEMENT ? "agrees" : "does NOT agree", mean / harness);
+        out.printf(
+                Locale.ROOT,
+                "JMH median / harness median = %.3f (issue 6 asks for agreement within %.0f%%: %s); "
+                        + "JMH mean / harness median = %.3f%n",
+                ratio,
+                AGREEMENT * 100,
+                Math.abs(ratio - 1) <= AGREEMENT ? "agrees" : "does NOT agree",
+                mean / harness);
 
-        heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow("broker", "walk " + entry, layout.wire(),
-                (long) EVENTS, harness, java.util.Arrays.stream(runs).boxed().toList(), p50, mean, error, ratio,
+        heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow(
+                "broker",
+                "walk " + entry,
+                layout.wire(),
+                (long) EVENTS,
+                harness,
+                java.util.Arrays.stream(runs).boxed().toList(),
+                p50,
+                mean,
+                error,
+                ratio,
                 Math.abs(ratio - 1) <= AGREEMENT);
         folder.writeSummary(ReproductionKind.of(GraphJmhRow.class), java.util.Optional.empty(), List.of(row));
-        folder.writeJson("environment.json", new GraphJmhEnvironment(heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()),
-                "graph jmh", s.cpu(), quick));
+        folder.writeJson(
+                "environment.json",
+                new GraphJmhEnvironment(
+                        heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()), "graph jmh", s.cpu(), quick));
         folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));
-        folder.writeText("table.md", String.format(Locale.ROOT, "# graph jmh: JMH beside the replay harness%n%n"
-                        + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
-                        + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
-                entry, layout.wire(), harness, p50, mean, error, ratio));
+        folder.writeText(
+                "table.md",
+                String.format(
+                        Locale.ROOT,
+                        "# graph jmh: JMH beside the replay harness%n%n"
+                                + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
+                                + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
+                        entry,
+                        layout.wire(),
+                        harness,
+                        p50,
+                        mean,
+                        error,
+                        ratio));
         out.println(folder.publish()); // complete: only now does it appear at its name
         return 0;
     }
@@ -182,31 +239,39 @@ public final class GraphJmhCommand implements Command {
     /** The layout {@code auto} picks for the broker graph on this host; its reason is printed. */
     private static Layout autoForBroker() {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
-        heimdall.lab.graph.prepared.AutoLayout auto = PreparedGraph.prepare(imp.graph(), PreparedGraph.Options.defaults()
-                .withLayouts(List.of())).auto();
+        GraphFiles.Imported imp = GraphFiles.readPinned(
+                dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
+        heimdall.lab.graph.prepared.AutoLayout auto = PreparedGraph.prepare(
+                        imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of()))
+                .auto();
         System.out.println("broker: " + auto.reason());
         return auto.layout();
     }
 
-    static double harness(Path home, Layout layout, String entry, int samples, int cpu,
-            heimdall.lab.bench.Session session) throws InterruptedException {
+    static double harness(
+            Path home, Layout layout, String entry, int samples, int cpu, heimdall.lab.bench.Session session)
+            throws InterruptedException {
         Path dir = home.resolve("fixtures/graphs");
-        GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
-        PreparedGraph pg = PreparedGraph.prepare(imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of(layout)));
-        GraphLookup.Case k = new GraphLookup.Case("broker", "walk " + entry, pg, entry, GraphLookup.walkTrace(imp.graph(), entry, EVENTS), -1);
+        GraphFiles.Imported imp = GraphFiles.readPinned(
+                dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
+        PreparedGraph pg = PreparedGraph.prepare(
+                imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of(layout)));
+        GraphLookup.Case k = new GraphLookup.Case(
+                "broker", "walk " + entry, pg, entry, GraphLookup.walkTrace(imp.graph(), entry, EVENTS), -1);
         int batches = samples + 1;
         long[][] nanos = new long[1][batches];
         int[][] rejections = new int[1][batches];
         RuntimeException[] failure = {null};
-        Thread t = new Thread(() -> {
-            try {
-                heimdall.lab.sys.Cpus.pinCurrentThread(cpu);
-                GraphLookup.replayCase(k, List.of(layout), batches, nanos, rejections, session);
-            } catch (RuntimeException e) {
-                failure[0] = e;
-            }
-        }, "graph-jmh-harness");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        heimdall.lab.sys.Cpus.pinCurrentThread(cpu);
+                        GraphLookup.replayCase(k, List.of(layout), batches, nanos, rejections, session);
+                    } catch (RuntimeException e) {
+                        failure[0] = e;
+                    }
+                },
+                "graph-jmh-harness");
         t.start();
         t.join();
         if (failure[0] != null) {
@@ -219,37 +284,77 @@ public final class GraphJmhCommand implements Command {
         return BatchSamples.Summary.of(measured).median();
     }
 
-    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick,
-            heimdall.lab.bench.Session session) throws IOException, InterruptedException {
+    static JsonNode jmh(
+            Path home, Layout layout, String entry, int cpu, boolean quick, heimdall.lab.bench.Session session)
+            throws IOException, InterruptedException {
         Path module = home.resolve("bench-jmh");
         Path classes = module.resolve("target/classes");
         Path cpFile = module.resolve("target/runtime-classpath.txt");
         if (!Files.exists(classes.resolve("META-INF/BenchmarkList")) || !Files.exists(cpFile) || stale(module)) {
             System.err.println("graph jmh: building bench-jmh (mvn -B -q -DskipTests -pl bench-jmh -am package)...");
             // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
-            Process mvn = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command("mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh",
-                    "-am", "package")).directory(home.toFile()).inheritIO().start();
+            Process mvn = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
+                            "mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh", "-am", "package"))
+                    .directory(home.toFile())
+                    .inheritIO()
+                    .start();
             if (mvn.waitFor() != 0 || !Files.exists(cpFile)) {
                 throw new Refusal("bench-jmh could not be built (mvn exited " + mvn.exitValue() + ")");
             }
         }
-        String cp = classes + ":" + home.resolve("lib/target/classes") + ":" + Files.readString(cpFile).strip();
+        String cp = classes + ":" + home.resolve("lib/target/classes") + ":"
+                + Files.readString(cpFile).strip();
         try (Scratch scratch = Scratch.create("heimdall-jmh-")) {
             return runJmh(home, cp, scratch.path().resolve("result.json"), entry, layout, cpu, quick, session);
         }
     }
 
     /** Runs JMH, its JSON result written to {@code json} (a name in our private scratch folder, not yet made). */
-    private static JsonNode runJmh(Path home, String cp, Path json, String entry, Layout layout, int cpu, boolean quick,
-            heimdall.lab.bench.Session session) throws IOException, InterruptedException {
+    private static JsonNode runJmh(
+            Path home,
+            String cp,
+            Path json,
+            String entry,
+            Layout layout,
+            int cpu,
+            boolean quick,
+            heimdall.lab.bench.Session session)
+            throws IOException, InterruptedException {
         String opens = "--add-opens=java.base/java.nio=ALL-UNNAMED";
         String props = "-Dheimdall.lab.home=" + home + " -Dgraph.cpu=" + cpu;
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), opens,
-                "-cp", cp, "org.openjdk.jmh.Main", BENCHMARK, "-f", "1", "-wi", quick ? "3" : "5", "-w", "1s", "-i", quick ? "3" : "7",
-                "-r", "1s", "-p", "graph=broker", "-p", "entry=" + entry, "-p", "layout=" + layout.wire(),
-                "-jvmArgsAppend", opens + " " + props, "-rf", "json", "-rff", json.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                opens,
+                "-cp",
+                cp,
+                "org.openjdk.jmh.Main",
+                BENCHMARK,
+                "-f",
+                "1",
+                "-wi",
+                quick ? "3" : "5",
+                "-w",
+                "1s",
+                "-i",
+                quick ? "3" : "7",
+                "-r",
+                "1s",
+                "-p",
+                "graph=broker",
+                "-p",
+                "entry=" + entry,
+                "-p",
+                "layout=" + layout.wire(),
+                "-jvmArgsAppend",
+                opens + " " + props,
+                "-rf",
+                "json",
+                "-rff",
+                json.toString()));
         // JMH's JVM dies with this one (PR_SET_PDEATHSIG; this thread waits for it)
-        Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(cmd)).inheritIO().start();
+        Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(cmd))
+                .inheritIO()
+                .start();
         while (!p.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
             if (session.stopRequested()) {
                 // A SIGTERM reaches only us: JMH and the JVM it forked are ended here.
@@ -260,7 +365,9 @@ public final class GraphJmhCommand implements Command {
             }
         }
         int status = p.exitValue();
-        if (status != 0 || !Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(json) == 0) {
+        if (status != 0
+                || !Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || Files.size(json) == 0) {
             throw new Refusal("JMH exited with status " + status);
         }
         JsonNode all = new ObjectMapper().readTree(json.toFile());

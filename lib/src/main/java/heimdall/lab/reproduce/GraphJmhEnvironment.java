@@ -14,5 +14,4 @@ record GraphJmhEnvironment(
         @JsonUnwrapped HostFacts host,
         @JsonProperty("reproduction") String reproduction,
         @JsonProperty("cpu") int cpu,
-        @JsonProperty("quick") boolean quick) {
-}
+        @JsonProperty("quick") boolean quick) {}

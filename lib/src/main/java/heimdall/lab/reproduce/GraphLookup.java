@@ -7,11 +7,8 @@ import heimdall.lab.bench.BatchSamples;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.fixtures.Fixtures;
-import heimdall.lab.results.GraphLookupRow;
-import heimdall.lab.results.PublishedGraphLookup;
-import heimdall.lab.results.SummaryJson;
 import heimdall.lab.bench.Session;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
@@ -23,6 +20,8 @@ import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.PublishedGraphLookup;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
@@ -81,7 +80,8 @@ public final class GraphLookup {
      * @param allowUnpinned whether an external graph that no {@code SHA256SUMS} pins may be imported
      *     ({@code --unpinned}); otherwise it is bad input. Its digest is recorded either way.
      */
-    public record Options(GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external, boolean allowUnpinned) {
+    public record Options(
+            GraphBenchSettings settings, List<Layout> layouts, Optional<List<Path>> external, boolean allowUnpinned) {
         public Options {
             layouts = List.copyOf(layouts);
             if (layouts.isEmpty()) {
@@ -96,7 +96,8 @@ public final class GraphLookup {
     }
 
     /** One graph and trace, prepared. */
-    public record Case(String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
+    public record Case(
+            String graph, String trace, PreparedGraph prepared, String entry, int[] events, double importMs) {}
 
     /**
      * What a run wrote.
@@ -104,9 +105,14 @@ public final class GraphLookup {
      * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
      */
-    public record Result(Path folder, List<GraphLookupRow> summary, List<String> failures,
-            Map<String, Double> warmPrepMs, Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<GraphLookupRow> summary, List<String> failures, Map<String, Double> warmPrepMs) {
+    public record Result(
+            Path folder,
+            List<GraphLookupRow> summary,
+            List<String> failures,
+            Map<String, Double> warmPrepMs,
+            Optional<Interruption.Cause> interruption) {
+        public Result(
+                Path folder, List<GraphLookupRow> summary, List<String> failures, Map<String, Double> warmPrepMs) {
             this(folder, summary, failures, warmPrepMs, Optional.empty());
         }
     }
@@ -125,9 +131,17 @@ public final class GraphLookup {
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
         Map<String, Provenance> graphs = new LinkedHashMap<>(); // each imported graph: its digests, pinned or not
-        List<Case> cases = o.external().isPresent() ? externalCases(o, progress, graphs) : builtinCases(o, progress, graphs);
-        progress.accept(String.format(Locale.ROOT, "graph-lookup: %d cases x %d layouts, 1 warm-up + %d batches of %,d events, "
-                + "replay pinned to CPU %d (%s)", cases.size(), o.layouts().size(), s.samples(), s.calls(), s.cpu(),
+        List<Case> cases =
+                o.external().isPresent() ? externalCases(o, progress, graphs) : builtinCases(o, progress, graphs);
+        progress.accept(String.format(
+                Locale.ROOT,
+                "graph-lookup: %d cases x %d layouts, 1 warm-up + %d batches of %,d events, "
+                        + "replay pinned to CPU %d (%s)",
+                cases.size(),
+                o.layouts().size(),
+                s.samples(),
+                s.calls(),
+                s.cpu(),
                 s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: the highest allowed CPU of " + Cpus.allowed()));
 
         int batches = s.samples() + 1;
@@ -137,28 +151,38 @@ public final class GraphLookup {
         RuntimeException[] failure = {null};
         Map<String, Double> warm = new LinkedHashMap<>();
         int[] done = new int[cases.size()]; // batches each case completed, the warm-up batch included
-        Thread replay = new Thread(() -> {
-            try {
-                granted[0] = Cpus.pinCurrentThread(s.cpu());
-                // A stop of the session (Stoppable) leaves off between batches: the batches completed are kept.
-                for (int c = 0; c < cases.size() && !session.stopRequested(); c++) {
-                    done[c] = replayUntilStopped(cases.get(c), o.layouts(), batches, nanos[c], rejections[c], session);
-                    loads.sample();
-                    progress.accept(String.format(Locale.ROOT, "case %d of %d · %s / %s: %d of %d batches", c + 1, cases.size(),
-                            cases.get(c).graph(), cases.get(c).trace(), Math.max(0, done[c] - 1), s.samples()));
-                }
-                if (session.stopRequested()) {
-                    return;
-                }
-                // On the same pinned thread, with the JIT warm from everything above.
-                System.gc();
-                warm.putAll(warmPreparation(cases, o, progress));
-            } catch (RuntimeException e) {
-                if (!session.stopOn(e)) {
-                    failure[0] = e; // no measurement open: thrown below as before
-                }
-            }
-        }, "graph-lookup-replay");
+        Thread replay = new Thread(
+                () -> {
+                    try {
+                        granted[0] = Cpus.pinCurrentThread(s.cpu());
+                        // A stop of the session (Stoppable) leaves off between batches: the batches completed are kept.
+                        for (int c = 0; c < cases.size() && !session.stopRequested(); c++) {
+                            done[c] = replayUntilStopped(
+                                    cases.get(c), o.layouts(), batches, nanos[c], rejections[c], session);
+                            loads.sample();
+                            progress.accept(String.format(
+                                    Locale.ROOT,
+                                    "case %d of %d · %s / %s: %d of %d batches",
+                                    c + 1,
+                                    cases.size(),
+                                    cases.get(c).graph(),
+                                    cases.get(c).trace(),
+                                    Math.max(0, done[c] - 1),
+                                    s.samples()));
+                        }
+                        if (session.stopRequested()) {
+                            return;
+                        }
+                        // On the same pinned thread, with the JIT warm from everything above.
+                        System.gc();
+                        warm.putAll(warmPreparation(cases, o, progress));
+                    } catch (RuntimeException e) {
+                        if (!session.stopOn(e)) {
+                            failure[0] = e; // no measurement open: thrown below as before
+                        }
+                    }
+                },
+                "graph-lookup-replay");
         replay.start();
         try {
             replay.join();
@@ -175,7 +199,8 @@ public final class GraphLookup {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), warm, cause);
         }
-        cause.ifPresent(x -> progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(x ->
+                progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.target()));
 
         BatchSamples samples = new BatchSamples("ns_per_event");
         List<GraphLookupRow> summary = new ArrayList<>();
@@ -195,11 +220,19 @@ public final class GraphLookup {
                 Provenance files = graphs.get(k.graph());
                 Prepared p = k.prepared().layouts().get(layout);
                 int completed = p == null ? 0 : Math.max(0, done[c] - 1);
-                RunFacts run = new RunFacts(files, layout == auto.layout(), s.samples(), completed, p != null && completed < s.samples());
+                RunFacts run = new RunFacts(
+                        files, layout == auto.layout(), s.samples(), completed, p != null && completed < s.samples());
                 if (p == null || completed == 0) {
-                    summary.add(row(k, layout, run, p == null ? "refused" : "not measured",
-                            p == null ? k.prepared().refusals().getOrDefault(layout, "not prepared") : "stopped before its first batch",
-                            null, null));
+                    summary.add(row(
+                            k,
+                            layout,
+                            run,
+                            p == null ? "refused" : "not measured",
+                            p == null
+                                    ? k.prepared().refusals().getOrDefault(layout, "not prepared")
+                                    : "stopped before its first batch",
+                            null,
+                            null));
                     continue;
                 }
                 int rowIndex = summary.size();
@@ -222,8 +255,11 @@ public final class GraphLookup {
                 summary.add(row);
             }
             int caseDone = done[c];
-            int[][] completedRejections = Arrays.stream(rejections[c]).map(r -> Arrays.copyOf(r, caseDone)).toArray(int[][]::new);
-            String disagreement = disagreement(o.layouts(), k.prepared().layouts().keySet(), completedRejections);
+            int[][] completedRejections = Arrays.stream(rejections[c])
+                    .map(r -> Arrays.copyOf(r, caseDone))
+                    .toArray(int[][]::new);
+            String disagreement =
+                    disagreement(o.layouts(), k.prepared().layouts().keySet(), completedRejections);
             if (disagreement != null) {
                 failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
                 for (int r = firstRow; r < summary.size(); r++) {
@@ -237,12 +273,31 @@ public final class GraphLookup {
 
         folder.writeSummary(ReproductionKind.of(GraphLookupRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
-        folder.writeEnvironment("graph-lookup", cause, started, Instant.now(), host, GraphLookupSettings.of(s, granted[0],
-                o.layouts().stream().map(Layout::wire).toList(), warm,
-                o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null), graphs, loads, autoReasons));
+        folder.writeEnvironment(
+                "graph-lookup",
+                cause,
+                started,
+                Instant.now(),
+                host,
+                GraphLookupSettings.of(
+                        s,
+                        granted[0],
+                        o.layouts().stream().map(Layout::wire).toList(),
+                        warm,
+                        o.external()
+                                .map(l -> l.stream().map(Path::toString).toList())
+                                .orElse(null),
+                        graphs,
+                        loads,
+                        autoReasons));
         String table = table(summary, host, s, granted[0], warm, failures, graphs)
-                + autoReasons.entrySet().stream().map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n").reduce("", String::concat);
-        folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json); no warm preparation timed", table);
+                + autoReasons.entrySet().stream()
+                        .map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n")
+                        .reduce("", String::concat);
+        folder.writeTable(
+                cause,
+                "fewer batches than asked (batches_completed in summary.json); no warm preparation timed",
+                table);
         if (cause.isEmpty()) {
             heimdall.lab.analysis.Plots.writeInto(folder, progress);
         }
@@ -251,7 +306,10 @@ public final class GraphLookup {
     }
 
     /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */
-    private static void speedups(List<GraphLookupRow> summary, int firstRow, int baseRow,
+    private static void speedups(
+            List<GraphLookupRow> summary,
+            int firstRow,
+            int baseRow,
             java.util.function.BiFunction<GraphLookupRow, Double, GraphLookupRow> with) {
         if (baseRow < 0) {
             return;
@@ -286,7 +344,10 @@ public final class GraphLookup {
                     differ = true;
                 }
             }
-            counts.append(counts.length() == 0 ? "" : "; ").append(layouts.get(l)).append(" ").append(Arrays.toString(rejections[l]));
+            counts.append(counts.length() == 0 ? "" : "; ")
+                    .append(layouts.get(l))
+                    .append(" ")
+                    .append(Arrays.toString(rejections[l]));
         }
         return differ ? "rejection counts differ across layouts or batches (" + counts + ")" : null;
     }
@@ -295,16 +356,16 @@ public final class GraphLookup {
      * Replays one case: batches x layouts, the order rotating by one each batch; a stop of the session
      * throws {@link Interruption.Stopped}.
      */
-    public static void replayCase(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections,
-            Session session) {
+    public static void replayCase(
+            Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections, Session session) {
         if (replayUntilStopped(k, layouts, batches, nanos, rejections, session) < batches) {
             session.checkpoint();
         }
     }
 
     /** As {@link #replayCase}, but a stop leaves off between batches: returns the batches completed. */
-    static int replayUntilStopped(Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections,
-            Session session) {
+    static int replayUntilStopped(
+            Case k, List<Layout> layouts, int batches, long[][] nanos, int[][] rejections, Session session) {
         Cursor[] cursors = new Cursor[layouts.size()];
         for (int l = 0; l < layouts.size(); l++) {
             Prepared p = k.prepared().layouts().get(layouts.get(l));
@@ -386,26 +447,64 @@ public final class GraphLookup {
      * What a row records of its run beyond the case: the graph's files (null for synthetic graphs),
      * whether auto picks its layout, and its batches.
      */
-    private record RunFacts(Provenance files, boolean auto, long batchesAsked, long batchesCompleted, boolean interrupted) {}
+    private record RunFacts(
+            Provenance files, boolean auto, long batchesAsked, long batchesCompleted, boolean interrupted) {}
 
-    /** A row of {@code k} with {@code layout}: measured ({@code sum} and {@code rejections} given) or not (both null, {@code reason} says why). */
-    private static GraphLookupRow row(Case k, Layout layout, RunFacts run, String status, String reason,
-            BatchSamples.Summary sum, Long rejections) {
-        Machine m = layout.reference() ? null : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
+    /**
+     * A row of {@code k} with {@code layout}: measured ({@code sum} and {@code rejections} given) or not (both null,
+     * {@code reason} says why).
+     */
+    private static GraphLookupRow row(
+            Case k,
+            Layout layout,
+            RunFacts run,
+            String status,
+            String reason,
+            BatchSamples.Summary sum,
+            Long rejections) {
+        Machine m = layout.reference()
+                ? null
+                : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
         PreparedGraph.Timings t = k.prepared().timings();
-        long prep = t.coalesceNanos() + t.prepareNanos().getOrDefault(layout, 0L)
+        long prep = t.coalesceNanos()
+                + t.prepareNanos().getOrDefault(layout, 0L)
                 + (layout.reference() ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
         Prepared p = k.prepared().layouts().get(layout);
         Provenance f = run.files();
-        return new GraphLookupRow(k.graph(), k.trace(), layout.wire(), (long) k.prepared().followed().siteCount(),
-                m == null ? null : (long) m.states(), m == null ? null : (long) m.transitions(), (long) k.events().length,
-                round(prep / 1e6), k.importMs() < 0 ? null : round(k.importMs()),
+        return new GraphLookupRow(
+                k.graph(),
+                k.trace(),
+                layout.wire(),
+                (long) k.prepared().followed().siteCount(),
+                m == null ? null : (long) m.states(),
+                m == null ? null : (long) m.transitions(),
+                (long) k.events().length,
+                round(prep / 1e6),
+                k.importMs() < 0 ? null : round(k.importMs()),
                 p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : (long) p.payloadBytes(),
-                f == null ? null : f.pinned(), f == null ? null : f.nodesSha256(), f == null ? null : f.edgesSha256(),
-                run.auto(), run.batchesAsked(), run.batchesCompleted(), run.interrupted(), status, reason,
-                sum == null ? null : round(sum.median()), sum == null ? null : round(sum.min()), sum == null ? null : round(sum.max()),
-                sum == null ? null : round(sum.spread()), sum == null ? null : sum.noisy(), null, null, rejections,
-                sum == null ? null : (long) sum.count(), null, null, null, null, null);
+                f == null ? null : f.pinned(),
+                f == null ? null : f.nodesSha256(),
+                f == null ? null : f.edgesSha256(),
+                run.auto(),
+                run.batchesAsked(),
+                run.batchesCompleted(),
+                run.interrupted(),
+                status,
+                reason,
+                sum == null ? null : round(sum.median()),
+                sum == null ? null : round(sum.min()),
+                sum == null ? null : round(sum.max()),
+                sum == null ? null : round(sum.spread()),
+                sum == null ? null : sum.noisy(),
+                null,
+                null,
+                rejections,
+                sum == null ? null : (long) sum.count(),
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     static double round(double v) {
@@ -416,40 +515,70 @@ public final class GraphLookup {
 
     private static PreparedGraph prepare(Graph g, Options o) {
         GraphBenchSettings s = o.settings();
-        return PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withCoalesce(s.coalesce()).withBudget(s.budget())
-                .withLimit(s.bytes()).withLayouts(o.layouts()));
+        return PreparedGraph.prepare(
+                g,
+                PreparedGraph.Options.defaults()
+                        .withCoalesce(s.coalesce())
+                        .withBudget(s.budget())
+                        .withLimit(s.bytes())
+                        .withLayouts(o.layouts()));
     }
 
     /** How imported graphs are walked: 1% invalid calls, 1% repeats, 0.5% signal deliveries. */
     public static Traces.Spec walkSpec(String entry, int length, long seed) {
-        return Traces.Spec.of(entry, length, seed).withInvalidRate(0.01).withRepeatRate(0.01).withSignalRate(0.005);
+        return Traces.Spec.of(entry, length, seed)
+                .withInvalidRate(0.01)
+                .withRepeatRate(0.01)
+                .withSignalRate(0.005);
     }
 
     /**
      * What a results folder records of an imported graph (environment.json's {@code graphs}): its
      * files, their SHA-256 and whether pins listed them.
      */
-    record Provenance(@JsonProperty("nodes") String nodes, @JsonProperty("edges") String edges,
-            @JsonProperty("nodes_sha256") String nodesSha256, @JsonProperty("edges_sha256") String edgesSha256,
+    record Provenance(
+            @JsonProperty("nodes") String nodes,
+            @JsonProperty("edges") String edges,
+            @JsonProperty("nodes_sha256") String nodesSha256,
+            @JsonProperty("edges_sha256") String edgesSha256,
             @JsonProperty("pinned") boolean pinned) {}
 
     static Provenance provenance(GraphFiles.Imported imp) {
-        return new Provenance(imp.nodes().toString(), imp.edges().toString(), imp.nodesSha256(), imp.edgesSha256(), imp.pinned());
+        return new Provenance(
+                imp.nodes().toString(), imp.edges().toString(), imp.nodesSha256(), imp.edgesSha256(), imp.pinned());
     }
 
-    static List<Case> importedCases(String name, GraphFiles.Imported imp, Options o, Consumer<String> progress,
+    static List<Case> importedCases(
+            String name,
+            GraphFiles.Imported imp,
+            Options o,
+            Consumer<String> progress,
             Map<String, Provenance> graphs) {
         graphs.put(name, provenance(imp));
         if (!imp.pinned()) {
-            progress.accept(name + ": UNPINNED (--unpinned): nodes sha256 " + imp.nodesSha256() + ", edges sha256 " + imp.edgesSha256());
+            progress.accept(name + ": UNPINNED (--unpinned): nodes sha256 " + imp.nodesSha256() + ", edges sha256 "
+                    + imp.edgesSha256());
         }
         PreparedGraph pg = prepare(imp.graph(), o);
-        progress.accept(String.format(Locale.ROOT, "%s: %d sites, %d states (%d minimized), import %.3f ms, compile %.3f ms%s",
-                name, imp.graph().siteCount(), pg.machine().states(), pg.minimized().states(), imp.nanos() / 1e6,
-                pg.timings().compileNanos() / 1e6, imp.pinned() ? ", pins verified" : ", unpinned"));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "%s: %d sites, %d states (%d minimized), import %.3f ms, compile %.3f ms%s",
+                name,
+                imp.graph().siteCount(),
+                pg.machine().states(),
+                pg.minimized().states(),
+                imp.nanos() / 1e6,
+                pg.timings().compileNanos() / 1e6,
+                imp.pinned() ? ", pins verified" : ", unpinned"));
         List<Case> cases = new ArrayList<>();
         for (String entry : imp.graph().threadEntries()) {
-            cases.add(new Case(name, "walk " + entry, pg, entry, walkTrace(imp.graph(), entry, o.settings().calls()), imp.nanos() / 1e6));
+            cases.add(new Case(
+                    name,
+                    "walk " + entry,
+                    pg,
+                    entry,
+                    walkTrace(imp.graph(), entry, o.settings().calls()),
+                    imp.nanos() / 1e6));
         }
         return cases;
     }
@@ -466,21 +595,36 @@ public final class GraphLookup {
         List<Case> cases = new ArrayList<>();
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         for (String name : FIXTURES) {
-            GraphFiles.Imported imp = GraphFiles.readPinned(dir.resolve(name + GraphFiles.NODES_SUFFIX),
-                    dir.resolve(name + GraphFiles.EDGES_SUFFIX));
+            GraphFiles.Imported imp = GraphFiles.readPinned(
+                    dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX));
             cases.addAll(importedCases(name, imp, o, progress, graphs));
         }
         for (int states : SYNTHETIC_STATES) {
             SyntheticGraph sg = SyntheticGraph.build(states, 0x5eed_0000L + states);
             PreparedGraph pg = prepare(sg.graph(), o);
             String name = "synthetic-" + states;
-            progress.accept(String.format(Locale.ROOT, "%s: %d sites, %d states (%d minimized)", name, sg.graph().siteCount(),
-                    pg.machine().states(), pg.minimized().states()));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "%s: %d sites, %d states (%d minimized)",
+                    name,
+                    sg.graph().siteCount(),
+                    pg.machine().states(),
+                    pg.minimized().states()));
             int n = o.settings().calls();
-            cases.add(new Case(name, "hot", pg, SyntheticGraph.MAIN,
-                    Traces.walk(sg.graph(), sg.hotSpec(n, 0x40 + states).withInvalidRate(0.01)), -1));
-            cases.add(new Case(name, "broad", pg, SyntheticGraph.MAIN,
-                    Traces.walk(sg.graph(), sg.broadSpec(n, 0xb0 + states).withInvalidRate(0.01)), -1));
+            cases.add(new Case(
+                    name,
+                    "hot",
+                    pg,
+                    SyntheticGraph.MAIN,
+                    Traces.walk(sg.graph(), sg.hotSpec(n, 0x40 + states).withInvalidRate(0.01)),
+                    -1));
+            cases.add(new Case(
+                    name,
+                    "broad",
+                    pg,
+                    SyntheticGraph.MAIN,
+                    Traces.walk(sg.graph(), sg.broadSpec(n, 0xb0 + states).withInvalidRate(0.01)),
+                    -1));
         }
         return cases;
     }
@@ -517,14 +661,19 @@ public final class GraphLookup {
             if (k.importMs() < 0 || out.containsKey(k.graph())) {
                 continue;
             }
-            Path nodes = o.external().isPresent() ? o.external().get().get(0) : dir.resolve(k.graph() + GraphFiles.NODES_SUFFIX);
-            Path edges = o.external().isPresent() ? o.external().get().get(1) : dir.resolve(k.graph() + GraphFiles.EDGES_SUFFIX);
+            Path nodes = o.external().isPresent()
+                    ? o.external().get().get(0)
+                    : dir.resolve(k.graph() + GraphFiles.NODES_SUFFIX);
+            Path edges = o.external().isPresent()
+                    ? o.external().get().get(1)
+                    : dir.resolve(k.graph() + GraphFiles.EDGES_SUFFIX);
             double[] ms = new double[WARM_REPEATS];
             double[] importMs = new double[WARM_REPEATS];
             double[] compileMs = new double[WARM_REPEATS];
             for (int i = -10; i < ms.length; i++) {
                 long t0 = System.nanoTime();
-                GraphFiles.Imported imp = GraphFiles.read(nodes, edges, o.external().isEmpty() || !o.allowUnpinned());
+                GraphFiles.Imported imp =
+                        GraphFiles.read(nodes, edges, o.external().isEmpty() || !o.allowUnpinned());
                 long t1 = System.nanoTime();
                 Machine m = MachineCompiler.compile(imp.graph(), o.settings().budget());
                 long t2 = System.nanoTime();
@@ -541,9 +690,16 @@ public final class GraphLookup {
             Arrays.sort(importMs);
             Arrays.sort(compileMs);
             out.put(k.graph(), round(ms[ms.length / 2]));
-            progress.accept(String.format(Locale.ROOT, "%s: warm import + compile median %.3f ms (import alone %.3f, compile alone %.3f; "
-                    + "fastest %.3f, slowest %.3f)", k.graph(), ms[ms.length / 2], importMs[ms.length / 2], compileMs[ms.length / 2],
-                    ms[0], ms[ms.length - 1]));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "%s: warm import + compile median %.3f ms (import alone %.3f, compile alone %.3f; "
+                            + "fastest %.3f, slowest %.3f)",
+                    k.graph(),
+                    ms[ms.length / 2],
+                    importMs[ms.length / 2],
+                    compileMs[ms.length / 2],
+                    ms[0],
+                    ms[ms.length - 1]));
         }
         return out;
     }
@@ -569,9 +725,16 @@ public final class GraphLookup {
                 published = broker.dfaOffsetsNsPerEvent().afterMinimization();
                 theirStates = broker.minimizedStates();
             }
-            summary.set(i, published == null ? r.withPublished(null, null, null, null)
-                    : r.withPublished(published, broker.sites(), theirStates,
-                            Objects.equals(r.sites(), broker.sites()) && Objects.equals(r.states(), theirStates)));
+            summary.set(
+                    i,
+                    published == null
+                            ? r.withPublished(null, null, null, null)
+                            : r.withPublished(
+                                    published,
+                                    broker.sites(),
+                                    theirStates,
+                                    Objects.equals(r.sites(), broker.sites())
+                                            && Objects.equals(r.states(), theirStates)));
         }
     }
 
@@ -581,7 +744,8 @@ public final class GraphLookup {
             return "—";
         }
         if (Boolean.FALSE.equals(r.sameGraphAsPublished())) {
-            return r.publishedNsPerEvent() + " (a different graph: " + r.publishedSites() + " sites, " + r.publishedStates() + " states)";
+            return r.publishedNsPerEvent() + " (a different graph: " + r.publishedSites() + " sites, "
+                    + r.publishedStates() + " states)";
         }
         return String.valueOf(r.publishedNsPerEvent());
     }
@@ -594,59 +758,123 @@ public final class GraphLookup {
         for (GraphLookupRow r : summary) {
             if ("dfa-offsets".equals(r.layout()) && r.sameGraphAsPublished() != null) {
                 return r.sameGraphAsPublished()
-                        ? String.format(Locale.ROOT, "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
-                                r.sites(), r.states())
-                        : String.format(Locale.ROOT, "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
-                                + "the published ns/event is of a different graph, for scale only, not a comparison.",
-                                r.sites(), r.states(), r.publishedSites(), r.publishedStates());
+                        ? String.format(
+                                Locale.ROOT,
+                                "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
+                                r.sites(),
+                                r.states())
+                        : String.format(
+                                Locale.ROOT,
+                                "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
+                                        + "the published ns/event is of a different graph, for scale only, not a comparison.",
+                                r.sites(),
+                                r.states(),
+                                r.publishedSites(),
+                                r.publishedStates());
             }
         }
         return null;
     }
 
-    static String table(List<GraphLookupRow> summary, Host host, GraphBenchSettings s, int granted,
-            Map<String, Double> warm, List<String> failures, Map<String, Provenance> graphs) {
+    static String table(
+            List<GraphLookupRow> summary,
+            Host host,
+            GraphBenchSettings s,
+            int granted,
+            Map<String, Double> warm,
+            List<String> failures,
+            Map<String, Provenance> graphs) {
         PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
         StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. Replay pinned to CPU %d (granted %d; %s). "
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s, Java %s. Replay pinned to CPU %d (granted %d; %s). "
                         + "1 warm-up batch (kept as sample 0, excluded) + %d batches of %,d events per layout, order rotating.%n%n",
-                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), System.getProperty("java.version"), s.cpu(), granted,
-                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU", s.samples(), s.calls()));
-        md.append(String.format(Locale.ROOT, "Published (seed 002, oden, 2026-11-08, Rust): broker graph %s sites, %s states, %s transitions, "
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                System.getProperty("java.version"),
+                s.cpu(),
+                granted,
+                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU",
+                s.samples(),
+                s.calls()));
+        md.append(String.format(
+                Locale.ROOT,
+                "Published (seed 002, oden, 2026-11-08, Rust): broker graph %s sites, %s states, %s transitions, "
                         + "%s minimized; import + construction %s ms; dfa-offsets %s ns/event before minimization, %s after; "
                         + "no hash comparison (legacy construction over budget).%n%n",
-                broker.sites(), broker.states(), broker.transitions(), broker.minimizedStates(), broker.importAndConstructionMs(),
-                broker.dfaOffsetsNsPerEvent().beforeMinimization(), broker.dfaOffsetsNsPerEvent().afterMinimization()));
+                broker.sites(),
+                broker.states(),
+                broker.transitions(),
+                broker.minimizedStates(),
+                broker.importAndConstructionMs(),
+                broker.dfaOffsetsNsPerEvent().beforeMinimization(),
+                broker.dfaOffsetsNsPerEvent().afterMinimization()));
         String same = sameGraphSentence(summary);
         if (same != null) {
             md.append(same).append("\n\n");
         }
-        MarkdownTable t = new MarkdownTable(List.of("graph", "trace", "layout", "states", "transitions", "ns/event median",
-                "min – max", "spread", "speedup vs hash (own map)", "speedup vs hash-fastutil", "rejections", "prep ms", "payload bytes", "published ns/event"));
+        MarkdownTable t = new MarkdownTable(List.of(
+                "graph",
+                "trace",
+                "layout",
+                "states",
+                "transitions",
+                "ns/event median",
+                "min – max",
+                "spread",
+                "speedup vs hash (own map)",
+                "speedup vs hash-fastutil",
+                "rejections",
+                "prep ms",
+                "payload bytes",
+                "published ns/event"));
         for (GraphLookupRow r : summary) {
             boolean measured = "measured".equals(r.status());
-            t.row(List.of(r.graph(), r.trace(), r.layout() + (Boolean.TRUE.equals(r.auto()) ? " (auto)" : ""),
-                    cell(r.states()), cell(r.transitions()),
+            t.row(List.of(
+                    r.graph(),
+                    r.trace(),
+                    r.layout() + (Boolean.TRUE.equals(r.auto()) ? " (auto)" : ""),
+                    cell(r.states()),
+                    cell(r.transitions()),
                     measured ? fmt(r.nsPerEventMedian()) : r.status() + ": " + r.reason(),
                     measured ? fmt(r.nsPerEventMin()) + " – " + fmt(r.nsPerEventMax()) : "—",
-                    measured ? String.format(Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : "") : "—",
+                    measured
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "%.0f%%%s",
+                                    100 * r.spread(),
+                                    Boolean.TRUE.equals(r.noisy()) ? " noisy" : "")
+                            : "—",
                     r.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHash()) : "—",
-                    r.speedupVsHashFastutil() != null ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHashFastutil()) : "—",
-                    cell(r.rejections()), fmt(r.prepMs()), cell(r.payloadBytes()),
+                    r.speedupVsHashFastutil() != null
+                            ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHashFastutil())
+                            : "—",
+                    cell(r.rejections()),
+                    fmt(r.prepMs()),
+                    cell(r.payloadBytes()),
                     publishedCell(r)));
         }
         md.append(t.render()).append('\n');
-        warm.forEach((g, ms) -> md.append(String.format(Locale.ROOT,
-                "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of " + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n", g, ms)));
+        warm.forEach((g, ms) -> md.append(String.format(
+                Locale.ROOT,
+                "- preparing the %s graph (import and compile) took %.3f ms once the JIT is warm (median of "
+                        + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n",
+                g,
+                ms)));
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        graphs.forEach((g, files) -> md.append(files.pinned()
-                ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges " + files.edgesSha256() + ")\n"
-                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges " + files.edgesSha256()
-                        + "; no SHA256SUMS line vouches for these files\n"));
-        md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
-                + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
-                + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
-                + "payload bytes: the tables only (hash unmeasured).\n");
+        graphs.forEach((g, files) -> md.append(
+                files.pinned()
+                        ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges "
+                                + files.edgesSha256() + ")\n"
+                        : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
+                                + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
+        md.append(
+                "\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
+                        + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
+                        + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
+                        + "payload bytes: the tables only (hash unmeasured).\n");
         return md.toString();
     }
 

@@ -5,8 +5,8 @@ import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
-import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.graph.prepared.Layout;
+import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +25,12 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
 
     @Override
     public Optional<ReproductionKind.RowIdentity> identity() {
-        return Optional.of(new ReproductionKind.RowIdentity(List.of("graph", "trace", "layout"), "ns_per_event_median",
-                "ns_per_event_median", "published_ns_per_event", "ns/event"));
+        return Optional.of(new ReproductionKind.RowIdentity(
+                List.of("graph", "trace", "layout"),
+                "ns_per_event_median",
+                "ns_per_event_median",
+                "published_ns_per_event",
+                "ns/event"));
     }
 
     @Override
@@ -42,10 +46,16 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
     @Override
     public List<ReproductionOption> options() {
         return List.of(
-                ReproductionOption.text("--layouts", "L,..", "replay only these layouts (without hash or hash-fastutil, that\n"
-                        + "speedup is null)", "every layout", "every layout"),
-                ReproductionOption.flag("--unpinned", "import NODES EDGES even when no SHA256SUMS beside them pins them (without\n"
-                        + "it that is bad input); the results record each file's SHA-256 and pinned: false"));
+                ReproductionOption.text(
+                        "--layouts",
+                        "L,..",
+                        "replay only these layouts (without hash or hash-fastutil, that\n" + "speedup is null)",
+                        "every layout",
+                        "every layout"),
+                ReproductionOption.flag(
+                        "--unpinned",
+                        "import NODES EDGES even when no SHA256SUMS beside them pins them (without\n"
+                                + "it that is bad input); the results record each file's SHA-256 and pinned: false"));
     }
 
     @Override
@@ -94,19 +104,24 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
             for (String name : only.get().split(",")) {
                 Layout l = Layout.parse(name.strip());
                 if (l == null) {
-                    throw new BadInput("option --layouts: unknown layout '" + name + "'; one of " + List.of(Layout.values()));
+                    throw new BadInput(
+                            "option --layouts: unknown layout '" + name + "'; one of " + List.of(Layout.values()));
                 }
                 layouts.add(l);
             }
         }
-        Optional<List<Path>> external = args.positionals().isEmpty() ? Optional.empty()
-                : Optional.of(List.of(Path.of(args.positionals().get(0)), Path.of(args.positionals().get(1))));
+        Optional<List<Path>> external = args.positionals().isEmpty()
+                ? Optional.empty()
+                : Optional.of(List.of(
+                        Path.of(args.positionals().get(0)),
+                        Path.of(args.positionals().get(1))));
         boolean unpinned = option("--unpinned").given(args);
         if (unpinned && external.isEmpty()) {
-            throw new BadInput("option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always pinned");
+            throw new BadInput(
+                    "option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always pinned");
         }
-        GraphLookup.Options o = new GraphLookup.Options(GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external,
-                unpinned);
+        GraphLookup.Options o = new GraphLookup.Options(
+                GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external, unpinned);
         return session -> {
             GraphLookup.Result r = GraphLookup.run(o, session);
             return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), report(r));
@@ -121,27 +136,54 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
         }
         for (GraphLookupRow row : r.summary()) {
             if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.nsPerEventMedian() != null) {
-                GraphLookupRow hash = r.summary().stream().filter(h -> h.graph().equals("broker")
-                        && h.trace().equals(row.trace()) && h.layout().equals("hash")).findFirst().orElse(null);
-                lines.add(String.format(Locale.ROOT, "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s", row.trace(),
+                GraphLookupRow hash = r.summary().stream()
+                        .filter(h -> h.graph().equals("broker")
+                                && h.trace().equals(row.trace())
+                                && h.layout().equals("hash"))
+                        .findFirst()
+                        .orElse(null);
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s",
+                        row.trace(),
                         row.nsPerEventMedian(),
-                        hash == null || hash.nsPerEventMedian() == null ? "not measured" : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
-                        row.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash()) : "null (no hash baseline)",
+                        hash == null || hash.nsPerEventMedian() == null
+                                ? "not measured"
+                                : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
+                        row.speedupVsHash() != null
+                                ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash())
+                                : "null (no hash baseline)",
                         Boolean.FALSE.equals(row.sameGraphAsPublished())
-                                ? String.format(Locale.ROOT, "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
-                                        row.publishedNsPerEvent(), row.publishedSites(), row.publishedStates(), row.sites(), row.states())
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
+                                        row.publishedNsPerEvent(),
+                                        row.publishedSites(),
+                                        row.publishedStates(),
+                                        row.sites(),
+                                        row.states())
                                 : ""));
             }
         }
         for (GraphLookupRow row : r.summary()) {
             if (Boolean.TRUE.equals(row.auto()) && row.nsPerEventMedian() != null) {
-                lines.add(String.format(Locale.ROOT, "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
-                        row.graph(), row.trace(), row.layout(), row.nsPerEventMedian(), times(row.speedupVsHash()),
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
+                        row.graph(),
+                        row.trace(),
+                        row.layout(),
+                        row.nsPerEventMedian(),
+                        times(row.speedupVsHash()),
                         times(row.speedupVsHashFastutil())));
             }
         }
-        r.warmPrepMs().forEach((g, ms) -> lines.add(String.format(Locale.ROOT,
-                "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm", g, ms)));
+        r.warmPrepMs()
+                .forEach((g, ms) -> lines.add(String.format(
+                        Locale.ROOT,
+                        "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm",
+                        g,
+                        ms)));
         return lines;
     }
 

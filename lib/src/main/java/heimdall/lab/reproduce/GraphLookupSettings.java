@@ -14,8 +14,19 @@ import java.util.Map;
  * @param graphs each imported graph's digests, pinned or not
  * @param auto why the auto layout chose what it chose, per graph
  */
-@JsonPropertyOrder({"settings", "replay_cpu_granted", "layouts", "warm_preparation_ms", "external", "graphs", "load_samples", "java",
-        "timing", "jit_warmup", "auto"})
+@JsonPropertyOrder({
+    "settings",
+    "replay_cpu_granted",
+    "layouts",
+    "warm_preparation_ms",
+    "external",
+    "graphs",
+    "load_samples",
+    "java",
+    "timing",
+    "jit_warmup",
+    "auto"
+})
 record GraphLookupSettings(
         @JsonProperty("settings") GraphBenchSettings.Recorded settings,
         @JsonProperty("replay_cpu_granted") int replayCpuGranted,
@@ -29,12 +40,28 @@ record GraphLookupSettings(
         @JsonProperty("jit_warmup") String jitWarmup,
         @JsonProperty("auto") Map<String, String> auto) {
 
-    static GraphLookupSettings of(GraphBenchSettings s, int granted, List<String> layouts, Map<String, Double> warm, List<String> external,
-            Map<String, GraphLookup.Provenance> graphs, Host.LoadSampler loads, Map<String, String> auto) {
-        return new GraphLookupSettings(s.recorded(), granted, layouts, warm, external, graphs, loads.summary(), ResultsFolder.javaVm(),
+    static GraphLookupSettings of(
+            GraphBenchSettings s,
+            int granted,
+            List<String> layouts,
+            Map<String, Double> warm,
+            List<String> external,
+            Map<String, GraphLookup.Provenance> graphs,
+            Host.LoadSampler loads,
+            Map<String, String> auto) {
+        return new GraphLookupSettings(
+                s.recorded(),
+                granted,
+                layouts,
+                warm,
+                external,
+                graphs,
+                loads.summary(),
+                ResultsFolder.javaVm(),
                 "System.nanoTime around one Cursor.replay of the whole trace per layout per batch",
-                String.format("before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
-                        + "then a wait until the JIT is idle for 100 ms (at most 2 s)",
+                String.format(
+                        "before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
+                                + "then a wait until the JIT is idle for 100 ms (at most 2 s)",
                         GraphLookup.JIT_WARMUP_CALLS, GraphLookup.JIT_WARMUP_EVENTS),
                 auto);
     }

@@ -3,9 +3,9 @@ package heimdall.lab.reproduce;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.bench.Session;
 import heimdall.lab.analysis.CompareFiles;
 import heimdall.lab.analysis.Results;
+import heimdall.lab.bench.Session;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.KernelMatrixRow;
 import java.io.BufferedReader;
@@ -46,8 +46,11 @@ final class GuestPart {
      * @param exitStatus {@code ./lab vm run}'s exit status, or null when it was ended (deadline, stop)
      * @param vm the guest folder's {@code vm} object, as the guest recorded it (null: none written)
      */
-    record Guest(@JsonProperty("kernel") String kernel, @JsonProperty("folder") String folder,
-            @JsonProperty("exit_status") Integer exitStatus, @JsonProperty("vm") JsonNode vm) {}
+    record Guest(
+            @JsonProperty("kernel") String kernel,
+            @JsonProperty("folder") String folder,
+            @JsonProperty("exit_status") Integer exitStatus,
+            @JsonProperty("vm") JsonNode vm) {}
 
     /** The guest folder's name beneath {@code kernels/}: {@code debian:6.1} is {@code debian-6.1}. */
     static String slug(String kernel) {
@@ -57,12 +60,18 @@ final class GuestPart {
     /** The guest's part, writing beneath {@code folder}; the session's stop ends the guest. */
     static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session) {
         Path home = Fixtures.home().toAbsolutePath().normalize();
-        return run(o, kernel, folder, session, home, home.resolve("lab"),
-                java.time.Duration.ofMinutes(o.guestMinutes()));
+        return run(
+                o, kernel, folder, session, home, home.resolve("lab"), java.time.Duration.ofMinutes(o.guestMinutes()));
     }
 
     /** As below, called outside the framework ({@link Session#join}). */
-    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Consumer<String> progress, Path home, Path lab,
+    static Outcome run(
+            KernelMatrix.Options o,
+            String kernel,
+            Path folder,
+            Consumer<String> progress,
+            Path home,
+            Path lab,
             java.time.Duration deadlineAfter) {
         return run(o, kernel, folder, Session.join(progress), home, lab, deadlineAfter);
     }
@@ -71,20 +80,43 @@ final class GuestPart {
      * As {@link #run(KernelMatrix.Options, String, Path, Session)} with the checkout the guest shares
      * ({@code home}), the {@code ./lab} to run and the deadline given (tests run a stand-in).
      */
-    static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session, Path home, Path lab,
+    static Outcome run(
+            KernelMatrix.Options o,
+            String kernel,
+            Path folder,
+            Session session,
+            Path home,
+            Path lab,
             java.time.Duration deadlineAfter) {
         Consumer<String> progress = session.progress();
         Path out = folder.toAbsolutePath().normalize().resolve("kernels").resolve(slug(kernel));
         String rel = "kernels/" + slug(kernel);
         if (!out.startsWith(home)) {
-            return refused(kernel, rel, null, null, "the guest shares only the checkout (" + home + ") read-write, and the results "
-                    + "folder " + folder + " is outside it; run without --out or with --out inside the checkout");
+            return refused(
+                    kernel,
+                    rel,
+                    null,
+                    null,
+                    "the guest shares only the checkout (" + home + ") read-write, and the results " + "folder "
+                            + folder + " is outside it; run without --out or with --out inside the checkout");
         }
         // ./lab vm's own deadline is ours; ours adds a minute for it to end QEMU and say so itself
         long vmTimeout = Math.max(60, deadlineAfter.toSeconds() - 60);
-        List<String> argv = new ArrayList<>(List.of(lab.toString(), "vm", "run", "--kernel", kernel, "--timeout",
-                Long.toString(vmTimeout), "--",
-                "reproduce", "kernel-matrix", "--kernels", "host", "--out", out.toString()));
+        List<String> argv = new ArrayList<>(List.of(
+                lab.toString(),
+                "vm",
+                "run",
+                "--kernel",
+                kernel,
+                "--timeout",
+                Long.toString(vmTimeout),
+                "--",
+                "reproduce",
+                "kernel-matrix",
+                "--kernels",
+                "host",
+                "--out",
+                out.toString()));
         if (o.quick()) {
             argv.add("--quick");
         }
@@ -93,7 +125,10 @@ final class GuestPart {
         Integer status;
         try {
             Files.createDirectories(out.getParent());
-            Process p = new ProcessBuilder(argv).directory(home.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(argv)
+                    .directory(home.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             p.getOutputStream().close();
             Thread reader = new Thread(() -> relay(p, kernel, tail, progress), "heimdall-guest-output");
             reader.setDaemon(true);
@@ -113,8 +148,15 @@ final class GuestPart {
                     p.waitFor(10, TimeUnit.SECONDS);
                 }
                 reader.join(2_000);
-                return refused(kernel, rel, null, null, stopped ? "stopped while the guest ran"
-                        : "the guest's part did not finish within " + deadlineAfter.toSeconds() + " s; ended" + lastLines(tail));
+                return refused(
+                        kernel,
+                        rel,
+                        null,
+                        null,
+                        stopped
+                                ? "stopped while the guest ran"
+                                : "the guest's part did not finish within " + deadlineAfter.toSeconds() + " s; ended"
+                                        + lastLines(tail));
             }
             reader.join(5_000);
             status = p.exitValue();
@@ -127,8 +169,12 @@ final class GuestPart {
         // The guest's folder is read as any folder a user names: no link followed, no FIFO blocked on,
         // each file read once and parsed from that copy.
         if (!Files.isRegularFile(out.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)) {
-            return refused(kernel, rel, status, null, "./lab vm run exited " + status + " and the guest wrote no summary.json"
-                    + lastLines(tail));
+            return refused(
+                    kernel,
+                    rel,
+                    status,
+                    null,
+                    "./lab vm run exited " + status + " and the guest wrote no summary.json" + lastLines(tail));
         }
         Results loaded;
         try {
@@ -137,34 +183,52 @@ final class GuestPart {
             return refused(kernel, rel, status, null, "the guest's folder does not load: " + e.getMessage());
         }
         if (loaded.kind().rowType() != heimdall.lab.results.KernelMatrixRow.class) {
-            return refused(kernel, rel, status, null, "the guest's folder is a " + loaded.kind().name() + " folder");
+            return refused(
+                    kernel,
+                    rel,
+                    status,
+                    null,
+                    "the guest's folder is a " + loaded.kind().name() + " folder");
         }
         JsonNode env = loaded.environmentJson();
         JsonNode vm = env != null && env.get("vm") != null && env.get("vm").isObject() ? env.get("vm") : null;
         // Emulated unless the guest's own record says otherwise: never a native figure by default.
-        boolean emulated = vm == null || !vm.path("emulated").isBoolean() || vm.path("emulated").booleanValue();
+        boolean emulated = vm == null
+                || !vm.path("emulated").isBoolean()
+                || vm.path("emulated").booleanValue();
         List<KernelMatrixRow> rows = new ArrayList<>();
         for (KernelMatrixRow r : loaded.kernelMatrix()) {
             if (!"host".equals(r.kernel())) {
-                return refused(kernel, rel, status, vm, "the guest's folder holds a row of kernel \"" + r.kernel()
-                        + "\"; its part measures only its own (host)");
+                return refused(
+                        kernel,
+                        rel,
+                        status,
+                        vm,
+                        "the guest's folder holds a row of kernel \"" + r.kernel()
+                                + "\"; its part measures only its own (host)");
             }
             rows.add(r.asKernel(kernel, emulated));
         }
         if (status != 0) {
-            rows.add(KernelMatrix.kernelRow(kernel, rows.isEmpty() ? "?" : rows.get(0).kernelRelease(), emulated, "refused",
+            rows.add(KernelMatrix.kernelRow(
+                    kernel,
+                    rows.isEmpty() ? "?" : rows.get(0).kernelRelease(),
+                    emulated,
+                    "refused",
                     "./lab vm run exited " + status + lastLines(tail)));
         }
         return new Outcome(rows, new Guest(kernel, rel, status, vm));
     }
 
     private static Outcome refused(String kernel, String rel, Integer status, JsonNode vm, String why) {
-        return new Outcome(List.of(KernelMatrix.kernelRow(kernel, "?", true, "refused", why)), new Guest(kernel, rel, status, vm));
+        return new Outcome(
+                List.of(KernelMatrix.kernelRow(kernel, "?", true, "refused", why)), new Guest(kernel, rel, status, vm));
     }
 
     /** Copies the guest's output to progress, prefixed, keeping the last lines for a refusal. */
     private static void relay(Process p, String kernel, Deque<String> tail, Consumer<String> progress) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 String shown = line.length() > 400 ? line.substring(0, 400) + "…" : line;

@@ -15,13 +15,11 @@ import heimdall.lab.load.Worker;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.ReproductionKind;
-import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,7 +63,8 @@ public final class HostLoad {
      * @param run 0-based
      * @param loadAvg the 1-minute load average around the run
      */
-    public record RunPoint(int row, String load, String what, String call, int run, double loadAvg, long medianNs, long p99Ns) {}
+    public record RunPoint(
+            int row, String load, String what, String call, int run, double loadAvg, long medianNs, long p99Ns) {}
 
     /**
      * Every filtered run of a host-load results folder, row by row; bad input naming the file and field
@@ -77,16 +76,32 @@ public final class HostLoad {
         List<RunPoint> out = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             if (!(rows.get(i) instanceof HostLoadRow r)) {
-                throw BadInput.at(file, "reproduction", "a host-load folder's rows expected, found a " + rows.get(i).getClass().getSimpleName());
+                throw BadInput.at(
+                        file,
+                        "reproduction",
+                        "a host-load folder's rows expected, found a "
+                                + rows.get(i).getClass().getSimpleName());
             }
             List<Double> loads = r.loadAvgRuns() == null ? List.of() : r.loadAvgRuns();
-            if (r.runMediansNs() == null || r.runP99Ns() == null || r.runMediansNs().size() < loads.size()
+            if (r.runMediansNs() == null
+                    || r.runP99Ns() == null
+                    || r.runMediansNs().size() < loads.size()
                     || r.runP99Ns().size() < loads.size()) {
-                throw BadInput.at(file, "rows[" + i + "]", "load_avg_runs has " + loads.size()
-                        + " runs but run_medians_ns or run_p99_ns fewer");
+                throw BadInput.at(
+                        file,
+                        "rows[" + i + "]",
+                        "load_avg_runs has " + loads.size() + " runs but run_medians_ns or run_p99_ns fewer");
             }
             for (int k = 0; k < loads.size(); k++) {
-                out.add(new RunPoint(i, r.load(), r.what(), r.call(), k, loads.get(k), r.runMediansNs().get(k), r.runP99Ns().get(k)));
+                out.add(new RunPoint(
+                        i,
+                        r.load(),
+                        r.what(),
+                        r.call(),
+                        k,
+                        loads.get(k),
+                        r.runMediansNs().get(k),
+                        r.runP99Ns().get(k)));
             }
         }
         return out;
@@ -119,32 +134,59 @@ public final class HostLoad {
         Instant started = Instant.now();
         Host.LoadSampler idleLoads = new Host.LoadSampler();
         Host.LoadSampler loadedLoads = new Host.LoadSampler();
-        progress.accept(String.format(Locale.ROOT, "host-load: %d rows idle, then loaded by %s (settle %d ms); %d runs, %,d + %,d calls; CPU %d",
-                rows.size(), o.load(), o.settleMs(), o.counts().runs(), o.counts().warmup(), o.counts().count(), o.cpu()));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "host-load: %d rows idle, then loaded by %s (settle %d ms); %d runs, %,d + %,d calls; CPU %d",
+                rows.size(),
+                o.load(),
+                o.settleMs(),
+                o.counts().runs(),
+                o.counts().warmup(),
+                o.counts().count(),
+                o.cpu()));
         List<FloorBench.Measured> idle;
         List<FloorBench.Measured> loaded;
         LoadGenerator.Report report;
         try (SamplesFile samples = folder.createSamples()) {
-            idle = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, idleLoads, s -> progress.accept("idle " + s),
+            idle = FloorBench.run(
+                    rows,
+                    0,
+                    o.counts(),
+                    o.cpu(),
+                    inDir,
+                    samples,
+                    idleLoads,
+                    s -> progress.accept("idle " + s),
                     session);
             try (LoadGenerator gen = LoadGenerator.start(o.load())) {
-                progress.accept("host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
+                progress.accept(
+                        "host-load: load started (threads " + gen.tids() + "), settling " + o.settleMs() + " ms");
                 sleep(o.settleMs(), loadedLoads, session);
-                loaded = FloorBench.run(rows, rows.size(), o.counts(), o.cpu(), inDir, samples, loadedLoads,
-                        s -> progress.accept("loaded " + s), session);
+                loaded = FloorBench.run(
+                        rows,
+                        rows.size(),
+                        o.counts(),
+                        o.cpu(),
+                        inDir,
+                        samples,
+                        loadedLoads,
+                        s -> progress.accept("loaded " + s),
+                        session);
                 report = gen.stop();
             }
         }
         List<FloorBench.Measured> all = new ArrayList<>(idle);
         all.addAll(loaded);
-        Optional<Interruption.Cause> cause = FloorCost.complete(all, o.counts().runs())
-                ? Optional.empty() : session.stopCause();
-        if (cause.isPresent() && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
+        Optional<Interruption.Cause> cause =
+                FloorCost.complete(all, o.counts().runs()) ? Optional.empty() : session.stopCause();
+        if (cause.isPresent()
+                && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
             return new ReproductionResult(folder.path(), List.of(), cause);
         }
-        cause.ifPresent(c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(
+                c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.target()));
         List<HostLoadRow> summary = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(idle.get(i), "idle", rows.size() + i, o.counts().runs(), cause.isPresent()));
@@ -153,7 +195,12 @@ public final class HostLoad {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
         folder.writeSummary(ReproductionKind.of(HostLoadRow.class), cause, summary);
-        folder.writeEnvironment("host-load", cause, started, Instant.now(), host,
+        folder.writeEnvironment(
+                "host-load",
+                cause,
+                started,
+                Instant.now(),
+                host,
                 HostLoadSettings.of(o, report, idleLoads, loadedLoads));
         String table = table(summary, host, o, report);
         folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
@@ -164,8 +211,12 @@ public final class HostLoad {
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
     static HostLoadRow row(FloorBench.Measured m, String load, int twin, int runsAsked, boolean interrupted) {
         FloorCostRow measured = FloorSummary.of(m, runsAsked, interrupted);
-        return new HostLoadRow(load, measured.withIntervals(null),
-                m.runs().stream().map(s -> Stats.of(s).p99()).toList(), (long) twin, measured.intervals());
+        return new HostLoadRow(
+                load,
+                measured.withIntervals(null),
+                m.runs().stream().map(s -> Stats.of(s).p99()).toList(),
+                (long) twin,
+                measured.intervals());
     }
 
     /** A row's added-cost interval cell ({@link RowIntervals#cell}). */
@@ -189,25 +240,58 @@ public final class HostLoad {
 
     static String table(List<HostLoadRow> summary, Host host, Options o, LoadGenerator.Report report) {
         StringBuilder md = new StringBuilder("# host-load: the floor-cost rows idle and under load\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s; child on CPU %d; %d runs a row, %,d warm-up + %,d calls a run. "
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s; child on CPU %d; %d runs a row, %,d warm-up + %,d calls a run. "
                         + "Load: %s (kind:cpu:nice:intensity), settled %,d ms before the loaded rows.%n%n",
-                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), o.cpu(), o.counts().runs(), o.counts().warmup(),
-                o.counts().count(), o.load(), o.settleMs()));
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                o.cpu(),
+                o.counts().runs(),
+                o.counts().warmup(),
+                o.counts().count(),
+                o.load(),
+                o.settleMs()));
         md.append(LoadLine.of(host, summary)).append("\n\n");
         int half = summary.size() / 2;
-        MarkdownTable t = new MarkdownTable(List.of("what", "call", "idle: median", "p99", "added", RowIntervals.heading("added"),
-                "load avg", "loaded: median", "p99", "added", RowIntervals.heading("added"), "load avg", "p99 loaded / idle"));
+        MarkdownTable t = new MarkdownTable(List.of(
+                "what",
+                "call",
+                "idle: median",
+                "p99",
+                "added",
+                RowIntervals.heading("added"),
+                "load avg",
+                "loaded: median",
+                "p99",
+                "added",
+                RowIntervals.heading("added"),
+                "load avg",
+                "p99 loaded / idle"));
         for (int i = 0; i < half; i++) {
             HostLoadRow a = summary.get(i);
             HostLoadRow b = summary.get(half + i);
-            t.row(List.of(a.what(), "`" + a.call() + "`", ns(a.medianNs()), ns(a.p99Ns()), add(a.addedNs()), addedCi(a),
-                    range(a.loadAvgRuns()), ns(b.medianNs()), ns(b.p99Ns()), add(b.addedNs()), addedCi(b),
+            t.row(List.of(
+                    a.what(),
+                    "`" + a.call() + "`",
+                    ns(a.medianNs()),
+                    ns(a.p99Ns()),
+                    add(a.addedNs()),
+                    addedCi(a),
+                    range(a.loadAvgRuns()),
+                    ns(b.medianNs()),
+                    ns(b.p99Ns()),
+                    add(b.addedNs()),
+                    addedCi(b),
                     range(b.loadAvgRuns()),
                     a.p99Ns() != null && b.p99Ns() != null && a.p99Ns() > 0
-                            ? String.format(Locale.ROOT, "%.2f×", (double) b.p99Ns() / a.p99Ns()) : "—"));
+                            ? String.format(Locale.ROOT, "%.2f×", (double) b.p99Ns() / a.p99Ns())
+                            : "—"));
         }
         md.append(t.render()).append('\n');
-        md.append("Each run (filtered), its load average (1 min, mean of before and after) beside its median and p99:\n\n");
+        md.append(
+                "Each run (filtered), its load average (1 min, mean of before and after) beside its median and p99:\n\n");
         MarkdownTable r = new MarkdownTable(List.of("row", "load", "what", "call", "run", "load avg", "median", "p99"));
         for (int i = 0; i < summary.size(); i++) {
             HostLoadRow s = summary.get(i);
@@ -215,16 +299,30 @@ public final class HostLoad {
             List<Long> med = s.runMediansNs();
             List<Long> p99 = s.runP99Ns();
             for (int k = 0; k < med.size(); k++) {
-                r.row(List.of(String.valueOf(i), s.load(), s.what(), "`" + s.call() + "`",
-                        String.valueOf(k + 1), String.format(Locale.ROOT, "%.2f", la.get(k)), MarkdownTable.ns(med.get(k)),
+                r.row(List.of(
+                        String.valueOf(i),
+                        s.load(),
+                        s.what(),
+                        "`" + s.call() + "`",
+                        String.valueOf(k + 1),
+                        String.format(Locale.ROOT, "%.2f", la.get(k)),
+                        MarkdownTable.ns(med.get(k)),
                         MarkdownTable.ns(p99.get(k))));
             }
         }
         md.append(r.render()).append('\n');
         md.append("What the load ran:\n\n");
         for (LoadGenerator.WorkerReport w : report.workers()) {
-            md.append(String.format(Locale.ROOT, "- %s: thread %d on CPU %d at nice %d, busy %.0f%% of %.1f s, %,d %s%n", w.worker(), w.tid(),
-                    w.cpuGranted(), w.niceGranted(), 100 * w.dutyCycle(), w.elapsedNs() / 1e9, w.loops(),
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- %s: thread %d on CPU %d at nice %d, busy %.0f%% of %.1f s, %,d %s%n",
+                    w.worker(),
+                    w.tid(),
+                    w.cpuGranted(),
+                    w.niceGranted(),
+                    100 * w.dutyCycle(),
+                    w.elapsedNs() / 1e9,
+                    w.loops(),
                     w.worker().kind() == Worker.Kind.SPIN ? "loop iterations" : "getppid calls"));
         }
         md.append("\nThe 1-minute load average lags the load (about 1 − e^(−t/60) of a step after t seconds); "

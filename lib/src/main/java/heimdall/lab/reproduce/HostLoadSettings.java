@@ -12,8 +12,17 @@ import java.util.List;
 import java.util.Map;
 
 /** host-load's own facts in {@code environment.json}, after the times and the host. */
-@JsonPropertyOrder({"cpu", "counts", "code_placement", "settle_ms", "load_asked", "load_ran", "load_samples_idle",
-        "load_samples_loaded", "java"})
+@JsonPropertyOrder({
+    "cpu",
+    "counts",
+    "code_placement",
+    "settle_ms",
+    "load_asked",
+    "load_ran",
+    "load_samples_idle",
+    "load_samples_loaded",
+    "java"
+})
 record HostLoadSettings(
         @JsonProperty("cpu") int cpu,
         @JsonProperty("counts") FloorBench.Counts counts,
@@ -25,17 +34,29 @@ record HostLoadSettings(
         @JsonProperty("load_samples_loaded") LoadSamples loadSamplesLoaded,
         @JsonProperty("java") String java) {
 
-    static HostLoadSettings of(HostLoad.Options o, LoadGenerator.Report report, Host.LoadSampler idle, Host.LoadSampler loaded) {
-        return new HostLoadSettings(o.cpu(), o.counts(), FloorCost.CODE_PLACEMENT, o.settleMs(),
-                o.load().stream().map(Worker::toString).toList(), report.toMap(), LoadSamples.of(idle), LoadSamples.of(loaded),
+    static HostLoadSettings of(
+            HostLoad.Options o, LoadGenerator.Report report, Host.LoadSampler idle, Host.LoadSampler loaded) {
+        return new HostLoadSettings(
+                o.cpu(),
+                o.counts(),
+                FloorCost.CODE_PLACEMENT,
+                o.settleMs(),
+                o.load().stream().map(Worker::toString).toList(),
+                report.toMap(),
+                LoadSamples.of(idle),
+                LoadSamples.of(loaded),
                 ResultsFolder.javaVm());
     }
 
     /** The 1-minute load averages sampled around one half's runs, and the runnable task count of each sample. */
     @JsonPropertyOrder({"summary", "runnable"})
-    record LoadSamples(@JsonUnwrapped Host.LoadSampler.Summary summary, @JsonProperty("runnable") List<Integer> runnable) {
+    record LoadSamples(
+            @JsonUnwrapped Host.LoadSampler.Summary summary,
+            @JsonProperty("runnable") List<Integer> runnable) {
         static LoadSamples of(Host.LoadSampler s) {
-            return new LoadSamples(s.summary(), s.samples().stream().map(Host.LoadAverage::runnable).toList());
+            return new LoadSamples(
+                    s.summary(),
+                    s.samples().stream().map(Host.LoadAverage::runnable).toList());
         }
     }
 }

@@ -58,13 +58,18 @@ public final class KernelBitmap {
     static final int RET_ALLOW = 0x7fff0000;
 
     /** A filter the action cache can answer: load {@code nr}, allow. */
-    public static final Program BITMAP_FILTER = new Program(List.of(Insn.ldAbs(SeccompData.OFF_NR), Insn.ret(RET_ALLOW)));
+    public static final Program BITMAP_FILTER =
+            new Program(List.of(Insn.ldAbs(SeccompData.OFF_NR), Insn.ret(RET_ALLOW)));
     /** A filter the action cache cannot answer, because it loads an argument: load {@code args[0]}, allow. */
-    public static final Program FULL_FILTER = new Program(List.of(Insn.ldAbs(SeccompData.OFF_ARGS), Insn.ret(RET_ALLOW)));
+    public static final Program FULL_FILTER =
+            new Program(List.of(Insn.ldAbs(SeccompData.OFF_ARGS), Insn.ret(RET_ALLOW)));
 
     /** The five configurations' programs, in installation order: none, 1 and 2 bitmap, + full, + bitmap. */
     public static List<List<Program>> configurations() {
-        return List.of(List.of(), List.of(BITMAP_FILTER), List.of(BITMAP_FILTER, BITMAP_FILTER),
+        return List.of(
+                List.of(),
+                List.of(BITMAP_FILTER),
+                List.of(BITMAP_FILTER, BITMAP_FILTER),
                 List.of(BITMAP_FILTER, BITMAP_FILTER, FULL_FILTER),
                 List.of(BITMAP_FILTER, BITMAP_FILTER, FULL_FILTER, BITMAP_FILTER));
     }
@@ -151,14 +156,18 @@ public final class KernelBitmap {
             return loop.name().toLowerCase(Locale.ROOT) + "_" + timing.name().toLowerCase(Locale.ROOT);
         }
 
-        /** The figure's summary field: {@code per_call_ns}, {@code batch_ns_per_call}, {@code selftest_batch_monotonic_ns_per_call}. */
+        /**
+         * The figure's summary field: {@code per_call_ns}, {@code batch_ns_per_call}, {@code
+         * selftest_batch_monotonic_ns_per_call}.
+         */
         public String figureField() {
             return loop.prefix + (timing == Timing.PER_CALL ? "per_call_ns" : timing.key + "_ns_per_call");
         }
 
         /** Each run's figure: {@code run_medians_interpolated_ns}, {@code batch_run_ns_per_call}. */
         public String runsField() {
-            return loop.prefix + (timing == Timing.PER_CALL ? "run_medians_interpolated_ns" : timing.key + "_run_ns_per_call");
+            return loop.prefix
+                    + (timing == Timing.PER_CALL ? "run_medians_interpolated_ns" : timing.key + "_run_ns_per_call");
         }
 
         /** Each run's placement: {@code run_placements}, {@code batch_run_placements}. */
@@ -178,9 +187,12 @@ public final class KernelBitmap {
     }
 
     /** Every method, the selftest's last. */
-    public static final List<Method> METHODS = List.of(new Method(Loop.BARE, Timing.PER_CALL),
-            new Method(Loop.BARE, Timing.BATCH_MONOTONIC), new Method(Loop.BARE, Timing.BATCH_CPUTIME),
-            new Method(Loop.SELFTEST, Timing.PER_CALL), new Method(Loop.SELFTEST, Timing.BATCH_MONOTONIC),
+    public static final List<Method> METHODS = List.of(
+            new Method(Loop.BARE, Timing.PER_CALL),
+            new Method(Loop.BARE, Timing.BATCH_MONOTONIC),
+            new Method(Loop.BARE, Timing.BATCH_CPUTIME),
+            new Method(Loop.SELFTEST, Timing.PER_CALL),
+            new Method(Loop.SELFTEST, Timing.BATCH_MONOTONIC),
             new Method(Loop.SELFTEST, Timing.BATCH_CPUTIME));
 
     /** The selftest's loop timed call by call: the method whose agreement with the selftest's must hold. */
@@ -203,7 +215,10 @@ public final class KernelBitmap {
      * @param cpu the measuring CPU
      */
     public record Options(int runs, long warmup, long perCallCount, int batchRuns, long batchCount, int cpu) {
-        /** 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 625,000 timed as a whole; about two minutes on a quiet 2-CPU VM. */
+        /**
+         * 32 rounds: 20,000 warm-up + 250,000 calls timed each, and 625,000 timed as a whole; about two minutes on a
+         * quiet 2-CPU VM.
+         */
         public static Options full() {
             return new Options(32, 20_000, 250_000, 32, 625_000, heimdall.lab.sys.Cpus.measuring());
         }
@@ -230,7 +245,8 @@ public final class KernelBitmap {
      */
     public record Runs(List<Long> nsPerCall, List<Integer> placements, List<long[]> samples, List<Long> totalsNs) {
         public Runs {
-            if (placements.size() != nsPerCall.size() || (!samples.isEmpty() && samples.size() != nsPerCall.size())
+            if (placements.size() != nsPerCall.size()
+                    || (!samples.isEmpty() && samples.size() != nsPerCall.size())
                     || (!totalsNs.isEmpty() && totalsNs.size() != nsPerCall.size())) {
                 throw new IllegalArgumentException("one figure, placement and sample set or total per run");
             }
@@ -272,9 +288,12 @@ public final class KernelBitmap {
                 if (at.isEmpty()) {
                     out.add(null);
                 } else if (!samples.isEmpty()) {
-                    out.add(Math.round(GroupedMedian.of(at.stream().map(samples::get).toArray(long[][]::new)).median()));
+                    out.add(Math.round(
+                            GroupedMedian.of(at.stream().map(samples::get).toArray(long[][]::new))
+                                    .median()));
                 } else {
-                    out.add(Stats.of(at.stream().mapToLong(nsPerCall::get).toArray()).median());
+                    out.add(Stats.of(at.stream().mapToLong(nsPerCall::get).toArray())
+                            .median());
                 }
             }
             return out;
@@ -294,7 +313,8 @@ public final class KernelBitmap {
      * @param runs each method's runs
      * @param batchCount the calls in each batch run
      */
-    public record Configuration(int filters, String what, boolean cachePredicted, Map<Method, Runs> runs, long batchCount) {
+    public record Configuration(
+            int filters, String what, boolean cachePredicted, Map<Method, Runs> runs, long batchCount) {
         public Configuration {
             runs = Map.copyOf(runs);
         }
@@ -314,7 +334,8 @@ public final class KernelBitmap {
 
         /** The clock's step seen in the bare loop's per-call samples, ns (1 when they show none). */
         public long clockStep() {
-            return GroupedMedian.of(of(METHODS.get(0)).samples().toArray(long[][]::new)).step();
+            return GroupedMedian.of(of(METHODS.get(0)).samples().toArray(long[][]::new))
+                    .step();
         }
 
         /** Plain order statistics over all of a per-call method's samples (the median moves in whole clock steps). */
@@ -330,8 +351,11 @@ public final class KernelBitmap {
      * @param vsSelftest for the entry and per-filter estimates: by method, its relative difference from
      *     {@link #SELFTESTS_METHOD}'s; empty for the totals, which are not compared
      */
-    public record EstimateRow(String name, String label, Map<Method, Long> ns, Long publishedNs, Map<Method, Double> vsSelftest) {
-        /** Whether {@code m}'s estimate is within {@link #AGREEMENT} of the selftest's method's; null when not compared. */
+    public record EstimateRow(
+            String name, String label, Map<Method, Long> ns, Long publishedNs, Map<Method, Double> vsSelftest) {
+        /**
+         * Whether {@code m}'s estimate is within {@link #AGREEMENT} of the selftest's method's; null when not compared.
+         */
         public Boolean agrees(Method m) {
             Double d = vsSelftest.get(m);
             return d == null ? null : d <= AGREEMENT;
@@ -339,7 +363,9 @@ public final class KernelBitmap {
     }
 
     /** An expectation by every method under both rules, with the published verdict (the 2020 rules). */
-    public record ExpectationRow(String check, Map<Method, Map<BitmapEstimates.Rule, BitmapEstimates.Expectation>> verdicts,
+    public record ExpectationRow(
+            String check,
+            Map<Method, Map<BitmapEstimates.Rule, BitmapEstimates.Expectation>> verdicts,
             Boolean publishedOk) {}
 
     /** Which estimates are compared across the methods, and the bound. */
@@ -348,13 +374,15 @@ public final class KernelBitmap {
     public static final double AGREEMENT = 0.20;
 
     /** Everything one invocation measured. */
-    public record Measurement(Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
+    public record Measurement(
+            Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
         /**
          * A method's estimates (judged by the later selftest's rules): round by round from each run's
          * figure, then the median over the rounds ({@link BitmapEstimates#ofRounds}).
          */
         public BitmapEstimates estimates(Method m) {
-            return BitmapEstimates.ofRounds(rounds(configurations.stream().map(c -> c.of(m).nsPerCall()).toList()));
+            return BitmapEstimates.ofRounds(
+                    rounds(configurations.stream().map(c -> c.of(m).nsPerCall()).toList()));
         }
 
         /** The seven estimates, every method side by side. */
@@ -404,14 +432,22 @@ public final class KernelBitmap {
                     all.get(m).forEach((rule, l) -> r.put(rule, l.get(at)));
                     v.put(m, r);
                 }
-                rows.add(new ExpectationRow(all.get(SELFTESTS_METHOD).get(BitmapEstimates.Rule.LATER).get(i).check(), v, ok));
+                rows.add(new ExpectationRow(
+                        all.get(SELFTESTS_METHOD)
+                                .get(BitmapEstimates.Rule.LATER)
+                                .get(i)
+                                .check(),
+                        v,
+                        ok));
             }
             return rows;
         }
 
         /** Whether {@code m}'s entry and per-filter estimates are within 20% of the selftest's method's. */
         public boolean agreesWithTheSelftest(Method m) {
-            return estimateRows().stream().filter(r -> r.vsSelftest().containsKey(m)).allMatch(r -> r.agrees(m));
+            return estimateRows().stream()
+                    .filter(r -> r.vsSelftest().containsKey(m))
+                    .allMatch(r -> r.agrees(m));
         }
 
         /**
@@ -447,7 +483,9 @@ public final class KernelBitmap {
         if (ours == reference) {
             return 0.0;
         }
-        return reference == 0 ? Double.POSITIVE_INFINITY : Math.abs((double) ours - reference) / Math.abs((double) reference);
+        return reference == 0
+                ? Double.POSITIVE_INFINITY
+                : Math.abs((double) ours - reference) / Math.abs((double) reference);
     }
 
     /** Whether {@code ours} is within {@link #AGREEMENT} (20%) of {@code reference}. */
@@ -491,7 +529,8 @@ public final class KernelBitmap {
             METHODS.forEach(x -> m.put(x, new Collecting()));
             got.add(m);
         }
-        long timer = Stats.of(MeasuredChild.timerCost(o.cpu(), 200_000).samples()).median();
+        long timer =
+                Stats.of(MeasuredChild.timerCost(o.cpu(), 200_000).samples()).median();
         List<Double> loadPerRound = new ArrayList<>();
         // Rounds interleave every configuration and every method, the order rotated each round; the
         // batch runs are spread over the rounds as evenly as their count allows. A round's runs share
@@ -516,9 +555,13 @@ public final class KernelBitmap {
                 if (isBatch ? !batchRound : !perCallRound) {
                     continue;
                 }
-                List<byte[]> progs = configs.get(c).stream().map(Program::toBytes).toList();
+                List<byte[]> progs =
+                        configs.get(c).stream().map(Program::toBytes).toList();
                 ChildSpec spec = ChildSpec.of(m.loop().call(), o.warmup(), isBatch ? o.batchCount() : o.perCallCount())
-                        .withCpu(o.cpu()).withPrograms(progs).withPlacement(placement).withMode(m.timing().mode());
+                        .withCpu(o.cpu())
+                        .withPrograms(progs)
+                        .withPlacement(placement)
+                        .withMode(m.timing().mode());
                 ChildResult r;
                 try {
                     r = MeasuredChild.run(spec).requireCompleted();
@@ -543,8 +586,14 @@ public final class KernelBitmap {
                 }
                 into.nsPerCall.add(figure);
                 into.placements.add(placement);
-                progress.accept(String.format(Locale.ROOT, "round %d · placement %d · %s · %s: %d ns/call", round + 1, placement,
-                        BitmapEstimates.CONFIGURATIONS.get(c), m.label(), figure));
+                progress.accept(String.format(
+                        Locale.ROOT,
+                        "round %d · placement %d · %s · %s: %d ns/call",
+                        round + 1,
+                        placement,
+                        BitmapEstimates.CONFIGURATIONS.get(c),
+                        m.label(),
+                        figure));
             }
             loadPerRound.add((before + loads.sample().one()) / 2);
         }
@@ -579,18 +628,27 @@ public final class KernelBitmap {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
-        progress.accept(String.format(Locale.ROOT, "kernel-bitmap: 5 configurations, 2 loops; per call %d runs of %,d + %,d calls; "
+        progress.accept(String.format(
+                Locale.ROOT,
+                "kernel-bitmap: 5 configurations, 2 loops; per call %d runs of %,d + %,d calls; "
                         + "batch %d runs of %,d calls on each of 2 clocks; CPU %d",
-                o.runs(), o.warmup(), o.perCallCount(), o.batchRuns(), o.batchCount(), o.cpu()));
+                o.runs(),
+                o.warmup(),
+                o.perCallCount(),
+                o.batchRuns(),
+                o.batchCount(),
+                o.cpu()));
         Measurement m;
         try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, samples, loads, session);
         }
         java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : session.stopCause();
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
-        cause.ifPresent(c -> progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(c ->
+                progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), cause, summary);
-        folder.writeEnvironment("kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
+        folder.writeEnvironment(
+                "kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
         String table = table(m, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
         // complete (or complete and marked interrupted): only now does it appear at its name
@@ -599,16 +657,25 @@ public final class KernelBitmap {
 
     /** Whether every configuration has every run it asked for, every way. */
     static boolean complete(Measurement m) {
-        return m.configurations().stream().allMatch(c -> METHODS.stream()
-                .allMatch(x -> c.of(x).nsPerCall().size() >= (x.timing().batch() ? m.options().batchRuns() : m.options().runs())));
+        return m.configurations().stream()
+                .allMatch(c -> METHODS.stream()
+                        .allMatch(x -> c.of(x).nsPerCall().size()
+                                >= (x.timing().batch()
+                                        ? m.options().batchRuns()
+                                        : m.options().runs())));
     }
 
     /**
      * A row's runs asked and completed, per-call and batch, and whether a stop cut them short.
      */
-    private record RunsMark(long runsAsked, long runsCompleted, long batchRunsAsked, long batchRunsCompleted, boolean interrupted) {
+    private record RunsMark(
+            long runsAsked, long runsCompleted, long batchRunsAsked, long batchRunsCompleted, boolean interrupted) {
         static RunsMark of(Options o, int[] done, boolean interrupted) {
-            return new RunsMark(o.runs(), done[0], o.batchRuns(), done[1],
+            return new RunsMark(
+                    o.runs(),
+                    done[0],
+                    o.batchRuns(),
+                    done[1],
                     interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
         }
     }
@@ -646,24 +713,41 @@ public final class KernelBitmap {
      */
     /** {@code c}'s figures of {@code loop} by each timing: per call, batch monotonic, batch CPU time. */
     private static KernelBitmapRow.LoopFigures loop(Configuration c, Loop loop) {
-        return new KernelBitmapRow.LoopFigures(perCall(c, new Method(loop, Timing.PER_CALL)),
-                batch(c, new Method(loop, Timing.BATCH_MONOTONIC)), batch(c, new Method(loop, Timing.BATCH_CPUTIME)));
+        return new KernelBitmapRow.LoopFigures(
+                perCall(c, new Method(loop, Timing.PER_CALL)),
+                batch(c, new Method(loop, Timing.BATCH_MONOTONIC)),
+                batch(c, new Method(loop, Timing.BATCH_CPUTIME)));
     }
 
     /** {@code c}'s figures of the per-call method {@code x}. */
     private static KernelBitmapRow.PerCall perCall(Configuration c, Method x) {
         Runs runs = c.of(x);
         Stats.Summary all = c.allSamples(x);
-        return new KernelBitmapRow.PerCall(runs.figure(), runs.nsPerCall(), placements(runs), runs.byPlacement(),
-                round3(runs.spread()), runs.noisy(), all.median(), all.p99(),
-                boxed(Stats.runMedians(runs.samples().toArray(long[][]::new))), (long) all.count());
+        return new KernelBitmapRow.PerCall(
+                runs.figure(),
+                runs.nsPerCall(),
+                placements(runs),
+                runs.byPlacement(),
+                round3(runs.spread()),
+                runs.noisy(),
+                all.median(),
+                all.p99(),
+                boxed(Stats.runMedians(runs.samples().toArray(long[][]::new))),
+                (long) all.count());
     }
 
     /** {@code c}'s figures of the batch method {@code x}. */
     private static KernelBitmapRow.Batch batch(Configuration c, Method x) {
         Runs runs = c.of(x);
-        return new KernelBitmapRow.Batch(runs.figure(), runs.nsPerCall(), placements(runs), runs.byPlacement(),
-                round3(runs.spread()), runs.noisy(), runs.fastest(), runs.totalsNs());
+        return new KernelBitmapRow.Batch(
+                runs.figure(),
+                runs.nsPerCall(),
+                placements(runs),
+                runs.byPlacement(),
+                round3(runs.spread()),
+                runs.noisy(),
+                runs.fastest(),
+                runs.totalsNs());
     }
 
     private static List<Long> placements(Runs runs) {
@@ -686,57 +770,155 @@ public final class KernelBitmap {
         List<KernelBitmapRow> out = new ArrayList<>();
         for (Configuration c : m.configurations()) {
             RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
-            out.add(new KernelBitmapRow.Configuration("configuration", c.what(), (long) c.filters(),
-                    c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full", c.cachePredicted(),
-                    loop(c, Loop.BARE), loop(c, Loop.SELFTEST), c.clockStep(), c.batchCount(), pub.ns(c.filters()),
-                    r.runsAsked(), r.runsCompleted(), r.batchRunsAsked(), r.batchRunsCompleted(), r.interrupted(), null, null));
+            out.add(new KernelBitmapRow.Configuration(
+                    "configuration",
+                    c.what(),
+                    (long) c.filters(),
+                    c.filters() == 0 ? "native" : c.filters() <= 2 ? "bitmap" : "full",
+                    c.cachePredicted(),
+                    loop(c, Loop.BARE),
+                    loop(c, Loop.SELFTEST),
+                    c.clockStep(),
+                    c.batchCount(),
+                    pub.ns(c.filters()),
+                    r.runsAsked(),
+                    r.runsCompleted(),
+                    r.batchRunsAsked(),
+                    r.batchRunsCompleted(),
+                    r.interrupted(),
+                    null,
+                    null));
         }
         for (EstimateRow e : m.estimateRows()) {
             List<Long> ns = METHODS.stream().map(x -> e.ns().get(x)).toList();
             // Only the compared estimates (entry, per filter) have each method's difference and verdict.
-            List<Method> others = METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).toList();
-            List<Double> vs = others.stream().map(x -> {
-                Double v = e.vsSelftest().get(x);
-                return v == null || v.isInfinite() ? null : round3(v);
-            }).toList();
+            List<Method> others =
+                    METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).toList();
+            List<Double> vs = others.stream()
+                    .map(x -> {
+                        Double v = e.vsSelftest().get(x);
+                        return v == null || v.isInfinite() ? null : round3(v);
+                    })
+                    .toList();
             List<Boolean> within = others.stream().map(e::agrees).toList();
-            out.add(new KernelBitmapRow.Estimate("estimate", e.name(), e.label(), ns.get(0), ns.get(1), ns.get(2), ns.get(3), ns.get(4),
-                    ns.get(5), e.publishedNs(),
-                    vs.get(0), within.get(0), vs.get(1), within.get(1), vs.get(2), within.get(2), vs.get(3), within.get(3), vs.get(4),
+            out.add(new KernelBitmapRow.Estimate(
+                    "estimate",
+                    e.name(),
+                    e.label(),
+                    ns.get(0),
+                    ns.get(1),
+                    ns.get(2),
+                    ns.get(3),
+                    ns.get(4),
+                    ns.get(5),
+                    e.publishedNs(),
+                    vs.get(0),
+                    within.get(0),
+                    vs.get(1),
+                    within.get(1),
+                    vs.get(2),
+                    within.get(2),
+                    vs.get(3),
+                    within.get(3),
+                    vs.get(4),
                     within.get(4),
-                    all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(), all.interrupted(),
-                    null, null, null, null));
+                    all.runsAsked(),
+                    all.runsCompleted(),
+                    all.batchRunsAsked(),
+                    all.batchRunsCompleted(),
+                    all.interrupted(),
+                    null,
+                    null,
+                    null,
+                    null));
         }
         for (ExpectationRow e : m.expectationRows()) {
-            List<Judged> j = METHODS.stream().map(x -> Judged.of(e.verdicts().get(x))).toList();
-            out.add(new KernelBitmapRow.Expectation("expectation", e.check(),
-                    j.get(0).values(), j.get(0).in2020(), j.get(0).later(), j.get(1).values(), j.get(1).in2020(), j.get(1).later(),
-                    j.get(2).values(), j.get(2).in2020(), j.get(2).later(), j.get(3).values(), j.get(3).in2020(), j.get(3).later(),
-                    j.get(4).values(), j.get(4).in2020(), j.get(4).later(), j.get(5).values(), j.get(5).in2020(), j.get(5).later(),
-                    e.publishedOk(), all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(),
-                    all.interrupted(), null, null, null, null));
+            List<Judged> j =
+                    METHODS.stream().map(x -> Judged.of(e.verdicts().get(x))).toList();
+            out.add(new KernelBitmapRow.Expectation(
+                    "expectation",
+                    e.check(),
+                    j.get(0).values(),
+                    j.get(0).in2020(),
+                    j.get(0).later(),
+                    j.get(1).values(),
+                    j.get(1).in2020(),
+                    j.get(1).later(),
+                    j.get(2).values(),
+                    j.get(2).in2020(),
+                    j.get(2).later(),
+                    j.get(3).values(),
+                    j.get(3).in2020(),
+                    j.get(3).later(),
+                    j.get(4).values(),
+                    j.get(4).in2020(),
+                    j.get(4).later(),
+                    j.get(5).values(),
+                    j.get(5).in2020(),
+                    j.get(5).later(),
+                    e.publishedOk(),
+                    all.runsAsked(),
+                    all.runsCompleted(),
+                    all.batchRunsAsked(),
+                    all.batchRunsCompleted(),
+                    all.interrupted(),
+                    null,
+                    null,
+                    null,
+                    null));
         }
-        List<Boolean> agree = METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).map(m::agreesWithTheSelftest).toList();
+        List<Boolean> agree = METHODS.stream()
+                .filter(x -> !x.equals(SELFTESTS_METHOD))
+                .map(m::agreesWithTheSelftest)
+                .toList();
         List<Boolean> unexpected = new ArrayList<>();
         for (Method x : METHODS) {
             for (BitmapEstimates.Rule rule : BitmapEstimates.Rule.values()) {
                 unexpected.add(m.estimates(x).judgedBy(rule).unexpected());
             }
         }
-        out.add(new KernelBitmapRow.Agreement("agreement", "entry and per-filter estimates of the selftest loop timed per call within "
-                + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
-                COMPARED, m.methodsAgree(), agree.get(0), agree.get(1), agree.get(2), agree.get(3), agree.get(4),
-                unexpected.get(0), unexpected.get(1), unexpected.get(2), unexpected.get(3), unexpected.get(4), unexpected.get(5),
-                unexpected.get(6), unexpected.get(7), unexpected.get(8), unexpected.get(9), unexpected.get(10), unexpected.get(11),
-                all.runsAsked(), all.runsCompleted(), all.batchRunsAsked(), all.batchRunsCompleted(), all.interrupted(), null, null));
+        out.add(new KernelBitmapRow.Agreement(
+                "agreement",
+                "entry and per-filter estimates of the selftest loop timed per call within "
+                        + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
+                COMPARED,
+                m.methodsAgree(),
+                agree.get(0),
+                agree.get(1),
+                agree.get(2),
+                agree.get(3),
+                agree.get(4),
+                unexpected.get(0),
+                unexpected.get(1),
+                unexpected.get(2),
+                unexpected.get(3),
+                unexpected.get(4),
+                unexpected.get(5),
+                unexpected.get(6),
+                unexpected.get(7),
+                unexpected.get(8),
+                unexpected.get(9),
+                unexpected.get(10),
+                unexpected.get(11),
+                all.runsAsked(),
+                all.runsCompleted(),
+                all.batchRunsAsked(),
+                all.batchRunsCompleted(),
+                all.interrupted(),
+                null,
+                null));
         return out;
     }
 
-    /** One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules, as written. */
+    /**
+     * One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules, as written.
+     */
     private record Judged(List<Long> values, String in2020, String later) {
         static Judged of(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
             BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
-            return new Judged(List.of(any.a(), any.b()), verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
+            return new Judged(
+                    List.of(any.a(), any.b()),
+                    verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
                     verdict(byRule.get(BitmapEstimates.Rule.LATER)));
         }
 
@@ -749,7 +931,9 @@ public final class KernelBitmap {
     static String table(Measurement m, Host host) {
         Options o = m.options();
         StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, clocksource %s, BPF JIT %s; CPU %d; load average %s. "
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s, clocksource %s, BPF JIT %s; CPU %d; load average %s. "
                         + "Two loops: the bare loop (a syscall instruction inlined in the loop) and the selftest loop (glibc's "
                         + "syscall(__NR_getpid), each result compared with the pid). Per call: %d runs a configuration and loop, "
                         + "%,d warm-up + %,d calls each timed alone with CLOCK_MONOTONIC (timer cost %d ns, in every per-call figure); "
@@ -757,9 +941,19 @@ public final class KernelBitmap {
                         + "CLOCK_PROCESS_CPUTIME_ID. The selftest's method is its loop, batch, CLOCK_PROCESS_CPUTIME_ID. "
                         + "Every run is a fresh child; rounds interleave all configurations and methods and rotate the timed loop's "
                         + "code placement. Published: `sudo ./seccomp_benchmark 100000000`, x86, 2020-09-24.%n%n",
-                host.cpuModel(), host.onlineCpus(), host.kernelRelease(), host.clocksource(),
-                host.bpfJit().get("net.core.bpf_jit_enable"), o.cpu(), loadRange(m.loadPerRound()), o.runs(), o.warmup(), o.perCallCount(),
-                m.timerNs(), o.batchRuns(), o.batchCount()));
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                host.clocksource(),
+                host.bpfJit().get("net.core.bpf_jit_enable"),
+                o.cpu(),
+                loadRange(m.loadPerRound()),
+                o.runs(),
+                o.warmup(),
+                o.perCallCount(),
+                m.timerNs(),
+                o.batchRuns(),
+                o.batchCount()));
         PublishedKernelBitmap pub = published();
         md.append("Each cell: the median run's ns per call; in brackets the spread of the runs ((max − min) / median), "
                 + "marked NOISY over 25%.\n\n");
@@ -768,10 +962,12 @@ public final class KernelBitmap {
         head.add("published");
         MarkdownTable t = new MarkdownTable(head);
         for (Configuration c : m.configurations()) {
-            List<String> row = new ArrayList<>(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no"));
+            List<String> row =
+                    new ArrayList<>(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no"));
             for (Method x : METHODS) {
                 Runs r = c.of(x);
-                row.add(String.format(Locale.ROOT, "%d ns (%.0f%%%s)", r.figure(), r.spread() * 100, r.noisy() ? " NOISY" : ""));
+                row.add(String.format(
+                        Locale.ROOT, "%d ns (%.0f%%%s)", r.figure(), r.spread() * 100, r.noisy() ? " NOISY" : ""));
             }
             row.add(pub.ns(c.filters()) + " ns");
             t.row(row);
@@ -785,25 +981,31 @@ public final class KernelBitmap {
             List<String> row = new ArrayList<>(List.of(r.label()));
             for (Method x : METHODS) {
                 Double d = r.vsSelftest().get(x);
-                String cmp = d == null ? "" : " (" + (d.isInfinite() ? "∞" : String.format(Locale.ROOT, "%.0f%%", d * 100))
-                        + (d <= AGREEMENT ? " ✔" : " ✘") + ")";
+                String cmp = d == null
+                        ? ""
+                        : " (" + (d.isInfinite() ? "∞" : String.format(Locale.ROOT, "%.0f%%", d * 100))
+                                + (d <= AGREEMENT ? " ✔" : " ✘") + ")";
                 row.add(r.ns().get(x) + " ns" + cmp);
             }
             row.add(r.publishedNs() == null ? "—" : r.publishedNs() + " ns");
             e.row(row);
         }
-        md.append("Estimates, the median over the rounds. In brackets for the entry and per-filter estimates: the difference "
-                + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
+        md.append(
+                "Estimates, the median over the rounds. In brackets for the entry and per-filter estimates: the difference "
+                        + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
         md.append(e.render()).append('\n');
-        md.append(String.format("The selftest loop timed per call, entry and per-filter estimates vs the selftest's method: %s.",
+        md.append(String.format(
+                "The selftest loop timed per call, entry and per-filter estimates vs the selftest's method: %s.",
                 m.methodsAgree() ? "within 20%" : "NOT all within 20%"));
         for (Method mm : METHODS) {
             if (!mm.equals(SELFTESTS_METHOD) && !mm.equals(SELFTEST_PER_CALL)) {
-                md.append(String.format(" %s: %s.", mm.label(), m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
+                md.append(String.format(
+                        " %s: %s.", mm.label(), m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
             }
         }
-        md.append(" A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host it is the "
-                + "noisiest method (see its spread).\n\n");
+        md.append(
+                " A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host it is the "
+                        + "noisiest method (see its spread).\n\n");
         List<String> xh = new ArrayList<>(List.of("expectation"));
         METHODS.forEach(x -> xh.add(x.label()));
         xh.add("published");
@@ -816,12 +1018,16 @@ public final class KernelBitmap {
             row.add(r.publishedOk() == null ? "—" : r.publishedOk() ? "✔" : "✘");
             x.row(row);
         }
-        md.append("Expectations: each cell gives the values, then the verdict by the 2020 selftest's rules (≈ within 1% or 2 ns, "
-                + "the version that printed the published output) and by the later selftest's (≈ within 10% or 2 ns).\n\n");
+        md.append(
+                "Expectations: each cell gives the values, then the verdict by the 2020 selftest's rules (≈ within 1% or 2 ns, "
+                        + "the version that printed the published output) and by the later selftest's (≈ within 10% or 2 ns).\n\n");
         md.append(x.render()).append('\n');
         for (Loop loop : Loop.values()) {
-            md.append("By code placement of the timed loop (16-byte steps within a 64-byte line), ").append(loop.label())
-                    .append(" (").append(loop.how()).append("): per call | batch, CLOCK_MONOTONIC | batch, CLOCK_PROCESS_CPUTIME_ID:\n\n");
+            md.append("By code placement of the timed loop (16-byte steps within a 64-byte line), ")
+                    .append(loop.label())
+                    .append(" (")
+                    .append(loop.how())
+                    .append("): per call | batch, CLOCK_MONOTONIC | batch, CLOCK_PROCESS_CPUTIME_ID:\n\n");
             List<String> ph = new ArrayList<>(List.of("configuration"));
             for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
                 ph.add("placement " + p);
@@ -829,31 +1035,43 @@ public final class KernelBitmap {
             MarkdownTable pt = new MarkdownTable(ph);
             for (Configuration c : m.configurations()) {
                 List<String> row = new ArrayList<>(List.of(c.what()));
-                List<List<Long>> by = METHODS.stream().filter(mm -> mm.loop() == loop).map(mm -> c.of(mm).byPlacement()).toList();
+                List<List<Long>> by = METHODS.stream()
+                        .filter(mm -> mm.loop() == loop)
+                        .map(mm -> c.of(mm).byPlacement())
+                        .toList();
                 for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
                     int at = p;
-                    row.add(String.join(" | ", by.stream().map(l -> l.get(at) == null ? "—" : l.get(at) + " ns").toList()));
+                    row.add(String.join(
+                            " | ",
+                            by.stream()
+                                    .map(l -> l.get(at) == null ? "—" : l.get(at) + " ns")
+                                    .toList()));
                 }
                 pt.row(row);
             }
             md.append(pt.render()).append('\n');
         }
-        md.append(String.format(Locale.ROOT, "Every figure is a median. A configuration's figure is its median run's (per call, "
-                + "each run's median interpolated within the clock's step: %d ns here, and a plain median moves in whole steps, which is "
-                + "most of a 20 ns estimate). Each estimate is taken round by round, from runs measured moments apart, and the median "
-                + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
-                + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables above), so the rounds "
-                + "rotate it through four placements. Every run is in summary.json.%n%n",
+        md.append(String.format(
+                Locale.ROOT,
+                "Every figure is a median. A configuration's figure is its median run's (per call, "
+                        + "each run's median interpolated within the clock's step: %d ns here, and a plain median moves in whole steps, which is "
+                        + "most of a 20 ns estimate). Each estimate is taken round by round, from runs measured moments apart, and the median "
+                        + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
+                        + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables above), so the rounds "
+                        + "rotate it through four placements. Every run is in summary.json.%n%n",
                 m.configurations().get(0).clockStep()));
         for (Method mm : List.of(METHODS.get(0), SELFTESTS_METHOD)) {
-            md.append("As the selftest prints them, ").append(mm.label()).append(". The configuration lines are not measured runs: "
-                    + "native is the median over the rounds, each filtered line the native median plus that configuration's median "
-                    + "overhead over the rounds (so that the lines' differences are the totals); estimates are medians over the "
-                    + "rounds; expectations by the later selftest's rules (≈ within 10% or 2 ns):\n\n```\n");
+            md.append("As the selftest prints them, ")
+                    .append(mm.label())
+                    .append(". The configuration lines are not measured runs: "
+                            + "native is the median over the rounds, each filtered line the native median plus that configuration's median "
+                            + "overhead over the rounds (so that the lines' differences are the totals); estimates are medians over the "
+                            + "rounds; expectations by the later selftest's rules (≈ within 10% or 2 ns):\n\n```\n");
             m.estimates(mm).lines().forEach(l -> md.append(l).append('\n'));
             md.append("```\n\n");
         }
-        md.append("Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in every difference.\n");
+        md.append(
+                "Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in every difference.\n");
         return md.toString();
     }
 
@@ -861,7 +1079,10 @@ public final class KernelBitmap {
         if (l.isEmpty()) {
             return "—";
         }
-        return String.format(Locale.ROOT, "%.2f to %.2f", l.stream().mapToDouble(Double::doubleValue).min().getAsDouble(),
+        return String.format(
+                Locale.ROOT,
+                "%.2f to %.2f",
+                l.stream().mapToDouble(Double::doubleValue).min().getAsDouble(),
                 l.stream().mapToDouble(Double::doubleValue).max().getAsDouble());
     }
 
@@ -869,7 +1090,8 @@ public final class KernelBitmap {
     private static String cell(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
         BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
         StringBuilder b = new StringBuilder(any.a() + " " + any.op() + " " + any.b() + ":");
-        byRule.forEach((rule, v) -> b.append(' ').append(v.verdict().mark()).append(' ').append(rule.key()));
+        byRule.forEach((rule, v) ->
+                b.append(' ').append(v.verdict().mark()).append(' ').append(rule.key()));
         return b.toString();
     }
 }

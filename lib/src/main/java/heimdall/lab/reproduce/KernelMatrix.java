@@ -56,8 +56,13 @@ public final class KernelMatrix {
      * @param supervisorCpu the broker's CPU for the brokered openat
      * @param guestMinutes how long a guest's part may take before it is ended and refused
      */
-    public record Options(List<String> kernels, boolean quick, FloorBench.Counts floor, FollowerCost.Options follower,
-            int supervisorCpu, long guestMinutes) {
+    public record Options(
+            List<String> kernels,
+            boolean quick,
+            FloorBench.Counts floor,
+            FollowerCost.Options follower,
+            int supervisorCpu,
+            long guestMinutes) {
         public Options {
             kernels = List.copyOf(kernels);
         }
@@ -107,8 +112,10 @@ public final class KernelMatrix {
         }
         Optional<Interruption.Cause> cause = session.stopCause();
         folder.writeSummary(ReproductionKind.of(KernelMatrixRow.class), cause, rows);
-        folder.writeEnvironment("kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
-        folder.writeTable(cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
+        folder.writeEnvironment(
+                "kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
+        folder.writeTable(
+                cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
         return new ReproductionResult(folder.path(), rows, cause);
     }
 
@@ -122,11 +129,31 @@ public final class KernelMatrix {
         List<KernelMatrixRow> rows = new ArrayList<>();
         List<FeatureRecord> features = FeatureProbes.observeAll(progress);
         for (FeatureRecord f : features) {
-            rows.add(new KernelMatrixRow(kernel, release, emulated, "feature", f.feature(), f.observed() == null ? "not observable" : "ok",
-                    null, f.since(), f.predicted(), f.observed(), f.agrees(), f.note(), null, null, null, null, null, null, null, null));
+            rows.add(new KernelMatrixRow(
+                    kernel,
+                    release,
+                    emulated,
+                    "feature",
+                    f.feature(),
+                    f.observed() == null ? "not observable" : "ok",
+                    null,
+                    f.since(),
+                    f.predicted(),
+                    f.observed(),
+                    f.agrees(),
+                    f.note(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
         if (!session.stopRequested()) {
-            boolean noSend = features.stream().anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
+            boolean noSend = features.stream()
+                    .anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
             rows.addAll(floorRows(o, kernel, release, emulated, noSend, session));
         }
         rows.addAll(bitmapExpectations(kernel, release, emulated, features));
@@ -136,24 +163,34 @@ public final class KernelMatrix {
         return rows;
     }
 
-    /** floor-cost's rows 1 (getppid: a bare allow), 2 (mprotect: an argument rule) and a brokered openat (native, own CPU). */
+    /**
+     * floor-cost's rows 1 (getppid: a bare allow), 2 (mprotect: an argument rule) and a brokered openat (native, own
+     * CPU).
+     */
     static List<FloorRow> floorSubset(Options o, Path inDir) {
         FloorCost.Options fo = new FloorCost.Options(o.floor(), o.follower().cpu(), o.supervisorCpu(), true);
         List<FloorRow> all = FloorCost.rows(fo, inDir);
         List<FloorRow> out = new ArrayList<>(all.subList(0, 2));
-        all.stream().filter(r -> r.brokered() && r.floor().name().equals("three answers, abcdf")
-                && r.broker().supervisor() == Supervisor.Kind.NATIVE && r.broker().answer().equals(Answer.BROKER)
-                && r.broker().placement().equals(FloorCost.OWN_CPU) && !r.broker().syncWakeUp()).findFirst().ifPresent(out::add);
+        all.stream()
+                .filter(r -> r.brokered()
+                        && r.floor().name().equals("three answers, abcdf")
+                        && r.broker().supervisor() == Supervisor.Kind.NATIVE
+                        && r.broker().answer().equals(Answer.BROKER)
+                        && r.broker().placement().equals(FloorCost.OWN_CPU)
+                        && !r.broker().syncWakeUp())
+                .findFirst()
+                .ifPresent(out::add);
         return out;
     }
 
     /** Why a brokered row fails on a kernel without ADDFD's SEND flag: the broker has no other path. */
-    static final String NO_SEND = "this kernel has no SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): the broker installs the descriptor and "
-            + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses with EINVAL; the broker "
-            + "has no ADDFD-then-SEND path, so the call is answered with that error";
+    static final String NO_SEND =
+            "this kernel has no SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): the broker installs the descriptor and "
+                    + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses with EINVAL; the broker "
+                    + "has no ADDFD-then-SEND path, so the call is answered with that error";
 
-    private static List<KernelMatrixRow> floorRows(Options o, String kernel, String release, boolean emulated, boolean noSend,
-            Session session) {
+    private static List<KernelMatrixRow> floorRows(
+            Options o, String kernel, String release, boolean emulated, boolean noSend, Session session) {
         Consumer<String> progress = session.progress();
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
@@ -161,23 +198,73 @@ public final class KernelMatrix {
             List<FloorRow> subset = floorSubset(o, inDir);
             List<FloorBench.Measured> measured;
             try (SamplesFile samples = SamplesFile.create(job.path().resolve("samples.arrow"))) {
-                measured = FloorBench.run(subset, 0, o.floor(), o.follower().cpu(), inDir, samples, new Host.LoadSampler(), progress,
+                measured = FloorBench.run(
+                        subset,
+                        0,
+                        o.floor(),
+                        o.follower().cpu(),
+                        inDir,
+                        samples,
+                        new Host.LoadSampler(),
+                        progress,
                         session);
             }
             for (FloorBench.Measured m : measured) {
                 FloorCostRow f = FloorSummary.of(m, o.floor().runs(), session.stopRequested());
-                String what = f.what() + " · " + f.call() + (f.supervisor() != null ? " · " + f.supervisor() + " " + f.answer() : "");
+                String what = f.what() + " · " + f.call()
+                        + (f.supervisor() != null ? " · " + f.supervisor() + " " + f.answer() : "");
                 boolean ok = f.failure() == null && f.addedNs() != null;
-                String failure = f.failure() != null && noSend && f.supervisor() != null && f.failure().contains("errno 22")
-                        ? f.failure() + "; " + NO_SEND : f.failure();
-                rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", what, ok ? "ok" : f.failure() != null
-                        ? "refused" : "not measured", failure, null, null, null, null, null, f.medianNoneNs(), f.medianNs(),
-                        f.addedNs(), ratio(f.addedNs(), f.medianNoneNs()), f.noisy(), f.runsAsked(), f.runsCompleted(), f.interrupted())
+                String failure = f.failure() != null
+                                && noSend
+                                && f.supervisor() != null
+                                && f.failure().contains("errno 22")
+                        ? f.failure() + "; " + NO_SEND
+                        : f.failure();
+                rows.add(new KernelMatrixRow(
+                                kernel,
+                                release,
+                                emulated,
+                                "floor-cost",
+                                what,
+                                ok ? "ok" : f.failure() != null ? "refused" : "not measured",
+                                failure,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                f.medianNoneNs(),
+                                f.medianNs(),
+                                f.addedNs(),
+                                ratio(f.addedNs(), f.medianNoneNs()),
+                                f.noisy(),
+                                f.runsAsked(),
+                                f.runsCompleted(),
+                                f.interrupted())
                         .withIntervals(f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
-            rows.add(new KernelMatrixRow(kernel, release, emulated, "floor-cost", "floor-cost rows", "refused", e.getMessage(), null,
-                    null, null, null, null, null, null, null, null, null, null, null, null));
+            rows.add(new KernelMatrixRow(
+                    kernel,
+                    release,
+                    emulated,
+                    "floor-cost",
+                    "floor-cost rows",
+                    "refused",
+                    e.getMessage(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
         return rows;
     }
@@ -187,56 +274,162 @@ public final class KernelMatrix {
      * predicted where it cannot be observed) a filter that allows getpid outright is answered from
      * the cache, so its call should cost about the native one; without it every filter runs.
      */
-    static List<KernelMatrixRow> bitmapExpectations(String kernel, String release, boolean emulated, List<FeatureRecord> features) {
-        FeatureRecord cache = features.stream().filter(f -> f.feature().equals(Feature.ACTION_CACHE.label())).findFirst().orElseThrow();
+    static List<KernelMatrixRow> bitmapExpectations(
+            String kernel, String release, boolean emulated, List<FeatureRecord> features) {
+        FeatureRecord cache = features.stream()
+                .filter(f -> f.feature().equals(Feature.ACTION_CACHE.label()))
+                .findFirst()
+                .orElseThrow();
         boolean hasCache = "yes".equals(cache.observed() != null ? cache.observed() : cache.predicted());
-        String basis = cache.observed() != null ? "the action cache observed" : "the action cache predicted from the version (not observable)";
+        String basis = cache.observed() != null
+                ? "the action cache observed"
+                : "the action cache predicted from the version (not observable)";
         List<List<Program>> configs = KernelBitmap.configurations();
         List<KernelMatrixRow> rows = new ArrayList<>();
         for (int c = 1; c < configs.size(); c++) {
             boolean cacheable = CachePredictor.cacheable(configs.get(c), Call.GETPID.nr());
-            String expected = !cacheable ? "every filter runs (its answer depends on the call's arguments)"
-                    : hasCache ? "answered from the action cache: about the native call" : "every filter runs: no action cache";
-            rows.add(new KernelMatrixRow(kernel, release, emulated, "kernel-bitmap", BitmapEstimates.CONFIGURATIONS.get(c), "expected",
-                    null, "5.11", expected, null, null, basis + (hasCache ? ": yes" : ": no") + "; the filter "
-                    + (cacheable ? "is" : "is not") + " cacheable (CachePredictor)", null, null, null, null, null, null, null, null));
+            String expected = !cacheable
+                    ? "every filter runs (its answer depends on the call's arguments)"
+                    : hasCache
+                            ? "answered from the action cache: about the native call"
+                            : "every filter runs: no action cache";
+            rows.add(new KernelMatrixRow(
+                    kernel,
+                    release,
+                    emulated,
+                    "kernel-bitmap",
+                    BitmapEstimates.CONFIGURATIONS.get(c),
+                    "expected",
+                    null,
+                    "5.11",
+                    expected,
+                    null,
+                    null,
+                    basis + (hasCache ? ": yes" : ": no") + "; the filter " + (cacheable ? "is" : "is not")
+                            + " cacheable (CachePredictor)",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
         return rows;
     }
 
-    private static List<KernelMatrixRow> followerRows(Options o, String kernel, String release, boolean emulated,
-            Session session) {
+    private static List<KernelMatrixRow> followerRows(
+            Options o, String kernel, String release, boolean emulated, Session session) {
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create("heimdall-lab-kernel-matrix-")) {
             ResultsFolder sub = ResultsFolder.chosen(job.path().resolve("follower-cost"));
             FollowerCost.Result r = FollowerCost.run(o.follower(), session.in(sub));
             for (FollowerCostRow f : r.summary()) {
-                String what = f.measure() + " · " + f.hook() + " · " + f.process() + (f.divergence() ? "" : " · " + f.call());
+                String what =
+                        f.measure() + " · " + f.hook() + " · " + f.process() + (f.divergence() ? "" : " · " + f.call());
                 String status = "ok".equals(f.status()) ? "ok" : f.status();
                 String note = f.divergence() && f.callsCompletedFromDivergence() != null
-                        ? "calls completed from the divergent call on: " + f.callsCompletedFromDivergence() + " (goal: 1)" : null;
-                rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", what, status, f.reason(), null, null, null, null,
-                        note, f.medianWithoutNs(), f.medianWithNs(), f.addedNs(), ratio(f.addedNs(), f.medianWithoutNs()), f.noisy(),
-                        f.runsAsked(), f.runsCompleted(), f.interrupted()).withIntervals(f.intervals()));
+                        ? "calls completed from the divergent call on: " + f.callsCompletedFromDivergence()
+                                + " (goal: 1)"
+                        : null;
+                rows.add(new KernelMatrixRow(
+                                kernel,
+                                release,
+                                emulated,
+                                "follower-cost",
+                                what,
+                                status,
+                                f.reason(),
+                                null,
+                                null,
+                                null,
+                                null,
+                                note,
+                                f.medianWithoutNs(),
+                                f.medianWithNs(),
+                                f.addedNs(),
+                                ratio(f.addedNs(), f.medianWithoutNs()),
+                                f.noisy(),
+                                f.runsAsked(),
+                                f.runsCompleted(),
+                                f.interrupted())
+                        .withIntervals(f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
-            rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "refused", e.getMessage(),
-                    null, null, null, null, null, null, null, null, null, null, null, null, null));
+            rows.add(new KernelMatrixRow(
+                    kernel,
+                    release,
+                    emulated,
+                    "follower-cost",
+                    "follower-cost rows",
+                    "refused",
+                    e.getMessage(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         } catch (RuntimeException e) {
             // follower-cost's own failure (not a refusal) has already made itself the run's stop (Session.stopOn):
             // the rows measured so far, this kernel's included, are written, marked, and the failure is raised after.
             session.stopOn(e);
-            rows.add(new KernelMatrixRow(kernel, release, emulated, "follower-cost", "follower-cost rows", "failed",
-                    e.getClass().getSimpleName() + ": " + e.getMessage(), null, null, null, null, null, null, null, null, null, null,
-                    null, null, null));
+            rows.add(new KernelMatrixRow(
+                    kernel,
+                    release,
+                    emulated,
+                    "follower-cost",
+                    "follower-cost rows",
+                    "failed",
+                    e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
         return rows;
     }
 
     /** A kernel's one row when its part did not run: the guest refused, failed or was not reached. */
     static KernelMatrixRow kernelRow(String kernel, String release, boolean emulated, String status, String reason) {
-        return new KernelMatrixRow(kernel, release, emulated, "kernel", "the kernel's part", status, reason, null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+        return new KernelMatrixRow(
+                kernel,
+                release,
+                emulated,
+                "kernel",
+                "the kernel's part",
+                status,
+                reason,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     static Double ratio(Long added, Long base) {

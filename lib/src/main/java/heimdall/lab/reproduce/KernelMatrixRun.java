@@ -13,7 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
-/** kernel-matrix (issue 24): features, quick floor-cost and follower-cost rows and kernel-bitmap's expectations per kernel. */
+/**
+ * kernel-matrix (issue 24): features, quick floor-cost and follower-cost rows and kernel-bitmap's expectations per
+ * kernel.
+ */
 final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.KernelMatrixRow>
         implements Reproduction, KindPlots {
     /** The kernels without {@code --kernels}: this machine's and Debian's 6.1. */
@@ -26,8 +29,8 @@ final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.Kernel
     @Override
     public Optional<ReproductionKind.RowIdentity> identity() {
         // a row is a kernel's section and row; its emulated kernels' rows compare by ratio only
-        return Optional.of(new ReproductionKind.RowIdentity(List.of("kernel", "section", "what"), "median_ns",
-                "added_ns", "published", "ns"));
+        return Optional.of(new ReproductionKind.RowIdentity(
+                List.of("kernel", "section", "what"), "median_ns", "added_ns", "published", "ns"));
     }
 
     @Override
@@ -37,13 +40,16 @@ final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.Kernel
 
     @Override
     public List<ReproductionOption> options() {
-        List<ReproductionOption> o = new ArrayList<>(List.of(
-                ReproductionOption.text("--kernels", "K,K", "the kernels, in order: " + String.join(", ", KernelMatrix.KNOWN)
-                        + "\n(host: this machine's, measured here; the others in a guest by ./lab vm run)", DEFAULT_KERNELS,
-                        DEFAULT_KERNELS)));
+        List<ReproductionOption> o = new ArrayList<>(List.of(ReproductionOption.text(
+                "--kernels",
+                "K,K",
+                "the kernels, in order: " + String.join(", ", KernelMatrix.KNOWN)
+                        + "\n(host: this machine's, measured here; the others in a guest by ./lab vm run)",
+                DEFAULT_KERNELS,
+                DEFAULT_KERNELS)));
         o.addAll(Reproductions.countOptions(true));
-        o.add(ReproductionOption.number("--guest-minutes", "M", "a guest's part is ended and refused after this long", 40, 120, 1,
-                24 * 60));
+        o.add(ReproductionOption.number(
+                "--guest-minutes", "M", "a guest's part is ended and refused after this long", 40, 120, 1, 24 * 60));
         o.add(ReproductionOption.cpu("--cpu", "the measured child's CPU (the highest allowed)", Cpus.measuring()));
         return List.copyOf(o);
     }
@@ -62,11 +68,17 @@ final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.Kernel
 
     @Override
     public Run prepare(Args args) {
-        List<String> kernels = KernelMatrix.parseKernels(option("--kernels").text(args).orElse(DEFAULT_KERNELS));
+        List<String> kernels =
+                KernelMatrix.parseKernels(option("--kernels").text(args).orElse(DEFAULT_KERNELS));
         int cpu = option("--cpu").intNumber(args);
         boolean quick = args.flag("--quick");
         FollowerCost.Options follower = quick ? FollowerCost.Options.quick(cpu) : FollowerCost.Options.standard(cpu);
-        KernelMatrix.Options o = new KernelMatrix.Options(kernels, quick, Reproductions.counts(this, args), follower, Cpus.supervisor(),
+        KernelMatrix.Options o = new KernelMatrix.Options(
+                kernels,
+                quick,
+                Reproductions.counts(this, args),
+                follower,
+                Cpus.supervisor(),
                 option("--guest-minutes").number(args));
         return session -> KernelMatrix.run(o, session);
     }

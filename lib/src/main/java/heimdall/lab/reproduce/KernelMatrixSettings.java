@@ -7,7 +7,16 @@ import heimdall.lab.bench.ResultsFolder;
 import java.util.List;
 
 /** kernel-matrix's own facts in {@code environment.json}, after the times and the host (the host's part's kernel). */
-@JsonPropertyOrder({"kernels", "quick", "floor_counts", "follower", "supervisor_cpu", "guest_deadline_minutes", "guests", "java"})
+@JsonPropertyOrder({
+    "kernels",
+    "quick",
+    "floor_counts",
+    "follower",
+    "supervisor_cpu",
+    "guest_deadline_minutes",
+    "guests",
+    "java"
+})
 record KernelMatrixSettings(
         @JsonProperty("kernels") List<String> kernels,
         @JsonProperty("quick") boolean quick,
@@ -19,12 +28,22 @@ record KernelMatrixSettings(
         @JsonProperty("java") String java) {
 
     /** follower-cost's options as run in every kernel's part. */
-    record Follower(@JsonProperty("runs") int runs, @JsonProperty("warmup") long warmup, @JsonProperty("count") long count,
+    record Follower(
+            @JsonProperty("runs") int runs,
+            @JsonProperty("warmup") long warmup,
+            @JsonProperty("count") long count,
             @JsonProperty("cpu") int cpu) {}
 
     static KernelMatrixSettings of(KernelMatrix.Options o, List<GuestPart.Guest> guests) {
         var f = o.follower();
-        return new KernelMatrixSettings(o.kernels(), o.quick(), o.floor(), new Follower(f.runs(), f.warmup(), f.count(), f.cpu()),
-                o.supervisorCpu(), o.guestMinutes(), List.copyOf(guests), ResultsFolder.javaVm());
+        return new KernelMatrixSettings(
+                o.kernels(),
+                o.quick(),
+                o.floor(),
+                new Follower(f.runs(), f.warmup(), f.count(), f.cpu()),
+                o.supervisorCpu(),
+                o.guestMinutes(),
+                List.copyOf(guests),
+                ResultsFolder.javaVm());
     }
 }

@@ -30,7 +30,10 @@ final class KernelMatrixTable {
         }
         List<String> notes = new ArrayList<>();
         StringBuilder b = new StringBuilder("# kernel-matrix\n\nKernels: ");
-        releases.forEach((k, rel) -> b.append(k).append(" (").append(rel).append(emulated.get(k) ? ", " + EMULATED : "")
+        releases.forEach((k, rel) -> b.append(k)
+                .append(" (")
+                .append(rel)
+                .append(emulated.get(k) ? ", " + EMULATED : "")
                 .append(") "));
         b.append("\n\n## Features: predicted from the version / observed\n\n");
         List<String> head = new ArrayList<>(List.of("feature", "since"));
@@ -48,58 +51,99 @@ final class KernelMatrixTable {
                 }
                 cells.set(1, r.since());
                 String obs = r.observed() == null ? "not observable" : r.observed();
-                String cell = shortText(r.predicted()) + " / " + (Boolean.FALSE.equals(r.agrees()) ? "**" + shortText(obs) + "**" : shortText(obs));
+                String cell = shortText(r.predicted()) + " / "
+                        + (Boolean.FALSE.equals(r.agrees()) ? "**" + shortText(obs) + "**" : shortText(obs));
                 cells.add(cell + " [" + note(notes, k + ": " + r.note()) + "]");
             }
             features.row(cells);
         }
-        b.append(features.render()).append("\n**bold**: the observation differs from the prediction; the observation holds.\n");
+        b.append(features.render())
+                .append("\n**bold**: the observation differs from the prediction; the observation holds.\n");
         for (String k : releases.keySet()) {
             boolean emu = emulated.get(k);
-            b.append("\n## ").append(k).append(" (").append(releases.get(k)).append(")").append(emu ? ": " + EMULATED : "").append("\n\n");
-            MarkdownTable figures = new MarkdownTable(List.of("section", "row", "unfiltered", "with", "added",
-                    heimdall.lab.results.RowIntervals.heading("added"), "added / unfiltered", "noisy", "status"));
+            b.append("\n## ")
+                    .append(k)
+                    .append(" (")
+                    .append(releases.get(k))
+                    .append(")")
+                    .append(emu ? ": " + EMULATED : "")
+                    .append("\n\n");
+            MarkdownTable figures = new MarkdownTable(List.of(
+                    "section",
+                    "row",
+                    "unfiltered",
+                    "with",
+                    "added",
+                    heimdall.lab.results.RowIntervals.heading("added"),
+                    "added / unfiltered",
+                    "noisy",
+                    "status"));
             int n = 0;
             for (KernelMatrixRow r : rows) {
-                if (!r.kernel().equals(k) || r.section().equals("feature") || r.section().equals("kernel-bitmap")) {
+                if (!r.kernel().equals(k)
+                        || r.section().equals("feature")
+                        || r.section().equals("kernel-bitmap")) {
                     continue;
                 }
-                String status = r.reason() == null ? r.status() : r.status() + " [" + note(notes, k + ": " + r.reason()) + "]";
+                String status =
+                        r.reason() == null ? r.status() : r.status() + " [" + note(notes, k + ": " + r.reason()) + "]";
                 if (r.note() != null && !r.section().equals("kernel")) {
                     status += " (" + r.note() + ")";
                 }
-                figures.row(List.of(r.section(), r.what(), ns(r.medianUnfilteredNs(), emu), ns(r.medianNs(), emu), ns(r.addedNs(), emu),
-                        r.intervals() == null ? "" : heimdall.lab.results.RowIntervals.cell(r.intervals().added()),
+                figures.row(List.of(
+                        r.section(),
+                        r.what(),
+                        ns(r.medianUnfilteredNs(), emu),
+                        ns(r.medianNs(), emu),
+                        ns(r.addedNs(), emu),
+                        r.intervals() == null
+                                ? ""
+                                : heimdall.lab.results.RowIntervals.cell(
+                                        r.intervals().added()),
                         r.addedRatio() == null ? "" : String.format(Locale.ROOT, "%+.2f", r.addedRatio()),
-                        Boolean.TRUE.equals(r.noisy()) ? "noisy" : "", status));
+                        Boolean.TRUE.equals(r.noisy()) ? "noisy" : "",
+                        status));
                 n++;
             }
             if (n > 0) {
                 b.append(figures.render());
                 if (emu) {
-                    b.append("\nns figures in an emulated guest are the emulator's time, not the kernel's: compare only the ratios, "
-                            + "and only within this folder.\n");
+                    b.append(
+                            "\nns figures in an emulated guest are the emulator's time, not the kernel's: compare only the ratios, "
+                                    + "and only within this folder.\n");
                 }
             }
             MarkdownTable bitmap = new MarkdownTable(List.of("kernel-bitmap configuration", "expected here", "basis"));
-            rows.stream().filter(r -> r.kernel().equals(k) && r.section().equals("kernel-bitmap"))
+            rows.stream()
+                    .filter(r -> r.kernel().equals(k) && r.section().equals("kernel-bitmap"))
                     .forEach(r -> bitmap.row(List.of(r.what(), r.predicted(), r.note())));
             if (rows.stream().anyMatch(r -> r.kernel().equals(k) && r.section().equals("kernel-bitmap"))) {
                 b.append("\n").append(bitmap.render());
             }
         }
-        b.append("\nadded / unfiltered: the added median over the kernel's own unfiltered call (the follower's: over the call "
-                + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the brokered openat (native supervisor, "
-                + "own CPU), ").append(o.floor().runs()).append(" runs; follower-cost: its quick rows.\n");
+        b.append(
+                        "\nadded / unfiltered: the added median over the kernel's own unfiltered call (the follower's: over the call "
+                                + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the brokered openat (native supervisor, "
+                                + "own CPU), ")
+                .append(o.floor().runs())
+                .append(" runs; follower-cost: its quick rows.\n");
         for (int i = 0; i < notes.size(); i++) {
-            b.append("\n[").append(i + 1).append("] ").append(notes.get(i).replace("\n", "\n    ")).append('\n');
+            b.append("\n[")
+                    .append(i + 1)
+                    .append("] ")
+                    .append(notes.get(i).replace("\n", "\n    "))
+                    .append('\n');
         }
         return b.toString();
     }
 
     private static KernelMatrixRow find(List<KernelMatrixRow> rows, String kernel, String section, String what) {
-        return rows.stream().filter(r -> r.kernel().equals(kernel) && r.section().equals(section) && r.what().equals(what))
-                .findFirst().orElse(null);
+        return rows.stream()
+                .filter(r -> r.kernel().equals(kernel)
+                        && r.section().equals(section)
+                        && r.what().equals(what))
+                .findFirst()
+                .orElse(null);
     }
 
     /** A long value (the action list) shortened for a cell; the note keeps it whole. */
@@ -117,6 +161,6 @@ final class KernelMatrixTable {
     }
 
     private static String ns(Long v, boolean emulated) {
-        return v == null ? "" : v + (emulated ? " (emulated)" : "") ;
+        return v == null ? "" : v + (emulated ? " (emulated)" : "");
     }
 }

@@ -38,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 public final class LaneWorkload {
     /** x86_64 numbers of the workload's calls. */
     public static final int PREAD64 = 17;
+
     public static final int WRITE = 1;
     public static final int GETRUSAGE = 98;
     public static final int SCHED_YIELD = 24;
@@ -60,8 +61,10 @@ public final class LaneWorkload {
                 .site(2, WRITE, "write", "worker_loop", false)
                 .site(3, GETRUSAGE, "getrusage", "collector_loop", false, COLLECTOR)
                 .site(4, SCHED_YIELD, "sched_yield", "collector_loop", false)
-                .next(1, 2).next(2, 1)
-                .next(3, 4).next(4, 3)
+                .next(1, 2)
+                .next(2, 1)
+                .next(3, 4)
+                .next(4, 3)
                 .build();
     }
 
@@ -131,8 +134,16 @@ public final class LaneWorkload {
     }
 
     /** What one thread did in one batch. */
-    public record Counts(long reads, long readBytes, long writes, long writtenBytes, long rusages, long yields,
-            long checks, long denied, long checksum) {}
+    public record Counts(
+            long reads,
+            long readBytes,
+            long writes,
+            long writtenBytes,
+            long rusages,
+            long yields,
+            long checks,
+            long denied,
+            long checksum) {}
 
     /** One batch's outcome: wall nanoseconds from the barrier's release to the last join, and each thread's counts. */
     public record Batch(long nanos, List<Counts> workers, Counts collector) {}
@@ -148,8 +159,11 @@ public final class LaneWorkload {
         return runBatch(file, workers, iters, tables, List.of());
     }
 
-    /** As {@link #runBatch(Path, int, int, Prepared)}, every thread restricted to {@code cpus} (empty: unrestricted). */
-    public static Batch runBatch(Path file, int workers, int iters, Prepared tables, List<Integer> cpus) throws InterruptedException {
+    /**
+     * As {@link #runBatch(Path, int, int, Prepared)}, every thread restricted to {@code cpus} (empty: unrestricted).
+     */
+    public static Batch runBatch(Path file, int workers, int iters, Prepared tables, List<Integer> cpus)
+            throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(workers + 1);
         CountDownLatch go = new CountDownLatch(1);
         Counts[] results = new Counts[workers + 1];
@@ -158,41 +172,45 @@ public final class LaneWorkload {
         for (int w = 0; w < workers; w++) {
             final int id = w;
             Cursor cursor = tables == null ? null : tables.cursor(WORKER);
-            threads.add(new Thread(() -> {
-                try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-                        FileChannel out = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE)) {
-                    ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
-                    restrictTo(cpus);
-                    ready.countDown();
-                    go.await();
-                    results[id] = work(id, iters, in, out, buf, cursor);
-                } catch (IOException | InterruptedException | RuntimeException e) {
-                    synchronized (failure) {
-                        failure[0] = new IllegalStateException("worker " + id + ": " + e, e);
-                    }
-                    ready.countDown();
-                }
-            }, "lane-worker-" + w));
+            threads.add(new Thread(
+                    () -> {
+                        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+                                FileChannel out = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE)) {
+                            ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+                            restrictTo(cpus);
+                            ready.countDown();
+                            go.await();
+                            results[id] = work(id, iters, in, out, buf, cursor);
+                        } catch (IOException | InterruptedException | RuntimeException e) {
+                            synchronized (failure) {
+                                failure[0] = new IllegalStateException("worker " + id + ": " + e, e);
+                            }
+                            ready.countDown();
+                        }
+                    },
+                    "lane-worker-" + w));
         }
         Cursor collectorCursor = tables == null ? null : tables.cursor(COLLECTOR);
-        threads.add(new Thread(() -> {
-            long[] usage = new long[18];
-            try {
-                restrictTo(cpus);
-            } catch (RuntimeException e) {
-                synchronized (failure) {
-                    failure[0] = e;
-                }
-            }
-            ready.countDown();
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            results[workers] = collect(iters, usage, collectorCursor);
-        }, "lane-collector"));
+        threads.add(new Thread(
+                () -> {
+                    long[] usage = new long[18];
+                    try {
+                        restrictTo(cpus);
+                    } catch (RuntimeException e) {
+                        synchronized (failure) {
+                            failure[0] = e;
+                        }
+                    }
+                    ready.countDown();
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    results[workers] = collect(iters, usage, collectorCursor);
+                },
+                "lane-collector"));
         threads.forEach(Thread::start);
         ready.await();
         long t0 = System.nanoTime();
@@ -211,7 +229,8 @@ public final class LaneWorkload {
         return new Batch(t1 - t0, ws, results[workers]);
     }
 
-    static Counts work(int id, int iters, FileChannel in, FileChannel out, ByteBuffer buf, Cursor cursor) throws IOException {
+    static Counts work(int id, int iters, FileChannel in, FileChannel out, ByteBuffer buf, Cursor cursor)
+            throws IOException {
         long reads = 0, readBytes = 0, writes = 0, written = 0, checks = 0, denied = 0, sum = 0;
         for (int i = 0; i < iters; i++) {
             if (cursor != null) {
@@ -274,7 +293,10 @@ public final class LaneWorkload {
         for (int w = 0; w < workers; w++) {
             Counts c = b.workers().get(w);
             long blocks = iters;
-            if (c.reads() != blocks || c.readBytes() != blocks * BLOCK || c.writes() != blocks || c.writtenBytes() != blocks * BLOCK) {
+            if (c.reads() != blocks
+                    || c.readBytes() != blocks * BLOCK
+                    || c.writes() != blocks
+                    || c.writtenBytes() != blocks * BLOCK) {
                 return "worker " + w + ": " + c + " (expected " + blocks + " reads and writes of " + BLOCK + " bytes)";
             }
             if (c.checksum() != expectedSums[w]) {
@@ -285,8 +307,12 @@ public final class LaneWorkload {
             }
         }
         Counts k = b.collector();
-        if (k.rusages() != iters || k.yields() != iters || k.checks() != (checked ? 2L * iters : 0) || k.denied() != 0) {
-            return "collector: " + k + " (expected " + iters + " getrusage and sched_yield" + (checked ? ", all checked" : "") + ")";
+        if (k.rusages() != iters
+                || k.yields() != iters
+                || k.checks() != (checked ? 2L * iters : 0)
+                || k.denied() != 0) {
+            return "collector: " + k + " (expected " + iters + " getrusage and sched_yield"
+                    + (checked ? ", all checked" : "") + ")";
         }
         return null;
     }

@@ -43,15 +43,16 @@ public final class Lanes {
      * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
      */
-    public record Result(Path folder, List<LanesRow> summary, List<String> failures,
-            Optional<Interruption.Cause> interruption) {
+    public record Result(
+            Path folder, List<LanesRow> summary, List<String> failures, Optional<Interruption.Cause> interruption) {
         public Result(Path folder, List<LanesRow> summary, List<String> failures) {
             this(folder, summary, failures, Optional.empty());
         }
     }
 
     /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
-    public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress) throws InterruptedException {
+    public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress)
+            throws InterruptedException {
         return run(s, Session.join(folder, progress));
     }
 
@@ -69,19 +70,31 @@ public final class Lanes {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         Instant started = Instant.now();
-        PreparedGraph pg = PreparedGraph.prepare(LaneWorkload.graph(), PreparedGraph.Options.defaults()
-                .withBudget(s.budget()).withLimit(s.bytes()).withCoalesce(s.coalesce()));
+        PreparedGraph pg = PreparedGraph.prepare(
+                LaneWorkload.graph(),
+                PreparedGraph.Options.defaults()
+                        .withBudget(s.budget())
+                        .withLimit(s.bytes())
+                        .withCoalesce(s.coalesce()));
         List<String> variants = new ArrayList<>(List.of(UNCHECKED));
         for (Layout l : pg.layouts().keySet()) {
             variants.add(l.wire());
         }
-        int maxWorkers = s.workloadThreads().stream().mapToInt(Integer::intValue).max().orElse(1);
+        int maxWorkers =
+                s.workloadThreads().stream().mapToInt(Integer::intValue).max().orElse(1);
         long[] sums = new long[maxWorkers];
         for (int w = 0; w < maxWorkers; w++) {
             sums[w] = LaneWorkload.expectedChecksum(w, s.workloadIters());
         }
-        progress.accept(String.format(Locale.ROOT, "lanes: workers %s + 1 collector, %,d iterations each, variants %s, 1 warm-up + %d batches, "
-                + "workload CPUs %s", s.workloadThreads(), s.workloadIters(), variants, s.samples(), s.workloadCpus()));
+        progress.accept(String.format(
+                Locale.ROOT,
+                "lanes: workers %s + 1 collector, %,d iterations each, variants %s, 1 warm-up + %d batches, "
+                        + "workload CPUs %s",
+                s.workloadThreads(),
+                s.workloadIters(),
+                variants,
+                s.samples(),
+                s.workloadCpus()));
 
         BatchSamples samples = new BatchSamples("wall_ms");
         List<LanesRow> summary = new ArrayList<>();
@@ -142,25 +155,44 @@ public final class Lanes {
                     uncheckedMedian = sum.median();
                 }
                 long iters = s.workloadIters();
-                summary.add(new LanesRow((long) workers, 1L, variants.get(v), iters,
-                        GraphLookup.round(sum.median()), GraphLookup.round(sum.min()), GraphLookup.round(sum.max()),
-                        GraphLookup.round(sum.spread()), sum.noisy(),
+                summary.add(new LanesRow(
+                        (long) workers,
+                        1L,
+                        variants.get(v),
+                        iters,
+                        GraphLookup.round(sum.median()),
+                        GraphLookup.round(sum.min()),
+                        GraphLookup.round(sum.max()),
+                        GraphLookup.round(sum.spread()),
+                        sum.noisy(),
                         uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian),
-                        iters, iters, iters * LaneWorkload.BLOCK, iters, iters,
-                        v == 0 ? 0L : 2L * iters * (workers + 1), failed[v] == null, failed[v], (long) sum.count(),
-                        "measured", (long) s.samples(), (long) completed, completed < s.samples()));
+                        iters,
+                        iters,
+                        iters * LaneWorkload.BLOCK,
+                        iters,
+                        iters,
+                        v == 0 ? 0L : 2L * iters * (workers + 1),
+                        failed[v] == null,
+                        failed[v],
+                        (long) sum.count(),
+                        "measured",
+                        (long) s.samples(),
+                        (long) completed,
+                        completed < s.samples()));
                 if (failed[v] != null) {
                     failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
                 }
             }
-            progress.accept("lanes: " + workers + " workers done" + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
+            progress.accept("lanes: " + workers + " workers done"
+                    + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
         }
         Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !anyMeasured) {
             // Stopped before any measured batch: nothing to keep (the caller removes the folder).
             return new Result(folder.path(), List.of(), List.of(), cause);
         }
-        cause.ifPresent(x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
+        cause.ifPresent(
+                x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
         folder.writeSummary(ReproductionKind.of(LanesRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
         folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
@@ -175,40 +207,90 @@ public final class Lanes {
 
     /** A row a stop came before: its coordinates, no figures. */
     private static LanesRow notMeasured(int workers, String variant, GraphBenchSettings s) {
-        return new LanesRow((long) workers, 1L, variant, (long) s.workloadIters(), null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, 0L, "not measured", (long) s.samples(), 0L, true);
+        return new LanesRow(
+                (long) workers,
+                1L,
+                variant,
+                (long) s.workloadIters(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0L,
+                "not measured",
+                (long) s.samples(),
+                0L,
+                true);
     }
 
     static String table(List<LanesRow> summary, Host host, GraphBenchSettings s, List<String> failures) {
-        StringBuilder md = new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
-        md.append(String.format(Locale.ROOT, "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
-                + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n", host.cpuModel(),
-                host.onlineCpus(), host.kernelRelease(), System.getProperty("java.version"), s.workloadIters(), s.samples(), s.workloadCpus()));
-        md.append("Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector 50,000 "
-                + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded the 25% spread threshold "
-                + "(no wall times published).\n\n");
-        MarkdownTable t = new MarkdownTable(List.of("workers", "variant", "wall ms median", "min – max", "spread", "vs unchecked",
-                "verified", "published"));
+        StringBuilder md =
+                new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
+                        + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n",
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.kernelRelease(),
+                System.getProperty("java.version"),
+                s.workloadIters(),
+                s.samples(),
+                s.workloadCpus()));
+        md.append(
+                "Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector 50,000 "
+                        + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded the 25% spread threshold "
+                        + "(no wall times published).\n\n");
+        MarkdownTable t = new MarkdownTable(List.of(
+                "workers",
+                "variant",
+                "wall ms median",
+                "min – max",
+                "spread",
+                "vs unchecked",
+                "verified",
+                "published"));
         for (LanesRow r : summary) {
             if (!"measured".equals(r.status())) {
-                t.row(List.of(r.workers() + " + 1", r.variant(), "not measured (interrupted)", "—", "—", "—", "—",
+                t.row(List.of(
+                        r.workers() + " + 1",
+                        r.variant(),
+                        "not measured (interrupted)",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
                         "noisy (>25%)"));
                 continue;
             }
-            t.row(List.of(r.workers() + " + 1", r.variant(),
+            t.row(List.of(
+                    r.workers() + " + 1",
+                    r.variant(),
                     String.format(Locale.ROOT, "%.3f", r.wallMsMedian()),
                     String.format(Locale.ROOT, "%.3f – %.3f", r.wallMsMin(), r.wallMsMax()),
-                    String.format(Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : ""),
+                    String.format(
+                            Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : ""),
                     r.vsUnchecked() != null ? String.format(Locale.ROOT, "%.3f×", r.vsUnchecked()) : "—",
                     Boolean.TRUE.equals(r.verified()) ? "yes" : "NO: " + r.failure(),
                     "noisy (>25%)"));
         }
         md.append(t.render()).append('\n');
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        md.append("\nA batch's wall time runs from the start latch's release to the last join; thread creation and file opening "
-                + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
-                + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
-                + "not a speed-up.\n");
+        md.append(
+                "\nA batch's wall time runs from the start latch's release to the last join; thread creation and file opening "
+                        + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
+                        + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
+                        + "not a speed-up.\n");
         return md.toString();
     }
 }

@@ -16,16 +16,19 @@ record LanesSettings(
         @JsonProperty("timing") String timing) {
 
     static LanesSettings of(GraphBenchSettings s, Host.LoadSampler loads) {
-        return new LanesSettings(s.recorded(),
+        return new LanesSettings(
+                s.recorded(),
                 "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop",
-                new InputFile(LaneWorkload.FILE_SIZE, LaneWorkload.BLOCK, "resident after the first batch"), loads.summary(),
+                new InputFile(LaneWorkload.FILE_SIZE, LaneWorkload.BLOCK, "resident after the first batch"),
+                loads.summary(),
                 ResultsFolder.javaVm(),
                 "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
     }
 
     /** The file the workers read. */
     @JsonPropertyOrder({"bytes", "read_size", "page_cache"})
-    record InputFile(@JsonProperty("bytes") int bytes, @JsonProperty("read_size") int readSize,
-            @JsonProperty("page_cache") String pageCache) {
-    }
+    record InputFile(
+            @JsonProperty("bytes") int bytes,
+            @JsonProperty("read_size") int readSize,
+            @JsonProperty("page_cache") String pageCache) {}
 }

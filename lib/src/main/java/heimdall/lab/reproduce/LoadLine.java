@@ -17,8 +17,10 @@ final class LoadLine {
     static String of(Host host, List<? extends MeasuredCallRow> rows) {
         StringBuilder s = new StringBuilder("Load here: ");
         Host.LoadAverage la = host.load();
-        s.append(la == null || la.one() < 0 ? "not read at the start"
-                : String.format(Locale.ROOT, "%.2f at the start (1 min)", la.one()));
+        s.append(
+                la == null || la.one() < 0
+                        ? "not read at the start"
+                        : String.format(Locale.ROOT, "%.2f at the start (1 min)", la.one()));
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (MeasuredCallRow r : rows) {
@@ -32,6 +34,7 @@ final class LoadLine {
         if (lo <= hi) {
             s.append(String.format(Locale.ROOT, ", %.2f to %.2f during the runs", lo, hi));
         }
-        return s.append(String.format(Locale.ROOT, ", on %d CPUs.", host.onlineCpus())).toString();
+        return s.append(String.format(Locale.ROOT, ", on %d CPUs.", host.onlineCpus()))
+                .toString();
     }
 }

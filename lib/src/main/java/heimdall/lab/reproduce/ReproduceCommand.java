@@ -26,15 +26,19 @@ import java.util.Set;
  */
 public final class ReproduceCommand implements Command {
     /** Every reproduction, in the order help lists them: the registry's kinds that {@code ./lab reproduce} runs. */
-    static final List<Reproduction> ALL = ReproductionKind.all().stream().filter(Reproduction.class::isInstance)
-            .map(Reproduction.class::cast).toList();
+    static final List<Reproduction> ALL = ReproductionKind.all().stream()
+            .filter(Reproduction.class::isInstance)
+            .map(Reproduction.class::cast)
+            .toList();
 
     /** Every reproduction's name. */
-    public static final List<String> NAMES = ALL.stream().map(Reproduction::name).toList();
+    public static final List<String> NAMES =
+            ALL.stream().map(Reproduction::name).toList();
 
     /** The options every reproduction has. */
     static final List<ReproductionOption> COMMON = List.of(
-            ReproductionOption.flag("--quick", "the quick defaults below instead of the full ones: for trying things, not quoting"),
+            ReproductionOption.flag(
+                    "--quick", "the quick defaults below instead of the full ones: for trying things, not quoting"),
             ReproductionOption.text("--out", "DIR", "the results folder (absent or empty)", null, null));
 
     @Override
@@ -84,7 +88,10 @@ public final class ReproduceCommand implements Command {
                 """.formatted(String.join(", ", NAMES)));
         COMMON.forEach(o -> h.append(o.help()));
         for (Reproduction r : ALL) {
-            h.append('\n').append(r.name()).append(" options:").append(r.positionals().isEmpty() ? "" : " " + r.positionals())
+            h.append('\n')
+                    .append(r.name())
+                    .append(" options:")
+                    .append(r.positionals().isEmpty() ? "" : " " + r.positionals())
                     .append('\n');
             appendOwn(h, r);
         }
@@ -94,15 +101,19 @@ public final class ReproduceCommand implements Command {
     /** {@code ./lab reproduce NAME --help}: that reproduction's usage, options and notes; without a NAME, all. */
     @Override
     public String help(List<String> words) {
-        Optional<Reproduction> named = words.stream().flatMap(w -> ALL.stream().filter(r -> r.name().equals(w))).findFirst();
+        Optional<Reproduction> named = words.stream()
+                .flatMap(w -> ALL.stream().filter(r -> r.name().equals(w)))
+                .findFirst();
         if (named.isEmpty()) {
             return help();
         }
         Reproduction r = named.get();
-        StringBuilder h = new StringBuilder("usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
-                + (r.options().isEmpty() ? "" : " [options]") + (r.positionals().isEmpty() ? "" : " " + r.positionals())
-                + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
-                + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick and without.\n\n");
+        StringBuilder h = new StringBuilder(
+                "usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
+                        + (r.options().isEmpty() ? "" : " [options]")
+                        + (r.positionals().isEmpty() ? "" : " " + r.positionals())
+                        + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
+                        + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick and without.\n\n");
         COMMON.forEach(o -> h.append(o.help()));
         appendOwn(h, r);
         return h.append(STOPS).toString();
@@ -143,7 +154,10 @@ public final class ReproduceCommand implements Command {
         return run(argv, System.out, System.err);
     }
 
-    /** Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code err}. */
+    /**
+     * Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code
+     * err}.
+     */
     static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
         int at = nameIndex(argv);
         Reproduction r = find(argv.get(at));
@@ -156,7 +170,8 @@ public final class ReproduceCommand implements Command {
         }
         Args args = Args.parse("reproduce " + r.name(), rest, flags, valued).atMost(r.maxPositionals());
         Reproduction.Run run = r.prepare(args); // bad options end here, before a folder exists
-        ResultsFolder folder = args.value("--out").map(p -> ResultsFolder.chosen(Path.of(p)))
+        ResultsFolder folder = args.value("--out")
+                .map(p -> ResultsFolder.chosen(Path.of(p)))
                 .orElseGet(() -> ResultsFolder.defaultFolder(r.name()));
         if (args.flag("--quick")) {
             folder.markQuick(); // its table and first screen say so
@@ -173,8 +188,8 @@ public final class ReproduceCommand implements Command {
     static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
             throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
-        RunOutcome<ReproductionResult> outcome = Stoppable.run(name, folder, err::println,
-                run::into, ReproductionResult::interruption, ReproductionResult::written);
+        RunOutcome<ReproductionResult> outcome = Stoppable.run(
+                name, folder, err::println, run::into, ReproductionResult::interruption, ReproductionResult::written);
         if (outcome instanceof RunOutcome.Nothing<ReproductionResult> nothing) {
             return nothing.cause().exitStatus();
         }
@@ -217,8 +232,9 @@ public final class ReproduceCommand implements Command {
         out.print(readTable(written));
         result.report().forEach(out::println);
         result.failureLines().forEach(f -> out.println("FAILED: " + f));
-        result.interruption().ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
-                + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
+        result.interruption()
+                .ifPresent(c -> out.println(c.said().substring(0, 1).toUpperCase(Locale.ROOT)
+                        + c.said().substring(1) + ": what was measured is in the folder below, marked interrupted"));
         out.println(written);
     }
 

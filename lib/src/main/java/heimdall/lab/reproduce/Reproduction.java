@@ -1,8 +1,7 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.command.Args;
 import heimdall.lab.bench.Session;
+import heimdall.lab.command.Args;
 import java.util.List;
 
 /**
@@ -37,7 +36,9 @@ interface Reproduction {
 
     /** Its option called {@code name} (a reproduction reads its values through its own declarations). */
     default ReproductionOption option(String name) {
-        return options().stream().filter(o -> o.name().equals(name)).findFirst()
+        return options().stream()
+                .filter(o -> o.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException(name() + " declares no option " + name));
     }
 

@@ -19,7 +19,8 @@ import java.util.Optional;
  * @param min the least value a number may have
  * @param max the largest value a number may have: past it a value is a typo, refused, never narrowed
  */
-record ReproductionOption(String name, Kind kind, String label, String description, String quick, String full, long min, long max) {
+record ReproductionOption(
+        String name, Kind kind, String label, String description, String quick, String full, long min, long max) {
     /** How an option's value is read. */
     enum Kind {
         /** No value: present or not. */
@@ -52,14 +53,23 @@ record ReproductionOption(String name, Kind kind, String label, String descripti
     }
 
     /** A whole number in {@code min..max}. */
-    static ReproductionOption number(String name, String label, String description, long quick, long full, long min, long max) {
-        return new ReproductionOption(name, Kind.NUMBER, label, description, Long.toString(quick), Long.toString(full), min, max);
+    static ReproductionOption number(
+            String name, String label, String description, long quick, long full, long min, long max) {
+        return new ReproductionOption(
+                name, Kind.NUMBER, label, description, Long.toString(quick), Long.toString(full), min, max);
     }
 
     /** A CPU number, the same default with or without {@code --quick}. */
     static ReproductionOption cpu(String name, String description, int fallback) {
-        return new ReproductionOption(name, Kind.CPU, "C", description, Integer.toString(fallback), Integer.toString(fallback),
-                0, Integer.MAX_VALUE);
+        return new ReproductionOption(
+                name,
+                Kind.CPU,
+                "C",
+                description,
+                Integer.toString(fallback),
+                Integer.toString(fallback),
+                0,
+                Integer.MAX_VALUE);
     }
 
     /** Free text; the defaults are prose for help (null: none). */
@@ -113,7 +123,10 @@ record ReproductionOption(String name, Kind kind, String label, String descripti
             s.append('\n').append(" ".repeat(25)).append(lines[i]);
         }
         // the defaults on the description's last line when they fit in 100 columns, else on their own
-        defaults().ifPresent(d -> s.append(s.length() - s.lastIndexOf("\n") + d.length() < 100 ? " " : "\n" + " ".repeat(25)).append(d));
+        defaults()
+                .ifPresent(
+                        d -> s.append(s.length() - s.lastIndexOf("\n") + d.length() < 100 ? " " : "\n" + " ".repeat(25))
+                                .append(d));
         return s.append('\n').toString();
     }
 

@@ -17,15 +17,20 @@ import java.util.stream.Stream;
  * @param failures failures that are not a row's (a verification across rows), one line each
  * @param report lines printed after the table (a reproduction's headline figures)
  */
-public record ReproductionResult(Path folder, List<? extends ResultRow> summary, Optional<Interruption.Cause> interruption,
-        List<String> failures, List<String> report) {
+public record ReproductionResult(
+        Path folder,
+        List<? extends ResultRow> summary,
+        Optional<Interruption.Cause> interruption,
+        List<String> failures,
+        List<String> report) {
     public ReproductionResult {
         failures = List.copyOf(failures);
         report = List.copyOf(report);
     }
 
     /** A result whose failures are all rows' ({@code status: failed}) and with no report lines. */
-    public ReproductionResult(Path folder, List<? extends ResultRow> summary, Optional<Interruption.Cause> interruption) {
+    public ReproductionResult(
+            Path folder, List<? extends ResultRow> summary, Optional<Interruption.Cause> interruption) {
         this(folder, summary, interruption, List.of(), List.of());
     }
 
@@ -36,13 +41,16 @@ public record ReproductionResult(Path folder, List<? extends ResultRow> summary,
 
     /** Rows whose measurement did not complete ({@code status} failed). */
     public List<ResultRow> failed() {
-        return summary.stream().<ResultRow>map(r -> r).filter(r -> "failed".equals(r.status())).toList();
+        return summary.stream()
+                .<ResultRow>map(r -> r)
+                .filter(r -> "failed".equals(r.status()))
+                .toList();
     }
 
     /** Every failure, one line each: the failed rows, then the others. */
     public List<String> failureLines() {
-        return Stream.concat(failed().stream().map(f -> f.label() + ": " + f.failure()),
-                failures.stream()).toList();
+        return Stream.concat(failed().stream().map(f -> f.label() + ": " + f.failure()), failures.stream())
+                .toList();
     }
 
     /** Whether the folder holds a summary (an interruption before any run leaves none). */

@@ -45,8 +45,14 @@ public final class Stoppable {
      * leaves the folder as an early failure does (removed when empty and ours): {@link RunOutcome.Failed}
      * with nothing kept.
      */
-    public static <T> RunOutcome<T> run(String name, ResultsFolder folder, Consumer<String> progress, Body<T> body,
-            Function<T, Optional<Interruption.Cause>> stoppedBy, Predicate<T> measured) throws InterruptedException {
+    public static <T> RunOutcome<T> run(
+            String name,
+            ResultsFolder folder,
+            Consumer<String> progress,
+            Body<T> body,
+            Function<T, Optional<Interruption.Cause>> stoppedBy,
+            Predicate<T> measured)
+            throws InterruptedException {
         try (Session stop = Session.open(folder, progress)) {
             T result;
             try {
@@ -67,7 +73,8 @@ public final class Stoppable {
                 }
                 Interruption.Cause c = stop.stopCause().orElseThrow();
                 boolean gone = folder.discardWritten();
-                progress.accept(name + ": " + c.said() + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
+                progress.accept(name + ": " + c.said()
+                        + " before its rows were complete; it keeps no partial rows, so nothing was kept ("
                         + (gone ? "no results folder left" : folder.target() + " left empty") + ")");
                 return new RunOutcome.Nothing<>(c);
             }

@@ -17,7 +17,10 @@ public record AttachCostRow(
         @JsonProperty("loop_insns") Long loopInsns,
         @JsonProperty("loop_adds_seccomp") Boolean loopAddsSeccomp,
         @JsonProperty("loop_kernel_insns") Long loopKernelInsns,
-        @JsonProperty(value = "samples_row", required = true) Long samplesRow,
+
+        @JsonProperty(value = "samples_row", required = true)
+        Long samplesRow,
+
         @JsonProperty("attaches_per_run") Long attachesPerRun,
         @JsonProperty("attach_budget") Long attachBudget,
         @JsonProperty("attach_median_ns") Long attachMedianNs,
@@ -44,11 +47,16 @@ public record AttachCostRow(
         @JsonProperty("failure") String failure,
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+        @JsonProperty("interrupted") Boolean interrupted)
+        implements ResultRow {
 
-    private static final Set<String> MEASURED_NULLS = Set.of("attach_in_fork_added_ns", "compile_median_ns", "compile_p99_ns");
+    private static final Set<String> MEASURED_NULLS =
+            Set.of("attach_in_fork_added_ns", "compile_median_ns", "compile_p99_ns");
 
-    /** A measured floor's row names its fork-relative and compile figures even when null (a stop came first); other rows leave nulls out. */
+    /**
+     * A measured floor's row names its fork-relative and compile figures even when null (a stop came first); other rows
+     * leave nulls out.
+     */
     @Override
     public Set<String> nullsWritten() {
         return attachMedianNs != null ? MEASURED_NULLS : Set.of();

@@ -25,7 +25,10 @@ public record EnvironmentInfo(
         @JsonProperty("cpu_model") String cpuModel,
         @JsonProperty("online_cpus") Integer onlineCpus,
         @JsonProperty("allowed_cpus") List<Integer> allowedCpus,
-        @JsonProperty(value = "kernel_release", required = true) String kernelRelease,
+
+        @JsonProperty(value = "kernel_release", required = true)
+        String kernelRelease,
+
         @JsonProperty("clocksource") String clocksource,
         @JsonProperty("load_average") LoadAverage loadAverage,
         @JsonProperty("nice") Integer nice,

@@ -42,7 +42,8 @@ public record ExploreCheckRow(
         @JsonProperty("round_medians_ns") List<Long> roundMediansNs,
         @JsonProperty("vs_floor_cost") Double vsFloorCost,
         @JsonProperty("tolerance") Double tolerance,
-        @JsonProperty("within_tolerance") Boolean withinTolerance) implements ResultRow {
+        @JsonProperty("within_tolerance") Boolean withinTolerance)
+        implements ResultRow {
 
     @Override
     public List<String> labelParts() {

@@ -16,8 +16,8 @@ import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +34,8 @@ final class FlatRows {
 
     /** Whether {@code type} is a record with a {@link Flat} part (read by {@link #read}, not by Jackson). */
     static boolean hasParts(Class<?> type) {
-        return type.isRecord() && Arrays.stream(type.getRecordComponents())
-                .anyMatch(c -> c.isAnnotationPresent(Flat.class));
+        return type.isRecord()
+                && Arrays.stream(type.getRecordComponents()).anyMatch(c -> c.isAnnotationPresent(Flat.class));
     }
 
     /** The JSON name of a plain component: its {@code @JsonProperty}, else its own name. */
@@ -86,8 +86,8 @@ final class FlatRows {
             try {
                 value = c.getAccessor().invoke(record);
             } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "."
-                        + c.getName(), e);
+                throw new IllegalStateException(
+                        "cannot read " + record.getClass().getSimpleName() + "." + c.getName(), e);
             }
             Flat part = c.getAnnotation(Flat.class);
             if (part == null) {
@@ -122,8 +122,10 @@ final class FlatRows {
             if (tag.isEmpty()) {
                 return prefix + name;
             }
-            return prefix + (name.endsWith("_ns") ? name.substring(0, name.length() - 3) + "_" + tag + "_ns"
-                    : name + "_" + tag);
+            return prefix
+                    + (name.endsWith("_ns")
+                            ? name.substring(0, name.length() - 3) + "_" + tag + "_ns"
+                            : name + "_" + tag);
         }
     }
 
@@ -137,8 +139,10 @@ final class FlatRows {
         for (var it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.contains(key)) {
-                throw BadInput.at(file, join(where, key), "unknown field for a " + type.getSimpleName() + " (known: "
-                        + new TreeSet<>(known) + ")");
+                throw BadInput.at(
+                        file,
+                        join(where, key),
+                        "unknown field for a " + type.getSimpleName() + " (known: " + new TreeSet<>(known) + ")");
             }
         }
         return type.cast(build(file, where, node, type, new Names("", ""), type, leaf));
@@ -149,8 +153,8 @@ final class FlatRows {
         Object read(Path file, String at, JsonNode value, JavaType type);
     }
 
-    private static Object build(Path file, String where, JsonNode node, Class<?> type, Names names, Class<?> row,
-            Leaf leaf) {
+    private static Object build(
+            Path file, String where, JsonNode node, Class<?> type, Names names, Class<?> row, Leaf leaf) {
         RecordComponent[] components = type.getRecordComponents();
         Object[] values = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];
@@ -223,8 +227,8 @@ final class FlatRows {
          * {@code EXISTING_PROPERTY}) is written as it is: the field is among its components already.
          */
         @Override
-        public void serializeWithType(Record row, JsonGenerator gen, SerializerProvider provider,
-                TypeSerializer types) throws IOException {
+        public void serializeWithType(Record row, JsonGenerator gen, SerializerProvider provider, TypeSerializer types)
+                throws IOException {
             serialize(row, gen, provider);
         }
     }

@@ -58,15 +58,45 @@ public record FloorCostRow(
         @JsonProperty("published") PublishedFloorRow published,
         @JsonProperty("added_vs_published") Double addedVsPublished,
         @Flat Ratios ratios,
-        @Flat RowIntervals intervals) implements MeasuredCallRow {
+        @Flat RowIntervals intervals)
+        implements MeasuredCallRow {
 
     /** A row without intervals (a folder made before them, or a row not measured). */
-    public FloorCostRow(Subject subject, String reference, Brokering brokering, RowStatus outcome, String failure,
-            Runs runs, Figures filtered, Figures unfiltered, Long addedNs, Long baselineRow, List<Double> loadAvgRuns,
-            Long cpuGranted, Long supervisorServed, PublishedFloorRow published, Double addedVsPublished,
+    public FloorCostRow(
+            Subject subject,
+            String reference,
+            Brokering brokering,
+            RowStatus outcome,
+            String failure,
+            Runs runs,
+            Figures filtered,
+            Figures unfiltered,
+            Long addedNs,
+            Long baselineRow,
+            List<Double> loadAvgRuns,
+            Long cpuGranted,
+            Long supervisorServed,
+            PublishedFloorRow published,
+            Double addedVsPublished,
             Ratios ratios) {
-        this(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs, baselineRow,
-                loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, null);
+        this(
+                subject,
+                reference,
+                brokering,
+                outcome,
+                failure,
+                runs,
+                filtered,
+                unfiltered,
+                addedNs,
+                baselineRow,
+                loadAvgRuns,
+                cpuGranted,
+                supervisorServed,
+                published,
+                addedVsPublished,
+                ratios,
+                null);
     }
 
     /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
@@ -85,8 +115,19 @@ public record FloorCostRow(
      * The fields floor-cost and host-load write as null when not measured (FloorSummary writes them
      * in every row); the others are left out when null (a row kind without them).
      */
-    static final Set<String> MEASURED_NULLS = Set.of("cache", "failure", "median_ns", "p99_ns", "spread", "noisy",
-            "median_none_ns", "p99_none_ns", "added_ns", "baseline_row", "published", "added_vs_published");
+    static final Set<String> MEASURED_NULLS = Set.of(
+            "cache",
+            "failure",
+            "median_ns",
+            "p99_ns",
+            "spread",
+            "noisy",
+            "median_none_ns",
+            "p99_none_ns",
+            "added_ns",
+            "baseline_row",
+            "published",
+            "added_vs_published");
 
     @Override
     public Set<String> nullsWritten() {
@@ -100,14 +141,46 @@ public record FloorCostRow(
 
     /** This row with {@code ratios} in place of its own. */
     public FloorCostRow withRatios(Ratios ratios) {
-        return new FloorCostRow(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs,
-                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, intervals);
+        return new FloorCostRow(
+                subject,
+                reference,
+                brokering,
+                outcome,
+                failure,
+                runs,
+                filtered,
+                unfiltered,
+                addedNs,
+                baselineRow,
+                loadAvgRuns,
+                cpuGranted,
+                supervisorServed,
+                published,
+                addedVsPublished,
+                ratios,
+                intervals);
     }
 
     /** This row with {@code intervals} in place of its own. */
     public FloorCostRow withIntervals(RowIntervals intervals) {
-        return new FloorCostRow(subject, reference, brokering, outcome, failure, runs, filtered, unfiltered, addedNs,
-                baselineRow, loadAvgRuns, cpuGranted, supervisorServed, published, addedVsPublished, ratios, intervals);
+        return new FloorCostRow(
+                subject,
+                reference,
+                brokering,
+                outcome,
+                failure,
+                runs,
+                filtered,
+                unfiltered,
+                addedNs,
+                baselineRow,
+                loadAvgRuns,
+                cpuGranted,
+                supervisorServed,
+                published,
+                addedVsPublished,
+                ratios,
+                intervals);
     }
 
     @Override
@@ -240,13 +313,14 @@ public record FloorCostRow(
             @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
             @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor) {
         /** None computed. */
-        public static final Ratios NONE = new Ratios(null, null, null, null, null, null, null, null, null, null, null,
-                null);
+        public static final Ratios NONE =
+                new Ratios(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Which supervisor answered, as summary.json spells it ({@code "native"}, {@code "java"}). */
     public enum Supervisor {
-        NATIVE, JAVA;
+        NATIVE,
+        JAVA;
 
         /** As written. */
         @JsonValue
@@ -257,7 +331,8 @@ public record FloorCostRow(
 
     /** How the supervisor answered: {@code "continue"} (the bare round trip) or {@code "broker"} (open and inject). */
     public enum Answer {
-        CONTINUE, BROKER;
+        CONTINUE,
+        BROKER;
 
         /** As written. */
         @JsonValue
@@ -290,7 +365,9 @@ public record FloorCostRow(
 
         /** The placement {@code label} names; IllegalArgumentException for another. */
         public static Placement of(String label) {
-            return Arrays.stream(values()).filter(p -> p.label().equals(label)).findFirst()
+            return Arrays.stream(values())
+                    .filter(p -> p.label().equals(label))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unknown placement \"" + label + "\""));
         }
     }

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * One row of {@code ./lab reproduce follower-cost}'s {@code summary.json}: a call's cost without and
  * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
- * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill. The
+ * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill.
+ * The
  * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
  * merged on main. The {@code program_*} fields (absent from older folders) are the follower program's own cost
  * as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run of the row made with
@@ -47,27 +48,105 @@ public record FollowerCostRow(
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
         @JsonProperty("interrupted") Boolean interrupted,
-        @Flat RowIntervals intervals) implements ResultRow {
+        @Flat RowIntervals intervals)
+        implements ResultRow {
 
     /** A row without intervals (a refused or divergence row, or a folder made before them). */
-    public FollowerCostRow(String what, String measure, String hook, String process, String floor, String call,
-            String status, String reason, Long medianWithoutNs, Long medianWithNs, Long addedNs, Long p99WithoutNs,
-            Long p99WithNs, List<Long> runMediansWithoutNs, List<Long> runMediansWithNs, Double spreadWithout,
-            Double spreadWith, Boolean noisy, List<Long> divergentCallIndex, List<Long> callsBegunAfterKill,
-            Long callsCompletedFromDivergence, String published, Long programRuns, Long programRunTimeNs,
-            Double programNsPerRun, String programStatsNote, Long runsAsked, Long runsCompleted, Boolean interrupted) {
-        this(what, measure, hook, process, floor, call, status, reason, medianWithoutNs, medianWithNs, addedNs,
-                p99WithoutNs, p99WithNs, runMediansWithoutNs, runMediansWithNs, spreadWithout, spreadWith, noisy,
-                divergentCallIndex, callsBegunAfterKill, callsCompletedFromDivergence, published, programRuns,
-                programRunTimeNs, programNsPerRun, programStatsNote, runsAsked, runsCompleted, interrupted, null);
+    public FollowerCostRow(
+            String what,
+            String measure,
+            String hook,
+            String process,
+            String floor,
+            String call,
+            String status,
+            String reason,
+            Long medianWithoutNs,
+            Long medianWithNs,
+            Long addedNs,
+            Long p99WithoutNs,
+            Long p99WithNs,
+            List<Long> runMediansWithoutNs,
+            List<Long> runMediansWithNs,
+            Double spreadWithout,
+            Double spreadWith,
+            Boolean noisy,
+            List<Long> divergentCallIndex,
+            List<Long> callsBegunAfterKill,
+            Long callsCompletedFromDivergence,
+            String published,
+            Long programRuns,
+            Long programRunTimeNs,
+            Double programNsPerRun,
+            String programStatsNote,
+            Long runsAsked,
+            Long runsCompleted,
+            Boolean interrupted) {
+        this(
+                what,
+                measure,
+                hook,
+                process,
+                floor,
+                call,
+                status,
+                reason,
+                medianWithoutNs,
+                medianWithNs,
+                addedNs,
+                p99WithoutNs,
+                p99WithNs,
+                runMediansWithoutNs,
+                runMediansWithNs,
+                spreadWithout,
+                spreadWith,
+                noisy,
+                divergentCallIndex,
+                callsBegunAfterKill,
+                callsCompletedFromDivergence,
+                published,
+                programRuns,
+                programRunTimeNs,
+                programNsPerRun,
+                programStatsNote,
+                runsAsked,
+                runsCompleted,
+                interrupted,
+                null);
     }
 
     /** This row with {@code intervals} in place of its own. */
     public FollowerCostRow withIntervals(RowIntervals intervals) {
-        return new FollowerCostRow(what, measure, hook, process, floor, call, status, reason, medianWithoutNs,
-                medianWithNs, addedNs, p99WithoutNs, p99WithNs, runMediansWithoutNs, runMediansWithNs, spreadWithout,
-                spreadWith, noisy, divergentCallIndex, callsBegunAfterKill, callsCompletedFromDivergence, published,
-                programRuns, programRunTimeNs, programNsPerRun, programStatsNote, runsAsked, runsCompleted, interrupted,
+        return new FollowerCostRow(
+                what,
+                measure,
+                hook,
+                process,
+                floor,
+                call,
+                status,
+                reason,
+                medianWithoutNs,
+                medianWithNs,
+                addedNs,
+                p99WithoutNs,
+                p99WithNs,
+                runMediansWithoutNs,
+                runMediansWithNs,
+                spreadWithout,
+                spreadWith,
+                noisy,
+                divergentCallIndex,
+                callsBegunAfterKill,
+                callsCompletedFromDivergence,
+                published,
+                programRuns,
+                programRunTimeNs,
+                programNsPerRun,
+                programStatsNote,
+                runsAsked,
+                runsCompleted,
+                interrupted,
                 intervals);
     }
 

@@ -18,7 +18,8 @@ public record GraphJmhRow(
         @JsonProperty("jmh_mean_ns_per_event") Double jmhMeanNsPerEvent,
         @JsonProperty("jmh_error_ns_per_event") Double jmhErrorNsPerEvent,
         @JsonProperty("jmh_over_harness") Double jmhOverHarness,
-        @JsonProperty("agrees_within_15_percent") Boolean agreesWithin15Percent) implements ResultRow {
+        @JsonProperty("agrees_within_15_percent") Boolean agreesWithin15Percent)
+        implements ResultRow {
 
     @Override
     public List<String> labelParts() {

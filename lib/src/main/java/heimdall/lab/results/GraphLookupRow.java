@@ -43,45 +43,201 @@ public record GraphLookupRow(
         @JsonProperty("published_ns_per_event") Double publishedNsPerEvent,
         @JsonProperty("published_sites") Long publishedSites,
         @JsonProperty("published_states") Long publishedStates,
-        @JsonProperty("same_graph_as_published") Boolean sameGraphAsPublished) implements ResultRow {
+        @JsonProperty("same_graph_as_published") Boolean sameGraphAsPublished)
+        implements ResultRow {
 
     /** This row with its speedup over its case's hash layout. */
     public GraphLookupRow withSpeedupVsHash(Double speedup) {
-        return new GraphLookupRow(graph, trace, layout, sites, states, transitions, events, prepMs, importMs, payloadBytes, pinned, nodesSha256,
-                edgesSha256, auto, batchesAsked, batchesCompleted, interrupted, status, reason, nsPerEventMedian,
-                nsPerEventMin, nsPerEventMax, spread, noisy, speedup, speedupVsHashFastutil, rejections, samples,
-                rejectionsAgree, publishedNsPerEvent, publishedSites, publishedStates, sameGraphAsPublished);
+        return new GraphLookupRow(
+                graph,
+                trace,
+                layout,
+                sites,
+                states,
+                transitions,
+                events,
+                prepMs,
+                importMs,
+                payloadBytes,
+                pinned,
+                nodesSha256,
+                edgesSha256,
+                auto,
+                batchesAsked,
+                batchesCompleted,
+                interrupted,
+                status,
+                reason,
+                nsPerEventMedian,
+                nsPerEventMin,
+                nsPerEventMax,
+                spread,
+                noisy,
+                speedup,
+                speedupVsHashFastutil,
+                rejections,
+                samples,
+                rejectionsAgree,
+                publishedNsPerEvent,
+                publishedSites,
+                publishedStates,
+                sameGraphAsPublished);
     }
 
     /** This row with its speedup over its case's hash-fastutil layout. */
     public GraphLookupRow withSpeedupVsHashFastutil(Double speedup) {
-        return new GraphLookupRow(graph, trace, layout, sites, states, transitions, events, prepMs, importMs, payloadBytes, pinned, nodesSha256,
-                edgesSha256, auto, batchesAsked, batchesCompleted, interrupted, status, reason, nsPerEventMedian,
-                nsPerEventMin, nsPerEventMax, spread, noisy, speedupVsHash, speedup, rejections, samples, rejectionsAgree,
-                publishedNsPerEvent, publishedSites, publishedStates, sameGraphAsPublished);
+        return new GraphLookupRow(
+                graph,
+                trace,
+                layout,
+                sites,
+                states,
+                transitions,
+                events,
+                prepMs,
+                importMs,
+                payloadBytes,
+                pinned,
+                nodesSha256,
+                edgesSha256,
+                auto,
+                batchesAsked,
+                batchesCompleted,
+                interrupted,
+                status,
+                reason,
+                nsPerEventMedian,
+                nsPerEventMin,
+                nsPerEventMax,
+                spread,
+                noisy,
+                speedupVsHash,
+                speedup,
+                rejections,
+                samples,
+                rejectionsAgree,
+                publishedNsPerEvent,
+                publishedSites,
+                publishedStates,
+                sameGraphAsPublished);
     }
 
     /** This row marked as one of a case whose layouts disagreed on rejections. */
     public GraphLookupRow withRejectionsDisagreeing() {
-        return new GraphLookupRow(graph, trace, layout, sites, states, transitions, events, prepMs, importMs, payloadBytes, pinned, nodesSha256,
-                edgesSha256, auto, batchesAsked, batchesCompleted, interrupted, status, reason, nsPerEventMedian,
-                nsPerEventMin, nsPerEventMax, spread, noisy, speedupVsHash, speedupVsHashFastutil, rejections, samples, false,
-                publishedNsPerEvent, publishedSites, publishedStates, sameGraphAsPublished);
+        return new GraphLookupRow(
+                graph,
+                trace,
+                layout,
+                sites,
+                states,
+                transitions,
+                events,
+                prepMs,
+                importMs,
+                payloadBytes,
+                pinned,
+                nodesSha256,
+                edgesSha256,
+                auto,
+                batchesAsked,
+                batchesCompleted,
+                interrupted,
+                status,
+                reason,
+                nsPerEventMedian,
+                nsPerEventMin,
+                nsPerEventMax,
+                spread,
+                noisy,
+                speedupVsHash,
+                speedupVsHashFastutil,
+                rejections,
+                samples,
+                false,
+                publishedNsPerEvent,
+                publishedSites,
+                publishedStates,
+                sameGraphAsPublished);
     }
 
     /** This row with the published figure beside it (all null: none). */
     public GraphLookupRow withPublished(Double nsPerEvent, Long theirSites, Long theirStates, Boolean sameGraph) {
-        return new GraphLookupRow(graph, trace, layout, sites, states, transitions, events, prepMs, importMs, payloadBytes, pinned, nodesSha256,
-                edgesSha256, auto, batchesAsked, batchesCompleted, interrupted, status, reason, nsPerEventMedian,
-                nsPerEventMin, nsPerEventMax, spread, noisy, speedupVsHash, speedupVsHashFastutil, rejections, samples,
-                rejectionsAgree, nsPerEvent, theirSites, theirStates, sameGraph);
+        return new GraphLookupRow(
+                graph,
+                trace,
+                layout,
+                sites,
+                states,
+                transitions,
+                events,
+                prepMs,
+                importMs,
+                payloadBytes,
+                pinned,
+                nodesSha256,
+                edgesSha256,
+                auto,
+                batchesAsked,
+                batchesCompleted,
+                interrupted,
+                status,
+                reason,
+                nsPerEventMedian,
+                nsPerEventMin,
+                nsPerEventMax,
+                spread,
+                noisy,
+                speedupVsHash,
+                speedupVsHashFastutil,
+                rejections,
+                samples,
+                rejectionsAgree,
+                nsPerEvent,
+                theirSites,
+                theirStates,
+                sameGraph);
     }
 
-    /** Every field but {@code reason} and {@code rejections_agree} is written, null or not, as graph-lookup always wrote it. */
-    private static final Set<String> NULLS_WRITTEN = Set.of("graph", "trace", "layout", "sites", "states", "transitions", "events", "prep_ms", "import_ms", "payload_bytes", "pinned", "nodes_sha256", "edges_sha256", "auto", "batches_asked", "batches_completed", "interrupted", "status", "ns_per_event_median", "ns_per_event_min", "ns_per_event_max", "spread", "noisy", "speedup_vs_hash", "speedup_vs_hash_fastutil", "rejections", "samples", "published_ns_per_event", "published_sites", "published_states", "same_graph_as_published");
+    /**
+     * Every field but {@code reason} and {@code rejections_agree} is written, null or not, as graph-lookup always wrote
+     * it.
+     */
+    private static final Set<String> NULLS_WRITTEN = Set.of(
+            "graph",
+            "trace",
+            "layout",
+            "sites",
+            "states",
+            "transitions",
+            "events",
+            "prep_ms",
+            "import_ms",
+            "payload_bytes",
+            "pinned",
+            "nodes_sha256",
+            "edges_sha256",
+            "auto",
+            "batches_asked",
+            "batches_completed",
+            "interrupted",
+            "status",
+            "ns_per_event_median",
+            "ns_per_event_min",
+            "ns_per_event_max",
+            "spread",
+            "noisy",
+            "speedup_vs_hash",
+            "speedup_vs_hash_fastutil",
+            "rejections",
+            "samples",
+            "published_ns_per_event",
+            "published_sites",
+            "published_states",
+            "same_graph_as_published");
 
-    private static final Set<String> NULLS_WRITTEN_NOT_MEASURED =
-            NULLS_WRITTEN.stream().filter(f -> !f.equals("samples")).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final Set<String> NULLS_WRITTEN_NOT_MEASURED = NULLS_WRITTEN.stream()
+            .filter(f -> !f.equals("samples"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** A row not measured (refused, or a stop came first) names its figures as null but has no {@code samples}. */
     @Override

@@ -23,7 +23,8 @@ public record HostLoadRow(
         @Flat(omit = "intervals") FloorCostRow measured,
         @JsonProperty("run_p99_ns") List<Long> runP99Ns,
         @JsonProperty("twin_row") Long twinRow,
-        @Flat RowIntervals intervals) implements MeasuredCallRow {
+        @Flat RowIntervals intervals)
+        implements MeasuredCallRow {
 
     /** A row without intervals (a folder made before them). */
     public HostLoadRow(String load, FloorCostRow measured, List<Long> runP99Ns, Long twinRow) {
@@ -35,8 +36,10 @@ public record HostLoadRow(
         if (measured == null) {
             throw new IllegalArgumentException("a host-load row holds the floor-cost row it measured");
         }
-        if (measured.reference() != null || !measured.brokering().equals(FloorCostRow.Brokering.NONE)
-                || measured.supervisorServed() != null || !measured.ratios().equals(FloorCostRow.Ratios.NONE)) {
+        if (measured.reference() != null
+                || !measured.brokering().equals(FloorCostRow.Brokering.NONE)
+                || measured.supervisorServed() != null
+                || !measured.ratios().equals(FloorCostRow.Ratios.NONE)) {
             throw new IllegalArgumentException("host-load measures no supervisor, reference or cross-row ratio");
         }
     }

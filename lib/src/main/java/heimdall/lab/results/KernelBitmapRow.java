@@ -14,7 +14,11 @@ import java.util.Set;
  * {@link Agreement} between the methods. Method-specific fields are null in folders made before
  * that method existed (older folders have {@code harness}/{@code batch} in their place).
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.EXISTING_PROPERTY, property = "section", visible = true)
+@JsonTypeInfo(
+        use = JsonTypeInfo.Id.NAME,
+        include = JsonTypeInfo.As.EXISTING_PROPERTY,
+        property = "section",
+        visible = true)
 @JsonSubTypes({
     @JsonSubTypes.Type(value = KernelBitmapRow.Configuration.class, name = "configuration"),
     @JsonSubTypes.Type(value = KernelBitmapRow.Estimate.class, name = "estimate"),
@@ -33,7 +37,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
         return List.of(what());
     }
 
-    /** The runner's timed loop a figure comes from: its bare {@code syscall} instruction, or the kernel selftest's loop. */
+    /**
+     * The runner's timed loop a figure comes from: its bare {@code syscall} instruction, or the kernel selftest's loop.
+     */
     enum Loop {
         /** The runner's bare {@code syscall} instruction (fields without a prefix). */
         BARE,
@@ -48,7 +54,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
      */
     @JsonSerialize(using = FlatRows.Writer.class)
     public record Configuration(
-            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "section", required = true)
+            String section,
+
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("filters") Long filters,
             @JsonProperty("mode") String mode,
@@ -64,7 +72,8 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
-            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall) implements KernelBitmapRow {
+            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall)
+            implements KernelBitmapRow {
         /** A loop a folder does not have is {@link LoopFigures#NONE}. */
         public Configuration {
             bare = bare == null ? LoopFigures.NONE : bare;
@@ -107,7 +116,10 @@ public sealed interface KernelBitmapRow extends ResultRow {
             return of(loop).cputime().nsPerCallByPlacement();
         }
 
-        /** Each placement's batch figure on the monotonic clock of {@code loop} (null in folders made before it was measured). */
+        /**
+         * Each placement's batch figure on the monotonic clock of {@code loop} (null in folders made before it was
+         * measured).
+         */
         public List<Long> batchMonotonicByPlacement(Loop loop) {
             return of(loop).monotonic().nsPerCallByPlacement();
         }
@@ -171,7 +183,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
     /** An estimate (entry cost, per-filter cost) by each method, beside the published one and the selftest's method. */
     public record Estimate(
-            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "section", required = true)
+            String section,
+
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("label") String label,
             @JsonProperty("bare_per_call_ns") Long barePerCallNs,
@@ -181,16 +195,34 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("selftest_batch_monotonic_ns") Long selftestBatchMonotonicNs,
             @JsonProperty("selftest_batch_cputime_ns") Long selftestBatchCputimeNs,
             @JsonProperty("published_ns") Long publishedNs,
-            @JsonProperty("bare_per_call_vs_selftests_method") Double barePerCallVsSelftestsMethod,
+
+            @JsonProperty("bare_per_call_vs_selftests_method")
+            Double barePerCallVsSelftestsMethod,
+
             @JsonProperty("bare_per_call_within_20pct") Boolean barePerCallWithin20pct,
-            @JsonProperty("bare_batch_monotonic_vs_selftests_method") Double bareBatchMonotonicVsSelftestsMethod,
-            @JsonProperty("bare_batch_monotonic_within_20pct") Boolean bareBatchMonotonicWithin20pct,
-            @JsonProperty("bare_batch_cputime_vs_selftests_method") Double bareBatchCputimeVsSelftestsMethod,
+
+            @JsonProperty("bare_batch_monotonic_vs_selftests_method")
+            Double bareBatchMonotonicVsSelftestsMethod,
+
+            @JsonProperty("bare_batch_monotonic_within_20pct")
+            Boolean bareBatchMonotonicWithin20pct,
+
+            @JsonProperty("bare_batch_cputime_vs_selftests_method")
+            Double bareBatchCputimeVsSelftestsMethod,
+
             @JsonProperty("bare_batch_cputime_within_20pct") Boolean bareBatchCputimeWithin20pct,
-            @JsonProperty("selftest_per_call_vs_selftests_method") Double selftestPerCallVsSelftestsMethod,
+
+            @JsonProperty("selftest_per_call_vs_selftests_method")
+            Double selftestPerCallVsSelftestsMethod,
+
             @JsonProperty("selftest_per_call_within_20pct") Boolean selftestPerCallWithin20pct,
-            @JsonProperty("selftest_batch_monotonic_vs_selftests_method") Double selftestBatchMonotonicVsSelftestsMethod,
-            @JsonProperty("selftest_batch_monotonic_within_20pct") Boolean selftestBatchMonotonicWithin20pct,
+
+            @JsonProperty("selftest_batch_monotonic_vs_selftests_method")
+            Double selftestBatchMonotonicVsSelftestsMethod,
+
+            @JsonProperty("selftest_batch_monotonic_within_20pct")
+            Boolean selftestBatchMonotonicWithin20pct,
+
             @JsonProperty("runs_asked") Long runsAsked,
             @JsonProperty("runs_completed") Long runsCompleted,
             @JsonProperty("batch_runs_asked") Long batchRunsAsked,
@@ -199,10 +231,15 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("harness_ns") Long harnessNs,
             @JsonProperty("batch_ns") Long batchNs,
             @JsonProperty("relative_difference") Double relativeDifference,
-            @JsonProperty("agree_within_25pct") Boolean agreeWithin25pct) implements KernelBitmapRow {
-        private static final Set<String> COMPARED_NULLS = Set.of("published_ns", "bare_per_call_vs_selftests_method",
-                "bare_batch_monotonic_vs_selftests_method", "bare_batch_cputime_vs_selftests_method",
-                "selftest_per_call_vs_selftests_method", "selftest_batch_monotonic_vs_selftests_method");
+            @JsonProperty("agree_within_25pct") Boolean agreeWithin25pct)
+            implements KernelBitmapRow {
+        private static final Set<String> COMPARED_NULLS = Set.of(
+                "published_ns",
+                "bare_per_call_vs_selftests_method",
+                "bare_batch_monotonic_vs_selftests_method",
+                "bare_batch_cputime_vs_selftests_method",
+                "selftest_per_call_vs_selftests_method",
+                "selftest_batch_monotonic_vs_selftests_method");
 
         /**
          * The published figure is written even when null; a compared estimate (one with verdicts) also
@@ -216,7 +253,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
     /** A check the published table implies, with each method's verdict for the 2020 and later kernels. */
     public record Expectation(
-            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "section", required = true)
+            String section,
+
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("bare_per_call_values") List<Long> barePerCallValues,
             @JsonProperty("bare_per_call_2020") String barePerCall2020,
@@ -245,7 +284,8 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("harness_values") List<Long> harnessValues,
             @JsonProperty("harness") String harness,
             @JsonProperty("batch_values") List<Long> batchValues,
-            @JsonProperty("batch") String batch) implements KernelBitmapRow {
+            @JsonProperty("batch") String batch)
+            implements KernelBitmapRow {
         /** The published verdict is written even when the printout has none. */
         @Override
         public Set<String> nullsWritten() {
@@ -255,7 +295,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
     /** Whether the methods agree with the selftest's method. */
     public record Agreement(
-            @JsonProperty(value = "section", required = true) String section,
+            @JsonProperty(value = "section", required = true)
+            String section,
+
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("compared") List<String> compared,
             @JsonProperty("agree") Boolean agree,
@@ -266,22 +308,43 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("selftest_batch_monotonic_agree") Boolean selftestBatchMonotonicAgree,
             @JsonProperty("bare_per_call_unexpected_2020") Boolean barePerCallUnexpected2020,
             @JsonProperty("bare_per_call_unexpected_later") Boolean barePerCallUnexpectedLater,
-            @JsonProperty("bare_batch_monotonic_unexpected_2020") Boolean bareBatchMonotonicUnexpected2020,
-            @JsonProperty("bare_batch_monotonic_unexpected_later") Boolean bareBatchMonotonicUnexpectedLater,
-            @JsonProperty("bare_batch_cputime_unexpected_2020") Boolean bareBatchCputimeUnexpected2020,
-            @JsonProperty("bare_batch_cputime_unexpected_later") Boolean bareBatchCputimeUnexpectedLater,
-            @JsonProperty("selftest_per_call_unexpected_2020") Boolean selftestPerCallUnexpected2020,
-            @JsonProperty("selftest_per_call_unexpected_later") Boolean selftestPerCallUnexpectedLater,
-            @JsonProperty("selftest_batch_monotonic_unexpected_2020") Boolean selftestBatchMonotonicUnexpected2020,
-            @JsonProperty("selftest_batch_monotonic_unexpected_later") Boolean selftestBatchMonotonicUnexpectedLater,
-            @JsonProperty("selftest_batch_cputime_unexpected_2020") Boolean selftestBatchCputimeUnexpected2020,
-            @JsonProperty("selftest_batch_cputime_unexpected_later") Boolean selftestBatchCputimeUnexpectedLater,
+
+            @JsonProperty("bare_batch_monotonic_unexpected_2020")
+            Boolean bareBatchMonotonicUnexpected2020,
+
+            @JsonProperty("bare_batch_monotonic_unexpected_later")
+            Boolean bareBatchMonotonicUnexpectedLater,
+
+            @JsonProperty("bare_batch_cputime_unexpected_2020")
+            Boolean bareBatchCputimeUnexpected2020,
+
+            @JsonProperty("bare_batch_cputime_unexpected_later")
+            Boolean bareBatchCputimeUnexpectedLater,
+
+            @JsonProperty("selftest_per_call_unexpected_2020")
+            Boolean selftestPerCallUnexpected2020,
+
+            @JsonProperty("selftest_per_call_unexpected_later")
+            Boolean selftestPerCallUnexpectedLater,
+
+            @JsonProperty("selftest_batch_monotonic_unexpected_2020")
+            Boolean selftestBatchMonotonicUnexpected2020,
+
+            @JsonProperty("selftest_batch_monotonic_unexpected_later")
+            Boolean selftestBatchMonotonicUnexpectedLater,
+
+            @JsonProperty("selftest_batch_cputime_unexpected_2020")
+            Boolean selftestBatchCputimeUnexpected2020,
+
+            @JsonProperty("selftest_batch_cputime_unexpected_later")
+            Boolean selftestBatchCputimeUnexpectedLater,
+
             @JsonProperty("runs_asked") Long runsAsked,
             @JsonProperty("runs_completed") Long runsCompleted,
             @JsonProperty("batch_runs_asked") Long batchRunsAsked,
             @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("harness_unexpected") Boolean harnessUnexpected,
-            @JsonProperty("batch_unexpected") Boolean batchUnexpected) implements KernelBitmapRow {
-    }
+            @JsonProperty("batch_unexpected") Boolean batchUnexpected)
+            implements KernelBitmapRow {}
 }

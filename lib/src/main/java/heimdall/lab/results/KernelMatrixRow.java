@@ -17,7 +17,10 @@ import java.util.Set;
 @JsonSerialize(using = FlatRows.Writer.class)
 public record KernelMatrixRow(
         @JsonProperty(value = "kernel", required = true) String kernel,
-        @JsonProperty(value = "kernel_release", required = true) String kernelRelease,
+
+        @JsonProperty(value = "kernel_release", required = true)
+        String kernelRelease,
+
         @JsonProperty(value = "emulated", required = true) Boolean emulated,
         @JsonProperty(value = "section", required = true) String section,
         @JsonProperty(value = "what", required = true) String what,
@@ -36,22 +39,79 @@ public record KernelMatrixRow(
         @JsonProperty("runs_asked") Long runsAsked,
         @JsonProperty("runs_completed") Long runsCompleted,
         @JsonProperty("interrupted") Boolean interrupted,
-        @Flat RowIntervals intervals) implements ResultRow {
+        @Flat RowIntervals intervals)
+        implements ResultRow {
 
     /** A row without intervals (a feature, expected or refused row, or a folder made before them). */
-    public KernelMatrixRow(String kernel, String kernelRelease, Boolean emulated, String section, String what,
-            String status, String reason, String since, String predicted, String observed, Boolean agrees, String note,
-            Long medianUnfilteredNs, Long medianNs, Long addedNs, Double addedRatio, Boolean noisy, Long runsAsked,
-            Long runsCompleted, Boolean interrupted) {
-        this(kernel, kernelRelease, emulated, section, what, status, reason, since, predicted, observed, agrees, note,
-                medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked, runsCompleted, interrupted, null);
+    public KernelMatrixRow(
+            String kernel,
+            String kernelRelease,
+            Boolean emulated,
+            String section,
+            String what,
+            String status,
+            String reason,
+            String since,
+            String predicted,
+            String observed,
+            Boolean agrees,
+            String note,
+            Long medianUnfilteredNs,
+            Long medianNs,
+            Long addedNs,
+            Double addedRatio,
+            Boolean noisy,
+            Long runsAsked,
+            Long runsCompleted,
+            Boolean interrupted) {
+        this(
+                kernel,
+                kernelRelease,
+                emulated,
+                section,
+                what,
+                status,
+                reason,
+                since,
+                predicted,
+                observed,
+                agrees,
+                note,
+                medianUnfilteredNs,
+                medianNs,
+                addedNs,
+                addedRatio,
+                noisy,
+                runsAsked,
+                runsCompleted,
+                interrupted,
+                null);
     }
 
     /** This row with {@code intervals} in place of its own. */
     public KernelMatrixRow withIntervals(RowIntervals intervals) {
-        return new KernelMatrixRow(kernel, kernelRelease, emulated, section, what, status, reason, since, predicted,
-                observed, agrees, note, medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked,
-                runsCompleted, interrupted, intervals);
+        return new KernelMatrixRow(
+                kernel,
+                kernelRelease,
+                emulated,
+                section,
+                what,
+                status,
+                reason,
+                since,
+                predicted,
+                observed,
+                agrees,
+                note,
+                medianUnfilteredNs,
+                medianNs,
+                addedNs,
+                addedRatio,
+                noisy,
+                runsAsked,
+                runsCompleted,
+                interrupted,
+                intervals);
     }
 
     /** The sections, in the order the table gives them. */
@@ -80,8 +140,27 @@ public record KernelMatrixRow(
 
     /** This row as seen from a kernel called {@code name} (the guest's part calls its own kernel "host"). */
     public KernelMatrixRow asKernel(String name, boolean emulatedGuest) {
-        return new KernelMatrixRow(name, kernelRelease, emulatedGuest, section, what, status, reason, since, predicted, observed,
-                agrees, note, medianUnfilteredNs, medianNs, addedNs, addedRatio, noisy, runsAsked, runsCompleted, interrupted,
+        return new KernelMatrixRow(
+                name,
+                kernelRelease,
+                emulatedGuest,
+                section,
+                what,
+                status,
+                reason,
+                since,
+                predicted,
+                observed,
+                agrees,
+                note,
+                medianUnfilteredNs,
+                medianNs,
+                addedNs,
+                addedRatio,
+                noisy,
+                runsAsked,
+                runsCompleted,
+                interrupted,
                 intervals);
     }
 }

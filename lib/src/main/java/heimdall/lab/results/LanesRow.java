@@ -36,7 +36,8 @@ public record LanesRow(
         @JsonProperty("status") String status,
         @JsonProperty("batches_asked") Long batchesAsked,
         @JsonProperty("batches_completed") Long batchesCompleted,
-        @JsonProperty("interrupted") Boolean interrupted) implements ResultRow {
+        @JsonProperty("interrupted") Boolean interrupted)
+        implements ResultRow {
 
     private static final Set<String> NULLS_WRITTEN = Set.of(
             "wall_ms_median", "wall_ms_min", "wall_ms_max", "spread", "noisy", "vs_unchecked", "verified", "failure");

@@ -3,7 +3,6 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import heimdall.lab.BadInput;
 import heimdall.lab.fixtures.Fixtures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,7 +44,10 @@ public record PublishedAttachCost(
             @JsonProperty("elapsed_ns") Long elapsedNs,
             @JsonProperty("printed") String printed) {}
 
-    /** The project's copy, {@code results/published/attach-cost.json}; bad input naming the file and field when it does not fit. */
+    /**
+     * The project's copy, {@code results/published/attach-cost.json}; bad input naming the file and field when it does
+     * not fit.
+     */
     public static PublishedAttachCost read() {
         return read(Fixtures.resultsRoot().resolve("published/attach-cost.json"));
     }

@@ -3,7 +3,6 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import heimdall.lab.BadInput;
 import heimdall.lab.fixtures.Fixtures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,7 +26,8 @@ public record PublishedFloorCost(
 
     /** The seed's host: only its name is read. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Host(@JsonProperty(value = "name", required = true) String name) {}
+    public record Host(
+            @JsonProperty(value = "name", required = true) String name) {}
 
     /**
      * One published row.
@@ -54,16 +54,29 @@ public record PublishedFloorCost(
      */
     public Optional<PublishedFloorRow> twin(String what, String call, String answer) {
         for (Row r : rows) {
-            boolean sameAnswer = answer == null ? r.answer() == null : r.answer() != null && r.answer().equalsIgnoreCase(answer);
+            boolean sameAnswer = answer == null
+                    ? r.answer() == null
+                    : r.answer() != null && r.answer().equalsIgnoreCase(answer);
             if (r.what().equals(what) && r.call().equals(call) && sameAnswer) {
-                return Optional.of(new PublishedFloorRow(r.row(), r.insns(), r.cache(), r.medianNoneNs(), r.medianNs(), r.addedNs(),
-                        r.p99Ns(), host.name(), date));
+                return Optional.of(new PublishedFloorRow(
+                        r.row(),
+                        r.insns(),
+                        r.cache(),
+                        r.medianNoneNs(),
+                        r.medianNs(),
+                        r.addedNs(),
+                        r.p99Ns(),
+                        host.name(),
+                        date));
             }
         }
         return Optional.empty();
     }
 
-    /** The project's copy, {@code results/published/floor-cost.json}; bad input naming the file and field when it does not fit. */
+    /**
+     * The project's copy, {@code results/published/floor-cost.json}; bad input naming the file and field when it does
+     * not fit.
+     */
     public static PublishedFloorCost read() {
         return read(Fixtures.resultsRoot().resolve("published/floor-cost.json"));
     }

@@ -3,7 +3,6 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import heimdall.lab.BadInput;
 import heimdall.lab.fixtures.Fixtures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,7 +14,9 @@ import java.nio.file.Path;
  * @param brokerGraph the seed's broker graph and its dfa-offsets figures
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record PublishedGraphLookup(@JsonProperty(value = "broker_graph", required = true) BrokerGraph brokerGraph) {
+public record PublishedGraphLookup(
+        @JsonProperty(value = "broker_graph", required = true)
+        BrokerGraph brokerGraph) {
 
     /**
      * The seed's broker graph.
@@ -32,9 +33,14 @@ public record PublishedGraphLookup(@JsonProperty(value = "broker_graph", require
             @JsonProperty(value = "sites", required = true) long sites,
             @JsonProperty(value = "states", required = true) long states,
             @JsonProperty("transitions") Long transitions,
-            @JsonProperty(value = "minimized_states", required = true) long minimizedStates,
+
+            @JsonProperty(value = "minimized_states", required = true)
+            long minimizedStates,
+
             @JsonProperty("import_and_construction_ms") Double importAndConstructionMs,
-            @JsonProperty(value = "dfa_offsets_ns_per_event", required = true) Offsets dfaOffsetsNsPerEvent) {}
+
+            @JsonProperty(value = "dfa_offsets_ns_per_event", required = true)
+            Offsets dfaOffsetsNsPerEvent) {}
 
     /**
      * dfa-offsets ns/event.
@@ -44,10 +50,16 @@ public record PublishedGraphLookup(@JsonProperty(value = "broker_graph", require
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Offsets(
-            @JsonProperty(value = "before_minimization", required = true) double beforeMinimization,
-            @JsonProperty(value = "after_minimization", required = true) double afterMinimization) {}
+            @JsonProperty(value = "before_minimization", required = true)
+            double beforeMinimization,
 
-    /** The project's copy, {@code results/published/graph-lookup.json}; bad input naming the file and field when it does not fit. */
+            @JsonProperty(value = "after_minimization", required = true)
+            double afterMinimization) {}
+
+    /**
+     * The project's copy, {@code results/published/graph-lookup.json}; bad input naming the file and field when it does
+     * not fit.
+     */
     public static PublishedGraphLookup read() {
         Path file = Fixtures.resultsRoot().resolve("published/graph-lookup.json");
         JsonNode tree;

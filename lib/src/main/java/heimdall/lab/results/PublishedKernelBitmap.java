@@ -3,7 +3,6 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import heimdall.lab.BadInput;
 import heimdall.lab.fixtures.Fixtures;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,7 +33,10 @@ public record PublishedKernelBitmap(
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Row(
             @JsonProperty(value = "what", required = true) String what,
-            @JsonProperty(value = "filters", required = true) long filters,
+
+            @JsonProperty(value = "filters", required = true)
+            long filters,
+
             @JsonProperty("ns") Long ns) {}
 
     /** One published check and whether it held. */
@@ -55,10 +57,15 @@ public record PublishedKernelBitmap(
 
     /** Whether the {@code i}-th published check held, or null when the printout has no such check. */
     public Boolean ok(int i) {
-        return expectations == null || i >= expectations.size() ? null : expectations.get(i).ok();
+        return expectations == null || i >= expectations.size()
+                ? null
+                : expectations.get(i).ok();
     }
 
-    /** The project's copy, {@code results/published/kernel-bitmap.json}; bad input naming the file and field when it does not fit. */
+    /**
+     * The project's copy, {@code results/published/kernel-bitmap.json}; bad input naming the file and field when it
+     * does not fit.
+     */
     public static PublishedKernelBitmap read() {
         return read(Fixtures.resultsRoot().resolve("published/kernel-bitmap.json"));
     }

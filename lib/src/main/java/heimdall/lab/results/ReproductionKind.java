@@ -113,7 +113,9 @@ public abstract class ReproductionKind<R extends ResultRow> {
 
     /** The kind called {@code name} (or one of its older spellings), if any. */
     public static Optional<ReproductionKind<?>> find(String name) {
-        return all().stream().filter(k -> k.name.equals(name) || k.alsoCalled.contains(name)).findFirst();
+        return all().stream()
+                .filter(k -> k.name.equals(name) || k.alsoCalled.contains(name))
+                .findFirst();
     }
 
     /**
@@ -121,8 +123,12 @@ public abstract class ReproductionKind<R extends ResultRow> {
      * the error); bad input naming them and the known names when there is none.
      */
     public static ReproductionKind<?> named(String name, Path file, String field) {
-        return find(name).orElseThrow(() -> BadInput.at(file, field, "unknown reproduction \"" + Printable.of(name)
-                + "\"; known: " + all().stream().map(ReproductionKind::name).toList()));
+        return find(name)
+                .orElseThrow(() -> BadInput.at(
+                        file,
+                        field,
+                        "unknown reproduction \"" + Printable.of(name) + "\"; known: "
+                                + all().stream().map(ReproductionKind::name).toList()));
     }
 
     /** The registry, loaded once (holder idiom: on first use, thread-safe). */
@@ -131,7 +137,8 @@ public abstract class ReproductionKind<R extends ResultRow> {
 
         private static List<ReproductionKind<?>> load() {
             List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
-                    .map(ServiceLoader.Provider::get).toList();
+                    .map(ServiceLoader.Provider::get)
+                    .toList();
             if (found.size() != 1) {
                 throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
                         + Registry.class.getName() + "), found " + found.size());
@@ -139,9 +146,10 @@ public abstract class ReproductionKind<R extends ResultRow> {
             List<ReproductionKind<?>> kinds = List.copyOf(found.get(0).kinds());
             for (int i = 0; i < kinds.size(); i++) {
                 for (int j = 0; j < i; j++) {
-                    if (kinds.get(i).rowType == kinds.get(j).rowType || kinds.get(i).name.equals(kinds.get(j).name)) {
-                        throw new IllegalStateException("kinds " + kinds.get(j) + " and " + kinds.get(i)
-                                + " share a name or a row type");
+                    if (kinds.get(i).rowType == kinds.get(j).rowType
+                            || kinds.get(i).name.equals(kinds.get(j).name)) {
+                        throw new IllegalStateException(
+                                "kinds " + kinds.get(j) + " and " + kinds.get(i) + " share a name or a row type");
                     }
                 }
             }

@@ -9,10 +9,20 @@ import java.util.Set;
  * components are the JSON's fields, read and written with Jackson under their snake_case names.
  */
 public sealed interface ResultRow
-        permits MeasuredCallRow, AttachCostRow, KernelBitmapRow, GraphLookupRow, GraphJmhRow, LanesRow, FollowerCostRow,
-        KernelMatrixRow, ExploreCheckRow {
+        permits MeasuredCallRow,
+                AttachCostRow,
+                KernelBitmapRow,
+                GraphLookupRow,
+                GraphJmhRow,
+                LanesRow,
+                FollowerCostRow,
+                KernelMatrixRow,
+                ExploreCheckRow {
 
-    /** A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group shares. */
+    /**
+     * A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group
+     * shares.
+     */
     List<String> labelParts();
 
     /**
@@ -24,7 +34,10 @@ public sealed interface ResultRow
         return Set.of();
     }
 
-    /** The row's status as written ({@code ok}, {@code measured}, {@code failed}, {@code not measured}, ...), or null for rows without one. */
+    /**
+     * The row's status as written ({@code ok}, {@code measured}, {@code failed}, {@code not measured}, ...), or null
+     * for rows without one.
+     */
     default String status() {
         return null;
     }

@@ -54,8 +54,12 @@ public record RowIntervals(
             if (i == null) {
                 return null;
             }
-            return new Ci((long) Math.floor(i.low()), (long) Math.ceil(i.high()), i.level(),
-                    Math.round(i.confidence() * 10_000) / 10_000.0, (long) runs);
+            return new Ci(
+                    (long) Math.floor(i.low()),
+                    (long) Math.ceil(i.high()),
+                    i.level(),
+                    Math.round(i.confidence() * 10_000) / 10_000.0,
+                    (long) runs);
         }
 
         /**
@@ -90,7 +94,11 @@ public record RowIntervals(
          * when a field is missing.
          */
         public Interval interval(double estimate, String method) {
-            if (lowNs == null || highNs == null || level == null || coverage == null || runs == null
+            if (lowNs == null
+                    || highNs == null
+                    || level == null
+                    || coverage == null
+                    || runs == null
                     || !(level > 0 && level < 1)) {
                 return null;
             }
@@ -116,7 +124,7 @@ public record RowIntervals(
         if (i == null || (i.median() == null && i.p99() == null && i.added() == null)) {
             return null;
         }
-        return new RowIntervals(Ci.of(i.median(), runs), Ci.of(i.p99(), runs),
-                Ci.of(i.added(), Math.min(runs, baselineRuns)));
+        return new RowIntervals(
+                Ci.of(i.median(), runs), Ci.of(i.p99(), runs), Ci.of(i.added(), Math.min(runs, baselineRuns)));
     }
 }

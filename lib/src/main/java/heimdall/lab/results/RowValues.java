@@ -56,8 +56,10 @@ final class RowValues {
         completedAtMostAsked(file, where, values);
         Object status = values.get("status");
         if (status instanceof String s && !STATUSES.contains(s)) {
-            throw BadInput.at(file, where + ".status", "unknown status \"" + Printable.of(s) + "\" (known: "
-                    + new java.util.TreeSet<>(STATUSES) + ")");
+            throw BadInput.at(
+                    file,
+                    where + ".status",
+                    "unknown status \"" + Printable.of(s) + "\" (known: " + new java.util.TreeSet<>(STATUSES) + ")");
         }
     }
 
@@ -78,10 +80,13 @@ final class RowValues {
             }
         } else if (value instanceof Long || value instanceof Integer) {
             long n = ((Number) value).longValue();
-            if (n < 0 && !SIGNED.matcher(name).find() && (COUNT.matcher(name).find()
-                    || SAMPLED_TIME.matcher(name).find())) {
-                throw BadInput.at(file, at, (COUNT.matcher(name).find() ? "a count" : "a measured time")
-                        + " is 0 or more, found " + n);
+            if (n < 0
+                    && !SIGNED.matcher(name).find()
+                    && (COUNT.matcher(name).find() || SAMPLED_TIME.matcher(name).find())) {
+                throw BadInput.at(
+                        file,
+                        at,
+                        (COUNT.matcher(name).find() ? "a count" : "a measured time") + " is 0 or more, found " + n);
             }
         } else if (value instanceof Record nested) {
             Map<String, Object> inner = components(nested);
@@ -98,8 +103,10 @@ final class RowValues {
             String prefix = name.substring(0, name.length() - "_completed".length());
             String askedName = (prefix.equals("runs_none") ? "runs" : prefix) + "_asked";
             if (values.get(askedName) instanceof Number asked && done.longValue() > asked.longValue()) {
-                throw BadInput.at(file, where + "." + name, done + " completed of " + asked + " asked ("
-                        + askedName + "): more than were asked");
+                throw BadInput.at(
+                        file,
+                        where + "." + name,
+                        done + " completed of " + asked + " asked (" + askedName + "): more than were asked");
             }
         });
     }

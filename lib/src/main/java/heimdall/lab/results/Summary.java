@@ -15,8 +15,13 @@ import java.util.List;
  * @param signal the signal's name, or null (none, or a notebook interrupt)
  * @param rows the rows, in file order (index = samples.arrow's {@code row})
  */
-public record Summary(ReproductionKind<?> kind, int schemaVersion, boolean interrupted, String interruption,
-        String signal, List<ResultRow> rows) {
+public record Summary(
+        ReproductionKind<?> kind,
+        int schemaVersion,
+        boolean interrupted,
+        String interruption,
+        String signal,
+        List<ResultRow> rows) {
     public Summary {
         rows = List.copyOf(rows);
     }

@@ -1,7 +1,8 @@
 package heimdall.lab.results;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -10,11 +11,9 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.JsonInput;
@@ -23,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -102,7 +100,9 @@ public final class SummaryJson {
      */
     public static Summary read(Path dir) {
         Path env = dir.resolve("environment.json");
-        return parse(dir, tree(dir.resolve("summary.json")),
+        return parse(
+                dir,
+                tree(dir.resolve("summary.json")),
                 Files.isRegularFile(env, LinkOption.NOFOLLOW_LINKS) ? tree(env) : null);
     }
 
@@ -114,8 +114,10 @@ public final class SummaryJson {
         Path file = dir.resolve("summary.json");
         JsonNode top = summary;
         if (top == null || !(top.isArray() || top.isObject())) {
-            throw BadInput.at(file, "(top level)", "expected an object with \"rows\" (or, before schema 2, an array of "
-                    + "rows)");
+            throw BadInput.at(
+                    file,
+                    "(top level)",
+                    "expected an object with \"rows\" (or, before schema 2, an array of " + "rows)");
         }
         ReproductionKind<?> kind;
         int schema;
@@ -126,13 +128,17 @@ public final class SummaryJson {
         if (top.isObject()) {
             JsonNode version = top.get("schema_version");
             if (version == null) {
-                throw BadInput.at(file, "schema_version", "missing (a summary with \"rows\" names its schema, 2.." + SCHEMA + ")");
+                throw BadInput.at(
+                        file,
+                        "schema_version",
+                        "missing (a summary with \"rows\" names its schema, 2.." + SCHEMA + ")");
             }
             // compared as written: 4294967298 is no schema 2 (an int cast would make it one)
-            if (!version.isIntegralNumber() || version.bigIntegerValue().compareTo(java.math.BigInteger.TWO) < 0
+            if (!version.isIntegralNumber()
+                    || version.bigIntegerValue().compareTo(java.math.BigInteger.TWO) < 0
                     || version.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(SCHEMA)) > 0) {
-                throw BadInput.at(file, "schema_version", "expected a whole number 2.." + SCHEMA + ", found "
-                        + shown(version));
+                throw BadInput.at(
+                        file, "schema_version", "expected a whole number 2.." + SCHEMA + ", found " + shown(version));
             }
             schema = version.intValue();
             kind = ReproductionKind.named(text(file, top, "reproduction", true), file, "reproduction");
@@ -151,10 +157,15 @@ public final class SummaryJson {
             schema = 1;
             rows = top;
             Path env = dir.resolve("environment.json");
-            String name = environment != null && environment.isObject() ? text(env, environment, "reproduction", false) : null;
+            String name = environment != null && environment.isObject()
+                    ? text(env, environment, "reproduction", false)
+                    : null;
             if (name == null) {
-                throw BadInput.at(file, "(top level)", "a schema 1 summary (bare array) names no reproduction, and "
-                        + env + " does not either: cannot tell which rows these are");
+                throw BadInput.at(
+                        file,
+                        "(top level)",
+                        "a schema 1 summary (bare array) names no reproduction, and " + env
+                                + " does not either: cannot tell which rows these are");
             }
             kind = ReproductionKind.named(name, env, "reproduction");
         }
@@ -194,10 +205,12 @@ public final class SummaryJson {
      */
     public static <T> T row(Path file, String where, JsonNode node, Class<T> type) {
         if (node == null || !node.isObject()) {
-            throw BadInput.at(file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
+            throw BadInput.at(
+                    file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
         }
         Class<? extends T> kind = subtype(file, where, node, type);
-        T row = FlatRows.hasParts(kind) ? FlatRows.read(file, where, node, kind, SummaryJson::value)
+        T row = FlatRows.hasParts(kind)
+                ? FlatRows.read(file, where, node, kind, SummaryJson::value)
                 : convert(file, where, node, kind);
         RowValues.check(file, where, row);
         return row;
@@ -214,19 +227,25 @@ public final class SummaryJson {
         if (info == null || subs == null) {
             return type;
         }
-        List<String> names = java.util.Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
+        List<String> names = java.util.Arrays.stream(subs.value())
+                .map(JsonSubTypes.Type::name)
+                .toList();
         JsonNode id = node.get(info.property());
         if (id == null || id.isNull()) {
-            throw BadInput.at(file, join(where, info.property()), "missing (it says which kind of row this is, one of "
-                    + names + ")");
+            throw BadInput.at(
+                    file,
+                    join(where, info.property()),
+                    "missing (it says which kind of row this is, one of " + names + ")");
         }
         for (JsonSubTypes.Type t : subs.value()) {
             if (id.isTextual() && t.name().equals(id.textValue())) {
                 return t.value().asSubclass(type);
             }
         }
-        throw BadInput.at(file, join(where, info.property()), "unknown kind \"" + Printable.of(id.asText())
-                + "\" (known: " + names + ")");
+        throw BadInput.at(
+                file,
+                join(where, info.property()),
+                "unknown kind \"" + Printable.of(id.asText()) + "\" (known: " + names + ")");
     }
 
     /**
@@ -244,9 +263,12 @@ public final class SummaryJson {
                 }
                 known.add(label);
             }
-            throw BadInput.at(file, at, value.isTextual()
-                    ? "unknown " + field + " \"" + Printable.of(value.textValue()) + "\" (known: " + known + ")"
-                    : "expected a string, found " + shown(value));
+            throw BadInput.at(
+                    file,
+                    at,
+                    value.isTextual()
+                            ? "unknown " + field + " \"" + Printable.of(value.textValue()) + "\" (known: " + known + ")"
+                            : "expected a string, found " + shown(value));
         }
         return convert(file, at, value, type);
     }
@@ -260,12 +282,17 @@ public final class SummaryJson {
         try {
             return JSON.readerFor(javaType).readValue(node);
         } catch (UnrecognizedPropertyException e) {
-            throw BadInput.at(file, join(where, path(e)), "unknown field for a " + type.getSimpleName()
-                    + " (known: " + e.getKnownPropertyIds() + ")");
+            throw BadInput.at(
+                    file,
+                    join(where, path(e)),
+                    "unknown field for a " + type.getSimpleName() + " (known: " + e.getKnownPropertyIds() + ")");
         } catch (InvalidTypeIdException e) {
-            throw BadInput.at(file, join(where, typeProperty(e)), e.getTypeId() == null
-                    ? "missing (it says which kind of row this is, one of " + typeNames(e) + ")"
-                    : "unknown kind \"" + Printable.of(e.getTypeId()) + "\" (known: " + typeNames(e) + ")");
+            throw BadInput.at(
+                    file,
+                    join(where, typeProperty(e)),
+                    e.getTypeId() == null
+                            ? "missing (it says which kind of row this is, one of " + typeNames(e) + ")"
+                            : "unknown kind \"" + Printable.of(e.getTypeId()) + "\" (known: " + typeNames(e) + ")");
         } catch (JsonMappingException e) {
             Matcher m = MISSING.matcher(String.valueOf(e.getOriginalMessage()));
             if (m.find()) {
@@ -331,16 +358,20 @@ public final class SummaryJson {
 
     /** The property that names a row's kind ({@code section} for kernel-bitmap), joined to the path. */
     private static String typeProperty(InvalidTypeIdException e) {
-        JsonTypeInfo info = e.getBaseType() == null ? null
-                : e.getBaseType().getRawClass().getAnnotation(JsonTypeInfo.class);
+        JsonTypeInfo info =
+                e.getBaseType() == null ? null : e.getBaseType().getRawClass().getAnnotation(JsonTypeInfo.class);
         return join(path(e), info == null ? "" : info.property());
     }
 
     /** The kinds a row's type property may name. */
     private static List<String> typeNames(InvalidTypeIdException e) {
-        JsonSubTypes subs = e.getBaseType() == null ? null
-                : e.getBaseType().getRawClass().getAnnotation(JsonSubTypes.class);
-        return subs == null ? List.of() : java.util.Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
+        JsonSubTypes subs =
+                e.getBaseType() == null ? null : e.getBaseType().getRawClass().getAnnotation(JsonSubTypes.class);
+        return subs == null
+                ? List.of()
+                : java.util.Arrays.stream(subs.value())
+                        .map(JsonSubTypes.Type::name)
+                        .toList();
     }
 
     /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */

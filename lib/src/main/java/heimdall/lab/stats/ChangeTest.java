@@ -37,8 +37,8 @@ public final class ChangeTest {
      * @param threshold the change below which no difference is reported (0.05: 5%)
      * @param warning why the verdict cannot be trusted (too few runs), or null
      */
-    public record Change(Interval ratio, double p, Verdict verdict, int runsA, int runsB, double threshold,
-            String warning) {
+    public record Change(
+            Interval ratio, double p, Verdict verdict, int runsA, int runsB, double threshold, String warning) {
         /** The test used, as stated beside every verdict. */
         public String test() {
             return MannWhitney.TEST;
@@ -69,19 +69,32 @@ public final class ChangeTest {
             throw new IllegalArgumentException("a ratio above zero is needed, not " + estimate);
         }
         Interval log = MannWhitney.shift(la, lb, level, Math.log(estimate));
-        Interval ratio = new Interval(estimate, Math.exp(log.low()), Math.exp(log.high()), level, log.confidence(),
-                log.runs(), "B/A: " + MannWhitney.METHOD + " on logarithms");
+        Interval ratio = new Interval(
+                estimate,
+                Math.exp(log.low()),
+                Math.exp(log.high()),
+                level,
+                log.confidence(),
+                log.runs(),
+                "B/A: " + MannWhitney.METHOD + " on logarithms");
         double p = MannWhitney.pValue(la, lb);
         double alpha = 1 - level;
         boolean significant = p < alpha && !ratio.contains(1);
-        Verdict v = significant && estimate > 1 + threshold ? Verdict.SLOWER
+        Verdict v = significant && estimate > 1 + threshold
+                ? Verdict.SLOWER
                 : significant && estimate < 1 - threshold ? Verdict.FASTER : Verdict.NO_DIFFERENCE;
         String warning = null;
         double smallest = MannWhitney.smallestP(a.length, b.length);
         if (smallest >= alpha) {
-            warning = String.format(Locale.ROOT, "too few runs (%d against %d): the U test cannot reach p < %s "
-                    + "(its smallest p here is %.3f); it needs at least %d runs a side", a.length, b.length,
-                    trim(alpha), smallest, MannWhitney.runsNeeded(alpha));
+            warning = String.format(
+                    Locale.ROOT,
+                    "too few runs (%d against %d): the U test cannot reach p < %s "
+                            + "(its smallest p here is %.3f); it needs at least %d runs a side",
+                    a.length,
+                    b.length,
+                    trim(alpha),
+                    smallest,
+                    MannWhitney.runsNeeded(alpha));
         }
         return new Change(ratio, p, v, a.length, b.length, threshold, warning);
     }

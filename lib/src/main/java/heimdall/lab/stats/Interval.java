@@ -19,8 +19,8 @@ import java.util.Locale;
  * @param runs the observations (runs) the interval was computed over; per side for a shift, the smaller
  * @param method how it was computed, in words ({@link OrderStatistics#METHOD}, {@link MannWhitney#METHOD})
  */
-public record Interval(double estimate, double low, double high, double level, double confidence, int runs,
-        String method) {
+public record Interval(
+        double estimate, double low, double high, double level, double confidence, int runs, String method) {
     public Interval {
         if (!(low <= high)) {
             throw new IllegalArgumentException("interval low " + low + " above high " + high);
@@ -55,9 +55,15 @@ public record Interval(double estimate, double low, double high, double level, d
      * give instead: {@code "97 [94, 99] (only 75% over 3 runs)"}.
      */
     public String text() {
-        return String.format(Locale.ROOT, "%s [%s, %s] (%s%s over %d runs)", figure(estimate), figure(low),
+        return String.format(
+                Locale.ROOT,
+                "%s [%s, %s] (%s%s over %d runs)",
+                figure(estimate),
+                figure(low),
                 figure(high),
-                reached() ? "" : "only ", percent(reached() ? level : confidence), runs);
+                reached() ? "" : "only ",
+                percent(reached() ? level : confidence),
+                runs);
     }
 
     /** The bracket alone, {@code "[94, 99]"}. */
@@ -69,7 +75,8 @@ public record Interval(double estimate, double low, double high, double level, d
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return String.format(Locale.ROOT, "%,d", (long) v);
         }
-        return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%,.0f", v)
+        return Math.abs(v) >= 100
+                ? String.format(Locale.ROOT, "%,.0f", v)
                 : String.format(Locale.ROOT, Math.abs(v) >= 1 ? "%.2f" : "%.3f", v);
     }
 

@@ -46,11 +46,19 @@ public record Intervals(Interval median, Interval p99, Interval added) {
      * @param p99 the row's p99 and {@code runP99s} each run's, or {@code runP99s} null: no p99 interval
      * @param added the row's added cost and {@code runMediansNone} the baseline's run medians, or null
      */
-    public static Intervals ofRunFigures(double median, double[] runMedians, double p99, double[] runP99s, Double added,
-            double[] runMediansNone, double level) {
-        return new Intervals(OrderStatistics.overRuns(median, runMedians, level),
+    public static Intervals ofRunFigures(
+            double median,
+            double[] runMedians,
+            double p99,
+            double[] runP99s,
+            Double added,
+            double[] runMediansNone,
+            double level) {
+        return new Intervals(
+                OrderStatistics.overRuns(median, runMedians, level),
                 runP99s == null ? null : OrderStatistics.overRuns(p99, runP99s, level),
-                added == null || runMediansNone == null ? null
+                added == null || runMediansNone == null
+                        ? null
                         : MannWhitney.shift(runMediansNone, runMedians, level, added));
     }
 

@@ -60,8 +60,14 @@ public final class MannWhitney {
         }
         double low = d[c];
         double high = d[d.length - 1 - c];
-        return new Interval(estimate, Math.min(low, estimate), Math.max(high, estimate), level,
-                Math.max(0, coverage), Math.min(m, n), METHOD);
+        return new Interval(
+                estimate,
+                Math.min(low, estimate),
+                Math.max(high, estimate),
+                level,
+                Math.max(0, coverage),
+                Math.min(m, n),
+                METHOD);
     }
 
     /** {@link #shift(double[], double[], double, double)} about the Hodges–Lehmann estimate itself. */
@@ -163,7 +169,7 @@ public final class MannWhitney {
         }
         Arrays.sort(order, (x, y) -> Double.compare(values[x], values[y]));
         int[] ranks = new int[values.length];
-        for (int i = 0; i < order.length;) {
+        for (int i = 0; i < order.length; ) {
             int j = i;
             while (j + 1 < order.length && values[order[j + 1]] == values[order[i]]) {
                 j++;
@@ -182,7 +188,7 @@ public final class MannWhitney {
         double tieSum = 0; // sum of (t^3 - t) over groups of ties
         int[] sorted = twiceRank.clone();
         Arrays.sort(sorted);
-        for (int i = 0; i < sorted.length;) {
+        for (int i = 0; i < sorted.length; ) {
             int j = i;
             while (j + 1 < sorted.length && sorted[j + 1] == sorted[i]) {
                 j++;

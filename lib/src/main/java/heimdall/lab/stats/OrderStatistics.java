@@ -62,8 +62,14 @@ public final class OrderStatistics {
         double coverage = cdf[k - 1] - cdf[j - 1];
         // a pooled estimate is almost always inside; where it is not, the interval is stretched to hold it
         // (wider, so never less coverage), since a figure outside its own interval reads as an error
-        return new Interval(estimate, Math.min(sorted[j - 1], estimate), Math.max(sorted[k - 1], estimate), level,
-                Math.max(0, Math.min(1, coverage)), n, method);
+        return new Interval(
+                estimate,
+                Math.min(sorted[j - 1], estimate),
+                Math.max(sorted[k - 1], estimate),
+                level,
+                Math.max(0, Math.min(1, coverage)),
+                n,
+                method);
     }
 
     /**
@@ -105,8 +111,8 @@ public final class OrderStatistics {
         Arrays.sort(all);
         double estimate = nearestRank(all, percentile);
         if (runs.length == 1) {
-            return forQuantile(Arrays.stream(all).asDoubleStream().toArray(), percentile / 100, level, estimate,
-                    METHOD_ONE_RUN);
+            return forQuantile(
+                    Arrays.stream(all).asDoubleStream().toArray(), percentile / 100, level, estimate, METHOD_ONE_RUN);
         }
         return overRuns(estimate, figures, level);
     }

@@ -25,8 +25,12 @@ import java.util.Map;
  *     {@code null} when absent there or when the file was not read ({@code unread} says which)
  * @param unread field name to the reason it is {@code null}
  */
-public record ContainerSigns(List<String> hints, List<String> selfCgroup, String selfCgroupV2Path,
-        String pid1Container, Map<String, String> unread) {
+public record ContainerSigns(
+        List<String> hints,
+        List<String> selfCgroup,
+        String selfCgroupV2Path,
+        String pid1Container,
+        Map<String, String> unread) {
     static final Path DOCKERENV = Path.of("/.dockerenv");
     static final Path CONTAINERENV = Path.of("/run/.containerenv");
     static final Path SELF_CGROUP = Path.of("/proc/self/cgroup");
@@ -71,7 +75,11 @@ public record ContainerSigns(List<String> hints, List<String> selfCgroup, String
         } else {
             unread.put("self_cgroup_v2_path", unread.get("self_cgroup"));
         }
-        return new ContainerSigns(List.copyOf(hints), self == null ? null : List.copyOf(self), v2, pid1,
+        return new ContainerSigns(
+                List.copyOf(hints),
+                self == null ? null : List.copyOf(self),
+                v2,
+                pid1,
                 Collections.unmodifiableMap(unread));
     }
 

@@ -21,8 +21,8 @@ import java.util.TreeMap;
  * @param unread field name to the reason it is {@code null} (or, for {@code scaling_governors}, the CPUs
  *     missing from {@code governors})
  */
-public record CpuPolicy(Map<String, List<Integer>> governors, String smtControl, Integer smtActive,
-        Map<String, String> unread) {
+public record CpuPolicy(
+        Map<String, List<Integer>> governors, String smtControl, Integer smtActive, Map<String, String> unread) {
     static final Path CPU = Path.of("/sys/devices/system/cpu");
 
     /** Reads the policy of the online CPUs now. */
@@ -45,8 +45,10 @@ public record CpuPolicy(Map<String, List<Integer>> governors, String smtControl,
                 }
             }
             if (!missing.isEmpty()) {
-                unread.put("scaling_governors", "no readable cpufreq/scaling_governor for online CPUs " + missing
-                        + "; cpu" + missing.get(0) + ": " + firstWhy);
+                unread.put(
+                        "scaling_governors",
+                        "no readable cpufreq/scaling_governor for online CPUs " + missing + "; cpu" + missing.get(0)
+                                + ": " + firstWhy);
             }
             if (!found.isEmpty()) {
                 found.replaceAll((k, v) -> List.copyOf(v));

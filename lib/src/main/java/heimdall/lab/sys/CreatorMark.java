@@ -37,12 +37,20 @@ public final class CreatorMark {
 
         static Creator parse(String text) {
             String[] l = text.split("\n", -1);
-            if (l.length != 6 || !l[0].equals(MAGIC) || !l[1].startsWith("pid ") || !l[2].startsWith("start ")
-                    || !l[3].startsWith("boot ") || !l[4].startsWith("pidns ") || !l[5].isEmpty()) {
+            if (l.length != 6
+                    || !l[0].equals(MAGIC)
+                    || !l[1].startsWith("pid ")
+                    || !l[2].startsWith("start ")
+                    || !l[3].startsWith("boot ")
+                    || !l[4].startsWith("pidns ")
+                    || !l[5].isEmpty()) {
                 return null;
             }
             try {
-                return new Creator(Long.parseLong(l[1].substring(4)), Long.parseLong(l[2].substring(6)), l[3].substring(5),
+                return new Creator(
+                        Long.parseLong(l[1].substring(4)),
+                        Long.parseLong(l[2].substring(6)),
+                        l[3].substring(5),
                         l[4].substring(6));
             } catch (NumberFormatException e) {
                 return null;
@@ -78,7 +86,8 @@ public final class CreatorMark {
      */
     public static int sweep(Path parent, Predicate<String> names) {
         int removed = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, p -> names.test(p.getFileName().toString()))) {
+        try (DirectoryStream<Path> entries =
+                Files.newDirectoryStream(parent, p -> names.test(p.getFileName().toString()))) {
             for (Path dir : entries) {
                 try {
                     if (leftByDeadRun(dir)) {
@@ -98,13 +107,15 @@ public final class CreatorMark {
     /** Whether {@code dir} is a marked folder of ours whose creator is certainly dead. */
     static boolean leftByDeadRun(Path dir) throws IOException {
         PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!a.isDirectory() || (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()
+        if (!a.isDirectory()
+                || (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()
                 || ((Integer) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777) != 0700) {
             return false;
         }
         Path marker = dir.resolve(NAME);
         PosixFileAttributes m = Files.readAttributes(marker, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!m.isRegularFile() || m.size() > 4096
+        if (!m.isRegularFile()
+                || m.size() > 4096
                 || (Integer) Files.getAttribute(marker, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()) {
             return false;
         }
@@ -148,18 +159,24 @@ public final class CreatorMark {
      * that does not parse is left alone. Failures are skipped.
      */
     public static void sweepFiles(Path dir, String prefix) {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
+        try (DirectoryStream<Path> entries =
+                Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(prefix))) {
             for (Path f : entries) {
                 try {
-                    String[] tag = f.getFileName().toString().substring(prefix.length()).split("-", 3);
+                    String[] tag = f.getFileName()
+                            .toString()
+                            .substring(prefix.length())
+                            .split("-", 3);
                     if (tag.length < 3) {
                         continue;
                     }
                     long pid = Long.parseLong(tag[0]);
                     long start = Long.parseLong(tag[1]);
-                    PosixFileAttributes a = Files.readAttributes(f, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    PosixFileAttributes a =
+                            Files.readAttributes(f, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     if (!a.isRegularFile()
-                            || (Integer) Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()) {
+                            || (Integer) Files.getAttribute(f, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+                                    != SafeFiles.ourUid()) {
                         continue;
                     }
                     boolean dead;

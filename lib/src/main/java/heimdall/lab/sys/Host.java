@@ -66,7 +66,8 @@ public record Host(
             }
         }
         String online = read("/sys/devices/system/cpu/online");
-        int onlineCpus = online.equals(ABSENT) ? Runtime.getRuntime().availableProcessors()
+        int onlineCpus = online.equals(ABSENT)
+                ? Runtime.getRuntime().availableProcessors()
                 : Cpus.parseList(online).size();
         Map<String, String> jit = new LinkedHashMap<>();
         for (String k : List.of("bpf_jit_enable", "bpf_jit_harden", "bpf_jit_kallsyms")) {
@@ -74,11 +75,23 @@ public record Host(
         }
         String actions = read("/proc/sys/kernel/seccomp/actions_avail");
         ContainerSigns signs = ContainerSigns.capture();
-        return new Host(read("/proc/sys/kernel/hostname"), model, onlineCpus, Cpus.allowed(),
-                read("/proc/sys/kernel/osrelease"), read("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
-                LoadAverage.now(), readNice(), !signs.hints().isEmpty(), signs.hints(), Map.copyOf(jit),
+        return new Host(
+                read("/proc/sys/kernel/hostname"),
+                model,
+                onlineCpus,
+                Cpus.allowed(),
+                read("/proc/sys/kernel/osrelease"),
+                read("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
+                LoadAverage.now(),
+                readNice(),
+                !signs.hints().isEmpty(),
+                signs.hints(),
+                Map.copyOf(jit),
                 actions.equals(ABSENT) ? List.of() : List.of(actions.split("\\s+")),
-                SelfSeccomp.capture(), signs, CpuPolicy.capture(), Mitigations.capture());
+                SelfSeccomp.capture(),
+                signs,
+                CpuPolicy.capture(),
+                Mitigations.capture());
     }
 
     /** Whether the kernel offers the seccomp action named as in {@code actions_avail}, e.g. {@code user_notif}. */
@@ -98,8 +111,12 @@ public record Host(
             }
             String[] f = s.split("\\s+");
             String[] rt = f[3].split("/");
-            return new LoadAverage(Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
-                    Integer.parseInt(rt[0]), Integer.parseInt(rt[1]));
+            return new LoadAverage(
+                    Double.parseDouble(f[0]),
+                    Double.parseDouble(f[1]),
+                    Double.parseDouble(f[2]),
+                    Integer.parseInt(rt[0]),
+                    Integer.parseInt(rt[1]));
         }
     }
 
@@ -139,9 +156,10 @@ public record Host(
          * and all of them in order.
          */
         @JsonPropertyOrder({"min_one", "max_one", "samples_one"})
-        public record Summary(@JsonProperty("min_one") Double minOne, @JsonProperty("max_one") Double maxOne,
-                @JsonProperty("samples_one") List<Double> samplesOne) {
-        }
+        public record Summary(
+                @JsonProperty("min_one") Double minOne,
+                @JsonProperty("max_one") Double maxOne,
+                @JsonProperty("samples_one") List<Double> samplesOne) {}
     }
 
     private static int readNice() {

@@ -18,9 +18,25 @@ import java.util.TreeMap;
  * cmdline_mitigations}, {@code cmdline_pti}) or not read: then that object's {@code unread} has the same key,
  * naming the file and the reason.
  */
-@JsonPropertyOrder({"hostname", "cpu_model", "online_cpus", "allowed_cpus", "kernel_release", "clocksource", "load_average",
-        "nice", "container", "container_hints", "bpf_jit", "seccomp_actions_avail", "process_seccomp", "container_detail",
-        "cpu_policy", "cpu_mitigations", "vm"})
+@JsonPropertyOrder({
+    "hostname",
+    "cpu_model",
+    "online_cpus",
+    "allowed_cpus",
+    "kernel_release",
+    "clocksource",
+    "load_average",
+    "nice",
+    "container",
+    "container_hints",
+    "bpf_jit",
+    "seccomp_actions_avail",
+    "process_seccomp",
+    "container_detail",
+    "cpu_policy",
+    "cpu_mitigations",
+    "vm"
+})
 public record HostFacts(
         @JsonProperty("hostname") String hostname,
         @JsonProperty("cpu_model") String cpuModel,
@@ -38,15 +54,30 @@ public record HostFacts(
         @JsonProperty("container_detail") Map<String, Object> containerDetail,
         @JsonProperty("cpu_policy") Map<String, Object> cpuPolicy,
         @JsonProperty("cpu_mitigations") Map<String, Object> cpuMitigations,
-        @JsonProperty("vm") @JsonInclude(JsonInclude.Include.NON_NULL) VmFacts vm) {
+
+        @JsonProperty("vm") @JsonInclude(JsonInclude.Include.NON_NULL)
+        VmFacts vm) {
 
     /** The view of {@code host}; its later objects keep their own key order ({@code toMap} of each). */
     public static HostFacts of(Host host) {
-        return new HostFacts(host.hostname(), host.cpuModel(), host.onlineCpus(), host.allowedCpus(), host.kernelRelease(),
-                host.clocksource(), host.load(), host.nice(), host.container(), host.containerHints(),
+        return new HostFacts(
+                host.hostname(),
+                host.cpuModel(),
+                host.onlineCpus(),
+                host.allowedCpus(),
+                host.kernelRelease(),
+                host.clocksource(),
+                host.load(),
+                host.nice(),
+                host.container(),
+                host.containerHints(),
                 // sorted: the host's map has no order of its own, and folders list the three names alphabetically
-                new TreeMap<>(host.bpfJit()), host.seccompActionsAvail(), host.selfSeccomp().toMap(),
-                host.containerDetail().toMap(), host.cpuPolicy().toMap(), host.mitigations().toMap(),
+                new TreeMap<>(host.bpfJit()),
+                host.seccompActionsAvail(),
+                host.selfSeccomp().toMap(),
+                host.containerDetail().toMap(),
+                host.cpuPolicy().toMap(),
+                host.mitigations().toMap(),
                 VmFacts.current().orElse(null));
     }
 }

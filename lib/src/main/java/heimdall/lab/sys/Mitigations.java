@@ -29,17 +29,45 @@ import java.util.TreeMap;
  *     folder was not read
  * @param unread field name to the reason it is {@code null}
  */
-public record Mitigations(String cmdlineMitigations, String cmdlinePti, List<String> cmdlineParams,
-        Map<String, String> vulnerabilities, Map<String, String> unread) {
+public record Mitigations(
+        String cmdlineMitigations,
+        String cmdlinePti,
+        List<String> cmdlineParams,
+        Map<String, String> vulnerabilities,
+        Map<String, String> unread) {
     static final Path CMDLINE = Path.of("/proc/cmdline");
     static final Path VULNERABILITIES = Path.of("/sys/devices/system/cpu/vulnerabilities");
 
     /** Kernel parameters about CPU side-channel mitigations (Documentation/admin-guide/kernel-parameters.txt). */
-    static final Set<String> PARAMS = Set.of("mitigations", "pti", "nopti", "kpti", "nospectre_v1", "nospectre_v2",
-            "spectre_v2", "spectre_v2_user", "spectre_bhi", "nospectre_bhb", "spec_store_bypass_disable",
-            "nospec_store_bypass_disable", "ssbd", "l1tf", "mds", "tsx", "tsx_async_abort", "mmio_stale_data",
-            "retbleed", "srbds", "gather_data_sampling", "reg_file_data_sampling", "spec_rstack_overflow",
-            "indirect_target_selection", "tsa", "vmscape", "nosmt", "retpoline");
+    static final Set<String> PARAMS = Set.of(
+            "mitigations",
+            "pti",
+            "nopti",
+            "kpti",
+            "nospectre_v1",
+            "nospectre_v2",
+            "spectre_v2",
+            "spectre_v2_user",
+            "spectre_bhi",
+            "nospectre_bhb",
+            "spec_store_bypass_disable",
+            "nospec_store_bypass_disable",
+            "ssbd",
+            "l1tf",
+            "mds",
+            "tsx",
+            "tsx_async_abort",
+            "mmio_stale_data",
+            "retbleed",
+            "srbds",
+            "gather_data_sampling",
+            "reg_file_data_sampling",
+            "spec_rstack_overflow",
+            "indirect_target_selection",
+            "tsa",
+            "vmscape",
+            "nosmt",
+            "retpoline");
 
     /** Reads the command line and the vulnerabilities folder now. */
     public static Mitigations capture() {
@@ -65,11 +93,13 @@ public record Mitigations(String cmdlineMitigations, String cmdlinePti, List<Str
             return new Mitigations(null, null, null, vulns, Collections.unmodifiableMap(unread));
         }
         Mitigations m = fromCmdline(cmdline);
-        return new Mitigations(m.cmdlineMitigations, m.cmdlinePti, m.cmdlineParams, vulns,
-                Collections.unmodifiableMap(unread));
+        return new Mitigations(
+                m.cmdlineMitigations, m.cmdlinePti, m.cmdlineParams, vulns, Collections.unmodifiableMap(unread));
     }
 
-    /** The command-line fields from the text of {@code /proc/cmdline} (vulnerabilities {@code null}, nothing unread). */
+    /**
+     * The command-line fields from the text of {@code /proc/cmdline} (vulnerabilities {@code null}, nothing unread).
+     */
     public static Mitigations fromCmdline(String cmdline) {
         String mitigations = null;
         String pti = null;

@@ -51,7 +51,8 @@ public final class NativeLib {
 
     static {
         DIR = locate();
-        Native.register(NativeLib.class, NativeLibrary.getInstance(DIR.resolve(LIBRARY).toString()));
+        Native.register(
+                NativeLib.class, NativeLibrary.getInstance(DIR.resolve(LIBRARY).toString()));
         int abi = hl_abi_version();
         if (abi != ABI_VERSION) {
             throw new IllegalStateException(DIR.resolve(LIBRARY) + " has ABI " + abi + ", expected " + ABI_VERSION
@@ -79,8 +80,9 @@ public final class NativeLib {
         Path p = DIR.resolve(name);
         URL url = NativeLib.class.getClassLoader().getResource(RESOURCE_DIR + name);
         if (url == null) {
-            throw new heimdall.lab.Refusal("native file " + RESOURCE_DIR + name + " is not on the class path: the native "
-                    + "build did not produce it (mvn -pl lib -am package runs make in native/)");
+            throw new heimdall.lab.Refusal(
+                    "native file " + RESOURCE_DIR + name + " is not on the class path: the native "
+                            + "build did not produce it (mvn -pl lib -am package runs make in native/)");
         }
         if ("file".equals(url.getProtocol())) {
             return p; // DIR is the class-path directory itself
@@ -137,7 +139,10 @@ public final class NativeLib {
     /** Lets the calling thread run on the CPUs of {@code cpuSet} (bit c = CPU c); a CPU it runs on, or -errno. */
     public static native int hl_pin_self_set(long cpuSet);
 
-    /** Starts the ping-pong partner thread of a {@code PINGPONG} run on {@code cpu}, or (-1) on {@code cpuSet}; 0 or -errno. */
+    /**
+     * Starts the ping-pong partner thread of a {@code PINGPONG} run on {@code cpu}, or (-1) on {@code cpuSet}; 0 or
+     * -errno.
+     */
     public static native int hl_pong_start(long handle, int cpu, long cpuSet);
 
     public static native int hl_current_cpu();
@@ -146,6 +151,7 @@ public final class NativeLib {
 
     /** Indices into the results array of {@link #hl_run_wait}; must match {@code enum hl_result_index}. */
     public static final int R_HOW = 0;
+
     public static final int R_CODE = 1;
     public static final int R_CPU = 2;
     public static final int R_PHASE = 3;
@@ -175,7 +181,8 @@ public final class NativeLib {
                 return extract(lib, runner, cacheRoot());
             } catch (UntrustedDirectory e) {
                 Scratch own = Scratch.create("heimdall-lab-native-"); // removed when the JVM ends
-                System.err.println("heimdall-lab: " + e.getMessage() + "; using the private " + own.path() + " instead");
+                System.err.println(
+                        "heimdall-lab: " + e.getMessage() + "; using the private " + own.path() + " instead");
                 return extract(lib, runner, own.path());
             }
         } catch (IOException e) {
@@ -187,7 +194,8 @@ public final class NativeLib {
 
     private static Path cacheRoot() {
         String xdg = System.getenv("XDG_CACHE_HOME");
-        Path cache = xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
+        Path cache =
+                xdg != null && !xdg.isEmpty() ? Paths.get(xdg) : Paths.get(System.getProperty("user.home"), ".cache");
         return cache.resolve("heimdall-lab").resolve("native");
     }
 
@@ -205,7 +213,8 @@ public final class NativeLib {
             throw new IllegalStateException(e);
         }
         Path dir = root.resolve(key);
-        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectories(
+                dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         String why = untrusted(dir);
         if (why != null) {
             throw new UntrustedDirectory("native cache " + dir + ": " + why);
@@ -248,7 +257,8 @@ public final class NativeLib {
      * already holding exactly these bytes (a regular file, not a link) is kept.
      */
     private static void place(Path target, byte[] bytes, String perms) throws IOException {
-        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == bytes.length
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+                && Files.size(target) == bytes.length
                 && java.util.Arrays.equals(Files.readAllBytes(target), bytes)) {
             return;
         }

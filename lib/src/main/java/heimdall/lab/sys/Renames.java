@@ -51,7 +51,8 @@ public final class Renames {
             if (e.getErrorCode() == EINVAL && Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
                 return claimThenRename(from, to);
             }
-            throw new FileSystemException(from.toString(), to.toString(), "renameat2 failed: " + Errno.name(e.getErrorCode()));
+            throw new FileSystemException(
+                    from.toString(), to.toString(), "renameat2 failed: " + Errno.name(e.getErrorCode()));
         }
     }
 
@@ -65,7 +66,8 @@ public final class Renames {
      */
     static boolean claimThenRename(Path from, Path to) throws IOException {
         try {
-            Files.createDirectory(to, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(
+                    to, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (FileAlreadyExistsException e) {
             return false;
         }

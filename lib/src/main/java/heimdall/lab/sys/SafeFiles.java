@@ -38,7 +38,9 @@ public final class SafeFiles {
     private SafeFiles() {}
 
     /** {@code O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW}: a new file, nothing that was there before. */
-    private static final OpenOption[] NEW = {StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS};
+    private static final OpenOption[] NEW = {
+        StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS
+    };
 
     /** The random part of a temporary file's name: unpredictable, so nothing can be planted there first. */
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
@@ -64,7 +66,10 @@ public final class SafeFiles {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    /** Writes {@code bytes} into a new file, whole or not at all (see {@link #writeNew(Path, Content)}); returns {@code file}. */
+    /**
+     * Writes {@code bytes} into a new file, whole or not at all (see {@link #writeNew(Path, Content)}); returns {@code
+     * file}.
+     */
     public static Path writeNew(Path file, byte[] bytes) throws IOException {
         return writeNew(file, out -> out.write(bytes));
     }
@@ -76,7 +81,8 @@ public final class SafeFiles {
      * {@code O_EXCL} for the finished file), and the temporary is removed. A full disk, an exception in
      * {@code content} or an entry already at {@code file} leaves nothing behind: not the temporary,
      * not a part of the file; a temporary a killed run left beside it is removed by the next write of
-     * the same name ({@link CreatorMark#sweepFiles}). A file system without hard links gets a rename that refuses an existing
+     * the same name ({@link CreatorMark#sweepFiles}). A file system without hard links gets a rename that refuses an
+     * existing
      * name (checked just before, so not atomic against a racing writer in the same folder).
      */
     public static Path writeNew(Path file, Content content) throws IOException {
@@ -110,7 +116,8 @@ public final class SafeFiles {
         try {
             replace(file, bytes);
         } catch (NoSuchFileException e) {
-            throw new BadInput(option + " " + file + ": cannot write: no such file or directory (its folder does not exist)", e);
+            throw new BadInput(
+                    option + " " + file + ": cannot write: no such file or directory (its folder does not exist)", e);
         } catch (IOException e) {
             throw new BadInput(option + " " + file + ": cannot write: " + Io.reason(e), e);
         }
@@ -133,7 +140,8 @@ public final class SafeFiles {
      */
     public static void replace(Path file, Content content) throws IOException {
         if (Files.isSymbolicLink(file)) {
-            throw new FileSystemException(file.toString(), null, "is a symbolic link; not followed (name the file it points to)");
+            throw new FileSystemException(
+                    file.toString(), null, "is a symbolic link; not followed (name the file it points to)");
         }
         String kind = nonRegularKind(file);
         if (kind != null) {
@@ -141,8 +149,12 @@ public final class SafeFiles {
         }
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             // a character device: nothing to rename over, and nothing part-written to leave behind
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
-                    LinkOption.NOFOLLOW_LINKS); OutputStream out = stream(ch)) {
+            try (FileChannel ch = FileChannel.open(
+                            file,
+                            StandardOpenOption.WRITE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            LinkOption.NOFOLLOW_LINKS);
+                    OutputStream out = stream(ch)) {
                 content.writeTo(out);
             }
             return;
@@ -206,17 +218,19 @@ public final class SafeFiles {
     /** A buffered stream into {@code ch} whose close flushes but leaves {@code ch} open. */
     private static OutputStream stream(FileChannel ch) {
         OutputStream raw = Channels.newOutputStream(ch);
-        return new BufferedOutputStream(new FilterOutputStream(raw) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                raw.write(b, off, len);
-            }
+        return new BufferedOutputStream(
+                new FilterOutputStream(raw) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        raw.write(b, off, len);
+                    }
 
-            @Override
-            public void close() throws IOException {
-                flush();
-            }
-        }, 1 << 16);
+                    @Override
+                    public void close() throws IOException {
+                        flush();
+                    }
+                },
+                1 << 16);
     }
 
     /**
@@ -291,8 +305,8 @@ public final class SafeFiles {
                 try {
                     Files.createDirectory(dir);
                 } catch (java.nio.file.FileAlreadyExistsException raced) {
-                    throw new BadInput(option + " " + dir
-                            + ": appeared while it was being created; choose another folder");
+                    throw new BadInput(
+                            option + " " + dir + ": appeared while it was being created; choose another folder");
                 }
             }
             String why = othersCanWrite(dir, false);

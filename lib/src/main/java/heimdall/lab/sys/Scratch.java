@@ -72,8 +72,8 @@ public final class Scratch implements AutoCloseable {
         checkParent(parent);
         try {
             sweepOnce(parent);
-            Path dir = Files.createTempDirectory(parent, prefix,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path dir = Files.createTempDirectory(
+                    parent, prefix, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Scratch s = new Scratch(dir, grace);
             LIVE.add(s);
             try {
@@ -129,7 +129,8 @@ public final class Scratch implements AutoCloseable {
     public Path newDirectory(String name) {
         Path d = path.resolve(name);
         try {
-            return Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            return Files.createDirectory(
+                    d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make " + d, e);
         }

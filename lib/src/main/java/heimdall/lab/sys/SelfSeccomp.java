@@ -12,7 +12,8 @@ import java.util.Map;
  * inside a container is not a bare one.
  *
  * @param seccomp {@code Seccomp:}: 0 none, 1 strict, 2 filter; {@code null} when not read
- * @param seccompFilters {@code Seccomp_filters:}, the number of filters attached (Linux 5.9+); {@code null} when not read
+ * @param seccompFilters {@code Seccomp_filters:}, the number of filters attached (Linux 5.9+); {@code null} when not
+ * read
  * @param noNewPrivs {@code NoNewPrivs:}, 1 when no_new_privs is set (a runtime sets it to install filters
  *     unprivileged); {@code null} when not read
  * @param unread field name ({@code seccomp}, {@code seccomp_filters}, {@code no_new_privs}) to the reason it is
@@ -58,7 +59,10 @@ public record SelfSeccomp(Integer seccomp, Integer seccompFilters, Integer noNew
         };
     }
 
-    /** For environment.json: {@code seccomp}, {@code seccomp_mode}, {@code seccomp_filters}, {@code no_new_privs}, {@code unread}. */
+    /**
+     * For environment.json: {@code seccomp}, {@code seccomp_mode}, {@code seccomp_filters}, {@code no_new_privs},
+     * {@code unread}.
+     */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("seccomp", seccomp);

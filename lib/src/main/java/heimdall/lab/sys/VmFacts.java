@@ -19,8 +19,17 @@ import java.util.Optional;
  * reads it back from {@value #SHARE}{@code /vm.json}. {@code emulated} is true under TCG: such figures
  * compare only with each other, within one folder.
  */
-@JsonPropertyOrder({"kernel", "package", "version", "sha256", "release", "accelerator", "vcpus", "memory_mib",
-        "emulated"})
+@JsonPropertyOrder({
+    "kernel",
+    "package",
+    "version",
+    "sha256",
+    "release",
+    "accelerator",
+    "vcpus",
+    "memory_mib",
+    "emulated"
+})
 public record VmFacts(
         @JsonProperty("kernel") String kernel,
         @JsonProperty("package") String packageName,
@@ -38,8 +47,9 @@ public record VmFacts(
     public static final String FILE = "vm.json";
     /** Where the share is mounted in the guest (under the guest's own tmpfs {@code /run}). */
     public static final String SHARE = "/run/heimdall-vm";
-    private static final ObjectMapper JSON = new
-            ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private static final ObjectMapper JSON =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** These facts as the host writes them into the share. */
     public byte[] json() {

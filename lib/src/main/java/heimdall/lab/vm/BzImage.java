@@ -26,8 +26,8 @@ public record BzImage(String release, String version) {
     /** The header of {@code file}; bad input naming {@code field} and the file when it is not a bzImage. */
     public static BzImage read(Path file, String field) {
         if (!Files.isRegularFile(file)) {
-            throw new BadInput(field + " " + file + ": " + (Files.exists(file) ? "not a regular file"
-                    : "no such file"));
+            throw new BadInput(
+                    field + " " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"));
         }
         byte[] head;
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -47,8 +47,8 @@ public record BzImage(String release, String version) {
         }
         int protocol = Short.toUnsignedInt(b.getShort(0x206));
         if (protocol < 0x200) {
-            throw new BadInput(where + ": boot protocol " + Integer.toHexString(protocol)
-                    + " is older than 2.00: not a bzImage");
+            throw new BadInput(
+                    where + ": boot protocol " + Integer.toHexString(protocol) + " is older than 2.00: not a bzImage");
         }
         int at = Short.toUnsignedInt(b.getShort(0x20E)) + 0x200;
         int end = at;

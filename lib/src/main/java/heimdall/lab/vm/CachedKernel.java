@@ -8,8 +8,8 @@ import heimdall.lab.BadInput;
  * A kernel package in the cache, as its {@code kernel.json} records it when it was fetched: what it is and the
  * SHA-256 of the {@code .deb} and of the {@code vmlinuz} inside, both checked again before every use.
  */
-@JsonPropertyOrder({"name", "package", "version", "deb", "deb_sha256", "release", "vmlinuz", "vmlinuz_sha256",
-        "fetched"})
+@JsonPropertyOrder({"name", "package", "version", "deb", "deb_sha256", "release", "vmlinuz", "vmlinuz_sha256", "fetched"
+})
 public record CachedKernel(
         @JsonProperty("name") String name,
         @JsonProperty("package") String packageName,

@@ -64,10 +64,13 @@ public record DebianArchive(String archive, Optional<String> security) {
     /** The first usable URI of an entry with a plain release suite, or with a {@code -security} one. */
     private static Optional<String> first(List<Entry> entries, boolean security) {
         for (Entry e : entries) {
-            boolean match = e.suites().stream().anyMatch(s -> security ? s.endsWith("-security")
-                    : s.matches("[a-z]+") && !s.equals("sid") && !s.equals("experimental"));
+            boolean match = e.suites().stream()
+                    .anyMatch(s -> security
+                            ? s.endsWith("-security")
+                            : s.matches("[a-z]+") && !s.equals("sid") && !s.equals("experimental"));
             if (match) {
-                Optional<String> uri = e.uris().stream().filter(DebianArchive::usableUri).findFirst();
+                Optional<String> uri =
+                        e.uris().stream().filter(DebianArchive::usableUri).findFirst();
                 if (uri.isPresent()) {
                     return uri;
                 }
@@ -97,13 +100,14 @@ public record DebianArchive(String archive, Optional<String> security) {
                     continue;
                 }
                 String key = line.substring(0, line.indexOf(':')).strip().toLowerCase(java.util.Locale.ROOT);
-                List<String> words = List.of(line.substring(line.indexOf(':') + 1).strip().split("\\s+"));
+                List<String> words =
+                        List.of(line.substring(line.indexOf(':') + 1).strip().split("\\s+"));
                 switch (key) {
                     case "types" -> types = words;
                     case "uris" -> uris = words;
                     case "suites" -> suites = words;
                     case "enabled" -> enabled = !words.get(0).equalsIgnoreCase("no");
-                    default -> { }
+                    default -> {}
                 }
             }
             if (enabled && types.contains("deb")) {

@@ -21,8 +21,8 @@ record Exec(List<String> argv, int status, String out, String err, boolean timed
 
     /** Runs {@code argv} in {@code dir} (null: ours) with stdin empty, killed after {@code deadline}. */
     static Exec run(List<String> argv, Path dir, Duration deadline) {
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new
-                java.io.File("/dev/null")));
+        ProcessBuilder pb =
+                new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         if (dir != null) {
             pb.directory(dir.toFile());
         }

@@ -15,5 +15,11 @@ import java.util.Optional;
  * @param modules the {@code lib/modules/RELEASE} folder the initramfs takes its modules from
  * @param release the kernel's release from its boot header
  */
-public record GuestKernel(String kernel, Optional<String> packageName, Optional<String> version, String sha256,
-        Path vmlinuz, Path modules, String release) {}
+public record GuestKernel(
+        String kernel,
+        Optional<String> packageName,
+        Optional<String> version,
+        String sha256,
+        Path vmlinuz,
+        Path modules,
+        String release) {}

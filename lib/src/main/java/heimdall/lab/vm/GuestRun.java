@@ -38,6 +38,7 @@ final class GuestRun {
      * its full length.
      */
     static final Duration STALL_GRACE = Duration.ofSeconds(120);
+
     private static final long POLL_MS = 100;
     /** The kernel's words for a guest that has stopped moving. */
     private static final java.util.regex.Pattern STALL = java.util.regex.Pattern.compile(
@@ -71,6 +72,7 @@ final class GuestRun {
     private volatile boolean poweringOff;
     /** When the kernel last began reporting a stall with no progress since (0: none), and its line. */
     private volatile long stallSince;
+
     private volatile String stallLine;
     private Process qemu;
 
@@ -106,8 +108,10 @@ final class GuestRun {
         String first = awaitMarker(bootDeadline, interruption);
         if (first == null || !first.equals(InitScript.BOOTED)) {
             kill();
-            throw new NotBooted(first == null ? "no boot marker within " + bootDeadline.toSeconds() + " s"
-                    : "QEMU ended before the guest booted" + qemuSaid());
+            throw new NotBooted(
+                    first == null
+                            ? "no boot marker within " + bootDeadline.toSeconds() + " s"
+                            : "QEMU ended before the guest booted" + qemuSaid());
         }
     }
 
@@ -123,12 +127,12 @@ final class GuestRun {
             if (m != null && m.startsWith(InitScript.FAILED)) {
                 throw new Refusal("guest setup: " + m.substring(InitScript.FAILED.length()) + " failed" + kernelSaid());
             }
-            throw new Refusal("guest setup: not done within " + setupDeadline.toSeconds() + " s of boot"
-                    + kernelSaid());
+            throw new Refusal(
+                    "guest setup: not done within " + setupDeadline.toSeconds() + " s of boot" + kernelSaid());
         }
         lastProgress = System.nanoTime();
-        try (Tail stdout = new Tail(share.resolve("stdout"), out); Tail stderr = new Tail(share.resolve("stderr"),
-                err)) {
+        try (Tail stdout = new Tail(share.resolve("stdout"), out);
+                Tail stderr = new Tail(share.resolve("stderr"), err)) {
             long stopAsked = 0;
             while (true) {
                 boolean ended = qemu.waitFor(POLL_MS, TimeUnit.MILLISECONDS);
@@ -143,11 +147,15 @@ final class GuestRun {
                 }
                 long now = System.nanoTime();
                 if (interruption.requested() && stopAsked == 0) {
-                    String sig = interruption.cause().filter(c -> c == Interruption.Cause.SIGINT).isPresent() ? "INT"
+                    String sig = interruption
+                                    .cause()
+                                    .filter(c -> c == Interruption.Cause.SIGINT)
+                                    .isPresent()
+                            ? "INT"
                             : "TERM";
                     err.println("lab vm: " + interruption.cause().get().said() + ": passing SIG" + sig
                             + " to the guest's command; QEMU is killed in " + STOP_GRACE.toSeconds()
-                                    + " s if it has not ended");
+                            + " s if it has not ended");
                     var console = qemu.getOutputStream();
                     console.write((InitScript.STOP + " " + sig + "\n").getBytes(StandardCharsets.US_ASCII));
                     console.flush();
@@ -325,7 +333,9 @@ final class GuestRun {
     private String qemuSaid() {
         synchronized (qemuErr) {
             String s = qemuErr.toString().strip();
-            return s.isEmpty() ? "" : "; QEMU said: " + String.join(" / ", s.lines().limit(6).toList());
+            return s.isEmpty()
+                    ? ""
+                    : "; QEMU said: " + String.join(" / ", s.lines().limit(6).toList());
         }
     }
 

@@ -25,6 +25,7 @@ final class InitScript {
     static final String STOP = "heimdall-vm-stop";
     /** Where the share is mounted in the guest (under the guest's own tmpfs {@code /run}). */
     static final String SHARE = VmFacts.SHARE;
+
     static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
     private InitScript() {}
@@ -39,7 +40,12 @@ final class InitScript {
      * @param env the environment of the command beyond PATH, HOME, LANG (names checked by the caller)
      * @param hostname the guest's host name
      */
-    static String text(List<String> modules, Path checkout, Path cwd, List<String> argv, Map<String, String> env,
+    static String text(
+            List<String> modules,
+            Path checkout,
+            Path cwd,
+            List<String> argv,
+            Map<String, String> env,
             String hostname) {
         String nine = "trans=virtio,version=9p2000.L,msize=512000";
         StringBuilder s = new StringBuilder();
@@ -53,26 +59,57 @@ final class InitScript {
         s.append("$B mount -t sysfs sysfs /sys || fail 'mounting /sys'\n");
         s.append("$B mount -t devtmpfs devtmpfs /dev || fail 'mounting /dev'\n");
         for (String m : modules) {
-            s.append("$B insmod /lib/modules/").append(m).append(".ko || fail ").append(q("loading the module "
-                    + m)).append('\n');
+            s.append("$B insmod /lib/modules/")
+                    .append(m)
+                    .append(".ko || fail ")
+                    .append(q("loading the module " + m))
+                    .append('\n');
         }
-        s.append("$B mount -t 9p -o ro,").append(nine)
+        s.append("$B mount -t 9p -o ro,")
+                .append(nine)
                 .append(" hostroot /newroot || fail 'mounting the host root (9p)'\n");
         String root = "/newroot";
-        s.append("$B mount -t 9p -o rw,").append(nine).append(" checkout ").append(q(root + checkout))
-                .append(" || fail ").append(q("mounting the checkout " + checkout + " (9p)")).append('\n');
+        s.append("$B mount -t 9p -o rw,")
+                .append(nine)
+                .append(" checkout ")
+                .append(q(root + checkout))
+                .append(" || fail ")
+                .append(q("mounting the checkout " + checkout + " (9p)"))
+                .append('\n');
         for (String[] m : new String[][] {
-                {"proc", "proc", "/proc", ""}, {"sysfs", "sysfs", "/sys", ""}, {"devtmpfs", "devtmpfs", "/dev", ""},
-                {"tmpfs", "tmpfs", "/tmp", "mode=1777"}, {"tmpfs", "tmpfs", "/run", "mode=0755"}}) {
-            s.append("$B mount -t ").append(m[0]).append(m[3].isEmpty() ? "" : " -o "
-                    + m[3]).append(' ').append(m[1]).append(' ')
-                    .append(root).append(m[2]).append(" || fail 'mounting ").append(m[2]).append("'\n");
+            {"proc", "proc", "/proc", ""},
+            {"sysfs", "sysfs", "/sys", ""},
+            {"devtmpfs", "devtmpfs", "/dev", ""},
+            {"tmpfs", "tmpfs", "/tmp", "mode=1777"},
+            {"tmpfs", "tmpfs", "/run", "mode=0755"}
+        }) {
+            s.append("$B mount -t ")
+                    .append(m[0])
+                    .append(m[3].isEmpty() ? "" : " -o " + m[3])
+                    .append(' ')
+                    .append(m[1])
+                    .append(' ')
+                    .append(root)
+                    .append(m[2])
+                    .append(" || fail 'mounting ")
+                    .append(m[2])
+                    .append("'\n");
         }
-        s.append("$B mkdir -p ").append(root).append("/dev/pts ").append(root).append("/dev/shm ")
-                .append(root).append(SHARE).append('\n');
+        s.append("$B mkdir -p ")
+                .append(root)
+                .append("/dev/pts ")
+                .append(root)
+                .append("/dev/shm ")
+                .append(root)
+                .append(SHARE)
+                .append('\n');
         s.append("$B mount -t devpts devpts ").append(root).append("/dev/pts\n");
         s.append("$B mount -t tmpfs -o mode=1777 tmpfs ").append(root).append("/dev/shm\n");
-        s.append("$B mount -t 9p -o rw,").append(nine).append(" vmshare ").append(root).append(SHARE)
+        s.append("$B mount -t 9p -o rw,")
+                .append(nine)
+                .append(" vmshare ")
+                .append(root)
+                .append(SHARE)
                 .append(" || fail 'mounting the share (9p)'\n");
         // what the toolkit may look at; a kernel without one of them simply lacks it (no failure)
         s.append("$B mount -t cgroup2 cgroup2 ").append(root).append("/sys/fs/cgroup 2>/dev/null\n");
@@ -82,17 +119,21 @@ final class InitScript {
         s.append("$B hostname ").append(q(hostname)).append('\n');
         s.append("S=").append(root).append(SHARE).append('\n');
         s.append("$B echo ").append(q(RUNNING)).append('\n');
-        StringBuilder cmd = new StringBuilder("$B chroot /newroot /usr/bin/env -i PATH=" + PATH
-                + " HOME=/root LANG=C.UTF-8 TERM=dumb");
+        StringBuilder cmd = new StringBuilder(
+                "$B chroot /newroot /usr/bin/env -i PATH=" + PATH + " HOME=/root LANG=C.UTF-8 TERM=dumb");
         env.forEach((k, v) -> cmd.append(' ').append(q(k + "=" + v)));
-        cmd.append(" /bin/sh -c 'cd \"$1\" || exit 126; shift; exec \"$@\"' sh ").append(q(cwd.toString()));
+        cmd.append(" /bin/sh -c 'cd \"$1\" || exit 126; shift; exec \"$@\"' sh ")
+                .append(q(cwd.toString()));
         argv.forEach(a -> cmd.append(' ').append(q(a)));
         s.append(cmd).append(" >$S/stdout 2>$S/stderr </dev/null &\n");
         s.append("pid=$!\n");
         // the host's stop comes as a line on the console (QEMU's stdin): a blocked read, no polling that would wake
         // the guest while it measures
         s.append("$B stty -echo </dev/console 2>/dev/null\n");
-        s.append("( while read -r word sig; do case \"$word $sig\" in '").append(STOP).append(" TERM'|'").append(STOP)
+        s.append("( while read -r word sig; do case \"$word $sig\" in '")
+                .append(STOP)
+                .append(" TERM'|'")
+                .append(STOP)
                 .append(" INT') $B kill -$sig $pid; break ;; esac; done ) </dev/console >/dev/null 2>&1 &\n");
         s.append("wait $pid\n");
         s.append("st=$?\n");

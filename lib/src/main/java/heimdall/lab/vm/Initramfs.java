@@ -31,8 +31,8 @@ final class Initramfs {
         Path stage = scratch.resolve("initramfs");
         Path cpio = scratch.resolve("initramfs.cpio");
         try {
-            Files.createDirectory(stage,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(
+                    stage, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Files.createDirectories(stage.resolve("bin"));
             Files.createDirectories(stage.resolve("lib/modules"));
             Files.copy(BUSYBOX, stage.resolve("bin/busybox"));
@@ -44,14 +44,20 @@ final class Initramfs {
             }
             List<String> names = new ArrayList<>();
             try (Stream<Path> walk = Files.walk(stage)) {
-                walk.sorted().forEach(p -> names.add(stage.relativize(p).toString().isEmpty() ? "."
-                        : stage.relativize(p).toString()));
+                walk.sorted()
+                        .forEach(p -> names.add(
+                                stage.relativize(p).toString().isEmpty()
+                                        ? "."
+                                        : stage.relativize(p).toString()));
             }
             Path list = scratch.resolve("initramfs.list");
             SafeFiles.writeNew(list, (String.join("\n", names) + "\n").getBytes(StandardCharsets.UTF_8));
-            Process p = new ProcessBuilder("cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet").directory(stage.toFile())
-                    .redirectInput(list.toFile()).redirectOutput(cpio.toFile())
-                    .redirectError(ProcessBuilder.Redirect.PIPE).start();
+            Process p = new ProcessBuilder("cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet")
+                    .directory(stage.toFile())
+                    .redirectInput(list.toFile())
+                    .redirectOutput(cpio.toFile())
+                    .redirectError(ProcessBuilder.Redirect.PIPE)
+                    .start();
             String err = new String(p.getErrorStream().readNBytes(1 << 16), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 p.destroyForcibly();

@@ -32,7 +32,8 @@ import java.util.Optional;
  * ({@code dpkg-deb -x}) into the run's scratch folder, never into the cache.
  */
 public final class KernelCache {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Duration UNPACK_DEADLINE = Duration.ofMinutes(5);
 
@@ -45,8 +46,8 @@ public final class KernelCache {
     /** The user's cache folder for kernels (not created). */
     public static Path defaultRoot() {
         String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"),
-                ".cache");
+        Path base =
+                xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
         return base.resolve("heimdall-lab").resolve("kernels");
     }
 
@@ -57,20 +58,20 @@ public final class KernelCache {
             // ~/.cache itself may be shared policy of the user's; heimdall-lab and kernels are ours
             for (Path d : List.of(p.getParent().getParent(), p.getParent(), p)) {
                 if (Files.isSymbolicLink(d) && !d.equals(p.getParent().getParent())) {
-                    throw new Refusal("kernel cache " + d
-                            + " is a symbolic link; the cache must be a real folder of ours");
+                    throw new Refusal(
+                            "kernel cache " + d + " is a symbolic link; the cache must be a real folder of ours");
                 }
                 if (!Files.isDirectory(d)) {
                     Files.createDirectories(d.getParent());
-                    Files.createDirectory(d,
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectory(
+                            d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 }
             }
             for (Path d : List.of(p.getParent(), p)) {
                 String why = SafeFiles.othersCanWrite(d, false);
                 if (why != null) {
-                    throw new Refusal("kernel cache " + d + " is " + why
-                            + "; a kernel others could replace is never booted");
+                    throw new Refusal(
+                            "kernel cache " + d + " is " + why + "; a kernel others could replace is never booted");
                 }
             }
             return new KernelCache(p);
@@ -98,7 +99,8 @@ public final class KernelCache {
             throw new Refusal(json + ": not a regular file; remove " + entry(k) + " and fetch again");
         }
         try {
-            CachedKernel c = JSON.readValue(Io.readString(json, 1 << 16), CachedKernel.class).checked(json);
+            CachedKernel c = JSON.readValue(Io.readString(json, 1 << 16), CachedKernel.class)
+                    .checked(json);
             if (!c.name().equals(k.label())) {
                 throw BadInput.at(json, "name", "'" + c.name() + "', not " + k.label());
             }
@@ -148,16 +150,20 @@ public final class KernelCache {
      * so two first runs fetch once.
      */
     private CachedKernel fetch(NamedKernel k, DebianArchive archive, Path scratch, PrintStream err, boolean replace) {
-        try (FileChannel lockFile = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS); FileLock lock = lockFile.lock()) {
+        try (FileChannel lockFile = FileChannel.open(
+                        root.resolve(".lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
+                FileLock lock = lockFile.lock()) {
             Optional<CachedKernel> meanwhile = replace ? Optional.empty() : cached(k);
             if (meanwhile.isPresent()) {
                 return meanwhile.get();
             }
             Path aptDir = root.resolve("apt");
             if (!Files.isDirectory(aptDir, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectory(aptDir,
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(
+                        aptDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             PrivateApt apt = PrivateApt.in(aptDir.resolve(k.folderName()), k, archive);
             err.println("lab vm: fetching " + k.label() + ": apt-get update of " + k.suite() + " (private lists in "
@@ -165,7 +171,9 @@ public final class KernelCache {
             apt.update();
             PrivateApt.Candidate c = apt.candidate();
             err.println("lab vm: fetching " + k.label() + ": " + c.packageName() + " " + c.version());
-            Path incoming = Files.createTempDirectory(root, ".incoming-",
+            Path incoming = Files.createTempDirectory(
+                    root,
+                    ".incoming-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             try {
                 Path deb = apt.download(c, incoming);
@@ -182,15 +190,22 @@ public final class KernelCache {
                     throw new Refusal("fetching " + k.label() + ": its vmlinuz says release " + header.release()
                             + ", its modules folder " + release);
                 }
-                CachedKernel record = new CachedKernel(k.label(), c.packageName(), c.version(),
-                        deb.getFileName().toString(), sha,
-                        release, "boot/vmlinuz-" + release, Sha256.of(vmlinuz),
+                CachedKernel record = new CachedKernel(
+                                k.label(),
+                                c.packageName(),
+                                c.version(),
+                                deb.getFileName().toString(),
+                                sha,
+                                release,
+                                "boot/vmlinuz-" + release,
+                                Sha256.of(vmlinuz),
                                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
                         .checked("the fetched package");
                 SafeFiles.writeNew(incoming.resolve("kernel.json"), JSON.writeValueAsBytes(record));
                 SafeFiles.removeTree(unpacked);
                 Path entry = entry(k);
-                Path old = root.resolve(".old-" + k.folderName() + "-" + ProcessHandle.current().pid());
+                Path old = root.resolve(
+                        ".old-" + k.folderName() + "-" + ProcessHandle.current().pid());
                 if (Files.exists(entry, LinkOption.NOFOLLOW_LINKS)) {
                     Files.move(entry, old, StandardCopyOption.ATOMIC_MOVE);
                 }
@@ -231,14 +246,20 @@ public final class KernelCache {
             throw new UncheckedIOException("cannot remove " + copy, e);
         }
         Path vmlinuz = unpacked.resolve(c.vmlinuz());
-        if (!Files.isRegularFile(vmlinuz, LinkOption.NOFOLLOW_LINKS) || !Sha256.of(vmlinuz).equals(c.vmlinuzSha256())) {
+        if (!Files.isRegularFile(vmlinuz, LinkOption.NOFOLLOW_LINKS)
+                || !Sha256.of(vmlinuz).equals(c.vmlinuzSha256())) {
             throw new Refusal("verifying the cached " + k.label() + ": the unpacked " + c.vmlinuz()
                     + " is missing or its SHA-256"
                     + " is not the recorded " + c.vmlinuzSha256());
         }
-        return new GuestKernel(k.label(), Optional.of(c.packageName()), Optional.of(c.version()), c.debSha256(),
+        return new GuestKernel(
+                k.label(),
+                Optional.of(c.packageName()),
+                Optional.of(c.version()),
+                c.debSha256(),
                 vmlinuz,
-                modulesRoot(unpacked).resolve(c.release()), c.release());
+                modulesRoot(unpacked).resolve(c.release()),
+                c.release());
     }
 
     /** {@code dpkg-deb -x deb into}; a refusal naming the step when it fails. */
@@ -261,8 +282,8 @@ public final class KernelCache {
         try (var s = Files.list(modulesRoot(unpacked))) {
             List<String> names = s.map(p -> p.getFileName().toString()).toList();
             if (names.size() != 1) {
-                throw new Refusal("fetching " + label + ": the package holds " + names.size() + " module folders "
-                        + names);
+                throw new Refusal(
+                        "fetching " + label + ": the package holds " + names.size() + " module folders " + names);
             }
             return names.get(0);
         }

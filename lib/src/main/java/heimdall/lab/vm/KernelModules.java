@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 final class KernelModules {
     /** The modules the guest's /init loads (with what they depend on). */
     static final List<String> NEEDED = List.of("virtio_pci", "9pnet_virtio", "9p");
+
     private static final long MAX_MODULE = 64L << 20;
 
     /** A module ready for the initramfs: its name and its plain ELF bytes. */
@@ -55,9 +56,15 @@ final class KernelModules {
         return List.copyOf(ordered.values());
     }
 
-    private static void add(String name, Path dir, String release, String field, Set<String> builtin, Map<String,
-            Path> files,
-            Map<String, Module> ordered, Set<String> visiting) {
+    private static void add(
+            String name,
+            Path dir,
+            String release,
+            String field,
+            Set<String> builtin,
+            Map<String, Path> files,
+            Map<String, Module> ordered,
+            Set<String> visiting) {
         if (builtin.contains(name) || ordered.containsKey(name)) {
             return;
         }
@@ -75,8 +82,8 @@ final class KernelModules {
         String vermagic = info.getOrDefault("vermagic", "");
         String theirs = vermagic.split(" ", 2)[0];
         if (!theirs.equals(release)) {
-            throw new BadInput(field + " " + dir + ": module " + name + " is for kernel " + (theirs.isEmpty()
-                    ? "(no vermagic)" : theirs)
+            throw new BadInput(field + " " + dir + ": module " + name + " is for kernel "
+                    + (theirs.isEmpty() ? "(no vermagic)" : theirs)
                     + ", not for this kernel's " + release + ": the modules folder does not match the kernel");
         }
         String depends = info.getOrDefault("depends", "");
@@ -108,8 +115,8 @@ final class KernelModules {
         Map<String, Path> files = new HashMap<>();
         Path kernel = dir.resolve("kernel");
         if (!Files.isDirectory(kernel, LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(field + " " + dir
-                    + ": has no kernel/ folder of modules (give the kernel's lib/modules/RELEASE)");
+            throw new BadInput(
+                    field + " " + dir + ": has no kernel/ folder of modules (give the kernel's lib/modules/RELEASE)");
         }
         try (Stream<Path> walk = Files.walk(kernel)) {
             walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).forEach(p -> {
@@ -133,8 +140,8 @@ final class KernelModules {
         String tool = n.endsWith(".xz") ? "xz" : n.endsWith(".zst") ? "zstd" : "gzip";
         try {
             Process p = new ProcessBuilder(tool, "-dc", "--", file.toString())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(new
-                            java.io.File("/dev/null")))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
             byte[] bytes;
             try (var in = p.getInputStream()) {
@@ -146,8 +153,8 @@ final class KernelModules {
             }
             return bytes;
         } catch (IOException e) {
-            throw new BadInput(field + " " + file + ": cannot decompress the module with " + tool + ": "
-                    + Io.reason(e), e);
+            throw new BadInput(
+                    field + " " + file + ": cannot decompress the module with " + tool + ": " + Io.reason(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

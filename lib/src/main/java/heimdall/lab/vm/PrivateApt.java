@@ -22,6 +22,7 @@ import java.util.Optional;
 final class PrivateApt {
     /** Debian's archive keyring (package debian-archive-keyring): every release's signing keys. */
     static final Path KEYRING = Path.of("/usr/share/keyrings/debian-archive-keyring.gpg");
+
     private static final Duration UPDATE_DEADLINE = Duration.ofMinutes(5);
     private static final Duration DOWNLOAD_DEADLINE = Duration.ofMinutes(15);
 
@@ -43,15 +44,21 @@ final class PrivateApt {
                     + " is missing (apt-get install debian-archive-keyring); packages are never fetched unchecked");
         }
         try {
-            for (Path d : List.of(dir, dir.resolve("empty"), dir.resolve("lists"), dir.resolve("lists/partial"),
-                    dir.resolve("cache"), dir.resolve("cache/archives"), dir.resolve("cache/archives/partial"))) {
+            for (Path d : List.of(
+                    dir,
+                    dir.resolve("empty"),
+                    dir.resolve("lists"),
+                    dir.resolve("lists/partial"),
+                    dir.resolve("cache"),
+                    dir.resolve("cache/archives"),
+                    dir.resolve("cache/archives/partial"))) {
                 if (!Files.isDirectory(d)) {
-                    Files.createDirectory(d,
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectory(
+                            d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 }
             }
-            StringBuilder list = new StringBuilder("# written by ./lab vm for " + kernel.label()
-                    + "; the URIs are the machine's own\n");
+            StringBuilder list = new StringBuilder(
+                    "# written by ./lab vm for " + kernel.label() + "; the URIs are the machine's own\n");
             list.append(entry(archive.archive(), kernel.suite()));
             archive.security().ifPresent(s -> list.append(entry(s, kernel.suite() + "-security")));
             SafeFiles.replace(dir.resolve("sources.list"), list.toString());
@@ -69,18 +76,19 @@ final class PrivateApt {
     List<String> options() {
         List<String> o = new ArrayList<>();
         for (String[] kv : new String[][] {
-                {"Dir::Etc::sourcelist", dir.resolve("sources.list").toString()},
-                {"Dir::Etc::sourceparts", dir.resolve("empty").toString()},
-                {"Dir::Etc::preferences", "/dev/null"},
-                {"Dir::Etc::preferencesparts", dir.resolve("empty").toString()},
-                {"Dir::State::Lists", dir.resolve("lists").toString()},
-                {"Dir::State::status", "/dev/null"},
-                {"Dir::Cache", dir.resolve("cache").toString()},
-                // our folders are 0700 root's: apt's download sandbox user could not write them
-                {"APT::Sandbox::User", "root"},
-                {"Acquire::AllowInsecureRepositories", "false"},
-                {"APT::Get::AllowUnauthenticated", "false"},
-                {"Acquire::AllowDowngradeToInsecureRepositories", "false"}}) {
+            {"Dir::Etc::sourcelist", dir.resolve("sources.list").toString()},
+            {"Dir::Etc::sourceparts", dir.resolve("empty").toString()},
+            {"Dir::Etc::preferences", "/dev/null"},
+            {"Dir::Etc::preferencesparts", dir.resolve("empty").toString()},
+            {"Dir::State::Lists", dir.resolve("lists").toString()},
+            {"Dir::State::status", "/dev/null"},
+            {"Dir::Cache", dir.resolve("cache").toString()},
+            // our folders are 0700 root's: apt's download sandbox user could not write them
+            {"APT::Sandbox::User", "root"},
+            {"Acquire::AllowInsecureRepositories", "false"},
+            {"APT::Get::AllowUnauthenticated", "false"},
+            {"Acquire::AllowDowngradeToInsecureRepositories", "false"}
+        }) {
             o.add("-o");
             o.add(kv[0] + "=" + kv[1]);
         }
@@ -100,7 +108,10 @@ final class PrivateApt {
     void update() {
         Exec e = Exec.run(command("apt-get", "update"), null, UPDATE_DEADLINE);
         // apt-get update exits 0 on some failures, saying them as W:/E: lines: a list not fetched or not verified
-        Optional<String> problem = e.err().lines().filter(l -> l.startsWith("E:") || l.startsWith("W:")).findFirst();
+        Optional<String> problem = e.err()
+                .lines()
+                .filter(l -> l.startsWith("E:") || l.startsWith("W:"))
+                .findFirst();
         if (!e.ok() || problem.isPresent()) {
             throw new Refusal("fetching " + kernel.label() + ": apt-get update of the private lists (" + dir
                     + ") failed: "
@@ -111,9 +122,12 @@ final class PrivateApt {
     /** The release's current kernel package: the {@code -unsigned} twin of what {@code linux-image-amd64} needs. */
     Candidate candidate() {
         Exec deps = Exec.run(command("apt-cache", "depends", "linux-image-amd64"), null, UPDATE_DEADLINE);
-        Optional<String> image = deps.out().lines().map(String::strip).filter(l ->
-                l.startsWith("Depends: linux-image-"))
-                .map(l -> l.substring("Depends: ".length()).strip()).findFirst();
+        Optional<String> image = deps.out()
+                .lines()
+                .map(String::strip)
+                .filter(l -> l.startsWith("Depends: linux-image-"))
+                .map(l -> l.substring("Depends: ".length()).strip())
+                .findFirst();
         if (!deps.ok() || image.isEmpty()) {
             throw new Refusal("fetching " + kernel.label() + ": " + kernel.suite()
                     + "'s linux-image-amd64 names no kernel"
@@ -130,7 +144,8 @@ final class PrivateApt {
             throw new Refusal("fetching " + kernel.label() + ": apt knows no package " + name
                     + (show.ok() ? "" : ": " + show.failure()));
         }
-        if (!version.startsWith(kernel.versionPrefix()) || !version.matches("[A-Za-z0-9.+~:-]+")
+        if (!version.startsWith(kernel.versionPrefix())
+                || !version.matches("[A-Za-z0-9.+~:-]+")
                 || !sha.matches("[0-9a-f]{64}")) {
             throw new Refusal("fetching " + kernel.label() + ": " + name + " has version " + version + ", not a "
                     + kernel.versionPrefix() + "* kernel; the archive's " + kernel.suite() + " changed");
@@ -142,11 +157,12 @@ final class PrivateApt {
     Path download(Candidate c, Path into) {
         Exec e = Exec.run(command("apt-get", "download", c.packageName() + "=" + c.version()), into, DOWNLOAD_DEADLINE);
         if (!e.ok()) {
-            throw new Refusal("fetching " + kernel.label() + ": apt-get download " + c.packageName() + " failed: "
-                    + e.failure());
+            throw new Refusal(
+                    "fetching " + kernel.label() + ": apt-get download " + c.packageName() + " failed: " + e.failure());
         }
         try (var files = Files.list(into)) {
-            List<Path> debs = files.filter(f -> f.getFileName().toString().endsWith(".deb")).toList();
+            List<Path> debs = files.filter(f -> f.getFileName().toString().endsWith(".deb"))
+                    .toList();
             if (debs.size() != 1 || !Files.isRegularFile(debs.get(0), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 throw new Refusal("fetching " + kernel.label() + ": apt-get download left " + debs.size()
                         + " .deb files in " + into);

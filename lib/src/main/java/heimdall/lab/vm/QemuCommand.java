@@ -21,7 +21,7 @@ final class QemuCommand {
     private QemuCommand() {}
 
     /** The kernel command line: quiet, a panic ends the guest,
-            the TSC as clock (the vDSO then needs no system call). */
+     * the TSC as clock (the vDSO then needs no system call). */
     static String cmdline() {
         return "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable clocksource=tsc random.trust_cpu=on rdinit=/init "
                 + VmFacts.CMDLINE_MARK;
@@ -31,8 +31,8 @@ final class QemuCommand {
     static void requireInstalled() {
         for (String[] tool : new String[][] {{QEMU, "qemu-system-x86"}, {"setpriv", "util-linux"}}) {
             if (!onPath(tool[0])) {
-                throw new Refusal("starting the guest: " + tool[0] + " is not installed (apt-get install " + tool[1]
-                        + ")");
+                throw new Refusal(
+                        "starting the guest: " + tool[0] + " is not installed (apt-get install " + tool[1] + ")");
             }
         }
     }
@@ -46,11 +46,23 @@ final class QemuCommand {
         return false;
     }
 
-    static List<String> argv(Accelerator accel, Path vmlinuz, Path initrd, int cpus, int memoryMib, Path checkout,
-            Path share) {
-        List<String> a = new ArrayList<>(List.of("setpriv", "--pdeathsig", "KILL", "--", QEMU,
-                "-nodefaults", "-no-user-config", "-display", "none", "-serial", "stdio", "-no-reboot", "-nic",
-                        "none"));
+    static List<String> argv(
+            Accelerator accel, Path vmlinuz, Path initrd, int cpus, int memoryMib, Path checkout, Path share) {
+        List<String> a = new ArrayList<>(List.of(
+                "setpriv",
+                "--pdeathsig",
+                "KILL",
+                "--",
+                QEMU,
+                "-nodefaults",
+                "-no-user-config",
+                "-display",
+                "none",
+                "-serial",
+                "stdio",
+                "-no-reboot",
+                "-nic",
+                "none"));
         if (Files.isRegularFile(QBOOT)) {
             a.addAll(List.of("-bios", QBOOT.toString()));
         }

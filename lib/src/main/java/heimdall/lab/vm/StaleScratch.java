@@ -51,7 +51,11 @@ final class StaleScratch {
 
     private static String self() {
         ProcessHandle me = ProcessHandle.current();
-        return me.pid() + " " + me.info().startInstant().map(i -> Long.toString(i.toEpochMilli())).orElse("?");
+        return me.pid() + " "
+                + me.info()
+                        .startInstant()
+                        .map(i -> Long.toString(i.toEpochMilli()))
+                        .orElse("?");
     }
 
     /** Whether the process a mark names still runs (the same pid and start time). */
@@ -64,7 +68,11 @@ final class StaleScratch {
         if (p.isEmpty() || !p.get().isAlive()) {
             return false;
         }
-        String start = p.get().info().startInstant().map(i -> Long.toString(i.toEpochMilli())).orElse("?");
+        String start = p.get()
+                .info()
+                .startInstant()
+                .map(i -> Long.toString(i.toEpochMilli()))
+                .orElse("?");
         return start.equals(w[1]) || w[1].equals("?");
     }
 }

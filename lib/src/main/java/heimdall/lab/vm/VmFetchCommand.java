@@ -3,7 +3,6 @@ package heimdall.lab.vm;
 import heimdall.lab.BadInput;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.CommandOptions;
-import heimdall.lab.command.Command;
 import heimdall.lab.sys.Scratch;
 import java.io.PrintStream;
 import java.util.List;
@@ -12,14 +11,18 @@ import java.util.Set;
 /** {@code ./lab vm fetch --kernel NAME}: fetches the archive's current package of a named kernel into the cache. */
 public final class VmFetchCommand extends VmCommand {
     private static final CommandOptions OPTIONS = CommandOptions.of(Set.of(), Set.of("--kernel"));
+
     public VmFetchCommand() {
         this(System.out, System.err);
     }
 
     VmFetchCommand(PrintStream out, PrintStream err) {
-        super("vm fetch",
+        super(
+                "vm fetch",
                 "fetch a named kernel's current Debian package into the kernel cache (replacing the cached one)",
-                OPTIONS, out, err);
+                OPTIONS,
+                out,
+                err);
     }
 
     @Override
@@ -31,15 +34,14 @@ public final class VmFetchCommand extends VmCommand {
                 archive this machine's apt configuration names, checked against Debian's archive keyring), checks it
                 against the signed index's SHA-256 and records it in %s, replacing what was cached.
                 ./lab vm run fetches a kernel that is not cached by itself; this refreshes one that is.
-                Exit status 1 when it cannot be fetched or verified.""".formatted(NamedKernel.names(),
-                KernelCache.defaultRoot());
+                Exit status 1 when it cannot be fetched or verified.""".formatted(NamedKernel.names(), KernelCache.defaultRoot());
     }
 
     @Override
     public int run(List<String> argv) {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
-        NamedKernel k = NamedKernel.parse(a.value("--kernel").orElseThrow(
-                () -> new BadInput("--kernel: missing; give one of " + NamedKernel.names())));
+        NamedKernel k = NamedKernel.parse(a.value("--kernel")
+                .orElseThrow(() -> new BadInput("--kernel: missing; give one of " + NamedKernel.names())));
         KernelCache cache = KernelCache.open(KernelCache.defaultRoot());
         try (Scratch scratch = Scratch.create("heimdall-vm-fetch-")) {
             CachedKernel c = cache.fetch(k, DebianArchive.ofMachine(), scratch.path(), err);

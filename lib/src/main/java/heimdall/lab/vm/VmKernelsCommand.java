@@ -3,7 +3,6 @@ package heimdall.lab.vm;
 import heimdall.lab.Refusal;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.CommandOptions;
-import heimdall.lab.command.Command;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
@@ -12,14 +11,18 @@ import java.util.Set;
 /** {@code ./lab vm kernels [--offline]}: what the kernel cache holds and what Debian's archive offers, per name. */
 public final class VmKernelsCommand extends VmCommand {
     private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--offline"), Set.of());
+
     public VmKernelsCommand() {
         this(System.out, System.err);
     }
 
     VmKernelsCommand(PrintStream out, PrintStream err) {
-        super("vm kernels",
+        super(
+                "vm kernels",
                 "the kernels ./lab vm run knows: cached (verified) and fetchable from Debian's archive",
-                OPTIONS, out, err);
+                OPTIONS,
+                out,
+                err);
     }
 
     @Override
@@ -30,16 +33,15 @@ public final class VmKernelsCommand extends VmCommand {
                 For each kernel name (%s): the package cached in %s (its .deb checked against
                 the SHA-256 recorded when it was fetched), and the package Debian's archive offers now (the private apt
                 lists updated first, from the archive this machine's apt configuration names; --offline: not asked).
-                Exit status 1 when a cached package fails its check or the archive cannot be read.""".formatted(
-                NamedKernel.names(), KernelCache.defaultRoot());
+                Exit status 1 when a cached package fails its check or the archive cannot be read.""".formatted(NamedKernel.names(), KernelCache.defaultRoot());
     }
 
     @Override
     public int run(List<String> argv) {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         KernelCache cache = KernelCache.open(KernelCache.defaultRoot());
-        Optional<DebianArchive> archive = a.flag("--offline") ? Optional.empty()
-                : Optional.of(DebianArchive.ofMachine());
+        Optional<DebianArchive> archive =
+                a.flag("--offline") ? Optional.empty() : Optional.of(DebianArchive.ofMachine());
         int status = 0;
         out.println("kernel cache: " + cache.root());
         for (NamedKernel k : NamedKernel.values()) {
@@ -61,16 +63,19 @@ public final class VmKernelsCommand extends VmCommand {
             }
             if (archive.isPresent()) {
                 try {
-                    PrivateApt apt = PrivateApt.in(cache.root().resolve("apt").resolve(k.folderName()), k,
-                            archive.get());
+                    PrivateApt apt =
+                            PrivateApt.in(cache.root().resolve("apt").resolve(k.folderName()), k, archive.get());
                     apt.update();
                     PrivateApt.Candidate c = apt.candidate();
                     boolean same = cached.filter(x -> x.packageName().equals(c.packageName())
-                            && x.version().equals(c.version()))
+                                    && x.version().equals(c.version()))
                             .isPresent();
-                    out.println("  fetchable: " + c.packageName() + " " + c.version() + (same ? " (the cached one)"
-                            : cached.isPresent() ? " (newer than the cached one: ./lab vm fetch --kernel " + k.label()
-                                    + ")" : ""));
+                    out.println("  fetchable: " + c.packageName() + " " + c.version()
+                            + (same
+                                    ? " (the cached one)"
+                                    : cached.isPresent()
+                                            ? " (newer than the cached one: ./lab vm fetch --kernel " + k.label() + ")"
+                                            : ""));
                 } catch (Refusal e) {
                     out.println("  fetchable: FAILED: " + e.getMessage());
                     status = 1;

@@ -5,7 +5,6 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.CommandOptions;
-import heimdall.lab.command.Command;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
@@ -23,7 +22,8 @@ import java.util.Set;
 
 /** {@code ./lab vm run --kernel K [...] -- ARGS...}: {@code ./lab ARGS...} in a guest of kernel K. */
 public final class VmRunCommand extends VmCommand {
-    static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--exec"),
+    static final CommandOptions OPTIONS = CommandOptions.of(
+            Set.of("--exec"),
             Set.of("--kernel", "--modules", "--cpus", "--memory", "--timeout", "--watchdog", "--accel"));
     static final int DEFAULT_MEMORY_MIB = 4096;
     static final int DEFAULT_TIMEOUT_S = 1200;
@@ -40,9 +40,12 @@ public final class VmRunCommand extends VmCommand {
     }
 
     VmRunCommand(PrintStream out, PrintStream err) {
-        super("vm run",
+        super(
+                "vm run",
                 "run ./lab ARGS in a QEMU guest of another kernel (debian:5.10, debian:6.1, debian:6.12, or a bzImage)",
-                OPTIONS, out, err);
+                OPTIONS,
+                out,
+                err);
     }
 
     @Override
@@ -73,24 +76,42 @@ public final class VmRunCommand extends VmCommand {
                 are passed to the guest. Ctrl-C or SIGTERM passes the signal to the guest's command and ends QEMU
                 after at most %d s.
                 Exit status: the guest command's; 1 when the kernel cannot be fetched or verified, the guest does not
-                boot or set up by its deadline, times out or stalls; 2 bad input (--kernel, --modules, ...)."""
-                .formatted(NamedKernel.names(), KernelCache.defaultRoot(), DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S,
-                        DEFAULT_WATCHDOG_S, KVM_BOOT_DEADLINE.toSeconds(), GuestRun.STOP_GRACE.toSeconds());
+                boot or set up by its deadline, times out or stalls; 2 bad input (--kernel, --modules, ...).""".formatted(
+                        NamedKernel.names(),
+                        KernelCache.defaultRoot(),
+                        DEFAULT_MEMORY_MIB,
+                        DEFAULT_TIMEOUT_S,
+                        DEFAULT_WATCHDOG_S,
+                        KVM_BOOT_DEADLINE.toSeconds(),
+                        GuestRun.STOP_GRACE.toSeconds());
     }
 
     /** What {@code --accel} asks. */
-    enum AccelChoice { AUTO, KVM, TCG }
+    enum AccelChoice {
+        AUTO,
+        KVM,
+        TCG
+    }
 
     /** The parsed command line. */
-    record Request(String kernel, Optional<Path> modules, int cpus, int memoryMib, Duration timeout, Duration watchdog,
-            AccelChoice accel, boolean exec, List<String> args) {}
+    record Request(
+            String kernel,
+            Optional<Path> modules,
+            int cpus,
+            int memoryMib,
+            Duration timeout,
+            Duration watchdog,
+            AccelChoice accel,
+            boolean exec,
+            List<String> args) {}
 
     /** Parses and checks {@code argv}; bad input names the option. */
     static Request parse(List<String> argv) {
         Args a = Args.parse("vm run", argv, OPTIONS).atMost(0);
-        String kernel = a.value("--kernel").orElseThrow(() -> new BadInput("--kernel: missing; give one of "
-                + NamedKernel.names()
-                + " or the path of a bzImage with --modules DIR (./lab vm run --help)"));
+        String kernel = a.value("--kernel")
+                .orElseThrow(() -> new BadInput("--kernel: missing; give one of "
+                        + NamedKernel.names()
+                        + " or the path of a bzImage with --modules DIR (./lab vm run --help)"));
         Optional<Path> modules = a.value("--modules").map(Path::of);
         if (NamedKernel.looksLikeName(kernel)) {
             NamedKernel.parse(kernel);
@@ -98,8 +119,8 @@ public final class VmRunCommand extends VmCommand {
                 throw new BadInput("--modules: only with a bzImage path; " + kernel + " brings its own modules");
             }
         } else if (modules.isEmpty()) {
-            throw new BadInput("--modules: missing; a bzImage (--kernel " + kernel
-                    + ") needs its lib/modules/RELEASE folder");
+            throw new BadInput(
+                    "--modules: missing; a bzImage (--kernel " + kernel + ") needs its lib/modules/RELEASE folder");
         }
         int allowed = Cpus.allowed().size();
         int cpus = a.intValue("--cpus", Math.min(2, allowed), 1, Math.max(1, allowed));
@@ -139,15 +160,20 @@ public final class VmRunCommand extends VmCommand {
                 Interruption interruption = Interruption.catchSignals()) {
             StaleScratch.mark(scratch.path());
             GuestKernel kernel = kernel(r, scratch.path());
-            List<KernelModules.Module> modules = KernelModules.load(kernel.modules(), kernel.release(),
+            List<KernelModules.Module> modules = KernelModules.load(
+                    kernel.modules(),
+                    kernel.release(),
                     r.modules().isPresent() ? "--modules" : "the package's modules");
             Path share = scratch.newDirectory("share");
             String hostname = ("vm-" + (NamedKernel.looksLikeName(r.kernel()) ? r.kernel() : kernel.release()))
                     .replaceAll("[^A-Za-z0-9.-]", "-");
-            List<String> command = r.exec() ? r.args() : prepend(checkout.resolve("lab").toString(), r.args());
-            Path initrd = Initramfs.build(scratch.path(), InitScript.text(KernelModules.names(modules), checkout, cwd,
-                    command,
-                    GuestEnvironment.passed(), hostname), modules);
+            List<String> command =
+                    r.exec() ? r.args() : prepend(checkout.resolve("lab").toString(), r.args());
+            Path initrd = Initramfs.build(
+                    scratch.path(),
+                    InitScript.text(
+                            KernelModules.names(modules), checkout, cwd, command, GuestEnvironment.passed(), hostname),
+                    modules);
             for (String f : List.of("stdout", "stderr")) {
                 SafeFiles.writeNew(share.resolve(f), new byte[0]);
             }
@@ -166,19 +192,34 @@ public final class VmRunCommand extends VmCommand {
         for (int i = 0; i < tries.size(); i++) {
             Accelerator accel = tries.get(i);
             boolean last = i == tries.size() - 1;
-            VmFacts facts = new VmFacts(kernel.kernel(), kernel.packageName().orElse(null),
-                    kernel.version().orElse(null), kernel.sha256(), kernel.release(), accel.label(), r.cpus(),
-                    r.memoryMib(), accel.emulated());
+            VmFacts facts = new VmFacts(
+                    kernel.kernel(),
+                    kernel.packageName().orElse(null),
+                    kernel.version().orElse(null),
+                    kernel.sha256(),
+                    kernel.release(),
+                    accel.label(),
+                    r.cpus(),
+                    r.memoryMib(),
+                    accel.emulated());
             Files.deleteIfExists(share.resolve(VmFacts.FILE));
             SafeFiles.writeNew(share.resolve(VmFacts.FILE), facts.json());
-            err.printf("lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n", kernel.kernel(),
-                    kernel.packageName().map(p -> p + " " + kernel.version().orElse("")).orElse("release "
-                            + kernel.release()),
-                    r.cpus(), r.cpus() == 1 ? "" : "s", Cpus.allowed().size(), r.memoryMib(),
+            err.printf(
+                    "lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n",
+                    kernel.kernel(),
+                    kernel.packageName()
+                            .map(p -> p + " " + kernel.version().orElse(""))
+                            .orElse("release " + kernel.release()),
+                    r.cpus(),
+                    r.cpus() == 1 ? "" : "s",
+                    Cpus.allowed().size(),
+                    r.memoryMib(),
                     accel == Accelerator.KVM ? "trying KVM" : "TCG (emulated)");
-            GuestRun guest = new GuestRun(QemuCommand.argv(accel, kernel.vmlinuz(), initrd, r.cpus(), r.memoryMib(),
-                    checkout, share),
-                    share, out, err);
+            GuestRun guest = new GuestRun(
+                    QemuCommand.argv(accel, kernel.vmlinuz(), initrd, r.cpus(), r.memoryMib(), checkout, share),
+                    share,
+                    out,
+                    err);
             Thread reaper = new Thread(guest::kill, "vm-qemu-reaper");
             Runtime.getRuntime().addShutdownHook(reaper);
             long t0 = System.nanoTime();
@@ -196,12 +237,17 @@ public final class VmRunCommand extends VmCommand {
                             + e.getMessage()
                             + "; QEMU killed");
                 }
-                err.printf(Locale.ROOT, "lab vm: booted under %s in %.1f s; running %s%n", accel.label(),
-                        (System.nanoTime() - t0) / 1e9, r.exec() ? String.join(" ", r.args()) : "./lab "
-                                + String.join(" ", r.args()));
+                err.printf(
+                        Locale.ROOT,
+                        "lab vm: booted under %s in %.1f s; running %s%n",
+                        accel.label(),
+                        (System.nanoTime() - t0) / 1e9,
+                        r.exec() ? String.join(" ", r.args()) : "./lab " + String.join(" ", r.args()));
                 int status = guest.finish(SETUP_DEADLINE, r.timeout(), r.watchdog(), interruption);
-                err.printf(Locale.ROOT,
-                        "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n", status,
+                err.printf(
+                        Locale.ROOT,
+                        "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n",
+                        status,
                         (System.nanoTime() - t0) / 1e9);
                 return status;
             } catch (GuestRun.StoppedEarly e) {
@@ -219,8 +265,9 @@ public final class VmRunCommand extends VmCommand {
     }
 
     private int stoppedEarly(Interruption interruption) {
-        err.println("lab vm: " + interruption.cause().map(Interruption.Cause::said).orElse("stopped")
-                + " before the guest's command started; nothing ran, QEMU (if started) killed");
+        err.println(
+                "lab vm: " + interruption.cause().map(Interruption.Cause::said).orElse("stopped")
+                        + " before the guest's command started; nothing ran, QEMU (if started) killed");
         return interruption.exitStatus();
     }
 
@@ -257,7 +304,12 @@ public final class VmRunCommand extends VmCommand {
         Path copy = scratch.resolve("bzImage");
         Files.copy(given, copy);
         BzImage header = BzImage.read(copy, "--kernel");
-        return new GuestKernel(given.toString(), Optional.empty(), Optional.empty(), Sha256.of(copy), copy,
+        return new GuestKernel(
+                given.toString(),
+                Optional.empty(),
+                Optional.empty(),
+                Sha256.of(copy),
+                copy,
                 r.modules().get(),
                 header.release());
     }

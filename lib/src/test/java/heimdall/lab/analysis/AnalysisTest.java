@@ -28,6 +28,7 @@ class AnalysisTest {
 
     @TempDir
     static Path tmp;
+
     static Results floor;
     static Results graph;
     static Results load;
@@ -43,9 +44,25 @@ class AnalysisTest {
     void summaryTableHasOneRowPerObjectAndTypedColumns() {
         Table s = floor.summary();
         assertEquals(4, s.rowCount());
-        assertTrue(s.columnNames().containsAll(List.of("row", "what", "call", "insns", "cache", "median_ns",
-                "added_ns", "p99_ns", "spread", "noisy", "status", "supervisor", "answer",
-                "published_median_ns", "published_added_ns")), s.columnNames().toString());
+        assertTrue(
+                s.columnNames()
+                        .containsAll(List.of(
+                                "row",
+                                "what",
+                                "call",
+                                "insns",
+                                "cache",
+                                "median_ns",
+                                "added_ns",
+                                "p99_ns",
+                                "spread",
+                                "noisy",
+                                "status",
+                                "supervisor",
+                                "answer",
+                                "published_median_ns",
+                                "published_added_ns")),
+                s.columnNames().toString());
         assertFalse(s.columnNames().contains("run_medians_ns"), "lists stay out of the table");
         assertEquals(101.0, s.numberColumn("published_median_ns").getDouble(0));
         assertTrue(s.numberColumn("published_median_ns").isMissing(1), "published null -> missing");
@@ -59,19 +76,50 @@ class AnalysisTest {
     void tablesFromSummaryAndFromSamplesAgree() {
         Table sum = Tables.summary(floor);
         Table rec = Tables.fromSamples(floor);
-        assertEquals(List.of("row", "label", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns",
-                "spread", "samples", "noisy", "status", "published_median_ns", "published_added_ns"), sum.columnNames());
+        assertEquals(
+                List.of(
+                        "row",
+                        "label",
+                        "insns",
+                        "cache",
+                        "median_none_ns",
+                        "median_ns",
+                        "added_ns",
+                        "p99_ns",
+                        "spread",
+                        "samples",
+                        "noisy",
+                        "status",
+                        "published_median_ns",
+                        "published_added_ns"),
+                sum.columnNames());
         assertEquals(4, rec.rowCount());
         for (int i = 0; i < 4; i++) {
-            assertEquals(sum.numberColumn("median_ns").getDouble(i), rec.numberColumn("median_ns").getDouble(i), 1e-9);
-            assertEquals(sum.numberColumn("p99_ns").getDouble(i), rec.numberColumn("p99_ns").getDouble(i), 1e-9);
-            assertEquals(sum.numberColumn("added_ns").getDouble(i), rec.numberColumn("added_ns").getDouble(i), 1e-9);
-            assertEquals(sum.numberColumn("spread").getDouble(i), rec.numberColumn("spread").getDouble(i), 1e-9);
-            assertEquals(SyntheticResults.RUNS * SyntheticResults.PER_RUN, rec.intColumn("samples").getInt(i));
+            assertEquals(
+                    sum.numberColumn("median_ns").getDouble(i),
+                    rec.numberColumn("median_ns").getDouble(i),
+                    1e-9);
+            assertEquals(
+                    sum.numberColumn("p99_ns").getDouble(i),
+                    rec.numberColumn("p99_ns").getDouble(i),
+                    1e-9);
+            assertEquals(
+                    sum.numberColumn("added_ns").getDouble(i),
+                    rec.numberColumn("added_ns").getDouble(i),
+                    1e-9);
+            assertEquals(
+                    sum.numberColumn("spread").getDouble(i),
+                    rec.numberColumn("spread").getDouble(i),
+                    1e-9);
+            assertEquals(
+                    SyntheticResults.RUNS * SyntheticResults.PER_RUN,
+                    rec.intColumn("samples").getInt(i));
         }
-        assertEquals("broker · openat · java · broker", sum.stringColumn("label").get(3));
+        assertEquals(
+                "broker · openat · java · broker", sum.stringColumn("label").get(3));
         // The broker answer costs far more than the bare floor: the figures are not all alike.
-        assertTrue(rec.numberColumn("added_ns").getDouble(3) > 100 * rec.numberColumn("added_ns").getDouble(0));
+        assertTrue(rec.numberColumn("added_ns").getDouble(3)
+                > 100 * rec.numberColumn("added_ns").getDouble(0));
     }
 
     @Test
@@ -79,8 +127,11 @@ class AnalysisTest {
         Table t = Tables.runMedians(floor);
         assertEquals(4 * 2 * SyntheticResults.RUNS, t.rowCount());
         assertEquals(List.of("row", "label", "variant", "run", "median_ns"), t.columnNames());
-        List<Double> expected = floor.floorCost().get(1).runMediansNs().stream().map(Long::doubleValue).toList();
-        Table row1 = t.where(t.intColumn("row").isEqualTo(1).and(t.stringColumn("variant").isEqualTo("filtered")));
+        List<Double> expected = floor.floorCost().get(1).runMediansNs().stream()
+                .map(Long::doubleValue)
+                .toList();
+        Table row1 = t.where(
+                t.intColumn("row").isEqualTo(1).and(t.stringColumn("variant").isEqualTo("filtered")));
         assertEquals(expected, row1.doubleColumn("median_ns").asList());
     }
 
@@ -90,13 +141,17 @@ class AnalysisTest {
         assertEquals(List.of("graph", "trace", "hash", "dfa-words", "dfa-compact"), t.columnNames());
         assertEquals(2, t.rowCount());
         assertEquals("redis", t.stringColumn("graph").get(1));
-        assertEquals(graph.summary().numberColumn("ns_per_event_median").getDouble(4),
-                t.doubleColumn("dfa-words").getDouble(1), 1e-12);
+        assertEquals(
+                graph.summary().numberColumn("ns_per_event_median").getDouble(4),
+                t.doubleColumn("dfa-words").getDouble(1),
+                1e-12);
         Table rec = Tables.fromSamples(graph);
         assertEquals(10, rec.intColumn("samples").getInt(0), "warm-up sample 0 excluded");
         for (int i = 0; i < 6; i++) {
-            assertEquals(graph.summary().numberColumn("ns_per_event_median").getDouble(i),
-                    rec.doubleColumn("ns_per_event_median").getDouble(i), 1e-9);
+            assertEquals(
+                    graph.summary().numberColumn("ns_per_event_median").getDouble(i),
+                    rec.doubleColumn("ns_per_event_median").getDouble(i),
+                    1e-9);
         }
         assertTrue(Tables.summary(graph).columnNames().contains("speedup_vs_hash"));
     }
@@ -131,30 +186,42 @@ class AnalysisTest {
             assertEquals(e.getValue().getWidth(), img.getWidth(), e.getKey());
             assertEquals(e.getValue().getHeight(), img.getHeight(), e.getKey());
             assertEquals(Plots.WIDTH, img.getWidth(), e.getKey());
-            assertTrue(e.getValue().getTitle() != null && !e.getValue().getTitle().isBlank());
+            assertTrue(
+                    e.getValue().getTitle() != null && !e.getValue().getTitle().isBlank());
         }
         assertEquals(2, Plots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
         assertEquals(1, Plots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
         assertEquals(1, Plots.p99VsLoad(load).getSeriesMap().size(), "one row, measured idle and loaded");
-        assertEquals(2 * SyntheticResults.RUNS, Plots.p99VsLoad(load).getSeriesMap().values().iterator().next()
-                .getXData().length, "one point per run, idle and loaded");
+        assertEquals(
+                2 * SyntheticResults.RUNS,
+                Plots.p99VsLoad(load).getSeriesMap().values().iterator().next().getXData().length,
+                "one point per run, idle and loaded");
     }
 
     @Test
     void saveAllWritesThePlotsThatApplyAndNeverOverwrites() throws Exception {
         Path dir = tmp.resolve("saveall/plots");
         List<Path> files = Plots.saveAll(floor, dir);
-        assertEquals(List.of("distribution-floor-one-program-floor-two-programs.png",
-                "run-medians-floors.png", "run-medians-broker.png", "broker-cdf-continue.png", "broker-cdf-broker.png"), files.stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(
+                List.of(
+                        "distribution-floor-one-program-floor-two-programs.png",
+                        "run-medians-floors.png",
+                        "run-medians-broker.png",
+                        "broker-cdf-continue.png",
+                        "broker-cdf-broker.png"),
+                files.stream().map(p -> p.getFileName().toString()).toList());
         for (Path f : files) {
             assertEquals(Plots.WIDTH, ImageIO.read(f.toFile()).getWidth());
         }
         assertThrows(java.nio.file.FileAlreadyExistsException.class, () -> Plots.saveAll(floor, dir));
-        assertEquals(List.of(tmp.resolve("saveall/graph/graph-by-layout.png")),
+        assertEquals(
+                List.of(tmp.resolve("saveall/graph/graph-by-layout.png")),
                 Plots.saveAll(graph, tmp.resolve("saveall/graph")));
     }
 
-    /** kernel-bitmap's figures by code placement: a circle (per call) and a diamond (batch) per placement, gaps kept. */
+    /**
+     * kernel-bitmap's figures by code placement: a circle (per call) and a diamond (batch) per placement, gaps kept.
+     */
     @Test
     void byPlacementHasASeriesPerMethodAndPlacement() throws Exception {
         Path dir = tmp.resolve("placement");
@@ -163,23 +230,51 @@ class AnalysisTest {
         pc1.add(null); // no per-call run at placement 2 for this row
         pc1.add(190);
         List<Map<String, Object>> rows = List.of(
-                Map.of("section", "configuration", "what", "getpid native", "run_medians_ns", List.of(151, 160),
-                        "per_call_ns_by_placement", List.of(150, 151, 162, 152), "batch_ns_per_call_by_placement", List.of(127, 127, 126, 127)),
-                Map.of("section", "configuration", "what", "getpid 1 filter", "run_medians_ns", List.of(190, 220),
-                        "per_call_ns_by_placement", pc1, "batch_ns_per_call_by_placement", List.of(175, 166, 166, 165)));
+                Map.of(
+                        "section",
+                        "configuration",
+                        "what",
+                        "getpid native",
+                        "run_medians_ns",
+                        List.of(151, 160),
+                        "per_call_ns_by_placement",
+                        List.of(150, 151, 162, 152),
+                        "batch_ns_per_call_by_placement",
+                        List.of(127, 127, 126, 127)),
+                Map.of(
+                        "section",
+                        "configuration",
+                        "what",
+                        "getpid 1 filter",
+                        "run_medians_ns",
+                        List.of(190, 220),
+                        "per_call_ns_by_placement",
+                        pc1,
+                        "batch_ns_per_call_by_placement",
+                        List.of(175, 166, 166, 165)));
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
         json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
         var chart = Plots.byPlacement(r);
-        assertEquals(List.of("per call, placement 0", "per call, placement 1", "per call, placement 2", "per call, placement 3",
-                "batch, placement 0", "batch, placement 1", "batch, placement 2", "batch, placement 3"),
+        assertEquals(
+                List.of(
+                        "per call, placement 0",
+                        "per call, placement 1",
+                        "per call, placement 2",
+                        "per call, placement 3",
+                        "batch, placement 0",
+                        "batch, placement 1",
+                        "batch, placement 2",
+                        "batch, placement 3"),
                 List.copyOf(chart.getSeriesMap().keySet()));
         var p2 = chart.getSeriesMap().get("per call, placement 2");
         assertEquals(162.0, p2.getYData().toArray()[0]);
         assertEquals(null, p2.getYData().toArray()[1], "a placement without runs is a gap, not a zero");
         assertTrue(Plots.all(r).containsKey("by-placement.png"));
-        assertTrue(Plots.all(r).containsKey("run-medians-configurations.png"), "kernel-bitmap's rows are configurations, not floors");
+        assertTrue(
+                Plots.all(r).containsKey("run-medians-configurations.png"),
+                "kernel-bitmap's rows are configurations, not floors");
         assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor));
         Plots.save(chart, PREVIEW.resolve("by-placement.png"));
     }
@@ -193,7 +288,9 @@ class AnalysisTest {
         Path dir = tmp.resolve("hostload");
         Files.createDirectories(dir);
         List<Map<String, Object>> rows = new java.util.ArrayList<>();
-        String[][] calls = {{"static floor, abcdf", "getppid"}, {"static floor, abcdf", "mprotect"}, {"stacked, wasm host", "prctl"}};
+        String[][] calls = {
+            {"static floor, abcdf", "getppid"}, {"static floor, abcdf", "mprotect"}, {"stacked, wasm host", "prctl"}
+        };
         long[] idleP99 = {120, 300, 400};
         for (String load : List.of("idle", "loaded")) {
             for (int i = 0; i < calls.length; i++) {
@@ -211,38 +308,67 @@ class AnalysisTest {
                 rows.add(row);
             }
         }
-        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("summary.json").toFile(),
-                Map.of("reproduction", "host-load", "schema_version", 2, "interrupted", false, "rows", rows));
+        new com.fasterxml.jackson.databind.ObjectMapper()
+                .writeValue(
+                        dir.resolve("summary.json").toFile(),
+                        Map.of("reproduction", "host-load", "schema_version", 2, "interrupted", false, "rows", rows));
         var chart = Plots.p99VsLoad(Results.load(dir));
-        assertEquals(List.of("static floor, abcdf · getppid: p99 loaded/idle 2.00×", "static floor, abcdf · mprotect: p99 loaded/idle 3.00×",
-                "stacked, wasm host · prctl: p99 loaded/idle 4.00×"), List.copyOf(chart.getSeriesMap().keySet()));
+        assertEquals(
+                List.of(
+                        "static floor, abcdf · getppid: p99 loaded/idle 2.00×",
+                        "static floor, abcdf · mprotect: p99 loaded/idle 3.00×",
+                        "stacked, wasm host · prctl: p99 loaded/idle 4.00×"),
+                List.copyOf(chart.getSeriesMap().keySet()));
         for (var series : chart.getSeriesMap().values()) {
             assertEquals(4, series.getXData().length, "two idle runs and two loaded runs of the same row");
         }
         var getppid = chart.getSeriesMap().values().iterator().next();
-        assertEquals(List.of(0.1, 0.2, 2.5, 2.9), java.util.Arrays.stream(getppid.getXData()).boxed().toList());
-        assertEquals(List.of(120.0, 130.0, 240.0, 250.0), java.util.Arrays.stream(getppid.getYData()).boxed().toList());
+        assertEquals(
+                List.of(0.1, 0.2, 2.5, 2.9),
+                java.util.Arrays.stream(getppid.getXData()).boxed().toList());
+        assertEquals(
+                List.of(120.0, 130.0, 240.0, 250.0),
+                java.util.Arrays.stream(getppid.getYData()).boxed().toList());
         Plots.save(chart, PREVIEW.resolve("p99-vs-load-rows.png"));
     }
 
-    /** The selftest loop's fields get a chart of their own, with the monotonic batch as squares; a folder without them gets none. */
+    /**
+     * The selftest loop's fields get a chart of their own, with the monotonic batch as squares; a folder without them
+     * gets none.
+     */
     @Test
     void theSelftestLoopHasItsOwnByPlacementChart() throws Exception {
         Path dir = tmp.resolve("placement-selftest");
         Files.createDirectories(dir);
-        List<Map<String, Object>> rows = List.of(
-                Map.of("section", "configuration", "what", "getpid native", "per_call_ns_by_placement", List.of(118, 119, 118, 118),
-                        "selftest_per_call_ns_by_placement", List.of(126, 127, 127, 127),
-                        "selftest_batch_ns_per_call_by_placement", List.of(107, 108, 109, 111),
-                        "selftest_batch_monotonic_ns_per_call_by_placement", List.of(133, 110, 364, 111)));
+        List<Map<String, Object>> rows = List.of(Map.of(
+                "section",
+                "configuration",
+                "what",
+                "getpid native",
+                "per_call_ns_by_placement",
+                List.of(118, 119, 118, 118),
+                "selftest_per_call_ns_by_placement",
+                List.of(126, 127, 127, 127),
+                "selftest_batch_ns_per_call_by_placement",
+                List.of(107, 108, 109, 111),
+                "selftest_batch_monotonic_ns_per_call_by_placement",
+                List.of(133, 110, 364, 111)));
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
         json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
         var chart = Plots.byPlacement(r, Plots.SELFTEST_LOOP);
-        assertEquals(12, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
-        assertEquals(364.0, chart.getSeriesMap().get("batch (monotonic), placement 2").getYData().toArray()[0]);
-        assertEquals(127.0, chart.getSeriesMap().get("per call, placement 1").getYData().toArray()[0]);
+        assertEquals(
+                12, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
+        assertEquals(
+                364.0,
+                chart.getSeriesMap()
+                        .get("batch (monotonic), placement 2")
+                        .getYData()
+                        .toArray()[0]);
+        assertEquals(
+                127.0,
+                chart.getSeriesMap().get("per call, placement 1").getYData().toArray()[0]);
         assertEquals(4, Plots.byPlacement(r).getSeriesMap().size(), "the bare loop's chart: its per-call figures only");
         assertTrue(Plots.all(r).containsKey("by-placement-selftest-loop.png"));
         assertFalse(Plots.all(floor).containsKey("by-placement-selftest-loop.png"));

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * without samples.arrow (a clone has none) and its charts are drawn from the copy.
  */
 class CommittedResultsRedrawTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /**
      * Folders that cannot redraw: made before distributions.json existed, and their samples.arrow is
@@ -35,16 +36,27 @@ class CommittedResultsRedrawTest {
      * folder that has one.
      */
     private static final Set<String> WITHOUT_DISTRIBUTIONS = Set.of(
-            "2026-11-30-vm", "2026-11-30-vm-2", "2026-11-30-vm-3", "2026-11-30-vm-4", "2026-11-30-vm-5",
-            "2026-11-30-vm-6", "2026-11-30-vm-7", "2026-11-30-vm-8", "2026-11-30-vm-9", "2026-11-30-vm-10",
-            "2026-11-30-vm-11", "2026-11-30-vm-15");
+            "2026-11-30-vm",
+            "2026-11-30-vm-2",
+            "2026-11-30-vm-3",
+            "2026-11-30-vm-4",
+            "2026-11-30-vm-5",
+            "2026-11-30-vm-6",
+            "2026-11-30-vm-7",
+            "2026-11-30-vm-8",
+            "2026-11-30-vm-9",
+            "2026-11-30-vm-10",
+            "2026-11-30-vm-11",
+            "2026-11-30-vm-15");
 
     @Test
     void everyCommittedFolderRedrawsItsEcdfWithoutSamplesArrow() throws Exception {
         List<Path> folders = new ArrayList<>();
         try (var list = Files.list(Fixtures.resultsRoot())) {
-            list.filter(d -> Files.isRegularFile(d.resolve("summary.json")) && !d.getFileName().toString().contains("bpf-stats"))
-                    .sorted().forEach(folders::add);
+            list.filter(d -> Files.isRegularFile(d.resolve("summary.json"))
+                            && !d.getFileName().toString().contains("bpf-stats"))
+                    .sorted()
+                    .forEach(folders::add);
         }
         assertTrue(folders.size() >= 16, "the committed folders: " + folders);
         Set<String> without = new TreeSet<>();
@@ -54,11 +66,15 @@ class CommittedResultsRedrawTest {
             Results loaded = Results.load(dir);
             if (loaded.kind().rowType() == KernelMatrixRow.class) {
                 // medians from each kernel's part, no samples: its chart redraws from summary.json alone
-                assertFalse(Files.exists(dir.resolve(Distributions.FILE)), name + ": kernel-matrix keeps no distributions");
+                assertFalse(
+                        Files.exists(dir.resolve(Distributions.FILE)), name + ": kernel-matrix keeps no distributions");
                 Map<String, ?> charts = Plots.all(loaded);
-                assertEquals(Set.of("added-ratio-by-kernel.png", "added-ratio-broker-by-kernel.png"), charts.keySet(), name);
+                assertEquals(
+                        Set.of("added-ratio-by-kernel.png", "added-ratio-broker-by-kernel.png"), charts.keySet(), name);
                 for (String c : charts.keySet()) {
-                    assertTrue(Files.isRegularFile(dir.resolve("plots").resolve(c)), name + ": the run drew " + c + " too");
+                    assertTrue(
+                            Files.isRegularFile(dir.resolve("plots").resolve(c)),
+                            name + ": the run drew " + c + " too");
                 }
                 redrawn.add(name + " (ratios from summary.json)");
                 continue;
@@ -67,7 +83,9 @@ class CommittedResultsRedrawTest {
                 without.add(name);
                 continue;
             }
-            assertTrue(Files.size(dir.resolve(Distributions.FILE)) < 300_000, name + ": distributions.json is small enough for git");
+            assertTrue(
+                    Files.size(dir.resolve(Distributions.FILE)) < 300_000,
+                    name + ": distributions.json is small enough for git");
             Results r = Results.load(DistributionsTest.withoutSamples(dir, tmp.resolve(name)));
             assertTrue(r.distilledOnly(), name);
             if (r.hasGraphRows() || !r.hasCallSamples()) {
@@ -79,30 +97,39 @@ class CommittedResultsRedrawTest {
             }
             Map<String, ?> charts = Plots.all(r);
             List<String> ecdfs = charts.keySet().stream()
-                    .filter(c -> c.startsWith("distribution-") || c.startsWith("broker-") || c.startsWith("ecdf-")).toList();
+                    .filter(c -> c.startsWith("distribution-") || c.startsWith("broker-") || c.startsWith("ecdf-"))
+                    .toList();
             assertFalse(ecdfs.isEmpty(), name + ": no ECDF chart among " + charts.keySet());
             Path plots = tmp.resolve(name + "-plots");
             assertEquals(charts.size(), Plots.saveAll(r, plots).size(), name);
             for (String c : ecdfs) {
                 assertTrue(Files.size(plots.resolve(c)) > 10_000, name + "/" + c + " drawn");
                 // the same charts the run drew from samples.arrow
-                assertTrue(!Files.isDirectory(dir.resolve("plots")) || Files.isRegularFile(dir.resolve("plots").resolve(c)),
+                assertTrue(
+                        !Files.isDirectory(dir.resolve("plots"))
+                                || Files.isRegularFile(dir.resolve("plots").resolve(c)),
                         name + ": redrew " + c + ", which the run did not draw");
             }
             // the medians and p99s the curves show are the summary's, where the summary keeps them per row
             for (int i : r.rowsWithSamples()) {
                 Figures row = i < r.resultRows().size() ? Figures.of(r.row(i)) : Figures.NONE;
                 if (r.hasSamples(i, "filtered") && row.median() != null && row.runsCompleted() == null) {
-                    assertEquals(row.median().doubleValue(), r.ecdfOf(i, "filtered").median(), name + " row " + i + " median");
+                    assertEquals(
+                            row.median().doubleValue(),
+                            r.ecdfOf(i, "filtered").median(),
+                            name + " row " + i + " median");
                     if (row.p99() != null) {
-                        assertEquals(row.p99().doubleValue(), r.ecdfOf(i, "filtered").p99(), name + " row " + i + " p99");
+                        assertEquals(
+                                row.p99().doubleValue(), r.ecdfOf(i, "filtered").p99(), name + " row " + i + " p99");
                     }
                 }
             }
             redrawn.add(name + " " + ecdfs);
         }
         System.out.println("redrawn without samples.arrow: " + redrawn);
-        assertEquals(new TreeSet<>(WITHOUT_DISTRIBUTIONS), without,
+        assertEquals(
+                new TreeSet<>(WITHOUT_DISTRIBUTIONS),
+                without,
                 "folders without distributions.json (new folders must have one; results/README.md lists the old ones)");
     }
 

@@ -38,26 +38,31 @@ class CompareChangesTest {
     /** A full run: 7 runs a row, 57 rows. */
     private static final Path FULL = Fixtures.resultsRoot().resolve("2026-12-01-vm-floor-cost");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A copy of {@link #FULL} (summary and environment) with some rows' filtered figures multiplied by a factor. */
     private Path shifted(String name, Map<Integer, Double> factors, Consumer<ObjectNode> env) throws Exception {
         Path dir = Files.createDirectory(tmp.resolve(name));
-        ObjectNode summary = (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
+        ObjectNode summary =
+                (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
         ArrayNode rows = (ArrayNode) summary.get("rows");
         for (Map.Entry<Integer, Double> e : factors.entrySet()) {
             ObjectNode row = (ObjectNode) rows.get(e.getKey());
             double k = e.getValue();
             ArrayNode runs = (ArrayNode) row.get("run_medians_ns");
             for (int j = 0; j < runs.size(); j++) {
-                runs.set(j, JSON.getNodeFactory().numberNode(Math.round(runs.get(j).asDouble() * k)));
+                runs.set(
+                        j,
+                        JSON.getNodeFactory().numberNode(Math.round(runs.get(j).asDouble() * k)));
             }
             long median = Math.round(row.get("median_ns").asDouble() * k);
             row.put("median_ns", median);
             row.put("added_ns", median - row.get("median_none_ns").asLong());
         }
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(summary));
-        ObjectNode e = (ObjectNode) JSON.readTree(FULL.resolve("environment.json").toFile());
+        ObjectNode e =
+                (ObjectNode) JSON.readTree(FULL.resolve("environment.json").toFile());
         env.accept(e);
         Files.writeString(dir.resolve("environment.json"), JSON.writeValueAsString(e));
         return dir;
@@ -89,8 +94,8 @@ class CompareChangesTest {
             }
         }
         String text = c.text();
-        assertTrue(text.contains("2026-12-01-vm-floor-cost (2): 0 slower, 0 faster, 57 no difference beyond noise"),
-                text);
+        assertTrue(
+                text.contains("2026-12-01-vm-floor-cost (2): 0 slower, 0 faster, 57 no difference beyond noise"), text);
         assertTrue(text.contains("Mann-Whitney U over run medians"), text);
         assertTrue(text.contains("threshold of 5%"), text);
     }
@@ -103,8 +108,10 @@ class CompareChangesTest {
         assertEquals(Set.of(30), rowsWith(t, "faster"), t.print());
         assertEquals(53, rowsWith(t, "no difference beyond noise").size());
         for (int i : new int[] {0, 9, 21}) {
-            assertTrue(t.doubleColumn("ratio_low").getDouble(i) > 1.1 && t.doubleColumn("ratio_low").getDouble(i) < 1.3
-                    && t.doubleColumn("ratio_high").getDouble(i) > 1.3,
+            assertTrue(
+                    t.doubleColumn("ratio_low").getDouble(i) > 1.1
+                            && t.doubleColumn("ratio_low").getDouble(i) < 1.3
+                            && t.doubleColumn("ratio_high").getDouble(i) > 1.3,
                     "the interval holds the injected 1.3: " + t.row(i));
             assertTrue(t.doubleColumn("p_value").getDouble(i) < 0.01);
         }
@@ -125,7 +132,8 @@ class CompareChangesTest {
         };
         // the emulator makes every call 3x slower, filtered and unfiltered alike: no change in the ratios
         Path slowGuest = Files.createDirectory(tmp.resolve("slow-guest"));
-        ObjectNode summary = (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
+        ObjectNode summary =
+                (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
         for (JsonNode row : summary.get("rows")) {
             for (String f : List.of("run_medians_ns", "run_medians_none_ns")) {
                 ArrayNode a = (ArrayNode) row.get(f);
@@ -140,7 +148,8 @@ class CompareChangesTest {
             }
         }
         Files.writeString(slowGuest.resolve("summary.json"), JSON.writeValueAsString(summary));
-        ObjectNode env = (ObjectNode) JSON.readTree(FULL.resolve("environment.json").toFile());
+        ObjectNode env =
+                (ObjectNode) JSON.readTree(FULL.resolve("environment.json").toFile());
         guest.accept(env);
         Files.writeString(slowGuest.resolve("environment.json"), JSON.writeValueAsString(env));
         Compare c = Results.compare(FULL, slowGuest);
@@ -149,8 +158,8 @@ class CompareChangesTest {
         for (int i = 0; i < t.rowCount(); i++) {
             if (!t.doubleColumn("ratio").isMissing(i)) {
                 compared.add(i);
-                assertEquals(1.0, t.doubleColumn("ratio").getDouble(i), 0.02,
-                        "a 3x emulator is no change: " + t.row(i));
+                assertEquals(
+                        1.0, t.doubleColumn("ratio").getDouble(i), 0.02, "a 3x emulator is no change: " + t.row(i));
             }
         }
         assertTrue(compared.size() >= 50, "rows with an unfiltered run to divide by: " + compared.size());
@@ -169,12 +178,15 @@ class CompareChangesTest {
         Path b = SyntheticResults.floorFolder(Files.createDirectory(tmp.resolve("b")));
         Compare c = Results.compare(a, b);
         String text = c.text();
-        assertTrue(text.contains("warning: b against a: too few runs (3 against 3): the U test cannot reach p < 0.05 "
-                + "(its smallest p here is 0.100); it needs at least 4 runs a side"), text);
+        assertTrue(
+                text.contains("warning: b against a: too few runs (3 against 3): the U test cannot reach p < 0.05 "
+                        + "(its smallest p here is 0.100); it needs at least 4 runs a side"),
+                text);
         Table t = c.changes();
         for (int i = 0; i < t.rowCount(); i++) {
             if (!t.stringColumn("verdict").isMissing(i)) {
-                assertEquals("no difference beyond noise", t.stringColumn("verdict").get(i));
+                assertEquals(
+                        "no difference beyond noise", t.stringColumn("verdict").get(i));
                 assertTrue(t.stringColumn("note").get(i).contains("at least 4 runs a side"));
             }
         }
@@ -183,19 +195,26 @@ class CompareChangesTest {
     @Test
     void malformedRunMediansAreBadInputNamingTheField() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("bad"));
-        ObjectNode summary = (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
-        ((ObjectNode) summary.get("rows").get(2)).putArray("run_medians_ns").add(1).add("lots");
+        ObjectNode summary =
+                (ObjectNode) JSON.readTree(FULL.resolve("summary.json").toFile());
+        ((ObjectNode) summary.get("rows").get(2))
+                .putArray("run_medians_ns")
+                .add(1)
+                .add("lots");
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(summary));
         Files.copy(FULL.resolve("environment.json"), dir.resolve("environment.json"));
-        BadInput e = assertThrows(BadInput.class, () -> Results.compare(FULL, dir).changes());
-        assertTrue(e.getMessage().contains("summary.json") && e.getMessage().contains("[2].run_medians_ns"),
+        BadInput e =
+                assertThrows(BadInput.class, () -> Results.compare(FULL, dir).changes());
+        assertTrue(
+                e.getMessage().contains("summary.json") && e.getMessage().contains("[2].run_medians_ns"),
                 e.getMessage());
     }
 
     @Test
     void badThresholdsAreRefusedWithExitTwo() {
         for (String bad : List.of("abc", "-5%", "150%", "100", "5%%", "1e2", "")) {
-            LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", bad).assertRefused(2, "--threshold");
+            LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", bad)
+                    .assertRefused(2, "--threshold");
         }
         LabRun r = LabRun.of("compare", FULL.toString(), FULL.toString(), "--threshold", "abc");
         assertTrue(r.err().contains("'abc' is not a percentage"), r.err());
@@ -220,17 +239,22 @@ class CompareChangesTest {
         assertTrue(text.contains("shifted: 1 slower, 0 faster, 56 no difference beyond noise"), text);
         assertTrue(text.contains("threshold of 10%"), text);
         assertTrue(text.contains("| 1 | static floor, abcdf · getppid | shifted | 7/7 | 1.299 |"), text);
-        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(out.resolve("change-by-row.png").toFile());
+        java.awt.image.BufferedImage img =
+                javax.imageio.ImageIO.read(out.resolve("change-by-row.png").toFile());
         assertTrue(img.getWidth() >= 1000 && img.getHeight() >= 600);
         List<String> csv = Files.readAllLines(out.resolve("changes.csv"));
         assertEquals(1 + 57, csv.size());
-        assertTrue(csv.get(0).startsWith(
-                "n,label,folder,baseline,runs_a,runs_b,figure_a,figure_b,ratio,ratio_low,ratio_high,"),
+        assertTrue(
+                csv.get(0)
+                        .startsWith(
+                                "n,label,folder,baseline,runs_a,runs_b,figure_a,figure_b,ratio,ratio_low,ratio_high,"),
                 csv.get(0));
 
         Path png = tmp.resolve("change.png");
-        assertEquals(0, new CompareCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .run(List.of(FULL.toString(), b.toString(), "--change-plot", png.toString())));
+        assertEquals(
+                0,
+                new CompareCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                        .run(List.of(FULL.toString(), b.toString(), "--change-plot", png.toString())));
         assertTrue(javax.imageio.ImageIO.read(png.toFile()).getWidth() >= 1000);
         // a planted link at the plot's name is refused, its target untouched
         Path victim = Files.writeString(tmp.resolve("victim"), "keep");

@@ -31,8 +31,20 @@ class CompareHostTest {
                  "process_seccomp": {"seccomp": 2, "seccomp_filters": 3},
                  "container": true, "container_hints": ["/.dockerenv", "/run/.containerenv"],
                  "container_detail": {"pid1_container": "podman"}}"""));
-        assertEquals(new CompareHost("box", "6.18.0", "EPYC", "tsc", "on, pti=on", 3, true,
-                "/.dockerenv; /run/.containerenv", "podman", null, false), h);
+        assertEquals(
+                new CompareHost(
+                        "box",
+                        "6.18.0",
+                        "EPYC",
+                        "tsc",
+                        "on, pti=on",
+                        3,
+                        true,
+                        "/.dockerenv; /run/.containerenv",
+                        "podman",
+                        null,
+                        false),
+                h);
         assertEquals("box, 6.18.0, container=podman, 3 filters", h.describe());
     }
 

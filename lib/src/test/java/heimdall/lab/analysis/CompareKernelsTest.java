@@ -20,13 +20,15 @@ class CompareKernelsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path SOURCE = Fixtures.resultsRoot().resolve("2026-11-30-vm-floor-cost-2");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A copy of a committed floor-cost folder (summary and environment only) with its environment.json changed. */
     private Path copy(String name, Consumer<ObjectNode> env) throws Exception {
         Path dir = Files.createDirectory(tmp.resolve(name));
         Files.copy(SOURCE.resolve("summary.json"), dir.resolve("summary.json"));
-        ObjectNode e = (ObjectNode) JSON.readTree(SOURCE.resolve("environment.json").toFile());
+        ObjectNode e =
+                (ObjectNode) JSON.readTree(SOURCE.resolve("environment.json").toFile());
         env.accept(e);
         Files.writeString(dir.resolve("environment.json"), JSON.writeValueAsString(e));
         return dir;
@@ -61,12 +63,17 @@ class CompareKernelsTest {
                 for (String col : List.of("median", "added", "published_added", "ratio_to_published")) {
                     assertTrue(t.doubleColumn(col).isMissing(i), col + " of line " + i);
                 }
-            } else if (!t.doubleColumn("added").isMissing(i) && !t.doubleColumn("added_ratio").isMissing(i)) {
+            } else if (!t.doubleColumn("added").isMissing(i)
+                    && !t.doubleColumn("added_ratio").isMissing(i)) {
                 double median = t.doubleColumn("median").getDouble(i);
                 double added = t.doubleColumn("added").getDouble(i);
-                assertEquals(added / (median - added), t.doubleColumn("added_ratio").getDouble(i), 1e-9);
+                assertEquals(
+                        added / (median - added), t.doubleColumn("added_ratio").getDouble(i), 1e-9);
                 // the same summary: the guest's ratio is the native one's (rows in pairs: native, guest)
-                assertEquals(t.doubleColumn("added_ratio").getDouble(i), t.doubleColumn("added_ratio").getDouble(i + 1), 1e-12);
+                assertEquals(
+                        t.doubleColumn("added_ratio").getDouble(i),
+                        t.doubleColumn("added_ratio").getDouble(i + 1),
+                        1e-12);
                 withFigures++;
             }
         }
@@ -77,11 +84,17 @@ class CompareKernelsTest {
         assertTrue(text.contains("ok, emulated"), text);
         assertTrue(text.contains("added_ratio"), text);
         var chart = c.plot();
-        assertTrue(chart.getTitle().contains("added / unfiltered") && chart.getTitle().contains("per kernel"), chart.getTitle());
-        assertTrue(chart.getSeriesMap().keySet().stream().anyMatch(s -> s.startsWith("6.1.0-57-amd64 (emulated) · guest")),
+        assertTrue(
+                chart.getTitle().contains("added / unfiltered")
+                        && chart.getTitle().contains("per kernel"),
+                chart.getTitle());
+        assertTrue(
+                chart.getSeriesMap().keySet().stream().anyMatch(s -> s.startsWith("6.1.0-57-amd64 (emulated) · guest")),
                 chart.getSeriesMap().keySet().toString());
         assertFalse(chart.getSeriesMap().containsKey("published"), "published nanoseconds are not ratios");
-        assertEquals(List.of("n", "label", "native", "guest"), c.byFolder("added_ratio").columnNames());
+        assertEquals(
+                List.of("n", "label", "native", "guest"),
+                c.byFolder("added_ratio").columnNames());
     }
 
     @Test
@@ -97,7 +110,9 @@ class CompareKernelsTest {
         assertFalse(kvmCompare.anyEmulated());
         assertFalse(kvmCompare.text().contains("Emulated figures"), kvmCompare.text());
         assertTrue(kvmCompare.text().contains("guest (kvm)"), kvmCompare.text());
-        assertTrue(kvmCompare.plot().getTitle().endsWith("added cost by row, per kernel"), kvmCompare.plot().getTitle());
+        assertTrue(
+                kvmCompare.plot().getTitle().endsWith("added cost by row, per kernel"),
+                kvmCompare.plot().getTitle());
         Table t = kvmCompare.table();
         assertFalse(t.doubleColumn("median").isMissing(1), "a native guest's figures are shown");
     }
@@ -108,7 +123,9 @@ class CompareKernelsTest {
         assertFalse(c.anyEmulated());
         assertFalse(c.acrossKernels());
         assertFalse(c.text().contains("added_ratio"), "the text's columns are unchanged without emulated figures");
-        assertTrue(c.plot().getTitle().endsWith("added cost by row, per folder"), c.plot().getTitle());
+        assertTrue(
+                c.plot().getTitle().endsWith("added cost by row, per folder"),
+                c.plot().getTitle());
     }
 
     @Test
@@ -125,10 +142,12 @@ class CompareKernelsTest {
         int host = 0;
         int guest = 0;
         for (int i = 0; i < t.rowCount(); i++) {
-            if (!t.booleanColumn("present").get(i) || t.doubleColumn("added_ratio").isMissing(i)) {
+            if (!t.booleanColumn("present").get(i)
+                    || t.doubleColumn("added_ratio").isMissing(i)) {
                 continue;
             }
-            boolean emulatedRow = !t.stringColumn("kernel").isMissing(i) && t.booleanColumn("emulated").get(i);
+            boolean emulatedRow = !t.stringColumn("kernel").isMissing(i)
+                    && t.booleanColumn("emulated").get(i);
             String label = t.stringColumn("label").get(i);
             if (label.startsWith("host")) {
                 assertFalse(emulatedRow, label);
@@ -136,7 +155,10 @@ class CompareKernelsTest {
                 host++;
             } else {
                 assertTrue(emulatedRow, label);
-                assertTrue(t.doubleColumn("median").isMissing(i) && t.doubleColumn("added").isMissing(i), label);
+                assertTrue(
+                        t.doubleColumn("median").isMissing(i)
+                                && t.doubleColumn("added").isMissing(i),
+                        label);
                 guest++;
             }
         }

@@ -36,19 +36,41 @@ class CompareTest {
     private static final Path VM13 = Fixtures.resultsRoot().resolve("2026-11-30-vm-13");
     /** Schema 1 (bare array; its reproduction only in environment.json): rows 1–15. */
     private static final Path VM8 = Fixtures.resultsRoot().resolve("2026-11-30-vm-8");
+
     private static final Path VM5 = Fixtures.resultsRoot().resolve("2026-11-30-vm-5");
     private static final Path GRAPH = Fixtures.resultsRoot().resolve("2026-11-30-vm-14");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void committedFloorCostFoldersLineUpByRowWithTheirOwnNumbers() throws Exception {
         Compare c = Results.compare(VM13, VM8, VM5);
         Table t = c.table();
         assertEquals("floor-cost", c.reproduction());
-        for (String col : List.of("folder", "host", "kernel", "cpu", "clocksource", "pti", "process_seccomp_filters",
-                "in_container", "container_signs", "what", "call", "supervisor", "answer", "placement", "sync_wakeup", "median", "added",
-                "published_added", "ratio_to_published", "present", "interrupted", "completed")) {
+        for (String col : List.of(
+                "folder",
+                "host",
+                "kernel",
+                "cpu",
+                "clocksource",
+                "pti",
+                "process_seccomp_filters",
+                "in_container",
+                "container_signs",
+                "what",
+                "call",
+                "supervisor",
+                "answer",
+                "placement",
+                "sync_wakeup",
+                "median",
+                "added",
+                "published_added",
+                "ratio_to_published",
+                "present",
+                "interrupted",
+                "completed")) {
             assertTrue(t.columnNames().contains(col), col + " in " + t.columnNames());
         }
         List<JsonNode> r13 = rows(VM13);
@@ -61,7 +83,10 @@ class CompareTest {
             String folder = t.stringColumn("folder").get(i);
             boolean present = t.booleanColumn("present").get(i);
             if (!present) {
-                assertTrue(t.doubleColumn("added").isMissing(i) && t.doubleColumn("median").isMissing(i), "blank when absent");
+                assertTrue(
+                        t.doubleColumn("added").isMissing(i)
+                                && t.doubleColumn("median").isMissing(i),
+                        "blank when absent");
                 continue;
             }
             List<JsonNode> src = rows(Fixtures.resultsRoot().resolve(folder));
@@ -71,13 +96,20 @@ class CompareTest {
             assertEquals(row.get("call").asText(), t.stringColumn("call").get(i));
             assertEquals(text(row, "placement"), t.stringColumn("placement").get(i));
             assertEquals(text(row, "supervisor"), t.stringColumn("supervisor").get(i));
-            assertEquals(row.get("median_ns").asDouble(), t.doubleColumn("median").getDouble(i));
+            assertEquals(
+                    row.get("median_ns").asDouble(), t.doubleColumn("median").getDouble(i));
             JsonNode added = row.get("added_ns");
             JsonNode pub = row.path("published").path("added_ns");
             if (added != null && !added.isNull() && pub.isNumber()) {
-                assertEquals(added.asDouble() / pub.asDouble(), t.doubleColumn("ratio_to_published").getDouble(i), 1e-12);
+                assertEquals(
+                        added.asDouble() / pub.asDouble(),
+                        t.doubleColumn("ratio_to_published").getDouble(i),
+                        1e-12);
                 // the reproduction's own rounded ratio agrees
-                assertEquals(row.get("added_vs_published").asDouble(), t.doubleColumn("ratio_to_published").getDouble(i), 0.006);
+                assertEquals(
+                        row.get("added_vs_published").asDouble(),
+                        t.doubleColumn("ratio_to_published").getDouble(i),
+                        0.006);
                 checked++;
             }
         }
@@ -94,7 +126,8 @@ class CompareTest {
         // rows vm-8 never measured stay, blank there: the pipe ping-pong floors
         long absent = 0;
         for (int i = 0; i < t.rowCount(); i++) {
-            if (t.stringColumn("folder").get(i).equals("2026-11-30-vm-8") && !t.booleanColumn("present").get(i)) {
+            if (t.stringColumn("folder").get(i).equals("2026-11-30-vm-8")
+                    && !t.booleanColumn("present").get(i)) {
                 absent++;
             }
         }
@@ -111,10 +144,13 @@ class CompareTest {
 
     @Test
     void inAndOutOfTheContainerJobTheHostColumnsTellTheFoldersApart() {
-        Table t = Results.compare(VM13, Fixtures.resultsRoot().resolve("2026-11-30-vm-container-floor-cost")).table();
+        Table t = Results.compare(VM13, Fixtures.resultsRoot().resolve("2026-11-30-vm-container-floor-cost"))
+                .table();
         // same kernel build, same CPU: what differs is the container (pid 1 is podman's) and the host name
         assertEquals(t.stringColumn("kernel").get(0), t.stringColumn("kernel").get(1));
-        assertTrue(t.stringColumn("container_signs").get(1).contains("container=podman"), t.stringColumn("container_signs").get(1));
+        assertTrue(
+                t.stringColumn("container_signs").get(1).contains("container=podman"),
+                t.stringColumn("container_signs").get(1));
         assertFalse(t.stringColumn("container_signs").get(0).contains("container=podman"));
         assertEquals(0, t.intColumn("process_seccomp_filters").getInt(1), "the job runs unconfined, as the seeds did");
         // the two folders measured the same 53 rows: every line present
@@ -126,7 +162,8 @@ class CompareTest {
         Path copy = copy(VM13, "one-less");
         ObjectNode top = (ObjectNode) JSON.readTree(copy.resolve("summary.json").toFile());
         ArrayNode rows = (ArrayNode) top.get("rows");
-        String goneWhat = rows.get(1).get("what").asText() + " · " + rows.get(1).get("call").asText();
+        String goneWhat = rows.get(1).get("what").asText() + " · "
+                + rows.get(1).get("call").asText();
         rows.remove(1);
         Files.writeString(copy.resolve("summary.json"), JSON.writeValueAsString(top));
         Compare c = Results.compare(VM13, copy);
@@ -141,13 +178,16 @@ class CompareTest {
         // the rows after it still line up with their own numbers (copy's index shifted by one)
         assertEquals(2, t.intColumn("row").getInt(4));
         assertEquals(1, t.intColumn("row").getInt(5));
-        assertEquals(t.doubleColumn("added").getDouble(4), t.doubleColumn("added").getDouble(5));
+        assertEquals(
+                t.doubleColumn("added").getDouble(4), t.doubleColumn("added").getDouble(5));
         assertTrue(c.text().contains("(absent)"));
         Table wide = c.byFolder("added");
         assertEquals(List.of("n", "label", "2026-11-30-vm-13", "one-less", "published"), wide.columnNames());
         assertEquals(rows(VM13).size(), wide.rowCount());
         assertTrue(wide.doubleColumn("one-less").isMissing(1));
-        assertEquals(t.doubleColumn("added").getDouble(2), wide.doubleColumn("2026-11-30-vm-13").getDouble(1));
+        assertEquals(
+                t.doubleColumn("added").getDouble(2),
+                wide.doubleColumn("2026-11-30-vm-13").getDouble(1));
     }
 
     @Test
@@ -189,7 +229,9 @@ class CompareTest {
         Files.writeString(copy.resolve("summary.json"), JSON.writeValueAsString(top));
         Err e = lab("compare", VM13.toString(), copy.toString());
         assertEquals(2, e.status, e.err);
-        assertTrue(e.err.contains(copy.resolve("summary.json") + ": schema_version:") && e.err.contains("found 99"), e.err);
+        assertTrue(
+                e.err.contains(copy.resolve("summary.json") + ": schema_version:") && e.err.contains("found 99"),
+                e.err);
         top.remove("schema_version");
         Files.writeString(copy.resolve("summary.json"), JSON.writeValueAsString(top));
         BadInput missing = assertThrows(BadInput.class, () -> Results.compare(VM13, copy));
@@ -199,11 +241,14 @@ class CompareTest {
     @Test
     void aSchemaOneFolderThatNamesNoReproductionIsRefused() throws Exception {
         Path copy = copy(VM8, "anonymous");
-        ObjectNode env = (ObjectNode) JSON.readTree(copy.resolve("environment.json").toFile());
+        ObjectNode env =
+                (ObjectNode) JSON.readTree(copy.resolve("environment.json").toFile());
         env.remove("reproduction");
         Files.writeString(copy.resolve("environment.json"), JSON.writeValueAsString(env));
         BadInput e = assertThrows(BadInput.class, () -> Results.compare(VM13, copy));
-        assertTrue(e.getMessage().startsWith(copy.resolve("summary.json").toString()) && e.getMessage().contains("names no reproduction"),
+        assertTrue(
+                e.getMessage().startsWith(copy.resolve("summary.json").toString())
+                        && e.getMessage().contains("names no reproduction"),
                 e.getMessage());
     }
 
@@ -238,7 +283,8 @@ class CompareTest {
         Path copy = copy(VM13, "planted");
         Files.delete(copy.resolve("summary.json"));
         // points at a real, valid summary: following it would "work", which is the point
-        Files.createSymbolicLink(copy.resolve("summary.json"), VM13.resolve("summary.json").toAbsolutePath());
+        Files.createSymbolicLink(
+                copy.resolve("summary.json"), VM13.resolve("summary.json").toAbsolutePath());
         Err e = lab("compare", VM13.toString(), copy.toString());
         assertEquals(2, e.status, e.err);
         assertTrue(e.err.contains(copy.resolve("summary.json") + ": is a symbolic link; not followed"), e.err);
@@ -255,8 +301,8 @@ class CompareTest {
         Files.delete(copy.resolve("summary.json"));
         Process p = new ProcessBuilder("mkfifo", copy.resolve("summary.json").toString()).start();
         assertEquals(0, p.waitFor());
-        BadInput e = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> assertThrows(BadInput.class, () -> Results.compare(VM13, copy)));
+        BadInput e = assertTimeoutPreemptively(
+                Duration.ofSeconds(20), () -> assertThrows(BadInput.class, () -> Results.compare(VM13, copy)));
         assertTrue(e.getMessage().contains("summary.json: not a regular file"), e.getMessage());
     }
 
@@ -269,21 +315,32 @@ class CompareTest {
         assertEquals(0, status);
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(out.startsWith("floor-cost: 2 folders, 53 rows"), out);
-        assertTrue(out.contains("| 2026-11-30-vm-13 | vm | 6.18.44-fc-v657 | AMD EPYC | tsc | off (not affected) | 0 |"), out);
-        assertTrue(out.contains("| 1 | static floor, abcdf · getppid | 2026-11-30-vm-13 | 160 | 30 | 20 | 1.50 | ok | 7/7 runs |"), out);
+        assertTrue(
+                out.contains("| 2026-11-30-vm-13 | vm | 6.18.44-fc-v657 | AMD EPYC | tsc | off (not affected) | 0 |"),
+                out);
+        assertTrue(
+                out.contains(
+                        "| 1 | static floor, abcdf · getppid | 2026-11-30-vm-13 | 160 | 30 | 20 | 1.50 | ok | 7/7 runs |"),
+                out);
         byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head);
         java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
         assertTrue(img.getWidth() >= 1000 && img.getHeight() >= 800);
 
         Path outDir = tmp.resolve("cmp");
-        assertEquals(0, new CompareCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .run(List.of(VM13.toString(), VM5.toString(), "--out", outDir.toString())));
+        assertEquals(
+                0,
+                new CompareCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                        .run(List.of(VM13.toString(), VM5.toString(), "--out", outDir.toString())));
         assertTrue(Files.size(outDir.resolve("added-by-row.png")) > 1000);
         assertTrue(Files.readString(outDir.resolve("compare.md")).startsWith("floor-cost: 2 folders"));
         List<String> csv = Files.readAllLines(outDir.resolve("compare.csv"));
         assertEquals(1 + 53 * 2, csv.size());
-        assertTrue(csv.get(0).startsWith("n,label,folder,host,kernel,cpu,clocksource,pti,process_seccomp_filters,in_container,"), csv.get(0));
+        assertTrue(
+                csv.get(0)
+                        .startsWith(
+                                "n,label,folder,host,kernel,cpu,clocksource,pti,process_seccomp_filters,in_container,"),
+                csv.get(0));
     }
 
     @Test
@@ -321,13 +378,19 @@ class CompareTest {
         Table loaded = Results.compare(Results.load(VM13), Results.load(VM8)).table();
         Table read = Results.compare(VM13, VM8).table();
         assertEquals(read.rowCount(), loaded.rowCount());
-        assertEquals(read.doubleColumn("added").asList(), loaded.doubleColumn("added").asList());
-        assertEquals(read.stringColumn("label").asList(), loaded.stringColumn("label").asList());
+        assertEquals(
+                read.doubleColumn("added").asList(),
+                loaded.doubleColumn("added").asList());
+        assertEquals(
+                read.stringColumn("label").asList(),
+                loaded.stringColumn("label").asList());
     }
 
     @Test
     void committedHostLoadFoldersLineUpByLoadAsWell() {
-        Compare c = Results.compare(Fixtures.resultsRoot().resolve("2026-11-30-vm-9"), Fixtures.resultsRoot().resolve("2026-11-30-vm-7"));
+        Compare c = Results.compare(
+                Fixtures.resultsRoot().resolve("2026-11-30-vm-9"),
+                Fixtures.resultsRoot().resolve("2026-11-30-vm-7"));
         Table t = c.table();
         assertEquals("host-load", c.reproduction());
         assertEquals(18, c.rowLabels().size(), "idle and loaded twins stay apart: the load is part of the identity");
@@ -359,7 +422,9 @@ class CompareTest {
         PrintStream stdout = System.out;
         try {
             System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            int status = Main.run(List.of(argv), new PrintStream(new ByteArrayOutputStream()),
+            int status = Main.run(
+                    List.of(argv),
+                    new PrintStream(new ByteArrayOutputStream()),
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             return new Err(status, err.toString(StandardCharsets.UTF_8));
         } finally {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DistributionsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A copy of the folder with everything but samples.arrow, as a clone of the repository has it. */
     static Path withoutSamples(Path dir, Path into) throws Exception {
@@ -38,14 +39,20 @@ class DistributionsTest {
         Distributions.distill(dir);
         // each series is written with its fields in the order readers and git diffs have always seen
         String written = Files.readString(dir.resolve(Distributions.FILE));
-        assertTrue(java.util.regex.Pattern.compile("\\n\\{\"row\":0,\"variant\":\"[a-z-]+\",\"runs\":\\d+,\"count\":\\d+,\"ns_delta\":\\[")
-                .matcher(written).find(), written.substring(0, Math.min(400, written.length())));
+        assertTrue(
+                java.util.regex.Pattern.compile(
+                                "\\n\\{\"row\":0,\"variant\":\"[a-z-]+\",\"runs\":\\d+,\"count\":\\d+,\"ns_delta\":\\[")
+                        .matcher(written)
+                        .find(),
+                written.substring(0, Math.min(400, written.length())));
         Results full = Results.load(dir);
         Results compact = Results.load(withoutSamples(dir, tmp.resolve("copy")));
         assertTrue(compact.distilledOnly());
         assertFalse(full.distilledOnly());
         assertEquals(Plots.all(full).keySet(), Plots.all(compact).keySet());
-        assertTrue(Plots.all(compact).keySet().stream().anyMatch(n -> n.startsWith("distribution-")), Plots.all(compact).keySet().toString());
+        assertTrue(
+                Plots.all(compact).keySet().stream().anyMatch(n -> n.startsWith("distribution-")),
+                Plots.all(compact).keySet().toString());
         assertEquals(full.variants(), compact.variants());
         assertEquals(full.rowsWithSamples(), compact.rowsWithSamples());
         for (int row : full.rowsWithSamples()) {
@@ -62,8 +69,11 @@ class DistributionsTest {
         }
         var t1 = Tables.fromSamples(full);
         var t2 = Tables.fromSamples(compact);
-        assertEquals(t1.doubleColumn("median_ns").asList(), t2.doubleColumn("median_ns").asList());
-        assertEquals(t1.doubleColumn("p99_ns").asList(), t2.doubleColumn("p99_ns").asList());
+        assertEquals(
+                t1.doubleColumn("median_ns").asList(),
+                t2.doubleColumn("median_ns").asList());
+        assertEquals(
+                t1.doubleColumn("p99_ns").asList(), t2.doubleColumn("p99_ns").asList());
         Plots.saveAll(compact, tmp.resolve("plots"));
         assertEquals(Plots.all(compact).size(), Files.list(tmp.resolve("plots")).count());
     }
@@ -113,9 +123,13 @@ class DistributionsTest {
         assertEquals(full.samples().columnNames(), compact.samples().columnNames());
         assertEquals(full.samples().rowCount(), compact.samples().rowCount());
         for (String c : full.samples().columnNames()) {
-            assertEquals(full.samples().column(c).asList(), compact.samples().column(c).asList(), c);
+            assertEquals(
+                    full.samples().column(c).asList(),
+                    compact.samples().column(c).asList(),
+                    c);
         }
-        assertEquals(Tables.fromSamples(full).print(), Tables.fromSamples(compact).print());
+        assertEquals(
+                Tables.fromSamples(full).print(), Tables.fromSamples(compact).print());
     }
 
     @Test
@@ -126,7 +140,8 @@ class DistributionsTest {
         BadInput e = assertThrows(BadInput.class, () -> Distributions.distill(dir));
         assertTrue(e.getMessage().contains(Distributions.FILE) && e.getMessage().contains("exists"), e.getMessage());
         assertEquals("keep", Files.readString(outside));
-        BadInput missing = assertThrows(BadInput.class, () -> Distributions.distill(Files.createDirectory(tmp.resolve("empty"))));
+        BadInput missing =
+                assertThrows(BadInput.class, () -> Distributions.distill(Files.createDirectory(tmp.resolve("empty"))));
         assertTrue(missing.getMessage().contains("samples.arrow"), missing.getMessage());
     }
 
@@ -141,8 +156,10 @@ class DistributionsTest {
                 new String[] {"\"quantiles\": [0.0,", "\"quantiles\": [0.5,0.0,", "quantiles"},
                 new String[] {"\"count\":", "\"count\":\"many\",\"x\":", "series[0]"})) {
             Path d = Files.createDirectories(tmp.resolve("bad-" + c[2].replaceAll("\\W", "")));
-            Path f = Files.writeString(d.resolve(Distributions.FILE), good.replaceFirst(java.util.regex.Pattern.quote(c[0]),
-                    java.util.regex.Matcher.quoteReplacement(c[1])));
+            Path f = Files.writeString(
+                    d.resolve(Distributions.FILE),
+                    good.replaceFirst(
+                            java.util.regex.Pattern.quote(c[0]), java.util.regex.Matcher.quoteReplacement(c[1])));
             assertFalse(Files.readString(f).equals(good), c[0]);
             BadInput e = assertThrows(BadInput.class, () -> Distributions.read(f), c[2]);
             assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains(c[2]), e.getMessage());

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DrawnFromMemoryTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aRunWhoseSamplesFileIsUnreadableStillGetsTheReloadsPlotsAndDistributions() throws Exception {
@@ -62,7 +63,8 @@ class DrawnFromMemoryTest {
             // from now on any read of the run's samples or summary fails
             Files.writeString(folder.path().resolve("samples.arrow"), "not an Arrow file", StandardCharsets.UTF_8);
             Files.writeString(folder.path().resolve("summary.json"), "{not json", StandardCharsets.UTF_8);
-            assertThrows(RuntimeException.class, () -> Results.load(folder.path()).ecdfOf(0, "filtered"));
+            assertThrows(
+                    RuntimeException.class, () -> Results.load(folder.path()).ecdfOf(0, "filtered"));
 
             List<String> said = new ArrayList<>();
             Distributions.writeBeside(folder, said::add);
@@ -70,8 +72,10 @@ class DrawnFromMemoryTest {
             assertFalse(said.stream().anyMatch(m -> m.contains("not written")), said.toString());
 
             Distributions.distill(reload);
-            assertArrayEquals(Files.readAllBytes(reload.resolve(Distributions.FILE)),
-                    Files.readAllBytes(folder.path().resolve(Distributions.FILE)), "distributions.json");
+            assertArrayEquals(
+                    Files.readAllBytes(reload.resolve(Distributions.FILE)),
+                    Files.readAllBytes(folder.path().resolve(Distributions.FILE)),
+                    "distributions.json");
             Results fromDisk = Results.load(reload);
             List<Path> expected = Plots.saveAll(fromDisk, tmp.resolve("reload-plots"));
             List<String> names = names(tmp.resolve("reload-plots"));
@@ -80,7 +84,10 @@ class DrawnFromMemoryTest {
             assertEquals(names, names(folder.path().resolve("plots")));
             for (Path p : expected) {
                 Path drawn = folder.path().resolve("plots").resolve(p.getFileName());
-                assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(drawn), p.getFileName().toString());
+                assertArrayEquals(
+                        Files.readAllBytes(p),
+                        Files.readAllBytes(drawn),
+                        p.getFileName().toString());
             }
             Results inMemory = Results.written(folder).orElseThrow();
             assertEquals(fromDisk.variants(), inMemory.variants());
@@ -118,8 +125,8 @@ class DrawnFromMemoryTest {
         assertFalse(names(dir.resolve("plots")).isEmpty(), said.toString());
     }
 
-    private static <R extends ResultRow> void writeSummary(ResultsFolder folder, ReproductionKind<R> kind,
-            List<ResultRow> rows) {
+    private static <R extends ResultRow> void writeSummary(
+            ResultsFolder folder, ReproductionKind<R> kind, List<ResultRow> rows) {
         folder.writeSummary(kind, Optional.empty(), kind.cast(rows));
     }
 

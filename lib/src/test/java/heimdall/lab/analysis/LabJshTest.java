@@ -24,22 +24,36 @@ class LabJshTest {
         Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
         Path folder = SyntheticResults.floorFolder(tmp.resolve("results"));
         Path script = tmp.resolve("session.jsh");
-        Files.writeString(script, String.join("\n",
-                "var t = summary(\"" + folder + "\");",
-                "System.out.println(\"rows=\" + t.rowCount());",
-                "System.out.println(\"added0=\" + Math.round(t.numberColumn(\"added_ns\").getDouble(0)));",
-                "System.out.println(\"png=\" + Files.size(savePlot(Plots.distribution(results(\"" + folder + "\")), \""
-                        + tmp.resolve("d.png") + "\")));",
-                "/exit", ""));
-        String cp = Path.of("target/classes").toAbsolutePath() + java.io.File.pathSeparator
+        Files.writeString(
+                script,
+                String.join(
+                        "\n",
+                        "var t = summary(\"" + folder + "\");",
+                        "System.out.println(\"rows=\" + t.rowCount());",
+                        "System.out.println(\"added0=\" + Math.round(t.numberColumn(\"added_ns\").getDouble(0)));",
+                        "System.out.println(\"png=\" + Files.size(savePlot(Plots.distribution(results(\"" + folder
+                                + "\")), \"" + tmp.resolve("d.png") + "\")));",
+                        "/exit",
+                        ""));
+        String cp = Path.of("target/classes").toAbsolutePath()
+                + java.io.File.pathSeparator
                 + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        ProcessBuilder pb = new ProcessBuilder(jshell.toString(), "--class-path", cp,
-                "-R--add-opens=java.base/java.nio=ALL-UNNAMED", "-R-Djava.awt.headless=true",
-                "--startup", "DEFAULT", "--startup", Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
+        ProcessBuilder pb = new ProcessBuilder(
+                jshell.toString(),
+                "--class-path",
+                cp,
+                "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-R-Djava.awt.headless=true",
+                "--startup",
+                "DEFAULT",
+                "--startup",
+                Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
                 script.toString());
         Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true).redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
+        pb.redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(
+                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
         Process p = pb.start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jshell did not finish");
         String text = Files.readString(out, StandardCharsets.UTF_8);
@@ -47,7 +61,8 @@ class LabJshTest {
         Results r = Results.load(folder);
         long added0 = Math.round(r.summary().numberColumn("added_ns").getDouble(0));
         // The table printed by summary(): its header and one line per row.
-        assertTrue(text.contains("median_ns") && text.contains("added_ns") && text.contains("published_median_ns"), text);
+        assertTrue(
+                text.contains("median_ns") && text.contains("added_ns") && text.contains("published_median_ns"), text);
         assertTrue(text.contains("getppid") && text.contains("openat"), text);
         assertTrue(text.contains("rows=4"), text);
         assertTrue(text.contains("added0=" + added0), text);

@@ -49,7 +49,9 @@ class PlotRulesTest {
     void everyPlotOfEveryCommittedFolderFollowsTheRules() throws Exception {
         List<Path> folders = new ArrayList<>();
         try (var list = Files.list(Fixtures.resultsRoot())) {
-            list.filter(d -> Files.isRegularFile(d.resolve("summary.json"))).sorted().forEach(folders::add);
+            list.filter(d -> Files.isRegularFile(d.resolve("summary.json")))
+                    .sorted()
+                    .forEach(folders::add);
         }
         assertTrue(folders.size() >= 16, "the committed folders: " + folders);
         String out = System.getProperty("plotrules.out");
@@ -82,12 +84,12 @@ class PlotRulesTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void comparePlotsFollowTheRules() throws Exception {
         Path root = Fixtures.resultsRoot();
-        Compare c = Compare.load(List.of(root.resolve("2026-11-30-vm-floor-cost"),
-                root.resolve("2026-12-01-vm-floor-cost")));
+        Compare c = Compare.load(
+                List.of(root.resolve("2026-11-30-vm-floor-cost"), root.resolve("2026-12-01-vm-floor-cost")));
         String out = System.getProperty("plotrules.out");
         List<String> broken = new ArrayList<>();
-        Map<String, Chart<?, ?>> charts = Map.of("compare-added.png", c.plot(),
-                "compare-change.png", c.changePlot(0.05));
+        Map<String, Chart<?, ?>> charts =
+                Map.of("compare-added.png", c.plot(), "compare-change.png", c.changePlot(0.05));
         for (var e : charts.entrySet()) {
             BufferedImage png = Plots.image(e.getValue());
             if (out != null) {
@@ -156,7 +158,9 @@ class PlotRulesTest {
         } finally {
             g.dispose();
         }
-        long shown = chart.getSeriesMap().values().stream().filter(Series::isShowInLegend).count();
+        long shown = chart.getSeriesMap().values().stream()
+                .filter(Series::isShowInLegend)
+                .count();
         if (shown > Plots.MAX_SERIES && !WIDE.contains(name.substring(name.indexOf('/') + 1))) {
             broken.add(name + ": " + shown + " series in the legend, more than " + Plots.MAX_SERIES);
         }
@@ -172,9 +176,13 @@ class PlotRulesTest {
             }
         }
         Rectangle2D legend = ChartParts.legend(chart);
-        if (legend != null && chart.getStyler().isLegendVisible() && shown > 0
-                && (legend.getMinX() < 0 || legend.getMinY() < 0 || legend.getMaxX() > png.getWidth()
-                || legend.getMaxY() > png.getHeight())) {
+        if (legend != null
+                && chart.getStyler().isLegendVisible()
+                && shown > 0
+                && (legend.getMinX() < 0
+                        || legend.getMinY() < 0
+                        || legend.getMaxX() > png.getWidth()
+                        || legend.getMaxY() > png.getHeight())) {
             broken.add(name + ": the legend " + legend + " leaves the " + png.getWidth() + "×" + png.getHeight()
                     + " image");
         }
@@ -190,14 +198,15 @@ class PlotRulesTest {
             broken.addAll(columnLabels(name, c, maxLabel));
             if (c.getStyler().getXAxisLabelRotation() == 0 && !c.getSeriesMap().isEmpty()) {
                 // upright labels share the axis' width: each must fit its column, or they run together
-                java.util.Collection<?> x = c.getSeriesMap().values().iterator().next().getXData();
+                java.util.Collection<?> x =
+                        c.getSeriesMap().values().iterator().next().getXData();
                 java.awt.Graphics2D gg = png.createGraphics();
                 var fm = gg.getFontMetrics(c.getStyler().getAxisTickLabelsFont());
                 double column = plot.getWidth() / Math.max(1, x.size());
                 for (Object l : x) {
                     if (fm.stringWidth(String.valueOf(l)) > column - 4) {
-                        broken.add(name + ": the upright label '" + l + "' is wider than its column ("
-                                + (int) column + " px)");
+                        broken.add(name + ": the upright label '" + l + "' is wider than its column (" + (int) column
+                                + " px)");
                     }
                 }
                 gg.dispose();
@@ -220,7 +229,8 @@ class PlotRulesTest {
     /** What tells a series apart in the legend: its colours, its line's width, its marker. */
     private static String look(Series o) {
         if (o instanceof org.knowm.xchart.XYSeries x) {
-            return x.getLineColor() + "/" + (x.getLineStyle() == null ? "-" : x.getLineStyle().getLineWidth()) + "/"
+            return x.getLineColor() + "/"
+                    + (x.getLineStyle() == null ? "-" : x.getLineStyle().getLineWidth()) + "/"
                     + (x.getMarker() == null ? "-" : x.getMarker().getClass().getSimpleName()) + "/"
                     + x.getMarkerColor();
         }
@@ -262,9 +272,15 @@ class PlotRulesTest {
         double below = Math.log10(data[0]) - Math.log10(range[0]);
         double above = Math.log10(range[1]) - Math.log10(data[1]);
         if (below >= 1 || above >= 1) {
-            broken.add(String.format(java.util.Locale.ROOT,
+            broken.add(String.format(
+                    java.util.Locale.ROOT,
                     "%s: the log %s axis runs %.3g–%.3g for data %.3g–%.3g (an empty decade)",
-                    name, axis, range[0], range[1], data[0], data[1]));
+                    name,
+                    axis,
+                    range[0],
+                    range[1],
+                    data[0],
+                    data[1]));
         }
         return broken;
     }

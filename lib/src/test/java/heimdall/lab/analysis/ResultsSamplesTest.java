@@ -33,6 +33,7 @@ class ResultsSamplesTest {
     static Path dir;
     /** row -> variant -> runs, as written. */
     static final Map<String, long[][]> written = new LinkedHashMap<>();
+
     static Results r;
 
     @BeforeAll
@@ -68,8 +69,10 @@ class ResultsSamplesTest {
             row.put("run_medians_ns", List.of(1, 2, 3));
             rows.add(row);
         }
-        new ObjectMapper().writeValue(dir.resolve("summary.json").toFile(),
-                Map.of("reproduction", "floor-cost", "schema_version", 2, "interrupted", false, "rows", rows));
+        new ObjectMapper()
+                .writeValue(
+                        dir.resolve("summary.json").toFile(),
+                        Map.of("reproduction", "floor-cost", "schema_version", 2, "interrupted", false, "rows", rows));
         r = Results.load(dir);
     }
 
@@ -97,17 +100,21 @@ class ResultsSamplesTest {
         Stats.Summary n0 = Stats.ofAll(written.get("0/none"));
         assertEquals(f2.median(), t.doubleColumn("median_ns").getDouble(2));
         assertEquals(f2.p99(), t.doubleColumn("p99_ns").getDouble(2));
-        assertEquals(n0.median(), t.doubleColumn("median_none_ns").getDouble(2), "row 2 compares with row 0's baseline");
+        assertEquals(
+                n0.median(), t.doubleColumn("median_none_ns").getDouble(2), "row 2 compares with row 0's baseline");
         assertEquals(f2.median() - n0.median(), t.doubleColumn("added_ns").getDouble(2));
-        assertEquals(Stats.spread(Stats.runMedians(written.get("2/filtered"))), t.doubleColumn("spread").getDouble(2), 1e-12);
+        assertEquals(
+                Stats.spread(Stats.runMedians(written.get("2/filtered"))),
+                t.doubleColumn("spread").getDouble(2),
+                1e-12);
         Stats.Summary n1 = Stats.ofAll(written.get("1/none"));
         assertEquals(n1.median(), t.doubleColumn("median_none_ns").getDouble(1));
     }
 
     @Test
     void theSampleTableRefusesMoreThanItsLimitAndNamesTheWayOut() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Results.readArrow(dir.resolve("samples.arrow"), 100_000));
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> Results.readArrow(dir.resolve("samples.arrow"), 100_000));
         assertTrue(e.getMessage().contains("samplesOf"), e.getMessage());
         // Under the default limit the table still loads (ZSTD included), one row a sample.
         assertEquals(5L * RUNS * PER_RUN, r.samples().rowCount());
@@ -116,7 +123,9 @@ class ResultsSamplesTest {
     @Test
     void groupedPlotsDrawEveryRowFromBoundedPoints() {
         List<Plots.Group> groups = Plots.floorGroups(r);
-        assertEquals(List.of("static-floor", "stacked"), groups.stream().map(Plots.Group::slug).toList());
+        assertEquals(
+                List.of("static-floor", "stacked"),
+                groups.stream().map(Plots.Group::slug).toList());
         var chart = Plots.distribution(r, groups.get(0));
         // Two rows with the floor, two baselines (getppid, mprotect).
         assertEquals(4, chart.getSeriesMap().size());

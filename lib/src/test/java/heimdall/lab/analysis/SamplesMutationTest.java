@@ -72,8 +72,8 @@ class SamplesMutationTest {
                 throw new AssertionError(e);
             }
         } else {
-            assertFalse(Files.exists(dir.resolve(Distributions.FILE)), "distill refused but wrote "
-                    + Distributions.FILE);
+            assertFalse(
+                    Files.exists(dir.resolve(Distributions.FILE)), "distill refused but wrote " + Distributions.FILE);
         }
         return o;
     }
@@ -99,8 +99,8 @@ class SamplesMutationTest {
 
         Files.write(samples, new byte[0]);
         assertTrue(distill(dir).startsWith(samples + ": file: not a readable Arrow IPC file"));
-        assertTrue(outcome(samples, results::hasCallSamples).startsWith(samples
-                + ": file: not a readable Arrow IPC file"));
+        assertTrue(outcome(samples, results::hasCallSamples)
+                .startsWith(samples + ": file: not a readable Arrow IPC file"));
         Files.writeString(samples, "ARROW1 but not really");
         assertTrue(distill(dir).startsWith(samples + ": file: not a readable Arrow IPC file"));
     }
@@ -152,7 +152,8 @@ class SamplesMutationTest {
                 byte[] b = good.clone();
                 b[at] ^= (byte) mask;
                 Files.write(samples, b);
-                refused += outcome(samples, () -> Results.readCallSamples(samples)).equals("ok") ? 0 : 1;
+                refused +=
+                        outcome(samples, () -> Results.readCallSamples(samples)).equals("ok") ? 0 : 1;
             }
         }
         assertTrue(refused > 50, "refused " + refused);
@@ -163,8 +164,10 @@ class SamplesMutationTest {
         Path dir = SyntheticResults.floorFolder(tmp.resolve("floor"));
         Path samples = dir.resolve("samples.arrow");
         byte[] good = Files.readAllBytes(samples);
-        long rows = Results.readCallSamples(samples).values().stream().flatMap(Arrays::stream)
-                .mapToLong(r -> r.length).sum();
+        long rows = Results.readCallSamples(samples).values().stream()
+                .flatMap(Arrays::stream)
+                .mapToLong(r -> r.length)
+                .sum();
         List<Integer> at = find(good, le64(rows));
         at.removeIf(k -> !inBatchMetadata(good, k));
         assertFalse(at.isEmpty(), "the row count " + rows + " is in the file");

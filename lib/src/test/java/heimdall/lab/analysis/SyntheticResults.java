@@ -81,7 +81,8 @@ final class SyntheticResults {
                 runMedNone.add(Math.round(nearestMedian(n)));
             }
             double[] fa = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            double[] na = allNone.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] na =
+                    allNone.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             Map<String, Object> row = new LinkedHashMap<>();
             if (s[6] != null) {
                 row.put("load", s[6]);
@@ -147,8 +148,12 @@ final class SyntheticResults {
                 row.put("states", 120 + l);
                 row.put("transitions", 900 + 10 * l);
                 row.put("ns_per_event_median", Stats.median(vals));
-                row.put("ns_per_event_min", vals.stream().mapToDouble(d -> d).min().orElseThrow());
-                row.put("ns_per_event_max", vals.stream().mapToDouble(d -> d).max().orElseThrow());
+                row.put(
+                        "ns_per_event_min",
+                        vals.stream().mapToDouble(d -> d).min().orElseThrow());
+                row.put(
+                        "ns_per_event_max",
+                        vals.stream().mapToDouble(d -> d).max().orElseThrow());
                 row.put("noisy", false);
                 row.put("speedup_vs_hash", l == 0 ? null : speed[0] / speed[l]);
                 row.put("rejections", 0);
@@ -160,9 +165,9 @@ final class SyntheticResults {
         }
         write(dir, "graph-lookup", rows);
         try (BufferAllocator a = new RootAllocator();
-             IntVector row = new IntVector("row", a);
-             IntVector sample = new IntVector("sample", a);
-             Float8Vector v = new Float8Vector("ns_per_event", a)) {
+                IntVector row = new IntVector("row", a);
+                IntVector sample = new IntVector("sample", a);
+                Float8Vector v = new Float8Vector("ns_per_event", a)) {
             int n = samples.size();
             row.allocateNew(n);
             sample.allocateNew(n);
@@ -201,8 +206,10 @@ final class SyntheticResults {
         top.put("schema_version", 2);
         top.put("interrupted", false);
         top.put("rows", rows);
-        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), top);
-        m.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("environment.json").toFile(), environment(reproduction));
+        m.writerWithDefaultPrettyPrinter()
+                .writeValue(dir.resolve("summary.json").toFile(), top);
+        m.writerWithDefaultPrettyPrinter()
+                .writeValue(dir.resolve("environment.json").toFile(), environment(reproduction));
     }
 
     /** A minimal environment.json of {@code reproduction}'s run: the host fields every folder has. */
@@ -219,11 +226,11 @@ final class SyntheticResults {
 
     private static void writeFloorSamples(Path file, List<Sample> samples) throws IOException {
         try (BufferAllocator a = new RootAllocator();
-             IntVector row = new IntVector("row", a);
-             VarCharVector variant = new VarCharVector("variant", a);
-             IntVector run = new IntVector("run", a);
-             IntVector seq = new IntVector("seq", a);
-             BigIntVector ns = new BigIntVector("ns", a)) {
+                IntVector row = new IntVector("row", a);
+                VarCharVector variant = new VarCharVector("variant", a);
+                IntVector run = new IntVector("run", a);
+                IntVector seq = new IntVector("seq", a);
+                BigIntVector ns = new BigIntVector("ns", a)) {
             int n = samples.size();
             row.allocateNew(n);
             variant.allocateNew(n);
@@ -242,14 +249,18 @@ final class SyntheticResults {
         }
     }
 
-    private static void writeRoot(Path file, List<org.apache.arrow.vector.FieldVector> vectors, int n) throws IOException {
+    private static void writeRoot(Path file, List<org.apache.arrow.vector.FieldVector> vectors, int n)
+            throws IOException {
         for (var v : vectors) {
             v.setValueCount(n);
         }
         try (VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING);
-             ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
+                FileChannel ch = FileChannel.open(
+                        file,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
+                ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             root.setRowCount(n);
             w.start();
             w.writeBatch();

@@ -22,27 +22,44 @@ import org.junit.jupiter.api.io.TempDir;
 /** environment.json written from records: the keys every folder so far has, in their order. */
 class EnvironmentWriterTest {
     /** The host's keys in every environment.json written so far (HostFacts), in their order. */
-    static final List<String> HOST_KEYS = List.of("hostname", "cpu_model", "online_cpus", "allowed_cpus", "kernel_release",
-            "clocksource", "load_average", "nice", "container", "container_hints", "bpf_jit", "seccomp_actions_avail",
-            "process_seccomp", "container_detail", "cpu_policy", "cpu_mitigations");
+    static final List<String> HOST_KEYS = List.of(
+            "hostname",
+            "cpu_model",
+            "online_cpus",
+            "allowed_cpus",
+            "kernel_release",
+            "clocksource",
+            "load_average",
+            "nice",
+            "container",
+            "container_hints",
+            "bpf_jit",
+            "seccomp_actions_avail",
+            "process_seccomp",
+            "container_detail",
+            "cpu_policy",
+            "cpu_mitigations");
 
     @JsonPropertyOrder({"cpu", "zeta", "alpha"})
-    record Settings(@JsonProperty("cpu") int cpu, @JsonProperty("zeta") String zeta, @JsonProperty("alpha") String alpha) {
-    }
+    record Settings(
+            @JsonProperty("cpu") int cpu,
+            @JsonProperty("zeta") String zeta,
+            @JsonProperty("alpha") String alpha) {}
 
-    record Clash(@JsonProperty("hostname") String hostname) {
-    }
+    record Clash(@JsonProperty("hostname") String hostname) {}
 
     @Test
     void threeKeysTimesHostThenSettingsInTheirOrder(@TempDir Path tmp) throws Exception {
         Host host = Host.capture();
         ResultsFolder folder = ResultsFolder.chosen(tmp.resolve("out"));
         Instant started = Instant.parse("2026-01-02T03:04:05Z");
-        Path file = folder.writeEnvironment("x", Optional.empty(), started, started.plusSeconds(1), host, new Settings(3, "z", "a"));
+        Path file = folder.writeEnvironment(
+                "x", Optional.empty(), started, started.plusSeconds(1), host, new Settings(3, "z", "a"));
         JsonNode env = new ObjectMapper().readTree(Files.readString(file));
         List<String> keys = new ArrayList<>();
         env.fieldNames().forEachRemaining(keys::add);
-        List<String> want = new ArrayList<>(List.of("reproduction", "interrupted", "interruption", "started", "finished"));
+        List<String> want =
+                new ArrayList<>(List.of("reproduction", "interrupted", "interruption", "started", "finished"));
         want.addAll(HOST_KEYS);
         want.addAll(List.of("cpu", "zeta", "alpha"));
         assertEquals(want, keys);
@@ -61,7 +78,8 @@ class EnvironmentWriterTest {
     void aSettingRepeatingAHostKeyIsRefused(@TempDir Path tmp) {
         ResultsFolder folder = ResultsFolder.chosen(tmp.resolve("out"));
         Instant now = Instant.now();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> folder.writeEnvironment("x", Optional.empty(), now, now, Host.capture(), new Clash("h")));
         assertTrue(e.getMessage().contains("hostname"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("out/environment.json")));

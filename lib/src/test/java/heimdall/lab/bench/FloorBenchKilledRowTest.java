@@ -9,10 +9,10 @@ import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.testing.Requires;
@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -46,8 +45,8 @@ class FloorBenchKilledRowTest {
         Path in = Files.createDirectories(dir.resolve("in"));
         Call openat = Call.openat(Files.writeString(in.resolve("data.txt"), "data\n"));
         int cpu = Cpus.measuring();
-        FloorRow.Brokering native_ = new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, "own CPU",
-                Cpus.supervisor(), false);
+        FloorRow.Brokering native_ =
+                new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, "own CPU", Cpus.supervisor(), false);
         List<FloorRow> rows = List.of(
                 new FloorRow("static floor, abcdf", staticFloor, Call.GETPPID, null, null),
                 new FloorRow("static floor, abcdf", staticFloor, Call.GETPID, null, null),
@@ -63,7 +62,8 @@ class FloorBenchKilledRowTest {
         for (int killed : new int[] {1, 2}) {
             FloorBench.Measured m = measured.get(killed);
             assertNotNull(m.failure(), rows.get(killed).label() + " did not fail");
-            assertTrue(m.failure().contains("SIGSYS") && m.failure().contains("getpid"),
+            assertTrue(
+                    m.failure().contains("SIGSYS") && m.failure().contains("getpid"),
                     "the failure names the signal and the call: " + m.failure());
             assertTrue(m.runs().isEmpty(), "a killed run left samples");
             assertEquals(2, m.baseline().size(), "the unfiltered baseline of getpid still ran");
@@ -71,7 +71,11 @@ class FloorBenchKilledRowTest {
             assertEquals("failed", summary.status());
             assertEquals(m.failure(), summary.failure());
             String label = rows.get(killed).label();
-            assertEquals(1, progress.stream().filter(p -> p.contains(label + ":") && p.contains("FAILED")).count(),
+            assertEquals(
+                    1,
+                    progress.stream()
+                            .filter(p -> p.contains(label + ":") && p.contains("FAILED"))
+                            .count(),
                     "a failed row is tried once, not in every round:\n" + String.join("\n", progress));
         }
         for (int ok : new int[] {0, 3}) {
@@ -82,8 +86,10 @@ class FloorBenchKilledRowTest {
             assertTrue(m.runs().stream().allMatch(r -> r.length == want), "every run has its samples");
             assertEquals("ok", FloorSummary.of(m).status());
         }
-        assertTrue(measured.get(3).supervisor().stream().allMatch(s -> s.received() >= counts.brokerCount()),
-                "the supervisor answered the brokered row's calls: " + measured.get(3).supervisor());
+        assertTrue(
+                measured.get(3).supervisor().stream().allMatch(s -> s.received() >= counts.brokerCount()),
+                "the supervisor answered the brokered row's calls: "
+                        + measured.get(3).supervisor());
 
         assertEquals(0, MeasuredChild.live(), "children started and not reaped");
         assertEquals(List.of(), runnerChildren(), "runner processes left behind");
@@ -94,7 +100,8 @@ class FloorBenchKilledRowTest {
         String me = Long.toString(ProcessHandle.current().pid());
         List<String> out = new ArrayList<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+            for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .toList()) {
                 List<String> status;
                 try {
                     status = Files.readAllLines(p.resolve("status"));
@@ -104,7 +111,11 @@ class FloorBenchKilledRowTest {
                 boolean mine = status.stream().anyMatch(l -> l.matches("PPid:\\s+" + me));
                 boolean runner = status.stream().anyMatch(l -> l.startsWith("Name:") && l.contains("heimdall-runne"));
                 if (mine && runner) {
-                    out.add(p.getFileName() + " " + status.stream().filter(l -> l.startsWith("State:")).findFirst().orElse(""));
+                    out.add(p.getFileName() + " "
+                            + status.stream()
+                                    .filter(l -> l.startsWith("State:"))
+                                    .findFirst()
+                                    .orElse(""));
                 }
             }
         }

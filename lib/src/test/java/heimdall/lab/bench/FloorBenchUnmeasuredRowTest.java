@@ -8,17 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.child.Call;
 import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +34,9 @@ class FloorBenchUnmeasuredRowTest {
     void aRowWhoseChildExitsZeroWithoutMeasuringFails() throws Exception {
         // A kernel fact: the floor's default action must exist in this kernel.
         Path avail = Path.of("/proc/sys/kernel/seccomp/actions_avail");
-        assumeTrue(Files.isReadable(avail) && List.of(Files.readString(avail).trim().split("\\s+")).contains("kill_process"),
+        assumeTrue(
+                Files.isReadable(avail)
+                        && List.of(Files.readString(avail).trim().split("\\s+")).contains("kill_process"),
                 "needs seccomp with kill_process (" + avail + ")");
         Profile abcdf = Fixtures.profile("abcdf");
         Floor floor = Floors.staticFloor("static floor, abcdf", abcdf);
@@ -47,11 +48,14 @@ class FloorBenchUnmeasuredRowTest {
         List<FloorBench.Measured> measured;
         Path in = Files.createDirectories(dir.resolve("in"));
         try (SamplesFile samples = SamplesFile.create(dir.resolve("samples.arrow"))) {
-            measured = FloorBench.run(rows, counts, Cpus.measuring(), in, samples, new Host.LoadSampler(), progress::add);
+            measured =
+                    FloorBench.run(rows, counts, Cpus.measuring(), in, samples, new Host.LoadSampler(), progress::add);
         }
         FloorBench.Measured exited = measured.get(1);
         assertNotNull(exited.failure(), "a row that measured nothing passed:\n" + String.join("\n", progress));
-        assertTrue(exited.failure().contains("before it finished measuring") && exited.failure().contains("0 of 50 samples"),
+        assertTrue(
+                exited.failure().contains("before it finished measuring")
+                        && exited.failure().contains("0 of 50 samples"),
                 exited.failure());
         assertTrue(exited.runs().isEmpty());
         heimdall.lab.results.FloorCostRow summary = FloorSummary.of(exited);

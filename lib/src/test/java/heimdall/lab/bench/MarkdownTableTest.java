@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 class MarkdownTableTest {
     @Test
     void rendersHeaderRuleAndEscapedCells() {
-        String md = new MarkdownTable(List.of("what", "call")).row(List.of("a|b", "`getppid`")).render();
+        String md = new MarkdownTable(List.of("what", "call"))
+                .row(List.of("a|b", "`getppid`"))
+                .render();
         assertEquals("| what | call |\n| --- | --- |\n| a\\|b | `getppid` |\n", md);
         assertThrows(IllegalArgumentException.class, () -> new MarkdownTable(List.of("x")).row(List.of("1", "2")));
     }

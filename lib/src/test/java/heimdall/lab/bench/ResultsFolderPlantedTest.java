@@ -25,9 +25,13 @@ class ResultsFolderPlantedTest {
     void aSymlinkedOutIsRefused() throws Exception {
         Path outside = Files.createDirectory(tmp.resolve("outside"));
         Path results = Files.createDirectory(tmp.resolve("results"));
-        Planted planted = Planted.in(outside, results).linkToDir(results.resolve("out")).watch();
+        Planted planted =
+                Planted.in(outside, results).linkToDir(results.resolve("out")).watch();
         BadInput e = assertThrows(BadInput.class, () -> ResultsFolder.chosen(results.resolve("out")));
-        assertTrue(e.getMessage().startsWith("--out " + results.resolve("out")) && e.getMessage().contains("symbolic link"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("--out " + results.resolve("out"))
+                        && e.getMessage().contains("symbolic link"),
+                e.getMessage());
         planted.assertUntouched("--out through a link");
     }
 
@@ -39,7 +43,9 @@ class ResultsFolderPlantedTest {
                 .linkToDir(root.resolve("2026-11-30-vm-floor-cost"))
                 .fifo(root.resolve("2026-11-30-vm-floor-cost-2"))
                 .watch();
-        ResultsFolder f = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> ResultsFolder.allocate(root, LocalDate.of(2026, 11, 30), "vm", "floor-cost"));
+        ResultsFolder f = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> ResultsFolder.allocate(root, LocalDate.of(2026, 11, 30), "vm", "floor-cost"));
         f.writeJson("summary.json", List.of());
         assertEquals(root.resolve("2026-11-30-vm-floor-cost-3"), f.publish());
         planted.assertUntouched("default results folder");
@@ -57,7 +63,8 @@ class ResultsFolderPlantedTest {
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             assertThrows(RuntimeException.class, () -> f.writeJson("summary.json", List.of(1)));
             assertThrows(RuntimeException.class, () -> f.writeText("table.md", "x"));
-            assertThrows(RuntimeException.class, () -> SamplesFile.create(f.path().resolve("samples.arrow")));
+            assertThrows(
+                    RuntimeException.class, () -> SamplesFile.create(f.path().resolve("samples.arrow")));
             assertThrows(IllegalStateException.class, () -> f.newFile("summary.json"));
         });
         planted.assertUntouched("files in the results folder");

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultsFolderTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void allocatedFoldersAreNeverReused() throws Exception {
@@ -24,8 +25,14 @@ class ResultsFolderTest {
         ResultsFolder b = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
         ResultsFolder c = ResultsFolder.allocate(tmp, day, "vm", "floor-cost");
         assertTrue(Files.isDirectory(a.path()));
-        assertEquals(List.of(a.path().resolve(".heimdall-creator")), list(a.path()), "nothing but the creator's mark until published");
-        assertEquals(List.of(a.path(), b.path(), c.path()).stream().sorted().toList(), list(tmp), "only the hidden temporaries so far");
+        assertEquals(
+                List.of(a.path().resolve(".heimdall-creator")),
+                list(a.path()),
+                "nothing but the creator's mark until published");
+        assertEquals(
+                List.of(a.path(), b.path(), c.path()).stream().sorted().toList(),
+                list(tmp),
+                "only the hidden temporaries so far");
         // the names are taken when published: in the order of publishing, each the next free one
         assertEquals("2026-11-30-vm-floor-cost", b.publish().getFileName().toString());
         assertEquals("2026-11-30-vm-floor-cost-2", a.publish().getFileName().toString());
@@ -68,7 +75,8 @@ class ResultsFolderTest {
         ResultsFolder whole = ResultsFolder.chosen(tmp.resolve("whole"));
         whole.writeEnvironment("lanes", java.util.Optional.empty(), java.util.Map.of("cpu", 1));
         whole.writeTable(java.util.Optional.empty(), "fewer batches than asked", "| a |\n");
-        java.util.Map<String, Object> env = json.readValue(whole.path().resolve("environment.json").toFile(), java.util.Map.class);
+        java.util.Map<String, Object> env =
+                json.readValue(whole.path().resolve("environment.json").toFile(), java.util.Map.class);
         assertEquals(List.of("reproduction", "interrupted", "interruption", "cpu"), List.copyOf(env.keySet()));
         assertEquals(false, env.get("interrupted"));
         assertEquals("| a |\n", Files.readString(whole.path().resolve("table.md")), "a whole run's table is as given");
@@ -82,12 +90,16 @@ class ResultsFolderTest {
         assertEquals(Interruption.Cause.NOTEBOOK.said(), env.get("interruption"));
         String table = Files.readString(cut.path().resolve("table.md"));
         String said = Interruption.Cause.NOTEBOOK.said();
-        assertTrue(table.startsWith("**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
-                + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n| a |"), table);
+        assertTrue(
+                table.startsWith("**" + Character.toUpperCase(said.charAt(0)) + said.substring(1)
+                        + ": rows have fewer runs than asked (runs_completed in summary.json).**\n\n| a |"),
+                table);
 
         ResultsFolder clash = ResultsFolder.chosen(tmp.resolve("clash"));
-        assertThrows(IllegalArgumentException.class,
-                () -> clash.writeEnvironment("lanes", java.util.Optional.empty(), java.util.Map.of("interrupted", false)),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> clash.writeEnvironment(
+                        "lanes", java.util.Optional.empty(), java.util.Map.of("interrupted", false)),
                 "a reproduction cannot contradict the writer's stop flag");
     }
 
@@ -98,8 +110,12 @@ class ResultsFolderTest {
         ResultsFolder a = ResultsFolder.chosen(absent);
         a.writeText("table.md", "x");
         assertFalse(Files.exists(absent), "nothing at --out while the run writes");
-        assertTrue(a.path().getFileName().toString().startsWith(".absent.partial-"), a.path().toString());
-        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(a.path())));
+        assertTrue(
+                a.path().getFileName().toString().startsWith(".absent.partial-"),
+                a.path().toString());
+        assertEquals(
+                "rwx------",
+                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(a.path())));
         assertEquals(absent, a.publish());
         assertEquals(List.of(absent.resolve("table.md")), list(absent), "the mark is gone, the file is there");
         assertEquals(absent, a.publish(), "idempotent");
@@ -116,7 +132,10 @@ class ResultsFolderTest {
         f.writeText("table.md", "z");
         Files.writeString(filled.resolve("theirs"), "someone's"); // after the check, before publishing
         heimdall.lab.Refusal e = assertThrows(heimdall.lab.Refusal.class, f::publish);
-        assertTrue(e.getMessage().contains("no longer empty") && e.getMessage().contains(f.path().toString()), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("no longer empty")
+                        && e.getMessage().contains(f.path().toString()),
+                e.getMessage());
         assertEquals(List.of(filled.resolve("theirs")), list(filled), "never mixed into, never replaced");
         assertEquals("z", Files.readString(f.path().resolve("table.md")), "what was measured is kept in the temporary");
         assertFalse(Files.exists(f.path().resolve(heimdall.lab.sys.CreatorMark.NAME)), "unmarked: never swept");
@@ -140,13 +159,18 @@ class ResultsFolderTest {
     void aKilledRunsTemporaryIsSweptByTheNextRun() throws Exception {
         Process p = new ProcessBuilder("true").start();
         p.waitFor();
-        Path left = Files.createDirectory(tmp.resolve(".out.partial-0123456789abcdef"),
+        Path left = Files.createDirectory(
+                tmp.resolve(".out.partial-0123456789abcdef"),
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         Files.writeString(left.resolve("samples.arrow"), "part of a run");
-        Files.writeString(left.resolve(heimdall.lab.sys.CreatorMark.NAME), "heimdall-lab creator\npid " + p.pid()
-                + "\nstart 1\nboot " + Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip() + "\npidns "
-                + Files.readSymbolicLink(Path.of("/proc/self/ns/pid")) + "\n");
+        Files.writeString(
+                left.resolve(heimdall.lab.sys.CreatorMark.NAME),
+                "heimdall-lab creator\npid " + p.pid()
+                        + "\nstart 1\nboot "
+                        + Files.readString(Path.of("/proc/sys/kernel/random/boot_id"))
+                                .strip() + "\npidns "
+                        + Files.readSymbolicLink(Path.of("/proc/self/ns/pid")) + "\n");
         Path notOurs = Files.createDirectory(tmp.resolve(".other.partial-1"));
         Files.writeString(notOurs.resolve("keep"), "no mark");
         ResultsFolder live = ResultsFolder.chosen(tmp.resolve("first"));

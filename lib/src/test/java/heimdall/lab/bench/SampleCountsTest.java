@@ -61,12 +61,14 @@ class SampleCountsTest {
         counts.add(1, "none", 1, new long[] {4});
         counts.add(2, "filtered", 0, new long[0]);
         counts.add(0, "filtered", 1, new long[] {9});
-        assertEquals(List.of(new SampleCounts.Key(1, "none"), new SampleCounts.Key(0, "filtered")),
+        assertEquals(
+                List.of(new SampleCounts.Key(1, "none"), new SampleCounts.Key(0, "filtered")),
                 List.copyOf(counts.series().keySet()));
         SampleCounts.Series none = counts.series().get(new SampleCounts.Key(1, "none"));
         assertEquals(2, none.runs());
         assertArrayEquals(new long[] {4, 5}, none.valuesAtRanks(new int[] {0, 1}));
-        assertArrayEquals(new long[] {6, 7, 9},
+        assertArrayEquals(
+                new long[] {6, 7, 9},
                 counts.series().get(new SampleCounts.Key(0, "filtered")).valuesAtRanks(new int[] {0, 1, 2}));
     }
 

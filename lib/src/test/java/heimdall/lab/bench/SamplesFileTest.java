@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SamplesFileTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void everySampleComesBackAcrossBatches() throws Exception {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SessionTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aNotebookInterruptReachesTheOpenSessionAndItsViewsAndEndsWithIt() {
@@ -67,10 +68,12 @@ class SessionTest {
         Session alone = Session.join(folder, l -> {});
         assertFalse(alone.stopOn(boom));
         assertFalse(alone.stopRequested());
-        assertFalse(Interruption.requestStop(Interruption.Cause.NOTEBOOK),
-                "a joined session is no measurement of its own");
+        assertFalse(
+                Interruption.requestStop(Interruption.Cause.NOTEBOOK), "a joined session is no measurement of its own");
         alone.close();
-        assertThrows(IllegalStateException.class, () -> Session.join(l -> {}).folder(),
+        assertThrows(
+                IllegalStateException.class,
+                () -> Session.join(l -> {}).folder(),
                 "a session without a folder says so");
     }
 

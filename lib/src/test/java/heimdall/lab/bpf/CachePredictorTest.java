@@ -24,8 +24,19 @@ class CachePredictorTest {
 
     /** arch check, then nr == 39 ? ALLOW : ERRNO. */
     static Program pureDispatch() {
-        return prog(ldAbs(4), jump(JEQ, ARCH, 1, 0), ret(0), ldAbs(0), andK(0xffff), jump(JGE, 39, 0, 2),
-                jump(JGT, 39, 1, 0), ret(ALLOW), ja(0), jump(JSET, 0x100, 0, 1), ret(0x50001), ret(0x50001));
+        return prog(
+                ldAbs(4),
+                jump(JEQ, ARCH, 1, 0),
+                ret(0),
+                ldAbs(0),
+                andK(0xffff),
+                jump(JGE, 39, 0, 2),
+                jump(JGT, 39, 1, 0),
+                ret(ALLOW),
+                ja(0),
+                jump(JSET, 0x100, 0, 1),
+                ret(0x50001),
+                ret(0x50001));
     }
 
     @Test
@@ -47,7 +58,8 @@ class CachePredictorTest {
             assertFalse(CachePredictor.cacheable(allowAll, nr), "nr " + nr);
         }
         // a compiled allow-by-default profile lets -1 through to its default, uncached
-        Program compiled = Compiler.compile(Profile.builder(Action.ALLOW).rule(Action.errno(1), "getppid").build());
+        Program compiled = Compiler.compile(
+                Profile.builder(Action.ALLOW).rule(Action.errno(1), "getppid").build());
         assertEquals(ALLOW, Emulator.run(compiled, SeccompData.x86_64(-1)).action());
         assertFalse(CachePredictor.cacheable(compiled, -1));
         assertTrue(CachePredictor.cacheable(compiled, 39));
@@ -91,7 +103,8 @@ class CachePredictorTest {
 
     @Test
     void compiledProfileKeepsBareAllowsCacheable() {
-        Profile p = Profile.builder(Action.KILL_PROCESS).allow("getppid", "gettid", "read")
+        Profile p = Profile.builder(Action.KILL_PROCESS)
+                .allow("getppid", "gettid", "read")
                 .rule(Action.ALLOW, "mprotect", heimdall.lab.profile.ArgRule.of(2, heimdall.lab.profile.Op.EQ, 1))
                 .build();
         Program prog = Compiler.compile(p);

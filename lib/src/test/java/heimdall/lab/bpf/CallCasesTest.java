@@ -28,7 +28,11 @@ class CallCasesTest {
             for (long[] v : vectors) {
                 seen.add(Emulator.run(prog, SeccompData.x86_64(nr, v)).action());
             }
-            assertTrue(seen.containsAll(Set.of(Action.NOTIFY.ret(), Action.errno(13).ret(), Action.errno(38).ret())),
+            assertTrue(
+                    seen.containsAll(Set.of(
+                            Action.NOTIFY.ret(),
+                            Action.errno(13).ret(),
+                            Action.errno(38).ret())),
                     op + ": " + seen);
         }
     }

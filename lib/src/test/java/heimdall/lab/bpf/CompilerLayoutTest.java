@@ -18,26 +18,38 @@ class CompilerLayoutTest {
 
     @Test
     void x32AndSkippedCallAreBoundariesOfTheSearchNotASeparateStep() {
-        Profile p = Profile.builder(Action.errno(38)).allow("read", "write", "getppid").build();
+        Profile p = Profile.builder(Action.errno(38))
+                .allow("read", "write", "getppid")
+                .build();
         Program prog = Compiler.compile(p);
         // nothing between the nr load and the search's first compare: instruction 3 is the root
         assertEquals(Insn.JMP | Insn.JGE | Insn.K, prog.get(3).code());
         for (int i = 0; i < prog.length(); i++) {
             Insn in = prog.get(i);
-            assertTrue(in.code() != (Insn.JMP | Insn.JEQ | Insn.K) || in.k() != Compiler.SKIPPED_CALL,
+            assertTrue(
+                    in.code() != (Insn.JMP | Insn.JEQ | Insn.K) || in.k() != Compiler.SKIPPED_CALL,
                     "no separate test for -1 at " + i);
         }
         // every bare answer costs 3 + depth + 1 and the x32 numbers and -1 meet their answers in the tree
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(prog, SeccompData.x86_64(Profile.X32_SYSCALL_BIT)).action());
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(prog, SeccompData.x86_64(0xfffffffe)).action());
-        assertEquals(Action.errno(38).ret(), Emulator.run(prog, SeccompData.x86_64(Compiler.SKIPPED_CALL)).action());
-        assertEquals(Action.errno(38).ret(), Emulator.run(prog, SeccompData.x86_64(0x3fffffff)).action());
+        assertEquals(
+                Action.KILL_PROCESS.ret(),
+                Emulator.run(prog, SeccompData.x86_64(Profile.X32_SYSCALL_BIT)).action());
+        assertEquals(
+                Action.KILL_PROCESS.ret(),
+                Emulator.run(prog, SeccompData.x86_64(0xfffffffe)).action());
+        assertEquals(
+                Action.errno(38).ret(),
+                Emulator.run(prog, SeccompData.x86_64(Compiler.SKIPPED_CALL)).action());
+        assertEquals(
+                Action.errno(38).ret(),
+                Emulator.run(prog, SeccompData.x86_64(0x3fffffff)).action());
     }
 
     @Test
     void killProcessDefaultMergesTheTailIntoOneRange() {
         // ranges: [0,110) kill, [110] allow, [111, 2^32) kill (x32 and -1 included): two compares
-        Program prog = Compiler.compile(Profile.builder(Action.KILL_PROCESS).allow("getppid").build());
+        Program prog = Compiler.compile(
+                Profile.builder(Action.KILL_PROCESS).allow("getppid").build());
         assertEquals(7, prog.length(), "ld arch, jeq, ld nr, two compares, RET KILL_PROCESS, RET ALLOW");
         for (int nr : new int[] {0, 109, 111, 0x40000000, -1, -2}) {
             Verdict v = Emulator.run(prog, SeccompData.x86_64(nr));
@@ -49,9 +61,25 @@ class CompilerLayoutTest {
     @Test
     void allowedCallsOfAnAllowListAreNoDeeperThanInABalancedTree() {
         // scattered allowed calls among long denied runs: the weighting must favour the allowed ones
-        List<String> names = List.of("read", "write", "close", "mmap", "brk", "rt_sigreturn", "getpid", "exit",
-                "futex", "epoll_wait", "exit_group", "openat", "getrandom", "clock_nanosleep", "rseq");
-        Program prog = Compiler.compile(Profile.builder(Action.errno(1)).allow(names.toArray(String[]::new)).build());
+        List<String> names = List.of(
+                "read",
+                "write",
+                "close",
+                "mmap",
+                "brk",
+                "rt_sigreturn",
+                "getpid",
+                "exit",
+                "futex",
+                "epoll_wait",
+                "exit_group",
+                "openat",
+                "getrandom",
+                "clock_nanosleep",
+                "rseq");
+        Program prog = Compiler.compile(Profile.builder(Action.errno(1))
+                .allow(names.toArray(String[]::new))
+                .build());
         int ranges = 2 * names.size() + 3; // at most: each call and the gap after it, x32, -1
         int balanced = 32 - Integer.numberOfLeadingZeros(ranges - 1);
         for (String n : names) {

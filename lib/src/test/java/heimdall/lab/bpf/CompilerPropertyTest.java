@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 class CompilerPropertyTest {
     static final SyscallTable TABLE = SyscallTable.x86_64();
     /** Values near the 32-bit boundaries, so that both halves of a comparison matter. */
-    static final long[] VALUES = {0, 1, 2, 9, 16, 0xffff_ffffL, 0x1_0000_0000L, 0x1_0000_0001L, 0x2_0000_0009L,
-            0x8000_0000_0000_0000L, -1L, -2L};
+    static final long[] VALUES = {
+        0, 1, 2, 9, 16, 0xffff_ffffL, 0x1_0000_0000L, 0x1_0000_0001L, 0x2_0000_0009L, 0x8000_0000_0000_0000L, -1L, -2L
+    };
 
     @Provide
     Arbitrary<Profile> profiles() {
@@ -36,16 +37,19 @@ class CompilerPropertyTest {
         }
         names.addAll(List.of("openat", "prctl", "mprotect", "clone3", "futex_waitv", "set_mempolicy_home_node"));
         Arbitrary<Action> actions = Arbitraries.oneOf(
-                Arbitraries.of(Action.ALLOW, Action.KILL_PROCESS, Action.KILL_THREAD, Action.TRAP, Action.LOG,
-                        Action.NOTIFY),
+                Arbitraries.of(
+                        Action.ALLOW, Action.KILL_PROCESS, Action.KILL_THREAD, Action.TRAP, Action.LOG, Action.NOTIFY),
                 Arbitraries.integers().between(1, 40).map(Action::errno),
                 Arbitraries.integers().between(0, 3).map(Action::trace));
         Arbitrary<Long> values = Arbitraries.oneOf(Arbitraries.of(toBoxed(VALUES)), Arbitraries.longs());
-        Arbitrary<ArgRule> args = Combinators.combine(Arbitraries.integers().between(0, 5), values, values,
-                Arbitraries.of(Op.values())).as(ArgRule::new);
+        Arbitrary<ArgRule> args = Combinators.combine(
+                        Arbitraries.integers().between(0, 5), values, values, Arbitraries.of(Op.values()))
+                .as(ArgRule::new);
         Arbitrary<SyscallRule> rules = Combinators.combine(
-                Arbitraries.of(names).list().ofMinSize(1).ofMaxSize(8), actions,
-                args.list().ofMaxSize(3).injectDuplicates(0.1)).as(SyscallRule::new);
+                        Arbitraries.of(names).list().ofMinSize(1).ofMaxSize(8),
+                        actions,
+                        args.list().ofMaxSize(3).injectDuplicates(0.1))
+                .as(SyscallRule::new);
         return Combinators.combine(actions, rules.list().ofMaxSize(25))
                 .as((def, rs) -> new Profile(def, List.of("SCMP_ARCH_X86_64"), rs));
     }
@@ -90,8 +94,8 @@ class CompilerPropertyTest {
     }
 
     @Property(tries = 60)
-    void stackedProgramsAnswerWithTheKernelsPrecedence(@ForAll("profiles") Profile older,
-            @ForAll("profiles") Profile newer, @ForAll long seed) {
+    void stackedProgramsAnswerWithTheKernelsPrecedence(
+            @ForAll("profiles") Profile older, @ForAll("profiles") Profile newer, @ForAll long seed) {
         List<Program> stack = List.of(Compiler.compile(older), Compiler.compile(newer));
         Random rnd = new Random(seed);
         for (int nr = 0; nr <= TABLE.maxNumber(); nr += 1 + rnd.nextInt(3)) {
@@ -114,7 +118,10 @@ class CompilerPropertyTest {
     static void assertAgree(Profile profile, Program program, SeccompData d) {
         int want = profile.evaluate(TABLE, d.nr(), d.arch(), d.args());
         Verdict got = Emulator.run(program, d);
-        assertEquals(Action.describe(want), Action.describe(got.action()), () -> d + "\n" + Disassembler.disassemble(program));
+        assertEquals(
+                Action.describe(want),
+                Action.describe(got.action()),
+                () -> d + "\n" + Disassembler.disassemble(program));
     }
 
     @Test
@@ -130,7 +137,8 @@ class CompilerPropertyTest {
         Profile profile = b.build();
         Program program = Compiler.compile(profile);
         assertTrue(program.length() > 1000, "length " + program.length());
-        assertTrue(program.insns().stream().anyMatch(i -> i.code() == (Insn.JMP | Insn.JA) && i.k() > 255),
+        assertTrue(
+                program.insns().stream().anyMatch(i -> i.code() == (Insn.JMP | Insn.JA) && i.k() > 255),
                 "expected long JA trampolines");
         for (int nr = 0; nr < 210; nr++) {
             assertAgree(profile, program, SeccompData.x86_64(nr, nr, nr + 1, nr + 2));
@@ -146,8 +154,11 @@ class CompilerPropertyTest {
         Program prog = Compiler.compile(p);
         // ld arch, jeq, ld nr, then a tree over 3 ranges (2 compares; x32 and -1 are in the last), ret
         assertEquals(6, Emulator.run(prog, SeccompData.x86_64(110)).insnsExecuted());
-        assertEquals(Action.ALLOW.ret(), Emulator.run(prog, SeccompData.x86_64(110)).action());
-        assertEquals(Action.KILL_PROCESS.ret(), Emulator.run(prog, SeccompData.x86_64(111)).action());
+        assertEquals(
+                Action.ALLOW.ret(), Emulator.run(prog, SeccompData.x86_64(110)).action());
+        assertEquals(
+                Action.KILL_PROCESS.ret(),
+                Emulator.run(prog, SeccompData.x86_64(111)).action());
     }
 
     private static Long[] toBoxed(long[] v) {

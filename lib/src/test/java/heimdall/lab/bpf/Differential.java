@@ -27,8 +27,16 @@ import java.util.Map;
  */
 final class Differential {
     /** One comparison that did not agree. */
-    record Disagreement(String what, String guard, int nr, String name, long[] args, String emulated,
-            KernelOutcome expected, KernelOutcome kernel, String program) {
+    record Disagreement(
+            String what,
+            String guard,
+            int nr,
+            String name,
+            long[] args,
+            String emulated,
+            KernelOutcome expected,
+            KernelOutcome kernel,
+            String program) {
         @Override
         public String toString() {
             return what + " under the " + guard + " guard: " + name + "(" + nr + ") " + Arrays.toString(args)
@@ -94,8 +102,15 @@ final class Differential {
             seen.add(got);
         }
         if (!expected.sameAs(got) || (zero && got.value() != 0)) {
-            disagreements.add(new Disagreement(what, guardName, nr, table.name(nr).orElse("?"), args,
-                    Action.describe(v.action()), expected, got,
+            disagreements.add(new Disagreement(
+                    what,
+                    guardName,
+                    nr,
+                    table.name(nr).orElse("?"),
+                    args,
+                    Action.describe(v.action()),
+                    expected,
+                    got,
                     this.stack == null ? "\n" + Disassembler.disassemble(stack.get(stack.size() - 1)) : ""));
         }
     }
@@ -125,7 +140,8 @@ final class Differential {
 
     /** {@code abcdf: 412 calls compared (…), 23 natural runs, 0 disagreements}. */
     String summary(long millis) {
-        return String.format("%s: %d calls compared with the kernel (%s), %d natural runs (others cached), %d disagreements, %.1f s",
+        return String.format(
+                "%s: %d calls compared with the kernel (%s), %d natural runs (others cached), %d disagreements, %.1f s",
                 what, compared, byKind, naturalRuns, disagreements.size(), millis / 1000.0);
     }
 }

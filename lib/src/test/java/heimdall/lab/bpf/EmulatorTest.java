@@ -44,15 +44,18 @@ class EmulatorTest {
 
     @Test
     void argumentHalvesAreLittleEndianWords() {
-        SeccompData d = new SeccompData(7, Profile.AUDIT_ARCH_X86_64, 0x1122334455667788L,
-                new long[] {0xaaaaaaaabbbbbbbbL, 0, 0, 0, 0, 0x0102030405060708L});
+        SeccompData d = new SeccompData(7, Profile.AUDIT_ARCH_X86_64, 0x1122334455667788L, new long[] {
+            0xaaaaaaaabbbbbbbbL, 0, 0, 0, 0, 0x0102030405060708L
+        });
         assertEquals(0x55667788, d.word(8));
         assertEquals(0x11223344, d.word(12));
         assertEquals(0xbbbbbbbb, d.word(16));
         assertEquals(0xaaaaaaaa, d.word(20));
         assertEquals(0x05060708, d.word(56));
         assertEquals(0x01020304, d.word(60));
-        assertEquals(0x01020304, Emulator.run(prog(ldAbs(60), new Insn(RET | A, 0, 0, 0)), d).action());
+        assertEquals(
+                0x01020304,
+                Emulator.run(prog(ldAbs(60), new Insn(RET | A, 0, 0, 0)), d).action());
     }
 
     @Test
@@ -64,9 +67,12 @@ class EmulatorTest {
                 .build();
         Program prog = Compiler.compile(p);
         int mprotect = 10;
-        assertTrue(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x1_0000_0005L)).allows());
-        assertFalse(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x0_0000_0005L)).allows());
-        assertFalse(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x1_0000_0001L)).allows());
+        assertTrue(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x1_0000_0005L))
+                .allows());
+        assertFalse(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x0_0000_0005L))
+                .allows());
+        assertFalse(Emulator.run(prog, SeccompData.x86_64(mprotect, 0, 0, 0x1_0000_0001L))
+                .allows());
         assertTrue(Emulator.run(prog, SeccompData.x86_64(0, 0x1_0000_0001L)).allows());
         assertFalse(Emulator.run(prog, SeccompData.x86_64(0, 0x1_0000_0000L)).allows());
         assertFalse(Emulator.run(prog, SeccompData.x86_64(0, 0xffff_ffffL)).allows(), "low half alone is not enough");
@@ -78,15 +84,22 @@ class EmulatorTest {
     @Test
     void aluScratchMemoryAndXRegister() {
         // A = nr; M[0] = A; X = 3; A = A * X; A += M? (via ldx M[0]) ; ret A
-        Program p = prog(ldAbs(0), new Insn(ST, 0, 0, 0), new Insn(LDX | IMM, 0, 0, 3),
-                new Insn(ALU | MUL | X, 0, 0, 0), new Insn(LDX | MEM, 0, 0, 0), new Insn(ALU | ADD | X, 0, 0, 0),
+        Program p = prog(
+                ldAbs(0),
+                new Insn(ST, 0, 0, 0),
+                new Insn(LDX | IMM, 0, 0, 3),
+                new Insn(ALU | MUL | X, 0, 0, 0),
+                new Insn(LDX | MEM, 0, 0, 0),
+                new Insn(ALU | ADD | X, 0, 0, 0),
                 new Insn(RET | A, 0, 0, 0));
         assertEquals(new Verdict(40, 7), Emulator.run(p, SeccompData.x86_64(10)));
         // division by a zero X ends the program with 0 (KILL_THREAD), as the kernel's interpreter does
         Program div = prog(new Insn(LDX | IMM, 0, 0, 0), new Insn(ALU | DIV | X, 0, 0, 0), ret(0x7fff0000));
         assertEquals(new Verdict(0, 2), Emulator.run(div, SeccompData.x86_64(1)));
-        assertEquals(64, Emulator.run(prog(new Insn(LD | W | LEN, 0, 0, 0), new Insn(RET | A, 0, 0, 0)),
-                SeccompData.x86_64(1)).action());
+        assertEquals(
+                64,
+                Emulator.run(prog(new Insn(LD | W | LEN, 0, 0, 0), new Insn(RET | A, 0, 0, 0)), SeccompData.x86_64(1))
+                        .action());
     }
 
     @Test
@@ -101,7 +114,9 @@ class EmulatorTest {
         assertEquals(new Verdict(0x50001, 2), Stack.evaluate(List.of(allow, errno1), d));
         assertEquals(0x50002, Stack.evaluate(List.of(errno1, errno2), d).action(), "tie: newest wins");
         assertEquals(0x50001, Stack.evaluate(List.of(errno2, errno1), d).action(), "tie: newest wins");
-        assertEquals(0x80000000, Stack.evaluate(List.of(killThread, killProcess, allow), d).action(),
+        assertEquals(
+                0x80000000,
+                Stack.evaluate(List.of(killThread, killProcess, allow), d).action(),
                 "KILL_PROCESS (negative) beats KILL_THREAD (0)");
         assertEquals(0x7ffc0000, Stack.evaluate(List.of(allow, log), d).action());
         assertEquals(3, Stack.evaluate(List.of(allow, log, allow), d).insnsExecuted());

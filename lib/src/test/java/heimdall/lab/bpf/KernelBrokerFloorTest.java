@@ -42,8 +42,9 @@ class KernelBrokerFloorTest {
             String name = e.getKey();
             int nr = e.getValue();
             int got = Emulator.run(FLOOR, SeccompData.x86_64(nr)).action();
-            int want = named.contains(name) ? Action.NOTIFY.ret() : bypass.contains(name) ? Action.KILL_PROCESS.ret()
-                    : Action.ALLOW.ret();
+            int want = named.contains(name)
+                    ? Action.NOTIFY.ret()
+                    : bypass.contains(name) ? Action.KILL_PROCESS.ret() : Action.ALLOW.ret();
             if (got != want) {
                 String how = Action.describe(got) + " instead of " + Action.describe(want);
                 wrong.computeIfAbsent(how, k -> new ArrayList<>()).add(name);
@@ -51,7 +52,8 @@ class KernelBrokerFloorTest {
             if (want == Action.ALLOW.ret()) {
                 allowed++;
                 if (!CachePredictor.cacheable(FLOOR, nr) && !CachePredictor.KERNEL_PASS_THROUGH_X86_64.contains(nr)) {
-                    wrong.computeIfAbsent("allowed but not cacheable", k -> new ArrayList<>()).add(name);
+                    wrong.computeIfAbsent("allowed but not cacheable", k -> new ArrayList<>())
+                            .add(name);
                 }
             }
             // The same call from any other architecture, and its x32 number: killed.

@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * vectors (allowed, denied, rule-matching and rule-breaking, and each again with a rule's argument's
  * high half flipped), is called in a fresh runner under the compiled program; the kernel's verdict
  * must equal {@link KernelFate} of {@link Stack#evaluate} for every call, and the program's emulated
- * answer must equal the profile's own ({@link Profile#evaluate}). Calls run under a {@link SafetyGuard} (see {@link Differential}), so nothing harmful
+ * answer must equal the profile's own ({@link Profile#evaluate}). Calls run under a {@link SafetyGuard} (see {@link
+ * Differential}), so nothing harmful
  * runs as root whatever the profile allows.
  */
 class KernelDifferentialTest {
@@ -51,7 +52,8 @@ class KernelDifferentialTest {
     static Stream<Arguments> profiles() {
         return Stream.of(
                 Arguments.of("abcdf", home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json")),
-                Arguments.of("heimdall-wasm-host", home().resolve("fixtures/profiles/heimdall-wasm-host/x86_64-glibc.json")),
+                Arguments.of(
+                        "heimdall-wasm-host", home().resolve("fixtures/profiles/heimdall-wasm-host/x86_64-glibc.json")),
                 Arguments.of("podman", PODMAN));
     }
 
@@ -117,7 +119,9 @@ class KernelDifferentialTest {
 
     static void report(Differential d, long startNs) {
         System.out.println("differential: " + d.summary((System.nanoTime() - startNs) / 1_000_000));
-        assertEquals("", d.disagreements.stream().map(Object::toString).collect(Collectors.joining("\n")),
+        assertEquals(
+                "",
+                d.disagreements.stream().map(Object::toString).collect(Collectors.joining("\n")),
                 d.disagreements.size() + " calls where the kernel and the emulator disagree");
     }
 
@@ -131,8 +135,10 @@ class KernelDifferentialTest {
         Program program = Compiler.compile(profile, TABLE, file.toString());
         // The program says what the profile says (its reference semantics), on every call made below.
         for (SeccompData c : cases(List.of(profile))) {
-            assertEquals(Action.describe(profile.evaluate(TABLE, c.nr(), c.arch(), c.args())),
-                    Action.describe(Emulator.run(program, c).action()), c.toString());
+            assertEquals(
+                    Action.describe(profile.evaluate(TABLE, c.nr(), c.arch(), c.args())),
+                    Action.describe(Emulator.run(program, c).action()),
+                    c.toString());
         }
         long t0 = System.nanoTime();
         Differential d = new Differential(name, List.of(program));

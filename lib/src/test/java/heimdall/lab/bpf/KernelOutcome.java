@@ -1,12 +1,12 @@
 package heimdall.lab.bpf;
 
+import heimdall.lab.Errno;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.Fate;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.Phase;
-import heimdall.lab.Errno;
 import heimdall.lab.sys.Signals;
 import java.util.List;
 
@@ -17,7 +17,12 @@ import java.util.List;
  * from child to child); everything else is.
  */
 record KernelOutcome(Kind kind, long value) {
-    enum Kind { RETURNED, ERRNO, EXITED, KILLED }
+    enum Kind {
+        RETURNED,
+        ERRNO,
+        EXITED,
+        KILLED
+    }
 
     static KernelOutcome errno(int e) {
         return new KernelOutcome(Kind.ERRNO, e);
@@ -48,8 +53,17 @@ record KernelOutcome(Kind kind, long value) {
      * an outcome.
      */
     static KernelOutcome of(List<Program> programs, int nr, long[] args) {
-        ChildSpec spec = new ChildSpec(-1, programs.stream().map(Program::toBytes).toList(), Call.syscall(nr, args),
-                0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0);
+        ChildSpec spec = new ChildSpec(
+                -1,
+                programs.stream().map(Program::toBytes).toList(),
+                Call.syscall(nr, args),
+                0,
+                1,
+                ChildSpec.Mode.PER_CALL,
+                false,
+                ChildSpec.ListenerTransfer.SCM_RIGHTS,
+                0,
+                0);
         ChildResult r = MeasuredChild.run(spec);
         Fate f = r.fate();
         if (f instanceof Fate.Killed k && k.phase() == Phase.MEASURE) {
@@ -64,7 +78,7 @@ record KernelOutcome(Kind kind, long value) {
                 || f instanceof Fate.Exited e && e.code() == 0 && e.phase() == Phase.DONE) {
             return r.lastErrno() != 0 ? errno(r.lastErrno()) : new KernelOutcome(Kind.RETURNED, r.lastReturn());
         }
-        throw new IllegalStateException("runner for " + spec.call().label() + " did not make its call: "
-                + f.describe());
+        throw new IllegalStateException(
+                "runner for " + spec.call().label() + " did not make its call: " + f.describe());
     }
 }

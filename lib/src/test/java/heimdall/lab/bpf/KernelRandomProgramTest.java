@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Errno;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
@@ -13,7 +14,6 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.Phase;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.Errno;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -49,8 +49,17 @@ class KernelRandomProgramTest {
 
     /** Whether the kernel accepts {@code insns} as a filter (installed over the guard, which allows seccomp). */
     private static boolean kernelAccepts(List<Insn> insns) {
-        ChildSpec spec = new ChildSpec(-1, List.of(SafetyGuard.harmless().program().toBytes(), raw(insns)),
-                Call.syscall(110), 0, 1, ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0);
+        ChildSpec spec = new ChildSpec(
+                -1,
+                List.of(SafetyGuard.harmless().program().toBytes(), raw(insns)),
+                Call.syscall(110),
+                0,
+                1,
+                ChildSpec.Mode.PER_CALL,
+                false,
+                ChildSpec.ListenerTransfer.SCM_RIGHTS,
+                0,
+                0);
         ChildResult r = MeasuredChild.run(spec);
         if (r.fate() instanceof Fate.Exited e && e.code() == 69 && e.phase() == Phase.INSTALL) {
             assertEquals(1, e.program(), "the guard itself was refused");
@@ -70,7 +79,8 @@ class KernelRandomProgramTest {
     }
 
     private static String text(List<Insn> insns) {
-        return insns.stream().map(i -> String.format("  {0x%04x, %d, %d, 0x%x}", i.code(), i.jt(), i.jf(), i.k()))
+        return insns.stream()
+                .map(i -> String.format("  {0x%04x, %d, %d, 0x%x}", i.code(), i.jt(), i.jf(), i.k()))
                 .collect(Collectors.joining("\n"));
     }
 
@@ -83,7 +93,9 @@ class KernelRandomProgramTest {
         Insn allow = ret(Action.ALLOW.ret());
         return List.of(
                 new Object[] {"MOD with a constant", List.of(op(LD | IMM, 7), op(ALU | MOD | K, 3), op(RET | A, 0))},
-                new Object[] {"MOD with X", List.of(op(LDX | IMM, 3), op(LD | IMM, 7), op(ALU | MOD | X, 0), op(RET | A, 0))},
+                new Object[] {
+                    "MOD with X", List.of(op(LDX | IMM, 3), op(LD | IMM, 7), op(ALU | MOD | X, 0), op(RET | A, 0))
+                },
                 new Object[] {"XOR with a constant", List.of(op(LD | IMM, 7), op(ALU | XOR | K, 3), op(RET | A, 0))},
                 new Object[] {"NEG", List.of(op(LD | IMM, 7), op(ALU | NEG, 0), op(RET | A, 0))},
                 new Object[] {"LD LEN and LDX LEN", List.of(op(LD | W | LEN, 0), op(LDX | W | LEN, 0), allow)},
@@ -102,27 +114,66 @@ class KernelRandomProgramTest {
                 new Object[] {"conditional jump past the end", List.of(jump(JEQ, 0, 1, 0), allow)},
                 new Object[] {"no final RET", List.of(allow, op(LD | IMM, 0))},
                 new Object[] {"scratch read before any store", List.of(op(LD | MEM, 0), allow)},
-                new Object[] {"scratch stored on one path only",
-                        List.of(jump(JEQ, 0, 0, 1), op(ST, 0), op(LD | MEM, 0), op(RET | A, 0))},
+                new Object[] {
+                    "scratch stored on one path only",
+                    List.of(jump(JEQ, 0, 0, 1), op(ST, 0), op(LD | MEM, 0), op(RET | A, 0))
+                },
                 // Reachable only through the jump at 3, after a store; but the kernel's single pass
                 // carries the state of the RET at 4 (which never stored) into 5.
-                new Object[] {"scratch read after a RET, reached only from a store",
-                        List.of(ldAbs(0), jump(JEQ, 1, 0, 2), op(ST, 0), ja(1), allow, op(LD | MEM, 0), op(RET | A, 0))},
-                new Object[] {"unreachable scratch read after a RET",
-                        List.of(allow, op(LD | MEM, 0), op(RET | A, 0))});
+                new Object[] {
+                    "scratch read after a RET, reached only from a store",
+                    List.of(ldAbs(0), jump(JEQ, 1, 0, 2), op(ST, 0), ja(1), allow, op(LD | MEM, 0), op(RET | A, 0))
+                },
+                new Object[] {"unreachable scratch read after a RET", List.of(allow, op(LD | MEM, 0), op(RET | A, 0))});
     }
 
     /** A random instruction list from the whole opcode space, biased toward the valid. */
     private static List<Insn> randomInsns(Random r) {
         int n = 1 + r.nextInt(10);
         List<Insn> out = new ArrayList<>();
-        int[] codes = {LD | W | ABS, LD | W | LEN, LDX | W | LEN, LD | IMM, LDX | IMM, LD | MEM, LDX | MEM, ST, STX,
-                MISC | TAX, MISC | TXA, RET | K, RET | A, JMP | JA, JMP | JEQ | K, JMP | JGT | X, JMP | JSET | K,
-                ALU | ADD | K, ALU | SUB | X, ALU | MUL | K, ALU | DIV | K, ALU | DIV | X, ALU | MOD | K, ALU | MOD | X,
-                ALU | AND | X, ALU | OR | K, ALU | XOR | X, ALU | LSH | K, ALU | RSH | X, ALU | NEG,
-                LD | H | ABS, LD | B | ABS, LD | W | IND, LDX | B | MSH, RET | 0x08, 0x0f, 0xff};
+        int[] codes = {
+            LD | W | ABS,
+            LD | W | LEN,
+            LDX | W | LEN,
+            LD | IMM,
+            LDX | IMM,
+            LD | MEM,
+            LDX | MEM,
+            ST,
+            STX,
+            MISC | TAX,
+            MISC | TXA,
+            RET | K,
+            RET | A,
+            JMP | JA,
+            JMP | JEQ | K,
+            JMP | JGT | X,
+            JMP | JSET | K,
+            ALU | ADD | K,
+            ALU | SUB | X,
+            ALU | MUL | K,
+            ALU | DIV | K,
+            ALU | DIV | X,
+            ALU | MOD | K,
+            ALU | MOD | X,
+            ALU | AND | X,
+            ALU | OR | K,
+            ALU | XOR | X,
+            ALU | LSH | K,
+            ALU | RSH | X,
+            ALU | NEG,
+            LD | H | ABS,
+            LD | B | ABS,
+            LD | W | IND,
+            LDX | B | MSH,
+            RET | 0x08,
+            0x0f,
+            0xff
+        };
         for (int pc = 0; pc < n; pc++) {
-            int code = pc == n - 1 && r.nextInt(6) > 0 ? (r.nextBoolean() ? RET | K : RET | A) : codes[r.nextInt(codes.length)];
+            int code = pc == n - 1 && r.nextInt(6) > 0
+                    ? (r.nextBoolean() ? RET | K : RET | A)
+                    : codes[r.nextInt(codes.length)];
             int k = switch (r.nextInt(5)) {
                 case 0 -> r.nextInt(4);
                 case 1 -> 4 * r.nextInt(17);
@@ -146,7 +197,8 @@ class KernelRandomProgramTest {
             boolean kernel = kernelAccepts(insns);
             compared++;
             if (ours.equals("accepted") != kernel) {
-                wrong.add(c[0] + ": kernel " + (kernel ? "accepted" : "refused") + ", Program " + ours + "\n" + text(insns));
+                wrong.add(c[0] + ": kernel " + (kernel ? "accepted" : "refused") + ", Program " + ours + "\n"
+                        + text(insns));
             }
         }
         Random r = new Random(SEED);
@@ -169,10 +221,23 @@ class KernelRandomProgramTest {
     }
 
     private static final int[] RETS = {
-        Action.ALLOW.ret(), Action.LOG.ret(), Action.errno(1).ret(), Action.errno(0).ret(), 0x0005_ffff /* ERRNO 65535 */,
-        Action.errno(4095).ret(), Action.errno(4096).ret(), Action.TRAP.ret() | 7, Action.trace(3).ret(),
-        Action.NOTIFY.ret(), Action.KILL_THREAD.ret(), Action.KILL_PROCESS.ret(), 0x0001_0000 /* unknown */,
-        0x7ff8_0000 /* unknown, between TRACE and LOG */, 0x7fff_0001 /* ALLOW with data */, 0xc000_0000 /* unknown, negative */};
+        Action.ALLOW.ret(),
+        Action.LOG.ret(),
+        Action.errno(1).ret(),
+        Action.errno(0).ret(),
+        0x0005_ffff /* ERRNO 65535 */,
+        Action.errno(4095).ret(),
+        Action.errno(4096).ret(),
+        Action.TRAP.ret() | 7,
+        Action.trace(3).ret(),
+        Action.NOTIFY.ret(),
+        Action.KILL_THREAD.ret(),
+        Action.KILL_PROCESS.ret(),
+        0x0001_0000 /* unknown */,
+        0x7ff8_0000 /* unknown, between TRACE and LOG */,
+        0x7fff_0001 /* ALLOW with data */,
+        0xc000_0000 /* unknown, negative */
+    };
 
     /** A random valid program (null when the draw is not valid); no loads of the instruction pointer. */
     private static Program randomValid(Random r) {
@@ -184,13 +249,28 @@ class KernelRandomProgramTest {
             int[] offsets = {0, 0, 4, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60};
             Insn i = switch (r.nextInt(16)) {
                 case 0, 1, 2 -> ldAbs(offsets[r.nextInt(offsets.length)]);
-                case 3, 4, 5 -> new Insn(JMP | new int[] {JEQ, JGE, JGT, JSET}[r.nextInt(4)] | (r.nextInt(3) == 0 ? X : K),
-                        r.nextInt(left), r.nextInt(left), k);
-                case 6, 7 -> new Insn(ALU | new int[] {ADD, SUB, MUL, DIV, OR, AND, LSH, RSH, XOR}[r.nextInt(9)]
-                        | (r.nextBoolean() ? X : K), 0, 0, 1 + r.nextInt(31));
+                case 3, 4, 5 ->
+                    new Insn(
+                            JMP | new int[] {JEQ, JGE, JGT, JSET}[r.nextInt(4)] | (r.nextInt(3) == 0 ? X : K),
+                            r.nextInt(left),
+                            r.nextInt(left),
+                            k);
+                case 6, 7 ->
+                    new Insn(
+                            ALU
+                                    | new int[] {ADD, SUB, MUL, DIV, OR, AND, LSH, RSH, XOR}[r.nextInt(9)]
+                                    | (r.nextBoolean() ? X : K),
+                            0,
+                            0,
+                            1 + r.nextInt(31));
                 case 8 -> new Insn(ALU | NEG, 0, 0, 0);
                 case 9 -> ret(RETS[r.nextInt(RETS.length)]);
-                case 10 -> new Insn(r.nextBoolean() ? LD | IMM : LDX | IMM, 0, 0, r.nextBoolean() ? k : RETS[r.nextInt(RETS.length)]);
+                case 10 ->
+                    new Insn(
+                            r.nextBoolean() ? LD | IMM : LDX | IMM,
+                            0,
+                            0,
+                            r.nextBoolean() ? k : RETS[r.nextInt(RETS.length)]);
                 case 11 -> new Insn(r.nextBoolean() ? MISC | TAX : MISC | TXA, 0, 0, 0);
                 case 12 -> new Insn(r.nextBoolean() ? ST : STX, 0, 0, r.nextInt(3));
                 case 13 -> new Insn(r.nextBoolean() ? LD | MEM : LDX | MEM, 0, 0, r.nextInt(3));

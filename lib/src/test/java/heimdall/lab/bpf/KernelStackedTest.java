@@ -30,7 +30,8 @@ class KernelStackedTest {
     }
 
     private static Profile fixture(String name) {
-        return ProfileJson.load(KernelDifferentialTest.home().resolve("fixtures/profiles/" + name + "/x86_64-glibc.json"))
+        return ProfileJson.load(
+                        KernelDifferentialTest.home().resolve("fixtures/profiles/" + name + "/x86_64-glibc.json"))
                 .profile();
     }
 
@@ -60,7 +61,9 @@ class KernelStackedTest {
     void threeAnswersInOneProgram() {
         Profile p = fixture("heimdall-wasm-host");
         Floor f = Floors.threeAnswers("wasm three answers", p, Set.of("openat", "prctl"));
-        Differential d = run("three answers heimdall-wasm-host", f.programs(),
+        Differential d = run(
+                "three answers heimdall-wasm-host",
+                f.programs(),
                 List.of(Floors.withBrokered(p, Set.of("openat", "prctl"))));
         assertTrue(d.seen.contains(KernelOutcome.errno(KernelFate.ENOSYS)), d.seen.toString());
     }

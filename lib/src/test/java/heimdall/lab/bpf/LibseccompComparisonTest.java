@@ -19,7 +19,8 @@ class LibseccompComparisonTest {
     @Test
     void podmanProfileOursRunsNoMoreInstructionsThanLibseccompsBinaryTree() throws Exception {
         // the installed files only: if python3 then cannot import seccomp or our bridge breaks, this fails
-        Requires.that(KernelFacts.file(PODMAN, "Debian package golang-github-containers-common"),
+        Requires.that(
+                KernelFacts.file(PODMAN, "Debian package golang-github-containers-common"),
                 KernelFacts.executable(Path.of(LibseccompBaseline.PYTHON), "Debian package python3"),
                 KernelFacts.pythonModule("seccomp", "Debian package python3-seccomp"));
         SyscallTable t = SyscallTable.x86_64();
@@ -33,8 +34,10 @@ class LibseccompComparisonTest {
         for (int nr : t.numbers()) {
             for (long[] v : vectors) {
                 SeccompData d = SeccompData.x86_64(nr, v);
-                assertEquals(Action.describe(Emulator.run(theirs.program(), d).action()),
-                        Action.describe(Emulator.run(ours, d).action()), t.name(nr).orElseThrow() + " " + d);
+                assertEquals(
+                        Action.describe(Emulator.run(theirs.program(), d).action()),
+                        Action.describe(Emulator.run(ours, d).action()),
+                        t.name(nr).orElseThrow() + " " + d);
             }
         }
 

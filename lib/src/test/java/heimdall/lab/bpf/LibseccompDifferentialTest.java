@@ -58,7 +58,8 @@ class LibseccompDifferentialTest {
     static Stream<Arguments> profiles() {
         return Stream.of(
                 Arguments.of("abcdf", home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json")),
-                Arguments.of("heimdall-wasm-host", home().resolve("fixtures/profiles/heimdall-wasm-host/x86_64-glibc.json")),
+                Arguments.of(
+                        "heimdall-wasm-host", home().resolve("fixtures/profiles/heimdall-wasm-host/x86_64-glibc.json")),
                 Arguments.of("podman", PODMAN));
     }
 
@@ -80,7 +81,10 @@ class LibseccompDifferentialTest {
         }
     }
 
-    /** The vectors for {@code nr}: generic ones, {@link CallCases}' and those with a rule's argument's high half flipped. */
+    /**
+     * The vectors for {@code nr}: generic ones, {@link CallCases}' and those with a rule's argument's high half
+     * flipped.
+     */
     static List<long[]> vectors(Profile profile, int nr) {
         List<long[]> out = new ArrayList<>();
         for (long[] v : GENERIC) {
@@ -107,7 +111,8 @@ class LibseccompDifferentialTest {
     }
 
     static boolean names(SyscallRule r, int nr) {
-        return r.names().stream().anyMatch(n -> TABLE.number(n).isPresent() && TABLE.number(n).getAsInt() == nr);
+        return r.names().stream()
+                .anyMatch(n -> TABLE.number(n).isPresent() && TABLE.number(n).getAsInt() == nr);
     }
 
     private static void addNew(List<long[]> vectors, long[] v) {
@@ -155,8 +160,9 @@ class LibseccompDifferentialTest {
                 return;
             }
             if (disagreements.size() < 20) {
-                disagreements.add(d + " " + TABLE.name(d.nr()).orElse("") + ": ours " + Action.describe(ours)
-                        + ", libseccomp " + Action.describe(theirs) + (foreign ? " (expected KILL_PROCESS vs KILL_THREAD)" : ""));
+                disagreements.add(
+                        d + " " + TABLE.name(d.nr()).orElse("") + ": ours " + Action.describe(ours) + ", libseccomp "
+                                + Action.describe(theirs) + (foreign ? " (expected KILL_PROCESS vs KILL_THREAD)" : ""));
             } else {
                 disagreements.set(19, "… and more");
             }
@@ -198,7 +204,9 @@ class LibseccompDifferentialTest {
         // -1 reaches the rules on both sides: the default action, not a kill
         int def = p.profile().defaultAction().ret();
         for (Program prog : List.of(p.ours(), p.theirs())) {
-            assertEquals(Action.describe(def), Action.describe(Emulator.run(prog, SeccompData.x86_64(-1)).action()));
+            assertEquals(
+                    Action.describe(def),
+                    Action.describe(Emulator.run(prog, SeccompData.x86_64(-1)).action()));
         }
         // the comparison reached both sides of every argument condition, for every call it names
         for (SyscallRule r : p.profile().syscalls()) {
@@ -215,7 +223,9 @@ class LibseccompDifferentialTest {
             }
         }
         assertTrue(t.same > 2 * (TOP + 1), t.same + " inputs");
-        assertEquals((TOP + 1 + EDGES.length - 1) * GENERIC.length + FOREIGN_ARCHES.length * 8, t.badArch,
+        assertEquals(
+                (TOP + 1 + EDGES.length - 1) * GENERIC.length + FOREIGN_ARCHES.length * 8,
+                t.badArch,
                 "every x32 number and every foreign architecture input is the documented difference");
     }
 
@@ -260,8 +270,13 @@ class LibseccompDifferentialTest {
         try {
             Path py = Files.writeString(dir.resolve("names.py"), script);
             Path in = Files.writeString(dir.resolve("names.json"), m.writeValueAsString(dropped));
-            Process proc = new ProcessBuilder(LibseccompBaseline.PYTHON, py.toString(), in.toString(),
-                    dir.resolve("out.bpf").toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process proc = new ProcessBuilder(
+                            LibseccompBaseline.PYTHON,
+                            py.toString(),
+                            in.toString(),
+                            dir.resolve("out.bpf").toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(proc.waitFor(60, TimeUnit.SECONDS), "python did not finish");
             assertEquals(0, proc.exitValue(), out);
@@ -295,8 +310,13 @@ class LibseccompDifferentialTest {
     void kernelAgreesOnASample(String name, Path file) throws Exception {
         NeedsKernelSeccomp.assume();
         Pair p = Pair.of(file);
-        Set<Integer> sample = new TreeSet<>(List.of(Compiler.SKIPPED_CALL, Profile.X32_SYSCALL_BIT,
-                Profile.X32_SYSCALL_BIT | 39, Profile.X32_SYSCALL_BIT | 110, 39, 110));
+        Set<Integer> sample = new TreeSet<>(List.of(
+                Compiler.SKIPPED_CALL,
+                Profile.X32_SYSCALL_BIT,
+                Profile.X32_SYSCALL_BIT | 39,
+                Profile.X32_SYSCALL_BIT | 110,
+                39,
+                110));
         for (SyscallRule r : p.profile().syscalls()) {
             if (!r.args().isEmpty()) {
                 r.names().forEach(n -> sample.add(TABLE.number(n).getAsInt()));

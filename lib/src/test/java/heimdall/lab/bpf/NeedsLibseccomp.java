@@ -15,7 +15,8 @@ final class NeedsLibseccomp {
 
     /** Skips (or fails, when required) unless python3 and python3-seccomp's module are installed. */
     static void assume() {
-        Requires.that(KernelFacts.executable(Path.of(LibseccompBaseline.PYTHON), "Debian package python3"),
+        Requires.that(
+                KernelFacts.executable(Path.of(LibseccompBaseline.PYTHON), "Debian package python3"),
                 KernelFacts.pythonModule("seccomp", "Debian package python3-seccomp"));
     }
 

@@ -58,12 +58,20 @@ class ProgramTest {
         assertTrue(reason(List.of(new Insn(LD | MEM, 0, 0, 3), ret(0))).contains("M[3] is read before"));
         assertTrue(reason(List.of(new Insn(ST, 0, 0, 16), ret(0))).contains("over 15"));
         // a store on only one path before the load is not enough
-        assertTrue(reason(List.of(ldAbs(0), jump(JEQ, 1, 0, 1), new Insn(ST, 0, 0, 0), new Insn(LD | MEM, 0, 0, 0),
-                ret(0))).startsWith("f.bpf: insn 3:"));
+        assertTrue(reason(List.of(
+                        ldAbs(0), jump(JEQ, 1, 0, 1), new Insn(ST, 0, 0, 0), new Insn(LD | MEM, 0, 0, 0), ret(0)))
+                .startsWith("f.bpf: insn 3:"));
         // seccomp refuses MOD; the kernel's memory check carries a RET's state into the next instruction
         assertTrue(reason(List.of(new Insn(ALU | MOD | K, 0, 0, 3), ret(0))).contains("MOD"));
-        assertTrue(reason(List.of(ldAbs(0), jump(JEQ, 1, 0, 2), new Insn(ST, 0, 0, 0), ja(1), ret(0),
-                new Insn(LD | MEM, 0, 0, 0), ret(0))).startsWith("f.bpf: insn 5:"));
+        assertTrue(reason(List.of(
+                        ldAbs(0),
+                        jump(JEQ, 1, 0, 2),
+                        new Insn(ST, 0, 0, 0),
+                        ja(1),
+                        ret(0),
+                        new Insn(LD | MEM, 0, 0, 0),
+                        ret(0)))
+                .startsWith("f.bpf: insn 5:"));
     }
 
     @Test
@@ -80,22 +88,34 @@ class ProgramTest {
         }
         BadInput e = assertThrows(BadInput.class, () -> Compiler.compile(b.build(), t, "big.json"));
         assertTrue(e.getMessage().startsWith("big.json: syscalls: the compiled program has"), e.getMessage());
-        BadInput unknown = assertThrows(BadInput.class,
-                () -> Compiler.compile(Profile.builder(Action.ALLOW).rule(Action.TRAP, "read", "nope").build()));
+        BadInput unknown = assertThrows(
+                BadInput.class,
+                () -> Compiler.compile(Profile.builder(Action.ALLOW)
+                        .rule(Action.TRAP, "read", "nope")
+                        .build()));
         assertTrue(unknown.getMessage().startsWith("profile: syscalls[0].names: syscall 'nope'"), unknown.getMessage());
     }
 
     @Test
     void disassemblyNamesFieldsSyscallsActionsAndTargets() {
-        Program p = Compiler.compile(Profile.builder(Action.errno(1)).allow("getppid")
-                .rule(Action.NOTIFY, "openat", ArgRule.of(2, Op.EQ, 0)).build());
+        Program p = Compiler.compile(Profile.builder(Action.errno(1))
+                .allow("getppid")
+                .rule(Action.NOTIFY, "openat", ArgRule.of(2, Op.EQ, 0))
+                .build());
         String text = Disassembler.disassemble(p);
         String[] lines = text.split("\n");
         assertEquals(p.length(), lines.length);
         assertTrue(lines[0].matches("\\s*0  ld\\s+\\[4\\]\\s+; arch"), lines[0]);
-        assertTrue(lines[1].contains("jeq") && lines[1].contains("AUDIT_ARCH_X86_64") && lines[1].contains("true 2"), lines[1]);
+        assertTrue(
+                lines[1].contains("jeq") && lines[1].contains("AUDIT_ARCH_X86_64") && lines[1].contains("true 2"),
+                lines[1]);
         assertTrue(text.contains("getppid") && text.contains("openat"), text);
-        assertTrue(text.contains("; ALLOW") && text.contains("; ERRNO(1)") && text.contains("; NOTIFY")
-                && text.contains("; KILL_PROCESS") && text.contains("; args[2].hi"), text);
+        assertTrue(
+                text.contains("; ALLOW")
+                        && text.contains("; ERRNO(1)")
+                        && text.contains("; NOTIFY")
+                        && text.contains("; KILL_PROCESS")
+                        && text.contains("; args[2].hi"),
+                text);
     }
 }

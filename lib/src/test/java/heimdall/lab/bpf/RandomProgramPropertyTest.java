@@ -28,7 +28,8 @@ class RandomProgramPropertyTest {
             int k = r.nextInt(4) == 0 ? r.nextInt() : r.nextInt(400);
             Insn i = switch (r.nextInt(14)) {
                 case 0, 1, 2 -> ldAbs(r.nextInt(3) == 0 ? OFFSETS[r.nextInt(OFFSETS.length)] : r.nextBoolean() ? 0 : 4);
-                case 3, 4, 5 -> jump(new int[] {JEQ, JGE, JGT, JSET}[r.nextInt(4)], k, r.nextInt(left), r.nextInt(left));
+                case 3, 4, 5 ->
+                    jump(new int[] {JEQ, JGE, JGT, JSET}[r.nextInt(4)], k, r.nextInt(left), r.nextInt(left));
                 case 6 -> andK(k);
                 case 7 -> new Insn(ALU | new int[] {ADD, SUB, OR, XOR, LSH}[r.nextInt(5)] | K, 0, 0, r.nextInt(31));
                 case 8 -> ret(RETS[r.nextInt(RETS.length)]);

@@ -66,12 +66,36 @@ final class SafetyGuard {
      * ending itself.
      */
     private static final List<String> ANY_ARGS = List.of(
-            "getpid", "getppid", "gettid", "getuid", "getgid", "geteuid", "getegid", "getpgrp", "getsid",
-            "getpgid", "sched_yield", "getpriority", "sched_getscheduler", "sched_get_priority_max",
-            "sched_get_priority_min", "personality", "umask", "socket", "close", "dup", "epoll_create1",
-            "eventfd2", "pkey_alloc", "epoll_ctl", "exit", "exit_group");
+            "getpid",
+            "getppid",
+            "gettid",
+            "getuid",
+            "getgid",
+            "geteuid",
+            "getegid",
+            "getpgrp",
+            "getsid",
+            "getpgid",
+            "sched_yield",
+            "getpriority",
+            "sched_getscheduler",
+            "sched_get_priority_max",
+            "sched_get_priority_min",
+            "personality",
+            "umask",
+            "socket",
+            "close",
+            "dup",
+            "epoll_create1",
+            "eventfd2",
+            "pkey_alloc",
+            "epoll_ctl",
+            "exit",
+            "exit_group");
 
-    /** Calls that write memory, block or change mappings, made harmless by arguments (a null pointer, a zero length). */
+    /**
+     * Calls that write memory, block or change mappings, made harmless by arguments (a null pointer, a zero length).
+     */
     private static final Map<String, List<Cond>> WITH_ARGS = new LinkedHashMap<>();
 
     static {
@@ -125,18 +149,97 @@ final class SafetyGuard {
 
     /** Never on the list, whatever the arguments (checked by the guard's own test). */
     static final List<String> DANGEROUS = List.of(
-            "reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "swapon",
-            "swapoff", "mount", "umount2", "pivot_root", "chroot", "sethostname", "setdomainname",
-            "settimeofday", "clock_settime", "adjtimex", "clock_adjtime", "kill", "tkill", "tgkill",
-            "pidfd_send_signal", "rt_sigqueueinfo", "fork", "vfork", "clone", "clone3", "execve", "execveat",
-            "ptrace", "process_vm_writev", "unlink", "unlinkat", "rename", "renameat", "renameat2", "rmdir",
-            "mkdir", "mknod", "mknodat", "truncate", "ftruncate", "chmod", "fchmodat", "chown", "fchownat",
-            "link", "symlink", "iopl", "ioperm", "bpf", "perf_event_open", "setuid", "setgid", "setns",
-            "unshare", "acct", "quotactl", "keyctl", "add_key", "request_key", "move_mount", "fsmount",
-            "fsconfig", "open_tree", "sync", "syncfs", "io_uring_setup", "userfaultfd", "ioctl", "connect",
-            "sendto", "sendmsg", "bind", "listen", "rt_sigreturn", "setpriority", "sched_setaffinity",
-            "sched_setscheduler", "mlockall", "shmget", "msgget", "semget", "fallocate", "fanotify_init",
-            "name_to_handle_at", "open_by_handle_at", "vhangup", "lookup_dcookie", "syslog", "_sysctl");
+            "reboot",
+            "kexec_load",
+            "kexec_file_load",
+            "init_module",
+            "finit_module",
+            "delete_module",
+            "swapon",
+            "swapoff",
+            "mount",
+            "umount2",
+            "pivot_root",
+            "chroot",
+            "sethostname",
+            "setdomainname",
+            "settimeofday",
+            "clock_settime",
+            "adjtimex",
+            "clock_adjtime",
+            "kill",
+            "tkill",
+            "tgkill",
+            "pidfd_send_signal",
+            "rt_sigqueueinfo",
+            "fork",
+            "vfork",
+            "clone",
+            "clone3",
+            "execve",
+            "execveat",
+            "ptrace",
+            "process_vm_writev",
+            "unlink",
+            "unlinkat",
+            "rename",
+            "renameat",
+            "renameat2",
+            "rmdir",
+            "mkdir",
+            "mknod",
+            "mknodat",
+            "truncate",
+            "ftruncate",
+            "chmod",
+            "fchmodat",
+            "chown",
+            "fchownat",
+            "link",
+            "symlink",
+            "iopl",
+            "ioperm",
+            "bpf",
+            "perf_event_open",
+            "setuid",
+            "setgid",
+            "setns",
+            "unshare",
+            "acct",
+            "quotactl",
+            "keyctl",
+            "add_key",
+            "request_key",
+            "move_mount",
+            "fsmount",
+            "fsconfig",
+            "open_tree",
+            "sync",
+            "syncfs",
+            "io_uring_setup",
+            "userfaultfd",
+            "ioctl",
+            "connect",
+            "sendto",
+            "sendmsg",
+            "bind",
+            "listen",
+            "rt_sigreturn",
+            "setpriority",
+            "sched_setaffinity",
+            "sched_setscheduler",
+            "mlockall",
+            "shmget",
+            "msgget",
+            "semget",
+            "fallocate",
+            "fanotify_init",
+            "name_to_handle_at",
+            "open_by_handle_at",
+            "vhangup",
+            "lookup_dcookie",
+            "syslog",
+            "_sysctl");
 
     private final List<Entry> entries;
     private final Program program;
@@ -179,7 +282,9 @@ final class SafetyGuard {
         }
         for (Entry e : entries) {
             if (e.nr() == d.nr()) {
-                return e.allows(d.args()) ? Action.ALLOW.ret() : Action.errno(HARMFUL_ARGS).ret();
+                return e.allows(d.args())
+                        ? Action.ALLOW.ret()
+                        : Action.errno(HARMFUL_ARGS).ret();
             }
         }
         return Action.errno(NOT_LISTED).ret();

@@ -72,18 +72,25 @@ class SafetyGuardTest {
                 }
             }
             SeccompData i386 = new SeccompData(20, 0x40000003, 0, new long[6]);
-            assertEquals(Action.errno(SafetyGuard.FOREIGN).ret(), Emulator.run(g.program(), i386).action());
+            assertEquals(
+                    Action.errno(SafetyGuard.FOREIGN).ret(),
+                    Emulator.run(g.program(), i386).action());
         }
     }
 
     @Test
     void theOpaqueGuardListsOnlyWhatTheRunnerNeedsAndNothingTheHarmlessOneRefuses() {
         for (SafetyGuard.Entry e : SafetyGuard.opaque().entries()) {
-            assertTrue(SafetyGuard.harmless().entries().stream()
-                    .anyMatch(h -> h.nr() == e.nr() && h.conds().equals(e.conds())), e.name());
+            assertTrue(
+                    SafetyGuard.harmless().entries().stream()
+                            .anyMatch(h -> h.nr() == e.nr() && h.conds().equals(e.conds())),
+                    e.name());
         }
-        assertEquals(List.of("seccomp", "exit", "exit_group"),
-                SafetyGuard.opaque().entries().stream().map(SafetyGuard.Entry::name).toList());
+        assertEquals(
+                List.of("seccomp", "exit", "exit_group"),
+                SafetyGuard.opaque().entries().stream()
+                        .map(SafetyGuard.Entry::name)
+                        .toList());
     }
 
     @Test
@@ -96,8 +103,8 @@ class SafetyGuardTest {
             }
             assertFalse(SafetyGuard.harmless().lists(nr.getAsInt()), name + " is on the allow list");
             for (long[] a : vectors(SafetyGuard.harmless())) {
-                Verdict v = Stack.evaluate(List.of(SafetyGuard.harmless().program(), ALLOW_ALL),
-                        SeccompData.x86_64(nr.getAsInt(), a));
+                Verdict v = Stack.evaluate(
+                        List.of(SafetyGuard.harmless().program(), ALLOW_ALL), SeccompData.x86_64(nr.getAsInt(), a));
                 assertEquals(Action.errno(SafetyGuard.NOT_LISTED).ret(), v.action(), name);
             }
             checked++;
@@ -113,20 +120,27 @@ class SafetyGuardTest {
     void theKernelAnswersAsTheGuardSays() {
         NeedsKernelSeccomp.assume();
         List<Program> stack = List.of(SafetyGuard.harmless().program(), ALLOW_ALL);
-        assertEquals(KernelOutcome.Kind.RETURNED, KernelOutcome.of(stack, 110 /* getppid */, new long[6]).kind());
-        assertEquals(KernelOutcome.errno(SafetyGuard.NOT_LISTED), KernelOutcome.of(stack, 169 /* reboot */, new long[6]));
-        assertEquals(KernelOutcome.errno(SafetyGuard.HARMFUL_ARGS),
+        assertEquals(
+                KernelOutcome.Kind.RETURNED,
+                KernelOutcome.of(stack, 110 /* getppid */, new long[6]).kind());
+        assertEquals(
+                KernelOutcome.errno(SafetyGuard.NOT_LISTED), KernelOutcome.of(stack, 169 /* reboot */, new long[6]));
+        assertEquals(
+                KernelOutcome.errno(SafetyGuard.HARMFUL_ARGS),
                 KernelOutcome.of(stack, 10 /* mprotect */, new long[] {0, 4096, 1, 0, 0, 0}));
-        assertEquals(KernelOutcome.errno(SafetyGuard.FOREIGN),
+        assertEquals(
+                KernelOutcome.errno(SafetyGuard.FOREIGN),
                 KernelOutcome.of(stack, 110 | Profile.X32_SYSCALL_BIT, new long[6]));
-        assertEquals(new KernelOutcome(KernelOutcome.Kind.EXITED, 7),
+        assertEquals(
+                new KernelOutcome(KernelOutcome.Kind.EXITED, 7),
                 KernelOutcome.of(stack, 231 /* exit_group */, new long[] {7, 0, 0, 0, 0, 0}));
         // the opaque guard lets no call under test run
         List<Program> opaque = List.of(SafetyGuard.opaque().program(), ALLOW_ALL);
         assertEquals(KernelOutcome.errno(SafetyGuard.NOT_LISTED), KernelOutcome.of(opaque, 110, new long[6]));
         Program killAll = new Program(List.of(Insn.ret(Action.KILL_PROCESS.ret())));
         // a program on top that kills wins over the guard's ERRNO
-        assertEquals(KernelOutcome.killed(Signals.SIGSYS),
+        assertEquals(
+                KernelOutcome.killed(Signals.SIGSYS),
                 KernelOutcome.of(List.of(SafetyGuard.harmless().program(), killAll), 169, new long[6]));
     }
 }

@@ -75,14 +75,37 @@ class SearchTreeTest {
             as.emit(Insn.ret(0x50000 + i)); // ERRNO(i): the range's index comes back
         }
         Program p = Program.of(as.assemble(), "tree");
-        long[] probes = {0, 1, 2, 3, 4, 5, 39, 40, 41, 42, 299, 300, 301, 0x3fff_ffffL, 0x4000_0000L, 0x4000_0001L,
-            0x7fff_ffffL, 0x8000_0000L, 0xffff_fffeL, 0xffff_ffffL};
+        long[] probes = {
+            0,
+            1,
+            2,
+            3,
+            4,
+            5,
+            39,
+            40,
+            41,
+            42,
+            299,
+            300,
+            301,
+            0x3fff_ffffL,
+            0x4000_0000L,
+            0x4000_0001L,
+            0x7fff_ffffL,
+            0x8000_0000L,
+            0xffff_fffeL,
+            0xffff_ffffL
+        };
         for (long nr : probes) {
             int want = 0;
             while (want + 1 < starts.length && starts[want + 1] <= nr) {
                 want++;
             }
-            assertEquals(0x50000 + want, Emulator.run(p, SeccompData.x86_64((int) nr)).action(), "nr " + nr);
+            assertEquals(
+                    0x50000 + want,
+                    Emulator.run(p, SeccompData.x86_64((int) nr)).action(),
+                    "nr " + nr);
         }
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BrokerAnswerTest {
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach

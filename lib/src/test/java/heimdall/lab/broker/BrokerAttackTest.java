@@ -39,6 +39,7 @@ class BrokerAttackTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach
@@ -53,14 +54,17 @@ class BrokerAttackTest {
     private static Policy denySecretByBytes() {
         byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
         return n -> n.nr() == Notification.OPENAT && n.readPath(1) > 0 && n.pathContains(secret)
-                ? Answer.error(EACCES) : Answer.BROKER;
+                ? Answer.error(EACCES)
+                : Answer.BROKER;
     }
 
     /** The same rule on the String view of the copy (reads it twice: still one copy). */
     private static Policy denySecretByString() {
         return n -> {
             String p = n.path(1);
-            return p != null && p.contains("secret") && n.path(1).contains("secret") ? Answer.error(EACCES) : Answer.BROKER;
+            return p != null && p.contains("secret") && n.path(1).contains("secret")
+                    ? Answer.error(EACCES)
+                    : Answer.BROKER;
         };
     }
 
@@ -279,7 +283,10 @@ class BrokerAttackTest {
         }
     }
 
-    /** Names up to the kernel's own limit (PATH_MAX 4096 with the NUL) are brokered; longer ones fail as the kernel would. */
+    /**
+     * Names up to the kernel's own limit (PATH_MAX 4096 with the NUL) are brokered; longer ones fail as the kernel
+     * would.
+     */
     @ParameterizedTest
     @EnumSource(Supervisor.Kind.class)
     void namesUpToPathMaxAreAccepted(Supervisor.Kind kind) throws Exception {
@@ -294,7 +301,8 @@ class BrokerAttackTest {
             assertEquals(1, sup.stop().brokered());
         }
         // The kernel's own answers, without a filter, for the same two names.
-        try (NotifyChildFixture plain = NotifyChildFixture.start(NotifyChildFixture.Options.in(job.in()).withFilter(false))) {
+        try (NotifyChildFixture plain =
+                NotifyChildFixture.start(NotifyChildFixture.Options.in(job.in()).withFilter(false))) {
             assertEquals(Job.HELLO, plain.open(longest).text());
             assertEquals(ENAMETOOLONG, plain.open(tooLong).errno());
         }

@@ -25,7 +25,9 @@ class BrokerBenchScratchTest {
     void theBenchLeavesNothingAndTouchesNothingPlanted() throws Exception {
         BrokerFixtures.assumeSupported();
         long pid = ProcessHandle.current().pid();
-        Path tmpdir = Files.createDirectory(tmp.resolve("tmpdir"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path tmpdir = Files.createDirectory(
+                tmp.resolve("tmpdir"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path outside = Files.createDirectory(tmp.resolve("outside"));
         Planted planted = Planted.in(outside, tmpdir)
                 .linkToDir(tmpdir.resolve("heimdall-broker-bench"))
@@ -40,8 +42,24 @@ class BrokerBenchScratchTest {
         try (AutoCloseable t = Planted.tmpdir(tmpdir)) {
             System.setOut(ps);
             System.setErr(ps);
-            status = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> Main.run(List.of("broker", "bench", "--calls", "20",
-                    "--warmup", "0", "--runs", "1", "--answer", "broker", "--supervisor", "native"), ps, ps));
+            status = assertTimeoutPreemptively(
+                    Duration.ofSeconds(120),
+                    () -> Main.run(
+                            List.of(
+                                    "broker",
+                                    "bench",
+                                    "--calls",
+                                    "20",
+                                    "--warmup",
+                                    "0",
+                                    "--runs",
+                                    "1",
+                                    "--answer",
+                                    "broker",
+                                    "--supervisor",
+                                    "native"),
+                            ps,
+                            ps));
         } finally {
             System.setOut(oldOut);
             System.setErr(oldErr);

@@ -28,11 +28,21 @@ class BrokerBenchTest {
     void bothSupervisorsAreMeasuredSideBySide() throws Exception {
         BrokerFixtures.assumeSupported();
         BrokerBench.Config d = BrokerBench.Config.defaults();
-        BrokerBench.Config c = new BrokerBench.Config(200, 10, 2, Answer.BROKER,
-                List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA), false, d.childCpu(), d.supCpu(), null);
+        BrokerBench.Config c = new BrokerBench.Config(
+                200,
+                10,
+                2,
+                Answer.BROKER,
+                List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA),
+                false,
+                d.childCpu(),
+                d.supCpu(),
+                null);
         BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
         assertEquals(400, r.baseline().samples());
-        assertEquals(List.of("native", "java"), r.rows().stream().map(BrokerBench.Row::what).toList());
+        assertEquals(
+                List.of("native", "java"),
+                r.rows().stream().map(BrokerBench.Row::what).toList());
         for (BrokerBench.Row row : r.rows()) {
             assertEquals(400, row.samples());
             assertEquals(2, row.runMediansNs().length);
@@ -56,8 +66,8 @@ class BrokerBenchTest {
     void oneSupervisorHasNoRatio() throws Exception {
         BrokerFixtures.assumeSupported();
         BrokerBench.Config d = BrokerBench.Config.defaults();
-        BrokerBench.Config c = new BrokerBench.Config(20, 0, 1, Answer.CONTINUE, List.of(Supervisor.Kind.JAVA), false,
-                d.childCpu(), -1, "after");
+        BrokerBench.Config c = new BrokerBench.Config(
+                20, 0, 1, Answer.CONTINUE, List.of(Supervisor.Kind.JAVA), false, d.childCpu(), -1, "after");
         BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
         assertEquals(null, r.javaNativeRatio());
         assertEquals(20, r.row("java").stats().continued());
@@ -70,10 +80,21 @@ class BrokerBenchTest {
     void theNativeSupervisorsTwoWaitsAreMeasuredSideBySide() throws Exception {
         BrokerFixtures.assumeSupported();
         BrokerBench.Config d = BrokerBench.Config.defaults();
-        BrokerBench.Config c = new BrokerBench.Config(100, 10, 2, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false,
-                d.childCpu(), d.childCpu(), null, true);
+        BrokerBench.Config c = new BrokerBench.Config(
+                100,
+                10,
+                2,
+                Answer.CONTINUE,
+                List.of(Supervisor.Kind.NATIVE),
+                false,
+                d.childCpu(),
+                d.childCpu(),
+                null,
+                true);
         BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
-        assertEquals(List.of("native", "native-poll"), r.rows().stream().map(BrokerBench.Row::what).toList());
+        assertEquals(
+                List.of("native", "native-poll"),
+                r.rows().stream().map(BrokerBench.Row::what).toList());
         for (BrokerBench.Row row : r.rows()) {
             assertEquals(200, row.samples());
             assertEquals(0, row.errors());

@@ -25,6 +25,7 @@ class BrokerEscapeTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach

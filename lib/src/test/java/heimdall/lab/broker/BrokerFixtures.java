@@ -15,6 +15,7 @@ final class BrokerFixtures {
     static final int[] BROKER_KERNEL = {5, 14};
     /** The kernel that brought {@code SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP}. */
     static final int[] SYNC_WAKE_UP_KERNEL = {6, 6};
+
     static final int CAP_MKNOD = 27;
 
     private BrokerFixtures() {}
@@ -28,7 +29,8 @@ final class BrokerFixtures {
      * With {@code LAB_REQUIRE_KERNEL=1} a missing feature fails instead of skipping.
      */
     static void assumeSupported() {
-        Requires.that(KernelFacts.seccompActions("user_notif"),
+        Requires.that(
+                KernelFacts.seccompActions("user_notif"),
                 KernelFacts.kernelAtLeast(BROKER_KERNEL[0], BROKER_KERNEL[1]),
                 KernelFacts.ptrace());
     }
@@ -67,7 +69,9 @@ final class BrokerFixtures {
             Files.writeString(secret, SECRET);
             Files.createSymbolicLink(in.resolve("link-out"), Path.of("../outside/secret.txt"));
             Files.createSymbolicLink(in.resolve("link-abs"), secret.toAbsolutePath());
-            Process mk = new ProcessBuilder("mkfifo", outside.resolve("fifo").toString()).inheritIO().start();
+            Process mk = new ProcessBuilder("mkfifo", outside.resolve("fifo").toString())
+                    .inheritIO()
+                    .start();
             try {
                 if (mk.waitFor() != 0) {
                     throw new IOException("mkfifo failed");
@@ -92,6 +96,7 @@ final class BrokerFixtures {
 
     /** Where the kernel says whether userfaultfd exists (CONFIG_USERFAULTFD) and who may use it. */
     static final Path UNPRIVILEGED_USERFAULTFD = Path.of("/proc/sys/vm/unprivileged_userfaultfd");
+
     static final int CAP_SYS_PTRACE = 19;
 
     /**
@@ -109,7 +114,9 @@ final class BrokerFixtures {
         }
         Fact cap = KernelFacts.capability(CAP_SYS_PTRACE, "CAP_SYS_PTRACE");
         boolean ok = value.equals("1") || cap.present();
-        Requires.that(new Fact("userfaultfd for kernel-mode faults", ok,
+        Requires.that(new Fact(
+                "userfaultfd for kernel-mode faults",
+                ok,
                 UNPRIVILEGED_USERFAULTFD + " = " + value + "; " + cap.detail()));
     }
 
@@ -121,8 +128,8 @@ final class BrokerFixtures {
     static void warmUp(Job job) throws IOException {
         try (NotifyChildFixture child = job.child()) {
             int listener = child.takeListener();
-            try (Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(),
-                    Answer.BROKER)) {
+            try (Supervisor sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(), Answer.BROKER)) {
                 child.open("hello.txt");
             }
             try (Supervisor sup = Supervisor.start(listener, job.options(), n -> {

@@ -48,6 +48,7 @@ class BrokerFloorTest {
 
     @TempDir
     Path tmp;
+
     Job job;
     Path floor;
 
@@ -64,8 +65,8 @@ class BrokerFloorTest {
     static Policy readmePolicy() {
         byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
         return n -> switch (n.call()) {
-            case OPEN, OPENAT, OPENAT2, CREAT -> n.readPath() > 0 && n.pathContains(secret)
-                    ? Answer.error(EACCES) : Answer.BROKER;
+            case OPEN, OPENAT, OPENAT2, CREAT ->
+                n.readPath() > 0 && n.pathContains(secret) ? Answer.error(EACCES) : Answer.BROKER;
             case OTHER -> Answer.error(1);
         };
     }
@@ -87,8 +88,13 @@ class BrokerFloorTest {
     @ParameterizedTest
     @EnumSource(Supervisor.Kind.class)
     void noCallReachesAFileOutsideThePolicy(Supervisor.Kind kind) throws Exception {
-        List<String> escapes = List.of("../outside/secret.txt", "link-out", "link-abs", job.secret().toString(),
-                "sub/../../outside/secret.txt", "/proc/self/root" + job.secret());
+        List<String> escapes = List.of(
+                "../outside/secret.txt",
+                "link-out",
+                "link-abs",
+                job.secret().toString(),
+                "sub/../../outside/secret.txt",
+                "/proc/self/root" + job.secret());
         String before = Files.readString(job.in().resolve("hello.txt"));
         try (InotifyOpens outside = new InotifyOpens(job.outside());
                 NotifyChildFixture c = child();
@@ -148,34 +154,59 @@ class BrokerFloorTest {
     void openat2IsJudgedOnTheSupervisorsCopyOfItsOpenHow(Supervisor.Kind kind) throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
         Policy recording = n -> {
-            seen.add(n.call() + " " + n.path() + " " + Long.toOctalString(n.openFlags()) + " " + n.openResolve()
-                    + " " + n.callError());
+            seen.add(n.call() + " " + n.path() + " " + Long.toOctalString(n.openFlags()) + " " + n.openResolve() + " "
+                    + n.callError());
             return readmePolicy().decide(n);
         };
-        try (NotifyChildFixture c = child(); Supervisor sup = start(kind, c, recording)) {
-            assertEquals(Job.HELLO, c.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 0).text(), "zeros past open_how");
+        try (NotifyChildFixture c = child();
+                Supervisor sup = start(kind, c, recording)) {
+            assertEquals(
+                    Job.HELLO,
+                    c.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 0).text(),
+                    "zeros past open_how");
             assertRefused(c.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 1), E2BIG, "a field we do not know, set");
             assertRefused(c.call("openat2", "hello.txt", O_CLOEXEC, 0, 16, -1), EINVAL, "smaller than open_how");
             assertRefused(c.call("openat2", "hello.txt", O_CLOEXEC, 0, 8192, -1), E2BIG, "over a page");
             assertRefused(c.call("openat2", "hello.txt", O_CLOEXEC, 0x40, 24, -1), EINVAL, "an unknown resolve bit");
             assertRefused(c.call("openat2", "hello.txt", O_CLOEXEC, RESOLVE_IN_ROOT, 24, -1), EACCES, "IN_ROOT");
             assertRefused(c.call("openat2", "hello.txt", O_RDWR, 0, 24, -1), EACCES, "write access");
-            assertRefused(c.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1), ELOOP,
+            assertRefused(
+                    c.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1),
+                    ELOOP,
                     "the child's own RESOLVE_NO_SYMLINKS is kept");
-            assertEquals("data in sub\n", c.call("openat2", "link-in", O_CLOEXEC, 0, 24, -1).text());
+            assertEquals(
+                    "data in sub\n",
+                    c.call("openat2", "link-in", O_CLOEXEC, 0, 24, -1).text());
             assertRefused(c.call("openat", "link-in", O_NOFOLLOW | O_CLOEXEC, 0, 24, -1), ELOOP, "O_NOFOLLOW, a link");
             assertEquals(0, sup.stop().failures());
         }
         // The kernel's own answers to the same calls, without a filter, beneath in/ as the child's cwd.
-        NotifyChildFixture.Options unfiltered = NotifyChildFixture.Options.in(job.in()).withFilter(false);
+        NotifyChildFixture.Options unfiltered =
+                NotifyChildFixture.Options.in(job.in()).withFilter(false);
         try (NotifyChildFixture plain = NotifyChildFixture.start(unfiltered)) {
-            assertEquals(Job.HELLO, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 0).text());
-            assertEquals(E2BIG, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 1).errno());
-            assertEquals(EINVAL, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 16, -1).errno());
-            assertEquals(E2BIG, plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 8192, -1).errno());
-            assertEquals(EINVAL, plain.call("openat2", "hello.txt", O_CLOEXEC, 0x40, 24, -1).errno());
-            assertEquals(ELOOP, plain.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1).errno());
-            assertEquals(ELOOP, plain.call("openat", "link-in", O_NOFOLLOW | O_CLOEXEC, 0, 24, -1).errno());
+            assertEquals(
+                    Job.HELLO,
+                    plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 0).text());
+            assertEquals(
+                    E2BIG,
+                    plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 32, 1).errno());
+            assertEquals(
+                    EINVAL,
+                    plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 16, -1).errno());
+            assertEquals(
+                    E2BIG,
+                    plain.call("openat2", "hello.txt", O_CLOEXEC, 0, 8192, -1).errno());
+            assertEquals(
+                    EINVAL,
+                    plain.call("openat2", "hello.txt", O_CLOEXEC, 0x40, 24, -1).errno());
+            assertEquals(
+                    ELOOP,
+                    plain.call("openat2", "link-in", O_CLOEXEC, RESOLVE_NO_SYMLINKS, 24, -1)
+                            .errno());
+            assertEquals(
+                    ELOOP,
+                    plain.call("openat", "link-in", O_NOFOLLOW | O_CLOEXEC, 0, 24, -1)
+                            .errno());
         }
         if (kind == Supervisor.Kind.JAVA) {
             assertEquals("OPENAT2 hello.txt 2000000 0 0", seen.get(0));
@@ -193,7 +224,8 @@ class BrokerFloorTest {
             kinds.add(n.call() + ":" + n.path());
             return p.decide(n);
         };
-        try (NotifyChildFixture c = child(); Supervisor sup = start(Supervisor.Kind.JAVA, c, recording)) {
+        try (NotifyChildFixture c = child();
+                Supervisor sup = start(Supervisor.Kind.JAVA, c, recording)) {
             for (String k : BY_NAME) {
                 OpenResult r = call(c, k, "secret.txt");
                 assertRefused(r, EACCES, k);

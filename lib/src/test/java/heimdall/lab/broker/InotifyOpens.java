@@ -46,7 +46,7 @@ final class InotifyOpens implements AutoCloseable {
     /** Opens seen so far (in the directory, or of the directory itself). */
     int opens() {
         byte[] buf = new byte[4096];
-        for (;;) {
+        for (; ; ) {
             long n = C.INSTANCE.read(fd, buf, buf.length);
             if (n <= 0) {
                 return opens;

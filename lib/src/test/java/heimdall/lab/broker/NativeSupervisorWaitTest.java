@@ -36,6 +36,7 @@ class NativeSupervisorWaitTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach
@@ -53,7 +54,10 @@ class NativeSupervisorWaitTest {
     @ValueSource(booleans = {false, true})
     void everyNotificationIsAnsweredInEitherWait(boolean pollWait) throws Exception {
         try (NotifyChildFixture child = job.child()) {
-            Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait),
+            Supervisor sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE,
+                    child.takeListener(),
+                    job.options().withPollWait(pollWait),
                     Answer.CONTINUE);
             BenchRun run;
             SupervisorStats s;
@@ -76,7 +80,10 @@ class NativeSupervisorWaitTest {
     @ValueSource(booleans = {false, true})
     void anErrorAnswerReachesTheCaller(boolean pollWait) throws Exception {
         try (NotifyChildFixture child = job.child()) {
-            Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait),
+            Supervisor sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE,
+                    child.takeListener(),
+                    job.options().withPollWait(pollWait),
                     Answer.error(EPERM));
             try (sup) {
                 for (int i = 0; i < 3; i++) {
@@ -98,7 +105,8 @@ class NativeSupervisorWaitTest {
     void anIdleSupervisorStopsPromptly(String answerText, boolean pollWait) throws Exception {
         try (NotifyChildFixture child = job.child()) {
             Answer answer = Answer.parse(answerText, "answer");
-            Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait), answer);
+            Supervisor sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait), answer);
             assertTrue(child.open("hello.txt").fd() >= 0, "not served");
             assertEquals(1, supervisorThreads().size(), "one supervisor thread while running");
             Thread.sleep(50); // now it waits, in the receive or in poll()
@@ -123,8 +131,8 @@ class NativeSupervisorWaitTest {
             try {
                 assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
                     for (int i = 0; i < 300; i++) {
-                        Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(),
-                                Answer.CONTINUE);
+                        Supervisor sup = Supervisor.start(
+                                Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(), Answer.CONTINUE);
                         if (i % 3 == 1) {
                             Thread.onSpinWait();
                         } else if (i % 3 == 2) {
@@ -135,8 +143,8 @@ class NativeSupervisorWaitTest {
                     }
                 });
                 // Still a working listener: a fresh supervisor on it answers.
-                try (Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(),
-                        Answer.CONTINUE)) {
+                try (Supervisor sup = Supervisor.start(
+                        Supervisor.Kind.NATIVE, Supervisor.duplicate(listener), job.options(), Answer.CONTINUE)) {
                     assertEquals(Job.CWD_HELLO, child.open("hello.txt").text());
                 }
             } finally {
@@ -149,14 +157,16 @@ class NativeSupervisorWaitTest {
     @Test
     void stopWhileBusyLeavesNoCallWaiting() throws Exception {
         try (NotifyChildFixture child = job.child()) {
-            Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options(), Answer.CONTINUE);
-            java.util.concurrent.CompletableFuture<BenchRun> busy = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return child.bench(200_000, 0, "hello.txt");
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            Supervisor sup =
+                    Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options(), Answer.CONTINUE);
+            java.util.concurrent.CompletableFuture<BenchRun> busy =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return child.bench(200_000, 0, "hello.txt");
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
             assertTrue(BrokerFixtures.eventually(() -> sup.stats().received() > 1_000), "the child never called");
             SupervisorStats s = assertTimeoutPreemptively(Duration.ofSeconds(10), sup::stop, "stop hung");
             BenchRun run = busy.get(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -174,7 +184,11 @@ class NativeSupervisorWaitTest {
     void theLoopEndsWhenTheChildIsGone(boolean pollWait) throws Exception {
         Supervisor sup;
         try (NotifyChildFixture child = job.child()) {
-            sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait), Answer.CONTINUE);
+            sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE,
+                    child.takeListener(),
+                    job.options().withPollWait(pollWait),
+                    Answer.CONTINUE);
             assertTrue(child.open("hello.txt").fd() >= 0, "not served");
         }
         assertTrue(BrokerFixtures.eventually(() -> sup.stats().ended()), "the loop did not end: " + sup.stats());
@@ -193,7 +207,10 @@ class NativeSupervisorWaitTest {
         int stop = BrokerNative.hl_sup_stop_signal();
         assertTrue(stop >= 34 && stop <= 64, "not a real-time signal: " + stop);
         try (NotifyChildFixture child = job.child()) {
-            try (Supervisor sup = Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options().withPollWait(pollWait),
+            try (Supervisor sup = Supervisor.start(
+                    Supervisor.Kind.NATIVE,
+                    child.takeListener(),
+                    job.options().withPollWait(pollWait),
                     Answer.CONTINUE)) {
                 List<Path> threads = supervisorThreads();
                 assertEquals(1, threads.size());
@@ -208,7 +225,11 @@ class NativeSupervisorWaitTest {
                     assertEquals(pollWait || sig != stop, isBlocked, "signal " + sig + " blocked: " + isBlocked);
                 }
                 if (!pollWait) {
-                    assertTrue(mask(Path.of("/proc/self/status"), "SigCgt").and(stopBit).signum() != 0,
+                    assertTrue(
+                            mask(Path.of("/proc/self/status"), "SigCgt")
+                                            .and(stopBit)
+                                            .signum()
+                                    != 0,
                             "no handler for the stop signal");
                 }
             }

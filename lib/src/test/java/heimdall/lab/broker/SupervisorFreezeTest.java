@@ -36,6 +36,7 @@ class SupervisorFreezeTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach
@@ -60,7 +61,8 @@ class SupervisorFreezeTest {
             try {
                 assertEquals(Job.HELLO, child.open("hello.txt").text(), "not served before the frozen call");
                 FrozenWorker frozen = child.uffdOpen();
-                assertTrue(BrokerFixtures.eventually(() -> sup.stats().received() >= 2),
+                assertTrue(
+                        BrokerFixtures.eventually(() -> sup.stats().received() >= 2),
                         "the frozen call never reached the supervisor: " + sup.stats());
                 // The parent, under the same filter, while the frozen worker's call is (or was) at the supervisor.
                 for (int i = 0; i < 5; i++) {
@@ -76,7 +78,10 @@ class SupervisorFreezeTest {
                 assertEquals(Job.HELLO, child.awaitWorkerOpen(worker).text());
                 assertEquals(0, child.reap());
                 assertEquals(0, child.reap());
-                assertTrue(ProcessHandle.of(frozen.holder()).map(ProcessHandle::isAlive).orElse(false),
+                assertTrue(
+                        ProcessHandle.of(frozen.holder())
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false),
                         "the userfaultfd's holder should still live");
             } finally {
                 long t0 = System.nanoTime();
@@ -89,9 +94,11 @@ class SupervisorFreezeTest {
         assertEquals(0, s.stalled(), "nothing was stuck, nothing abandoned");
         assertEquals(1, s.errored(), "the frozen call answered with an error: " + s);
         assertEquals(7, s.brokered(), s.toString());
-        assertTrue(BrokerFixtures.eventually(() -> supervisorThreads().equals(threadsBefore)),
+        assertTrue(
+                BrokerFixtures.eventually(() -> supervisorThreads().equals(threadsBefore)),
                 "supervisor threads left: " + supervisorThreads() + ", before " + threadsBefore);
-        assertTrue(BrokerFixtures.eventually(() -> openFdsOrMax() <= fdsBefore),
+        assertTrue(
+                BrokerFixtures.eventually(() -> openFdsOrMax() <= fdsBefore),
                 "descriptors before: " + fdNamesBefore + ", after: " + BrokerFixtures.fdTargets());
     }
 
@@ -101,7 +108,9 @@ class SupervisorFreezeTest {
             case "java-fixed" -> Supervisor.start(Supervisor.Kind.JAVA, listener, job.options(), Answer.BROKER);
             default -> {
                 byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
-                yield Supervisor.start(listener, job.options(),
+                yield Supervisor.start(
+                        listener,
+                        job.options(),
                         n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(13) : Answer.BROKER);
             }
         };

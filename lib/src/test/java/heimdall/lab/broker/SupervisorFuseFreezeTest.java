@@ -38,6 +38,7 @@ class SupervisorFuseFreezeTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach
@@ -45,7 +46,10 @@ class SupervisorFuseFreezeTest {
         BrokerFixtures.assumeSupported();
         Path dev = Path.of("/dev/fuse");
         boolean device = Files.exists(dev) && !Files.isRegularFile(dev) && !Files.isDirectory(dev);
-        Requires.that(KernelFacts.root(), new Fact("/dev/fuse", device, dev + (device ? " present" : " is missing")), fuseFilesystem());
+        Requires.that(
+                KernelFacts.root(),
+                new Fact("/dev/fuse", device, dev + (device ? " present" : " is missing")),
+                fuseFilesystem());
         job = Job.create(tmp);
         BrokerFixtures.warmUp(job);
     }
@@ -53,7 +57,8 @@ class SupervisorFuseFreezeTest {
     private static Fact fuseFilesystem() {
         Path filesystems = Path.of("/proc/filesystems");
         try {
-            boolean has = Files.readAllLines(filesystems).stream().anyMatch(l -> l.strip().matches("(nodev\\s+)?fuse"));
+            boolean has = Files.readAllLines(filesystems).stream()
+                    .anyMatch(l -> l.strip().matches("(nodev\\s+)?fuse"));
             return new Fact("the fuse filesystem", has, filesystems + (has ? " lists fuse" : " does not list fuse"));
         } catch (IOException e) {
             return Fact.absent("the fuse filesystem", filesystems + ": " + e.getMessage());
@@ -82,12 +87,15 @@ class SupervisorFuseFreezeTest {
                 OpenResult r = timed.result();
                 long ms = TimeUnit.NANOSECONDS.toMillis(timed.ns());
                 assertEquals(Job.HELLO, r.text(), "the other process not served: errno " + r.errno());
-                assertTrue(timed.ns() >= 0 && ms < SERVED_WITHIN_MS, "the other process was served after " + ms + " ms");
+                assertTrue(
+                        timed.ns() >= 0 && ms < SERVED_WITHIN_MS, "the other process was served after " + ms + " ms");
                 assertTrue(BrokerFixtures.eventually(() -> !child.alive()), "the frozen caller was not killed");
                 assertTrue(BrokerFixtures.eventually(() -> sup.stats().stalled() == 1), "not counted: " + sup.stats());
                 if (serverProcess) {
                     // Killing the caller freed nothing: the server lives (the check after stop sees the blocked loop).
-                    assertTrue(ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false), "the server died with the caller");
+                    assertTrue(
+                            ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false),
+                            "the server died with the caller");
                 }
             } finally {
                 long t0 = System.nanoTime();
@@ -97,7 +105,9 @@ class SupervisorFuseFreezeTest {
             }
             if (serverProcess) {
                 // Still blocked after stop (the server lives while this fixture's stdin is open): then its server dies.
-                assertFalse(SupervisorFreezeTest.supervisorThreads().equals(threadsBefore), "the stuck read ended before its server did");
+                assertFalse(
+                        SupervisorFreezeTest.supervisorThreads().equals(threadsBefore),
+                        "the stuck read ended before its server did");
                 ProcessHandle.of(server).ifPresent(ProcessHandle::destroyForcibly);
             }
         }
@@ -105,15 +115,19 @@ class SupervisorFuseFreezeTest {
         assertEquals(2, s.brokered(), s.toString());
         assertEquals(0, s.failures(), "errno " + s.lastErrno());
         // The read ends once the server is gone (killed with the caller, or just now): the thread leaves.
-        assertTrue(BrokerFixtures.eventually(() -> SupervisorFreezeTest.supervisorThreads().equals(threadsBefore)),
+        assertTrue(
+                BrokerFixtures.eventually(
+                        () -> SupervisorFreezeTest.supervisorThreads().equals(threadsBefore)),
                 "supervisor threads left: " + SupervisorFreezeTest.supervisorThreads() + ", before " + threadsBefore);
-        assertTrue(BrokerFixtures.eventually(() -> {
-            try {
-                return BrokerFixtures.openFds() <= fdsBefore;
-            } catch (IOException e) {
-                return false;
-            }
-        }), "descriptors before: " + fdNamesBefore + ", after: " + BrokerFixtures.fdTargets());
+        assertTrue(
+                BrokerFixtures.eventually(() -> {
+                    try {
+                        return BrokerFixtures.openFds() <= fdsBefore;
+                    } catch (IOException e) {
+                        return false;
+                    }
+                }),
+                "descriptors before: " + fdNamesBefore + ", after: " + BrokerFixtures.fdTargets());
     }
 
     private Supervisor start(String which, int listener) {
@@ -122,7 +136,9 @@ class SupervisorFuseFreezeTest {
             case "java-fixed" -> Supervisor.start(Supervisor.Kind.JAVA, listener, job.options(), Answer.BROKER);
             default -> {
                 byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
-                yield Supervisor.start(listener, job.options(),
+                yield Supervisor.start(
+                        listener,
+                        job.options(),
                         n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(13) : Answer.BROKER);
             }
         };

@@ -12,11 +12,11 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** Callers that die, listeners that close, and what a supervisor leaves behind. */
 class SupervisorLifecycleTest {
@@ -25,6 +25,7 @@ class SupervisorLifecycleTest {
 
     @TempDir
     Path tmp;
+
     Job job;
 
     @BeforeEach
@@ -67,7 +68,9 @@ class SupervisorLifecycleTest {
             try (sup) {
                 int worker = child.forkOpen("hello.txt");
                 if (kind == Supervisor.Kind.NATIVE) {
-                    assertTrue(BrokerFixtures.eventually(() -> sup.stats().held() == 1), "the call never reached the supervisor");
+                    assertTrue(
+                            BrokerFixtures.eventually(() -> sup.stats().held() == 1),
+                            "the call never reached the supervisor");
                 } else {
                     assertTrue(holding.await(10, TimeUnit.SECONDS), "the call never reached the policy");
                 }
@@ -78,7 +81,9 @@ class SupervisorLifecycleTest {
                 } else {
                     release.countDown();
                 }
-                assertTrue(BrokerFixtures.eventually(() -> sup.stats().gone() == 1), "the dead caller was not counted: " + sup.stats());
+                assertTrue(
+                        BrokerFixtures.eventually(() -> sup.stats().gone() == 1),
+                        "the dead caller was not counted: " + sup.stats());
 
                 int second = child.forkOpen("hello.txt");
                 OpenResult r = child.awaitWorkerOpen(second);
@@ -99,16 +104,18 @@ class SupervisorLifecycleTest {
     void closingTheListenerFailsAWaitingCallWithEnosys() throws Exception {
         try (NotifyChildFixture child = job.child()) {
             int listener = child.takeListener();
-            ByteBuffer slots = ByteBuffer.allocateDirect(BrokerNative.N_LONGS * 8).order(ByteOrder.nativeOrder());
+            ByteBuffer slots =
+                    ByteBuffer.allocateDirect(BrokerNative.N_LONGS * 8).order(ByteOrder.nativeOrder());
             long addr = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(slots));
             // The fixture replies only after its openat returns; ask from another thread.
-            java.util.concurrent.CompletableFuture<OpenResult> pending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return child.open("hello.txt");
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            java.util.concurrent.CompletableFuture<OpenResult> pending =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return child.open("hello.txt");
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
             assertEquals(0, BrokerJni.recv(listener, -1, addr), "no notification arrived");
             assertEquals(Notification.OPENAT, (int) slots.getLong(BrokerNative.N_NR * 8));
             assertEquals(0, BrokerNative.hl_close(listener));
@@ -142,13 +149,14 @@ class SupervisorLifecycleTest {
             assertEquals(Job.HELLO, child.open("hello.txt").text());
             sup.stop();
             // The original still holds the filter's listener open: the call waits until it closes.
-            java.util.concurrent.CompletableFuture<OpenResult> pending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return child.open("hello.txt");
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            java.util.concurrent.CompletableFuture<OpenResult> pending =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return child.open("hello.txt");
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
             Thread.sleep(200);
             assertTrue(!pending.isDone(), "the call returned while a copy of the listener was open");
             BrokerNative.hl_close(original);
@@ -189,14 +197,16 @@ class SupervisorLifecycleTest {
         assertTrue(threads.isThreadAllocatedMemorySupported(), "allocated-bytes counter unsupported");
         threads.setThreadAllocatedMemoryEnabled(true);
         try (NotifyChildFixture child = NotifyChildFixture.start(NotifyChildFixture.Options.in(job.in()))) {
-            JavaSupervisor sup = (JavaSupervisor) Supervisor.start(Supervisor.Kind.JAVA, child.takeListener(), job.options(), answer);
+            JavaSupervisor sup = (JavaSupervisor)
+                    Supervisor.start(Supervisor.Kind.JAVA, child.takeListener(), job.options(), answer);
             try (sup) {
                 child.bench(5_000, 5_000, "hello.txt"); // warm-up: JIT, class loading
                 long before = threads.getThreadAllocatedBytes(sup.threadId());
                 BenchRun run = child.bench(20_000, 0, "hello.txt");
                 long after = threads.getThreadAllocatedBytes(sup.threadId());
                 assertEquals(0, run.errors());
-                assertTrue(after - before < 20_000,
+                assertTrue(
+                        after - before < 20_000,
                         "the supervisor thread allocated " + (after - before) + " bytes over 20,000 calls");
             }
         }

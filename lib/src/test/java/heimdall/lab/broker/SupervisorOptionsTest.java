@@ -91,7 +91,8 @@ class SupervisorOptionsTest {
             assertEquals(1, sup.stop().errored());
         }
         try (NotifyChildFixture child = job.child();
-                Supervisor sup = Supervisor.start(kind, child.takeListener(), SupervisorOptions.defaults(), Answer.value(7))) {
+                Supervisor sup =
+                        Supervisor.start(kind, child.takeListener(), SupervisorOptions.defaults(), Answer.value(7))) {
             assertEquals(7, child.open("hello.txt").fd());
             assertEquals(1, sup.stop().valued());
         }
@@ -102,7 +103,8 @@ class SupervisorOptionsTest {
     @CsvSource({"NATIVE,before", "NATIVE,after", "JAVA,before", "JAVA,after"})
     void stackedFloorListenerFromEitherProgram(Supervisor.Kind kind, String extra) throws Exception {
         Job job = job();
-        try (NotifyChildFixture child = NotifyChildFixture.start(NotifyChildFixture.Options.in(job.cwd()).stacked(extra));
+        try (NotifyChildFixture child = NotifyChildFixture.start(
+                        NotifyChildFixture.Options.in(job.cwd()).stacked(extra));
                 Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), Answer.BROKER)) {
             assertEquals(Job.HELLO, child.open("hello.txt").text());
             assertEquals(13, child.open("../outside/secret.txt").errno());
@@ -114,15 +116,18 @@ class SupervisorOptionsTest {
     @EnumSource(Supervisor.Kind.class)
     void pinnedSupervisorReportsItsCpuAndAnImpossibleCpuIsRefused(Supervisor.Kind kind) throws Exception {
         Job job = job();
-        int cpu = heimdall.lab.sys.Cpus.allowed().get(heimdall.lab.sys.Cpus.allowed().size() - 1);
+        int cpu = heimdall.lab.sys.Cpus.allowed()
+                .get(heimdall.lab.sys.Cpus.allowed().size() - 1);
         try (NotifyChildFixture child = job.child();
-                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().onCpu(cpu), Answer.BROKER)) {
+                Supervisor sup = Supervisor.start(
+                        kind, child.takeListener(), job.options().onCpu(cpu), Answer.BROKER)) {
             assertEquals(cpu, sup.stats().cpu());
             assertEquals(Job.HELLO, child.open("hello.txt").text());
         }
         try (NotifyChildFixture child = job.child()) {
             int listener = child.takeListener();
-            Refusal r = assertThrows(Refusal.class,
+            Refusal r = assertThrows(
+                    Refusal.class,
                     () -> Supervisor.start(kind, listener, job.options().onCpu(1000), Answer.BROKER));
             assertTrue(r.getMessage().contains("CPU 1000"), r.getMessage());
             // The listener stays the caller's after a failed start: it can still be supervised.
@@ -142,17 +147,21 @@ class SupervisorOptionsTest {
             all |= 1L << c;
         }
         try (NotifyChildFixture child = job.child();
-                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().onCpuSet(all), Answer.BROKER)) {
+                Supervisor sup = Supervisor.start(
+                        kind, child.takeListener(), job.options().onCpuSet(all), Answer.BROKER)) {
             assertEquals(-1, sup.stats().cpu(), "free on a set: no one CPU");
             assertEquals(Job.HELLO, child.open("hello.txt").text());
             assertEquals(1, sup.stop().brokered());
         }
         // A CPU this process may not run on (the kernel refuses a set of only such CPUs with EINVAL).
-        int absent = java.util.stream.IntStream.range(0, 64).filter(c -> !heimdall.lab.sys.Cpus.allowed().contains(c))
-                .findFirst().orElseThrow();
+        int absent = java.util.stream.IntStream.range(0, 64)
+                .filter(c -> !heimdall.lab.sys.Cpus.allowed().contains(c))
+                .findFirst()
+                .orElseThrow();
         try (NotifyChildFixture child = job.child()) {
             int listener = child.takeListener();
-            Refusal r = assertThrows(Refusal.class,
+            Refusal r = assertThrows(
+                    Refusal.class,
                     () -> Supervisor.start(kind, listener, job.options().onCpuSet(1L << absent), Answer.BROKER));
             assertTrue(r.getMessage().contains("CPU set 0x" + Long.toHexString(1L << absent)), r.getMessage());
             try (Supervisor sup = Supervisor.start(kind, listener, job.options(), Answer.BROKER)) {
@@ -169,7 +178,8 @@ class SupervisorOptionsTest {
         // The kernel fact decides the skip; on a kernel that has the flag, a refusal is our failure.
         BrokerFixtures.assumeKernelAtLeast(BrokerFixtures.SYNC_WAKE_UP_KERNEL, "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP");
         try (NotifyChildFixture child = job.child();
-                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options().withSyncWakeUp(true), Answer.BROKER)) {
+                Supervisor sup = Supervisor.start(
+                        kind, child.takeListener(), job.options().withSyncWakeUp(true), Answer.BROKER)) {
             assertEquals(Job.HELLO, child.open("hello.txt").text());
             assertEquals(1, sup.stop().brokered());
         }
@@ -180,7 +190,10 @@ class SupervisorOptionsTest {
         Job job = job();
         try (NotifyChildFixture child = job.child()) {
             int listener = child.takeListener();
-            assertThrows(BadInput.class, () -> Supervisor.start(Supervisor.Kind.NATIVE, listener, SupervisorOptions.defaults(), Answer.BROKER));
+            assertThrows(
+                    BadInput.class,
+                    () -> Supervisor.start(
+                            Supervisor.Kind.NATIVE, listener, SupervisorOptions.defaults(), Answer.BROKER));
             BrokerNative.hl_close(listener);
         }
     }

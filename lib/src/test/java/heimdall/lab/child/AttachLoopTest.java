@@ -81,7 +81,8 @@ class AttachLoopTest {
         assertTrue(Arrays.stream(ok.samples()).allMatch(s -> s > 0));
 
         ChildResult over = MeasuredChild.run(ChildSpec.attaching(Call.ATTACH, prog, 0, k + 1));
-        Fate.Exited e = assertInstanceOf(Fate.Exited.class, over.fate(), over.fate().describe());
+        Fate.Exited e =
+                assertInstanceOf(Fate.Exited.class, over.fate(), over.fate().describe());
         assertEquals(72, e.code());
         assertEquals(Errno.ENOMEM, e.setupErrno(), Errno.name(e.setupErrno()));
         assertEquals(Phase.MEASURE, e.phase());
@@ -103,7 +104,8 @@ class AttachLoopTest {
     @Test
     void theAttachLoopTimedAsAWholeGivesATotalAndNoSamples() {
         MeasuredChildTest.requireSeccomp("allow");
-        ChildResult r = MeasuredChild.run(ChildSpec.attaching(Call.ATTACH, twoInsns(), 0, 100).withMode(ChildSpec.Mode.BATCH));
+        ChildResult r = MeasuredChild.run(
+                ChildSpec.attaching(Call.ATTACH, twoInsns(), 0, 100).withMode(ChildSpec.Mode.BATCH));
         assertTrue(r.completed(), r.fate().describe());
         assertEquals(0, r.samples().length);
         assertTrue(r.batchTotalNs() > 0);
@@ -141,11 +143,18 @@ class AttachLoopTest {
     @Test
     void batchCpuTimeGivesAPositiveTotalAndIsEncodedInTheHeader() {
         MeasuredChildTest.requireSeccomp("allow");
-        ChildSpec spec = ChildSpec.of(Call.GETPID, 1_000, 100_000).withMode(ChildSpec.Mode.BATCH_CPUTIME)
+        ChildSpec spec = ChildSpec.of(Call.GETPID, 1_000, 100_000)
+                .withMode(ChildSpec.Mode.BATCH_CPUTIME)
                 .withPrograms(twoInsns());
-        assertEquals(1, ByteBuffer.wrap(spec.encode()).order(ByteOrder.LITTLE_ENDIAN).getInt(204));
-        assertEquals(1, ByteBuffer.wrap(spec.encode()).order(ByteOrder.LITTLE_ENDIAN).getInt(24), "mode BATCH");
-        assertEquals(0, ByteBuffer.wrap(spec.withMode(ChildSpec.Mode.BATCH).encode()).order(ByteOrder.LITTLE_ENDIAN).getInt(204));
+        assertEquals(
+                1, ByteBuffer.wrap(spec.encode()).order(ByteOrder.LITTLE_ENDIAN).getInt(204));
+        assertEquals(
+                1, ByteBuffer.wrap(spec.encode()).order(ByteOrder.LITTLE_ENDIAN).getInt(24), "mode BATCH");
+        assertEquals(
+                0,
+                ByteBuffer.wrap(spec.withMode(ChildSpec.Mode.BATCH).encode())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getInt(204));
         ChildResult r = MeasuredChild.run(spec);
         assertTrue(r.completed(), r.fate().describe());
         assertEquals(0, r.samples().length);
@@ -156,10 +165,23 @@ class AttachLoopTest {
 
     @Test
     void attachingCallsNeedAProgramAndNoListener() {
-        assertThrows(BadInput.class, () -> new ChildSpec(-1, List.of(), Call.ATTACH, 0, 1, ChildSpec.Mode.PER_CALL, false,
-                ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0));
-        assertThrows(BadInput.class, () -> ChildSpec.attaching(Call.FORK_ATTACH, twoInsns(), 0, 1)
-                .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD));
+        assertThrows(
+                BadInput.class,
+                () -> new ChildSpec(
+                        -1,
+                        List.of(),
+                        Call.ATTACH,
+                        0,
+                        1,
+                        ChildSpec.Mode.PER_CALL,
+                        false,
+                        ChildSpec.ListenerTransfer.SCM_RIGHTS,
+                        0,
+                        0));
+        assertThrows(
+                BadInput.class,
+                () -> ChildSpec.attaching(Call.FORK_ATTACH, twoInsns(), 0, 1)
+                        .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD));
         // FORK attaches nothing: no program needed.
         ChildSpec.of(Call.FORK, 0, 1);
     }

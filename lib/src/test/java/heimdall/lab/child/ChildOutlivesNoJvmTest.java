@@ -30,7 +30,8 @@ class ChildOutlivesNoJvmTest {
         cmd.add(how);
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         long child;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             String all = "";
             while ((line = r.readLine()) != null && !line.startsWith("child ")) {

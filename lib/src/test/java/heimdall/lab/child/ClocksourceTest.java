@@ -26,7 +26,8 @@ class ClocksourceTest {
             assertTrue(r.getMessage().startsWith("the kernel's clocksource is " + name + " ("), r.getMessage());
             assertTrue(r.getMessage().contains("clocksource=tsc"), "says what to do: " + r.getMessage());
         }
-        for (String name : List.of("tsc", "tsc-early", "kvm-clock", "hyperv_clocksource_tsc_page", "xen", "arch_sys_counter")) {
+        for (String name :
+                List.of("tsc", "tsc-early", "kvm-clock", "hyperv_clocksource_tsc_page", "xen", "arch_sys_counter")) {
             Clocksource c = new Clocksource(name);
             assertTrue(c.vdso(), name);
             assertDoesNotThrow(c::requireVdso, name);

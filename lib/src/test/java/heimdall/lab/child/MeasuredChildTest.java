@@ -16,9 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Errno;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.Cpus;
-import heimdall.lab.Errno;
 import heimdall.lab.sys.NativeLib;
 import heimdall.lab.sys.Signals;
 import heimdall.lab.testing.Requires;
@@ -44,6 +44,7 @@ class MeasuredChildTest {
 
     @TempDir
     static Path dir;
+
     static Path file;
 
     @BeforeAll
@@ -52,8 +53,16 @@ class MeasuredChildTest {
     }
 
     static Stream<Call> calls() {
-        return Stream.of(Call.GETPPID, Call.GETTID, Call.GETPID, Call.SCHED_YIELD, Call.PRCTL_SET_NAME,
-                Call.MPROTECT, Call.openat(file), Call.syscall(NR_GETPPID), Call.GETPID_SELFTEST);
+        return Stream.of(
+                Call.GETPPID,
+                Call.GETTID,
+                Call.GETPID,
+                Call.SCHED_YIELD,
+                Call.PRCTL_SET_NAME,
+                Call.MPROTECT,
+                Call.openat(file),
+                Call.syscall(NR_GETPPID),
+                Call.GETPID_SELFTEST);
     }
 
     @ParameterizedTest
@@ -81,22 +90,28 @@ class MeasuredChildTest {
                 : Programs.allowOnly(call.nr(), Programs.NR_EXIT_GROUP);
         for (ChildSpec.Mode mode : List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH)) {
             for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
-                ChildResult r = MeasuredChild.run(ChildSpec.of(call, W, N).withPrograms(floor).withMode(mode).withPlacement(placement));
-                assertTrue(r.completed(), mode + " at placement " + placement + ": " + r.fate().describe());
+                ChildResult r = MeasuredChild.run(ChildSpec.of(call, W, N)
+                        .withPrograms(floor)
+                        .withMode(mode)
+                        .withPlacement(placement));
+                assertTrue(
+                        r.completed(),
+                        mode + " at placement " + placement + ": " + r.fate().describe());
                 assertEquals(0, r.lastErrno(), r.lastOutcome());
             }
         }
-        ChildResult timer = MeasuredChild.run(ChildSpec.timer(Cpus.measuring(), 0, N)
-                .withPrograms(Programs.allowOnly(Programs.NR_EXIT_GROUP)));
+        ChildResult timer = MeasuredChild.run(
+                ChildSpec.timer(Cpus.measuring(), 0, N).withPrograms(Programs.allowOnly(Programs.NR_EXIT_GROUP)));
         assertTrue(timer.completed(), "timer: " + timer.fate().describe());
     }
 
     @Test
     void theStrictFloorKillsAnyOtherCall() {
         requireSeccomp("kill_process");
-        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETTID, 0, 10)
-                .withPrograms(Programs.allowOnly(NR_GETPPID, Programs.NR_EXIT_GROUP)));
-        assertEquals(Signals.SIGSYS, assertInstanceOf(Fate.Killed.class, r.fate()).signal());
+        ChildResult r = MeasuredChild.run(
+                ChildSpec.of(Call.GETTID, 0, 10).withPrograms(Programs.allowOnly(NR_GETPPID, Programs.NR_EXIT_GROUP)));
+        assertEquals(
+                Signals.SIGSYS, assertInstanceOf(Fate.Killed.class, r.fate()).signal());
     }
 
     /** The listener handover needs sendmsg and close (SCM_RIGHTS) or only close (pidfd_getfd). */
@@ -107,7 +122,8 @@ class MeasuredChildTest {
         // seccomp itself too: the listener program is installed under the floor.
         byte[] floor = Programs.allowOnly(NR_GETPPID, Programs.NR_CLOSE, Programs.NR_EXIT_GROUP, Programs.NR_SECCOMP);
         ChildSpec spec = ChildSpec.of(Call.syscall(NR_GETPPID), 0, 5)
-                .withPrograms(floor, onSyscall(NR_GETPPID, RET_USER_NOTIF)).withNewListener(how);
+                .withPrograms(floor, onSyscall(NR_GETPPID, RET_USER_NOTIF))
+                .withNewListener(how);
         try (RunningChild child = MeasuredChild.start(spec)) {
             if (how == ChildSpec.ListenerTransfer.SCM_RIGHTS) {
                 // sendmsg is not allowed: the floor kills the child during the handover.
@@ -115,7 +131,9 @@ class MeasuredChildTest {
                 Fate.Killed k = assertInstanceOf(Fate.Killed.class, r.fate());
                 assertEquals(Signals.SIGSYS, k.signal());
                 assertEquals(Phase.LISTENER, k.phase());
-                assertEquals("killed by SIGSYS (31) during listener handover", r.fate().describe());
+                assertEquals(
+                        "killed by SIGSYS (31) during listener handover",
+                        r.fate().describe());
             } else {
                 child.listenerFd();
                 child.closeListener();
@@ -144,8 +162,11 @@ class MeasuredChildTest {
             assertTrue(r.completed(), r.fate().describe());
             assertEquals(Errno.ENOSYS, r.lastErrno(), "the notifying program is the first one");
         }
-        assertThrows(heimdall.lab.BadInput.class, () -> ChildSpec.of(Call.GETPPID, 0, 1)
-                .withPrograms(floor).withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, 1));
+        assertThrows(
+                heimdall.lab.BadInput.class,
+                () -> ChildSpec.of(Call.GETPPID, 0, 1)
+                        .withPrograms(floor)
+                        .withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, 1));
     }
 
     @Test
@@ -171,8 +192,10 @@ class MeasuredChildTest {
     /** openat runs in the file's directory and names it by its last component (what a broker sees). */
     @Test
     void openatWorksFromTheFilesDirectory() {
-        Fate.Exited noDir = assertInstanceOf(Fate.Exited.class,
-                MeasuredChild.run(ChildSpec.of(Call.openat(dir.resolve("absent-dir/x")), 0, 1)).fate());
+        Fate.Exited noDir = assertInstanceOf(
+                Fate.Exited.class,
+                MeasuredChild.run(ChildSpec.of(Call.openat(dir.resolve("absent-dir/x")), 0, 1))
+                        .fate());
         assertEquals(Phase.PREPARE, noDir.phase());
         assertEquals(Errno.ENOENT, noDir.setupErrno());
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.openat(file), 0, 3));
@@ -201,7 +224,8 @@ class MeasuredChildTest {
 
     @Test
     void awaitingAPhaseAChildNeverReachesReturnsWhenItEnds() throws InterruptedException {
-        try (RunningChild c = MeasuredChild.start(ChildSpec.of(Call.GETPPID, 0, 10).withCpu(1023))) {
+        try (RunningChild c =
+                MeasuredChild.start(ChildSpec.of(Call.GETPPID, 0, 10).withCpu(1023))) {
             assertFalse(c.awaitPhase(Phase.MEASURE, Duration.ofSeconds(30)));
             assertFalse(c.alive());
             assertEquals(Phase.PIN, c.phase());
@@ -221,9 +245,12 @@ class MeasuredChildTest {
     @Test
     void everyPlacementMakesTheCall() {
         for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
-            ChildResult batch = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withMode(ChildSpec.Mode.BATCH).withPlacement(placement));
+            ChildResult batch = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N)
+                    .withMode(ChildSpec.Mode.BATCH)
+                    .withPlacement(placement));
             assertEquals(ProcessHandle.current().pid(), batch.lastReturn(), "placement " + placement);
-            ChildResult timed = MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withPlacement(placement));
+            ChildResult timed =
+                    MeasuredChild.run(ChildSpec.of(Call.GETPPID, W, N).withPlacement(placement));
             assertEquals(ProcessHandle.current().pid(), timed.lastReturn(), "placement " + placement);
             assertEquals(N, timed.samples().length);
         }
@@ -231,13 +258,17 @@ class MeasuredChildTest {
 
     @Test
     void placementsAreZeroToThreeAndOnlyForPlainCalls() {
-        BadInput big = assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPID, 0, 1).withPlacement(4));
+        BadInput big = assertThrows(
+                BadInput.class, () -> ChildSpec.of(Call.GETPID, 0, 1).withPlacement(4));
         assertTrue(big.getMessage().contains("placement"), big.getMessage());
         assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPID, 0, 1).withPlacement(-1));
         assertThrows(BadInput.class, () -> ChildSpec.of(Call.FORK, 0, 1).withPlacement(1));
         assertThrows(BadInput.class, () -> ChildSpec.timer(-1, 0, 1).withPlacement(2));
-        assertEquals(List.of(0, 1, 2, 3, 0, 1), java.util.stream.IntStream.range(0, 6)
-                .mapToObj(r -> ChildSpec.placementForRun(Call.GETPID, r)).toList());
+        assertEquals(
+                List.of(0, 1, 2, 3, 0, 1),
+                java.util.stream.IntStream.range(0, 6)
+                        .mapToObj(r -> ChildSpec.placementForRun(Call.GETPID, r))
+                        .toList());
         assertEquals(0, ChildSpec.of(Call.FORK, 0, 1).withPlacementForRun(3).placement(), "a fork loop has one copy");
     }
 
@@ -250,18 +281,21 @@ class MeasuredChildTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Phase.class, names = {"WARMUP", "MEASURE"})
+    @EnumSource(
+            value = Phase.class,
+            names = {"WARMUP", "MEASURE"})
     void killProcessProgramKillsTheChildWithSigsysAndNamesPhaseAndCall(Phase phase) {
         requireSeccomp("kill_process");
         long warmup = phase == Phase.WARMUP ? W : 0;
-        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPPID, warmup, N)
-                .withPrograms(onSyscall(NR_GETPPID, RET_KILL_PROCESS)));
+        ChildResult r = MeasuredChild.run(
+                ChildSpec.of(Call.GETPPID, warmup, N).withPrograms(onSyscall(NR_GETPPID, RET_KILL_PROCESS)));
         Fate.Killed k = assertInstanceOf(Fate.Killed.class, r.fate());
         assertEquals(Signals.SIGSYS, k.signal());
         assertEquals(phase, k.phase());
         assertEquals(Call.GETPPID, k.call());
         String text = phase == Phase.WARMUP ? "warm-up" : "measurement";
-        assertEquals("killed by SIGSYS (31) during " + text + " of getppid", r.fate().describe());
+        assertEquals(
+                "killed by SIGSYS (31) during " + text + " of getppid", r.fate().describe());
         assertEquals(0, r.samples().length);
         assertFalse(r.completed());
         assertThrows(Refusal.class, r::requireCompleted);
@@ -270,8 +304,8 @@ class MeasuredChildTest {
     @Test
     void theKillProgramLeavesOtherCallsAlone() {
         requireSeccomp("kill_process");
-        ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETTID, W, N)
-                .withPrograms(onSyscall(NR_GETPPID, RET_KILL_PROCESS)));
+        ChildResult r = MeasuredChild.run(
+                ChildSpec.of(Call.GETTID, W, N).withPrograms(onSyscall(NR_GETPPID, RET_KILL_PROCESS)));
         assertTrue(r.completed(), r.fate().describe());
         assertEquals(N, r.samples().length);
     }
@@ -296,11 +330,17 @@ class MeasuredChildTest {
     void theSelftestLoopEndsTheRunWhenGetpidIsNotThePid() {
         requireSeccomp("errno");
         byte[] eperm = onSyscall(Call.GETPID.nr(), RET_ERRNO | Errno.EPERM);
-        for (ChildSpec.Mode mode : List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH, ChildSpec.Mode.BATCH_CPUTIME)) {
+        for (ChildSpec.Mode mode :
+                List.of(ChildSpec.Mode.PER_CALL, ChildSpec.Mode.BATCH, ChildSpec.Mode.BATCH_CPUTIME)) {
             for (int placement = 0; placement < ChildSpec.PLACEMENTS; placement++) {
-                ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N).withPrograms(eperm).withMode(mode)
+                ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N)
+                        .withPrograms(eperm)
+                        .withMode(mode)
                         .withPlacement(placement));
-                Fate.Exited e = assertInstanceOf(Fate.Exited.class, r.fate(), mode + " at " + placement + ": " + r.fate().describe());
+                Fate.Exited e = assertInstanceOf(
+                        Fate.Exited.class,
+                        r.fate(),
+                        mode + " at " + placement + ": " + r.fate().describe());
                 assertEquals(72, e.code());
                 assertEquals(Errno.EPERM, e.setupErrno(), Errno.name(e.setupErrno()));
                 assertEquals(Phase.WARMUP, e.phase(), "the first warm-up call fails");
@@ -311,9 +351,13 @@ class MeasuredChildTest {
         assertTrue(bare.completed(), bare.fate().describe());
         assertEquals(Errno.EPERM, bare.lastErrno());
         // Unfiltered, the selftest loop completes and its last call returned the child's own pid.
-        ChildResult ok = MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N).withMode(ChildSpec.Mode.BATCH_CPUTIME));
+        ChildResult ok =
+                MeasuredChild.run(ChildSpec.of(Call.GETPID_SELFTEST, W, N).withMode(ChildSpec.Mode.BATCH_CPUTIME));
         assertTrue(ok.completed(), ok.fate().describe());
-        assertTrue(ok.lastReturn() > 1 && ok.lastReturn() != ProcessHandle.current().pid(), "a pid of the child's own: " + ok.lastReturn());
+        assertTrue(
+                ok.lastReturn() > 1
+                        && ok.lastReturn() != ProcessHandle.current().pid(),
+                "a pid of the child's own: " + ok.lastReturn());
         assertTrue(ok.batchTotalNs() > 0);
     }
 
@@ -322,7 +366,8 @@ class MeasuredChildTest {
         requireSeccomp("errno");
         byte[] eperm = onSyscall(NR_GETPPID, RET_ERRNO | Errno.EPERM);
         for (List<byte[]> stack : List.of(List.of(allowAll(), eperm), List.of(eperm, allowAll()))) {
-            ChildResult r = MeasuredChild.run(ChildSpec.of(Call.syscall(NR_GETPPID), 0, 10).withPrograms(stack));
+            ChildResult r = MeasuredChild.run(
+                    ChildSpec.of(Call.syscall(NR_GETPPID), 0, 10).withPrograms(stack));
             assertTrue(r.completed(), r.fate().describe());
             assertEquals(-1, r.lastReturn());
             assertEquals(Errno.EPERM, r.lastErrno());
@@ -330,7 +375,9 @@ class MeasuredChildTest {
         // ERRNO against KILL_PROCESS: the kill wins.
         ChildResult killed = MeasuredChild.run(ChildSpec.of(Call.syscall(NR_GETPPID), 0, 10)
                 .withPrograms(onSyscall(NR_GETPPID, RET_KILL_PROCESS), eperm));
-        assertEquals(Signals.SIGSYS, assertInstanceOf(Fate.Killed.class, killed.fate()).signal());
+        assertEquals(
+                Signals.SIGSYS,
+                assertInstanceOf(Fate.Killed.class, killed.fate()).signal());
     }
 
     @Test
@@ -343,21 +390,27 @@ class MeasuredChildTest {
         assertEquals(Phase.INSTALL, e.phase());
         assertEquals(1, e.program());
         assertEquals(Errno.EINVAL, e.setupErrno());
-        assertEquals("exited with 69: the kernel refused program 1 (EINVAL)", r.fate().describe());
+        assertEquals(
+                "exited with 69: the kernel refused program 1 (EINVAL)",
+                r.fate().describe());
     }
 
     @ParameterizedTest
     @EnumSource(ChildSpec.ListenerTransfer.class)
-    void listenerReachesTheParentAndClosingItMakesTheCallFailWithEnosys(ChildSpec.ListenerTransfer how) throws Exception {
+    void listenerReachesTheParentAndClosingItMakesTheCallFailWithEnosys(ChildSpec.ListenerTransfer how)
+            throws Exception {
         requireSeccomp("user_notif");
         ChildSpec spec = ChildSpec.of(Call.syscall(NR_GETPPID), 2, 10)
-                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF)).withNewListener(how);
+                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF))
+                .withNewListener(how);
         try (RunningChild child = MeasuredChild.start(spec)) {
             int fd = child.listenerFd();
             int flags = NativeLib.hl_fd_flags(fd);
             assertTrue(flags >= 0, "listener fd " + fd + " not open: " + Errno.name(-flags));
             assertEquals(1, flags & 1, "the listener must be O_CLOEXEC in the parent");
-            assertEquals("anon_inode:seccomp notify", Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString());
+            assertEquals(
+                    "anon_inode:seccomp notify",
+                    Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString());
             // Past the handover the child is in (or entering) its first notified call, where it waits.
             assertTrue(child.awaitPhase(Phase.WARMUP, Duration.ofSeconds(10)), "child stuck in " + child.phase());
             // The child keeps no descriptor beyond its region (3) and socket (4): nothing leaked in, and
@@ -379,7 +432,8 @@ class MeasuredChildTest {
     void aChildBlockedOnItsSupervisorIsKilledByClose() throws InterruptedException {
         requireSeccomp("user_notif");
         ChildSpec spec = ChildSpec.of(Call.GETPPID, 0, 10)
-                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF)).withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS);
+                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF))
+                .withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS);
         RunningChild child = MeasuredChild.start(spec);
         child.listenerFd(); // held open and never answered: the child waits in its first call
         assertTrue(child.awaitPhase(Phase.MEASURE, Duration.ofSeconds(10)), "child stuck in " + child.phase());
@@ -393,7 +447,8 @@ class MeasuredChildTest {
     void aChildOutlivesTheThreadThatStartedIt() throws Exception {
         requireSeccomp("user_notif");
         ChildSpec spec = ChildSpec.of(Call.syscall(NR_GETPPID), 0, 5)
-                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF)).withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS);
+                .withPrograms(onSyscall(NR_GETPPID, RET_USER_NOTIF))
+                .withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS);
         RunningChild[] started = new RunningChild[1];
         Thread t = new Thread(() -> started[0] = MeasuredChild.start(spec), "short-lived starter");
         t.start();
@@ -446,7 +501,9 @@ class MeasuredChildTest {
         } finally {
             for (RunningChild c : children) {
                 c.close();
-                assertEquals(Signals.SIGKILL, assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
+                assertEquals(
+                        Signals.SIGKILL,
+                        assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
             }
         }
     }
@@ -465,8 +522,9 @@ class MeasuredChildTest {
     void specsOutsideTheRunnersLimitsAreBadInput() {
         assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPPID, 0, 0));
         assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPPID, 0, 10).withPrograms(new byte[7]));
-        assertThrows(BadInput.class, () -> ChildSpec.of(Call.GETPPID, 0, 10)
-                .withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS));
+        assertThrows(
+                BadInput.class,
+                () -> ChildSpec.of(Call.GETPPID, 0, 10).withNewListener(ChildSpec.ListenerTransfer.SCM_RIGHTS));
         assertThrows(IllegalArgumentException.class, () -> Call.syscall(1, 1, 2, 3, 4, 5, 6, 7));
     }
 
@@ -481,7 +539,8 @@ class MeasuredChildTest {
         assertEquals(257, Call.openat(file).nr());
         assertEquals("syscall 110(1, 0, 0, 0, 0, 0)", Call.syscall(110, 1).label());
         assertEquals(Call.GETPPID, Call.parse("getppid", null));
-        assertArrayEquals(new long[] {1, 2, 0, 0, 0, 0},
+        assertArrayEquals(
+                new long[] {1, 2, 0, 0, 0, 0},
                 Call.syscall(3, 1, 2).args().stream().mapToLong(Long::longValue).toArray());
         assertEquals(Call.syscall(3), Call.parse("3", null));
         assertThrows(BadInput.class, () -> Call.parse("openat", null));
@@ -500,7 +559,8 @@ class MeasuredChildTest {
                 }
                 try {
                     for (String line : Files.readAllLines(p.resolve("status"))) {
-                        if (line.startsWith("PPid:") && Long.parseLong(line.substring(5).trim()) == me) {
+                        if (line.startsWith("PPid:")
+                                && Long.parseLong(line.substring(5).trim()) == me) {
                             orphans.add(p.getFileName().toString());
                         }
                     }

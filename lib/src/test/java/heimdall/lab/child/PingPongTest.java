@@ -41,8 +41,11 @@ class PingPongTest {
         int child = Cpus.measuring();
         int other = Cpus.supervisor();
         record Place(int childCpu, long childSet, int partnerCpu, long partnerSet) {}
-        for (Place p : List.of(new Place(child, 0, other, 0), new Place(child, 0, child, 0),
-                new Place(-1, allowedSet(), -1, allowedSet()), new Place(-1, 0, -1, 0))) {
+        for (Place p : List.of(
+                new Place(child, 0, other, 0),
+                new Place(child, 0, child, 0),
+                new Place(-1, allowedSet(), -1, allowedSet()),
+                new Place(-1, 0, -1, 0))) {
             ChildSpec spec = ChildSpec.of(Call.PINGPONG, 100, N);
             spec = p.childSet() != 0 ? spec.withCpuSet(p.childSet()) : spec.withCpu(p.childCpu());
             try (RunningChild c = MeasuredChild.start(spec)) {
@@ -65,7 +68,8 @@ class PingPongTest {
      * (its last result a descriptor); a missing file gives ENOENT, not a silent success.
      */
     @Test
-    void aPingPongThenOpenatOpensTheFileAfterEachRoundTrip(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    void aPingPongThenOpenatOpensTheFileAfterEachRoundTrip(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("data.txt"), "x");
         for (java.nio.file.Path path : List.of(file, dir.resolve("absent.txt"))) {
             ChildSpec spec = ChildSpec.of(Call.pingPongThenOpenat(path), 10, N).withCpu(Cpus.measuring());
@@ -94,7 +98,9 @@ class PingPongTest {
             Thread.sleep(50);
             assertTrue(c.alive(), "the child should still wait for its answer");
         }
-        assertEquals(Signals.SIGKILL, assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
+        assertEquals(
+                Signals.SIGKILL,
+                assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
     }
 
     /** Killing the child mid-run ends the partner (its pipe closes): no thread or descriptor stays behind. */
@@ -108,7 +114,9 @@ class PingPongTest {
                 c.startPartner(-1, 0);
                 assertTrue(c.awaitPhase(Phase.WARMUP, Duration.ofSeconds(10)), "child stuck in " + c.phase());
                 c.kill();
-                assertEquals(Signals.SIGKILL, assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
+                assertEquals(
+                        Signals.SIGKILL,
+                        assertInstanceOf(Fate.Killed.class, c.await().fate()).signal());
             }
         }
         for (int i = 0; i < 5; i++) {
@@ -154,11 +162,27 @@ class PingPongTest {
     /** A CPU set goes with cpu -1; a set of CPUs the process may not use ends the child while pinning. */
     @Test
     void cpuSetsAreCheckedAndASetOfNoUsableCpuEndsTheChildWhilePinning() {
-        BadInput bad = assertThrows(BadInput.class, () -> new ChildSpec(0, List.of(), Call.GETPPID, 0, 1,
-                ChildSpec.Mode.PER_CALL, false, ChildSpec.ListenerTransfer.SCM_RIGHTS, 0, 0, 1L));
+        BadInput bad = assertThrows(
+                BadInput.class,
+                () -> new ChildSpec(
+                        0,
+                        List.of(),
+                        Call.GETPPID,
+                        0,
+                        1,
+                        ChildSpec.Mode.PER_CALL,
+                        false,
+                        ChildSpec.ListenerTransfer.SCM_RIGHTS,
+                        0,
+                        0,
+                        1L));
         assertTrue(bad.getMessage().contains("cpuSet"), bad.getMessage());
-        assertEquals(0, ChildSpec.of(Call.GETPPID, 0, 1).withCpuSet(3).withCpu(1).cpuSet(), "withCpu drops the set");
-        int absent = IntStream.range(0, 64).filter(c -> !Cpus.allowed().contains(c)).findFirst().orElseThrow();
+        assertEquals(
+                0, ChildSpec.of(Call.GETPPID, 0, 1).withCpuSet(3).withCpu(1).cpuSet(), "withCpu drops the set");
+        int absent = IntStream.range(0, 64)
+                .filter(c -> !Cpus.allowed().contains(c))
+                .findFirst()
+                .orElseThrow();
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.GETPPID, 0, 10).withCpuSet(1L << absent));
         Fate.Exited e = assertInstanceOf(Fate.Exited.class, r.fate());
         assertEquals(66, e.code());
@@ -175,12 +199,13 @@ class PingPongTest {
     private static long partners() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/task"))) {
             return s.filter(t -> {
-                try {
-                    return Files.readString(t.resolve("comm")).trim().equals("hl-pong");
-                } catch (IOException gone) {
-                    return false;
-                }
-            }).count();
+                        try {
+                            return Files.readString(t.resolve("comm")).trim().equals("hl-pong");
+                        } catch (IOException gone) {
+                            return false;
+                        }
+                    })
+                    .count();
         }
     }
 

@@ -24,8 +24,13 @@ final class Programs {
 
     /** One {@code struct sock_filter}: u16 code, u8 jt, u8 jf, u32 k, little endian. */
     static byte[] insn(int code, int jt, int jf, int k) {
-        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
-                .putShort((short) code).put((byte) jt).put((byte) jf).putInt(k).array();
+        return ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) code)
+                .put((byte) jt)
+                .put((byte) jf)
+                .putInt(k)
+                .array();
     }
 
     static byte[] program(byte[]... insns) {
@@ -39,10 +44,7 @@ final class Programs {
     /** load nr (offset 0); nr == {@code nr} ? RET {@code hit} : RET ALLOW. */
     static byte[] onSyscall(int nr, int hit) {
         return program(
-                insn(LD_W_ABS, 0, 0, 0),
-                insn(JEQ_K, 0, 1, nr),
-                insn(RET_K, 0, 0, hit),
-                insn(RET_K, 0, 0, RET_ALLOW));
+                insn(LD_W_ABS, 0, 0, 0), insn(JEQ_K, 0, 1, nr), insn(RET_K, 0, 0, hit), insn(RET_K, 0, 0, RET_ALLOW));
     }
 
     /**

@@ -31,25 +31,33 @@ class UnmeasuredExitTest {
         assertFalse(r.completed());
         assertEquals(0, r.samples().length);
         String phase = warmup > 0 ? "warm-up" : "measurement";
-        assertTrue(r.outcome().contains("exited with 0 during " + phase + ", before it finished measuring")
-                && r.outcome().contains("0 of 100 samples"), r.outcome());
+        assertTrue(
+                r.outcome().contains("exited with 0 during " + phase + ", before it finished measuring")
+                        && r.outcome().contains("0 of 100 samples"),
+                r.outcome());
         Refusal refused = assertThrows(Refusal.class, r::requireCompleted);
         assertTrue(refused.getMessage().contains("before it finished measuring"), refused.getMessage());
     }
 
     @ParameterizedTest
-    @EnumSource(value = ChildSpec.Mode.class, names = {"BATCH", "BATCH_CPUTIME"})
+    @EnumSource(
+            value = ChildSpec.Mode.class,
+            names = {"BATCH", "BATCH_CPUTIME"})
     void aBatchRunThatExitsEarlyIsNotCompletedEither(ChildSpec.Mode mode) {
         ChildResult r = MeasuredChild.run(ChildSpec.of(Call.syscall(NR_EXIT_GROUP), 0, 100)
-                .withCpu(Cpus.measuring()).withMode(mode));
+                .withCpu(Cpus.measuring())
+                .withMode(mode));
         assertFalse(r.completed(), r.outcome());
         assertTrue(r.outcome().contains("before it finished measuring"), r.outcome());
     }
 
     @ParameterizedTest
-    @EnumSource(value = ChildSpec.Mode.class, names = {"PER_CALL", "BATCH", "TIMER"})
+    @EnumSource(
+            value = ChildSpec.Mode.class,
+            names = {"PER_CALL", "BATCH", "TIMER"})
     void anOrdinaryRunStillCompletes(ChildSpec.Mode mode) {
-        ChildSpec spec = mode == ChildSpec.Mode.TIMER ? ChildSpec.timer(Cpus.measuring(), 10, 100)
+        ChildSpec spec = mode == ChildSpec.Mode.TIMER
+                ? ChildSpec.timer(Cpus.measuring(), 10, 100)
                 : ChildSpec.of(Call.GETPPID, 10, 100).withCpu(Cpus.measuring()).withMode(mode);
         ChildResult r = MeasuredChild.run(spec);
         assertTrue(r.completed(), r.outcome());

@@ -74,8 +74,15 @@ class BpfCommandsTest {
         assertEquals(0, o.status(), o.err());
         assertTrue(o.out().contains("\"allowed\"") && o.out().contains("\"cacheable\" : 2"), o.out());
         Outcome text = run("bpf", "stats", profile.toString());
-        assertTrue(text.out().lines().anyMatch(l -> l.matches("heimdall\\s+\\d+\\s+2\\s.*")
-                && l.contains("2 of " + heimdall.lab.profile.SyscallTable.x86_64().numbers().size())), text.out());
+        assertTrue(
+                text.out()
+                        .lines()
+                        .anyMatch(l -> l.matches("heimdall\\s+\\d+\\s+2\\s.*")
+                                && l.contains("2 of "
+                                        + heimdall.lab.profile.SyscallTable.x86_64()
+                                                .numbers()
+                                                .size())),
+                text.out());
     }
 
     @Test
@@ -89,7 +96,12 @@ class BpfCommandsTest {
         String json = Files.readString(out.resolve("summary.json"));
         assertTrue(json.contains("\"median\"") && json.contains("\"cacheable\" : 2"), json);
         String table = Files.readString(out.resolve("table.md"));
-        assertTrue(table.contains(o.out().lines().filter(l -> l.startsWith("heimdall")).findFirst().orElseThrow()),
+        assertTrue(
+                table.contains(o.out()
+                        .lines()
+                        .filter(l -> l.startsWith("heimdall"))
+                        .findFirst()
+                        .orElseThrow()),
                 table + " vs " + o.out());
         // a second run into the same folder is refused (exit 2), and the first run's files stay as they were
         Outcome again = run("bpf", "stats", profile.toString(), "--json", "-o", out.toString());
@@ -98,7 +110,10 @@ class BpfCommandsTest {
         assertEquals(json, Files.readString(out.resolve("summary.json")));
         // a bad profile leaves no folder behind
         Path bad = write("bad.json", "{\"defaultAction\": ");
-        assertEquals(2, run("bpf", "stats", bad.toString(), "-o", dir.resolve("none").toString()).status());
+        assertEquals(
+                2,
+                run("bpf", "stats", bad.toString(), "-o", dir.resolve("none").toString())
+                        .status());
         assertTrue(Files.notExists(dir.resolve("none")));
     }
 
@@ -107,18 +122,28 @@ class BpfCommandsTest {
         String[][] cases = {
             {"{\"defaultAction\": ", "line 1 column 19: not valid JSON"},
             {"{\"defaultAction\": \"SCMP_ACT_NOPE\"}", "defaultAction: unknown action"},
-            {"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
-                    + " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_SIMILAR\"}]}]}",
-                "syscalls[0].args[0].op: unknown op"},
-            {"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
-                    + " \"args\": [{\"index\": 9, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
-                "syscalls[0].args[0].index: argument index must be 0..5 (seccomp_data has args[0..5]), got 9"},
+            {
+                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
+                        + " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_SIMILAR\"}]}]}",
+                "syscalls[0].args[0].op: unknown op"
+            },
+            {
+                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
+                        + " \"args\": [{\"index\": 9, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+                "syscalls[0].args[0].index: argument index must be 0..5 (seccomp_data has args[0..5]), got 9"
+            },
         };
         int i = 0;
         for (String[] c : cases) {
             Path f = write("bad" + i++ + ".json", c[0]);
             for (String cmd : new String[] {"compile", "disasm", "stats"}) {
-                Outcome o = cmd.equals("compile") ? run("bpf", cmd, f.toString(), "-o", dir.resolve("x.bpf").toString())
+                Outcome o = cmd.equals("compile")
+                        ? run(
+                                "bpf",
+                                cmd,
+                                f.toString(),
+                                "-o",
+                                dir.resolve("x.bpf").toString())
                         : run("bpf", cmd, f.toString());
                 assertEquals(2, o.status(), cmd + " " + c[0] + ": " + o.err());
                 assertTrue(o.err().contains(f + ": " + c[1]), o.err());
@@ -141,8 +166,16 @@ class BpfCommandsTest {
         Path jump = dir.resolve("jump.bpf");
         Files.write(jump, new Program(List.of(Insn.ret(0))).toBytes());
         byte[] bytes = new byte[16];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort((short) (Insn.JMP | Insn.JEQ)).put((byte) 7)
-                .put((byte) 0).putInt(1).putShort((short) 0x06).put((byte) 0).put((byte) 0).putInt(0);
+        ByteBuffer.wrap(bytes)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) (Insn.JMP | Insn.JEQ))
+                .put((byte) 7)
+                .put((byte) 0)
+                .putInt(1)
+                .putShort((short) 0x06)
+                .put((byte) 0)
+                .put((byte) 0)
+                .putInt(0);
         Files.write(jump, bytes);
         Outcome j = run("bpf", "disasm", jump.toString());
         assertEquals(2, j.status());
@@ -158,6 +191,13 @@ class BpfCommandsTest {
         List<String> lines = Files.readAllLines(out);
         assertTrue(lines.get(0).startsWith("# source: " + header.toAbsolutePath()), lines.get(0));
         assertEquals(List.of("read\t0", "write\t1", "x32_thing\t512"), lines.subList(1, lines.size()));
-        assertEquals(2, run("profile", "syscall-table", "--from", dir.resolve("missing.h").toString()).status());
+        assertEquals(
+                2,
+                run(
+                                "profile",
+                                "syscall-table",
+                                "--from",
+                                dir.resolve("missing.h").toString())
+                        .status());
     }
 }

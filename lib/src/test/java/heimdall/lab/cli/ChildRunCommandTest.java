@@ -32,15 +32,21 @@ class ChildRunCommandTest {
         // 231 is exit_group: the runner ends with status 0 in its warm-up, having measured nothing.
         BpfCommandsTest.Outcome o = BpfCommandsTest.run("child", "run", "--call", "231", "--count", "100");
         assertEquals(1, o.status(), o.out() + o.err());
-        assertTrue(o.out().contains("fate         exited with 0 during warm-up, before it finished measuring; 0 of 100 samples"),
+        assertTrue(
+                o.out()
+                        .contains(
+                                "fate         exited with 0 during warm-up, before it finished measuring; 0 of 100 samples"),
                 o.out());
-        assertTrue(!o.out().contains("per call     median"), "no figures from a run that measured nothing:\n" + o.out());
+        assertTrue(
+                !o.out().contains("per call     median"), "no figures from a run that measured nothing:\n" + o.out());
     }
 
     @Test
     void anUnknownCallIsBadInput() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(List.of("child", "run", "--call", "nosuch"), new PrintStream(new ByteArrayOutputStream()),
+        int status = Main.run(
+                List.of("child", "run", "--call", "nosuch"),
+                new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, status);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--call"));

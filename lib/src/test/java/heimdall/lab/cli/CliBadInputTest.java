@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CliBadInputTest {
-    static final String PROFILE = Fixtures.home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json").toString();
+    static final String PROFILE =
+            Fixtures.home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json").toString();
     static final String ESC = "\u001b[2J";
 
     @TempDir
@@ -41,26 +42,35 @@ class CliBadInputTest {
                 Arguments.of(List.of("bpf", "stats", PROFILE, "-o", ""), List.of("option --out: the value is empty")),
                 Arguments.of(List.of("bpf", "stats", PROFILE, "--out=", "--json"), List.of("the value is empty")),
                 Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--out", ""), List.of("the value is empty")),
-                Arguments.of(List.of("bpf", "stats", PROFILE, "-o", "--json"),
-                        List.of("option --out needs a value, and '--json' is an option of ./lab bpf stats",
+                Arguments.of(
+                        List.of("bpf", "stats", PROFILE, "-o", "--json"),
+                        List.of(
+                                "option --out needs a value, and '--json' is an option of ./lab bpf stats",
                                 "--out=--json")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--out", "--quick"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--out", "--quick"),
                         List.of("'--quick' is an option of ./lab reproduce floor-cost")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--out", "--runs=3"),
-                        List.of("'--runs=3' is an option")),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--out", "--runs=3"), List.of("'--runs=3' is an option")),
                 Arguments.of(List.of("bpf", "stats", PROFILE, "-o", "--"), List.of("option --out needs a value")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--runs", "1,2"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--quick", "--runs", "1,2"),
                         List.of("option --runs: '1,2' is not a whole number (digits only")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--cpu", "0,1"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--quick", "--cpu", "0,1"),
                         List.of("option --cpu: '0,1' is not a whole number")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--runs", " 3"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--quick", "--runs", " 3"),
                         List.of("option --runs: ' 3' is not a whole number")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--runs", "9223372036854775808"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--quick", "--runs", "9223372036854775808"),
                         List.of("option --runs: 9223372036854775808 is out of range")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--quick", "--cpu", "-1"),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--quick", "--cpu", "-1"),
                         List.of("option --cpu: CPU -1 is not one this process may use")),
                 Arguments.of(List.of("reproduce", "--bogus"), List.of("unknown option --bogus")),
-                Arguments.of(List.of("reproduce", "--quick", "--bogus=1", "floor-cost"),
+                Arguments.of(
+                        List.of("reproduce", "--quick", "--bogus=1", "floor-cost"),
                         List.of("unknown option --bogus=1")),
                 Arguments.of(List.of("reproduce", "floor-cost", "--bogus"), List.of("unknown option --bogus")),
                 Arguments.of(List.of("help", "--bogus"), List.of("unknown option '--bogus'")),
@@ -69,12 +79,12 @@ class CliBadInputTest {
                 Arguments.of(List.of("bpf", "stats", "/tmp/" + ESC + "x.json"), List.of("/tmp/\\e[2Jx.json")),
                 Arguments.of(List.of("bpf", "stats", "/tmp/a\nb\rc"), List.of("/tmp/a\\nb\\rc")),
                 Arguments.of(List.of("reproduce", ESC + "floor"), List.of("unknown NAME '\\e[2Jfloor'")),
-                Arguments.of(List.of("reproduce", "floor-cost", "--runs", ESC),
-                        List.of("'\\e[2J' is not a whole number")),
+                Arguments.of(
+                        List.of("reproduce", "floor-cost", "--runs", ESC), List.of("'\\e[2J' is not a whole number")),
                 Arguments.of(List.of("reproduce", "floor-cost", "--" + ESC), List.of("unknown option --\\e[2J")),
                 Arguments.of(List.of(ESC + "bpf"), List.of("unknown command '\\e[2Jbpf'")),
-                Arguments.of(List.of("bpf", "stats", PROFILE, "\u202eevil"),
-                        List.of("unexpected argument '\\u202eevil'")));
+                Arguments.of(
+                        List.of("bpf", "stats", PROFILE, "\u202eevil"), List.of("unexpected argument '\\u202eevil'")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -114,17 +124,20 @@ class CliBadInputTest {
 
     @Test
     void graphBenchVariablesAreDigitsOnlyAndOutOfRangeIsSaidSo() {
-        BadInput big = assertThrows(BadInput.class,
-                () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "9223372036854775808"), true));
-        assertTrue(big.getMessage().contains("GRAPH_BENCH_CALLS=9223372036854775808: out of range (1..200,000,000)"),
+        BadInput big = assertThrows(
+                BadInput.class, () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "9223372036854775808"), true));
+        assertTrue(
+                big.getMessage().contains("GRAPH_BENCH_CALLS=9223372036854775808: out of range (1..200,000,000)"),
                 big.getMessage());
-        BadInput comma = assertThrows(BadInput.class, () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_SAMPLES", "1,2"),
-                true));
+        BadInput comma =
+                assertThrows(BadInput.class, () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_SAMPLES", "1,2"), true));
         assertTrue(comma.getMessage().contains("GRAPH_BENCH_SAMPLES='1,2': not a whole number"), comma.getMessage());
-        BadInput esc = assertThrows(BadInput.class, () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_BYTES", ESC),
-                true));
+        BadInput esc =
+                assertThrows(BadInput.class, () -> GraphBenchSettings.of(Map.of("GRAPH_BENCH_BYTES", ESC), true));
         assertTrue(esc.getMessage().contains("'\\e[2J'"), esc.getMessage());
         LabRun.assertClean(big.getMessage() + comma.getMessage() + esc.getMessage());
-        assertEquals(12, GraphBenchSettings.of(Map.of("GRAPH_BENCH_SAMPLES", "12"), true).samples());
+        assertEquals(
+                12,
+                GraphBenchSettings.of(Map.of("GRAPH_BENCH_SAMPLES", "12"), true).samples());
     }
 }

@@ -44,7 +44,10 @@ class CliTest {
     static Outcome labWith(List<Command> commands, String... argv) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(commands, List.of(argv), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = Main.run(
+                commands,
+                List.of(argv),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -114,8 +117,11 @@ class CliTest {
     @Test
     void aCommandsHelpIsItsOwnTextByEverySpelling() {
         String expected = new BpfCommands.CompileCmd().help().stripTrailing();
-        for (List<String> argv : List.of(List.of("bpf", "compile", "--help"), List.of("bpf", "compile", "-h"),
-                List.of("help", "bpf", "compile"), List.of("bpf", "compile", "-o", "x.bpf", "--help"))) {
+        for (List<String> argv : List.of(
+                List.of("bpf", "compile", "--help"),
+                List.of("bpf", "compile", "-h"),
+                List.of("help", "bpf", "compile"),
+                List.of("bpf", "compile", "-o", "x.bpf", "--help"))) {
             Outcome o = lab(argv.toArray(String[]::new));
             assertEquals(0, o.status(), argv + ": " + o.err());
             assertEquals(expected, o.out().stripTrailing(), argv.toString());
@@ -126,15 +132,17 @@ class CliTest {
     void aGroupAloneIsAUsageErrorListingItsCommands() {
         Outcome o = lab("graph");
         assertEquals(2, o.status());
-        assertTrue(o.err().contains("lab graph: missing a command, one of: info, record, follow, follow-check, jmh"), o.err());
+        assertTrue(
+                o.err().contains("lab graph: missing a command, one of: info, record, follow, follow-check, jmh"),
+                o.err());
     }
 
     @Test
     void rootHelpListsEveryCommandTheScriptsOwnAndTheExitStatuses() {
         Outcome o = lab("--help");
         assertEquals(0, o.status());
-        for (String c : List.of("bpf compile", "graph record", "test", "kernel install", "jshell", "completion",
-                "--version")) {
+        for (String c :
+                List.of("bpf compile", "graph record", "test", "kernel install", "jshell", "completion", "--version")) {
             assertTrue(o.out().contains(c), c);
         }
         for (String status : List.of("0  success", "1  refused", "2  bad input", "3  an internal error")) {
@@ -155,7 +163,11 @@ class CliTest {
         assertFalse(built.version().equals("unknown"), "the build wrote heimdall/lab/cli/build.properties");
         assertTrue(o.out().contains("heimdall-lab " + built.version()), o.out());
         // outside git (the container's copy) the build says unknown; in git, the abbreviated commit
-        assertTrue(Pattern.compile("(?m)^commit: ([0-9a-f]{12}(-dirty)?|unknown) ").matcher(o.out()).find(), o.out());
+        assertTrue(
+                Pattern.compile("(?m)^commit: ([0-9a-f]{12}(-dirty)?|unknown) ")
+                        .matcher(o.out())
+                        .find(),
+                o.out());
         String release = Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip();
         assertTrue(o.out().contains("kernel: Linux " + release), o.out());
         assertTrue(o.out().contains("JVM: ") && o.out().contains(System.getProperty("java.runtime.version")), o.out());
@@ -164,7 +176,8 @@ class CliTest {
     @Test
     void everythingAfterDashesReachesTheCommandUntouchedAndIsNeverHelp() {
         Recording record = Recording.ok("graph record");
-        Outcome o = labWith(List.of(record), "graph", "record", "--out", "d", "--", "ls", "-h", "--help", "@/etc/passwd");
+        Outcome o =
+                labWith(List.of(record), "graph", "record", "--out", "d", "--", "ls", "-h", "--help", "@/etc/passwd");
         assertEquals(0, o.status(), o.err());
         assertEquals("", o.out(), "no help printed");
         assertEquals(List.of(List.of("--out", "d", "--", "ls", "-h", "--help", "@/etc/passwd")), record.calls);
@@ -225,7 +238,8 @@ class CliTest {
 
         Outcome inGroup = lab("bpf", "comple", "x.json");
         assertEquals(2, inGroup.status());
-        assertTrue(inGroup.err().contains("lab: unknown command 'bpf comple'; run ./lab bpf --help for the list"),
+        assertTrue(
+                inGroup.err().contains("lab: unknown command 'bpf comple'; run ./lab bpf --help for the list"),
                 inGroup.err());
         assertTrue(inGroup.err().contains("did you mean: bpf compile"), inGroup.err());
 
@@ -249,54 +263,85 @@ class CliTest {
     void optionErrorsKeepTheCommandsWording() {
         Outcome missing = lab("graph", "record", "--out");
         assertEquals(2, missing.status());
-        assertTrue(missing.err().contains("lab graph record: error: option --out needs a value (./lab graph record --help)"),
+        assertTrue(
+                missing.err()
+                        .contains("lab graph record: error: option --out needs a value (./lab graph record --help)"),
                 missing.err());
         Outcome unknown = lab("child", "run", "--nope");
         assertEquals(2, unknown.status());
-        assertTrue(unknown.err().contains("lab child run: error: unknown option --nope (./lab child run --help)"),
+        assertTrue(
+                unknown.err().contains("lab child run: error: unknown option --nope (./lab child run --help)"),
                 unknown.err());
     }
 
     @Test
     void badInputIsStatus2Refusal1ABug3() {
-        Outcome bad = labWith(List.of(new Recording("x bad", Optional.empty(), a -> {
-            throw new BadInput("profile.json: field 'syscalls': not a list");
-        })), "x", "bad");
+        Outcome bad = labWith(
+                List.of(new Recording("x bad", Optional.empty(), a -> {
+                    throw new BadInput("profile.json: field 'syscalls': not a list");
+                })),
+                "x",
+                "bad");
         assertEquals(2, bad.status());
-        assertEquals("lab x bad: error: profile.json: field 'syscalls': not a list", bad.err().strip());
+        assertEquals(
+                "lab x bad: error: profile.json: field 'syscalls': not a list",
+                bad.err().strip());
 
-        Outcome refused = labWith(List.of(new Recording("x refuse", Optional.empty(), a -> {
-            throw new Refusal("the floor killed its child");
-        })), "x", "refuse");
+        Outcome refused = labWith(
+                List.of(new Recording("x refuse", Optional.empty(), a -> {
+                    throw new Refusal("the floor killed its child");
+                })),
+                "x",
+                "refuse");
         assertEquals(1, refused.status());
-        assertEquals("lab x refuse: refused: the floor killed its child", refused.err().strip());
+        assertEquals(
+                "lab x refuse: refused: the floor killed its child",
+                refused.err().strip());
 
-        Outcome bug = labWith(List.of(new Recording("x bug", Optional.empty(), a -> {
-            throw new IllegalStateException("impossible state");
-        })), "x", "bug");
+        Outcome bug = labWith(
+                List.of(new Recording("x bug", Optional.empty(), a -> {
+                    throw new IllegalStateException("impossible state");
+                })),
+                "x",
+                "bug");
         assertEquals(3, bug.status());
-        assertTrue(bug.err().startsWith("lab x bug: internal error (a bug, please report): "
-                + "java.lang.IllegalStateException: impossible state"), bug.err());
+        assertTrue(
+                bug.err()
+                        .startsWith("lab x bug: internal error (a bug, please report): "
+                                + "java.lang.IllegalStateException: impossible state"),
+                bug.err());
         assertTrue(bug.err().contains("\tat "), "the stack trace follows");
 
-        Outcome error = labWith(List.of(new Recording("x assert", Optional.empty(), a -> {
-            throw new AssertionError("broken invariant");
-        })), "x", "assert");
+        Outcome error = labWith(
+                List.of(new Recording("x assert", Optional.empty(), a -> {
+                    throw new AssertionError("broken invariant");
+                })),
+                "x",
+                "assert");
         assertEquals(3, error.status());
-        assertTrue(error.err().contains("internal error (a bug, please report): java.lang.AssertionError: broken invariant"),
+        assertTrue(
+                error.err()
+                        .contains("internal error (a bug, please report): java.lang.AssertionError: broken invariant"),
                 error.err());
 
-        Outcome memory = labWith(List.of(new Recording("x oom", Optional.empty(), a -> {
-            throw new OutOfMemoryError("Java heap space");
-        })), "x", "oom");
+        Outcome memory = labWith(
+                List.of(new Recording("x oom", Optional.empty(), a -> {
+                    throw new OutOfMemoryError("Java heap space");
+                })),
+                "x",
+                "oom");
         assertEquals(2, memory.status());
         assertTrue(memory.err().contains("lab x oom: error: out of memory"), memory.err());
 
-        Outcome file = labWith(List.of(new Recording("x file", Optional.empty(), a -> {
-            throw new NoSuchFileException("/no/such/profile.json");
-        })), "x", "file");
+        Outcome file = labWith(
+                List.of(new Recording("x file", Optional.empty(), a -> {
+                    throw new NoSuchFileException("/no/such/profile.json");
+                })),
+                "x",
+                "file");
         assertEquals(2, file.status());
-        assertTrue(file.err().contains("lab x file: error: ") && file.err().contains("/no/such/profile.json"), file.err());
+        assertTrue(
+                file.err().contains("lab x file: error: ") && file.err().contains("/no/such/profile.json"), file.err());
         assertFalse(file.err().contains("\tat "), "a file error is its name and reason, no stack trace");
 
         Outcome status = labWith(List.of(new Recording("x four", Optional.empty(), a -> 4)), "x", "four");
@@ -324,8 +369,10 @@ class CliTest {
         for (Command c : Main.everyCommand()) {
             c.options().ifPresent(o -> {
                 for (String option : union(o.flags(), o.valued())) {
-                    boolean named = c.help().contains(option) || o.shortNames().entrySet().stream()
-                            .anyMatch(s -> s.getValue().equals(option) && c.help().contains(s.getKey() + " "));
+                    boolean named = c.help().contains(option)
+                            || o.shortNames().entrySet().stream()
+                                    .anyMatch(s -> s.getValue().equals(option)
+                                            && c.help().contains(s.getKey() + " "));
                     if (!named) {
                         undocumented.add(c.name() + " " + option);
                     }
@@ -346,18 +393,39 @@ class CliTest {
         Outcome o = lab("completion");
         assertEquals(0, o.status(), o.err());
         String script = o.out();
-        for (String word : List.of("reproduce", "bpf", "graph", "results", "compile", "disasm", "stats", "record",
-                "distill", "--vs-libseccomp")) {
+        for (String word : List.of(
+                "reproduce",
+                "bpf",
+                "graph",
+                "results",
+                "compile",
+                "disasm",
+                "stats",
+                "record",
+                "distill",
+                "--vs-libseccomp")) {
             assertTrue(script.contains(word), word);
         }
         Path file = dir.resolve("lab-completion.bash");
         Files.writeString(file, script);
         assertEquals(List.of("compile disasm stats"), complete(file, "./lab", "bpf", ""));
-        assertEquals(Set.of("--help", "--no-symbols", "--stack", "--program", "--out"),
+        assertEquals(
+                Set.of("--help", "--no-symbols", "--stack", "--program", "--out"),
                 Set.of(complete(file, "./lab", "graph", "record", "--").get(0).split(" ")));
         List<String> top = List.of(complete(file, "lab", "").get(0).split(" "));
-        for (String group : List.of("reproduce", "bpf", "profile", "child", "broker", "graph", "results", "test",
-                "kernel", "jshell", "completion", "help")) {
+        for (String group : List.of(
+                "reproduce",
+                "bpf",
+                "profile",
+                "child",
+                "broker",
+                "graph",
+                "results",
+                "test",
+                "kernel",
+                "jshell",
+                "completion",
+                "help")) {
             assertTrue(top.contains(group), group + " in " + top);
         }
     }
@@ -368,9 +436,12 @@ class CliTest {
         Path file = dir.resolve("lab-completion.bash");
         Files.writeString(file, lab("completion").out());
         assertEquals(List.of("floor-cost"), complete(file, "./lab", "reproduce", "fl"));
-        assertEquals(List.of("floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes kernel-matrix"),
+        assertEquals(
+                List.of(
+                        "floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes kernel-matrix"),
                 complete(file, "./lab", "reproduce", "--quick", ""));
-        assertEquals(List.of(""), complete(file, "./lab", "reproduce", "graph-lookup", ""), "NODES EDGES: files, not NAMEs");
+        assertEquals(
+                List.of(""), complete(file, "./lab", "reproduce", "graph-lookup", ""), "NODES EDGES: files, not NAMEs");
         assertEquals(List.of("--broker-calls"), complete(file, "./lab", "reproduce", "floor-cost", "--br"));
     }
 

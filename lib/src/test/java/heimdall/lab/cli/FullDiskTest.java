@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.testing.SmallTmpfs;
 import java.io.IOException;
@@ -70,7 +70,10 @@ class FullDiskTest {
         disk.fill(0);
         TreeSet<String> before = disk.listing();
         Path out = disk.path().resolve("p.bpf");
-        assertNothingLeft(before, BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out.toString()), out.toString());
+        assertNothingLeft(
+                before,
+                BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out.toString()),
+                out.toString());
     }
 
     @Test
@@ -80,7 +83,10 @@ class FullDiskTest {
         Files.write(out, old);
         disk.fill(0);
         TreeSet<String> before = disk.listing();
-        assertNothingLeft(before, BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out.toString()), out.toString());
+        assertNothingLeft(
+                before,
+                BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out.toString()),
+                out.toString());
         assertArrayEquals(old, Files.readAllBytes(out), "the old file, whole");
     }
 
@@ -90,7 +96,10 @@ class FullDiskTest {
         TreeSet<String> before = disk.listing();
         Path observations = Fixtures.home().resolve("fixtures/profiles/abcdf/observations.json");
         Path out = disk.path().resolve("profile.json");
-        assertNothingLeft(before, BpfCommandsTest.run("profile", "gen", observations.toString(), "-o", out.toString()), out.toString());
+        assertNothingLeft(
+                before,
+                BpfCommandsTest.run("profile", "gen", observations.toString(), "-o", out.toString()),
+                out.toString());
     }
 
     @Test
@@ -98,7 +107,8 @@ class FullDiskTest {
         disk.fill(8192); // room for the hidden folder's mark, not for the results
         TreeSet<String> before = disk.listing();
         Path out = disk.path().resolve("stats");
-        assertNothingLeft(before, BpfCommandsTest.run("bpf", "stats", profile().toString(), "--out", out.toString()), "stats");
+        assertNothingLeft(
+                before, BpfCommandsTest.run("bpf", "stats", profile().toString(), "--out", out.toString()), "stats");
     }
 
     @Test
@@ -108,17 +118,22 @@ class FullDiskTest {
         disk.fill(0);
         TreeSet<String> before = disk.listing();
         Path png = disk.path().resolve("added.png");
-        assertNothingLeft(before, BpfCommandsTest.run("compare", a.toString(), b.toString(), "-o", png.toString()), png.toString());
+        assertNothingLeft(
+                before,
+                BpfCommandsTest.run("compare", a.toString(), b.toString(), "-o", png.toString()),
+                png.toString());
         disk.fill(8192);
         before = disk.listing();
         Path out = disk.path().resolve("cmp");
-        assertNothingLeft(before, BpfCommandsTest.run("compare", a.toString(), b.toString(), "--out", out.toString()), "cmp");
+        assertNothingLeft(
+                before, BpfCommandsTest.run("compare", a.toString(), b.toString(), "--out", out.toString()), "cmp");
     }
 
     @Test
     void distillLeavesNoInvalidDistributionsToRefuseLater() throws Exception {
         Path dir = Files.createDirectory(disk.path().resolve("run"));
-        Files.writeString(dir.resolve("summary.json"), "[{\"what\": \"x\", \"call\": \"getppid\"}]"); // as DistributionsTest
+        Files.writeString(
+                dir.resolve("summary.json"), "[{\"what\": \"x\", \"call\": \"getppid\"}]"); // as DistributionsTest
         Random rnd = new Random(3);
         try (SamplesFile s = SamplesFile.create(dir.resolve("samples.arrow"))) {
             long[] run = new long[2000];
@@ -132,7 +147,8 @@ class FullDiskTest {
         assertNothingLeft(before, BpfCommandsTest.run("results", "distill", dir.toString()), "distributions.json");
         // with room again, the same distill succeeds: nothing was left for it to refuse
         Files.delete(disk.path().resolve("filler"));
-        assertEquals(0, BpfCommandsTest.run("results", "distill", dir.toString()).status());
+        assertEquals(
+                0, BpfCommandsTest.run("results", "distill", dir.toString()).status());
         assertTrue(Files.size(dir.resolve("distributions.json")) > 0);
     }
 
@@ -142,8 +158,8 @@ class FullDiskTest {
         disk.fill(8192);
         TreeSet<String> before = disk.listing();
         Path out = disk.path().resolve("fc");
-        BpfCommandsTest.Outcome o = BpfCommandsTest.run("reproduce", "floor-cost", "--quick", "--no-broker", "--runs", "2",
-                "--out", out.toString());
+        BpfCommandsTest.Outcome o = BpfCommandsTest.run(
+                "reproduce", "floor-cost", "--quick", "--no-broker", "--runs", "2", "--out", out.toString());
         assertTrue(o.status() == 2 || o.status() == 1, "status " + o.status() + "; stderr:\n" + o.err());
         assertTrue(o.err().toLowerCase(java.util.Locale.ROOT).contains("no space left on device"), o.err());
         assertEquals(before, disk.listing(), "what floor-cost left on the full disk");

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import heimdall.lab.cli.BpfCommandsTest.Outcome;
-import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.profile.ProfileJson;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,34 +46,47 @@ class HonestFailuresTest {
         for (String n : names) {
             assertTrue(o.err().contains(n), "stderr names '" + n + "':\n" + o.err());
         }
-        assertFalse(o.err().contains("\tat ") || o.err().contains("Exception") || o.err().contains("internal error"),
+        assertFalse(
+                o.err().contains("\tat ")
+                        || o.err().contains("Exception")
+                        || o.err().contains("internal error"),
                 "no stack trace or exception class on stderr:\n" + o.err());
     }
 
     @Test
     void compileIntoAMissingDirectoryNamesTheFile() throws Exception {
         String out = dir.resolve("no-such-dir").resolve("p.bpf").toString();
-        assertBadInput(BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out), out, "no such file or directory");
+        assertBadInput(
+                BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", out),
+                out,
+                "no such file or directory");
     }
 
     @Test
     void compileOntoAFullDeviceIsEnospcNotABug() throws Exception {
         assumeTrue(Files.exists(FULL), "no /dev/full on this system");
-        assertBadInput(BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", FULL.toString()),
-                "/dev/full", "no space left on device");
+        assertBadInput(
+                BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", FULL.toString()),
+                "/dev/full",
+                "no space left on device");
     }
 
     @Test
     void aProfileThatIsNotUtf8IsRefusedNotReplaced() throws Exception {
         Path p = dir.resolve("latin1.json");
-        Files.write(p, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"comment\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1));
+        Files.write(
+                p,
+                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"comment\": \"caf\u00e9\"}"
+                        .getBytes(StandardCharsets.ISO_8859_1));
         assertBadInput(BpfCommandsTest.run("bpf", "stats", p.toString()), p.toString(), "not UTF-8");
     }
 
     @Test
     void compileOntoADirectoryNamesIt() throws Exception {
-        assertBadInput(BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", dir.toString()),
-                dir.toString(), "is a directory");
+        assertBadInput(
+                BpfCommandsTest.run("bpf", "compile", profile().toString(), "-o", dir.toString()),
+                dir.toString(),
+                "is a directory");
     }
 
     @Test
@@ -86,7 +99,8 @@ class HonestFailuresTest {
         // Unreadable even for root: reading from address 0 of a process's memory is EIO.
         Path mem = Path.of("/proc/self/mem");
         if (Files.exists(mem)) {
-            assertBadInput(BpfCommandsTest.run("bpf", "stats", mem.toString()), mem + ": cannot read: input/output error");
+            assertBadInput(
+                    BpfCommandsTest.run("bpf", "stats", mem.toString()), mem + ": cannot read: input/output error");
         }
     }
 
@@ -95,20 +109,27 @@ class HonestFailuresTest {
         assumeTrue(Files.exists(FULL), "no /dev/full on this system");
         Path header = dir.resolve("unistd_64.h");
         Files.writeString(header, "#define __NR_read 0\n#define __NR_write 1\n");
-        assertBadInput(BpfCommandsTest.run("profile", "syscall-table", "--from", header.toString(), "-o", FULL.toString()),
-                "/dev/full", "no space left on device");
+        assertBadInput(
+                BpfCommandsTest.run("profile", "syscall-table", "--from", header.toString(), "-o", FULL.toString()),
+                "/dev/full",
+                "no space left on device");
         String missing = dir.resolve("none.h").toString();
         assertBadInput(BpfCommandsTest.run("profile", "syscall-table", "--from", missing), missing, "no such file");
 
         Path observations = Fixtures.home().resolve("fixtures/profiles/abcdf/observations.json");
-        assertBadInput(BpfCommandsTest.run("profile", "gen", observations.toString(), "-o", FULL.toString()),
-                "/dev/full", "no space left on device");
+        assertBadInput(
+                BpfCommandsTest.run("profile", "gen", observations.toString(), "-o", FULL.toString()),
+                "/dev/full",
+                "no space left on device");
         assertBadInput(BpfCommandsTest.run("profile", "gen", dir.toString()), dir.toString(), "is a directory");
         String gone = dir.resolve("gone.json").toString();
         assertBadInput(BpfCommandsTest.run("profile", "gen", gone), gone, "no such file or directory");
         if (Files.exists(Path.of("/dev/zero"))) {
             // A device is refused by its type before a byte is read (regular files only).
-            assertBadInput(BpfCommandsTest.run("profile", "gen", "/dev/zero"), "/dev/zero", "not a regular file",
+            assertBadInput(
+                    BpfCommandsTest.run("profile", "gen", "/dev/zero"),
+                    "/dev/zero",
+                    "not a regular file",
                     "character device");
         }
     }
@@ -117,10 +138,20 @@ class HonestFailuresTest {
     void aResultsFolderThatCannotBeCreatedIsBadInputBeforeAnyMeasuring() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         String under = file.resolve("results").toString();
-        assertBadInput(BpfCommandsTest.run("reproduce", "floor-cost", "--quick", "--out", under), under, "not a directory");
+        assertBadInput(
+                BpfCommandsTest.run("reproduce", "floor-cost", "--quick", "--out", under), under, "not a directory");
         String podman = dir.resolve("no-such-profile.json").toString();
-        assertBadInput(BpfCommandsTest.run("reproduce", "attach-cost", "--quick", "--podman", podman,
-                "--out", dir.resolve("r").toString()), podman, "no such file or directory");
+        assertBadInput(
+                BpfCommandsTest.run(
+                        "reproduce",
+                        "attach-cost",
+                        "--quick",
+                        "--podman",
+                        podman,
+                        "--out",
+                        dir.resolve("r").toString()),
+                podman,
+                "no such file or directory");
         assertFalse(Files.exists(dir.resolve("r")), "a refused command line created its results folder");
     }
 
@@ -165,9 +196,13 @@ class HonestFailuresTest {
     @Test
     void aNumberWithGroupingIsRefusedNeverRead() {
         // a comma is a list separator elsewhere (--cpu 0,1): 1,000 and 1_0 are not read as 1000 and 10
-        assertBadInput(BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1,000"), "option --count",
+        assertBadInput(
+                BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1,000"),
+                "option --count",
                 "'1,000' is not a whole number");
-        assertBadInput(BpfCommandsTest.run("child", "run", "--call", "getppid", "--warmup", "1_0"), "option --warmup",
+        assertBadInput(
+                BpfCommandsTest.run("child", "run", "--call", "getppid", "--warmup", "1_0"),
+                "option --warmup",
                 "'1_0' is not a whole number");
         Outcome o = BpfCommandsTest.run("child", "run", "--call", "getppid", "--count", "1000", "--warmup", "10");
         assertEquals(0, o.status(), o.err());
@@ -178,8 +213,14 @@ class HonestFailuresTest {
     @Test
     void standardOutputOntoAFullDeviceIsNotSuccess() throws Exception {
         assumeTrue(Files.exists(FULL), "no /dev/full on this system");
-        List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "bpf", "disasm", profile().toString());
+        List<String> cmd = List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "bpf",
+                "disasm",
+                profile().toString());
         Process jvm = new ProcessBuilder(cmd).redirectOutput(FULL.toFile()).start();
         String err = new String(jvm.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
@@ -227,8 +268,15 @@ class HonestFailuresTest {
         Files.writeString(p, s);
         assertTrue(Files.size(p) <= ProfileJson.MAX_BYTES && Files.size(p) > ProfileJson.MAX_BYTES - 16);
 
-        List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "bpf", "stats", p.toString());
+        List<String> cmd = List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "bpf",
+                "stats",
+                p.toString());
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import heimdall.lab.analysis.Results;
-import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.testing.Fact;
 import heimdall.lab.testing.Requires;
 import java.io.IOException;
@@ -53,15 +53,21 @@ class KilledJvmLeavesNothingTest {
     @BeforeEach
     void setUp() throws Exception {
         Path root = cgroupRoot();
-        Requires.that(root != null ? Fact.present("a writable cgroup hierarchy", root.toString())
-                : Fact.absent("a writable cgroup hierarchy", "no cgroup2 or v1 pids mount in /proc/mounts that we can write"));
+        Requires.that(
+                root != null
+                        ? Fact.present("a writable cgroup hierarchy", root.toString())
+                        : Fact.absent(
+                                "a writable cgroup hierarchy",
+                                "no cgroup2 or v1 pids mount in /proc/mounts that we can write"));
         cgroup = root.resolve("heimdall-killtest-" + ProcessHandle.current().pid());
         try {
             Files.createDirectory(cgroup);
         } catch (IOException e) {
             Requires.that(Fact.absent("a writable cgroup hierarchy", "mkdir " + cgroup + ": " + e));
         }
-        scratch = Files.createDirectory(tmp.resolve("tmpdir"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        scratch = Files.createDirectory(
+                tmp.resolve("tmpdir"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         outs = Files.createDirectory(tmp.resolve("outs"));
         graphs = Files.createDirectory(tmp.resolve("graphs"));
     }
@@ -114,22 +120,55 @@ class KilledJvmLeavesNothingTest {
     Command command(int kind, int moment) {
         Path out = outs.resolve("m" + moment);
         return switch (kind) {
-            case 0 -> new Command("floor-cost", List.of("reproduce", "floor-cost", "--quick", "--out", out.toString()), out, 12);
+            case 0 ->
+                new Command(
+                        "floor-cost", List.of("reproduce", "floor-cost", "--quick", "--out", out.toString()), out, 12);
             case 1 -> new Command("lanes", List.of("reproduce", "lanes", "--quick", "--out", out.toString()), out, 12);
-            case 2 -> new Command("follower-cost", List.of("reproduce", "follower-cost", "--quick", "--out", out.toString()), out, 12);
-            default -> new Command("graph record", List.of("graph", "record", "--out", graphs.toString(), "--program", "p", "--",
-                    "sh", "-c", "ls / >/dev/null; sleep 3; ls /usr >/dev/null"), graphs, 6);
+            case 2 ->
+                new Command(
+                        "follower-cost",
+                        List.of("reproduce", "follower-cost", "--quick", "--out", out.toString()),
+                        out,
+                        12);
+            default ->
+                new Command(
+                        "graph record",
+                        List.of(
+                                "graph",
+                                "record",
+                                "--out",
+                                graphs.toString(),
+                                "--program",
+                                "p",
+                                "--",
+                                "sh",
+                                "-c",
+                                "ls / >/dev/null; sleep 3; ls /usr >/dev/null"),
+                        graphs,
+                        6);
         };
     }
 
     Process start(List<String> argv) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", cgroup.resolve("cgroup.procs").toString(),
+        List<String> cmd = new ArrayList<>(List.of(
+                "sh",
+                "-c",
+                "echo $$ > \"$0\" && exec \"$@\"",
+                cgroup.resolve("cgroup.procs").toString(),
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true",
-                "-Djava.io.tmpdir=" + scratch, "-Dheimdall.lab.home=" + Fixtures.home(),
-                "-cp", System.getProperty("java.class.path"), "heimdall.lab.cli.Main"));
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Djava.awt.headless=true",
+                "-Djava.io.tmpdir=" + scratch,
+                "-Dheimdall.lab.home=" + Fixtures.home(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "heimdall.lab.cli.Main"));
         cmd.addAll(argv);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("last.log").toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("last.log").toFile())
+                .start();
     }
 
     @Test
@@ -149,27 +188,39 @@ class KilledJvmLeavesNothingTest {
             }
             List<Long> alive = awaitEmpty();
             if (!alive.isEmpty()) {
-                fail(c.name() + " killed at " + String.format("%.2f s", at) + ": processes left alive: " + describe(alive));
+                fail(c.name() + " killed at " + String.format("%.2f s", at) + ": processes left alive: "
+                        + describe(alive));
             }
             assertNotPartWritten(c);
             int left = leftovers().size();
             leftoversSeen += left;
-            report.add(String.format("%s killed at %.2f s%s: %d descendants then, %d leftovers", c.name(), at,
-                    ended ? " (had ended)" : "", descendants, left));
+            report.add(String.format(
+                    "%s killed at %.2f s%s: %d descendants then, %d leftovers",
+                    c.name(), at, ended ? " (had ended)" : "", descendants, left));
         }
         // The next run: graph record makes a scratch folder (the sweep) and rewrites the same names in
         // graphs/ (their temporaries swept), bpf stats writes a results folder into outs/ (its sweep).
-        Path profile = Files.writeString(tmp.resolve("p.json"),
+        Path profile = Files.writeString(
+                tmp.resolve("p.json"),
                 "{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": [{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
-        for (List<String> next : List.of(command(3, 99).argv(), List.of("bpf", "stats", profile.toString(), "--out",
-                outs.resolve("next").toString()))) {
+        for (List<String> next : List.of(
+                command(3, 99).argv(),
+                List.of(
+                        "bpf",
+                        "stats",
+                        profile.toString(),
+                        "--out",
+                        outs.resolve("next").toString()))) {
             Process p = start(next);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the next run ends");
             assertEquals(0, p.exitValue(), next + ": " + Files.readString(tmp.resolve("last.log")));
         }
         assertEquals(List.of(), awaitEmpty(), "the next runs left no process");
-        assertEquals(List.of(), leftovers(), "after the next run (" + leftoversSeen + " leftovers seen after the kills):\n"
-                + String.join("\n", report));
+        assertEquals(
+                List.of(),
+                leftovers(),
+                "after the next run (" + leftoversSeen + " leftovers seen after the kills):\n"
+                        + String.join("\n", report));
         System.err.println("KilledJvmLeavesNothingTest:\n  " + String.join("\n  ", report));
     }
 
@@ -190,7 +241,8 @@ class KilledJvmLeavesNothingTest {
         for (long pid : pids) {
             String cmdline;
             try {
-                cmdline = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+                cmdline = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+                        .replace('\0', ' ');
             } catch (IOException gone) {
                 cmdline = "(gone)";
             }
@@ -230,8 +282,9 @@ class KilledJvmLeavesNothingTest {
         List<String> left = new ArrayList<>();
         for (Path dir : List.of(scratch, outs, graphs)) {
             try (Stream<Path> s = Files.list(dir)) {
-                s.map(p -> dir.relativize(p).toString()).filter(n -> dir == scratch ? n.startsWith("heimdall-")
-                        : n.startsWith(".")).forEach(n -> left.add(dir.getFileName() + "/" + n));
+                s.map(p -> dir.relativize(p).toString())
+                        .filter(n -> dir == scratch ? n.startsWith("heimdall-") : n.startsWith("."))
+                        .forEach(n -> left.add(dir.getFileName() + "/" + n));
             }
         }
         return left;

@@ -14,7 +14,9 @@ class MainTest {
     @Test
     void unknownCommandIsUsageErrorWithExit2() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(List.of("no-such-thing"), new PrintStream(new ByteArrayOutputStream()),
+        int status = Main.run(
+                List.of("no-such-thing"),
+                new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, status);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown command 'no-such-thing'"));
@@ -23,7 +25,9 @@ class MainTest {
     @Test
     void helpListsEveryCommandAndExits0() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status = Main.run(List.of("--help"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = Main.run(
+                List.of("--help"),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream()));
         assertEquals(0, status);
         for (Command c : Main.commands()) {

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.FixtureGraphs;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Planted;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PlantedInputsTest {
     @TempDir
     Path tmp;
+
     Path outside;
     Path shared;
 
@@ -56,14 +57,20 @@ class PlantedInputsTest {
         Path obsFifo = shared.resolve("observations.json");
         Path obsLink = shared.resolve("obs-link.json");
         Planted planted = Planted.in(outside, shared)
-                .fifo(fifo).linkToFile(link).fifo(obsFifo).linkToFile(obsLink).watch();
+                .fifo(fifo)
+                .linkToFile(link)
+                .fifo(obsFifo)
+                .linkToFile(obsLink)
+                .watch();
         String out = tmp.resolve("out.bpf").toString();
         for (String cmd : List.of("compile", "stats", "disasm")) {
             String[] o = cmd.equals("compile") ? new String[] {"-o", out} : new String[0];
-            assertBadInput(lab(concat(new String[] {"bpf", cmd, fifo.toString()}, o)), fifo
-                    + ": not a regular file: is a FIFO");
-            assertBadInput(lab(concat(new String[] {"bpf", cmd, link.toString()}, o)), link
-                    + ": is a symbolic link; not followed");
+            assertBadInput(
+                    lab(concat(new String[] {"bpf", cmd, fifo.toString()}, o)),
+                    fifo + ": not a regular file: is a FIFO");
+            assertBadInput(
+                    lab(concat(new String[] {"bpf", cmd, link.toString()}, o)),
+                    link + ": is a symbolic link; not followed");
         }
         assertFalse(Files.exists(Path.of(out)));
         assertBadInput(lab("bpf", "disasm", shared.resolve("x.bpf").toString()), "x.bpf: cannot read: no such file");
@@ -88,8 +95,8 @@ class PlantedInputsTest {
         Path sums = graphs.resolve(Pins.FILE_NAME);
         Files.move(sums, outside.resolve("saved-sums"));
         Planted planted = Planted.in(outside, graphs).fifo(sums).watch();
-        assertBadInput(lab("graph", "info", nodes.toString(), edges.toString()), sums
-                + ": not a regular file: is a FIFO");
+        assertBadInput(
+                lab("graph", "info", nodes.toString(), edges.toString()), sums + ": not a regular file: is a FIFO");
         assertBadInput(lab("graph", "info", "--unpinned", nodes.toString(), edges.toString()), sums.toString(), "FIFO");
         planted.assertUntouched("graph info with a FIFO at SHA256SUMS");
         Files.delete(sums);
@@ -98,27 +105,29 @@ class PlantedInputsTest {
         Files.delete(sums);
         Path moved = Files.move(nodes, outside.resolve("nodes.arrow"));
         Files.createSymbolicLink(nodes, moved);
-        assertBadInput(lab("graph", "info", "--unpinned", nodes.toString(), edges.toString()), nodes
-                + ": is a symbolic link");
+        assertBadInput(
+                lab("graph", "info", "--unpinned", nodes.toString(), edges.toString()), nodes + ": is a symbolic link");
         Files.delete(nodes);
         Planted.mkfifo(nodes);
-        assertBadInput(lab("graph", "info", "--unpinned", nodes.toString(), edges.toString()), nodes
-                + ": not a regular file");
+        assertBadInput(
+                lab("graph", "info", "--unpinned", nodes.toString(), edges.toString()), nodes + ": not a regular file");
     }
 
     /** graph record into a shared folder: refused before the command runs; the planted SHA256SUMS unread, unwritten. */
     @Test
     void graphRecordRefusesASharedFolder() throws Exception {
-        Path planter = Files.writeString(shared.resolve(Pins.FILE_NAME + ".planted"), "0".repeat(64)
-                + "  extra.arrow\n");
+        Path planter =
+                Files.writeString(shared.resolve(Pins.FILE_NAME + ".planted"), "0".repeat(64) + "  extra.arrow\n");
         Path sums = shared.resolve(Pins.FILE_NAME);
         Planted planted = Planted.in(outside, shared).fifo(sums).watch();
-        assertBadInput(lab("graph", "record", "--out", shared.toString(), "--", "/bin/true"),
+        assertBadInput(
+                lab("graph", "record", "--out", shared.toString(), "--", "/bin/true"),
                 "--out " + shared + ": writable by others (mode 1777)");
         planted.assertUntouched("graph record --out a shared folder");
         Files.delete(sums);
         Files.move(planter, sums);
-        planted = Planted.in(Files.createDirectory(tmp.resolve("outside2")), shared).watch();
+        planted = Planted.in(Files.createDirectory(tmp.resolve("outside2")), shared)
+                .watch();
         assertBadInput(lab("graph", "record", "--out", shared.toString(), "--", "/bin/true"), "writable by others");
         planted.assertUntouched("graph record with a planted regular SHA256SUMS");
     }

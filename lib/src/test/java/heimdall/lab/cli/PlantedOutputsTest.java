@@ -28,13 +28,23 @@ class PlantedOutputsTest {
                 .watch();
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             for (String out : new String[] {"p.bpf", "fifo.bpf"}) {
-                BpfCommandsTest.Outcome o = BpfCommandsTest.run("bpf", "compile", profile.toString(), "-o", work.resolve(out).toString());
+                BpfCommandsTest.Outcome o = BpfCommandsTest.run(
+                        "bpf",
+                        "compile",
+                        profile.toString(),
+                        "-o",
+                        work.resolve(out).toString());
                 assertEquals(2, o.status(), o.err());
                 assertTrue(o.err().contains(work.resolve(out).toString()), o.err());
             }
         });
         planted.assertUntouched("bpf compile -o");
-        BpfCommandsTest.Outcome ok = BpfCommandsTest.run("bpf", "compile", profile.toString(), "-o", work.resolve("real.bpf").toString());
+        BpfCommandsTest.Outcome ok = BpfCommandsTest.run(
+                "bpf",
+                "compile",
+                profile.toString(),
+                "-o",
+                work.resolve("real.bpf").toString());
         assertEquals(0, ok.status(), ok.err());
         assertTrue(Files.size(work.resolve("real.bpf")) > 0);
     }

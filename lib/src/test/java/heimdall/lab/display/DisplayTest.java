@@ -37,7 +37,15 @@ class DisplayTest {
         long[] a = Arrays.stream(base).toArray();
         long[] b = Arrays.stream(base).map(v -> v + 2).toArray();
         long[][] all = {a, b};
-        return new Measurement(label, List.of("floor"), 1, List.of(0, 1), List.of(a, b), 3, true, Stats.ofAll(all),
+        return new Measurement(
+                label,
+                List.of("floor"),
+                1,
+                List.of(0, 1),
+                List.of(a, b),
+                3,
+                true,
+                Stats.ofAll(all),
                 Stats.runMedians(all));
     }
 
@@ -58,15 +66,20 @@ class DisplayTest {
         assertTrue(html.contains("<caption>getppid under floor</caption>"), html);
         // the median and the p99 carry their intervals over runs (Measurement.ci()), in their own column
         assertTrue(html.contains("<th>interval</th>"), html);
-        assertTrue(html.contains("<td>median</td><td>" + Headline.ns(m.median()) + "</td><td>"
-                + m.ci().median().text()), html);
+        assertTrue(
+                html.contains("<td>median</td><td>" + Headline.ns(m.median()) + "</td><td>"
+                        + m.ci().median().text()),
+                html);
         assertTrue(text.contains("[" + m.ci().p99().text() + "]"), text);
         assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Display.png(m), 4));
     }
 
     @Test
     void anIntervalIsOneArgumentAndGetsItsColumn() {
-        Table t = Headline.of("x").row("median", "10 ns", "9 .. 11 ns").row("p99", "20 ns").table();
+        Table t = Headline.of("x")
+                .row("median", "10 ns", "9 .. 11 ns")
+                .row("p99", "20 ns")
+                .table();
         assertEquals(List.of("figure", "value", "interval"), t.columnNames());
         assertEquals("9 .. 11 ns", t.getString(0, 2));
         assertEquals("", t.getString(1, 2));
@@ -142,7 +155,10 @@ class DisplayTest {
         assertTrue(g.html().contains("<td>sites</td><td>" + g.graph().siteCount() + "</td>"), g.html());
         assertNotNull(g.chart());
         PreparedView p = g.prepare();
-        assertTrue(p.toString().contains("layout") && p.toString().contains(p.layout().wire()), p.toString());
+        assertTrue(
+                p.toString().contains("layout")
+                        && p.toString().contains(p.layout().wire()),
+                p.toString());
         assertEquals(p.layouts().rowCount(), p.detail().rowCount());
         Stepper s = p.cursor("main");
         s.steps("getppid", "reboot");
@@ -159,7 +175,10 @@ class DisplayTest {
         assertFalse(text.contains("Results@"), text);
         // short enough that jshell shows it whole, cut only between rows, the rest counted
         assertTrue(text.length() <= Display.TEXT_LIMIT, text.length() + ": " + text);
-        assertTrue(text.endsWith(" in all)") && text.contains("more rows (" + r.resultRows().size() + " in all)"), text);
+        assertTrue(
+                text.endsWith(" in all)")
+                        && text.contains("more rows (" + r.resultRows().size() + " in all)"),
+                text);
         assertTrue(r.html().contains("<caption>summary</caption>"), r.html());
         assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Display.png(r), 4));
     }

@@ -39,8 +39,14 @@ class ABTest {
     }
 
     static Measurement synthetic(String label, long center, int runs, Random rnd) {
-        return Measurement.of(label, List.of(), 1, new ArrayList<>(java.util.Collections.nCopies(runs, 0)),
-                runs(center, runs, rnd), runs, false);
+        return Measurement.of(
+                label,
+                List.of(),
+                1,
+                new ArrayList<>(java.util.Collections.nCopies(runs, 0)),
+                runs(center, runs, rnd),
+                runs,
+                false);
     }
 
     /** Synthetic runs: a 30% shift is slower, none is no difference, and the table and text show it. */
@@ -51,24 +57,31 @@ class ABTest {
         Measurement a = synthetic("getppid under A", 200, 8, rnd);
         Measurement same = synthetic("getppid under B", 200, 8, rnd);
         Measurement slow = synthetic("getpid under B", 260, 8, rnd);
-        FloorCompare.Row r1 = new FloorCompare.Row("getppid", 4, 4, true, true, a, same, none,
-                AB.change(a, same, 0.05));
-        FloorCompare.Row r2 = new FloorCompare.Row("getpid", 4, 300, true, false, a, slow, none,
-                AB.change(a, slow, 0.05));
+        FloorCompare.Row r1 =
+                new FloorCompare.Row("getppid", 4, 4, true, true, a, same, none, AB.change(a, same, 0.05));
+        FloorCompare.Row r2 =
+                new FloorCompare.Row("getpid", 4, 300, true, false, a, slow, none, AB.change(a, slow, 0.05));
         assertEquals(Verdict.NO_DIFFERENCE, r1.verdict());
         assertEquals(Verdict.SLOWER, r2.verdict());
         assertTrue(r2.change().ratio().contains(1.3), r2.change().ratio().text());
         FloorCompare.Result res = new FloorCompare.Result("A", "B", List.of(r1, r2), 8, 500, 0.05, false);
         assertEquals(List.of("getpid"), res.calls(Verdict.SLOWER));
-        assertEquals(List.of("no difference beyond noise", "slower"), res.table().stringColumn("verdict").asList());
+        assertEquals(
+                List.of("no difference beyond noise", "slower"),
+                res.table().stringColumn("verdict").asList());
         assertTrue(res.table().doubleColumn("b_over_a_low").get(1) > 1.05);
         String text = res.text();
         assertTrue(text.contains("1 slower, 0 faster, 1 no difference beyond noise"), text);
         assertTrue(text.contains("Mann-Whitney U"), text);
         assertTrue(text.contains("beyond 5%"), text);
-        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "slower: B/A %.3f×  [%.3f .. %.3f (95%% "
-                + "over 8 runs)]", r2.change().ratio().estimate(), r2.change().ratio().low(),
-                r2.change().ratio().high())), text);
+        assertTrue(
+                text.contains(String.format(
+                        java.util.Locale.ROOT,
+                        "slower: B/A %.3f×  [%.3f .. %.3f (95%% " + "over 8 runs)]",
+                        r2.change().ratio().estimate(),
+                        r2.change().ratio().low(),
+                        r2.change().ratio().high())),
+                text);
         assertTrue(res.html().contains("verdict"), res.html());
         String report = ExploreAbCommand.report(res, true);
         assertTrue(report.startsWith("quick run: for trying, not for quoting"), report);
@@ -93,17 +106,25 @@ class ABTest {
         Measurement m = synthetic("getppid under A", 200, 6, rnd);
         Measurement base = synthetic("getppid", 100, 6, rnd);
         assertTrue(m.headline().columnNames().contains("interval"));
-        assertEquals(m.ci().median().toString(), m.headline().where(
-                m.headline().stringColumn("figure").isEqualTo("median")).getString(0, "interval"));
+        assertEquals(
+                m.ci().median().toString(),
+                m.headline()
+                        .where(m.headline().stringColumn("figure").isEqualTo("median"))
+                        .getString(0, "interval"));
         Added added = m.addedOver(base);
-        assertEquals(added.ci().toString(), added.headline().where(
-                added.headline().stringColumn("figure").isEqualTo("added")).getString(0, "interval"));
+        assertEquals(
+                added.ci().toString(),
+                added.headline()
+                        .where(added.headline().stringColumn("figure").isEqualTo("added"))
+                        .getString(0, "interval"));
         assertTrue(added.text().contains("[" + added.ci()), added.text());
     }
 
     /** Everything allowed (the runner's own calls, its exit), getppid and getpid by a bare rule. */
     static FloorView plain() {
-        return Lab.floor("plain", Profile.builder(Action.ALLOW).allow("getppid", "getpid").build());
+        return Lab.floor(
+                "plain",
+                Profile.builder(Action.ALLOW).allow("getppid", "getpid").build());
     }
 
     /** getppid behind {@link #CHAIN} argument rules that never match, then its allow; getpid as before. */
@@ -147,10 +168,14 @@ class ABTest {
         FloorCompare.Result r = Lab.compare(a, b).runs(6).count(3_000).calls("getppid", "getpid");
         System.out.println(r.text());
         assertEquals(List.of("getppid"), r.calls(Verdict.SLOWER), r.table().printAll());
-        assertEquals(List.of("getpid"), r.calls(Verdict.NO_DIFFERENCE), r.table().printAll());
+        assertEquals(
+                List.of("getpid"), r.calls(Verdict.NO_DIFFERENCE), r.table().printAll());
         // the same runner through Lab.ab: one call under the two floors
-        AB.Result ab = Lab.ab(Lab.measure("getppid").under(a).calls(3_000), Lab.measure("getppid").under(b)
-                .calls(3_000)).runs(6).run();
+        AB.Result ab = Lab.ab(
+                        Lab.measure("getppid").under(a).calls(3_000),
+                        Lab.measure("getppid").under(b).calls(3_000))
+                .runs(6)
+                .run();
         assertEquals(Verdict.SLOWER, ab.verdict(), ab.text());
         assertTrue(ab.text().contains("slower"), ab.text());
     }

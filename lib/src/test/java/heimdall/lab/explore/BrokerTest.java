@@ -28,7 +28,10 @@ class BrokerTest {
         needsNotify();
         Leftovers left = Leftovers.now();
         RoundTrip rt = Lab.broker(n -> n.nr() == Notification.OPENAT ? Answer.error(13) : Answer.CONTINUE)
-                .runs(2).warmup(50).calls(200).roundTrip();
+                .runs(2)
+                .warmup(50)
+                .calls(200)
+                .roundTrip();
         assertEquals("-1 EACCES", rt.lastOutcome());
         assertEquals(2, rt.stats().size());
         for (SupervisorStats s : rt.stats()) {
@@ -68,11 +71,14 @@ class BrokerTest {
         FloorView sandbox = abcdf.overBrokerFloor();
         assertEquals(2, sandbox.programs());
         // the runner's openat, which abcdf allows (by its flags): brokered, so a round trip runs under it
-        assertEquals(heimdall.lab.profile.Action.Kind.NOTIFY.base,
-                sandbox.verdict(heimdall.lab.child.Call.openat(Path.of("/dev/null/x"))).actionOnly());
+        assertEquals(
+                heimdall.lab.profile.Action.Kind.NOTIFY.base,
+                sandbox.verdict(heimdall.lab.child.Call.openat(Path.of("/dev/null/x")))
+                        .actionOnly());
         assertEquals("KILL_PROCESS", sandbox.answer("io_uring_setup"));
         assertEquals(abcdf.answer("reboot"), sandbox.answer("reboot"));
-        assertTrue(Lab.broker(Answer.BROKER).under(sandbox).toString().endsWith("over the broker filter"),
+        assertTrue(
+                Lab.broker(Answer.BROKER).under(sandbox).toString().endsWith("over the broker filter"),
                 Lab.broker(Answer.BROKER).under(sandbox).toString());
     }
 
@@ -81,8 +87,12 @@ class BrokerTest {
     void aRoundTripRunsUnderAStaticFloorOverTheBrokerFilter() {
         needsNotify();
         FloorView sandbox = Lab.fixtureFloor("abcdf").overBrokerFloor();
-        RoundTrip rt = Lab.broker(n -> n.readPath() > 0 ? Answer.BROKER : Answer.error(1)).under(sandbox)
-                .runs(1).warmup(10).calls(50).roundTrip();
+        RoundTrip rt = Lab.broker(n -> n.readPath() > 0 ? Answer.BROKER : Answer.error(1))
+                .under(sandbox)
+                .runs(1)
+                .warmup(10)
+                .calls(50)
+                .roundTrip();
         assertTrue(Long.parseLong(rt.lastOutcome()) >= 0, "an injected descriptor: " + rt.lastOutcome());
         assertEquals(60, rt.stats().get(0).brokered());
         assertEquals(sandbox.name(), rt.floor());
@@ -94,13 +104,24 @@ class BrokerTest {
         Files.writeString(dir.resolve("ok.txt"), "hello");
         byte[] secret = "secret".getBytes(StandardCharsets.UTF_8);
         RoundTrip ok = Lab.broker(n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(1) : Answer.BROKER)
-                .beneath(dir).open("ok.txt").runs(1).warmup(10).calls(100).roundTrip();
+                .beneath(dir)
+                .open("ok.txt")
+                .runs(1)
+                .warmup(10)
+                .calls(100)
+                .roundTrip();
         assertTrue(Long.parseLong(ok.lastOutcome()) >= 0, "an injected descriptor: " + ok.lastOutcome());
         assertEquals(110, ok.stats().get(0).brokered());
 
         Files.writeString(dir.resolve("secret.txt"), "no");
-        RoundTrip denied = Lab.broker(n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(1) : Answer.BROKER)
-                .beneath(dir).open("secret.txt").runs(1).warmup(10).calls(100).roundTrip();
+        RoundTrip denied = Lab.broker(
+                        n -> n.readPath(1) > 0 && n.pathContains(secret) ? Answer.error(1) : Answer.BROKER)
+                .beneath(dir)
+                .open("secret.txt")
+                .runs(1)
+                .warmup(10)
+                .calls(100)
+                .roundTrip();
         assertEquals("-1 EPERM", denied.lastOutcome());
         assertEquals(0, denied.stats().get(0).brokered());
     }
@@ -108,7 +129,12 @@ class BrokerTest {
     @Test
     void theNativeSupervisorGivesAFixedAnswer() {
         needsNotify();
-        RoundTrip rt = Lab.broker(Answer.value(7)).nativeSupervisor().runs(1).warmup(10).calls(100).roundTrip();
+        RoundTrip rt = Lab.broker(Answer.value(7))
+                .nativeSupervisor()
+                .runs(1)
+                .warmup(10)
+                .calls(100)
+                .roundTrip();
         assertEquals("native", rt.supervisor());
         assertEquals("7", rt.lastOutcome());
         assertEquals(110, rt.stats().get(0).valued());
@@ -118,13 +144,15 @@ class BrokerTest {
     void aPlantedLinkAsTheFolderIsRefused(@TempDir Path dir) throws Exception {
         Path real = Files.createDirectory(dir.resolve("real"));
         Path link = Files.createSymbolicLink(dir.resolve("link"), real);
-        BadInput e = assertThrows(BadInput.class, () -> Lab.broker(Answer.BROKER).beneath(link));
+        BadInput e =
+                assertThrows(BadInput.class, () -> Lab.broker(Answer.BROKER).beneath(link));
         assertTrue(e.getMessage().startsWith("broker: beneath: "), e.getMessage());
     }
 
     @Test
     void badInputNamesTheField() {
-        BadInput e = assertThrows(BadInput.class, () -> Lab.broker(n -> Answer.CONTINUE).nativeSupervisor());
+        BadInput e = assertThrows(
+                BadInput.class, () -> Lab.broker(n -> Answer.CONTINUE).nativeSupervisor());
         assertTrue(e.getMessage().startsWith("broker: supervisor: "), e.getMessage());
         int notAllowed = Cpus.allowed().get(Cpus.allowed().size() - 1) + 1;
         e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).cpu(notAllowed));
@@ -135,8 +163,13 @@ class BrokerTest {
         assertTrue(e.getMessage().startsWith("broker: open: "), e.getMessage());
         e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).under(Lab.fixtureFloor("abcdf")));
         assertTrue(e.getMessage().startsWith("broker: under: "), e.getMessage());
-        e = assertThrows(BadInput.class, () -> Lab.broker(Answer.CONTINUE).under(Lab.fixtureFloor("abcdf").threeAnswers("getppid")));
-        assertTrue(e.getMessage().startsWith("broker: under: ") && e.getMessage().contains("openat is not notified"), e.getMessage());
+        e = assertThrows(
+                BadInput.class,
+                () -> Lab.broker(Answer.CONTINUE)
+                        .under(Lab.fixtureFloor("abcdf").threeAnswers("getppid")));
+        assertTrue(
+                e.getMessage().startsWith("broker: under: ") && e.getMessage().contains("openat is not notified"),
+                e.getMessage());
         e = assertThrows(BadInput.class, () -> Lab.broker((heimdall.lab.broker.Policy) null));
         assertTrue(e.getMessage().startsWith("broker: policy: "), e.getMessage());
     }

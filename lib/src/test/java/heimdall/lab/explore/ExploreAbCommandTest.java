@@ -35,10 +35,20 @@ class ExploreAbCommandTest {
     void runsAndThresholdOutOfRangeNameTheOption() {
         LabRun.of("explore", "ab", "--a", "fixture:abcdf", "--b", "fixture:abcdf", "--calls", "getppid", "--runs", "0")
                 .assertRefused(2, "--runs", "out of range");
-        LabRun.of("explore", "ab", "--a", "fixture:abcdf", "--b", "fixture:abcdf", "--calls", "getppid",
-                "--threshold", "abc").assertRefused(2, "--threshold", "not a percentage");
-        LabRun.of("explore", "ab", "--a", "fixture:abcdf", "--b", "fixture:abcdf", "--calls", "getppid",
-                "--count", "x").assertRefused(2, "--count");
+        LabRun.of(
+                        "explore",
+                        "ab",
+                        "--a",
+                        "fixture:abcdf",
+                        "--b",
+                        "fixture:abcdf",
+                        "--calls",
+                        "getppid",
+                        "--threshold",
+                        "abc")
+                .assertRefused(2, "--threshold", "not a percentage");
+        LabRun.of("explore", "ab", "--a", "fixture:abcdf", "--b", "fixture:abcdf", "--calls", "getppid", "--count", "x")
+                .assertRefused(2, "--count");
     }
 
     @Test
@@ -55,8 +65,19 @@ class ExploreAbCommandTest {
     @Timeout(600)
     void aProfileAgainstItselfIsNoDifference() {
         Requires.seccomp("kill_process", "allow");
-        LabRun r = LabRun.of("explore", "ab", "--a", "fixture:abcdf", "--b", "fixture:abcdf", "--calls",
-                "getppid,getuid", "--runs", "6", "--count", "3000");
+        LabRun r = LabRun.of(
+                "explore",
+                "ab",
+                "--a",
+                "fixture:abcdf",
+                "--b",
+                "fixture:abcdf",
+                "--calls",
+                "getppid,getuid",
+                "--runs",
+                "6",
+                "--count",
+                "3000");
         assertEquals(0, r.status(), r.err() + r.out());
         assertTrue(r.out().contains("0 slower, 0 faster, 2 no difference beyond noise"), r.out());
         assertTrue(r.out().contains("Mann-Whitney U"), r.out());

@@ -27,18 +27,31 @@ class FloorViewTest {
         assertTrue(f.length() > 50, "Podman's profile compiles to a real program: " + f.length());
         assertTrue(f.insnsPerCall("getppid") > 0);
         assertTrue(f.cacheable("getppid"), "getppid is allowed with no argument rule: the cache answers it");
-        assertEquals("ALLOW", f.answer("getppid").toUpperCase(java.util.Locale.ROOT).replace("SCMP_ACT_", "").split("[ (]")[0]);
+        assertEquals(
+                "ALLOW",
+                f.answer("getppid")
+                        .toUpperCase(java.util.Locale.ROOT)
+                        .replace("SCMP_ACT_", "")
+                        .split("[ (]")[0]);
         Table cache = f.cachePrediction();
         assertEquals(f.cacheableCount(), cache.booleanColumn("cacheable").countTrue());
         assertEquals(1, f.table().rowCount());
         assertEquals(3, f.calls("getppid", "openat", "reboot").rowCount());
         assertTrue(f.disassembly().lines().count() >= f.length());
-        assertEquals(2, f.plot("getppid", "openat").getSeriesMap().get("insns").getXData().size());
+        assertEquals(
+                2,
+                f.plot("getppid", "openat")
+                        .getSeriesMap()
+                        .get("insns")
+                        .getXData()
+                        .size());
     }
 
     @Test
     void floorBuiltInCodeAndItsBrokerVariants() {
-        Profile p = Profile.builder(Action.KILL_PROCESS).rule(Action.ALLOW, "getppid", "openat", "close").build();
+        Profile p = Profile.builder(Action.KILL_PROCESS)
+                .rule(Action.ALLOW, "getppid", "openat", "close")
+                .build();
         FloorView f = Lab.floor("tiny", p);
         assertFalse(f.brokered());
         FloorView three = f.threeAnswers("openat");
@@ -51,18 +64,27 @@ class FloorViewTest {
 
     @Test
     void aProfileThatDoesNotParseNamesTheFileAndWhere(@TempDir Path dir) throws Exception {
-        Path broken = Files.writeString(dir.resolve("broken.json"), "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [");
+        Path broken = Files.writeString(
+                dir.resolve("broken.json"), "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [");
         BadInput e = assertThrows(BadInput.class, () -> Lab.floor(broken));
-        assertTrue(e.getMessage().startsWith(broken.toString()) && e.getMessage().contains("JSON"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(broken.toString()) && e.getMessage().contains("JSON"), e.getMessage());
 
-        Path badField = Files.writeString(dir.resolve("field.json"), "{\"defaultAction\": \"SCMP_ACT_NOPE\", \"syscalls\": []}");
+        Path badField = Files.writeString(
+                dir.resolve("field.json"), "{\"defaultAction\": \"SCMP_ACT_NOPE\", \"syscalls\": []}");
         e = assertThrows(BadInput.class, () -> Lab.floor(badField));
-        assertTrue(e.getMessage().contains(badField.toString()) && e.getMessage().contains("defaultAction"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(badField.toString()) && e.getMessage().contains("defaultAction"),
+                e.getMessage());
 
-        Path unknownCall = Files.writeString(dir.resolve("call.json"),
+        Path unknownCall = Files.writeString(
+                dir.resolve("call.json"),
                 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"getppid\"], \"action\": 7}]}");
         e = assertThrows(BadInput.class, () -> Lab.floor(unknownCall));
-        assertTrue(e.getMessage().contains(unknownCall.toString()) && e.getMessage().contains("action"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(unknownCall.toString())
+                        && e.getMessage().contains("action"),
+                e.getMessage());
 
         e = assertThrows(BadInput.class, () -> Lab.floor(dir.resolve("absent.json")));
         assertTrue(e.getMessage().contains("absent.json"), e.getMessage());

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.Pins;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +27,8 @@ class GraphViewTest {
         int[] walk = g.walk("main", 2_000, 7);
         List<Replay> each = p.replayEach("main", walk, 3);
         assertTrue(each.size() >= 7, "every layout: " + each);
-        assertTrue(each.stream().allMatch(r -> r.rejections() == 0), "a walk of the graph is allowed everywhere: " + each);
+        assertTrue(
+                each.stream().allMatch(r -> r.rejections() == 0), "a walk of the graph is allowed everywhere: " + each);
         int[] mixed = g.walk("main", 2_000, 7, 0.1);
         List<Replay> mixedEach = p.replayEach("main", mixed, 1);
         int expected = mixedEach.get(0).rejections();
@@ -51,11 +52,14 @@ class GraphViewTest {
     @Test
     void aGraphWhosePinsFailNamesTheFileAndSha256(@TempDir Path dir) throws Exception {
         Path src = Fixtures.home().resolve("fixtures/graphs");
-        Path nodes = Files.copy(src.resolve("abcdf" + GraphFiles.NODES_SUFFIX), dir.resolve("g" + GraphFiles.NODES_SUFFIX));
-        Path edges = Files.copy(src.resolve("abcdf" + GraphFiles.EDGES_SUFFIX), dir.resolve("g" + GraphFiles.EDGES_SUFFIX));
+        Path nodes =
+                Files.copy(src.resolve("abcdf" + GraphFiles.NODES_SUFFIX), dir.resolve("g" + GraphFiles.NODES_SUFFIX));
+        Path edges =
+                Files.copy(src.resolve("abcdf" + GraphFiles.EDGES_SUFFIX), dir.resolve("g" + GraphFiles.EDGES_SUFFIX));
         BadInput e = assertThrows(BadInput.class, () -> Lab.graph(nodes, edges));
         assertTrue(e.getMessage().startsWith(nodes + ": sha256: no pin"), e.getMessage());
-        Files.writeString(dir.resolve(Pins.FILE_NAME), "0".repeat(64) + "  " + nodes.getFileName() + "\n" + Pins.line(edges));
+        Files.writeString(
+                dir.resolve(Pins.FILE_NAME), "0".repeat(64) + "  " + nodes.getFileName() + "\n" + Pins.line(edges));
         e = assertThrows(BadInput.class, () -> Lab.graph(nodes, edges));
         assertTrue(e.getMessage().startsWith(nodes + ": sha256: pinned " + "0".repeat(64)), e.getMessage());
     }

@@ -23,26 +23,40 @@ class LabJshExploreTest {
         Requires.ptrace();
         Path profile = Fixtures.home().resolve("fixtures/profiles/abcdf/x86_64-glibc.json");
         Path script = tmp.resolve("session.jsh");
-        Files.writeString(script, String.join("\n",
-                "var f = floor(\"" + profile + "\");",
-                "System.out.println(\"length=\" + f.length());",
-                "var m = measure(\"getppid\", f);",
-                "System.out.println(\"runs=\" + m.runs().size());",
-                "System.out.println(\"addedRows=\" + added(\"getppid\", f).rowCount());",
-                "var rt = roundTrip(n -> Answer.error(13));",
-                "System.out.println(\"last=\" + rt.lastOutcome());",
-                "var s = stepper(\"/bin/true\");",
-                "System.out.println(\"denied=\" + s.step(\"reboot\").allowed());",
-                "/exit", ""));
-        String cp = Path.of("target/classes").toAbsolutePath() + java.io.File.pathSeparator
+        Files.writeString(
+                script,
+                String.join(
+                        "\n",
+                        "var f = floor(\"" + profile + "\");",
+                        "System.out.println(\"length=\" + f.length());",
+                        "var m = measure(\"getppid\", f);",
+                        "System.out.println(\"runs=\" + m.runs().size());",
+                        "System.out.println(\"addedRows=\" + added(\"getppid\", f).rowCount());",
+                        "var rt = roundTrip(n -> Answer.error(13));",
+                        "System.out.println(\"last=\" + rt.lastOutcome());",
+                        "var s = stepper(\"/bin/true\");",
+                        "System.out.println(\"denied=\" + s.step(\"reboot\").allowed());",
+                        "/exit",
+                        ""));
+        String cp = Path.of("target/classes").toAbsolutePath()
+                + java.io.File.pathSeparator
                 + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        ProcessBuilder pb = new ProcessBuilder(jshell.toString(), "--class-path", cp,
-                "-R--add-opens=java.base/java.nio=ALL-UNNAMED", "-R-Djava.awt.headless=true",
-                "--startup", "DEFAULT", "--startup", Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
+        ProcessBuilder pb = new ProcessBuilder(
+                jshell.toString(),
+                "--class-path",
+                cp,
+                "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-R-Djava.awt.headless=true",
+                "--startup",
+                "DEFAULT",
+                "--startup",
+                Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
                 script.toString());
         Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true).redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
+        pb.redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(
+                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
         Process p = pb.start();
         assertTrue(p.waitFor(180, TimeUnit.SECONDS), "jshell did not finish");
         String text = Files.readString(out, StandardCharsets.UTF_8);

@@ -36,7 +36,8 @@ final class Leftovers {
 
     private static Set<String> scratch() {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("heimdall-lab-explore-") || n.startsWith("heimdall-lab-record-"))
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("heimdall-lab-explore-") || n.startsWith("heimdall-lab-record-"))
                     .collect(Collectors.toCollection(java.util.HashSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

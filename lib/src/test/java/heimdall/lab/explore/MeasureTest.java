@@ -12,9 +12,9 @@ import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildSpec;
-import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
+import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.Requires;
 import java.util.List;
@@ -26,8 +26,14 @@ class MeasureTest {
         Requires.seccomp("kill_process", "allow");
         Leftovers left = Leftovers.now();
         FloorView abcdf = Lab.fixtureFloor("abcdf");
-        Measurement none = Lab.measure("getppid").runs(2).warmup(1_000).calls(3_000).run();
-        Measurement under = Lab.measure("getppid").under(abcdf).runs(4).warmup(1_000).calls(3_000).run();
+        Measurement none =
+                Lab.measure("getppid").runs(2).warmup(1_000).calls(3_000).run();
+        Measurement under = Lab.measure("getppid")
+                .under(abcdf)
+                .runs(4)
+                .warmup(1_000)
+                .calls(3_000)
+                .run();
         assertEquals(4, under.runs().size());
         assertEquals(12_000, under.count());
         assertEquals(12_000, under.samples().length);
@@ -50,11 +56,17 @@ class MeasureTest {
     void eachRunIsTheChildFloorCostStartsForTheSameRow() {
         // floor-cost's first row (static floor, abcdf · getppid), as FloorBench builds its child run by run.
         FloorBench.Counts counts = new FloorBench.Counts(4, 2_000, 30_000, 1, 1);
-        FloorRow row = FloorCost.rows(new FloorCost.Options(counts, Cpus.measuring(), Cpus.supervisor(), false)).get(0);
-        Measure fluent = Lab.measure("getppid").under(Lab.fixtureFloor("abcdf")).warmup(2_000).calls(30_000);
+        FloorRow row = FloorCost.rows(new FloorCost.Options(counts, Cpus.measuring(), Cpus.supervisor(), false))
+                .get(0);
+        Measure fluent = Lab.measure("getppid")
+                .under(Lab.fixtureFloor("abcdf"))
+                .warmup(2_000)
+                .calls(30_000);
         for (int run = 0; run < 4; run++) {
-            ChildSpec theirs = ChildSpec.of(row.call(), counts.warmup(), counts.count()).withCpu(Cpus.measuring())
-                    .withPrograms(row.floor().bytes()).withPlacementForRun(run);
+            ChildSpec theirs = ChildSpec.of(row.call(), counts.warmup(), counts.count())
+                    .withCpu(Cpus.measuring())
+                    .withPrograms(row.floor().bytes())
+                    .withPlacementForRun(run);
             ChildSpec ours = fluent.spec(run);
             assertEquals(theirs.call(), ours.call());
             assertEquals(theirs.cpu(), ours.cpu());
@@ -74,8 +86,15 @@ class MeasureTest {
     void aCallByNumberWithArgumentsAndAFixedPlacement() {
         Requires.seccomp("errno", "allow");
         // getppid by number: the runner's generic syscall loop, at placement 2 in every run.
-        Profile p = Profile.builder(Action.ALLOW).rule(new Action(Action.Kind.ERRNO, 1), "getuid").build();
-        Measurement m = Lab.measure(110, 1, 2, 3).under(Lab.floor("no getuid", p)).placement(2).runs(2).calls(1_000).run();
+        Profile p = Profile.builder(Action.ALLOW)
+                .rule(new Action(Action.Kind.ERRNO, 1), "getuid")
+                .build();
+        Measurement m = Lab.measure(110, 1, 2, 3)
+                .under(Lab.floor("no getuid", p))
+                .placement(2)
+                .runs(2)
+                .calls(1_000)
+                .run();
         assertEquals(List.of(2, 2), m.placements());
         assertTrue(m.label().startsWith("syscall 110(1, 2, 3, 0, 0, 0)"), m.label());
     }
@@ -84,8 +103,16 @@ class MeasureTest {
     void aFloorThatKillsTheCallIsARefusalAndLeavesNoChild() {
         Requires.seccomp("kill_process", "allow");
         Leftovers left = Leftovers.now();
-        Profile p = Profile.builder(Action.ALLOW).rule(Action.KILL_PROCESS, "getppid").build();
-        Refusal r = assertThrows(Refusal.class, () -> Lab.measure("getppid").under(Lab.floor("kills getppid", p)).runs(2).calls(100).run());
+        Profile p = Profile.builder(Action.ALLOW)
+                .rule(Action.KILL_PROCESS, "getppid")
+                .build();
+        Refusal r = assertThrows(
+                Refusal.class,
+                () -> Lab.measure("getppid")
+                        .under(Lab.floor("kills getppid", p))
+                        .runs(2)
+                        .calls(100)
+                        .run());
         assertTrue(r.getMessage().contains("run 1"), r.getMessage());
         left.assertNone();
     }

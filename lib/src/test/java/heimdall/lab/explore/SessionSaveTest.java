@@ -26,8 +26,14 @@ class SessionSaveTest {
     void aMeasurementSavedIsAFloorCostFolderThatCompareReads(@TempDir Path tmp) {
         Requires.seccomp("kill_process", "allow");
         FloorView abcdf = Lab.fixtureFloor("abcdf");
-        Measurement none = Lab.measure("getppid").runs(2).warmup(100).calls(2_000).run();
-        Measurement under = Lab.measure("getppid").under(abcdf).runs(2).warmup(100).calls(2_000).run();
+        Measurement none =
+                Lab.measure("getppid").runs(2).warmup(100).calls(2_000).run();
+        Measurement under = Lab.measure("getppid")
+                .under(abcdf)
+                .runs(2)
+                .warmup(100)
+                .calls(2_000)
+                .run();
 
         Path one = under.save(tmp.resolve("one"));
         Results r = Results.load(one);
@@ -68,8 +74,16 @@ class SessionSaveTest {
     @Test
     void aMeasurementMadeByHandIsRefusedByName(@TempDir Path tmp) {
         long[] a = {1, 2, 3};
-        Measurement byHand = new Measurement("mine", List.of("x"), 0, List.of(0), List.of(a), 1, false,
-                Stats.ofAll(new long[][] {a}), Stats.runMedians(new long[][] {a}));
+        Measurement byHand = new Measurement(
+                "mine",
+                List.of("x"),
+                0,
+                List.of(0),
+                List.of(a),
+                1,
+                false,
+                Stats.ofAll(new long[][] {a}),
+                Stats.runMedians(new long[][] {a}));
         BadInput e = assertThrows(BadInput.class, () -> byHand.save(tmp.resolve("x")));
         assertTrue(e.getMessage().contains("'mine' was not measured in this session"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("x")));

@@ -35,7 +35,12 @@ class StopTest {
     void aStoppedMeasurementKeepsItsCompletedRunsAndLeavesNoChild() throws Exception {
         Requires.seccomp("kill_process", "allow");
         Leftovers left = Leftovers.now();
-        Object got = stopDuring(() -> Lab.measure("getppid").under(Lab.fixtureFloor("abcdf")).runs(200).warmup(0).calls(1_000_000).run());
+        Object got = stopDuring(() -> Lab.measure("getppid")
+                .under(Lab.fixtureFloor("abcdf"))
+                .runs(200)
+                .warmup(0)
+                .calls(1_000_000)
+                .run());
         if (got instanceof Measurement m) {
             assertTrue(m.interrupted());
             assertTrue(m.runs().size() < 200, "stopped early: " + m.runs().size());
@@ -50,8 +55,14 @@ class StopTest {
     void aStoppedRoundTripLeavesNoChildAndNoScratch() throws Exception {
         Requires.seccomp("user_notif", "allow");
         Leftovers left = Leftovers.now();
-        Object got = stopDuring(() -> Lab.broker(n -> Answer.CONTINUE).runs(200).warmup(0).calls(100_000).roundTrip());
-        assertTrue(got instanceof Interruption.Stopped || got instanceof RoundTrip rt && rt.measurement().interrupted(),
+        Object got = stopDuring(() -> Lab.broker(n -> Answer.CONTINUE)
+                .runs(200)
+                .warmup(0)
+                .calls(100_000)
+                .roundTrip());
+        assertTrue(
+                got instanceof Interruption.Stopped
+                        || got instanceof RoundTrip rt && rt.measurement().interrupted(),
                 String.valueOf(got));
         left.assertNone();
     }

@@ -33,25 +33,39 @@ class SweepTest {
                 .allow("getppid")
                 .build();
         List<SweepCase> cases = SweepCase.of(p, SyscallTable.x86_64());
-        List<String> personality = cases.stream().filter(c -> c.call().equals("personality")).map(SweepCase::label)
+        List<String> personality = cases.stream()
+                .filter(c -> c.call().equals("personality"))
+                .map(SweepCase::label)
                 .toList();
         assertEquals(List.of("personality(0x8)", "personality(0xffffffff)", "personality()"), personality);
-        List<SweepCase> socket = cases.stream().filter(c -> c.call().equals("socket")).toList();
+        List<SweepCase> socket =
+                cases.stream().filter(c -> c.call().equals("socket")).toList();
         // rules 2 and 3 together take every argument rule 1 leaves: no default to reach
         assertEquals(3, socket.size(), socket.toString());
         for (int k = 0; k < 3; k++) {
             SweepCase c = socket.get(k);
             assertTrue(c.reached().startsWith("rule " + (k + 1) + " of 3"), c.toString());
             // the arguments really reach that rule first, as the profile evaluates them
-            assertEquals(p.syscalls().get(2 + k).action().ret(),
-                    p.evaluate(SyscallTable.x86_64(), c.nr(), Profile.AUDIT_ARCH_X86_64, c.args()), c.label());
+            assertEquals(
+                    p.syscalls().get(2 + k).action().ret(),
+                    p.evaluate(SyscallTable.x86_64(), c.nr(), Profile.AUDIT_ARCH_X86_64, c.args()),
+                    c.label());
         }
-        SweepCase persona = cases.stream().filter(c -> c.label().equals("personality()")).findFirst().orElseThrow();
+        SweepCase persona = cases.stream()
+                .filter(c -> c.label().equals("personality()"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("default (no rule matches)", persona.reached());
-        assertEquals(Action.errno(1).ret(), p.evaluate(SyscallTable.x86_64(), persona.nr(),
-                Profile.AUDIT_ARCH_X86_64, persona.args()));
-        assertEquals("bare rule", cases.stream().filter(c -> c.call().equals("getppid")).findFirst().orElseThrow()
-                .reached());
+        assertEquals(
+                Action.errno(1).ret(),
+                p.evaluate(SyscallTable.x86_64(), persona.nr(), Profile.AUDIT_ARCH_X86_64, persona.args()));
+        assertEquals(
+                "bare rule",
+                cases.stream()
+                        .filter(c -> c.call().equals("getppid"))
+                        .findFirst()
+                        .orElseThrow()
+                        .reached());
     }
 
     /** The sweep makes only what it knows to be harmless; everything else says why. */
@@ -66,7 +80,8 @@ class SweepTest {
         SweepCase uname26 = new SweepCase("personality", 135, new long[] {0x20000, 0, 0, 0, 0, 0}, "rule 3 of 5");
         assertTrue(SweepSafety.refusal(uname26).isEmpty());
         SweepCase rewind = new SweepCase("lseek", 8, new long[6], "bare rule");
-        assertTrue(SweepSafety.refusal(rewind).orElseThrow().contains("shares with this JVM"),
+        assertTrue(
+                SweepSafety.refusal(rewind).orElseThrow().contains("shares with this JVM"),
                 "lseek(0, 0, SEEK_SET) would rewind this JVM's own stdin");
         SweepCase fstatFd = new SweepCase("fstat", 5, new long[] {3, 0, 0, 0, 0, 0}, "rule 1 of 1");
         assertTrue(SweepSafety.refusal(fstatFd).isPresent(), "zero-argument calls only with zero arguments");
@@ -84,7 +99,8 @@ class SweepTest {
         assertTrue(s.seconds() < 180, "the sweep took " + s.seconds() + " s");
         assertFalse(s.interrupted());
         Set<Integer> allowed = SyscallTable.x86_64().numbers().stream()
-                .filter(nr -> podman.floor().verdict(SeccompData.x86_64(nr)).allows()).collect(Collectors.toSet());
+                .filter(nr -> podman.floor().verdict(SeccompData.x86_64(nr)).allows())
+                .collect(Collectors.toSet());
         Set<Integer> covered = s.rows().stream().map(r -> r.sweepCase().nr()).collect(Collectors.toSet());
         assertTrue(covered.containsAll(allowed), "every allowed call has a row");
         for (Sweep.Row r : s.rows()) {
@@ -96,14 +112,23 @@ class SweepTest {
                 assertTrue(r.reason() != null && !r.reason().isBlank(), r.toString());
             }
         }
-        assertTrue(s.measured().size() >= 50, "most harmless calls measured: " + s.measured().size());
-        assertEquals(0, s.rows().stream().filter(r -> r.status().equals("failed")).count(), s.table().printAll());
+        assertTrue(
+                s.measured().size() >= 50,
+                "most harmless calls measured: " + s.measured().size());
+        assertEquals(
+                0,
+                s.rows().stream().filter(r -> r.status().equals("failed")).count(),
+                s.table().printAll());
         // personality: Podman allows 5 personas; each reached and measured, and the default denied
-        List<Sweep.Row> personality = s.rows().stream().filter(r -> r.sweepCase().call().equals("personality"))
+        List<Sweep.Row> personality = s.rows().stream()
+                .filter(r -> r.sweepCase().call().equals("personality"))
                 .toList();
-        assertEquals(5, personality.stream().filter(r -> r.status().equals("measured")).count(),
+        assertEquals(
+                5,
+                personality.stream().filter(r -> r.status().equals("measured")).count(),
                 personality.toString());
-        assertEquals(1, personality.stream().filter(r -> r.status().equals("denied")).count(), personality.toString());
+        assertEquals(
+                1, personality.stream().filter(r -> r.status().equals("denied")).count(), personality.toString());
         // ranked: added cost never rises down the table
         List<Long> added = s.measured().stream().map(Sweep.Row::addedNs).toList();
         for (int i = 1; i < added.size(); i++) {
@@ -125,8 +150,14 @@ class SweepTest {
             heimdall.lab.stats.Interval ci = r.addedCi();
             assertTrue(ci.contains(r.addedNs()), r.sweepCase().label() + ": " + ci);
             assertTrue(ci.reached(), "6 runs a way reach 95%: " + ci);
-            assertEquals(ci.low(), t.doubleColumn("added_low_ns").get(i), r.sweepCase().label());
-            assertEquals(ci.high(), t.doubleColumn("added_high_ns").get(i), r.sweepCase().label());
+            assertEquals(
+                    ci.low(),
+                    t.doubleColumn("added_low_ns").get(i),
+                    r.sweepCase().label());
+            assertEquals(
+                    ci.high(),
+                    t.doubleColumn("added_high_ns").get(i),
+                    r.sweepCase().label());
         }
         assertTrue(s.text().contains("[" + s.measured().get(0).addedCi().text() + "]"), s.text());
     }

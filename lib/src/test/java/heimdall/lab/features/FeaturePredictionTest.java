@@ -81,7 +81,10 @@ class FeaturePredictionTest {
         assertEquals("yes", differs.predicted());
         assertEquals("no", differs.observed());
         assertEquals(Boolean.FALSE, differs.agrees());
-        assertTrue(differs.note().contains("the observation holds") && differs.note().contains("fentry refused"), differs.note());
+        assertTrue(
+                differs.note().contains("the observation holds")
+                        && differs.note().contains("fentry refused"),
+                differs.note());
         FeatureRecord unseen = FeatureRecord.of(Feature.ACTION_CACHE, v("6.1.0"), null, "not observable");
         assertNull(unseen.agrees());
         assertEquals("yes", unseen.predicted());

@@ -22,7 +22,11 @@ class FeatureProbesTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void observedFeaturesAreTheKernelsFacts() throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.btf(), KernelFacts.seccompActions("user_notif"), KernelFacts.kernelAtLeast(5, 0));
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.btf(),
+                KernelFacts.seccompActions("user_notif"),
+                KernelFacts.kernelAtLeast(5, 0));
         List<String> progress = new ArrayList<>();
         Map<String, FeatureRecord> by = new LinkedHashMap<>();
         FeatureProbes.observeAll(progress::add).forEach(f -> by.put(f.feature(), f));
@@ -36,16 +40,25 @@ class FeatureProbesTest {
             assertEquals(r.observed() == null ? null : r.predicted().equals(r.observed()), r.agrees(), f.label());
         }
         // actions_avail is the file's own text
-        assertEquals(Files.readString(KernelFacts.ACTIONS_AVAIL).strip(), by.get(Feature.ACTIONS_AVAIL.label()).observed());
+        assertEquals(
+                Files.readString(KernelFacts.ACTIONS_AVAIL).strip(),
+                by.get(Feature.ACTIONS_AVAIL.label()).observed());
         // a broker probe on a kernel with the features answers yes; the version says which kernel has them
-        assertEquals(v.atLeast(5, 14) ? "yes" : "no", by.get(Feature.ADDFD_SEND.label()).observed());
-        assertEquals(v.atLeast(6, 6) ? "yes" : "no", by.get(Feature.SYNC_WAKE_UP.label()).observed());
+        assertEquals(
+                v.atLeast(5, 14) ? "yes" : "no",
+                by.get(Feature.ADDFD_SEND.label()).observed());
+        assertEquals(
+                v.atLeast(6, 6) ? "yes" : "no",
+                by.get(Feature.SYNC_WAKE_UP.label()).observed());
         // trampolines: the follower's own probe, asked again, gives the same answer
         FeatureRecord tramp = by.get(Feature.BPF_TRAMPOLINES.label());
         boolean usable = HookProbe.probe(HookProbe.Point.FENTRY_TRIVIAL).usable();
         assertEquals(usable ? "yes" : "no", tramp.observed());
         if (!usable) {
-            assertTrue(tramp.note().contains("the observation holds") && tramp.note().contains("EPERM") || !v.atLeast(5, 5),
+            assertTrue(
+                    tramp.note().contains("the observation holds")
+                                    && tramp.note().contains("EPERM")
+                            || !v.atLeast(5, 5),
                     tramp.note());
         }
         // the action cache: observable only with /proc/PID/seccomp_cache, which this JVM's own entry shows too

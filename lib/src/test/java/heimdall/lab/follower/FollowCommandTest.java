@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.cli.Main;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.probe.NativeExecutables;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
@@ -41,7 +41,10 @@ class FollowCommandTest {
 
     static List<String> follow(String... tail) {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        List<String> argv = new ArrayList<>(List.of("graph", "follow", dir.resolve("abcdf-recorded.exec.nodes.arrow").toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                "graph",
+                "follow",
+                dir.resolve("abcdf-recorded.exec.nodes.arrow").toString(),
                 dir.resolve("abcdf-recorded.exec.edges.arrow").toString()));
         argv.addAll(List.of(tail));
         return argv;
@@ -78,7 +81,9 @@ class FollowCommandTest {
 
     @Test
     void aGraphWithoutAMainRoleIsBadInputNamingFirstOf() {
-        Graph g = Graph.builder().site(1, 110, "getppid", "f", true, "thread:worker").build();
+        Graph g = Graph.builder()
+                .site(1, 110, "getppid", "f", true, "thread:worker")
+                .build();
         BadInput e = assertThrows(BadInput.class, () -> KernelTables.of(g));
         assertTrue(e.getMessage().contains("first_of") && e.getMessage().contains("'main'"), e.getMessage());
     }

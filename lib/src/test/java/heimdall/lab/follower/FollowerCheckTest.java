@@ -51,7 +51,8 @@ class FollowerCheckTest {
             assertTrue(all.stream().allMatch(FollowerCheck.Check::ok), all.toString());
         } catch (Refusal r) {
             assertTrue(!loads, "refused although the probe found the hook usable: " + r.getMessage());
-            assertTrue(r.getMessage().startsWith("hook fentry/__secure_computing not attachable: load refused: "),
+            assertTrue(
+                    r.getMessage().startsWith("hook fentry/__secure_computing not attachable: load refused: "),
                     r.getMessage());
         }
         assertEquals(List.of(), Loaded.newSince(before), "no program of ours stays loaded");
@@ -62,7 +63,9 @@ class FollowerCheckTest {
         boolean loads = HookProbe.probe(HookProbe.Point.FENTRY_SECURE_COMPUTING).usable();
         FollowCommandTest.Ran ran = FollowCommandTest.lab("graph", "follow-check", "--hook", "seccomp-fentry");
         assertEquals(loads ? 0 : 1, ran.status(), ran.out() + ran.err());
-        assertTrue((ran.out() + ran.err()).contains(loads ? "checks agree on fentry/__secure_computing" : "not attachable"),
+        assertTrue(
+                (ran.out() + ran.err())
+                        .contains(loads ? "checks agree on fentry/__secure_computing" : "not attachable"),
                 ran.out() + ran.err());
         FollowCommandTest.Ran bad = FollowCommandTest.lab("graph", "follow-check", "--hook", "kprobe");
         assertEquals(2, bad.status(), bad.out() + bad.err());
@@ -81,14 +84,21 @@ class FollowerCheckTest {
         FollowerCheck.check(out, seen::add, "breaks", () -> {
             throw new IllegalStateException("ring buffer poll failed");
         });
-        assertEquals(List.of(new FollowerCheck.Check("agrees", true, "seen"),
-                new FollowerCheck.Check("disagrees", false, "the state: expected 23, got 4"),
-                new FollowerCheck.Check("breaks", false, "IllegalStateException: ring buffer poll failed")), out);
+        assertEquals(
+                List.of(
+                        new FollowerCheck.Check("agrees", true, "seen"),
+                        new FollowerCheck.Check("disagrees", false, "the state: expected 23, got 4"),
+                        new FollowerCheck.Check("breaks", false, "IllegalStateException: ring buffer poll failed")),
+                out);
         assertEquals(out, seen);
-        assertTrue(out.get(1).toString().startsWith("FAIL  disagrees: "), out.get(1).toString());
-        assertThrows(Refusal.class, () -> FollowerCheck.check(out, seen::add, "refused", () -> {
-            throw new Refusal("hook not attachable");
-        }));
+        assertTrue(
+                out.get(1).toString().startsWith("FAIL  disagrees: "),
+                out.get(1).toString());
+        assertThrows(
+                Refusal.class,
+                () -> FollowerCheck.check(out, seen::add, "refused", () -> {
+                    throw new Refusal("hook not attachable");
+                }));
         assertEquals(3, out.size(), "a refusal is no check's result");
     }
 }

@@ -8,12 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Path;
 import java.util.List;
-import heimdall.lab.results.FollowerCostRow;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -32,7 +32,8 @@ class FollowerCostStopTest {
     void aStopBeforeARunsChildrenStartLeavesThatRunOutAndMarksTheRows(@TempDir Path tmp) throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         List<Integer> programsBefore = Loaded.ours();
-        Set<Long> childrenBefore = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
+        Set<Long> childrenBefore =
+                ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
         AtomicInteger runs = new AtomicInteger();
         FollowerCost.beforeRun = () -> {
             if (runs.incrementAndGet() == 2) {
@@ -41,8 +42,10 @@ class FollowerCostStopTest {
         };
         FollowerCost.Result r;
         try (Interruption stop = Interruption.catchSignals()) {
-            r = FollowerCost.run(new FollowerCost.Options(3, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
-                    ResultsFolder.chosen(tmp.resolve("out")), line -> {});
+            r = FollowerCost.run(
+                    new FollowerCost.Options(3, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
+                    ResultsFolder.chosen(tmp.resolve("out")),
+                    line -> {});
         } finally {
             FollowerCost.beforeRun = () -> {};
         }
@@ -58,7 +61,8 @@ class FollowerCostStopTest {
             assertEquals(true, row.interrupted(), row.toString());
         }
 
-        JsonNode summary = new ObjectMapper().readTree(r.folder().resolve("summary.json").toFile());
+        JsonNode summary =
+                new ObjectMapper().readTree(r.folder().resolve("summary.json").toFile());
         assertTrue(summary.get("interrupted").asBoolean(), summary.toString());
         assertEquals(r.summary().size(), summary.get("rows").size());
         assertEquals(1, summary.get("rows").get(0).get("runs_completed").asInt());
@@ -66,7 +70,8 @@ class FollowerCostStopTest {
         assertEquals(1, SamplesFile.read(samples, 0, FollowerCost.WITH).length, "only the kept run's samples");
         assertEquals(1, SamplesFile.read(samples, 0, FollowerCost.WITHOUT).length);
 
-        Set<Long> children = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
+        Set<Long> children =
+                ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
         children.removeAll(childrenBefore);
         assertEquals(Set.of(), children, "no followed child, bystander or measured child is left");
         assertEquals(List.of(), Loaded.newSince(programsBefore), "no program of ours stays loaded");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import heimdall.lab.results.FollowerCostRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +22,10 @@ class FollowerCostTest {
     void everyRowIsMeasuredOrRefusedAndTheFolderIsWritten(@TempDir Path tmp) throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         List<String> lines = new ArrayList<>();
-        FollowerCost.Result r = FollowerCost.run(new FollowerCost.Options(1, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
-                ResultsFolder.chosen(tmp.resolve("out")), lines::add);
+        FollowerCost.Result r = FollowerCost.run(
+                new FollowerCost.Options(1, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
+                ResultsFolder.chosen(tmp.resolve("out")),
+                lines::add);
         assertEquals(12, r.summary().size(), "5 rows and a divergence row a hook, 2 hooks");
         for (FollowerCostRow row : r.summary()) {
             if ("seccomp-fentry".equals(row.hook()) && "refused".equals(row.status())) {
@@ -42,8 +44,10 @@ class FollowerCostTest {
             // its intervals, over the runs it completed: the median's and p99's with the hook, and the added cost's
             assertNotNull(row.intervals(), row.toString());
             assertEquals(row.runsCompleted(), row.intervals().median().runs(), row.toString());
-            assertTrue(row.intervals().median().lowNs() <= row.medianWithNs()
-                    && row.medianWithNs() <= row.intervals().median().highNs(), row.toString());
+            assertTrue(
+                    row.intervals().median().lowNs() <= row.medianWithNs()
+                            && row.medianWithNs() <= row.intervals().median().highNs(),
+                    row.toString());
             assertTrue(row.intervals().p99().lowNs() <= row.intervals().p99().highNs(), row.toString());
             assertNotNull(row.intervals().added(), row.toString());
             // The program's own cost as the kernel counts it, over the row's statistics run.
@@ -61,8 +65,14 @@ class FollowerCostTest {
                 assertTrue(row.programRuns() >= 5_000, row.toString());
             }
             int i = r.summary().indexOf(row);
-            assertEquals(1, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH).length);
-            assertEquals(5_000, heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITHOUT)[0].length);
+            assertEquals(
+                    1,
+                    heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH)
+                            .length);
+            assertEquals(
+                    5_000,
+                    heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITHOUT)[0]
+                            .length);
         }
         for (String f : List.of("summary.json", "environment.json", "table.md", "samples.arrow")) {
             assertTrue(Files.size(r.folder().resolve(f)) > 0, f);
@@ -71,9 +81,11 @@ class FollowerCostTest {
         assertTrue(table.contains("not measured") && table.contains("calls completed from the divergence"), table);
         assertTrue(table.contains("program ns/run"), table);
         // The plots the framework draws afterwards: ECDFs of the measured hook, and the added cost per row.
-        List<Path> plots = heimdall.lab.analysis.Plots.saveAll(heimdall.lab.analysis.Results.load(r.folder()),
-                r.folder().resolve("plots"));
-        assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("ecdf-syscall-tracepoint.png")), plots.toString());
+        List<Path> plots = heimdall.lab.analysis.Plots.saveAll(
+                heimdall.lab.analysis.Results.load(r.folder()), r.folder().resolve("plots"));
+        assertTrue(
+                plots.stream().anyMatch(p -> p.getFileName().toString().equals("ecdf-syscall-tracepoint.png")),
+                plots.toString());
         assertTrue(plots.stream().anyMatch(p -> p.getFileName().toString().equals("added-cost.png")), plots.toString());
     }
 

@@ -13,7 +13,8 @@ public final class FollowerHolder {
         Hook hook = Hook.valueOf(args[0]);
         // A child held at its exec gate, followed: it must not outlive this JVM either.
         int[] gate = new int[1];
-        int child = FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
+        int child =
+                FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
         Follower f = Follower.attach(KernelTables.of(FixtureGraphs.abcdf()), child, hook);
         System.out.println("attached " + f.pid());
         System.out.flush();

@@ -29,13 +29,22 @@ class HookProbeTest {
             if (r.loadErrno() != 0) {
                 assertEquals(-1, r.attachErrno(), "no attach is tried after a refused load: " + r);
             }
-            assertTrue(r.outcome().startsWith(r.usable() ? "loads" : r.loadErrno() != 0 ? "load refused: " : "loaded, attach"),
+            assertTrue(
+                    r.outcome()
+                            .startsWith(
+                                    r.usable() ? "loads" : r.loadErrno() != 0 ? "load refused: " : "loaded, attach"),
                     r.toString());
         }
 
         HookProbe.Result secc = result(all, HookProbe.Point.FENTRY_SECURE_COMPUTING);
-        FollowCommandTest.Ran ran = FollowCommandTest.lab(FollowCommandTest.follow("--hook", "seccomp-fentry", "--floor", "--",
-                heimdall.lab.probe.NativeExecutables.abcdf().toString(), "3").toArray(String[]::new));
+        FollowCommandTest.Ran ran = FollowCommandTest.lab(FollowCommandTest.follow(
+                        "--hook",
+                        "seccomp-fentry",
+                        "--floor",
+                        "--",
+                        heimdall.lab.probe.NativeExecutables.abcdf().toString(),
+                        "3")
+                .toArray(String[]::new));
         if (secc.usable()) {
             assertEquals(0, ran.status(), ran.out() + ran.err());
         } else {

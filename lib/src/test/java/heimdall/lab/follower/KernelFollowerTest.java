@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.FixtureGraphs;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
@@ -19,7 +20,6 @@ import heimdall.lab.graph.prepared.ReferenceFollower;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.probe.TraceEvent;
 import heimdall.lab.probe.Tracer;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.sys.Signals;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
@@ -45,8 +45,9 @@ class KernelFollowerTest {
 
     static Graph recorded() {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        return GraphFiles.readPinned(dir.resolve("abcdf-recorded.exec.nodes.arrow"),
-                dir.resolve("abcdf-recorded.exec.edges.arrow")).graph();
+        return GraphFiles.readPinned(
+                        dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow"))
+                .graph();
     }
 
     /** The main thread's calls after exec, as ptrace sees them. */
@@ -85,8 +86,8 @@ class KernelFollowerTest {
         for (int i = 0; i < calls.length; i++) {
             assertTrue(ref.step(calls[i]), "the reference follower allows call #" + (i + 1) + " (" + calls[i] + ")");
         }
-        FollowedRun.Outcome o = FollowedRun.run(KernelTables.of(g), Hook.SYSCALL_TRACEPOINT, false, abcdf("3"),
-                Duration.ofSeconds(30));
+        FollowedRun.Outcome o =
+                FollowedRun.run(KernelTables.of(g), Hook.SYSCALL_TRACEPOINT, false, abcdf("3"), Duration.ofSeconds(30));
         assertEquals(List.of(), o.divergences(), "no false kill over the whole run");
         assertEquals(0, o.exitCode());
         assertFalse(o.killed());
@@ -107,8 +108,12 @@ class KernelFollowerTest {
         assertTrue(first >= 0, "the Java follower denies a call of abcdf --unobserved");
         assertEquals(GETPGRP, calls[first], "the Java follower denies getpgrp first");
 
-        FollowedRun.Outcome o = FollowedRun.run(KernelTables.of(min), Hook.SYSCALL_TRACEPOINT, false,
-                abcdf("3", "--unobserved"), Duration.ofSeconds(30));
+        FollowedRun.Outcome o = FollowedRun.run(
+                KernelTables.of(min),
+                Hook.SYSCALL_TRACEPOINT,
+                false,
+                abcdf("3", "--unobserved"),
+                Duration.ofSeconds(30));
         assertTrue(o.killed());
         assertEquals(Signals.SIGKILL, o.signal(), "the follower's SIGKILL ended the child");
         assertEquals(1, o.divergences().size(), o.divergences().toString());
@@ -140,8 +145,8 @@ class KernelFollowerTest {
             FollowedRun.Outcome ok = FollowedRun.run(t, Hook.SECCOMP_FENTRY, true, abcdf("3"), Duration.ofSeconds(30));
             assertEquals(List.of(), ok.divergences());
             assertEquals(0, ok.exitCode());
-            FollowedRun.Outcome bad = FollowedRun.run(t, Hook.SECCOMP_FENTRY, true, abcdf("3", "--unobserved"),
-                    Duration.ofSeconds(30));
+            FollowedRun.Outcome bad =
+                    FollowedRun.run(t, Hook.SECCOMP_FENTRY, true, abcdf("3", "--unobserved"), Duration.ofSeconds(30));
             assertEquals(GETPGRP, bad.divergences().get(0).what());
             assertEquals(Signals.SIGKILL, bad.signal());
         } catch (Refusal r) {
@@ -158,8 +163,10 @@ class KernelFollowerTest {
         KernelTables t = KernelTables.of(FixtureGraphs.abcdf());
         BadInput noPid = assertThrows(BadInput.class, () -> Follower.attach(t, 0x3fff_fff0, Hook.SYSCALL_TRACEPOINT));
         assertTrue(noPid.getMessage().startsWith("pid "), noPid.getMessage());
-        BadInput noExe = assertThrows(BadInput.class,
-                () -> FollowedRun.run(t, Hook.SYSCALL_TRACEPOINT, false, List.of("/nonexistent/x"), Duration.ofSeconds(1)));
+        BadInput noExe = assertThrows(
+                BadInput.class,
+                () -> FollowedRun.run(
+                        t, Hook.SYSCALL_TRACEPOINT, false, List.of("/nonexistent/x"), Duration.ofSeconds(1)));
         assertTrue(noExe.getMessage().startsWith("argv[0]"), noExe.getMessage());
     }
 }

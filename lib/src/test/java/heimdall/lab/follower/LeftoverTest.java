@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Nothing of the follower stays loaded, and no followed child lives on, once the JVM that attached it dies by SIGKILL. */
+/**
+ * Nothing of the follower stays loaded, and no followed child lives on, once the JVM that attached it dies by SIGKILL.
+ */
 class LeftoverTest {
     private static boolean zombie(Path status) {
         try {
@@ -30,13 +32,19 @@ class LeftoverTest {
     void aKilledJvmLeavesNoProgramOfOursLoaded() throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf(), KernelFacts.executable(Loaded.bpftoolPath(), "bpftool"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process jvm = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                FollowerHolder.class.getName(), Hook.SYSCALL_TRACEPOINT.name())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start(); // JVM warnings stay off the line we read
+        Process jvm = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        FollowerHolder.class.getName(),
+                        Hook.SYSCALL_TRACEPOINT.name())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start(); // JVM warnings stay off the line we read
         List<Integer> held;
         int child;
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
             assertTrue(line != null && line.startsWith("attached "), "the holder attached: " + line);
             child = Integer.parseInt(line.substring("attached ".length()).trim());

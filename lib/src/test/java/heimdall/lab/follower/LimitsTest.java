@@ -24,7 +24,9 @@ class LimitsTest {
     void aGraphOverTheMapLimitIsRefusedWithItsFigures() {
         assertEquals(8192L * 512, KernelTables.checkSize(8192, 512), "exactly at the limit");
         Refusal r = assertThrows(Refusal.class, () -> KernelTables.checkSize(8193, 512));
-        assertTrue(r.getMessage().contains("8,193 states x 512 columns") && r.getMessage().contains("limit 4,194,304 cells"),
+        assertTrue(
+                r.getMessage().contains("8,193 states x 512 columns")
+                        && r.getMessage().contains("limit 4,194,304 cells"),
                 r.getMessage());
     }
 
@@ -44,8 +46,14 @@ class LimitsTest {
     @Test
     void aChildThatOutlivesItsTimeIsKilledAndReaped() throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
-        Refusal r = assertThrows(Refusal.class, () -> FollowedRun.run(KernelTables.allowingEverything(),
-                Hook.SYSCALL_TRACEPOINT, false, List.of("/bin/sleep", "30"), Duration.ofMillis(500)));
+        Refusal r = assertThrows(
+                Refusal.class,
+                () -> FollowedRun.run(
+                        KernelTables.allowingEverything(),
+                        Hook.SYSCALL_TRACEPOINT,
+                        false,
+                        List.of("/bin/sleep", "30"),
+                        Duration.ofMillis(500)));
         Matcher m = Pattern.compile("followed child (\\d+) still ran").matcher(r.getMessage());
         assertTrue(m.find(), r.getMessage());
         assertFalse(Files.exists(Path.of("/proc/" + m.group(1))), "the child is gone (killed and reaped)");

@@ -80,7 +80,8 @@ final class Loaded {
         argv.addAll(List.of(args));
         try {
             Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-            List<String> out = new String(p.getInputStream().readAllBytes()).lines().toList();
+            List<String> out =
+                    new String(p.getInputStream().readAllBytes()).lines().toList();
             if (p.waitFor() != 0) {
                 throw new IllegalStateException("bpftool " + String.join(" ", args) + " failed: " + out);
             }

@@ -58,12 +58,15 @@ class MultithreadedFollowerTest {
 
     /** The role whose first call is {@code nr} (the raw threads' roles differ in their first call). */
     static String roleStartingWith(int nr) {
-        return graph.threadEntries().stream().filter(r -> {
-            int e = graph.entryIndex(r);
-            return java.util.Arrays.stream(graph.firsts(e)).anyMatch(s -> graph.syscall(s) == nr);
-        }).reduce((a, b) -> {
-            throw new AssertionError("two roles start with " + nr + ": " + a + ", " + b);
-        }).orElseThrow(() -> new AssertionError("no role starts with " + nr + ": " + graph.entries()));
+        return graph.threadEntries().stream()
+                .filter(r -> {
+                    int e = graph.entryIndex(r);
+                    return java.util.Arrays.stream(graph.firsts(e)).anyMatch(s -> graph.syscall(s) == nr);
+                })
+                .reduce((a, b) -> {
+                    throw new AssertionError("two roles start with " + nr + ": " + a + ", " + b);
+                })
+                .orElseThrow(() -> new AssertionError("no role starts with " + nr + ": " + graph.entries()));
     }
 
     /** The Java reference's verdict on a traced run of the fixture with {@code args}. */
@@ -82,8 +85,10 @@ class MultithreadedFollowerTest {
     @Test
     void theRecordedShapeHasRolesByCreatingSiteAndASignalEntry() {
         assertTrue(graph.entries().contains("main"), graph.entries().toString());
-        assertEquals(4, graph.threadEntries().size(), "main, the workers' role and one role per raw clone site: "
-                + graph.threadEntries());
+        assertEquals(
+                4,
+                graph.threadEntries().size(),
+                "main, the workers' role and one role per raw clone site: " + graph.threadEntries());
         assertEquals(List.of("signal:SIGUSR1"), graph.signalEntries());
         // The two raw clone sites name their roles; the workers (created inside libc) stay unidentified.
         assertEquals(java.util.Set.of(roleStartingWith(GETPPID), roleStartingWith(GETEGID)), roles.roles());
@@ -98,10 +103,16 @@ class MultithreadedFollowerTest {
     void runsOfTheRecordedProgramAreNeverKilledAndTheReferenceAgrees() throws Exception {
         TraceFollower.Verdict ref = reference();
         assertEquals(java.util.Optional.empty(), ref.divergence(), "the Java reference allows a normal run");
-        assertEquals(2, java.util.Collections.frequency(ref.roles().values(), TraceFollower.UNION), ref.roles().toString());
-        assertTrue(ref.roles().values().containsAll(roles.roles()), "each raw thread took its site's role: " + ref.roles());
+        assertEquals(
+                2,
+                java.util.Collections.frequency(ref.roles().values(), TraceFollower.UNION),
+                ref.roles().toString());
+        assertTrue(
+                ref.roles().values().containsAll(roles.roles()),
+                "each raw thread took its site's role: " + ref.roles());
         for (int i = 0; i < 5; i++) {
-            FollowedRun.Outcome o = FollowedRun.run(tables, Hook.SYSCALL_TRACEPOINT, false, List.of(program()), Duration.ofSeconds(30));
+            FollowedRun.Outcome o =
+                    FollowedRun.run(tables, Hook.SYSCALL_TRACEPOINT, false, List.of(program()), Duration.ofSeconds(30));
             assertEquals(List.of(), o.divergences(), "run " + i);
             assertEquals(0, o.exitCode(), "run " + i);
             assertEquals(3, o.stats().signals(), "three handled deliveries pushed frames (main and two workers)");
@@ -117,9 +128,10 @@ class MultithreadedFollowerTest {
     @Test
     void aThreadRunningAnotherRolesCodeIsKilledWhereTheUnionLetItRun() throws Exception {
         TraceFollower.Verdict ref = reference("--swap-roles");
-        Divergence r = ref.divergence().orElseThrow(() -> new AssertionError("the Java reference denies a swapped thread"));
-        FollowedRun.Outcome o = FollowedRun.run(tables, Hook.SYSCALL_TRACEPOINT, false, List.of(program(), "--swap-roles"),
-                Duration.ofSeconds(30));
+        Divergence r =
+                ref.divergence().orElseThrow(() -> new AssertionError("the Java reference denies a swapped thread"));
+        FollowedRun.Outcome o = FollowedRun.run(
+                tables, Hook.SYSCALL_TRACEPOINT, false, List.of(program(), "--swap-roles"), Duration.ofSeconds(30));
         assertEquals(Signals.SIGKILL, o.signal(), "killed: " + o.divergences());
         assertEquals(1, o.divergences().size(), o.divergences().toString());
         Divergence d = o.divergences().get(0);
@@ -133,8 +145,12 @@ class MultithreadedFollowerTest {
             assertEquals(0, x.depth());
             assertNotEquals(x.tgid(), x.tid(), "a created thread, not main");
         }
-        FollowedRun.Outcome union = FollowedRun.run(KernelTables.of(machine), Hook.SYSCALL_TRACEPOINT, false,
-                List.of(program(), "--swap-roles"), Duration.ofSeconds(30));
+        FollowedRun.Outcome union = FollowedRun.run(
+                KernelTables.of(machine),
+                Hook.SYSCALL_TRACEPOINT,
+                false,
+                List.of(program(), "--swap-roles"),
+                Duration.ofSeconds(30));
         assertEquals(List.of(), union.divergences(), "new threads at the union: the swap goes unseen");
         assertEquals(0, union.exitCode());
     }
@@ -143,8 +159,12 @@ class MultithreadedFollowerTest {
     @Test
     void theDivergentCallItselfCompletes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
         java.nio.file.Path made = tmp.resolve("made-by-the-divergent-call");
-        FollowedRun.Outcome o = FollowedRun.run(tables, Hook.SYSCALL_TRACEPOINT, false,
-                List.of(program(), "--unobserved-mkdir", made.toString()), Duration.ofSeconds(30));
+        FollowedRun.Outcome o = FollowedRun.run(
+                tables,
+                Hook.SYSCALL_TRACEPOINT,
+                false,
+                List.of(program(), "--unobserved-mkdir", made.toString()),
+                Duration.ofSeconds(30));
         assertEquals(Signals.SIGKILL, o.signal());
         assertEquals(MKDIR, o.divergences().get(0).what());
         assertTrue(java.nio.file.Files.isDirectory(made), "the denied mkdir ran to completion before the kill landed");
@@ -153,13 +173,14 @@ class MultithreadedFollowerTest {
     @Test
     void aWorkersDeviationKillsTheProcessAndNamesTheWorker() throws Exception {
         // The Java reference on a traced deviating run: where does it deny, and in which state?
-        Divergence ref = reference("--unobserved").divergence()
+        Divergence ref = reference("--unobserved")
+                .divergence()
                 .orElseThrow(() -> new AssertionError("the Java reference denies the worker's getpgrp"));
         assertEquals(GETPGRP, ref.what(), "the Java reference's first denial");
         long calls = ref.calls();
         int deniedState = ref.state();
-        FollowedRun.Outcome o = FollowedRun.run(tables, Hook.SYSCALL_TRACEPOINT, false,
-                List.of(program(), "--unobserved"), Duration.ofSeconds(30));
+        FollowedRun.Outcome o = FollowedRun.run(
+                tables, Hook.SYSCALL_TRACEPOINT, false, List.of(program(), "--unobserved"), Duration.ofSeconds(30));
         assertEquals(Signals.SIGKILL, o.signal());
         assertEquals(1, o.divergences().size(), o.divergences().toString());
         Divergence d = o.divergences().get(0);
@@ -171,6 +192,7 @@ class MultithreadedFollowerTest {
         assertEquals(calls, d.calls(), "the worker's call count at its first divergent call");
         // The other worker runs on another CPU until the kill reaches it: its calls in that window are
         // counted, not judged (a race, so reported rather than asserted).
-        System.err.println("follower-mt --unobserved: calls begun after the kill: " + o.stats().callsAfterKill());
+        System.err.println("follower-mt --unobserved: calls begun after the kill: "
+                + o.stats().callsAfterKill());
     }
 }

@@ -31,7 +31,11 @@ class ThreadRolesTest {
                 .site(6, 60, "exit", "prog+0x50", true)
                 .site(7, 108, "getegid", "prog+0x60", false, "thread:prog+0x20")
                 .site(8, 60, "exit", "prog+0x70", true)
-                .next(1, 2).next(2, 3).next(3, 4).next(5, 6).next(7, 8)
+                .next(1, 2)
+                .next(2, 3)
+                .next(3, 4)
+                .next(5, 6)
+                .next(7, 8)
                 .build();
     }
 
@@ -71,7 +75,12 @@ class ThreadRolesTest {
                 .site(6, 60, "exit", "prog+0x50", true)
                 .site(7, 108, "getegid", "prog+0x60", false, "thread:prog+0x20")
                 .site(8, 60, "exit", "prog+0x70", true)
-                .next(1, 2).next(1, 3).next(2, 4).next(3, 4).next(5, 6).next(7, 8)
+                .next(1, 2)
+                .next(1, 3)
+                .next(2, 4)
+                .next(3, 4)
+                .next(5, 6)
+                .next(7, 8)
                 .build();
         Machine m = machine(g);
         int after = m.target(m.target(m.start("main"), GETPPID), CLONE);

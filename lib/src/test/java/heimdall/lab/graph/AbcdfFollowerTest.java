@@ -14,16 +14,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.graph.machine.CompileBudget;
-import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Machine;
+import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.DfaLayouts;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** The abcdf program's decisions, spelled out, on every layout. */
 class AbcdfFollowerTest {
@@ -97,8 +97,23 @@ class AbcdfFollowerTest {
 
     @Test
     void replayCountsDenialsAndRefusedDeliveriesWithResets() {
-        int[] trace = {A_GETPPID, B_GETUID, C_GETGID, D_GETEUID, F_GETEGID, Trace.RESET, A_GETPPID, 700, C_GETGID,
-            Trace.signal(0), WRITE, Graph.RT_SIGRETURN, Graph.RT_SIGRETURN, Trace.signal(3), F_GETEGID};
+        int[] trace = {
+            A_GETPPID,
+            B_GETUID,
+            C_GETGID,
+            D_GETEUID,
+            F_GETEGID,
+            Trace.RESET,
+            A_GETPPID,
+            700,
+            C_GETGID,
+            Trace.signal(0),
+            WRITE,
+            Graph.RT_SIGRETURN,
+            Graph.RT_SIGRETURN,
+            Trace.signal(3),
+            F_GETEGID
+        };
         for (Prepared p : P.layouts().values()) {
             assertEquals(4, p.cursor("main").replay(trace), p.layout().wire());
         }
@@ -120,21 +135,35 @@ class AbcdfFollowerTest {
 
     @Test
     void constructionBudgetRefusesWithTheFigureReached() {
-        Refusal r = assertThrows(Refusal.class,
-                () -> MachineCompiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxTransitions(5)));
-        assertTrue(r.getMessage().startsWith("construction budget exceeded: 6 transitions reached (budget 5 transitions)"),
+        Refusal r = assertThrows(
+                Refusal.class,
+                () -> MachineCompiler.compile(
+                        FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxTransitions(5)));
+        assertTrue(
+                r.getMessage().startsWith("construction budget exceeded: 6 transitions reached (budget 5 transitions)"),
                 r.getMessage());
-        Refusal f = assertThrows(Refusal.class,
-                () -> MachineCompiler.compile(FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxFrames(4)));
-        assertTrue(f.getMessage().startsWith("frame budget exceeded: 5 frames reached (budget 4 frames)"), f.getMessage());
-        assertEquals(8, MachineCompiler.compile(FixtureGraphs.abcdf(), new CompileBudget(15, 8)).states(), "exactly at budget");
+        Refusal f = assertThrows(
+                Refusal.class,
+                () -> MachineCompiler.compile(
+                        FixtureGraphs.abcdf(), CompileBudget.defaults().withMaxFrames(4)));
+        assertTrue(
+                f.getMessage().startsWith("frame budget exceeded: 5 frames reached (budget 4 frames)"), f.getMessage());
+        assertEquals(
+                8,
+                MachineCompiler.compile(FixtureGraphs.abcdf(), new CompileBudget(15, 8))
+                        .states(),
+                "exactly at budget");
     }
 
     @Test
     void payloadBudgetRefusesOneLayoutWithItsFigure() {
-        PreparedGraph p = PreparedGraph.prepare(FixtureGraphs.abcdf(), PreparedGraph.Options.defaults().withLimit(1000));
+        PreparedGraph p = PreparedGraph.prepare(
+                FixtureGraphs.abcdf(), PreparedGraph.Options.defaults().withLimit(1000));
         assertEquals(3552, P.layout(Layout.DFA_WORDS).payloadBytes(), "8 states x 111 columns x 4 bytes");
-        assertTrue(p.refusals().get(Layout.DFA_WORDS).contains("dfa-words needs 3,552 bytes for 8 states (budget 1,000 bytes)"),
+        assertTrue(
+                p.refusals()
+                        .get(Layout.DFA_WORDS)
+                        .contains("dfa-words needs 3,552 bytes for 8 states (budget 1,000 bytes)"),
                 p.refusals().toString());
         assertTrue(p.layouts().containsKey(Layout.DFA_COMPACT), "compact fits in 1000 bytes");
         assertThrows(Refusal.class, () -> p.layout(Layout.DFA_OFFSETS));

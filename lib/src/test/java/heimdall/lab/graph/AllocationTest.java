@@ -19,11 +19,14 @@ class AllocationTest {
         var bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         boolean supported = bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled();
         // a fact of the JVM we run on (HotSpot counts; another VM may not), not of our code
-        Requires.that(new Fact("per-thread allocation counting in this JVM", supported,
+        Requires.that(new Fact(
+                "per-thread allocation counting in this JVM",
+                supported,
                 "ThreadMXBean.isThreadAllocatedMemorySupported/Enabled: " + supported));
         SyntheticGraph s = SyntheticGraph.build(4096, 3);
         PreparedGraph p = PreparedGraph.prepare(s.graph(), PreparedGraph.Options.defaults());
-        int[] trace = Traces.walk(s.graph(), s.broadSpec(EVENTS, 1).withInvalidRate(0.05).withSignalRate(0.01));
+        int[] trace = Traces.walk(
+                s.graph(), s.broadSpec(EVENTS, 1).withInvalidRate(0.05).withSignalRate(0.01));
         for (Prepared l : p.layouts().values()) {
             // the hash reference follower is included: its frames are preallocated vectors too
             Cursor c = l.cursor(SyntheticGraph.MAIN);
@@ -31,7 +34,7 @@ class AllocationTest {
                 stepAll(c, trace);
                 c.replay(trace);
             }
-            long empty = allocatedAround(bean, () -> { });
+            long empty = allocatedAround(bean, () -> {});
             long stepping = allocatedAround(bean, () -> stepAll(c, trace));
             long replaying = allocatedAround(bean, () -> c.replay(trace));
             assertEquals(empty, stepping, l.layout() + ": bytes allocated by " + EVENTS + " step/deliver/reset calls");

@@ -129,8 +129,16 @@ class GraphFilesMutationTest {
 
     @Test
     void entriesOtherThanMainThreadRolesAndCatchableSignalsAreRefused() throws Exception {
-        for (String entry : List.of("bogus", "signal:SIGFOO", "signal:", "signal:SIGKILL", "thread:", "Main",
-                "signal:sigusr1", "signal:SIGSTOP", "signal:signal 99")) {
+        for (String entry : List.of(
+                "bogus",
+                "signal:SIGFOO",
+                "signal:",
+                "signal:SIGKILL",
+                "thread:",
+                "Main",
+                "signal:sigusr1",
+                "signal:SIGSTOP",
+                "signal:signal 99")) {
             Path[] p = {nodes(dir, "entries"), edges(dir, "entries")};
             Files.deleteIfExists(p[0]);
             GraphFiles.writeNodes(List.of(new Site(1, 39, "s", "f", List.of("main", entry), true)), p[0]);

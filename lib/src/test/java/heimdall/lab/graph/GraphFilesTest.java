@@ -36,7 +36,8 @@ class GraphFilesTest {
             p = p.getParent();
         }
         if (p == null) {
-            throw new IllegalStateException("fixtures/graphs not found above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "fixtures/graphs not found above " + Path.of("").toAbsolutePath());
         }
         return p.resolve("fixtures/graphs");
     }
@@ -65,8 +66,10 @@ class GraphFilesTest {
         FixtureGraphs.main(new String[] {tmp.toString()});
         Pins pinned = Pins.load(FIXTURES.resolve(Pins.FILE_NAME));
         for (Path p : List.of(nodes(tmp, "abcdf"), edges(tmp, "abcdf"))) {
-            assertEquals(pinned.pinNamed(p.getFileName().toString()).orElseThrow(), Pins.sha256(p), p
-                    + " differs from the checked-in fixture");
+            assertEquals(
+                    pinned.pinNamed(p.getFileName().toString()).orElseThrow(),
+                    Pins.sha256(p),
+                    p + " differs from the checked-in fixture");
         }
     }
 
@@ -75,7 +78,8 @@ class GraphFilesTest {
         Graph g = Graph.builder()
                 .site(4_000_000_000L, 0, "read", "loop", false, "thread:worker", "signal:SIGTERM")
                 .site(3, 1, "wr\u00eete", "loop", true)
-                .next(4_000_000_000L, 3).again(3, 3)
+                .next(4_000_000_000L, 3)
+                .again(3, 3)
                 .build();
         GraphFiles.write(g, tmp, "rt");
         GraphFiles.Imported imp = GraphFiles.read(nodes(tmp, "rt"), edges(tmp, "rt"));
@@ -107,7 +111,8 @@ class GraphFilesTest {
         Files.writeString(nodes(tmp, "bad"), "this is not arrow");
         GraphFiles.writeEdges(List.of(), edges(tmp, "bad"));
         BadInput e = assertThrows(BadInput.class, () -> GraphFiles.read(nodes(tmp, "bad"), edges(tmp, "bad")));
-        assertTrue(e.getMessage().startsWith(nodes(tmp, "bad") + ": file: not a readable Arrow IPC file"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(nodes(tmp, "bad") + ": file: not a readable Arrow IPC file"), e.getMessage());
 
         // a real file cut short
         GraphFiles.write(FixtureGraphs.abcdf(), tmp, "cut");
@@ -124,8 +129,10 @@ class GraphFilesTest {
                 new Field("site", FieldType.notNullable(new ArrowType.Int(32, true)), null),
                 new Field("syscall", FieldType.nullable(new ArrowType.Int(32, true)), null)));
         Path f = nodes(tmp, "typed");
-        try (BufferAllocator a = new RootAllocator(); VectorSchemaRoot root = VectorSchemaRoot.create(schema, a);
-                var ch = Files.newByteChannel(f, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        try (BufferAllocator a = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(schema, a);
+                var ch = Files.newByteChannel(
+                        f, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
                 ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             ((IntVector) root.getVector("site")).allocateNew(1);
             ((IntVector) root.getVector("site")).set(0, 1);
@@ -141,13 +148,16 @@ class GraphFilesTest {
         assertTrue(e.getMessage().startsWith(f + ": site: has type int32, expected uint32"), e.getMessage());
 
         // edges file whose kind column is missing
-        Schema edgeSchema = new Schema(List.of(new Field("src", FieldType.notNullable(new ArrowType.Int(32, false)), null),
+        Schema edgeSchema = new Schema(List.of(
+                new Field("src", FieldType.notNullable(new ArrowType.Int(32, false)), null),
                 new Field("dst", FieldType.notNullable(new ArrowType.Int(32, false)), null),
                 new Field("what", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
         Path ef = edges(tmp, "abcdf");
         GraphFiles.writeNodes(FixtureGraphs.abcdf().sites(), nodes(tmp, "abcdf"));
-        try (BufferAllocator a = new RootAllocator(); VectorSchemaRoot root = VectorSchemaRoot.create(edgeSchema, a);
-                var ch = Files.newByteChannel(ef, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        try (BufferAllocator a = new RootAllocator();
+                VectorSchemaRoot root = VectorSchemaRoot.create(edgeSchema, a);
+                var ch = Files.newByteChannel(
+                        ef, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
                 ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             ((VarCharVector) root.getVector("what")).allocateNew(0);
             root.setRowCount(0);
@@ -164,7 +174,9 @@ class GraphFilesTest {
         GraphFiles.writeNodes(FixtureGraphs.abcdf().sites(), nodes(tmp, "k"));
         GraphFiles.writeEdges(List.of(new Edge(1, 99, EdgeKind.NEXT)), edges(tmp, "k"));
         BadInput d = assertThrows(BadInput.class, () -> GraphFiles.read(nodes(tmp, "k"), edges(tmp, "k")));
-        assertTrue(d.getMessage().contains("k.exec.edges.arrow: dst: row 0: site 99 is not in the nodes file"), d.getMessage());
+        assertTrue(
+                d.getMessage().contains("k.exec.edges.arrow: dst: row 0: site 99 is not in the nodes file"),
+                d.getMessage());
     }
 
     @Test
@@ -174,13 +186,17 @@ class GraphFilesTest {
         GraphFiles.writeNodes(sites, nodes(tmp, "u"));
         GraphFiles.writeEdges(FixtureGraphs.abcdf().edges(), edges(tmp, "u"));
         Refusal r = assertThrows(Refusal.class, () -> GraphFiles.read(nodes(tmp, "u"), edges(tmp, "u")));
-        assertTrue(r.getMessage().contains("1 of 7 sites are unmapped functions (null syscall), first site 3 (C in resolve_user)"),
+        assertTrue(
+                r.getMessage()
+                        .contains(
+                                "1 of 7 sites are unmapped functions (null syscall), first site 3 (C in resolve_user)"),
                 r.getMessage());
     }
 
     @Test
     void unknownSyscallRefuses() {
-        Refusal r = assertThrows(Refusal.class,
+        Refusal r = assertThrows(
+                Refusal.class,
                 () -> Graph.builder().site(1, 600, "x", "f", false, "main").build());
         assertTrue(r.getMessage().contains("site 1 (x in f) calls unknown syscall 600"), r.getMessage());
     }

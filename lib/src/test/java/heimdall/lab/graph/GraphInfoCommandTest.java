@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GraphInfoCommandTest {
-    static final String NODES = GraphFilesTest.nodes(GraphFilesTest.FIXTURES, "abcdf").toString();
-    static final String EDGES = GraphFilesTest.edges(GraphFilesTest.FIXTURES, "abcdf").toString();
+    static final String NODES =
+            GraphFilesTest.nodes(GraphFilesTest.FIXTURES, "abcdf").toString();
+    static final String EDGES =
+            GraphFilesTest.edges(GraphFilesTest.FIXTURES, "abcdf").toString();
 
     static String run(String... args) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -63,7 +65,13 @@ class GraphInfoCommandTest {
     @Test
     void textNamesEveryLayout() throws Exception {
         String text = run(NODES, EDGES, "--coalesce");
-        for (String l : List.of("hash", "dfa-words", "dfa-offsets", "dfa-compact", "dfa-min-words", "dfa-min-offsets",
+        for (String l : List.of(
+                "hash",
+                "dfa-words",
+                "dfa-offsets",
+                "dfa-compact",
+                "dfa-min-words",
+                "dfa-min-offsets",
                 "dfa-min-compact")) {
             assertTrue(text.contains(l), l);
         }
@@ -75,14 +83,16 @@ class GraphInfoCommandTest {
     void budgetsRefuseWithExit1AndBadFilesExit2(@TempDir Path tmp) throws Exception {
         Object[] r = main(NODES, EDGES, "--max-transitions", "3");
         assertEquals(1, r[0]);
-        assertTrue(((String) r[1]).contains("refused: construction budget exceeded: 4 transitions reached (budget 3"), (String) r[1]);
+        assertTrue(
+                ((String) r[1]).contains("refused: construction budget exceeded: 4 transitions reached (budget 3"),
+                (String) r[1]);
         Object[] b = main(NODES, EDGES, "--bytes", "1000");
         assertEquals(1, b[0]);
         assertTrue(((String) b[1]).contains("dfa-words needs 3,552 bytes"), (String) b[1]);
         Object[] missing = main(tmp.resolve("x.exec.nodes.arrow").toString(), EDGES);
         assertEquals(2, missing[0]);
-        assertTrue(((String) missing[1]).contains("x.exec.nodes.arrow: cannot read: no such file"),
-                (String) missing[1]);
+        assertTrue(
+                ((String) missing[1]).contains("x.exec.nodes.arrow: cannot read: no such file"), (String) missing[1]);
         Object[] usage = main(NODES);
         assertEquals(2, usage[0]);
     }
@@ -96,15 +106,22 @@ class GraphInfoCommandTest {
         for (String f : List.of("abcdf.exec.nodes.arrow", "abcdf.exec.edges.arrow")) {
             java.nio.file.Files.copy(GraphFilesTest.FIXTURES.resolve(f), tmp.resolve(f));
         }
-        java.nio.file.Files.write(tmp.resolve(Pins.FILE_NAME), java.nio.file.Files.readAllLines(GraphFilesTest.FIXTURES.resolve(Pins.FILE_NAME))
-                .stream().filter(l -> l.endsWith("  abcdf.exec.edges.arrow")).toList());
+        java.nio.file.Files.write(
+                tmp.resolve(Pins.FILE_NAME),
+                java.nio.file.Files.readAllLines(GraphFilesTest.FIXTURES.resolve(Pins.FILE_NAME)).stream()
+                        .filter(l -> l.endsWith("  abcdf.exec.edges.arrow"))
+                        .toList());
         String nodes = tmp.resolve("abcdf.exec.nodes.arrow").toString();
         String edges = tmp.resolve("abcdf.exec.edges.arrow").toString();
         String sha = Pins.sha256(Path.of(nodes));
         Object[] refused = main(nodes, edges);
         assertEquals(2, refused[0]);
         String err = (String) refused[1];
-        assertTrue(err.contains("abcdf.exec.nodes.arrow: sha256: no pin for this file") && err.contains(sha) && err.contains("--unpinned"), err);
+        assertTrue(
+                err.contains("abcdf.exec.nodes.arrow: sha256: no pin for this file")
+                        && err.contains(sha)
+                        && err.contains("--unpinned"),
+                err);
         JsonNode r = new ObjectMapper().readTree(run(nodes, edges, "--json", "--unpinned"));
         assertEquals(false, r.get("pinned").asBoolean());
         assertEquals(sha, r.get("nodes_sha256").asText());

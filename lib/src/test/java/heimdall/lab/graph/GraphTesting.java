@@ -39,7 +39,12 @@ public final class GraphTesting {
         Graph.Builder b = Graph.builder();
         for (int i = 0; i < n; i++) {
             // sparse ids, to keep ids and indices apart
-            b.site(new Site(10L * i + 7, ALPHABET[r.nextInt(ALPHABET.length)], "s" + i, "f" + (i % 3), firstOf.get(i),
+            b.site(new Site(
+                    10L * i + 7,
+                    ALPHABET[r.nextInt(ALPHABET.length)],
+                    "s" + i,
+                    "f" + (i % 3),
+                    firstOf.get(i),
                     r.nextInt(5) == 0));
         }
         double density = 0.1 + r.nextDouble() * 0.3;
@@ -148,8 +153,8 @@ public final class GraphTesting {
      *
      * @return the reference's rejection count
      */
-    public static int assertMatchesReference(Prepared reference, Prepared layout, String entry, int[] events, int depth,
-            String what) {
+    public static int assertMatchesReference(
+            Prepared reference, Prepared layout, String entry, int[] events, int depth, String what) {
         Cursor ref = cursor(reference, entry, depth);
         Cursor lay = cursor(layout, entry, depth);
         int rejected = 0;
@@ -157,13 +162,18 @@ public final class GraphTesting {
             boolean a = apply(ref, events[i]);
             boolean b = apply(lay, events[i]);
             if (a != b || ref.depth() != lay.depth()) {
-                assertEquals(a, b, what + " " + layout.layout() + " entry " + entry + ": event " + i + " (" + events[i]
-                        + ") decision differs; events so far " + java.util.Arrays.toString(java.util.Arrays.copyOf(events, i + 1)));
+                assertEquals(
+                        a,
+                        b,
+                        what + " " + layout.layout() + " entry " + entry + ": event " + i + " (" + events[i]
+                                + ") decision differs; events so far "
+                                + java.util.Arrays.toString(java.util.Arrays.copyOf(events, i + 1)));
                 assertEquals(ref.depth(), lay.depth(), what + " " + layout.layout() + ": depth after event " + i);
             }
             rejected += a ? 0 : 1;
         }
-        assertEquals(rejected, cursor(layout, entry, depth).replay(events), what + " " + layout.layout() + " replay count");
+        assertEquals(
+                rejected, cursor(layout, entry, depth).replay(events), what + " " + layout.layout() + " replay count");
         assertEquals(rejected, cursor(reference, entry, depth).replay(events), what + " hash replay count");
         return rejected;
     }

@@ -48,27 +48,31 @@ class PinsTest {
     }
 
     private String refusal() {
-        return assertThrows(BadInput.class,
-                () -> GraphFiles.readPinned(nodes(dir, "abcdf"), edges(dir, "abcdf"))).getMessage();
+        return assertThrows(BadInput.class, () -> GraphFiles.readPinned(nodes(dir, "abcdf"), edges(dir, "abcdf")))
+                .getMessage();
     }
 
     @Test
     void aPinWithADirectoryPartOrAnAbsolutePathPinsThatFileNotTheOneBeside() throws IOException {
-        for (String name : List.of("other/dir/abcdf.exec.nodes.arrow", "/etc/abcdf.exec.nodes.arrow", dir
-                + "/sub/../../abcdf.exec.nodes.arrow")) {
+        for (String name : List.of(
+                "other/dir/abcdf.exec.nodes.arrow",
+                "/etc/abcdf.exec.nodes.arrow",
+                dir + "/sub/../../abcdf.exec.nodes.arrow")) {
             pair("%n  " + name, "%e  abcdf.exec.edges.arrow");
             String m = refusal();
             assertTrue(m.startsWith(nodes(dir, "abcdf") + ": sha256: no pin for this file"), name + ": " + m);
         }
         // ./name is the same file, named by its path beside SHA256SUMS
         pair("%n  ./abcdf.exec.nodes.arrow", "%e *abcdf.exec.edges.arrow");
-        assertTrue(GraphFiles.readPinned(nodes(dir, "abcdf"), edges(dir, "abcdf")).pinned());
+        assertTrue(
+                GraphFiles.readPinned(nodes(dir, "abcdf"), edges(dir, "abcdf")).pinned());
     }
 
     @Test
     void aFileNamedTwiceIsRefusedWhicheverLineIsRight() throws IOException {
         String wrong = "0".repeat(64);
-        for (String[] lines : List.of(new String[] {wrong + "  abcdf.exec.nodes.arrow", "%n  abcdf.exec.nodes.arrow"},
+        for (String[] lines : List.of(
+                new String[] {wrong + "  abcdf.exec.nodes.arrow", "%n  abcdf.exec.nodes.arrow"},
                 new String[] {"%n  abcdf.exec.nodes.arrow", wrong + "  ./abcdf.exec.nodes.arrow"},
                 new String[] {"%n  abcdf.exec.nodes.arrow", "%n  abcdf.exec.nodes.arrow"})) {
             pair(lines[0], lines[1], "%e  abcdf.exec.edges.arrow");
@@ -99,13 +103,13 @@ class PinsTest {
         Planted.mkfifo(sums());
         assertTrue(refusal().startsWith(sums() + ": not a regular file: is a FIFO"));
         // unpinned reading is no way around it: the pin file is still read, and refused
-        String m = assertThrows(BadInput.class,
-                () -> GraphFiles.read(nodes(dir, "abcdf"), edges(dir, "abcdf"))).getMessage();
+        String m = assertThrows(BadInput.class, () -> GraphFiles.read(nodes(dir, "abcdf"), edges(dir, "abcdf")))
+                .getMessage();
         assertTrue(m.contains("is a FIFO"), m);
         Files.delete(sums());
-        Path elsewhere = Files.writeString(Files.createTempFile(dir, "pins", ".txt"), Pins.line(nodes(dir, "abcdf"))
-                + "\n"
-                + Pins.line(edges(dir, "abcdf")) + "\n");
+        Path elsewhere = Files.writeString(
+                Files.createTempFile(dir, "pins", ".txt"),
+                Pins.line(nodes(dir, "abcdf")) + "\n" + Pins.line(edges(dir, "abcdf")) + "\n");
         Files.createSymbolicLink(sums(), elsewhere);
         assertTrue(refusal().startsWith(sums() + ": is a symbolic link; not followed"));
     }
@@ -132,7 +136,8 @@ class PinsTest {
         assertTrue(e.getMessage().startsWith("--out " + shared + ": writable by others (mode 1777)"), e.getMessage());
         Path link = Files.createSymbolicLink(dir.resolve("link"), Files.createDirectory(dir.resolve("target")));
         assertTrue(assertThrows(BadInput.class, () -> SafeFiles.ownFolder("--out", link))
-                .getMessage().contains("symbolic link"));
+                .getMessage()
+                .contains("symbolic link"));
         Path theirs = Files.createDirectory(dir.resolve("theirs"));
         try {
             Files.setAttribute(theirs, "unix:uid", 65534);
@@ -140,7 +145,8 @@ class PinsTest {
             // only root can give a folder away; the check below then does not apply
         }
         if ((Integer) Files.getAttribute(theirs, "unix:uid") == 65534) { // chown works as root only
-            assertTrue(assertThrows(BadInput.class, () -> SafeFiles.ownFolder("--out", theirs)).getMessage()
+            assertTrue(assertThrows(BadInput.class, () -> SafeFiles.ownFolder("--out", theirs))
+                    .getMessage()
                     .contains("owned by uid 65534"));
         }
         // a new folder is made, and is ours

@@ -28,7 +28,9 @@ class SyntheticGraphTest {
         PreparedGraph p = prepare(s);
         assertEquals(states + 3, p.machine().states(), "site states plus main start, handler start and handler write");
         assertTrue(p.minimized().states() <= p.machine().states());
-        assertEquals(java.util.Optional.empty(), heimdall.lab.graph.machine.Equivalence.difference(p.machine(), p.minimized()));
+        assertEquals(
+                java.util.Optional.empty(),
+                heimdall.lab.graph.machine.Equivalence.difference(p.machine(), p.minimized()));
         for (Traces.Spec spec : new Traces.Spec[] {s.hotSpec(20_000, 1), s.broadSpec(20_000, 2)}) {
             int[] trace = Traces.walk(s.graph(), spec.withInvalidRate(0.05).withSignalRate(0.01));
             GraphTesting.assertAllLayoutsMatch(p, trace, Cursor.DEFAULT_DEPTH, states + " states");
@@ -45,7 +47,10 @@ class SyntheticGraphTest {
             int expected = p.layout(Layout.HASH).cursor(SyntheticGraph.MAIN).replay(trace);
             assertTrue(expected > 0, "invalid calls are rejected");
             for (Prepared l : p.layouts().values()) {
-                assertEquals(expected, l.cursor(SyntheticGraph.MAIN).replay(trace), l.layout().wire());
+                assertEquals(
+                        expected,
+                        l.cursor(SyntheticGraph.MAIN).replay(trace),
+                        l.layout().wire());
             }
         }
     }
@@ -67,7 +72,9 @@ class SyntheticGraphTest {
         PreparedGraph p = prepare(s);
         Prepared words = p.layout(Layout.DFA_WORDS);
         int[] hot = Traces.walk(s.graph(), s.hotSpec(100_000, 1));
-        assertFalse(Arrays.stream(hot).anyMatch(e -> e == SyntheticGraph.X || e == SyntheticGraph.Y), "hot traces omit X and Y");
+        assertFalse(
+                Arrays.stream(hot).anyMatch(e -> e == SyntheticGraph.X || e == SyntheticGraph.Y),
+                "hot traces omit X and Y");
         assertTrue(visited(words, hot).size() <= SyntheticGraph.HOT_LIMIT + 1, "hot region plus the start");
         int[] broad = Traces.walk(s.graph(), s.broadSpec(400_000, 1));
         assertTrue(visited(words, broad).size() > 4096 / 2, "broad traces spread over the table");
@@ -84,13 +91,20 @@ class SyntheticGraphTest {
         assertEquals(g.syscall(0), hot[0], "a hot trace starts at w0");
         // At w0: enter the ring at k0 (X), go all the way round with the alternating calls (Y, X, ...,
         // then X back to k0), drop back into w0 and carry on with the rest of the hot trace.
-        int[] detour = IntStream.concat(IntStream.rangeClosed(0, m).map(i -> i % m % 2 == 0 ? SyntheticGraph.X : SyntheticGraph.Y),
-                IntStream.of(g.syscall(0))).toArray();
-        int[] trace = IntStream.concat(IntStream.concat(IntStream.of(hot[0]), Arrays.stream(detour)),
-                Arrays.stream(hot, 1, hot.length)).toArray();
+        int[] detour = IntStream.concat(
+                        IntStream.rangeClosed(0, m).map(i -> i % m % 2 == 0 ? SyntheticGraph.X : SyntheticGraph.Y),
+                        IntStream.of(g.syscall(0)))
+                .toArray();
+        int[] trace = IntStream.concat(
+                        IntStream.concat(IntStream.of(hot[0]), Arrays.stream(detour)),
+                        Arrays.stream(hot, 1, hot.length))
+                .toArray();
         Set<Integer> hotStates = visited(p.layout(Layout.DFA_WORDS), hot);
         for (Prepared l : p.layouts().values()) {
-            assertEquals(0, l.cursor(SyntheticGraph.MAIN).replay(trace), l.layout().wire() + ": the detour is allowed throughout");
+            assertEquals(
+                    0,
+                    l.cursor(SyntheticGraph.MAIN).replay(trace),
+                    l.layout().wire() + ": the detour is allowed throughout");
             Cursor c = l.cursor(SyntheticGraph.MAIN);
             assertTrue(c.step(hot[0]));
             int atW0 = c.state();

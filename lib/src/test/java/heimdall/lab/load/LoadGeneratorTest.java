@@ -81,7 +81,9 @@ class LoadGeneratorTest {
         assertEquals(new Worker(Worker.Kind.SYSCALL, cpu, 10, 0.5), Worker.parse("syscall:" + cpu + ":10:0.5"));
         assertEquals(new Worker(Worker.Kind.SPIN, -1, 0, 1.0), Worker.parse("spin:any"));
         assertEquals(2, Worker.parseList("spin:" + cpu + ", syscall:any:5").size());
-        assertEquals(Worker.parse("spin:" + cpu + ":3:0.25"), Worker.parse(Worker.parse("spin:" + cpu + ":3:0.25").toString()));
+        assertEquals(
+                Worker.parse("spin:" + cpu + ":3:0.25"),
+                Worker.parse(Worker.parse("spin:" + cpu + ":3:0.25").toString()));
         assertThrows(BadInput.class, () -> Worker.parse("spin:1024"));
         assertThrows(BadInput.class, () -> Worker.parse("spin:" + cpu + ":20"));
         assertThrows(BadInput.class, () -> Worker.parse("spin:" + cpu + ":0:0"));

@@ -65,9 +65,12 @@ class ExecWrapperTest {
     }
 
     static Result runFile(Path filter, String... cmd) throws Exception {
-        List<String> argv = new ArrayList<>(List.of(NativeExecutables.execWrapper().toString(), filter.toString(), "--"));
+        List<String> argv =
+                new ArrayList<>(List.of(NativeExecutables.execWrapper().toString(), filter.toString(), "--"));
         argv.addAll(List.of(cmd));
-        Process p = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(argv)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         p.getErrorStream().transferTo(err);
         return new Result(p.waitFor(), err.toString(StandardCharsets.UTF_8));
@@ -85,15 +88,20 @@ class ExecWrapperTest {
 
     @Test
     void abcdfRunsToCompletionUnderAnAllowAllFilter() throws Exception {
-        assertEquals(0, run(program(new int[] {RET_K, 0, 0, RET_ALLOW}), abcdf(), "2").status());
-        assertEquals(0, run(killOn(39 /* getpid: abcdf never calls it */), abcdf(), "2").status());
+        assertEquals(
+                0,
+                run(program(new int[] {RET_K, 0, 0, RET_ALLOW}), abcdf(), "2").status());
+        assertEquals(
+                0,
+                run(killOn(39 /* getpid: abcdf never calls it */), abcdf(), "2").status());
     }
 
     @Test
     void onlyTheUnobservedVariantDiesOnItsExtraCall() throws Exception {
         byte[] killGetpgrp = killOn(111);
         assertEquals(0, run(killGetpgrp, abcdf(), "3").status());
-        assertEquals(128 + SIGSYS, run(killGetpgrp, abcdf(), "3", "--unobserved").status());
+        assertEquals(
+                128 + SIGSYS, run(killGetpgrp, abcdf(), "3", "--unobserved").status());
     }
 
     @Test
@@ -104,7 +112,8 @@ class ExecWrapperTest {
 
         Result rejected = run(program(new int[] {0x99, 0, 0, 0}), "/bin/true");
         assertEquals(126, rejected.status());
-        assertTrue(rejected.stderr().contains("refused") && rejected.stderr().contains("Invalid argument"),
+        assertTrue(
+                rejected.stderr().contains("refused") && rejected.stderr().contains("Invalid argument"),
                 rejected.stderr());
 
         Result missing = runFile(dir.resolve("no-such.bpf"), "/bin/true");

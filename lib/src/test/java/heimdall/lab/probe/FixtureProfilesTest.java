@@ -64,7 +64,9 @@ class FixtureProfilesTest {
     }
 
     private static JsonNode profile(String name) throws Exception {
-        return JSON.readTree(FixtureProfiles.folder(NeedsPtrace.home(), name).resolve("x86_64-glibc.json").toFile());
+        return JSON.readTree(FixtureProfiles.folder(NeedsPtrace.home(), name)
+                .resolve("x86_64-glibc.json")
+                .toFile());
     }
 
     private static boolean bare(JsonNode p, String call) {
@@ -79,8 +81,11 @@ class FixtureProfilesTest {
     private static boolean ruled(JsonNode p, String call, int index, long value) {
         for (JsonNode e : p.get("syscalls")) {
             JsonNode args = e.get("args");
-            if (args != null && contains(e.get("names"), call) && args.size() == 1
-                    && args.get(0).get("index").asInt() == index && args.get(0).get("value").asLong() == value
+            if (args != null
+                    && contains(e.get("names"), call)
+                    && args.size() == 1
+                    && args.get(0).get("index").asInt() == index
+                    && args.get(0).get("value").asLong() == value
                     && args.get(0).get("op").asText().equals("SCMP_CMP_EQ")) {
                 return true;
             }

@@ -25,15 +25,24 @@ class ProbeGenTest {
     private static String call(long seq, int tid, int nr, long... args) {
         long[] a = new long[6];
         System.arraycopy(args, 0, a, 0, args.length);
-        return String.format("{\"seq\":%d,\"ev\":\"syscall\",\"tid\":%d,\"pid\":100,\"nr\":%d,\"args\":[%s,%s,%s,%s,%s,%s],\"ip\":4096,\"ret\":0}",
-                seq, tid, nr, Long.toUnsignedString(a[0]), Long.toUnsignedString(a[1]), Long.toUnsignedString(a[2]),
-                Long.toUnsignedString(a[3]), Long.toUnsignedString(a[4]), Long.toUnsignedString(a[5]));
+        return String.format(
+                "{\"seq\":%d,\"ev\":\"syscall\",\"tid\":%d,\"pid\":100,\"nr\":%d,\"args\":[%s,%s,%s,%s,%s,%s],\"ip\":4096,\"ret\":0}",
+                seq,
+                tid,
+                nr,
+                Long.toUnsignedString(a[0]),
+                Long.toUnsignedString(a[1]),
+                Long.toUnsignedString(a[2]),
+                Long.toUnsignedString(a[3]),
+                Long.toUnsignedString(a[4]),
+                Long.toUnsignedString(a[5]));
     }
 
     @Test
     void aggregationCountsEveryRunAndKeepsDistinctArgumentValues() {
         // run 1: two threads; mprotect READ twice, openat O_RDONLY|O_CLOEXEC with AT_FDCWD as the register held it
-        String run1 = String.join("\n",
+        String run1 = String.join(
+                "\n",
                 "{\"seq\":0,\"ev\":\"start\",\"tid\":100,\"pid\":100,\"kind\":\"root\",\"parent\":null}",
                 call(3, 100, 10, 0x1000, 4096, 1),
                 call(1, 100, 110),
@@ -44,17 +53,23 @@ class ProbeGenTest {
                 call(7, 100, 157, 15, 0x6000),
                 call(8, 100, 231, 0));
         // run 2: another mprotect value and mmap pair, a call run 1 did not make
-        String run2 = String.join("\n",
+        String run2 = String.join(
+                "\n",
                 call(1, 200, 110),
                 call(2, 200, 10, 0x1000, 4096, 3),
                 call(3, 200, 9, 0, 8192, 1, 2, 3, 0),
                 call(4, 200, 9, 0, 8192, 3, 34, 0xffffffffL, 0),
                 call(5, 200, 24),
                 call(6, 200, 231, 0));
-        Observations o = Probe.aggregate(List.of(TraceReader.parse(run1, "run1"), TraceReader.parse(run2, "run2")),
-                List.of(0, 0), List.of("prog"), NAMES);
+        Observations o = Probe.aggregate(
+                List.of(TraceReader.parse(run1, "run1"), TraceReader.parse(run2, "run2")),
+                List.of(0, 0),
+                List.of("prog"),
+                NAMES);
 
-        assertEquals(List.of(9, 10, 24, 110, 157, 231, 257), o.calls().stream().map(Observations.Call::nr).toList());
+        assertEquals(
+                List.of(9, 10, 24, 110, 157, 231, 257),
+                o.calls().stream().map(Observations.Call::nr).toList());
         assertEquals(List.of(2L, 1L), o.call("mprotect").orElseThrow().counts());
         assertEquals(List.of(0L, 1L), o.call("sched_yield").orElseThrow().counts());
         assertEquals(List.of(1L, 0L), o.call("openat").orElseThrow().counts());
@@ -68,8 +83,12 @@ class ProbeGenTest {
         assertEquals(List.of(2, 3), mmap.indices());
         assertEquals(List.of("prot", "flags"), mmap.names());
         assertEquals(List.of(List.of(1L, 2L), List.of(3L, 34L)), mmap.values());
-        assertEquals(List.of(List.of(0x80000L)), o.call("openat").orElseThrow().args().orElseThrow().values());
-        assertEquals(List.of(List.of(15L)), o.call("prctl").orElseThrow().args().orElseThrow().values());
+        assertEquals(
+                List.of(List.of(0x80000L)),
+                o.call("openat").orElseThrow().args().orElseThrow().values());
+        assertEquals(
+                List.of(List.of(15L)),
+                o.call("prctl").orElseThrow().args().orElseThrow().values());
     }
 
     @Test
@@ -96,14 +115,17 @@ class ProbeGenTest {
         assertEquals("[\"SCMP_ARCH_X86_64\"]", p.get("architectures").toString());
         JsonNode s = p.get("syscalls");
         assertEquals(6, s.size());
-        assertEquals("[\"close\",\"exit_group\",\"getppid\"]", s.get(0).get("names").toString());
+        assertEquals(
+                "[\"close\",\"exit_group\",\"getppid\"]", s.get(0).get("names").toString());
         assertEquals("SCMP_ACT_ALLOW", s.get(0).get("action").asText());
         assertTrue(s.get(0).get("args") == null, "bare allow carries no args");
 
         assertRule(s.get(1), "mmap", new long[][] {{2, 1}, {3, 2}});
         assertRule(s.get(2), "mmap", new long[][] {{2, 3}, {3, 34}});
         assertRule(s.get(3), "openat", new long[][] {{2, 524288}});
-        assertEquals("18446744073709551615", s.get(4).get("args").get(0).get("value").asText(),
+        assertEquals(
+                "18446744073709551615",
+                s.get(4).get("args").get(0).get("value").asText(),
                 "values are unsigned 64-bit");
         assertRule(s.get(5), "prctl", new long[][] {{0, 15}});
     }
@@ -138,7 +160,8 @@ class ProbeGenTest {
                 calls.add(new Observations.Call(c.name(), c.nr(), c.counts(), args));
             }
             Collections.shuffle(calls, rnd);
-            assertEquals(first, ProfileGen.generate(new Observations("x86_64", List.of("p"), 1, List.of(0), calls), "s"));
+            assertEquals(
+                    first, ProfileGen.generate(new Observations("x86_64", List.of("p"), 1, List.of(0), calls), "s"));
         }
     }
 
@@ -154,7 +177,11 @@ class ProbeGenTest {
 
     @Test
     void genRefusesAnArgumentSensitiveCallWithoutItsValues() {
-        Observations o = new Observations("x86_64", List.of("p"), 1, List.of(0),
+        Observations o = new Observations(
+                "x86_64",
+                List.of("p"),
+                1,
+                List.of(0),
                 List.of(new Observations.Call("mprotect", 10, List.of(1L), Optional.empty())));
         BadInput e = assertThrows(BadInput.class, () -> ProfileGen.generate(o, "obs.json"));
         assertTrue(e.getMessage().contains("obs.json") && e.getMessage().contains("mprotect"), e.getMessage());
@@ -163,22 +190,40 @@ class ProbeGenTest {
     @Test
     void badObservationsNameFileAndField(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bad.json");
-        Files.writeString(f, "{\"format\": \"heimdall-lab observations 1\", \"arch\": \"x86_64\", \"runs\": 1,"
-                + " \"syscalls\": [{\"name\": \"mmap\", \"nr\": 9, \"counts\": [1],"
-                + " \"args\": {\"index\": [2, 3], \"name\": [\"prot\", \"flags\"], \"values\": [[1]]}}]}");
+        Files.writeString(
+                f,
+                "{\"format\": \"heimdall-lab observations 1\", \"arch\": \"x86_64\", \"runs\": 1,"
+                        + " \"syscalls\": [{\"name\": \"mmap\", \"nr\": 9, \"counts\": [1],"
+                        + " \"args\": {\"index\": [2, 3], \"name\": [\"prot\", \"flags\"], \"values\": [[1]]}}]}");
         BadInput e = assertThrows(BadInput.class, () -> ObservationsJson.read(f));
-        assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains("syscalls[0].args.values[0]"),
+        assertTrue(
+                e.getMessage().contains(f.toString()) && e.getMessage().contains("syscalls[0].args.values[0]"),
                 e.getMessage());
     }
 
     private static Observations sample() {
-        return new Observations("x86_64", List.of("p"), 1, List.of(0), List.of(
-                new Observations.Call("close", 3, List.of(2L), Optional.empty()),
-                new Observations.Call("mmap", 9, List.of(4L), Optional.of(new Observations.Args(List.of(2, 3),
-                        List.of("prot", "flags"), List.of(List.of(1L, 2L), List.of(3L, 34L), List.of(5L, 2066L))))),
-                new Observations.Call("mprotect", 10, List.of(3L), Optional.of(new Observations.Args(List.of(2),
-                        List.of("prot"), List.of(List.of(0L), List.of(1L), List.of(-1L))))),
-                new Observations.Call("getppid", 110, List.of(1L), Optional.empty()),
-                new Observations.Call("exit_group", 231, List.of(1L), Optional.empty())));
+        return new Observations(
+                "x86_64",
+                List.of("p"),
+                1,
+                List.of(0),
+                List.of(
+                        new Observations.Call("close", 3, List.of(2L), Optional.empty()),
+                        new Observations.Call(
+                                "mmap",
+                                9,
+                                List.of(4L),
+                                Optional.of(new Observations.Args(
+                                        List.of(2, 3),
+                                        List.of("prot", "flags"),
+                                        List.of(List.of(1L, 2L), List.of(3L, 34L), List.of(5L, 2066L))))),
+                        new Observations.Call(
+                                "mprotect",
+                                10,
+                                List.of(3L),
+                                Optional.of(new Observations.Args(
+                                        List.of(2), List.of("prot"), List.of(List.of(0L), List.of(1L), List.of(-1L))))),
+                        new Observations.Call("getppid", 110, List.of(1L), Optional.empty()),
+                        new Observations.Call("exit_group", 231, List.of(1L), Optional.empty())));
     }
 }

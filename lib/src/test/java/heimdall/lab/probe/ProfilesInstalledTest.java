@@ -49,24 +49,30 @@ class ProfilesInstalledTest {
     void abcdfRunsUnderItsProfileAndItsUnobservedVariantIsKilled() throws Exception {
         Program p = compiled("abcdf");
         // The variant's extra call is one the profile answers with a kill (else the test proves nothing).
-        assertEquals(KernelFate.Kind.KILLED_BY_SIGSYS, KernelFate.of(Emulator.run(p, SeccompData.x86_64(GETPGRP))).kind());
+        assertEquals(
+                KernelFate.Kind.KILLED_BY_SIGSYS,
+                KernelFate.of(Emulator.run(p, SeccompData.x86_64(GETPGRP))).kind());
         Path bpf = written("abcdf", p);
         String abcdf = NativeExecutables.abcdf().toString();
         ExecWrapperTest.Result ok = ExecWrapperTest.runFile(bpf, abcdf, FixtureProfiles.ABCDF_LOOPS);
         assertEquals(0, ok.status(), ok.stderr());
         ExecWrapperTest.Result other = ExecWrapperTest.runFile(bpf, abcdf, "50", "/etc/hostname");
         assertEquals(0, other.status(), "other loop count, other file: " + other.stderr());
-        ExecWrapperTest.Result killed = ExecWrapperTest.runFile(bpf, abcdf, FixtureProfiles.ABCDF_LOOPS, "--unobserved");
+        ExecWrapperTest.Result killed =
+                ExecWrapperTest.runFile(bpf, abcdf, FixtureProfiles.ABCDF_LOOPS, "--unobserved");
         assertEquals(128 + ExecWrapperTest.SIGSYS, killed.status(), killed.stderr());
-        assertFalse(killed.stderr().contains("heimdall-exec:"), "the wrapper installed the program and exec'd: "
-                + killed.stderr());
+        assertFalse(
+                killed.stderr().contains("heimdall-exec:"),
+                "the wrapper installed the program and exec'd: " + killed.stderr());
     }
 
     @Test
     void wasmHostRunsUnderItsProfile() throws Exception {
         Path node = NeedsPtrace.node();
         Path bpf = written("heimdall-wasm-host", compiled("heimdall-wasm-host"));
-        ExecWrapperTest.Result r = ExecWrapperTest.runFile(bpf, node.toString(),
+        ExecWrapperTest.Result r = ExecWrapperTest.runFile(
+                bpf,
+                node.toString(),
                 NeedsPtrace.home().resolve(FixtureProfiles.WASM_HOST_SCRIPT).toString());
         assertEquals(0, r.status(), r.stderr());
     }

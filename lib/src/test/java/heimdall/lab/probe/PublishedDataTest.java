@@ -12,7 +12,8 @@ class PublishedDataTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static JsonNode read(String name) throws Exception {
-        return JSON.readTree(NeedsPtrace.home().resolve("results/published").resolve(name).toFile());
+        return JSON.readTree(
+                NeedsPtrace.home().resolve("results/published").resolve(name).toFile());
     }
 
     @Test
@@ -26,11 +27,16 @@ class PublishedDataTest {
         for (int i = 0; i < rows.size(); i++) {
             JsonNode r = rows.get(i);
             assertEquals(i + 1, r.get("row").asInt());
-            assertEquals(r.get("cache").asBoolean(), r.get("printed").get("cache").asText().equals("yes"));
-            assertEquals(r.get("insns").asInt(), r.get("printed").get("BPF insns").asInt());
-            assertEquals(r.get("median_ns").asLong() - r.get("median_none_ns").asLong(),
+            assertEquals(
+                    r.get("cache").asBoolean(),
+                    r.get("printed").get("cache").asText().equals("yes"));
+            assertEquals(
+                    r.get("insns").asInt(), r.get("printed").get("BPF insns").asInt());
+            assertEquals(
+                    r.get("median_ns").asLong() - r.get("median_none_ns").asLong(),
                     r.get("added_from_medians_ns").asLong());
-            long gap = Math.abs(r.get("added_ns").asLong() - r.get("added_from_medians_ns").asLong());
+            long gap = Math.abs(
+                    r.get("added_ns").asLong() - r.get("added_from_medians_ns").asLong());
             assertTrue(i < 9 ? gap == 0 : gap <= 50, "printed added agrees with the medians, row " + (i + 1));
             // bare allows are cached, argument rules are not: the seed's main claim
             if ("bare allow".equals(r.path("rule").asText())) {
@@ -52,7 +58,9 @@ class PublishedDataTest {
         assertEquals(178, g.get("minimized_states").asInt());
         assertEquals(9.51, g.get("import_and_construction_ms").asDouble());
         assertTrue(g.get("legacy_construction").get("hash_speedup").isNull());
-        assertEquals(3.190, g.get("dfa_offsets_ns_per_event").get("before_minimization").asDouble());
+        assertEquals(
+                3.190,
+                g.get("dfa_offsets_ns_per_event").get("before_minimization").asDouble());
         JsonNode k = read("kernel-bitmap.json");
         assertEquals(5, k.get("rows").size());
         assertEquals(638, k.get("rows").get(0).get("ns").asInt());

@@ -25,8 +25,14 @@ class TracerOutputTest {
                 .fifo(work.resolve("fifo.jsonl"))
                 .watch();
         for (String name : new String[] {"trace.jsonl", "fifo.jsonl"}) {
-            Process p = new ProcessBuilder(NativeExecutables.tracer().toString(), "-o", work.resolve(name).toString(), "--", "/bin/true")
-                    .redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(
+                            NativeExecutables.tracer().toString(),
+                            "-o",
+                            work.resolve(name).toString(),
+                            "--",
+                            "/bin/true")
+                    .redirectErrorStream(true)
+                    .start();
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), name + ": the tracer blocked");
             String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(Tracer.TRACER_FAILED, p.exitValue(), said);

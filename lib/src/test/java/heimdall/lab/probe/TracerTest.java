@@ -19,7 +19,10 @@ class TracerTest {
     static final long PROT_READ = 1, O_RDONLY_CLOEXEC = 0x80000, PR_SET_NAME = 15;
 
     private static List<Integer> markers(Tracer.Run run) {
-        return run.syscalls().stream().map(TraceEvent.Syscall::nr).filter(MARKERS::contains).toList();
+        return run.syscalls().stream()
+                .map(TraceEvent.Syscall::nr)
+                .filter(MARKERS::contains)
+                .toList();
     }
 
     private static List<Integer> expectedMarkers(int loops) {
@@ -35,13 +38,16 @@ class TracerTest {
     void abcdfMarkersAreRecordedInOrderWithTheirCounts() throws Exception {
         NeedsPtrace.assume();
         for (int loops : new int[] {0, 1, 5}) {
-            Tracer.Run run = Tracer.standard().run(List.of(NativeExecutables.abcdf().toString(), String.valueOf(loops)));
+            Tracer.Run run =
+                    Tracer.standard().run(List.of(NativeExecutables.abcdf().toString(), String.valueOf(loops)));
             assertEquals(0, run.status(), run.stderr());
             assertEquals(expectedMarkers(loops), markers(run), "loops=" + loops);
 
-            Observations o = Probe.aggregate(List.of(run.events()), List.of(run.status()), List.of("abcdf"),
-                    SyscallNames.x86_64());
-            assertEquals(List.of((long) loops), o.call("getuid").map(Observations.Call::counts).orElse(List.of(0L)));
+            Observations o = Probe.aggregate(
+                    List.of(run.events()), List.of(run.status()), List.of("abcdf"), SyscallNames.x86_64());
+            assertEquals(
+                    List.of((long) loops),
+                    o.call("getuid").map(Observations.Call::counts).orElse(List.of(0L)));
             assertEquals(loops > 0, o.call("geteuid").isPresent());
             assertEquals(List.of(1L), o.call("getppid").orElseThrow().counts());
             assertEquals(List.of(1L), o.call("getegid").orElseThrow().counts());
@@ -77,8 +83,8 @@ class TracerTest {
         assertTrue(calls.get(a).ret().orElseThrow() > 0, "getppid returns the tracer's pid");
 
         assertTrue(run.events().get(0) instanceof TraceEvent.Start s && s.kind().equals("root") && s.tid() == root);
-        assertTrue(run.events().stream().anyMatch(e -> e instanceof TraceEvent.Exec x
-                && x.exe().endsWith("/fixtures/abcdf")));
+        assertTrue(run.events().stream()
+                .anyMatch(e -> e instanceof TraceEvent.Exec x && x.exe().endsWith("/fixtures/abcdf")));
         TraceEvent end = run.events().get(run.events().size() - 1);
         assertTrue(end instanceof TraceEvent.Exit x && x.code() == 0 && !x.killed() && x.tid() == root, end.toString());
     }
@@ -98,7 +104,8 @@ class TracerTest {
         Tracer.Run bad = Tracer.standard().run(List.of(NativeExecutables.abcdf().toString(), "not-a-number"));
         assertEquals(2, bad.status());
         assertTrue(bad.stderr().contains("LOOPS must be a whole number"), bad.stderr());
-        Tracer.Run missing = Tracer.standard().run(List.of(NativeExecutables.abcdf().toString(), "1", "/no/such/file"));
+        Tracer.Run missing =
+                Tracer.standard().run(List.of(NativeExecutables.abcdf().toString(), "1", "/no/such/file"));
         assertEquals(1, missing.status());
     }
 
@@ -110,24 +117,33 @@ class TracerTest {
         assertEquals(3, run.status());
         int root = ((TraceEvent.Start) run.events().get(0)).tid();
         List<TraceEvent.Start> children = run.events().stream()
-                .filter(e -> e instanceof TraceEvent.Start s && s.kind().equals("process")).map(e -> (TraceEvent.Start) e)
+                .filter(e -> e instanceof TraceEvent.Start s && s.kind().equals("process"))
+                .map(e -> (TraceEvent.Start) e)
                 .toList();
         assertFalse(children.isEmpty(), "the shell's child was followed");
         int child = children.get(0).tid();
         assertEquals(root, children.get(0).parent());
         assertEquals(child, children.get(0).pid());
-        List<Integer> childMarkers = run.syscalls().stream().filter(c -> c.pid() == child).map(TraceEvent.Syscall::nr)
-                .filter(MARKERS::contains).toList();
+        List<Integer> childMarkers = run.syscalls().stream()
+                .filter(c -> c.pid() == child)
+                .map(TraceEvent.Syscall::nr)
+                .filter(MARKERS::contains)
+                .toList();
         assertEquals(expectedMarkers(2), childMarkers);
-        assertTrue(run.events().stream().anyMatch(e -> e instanceof TraceEvent.Exit x && x.tid() == child && x.code() == 0));
+        assertTrue(run.events().stream()
+                .anyMatch(e -> e instanceof TraceEvent.Exit x && x.tid() == child && x.code() == 0));
     }
 
     @Test
     void followsTheWasmHostsThreadsAndSeesItsMeasuredCalls() throws Exception {
         NeedsPtrace.assume();
         var node = NeedsPtrace.node();
-        Tracer.Run run = Tracer.standard().run(List.of(node.toString(),
-                NeedsPtrace.home().resolve(FixtureProfiles.WASM_HOST_SCRIPT).toString()));
+        Tracer.Run run = Tracer.standard()
+                .run(List.of(
+                        node.toString(),
+                        NeedsPtrace.home()
+                                .resolve(FixtureProfiles.WASM_HOST_SCRIPT)
+                                .toString()));
         assertEquals(0, run.status(), run.stderr());
         Set<Integer> tids = run.syscalls().stream().map(TraceEvent.Syscall::tid).collect(Collectors.toSet());
         assertTrue(tids.size() >= 2, "node runs several threads, saw " + tids);
@@ -148,17 +164,24 @@ class TracerTest {
         assertTrue(calls.stream().anyMatch(c -> c.nr() == 24), "sched_yield (the module's WASI yield)");
         assertTrue(calls.stream().anyMatch(c -> c.nr() == PRCTL && c.arg(0) == PR_SET_NAME), "prctl(PR_SET_NAME)");
         assertTrue(calls.stream().anyMatch(c -> c.nr() == MPROTECT && c.arg(2) == PROT_READ), "mprotect(PROT_READ)");
-        assertTrue(calls.stream().anyMatch(c -> c.nr() == OPENAT && c.arg(2) == O_RDONLY_CLOEXEC), "openat(O_RDONLY|O_CLOEXEC)");
+        assertTrue(
+                calls.stream().anyMatch(c -> c.nr() == OPENAT && c.arg(2) == O_RDONLY_CLOEXEC),
+                "openat(O_RDONLY|O_CLOEXEC)");
     }
 
     @Test
     void callSitesCanBeFoundFromTheStackAndTheMappings() throws Exception {
         NeedsPtrace.assume();
-        Tracer.Run run = Tracer.withCallSites(2).run(List.of(NativeExecutables.abcdf().toString(), "2"));
+        Tracer.Run run =
+                Tracer.withCallSites(2).run(List.of(NativeExecutables.abcdf().toString(), "2"));
         assertEquals(0, run.status(), run.stderr());
-        TraceEvent.Maps maps = run.events().stream().filter(e -> e instanceof TraceEvent.Maps)
-                .map(e -> (TraceEvent.Maps) e).reduce((a, b) -> b).orElseThrow();
-        List<TraceEvent.Syscall> marks = run.syscalls().stream().filter(c -> MARKERS.contains(c.nr())).toList();
+        TraceEvent.Maps maps = run.events().stream()
+                .filter(e -> e instanceof TraceEvent.Maps)
+                .map(e -> (TraceEvent.Maps) e)
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        List<TraceEvent.Syscall> marks =
+                run.syscalls().stream().filter(c -> MARKERS.contains(c.nr())).toList();
         assertEquals(expectedMarkers(2).size(), marks.size());
         Set<Long> sites = new HashSet<>();
         for (TraceEvent.Syscall c : marks) {
@@ -177,8 +200,10 @@ class TracerTest {
         Tracer.Run run = Tracer.standard().run(List.of("/bin/sh", "-c", "kill -TERM $$"));
         assertEquals(128 + 15, run.status(), "the tracer exits 128+signal like a shell");
         int root = ((TraceEvent.Start) run.events().get(0)).tid();
-        assertTrue(run.events().stream().anyMatch(e -> e instanceof TraceEvent.Signal g && g.tid() == root && g.signal() == 15));
+        assertTrue(run.events().stream()
+                .anyMatch(e -> e instanceof TraceEvent.Signal g && g.tid() == root && g.signal() == 15));
         TraceEvent end = run.events().get(run.events().size() - 1);
-        assertTrue(end instanceof TraceEvent.Exit x && x.killed() && x.signal() == 15 && x.code() == -1, end.toString());
+        assertTrue(
+                end instanceof TraceEvent.Exit x && x.killed() && x.signal() == 15 && x.code() == -1, end.toString());
     }
 }

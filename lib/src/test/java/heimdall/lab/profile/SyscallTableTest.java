@@ -34,11 +34,14 @@ class SyscallTableTest {
             checkedIn = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         // The body must match; the first line may name a newer package version, which is worth a note.
-        assertEquals(checkedIn.substring(checkedIn.indexOf('\n')), generated.substring(generated.indexOf('\n')),
+        assertEquals(
+                checkedIn.substring(checkedIn.indexOf('\n')),
+                generated.substring(generated.indexOf('\n')),
                 "regenerate with ./lab profile syscall-table --from " + HEADER + " -o lib/src/main/resources"
                         + SyscallTable.X86_64_RESOURCE);
         if (!checkedIn.lines().findFirst().equals(generated.lines().findFirst())) {
-            System.err.println("note: syscall table source differs: " + generated.lines().findFirst().orElse(""));
+            System.err.println("note: syscall table source differs: "
+                    + generated.lines().findFirst().orElse(""));
         }
     }
 }

@@ -18,12 +18,31 @@ class BitmapEstimatesTest {
     @Test
     void thePublishedFiguresGiveThePublishedEstimatesAndSevenPasses() {
         BitmapEstimates e = BitmapEstimates.of(PUBLISHED);
-        assertEquals(Map.of("total_overhead_1_bitmapped", 26L, "total_overhead_2_bitmapped", 26L, "total_overhead_3_full", 82L,
-                "total_overhead_4_full", 99L, "entry", 26L, "per_filter_last_2_diff", 17L, "per_filter_filters_div_4", 18L), e.byName());
+        assertEquals(
+                Map.of(
+                        "total_overhead_1_bitmapped",
+                        26L,
+                        "total_overhead_2_bitmapped",
+                        26L,
+                        "total_overhead_3_full",
+                        82L,
+                        "total_overhead_4_full",
+                        99L,
+                        "entry",
+                        26L,
+                        "per_filter_last_2_diff",
+                        17L,
+                        "per_filter_filters_div_4",
+                        18L),
+                e.byName());
         assertEquals(7, e.expectations().size());
-        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), e.lines().toString());
+        assertTrue(
+                e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS),
+                e.lines().toString());
         assertFalse(e.unexpected());
-        assertEquals("native + entry + (per filter * 4) ≈ 4 filters total (732 ≈ 737): ✔", e.expectations().get(6).line());
+        assertEquals(
+                "native + entry + (per filter * 4) ≈ 4 filters total (732 ≈ 737): ✔",
+                e.expectations().get(6).line());
         assertEquals("native ≤ 1 bitmap (638 ≤ 664): ✔", e.expectations().get(0).line());
     }
 
@@ -96,7 +115,9 @@ class BitmapEstimatesTest {
     void unequalBitmapFiguresMarkTheCacheUnsupportedAndSkipTheLastThree() {
         // bitmap1 overhead 20, bitmap2 overhead 40: not ≈; entry = 20 - 20 = 0; per filter 20 and 80 / 4.
         BitmapEstimates e = BitmapEstimates.of(new Figures(100, 120, 140, 160, 180));
-        List<Verdict> v = e.expectations().stream().map(BitmapEstimates.Expectation::verdict).toList();
+        List<Verdict> v = e.expectations().stream()
+                .map(BitmapEstimates.Expectation::verdict)
+                .toList();
         assertEquals(Verdict.FAIL, v.get(3));
         assertEquals(List.of(Verdict.SKIPPED, Verdict.SKIPPED, Verdict.SKIPPED), v.subList(4, 7));
         assertTrue(e.bitmapUnsupported());
@@ -114,7 +135,9 @@ class BitmapEstimatesTest {
         assertEquals(30, e.perFilterDiv4());
         assertEquals(Verdict.FAIL, e.expectations().get(2).verdict());
         assertTrue(e.unexpected());
-        assertEquals("per-filter (last 2 diff) ≈ per-filter (filters / 4) (40 ≈ 30): ✘", e.expectations().get(2).line());
+        assertEquals(
+                "per-filter (last 2 diff) ≈ per-filter (filters / 4) (40 ≈ 30): ✘",
+                e.expectations().get(2).line());
     }
 
     @Test
@@ -165,9 +188,12 @@ class BitmapEstimatesTest {
         BitmapEstimates old = later.judgedBy(Rule.SELFTEST_2020);
         assertEquals(48, later.entry());
         assertEquals(later.byName(), old.byName(), "the rule judges; it does not change an estimate");
-        assertTrue(later.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), later.lines().toString());
+        assertTrue(
+                later.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS),
+                later.lines().toString());
         assertFalse(later.unexpected());
-        assertEquals("entry ≈ 2 bitmapped (48 ≈ 52): ✘", old.expectations().get(5).line());
+        assertEquals(
+                "entry ≈ 2 bitmapped (48 ≈ 52): ✘", old.expectations().get(5).line());
         assertEquals(Verdict.PASS, old.expectations().get(4).verdict(), "48 ≈ 50: 2 ns");
         assertTrue(old.unexpected());
     }
@@ -199,7 +225,8 @@ class BitmapEstimatesTest {
         BitmapEstimates built = BitmapEstimates.ofRounds(List.of(PUBLISHED, PUBLISHED, PUBLISHED));
         assertEquals(3, built.rounds());
         assertEquals("getpid native: 638 ns (median of 3 rounds)", built.lines().get(0));
-        assertEquals("getpid RET_ALLOW 1 filter (bitmap): 664 ns (built: native median + median overhead of 3 rounds)",
+        assertEquals(
+                "getpid RET_ALLOW 1 filter (bitmap): 664 ns (built: native median + median overhead of 3 rounds)",
                 built.lines().get(1));
         assertEquals(3, built.judgedBy(Rule.SELFTEST_2020).rounds());
     }
@@ -228,7 +255,9 @@ class BitmapEstimatesTest {
         assertEquals(99, e.overhead4Full());
         // Figures: the native median, then native plus each configuration's median overhead.
         assertEquals(new Figures(638, 664, 664, 720, 737), e.figures());
-        assertTrue(e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS), e.lines().toString());
+        assertTrue(
+                e.expectations().stream().allMatch(x -> x.verdict() == Verdict.PASS),
+                e.lines().toString());
         // Unpaired, the 3-filter configuration's median run is a slow one (1020 of 720, 720, 1020, 1020, 1020)
         // and the others' are not.
         BitmapEstimates unpaired = BitmapEstimates.of(new Figures(638, 664, 664, 1020, 737));
@@ -239,7 +268,8 @@ class BitmapEstimatesTest {
     /** An even number of rounds takes the lower middle value, so every estimate is one that was measured. */
     @Test
     void anEvenNumberOfRoundsTakesTheLowerMiddle() {
-        BitmapEstimates e = BitmapEstimates.ofRounds(List.of(new Figures(100, 130, 130, 150, 170), new Figures(100, 140, 140, 160, 180)));
+        BitmapEstimates e = BitmapEstimates.ofRounds(
+                List.of(new Figures(100, 130, 130, 150, 170), new Figures(100, 140, 140, 160, 180)));
         assertEquals(30, e.entry());
         assertEquals(20, e.perFilterLast2Diff());
         assertEquals(30, e.overhead1Bitmapped());

@@ -54,8 +54,16 @@ class ContainerMeasureTest {
         // that follows links misses them): it must step past them, never create through one.
         List<Path> planted = plantLinksAtComingNames(results, decoy.resolve("through-the-link"), 20);
 
-        Outcome o = run(tmp, Map.of("RESULTS", results.toString()),
-                "--quick", "--runs", "1", "--calls", "2000", "--broker-calls", "200");
+        Outcome o = run(
+                tmp,
+                Map.of("RESULTS", results.toString()),
+                "--quick",
+                "--runs",
+                "1",
+                "--calls",
+                "2000",
+                "--broker-calls",
+                "200");
 
         assertEquals(0, o.status(), o.stderr());
         List<Path> made = new ArrayList<>();
@@ -90,7 +98,8 @@ class ContainerMeasureTest {
 
         Outcome missing = run(tmp, Map.of("RESULTS", tmp.resolve("absent").toString()), "--quick");
         assertEquals(2, missing.status(), missing.stderr());
-        assertTrue(missing.stderr().contains("absent") && missing.stderr().contains("not a directory"), missing.stderr());
+        assertTrue(
+                missing.stderr().contains("absent") && missing.stderr().contains("not a directory"), missing.stderr());
 
         Outcome linked = run(tmp, Map.of("RESULTS", link.toString()), "--quick");
         assertEquals(2, linked.status(), linked.stderr());
@@ -108,7 +117,12 @@ class ContainerMeasureTest {
     @Test
     void refusesAnOutOfItsOwnAndAFolderOthersCanWriteInto(@TempDir Path tmp) throws Exception {
         Path results = Files.createDirectory(tmp.resolve("results"));
-        Outcome out = run(tmp, Map.of("RESULTS", results.toString()), "--quick", "--out", tmp.resolve("x").toString());
+        Outcome out = run(
+                tmp,
+                Map.of("RESULTS", results.toString()),
+                "--quick",
+                "--out",
+                tmp.resolve("x").toString());
         assertEquals(2, out.status(), out.stderr());
         assertTrue(out.stderr().contains("--out"), out.stderr());
         assertFalse(Files.exists(tmp.resolve("x")));
@@ -127,8 +141,10 @@ class ContainerMeasureTest {
     @Test
     void withoutResultsItNeedsAMountedResultsDirectory(@TempDir Path tmp) throws Exception {
         // On a host /results is normally not a mount point; where it is, this case cannot be shown here.
-        Requires.that(new Fact("/results is not a mount point (/proc/self/mountinfo)",
-                !mountPoints().contains("/results"), "/proc/self/mountinfo lists /results"));
+        Requires.that(new Fact(
+                "/results is not a mount point (/proc/self/mountinfo)",
+                !mountPoints().contains("/results"),
+                "/proc/self/mountinfo lists /results"));
         Outcome o = run(tmp, Map.of(), "--quick");
         assertEquals(2, o.status(), o.stderr());
         assertTrue(o.stderr().contains("/results is not a mounted directory"), o.stderr());
@@ -145,14 +161,18 @@ class ContainerMeasureTest {
         e.putAll(new HashMap<>(env));
         Path stdout = Files.createTempFile(tmp, "stdout", ".txt");
         Path stderr = Files.createTempFile(tmp, "stderr", ".txt");
-        Process p = pb.redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Process p = pb.redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             throw new AssertionError("measure.sh did not finish in 180 s: " + Files.readString(stderr));
         }
-        return new Outcome(p.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+        return new Outcome(
+                p.exitValue(),
+                Files.readString(stdout, StandardCharsets.UTF_8),
                 Files.readString(stderr, StandardCharsets.UTF_8));
     }
 
@@ -163,11 +183,18 @@ class ContainerMeasureTest {
             return l;
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = Path.of("target/classes").toAbsolutePath() + File.pathSeparator
+        String cp = Path.of("target/classes").toAbsolutePath()
+                + File.pathSeparator
                 + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        Files.writeString(l, String.join("\n", "#!/bin/sh",
-                "exec '" + java + "' --add-opens=java.base/java.nio=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
-                        + " '-Dheimdall.lab.home=" + HOME + "' -cp '" + cp + "' heimdall.lab.cli.Main \"$@\"", ""));
+        Files.writeString(
+                l,
+                String.join(
+                        "\n",
+                        "#!/bin/sh",
+                        "exec '" + java
+                                + "' --add-opens=java.base/java.nio=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
+                                + " '-Dheimdall.lab.home=" + HOME + "' -cp '" + cp + "' heimdall.lab.cli.Main \"$@\"",
+                        ""));
         Files.setPosixFilePermissions(l, PosixFilePermissions.fromString("rwx------"));
         return l;
     }
@@ -179,20 +206,24 @@ class ContainerMeasureTest {
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
         List<Path> links = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
-            links.add(Files.createSymbolicLink(results.resolve(now.plusSeconds(s).format(f) + "-" + host), target));
+            links.add(
+                    Files.createSymbolicLink(results.resolve(now.plusSeconds(s).format(f) + "-" + host), target));
         }
         return links;
     }
 
     /** The short host name, as the script's {@code hostname -s} prints it. */
     private static String hostName() throws Exception {
-        Process p = new ProcessBuilder("hostname", "-s").redirectErrorStream(true).start();
+        Process p =
+                new ProcessBuilder("hostname", "-s").redirectErrorStream(true).start();
         String name = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertEquals(0, p.waitFor(), name);
         return name;
     }
 
     private static List<String> mountPoints() throws IOException {
-        return Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().map(l -> l.split(" ")[4]).toList();
+        return Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
+                .map(l -> l.split(" ")[4])
+                .toList();
     }
 }

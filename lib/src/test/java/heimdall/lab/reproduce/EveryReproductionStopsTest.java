@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * partial rows, otherwise none at all, or the user's own left empty.
  */
 class EveryReproductionStopsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void needsSeccomp() {
@@ -41,11 +42,14 @@ class EveryReproductionStopsTest {
             lab.awaitErr(l -> l.startsWith("round 3 ·"), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("kernel-bitmap: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains("kernel-bitmap: terminated (SIGTERM); writing what was measured"),
+                    lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("kernel-bitmap", top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("SIGTERM", top.get("signal"));
@@ -66,8 +70,19 @@ class EveryReproductionStopsTest {
     @Test
     void kernelBitmapEarlyCtrlCLeavesTheUsersFolderEmpty() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("mine"));
-        try (Lab lab = new Lab("reproduce", "kernel-bitmap", "--runs", "4", "--batch-runs", "4", "--calls", "5000000",
-                "--batch-calls", "200000000", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                "reproduce",
+                "kernel-bitmap",
+                "--runs",
+                "4",
+                "--batch-runs",
+                "4",
+                "--calls",
+                "5000000",
+                "--batch-calls",
+                "200000000",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("kernel-bitmap: 5 configurations"), 60);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
@@ -87,11 +102,14 @@ class EveryReproductionStopsTest {
             lab.awaitErr(l -> l.startsWith("run 2 ·"), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains("attach-cost: terminated (SIGTERM); writing what was measured"),
+                    lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("attach-cost", top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("SIGTERM", top.get("signal"));
@@ -106,12 +124,16 @@ class EveryReproductionStopsTest {
             assertEquals(asked, r.get("runs_asked"), r.toString());
             assertEquals(done < asked, r.get("interrupted"), r.toString());
             assertEquals(done == 0 ? "not measured" : "ok", r.get("status"), r.toString());
-            assertEquals(done > 0, r.containsKey(r.get("what").equals("fork alone") ? "fork_median_ns" : "attach_median_ns"), r.toString());
+            assertEquals(
+                    done > 0,
+                    r.containsKey(r.get("what").equals("fork alone") ? "fork_median_ns" : "attach_median_ns"),
+                    r.toString());
             cut += done < asked ? 1 : 0;
         }
         assertTrue(cut >= 1, "stopped before the baseline's last run: " + rows);
         assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
         assertTrue(Files.isRegularFile(out.resolve("samples.arrow")));
         assertTrue(Results.load(out).interrupted());
@@ -121,12 +143,25 @@ class EveryReproductionStopsTest {
     @Test
     void attachCostEarlySigtermLeavesNoFolder() throws Exception {
         Path out = tmp.resolve("attach");
-        try (Lab lab = new Lab("reproduce", "attach-cost", "--quick", "--podman", "none", "--runs", "1", "--forks", "2000000",
-                "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                "reproduce",
+                "attach-cost",
+                "--quick",
+                "--podman",
+                "none",
+                "--runs",
+                "1",
+                "--forks",
+                "2000000",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("attach-cost: "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("attach-cost: terminated (SIGTERM) before anything was measured; no results folder left"),
+            assertTrue(
+                    lab.errText()
+                            .contains(
+                                    "attach-cost: terminated (SIGTERM) before anything was measured; no results folder left"),
                     lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
             assertTrue(lab.out.isEmpty(), lab.out.toString());
@@ -140,15 +175,21 @@ class EveryReproductionStopsTest {
     void lanesLateSigtermKeepsTheCompletedBatches() throws Exception {
         Path out = tmp.resolve("lanes");
         int asked = 20;
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked, "GRAPH_WORKLOAD_THREADS=1,4"), "reproduce", "lanes", "--quick",
-                "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                List.of("GRAPH_BENCH_SAMPLES=" + asked, "GRAPH_WORKLOAD_THREADS=1,4"),
+                "reproduce",
+                "lanes",
+                "--quick",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("lanes: 1 workers done"), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
             assertTrue(lab.errText().contains("lanes: terminated (SIGTERM); writing what was measured"), lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("lanes", top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
@@ -166,7 +207,8 @@ class EveryReproductionStopsTest {
             assertEquals(done == 0, r.get("wall_ms_median") == null, r.toString());
         }
         assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
         assertTrue(Results.load(out).interrupted());
     }
@@ -175,12 +217,20 @@ class EveryReproductionStopsTest {
     @Test
     void lanesEarlyCtrlCLeavesTheUsersFolderEmpty() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("lanes"));
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=3", "GRAPH_WORKLOAD_THREADS=1", "GRAPH_WORKLOAD_ITERS=200000"),
-                "reproduce", "lanes", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                List.of("GRAPH_BENCH_SAMPLES=3", "GRAPH_WORKLOAD_THREADS=1", "GRAPH_WORKLOAD_ITERS=200000"),
+                "reproduce",
+                "lanes",
+                "--quick",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("lanes: workers"), 120);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("lanes: interrupted (Ctrl-C) before anything was measured; " + out + " left empty"),
+            assertTrue(
+                    lab.errText()
+                            .contains(
+                                    "lanes: interrupted (Ctrl-C) before anything was measured; " + out + " left empty"),
                     lab.errText());
             assertTrue(Files.isDirectory(out) && InterruptedRunTest.empty(out), "the user's folder stays, empty");
             assertTrue(lab.out.isEmpty(), lab.out.toString());
@@ -194,15 +244,26 @@ class EveryReproductionStopsTest {
         Requires.that(KernelFacts.root(), KernelFacts.btf());
         Path out = tmp.resolve("follower");
         int asked = 3;
-        try (Lab lab = new Lab("reproduce", "follower-cost", "--runs", String.valueOf(asked), "--calls", "50000", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                "reproduce",
+                "follower-cost",
+                "--runs",
+                String.valueOf(asked),
+                "--calls",
+                "50000",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("t_follow "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("follower-cost: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains("follower-cost: terminated (SIGTERM); writing what was measured"),
+                    lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("follower-cost", top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("SIGTERM", top.get("signal"));
@@ -223,7 +284,8 @@ class EveryReproductionStopsTest {
         }
         assertTrue(cut >= 1, "a later row cut short: " + rows);
         assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
         assertTrue(Results.load(out).interrupted());
     }
@@ -234,14 +296,23 @@ class EveryReproductionStopsTest {
     void graphLookupLateSigtermKeepsTheCompletedBatches() throws Exception {
         Path out = tmp.resolve("lookup");
         int asked = 100;
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=" + asked), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                List.of("GRAPH_BENCH_SAMPLES=" + asked),
+                "reproduce",
+                "graph-lookup",
+                "--quick",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("case 1 of "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains("graph-lookup: terminated (SIGTERM); writing what was measured"),
+                    lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("graph-lookup", top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("SIGTERM", top.get("signal"));
@@ -266,7 +337,8 @@ class EveryReproductionStopsTest {
         }
         assertTrue(full >= 1 && cut >= 1, "the first case complete, a later one cut short: " + rows);
         assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Terminated (SIGTERM):"));
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
         assertTrue(Results.load(out).interrupted());
     }
@@ -275,11 +347,15 @@ class EveryReproductionStopsTest {
     @Test
     void graphLookupEarlySigtermLeavesNoFolder() throws Exception {
         Path out = tmp.resolve("lookup");
-        try (Lab lab = new Lab(List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                List.of("GRAPH_BENCH_SAMPLES=1000"), "reproduce", "graph-lookup", "--quick", "--out", out.toString())) {
             lab.awaitErr(l -> l.startsWith("abcdf: "), 120);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("graph-lookup: terminated (SIGTERM) before anything was measured; no results folder left"),
+            assertTrue(
+                    lab.errText()
+                            .contains(
+                                    "graph-lookup: terminated (SIGTERM) before anything was measured; no results folder left"),
                     lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
             assertTrue(lab.out.isEmpty(), lab.out.toString());
@@ -295,29 +371,41 @@ class EveryReproductionStopsTest {
     @Test
     void hostLoadQuickAndLanesQuickStopMidRunTheSameWay() throws Exception {
         Path hostLoad = tmp.resolve("host-load");
-        stopMidRun(List.of(), List.of("reproduce", "host-load", "--quick", "--out", hostLoad.toString()),
-                l -> l.startsWith("loaded [1/"), hostLoad, "runs");
+        stopMidRun(
+                List.of(),
+                List.of("reproduce", "host-load", "--quick", "--out", hostLoad.toString()),
+                l -> l.startsWith("loaded [1/"),
+                hostLoad,
+                "runs");
         Path lanes = tmp.resolve("lanes");
-        stopMidRun(List.of("GRAPH_BENCH_SAMPLES=20", "GRAPH_WORKLOAD_THREADS=1,4"),
+        stopMidRun(
+                List.of("GRAPH_BENCH_SAMPLES=20", "GRAPH_WORKLOAD_THREADS=1,4"),
                 List.of("reproduce", "lanes", "--quick", "--out", lanes.toString()),
-                l -> l.startsWith("lanes: 1 workers done"), lanes, "batches");
+                l -> l.startsWith("lanes: 1 workers done"),
+                lanes,
+                "batches");
     }
 
     @SuppressWarnings("unchecked")
-    private static void stopMidRun(List<String> env, List<String> argv, java.util.function.Predicate<String> when, Path out,
-            String unit) throws Exception {
+    private static void stopMidRun(
+            List<String> env, List<String> argv, java.util.function.Predicate<String> when, Path out, String unit)
+            throws Exception {
         String name = argv.get(1);
         try (Lab lab = new Lab(env, argv.toArray(String[]::new))) {
             lab.awaitErr(when, 180);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains(name + ": interrupted (Ctrl-C); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains(name + ": interrupted (Ctrl-C); writing what was measured"), lab.errText());
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
-            assertTrue(lab.out.contains("Interrupted (Ctrl-C): what was measured is in the folder below, marked interrupted"),
+            assertTrue(
+                    lab.out.contains(
+                            "Interrupted (Ctrl-C): what was measured is in the folder below, marked interrupted"),
                     lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(name, top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("SIGINT", top.get("signal"));
@@ -332,7 +420,8 @@ class EveryReproductionStopsTest {
             cut += done < asked ? 1 : 0;
         }
         assertTrue(whole >= 1 && cut >= 1, "stopped mid-run: some rows whole, some cut short: " + rows);
-        Map<String, Object> environment = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> environment =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, environment.get("interrupted"));
         assertEquals(name, environment.get("reproduction"));
         assertTrue(Files.readString(out.resolve("table.md")).startsWith("**Interrupted (Ctrl-C):"));
@@ -348,48 +437,59 @@ class EveryReproductionStopsTest {
     @Test
     @SuppressWarnings("unchecked")
     void aNotebookInterruptStopsThroughTheSameFramework() throws Exception {
-        for (List<String> run : List.of(List.of("lanes", "lanes: 1 workers done"), List.of("host-load", "loaded [1/"))) {
+        for (List<String> run :
+                List.of(List.of("lanes", "lanes: 1 workers done"), List.of("host-load", "loaded [1/"))) {
             String name = run.get(0);
             Path out = tmp.resolve("notebook-" + name);
             List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-            java.io.PrintStream err = new java.io.PrintStream(new java.io.OutputStream() {
-                private final StringBuilder line = new StringBuilder();
+            java.io.PrintStream err = new java.io.PrintStream(
+                    new java.io.OutputStream() {
+                        private final StringBuilder line = new StringBuilder();
 
-                @Override
-                public synchronized void write(int b) {
-                    if (b == '\n') {
-                        lines.add(line.toString());
-                        line.setLength(0);
-                    } else {
-                        line.append((char) b);
-                    }
-                }
-            }, true, java.nio.charset.StandardCharsets.UTF_8);
-            java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return ReproduceCommand.run(List.of(name, "--quick", "--out", out.toString()),
-                            new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8), err);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+                        @Override
+                        public synchronized void write(int b) {
+                            if (b == '\n') {
+                                lines.add(line.toString());
+                                line.setLength(0);
+                            } else {
+                                line.append((char) b);
+                            }
+                        }
+                    },
+                    true,
+                    java.nio.charset.StandardCharsets.UTF_8);
+            java.util.concurrent.CompletableFuture<Integer> status =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return ReproduceCommand.run(
+                                    List.of(name, "--quick", "--out", out.toString()),
+                                    new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8),
+                                    err);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
             long deadline = System.nanoTime() + 180_000_000_000L;
             // The list's own lock while streaming it: the run's progress thread adds lines meanwhile.
             while (!started(lines, run.get(1)) && !status.isDone() && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
-            assertTrue(heimdall.lab.bench.Interruption.requestStop(heimdall.lab.bench.Interruption.Cause.NOTEBOOK),
+            assertTrue(
+                    heimdall.lab.bench.Interruption.requestStop(heimdall.lab.bench.Interruption.Cause.NOTEBOOK),
                     "a measurement was open: " + lines);
             assertEquals(130, status.get(120, java.util.concurrent.TimeUnit.SECONDS), lines.toString());
-            Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+            Map<String, Object> top =
+                    new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
             assertEquals(Boolean.TRUE, top.get("interrupted"), name);
             assertEquals(heimdall.lab.bench.Interruption.Cause.NOTEBOOK.said(), top.get("interruption"), name);
             assertEquals(null, top.get("signal"), "no signal behind a notebook interrupt");
             List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
             assertTrue(rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("interrupted"))), rows.toString());
             assertTrue(Results.load(out).interrupted(), name);
-            assertTrue(printed.toString(java.nio.charset.StandardCharsets.UTF_8).strip().endsWith(out.toString()));
+            assertTrue(printed.toString(java.nio.charset.StandardCharsets.UTF_8)
+                    .strip()
+                    .endsWith(out.toString()));
             assertFalse(heimdall.lab.bench.Interruption.stopRequested(), "the stop flag closes with the run");
         }
     }

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FailedRunKeepsWhatWasMeasuredTest {
     private static final Pattern PROGRESS = Pattern.compile("^(?:idle )?\\[(\\d+)/(\\d+)]");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void needsSeccomp() {
@@ -64,18 +65,24 @@ class FailedRunKeepsWhatWasMeasuredTest {
     private void failMidRun(String name, RuntimeException thrown, int status) throws Exception {
         Path out = tmp.resolve(name);
         // Half-way through the last of the quick runs (idle ones for host-load): some rows whole, some not.
-        FailingStream err = new FailingStream(line -> {
-            Matcher m = PROGRESS.matcher(line);
-            if (!m.find()) {
-                return false;
-            }
-            int done = Integer.parseInt(m.group(1));
-            int total = Integer.parseInt(m.group(2));
-            return done == total * 2 / 3 + total / 6;
-        }, thrown);
+        FailingStream err = new FailingStream(
+                line -> {
+                    Matcher m = PROGRESS.matcher(line);
+                    if (!m.find()) {
+                        return false;
+                    }
+                    int done = Integer.parseInt(m.group(1));
+                    int total = Integer.parseInt(m.group(2));
+                    return done == total * 2 / 3 + total / 6;
+                },
+                thrown);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        RuntimeException e = assertThrows(RuntimeException.class, () -> ReproduceCommand.run(List.of(name, "--quick", "--out",
-                out.toString()), new PrintStream(printed, true, StandardCharsets.UTF_8), err.stream));
+        RuntimeException e = assertThrows(
+                RuntimeException.class,
+                () -> ReproduceCommand.run(
+                        List.of(name, "--quick", "--out", out.toString()),
+                        new PrintStream(printed, true, StandardCharsets.UTF_8),
+                        err.stream));
         assertSame(thrown, e, "the run's own exception reaches the command line");
         assertTrue(err.failed, name + ": the failing line came: " + err.lines);
         assertEquals(status, Interruption.Cause.failed(thrown).exitStatus(), "the status ./lab gives it");
@@ -83,13 +90,17 @@ class FailedRunKeepsWhatWasMeasuredTest {
         assertNoRunnerChild();
 
         String said = "failed (" + thrown.getClass().getName() + ": " + thrown.getMessage() + ")";
-        assertTrue(err.lines.contains(name + ": " + said + "; writing what was measured to " + out), err.lines.toString());
+        assertTrue(
+                err.lines.contains(name + ": " + said + "; writing what was measured to " + out), err.lines.toString());
         List<String> shown = printed.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(out.toString(), shown.get(shown.size() - 1), "the folder is still the last line: " + shown);
-        assertTrue(shown.contains("Failed (" + thrown.getClass().getName() + ": " + thrown.getMessage()
-                + "): what was measured is in the folder below, marked interrupted"), shown.toString());
+        assertTrue(
+                shown.contains("Failed (" + thrown.getClass().getName() + ": " + thrown.getMessage()
+                        + "): what was measured is in the folder below, marked interrupted"),
+                shown.toString());
 
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(name, top.get("reproduction"));
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals(said, top.get("interruption"));
@@ -100,13 +111,17 @@ class FailedRunKeepsWhatWasMeasuredTest {
             int asked = (Integer) r.get("runs_asked");
             int done = (Integer) r.get("runs_completed");
             // a row is cut short by its filtered runs or by its unfiltered baseline's
-            boolean shortOfRuns = done < asked || (r.get("runs_none_completed") instanceof Integer none && none < asked);
+            boolean shortOfRuns =
+                    done < asked || (r.get("runs_none_completed") instanceof Integer none && none < asked);
             assertEquals(shortOfRuns, r.get("interrupted"), r.toString());
             whole += done == asked ? 1 : 0;
             cut += done > 0 && done < asked ? 1 : 0;
         }
-        assertTrue(whole >= 1 && cut >= 1, "failed mid-run: some rows whole, some with the runs before it: " + top.get("rows"));
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertTrue(
+                whole >= 1 && cut >= 1,
+                "failed mid-run: some rows whole, some with the runs before it: " + top.get("rows"));
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
         assertEquals(said, env.get("interruption"));
         String table = Files.readString(out.resolve("table.md"));
@@ -126,17 +141,33 @@ class FailedRunKeepsWhatWasMeasuredTest {
     void aFailureAfterTheLastRunStillEndsTheCommandWithIt() throws Exception {
         Path out = tmp.resolve("last");
         RuntimeException thrown = new IllegalStateException("test: the progress stream broke on the last line");
-        FailingStream err = new FailingStream(l -> {
-            Matcher m = PROGRESS.matcher(l);
-            return m.find() && m.group(1).equals(m.group(2));
-        }, thrown);
+        FailingStream err = new FailingStream(
+                l -> {
+                    Matcher m = PROGRESS.matcher(l);
+                    return m.find() && m.group(1).equals(m.group(2));
+                },
+                thrown);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        assertSame(thrown, assertThrows(RuntimeException.class, () -> ReproduceCommand.run(List.of("floor-cost", "--no-broker",
-                "--runs", "1", "--calls", "20000", "--out", out.toString()), new PrintStream(printed, true, StandardCharsets.UTF_8),
-                err.stream)));
+        assertSame(
+                thrown,
+                assertThrows(
+                        RuntimeException.class,
+                        () -> ReproduceCommand.run(
+                                List.of(
+                                        "floor-cost",
+                                        "--no-broker",
+                                        "--runs",
+                                        "1",
+                                        "--calls",
+                                        "20000",
+                                        "--out",
+                                        out.toString()),
+                                new PrintStream(printed, true, StandardCharsets.UTF_8),
+                                err.stream)));
         assertTrue(err.failed, err.lines.toString());
         assertNoRunnerChild();
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(Boolean.FALSE, top.get("interrupted"), "every run was measured");
         for (Map<String, Object> r : (List<Map<String, Object>>) top.get("rows")) {
             assertEquals(r.get("runs_asked"), r.get("runs_completed"), r.toString());
@@ -152,8 +183,14 @@ class FailedRunKeepsWhatWasMeasuredTest {
         RuntimeException thrown = new IllegalStateException("test: the progress stream broke at once");
         // floor-cost's first "[1/N]" line reports a completed run; its header comes before any.
         FailingStream header = new FailingStream(l -> l.startsWith("floor-cost: "), thrown);
-        assertSame(thrown, assertThrows(RuntimeException.class, () -> ReproduceCommand.run(List.of("floor-cost", "--quick", "--out",
-                out.toString()), new PrintStream(OutputStream.nullOutputStream()), header.stream)));
+        assertSame(
+                thrown,
+                assertThrows(
+                        RuntimeException.class,
+                        () -> ReproduceCommand.run(
+                                List.of("floor-cost", "--quick", "--out", out.toString()),
+                                new PrintStream(OutputStream.nullOutputStream()),
+                                header.stream)));
         assertFalse(Files.exists(out), "no folder of ours is left");
         assertFalse(Interruption.stopRequested());
         assertNoRunnerChild();
@@ -171,11 +208,22 @@ class FailedRunKeepsWhatWasMeasuredTest {
         Path scratchParent = Files.createDirectory(tmp.resolve("scratch")); // the lab JVM's own java.io.tmpdir
         Path out = tmp.resolve("lanes");
         int asked = 20;
-        try (Lab lab = new Lab(List.of("JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=" + scratchParent, "GRAPH_BENCH_SAMPLES=" + asked,
-                "GRAPH_WORKLOAD_THREADS=1,4"), "reproduce", "lanes", "--quick", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                List.of(
+                        "JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=" + scratchParent,
+                        "GRAPH_BENCH_SAMPLES=" + asked,
+                        "GRAPH_WORKLOAD_THREADS=1,4"),
+                "reproduce",
+                "lanes",
+                "--quick",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("lanes: 1 workers done"), 180);
             List<Path> inputs;
-            try (Stream<Path> s = Files.find(scratchParent, 2, (p, a) -> a.isRegularFile() && p.getFileName().toString().equals("lanes-input.bin"))) {
+            try (Stream<Path> s = Files.find(
+                    scratchParent,
+                    2,
+                    (p, a) -> a.isRegularFile() && p.getFileName().toString().equals("lanes-input.bin"))) {
                 inputs = s.toList();
             }
             assertEquals(1, inputs.size(), "the run's input file: " + inputs);
@@ -186,10 +234,13 @@ class FailedRunKeepsWhatWasMeasuredTest {
             assertTrue(err.contains("lab reproduce: error: ") && err.contains("lanes-input.bin"), err);
             assertFalse(err.contains("internal error"), err);
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), lab.out.toString());
-            assertTrue(lab.out.stream().anyMatch(l -> l.startsWith("Failed (java.lang.IllegalStateException: worker ")), lab.out.toString());
+            assertTrue(
+                    lab.out.stream().anyMatch(l -> l.startsWith("Failed (java.lang.IllegalStateException: worker ")),
+                    lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertTrue(((String) top.get("interruption")).contains("NoSuchFileException"), top.toString());
         assertNull(top.get("signal"));
@@ -215,8 +266,14 @@ class FailedRunKeepsWhatWasMeasuredTest {
 
     /** No heimdall-runner this JVM started is still alive. */
     private static void assertNoRunnerChild() {
-        List<ProcessHandle> left = ProcessHandle.current().descendants()
-                .filter(p -> p.isAlive() && p.info().command().map(c -> c.endsWith("heimdall-runner")).orElse(false)).toList();
+        List<ProcessHandle> left = ProcessHandle.current()
+                .descendants()
+                .filter(p -> p.isAlive()
+                        && p.info()
+                                .command()
+                                .map(c -> c.endsWith("heimdall-runner"))
+                                .orElse(false))
+                .toList();
         assertEquals(List.of(), left, "heimdall-runner children outlived the failed run");
     }
 
@@ -227,24 +284,27 @@ class FailedRunKeepsWhatWasMeasuredTest {
         volatile boolean failed;
 
         FailingStream(Predicate<String> when, RuntimeException thrown) {
-            stream = new PrintStream(new OutputStream() {
-                private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+            stream = new PrintStream(
+                    new OutputStream() {
+                        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
-                @Override
-                public synchronized void write(int b) {
-                    if (b != '\n') {
-                        line.write(b);
-                        return;
-                    }
-                    String l = line.toString(StandardCharsets.UTF_8);
-                    line.reset();
-                    lines.add(l);
-                    if (!failed && when.test(l)) {
-                        failed = true;
-                        throw thrown;
-                    }
-                }
-            }, true, StandardCharsets.UTF_8);
+                        @Override
+                        public synchronized void write(int b) {
+                            if (b != '\n') {
+                                line.write(b);
+                                return;
+                            }
+                            String l = line.toString(StandardCharsets.UTF_8);
+                            line.reset();
+                            lines.add(l);
+                            if (!failed && when.test(l)) {
+                                failed = true;
+                                throw thrown;
+                            }
+                        }
+                    },
+                    true,
+                    StandardCharsets.UTF_8);
         }
     }
 }

@@ -35,24 +35,38 @@ class FirstScreenTest {
         int end = lines.indexOf("");
         assertTrue(end > 0 && end <= FirstScreen.MAX_LINES, "the summary ends within the first screen:\n" + run.out());
         assertTrue(first.get(0).startsWith("floor-cost: " + ResultsFolder.QUICK_LINE), first.get(0));
-        assertTrue(first.stream().anyMatch(l -> l.startsWith("host load: ") && l.contains("during the runs")),
+        assertTrue(
+                first.stream().anyMatch(l -> l.startsWith("host load: ") && l.contains("during the runs")),
                 String.join("\n", first));
-        assertTrue(first.stream().anyMatch(l -> l.matches("9 rows: 0 failed, 0 not measured; \\d+ noisy .*")),
+        assertTrue(
+                first.stream().anyMatch(l -> l.matches("9 rows: 0 failed, 0 not measured; \\d+ noisy .*")),
                 String.join("\n", first));
         JsonNode rows = ReproductionsTest.summary(out);
         assertEquals(9, rows.size());
         JsonNode row0 = rows.get(0);
-        String finding = String.format(java.util.Locale.ROOT, "  %s · %s: added %,d ns [%,d, %,d]",
-                row0.get("what").asText(), row0.get("call").asText(), row0.get("added_ns").asLong(),
-                row0.get("added_ci_low_ns").asLong(), row0.get("added_ci_high_ns").asLong());
+        String finding = String.format(
+                java.util.Locale.ROOT,
+                "  %s · %s: added %,d ns [%,d, %,d]",
+                row0.get("what").asText(),
+                row0.get("call").asText(),
+                row0.get("added_ns").asLong(),
+                row0.get("added_ci_low_ns").asLong(),
+                row0.get("added_ci_high_ns").asLong());
         assertTrue(first.stream().anyMatch(l -> l.startsWith(finding)), finding + " in\n" + String.join("\n", first));
         for (JsonNode r : rows) {
             long runs = r.get("runs_completed").asLong();
             assertEquals(runs, r.get("median_ci_runs").asLong(), r.toString());
-            assertTrue(r.get("median_ci_low_ns").asLong() <= r.get("median_ns").asLong()
-                    && r.get("median_ns").asLong() <= r.get("median_ci_high_ns").asLong(), r.toString());
-            assertTrue(r.get("p99_ci_low_ns").asLong() <= r.get("p99_ci_high_ns").asLong(), r.toString());
-            assertTrue(r.get("added_ci_low_ns").asLong() <= r.get("added_ci_high_ns").asLong(), r.toString());
+            assertTrue(
+                    r.get("median_ci_low_ns").asLong() <= r.get("median_ns").asLong()
+                            && r.get("median_ns").asLong()
+                                    <= r.get("median_ci_high_ns").asLong(),
+                    r.toString());
+            assertTrue(
+                    r.get("p99_ci_low_ns").asLong() <= r.get("p99_ci_high_ns").asLong(), r.toString());
+            assertTrue(
+                    r.get("added_ci_low_ns").asLong()
+                            <= r.get("added_ci_high_ns").asLong(),
+                    r.toString());
             assertEquals(0.95, r.get("median_ci_level").asDouble());
             assertTrue(r.get("median_ci_coverage").asDouble() < 0.95, "3 quick runs cannot reach 95%: " + r);
         }

@@ -32,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FloorCostTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static FloorCost.Options options(boolean broker) {
-        return new FloorCost.Options(new FloorBench.Counts(2, 100, 300, 20, 50), Cpus.measuring(), Cpus.supervisor(), broker);
+        return new FloorCost.Options(
+                new FloorBench.Counts(2, 100, 300, 20, 50), Cpus.measuring(), Cpus.supervisor(), broker);
     }
 
     /** Published rows 1–9 and 10–15 in the published order, each matched with its published figures. */
@@ -52,21 +54,36 @@ class FloorCostTest {
             assertTrue(r.brokered());
             assertEquals(10 + (i - 9) / 2, r.published().row(), r.label());
         }
-        assertTrue(rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null), "our extra rows have no published twin");
+        assertTrue(
+                rows.subList(21, rows.size()).stream().allMatch(r -> r.published() == null),
+                "our extra rows have no published twin");
         // the round-trip floor: one ping-pong per placement, the same placements as the brokered rows
-        List<String> refs = rows.stream().filter(r -> r.reference() && r.baselineCall() == null).map(r -> r.broker().placement()).toList();
+        List<String> refs = rows.stream()
+                .filter(r -> r.reference() && r.baselineCall() == null)
+                .map(r -> r.broker().placement())
+                .toList();
         assertEquals(List.of("own CPU", "child's CPU", "unpinned", "shared set"), refs);
         // and one ping-pong then openat per placement, of the brokered rows' file, against the openat alone
-        Call openat = rows.stream().filter(r -> r.brokered() && !r.reference()).findFirst().orElseThrow().call();
-        List<FloorRow> callRefs = rows.stream().filter(r -> r.reference() && r.baselineCall() != null).toList();
+        Call openat = rows.stream()
+                .filter(r -> r.brokered() && !r.reference())
+                .findFirst()
+                .orElseThrow()
+                .call();
+        List<FloorRow> callRefs = rows.stream()
+                .filter(r -> r.reference() && r.baselineCall() != null)
+                .toList();
         assertEquals(refs, callRefs.stream().map(r -> r.broker().placement()).toList());
         for (FloorRow r : callRefs) {
             assertEquals(Call.Kind.PINGPONG_OPENAT, r.call().kind());
             assertEquals(openat.path(), r.call().path());
             assertEquals(openat, r.baselineCall(), "shares the brokered openat rows' baseline");
         }
-        assertEquals(java.util.Set.copyOf(refs), rows.stream().filter(r -> r.brokered() && !r.reference())
-                .map(r -> r.broker().placement()).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(
+                java.util.Set.copyOf(refs),
+                rows.stream()
+                        .filter(r -> r.brokered() && !r.reference())
+                        .map(r -> r.broker().placement())
+                        .collect(java.util.stream.Collectors.toSet()));
         for (FloorRow r : rows) {
             if (r.brokered() && r.broker().cpuSet() != 0) {
                 assertEquals(-1, r.broker().supervisorCpu(), r.label() + ": free on a set, pinned to no CPU");
@@ -80,10 +97,36 @@ class FloorCostTest {
         List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 40_000L),
                 fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 5_000L),
-                fc("supervisor", "native", "what", "x", "answer", "continue",
-                        "placement", "child's CPU", "sync_wakeup", false, "median_ns", 7_000L, "added_ns", 6_000L),
-                fc("supervisor", "native", "what", "x", "answer", "continue",
-                        "placement", "own CPU", "sync_wakeup", false, "median_ns", 45_000L, "added_ns", 44_000L)));
+                fc(
+                        "supervisor",
+                        "native",
+                        "what",
+                        "x",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "child's CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        7_000L,
+                        "added_ns",
+                        6_000L),
+                fc(
+                        "supervisor",
+                        "native",
+                        "what",
+                        "x",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        45_000L,
+                        "added_ns",
+                        44_000L)));
         assertEquals(8.0, summary.get(0).ratios().vsBestFloor());
         assertEquals(1.0, summary.get(1).ratios().vsBestFloor());
         assertEquals(1.2, summary.get(2).ratios().roundTripVsFloor());
@@ -91,7 +134,10 @@ class FloorCostTest {
         assertEquals(1.1, summary.get(3).ratios().roundTripVsFloor());
         assertEquals(8.8, summary.get(3).ratios().roundTripVsBestFloor());
         String text = FloorCost.floorSection(summary);
-        assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"), text);
+        assertTrue(
+                text.contains(
+                        "Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"),
+                text);
     }
 
     /**
@@ -102,12 +148,45 @@ class FloorCostTest {
     void roundTripsAreAlsoRatiosToTheCallFloor() {
         List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 4_000L),
-                fc("reference", "pipe ping-pong, then openat", "placement", "child's CPU",
-                        "median_ns", 5_500L, "median_none_ns", 1_000L, "added_ns", 4_500L),
-                fc("reference", "pipe ping-pong, then openat", "placement", "own CPU",
-                        "median_ns", 46_000L, "median_none_ns", 1_000L, "added_ns", 45_000L),
-                fc("supervisor", "native", "what", "x", "call", "openat", "answer", "continue",
-                        "placement", "child's CPU", "sync_wakeup", false, "median_ns", 6_000L, "added_ns", 5_000L)));
+                fc(
+                        "reference",
+                        "pipe ping-pong, then openat",
+                        "placement",
+                        "child's CPU",
+                        "median_ns",
+                        5_500L,
+                        "median_none_ns",
+                        1_000L,
+                        "added_ns",
+                        4_500L),
+                fc(
+                        "reference",
+                        "pipe ping-pong, then openat",
+                        "placement",
+                        "own CPU",
+                        "median_ns",
+                        46_000L,
+                        "median_none_ns",
+                        1_000L,
+                        "added_ns",
+                        45_000L),
+                fc(
+                        "supervisor",
+                        "native",
+                        "what",
+                        "x",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "child's CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        6_000L,
+                        "added_ns",
+                        5_000L)));
         assertEquals(1.0, summary.get(1).ratios().vsBestCallFloor());
         assertEquals(10.0, summary.get(2).ratios().vsBestCallFloor());
         assertNull(summary.get(1).ratios().vsBestFloor(), "a call floor is no bare ping-pong");
@@ -117,12 +196,19 @@ class FloorCostTest {
         assertEquals(1.111, b.ratios().roundTripVsCallFloor());
         assertEquals(1.111, b.ratios().roundTripVsBestCallFloor());
         String text = FloorCost.floorSection(summary);
-        assertTrue(text.contains("- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
+        assertTrue(
+                text.contains(
+                        "- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
                 text);
-        assertTrue(text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.250× the best floor (goal: within 1.2×, not met)"),
+        assertTrue(
+                text.contains(
+                        "Fastest round trip: native supervisor, x, continue (child's CPU): 1.250× the best floor (goal: within 1.2×, not met)"),
                 text);
-        assertTrue(text.contains("Fastest against the call floor (same method): native supervisor, x, continue (child's CPU): 1.111× the best "
-                + "call floor (within 1.2×: yes)"), text);
+        assertTrue(
+                text.contains(
+                        "Fastest against the call floor (same method): native supervisor, x, continue (child's CPU): 1.111× the best "
+                                + "call floor (within 1.2×: yes)"),
+                text);
     }
 
     /** The kernel's action cache answers bare allows; argument rules make the program run. */
@@ -135,7 +221,8 @@ class FloorCostTest {
             }
             boolean bare = List.of("getppid", "gettid").contains(r.callName());
             assertEquals(bare, r.floor().cacheable(r.data().nr()), r.label());
-            assertTrue(r.floor().verdict(r.data()).allows() || r.brokered(), r.label() + " must be allowed by its floor");
+            assertTrue(
+                    r.floor().verdict(r.data()).allows() || r.brokered(), r.label() + " must be allowed by its floor");
         }
     }
 
@@ -150,15 +237,29 @@ class FloorCostTest {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("floor-cost", top.get("reproduction"));
         assertEquals(Boolean.FALSE, top.get("interrupted"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> summary = (List<Map<String, Object>>) top.get("rows");
         assertEquals(FloorCost.rows(options(true)).size(), summary.size());
         for (Map<String, Object> r : summary) {
-            for (String field : List.of("what", "call", "insns", "cache", "median_none_ns", "median_ns", "added_ns", "p99_ns",
-                    "p99_none_ns", "run_medians_ns", "samples", "spread", "noisy", "published")) {
+            for (String field : List.of(
+                    "what",
+                    "call",
+                    "insns",
+                    "cache",
+                    "median_none_ns",
+                    "median_ns",
+                    "added_ns",
+                    "p99_ns",
+                    "p99_none_ns",
+                    "run_medians_ns",
+                    "samples",
+                    "spread",
+                    "noisy",
+                    "published")) {
                 assertTrue(r.containsKey(field), field + " in " + r.get("what"));
             }
             assertEquals(2, ((List<?>) r.get("run_medians_ns")).size());
@@ -170,12 +271,26 @@ class FloorCostTest {
         assertEquals("java", brokered.get("supervisor"));
         assertNotNull(brokered.get("java_over_native"));
         assertTrue(summary.stream().anyMatch(r -> r.get("vs_default_placement") != null));
-        assertEquals(4, summary.stream().filter(r -> r.get("vs_best_floor") != null).count(), "every reference row measured");
-        assertEquals(4, summary.stream().filter(r -> r.get("vs_best_call_floor") != null).count(), "every call floor measured");
-        assertTrue(summary.stream().filter(r -> "openat".equals(r.get("call")) && r.containsKey("supervisor"))
-                .allMatch(r -> r.get("round_trip_vs_call_floor") instanceof Double), "every brokered openat against its call floor");
-        assertTrue(summary.stream().filter(r -> r.containsKey("supervisor"))
-                .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double), "every brokered row against its placement's floor");
+        assertEquals(
+                4,
+                summary.stream().filter(r -> r.get("vs_best_floor") != null).count(),
+                "every reference row measured");
+        assertEquals(
+                4,
+                summary.stream()
+                        .filter(r -> r.get("vs_best_call_floor") != null)
+                        .count(),
+                "every call floor measured");
+        assertTrue(
+                summary.stream()
+                        .filter(r -> "openat".equals(r.get("call")) && r.containsKey("supervisor"))
+                        .allMatch(r -> r.get("round_trip_vs_call_floor") instanceof Double),
+                "every brokered openat against its call floor");
+        assertTrue(
+                summary.stream()
+                        .filter(r -> r.containsKey("supervisor"))
+                        .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double),
+                "every brokered row against its placement's floor");
         // every sample is kept: 2 runs of row 0, filtered and baseline
         assertEquals(2, SamplesFile.read(out.resolve("samples.arrow"), 0, "filtered").length);
         assertEquals(300, SamplesFile.read(out.resolve("samples.arrow"), 0, "none")[1].length);
@@ -190,10 +305,17 @@ class FloorCostTest {
         try (var files = Files.list(out.resolve("plots"))) {
             plots = files.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        for (String p : List.of("distribution-static-floor-abcdf.png", "distribution-static-floor-wasm-host.png",
-                "distribution-three-answers-stacked.png", "run-medians-floors.png", "run-medians-broker.png",
-                "run-medians-faster.png", "broker-cdf-continue.png", "broker-cdf-broker.png",
-                "broker-faster-continue.png", "broker-faster-broker.png")) {
+        for (String p : List.of(
+                "distribution-static-floor-abcdf.png",
+                "distribution-static-floor-wasm-host.png",
+                "distribution-three-answers-stacked.png",
+                "run-medians-floors.png",
+                "run-medians-broker.png",
+                "run-medians-faster.png",
+                "broker-cdf-continue.png",
+                "broker-cdf-broker.png",
+                "broker-faster-continue.png",
+                "broker-faster-broker.png")) {
             assertTrue(plots.contains(p), p + " in " + plots);
             assertTrue(Files.size(out.resolve("plots").resolve(p)) > 1000, p);
         }
@@ -203,7 +325,11 @@ class FloorCostTest {
 
     /** A floor-cost row with these fields (name, value, ...) over a plain row's identity ({@code x}, getpid, ok). */
     private static FloorCostRow fc(Object... fields) {
-        ObjectNode n = JSON.createObjectNode().put("what", "x").put("call", "getpid").put("floor", "f").put("status", "ok");
+        ObjectNode n = JSON.createObjectNode()
+                .put("what", "x")
+                .put("call", "getpid")
+                .put("floor", "f")
+                .put("status", "ok");
         for (int i = 0; i < fields.length; i += 2) {
             n.set((String) fields[i], JSON.valueToTree(fields[i + 1]));
         }
@@ -211,19 +337,31 @@ class FloorCostTest {
     }
 
     private static FloorCostRow row(String call, long none, long filtered, Long pubNone, Long pubFiltered) {
-        return pubNone == null ? fc("call", call, "median_none_ns", none, "median_ns", filtered)
-                : fc("call", call, "median_none_ns", none, "median_ns", filtered,
-                        "published", new PublishedFloorRow(1, null, null, pubNone, pubFiltered, null, null, null, null));
+        return pubNone == null
+                ? fc("call", call, "median_none_ns", none, "median_ns", filtered)
+                : fc(
+                        "call",
+                        call,
+                        "median_none_ns",
+                        none,
+                        "median_ns",
+                        filtered,
+                        "published",
+                        new PublishedFloorRow(1, null, null, pubNone, pubFiltered, null, null, null, null));
     }
 
     /** The sentence comparing the hosts is computed from the rows: getppid's ratio and the range of ratios. */
     @Test
     void theHostRatioSentenceComesFromTheRows() {
-        List<FloorCostRow> rows = List.of(row("getppid", 70, 100, 100L, 120L), row("mprotect", 360, 420, 211L, 271L),
-                row("openat", 1500, 1900, 1833L, 1953L), row("openat", 9000, 9999, null, null));
+        List<FloorCostRow> rows = List.of(
+                row("getppid", 70, 100, 100L, 120L),
+                row("mprotect", 360, 420, 211L, 271L),
+                row("openat", 1500, 1900, 1833L, 1953L),
+                row("openat", 9000, 9999, null, null));
         String s = FloorCost.hostComparison(rows);
         assertTrue(s.contains("a native `getppid` (no filter) takes 70 ns against the published 100 ns (0.70×)"), s);
-        // none: 0.70, 1.706, 0.818 -> 0.70–1.71×; filtered: 0.833, 1.55, 0.973 -> 0.83–1.55×; the row without a twin is left out
+        // none: 0.70, 1.706, 0.818 -> 0.70–1.71×; filtered: 0.833, 1.55, 0.973 -> 0.83–1.55×; the row without a twin is
+        // left out
         assertTrue(s.contains("0.70–1.71× the published ones without the filter (3 rows)"), s);
         assertTrue(s.contains("0.83–1.55× with it (3 rows)"), s);
         assertFalse(s.contains("10x"), s);
@@ -238,8 +376,10 @@ class FloorCostTest {
         Files.createDirectories(out);
         Files.writeString(out.resolve("summary.json"), "[\"earlier\"]");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(List.of("reproduce", "floor-cost", "--quick", "--out", out.toString()),
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                List.of("reproduce", "floor-cost", "--quick", "--out", out.toString()),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, status);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("not empty"));
         assertEquals("[\"earlier\"]", Files.readString(out.resolve("summary.json")));
@@ -250,15 +390,25 @@ class FloorCostTest {
     void badOptionsExit2() throws Exception {
         List<Path> before = resultFolders();
         Path out = tmp.resolve("never-made");
-        for (List<String> argv : List.of(List.of("reproduce", "no-such-table"), List.of("reproduce", "floor-cost", "--runs", "0"),
-                List.of("reproduce", "floor-cost", "--cpu", "4096"), List.of("reproduce"),
-                List.of("reproduce", "kernel-bitmap", "--batch-runs", "0"), List.of("reproduce", "attach-cost", "--cpu", "-3"),
+        for (List<String> argv : List.of(
+                List.of("reproduce", "no-such-table"),
+                List.of("reproduce", "floor-cost", "--runs", "0"),
+                List.of("reproduce", "floor-cost", "--cpu", "4096"),
+                List.of("reproduce"),
+                List.of("reproduce", "kernel-bitmap", "--batch-runs", "0"),
+                List.of("reproduce", "attach-cost", "--cpu", "-3"),
                 List.of("reproduce", "host-load", "--settle", "-1"),
                 List.of("reproduce", "kernel-bitmap", "--runs", "0", "--out", out.toString()))) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            assertEquals(2, Main.run(new ArrayList<>(argv), new PrintStream(new ByteArrayOutputStream()),
-                    new PrintStream(err, true, StandardCharsets.UTF_8)), argv.toString());
-            assertFalse(err.toString(StandardCharsets.UTF_8).contains("Exception"), err.toString(StandardCharsets.UTF_8));
+            assertEquals(
+                    2,
+                    Main.run(
+                            new ArrayList<>(argv),
+                            new PrintStream(new ByteArrayOutputStream()),
+                            new PrintStream(err, true, StandardCharsets.UTF_8)),
+                    argv.toString());
+            assertFalse(
+                    err.toString(StandardCharsets.UTF_8).contains("Exception"), err.toString(StandardCharsets.UTF_8));
         }
         assertEquals(before, resultFolders(), "a refused run made a results folder");
         assertFalse(Files.exists(out), "--out was created for a refused run");

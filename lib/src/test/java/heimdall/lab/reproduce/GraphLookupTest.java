@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GraphLookupTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static GraphBenchSettings tiny() {
         return GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "3000", "GRAPH_BENCH_SAMPLES", "2"), true);
@@ -40,15 +41,19 @@ class GraphLookupTest {
 
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> summary(Path folder) throws Exception {
-        return (List<Map<String, Object>>) new ObjectMapper().readValue(folder.resolve("summary.json").toFile(), Map.class).get("rows");
+        return (List<Map<String, Object>>) new ObjectMapper()
+                .readValue(folder.resolve("summary.json").toFile(), Map.class)
+                .get("rows");
     }
 
     /** A whole run with tiny counts: every case and layout, the folder's files and fields, equal rejections. */
     @Test
     void tinyRunWritesTheFolderAndLayoutsAgree() throws Exception {
         Path out = tmp.resolve("gl");
-        GraphLookup.Result r = GraphLookup.run(new GraphLookup.Options(tiny(), List.of(Layout.values()), Optional.empty()),
-                ResultsFolder.chosen(out), line -> {});
+        GraphLookup.Result r = GraphLookup.run(
+                new GraphLookup.Options(tiny(), List.of(Layout.values()), Optional.empty()),
+                ResultsFolder.chosen(out),
+                line -> {});
         assertEquals(List.of(), r.failures());
         for (String f : List.of("summary.json", "environment.json", "samples.arrow", "table.md")) {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
@@ -57,23 +62,43 @@ class GraphLookupTest {
         // abcdf (1 thread entry) + broker (2) + 3 synthetic sizes x (hot, broad) = 9 cases, 7 layouts each
         assertEquals(9 * Layout.values().length, rows.size());
         for (Map<String, Object> row : rows) {
-            for (String field : List.of("graph", "trace", "layout", "states", "transitions", "ns_per_event_median", "ns_per_event_min",
-                    "ns_per_event_max", "noisy", "speedup_vs_hash", "rejections", "prep_ms", "payload_bytes")) {
+            for (String field : List.of(
+                    "graph",
+                    "trace",
+                    "layout",
+                    "states",
+                    "transitions",
+                    "ns_per_event_median",
+                    "ns_per_event_min",
+                    "ns_per_event_max",
+                    "noisy",
+                    "speedup_vs_hash",
+                    "rejections",
+                    "prep_ms",
+                    "payload_bytes")) {
                 assertTrue(row.containsKey(field), field + " in " + row);
             }
             assertEquals("measured", row.get("status"));
-            assertTrue(((Number) row.get("ns_per_event_min")).doubleValue() <= ((Number) row.get("ns_per_event_median")).doubleValue());
+            assertTrue(((Number) row.get("ns_per_event_min")).doubleValue()
+                    <= ((Number) row.get("ns_per_event_median")).doubleValue());
         }
-        Map<String, List<Object>> rejections = rows.stream().collect(Collectors.groupingBy(
-                x -> x.get("graph") + "/" + x.get("trace"), Collectors.mapping(x -> x.get("rejections"), Collectors.toList())));
+        Map<String, List<Object>> rejections = rows.stream()
+                .collect(Collectors.groupingBy(
+                        x -> x.get("graph") + "/" + x.get("trace"),
+                        Collectors.mapping(x -> x.get("rejections"), Collectors.toList())));
         assertEquals(9, rejections.size());
         rejections.forEach((k, v) -> {
             assertEquals(1, v.stream().distinct().count(), k + ": " + v);
             assertTrue(((Number) v.get(0)).intValue() > 0, k + ": the traces carry invalid calls");
         });
-        assertTrue(rows.stream().anyMatch(x -> x.get("graph").equals("broker") && x.get("trace").equals("walk main")));
-        assertTrue(rows.stream().allMatch(x -> x.get("speedup_vs_hash") != null), "hash was measured, so every row has a speedup");
-        assertTrue(rows.stream().filter(x -> x.get("layout").equals("hash")).allMatch(x -> x.get("payload_bytes") == null && x.get("states") == null));
+        assertTrue(rows.stream()
+                .anyMatch(x -> x.get("graph").equals("broker") && x.get("trace").equals("walk main")));
+        assertTrue(
+                rows.stream().allMatch(x -> x.get("speedup_vs_hash") != null),
+                "hash was measured, so every row has a speedup");
+        assertTrue(rows.stream()
+                .filter(x -> x.get("layout").equals("hash"))
+                .allMatch(x -> x.get("payload_bytes") == null && x.get("states") == null));
         // samples.arrow: sample 0 (the warm-up) kept, then 2 batches, for every row
         List<BatchSamples.Sample> samples = BatchSamples.read(out.resolve("samples.arrow"), "ns_per_event");
         assertEquals(rows.size() * 3, samples.size());
@@ -84,20 +109,28 @@ class GraphLookupTest {
         assertTrue(table.contains("| broker | walk main | dfa-offsets |"), table);
         // The checked-in graphs are pinned, and each row records the digests it was measured from.
         String abcdfNodes = heimdall.lab.graph.Pins.sha256(Path.of(fixture("abcdf.exec.nodes.arrow")));
-        assertTrue(rows.stream().filter(x -> "abcdf".equals(x.get("graph")))
+        assertTrue(rows.stream()
+                .filter(x -> "abcdf".equals(x.get("graph")))
                 .allMatch(x -> Boolean.TRUE.equals(x.get("pinned")) && abcdfNodes.equals(x.get("nodes_sha256"))));
-        assertTrue(rows.stream().filter(x -> x.get("graph").toString().startsWith("synthetic")).allMatch(x -> x.get("pinned") == null));
+        assertTrue(rows.stream()
+                .filter(x -> x.get("graph").toString().startsWith("synthetic"))
+                .allMatch(x -> x.get("pinned") == null));
         // Our broker graph is not the seed's: the published figure is labelled as another graph's.
-        Map<String, Object> offsets = rows.stream().filter(x -> "broker".equals(x.get("graph")) && "dfa-offsets".equals(x.get("layout")))
-                .findFirst().orElseThrow();
-        boolean same = ((Number) offsets.get("sites")).intValue() == 101 && ((Number) offsets.get("states")).intValue() == 544;
+        Map<String, Object> offsets = rows.stream()
+                .filter(x -> "broker".equals(x.get("graph")) && "dfa-offsets".equals(x.get("layout")))
+                .findFirst()
+                .orElseThrow();
+        boolean same =
+                ((Number) offsets.get("sites")).intValue() == 101 && ((Number) offsets.get("states")).intValue() == 544;
         assertEquals(same, offsets.get("same_graph_as_published"), offsets.toString());
         assertEquals(101, offsets.get("published_sites"));
         assertEquals(544, offsets.get("published_states"));
         if (!same) {
             assertTrue(table.contains("| 3.19 (a different graph: 101 sites, 544 states) |"), table);
-            assertTrue(table.contains("Our broker graph (" + offsets.get("sites") + " sites, " + offsets.get("states")
-                    + " states) is not the seed's (101 sites, 544 states)"), table);
+            assertTrue(
+                    table.contains("Our broker graph (" + offsets.get("sites") + " sites, " + offsets.get("states")
+                            + " states) is not the seed's (101 sites, 544 states)"),
+                    table);
         }
         assertTrue(table.contains("preparing the broker graph (import and compile) took"), table);
     }
@@ -106,8 +139,19 @@ class GraphLookupTest {
     @Test
     void speedupIsNullWhenTheHashBaselineIsAbsent() throws Exception {
         Path out = tmp.resolve("nohash");
-        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(), "--layouts", "dfa-offsets,dfa-compact",
-                fixture("abcdf.exec.nodes.arrow"), fixture("abcdf.exec.edges.arrow")), quiet(), quiet());
+        int status = Main.run(
+                List.of(
+                        "reproduce",
+                        "graph-lookup",
+                        "--quick",
+                        "--out",
+                        out.toString(),
+                        "--layouts",
+                        "dfa-offsets,dfa-compact",
+                        fixture("abcdf.exec.nodes.arrow"),
+                        fixture("abcdf.exec.edges.arrow")),
+                quiet(),
+                quiet());
         assertEquals(0, status);
         List<Map<String, Object>> rows = summary(out);
         assertEquals(2, rows.size());
@@ -124,11 +168,23 @@ class GraphLookupTest {
         sites.add(new Site(1, 12, "brk", "main", List.of("main"), false));
         sites.add(new Site(2, -1, "helper", "resolve_helper", List.of(), true));
         GraphFiles.writeNodes(sites, tmp.resolve("ext.exec.nodes.arrow"));
-        GraphFiles.writeEdges(List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)), tmp.resolve("ext.exec.edges.arrow"));
+        GraphFiles.writeEdges(
+                List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)),
+                tmp.resolve("ext.exec.edges.arrow"));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path out = tmp.resolve("refused");
-        int status = Main.run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", out.toString(), tmp.resolve("ext.exec.nodes.arrow").toString(),
-                tmp.resolve("ext.exec.edges.arrow").toString()), quiet(), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                List.of(
+                        "reproduce",
+                        "graph-lookup",
+                        "--quick",
+                        "--unpinned",
+                        "--out",
+                        out.toString(),
+                        tmp.resolve("ext.exec.nodes.arrow").toString(),
+                        tmp.resolve("ext.exec.edges.arrow").toString()),
+                quiet(),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(1, status);
         String text = err.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("refused") && text.contains("unmapped") && text.contains("resolve_helper"), text);
@@ -140,10 +196,15 @@ class GraphLookupTest {
     void anOversizedMachineIsRefused() throws Exception {
         Graph g = SyntheticGraph.build(4096, 1).graph();
         List<Path> files = GraphFiles.write(g, tmp, "big");
-        GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_BENCH_CALLS", "1000", "GRAPH_BENCH_SAMPLES", "1",
-                "GRAPH_BENCH_MAX_ENTRIES", "100"), true);
-        Refusal e = assertThrows(Refusal.class, () -> GraphLookup.run(new GraphLookup.Options(s, List.of(Layout.values()), Optional.of(files), true),
-                ResultsFolder.chosen(tmp.resolve("big-out")), line -> {}));
+        GraphBenchSettings s = GraphBenchSettings.of(
+                Map.of("GRAPH_BENCH_CALLS", "1000", "GRAPH_BENCH_SAMPLES", "1", "GRAPH_BENCH_MAX_ENTRIES", "100"),
+                true);
+        Refusal e = assertThrows(
+                Refusal.class,
+                () -> GraphLookup.run(
+                        new GraphLookup.Options(s, List.of(Layout.values()), Optional.of(files), true),
+                        ResultsFolder.chosen(tmp.resolve("big-out")),
+                        line -> {}));
         assertTrue(e.getMessage().contains("budget"), e.getMessage());
     }
 
@@ -156,7 +217,9 @@ class GraphLookupTest {
         String d = GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 6}, {5, 5}});
         assertTrue(d != null && d.contains("dfa-offsets [5, 6]") && d.contains("hash [5, 5]"), d);
         assertTrue(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {4, 4}, {5, 5}}) != null);
-        assertNull(GraphLookup.disagreement(ls, java.util.Set.of(Layout.HASH, Layout.DFA_COMPACT), new int[][] {{5, 5}, {0, 0}, {5, 5}}),
+        assertNull(
+                GraphLookup.disagreement(
+                        ls, java.util.Set.of(Layout.HASH, Layout.DFA_COMPACT), new int[][] {{5, 5}, {0, 0}, {5, 5}}),
                 "a refused layout (not replayed) is not compared");
     }
 
@@ -168,16 +231,23 @@ class GraphLookupTest {
         assertEquals(50_000, d.workloadIters());
         assertEquals(List.of(1, 4, 16), d.workloadThreads());
         assertEquals(heimdall.lab.sys.Cpus.measuring(), d.cpu(), "the default CPU is derived from the machine's");
-        Map<String, String> env = new HashMap<>(Map.of("GRAPH_WORKLOAD_THREADS", "2,3", "GRAPH_BENCH_COALESCE", "1", "GRAPH_BENCH_BYTES", "4096"));
+        Map<String, String> env = new HashMap<>(
+                Map.of("GRAPH_WORKLOAD_THREADS", "2,3", "GRAPH_BENCH_COALESCE", "1", "GRAPH_BENCH_BYTES", "4096"));
         GraphBenchSettings s = GraphBenchSettings.of(env, true);
         assertEquals(List.of(2, 3), s.workloadThreads());
         assertTrue(s.coalesce());
         assertEquals(4096, s.bytes());
         assertEquals(200_000, s.calls(), "--quick");
         assertEquals(heimdall.lab.sys.Cpus.allowed(), s.workloadCpus(), "workload CPUs default to every allowed one");
-        assertEquals(List.of(0), GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_CPUS", "0"), false).workloadCpus());
-        for (Map<String, String> bad : List.of(Map.of("GRAPH_BENCH_CPU", "4096"), Map.of("GRAPH_BENCH_CALLS", "many"),
-                Map.of("GRAPH_WORKLOAD_THREADS", "1,,4"), Map.of("GRAPH_BENCH_COALESCE", "yes"), Map.of("GRAPH_WORKLOAD_CPUS", "4095"))) {
+        assertEquals(
+                List.of(0),
+                GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_CPUS", "0"), false).workloadCpus());
+        for (Map<String, String> bad : List.of(
+                Map.of("GRAPH_BENCH_CPU", "4096"),
+                Map.of("GRAPH_BENCH_CALLS", "many"),
+                Map.of("GRAPH_WORKLOAD_THREADS", "1,,4"),
+                Map.of("GRAPH_BENCH_COALESCE", "yes"),
+                Map.of("GRAPH_WORKLOAD_CPUS", "4095"))) {
             BadInput e = assertThrows(BadInput.class, () -> GraphBenchSettings.of(bad, false));
             assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
         }
@@ -190,8 +260,11 @@ class GraphLookupTest {
             Files.copy(Path.of(fixture(f)), dir.resolve(f));
         }
         List<String> sums = Files.readAllLines(Path.of(fixture(heimdall.lab.graph.Pins.FILE_NAME)));
-        Files.write(dir.resolve(heimdall.lab.graph.Pins.FILE_NAME),
-                sums.stream().filter(l -> l.contains("abcdf.exec.") && !l.contains(unpin)).toList());
+        Files.write(
+                dir.resolve(heimdall.lab.graph.Pins.FILE_NAME),
+                sums.stream()
+                        .filter(l -> l.contains("abcdf.exec.") && !l.contains(unpin))
+                        .toList());
         return dir;
     }
 
@@ -208,32 +281,68 @@ class GraphLookupTest {
         Path dir = abcdfCopy(tmp.resolve("g"), "abcdf.exec.nodes.arrow");
         Path out = Files.createDirectory(tmp.resolve("mine"));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = run(List.of("reproduce", "graph-lookup", "--quick", "--out", out.toString(),
-                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), err);
+        int status = run(
+                List.of(
+                        "reproduce",
+                        "graph-lookup",
+                        "--quick",
+                        "--out",
+                        out.toString(),
+                        dir.resolve("abcdf.exec.nodes.arrow").toString(),
+                        dir.resolve("abcdf.exec.edges.arrow").toString()),
+                err);
         String text = err.toString(StandardCharsets.UTF_8);
         assertEquals(2, status, text);
-        assertTrue(text.contains("abcdf.exec.nodes.arrow") && text.contains("no pin for this file") && text.contains("--unpinned"), text);
+        assertTrue(
+                text.contains("abcdf.exec.nodes.arrow")
+                        && text.contains("no pin for this file")
+                        && text.contains("--unpinned"),
+                text);
         assertTrue(Files.isDirectory(out), "the user's own --out is never deleted");
         try (var l = Files.list(out)) {
             assertEquals(0, l.count(), "and left empty, usable again");
         }
         // Without --out: the folder this run would have made is not left behind either.
         Path ours = tmp.resolve("ours");
-        assertEquals(2, run(List.of("reproduce", "graph-lookup", "--quick", "--out", ours.toString(),
-                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        assertEquals(
+                2,
+                run(
+                        List.of(
+                                "reproduce",
+                                "graph-lookup",
+                                "--quick",
+                                "--out",
+                                ours.toString(),
+                                dir.resolve("abcdf.exec.nodes.arrow").toString(),
+                                dir.resolve("abcdf.exec.edges.arrow").toString()),
+                        new ByteArrayOutputStream()));
         assertTrue(!Files.exists(ours));
     }
 
     /** A refusal (exit 1) keeps a user's empty --out too. */
     @Test
     void aRefusalKeepsTheUsersEmptyOut() throws Exception {
-        List<Site> sites = List.of(new Site(1, 12, "brk", "main", List.of("main"), false),
+        List<Site> sites = List.of(
+                new Site(1, 12, "brk", "main", List.of("main"), false),
                 new Site(2, -1, "helper", "resolve_helper", List.of(), true));
         GraphFiles.writeNodes(sites, tmp.resolve("ext.exec.nodes.arrow"));
-        GraphFiles.writeEdges(List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)), tmp.resolve("ext.exec.edges.arrow"));
+        GraphFiles.writeEdges(
+                List.of(new heimdall.lab.graph.Edge(1, 2, heimdall.lab.graph.EdgeKind.NEXT)),
+                tmp.resolve("ext.exec.edges.arrow"));
         Path out = Files.createDirectory(tmp.resolve("users-out"));
-        assertEquals(1, run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", out.toString(),
-                tmp.resolve("ext.exec.nodes.arrow").toString(), tmp.resolve("ext.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        assertEquals(
+                1,
+                run(
+                        List.of(
+                                "reproduce",
+                                "graph-lookup",
+                                "--quick",
+                                "--unpinned",
+                                "--out",
+                                out.toString(),
+                                tmp.resolve("ext.exec.nodes.arrow").toString(),
+                                tmp.resolve("ext.exec.edges.arrow").toString()),
+                        new ByteArrayOutputStream()));
         assertTrue(Files.isDirectory(out), "the user's folder stays");
         try (var l = Files.list(out)) {
             assertEquals(0, l.count());
@@ -247,8 +356,19 @@ class GraphLookupTest {
         Path dir = abcdfCopy(tmp.resolve("g"), "abcdf.exec.edges.arrow");
         Path out = tmp.resolve("unpinned");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--layouts", "dfa-offsets", "--out", out.toString(),
-                dir.resolve("abcdf.exec.nodes.arrow").toString(), dir.resolve("abcdf.exec.edges.arrow").toString()), err);
+        int status = run(
+                List.of(
+                        "reproduce",
+                        "graph-lookup",
+                        "--quick",
+                        "--unpinned",
+                        "--layouts",
+                        "dfa-offsets",
+                        "--out",
+                        out.toString(),
+                        dir.resolve("abcdf.exec.nodes.arrow").toString(),
+                        dir.resolve("abcdf.exec.edges.arrow").toString()),
+                err);
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         String nodesSha = heimdall.lab.graph.Pins.sha256(dir.resolve("abcdf.exec.nodes.arrow"));
         String table = Files.readString(out.resolve("table.md"));
@@ -259,7 +379,8 @@ class GraphLookupTest {
             assertEquals(nodesSha, row.get("nodes_sha256"));
             assertEquals(edgesSha, row.get("edges_sha256"));
         }
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         Map<String, Object> g = (Map<String, Object>) ((Map<String, Object>) env.get("graphs")).get("abcdf");
         assertEquals(Boolean.FALSE, g.get("pinned"));
         assertEquals(nodesSha, g.get("nodes_sha256"));
@@ -268,15 +389,36 @@ class GraphLookupTest {
         // Pinned (both lines present): the same digests, pinned true.
         Path pinned = abcdfCopy(tmp.resolve("p"), "no line is removed");
         Path out2 = tmp.resolve("pinned");
-        assertEquals(0, run(List.of("reproduce", "graph-lookup", "--quick", "--layouts", "dfa-offsets", "--out", out2.toString(),
-                pinned.resolve("abcdf.exec.nodes.arrow").toString(), pinned.resolve("abcdf.exec.edges.arrow").toString()), new ByteArrayOutputStream()));
+        assertEquals(
+                0,
+                run(
+                        List.of(
+                                "reproduce",
+                                "graph-lookup",
+                                "--quick",
+                                "--layouts",
+                                "dfa-offsets",
+                                "--out",
+                                out2.toString(),
+                                pinned.resolve("abcdf.exec.nodes.arrow").toString(),
+                                pinned.resolve("abcdf.exec.edges.arrow").toString()),
+                        new ByteArrayOutputStream()));
         for (Map<String, Object> row : summary(out2)) {
             assertEquals(Boolean.TRUE, row.get("pinned"));
             assertEquals(nodesSha, row.get("nodes_sha256"));
         }
         // --unpinned is for external graphs only.
-        assertEquals(2, run(List.of("reproduce", "graph-lookup", "--quick", "--unpinned", "--out", tmp.resolve("x").toString()),
-                new ByteArrayOutputStream()));
+        assertEquals(
+                2,
+                run(
+                        List.of(
+                                "reproduce",
+                                "graph-lookup",
+                                "--quick",
+                                "--unpinned",
+                                "--out",
+                                tmp.resolve("x").toString()),
+                        new ByteArrayOutputStream()));
     }
 
     private static String fixture(String name) {

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 class GroupedMedianTest {
     static long[] fill(long[][] valueCount) {
-        return Arrays.stream(valueCount).flatMapToLong(vc -> java.util.stream.LongStream.generate(() -> vc[0]).limit(vc[1])).toArray();
+        return Arrays.stream(valueCount)
+                .flatMapToLong(
+                        vc -> java.util.stream.LongStream.generate(() -> vc[0]).limit(vc[1]))
+                .toArray();
     }
 
     @Test
@@ -42,6 +45,10 @@ class GroupedMedianTest {
     @Test
     void runsArePooled() {
         long[][] runs = {{140, 140, 150}, {150, 150, 150, 140, 140}};
-        assertEquals(GroupedMedian.of(new long[] {140, 140, 150, 150, 150, 150, 140, 140}).median(), GroupedMedian.of(runs).median(), 1e-12);
+        assertEquals(
+                GroupedMedian.of(new long[] {140, 140, 150, 150, 150, 150, 140, 140})
+                        .median(),
+                GroupedMedian.of(runs).median(),
+                1e-12);
     }
 }

@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * child outlives the process.
  */
 class InterruptedRunTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void needsSeccompNotify() {
@@ -67,9 +68,13 @@ class InterruptedRunTest {
             cmd.addAll(environment);
             cmd.addAll(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                    "-Djava.awt.headless=true", "-Dheimdall.lab.home=" + Fixtures.home(),
-                    "-cp", System.getProperty("java.class.path"), "heimdall.lab.cli.Main"));
+                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-Djava.awt.headless=true",
+                    "-Dheimdall.lab.home=" + Fixtures.home(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "heimdall.lab.cli.Main"));
             cmd.addAll(List.of(argv));
             process = new ProcessBuilder(cmd).start();
             drain(process.getInputStream(), out);
@@ -109,13 +114,22 @@ class InterruptedRunTest {
         }
 
         void noteRunners() {
-            process.toHandle().descendants().filter(p -> p.info().command().map(c -> c.endsWith("heimdall-runner")).orElse(false))
+            process.toHandle()
+                    .descendants()
+                    .filter(p -> p.info()
+                            .command()
+                            .map(c -> c.endsWith("heimdall-runner"))
+                            .orElse(false))
                     .forEach(p -> runners.add(p.pid()));
         }
 
         void signal(String name) throws Exception {
             noteRunners();
-            assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                            .start()
+                            .waitFor());
         }
 
         int exit() throws InterruptedException {
@@ -127,8 +141,13 @@ class InterruptedRunTest {
         /** No runner this process started is alive (pids are not reused within a test's seconds). */
         void assertNoRunnerLeft() {
             for (long pid : runners) {
-                boolean alive = ProcessHandle.of(pid).map(p -> p.isAlive() && p.info().command()
-                        .map(c -> c.endsWith("heimdall-runner")).orElse(false)).orElse(false);
+                boolean alive = ProcessHandle.of(pid)
+                        .map(p -> p.isAlive()
+                                && p.info()
+                                        .command()
+                                        .map(c -> c.endsWith("heimdall-runner"))
+                                        .orElse(false))
+                        .orElse(false);
                 assertFalse(alive, "heimdall-runner " + pid + " outlived the interrupted run");
             }
         }
@@ -159,7 +178,16 @@ class InterruptedRunTest {
     void earlyCtrlCLeavesTheUsersFolderEmptyAndReusable() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("mine"));
         // 50 million calls a run: the first run takes seconds, so the signal lands before it ends.
-        try (Lab lab = new Lab("reproduce", "floor-cost", "--no-broker", "--runs", "1", "--calls", "50000000", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                "reproduce",
+                "floor-cost",
+                "--no-broker",
+                "--runs",
+                "1",
+                "--calls",
+                "50000000",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("floor-cost: 9 rows"), 60);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
@@ -173,8 +201,19 @@ class InterruptedRunTest {
         }
         // The same folder is accepted again, and a whole (tiny) run fills it.
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        int status = Main.run(List.of("reproduce", "floor-cost", "--no-broker", "--runs", "1", "--calls", "2000", "--out", out.toString()),
-                new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
+        int status = Main.run(
+                List.of(
+                        "reproduce",
+                        "floor-cost",
+                        "--no-broker",
+                        "--runs",
+                        "1",
+                        "--calls",
+                        "2000",
+                        "--out",
+                        out.toString()),
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()));
         assertEquals(0, status);
         Results r = Results.load(out);
         assertFalse(r.interrupted());
@@ -185,7 +224,16 @@ class InterruptedRunTest {
     @Test
     void earlySigtermLeavesNoFolderAndSaysSigterm() throws Exception {
         Path out = tmp.resolve("not-yet");
-        try (Lab lab = new Lab("reproduce", "floor-cost", "--no-broker", "--runs", "1", "--calls", "50000000", "--out", out.toString())) {
+        try (Lab lab = new Lab(
+                "reproduce",
+                "floor-cost",
+                "--no-broker",
+                "--runs",
+                "1",
+                "--calls",
+                "50000000",
+                "--out",
+                out.toString())) {
             lab.awaitErr(l -> l.startsWith("floor-cost: 9 rows"), 60);
             lab.signal("TERM");
             assertEquals(143, lab.exit(), lab.errText());
@@ -214,15 +262,21 @@ class InterruptedRunTest {
             assertTrue(err.contains("floor-cost: terminated (SIGTERM); writing what was measured"), err);
             assertFalse(err.contains("Ctrl-C"), err);
             assertEquals(out.toString(), lab.out.get(lab.out.size() - 1), "the folder is the last line: " + lab.out);
-            assertTrue(lab.out.stream().anyMatch(l -> l.startsWith("Terminated (SIGTERM): what was measured")), lab.out.toString());
+            assertTrue(
+                    lab.out.stream().anyMatch(l -> l.startsWith("Terminated (SIGTERM): what was measured")),
+                    lab.out.toString());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, top.get("interrupted"));
         assertEquals("terminated (SIGTERM)", top.get("interruption"));
         assertEquals("SIGTERM", top.get("signal"));
         List<Map<String, Object>> rows = (List<Map<String, Object>>) top.get("rows");
-        assertEquals(FloorCost.rows(new FloorCost.Options(heimdall.lab.bench.FloorBench.Counts.quick(), 0, 0, true)).size(), rows.size());
+        assertEquals(
+                FloorCost.rows(new FloorCost.Options(heimdall.lab.bench.FloorBench.Counts.quick(), 0, 0, true))
+                        .size(),
+                rows.size());
         int measured = 0;
         int none = 0;
         for (Map<String, Object> r : rows) {
@@ -246,7 +300,8 @@ class InterruptedRunTest {
         Results r = Results.load(out);
         assertTrue(r.interrupted());
         assertEquals("terminated (SIGTERM)", r.interruption());
-        Map<String, Object> env = new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
         assertEquals(Boolean.TRUE, env.get("interrupted"));
     }
 
@@ -259,10 +314,13 @@ class InterruptedRunTest {
             lab.awaitErr(l -> l.startsWith("[3/"), 120);
             lab.signal("INT");
             assertEquals(130, lab.exit(), lab.errText());
-            assertTrue(lab.errText().contains("floor-cost: interrupted (Ctrl-C); writing what was measured"), lab.errText());
+            assertTrue(
+                    lab.errText().contains("floor-cost: interrupted (Ctrl-C); writing what was measured"),
+                    lab.errText());
             lab.assertNoRunnerLeft();
         }
-        Map<String, Object> top = new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
+        Map<String, Object> top =
+                new ObjectMapper().readValue(out.resolve("summary.json").toFile(), Map.class);
         assertEquals("interrupted (Ctrl-C)", top.get("interruption"));
         assertEquals("SIGINT", top.get("signal"));
         assertTrue(((List<Map<String, Object>>) top.get("rows")).stream().anyMatch(r -> !"ok".equals(r.get("status"))));

@@ -41,11 +41,17 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./lab} plays it (a hostile folder, a hang past the deadline, a good folder renamed and marked).
  */
 class KernelMatrixTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static KernelMatrix.Options options(List<String> kernels) {
-        return new KernelMatrix.Options(kernels, true, FloorBench.Counts.quick(), FollowerCost.Options.quick(Cpus.measuring()),
-                Cpus.supervisor(), 1);
+        return new KernelMatrix.Options(
+                kernels,
+                true,
+                FloorBench.Counts.quick(),
+                FollowerCost.Options.quick(Cpus.measuring()),
+                Cpus.supervisor(),
+                1);
     }
 
     @Test
@@ -58,22 +64,39 @@ class KernelMatrixTest {
         int status = -1;
         RuntimeException failed = null;
         try (PrintStream o = new PrintStream(text, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(new java.io.OutputStream() {
-                    private final StringBuilder line = new StringBuilder();
+                PrintStream e = new PrintStream(
+                        new java.io.OutputStream() {
+                            private final StringBuilder line = new StringBuilder();
 
-                    @Override
-                    public void write(int b) {
-                        if (b == '\n') {
-                            err.add(line.toString());
-                            line.setLength(0);
-                        } else {
-                            line.append((char) b);
-                        }
-                    }
-                }, true, StandardCharsets.UTF_8)) {
+                            @Override
+                            public void write(int b) {
+                                if (b == '\n') {
+                                    err.add(line.toString());
+                                    line.setLength(0);
+                                } else {
+                                    line.append((char) b);
+                                }
+                            }
+                        },
+                        true,
+                        StandardCharsets.UTF_8)) {
             try {
-                status = ReproduceCommand.run(List.of("kernel-matrix", "--quick", "--kernels", "host", "--runs", "1", "--calls",
-                        "5000", "--broker-calls", "300", "--out", out.toString()), o, e);
+                status = ReproduceCommand.run(
+                        List.of(
+                                "kernel-matrix",
+                                "--quick",
+                                "--kernels",
+                                "host",
+                                "--runs",
+                                "1",
+                                "--calls",
+                                "5000",
+                                "--broker-calls",
+                                "300",
+                                "--out",
+                                out.toString()),
+                        o,
+                        e);
             } catch (RuntimeException x) {
                 failed = x; // a part that fails (not a refusal) is raised after the folder is written
             }
@@ -84,17 +107,28 @@ class KernelMatrixTest {
             // only follower-cost's own check may fail here (other helpers own it); the rest is kept, the run marked
             String why = failed.getMessage();
             assertTrue(r.interrupted(), "a failed run is marked");
-            assertTrue(rows.stream().anyMatch(k -> k.section().equals("follower-cost") && "failed".equals(k.status())
-                    && k.reason().contains(why)), why + " in " + rows);
-            assertEquals(Feature.values().length, rows.stream().filter(k -> k.section().equals("feature")).count());
+            assertTrue(
+                    rows.stream()
+                            .anyMatch(k -> k.section().equals("follower-cost")
+                                    && "failed".equals(k.status())
+                                    && k.reason().contains(why)),
+                    why + " in " + rows);
+            assertEquals(
+                    Feature.values().length,
+                    rows.stream().filter(k -> k.section().equals("feature")).count());
             return;
         }
         assertEquals(0, status, text + "\n" + err);
         Map<String, List<KernelMatrixRow>> bySection = new LinkedHashMap<>();
-        rows.forEach(k -> bySection.computeIfAbsent(k.section(), s -> new ArrayList<>()).add(k));
-        assertEquals(List.of("feature", "floor-cost", "kernel-bitmap", "follower-cost"), List.copyOf(bySection.keySet()));
+        rows.forEach(k ->
+                bySection.computeIfAbsent(k.section(), s -> new ArrayList<>()).add(k));
+        assertEquals(
+                List.of("feature", "floor-cost", "kernel-bitmap", "follower-cost"), List.copyOf(bySection.keySet()));
         assertEquals(Feature.values().length, bySection.get("feature").size());
-        assertEquals(3, bySection.get("floor-cost").size(), bySection.get("floor-cost").toString());
+        assertEquals(
+                3,
+                bySection.get("floor-cost").size(),
+                bySection.get("floor-cost").toString());
         assertEquals(4, bySection.get("kernel-bitmap").size());
         for (KernelMatrixRow k : rows) {
             assertEquals("host", k.kernel());
@@ -107,12 +141,19 @@ class KernelMatrixTest {
         }
         // the floor rows: a bare allow, an argument rule, a brokered openat (this kernel has ADDFD with SEND)
         List<KernelMatrixRow> floor = bySection.get("floor-cost");
-        assertTrue(floor.get(0).what().contains("getppid") && floor.get(1).what().contains("mprotect")
-                && floor.get(2).what().contains("openat · native broker"), floor.toString());
+        assertTrue(
+                floor.get(0).what().contains("getppid")
+                        && floor.get(1).what().contains("mprotect")
+                        && floor.get(2).what().contains("openat · native broker"),
+                floor.toString());
         floor.forEach(f -> assertEquals("ok", f.status(), f.toString()));
         // a measured row carries its floor-cost row's intervals; the added cost's brackets a shift over the runs
-        floor.forEach(f -> assertTrue(f.intervals() != null && f.intervals().added() != null
-                && f.intervals().added().lowNs() <= f.intervals().added().highNs(), f.toString()));
+        floor.forEach(f -> assertTrue(
+                f.intervals() != null
+                        && f.intervals().added() != null
+                        && f.intervals().added().lowNs()
+                                <= f.intervals().added().highNs(),
+                f.toString()));
         String table = Files.readString(out.resolve("table.md"));
         for (Feature f : Feature.values()) {
             assertTrue(table.contains("| " + f.label() + " |"), f.label() + " in\n" + table);
@@ -129,19 +170,28 @@ class KernelMatrixTest {
         for (String f : List.of("summary.json", "environment.json", "table.md")) {
             Files.copy(out.resolve(f), copy.resolve(f));
         }
-        assertEquals(List.of("added-ratio-by-kernel.png", "added-ratio-broker-by-kernel.png"),
+        assertEquals(
+                List.of("added-ratio-by-kernel.png", "added-ratio-broker-by-kernel.png"),
                 List.copyOf(Plots.all(Results.load(copy)).keySet()));
         assertTrue(SummaryJson.environment(out).kernelRelease().equals(System.getProperty("os.version")));
-        assertTrue(r.environmentJson().get("kernels").toString().equals("[\"host\"]"), r.environmentJson().toString());
+        assertTrue(
+                r.environmentJson().get("kernels").toString().equals("[\"host\"]"),
+                r.environmentJson().toString());
     }
 
     @Test
     void badKernelNamesAreBadInputBeforeAnyFolder() {
         for (String bad : List.of("debian:4.9", "host,host", "", "host,,debian:6.1", "../../etc", "debian:6.1;rm")) {
             Path out = tmp.resolve("never-" + Math.abs(bad.hashCode()));
-            BadInput e = assertThrows(BadInput.class, () -> ReproduceCommand.run(List.of("kernel-matrix", "--kernels", bad, "--out",
-                    out.toString()), System.out, System.err), bad);
-            assertTrue(e.getMessage().startsWith("--kernels") || e.getMessage().startsWith("option --kernels"),
+            BadInput e = assertThrows(
+                    BadInput.class,
+                    () -> ReproduceCommand.run(
+                            List.of("kernel-matrix", "--kernels", bad, "--out", out.toString()),
+                            System.out,
+                            System.err),
+                    bad);
+            assertTrue(
+                    e.getMessage().startsWith("--kernels") || e.getMessage().startsWith("option --kernels"),
                     e.getMessage());
             assertFalse(Files.exists(out), bad);
         }
@@ -150,8 +200,14 @@ class KernelMatrixTest {
 
     @Test
     void aResultsFolderOutsideTheCheckoutIsRefusedForAGuestWithTheReason() {
-        GuestPart.Outcome g = GuestPart.run(options(List.of("debian:6.1")), "debian:6.1", tmp.resolve("elsewhere"), l -> {},
-                tmp.resolve("checkout"), tmp.resolve("checkout/lab"), Duration.ofSeconds(5));
+        GuestPart.Outcome g = GuestPart.run(
+                options(List.of("debian:6.1")),
+                "debian:6.1",
+                tmp.resolve("elsewhere"),
+                l -> {},
+                tmp.resolve("checkout"),
+                tmp.resolve("checkout/lab"),
+                Duration.ofSeconds(5));
         assertEquals(1, g.rows().size());
         KernelMatrixRow row = g.rows().get(0);
         assertEquals("refused", row.status());
@@ -162,13 +218,23 @@ class KernelMatrixTest {
     /** A stand-in for ./lab: a script that does {@code body} with $OUT the --out it was given. */
     private Path fakeLab(String body) throws Exception {
         Path lab = tmp.resolve("lab");
-        Files.writeString(lab, "#!/bin/bash\nOUT=\"\"\nwhile [ $# -gt 0 ]; do [ \"$1\" = --out ] && OUT=\"$2\"; shift; done\n" + body + "\n");
+        Files.writeString(
+                lab,
+                "#!/bin/bash\nOUT=\"\"\nwhile [ $# -gt 0 ]; do [ \"$1\" = --out ] && OUT=\"$2\"; shift; done\n" + body
+                        + "\n");
         Files.setPosixFilePermissions(lab, PosixFilePermissions.fromString("rwx------"));
         return lab;
     }
 
     private GuestPart.Outcome guest(Path lab, Duration deadline, List<String> progress) {
-        return GuestPart.run(options(List.of("debian:6.1")), "debian:6.1", tmp.resolve("results/km"), progress::add, tmp, lab, deadline);
+        return GuestPart.run(
+                options(List.of("debian:6.1")),
+                "debian:6.1",
+                tmp.resolve("results/km"),
+                progress::add,
+                tmp,
+                lab,
+                deadline);
     }
 
     @Test
@@ -176,16 +242,24 @@ class KernelMatrixTest {
     void aGuestsFolderIsReadAsHostileInput() throws Exception {
         // a link planted at summary.json is not followed
         Files.writeString(tmp.resolve("secret"), "{\"not\": \"yours\"}");
-        GuestPart.Outcome linked = guest(fakeLab("mkdir -p \"$OUT\"; ln -s " + tmp.resolve("secret") + " \"$OUT/summary.json\"; exit 0"),
-                Duration.ofSeconds(20), new ArrayList<>());
+        GuestPart.Outcome linked = guest(
+                fakeLab("mkdir -p \"$OUT\"; ln -s " + tmp.resolve("secret") + " \"$OUT/summary.json\"; exit 0"),
+                Duration.ofSeconds(20),
+                new ArrayList<>());
         assertEquals("refused", linked.rows().get(0).status());
-        assertTrue(linked.rows().get(0).reason().contains("no summary.json") || linked.rows().get(0).reason().contains("link"),
+        assertTrue(
+                linked.rows().get(0).reason().contains("no summary.json")
+                        || linked.rows().get(0).reason().contains("link"),
                 linked.rows().get(0).reason());
         // no folder at all, and a failing exit: said, with the last lines
         Files.delete(tmp.resolve("lab"));
-        GuestPart.Outcome none = guest(fakeLab("echo 'vm: the kernel package could not be verified' >&2; exit 1"),
-                Duration.ofSeconds(20), new ArrayList<>());
-        assertTrue(none.rows().get(0).reason().contains("exited 1") && none.rows().get(0).reason().contains("could not be verified"),
+        GuestPart.Outcome none = guest(
+                fakeLab("echo 'vm: the kernel package could not be verified' >&2; exit 1"),
+                Duration.ofSeconds(20),
+                new ArrayList<>());
+        assertTrue(
+                none.rows().get(0).reason().contains("exited 1")
+                        && none.rows().get(0).reason().contains("could not be verified"),
                 none.rows().get(0).reason());
         assertEquals(1, none.settings().exitStatus());
     }
@@ -195,9 +269,12 @@ class KernelMatrixTest {
     void aGuestPastItsDeadlineIsEndedAndRefused() throws Exception {
         Path pidFile = tmp.resolve("pid");
         List<String> progress = new ArrayList<>();
-        GuestPart.Outcome g = guest(fakeLab("echo $$ > " + pidFile + "; echo booting; exec sleep 600"), Duration.ofSeconds(2), progress);
+        GuestPart.Outcome g = guest(
+                fakeLab("echo $$ > " + pidFile + "; echo booting; exec sleep 600"), Duration.ofSeconds(2), progress);
         assertEquals("refused", g.rows().get(0).status());
-        assertTrue(g.rows().get(0).reason().contains("did not finish within 2 s") && g.rows().get(0).reason().contains("booting"),
+        assertTrue(
+                g.rows().get(0).reason().contains("did not finish within 2 s")
+                        && g.rows().get(0).reason().contains("booting"),
                 g.rows().get(0).reason());
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         Optional<ProcessHandle> left = ProcessHandle.of(pid);
@@ -210,13 +287,42 @@ class KernelMatrixTest {
     void aGuestsRowsAreRenamedToItsKernelAndMarkedEmulated() throws Exception {
         Path made = tmp.resolve("made");
         ResultsFolder f = ResultsFolder.chosen(made);
-        KernelMatrixRow row = new KernelMatrixRow("host", "6.1.0-50-amd64", false, "floor-cost", "static floor, abcdf · getppid", "ok",
-                null, null, null, null, null, null, 900L, 1000L, 100L, 100.0 / 900, false, 3L, 3L, false);
+        KernelMatrixRow row = new KernelMatrixRow(
+                "host",
+                "6.1.0-50-amd64",
+                false,
+                "floor-cost",
+                "static floor, abcdf · getppid",
+                "ok",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                900L,
+                1000L,
+                100L,
+                100.0 / 900,
+                false,
+                3L,
+                3L,
+                false);
         f.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(row));
-        f.writeEnvironment("kernel-matrix", Optional.empty(), Map.of("hostname", "guest", "kernel_release", "6.1.0-50-amd64",
-                "vm", Map.of("kernel", "debian:6.1", "accelerator", "tcg", "emulated", true)));
+        f.writeEnvironment(
+                "kernel-matrix",
+                Optional.empty(),
+                Map.of(
+                        "hostname",
+                        "guest",
+                        "kernel_release",
+                        "6.1.0-50-amd64",
+                        "vm",
+                        Map.of("kernel", "debian:6.1", "accelerator", "tcg", "emulated", true)));
         f.publish(); // written under a hidden temporary name until then
-        GuestPart.Outcome g = guest(fakeLab("mkdir -p \"$OUT\"; cp " + made + "/*.json \"$OUT/\""), Duration.ofSeconds(20),
+        GuestPart.Outcome g = guest(
+                fakeLab("mkdir -p \"$OUT\"; cp " + made + "/*.json \"$OUT/\""),
+                Duration.ofSeconds(20),
                 new ArrayList<>());
         assertEquals(1, g.rows().size(), g.rows().toString());
         KernelMatrixRow got = g.rows().get(0);
@@ -233,12 +339,17 @@ class KernelMatrixTest {
         Path made2 = tmp.resolve("made2");
         ResultsFolder f2 = ResultsFolder.chosen(made2);
         f2.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(other));
-        f2.writeEnvironment("kernel-matrix", Optional.empty(), Map.of("hostname", "guest", "kernel_release", "6.1.0-50-amd64"));
+        f2.writeEnvironment(
+                "kernel-matrix", Optional.empty(), Map.of("hostname", "guest", "kernel_release", "6.1.0-50-amd64"));
         f2.publish();
-        GuestPart.Outcome bad = guest(fakeLab("mkdir -p \"$OUT\"; cp " + made2 + "/*.json \"$OUT/\""), Duration.ofSeconds(20),
+        GuestPart.Outcome bad = guest(
+                fakeLab("mkdir -p \"$OUT\"; cp " + made2 + "/*.json \"$OUT/\""),
+                Duration.ofSeconds(20),
                 new ArrayList<>());
         assertEquals("refused", bad.rows().get(0).status());
-        assertTrue(bad.rows().get(0).reason().contains("debian:5.10"), bad.rows().get(0).reason());
+        assertTrue(
+                bad.rows().get(0).reason().contains("debian:5.10"),
+                bad.rows().get(0).reason());
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {

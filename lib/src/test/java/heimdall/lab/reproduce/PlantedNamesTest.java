@@ -17,6 +17,7 @@ import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Planted;
 import heimdall.lab.sys.Scratch;
+import heimdall.lab.testing.Requires;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -26,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import heimdall.lab.testing.Requires;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,10 +51,13 @@ class PlantedNamesTest {
     @BeforeEach
     void plant() throws Exception {
         long pid = ProcessHandle.current().pid();
-        tmpdir = Files.createDirectory(tmp.resolve("tmpdir"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        tmpdir = Files.createDirectory(
+                tmp.resolve("tmpdir"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         outside = Files.createDirectory(tmp.resolve("outside"));
         Planted.Builder b = Planted.in(outside, tmpdir);
-        // the private tmpdir: links to a folder outside (the old code created in/data.txt and lanes-input.bin through them)
+        // the private tmpdir: links to a folder outside (the old code created in/data.txt and lanes-input.bin through
+        // them)
         b.linkToDir(tmpdir.resolve("heimdall-lab-job-" + pid)).linkToDir(tmpdir.resolve("heimdall-lab-lanes-" + pid));
         for (long p = pid + 1; p <= pid + 4; p++) {
             b.fifo(tmpdir.resolve("heimdall-lab-job-" + p)).fifo(tmpdir.resolve("heimdall-lab-lanes-" + p));
@@ -81,18 +84,19 @@ class PlantedNamesTest {
 
     @Test
     void lanesPreparesItsInputInAPrivateFolderAndRemovesIt() throws Exception {
-        GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_ITERS", "200", "GRAPH_WORKLOAD_THREADS", "1",
-                "GRAPH_BENCH_SAMPLES", "1"), true);
+        GraphBenchSettings s = GraphBenchSettings.of(
+                Map.of("GRAPH_WORKLOAD_ITERS", "200", "GRAPH_WORKLOAD_THREADS", "1", "GRAPH_BENCH_SAMPLES", "1"), true);
         Path out = tmp.resolve("lanes");
-        Lanes.Result r = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> Lanes.run(s, ResultsFolder.chosen(out), line -> {}));
+        Lanes.Result r = assertTimeoutPreemptively(
+                Duration.ofSeconds(120), () -> Lanes.run(s, ResultsFolder.chosen(out), line -> {}));
         assertEquals(List.of(), r.failures(), "every batch verified: the file read was the run's own");
         planted.assertUntouched("lanes");
     }
 
     @Test
     void lanesRemovesItsFolderWhenTheRunFailsAndNeverWritesThroughAPlantedResultName() throws Exception {
-        GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_WORKLOAD_ITERS", "100", "GRAPH_WORKLOAD_THREADS", "1",
-                "GRAPH_BENCH_SAMPLES", "1"), true);
+        GraphBenchSettings s = GraphBenchSettings.of(
+                Map.of("GRAPH_WORKLOAD_ITERS", "100", "GRAPH_WORKLOAD_THREADS", "1", "GRAPH_BENCH_SAMPLES", "1"), true);
         Path out = tmp.resolve("lanes");
         ResultsFolder folder = ResultsFolder.chosen(out);
         // planted inside the results folder: the first file the run writes
@@ -110,16 +114,26 @@ class PlantedNamesTest {
             in = FloorCost.inDir(job);
             assertEquals(job.path().resolve("in"), in);
             assertEquals(tmpdir, job.path().getParent());
-            FloorCost.Options o = new FloorCost.Options(new FloorBench.Counts(1, 10, 20, 10, 30), Cpus.measuring(), Cpus.supervisor(), true);
+            FloorCost.Options o = new FloorCost.Options(
+                    new FloorBench.Counts(1, 10, 20, 10, 30), Cpus.measuring(), Cpus.supervisor(), true);
             List<FloorRow> rows = FloorCost.rows(o, in);
-            FloorRow brokered = rows.stream().filter(r -> r.brokered() && r.broker().answer() == Answer.BROKER
-                    && r.broker().supervisor() == Supervisor.Kind.NATIVE).findFirst().orElseThrow();
-            assertTrue(brokered.call().label().endsWith(in.resolve(FloorCost.DATA_FILE).toString()), brokered.call().label());
+            FloorRow brokered = rows.stream()
+                    .filter(r -> r.brokered()
+                            && r.broker().answer() == Answer.BROKER
+                            && r.broker().supervisor() == Supervisor.Kind.NATIVE)
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(
+                    brokered.call()
+                            .label()
+                            .endsWith(in.resolve(FloorCost.DATA_FILE).toString()),
+                    brokered.call().label());
             Requires.seccomp("user_notif");
             Path out = Files.createDirectory(tmp.resolve("fc"));
             List<FloorBench.Measured> m;
             try (SamplesFile samples = SamplesFile.create(out.resolve("samples.arrow"))) {
-                m = FloorBench.run(List.of(brokered), o.counts(), o.cpu(), in, samples, new Host.LoadSampler(), line -> {});
+                m = FloorBench.run(
+                        List.of(brokered), o.counts(), o.cpu(), in, samples, new Host.LoadSampler(), line -> {});
             }
             assertNull(m.get(0).failure(), "the brokered openat of the job's own file succeeds");
             assertEquals(1, m.get(0).runs().size());
@@ -133,7 +147,9 @@ class PlantedNamesTest {
         FloorCost.Options o = new FloorCost.Options(new FloorBench.Counts(1, 10, 20, 10, 30), 0, 0, true);
         for (FloorRow r : FloorCost.rows(o)) {
             if (r.callName().equals("openat")) {
-                assertTrue(r.call().label().endsWith("/dev/null/in/data.txt"), r.call().label());
+                assertTrue(
+                        r.call().label().endsWith("/dev/null/in/data.txt"),
+                        r.call().label());
             }
         }
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A reproduction's folder holds distributions.json beside samples.arrow, and its name says which reproduction. */
 class ReproduceWritesDistributionsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void reproduceWritesDistributionsBesideSamples() throws Exception {
@@ -28,8 +29,22 @@ class ReproduceWritesDistributionsTest {
         int status;
         try {
             System.setOut(quiet);
-            status = Main.run(List.of("reproduce", "attach-cost", "--runs", "1", "--attaches", "5", "--forks", "5",
-                    "--podman", "none", "--out", out.toString()), quiet, quiet);
+            status = Main.run(
+                    List.of(
+                            "reproduce",
+                            "attach-cost",
+                            "--runs",
+                            "1",
+                            "--attaches",
+                            "5",
+                            "--forks",
+                            "5",
+                            "--podman",
+                            "none",
+                            "--out",
+                            out.toString()),
+                    quiet,
+                    quiet);
         } finally {
             System.setOut(was);
         }
@@ -52,6 +67,7 @@ class ReproduceWritesDistributionsTest {
         ResultsFolder f = ResultsFolder.allocate(tmp, java.time.LocalDate.of(2026, 12, 1), "vm/x", "kernel-bitmap");
         assertEquals("2026-12-01-vm_x-kernel-bitmap", f.publish().getFileName().toString());
         ResultsFolder g = ResultsFolder.allocate(tmp, java.time.LocalDate.of(2026, 12, 1), "vm/x", "kernel-bitmap");
-        assertEquals("2026-12-01-vm_x-kernel-bitmap-2", g.publish().getFileName().toString());
+        assertEquals(
+                "2026-12-01-vm_x-kernel-bitmap-2", g.publish().getFileName().toString());
     }
 }

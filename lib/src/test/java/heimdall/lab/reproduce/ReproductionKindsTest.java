@@ -1,6 +1,5 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.fixtures.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,6 +13,7 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * folder, written through the real writer, loads through {@code Results.load} and is drawn.
  */
 class ReproductionKindsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void everyReaderSeesTheOneRegistry() {
@@ -50,25 +51,32 @@ class ReproductionKindsTest {
         for (Reproduction r : ReproduceCommand.ALL) {
             assertTrue(ReproductionKinds.ALL.contains(r), r.name());
         }
-        List<String> names = ReproductionKind.all().stream().map(ReproductionKind::name).toList();
+        List<String> names =
+                ReproductionKind.all().stream().map(ReproductionKind::name).toList();
         assertEquals(names.size(), Set.copyOf(names).size(), "names are unique: " + names);
         assertEquals(names.stream().filter(ReproduceCommand.NAMES::contains).toList(), ReproduceCommand.NAMES);
         // graph-jmh and explore-check have commands of their own; every other kind is a NAME
-        assertEquals(Set.of("graph-jmh", "explore-check"),
+        assertEquals(
+                Set.of("graph-jmh", "explore-check"),
                 names.stream().filter(n -> !ReproduceCommand.NAMES.contains(n)).collect(Collectors.toSet()));
         for (ReproductionKind<?> k : ReproductionKind.all()) {
             assertTrue(k instanceof KindPlots, k + " draws its folder");
             assertSame(k, ReproductionKind.of(k.rowType()));
             assertSame(k, ReproductionKind.named(k.name(), Path.of("summary.json"), "reproduction"));
         }
-        assertSame(ReproductionKind.of(heimdall.lab.results.GraphJmhRow.class),
+        assertSame(
+                ReproductionKind.of(heimdall.lab.results.GraphJmhRow.class),
                 ReproductionKind.named("graph jmh", Path.of("environment.json"), "reproduction"));
-        BadInput e = assertThrows(BadInput.class,
-                () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
+        BadInput e = assertThrows(
+                BadInput.class, () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
         assertTrue(e.getMessage().contains("s.json") && e.getMessage().contains("explore-check"), e.getMessage());
         // compare reads the identities the kinds declare: the four it always compared
-        assertEquals(Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix"), ReproductionKind.all().stream()
-                .filter(k -> k.identity().isPresent()).map(ReproductionKind::name).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix"),
+                ReproductionKind.all().stream()
+                        .filter(k -> k.identity().isPresent())
+                        .map(ReproductionKind::name)
+                        .collect(Collectors.toSet()));
     }
 
     /**
@@ -83,7 +91,8 @@ class ReproductionKindsTest {
         Map<String, Path> committed = committedFolderOfEachKind();
         Set<String> drawn = new TreeSet<>();
         for (ReproductionKind<?> kind : ReproductionKind.all()) {
-            Path dir = kind.rowType() == ExploreCheckRow.class ? exploreCheckFolder()
+            Path dir = kind.rowType() == ExploreCheckRow.class
+                    ? exploreCheckFolder()
                     : rewritten(kind, committed.get(kind.name()));
             Results r = Results.load(dir);
             assertSame(kind, r.kind(), dir.toString());
@@ -98,7 +107,11 @@ class ReproductionKindsTest {
             }
             drawn.add(kind.name());
         }
-        assertEquals(new TreeSet<>(ReproductionKind.all().stream().map(ReproductionKind::name).toList()), drawn);
+        assertEquals(
+                new TreeSet<>(ReproductionKind.all().stream()
+                        .map(ReproductionKind::name)
+                        .toList()),
+                drawn);
     }
 
     /** The newest committed folder of each kind that has distributions.json, else the newest of it. */
@@ -106,12 +119,15 @@ class ReproductionKindsTest {
         Map<String, Path> best = new LinkedHashMap<>();
         List<Path> dirs;
         try (var list = Files.list(Fixtures.resultsRoot())) {
-            dirs = list.filter(d -> Files.isRegularFile(d.resolve("summary.json"))).sorted().toList();
+            dirs = list.filter(d -> Files.isRegularFile(d.resolve("summary.json")))
+                    .sorted()
+                    .toList();
         }
         for (Path d : dirs) {
             String name = SummaryJson.read(d).kind().name();
             Path had = best.get(name);
-            if (had == null || Files.isRegularFile(d.resolve("distributions.json"))
+            if (had == null
+                    || Files.isRegularFile(d.resolve("distributions.json"))
                     || !Files.isRegularFile(had.resolve("distributions.json"))) {
                 best.put(name, d);
             }
@@ -132,7 +148,8 @@ class ReproductionKindsTest {
         }
         List<String> variants = SAMPLES_MADE.getOrDefault(kind.name(), List.of());
         if (!variants.isEmpty()) {
-            assertFalse(Files.isRegularFile(source.resolve("distributions.json")),
+            assertFalse(
+                    Files.isRegularFile(source.resolve("distributions.json")),
                     kind + ": use the committed distributions");
             try (SamplesFile samples = SamplesFile.create(f.path().resolve("samples.arrow"))) {
                 for (int row = 0; row < s.rows().size(); row++) {
@@ -175,10 +192,40 @@ class ReproductionKindsTest {
                 }
             }
         }
-        ExploreCheckRow theirs = new ExploreCheckRow("floor-cost row code (FloorBench)", "static floor, abcdf",
-                "getppid", "ok", 4L, 201L, 220L, 150L, 51L, medians, 2000L, 0.015, List.of(201L), null, null, null);
-        ExploreCheckRow ours = new ExploreCheckRow("fluent API (Lab.measure)", "fluent API, static floor, abcdf",
-                "getppid", "ok", 4L, 204L, 224L, null, null, medians, 2000L, 0.015, List.of(204L), 1.0149, 0.05, true);
+        ExploreCheckRow theirs = new ExploreCheckRow(
+                "floor-cost row code (FloorBench)",
+                "static floor, abcdf",
+                "getppid",
+                "ok",
+                4L,
+                201L,
+                220L,
+                150L,
+                51L,
+                medians,
+                2000L,
+                0.015,
+                List.of(201L),
+                null,
+                null,
+                null);
+        ExploreCheckRow ours = new ExploreCheckRow(
+                "fluent API (Lab.measure)",
+                "fluent API, static floor, abcdf",
+                "getppid",
+                "ok",
+                4L,
+                204L,
+                224L,
+                null,
+                null,
+                medians,
+                2000L,
+                0.015,
+                List.of(204L),
+                1.0149,
+                0.05,
+                true);
         f.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(theirs, ours));
         return f.publish();
     }

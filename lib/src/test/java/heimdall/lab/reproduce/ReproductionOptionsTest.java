@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
-import heimdall.lab.command.Args;
 import heimdall.lab.cli.Main;
+import heimdall.lab.command.Args;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every run below ends at its options, before a results folder exists.
  */
 class ReproductionOptionsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** What one ./lab run printed and returned. */
     record Outcome(int status, String out, String err) {}
@@ -34,7 +35,9 @@ class ReproductionOptionsTest {
     static Outcome lab(String... argv) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(List.of(argv), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = Main.run(
+                List.of(argv),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -54,8 +57,9 @@ class ReproductionOptionsTest {
         String hostLoad = lab("reproduce", "--quick", "host-load", "--help").out();
         assertTrue(hostLoad.startsWith("usage: ./lab reproduce host-load"), hostLoad);
         assertTrue(hostLoad.contains("--settle SECONDS") && hostLoad.contains("(quick: 5; full: 60)"), hostLoad);
-        assertTrue(lab("reproduce", "graph-lookup", "--help").out().startsWith(
-                "usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [options] [NODES EDGES]"));
+        assertTrue(lab("reproduce", "graph-lookup", "--help")
+                .out()
+                .startsWith("usage: ./lab reproduce graph-lookup [--quick] [--out DIR] [options] [NODES EDGES]"));
     }
 
     @Test
@@ -89,7 +93,9 @@ class ReproductionOptionsTest {
         var declared = new ReproduceCommand().options().orElseThrow();
         for (Reproduction r : ReproduceCommand.ALL) {
             for (ReproductionOption o : ReproduceCommand.declared(r)) {
-                assertTrue((o.valued() ? declared.valued() : declared.flags()).contains(o.name()), r.name() + " " + o.name());
+                assertTrue(
+                        (o.valued() ? declared.valued() : declared.flags()).contains(o.name()),
+                        r.name() + " " + o.name());
             }
         }
     }
@@ -132,11 +138,13 @@ class ReproductionOptionsTest {
 
     @Test
     void anOptionOfAnotherNameIsUnknownHere() {
-        Outcome x = lab("reproduce", "lanes", "--runs", "3", "--out", tmp.resolve("l").toString());
+        Outcome x = lab(
+                "reproduce", "lanes", "--runs", "3", "--out", tmp.resolve("l").toString());
         assertEquals(2, x.status(), x.err());
         assertTrue(x.err().contains("unknown option --runs") && x.err().contains("reproduce lanes"), x.err());
         assertFalse(Files.exists(tmp.resolve("l")));
-        Outcome extra = lab("reproduce", "kernel-bitmap", "stray", "--out", tmp.resolve("k").toString());
+        Outcome extra = lab(
+                "reproduce", "kernel-bitmap", "stray", "--out", tmp.resolve("k").toString());
         assertEquals(2, extra.status(), extra.err());
         assertTrue(extra.err().contains("unexpected argument 'stray'"), extra.err());
         assertFalse(Files.exists(tmp.resolve("k")));
@@ -151,14 +159,18 @@ class ReproductionOptionsTest {
         assertEquals(7, runs.number(Args.parse("t", List.of(), flags, valued)));
         assertEquals(3, runs.number(Args.parse("t", List.of("--quick"), flags, valued)));
         assertEquals(12, runs.number(Args.parse("t", List.of("--quick", "--runs", "12"), flags, valued)));
-        BadInput e = assertThrows(BadInput.class, () -> runs.number(Args.parse("t", List.of("--runs=101"), flags, valued)));
+        BadInput e =
+                assertThrows(BadInput.class, () -> runs.number(Args.parse("t", List.of("--runs=101"), flags, valued)));
         assertTrue(e.getMessage().contains("option --runs: 101 is out of range (1..100)"), e.getMessage());
         assertThrows(BadInput.class, () -> runs.number(Args.parse("t", List.of("--runs", "0"), flags, valued)));
         assertEquals("(quick: 3; full: 7)", runs.defaults().orElseThrow());
-        assertEquals("(default: 2)", ReproductionOption.cpu("--cpu", "c", 2).defaults().orElseThrow());
+        assertEquals(
+                "(default: 2)",
+                ReproductionOption.cpu("--cpu", "c", 2).defaults().orElseThrow());
         assertTrue(ReproductionOption.flag("--x", "x").defaults().isEmpty());
-        assertThrows(IllegalArgumentException.class, () -> new ReproductionOption("runs", ReproductionOption.Kind.FLAG, "", "",
-                null, null, 0, 0));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ReproductionOption("runs", ReproductionOption.Kind.FLAG, "", "", null, null, 0, 0));
     }
 
     /**
@@ -169,11 +181,14 @@ class ReproductionOptionsTest {
     @Test
     void anErrorFoundDuringTheRunLeavesNoFolderAndNoChild() throws Exception {
         Path profile = tmp.resolve("bad.json");
-        Files.writeString(profile, "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
-                + "\"action\":\"SCMP_ACT_BOGUS\"}]}");
+        Files.writeString(
+                profile,
+                "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
+                        + "\"action\":\"SCMP_ACT_BOGUS\"}]}");
         Path mine = Files.createDirectory(tmp.resolve("mine"));
         for (Path out : List.of(tmp.resolve("absent"), mine)) {
-            Outcome x = lab("reproduce", "attach-cost", "--quick", "--podman", profile.toString(), "--out", out.toString());
+            Outcome x =
+                    lab("reproduce", "attach-cost", "--quick", "--podman", profile.toString(), "--out", out.toString());
             assertEquals(2, x.status(), x.err());
             assertTrue(x.err().contains(profile.toString()) && x.err().contains("syscalls[0].action"), x.err());
             assertFalse(x.err().contains("\tat "), x.err());

@@ -63,9 +63,22 @@ class ReproductionsTest {
             JsonNode c = s.get(i);
             assertEquals("configuration", c.get("section").asText());
             assertEquals(i, c.get("filters").asInt());
-            hasFields(c, "what", "cache", "per_call_ns", "median_ns", "p99_ns", "run_medians_ns", "batch_ns_per_call",
-                    "batch_run_ns_per_call", "published_ns", "selftest_per_call_ns", "selftest_median_ns", "selftest_batch_ns_per_call",
-                    "batch_monotonic_ns_per_call", "selftest_batch_monotonic_ns_per_call");
+            hasFields(
+                    c,
+                    "what",
+                    "cache",
+                    "per_call_ns",
+                    "median_ns",
+                    "p99_ns",
+                    "run_medians_ns",
+                    "batch_ns_per_call",
+                    "batch_run_ns_per_call",
+                    "published_ns",
+                    "selftest_per_call_ns",
+                    "selftest_median_ns",
+                    "selftest_batch_ns_per_call",
+                    "batch_monotonic_ns_per_call",
+                    "selftest_batch_monotonic_ns_per_call");
             assertEquals(5, c.get("run_medians_ns").size());
             assertEquals(2, c.get("batch_run_ns_per_call").size());
             // Round r runs at placement r mod 4; the batch runs are spread over the five rounds.
@@ -76,7 +89,14 @@ class ReproductionsTest {
             assertEquals(i == 1 || i == 2, c.get("cache").asBoolean(), "bitmap filters cacheable, an args read is not");
             // Every method: its runs, their placements, the figure by placement, the spread and the noisy flag.
             for (KernelBitmap.Method m : KernelBitmap.METHODS) {
-                hasFields(c, m.figureField(), m.runsField(), m.placementsField(), m.byPlacementField(), m.field("spread"), m.field("noisy"));
+                hasFields(
+                        c,
+                        m.figureField(),
+                        m.runsField(),
+                        m.placementsField(),
+                        m.byPlacementField(),
+                        m.field("spread"),
+                        m.field("noisy"));
                 assertTrue(c.get(m.figureField()).asLong() > 0, m.label());
                 assertEquals(m.timing().batch() ? 2 : 5, c.get(m.runsField()).size(), m.label());
                 assertEquals(4, c.get(m.byPlacementField()).size(), m.label());
@@ -105,7 +125,10 @@ class ReproductionsTest {
             assertEquals("expectation", s.get(i).get("section").asText());
             for (KernelBitmap.Method m : KernelBitmap.METHODS) {
                 for (String rule : List.of("2020", "later")) {
-                    assertTrue(List.of("pass", "fail", "skipped").contains(s.get(i).get(m.key() + "_" + rule).asText()), m.key() + " " + rule);
+                    assertTrue(
+                            List.of("pass", "fail", "skipped")
+                                    .contains(s.get(i).get(m.key() + "_" + rule).asText()),
+                            m.key() + " " + rule);
                 }
             }
         }
@@ -119,22 +142,36 @@ class ReproductionsTest {
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("Expectations:") && table.contains("getpid RET_ALLOW 4 filters (full)"), table);
         assertTrue(table.contains("selftest loop (glibc syscall(), pid compared)") && table.contains("2020"), table);
-        assertTrue(table.contains("(built: native median + median overhead of 5 rounds)"), "the built lines say how they are built");
+        assertTrue(
+                table.contains("(built: native median + median overhead of 5 rounds)"),
+                "the built lines say how they are built");
     }
 
     @Test
     void attachCostWritesEveryFloorAndTheForkBaseline(@TempDir Path tmp) throws IOException {
         requireSeccomp();
         AttachCost.Options o = new AttachCost.Options(1, 5, 2, 5, 3, 3, Cpus.measuring());
-        ReproductionResult r = AttachCost.run(o, ResultsFolder.chosen(tmp.resolve("ac")), AttachCost.PODMAN_PROFILE, s -> {});
+        ReproductionResult r =
+                AttachCost.run(o, ResultsFolder.chosen(tmp.resolve("ac")), AttachCost.PODMAN_PROFILE, s -> {});
         JsonNode s = summary(r.folder());
         int floors = 1 + 2 + (Files.isRegularFile(AttachCost.PODMAN_PROFILE) ? 1 : 0);
         assertEquals(floors + 1, s.size());
         int last = 0;
         for (int i = 0; i < floors; i++) {
             JsonNode f = s.get(i);
-            hasFields(f, "what", "insns", "loop_insns", "attaches_per_run", "attach_budget", "attach_median_ns", "attach_p99_ns",
-                    "attach_outside_ns_per_call", "fork_attach_median_ns", "fork_attach_outside_ns_per_call", "attach_in_fork_added_ns",
+            hasFields(
+                    f,
+                    "what",
+                    "insns",
+                    "loop_insns",
+                    "attaches_per_run",
+                    "attach_budget",
+                    "attach_median_ns",
+                    "attach_p99_ns",
+                    "attach_outside_ns_per_call",
+                    "fork_attach_median_ns",
+                    "fork_attach_outside_ns_per_call",
+                    "attach_in_fork_added_ns",
                     "compile_median_ns");
             assertEquals(5, f.get("attaches_per_run").asInt());
             assertTrue(f.get("insns").asInt() >= last, "floors of growing size");
@@ -152,15 +189,27 @@ class ReproductionsTest {
     @Test
     void hostLoadWritesTheSameRowsIdleAndLoadedWithEachRunsLoad(@TempDir Path tmp) throws IOException {
         requireSeccomp();
-        HostLoad.Options o = new HostLoad.Options(new FloorBench.Counts(1, 100, 1_000, 10, 10), Cpus.measuring(),
-                List.of(new Worker(Worker.Kind.SPIN, Cpus.measuring(), 10, 0.5)), 0);
+        HostLoad.Options o = new HostLoad.Options(
+                new FloorBench.Counts(1, 100, 1_000, 10, 10),
+                Cpus.measuring(),
+                List.of(new Worker(Worker.Kind.SPIN, Cpus.measuring(), 10, 0.5)),
+                0);
         ReproductionResult r = HostLoad.run(o, ResultsFolder.chosen(tmp.resolve("hl")), s -> {});
         JsonNode s = summary(r.folder());
         assertEquals(18, s.size());
         for (int i = 0; i < 18; i++) {
             JsonNode row = s.get(i);
             assertEquals(i < 9 ? "idle" : "loaded", row.get("load").asText());
-            hasFields(row, "what", "call", "median_ns", "p99_ns", "load_avg_runs", "run_medians_ns", "run_p99_ns", "twin_row");
+            hasFields(
+                    row,
+                    "what",
+                    "call",
+                    "median_ns",
+                    "p99_ns",
+                    "load_avg_runs",
+                    "run_medians_ns",
+                    "run_p99_ns",
+                    "twin_row");
             assertEquals(1, row.get("load_avg_runs").size());
             assertEquals(1, row.get("run_p99_ns").size());
             assertEquals("ok", row.get("status").asText(), row.toString());
@@ -177,7 +226,9 @@ class ReproductionsTest {
         assertEquals(s.get(17).get("run_p99_ns").get(0).asLong(), points.get(17).p99Ns());
         JsonNode env = JSON.readTree(r.folder().resolve("environment.json").toFile());
         assertEquals(1, env.get("load_ran").get("workers").size());
-        assertEquals(10, env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
+        assertEquals(
+                10,
+                env.get("load_ran").get("workers").get(0).get("nice_granted").asInt());
     }
 
     /** A floor whose runs fail (it kills the child's exit) is reported failed; the others are measured. */
@@ -187,11 +238,15 @@ class ReproductionsTest {
         heimdall.lab.bpf.Program killsExit = new heimdall.lab.bpf.Program(List.of(
                 heimdall.lab.bpf.Insn.ldAbs(0), heimdall.lab.bpf.Insn.jump(heimdall.lab.bpf.Insn.JEQ, 231, 0, 1),
                 heimdall.lab.bpf.Insn.ret(0x80000000), heimdall.lab.bpf.Insn.ret(KernelBitmap.RET_ALLOW)));
-        List<AttachCost.Floor> floors = List.of(new AttachCost.Floor("2 insns", "test", KernelBitmap.BITMAP_FILTER),
+        List<AttachCost.Floor> floors = List.of(
+                new AttachCost.Floor("2 insns", "test", KernelBitmap.BITMAP_FILTER),
                 new AttachCost.Floor("kills exit_group", "test", killsExit));
-        AttachCost.Measurement m = AttachCost.measure(new AttachCost.Options(2, 3, 0, 3, 1, 1, Cpus.measuring()), floors, null, s -> {});
+        AttachCost.Measurement m =
+                AttachCost.measure(new AttachCost.Options(2, 3, 0, 3, 1, 1, Cpus.measuring()), floors, null, s -> {});
         assertTrue(m.floors().get(0).ok());
-        assertTrue(!m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"), m.floors().get(1).failure());
+        assertTrue(
+                !m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"),
+                m.floors().get(1).failure());
         assertEquals(1, m.rows().size());
         List<heimdall.lab.results.AttachCostRow> summary = AttachCost.summary(m);
         assertEquals("failed", summary.get(1).status());
@@ -210,8 +265,8 @@ class ReproductionsTest {
             byte[] p = f.loopProgram().toBytes();
             int k = heimdall.lab.child.AttachBudget.maxFilters(p);
             heimdall.lab.child.ChildResult r = heimdall.lab.child.MeasuredChild.run(
-                    heimdall.lab.child.ChildSpec.attaching(heimdall.lab.child.Call.ATTACH, p, 0, k + 1).withMode(
-                            heimdall.lab.child.ChildSpec.Mode.PER_CALL));
+                    heimdall.lab.child.ChildSpec.attaching(heimdall.lab.child.Call.ATTACH, p, 0, k + 1)
+                            .withMode(heimdall.lab.child.ChildSpec.Mode.PER_CALL));
             assertEquals(k, r.samples().length, f.name() + ": " + r.fate().describe());
             assertEquals(heimdall.lab.Errno.ENOMEM, r.lastErrno(), f.name());
         }
@@ -220,7 +275,8 @@ class ReproductionsTest {
     /** results/published/attach-cost.json: each figure is its printed total over the 100,000 calls, rounded down. */
     @Test
     void publishedAttachFiguresAreTheirTotalsOverTheCalls() {
-        List<heimdall.lab.results.PublishedAttachCost.Row> rows = AttachCost.published().rows();
+        List<heimdall.lab.results.PublishedAttachCost.Row> rows =
+                AttachCost.published().rows();
         assertEquals(4, rows.size());
         for (heimdall.lab.results.PublishedAttachCost.Row row : rows) {
             assertEquals(row.elapsedNs() / 100_000, row.ns(), row.toString());
@@ -230,12 +286,23 @@ class ReproductionsTest {
 
     @Test
     void theCommandKnowsEveryNameAndRefusesOthers() {
-        assertEquals(List.of("floor-cost", "kernel-bitmap", "attach-cost", "host-load", "follower-cost", "graph-lookup", "lanes",
-                "kernel-matrix"), ReproduceCommand.NAMES);
+        assertEquals(
+                List.of(
+                        "floor-cost",
+                        "kernel-bitmap",
+                        "attach-cost",
+                        "host-load",
+                        "follower-cost",
+                        "graph-lookup",
+                        "lanes",
+                        "kernel-matrix"),
+                ReproduceCommand.NAMES);
         BadInput e = assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("no-such")));
         assertTrue(e.getMessage().contains("no-such"));
-        assertInstanceOf(BadInput.class, assertThrows(BadInput.class,
-                () -> new ReproduceCommand().run(List.of("kernel-bitmap", "--no-broker"))), "floor-cost's option is not kernel-bitmap's");
+        assertInstanceOf(
+                BadInput.class,
+                assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("kernel-bitmap", "--no-broker"))),
+                "floor-cost's option is not kernel-bitmap's");
         assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("--out", "x")));
         String help = new ReproduceCommand().help();
         for (String n : ReproduceCommand.NAMES) {

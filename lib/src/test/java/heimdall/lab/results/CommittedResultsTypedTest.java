@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * figures the JSON holds.
  */
 class CommittedResultsTypedTest {
-    private static final Pattern INDEX = Pattern.compile("^\\| `([^`]+)` \\| `\\./lab (?:reproduce ([a-z-]+)|graph (jmh))");
+    private static final Pattern INDEX =
+            Pattern.compile("^\\| `([^`]+)` \\| `\\./lab (?:reproduce ([a-z-]+)|graph (jmh))");
 
     /** results/README.md's index: folder name to the reproduction that made it. */
     private static Map<String, String> index() throws IOException {
@@ -44,7 +45,8 @@ class CommittedResultsTypedTest {
         List<String> loaded = new ArrayList<>();
         try (var list = Files.list(Fixtures.resultsRoot())) {
             for (Path dir : list.filter(Files::isDirectory).sorted().toList()) {
-                if (dir.getFileName().toString().equals("published") || !Files.isRegularFile(dir.resolve("summary.json"))) {
+                if (dir.getFileName().toString().equals("published")
+                        || !Files.isRegularFile(dir.resolve("summary.json"))) {
                     continue; // the seeds' tables, and `./lab bpf stats` outputs: not reproduction folders
                 }
                 String name = dir.getFileName().toString();
@@ -52,7 +54,8 @@ class CommittedResultsTypedTest {
                 String expected = index.get(name);
                 assertNotNull(expected, name + " is not in results/README.md's index");
                 assertEquals(expected, s.kind().name(), name);
-                JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
+                JsonNode raw =
+                        SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
                 JsonNode rows = raw.isArray() ? raw : raw.get("rows");
                 assertEquals(rows.size(), s.rows().size(), name);
                 for (int i = 0; i < rows.size(); i++) {
@@ -62,7 +65,10 @@ class CommittedResultsTypedTest {
                     JsonNode back = SummaryJson.JSON.valueToTree(r);
                     for (var it = rows.get(i).fields(); it.hasNext(); ) {
                         var e = it.next();
-                        assertEquals(String.valueOf(e.getValue()), String.valueOf(back.get(e.getKey())), name + " row " + i + " field " + e.getKey());
+                        assertEquals(
+                                String.valueOf(e.getValue()),
+                                String.valueOf(back.get(e.getKey())),
+                                name + " row " + i + " field " + e.getKey());
                     }
                     assertFalse(r.label().isBlank());
                 }
@@ -72,8 +78,13 @@ class CommittedResultsTypedTest {
                 loaded.add(name);
             }
         }
-        assertEquals(index.keySet().stream().filter(n -> Files.isRegularFile(rootOf(n).resolve("summary.json"))).sorted().toList(),
-                loaded.stream().sorted().toList(), "every indexed folder with a summary is loaded");
+        assertEquals(
+                index.keySet().stream()
+                        .filter(n -> Files.isRegularFile(rootOf(n).resolve("summary.json")))
+                        .sorted()
+                        .toList(),
+                loaded.stream().sorted().toList(),
+                "every indexed folder with a summary is loaded");
         assertTrue(loaded.size() >= 15, "found " + loaded);
     }
 
@@ -88,7 +99,8 @@ class CommittedResultsTypedTest {
     @Test
     void recordWrittenRowsAreTheCommittedRows() throws IOException {
         int compared = 0;
-        for (String name : List.of("2026-11-30-vm-4", "2026-11-30-vm-3", "2026-11-30-vm-15", "2026-11-30-vm-6", "2026-11-30-vm-10")) {
+        for (String name : List.of(
+                "2026-11-30-vm-4", "2026-11-30-vm-3", "2026-11-30-vm-15", "2026-11-30-vm-6", "2026-11-30-vm-10")) {
             Path dir = rootOf(name);
             Summary s = SummaryJson.read(dir);
             JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
@@ -119,6 +131,8 @@ class CommittedResultsTypedTest {
         assertEquals(1, bitmap.schemaVersion());
         assertEquals(5, bitmap.rows(KernelBitmapRow.Configuration.class).size());
         assertEquals(1, bitmap.rows(KernelBitmapRow.Agreement.class).size());
-        assertEquals(ReproductionKind.of(GraphJmhRow.class), SummaryJson.read(rootOf("2026-11-30-vm-3")).kind());
+        assertEquals(
+                ReproductionKind.of(GraphJmhRow.class),
+                SummaryJson.read(rootOf("2026-11-30-vm-3")).kind());
     }
 }

@@ -32,7 +32,9 @@ class RowIntervalsTest {
         long[][] one = {{100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112}};
         RowIntervals r = RowIntervals.of(Intervals.of(one, one, 0.95), 1, 1);
         assertEquals(1L, r.median().runs(), "runs, not samples");
-        assertTrue(r.median().cell().endsWith("(one run: its samples only)"), r.median().cell());
+        assertTrue(
+                r.median().cell().endsWith("(one run: its samples only)"),
+                r.median().cell());
     }
 
     @Test

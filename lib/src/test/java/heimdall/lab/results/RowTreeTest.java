@@ -18,31 +18,110 @@ class RowTreeTest {
 
     @Test
     void aLanesRowNotMeasuredNamesItsFiguresAsNullAndLeavesTheRestOut() {
-        LanesRow notMeasured = new LanesRow(2L, 1L, "unchecked", 1000L, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, 0L, "not measured", 5L, 0L, true);
+        LanesRow notMeasured = new LanesRow(
+                2L,
+                1L,
+                "unchecked",
+                1000L,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0L,
+                "not measured",
+                5L,
+                0L,
+                true);
         JsonNode t = SummaryJson.tree(notMeasured);
-        assertEquals(List.of("workers", "collectors", "variant", "iterations", "wall_ms_median", "wall_ms_min", "wall_ms_max",
-                "spread", "noisy", "vs_unchecked", "verified", "failure", "samples", "status", "batches_asked",
-                "batches_completed", "interrupted"), names(t));
+        assertEquals(
+                List.of(
+                        "workers",
+                        "collectors",
+                        "variant",
+                        "iterations",
+                        "wall_ms_median",
+                        "wall_ms_min",
+                        "wall_ms_max",
+                        "spread",
+                        "noisy",
+                        "vs_unchecked",
+                        "verified",
+                        "failure",
+                        "samples",
+                        "status",
+                        "batches_asked",
+                        "batches_completed",
+                        "interrupted"),
+                names(t));
         assertTrue(t.get("failure").isNull());
-        assertEquals(notMeasured, SummaryJson.row(java.nio.file.Path.of("x"), "", t, LanesRow.class), "reads back the same");
+        assertEquals(
+                notMeasured, SummaryJson.row(java.nio.file.Path.of("x"), "", t, LanesRow.class), "reads back the same");
     }
 
     @Test
     void aKernelBitmapRowKeepsItsSectionOnce() {
-        KernelBitmapRow.Agreement a = SummaryJson.row(java.nio.file.Path.of("x"), "",
-                SummaryJson.JSON.createObjectNode().put("section", "agreement").put("what", "w").put("agree", true)
-                        .set("compared", SummaryJson.JSON.createArrayNode().add("bare_per_call")), KernelBitmapRow.Agreement.class);
+        KernelBitmapRow.Agreement a = SummaryJson.row(
+                java.nio.file.Path.of("x"),
+                "",
+                SummaryJson.JSON
+                        .createObjectNode()
+                        .put("section", "agreement")
+                        .put("what", "w")
+                        .put("agree", true)
+                        .set("compared", SummaryJson.JSON.createArrayNode().add("bare_per_call")),
+                KernelBitmapRow.Agreement.class);
         JsonNode t = SummaryJson.tree(a);
         assertEquals(List.of("section", "what", "compared", "agree"), names(t));
     }
 
     @Test
     void aGraphRowWithItsPublishedFigureKeepsItsOwnFigures() {
-        GraphLookupRow r = new GraphLookupRow("broker", "walk main", "dfa-offsets", 91L, 96L, 900L, 1000L, 1.5, null, 4096L,
-                true, "a", "b", false, 5L, 5L, false, "measured", null, 3.0, 2.9, 3.2, 0.1, false, null, null, 0L, 5L, null,
-                null, null, null, null);
-        GraphLookupRow p = r.withPublished(3.19, 101L, 544L, false).withSpeedupVsHash(2.0).withRejectionsDisagreeing();
+        GraphLookupRow r = new GraphLookupRow(
+                "broker",
+                "walk main",
+                "dfa-offsets",
+                91L,
+                96L,
+                900L,
+                1000L,
+                1.5,
+                null,
+                4096L,
+                true,
+                "a",
+                "b",
+                false,
+                5L,
+                5L,
+                false,
+                "measured",
+                null,
+                3.0,
+                2.9,
+                3.2,
+                0.1,
+                false,
+                null,
+                null,
+                0L,
+                5L,
+                null,
+                null,
+                null,
+                null,
+                null);
+        GraphLookupRow p =
+                r.withPublished(3.19, 101L, 544L, false).withSpeedupVsHash(2.0).withRejectionsDisagreeing();
         assertEquals(91L, p.sites());
         assertEquals(96L, p.states());
         assertEquals(101L, p.publishedSites());
@@ -51,7 +130,9 @@ class RowTreeTest {
         assertEquals(Boolean.FALSE, p.rejectionsAgree());
         assertEquals(3.0, p.nsPerEventMedian());
         JsonNode t = SummaryJson.tree(r.withPublished(null, null, null, null));
-        assertTrue(t.has("published_sites") && t.get("published_sites").isNull(), "graph-lookup names the published figures, null or not");
+        assertTrue(
+                t.has("published_sites") && t.get("published_sites").isNull(),
+                "graph-lookup names the published figures, null or not");
         assertTrue(!t.has("reason") && !t.has("rejections_agree"));
     }
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +37,8 @@ class SummaryGoldenTest {
                 if (!Files.isRegularFile(dir.resolve("summary.json")) || name.equals("published")) {
                     continue;
                 }
-                JsonNode raw = SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
+                JsonNode raw =
+                        SummaryJson.JSON.readTree(dir.resolve("summary.json").toFile());
                 Summary s = SummaryJson.read(dir);
                 JsonNode back = SummaryJson.summary(s.kind().name(), s.interruption(), s.signal(), s.rows());
                 JsonNode rawRows = raw.isArray() ? raw : raw.get("rows");
@@ -104,21 +104,74 @@ class SummaryGoldenTest {
     }
 
     /** The 49 flat keys of a floor-cost row, in the order floor-cost writes them. */
-    static final List<String> FLOOR_COST_KEYS = List.of("what", "call", "floor", "programs", "insns", "cache",
-            "reference", "supervisor", "answer", "placement", "supervisor_cpu", "sync_wakeup", "cpu_set", "status",
-            "failure", "runs_asked", "runs_completed", "runs_none_completed", "interrupted", "median_ns", "p99_ns",
-            "run_medians_ns", "samples", "spread", "noisy", "median_none_ns", "p99_none_ns", "run_medians_none_ns",
-            "samples_none", "spread_none", "added_ns", "baseline_row", "load_avg_runs", "cpu_granted",
-            "supervisor_served", "published", "added_vs_published", "java_over_native", "vs_default_placement",
-            "vs_best_floor", "vs_best_call_floor", "floor_ns", "round_trip_vs_floor", "best_floor_ns",
-            "round_trip_vs_best_floor", "call_floor_ns", "round_trip_vs_call_floor", "best_call_floor_ns",
+    static final List<String> FLOOR_COST_KEYS = List.of(
+            "what",
+            "call",
+            "floor",
+            "programs",
+            "insns",
+            "cache",
+            "reference",
+            "supervisor",
+            "answer",
+            "placement",
+            "supervisor_cpu",
+            "sync_wakeup",
+            "cpu_set",
+            "status",
+            "failure",
+            "runs_asked",
+            "runs_completed",
+            "runs_none_completed",
+            "interrupted",
+            "median_ns",
+            "p99_ns",
+            "run_medians_ns",
+            "samples",
+            "spread",
+            "noisy",
+            "median_none_ns",
+            "p99_none_ns",
+            "run_medians_none_ns",
+            "samples_none",
+            "spread_none",
+            "added_ns",
+            "baseline_row",
+            "load_avg_runs",
+            "cpu_granted",
+            "supervisor_served",
+            "published",
+            "added_vs_published",
+            "java_over_native",
+            "vs_default_placement",
+            "vs_best_floor",
+            "vs_best_call_floor",
+            "floor_ns",
+            "round_trip_vs_floor",
+            "best_floor_ns",
+            "round_trip_vs_best_floor",
+            "call_floor_ns",
+            "round_trip_vs_call_floor",
+            "best_call_floor_ns",
             "round_trip_vs_best_call_floor");
 
     /** The interval keys appended after every other key of a measured row (RowIntervals). */
-    static final List<String> INTERVAL_KEYS = List.of("median_ci_low_ns", "median_ci_high_ns", "median_ci_level",
-            "median_ci_coverage", "median_ci_runs", "p99_ci_low_ns", "p99_ci_high_ns", "p99_ci_level",
-            "p99_ci_coverage", "p99_ci_runs", "added_ci_low_ns", "added_ci_high_ns", "added_ci_level",
-            "added_ci_coverage", "added_ci_runs");
+    static final List<String> INTERVAL_KEYS = List.of(
+            "median_ci_low_ns",
+            "median_ci_high_ns",
+            "median_ci_level",
+            "median_ci_coverage",
+            "median_ci_runs",
+            "p99_ci_low_ns",
+            "p99_ci_high_ns",
+            "p99_ci_level",
+            "p99_ci_coverage",
+            "p99_ci_runs",
+            "added_ci_low_ns",
+            "added_ci_high_ns",
+            "added_ci_level",
+            "added_ci_coverage",
+            "added_ci_runs");
 
     @Test
     void floorCostAndHostLoadRowsHaveTheirFlatKeys() {
@@ -142,45 +195,86 @@ class SummaryGoldenTest {
         long[][] runs = {{100, 110, 120}, {105, 115, 125}, {98, 108, 400}};
         long[][] none = {{80, 90, 100}, {85, 95, 99}, {79, 88, 97}};
         RowIntervals ci = RowIntervals.of(heimdall.lab.stats.Intervals.of(runs, none, 0.95), 3, 3);
-        FloorCostRow bare = new FloorCostRow(new FloorCostRow.Subject("static floor, abcdf", "getppid",
-                "static floor, abcdf", 1L, 10L, true), null, null, RowStatus.OK, null,
+        FloorCostRow bare = new FloorCostRow(
+                new FloorCostRow.Subject("static floor, abcdf", "getppid", "static floor, abcdf", 1L, 10L, true),
+                null,
+                null,
+                RowStatus.OK,
+                null,
                 new FloorCostRow.Runs(3L, 3L, 3L, false),
                 new FloorCostRow.Figures(110L, 400L, List.of(110L, 115L, 108L), 9L, 0.064, false),
                 new FloorCostRow.Figures(90L, 100L, List.of(90L, 95L, 88L), 9L, 0.078, null),
-                20L, 0L, List.of(2.1, 2.3, 2.4), 1L, null, null, null, null);
+                20L,
+                0L,
+                List.of(2.1, 2.3, 2.4),
+                1L,
+                null,
+                null,
+                null,
+                null);
         FloorCostRow row = bare.withIntervals(ci);
         JsonNode tree = SummaryJson.tree(row);
         List<String> written = keys(tree);
         assertEquals(INTERVAL_KEYS, written.subList(written.size() - INTERVAL_KEYS.size(), written.size()));
-        assertTrue(tree.get("median_ci_low_ns").isIntegralNumber() && tree.get("median_ci_runs").isIntegralNumber());
-        assertTrue(tree.get("median_ci_level").isFloatingPointNumber()
-                && tree.get("added_ci_coverage").isFloatingPointNumber(), tree.toString());
+        assertTrue(tree.get("median_ci_low_ns").isIntegralNumber()
+                && tree.get("median_ci_runs").isIntegralNumber());
+        assertTrue(
+                tree.get("median_ci_level").isFloatingPointNumber()
+                        && tree.get("added_ci_coverage").isFloatingPointNumber(),
+                tree.toString());
         assertEquals(0.95, tree.get("median_ci_level").asDouble());
         assertEquals(0.75, tree.get("median_ci_coverage").asDouble(), "3 runs reach 75% for a median");
-        assertTrue(tree.get("median_ci_low_ns").asLong() <= 110 && 110 <= tree.get("median_ci_high_ns").asLong());
+        assertTrue(tree.get("median_ci_low_ns").asLong() <= 110
+                && 110 <= tree.get("median_ci_high_ns").asLong());
         FloorCostRow back = SummaryJson.row(Path.of("summary.json"), "rows[0]", tree, FloorCostRow.class);
         assertEquals(row, back);
-        assertTrue(keys(SummaryJson.tree(bare)).stream().noneMatch(k -> k.contains("_ci_")),
+        assertTrue(
+                keys(SummaryJson.tree(bare)).stream().noneMatch(k -> k.contains("_ci_")),
                 "a row without intervals (a committed folder's) writes none of their keys");
-        assertEquals(null, SummaryJson.row(Path.of("summary.json"), "rows[0]", SummaryJson.tree(bare),
-                FloorCostRow.class).intervals());
+        assertEquals(
+                null,
+                SummaryJson.row(Path.of("summary.json"), "rows[0]", SummaryJson.tree(bare), FloorCostRow.class)
+                        .intervals());
     }
 
     @Test
     void kernelBitmapConfigurationsHaveTheirFlatKeys() {
-        List<String> perCall = List.of("per_call_ns", "run_medians_interpolated_ns", "run_placements",
-                "per_call_ns_by_placement", "per_call_spread", "per_call_noisy", "median_ns", "p99_ns",
-                "run_medians_ns", "samples");
-        List<String> batch = List.of("ns_per_call", "run_ns_per_call", "run_placements", "ns_per_call_by_placement",
-                "spread", "noisy", "fastest_ns_per_call", "totals_ns");
+        List<String> perCall = List.of(
+                "per_call_ns",
+                "run_medians_interpolated_ns",
+                "run_placements",
+                "per_call_ns_by_placement",
+                "per_call_spread",
+                "per_call_noisy",
+                "median_ns",
+                "p99_ns",
+                "run_medians_ns",
+                "samples");
+        List<String> batch = List.of(
+                "ns_per_call",
+                "run_ns_per_call",
+                "run_placements",
+                "ns_per_call_by_placement",
+                "spread",
+                "noisy",
+                "fastest_ns_per_call",
+                "totals_ns");
         List<String> loop = new ArrayList<>(perCall);
         batch.forEach(k -> loop.add("batch_monotonic_" + k));
         batch.forEach(k -> loop.add("batch_" + k));
         List<String> want = new ArrayList<>(List.of("section", "what", "filters", "mode", "cache"));
         want.addAll(loop);
         loop.forEach(k -> want.add("selftest_" + k));
-        want.addAll(List.of("clock_step_ns", "batch_calls", "published_ns", "runs_asked", "runs_completed",
-                "batch_runs_asked", "batch_runs_completed", "interrupted", "median_interpolated_ns",
+        want.addAll(List.of(
+                "clock_step_ns",
+                "batch_calls",
+                "published_ns",
+                "runs_asked",
+                "runs_completed",
+                "batch_runs_asked",
+                "batch_runs_completed",
+                "interrupted",
+                "median_interpolated_ns",
                 "batch_median_ns_per_call"));
         assertEquals(67, want.size());
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));

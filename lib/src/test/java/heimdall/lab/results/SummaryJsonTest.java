@@ -8,7 +8,6 @@ import heimdall.lab.BadInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +16,8 @@ class SummaryJsonTest {
     @TempDir
     Path dir;
 
-    private static final String ROW = "{\"workers\": 2, \"collectors\": 1, \"variant\": \"unchecked\", \"wall_ms_median\": 1.5, \"status\": \"measured\"}";
+    private static final String ROW =
+            "{\"workers\": 2, \"collectors\": 1, \"variant\": \"unchecked\", \"wall_ms_median\": 1.5, \"status\": \"measured\"}";
 
     private void summary(String json) throws IOException {
         Files.writeString(dir.resolve("summary.json"), json);
@@ -31,8 +31,9 @@ class SummaryJsonTest {
 
     @Test
     void aSchema2SummaryLoadsTyped() throws IOException {
-        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": true, \"interruption\": \"terminated (SIGTERM)\","
-                + " \"signal\": \"SIGTERM\", \"rows\": [" + ROW + "]}");
+        summary(
+                "{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": true, \"interruption\": \"terminated (SIGTERM)\","
+                        + " \"signal\": \"SIGTERM\", \"rows\": [" + ROW + "]}");
         Summary s = SummaryJson.read(dir);
         assertEquals(ReproductionKind.of(LanesRow.class), s.kind());
         assertTrue(s.interrupted());
@@ -46,9 +47,10 @@ class SummaryJsonTest {
 
     @Test
     void aGraphRowOfLayoutsThatDisagreedLoads() throws IOException {
-        summary("{\"reproduction\": \"graph-lookup\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [{\"graph\": \"g\","
-                + " \"trace\": \"t\", \"layout\": \"hash\", \"status\": \"measured\", \"ns_per_event_median\": 2.5,"
-                + " \"rejections\": 3, \"rejections_agree\": false}]}");
+        summary(
+                "{\"reproduction\": \"graph-lookup\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [{\"graph\": \"g\","
+                        + " \"trace\": \"t\", \"layout\": \"hash\", \"status\": \"measured\", \"ns_per_event_median\": 2.5,"
+                        + " \"rejections\": 3, \"rejections_agree\": false}]}");
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
         assertEquals(2.5, r.nsPerEventMedian());
@@ -94,7 +96,9 @@ class SummaryJsonTest {
     void aSchema1SummaryTakesTheReproductionItsEnvironmentRecorded() throws IOException {
         summary("[" + ROW + "]");
         assertTrue(refused().contains("names no reproduction"), "never guessed from the rows' fields");
-        Files.writeString(dir.resolve("environment.json"), "{\"reproduction\": \"lanes\", \"hostname\": \"h\", \"kernel_release\": \"6.18\"}");
+        Files.writeString(
+                dir.resolve("environment.json"),
+                "{\"reproduction\": \"lanes\", \"hostname\": \"h\", \"kernel_release\": \"6.18\"}");
         Summary s = SummaryJson.read(dir);
         assertEquals(ReproductionKind.of(LanesRow.class), s.kind());
         assertEquals(1, s.schemaVersion());

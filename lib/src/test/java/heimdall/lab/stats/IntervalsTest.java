@@ -109,7 +109,8 @@ class IntervalsTest {
             faster += down.verdict() == Verdict.FASTER ? 1 : 0;
             assertNotEquals(Verdict.FASTER, up.verdict());
             assertNull(up.warning());
-            assertTrue(up.ratio().low() <= up.ratio().estimate() && up.ratio().estimate() <= up.ratio().high());
+            assertTrue(up.ratio().low() <= up.ratio().estimate()
+                    && up.ratio().estimate() <= up.ratio().high());
         }
         assertTrue(slower >= 90, "slower in " + slower + " of " + SEEDS);
         assertEquals(slower, faster, "the verdict is symmetric");
@@ -132,7 +133,8 @@ class IntervalsTest {
         assertNotNull(c.warning());
         assertTrue(c.warning().contains("at least 4 runs a side"), c.warning());
         assertTrue(c.warning().contains("0.100"), c.warning()); // 2 / C(6, 3)
-        assertNull(ChangeTest.compare(new double[] {1, 2, 3, 4}, new double[] {5, 6, 7, 8}, 0.05, 0.95).warning());
+        assertNull(ChangeTest.compare(new double[] {1, 2, 3, 4}, new double[] {5, 6, 7, 8}, 0.05, 0.95)
+                .warning());
     }
 
     @Test
@@ -151,7 +153,11 @@ class IntervalsTest {
     @Test
     void exactLawsMatchHandCounts() {
         // order statistics: 3 runs give 75% at most, 7 runs 1 - 2/128 with their extremes; 6 needed for 95%
-        assertEquals(0.75, OrderStatistics.forQuantile(new double[] {1, 2, 3}, 0.5, 0.95, 2, "t").confidence(), 1e-12);
+        assertEquals(
+                0.75,
+                OrderStatistics.forQuantile(new double[] {1, 2, 3}, 0.5, 0.95, 2, "t")
+                        .confidence(),
+                1e-12);
         Interval seven = OrderStatistics.forQuantile(new double[] {7, 1, 6, 2, 5, 3, 4}, 0.5, 0.95, 4, "t");
         assertEquals(1 - 2.0 / 128, seven.confidence(), 1e-12);
         assertEquals(1, seven.low());
@@ -201,7 +207,8 @@ class IntervalsTest {
         assertThrows(IllegalArgumentException.class, () -> ChangeTest.compare(one, one, -0.1, 0.95));
         assertThrows(IllegalArgumentException.class, () -> OrderStatistics.overRuns(new long[0][], 50, 0.95));
         assertThrows(IllegalArgumentException.class, () -> new Interval(1, 2, 1, 0.95, 0.9, 3, "t"));
-        assertFalse(OrderStatistics.forQuantile(new double[] {1, 2, 3}, 0.5, 0.95, 2, "t").reached());
+        assertFalse(OrderStatistics.forQuantile(new double[] {1, 2, 3}, 0.5, 0.95, 2, "t")
+                .reached());
     }
 
     private static void assertNotEquals(Verdict unexpected, Verdict actual) {

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ContainerSignsTest {
-    static final List<String> V2_DOCKER = List.of(
-            "0::/system.slice/docker-3f1c2a9e8b7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170.scope");
+    static final List<String> V2_DOCKER =
+            List.of("0::/system.slice/docker-3f1c2a9e8b7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170.scope");
     static final List<String> V2_NAMESPACED = List.of("0::/");
     static final List<String> V1_KUBE = List.of(
             "12:pids:/kubepods/burstable/pod1234/abcd",
@@ -63,10 +63,15 @@ class ContainerSignsTest {
             environReadable = false;
         }
         // either pid 1's environment was read, or the record says why not; never a silent null
-        assertEquals(!environReadable, c.unread().containsKey("pid1_container"), c.unread().toString());
+        assertEquals(
+                !environReadable,
+                c.unread().containsKey("pid1_container"),
+                c.unread().toString());
         if (!environReadable) {
             assertNull(c.pid1Container());
-            assertTrue(c.unread().get("pid1_container").startsWith("/proc/1/environ"), c.unread().toString());
+            assertTrue(
+                    c.unread().get("pid1_container").startsWith("/proc/1/environ"),
+                    c.unread().toString());
         }
     }
 }

@@ -39,7 +39,8 @@ class CreatorMarkTest {
     }
 
     Path folder(String name, String mark) throws IOException {
-        Path d = Files.createDirectory(tmp.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path d = Files.createDirectory(
+                tmp.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
         if (mark != null) {
             Files.writeString(d.resolve(CreatorMark.NAME), mark);
@@ -80,10 +81,14 @@ class CreatorMarkTest {
         int removed = CreatorMark.sweep(tmp, n -> n.startsWith("heimdall-"));
 
         assertFalse(Files.exists(dead, LinkOption.NOFOLLOW_LINKS), "a dead creator's folder goes");
-        assertFalse(Files.exists(reused, LinkOption.NOFOLLOW_LINKS), "a reused pid with another start time is not the creator");
+        assertFalse(
+                Files.exists(reused, LinkOption.NOFOLLOW_LINKS),
+                "a reused pid with another start time is not the creator");
         assertFalse(Files.exists(otherBoot, LinkOption.NOFOLLOW_LINKS), "a folder from an earlier boot goes");
         for (Path kept : new Path[] {live, otherNs, noMark, badMark, openMode, otherName, linkedMark, target}) {
-            assertTrue(Files.isRegularFile(kept.resolve("lanes-input.bin"), LinkOption.NOFOLLOW_LINKS), kept + " is left alone");
+            assertTrue(
+                    Files.isRegularFile(kept.resolve("lanes-input.bin"), LinkOption.NOFOLLOW_LINKS),
+                    kept + " is left alone");
         }
         assertTrue(Files.isSymbolicLink(link), "a link is left alone, and what it points to");
         assertTrue(Files.isRegularFile(markOutside));
@@ -96,7 +101,12 @@ class CreatorMarkTest {
     @Test
     void aScratchFolderIsMarkedByThisLiveRun() throws Exception {
         try (Scratch s = Scratch.create("heimdall-lab-marktest-")) {
-            assertEquals(mark(ProcessHandle.current().pid(), CreatorMark.startTime(ProcessHandle.current().pid()), boot(), pidns()),
+            assertEquals(
+                    mark(
+                            ProcessHandle.current().pid(),
+                            CreatorMark.startTime(ProcessHandle.current().pid()),
+                            boot(),
+                            pidns()),
                     Files.readString(s.path().resolve(CreatorMark.NAME)));
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(s.path())));
             assertFalse(CreatorMark.leftByDeadRun(s.path()), "a live run's folder is never swept");

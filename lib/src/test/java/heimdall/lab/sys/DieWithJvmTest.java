@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
 class DieWithJvmTest {
     @Test
     void theCommandRunsAndKeepsItsStatus() throws Exception {
-        Process p = new ProcessBuilder(DieWithJvm.command("sh", "-c", "echo ran; exit 7")).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(DieWithJvm.command("sh", "-c", "echo ran; exit 7"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(7, p.exitValue());
@@ -45,21 +47,26 @@ class DieWithJvmTest {
     void theTracerToldToDieWithAParentThatIsGoneNeverTraces() throws Exception {
         Path tracer = NativeLib.file("heimdall-trace");
         Process p = new ProcessBuilder(tracer.toString(), "--parent", "1", "--", "sh", "-c", "echo ran")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(125, p.exitValue());
         assertEquals("", out, "no trace, no command");
     }
 
-    /** A shell (the "JVM") starts a sleeper through heimdall-die-with and prints its pid; SIGKILL of the shell ends it. */
+    /**
+     * A shell (the "JVM") starts a sleeper through heimdall-die-with and prints its pid; SIGKILL of the shell ends it.
+     */
     @Test
     void theCommandDiesWithItsParent() throws Exception {
         Path wrapper = NativeLib.file("heimdall-die-with");
         Process parent = new ProcessBuilder("sh", "-c", "\"$0\" $$ sleep 60 & echo $!; wait", wrapper.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         long child;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
             child = Long.parseLong(r.readLine().strip());
             for (int i = 0; i < 100 && !cmdline(child).startsWith("sleep"); i++) {
                 Thread.sleep(20); // until the exec
@@ -76,7 +83,8 @@ class DieWithJvmTest {
 
     static String cmdline(long pid) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+            return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+                    .replace('\0', ' ');
         } catch (java.io.IOException gone) {
             return "";
         }

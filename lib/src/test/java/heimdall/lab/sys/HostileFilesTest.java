@@ -46,8 +46,11 @@ class HostileFilesTest {
     void aFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
         Path fifo = dir.resolve("SHA256SUMS");
         Planted.mkfifo(fifo);
-        for (Runnable r : new Runnable[] {() -> HostileFiles.read(fifo, 100),
-                () -> HostileFiles.readIfExists(fifo, 100), () -> HostileFiles.channel(fifo)}) {
+        for (Runnable r : new Runnable[] {
+            () -> HostileFiles.read(fifo, 100),
+            () -> HostileFiles.readIfExists(fifo, 100),
+            () -> HostileFiles.channel(fifo)
+        }) {
             String m = refusal(r);
             assertTrue(m.startsWith(fifo + ": not a regular file: is a FIFO"), m);
         }
@@ -61,7 +64,9 @@ class HostileFilesTest {
     void aLinkAtTheNameIsNotFollowedEvenToARegularFile() throws Exception {
         Path outside = Files.createDirectory(dir.resolve("outside"));
         Path work = Files.createDirectory(dir.resolve("work"));
-        Planted planted = Planted.in(outside, work).linkToFile(work.resolve("profile.json")).watch();
+        Planted planted = Planted.in(outside, work)
+                .linkToFile(work.resolve("profile.json"))
+                .watch();
         Path link = work.resolve("profile.json");
         String m = refusal(() -> HostileFiles.read(link, 1000));
         assertEquals(link + ": is a symbolic link; not followed (name the file it points to)", m);

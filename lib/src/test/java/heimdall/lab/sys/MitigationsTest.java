@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class MitigationsTest {
     @Test
     void mitigationsOffAndPtiOn() {
-        Mitigations m = Mitigations.fromCmdline(
-                "BOOT_IMAGE=/vmlinuz-6.1.0 root=UUID=0a1b ro quiet mitigations=off pti=on\n");
+        Mitigations m =
+                Mitigations.fromCmdline("BOOT_IMAGE=/vmlinuz-6.1.0 root=UUID=0a1b ro quiet mitigations=off pti=on\n");
         assertEquals("off", m.cmdlineMitigations());
         assertEquals("on", m.cmdlinePti());
         assertEquals(List.of("mitigations=off", "pti=on"), m.cmdlineParams());
@@ -33,10 +33,12 @@ class MitigationsTest {
 
     @Test
     void bareFlagsLastValueWinsAndDashesAreUnderscores() {
-        Mitigations m = Mitigations.fromCmdline("nopti mitigations=auto spectre-v2=retpoline mitigations=auto,nosmt nosmt");
+        Mitigations m =
+                Mitigations.fromCmdline("nopti mitigations=auto spectre-v2=retpoline mitigations=auto,nosmt nosmt");
         assertEquals("auto,nosmt", m.cmdlineMitigations());
         assertNull(m.cmdlinePti(), "nopti is a flag, kept in the parameters as written");
-        assertEquals(List.of("nopti", "mitigations=auto", "spectre-v2=retpoline", "mitigations=auto,nosmt", "nosmt"),
+        assertEquals(
+                List.of("nopti", "mitigations=auto", "spectre-v2=retpoline", "mitigations=auto,nosmt", "nosmt"),
                 m.cmdlineParams());
     }
 
@@ -48,7 +50,8 @@ class MitigationsTest {
         assertEquals("auto,no_guest_host", m.cmdlineMitigations());
         assertEquals(List.of("mitigations=auto,no_guest_host"), m.cmdlineParams());
 
-        assertEquals(List.of("a", "dyndbg=file x.c +p", "pti=off"),
+        assertEquals(
+                List.of("a", "dyndbg=file x.c +p", "pti=off"),
                 Mitigations.kernelParams(" a  dyndbg=\"file x.c +p\"\tpti=\"off\""));
         assertEquals("off", Mitigations.fromCmdline("x \"pti=off\"").cmdlinePti());
         assertEquals(List.of(), Mitigations.kernelParams("-- mitigations=off"));
@@ -66,7 +69,9 @@ class MitigationsTest {
             m.vulnerabilities().values().forEach(v -> assertFalse(v.isEmpty()));
         } else {
             assertNull(m.vulnerabilities());
-            assertTrue(m.unread().get("vulnerabilities").contains("does not exist"), m.unread().toString());
+            assertTrue(
+                    m.unread().get("vulnerabilities").contains("does not exist"),
+                    m.unread().toString());
         }
         assertFalse(m.toMap().toString().contains("root="), "only the mitigation parameters are kept");
     }

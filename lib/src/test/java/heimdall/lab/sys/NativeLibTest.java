@@ -34,10 +34,12 @@ class NativeLibTest {
         long stamp = Files.getLastModifiedTime(dir.resolve("heimdall-runner")).toMillis();
 
         assertEquals(dir, NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), root));
-        assertEquals(stamp, Files.getLastModifiedTime(dir.resolve("heimdall-runner")).toMillis());
+        assertEquals(
+                stamp, Files.getLastModifiedTime(dir.resolve("heimdall-runner")).toMillis());
 
         Files.write(runner, new byte[] {4, 6});
-        assertNotEquals(dir, NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), root));
+        assertNotEquals(
+                dir, NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), root));
     }
 
     /** Root loads what is extracted: a cache someone else could write into is not used. */
@@ -48,7 +50,8 @@ class NativeLibTest {
         Path runner = Files.write(src.resolve("heimdall-runner"), new byte[] {4, 5});
         Path shared = Files.createDirectory(tmp.resolve("shared"));
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        NativeLib.UntrustedDirectory e = assertThrows(NativeLib.UntrustedDirectory.class,
+        NativeLib.UntrustedDirectory e = assertThrows(
+                NativeLib.UntrustedDirectory.class,
                 () -> NativeLib.extract(lib.toUri().toURL(), runner.toUri().toURL(), shared.resolve("cache")));
         assertTrue(e.getMessage().contains(shared + " above it is writable by others"), e.getMessage());
         try (var s = Files.walk(shared)) {

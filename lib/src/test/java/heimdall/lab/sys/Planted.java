@@ -84,7 +84,9 @@ public final class Planted {
 
     /** Makes a FIFO (coreutils' mkfifo). */
     public static void mkfifo(Path name) throws IOException, InterruptedException {
-        Process m = new ProcessBuilder("mkfifo", "-m", "0666", name.toString()).inheritIO().start();
+        Process m = new ProcessBuilder("mkfifo", "-m", "0666", name.toString())
+                .inheritIO()
+                .start();
         if (m.waitFor() != 0) {
             throw new IOException("mkfifo " + name + " failed");
         }
@@ -133,9 +135,11 @@ public final class Planted {
         for (Path root : roots) {
             try (Stream<Path> s = Files.walk(root)) {
                 for (Path p : s.toList()) {
-                    String kind = Files.isSymbolicLink(p) ? "link->" + Files.readSymbolicLink(p)
-                            : Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? "file " + Files.size(p)
-                            : Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "dir" : "other";
+                    String kind = Files.isSymbolicLink(p)
+                            ? "link->" + Files.readSymbolicLink(p)
+                            : Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                                    ? "file " + Files.size(p)
+                                    : Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "dir" : "other";
                     m.put(p.toString(), kind);
                 }
             }

@@ -46,7 +46,8 @@ class RenamesTest {
 
         Path next = folder("next");
         Files.createDirectory(tmp.resolve("empty"));
-        assertFalse(Renames.claimThenRename(next, tmp.resolve("empty")), "an empty folder someone made is not replaced");
+        assertFalse(
+                Renames.claimThenRename(next, tmp.resolve("empty")), "an empty folder someone made is not replaced");
         Path target = Files.createDirectory(tmp.resolve("elsewhere"));
         Files.createSymbolicLink(tmp.resolve("link"), target);
         assertFalse(Renames.claimThenRename(next, tmp.resolve("link")), "a planted link is not followed or replaced");

@@ -31,7 +31,9 @@ class ScratchTest {
     Path tmp;
 
     private Path tmpdir() throws Exception {
-        return Files.createDirectory(tmp.resolve("tmpdir"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return Files.createDirectory(
+                tmp.resolve("tmpdir"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
     @Test
@@ -43,7 +45,8 @@ class ScratchTest {
         Path second;
         try (AutoCloseable t = Planted.tmpdir(td)) {
             planted = Planted.in(outside, td).watch();
-            try (Scratch a = Scratch.create("heimdall-lab-job-"); Scratch b = Scratch.create("heimdall-lab-job-")) {
+            try (Scratch a = Scratch.create("heimdall-lab-job-");
+                    Scratch b = Scratch.create("heimdall-lab-job-")) {
                 first = a.path();
                 second = b.path();
                 assertEquals(td, first.getParent());
@@ -100,19 +103,29 @@ class ScratchTest {
     private List<String> terminate(boolean grace) throws Exception {
         Path td = tmpdir();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + td,
+        List<String> cmd = new java.util.ArrayList<>(List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Djava.io.tmpdir=" + td,
                 ScratchChild.class.getName()));
         if (grace) {
             cmd.add("grace");
         }
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line = r.readLine();
             assertNotNull(line, "the child printed no folder");
             Path dir = Path.of(line);
             assertTrue(Files.isRegularFile(dir.resolve("in/data.txt")), "made before the signal");
             // SIGTERM by kill(1): Process.destroy would also close our end of its output
-            assertEquals(0, new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid()))
+                            .start()
+                            .waitFor());
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not end on SIGTERM");
             List<String> after = r.lines().toList();
             assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " left behind");
@@ -136,14 +149,18 @@ class ScratchTest {
                 .watch();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             for (String name : List.of("link", "fifo", "dangling-link-target-made-later")) {
-                assertThrows(FileAlreadyExistsException.class, () -> SafeFiles.writeNew(dir.resolve(name), new byte[] {9}), name);
+                assertThrows(
+                        FileAlreadyExistsException.class,
+                        () -> SafeFiles.writeNew(dir.resolve(name), new byte[] {9}),
+                        name);
             }
         });
         planted.assertUntouched("exclusive creation");
         // a dangling link (its target does not exist yet) is not followed to create the target either
         Path missing = outside.resolve("not-yet");
         Files.createSymbolicLink(dir.resolve("dangling"), missing);
-        assertThrows(FileAlreadyExistsException.class, () -> SafeFiles.writeNew(dir.resolve("dangling"), new byte[] {9}));
+        assertThrows(
+                FileAlreadyExistsException.class, () -> SafeFiles.writeNew(dir.resolve("dangling"), new byte[] {9}));
         assertFalse(Files.exists(missing));
     }
 
@@ -152,14 +169,22 @@ class ScratchTest {
         Path outside = Files.createDirectory(tmp.resolve("outside"));
         Path dir = Files.createDirectory(tmp.resolve("dir"));
         Files.writeString(dir.resolve("old.txt"), "a much longer old content");
-        Planted planted = Planted.in(outside).linkToFile(dir.resolve("link")).fifo(dir.resolve("fifo")).watch();
+        Planted planted = Planted.in(outside)
+                .linkToFile(dir.resolve("link"))
+                .fifo(dir.resolve("fifo"))
+                .watch();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-            BadInput link = assertThrows(BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("link"), new byte[] {1}));
-            assertTrue(link.getMessage().contains("-o " + dir.resolve("link")) && link.getMessage().contains("symbolic link"),
+            BadInput link = assertThrows(
+                    BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("link"), new byte[] {1}));
+            assertTrue(
+                    link.getMessage().contains("-o " + dir.resolve("link"))
+                            && link.getMessage().contains("symbolic link"),
                     link.getMessage());
-            BadInput fifo = assertThrows(BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("fifo"), new byte[] {1}));
+            BadInput fifo = assertThrows(
+                    BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("fifo"), new byte[] {1}));
             assertTrue(fifo.getMessage().contains("not a regular file"), fifo.getMessage());
-            BadInput noDir = assertThrows(BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("no/such.txt"), new byte[] {1}));
+            BadInput noDir = assertThrows(
+                    BadInput.class, () -> SafeFiles.writeOutput("-o", dir.resolve("no/such.txt"), new byte[] {1}));
             assertTrue(noDir.getMessage().contains("folder does not exist"), noDir.getMessage());
         });
         planted.assertUntouched("named outputs");

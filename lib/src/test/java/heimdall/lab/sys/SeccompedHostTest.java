@@ -34,11 +34,26 @@ class SeccompedHostTest {
         Requires.seccomp("allow");
         SelfSeccomp parent = SelfSeccomp.capture();
         Path allowAll = dir.resolve("allow.bpf");
-        Files.write(allowAll, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
-                .putShort(RET_K).put((byte) 0).put((byte) 0).putInt(SECCOMP_RET_ALLOW).array());
+        Files.write(
+                allowAll,
+                ByteBuffer.allocate(8)
+                        .order(ByteOrder.nativeOrder())
+                        .putShort(RET_K)
+                        .put((byte) 0)
+                        .put((byte) 0)
+                        .putInt(SECCOMP_RET_ALLOW)
+                        .array());
         String exec = NativeExecutables.execWrapper().toString();
-        List<String> cmd = new ArrayList<>(List.of(exec, allowAll.toString(), "--", exec, allowAll.toString(), "--",
-                ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(
+                exec,
+                allowAll.toString(),
+                "--",
+                exec,
+                allowAll.toString(),
+                "--",
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-cp",
+                System.getProperty("java.class.path"),
                 HostJsonMain.class.getName()));
         Process p = new ProcessBuilder(cmd).start();
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> {

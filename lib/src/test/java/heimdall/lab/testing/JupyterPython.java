@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Assertions;
 public final class JupyterPython {
     /** Debian's python3, where python3-nbconvert and python3-nbclient install. */
     public static final Path DEBIAN = Path.of("/usr/bin/python3");
+
     static final String IMPORT = "import nbconvert, nbclient, jupyter_client";
 
     /**
@@ -79,8 +80,10 @@ public final class JupyterPython {
         if (c.python() == null && System.getenv("LAB_PYTHON") != null) {
             Assertions.fail("LAB_PYTHON cannot run the notebooks: " + c.tried());
         }
-        Requires.that(new Fact("a Python with nbconvert, nbclient and jupyter_client (Debian's jupyter-nbconvert "
-                + "python3-nbclient, or a conda env, or LAB_PYTHON)", c.python() != null,
+        Requires.that(new Fact(
+                "a Python with nbconvert, nbclient and jupyter_client (Debian's jupyter-nbconvert "
+                        + "python3-nbclient, or a conda env, or LAB_PYTHON)",
+                c.python() != null,
                 c.python() == null ? "tried " + c.tried() : c.python().toString()));
         return c.python();
     }
@@ -93,7 +96,8 @@ public final class JupyterPython {
         try {
             Process p = new ProcessBuilder(python.toString(), "-c", IMPORT)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -103,7 +107,8 @@ public final class JupyterPython {
                 return null;
             }
             String[] lines = out.split("\n");
-            return "cannot import them (" + (out.isEmpty() ? "exit status " + p.exitValue() : lines[lines.length - 1]) + ")";
+            return "cannot import them (" + (out.isEmpty() ? "exit status " + p.exitValue() : lines[lines.length - 1])
+                    + ")";
         } catch (IOException e) {
             return "cannot be started: " + e.getMessage();
         } catch (InterruptedException e) {

@@ -25,6 +25,7 @@ public final class KernelFacts {
     public static final Path OSRELEASE = Path.of("/proc/sys/kernel/osrelease");
     /** Where Debian's python3-* packages install modules. */
     public static final Path PYTHON_DIST_PACKAGES = Path.of("/usr/lib/python3/dist-packages");
+
     static final Path SELF_STATUS = Path.of("/proc/self/status");
     static final int CAP_SYS_PTRACE = 19;
 
@@ -40,7 +41,8 @@ public final class KernelFacts {
             return Fact.absent(need, "cannot read " + ACTIONS_AVAIL + ": " + e);
         }
         List<String> have = Arrays.asList(avail.split("\\s+"));
-        List<String> missing = Arrays.stream(actions).filter(a -> !have.contains(a)).toList();
+        List<String> missing =
+                Arrays.stream(actions).filter(a -> !have.contains(a)).toList();
         return missing.isEmpty()
                 ? Fact.present(need, ACTIONS_AVAIL + ": " + avail)
                 : Fact.absent(need, missing + " not in " + ACTIONS_AVAIL + " (" + avail + ")");
@@ -69,8 +71,10 @@ public final class KernelFacts {
             case "2" -> {
                 long caps = effectiveCapabilities();
                 boolean cap = (caps & (1L << CAP_SYS_PTRACE)) != 0;
-                return new Fact(need, cap, read + ", CapEff " + Long.toHexString(caps)
-                        + (cap ? " has" : " lacks") + " CAP_SYS_PTRACE");
+                return new Fact(
+                        need,
+                        cap,
+                        read + ", CapEff " + Long.toHexString(caps) + (cap ? " has" : " lacks") + " CAP_SYS_PTRACE");
             }
             default -> {
                 return Fact.absent(need, read);
@@ -120,7 +124,8 @@ public final class KernelFacts {
     /** {@code file} is an executable file; {@code provider} names what installs it. */
     public static Fact executable(Path file, String provider) {
         boolean ok = Files.isRegularFile(file) && Files.isExecutable(file);
-        return new Fact(file + " (" + provider + ")", ok, file + (ok ? " is executable" : " is missing or not executable"));
+        return new Fact(
+                file + " (" + provider + ")", ok, file + (ok ? " is executable" : " is missing or not executable"));
     }
 
     /** An executable {@code command} in a directory of PATH; {@code provider} names what installs it. */
@@ -142,7 +147,8 @@ public final class KernelFacts {
     public static Fact pythonModule(String module, String debianPackage) {
         String need = "python module " + module + " (" + debianPackage + ")";
         List<Path> found = new ArrayList<>();
-        for (Path p : List.of(PYTHON_DIST_PACKAGES.resolve(module + ".py"),
+        for (Path p : List.of(
+                PYTHON_DIST_PACKAGES.resolve(module + ".py"),
                 PYTHON_DIST_PACKAGES.resolve(module).resolve("__init__.py"))) {
             if (Files.isRegularFile(p)) {
                 found.add(p);
@@ -156,8 +162,10 @@ public final class KernelFacts {
             }
         }
         return found.isEmpty()
-                ? Fact.absent(need, "no " + module + ".py, " + module + "/__init__.py or " + module + ".*.so in "
-                        + PYTHON_DIST_PACKAGES)
+                ? Fact.absent(
+                        need,
+                        "no " + module + ".py, " + module + "/__init__.py or " + module + ".*.so in "
+                                + PYTHON_DIST_PACKAGES)
                 : Fact.present(need, found.get(0).toString());
     }
 
@@ -165,7 +173,8 @@ public final class KernelFacts {
     public static Fact capability(int bit, String name) {
         long caps = effectiveCapabilities();
         boolean ok = (caps >>> bit & 1) != 0;
-        return new Fact(name, ok, SELF_STATUS + " CapEff " + Long.toHexString(caps) + (ok ? " has " : " lacks ") + name);
+        return new Fact(
+                name, ok, SELF_STATUS + " CapEff " + Long.toHexString(caps) + (ok ? " has " : " lacks ") + name);
     }
 
     private static long effectiveCapabilities() {

@@ -67,7 +67,8 @@ public record LabRun(int status, String out, String err) {
     /** Asserts {@code message} holds no leak ({@link #LEAKS}) and no control character but newlines and tabs. */
     public static void assertClean(String message) {
         assertFalse(LEAKS.matcher(message).find(), "a Java or parser word, or a stack trace, in:\n" + message);
-        assertTrue(message.chars().noneMatch(c -> (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f)),
+        assertTrue(
+                message.chars().noneMatch(c -> (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f)),
                 "a raw control character in:\n" + message);
     }
 }

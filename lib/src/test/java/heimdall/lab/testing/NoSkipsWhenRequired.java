@@ -11,7 +11,8 @@ import org.opentest4j.TestAbortedException;
  * Surefire): under {@code LAB_REQUIRE_KERNEL=1} any skip that did not go through {@link Requires}, a
  * bare {@code assumeTrue} in a test or a lifecycle method, fails the test instead.
  */
-public final class NoSkipsWhenRequired implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+public final class NoSkipsWhenRequired
+        implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
     private final boolean strict;
 
     /** The mode read from the environment, as JUnit's service loader creates it. */
@@ -26,8 +27,8 @@ public final class NoSkipsWhenRequired implements TestExecutionExceptionHandler,
     /** Turns an abort into a failure when strict; rethrows anything else unchanged. */
     Throwable judged(Throwable t) {
         if (strict && t instanceof TestAbortedException) {
-            return new AssertionFailedError("a test skipped (" + t.getMessage() + ") and " + Requires.ENV
-                    + "=1 forbids skipping", t);
+            return new AssertionFailedError(
+                    "a test skipped (" + t.getMessage() + ") and " + Requires.ENV + "=1 forbids skipping", t);
         }
         return t;
     }

@@ -73,11 +73,16 @@ class RequiresTest {
     void readersSayWhatTheyReadWhenAFactIsAbsent() {
         Fact action = KernelFacts.seccompActions("allow", "no_such_action");
         assertFalse(action.present());
-        assertTrue(action.detail().contains("no_such_action") && action.detail().contains("actions_avail"), action.detail());
+        assertTrue(
+                action.detail().contains("no_such_action") && action.detail().contains("actions_avail"),
+                action.detail());
         assertFalse(KernelFacts.kernelAtLeast(999, 0).present());
-        assertTrue(KernelFacts.kernelAtLeast(2, 6).present(), KernelFacts.kernelAtLeast(2, 6).toString());
+        assertTrue(
+                KernelFacts.kernelAtLeast(2, 6).present(),
+                KernelFacts.kernelAtLeast(2, 6).toString());
         assertFalse(KernelFacts.onPath("heimdall-no-such-command", "nothing").present());
-        assertFalse(KernelFacts.pythonModule("heimdall_no_such_module", "nothing").present());
+        assertFalse(
+                KernelFacts.pythonModule("heimdall_no_such_module", "nothing").present());
         assertFalse(KernelFacts.executable(tmp.resolve("nope"), "nothing").present());
     }
 
@@ -96,9 +101,13 @@ class RequiresTest {
     @Test
     void theExtensionRethrowsWhatItJudged() {
         TestAbortedException skip = new TestAbortedException("x");
-        assertThrows(AssertionFailedError.class,
+        assertThrows(
+                AssertionFailedError.class,
                 () -> new NoSkipsWhenRequired(true).handleBeforeAllMethodExecutionException(null, skip));
-        assertSame(skip, assertThrows(TestAbortedException.class,
-                () -> new NoSkipsWhenRequired(false).handleTestExecutionException(null, skip)));
+        assertSame(
+                skip,
+                assertThrows(
+                        TestAbortedException.class,
+                        () -> new NoSkipsWhenRequired(false).handleTestExecutionException(null, skip)));
     }
 }

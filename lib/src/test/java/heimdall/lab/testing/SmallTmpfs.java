@@ -28,12 +28,16 @@ public final class SmallTmpfs implements AutoCloseable {
 
     /** Mounts a tmpfs of {@code kib} KiB at the (empty, existing) folder {@code dir}. */
     public static SmallTmpfs mount(Path dir, int kib) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + kib + "k,mode=0755", "tmpfs", dir.toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "mount", "-t", "tmpfs", "-o", "size=" + kib + "k,mode=0755", "tmpfs", dir.toString())
+                .redirectErrorStream(true)
+                .start();
         String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         boolean done = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        Requires.that(done ? Fact.present("mount a tmpfs", "mounted at " + dir)
-                : Fact.absent("mount a tmpfs (CAP_SYS_ADMIN)", "mount -t tmpfs refused: " + said));
+        Requires.that(
+                done
+                        ? Fact.present("mount a tmpfs", "mounted at " + dir)
+                        : Fact.absent("mount a tmpfs (CAP_SYS_ADMIN)", "mount -t tmpfs refused: " + said));
         return new SmallTmpfs(dir);
     }
 
@@ -64,7 +68,8 @@ public final class SmallTmpfs implements AutoCloseable {
     /** Every path beneath the mount, relative, sorted: what a writer left is compared with this. */
     public TreeSet<String> listing() throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> !p.equals(dir)).map(p -> dir.relativize(p).toString())
+            return s.filter(p -> !p.equals(dir))
+                    .map(p -> dir.relativize(p).toString())
                     .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
         }
     }
@@ -72,6 +77,9 @@ public final class SmallTmpfs implements AutoCloseable {
     /** Unmounts it (lazily, so a descriptor a failed test still holds cannot keep it mounted). */
     @Override
     public void close() throws IOException, InterruptedException {
-        new ProcessBuilder(List.of("umount", "-l", dir.toString())).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        new ProcessBuilder(List.of("umount", "-l", dir.toString()))
+                .inheritIO()
+                .start()
+                .waitFor(30, TimeUnit.SECONDS);
     }
 }

@@ -35,8 +35,11 @@ class GuestRunTest {
     GuestRun guest(String script) throws Exception {
         Files.write(share.resolve("stdout"), new byte[0]);
         Files.write(share.resolve("stderr"), new byte[0]);
-        return new GuestRun(List.of("sh", "-c", script, "fake-qemu", share.toString()), share,
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        return new GuestRun(
+                List.of("sh", "-c", script, "fake-qemu", share.toString()),
+                share,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
                 Duration.ofSeconds(2));
     }
 
@@ -44,7 +47,10 @@ class GuestRunTest {
     static final String RUNNING = "echo '" + InitScript.RUNNING + "'; ";
 
     int finish(GuestRun g, int watchdogS, int timeoutS) {
-        return g.finish(Duration.ofSeconds(5), Duration.ofSeconds(timeoutS), Duration.ofSeconds(watchdogS),
+        return g.finish(
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(timeoutS),
+                Duration.ofSeconds(watchdogS),
                 Interruption.none());
     }
 
@@ -55,8 +61,8 @@ class GuestRunTest {
     @Test
     void aGuestThatPrintsNoBootMarkerByItsDeadlineIsKilled() throws Exception {
         GuestRun g = guest("echo 'SeaBIOS'; exec sleep 60");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2),
-                Interruption.none()));
+        GuestRun.NotBooted e =
+                assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(2), Interruption.none()));
         assertTrue(e.getMessage().contains("no boot marker within 2 s"), e.getMessage());
         assertDead(g);
     }
@@ -64,8 +70,8 @@ class GuestRunTest {
     @Test
     void qemuEndingBeforeTheBootSaysWhatQemuSaid() throws Exception {
         GuestRun g = guest("echo 'qemu-system-x86_64: failed to initialize kvm: Permission denied' >&2; exit 1");
-        GuestRun.NotBooted e = assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20),
-                Interruption.none()));
+        GuestRun.NotBooted e =
+                assertThrows(GuestRun.NotBooted.class, () -> g.boot(Duration.ofSeconds(20), Interruption.none()));
         assertTrue(e.getMessage().contains("QEMU ended before the guest booted"), e.getMessage());
         assertTrue(e.getMessage().contains("failed to initialize kvm"), e.getMessage());
     }
@@ -86,8 +92,8 @@ class GuestRunTest {
         long t0 = System.nanoTime();
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 2, 50));
         assertTrue(e.getMessage().startsWith("guest stalled: no output"), e.getMessage());
-        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(),
-                "killed at the watchdog, not the timeout");
+        assertTrue(
+                System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos(), "killed at the watchdog, not the timeout");
         assertDead(g);
     }
 
@@ -98,9 +104,11 @@ class GuestRunTest {
                 + "sleep 0.3; done");
         g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 40, 50));
-        assertTrue(e.getMessage().startsWith("guest stalled: its kernel reported a stall (rcu: INFO: rcu_preempt"),
+        assertTrue(
+                e.getMessage().startsWith("guest stalled: its kernel reported a stall (rcu: INFO: rcu_preempt"),
                 e.getMessage());
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("vm console: [   42.000001] rcu: INFO"),
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8).contains("vm console: [   42.000001] rcu: INFO"),
                 "shown on stderr");
         assertDead(g);
     }
@@ -129,11 +137,12 @@ class GuestRunTest {
 
     @Test
     void aGuestThatPowersOffWithoutAStatusIsARefusal() throws Exception {
-        GuestRun g = guest(BOOTED + RUNNING
-                + "echo '[    9.9] Kernel panic - not syncing: Attempted to kill init!'; exit 0");
+        GuestRun g = guest(
+                BOOTED + RUNNING + "echo '[    9.9] Kernel panic - not syncing: Attempted to kill init!'; exit 0");
         g.boot(Duration.ofSeconds(20), Interruption.none());
         Refusal e = assertThrows(Refusal.class, () -> finish(g, 30, 30));
-        assertTrue(e.getMessage().startsWith("running the guest: it powered off without its command's exit status"),
+        assertTrue(
+                e.getMessage().startsWith("running the guest: it powered off without its command's exit status"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("Kernel panic"), "the console's last words are said: " + e.getMessage());
     }

@@ -46,7 +46,10 @@ class KernelCacheTest {
     void theCacheFoldersAreMadePrivate() throws Exception {
         KernelCache c = cache();
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(c.root())));
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(c.root().getParent())));
+        assertEquals(
+                "rwx------",
+                PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(c.root().getParent())));
         assertEquals(Optional.empty(), c.cached(NamedKernel.DEBIAN_6_1));
     }
 
@@ -79,8 +82,9 @@ class KernelCacheTest {
     @Test
     void aRecordWithAnUnknownFieldOrAnotherNameIsRefused() throws Exception {
         KernelCache c = cache();
-        Files.writeString(entry(c).resolve("kernel.json"), record("k.deb", SHA).replace("{\"name\"",
-                "{\"trusted\": true, \"name\""));
+        Files.writeString(
+                entry(c).resolve("kernel.json"),
+                record("k.deb", SHA).replace("{\"name\"", "{\"trusted\": true, \"name\""));
         assertThrows(Refusal.class, () -> c.cached(NamedKernel.DEBIAN_6_1));
         Files.writeString(entry(c).resolve("kernel.json"), record("k.deb", SHA).replace("debian:6.1", "debian:6.12"));
         Refusal e = assertThrows(Refusal.class, () -> c.cached(NamedKernel.DEBIAN_6_1));

@@ -27,8 +27,9 @@ class PrivateAptTest {
     @TempDir
     Path cache;
 
-    static final Path[] MACHINE = {Path.of("/etc/apt"), Path.of("/var/lib/apt"), Path.of("/var/cache/apt"),
-            Path.of("/var/lib/dpkg/status")};
+    static final Path[] MACHINE = {
+        Path.of("/etc/apt"), Path.of("/var/lib/apt"), Path.of("/var/cache/apt"), Path.of("/var/lib/dpkg/status")
+    };
 
     static Map<String, String> snapshot() throws IOException {
         Map<String, String> seen = new TreeMap<>();
@@ -38,8 +39,11 @@ class PrivateAptTest {
             }
             try (Stream<Path> walk = Files.walk(root)) {
                 for (Path p : walk.toList()) {
-                    seen.put(p.toString(), Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
-                            ? Files.size(p) + " " + Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS) : "-");
+                    seen.put(
+                            p.toString(),
+                            Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                                    ? Files.size(p) + " " + Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
+                                    : "-");
                 }
             }
         }
@@ -48,16 +52,19 @@ class PrivateAptTest {
 
     @Test
     void eachNamedKernelIsFoundAndTheMachinesAptIsUntouched() throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.onPath("apt-get", "apt"), KernelFacts.file(PrivateApt.KEYRING,
-                "debian-archive-keyring"));
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.onPath("apt-get", "apt"),
+                KernelFacts.file(PrivateApt.KEYRING, "debian-archive-keyring"));
         Map<String, String> before = snapshot();
         DebianArchive archive = DebianArchive.ofMachine();
         for (NamedKernel k : NamedKernel.values()) {
             PrivateApt apt = PrivateApt.in(cache.resolve(k.folderName()), k, archive);
             apt.update();
             PrivateApt.Candidate c = apt.candidate();
-            assertTrue(c.packageName().startsWith("linux-image-" + k.versionPrefix())
-                    && c.packageName().endsWith("-amd64-unsigned"),
+            assertTrue(
+                    c.packageName().startsWith("linux-image-" + k.versionPrefix())
+                            && c.packageName().endsWith("-amd64-unsigned"),
                     k.label() + ": " + c);
             assertTrue(c.version().startsWith(k.versionPrefix()), k.label() + ": " + c);
             String list = Files.readString(cache.resolve(k.folderName()).resolve("sources.list"));
@@ -68,19 +75,25 @@ class PrivateAptTest {
 
     @Test
     void anArchiveThatCannotBeReadIsARefusalNamingTheStep() throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.onPath("apt-get", "apt"), KernelFacts.file(PrivateApt.KEYRING,
-                "debian-archive-keyring"));
-        PrivateApt apt = PrivateApt.in(cache.resolve("apt"), NamedKernel.DEBIAN_6_1,
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.onPath("apt-get", "apt"),
+                KernelFacts.file(PrivateApt.KEYRING, "debian-archive-keyring"));
+        PrivateApt apt = PrivateApt.in(
+                cache.resolve("apt"),
+                NamedKernel.DEBIAN_6_1,
                 new DebianArchive("file:" + cache.resolve("no-archive-here"), java.util.Optional.empty()));
         heimdall.lab.Refusal e = org.junit.jupiter.api.Assertions.assertThrows(heimdall.lab.Refusal.class, apt::update);
-        assertTrue(e.getMessage().startsWith("fetching debian:6.1: apt-get update of the private lists"),
-                e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("fetching debian:6.1: apt-get update of the private lists"), e.getMessage());
     }
 
     @Test
     void anUnsignedArchiveIsRefusedNeverTrusted() throws Exception {
-        Requires.that(KernelFacts.root(), KernelFacts.onPath("apt-get", "apt"), KernelFacts.file(PrivateApt.KEYRING,
-                "debian-archive-keyring"));
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.onPath("apt-get", "apt"),
+                KernelFacts.file(PrivateApt.KEYRING, "debian-archive-keyring"));
         // a well-formed archive whose Release file nobody signed, offering a "kernel" package
         Path repo = cache.resolve("repo");
         Path bin = Files.createDirectories(repo.resolve("dists/bookworm/main/binary-amd64"));
@@ -96,7 +109,8 @@ class PrivateAptTest {
                 """.formatted("0".repeat(64));
         Files.writeString(bin.resolve("Packages"), packages);
         String sha = Sha256.of(bin.resolve("Packages"));
-        Files.writeString(repo.resolve("dists/bookworm/Release"), """
+        Files.writeString(
+                repo.resolve("dists/bookworm/Release"), """
                 Suite: bookworm
                 Codename: bookworm
                 Architectures: amd64
@@ -104,8 +118,10 @@ class PrivateAptTest {
                 SHA256:
                  %s %d main/binary-amd64/Packages
                 """.formatted(sha, Files.size(bin.resolve("Packages"))));
-        PrivateApt apt = PrivateApt.in(cache.resolve("apt"), NamedKernel.DEBIAN_6_1, new DebianArchive("file:" + repo,
-                java.util.Optional.empty()));
+        PrivateApt apt = PrivateApt.in(
+                cache.resolve("apt"),
+                NamedKernel.DEBIAN_6_1,
+                new DebianArchive("file:" + repo, java.util.Optional.empty()));
         heimdall.lab.Refusal e = org.junit.jupiter.api.Assertions.assertThrows(heimdall.lab.Refusal.class, apt::update);
         assertTrue(e.getMessage().contains("is not signed"), e.getMessage());
     }

@@ -36,7 +36,10 @@ class VmBadInputTest {
         for (String n : names) {
             assertTrue(o.err().contains(n), "stderr names '" + n + "':\n" + o.err());
         }
-        assertFalse(o.err().contains("\tat ") || o.err().contains("Exception") || o.err().contains("internal error"),
+        assertFalse(
+                o.err().contains("\tat ")
+                        || o.err().contains("Exception")
+                        || o.err().contains("internal error"),
                 "no stack trace:\n" + o.err());
         assertFalse(o.err().contains("lab vm: debian") || o.err().contains("booted"), "nothing started:\n" + o.err());
     }
@@ -57,28 +60,40 @@ class VmBadInputTest {
     void aBzImageThatIsNotAKernelIsRefusedNamingKernelAndTheMagic() throws Exception {
         Path notKernel = Files.writeString(dir.resolve("bzImage"), "#!/bin/sh\necho I am not a kernel\n");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
-        assertBadInput(lab("vm", "run", "--kernel", notKernel.toString(), "--modules", modules.toString(), "--",
-                "--version"),
-                "--kernel", notKernel.toString(), "HdrS", "0x202");
+        assertBadInput(
+                lab("vm", "run", "--kernel", notKernel.toString(), "--modules", modules.toString(), "--", "--version"),
+                "--kernel",
+                notKernel.toString(),
+                "HdrS",
+                "0x202");
         // a big file of zeros, and an ELF vmlinux (not a bzImage), the same
         Path zeros = Files.write(dir.resolve("zeros"), new byte[1 << 20]);
-        assertBadInput(lab("vm", "run", "--kernel", zeros.toString(), "--modules", modules.toString(), "--",
-                "--version"),
-                "--kernel", "HdrS");
+        assertBadInput(
+                lab("vm", "run", "--kernel", zeros.toString(), "--modules", modules.toString(), "--", "--version"),
+                "--kernel",
+                "HdrS");
         Path elf = Files.write(dir.resolve("vmlinux"), FakeKernel.module("vermagic=6.1.0-57-amd64 SMP"));
-        assertBadInput(lab("vm", "run", "--kernel", elf.toString(), "--modules", modules.toString(), "--", "--version"),
-                "--kernel", "HdrS");
-        assertBadInput(lab("vm", "run", "--kernel", dir.resolve("absent").toString(), "--modules", modules.toString()),
-                "--kernel", "no such file");
+        assertBadInput(
+                lab("vm", "run", "--kernel", elf.toString(), "--modules", modules.toString(), "--", "--version"),
+                "--kernel",
+                "HdrS");
+        assertBadInput(
+                lab("vm", "run", "--kernel", dir.resolve("absent").toString(), "--modules", modules.toString()),
+                "--kernel",
+                "no such file");
     }
 
     @Test
     void aModulesFolderOfAnotherKernelIsRefusedNamingModulesAndBothReleases() throws Exception {
         Path kernel = FakeKernel.bzImage(dir.resolve("bzImage"), "6.12.57+deb13-amd64");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--",
-                "--version"),
-                "--modules", modules.toString(), "6.1.0-57-amd64", "6.12.57+deb13-amd64", "does not match");
+        assertBadInput(
+                lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--", "--version"),
+                "--modules",
+                modules.toString(),
+                "6.1.0-57-amd64",
+                "6.12.57+deb13-amd64",
+                "does not match");
     }
 
     @Test
@@ -86,24 +101,37 @@ class VmBadInputTest {
         Path kernel = FakeKernel.bzImage(dir.resolve("bzImage"), "6.1.0-57-amd64");
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
         Files.delete(modules.resolve("kernel/fs/9p/9p.ko"));
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--",
-                "--version"),
-                "--modules", "no module 9p");
+        assertBadInput(
+                lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString(), "--", "--version"),
+                "--modules",
+                "no module 9p");
         // a module that is not an ELF file at all
         Files.writeString(modules.resolve("kernel/fs/9p/9p.ko"), "not elf");
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString()), "--modules",
+        assertBadInput(
+                lab("vm", "run", "--kernel", kernel.toString(), "--modules", modules.toString()),
+                "--modules",
                 "9p.ko",
                 "not a 64-bit");
-        assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--modules", dir.resolve("nowhere").toString()),
-                "--modules", "not a folder");
+        assertBadInput(
+                lab(
+                        "vm",
+                        "run",
+                        "--kernel",
+                        kernel.toString(),
+                        "--modules",
+                        dir.resolve("nowhere").toString()),
+                "--modules",
+                "not a folder");
     }
 
     @Test
     void aBzImageNeedsModulesAndANamedKernelRefusesThem() throws Exception {
         Path kernel = FakeKernel.bzImage(dir.resolve("bzImage"), "6.1.0-57-amd64");
         assertBadInput(lab("vm", "run", "--kernel", kernel.toString(), "--", "--version"), "--modules", "missing");
-        assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--modules", dir.toString(), "--", "--version"),
-                "--modules", "only with a bzImage");
+        assertBadInput(
+                lab("vm", "run", "--kernel", "debian:6.1", "--modules", dir.toString(), "--", "--version"),
+                "--modules",
+                "only with a bzImage");
     }
 
     @Test
@@ -112,8 +140,8 @@ class VmBadInputTest {
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--cpus", "4294967298"), "--cpus");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--memory", "12"), "--memory", "out of range");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--timeout", "x"), "--timeout", "not a whole number");
-        assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--accel", "hvf"), "--accel", "hvf",
-                "auto, kvm or tcg");
+        assertBadInput(
+                lab("vm", "run", "--kernel", "debian:6.1", "--accel", "hvf"), "--accel", "hvf", "auto, kvm or tcg");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--exec"), "--exec", "no program");
         assertBadInput(lab("vm", "run", "--kernel", "debian:6.1", "--nope"), "--nope");
     }
@@ -140,8 +168,8 @@ class VmBadInputTest {
         assertEquals(List.of("virtio_ring", "virtio", "virtio_pci", "9pnet", "9pnet_virtio", "9p"), names);
         // a builtin virtio_pci is not loaded, but what 9pnet_virtio needs still is
         Files.writeString(modules.resolve("modules.builtin"), "kernel/drivers/virtio/virtio_pci.ko\n");
-        List<String> fewer = new ArrayList<>(KernelModules.names(KernelModules.load(modules, "6.1.0-57-amd64",
-                "--modules")));
+        List<String> fewer =
+                new ArrayList<>(KernelModules.names(KernelModules.load(modules, "6.1.0-57-amd64", "--modules")));
         assertEquals(List.of("virtio_ring", "virtio", "9pnet", "9pnet_virtio", "9p"), fewer);
     }
 
@@ -150,7 +178,15 @@ class VmBadInputTest {
         Path modules = FakeKernel.modules(dir.resolve("modules"), "6.1.0-57-amd64");
         String vm = "vermagic=6.1.0-57-amd64 SMP";
         Files.write(modules.resolve("kernel/net/9p/9pnet.ko"), FakeKernel.module(vm, "depends=9p"));
-        assertBadInput(lab("vm", "run", "--kernel", FakeKernel.bzImage(dir.resolve("k"), "6.1.0-57-amd64").toString(),
-                "--modules", modules.toString()), "--modules", "cycle");
+        assertBadInput(
+                lab(
+                        "vm",
+                        "run",
+                        "--kernel",
+                        FakeKernel.bzImage(dir.resolve("k"), "6.1.0-57-amd64").toString(),
+                        "--modules",
+                        modules.toString()),
+                "--modules",
+                "cycle");
     }
 }

@@ -34,16 +34,24 @@ class VmGuestTest {
 
     @BeforeAll
     static void needs() {
-        Requires.that(KernelFacts.root(), KernelFacts.onPath(QemuCommand.QEMU, "qemu-system-x86"),
+        Requires.that(
+                KernelFacts.root(),
+                KernelFacts.onPath(QemuCommand.QEMU, "qemu-system-x86"),
                 KernelFacts.file(Initramfs.BUSYBOX, "busybox-static"));
     }
 
     /** {@code ./lab vm run ARGS} as the script would run it, on this test's class path (no build of its own). */
     static Process lab(String... args) throws IOException {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+        List<String> argv = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED",
                 "-Dheimdall.lab.home=" + Path.of("").toAbsolutePath().getParent(),
-                "-cp", System.getProperty("java.class.path"), "heimdall.lab.cli.Main", "vm", "run"));
+                "-cp",
+                System.getProperty("java.class.path"),
+                "heimdall.lab.cli.Main",
+                "vm",
+                "run"));
         argv.addAll(List.of(args));
         return new ProcessBuilder(argv).redirectErrorStream(true).start();
     }
@@ -63,7 +71,9 @@ class VmGuestTest {
     }
 
     static List<ProcessHandle> qemuOf(Process p) {
-        return p.descendants().filter(h -> h.info().command().orElse("").endsWith(QemuCommand.QEMU)).toList();
+        return p.descendants()
+                .filter(h -> h.info().command().orElse("").endsWith(QemuCommand.QEMU))
+                .toList();
     }
 
     /** The scratch folder {@code p} marked as its own. */
@@ -81,7 +91,15 @@ class VmGuestTest {
 
     @Test
     void sigtermReachesTheGuestsCommandWhoseStatusIsOursAndNothingIsLeft() throws Exception {
-        Process p = lab("--kernel", "debian:6.1", "--accel", "tcg", "--exec", "--", "sh", "-c",
+        Process p = lab(
+                "--kernel",
+                "debian:6.1",
+                "--accel",
+                "tcg",
+                "--exec",
+                "--",
+                "sh",
+                "-c",
                 "uname -r; trap 'echo got-term; exit 42' TERM; echo started; sleep 600 & wait");
         List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
         try {
@@ -92,8 +110,8 @@ class VmGuestTest {
             Path scratch = scratchOf(p).orElseThrow(() -> new AssertionError("no scratch folder marked by " + p.pid()));
             p.destroy(); // SIGTERM
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "ended after SIGTERM");
-            assertEquals(42, p.exitValue(), "the guest command's own status (its TERM trap):\n" + String.join("\n",
-                    seen));
+            assertEquals(
+                    42, p.exitValue(), "the guest command's own status (its TERM trap):\n" + String.join("\n", seen));
             assertTrue(String.join("\n", seen).contains("got-term"), "the guest's command saw SIGTERM");
             for (ProcessHandle q : qemu) {
                 assertTrue(q.onExit().get(10, TimeUnit.SECONDS) != null && !q.isAlive(), "QEMU ended");
@@ -106,8 +124,8 @@ class VmGuestTest {
 
     @Test
     void sigkillOfOurJvmTakesQemuWithItAndTheNextRunReapsTheScratch() throws Exception {
-        Process p = lab("--kernel", "debian:6.1", "--accel", "tcg", "--exec", "--", "sh", "-c",
-                "echo started; exec sleep 600");
+        Process p = lab(
+                "--kernel", "debian:6.1", "--accel", "tcg", "--exec", "--", "sh", "-c", "echo started; exec sleep 600");
         List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
         try {
             until(p, "started", seen);

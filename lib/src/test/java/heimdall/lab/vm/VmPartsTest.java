@@ -41,8 +41,8 @@ class VmPartsTest {
                 Suites: bookworm-security
                 Components: main
                 """);
-        Files.writeString(parts.resolve("other.sources.disabled"),
-                "Types: deb\nURIs: http://evil.example/\nSuites: trixie\n");
+        Files.writeString(
+                parts.resolve("other.sources.disabled"), "Types: deb\nURIs: http://evil.example/\nSuites: trixie\n");
         DebianArchive a = DebianArchive.of(dir.resolve("absent.list"), parts);
         assertEquals("http://mirror.example/debian", a.archive());
         assertEquals(Optional.of("http://mirror.example/debian-security"), a.security());
@@ -60,16 +60,17 @@ class VmPartsTest {
         assertEquals(Optional.empty(), a.security());
         assertFalse(DebianArchive.usableUri("http://x.example/ bookworm main\ndeb http://y.example/"));
         assertFalse(DebianArchive.usableUri("ftp://x.example/debian"));
-        Refusal none = assertThrows(Refusal.class,
-                () -> DebianArchive.of(Files.writeString(dir.resolve("empty.list"), "# nothing\n"),
-                        dir.resolve("none")));
+        Refusal none = assertThrows(
+                Refusal.class,
+                () -> DebianArchive.of(
+                        Files.writeString(dir.resolve("empty.list"), "# nothing\n"), dir.resolve("none")));
         assertTrue(none.getMessage().startsWith("finding Debian's archive"), none.getMessage());
     }
 
     @Test
     void theInitScriptQuotesEveryArgumentSoAShellGivesItBackVerbatim() throws Exception {
-        List<String> hostile = List.of("it's", "$(touch " + dir.resolve("pwned") + ")", "`id`", "a\nb", "\"", "\\",
-                "--", " ", "");
+        List<String> hostile =
+                List.of("it's", "$(touch " + dir.resolve("pwned") + ")", "`id`", "a\nb", "\"", "\\", "--", " ", "");
         for (String h : hostile) {
             Process p = new ProcessBuilder("sh", "-c", "printf '%s' " + InitScript.q(h)).start();
             String back = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -77,8 +78,13 @@ class VmPartsTest {
             assertEquals(h, back, "quoted " + h);
         }
         assertFalse(Files.exists(dir.resolve("pwned")), "no command substitution ran");
-        String init = InitScript.text(List.of("virtio_ring", "9p"), Path.of("/work/it's here"), Path.of("/tmp"),
-                List.of("/work/it's here/lab", "--version"), Map.of("LAB_X", "a'b"), "vm-debian-6.1");
+        String init = InitScript.text(
+                List.of("virtio_ring", "9p"),
+                Path.of("/work/it's here"),
+                Path.of("/tmp"),
+                List.of("/work/it's here/lab", "--version"),
+                Map.of("LAB_X", "a'b"),
+                "vm-debian-6.1");
         Process n = new ProcessBuilder("sh", "-n").redirectErrorStream(true).start();
         n.getOutputStream().write(init.getBytes(StandardCharsets.UTF_8));
         n.getOutputStream().close();
@@ -92,9 +98,19 @@ class VmPartsTest {
 
     @Test
     void onlyLabVariablesAndJavaHomeReachTheGuest() {
-        Map<String, String> kept = GuestEnvironment.passed(Map.of("LAB_REQUIRE_KERNEL", "1", "JAVA_HOME",
+        Map<String, String> kept = GuestEnvironment.passed(Map.of(
+                "LAB_REQUIRE_KERNEL",
+                "1",
+                "JAVA_HOME",
                 "/usr/lib/jvm/x",
-                "AWS_SECRET_ACCESS_KEY", "s", "LD_PRELOAD", "/tmp/x.so", "lab_lower", "1", "LAB_", "1"));
+                "AWS_SECRET_ACCESS_KEY",
+                "s",
+                "LD_PRELOAD",
+                "/tmp/x.so",
+                "lab_lower",
+                "1",
+                "LAB_",
+                "1"));
         assertEquals(Map.of("LAB_REQUIRE_KERNEL", "1", "JAVA_HOME", "/usr/lib/jvm/x"), kept);
     }
 
@@ -126,13 +142,15 @@ class VmPartsTest {
         Path dead = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "dead"));
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
-        long start = gone.toHandle().info().startInstant().map(i -> i.toEpochMilli()).orElse(1L);
+        long start =
+                gone.toHandle().info().startInstant().map(i -> i.toEpochMilli()).orElse(1L);
         Files.writeString(dead.resolve(StaleScratch.OWNER), gone.pid() + " " + start);
         Files.writeString(dead.resolve("initramfs.cpio"), "x");
         Path unmarked = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "starting"));
         Path reused = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "reused"));
         // our pid with another start time: the pid was reused by a later process, the owner is gone
-        Files.writeString(reused.resolve(StaleScratch.OWNER), ProcessHandle.current().pid() + " 12345");
+        Files.writeString(
+                reused.resolve(StaleScratch.OWNER), ProcessHandle.current().pid() + " 12345");
         Path other = Files.createDirectory(dir.resolve("not-ours"));
         assertEquals(2, StaleScratch.reap(dir));
         assertTrue(Files.isDirectory(mine));
@@ -146,8 +164,16 @@ class VmPartsTest {
     void vmFactsAreReadOnlyWhenTheKernelCommandLineSaysThisIsAGuest() throws Exception {
         Path cmdline = Files.writeString(dir.resolve("cmdline"), "console=ttyS0 quiet\n");
         Path file = dir.resolve("vm.json");
-        VmFacts facts = new VmFacts("debian:6.1", "linux-image-6.1.0-57-amd64-unsigned", "6.1.192-3", "ab".repeat(32),
-                "6.1.0-57-amd64", "tcg", 2, 4096, true);
+        VmFacts facts = new VmFacts(
+                "debian:6.1",
+                "linux-image-6.1.0-57-amd64-unsigned",
+                "6.1.192-3",
+                "ab".repeat(32),
+                "6.1.0-57-amd64",
+                "tcg",
+                2,
+                4096,
+                true);
         Files.write(file, facts.json());
         assertEquals(Optional.empty(), VmFacts.read(cmdline, file), "a host: no vm object");
         Files.writeString(cmdline, "console=ttyS0 " + VmFacts.CMDLINE_MARK + "\n");

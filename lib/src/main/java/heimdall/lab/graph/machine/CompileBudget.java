@@ -15,8 +15,8 @@ public record CompileBudget(long maxTransitions, long maxFrames) {
 
     public CompileBudget {
         if (maxTransitions < 1 || maxFrames < 1) {
-            throw new BadInput("compile budget: maxTransitions and maxFrames must be positive, got "
-                    + maxTransitions + " and " + maxFrames);
+            throw new BadInput("compile budget: maxTransitions and maxFrames must be positive, got " + maxTransitions
+                    + " and " + maxFrames);
         }
     }
 

@@ -51,13 +51,15 @@ public final class Equivalence {
                 int la = i < a.rowEnd(sa) ? a.label(i) : Integer.MAX_VALUE;
                 int lb = j < b.rowEnd(sb) ? b.label(j) : Integer.MAX_VALUE;
                 if (la != lb) {
-                    problem = "call " + Math.min(la, lb) + " allowed by " + (la < lb ? "the first" : "the second") + " only";
+                    problem = "call " + Math.min(la, lb) + " allowed by " + (la < lb ? "the first" : "the second")
+                            + " only";
                     break;
                 }
                 int ta = a.targetAt(i++);
                 int tb = b.targetAt(j++);
                 if ((ta == Machine.POP) != (tb == Machine.POP)) {
-                    problem = "call " + la + " pops the signal frame in " + (ta == Machine.POP ? "the first" : "the second") + " only";
+                    problem = "call " + la + " pops the signal frame in "
+                            + (ta == Machine.POP ? "the first" : "the second") + " only";
                     break;
                 }
                 if (ta != Machine.POP) {

@@ -31,8 +31,15 @@ public final class Machine {
     private final int[] entryStart;
     private final int unionStart;
 
-    Machine(int[] rowStart, int[] labels, int[] targets, boolean[] terminal, int[] lastCall,
-            List<String> entries, int[] entryStart, int unionStart) {
+    Machine(
+            int[] rowStart,
+            int[] labels,
+            int[] targets,
+            boolean[] terminal,
+            int[] lastCall,
+            List<String> entries,
+            int[] entryStart,
+            int unionStart) {
         this.rowStart = rowStart;
         this.labels = labels;
         this.targets = targets;

@@ -155,12 +155,14 @@ public final class MachineCompiler {
                     if (dest == null) {
                         continue;
                     }
-                    int target = signalFrame && nr == Graph.RT_SIGRETURN ? Machine.POP : intern(new Key(k.signal, nr, dest));
+                    int target =
+                            signalFrame && nr == Graph.RT_SIGRETURN ? Machine.POP : intern(new Key(k.signal, nr, dest));
                     labels.add(nr);
                     targets.add(target);
                     if (++transitionCount > budget.maxTransitions()) {
-                        throw new Refusal(String.format("construction budget exceeded: %,d transitions reached "
-                                + "(budget %,d transitions) after exploring %,d of %,d frames discovered",
+                        throw new Refusal(String.format(
+                                "construction budget exceeded: %,d transitions reached "
+                                        + "(budget %,d transitions) after exploring %,d of %,d frames discovered",
                                 transitionCount, budget.maxTransitions(), s + 1, keys.size()));
                     }
                 }
@@ -175,8 +177,15 @@ public final class MachineCompiler {
                     terminal[s] |= p < n && g.terminal(p);
                 }
             }
-            return new Machine(rowStart.toArray(), labels.toArray(), targets.toArray(), terminal, lastCall,
-                    g.entries(), entryStart, unionStart);
+            return new Machine(
+                    rowStart.toArray(),
+                    labels.toArray(),
+                    targets.toArray(),
+                    terminal,
+                    lastCall,
+                    g.entries(),
+                    entryStart,
+                    unionStart);
         }
 
         /** The frame's positions after {@code nr}, or null when denied. */
@@ -221,8 +230,8 @@ public final class MachineCompiler {
             }
             int s = keys.size();
             if (s + 1 > budget.maxFrames()) {
-                throw new Refusal(String.format("frame budget exceeded: %,d frames reached (budget %,d frames)",
-                        s + 1L, budget.maxFrames()));
+                throw new Refusal(String.format(
+                        "frame budget exceeded: %,d frames reached (budget %,d frames)", s + 1L, budget.maxFrames()));
             }
             ids.put(k, s);
             keys.add(k);

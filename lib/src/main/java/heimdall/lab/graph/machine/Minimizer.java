@@ -152,8 +152,15 @@ public final class Minimizer {
         for (int e = 0; e < entryStart.length; e++) {
             entryStart[e] = newId[blocks.setOf[m.entryStart(e)]];
         }
-        return new Machine(rowStart, labels.toArray(), targets.toArray(), terminal, lastCall, m.entries(),
-                entryStart, newId[blocks.setOf[m.unionStart()]]);
+        return new Machine(
+                rowStart,
+                labels.toArray(),
+                targets.toArray(),
+                terminal,
+                lastCall,
+                m.entries(),
+                entryStart,
+                newId[blocks.setOf[m.unionStart()]]);
     }
 
     /**

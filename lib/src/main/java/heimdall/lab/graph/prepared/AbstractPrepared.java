@@ -90,8 +90,8 @@ abstract sealed class AbstractPrepared<C extends Cursor> implements Prepared per
             throw new BadInput("entry '" + entry + "': not an entry of this graph (entries: " + entries + ")");
         }
         if (Graph.isSignal(entry)) {
-            throw new BadInput("entry '" + entry
-                    + "': a signal entry is entered by delivery, not assigned to a thread");
+            throw new BadInput(
+                    "entry '" + entry + "': a signal entry is entered by delivery, not assigned to a thread");
         }
         return e;
     }

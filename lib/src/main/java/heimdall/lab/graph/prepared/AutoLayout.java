@@ -44,7 +44,8 @@ public record AutoLayout(Layout layout, String reason) {
         long offsets = (long) min.states() * columns * 4;
         long compact = DfaLayouts.compactPayload(min.states(), columns, classes, false, false);
         boolean fits = DfaNarrow.narrowFits((long) min.states() * DfaLayouts.compactStride(min, classes, true));
-        long narrow = DfaLayouts.compactPayload(min.states(), columns, DfaLayouts.compactStride(min, classes, true), true, true);
+        long narrow = DfaLayouts.compactPayload(
+                min.states(), columns, DfaLayouts.compactStride(min, classes, true), true, true);
         double resets = resetRate(g);
         long half = caches.l1d() / 2;
         Layout pick;
@@ -54,21 +55,39 @@ public record AutoLayout(Layout layout, String reason) {
             why = "no column classes to share and the offsets table fits half of L1d";
         } else if (fits && resets >= RESET_RATE) {
             pick = Layout.DFA_MIN_NARROW;
-            why = String.format(Locale.ROOT, "walks reset on %.1f%% of events (>= %.0f%%): resets as table loads, not branches",
-                    100 * resets, 100 * RESET_RATE);
+            why = String.format(
+                    Locale.ROOT,
+                    "walks reset on %.1f%% of events (>= %.0f%%): resets as table loads, not branches",
+                    100 * resets,
+                    100 * RESET_RATE);
         } else if (fits && compact > caches.l1d() && narrow <= caches.l1d()) {
             pick = Layout.DFA_MIN_NARROW;
             why = "4-byte cells exceed L1d, 2-byte cells fit it";
         } else {
             pick = Layout.DFA_MIN_COMPACT;
-            why = String.format(Locale.ROOT, "%s; walks reset on %.1f%% of events (< %.0f%%): a reset branch is cheaper",
+            why = String.format(
+                    Locale.ROOT,
+                    "%s; walks reset on %.1f%% of events (< %.0f%%): a reset branch is cheaper",
                     compact <= caches.l1d() ? "4-byte cells fit L1d" : "2-byte cells would not fit L1d either",
-                    100 * resets, 100 * RESET_RATE);
+                    100 * resets,
+                    100 * RESET_RATE);
         }
-        return new AutoLayout(pick, String.format(Locale.ROOT,
-                "auto: %s (%d minimized states, %d column classes of %d columns; offsets %,d B, compact %,d B, narrow %,d B; "
-                        + "%s; %s from %s)",
-                pick, min.states(), classes, columns, offsets, compact, narrow, why, caches, caches.source()));
+        return new AutoLayout(
+                pick,
+                String.format(
+                        Locale.ROOT,
+                        "auto: %s (%d minimized states, %d column classes of %d columns; offsets %,d B, compact %,d B, narrow %,d B; "
+                                + "%s; %s from %s)",
+                        pick,
+                        min.states(),
+                        classes,
+                        columns,
+                        offsets,
+                        compact,
+                        narrow,
+                        why,
+                        caches,
+                        caches.source()));
     }
 
     /** {@link #choose} with the host's caches from sysfs. */

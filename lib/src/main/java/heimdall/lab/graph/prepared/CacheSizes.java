@@ -33,7 +33,8 @@ public record CacheSizes(long l1d, long l2, String source) {
                 continue;
             }
             try {
-                int level = Integer.parseInt(Files.readString(index.resolve("level")).strip());
+                int level = Integer.parseInt(
+                        Files.readString(index.resolve("level")).strip());
                 String type = Files.readString(index.resolve("type")).strip();
                 long size = parseSize(Files.readString(index.resolve("size")).strip());
                 if (level == 1 && type.equals("Data")) {
@@ -48,7 +49,9 @@ public record CacheSizes(long l1d, long l2, String source) {
         if (l1d <= 0 && l2 <= 0) {
             return ASSUMED;
         }
-        return new CacheSizes(l1d > 0 ? l1d : ASSUMED.l1d(), l2 > 0 ? l2 : ASSUMED.l2(),
+        return new CacheSizes(
+                l1d > 0 ? l1d : ASSUMED.l1d(),
+                l2 > 0 ? l2 : ASSUMED.l2(),
                 dir + (l1d > 0 && l2 > 0 ? "" : " (a level missing, assumed)"));
     }
 

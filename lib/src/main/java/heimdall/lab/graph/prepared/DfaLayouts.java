@@ -104,7 +104,8 @@ public final class DfaLayouts {
             case DFA_WORDS, DFA_MIN_WORDS -> words(layout, machine, limitBytes);
             case DFA_OFFSETS, DFA_MIN_OFFSETS -> offsets(layout, machine, limitBytes);
             case DFA_COMPACT, DFA_MIN_COMPACT -> compact(layout, machine, limitBytes);
-            case HASH, HASH_FASTUTIL -> throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
+            case HASH, HASH_FASTUTIL ->
+                throw new IllegalArgumentException("the hash layout is built from the graph: ReferenceFollower.of");
         };
     }
 
@@ -114,8 +115,9 @@ public final class DfaLayouts {
 
     static void checkBudget(Layout layout, long payload, long cells, long limit, Machine m) {
         if (payload > limit) {
-            throw new Refusal(String.format("preparation payload budget exceeded: %s needs %,d bytes for %,d states "
-                    + "(budget %,d bytes)", layout, payload, m.states(), limit));
+            throw new Refusal(String.format(
+                    "preparation payload budget exceeded: %s needs %,d bytes for %,d states " + "(budget %,d bytes)",
+                    layout, payload, m.states(), limit));
         }
         if (cells > Integer.MAX_VALUE) {
             throw new Refusal(String.format("%s: %,d cells do not fit an int-indexed table", layout, cells));
@@ -171,7 +173,8 @@ public final class DfaLayouts {
         long cells = (long) m.states() * classes;
         long payload = cells * 4 + (long) cols * 4;
         checkBudget(layout, payload, cells, limit, m);
-        return new DfaCompact(layout, dense(m, classes, classOf, classes), classOf, classes, Starts.of(m, classes), payload);
+        return new DfaCompact(
+                layout, dense(m, classes, classOf, classes), classOf, classes, Starts.of(m, classes), payload);
     }
 
     static DfaNarrow narrow(Layout layout, Machine m, long limit) {
@@ -211,9 +214,18 @@ public final class DfaLayouts {
         return cells * (narrow && DfaNarrow.narrowFits(cells) ? 2 : 4) + (long) (cols + (resetColumns ? 1 : 0)) * 4;
     }
 
-    /** Cells per row of {@code dfa-compact} over {@code m}: the classes, and with reset columns one per thread entry and the union's. */
+    /**
+     * Cells per row of {@code dfa-compact} over {@code m}: the classes, and with reset columns one per thread entry and
+     * the union's.
+     */
     static int compactStride(Machine m, int classes, boolean resetColumns) {
-        return classes + (resetColumns ? (int) m.entries().stream().filter(e -> !Graph.isSignal(e)).count() + 1 : 0);
+        return classes
+                + (resetColumns
+                        ? (int) m.entries().stream()
+                                        .filter(e -> !Graph.isSignal(e))
+                                        .count()
+                                + 1
+                        : 0);
     }
 
     /** Every row's cell in column {@code column} is {@code start}: a reset goes there from anywhere. */

@@ -15,6 +15,7 @@ public final class DfaNarrow extends DfaTable<DfaNarrow.Cursor> {
     private final int[] wide;
     /** Column class of event {@code nr + 1} for {@code nr} in {@code -1..columns-1}; slot 0 (the reset) is 0. */
     private final int[] events;
+
     private final int[] classOf;
     private final int classes;
     private final int stride;
@@ -29,8 +30,16 @@ public final class DfaNarrow extends DfaTable<DfaNarrow.Cursor> {
      * @param entryReset per entry, its reset column (-1 for signal entries)
      * @param unionReset the unidentified cursor's reset column
      */
-    DfaNarrow(Layout layout, int[] next, int[] classOf, int classes, int stride, DfaLayouts.Starts starts, int[] entryReset,
-            int unionReset, long payload) {
+    DfaNarrow(
+            Layout layout,
+            int[] next,
+            int[] classOf,
+            int classes,
+            int stride,
+            DfaLayouts.Starts starts,
+            int[] entryReset,
+            int unionReset,
+            long payload) {
         super(layout, classOf.length, starts, payload, stride);
         if (layout.narrow() && narrowFits(next.length)) {
             this.narrow = new char[next.length];

@@ -22,6 +22,7 @@ abstract sealed class DfaTable<C extends DfaTable.DfaCursor> extends AbstractPre
         permits DfaWords, DfaOffsets, DfaCompact, DfaNarrow {
     /** Raw syscall numbers a row covers; a call outside {@code 0..columns-1} is denied before any load. */
     final int columns;
+
     final DfaLayouts.Starts starts;
     /** What a cursor's int is divided by to give the state: 1 for state ids, else the cells per row. */
     private final int rowScale;

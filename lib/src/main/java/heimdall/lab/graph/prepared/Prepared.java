@@ -27,7 +27,8 @@ public interface Prepared {
      * @throws heimdall.lab.Refusal when the compile or the table exceeds its budget
      */
     static Prepared auto(heimdall.lab.graph.Graph g) {
-        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
+        PreparedGraph pg =
+                PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
         return DfaLayouts.prepare(pg.auto().layout(), pg.minimized(), DfaLayouts.DEFAULT_LIMIT);
     }
 

@@ -5,8 +5,8 @@ import heimdall.lab.Refusal;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.Coalescer;
 import heimdall.lab.graph.machine.CompileBudget;
-import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Machine;
+import heimdall.lab.graph.machine.MachineCompiler;
 import heimdall.lab.graph.machine.Minimizer;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -74,8 +74,14 @@ public final class PreparedGraph {
     private final Map<Layout, String> refusals;
     private final Timings timings;
 
-    private PreparedGraph(Graph source, Optional<Coalescer.Coalesced> coalesced, Machine machine, Machine minimized,
-            Map<Layout, Prepared> layouts, Map<Layout, String> refusals, Timings timings) {
+    private PreparedGraph(
+            Graph source,
+            Optional<Coalescer.Coalesced> coalesced,
+            Machine machine,
+            Machine minimized,
+            Map<Layout, Prepared> layouts,
+            Map<Layout, String> refusals,
+            Timings timings) {
         this.source = source;
         this.coalesced = coalesced;
         this.machine = machine;
@@ -105,14 +111,23 @@ public final class PreparedGraph {
         for (Layout l : o.layouts()) {
             long s = System.nanoTime();
             try {
-                built.put(l, l.reference() ? ReferenceFollower.of(followed, l)
-                        : DfaLayouts.prepare(l, l.minimized() ? min : m, o.limitBytes()));
+                built.put(
+                        l,
+                        l.reference()
+                                ? ReferenceFollower.of(followed, l)
+                                : DfaLayouts.prepare(l, l.minimized() ? min : m, o.limitBytes()));
             } catch (Refusal r) {
                 refused.put(l, r.getMessage());
             }
             prep.put(l, System.nanoTime() - s);
         }
-        return new PreparedGraph(g, co, m, min, built, refused,
+        return new PreparedGraph(
+                g,
+                co,
+                m,
+                min,
+                built,
+                refused,
                 new Timings(o.coalesce() ? t1 - t0 : 0, t2 - t1, t3 - t2, Collections.unmodifiableMap(prep)));
     }
 

@@ -49,7 +49,11 @@ public final class ReferenceFollower extends AbstractPrepared<ReferenceFollower.
         for (int kind = 0; kind < 2; kind++) {
             for (int p = 0; p < (kind == 0 ? positions : n); p++) {
                 int[] targets = kind == 0 ? nexts[p] : g.again(p);
-                int[] labels = Arrays.stream(targets).map(g::syscall).distinct().sorted().toArray();
+                int[] labels = Arrays.stream(targets)
+                        .map(g::syscall)
+                        .distinct()
+                        .sorted()
+                        .toArray();
                 for (int l : labels) {
                     (kind == 0 ? nextGroups : againGroups).put(key(p, l), groups);
                     starts[groups++] = filled;
@@ -100,7 +104,9 @@ public final class ReferenceFollower extends AbstractPrepared<ReferenceFollower.
     Cursor openUnidentified(int maxDepth) {
         int n = graph.siteCount();
         int[] start = java.util.stream.IntStream.range(0, graph.entryCount())
-                .filter(e -> !graph.isSignalEntry(e)).map(e -> n + e).toArray();
+                .filter(e -> !graph.isSignalEntry(e))
+                .map(e -> n + e)
+                .toArray();
         return new Cursor(start, maxDepth);
     }
 

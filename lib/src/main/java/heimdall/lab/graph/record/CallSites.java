@@ -53,8 +53,12 @@ public final class CallSites {
     /** Whether {@code path} is the C library, the loader or the vDSO. */
     public static boolean system(String path) {
         String name = path.isEmpty() ? "" : Path.of(path).getFileName().toString();
-        return name.startsWith("libc.so") || name.startsWith("libc-") || name.startsWith("libpthread")
-                || name.startsWith("ld-linux") || name.startsWith("ld-") || path.startsWith("[");
+        return name.startsWith("libc.so")
+                || name.startsWith("libc-")
+                || name.startsWith("libpthread")
+                || name.startsWith("ld-linux")
+                || name.startsWith("ld-")
+                || path.startsWith("[");
     }
 
     /** The location of an address, if a mapping holds it. */
@@ -110,7 +114,9 @@ public final class CallSites {
         if (b.length < 0x20 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F' || b[4] != 2) {
             return -1;
         }
-        return java.nio.ByteBuffer.wrap(b, 0x18, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        return java.nio.ByteBuffer.wrap(b, 0x18, 8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .getLong();
     }
 
     private byte[] bytes(String object) {

@@ -20,7 +20,9 @@ import java.util.Set;
 
 /** {@code ./lab graph record -- CMD...}: traces a run with ptrace and writes its executable syscall projection. */
 public final class GraphRecordCommand implements Command {
-    /** Stack words recorded per call: enough for libc's deeper paths (stdio, pthread_create) to reach a program frame. */
+    /**
+     * Stack words recorded per call: enough for libc's deeper paths (stdio, pthread_create) to reach a program frame.
+     */
     public static final int DEFAULT_STACK_WORDS = 64;
 
     private final PrintStream out;
@@ -33,7 +35,8 @@ public final class GraphRecordCommand implements Command {
         this.out = out;
     }
 
-    private static final CommandOptions OPTIONS = CommandOptions.of(Set.of("--no-symbols"), Set.of("--out", "--program", "--stack"));
+    private static final CommandOptions OPTIONS =
+            CommandOptions.of(Set.of("--no-symbols"), Set.of("--out", "--program", "--stack"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -95,20 +98,36 @@ public final class GraphRecordCommand implements Command {
         }
         int stack = args.intValue("--stack", DEFAULT_STACK_WORDS, 1, 64);
         Path dir = Path.of(args.value("--out").orElse("."));
-        String program = args.value("--program").orElse(Path.of(command.get(0)).getFileName().toString());
+        String program = args.value("--program")
+                .orElse(Path.of(command.get(0)).getFileName().toString());
         if (!program.matches("[A-Za-z0-9._+-]+")) {
             throw new BadInput("option --program: '" + program + "' must be a plain file name prefix");
         }
         Result r = record(command, dir, program, stack, !args.flag("--no-symbols"));
         GraphRecorder.Recording rec = r.recording();
-        out.printf("recorded %s: %,d calls in %d thread(s) %s, %d signal frame(s)%n", String.join(" ", command), rec.calls(),
-                rec.threads().values().stream().mapToInt(List::size).sum(), rec.threads().keySet(), rec.signalFrames());
-        out.printf("sites %d (unmapped %d), edges %d, entries %s%n", rec.sites().size(), rec.unmapped(), rec.edges().size(),
-                rec.sites().stream().flatMap(s -> s.firstOf().stream()).distinct().sorted().toList());
+        out.printf(
+                "recorded %s: %,d calls in %d thread(s) %s, %d signal frame(s)%n",
+                String.join(" ", command),
+                rec.calls(),
+                rec.threads().values().stream().mapToInt(List::size).sum(),
+                rec.threads().keySet(),
+                rec.signalFrames());
+        out.printf(
+                "sites %d (unmapped %d), edges %d, entries %s%n",
+                rec.sites().size(),
+                rec.unmapped(),
+                rec.edges().size(),
+                rec.sites().stream()
+                        .flatMap(s -> s.firstOf().stream())
+                        .distinct()
+                        .sorted()
+                        .toList());
         out.println("wrote " + r.nodes() + " and " + r.edges() + ", pinned in " + dir.resolve(Pins.FILE_NAME));
         try {
             GraphFiles.Imported imp = GraphFiles.readPinned(r.nodes(), r.edges());
-            out.printf("import: ok, %d sites, entries %s%n", imp.graph().siteCount(), imp.graph().entries());
+            out.printf(
+                    "import: ok, %d sites, entries %s%n",
+                    imp.graph().siteCount(), imp.graph().entries());
             return 0;
         } catch (Refusal e) {
             out.println("import: refused: " + e.getMessage());
@@ -135,7 +154,8 @@ public final class GraphRecordCommand implements Command {
             throw new Refusal("the traced command " + command + " ended with status " + run.status()
                     + (run.stderr().isBlank() ? "" : ": " + run.stderr().strip()));
         }
-        GraphRecorder.Recording rec = GraphRecorder.record(run.events(), symbols ? Symbols.addr2line() : Symbols.none());
+        GraphRecorder.Recording rec =
+                GraphRecorder.record(run.events(), symbols ? Symbols.addr2line() : Symbols.none());
         // Only into a folder we made or one nobody else can change: in a shared folder a planted
         // SHA256SUMS (a FIFO, a link, another user's file with an extra pin line) would be used.
         SafeFiles.ownFolder("--out", dir);

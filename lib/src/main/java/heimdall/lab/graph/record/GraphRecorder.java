@@ -65,8 +65,8 @@ public final class GraphRecorder {
      * @param threads thread ids recorded, by role
      * @param calls syscalls recorded
      */
-    public record Recording(List<Site> sites, List<Edge> edges, Map<String, List<Integer>> threads, int calls,
-            int signalFrames) {
+    public record Recording(
+            List<Site> sites, List<Edge> edges, Map<String, List<Integer>> threads, int calls, int signalFrames) {
         /** Sites written with a null syscall. */
         public long unmapped() {
             return sites.stream().filter(s -> s.syscall() < 0).count();
@@ -75,8 +75,8 @@ public final class GraphRecorder {
 
     private record Key(String object, long offset, long nr) {}
 
-    private static final Comparator<Key> ORDER = Comparator.comparing(Key::object).thenComparingLong(Key::offset)
-            .thenComparingLong(Key::nr);
+    private static final Comparator<Key> ORDER =
+            Comparator.comparing(Key::object).thenComparingLong(Key::offset).thenComparingLong(Key::nr);
 
     private static final class SiteInfo {
         final Key key;
@@ -211,21 +211,32 @@ public final class GraphRecorder {
             String fn = symbols.apply(l);
             String function = fn == null || fn.isEmpty() ? l.label() : fn + " (" + l.label() + ")";
             boolean mapped = k.nr() >= 0 && k.nr() < Graph.SYSCALL_LIMIT;
-            siteList.add(new Site(id, mapped ? (int) k.nr() : -1, names.name(k.nr()), function,
-                    List.copyOf(info.firstOf), info.terminal));
+            siteList.add(new Site(
+                    id,
+                    mapped ? (int) k.nr() : -1,
+                    names.name(k.nr()),
+                    function,
+                    List.copyOf(info.firstOf),
+                    info.terminal));
             id++;
         }
         List<Edge> edges = new ArrayList<>();
         for (Object[] e : edgeKeys) {
             edges.add(new Edge(ids.get((Key) e[0]), ids.get((Key) e[1]), (EdgeKind) e[2]));
         }
-        edges.sort(Comparator.comparingLong(Edge::src).thenComparingLong(Edge::dst).thenComparing(Edge::kind));
+        edges.sort(
+                Comparator.comparingLong(Edge::src).thenComparingLong(Edge::dst).thenComparing(Edge::kind));
         return new Recording(siteList, edges, threads, calls, signalFrames);
     }
 
     /** The role of a thread: {@code main} for the root's main thread, else its creation site. */
-    private static String role(int tid, int root, TraceEvent.Start start, Map<Integer, List<TraceEvent>> byThread,
-            Map<Long, Key> keyOfSeq, Function<CallSites.Location, String> symbols) {
+    private static String role(
+            int tid,
+            int root,
+            TraceEvent.Start start,
+            Map<Integer, List<TraceEvent>> byThread,
+            Map<Long, Key> keyOfSeq,
+            Function<CallSites.Location, String> symbols) {
         if (tid == root || start == null) {
             return "main";
         }

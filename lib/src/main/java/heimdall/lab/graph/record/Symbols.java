@@ -41,8 +41,14 @@ public final class Symbols {
         try {
             // A return address points after the call: ask for the byte before it, which is inside the call.
             // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
-            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(tool.toString(), "-f", "-e", l.object(),
-                    "0x" + Long.toHexString(Math.max(0, l.offset() - 1)))).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
+                            tool.toString(),
+                            "-f",
+                            "-e",
+                            l.object(),
+                            "0x" + Long.toHexString(Math.max(0, l.offset() - 1))))
+                    .redirectErrorStream(true)
+                    .start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {

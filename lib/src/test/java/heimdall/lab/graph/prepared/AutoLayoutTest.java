@@ -3,17 +3,12 @@ package heimdall.lab.graph.prepared;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.FixtureGraphs;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.SyntheticGraph;
 import heimdall.lab.graph.machine.Machine;
-import heimdall.lab.fixtures.Fixtures;
-import heimdall.lab.graph.Traces;
-import heimdall.lab.graph.record.GraphRecordCommand;
-import heimdall.lab.probe.NeedsPtrace;
-import heimdall.lab.reproduce.GraphLookup;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -44,12 +39,14 @@ class AutoLayoutTest {
 
     static Graph fixture(String name) {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        return GraphFiles.readPinned(dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX))
+        return GraphFiles.readPinned(
+                        dir.resolve(name + GraphFiles.NODES_SUFFIX), dir.resolve(name + GraphFiles.EDGES_SUFFIX))
                 .graph();
     }
 
     static Machine minimized(Graph g) {
-        return PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of())).minimized();
+        return PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()))
+                .minimized();
     }
 
     /** The payloads auto compares: 4-byte compact cells, 2-byte cells with reset columns. */
@@ -58,7 +55,8 @@ class AutoLayoutTest {
             int columns = DfaLayouts.columns(min);
             int classes = Arrays.stream(DfaLayouts.classes(min, columns)).max().orElse(0) + 1;
             int stride = DfaLayouts.compactStride(min, classes, true);
-            return new Sizes(DfaLayouts.compactPayload(min.states(), columns, classes, false, false),
+            return new Sizes(
+                    DfaLayouts.compactPayload(min.states(), columns, classes, false, false),
                     DfaLayouts.compactPayload(min.states(), columns, stride, true, true),
                     DfaNarrow.narrowFits((long) min.states() * stride));
         }
@@ -97,10 +95,14 @@ class AutoLayoutTest {
         // 4-byte cells one byte over L1d, 2-byte cells fit: 2-byte cells, for size.
         assertEquals(Layout.DFA_MIN_NARROW, pick(g, min, l1d(s.compact() - 1)));
         assertEquals(Layout.DFA_MIN_NARROW, pick(g, min, l1d(s.narrow())));
-        assertTrue(AutoLayout.choose(g, min, l1d(s.narrow())).reason().contains("4-byte cells exceed L1d, 2-byte cells fit it"));
+        assertTrue(AutoLayout.choose(g, min, l1d(s.narrow()))
+                .reason()
+                .contains("4-byte cells exceed L1d, 2-byte cells fit it"));
         // Neither fits: halving the cells does not bring the rows into L1, the branch reset stays.
         assertEquals(Layout.DFA_MIN_COMPACT, pick(g, min, l1d(s.narrow() - 1)));
-        assertTrue(AutoLayout.choose(g, min, l1d(s.narrow() - 1)).reason().contains("2-byte cells would not fit L1d either"));
+        assertTrue(AutoLayout.choose(g, min, l1d(s.narrow() - 1))
+                .reason()
+                .contains("2-byte cells would not fit L1d either"));
     }
 
     @Test
@@ -126,7 +128,9 @@ class AutoLayoutTest {
                 .site(2, 1, "s1", "main", false)
                 .site(3, 2, "s2", "main", false)
                 .site(4, 3, "s3", "main", true)
-                .next(1, 2).next(2, 3).next(3, 4)
+                .next(1, 2)
+                .next(2, 3)
+                .next(3, 4)
                 .build();
         Machine min = minimized(g);
         int columns = DfaLayouts.columns(min);
@@ -143,7 +147,8 @@ class AutoLayoutTest {
     @Test
     void preparedGraphAsksTheRuleWithThisHostsCaches() {
         Graph g = fixture("broker");
-        PreparedGraph pg = PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
+        PreparedGraph pg =
+                PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
         assertEquals(AutoLayout.choose(g, pg.minimized(), CacheSizes.read()), pg.auto());
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Reading cache sizes from a sysfs-shaped directory, including what it lacks or garbles. */
 class CacheSizesTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private void index(int i, String level, String type, String size) throws Exception {
         Path d = Files.createDirectories(tmp.resolve("index" + i));
