@@ -69,13 +69,6 @@ final class InitScript {
                 .append(nine)
                 .append(" hostroot /newroot || fail 'mounting the host root (9p)'\n");
         String root = "/newroot";
-        s.append("$B mount -t 9p -o rw,")
-                .append(nine)
-                .append(" checkout ")
-                .append(q(root + checkout))
-                .append(" || fail ")
-                .append(q("mounting the checkout " + checkout + " (9p)"))
-                .append('\n');
         for (String[] m : new String[][] {
             {"proc", "proc", "/proc", ""},
             {"sysfs", "sysfs", "/sys", ""},
@@ -95,6 +88,16 @@ final class InitScript {
                     .append(m[2])
                     .append("'\n");
         }
+        // The checkout after the guest's own /tmp and /run: a checkout below one of them (a clone in /tmp)
+        // would else be hidden under the tmpfs mounted there.
+        s.append("$B mkdir -p ").append(q(root + checkout)).append('\n');
+        s.append("$B mount -t 9p -o rw,")
+                .append(nine)
+                .append(" checkout ")
+                .append(q(root + checkout))
+                .append(" || fail ")
+                .append(q("mounting the checkout " + checkout + " (9p)"))
+                .append('\n');
         s.append("$B mkdir -p ")
                 .append(root)
                 .append("/dev/pts ")
