@@ -111,7 +111,7 @@ class CheckExecutedTest {
         assertTrue(
                 bad.text()
                         .contains(
-                                "split.ipynb: cell 0: FloorView left as the last expression shows no table with a PNG"),
+                                "split.ipynb: cell 1: FloorView left as the last expression shows no table with a PNG"),
                 bad.text());
         assertTrue(bad.text().contains("no cell shows FloorView, Stepper as a table with a PNG"), bad.text());
     }

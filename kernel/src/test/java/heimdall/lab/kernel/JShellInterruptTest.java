@@ -96,16 +96,17 @@ class JShellInterruptTest {
         int moments = 20;
         List<Double> delays = new ArrayList<>();
         for (int i = 0; i < moments; i++) {
-            // 0 to 4 s: compiling the line and a run of these counts take a few tenths of a second to a
-            // second each here, so the moments fall before the measurement opens, before the first run
-            // ends, between runs and (some) after the value returned
-            double delay = Math.round(random.nextDouble() * 4000) / 1000.0;
+            // 0 to 3 s, against a measurement of about 3-4 s on a quiet machine (3 runs of 6 million calls
+            // each way, ~100-170 ns a call) and longer on a busy one: the moments fall before the measurement
+            // opens, before the first run ends, between runs and (a few) after the value returned. With
+            // 2 million calls a quiet machine finished every measurement before its moment.
+            double delay = Math.round(random.nextDouble() * 3000) / 1000.0;
             delays.add(delay);
             // a fresh variable each time: a failed redeclaration of one would leave the last value
             steps.add(Map.of(
                     "send",
                     "var m" + i + " = heimdall.lab.explore.Lab.measure(\"getppid\").under(p).runs(3)"
-                            + ".calls(2_000_000).run()"));
+                            + ".calls(6_000_000).run()"));
             steps.add(Map.of("ctrl_c_after", "", "delay", delay)); // jline echoes the line with escapes between
             steps.add(Map.of("wait_for", PROMPT));
             steps.add(Map.of(
