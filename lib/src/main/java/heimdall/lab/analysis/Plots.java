@@ -1053,6 +1053,7 @@ public final class Plots {
         }
         if (logAxis) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             String y = c.getYAxisTitle();
             c.setYAxisTitle(
                     y.startsWith(yTitle) && yTitle.endsWith(")")
@@ -1353,6 +1354,10 @@ public final class Plots {
             // one y axis for every panel, fitted to all of them: a dot's height compares across panels
             boolean log = range[0] > 0 && range[1] / range[0] > 20;
             c.getStyler().setYAxisLogarithmic(log);
+            c.getStyler().setYAxisLogarithmicDecadeOnly(true);
+            if (log) {
+                logTicks(c.getStyler(), range[0], range[1]);
+            }
             c.setYAxisTitle("ns per event" + (log ? " (log scale)" : ""));
             c.getStyler().setYAxisMin(log ? range[0] : 0.0);
             c.getStyler().setYAxisMax(range[1]);
@@ -1506,10 +1511,21 @@ public final class Plots {
         }
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             c.setYAxisTitle(yTitle + " (log scale)");
         }
         c.getStyler().setYAxisDecimalPattern("#,##0.##");
         return c;
+    }
+
+    /**
+     * A log y axis over {@code lo..hi} that holds fewer than two decades labels its other ticks too (2, 3,
+     * ..., 20, 30): XChart labels only a log axis' decades, and one number alone lets no reader place a dot.
+     */
+    private static void logTicks(org.knowm.xchart.style.AxesChartStyler s, double lo, double hi) {
+        if (lo > 0 && hi > lo && Math.floor(Math.log10(hi)) - Math.ceil(Math.log10(lo)) < 1) {
+            s.setYAxisLogarithmicDecadeOnly(false);
+        }
     }
 
     private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {
@@ -1670,6 +1686,7 @@ public final class Plots {
                 .orElse(1);
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             c.setYAxisTitle("p99 of the run (ns, log scale)");
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");

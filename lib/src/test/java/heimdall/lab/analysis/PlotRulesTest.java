@@ -74,6 +74,25 @@ class PlotRulesTest {
         assertTrue(broken.isEmpty(), broken.size() + " broken rules:\n" + String.join("\n", broken));
     }
 
+    /** The synthetic folders' plots (a floor-cost, a host-load and a graph folder) follow the same rules. */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void syntheticFoldersPlotsFollowTheRules(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        List<String> broken = new ArrayList<>();
+        int drawn = 0;
+        for (Path dir : List.of(
+                SyntheticResults.floorFolder(tmp.resolve("floor")),
+                SyntheticResults.loadFolder(tmp.resolve("load")),
+                SyntheticResults.graphFolder(tmp.resolve("graph")))) {
+            for (var e : Plots.all(Results.load(dir)).entrySet()) {
+                broken.addAll(check(dir.getFileName() + "/" + e.getKey(), e.getValue(), Plots.image(e.getValue())));
+                drawn++;
+            }
+        }
+        assertTrue(drawn >= 3, "plots drawn: " + drawn);
+        assertTrue(broken.isEmpty(), String.join("\n", broken));
+    }
+
     /** {@code ./lab compare}'s two plots, of the committed floor-cost folders, follow the same rules. */
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -204,14 +223,17 @@ class PlotRulesTest {
             }
             if (c.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(c, false)));
+                broken.addAll(logLabels(name, "y", ChartParts.yTickLabels(chart)));
             }
         }
         if (chart instanceof XYChart x) {
             if (x.getStyler().isXAxisLogarithmic()) {
                 broken.addAll(decades(name, "x", ChartParts.xRange(chart), dataRange(x, true)));
+                broken.addAll(logLabels(name, "x", ChartParts.xTickLabels(chart)));
             }
             if (x.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(x, false)));
+                broken.addAll(logLabels(name, "y", ChartParts.yTickLabels(chart)));
             }
         }
         return broken;
@@ -283,6 +305,18 @@ class PlotRulesTest {
             break; // every series of a category chart has the same columns
         }
         return broken;
+    }
+
+    /**
+     * A log axis with at least two numbers on it: XChart labels only a log axis' decades, and one number
+     * alone says neither where the others lie nor how far apart the gridlines are.
+     */
+    private static List<String> logLabels(String name, String axis, List<String> ticks) {
+        List<String> numbers =
+                ticks.stream().filter(t -> t != null && t.matches(".*[0-9].*")).toList();
+        return numbers.size() >= 2
+                ? List.of()
+                : List.of(name + ": the log " + axis + " axis is labelled only " + numbers);
     }
 
     /** A log axis reaches at most one decade below and above its data: no empty decade. */
