@@ -17,12 +17,12 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.FollowerCostRow.Measure;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.RunCounts;
 import heimdall.lab.sys.Host;
-import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -93,7 +94,7 @@ public final class FollowerCost {
     }
 
     /**
-     * What a run wrote.
+     * What a run wrote (the notebook's and the tests' entry point, {@link #run(Options, ResultsFolder, Consumer)}).
      *
      * @param interruption the stop that cut the runs short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
@@ -101,6 +102,27 @@ public final class FollowerCost {
     public record Result(Path folder, List<FollowerCostRow> summary, Optional<Interruption.Cause> interruption) {
         public Result(Path folder, List<FollowerCostRow> summary) {
             this(folder, summary, Optional.empty());
+        }
+    }
+
+    /**
+     * What a run measured, for the framework to write ({@code reproduce.FollowerCostRun}): the rows, the
+     * settings {@code environment.json} is written from (they hold the host's facts and the times
+     * themselves) and the stop that cut the runs short, if one did. Only {@code samples.arrow} is in the
+     * session's folder so far.
+     *
+     * @param rows the summary rows; empty when a stop came before any run completed (nothing to keep)
+     */
+    public record Measured(
+            List<FollowerCostRow> rows, FollowerCostEnvironment settings, Optional<Interruption.Cause> interruption) {
+        public Measured {
+            rows = List.copyOf(rows);
+            Objects.requireNonNull(interruption, "interruption");
+        }
+
+        /** Whether nothing was measured to keep. */
+        public boolean nothing() {
+            return rows.isEmpty();
         }
     }
 
@@ -140,13 +162,38 @@ public final class FollowerCost {
      */
     static volatile Runnable beforeRun = () -> {};
 
-    /** Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}):
+     * summary.json, environment.json and table.md through {@link ResultsFolder#write}, as the framework
+     * writes them, then puts the folder in place. The distributions and plots are the caller's to add
+     * ({@code Distributions.writeBeside}, {@code Plots.saveAll}), as before.
+     */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        Measured m = measure(o, Session.join(folder, progress));
+        if (m.nothing()) {
+            return new Result(folder.path(), List.of(), m.interruption());
+        }
+        folder.write(
+                ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class),
+                recorded(m),
+                m.interruption());
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), m.rows(), m.interruption());
     }
 
-    /** Measures every row and writes the session's folder, leaving off when the session is asked to stop. */
-    public static Result run(Options o, Session session) {
+    /**
+     * {@code m} as the framework writes it: its environment holds the host's facts and the times itself, so
+     * the record has no host of its own.
+     */
+    public static Recorded<FollowerCostRow, FollowerCostEnvironment> recorded(Measured m) {
+        return new Recorded<>(m.rows(), m.settings(), null, null, null);
+    }
+
+    /**
+     * Measures every row, leaving off when the session is asked to stop, and returns what was measured
+     * for the framework to write; only the samples go into the session's folder.
+     */
+    public static Measured measure(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         Follower.checkHost();
@@ -181,7 +228,7 @@ public final class FollowerCost {
                     o.cpu()));
             try (SamplesFile samples = folder.createSamples()) {
                 for (Row r : rows) {
-                    FollowerCostRow m = measure(r, o, samples, summary.size(), session);
+                    FollowerCostRow m = measureRow(r, o, samples, summary.size(), session);
                     summary.add(m);
                     if (m.outcome() == RowStatus.NOT_MEASURED) {
                         continue;
@@ -223,26 +270,15 @@ public final class FollowerCost {
                         : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runs().runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
-            return new Result(folder.path(), List.of(), cause);
+            return new Measured(List.of(), FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
         }
         cause.ifPresent(c ->
                 progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(FollowerCostRow.class), cause, summary);
-        folder.writeEnvironment(
-                "follower-cost",
-                cause,
-                new FollowerCostEnvironment(
-                        1,
-                        started.toString(),
-                        Instant.now().toString(),
-                        HostFacts.of(host),
-                        FollowerCostEnvironment.RunOptions.of(o),
-                        ResultsFolder.javaVm()));
-        String table = table(summary);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, cause);
+        return new Measured(summary, FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
     }
+
+    /** What {@code table.md} says falls short after a stop. */
+    public static final String SHORTFALL = "fewer runs than asked (runs_completed in summary.json)";
 
     /** A row's measured child for run {@code i}: its call, CPU and code placement, under its floor if it has one. */
     private static ChildSpec spec(Row r, Options o, int i) {
@@ -251,7 +287,7 @@ public final class FollowerCost {
         return r.floor() == null ? spec : spec.withPrograms(r.floor().bytes());
     }
 
-    private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index, Session session) {
+    private static FollowerCostRow measureRow(Row r, Options o, SamplesFile samples, int index, Session session) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
         // A stop of the session (reproduce.Stoppable) ends the running child and leaves off before the
@@ -515,7 +551,8 @@ public final class FollowerCost {
         return c.kind().name().toLowerCase(Locale.ROOT);
     }
 
-    static String table(List<FollowerCostRow> summary) {
+    /** {@code table.md}'s body: the cost rows, then the divergence rows, then each refusal once. */
+    public static String table(List<FollowerCostRow> summary) {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append(
                 "t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "

@@ -21,6 +21,7 @@ import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.KernelMatrixRow.Section;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
@@ -87,12 +88,24 @@ public final class KernelMatrix {
         return List.copyOf(out);
     }
 
-    /** Measures every kernel's part and writes {@code folder} (a call outside the framework: {@link Session#join}). */
+    /**
+     * Measures every kernel's part and writes {@code folder}, in a session of its own (a notebook's call:
+     * Ctrl-C, SIGTERM or a notebook interrupt stops it), as {@code ./lab reproduce} does ({@link Kept}).
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(o, session);
+        }
+        Path written = Kept.keep(folder, r, progress);
+        return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
     }
 
-    /** Measures every kernel's part and writes the session's folder; a stop skips the kernels not reached. */
+    /**
+     * Measures every kernel's part (a guest's writes its own folder beneath the session's) and returns the
+     * rows for the framework to write ({@link Kept}); a stop skips the kernels not reached, each given a
+     * row saying so.
+     */
     public static ReproductionResult run(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -116,12 +129,10 @@ public final class KernelMatrix {
             }
         }
         Optional<Interruption.Cause> cause = session.stopCause();
-        folder.writeSummary(ReproductionKind.of(KernelMatrixRow.class), cause, rows);
-        folder.writeEnvironment(
-                "kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
-        folder.writeTable(
-                cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
-        return new ReproductionResult(folder.path(), rows, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(KernelMatrixRow.class, KernelMatrixSettings.class),
+                new Recorded<>(rows, KernelMatrixSettings.of(o, guests), host, started, Instant.now()),
+                cause);
     }
 
     /**
@@ -281,9 +292,11 @@ public final class KernelMatrix {
     private static List<KernelMatrixRow> followerRows(Options o, KernelMatrixRow.Kernel on, Session session) {
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create("heimdall-lab-kernel-matrix-")) {
+            // follower-cost's samples go to a scratch folder of its own; its rows are this kernel's
             ResultsFolder sub = ResultsFolder.chosen(job.path().resolve("follower-cost"));
-            FollowerCost.Result r = FollowerCost.run(o.follower(), session.in(sub));
-            for (FollowerCostRow f : r.summary()) {
+            FollowerCost.Measured r = FollowerCost.measure(o.follower(), session.in(sub));
+            sub.abandon();
+            for (FollowerCostRow f : r.rows()) {
                 FollowerCostRow.Subject s = f.subject();
                 String what = s.measure().label() + " · " + s.hook() + " · " + s.process()
                         + (f.isDivergence() ? "" : " · " + s.call());

@@ -3,6 +3,7 @@ package heimdall.lab.reproduce;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.KernelMatrixRow.Section;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.RowIntervals;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +24,12 @@ final class KernelMatrixTable {
     /** The mark every emulated figure carries. */
     static final String EMULATED = "emulated (TCG): ratios within this folder only";
 
-    static String of(List<KernelMatrixRow> rows, KernelMatrix.Options o) {
+    /** What {@code table.md}'s bold first line says falls short after a stop. */
+    static final String SHORTFALL = "kernels or rows not measured (status in summary.json)";
+
+    /** The table of a run, from its rows and settings only (nothing is read). */
+    static String of(Recorded<KernelMatrixRow, KernelMatrixSettings> run) {
+        List<KernelMatrixRow> rows = run.rows();
         Map<String, String> releases = new LinkedHashMap<>();
         Map<String, Boolean> emulated = new LinkedHashMap<>();
         for (KernelMatrixRow r : rows) {
@@ -128,7 +134,7 @@ final class KernelMatrixTable {
                         "\nadded / unfiltered: the added median over the kernel's own unfiltered call (the follower's: over the call "
                                 + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the brokered openat (native supervisor, "
                                 + "own CPU), ")
-                .append(o.floor().runs())
+                .append(run.settings().floorCounts().runs())
                 .append(" runs; follower-cost: its quick rows.\n");
         for (int i = 0; i < notes.size(); i++) {
             b.append("\n[")
