@@ -103,5 +103,17 @@ class FollowerCostTest {
             assertEquals(FollowerCostRow.ProgramCost.NONE, row.program(), row.toString());
         }
         assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
+        // the kind makes the same table from a recorded run (rows and settings: no file read)
+        var kind = heimdall.lab.results.ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class);
+        FollowerCostEnvironment settings = FollowerCostEnvironment.of(
+                java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH,
+                heimdall.lab.sys.Host.capture(),
+                FollowerCost.Options.quick(1));
+        assertEquals(
+                FollowerCost.table(rows),
+                kind.table(
+                        FollowerCost.recorded(new FollowerCost.Measured(rows, settings, java.util.Optional.empty()))));
+        assertEquals(FollowerCost.SHORTFALL, kind.shortfall());
     }
 }

@@ -345,6 +345,48 @@ class KernelMatrixTest {
                 bad.rows().get(0).reason());
     }
 
+    /**
+     * The kind makes table.md from what a run recorded alone (rows and settings: no file is read): a guest
+     * refused is said once, numbered, and the floor rows' run count is the settings'.
+     */
+    @Test
+    void theKindMakesItsTableFromTheRecordedRunAlone() {
+        KernelMatrixRow feature = new KernelMatrixRow(
+                new KernelMatrixRow.Kernel("host", "6.18.0", false),
+                Section.FEATURE,
+                "action cache",
+                RowStatus.OK,
+                null,
+                new KernelMatrixRow.Prediction("5.11", "yes", "no", false),
+                "observed by timing",
+                KernelMatrixRow.Figures.NONE,
+                RunCounts.NONE,
+                RowIntervals.NONE);
+        KernelMatrixRow guest = KernelMatrix.kernelRow("debian:6.1", "?", true, RowStatus.REFUSED, "no kernel image");
+        KernelMatrix.Options o = new KernelMatrix.Options(
+                List.of("host", "debian:6.1"),
+                true,
+                new heimdall.lab.bench.FloorBench.Counts(5, 1, 1, 1, 1),
+                heimdall.lab.follower.FollowerCost.Options.quick(1),
+                0,
+                40);
+        var run = new heimdall.lab.results.Recorded<>(
+                List.of(feature, guest),
+                KernelMatrixSettings.of(o, List.of()),
+                heimdall.lab.sys.Host.capture(),
+                java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH);
+        String table = ReproductionKind.of(KernelMatrixRow.class, KernelMatrixSettings.class)
+                .table(run);
+        assertTrue(table.contains("| action cache | 5.11 | yes / **no** [1] | — |"), table);
+        assertTrue(table.contains("| kernel | the kernel's part |  |  |  |  |  |  | refused [2] |"), table);
+        assertTrue(table.contains("[2] debian:6.1: no kernel image"), table);
+        assertTrue(table.contains("own CPU), 5 runs;"), table);
+        assertEquals(
+                "kernels or rows not measured (status in summary.json)",
+                ReproductionKind.of(KernelMatrixRow.class).shortfall());
+    }
+
     private static void deleteTree(Path dir) throws java.io.IOException {
         try (var s = Files.walk(dir)) {
             for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
