@@ -23,6 +23,7 @@ import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.PublishedAttachCost;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
@@ -459,12 +460,29 @@ public final class AttachCost {
         return ns;
     }
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder (a call outside the framework, a notebook's: see
+     * {@link Session#join}), as {@code ./lab reproduce} does ({@link Kept#keep}); the result names the
+     * folder written, or none when nothing was measured.
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Path podman, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress), podman);
+        ReproductionResult r;
+        try (Session session = Session.join(folder, progress)) {
+            r = run(o, session, podman);
+        }
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return r;
+        }
+        Path written = Kept.keep(folder, r, progress);
+        return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
     }
 
-    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    /**
+     * Measures every floor and the fork-alone baseline, leaving off when the session is asked to stop,
+     * and returns what was measured for the framework to write ({@link Kept}): its rows, the settings
+     * the table is made from, the host; {@link ReproductionResult#nothing} when no run had completed.
+     */
     public static ReproductionResult run(Options o, Session session, Path podman) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -486,18 +504,20 @@ public final class AttachCost {
         }
         Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !m.anyMeasured()) {
-            // Stopped before any run completed: nothing to keep (the caller removes the folder).
-            return new ReproductionResult(folder.path(), List.of(), cause);
+            // Stopped before any run completed: nothing to keep (the framework clears the folder).
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        List<AttachCostRow> summary = summary(m);
-        folder.writeSummary(ReproductionKind.of(AttachCostRow.class), cause, summary);
-        folder.writeEnvironment("attach-cost", cause, started, Instant.now(), host, AttachCostSettings.of(o));
-        String table = table(summary, o, host);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new ReproductionResult(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(AttachCostRow.class, AttachCostSettings.class),
+                new Recorded<>(summary(m), AttachCostSettings.of(o), host, started, Instant.now()),
+                cause);
+    }
+
+    /** {@code table.md}'s body for a recorded run: {@link #table(List, Options, Host)} of its rows, options and host. */
+    static String table(Recorded<AttachCostRow, AttachCostSettings> run) {
+        return table(run.rows(), run.settings().options(), run.host());
     }
 
     /**

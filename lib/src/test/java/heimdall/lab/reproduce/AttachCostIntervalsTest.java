@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Host;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * attach-cost's rows carry their intervals: measured figures with a known truth (fork+attach is fork
  * alone plus exactly 3,000 ns, sample by sample) go through the same code as a run
- * ({@link AttachCost#summary}, {@link ResultsFolder#writeSummary}), and summary.json holds, after the
+ * ({@link AttachCost#summary}, written by the framework's {@link Kept#keep}), and summary.json holds, after the
  * row's other keys, the intervals of the fork+attach median and p99, of the added cost (which brackets
  * the true 3,000 ns) and of the in-process attach, each bracketing its figure; the fork-alone row has
  * its own; a stop before the baseline leaves the added cost's interval out, a floor not measured has
@@ -86,12 +89,25 @@ class AttachCostIntervalsTest {
                 o, List.of(measured, notReached), noBaseline ? List.of() : fork, noBaseline ? List.of() : totals(fork));
     }
 
+    /**
+     * The folder of {@code m} as {@code ./lab reproduce attach-cost} writes it: the body's recorded run
+     * ({@link AttachCost#summary}, the settings, the host), written by the framework ({@link Kept#keep}).
+     */
+    private Path kept(AttachCost.Measurement m, String name) {
+        Recorded<AttachCostRow, AttachCostSettings> run = new Recorded<>(
+                AttachCost.summary(m),
+                AttachCostSettings.of(m.options()),
+                Host.capture(),
+                Instant.now(),
+                Instant.now());
+        ReproductionResult result = ReproductionResult.of(
+                ReproductionKind.of(AttachCostRow.class, AttachCostSettings.class), run, Optional.empty());
+        return Kept.keep(ResultsFolder.chosen(tmp.resolve(name)), result, s -> {});
+    }
+
     private JsonNode written(AttachCost.Measurement m, String name) throws Exception {
-        ResultsFolder f = ResultsFolder.chosen(tmp.resolve(name));
-        f.writeSummary(ReproductionKind.of(AttachCostRow.class), Optional.empty(), AttachCost.summary(m));
-        Path dir = f.publish();
         return ReproductionsTest.JSON
-                .readTree(dir.resolve("summary.json").toFile())
+                .readTree(kept(m, name).resolve("summary.json").toFile())
                 .get("rows");
     }
 
@@ -171,7 +187,7 @@ class AttachCostIntervalsTest {
     void theTableShowsTheIntervalsAndSaysHowTheyAreMade() throws Exception {
         AttachCost.Measurement m = measurement(false);
         List<AttachCostRow> rows = AttachCost.summary(m);
-        String table = AttachCost.table(rows, m.options(), Host.capture());
+        String table = Files.readString(kept(m, "table").resolve("table.md"));
         assertTrue(table.contains("| fork+attach median [95% CI] |") && table.contains("| added [95% CI] |"), table);
         String added =
                 heimdall.lab.results.RowIntervals.cell(rows.get(0).intervals().added());
