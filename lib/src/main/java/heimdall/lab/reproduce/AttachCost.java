@@ -641,7 +641,7 @@ public final class AttachCost {
                 "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
                         + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
                         + "once the kernel has converted it to eBPF); "
-                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM.%n%n",
+                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM. ",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -653,6 +653,9 @@ public final class AttachCost {
                 o.forks(),
                 o.compileWarmup(),
                 o.compiles()));
+        // this host's load beside the published host's (the seed does not give it)
+        md.append(LoadLine.of(host, List.of()))
+                .append(" The published host's load is not recorded (seed 004: a qemu-kvm guest).\n\n");
         MarkdownTable t = new MarkdownTable(List.of(
                 "floor",
                 "insns",

@@ -194,6 +194,7 @@ class AttachCostIntervalsTest {
         assertTrue(added.startsWith("[") && table.contains("| " + added + " |"), added + " in\n" + table);
         assertTrue(table.contains("Hodges–Lehmann") && table.contains("order statistics"), table);
         assertTrue(table.contains("- interrupted: not reached: not measured"), table);
+        assertTrue(table.contains("Load here: ") && table.contains("The published host's load is not recorded"), table);
         assertEquals(
                 1,
                 table.lines()
