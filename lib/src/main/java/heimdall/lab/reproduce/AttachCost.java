@@ -463,7 +463,7 @@ public final class AttachCost {
     /**
      * Measures and writes the results folder (a call outside the framework, a notebook's: see
      * {@link Session#join}), as {@code ./lab reproduce} does ({@link Kept#keep}); the result names the
-     * folder written, or none when nothing was measured.
+     * folder written (when nothing was measured: where it would have been, with no summary in it).
      */
     public static ReproductionResult run(Options o, ResultsFolder folder, Path podman, Consumer<String> progress) {
         ReproductionResult r;
@@ -472,7 +472,7 @@ public final class AttachCost {
         }
         if (!r.written()) {
             folder.abandon(); // nothing measured: nothing left
-            return r;
+            return new ReproductionResult(folder.target(), r.summary(), r.interruption());
         }
         Path written = Kept.keep(folder, r, progress);
         return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
