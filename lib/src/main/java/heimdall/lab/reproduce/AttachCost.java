@@ -266,50 +266,7 @@ public final class AttachCost {
         public boolean anyMeasured() {
             return forkMeasured() || floors.stream().anyMatch(FloorFigures::measured);
         }
-
-        /**
-         * One record per floor measured (at least one run) without failure: the figures a notebook plots against the
-         * floor's size.
-         */
-        public List<Row> rows() {
-            Long fork = forkMeasured() ? fork().median() : null;
-            return floors.stream()
-                    .filter(f -> f.ok() && f.measured())
-                    .map(f -> new Row(
-                            f.floor().name(),
-                            f.floor().insns(),
-                            f.attachesPerRun(),
-                            f.budget(),
-                            f.attach().median(),
-                            f.attach().p99(),
-                            f.firstAttach(),
-                            f.attachOutsidePerCall(),
-                            f.forkAttach().median(),
-                            f.forkAttach().p99(),
-                            f.forkAttachOutsidePerCall(options.forks()),
-                            fork == null ? null : f.forkAttach().median() - fork,
-                            f.compile() == null ? null : f.compile().median(),
-                            f.compile() == null ? null : f.compile().p99()))
-                    .toList();
-        }
     }
-
-    /** A floor's figures flat, in ns ({@code attachInForkAdded} null when a stop came before the fork baseline). */
-    public record Row(
-            String floor,
-            int insns,
-            int attachesPerRun,
-            int budget,
-            long attachMedian,
-            long attachP99,
-            long firstAttach,
-            long attachOutside,
-            long forkAttachMedian,
-            long forkAttachP99,
-            long forkAttachOutside,
-            Long attachInForkAdded,
-            Long compileMedian,
-            Long compileP99) {}
 
     /**
      * Measures every floor, outside the framework (a notebook's, a test's call: {@link Session#join}).
