@@ -894,7 +894,7 @@ public final class Plots {
     /**
      * {@link #runValues(Results, Group, Function, Function, String, String)} for rows of one type: the
      * lists of the group's rows that are {@code type}s ({@code AttachCostRow.class,
-     * AttachCostRow::attachRunMediansNs}); {@code noneValues} may be null.
+     * row -> row.attach().runMediansNs()}); {@code noneValues} may be null.
      */
     public static <T extends ResultRow> CategoryChart runValues(
             Results r,

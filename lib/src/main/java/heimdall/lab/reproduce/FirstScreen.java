@@ -119,8 +119,10 @@ final class FirstScreen {
             if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
                 continue;
             }
-            // a follower-cost row's median is the one with the hook
-            JsonNode estimate = t.has(figure + "_ns") ? t.path(figure + "_ns") : t.path(figure + "_with_ns");
+            // the row names the key of its figure (attach-cost's); a follower-cost row's median is the one with the
+            // hook
+            String key = rows.get(i).intervalFigureKey(figure);
+            JsonNode estimate = t.has(key) ? t.path(key) : t.path(figure + "_with_ns");
             out.add(String.format(
                     Locale.ROOT,
                     "%s: %s %s ns [%,d, %,d]%s",
