@@ -8,8 +8,16 @@ import heimdall.lab.bench.Session;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.LanesRow.Variant;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.stats.Interval;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.MannWhitney;
+import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
@@ -34,8 +42,6 @@ import java.util.function.Consumer;
  */
 public final class Lanes {
     private Lanes() {}
-
-    public static final String UNCHECKED = "unchecked";
 
     /**
      * What a run wrote.
@@ -76,9 +82,9 @@ public final class Lanes {
                         .withBudget(s.budget())
                         .withLimit(s.bytes())
                         .withCoalesce(s.coalesce()));
-        List<String> variants = new ArrayList<>(List.of(UNCHECKED));
+        List<Variant> variants = new ArrayList<>(List.of(Variant.UNCHECKED));
         for (Layout l : pg.layouts().keySet()) {
-            variants.add(l.wire());
+            variants.add(Variant.of(l.wire()));
         }
         int maxWorkers =
                 s.workloadThreads().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -111,7 +117,9 @@ public final class Lanes {
             for (int b = 0; b < batches && !session.stopRequested(); b++) {
                 for (int i = 0; i < variants.size() && !session.stopRequested(); i++) {
                     int v = (i + b) % variants.size();
-                    Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
+                    Prepared tables = v == 0
+                            ? null
+                            : pg.layout(Layout.parse(variants.get(v).label()));
                     LaneWorkload.Batch batch;
                     try {
                         batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
@@ -135,54 +143,22 @@ public final class Lanes {
             int completed = Math.max(0, done - 1); // batch 0 is the warm-up
             complete &= done == batches;
             anyMeasured |= completed > 0;
-            Double uncheckedMedian = null;
+            double[][] measured = new double[variants.size()][];
             for (int v = 0; v < variants.size(); v++) {
-                if (completed == 0) {
-                    summary.add(notMeasured(workers, variants.get(v), s));
-                    continue;
-                }
-                int row = summary.size();
-                double[] measured = new double[completed];
-                for (int b = 0; b < done; b++) {
+                int row = summary.size() + v;
+                measured[v] = new double[completed];
+                for (int b = 0; b < done && completed > 0; b++) {
                     double ms = nanos[v][b] / 1e6;
                     samples.add(row, b, ms);
                     if (b > 0) {
-                        measured[b - 1] = ms;
+                        measured[v][b - 1] = ms;
                     }
                 }
-                BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
-                if (v == 0) {
-                    uncheckedMedian = sum.median();
-                }
-                long iters = s.workloadIters();
-                summary.add(new LanesRow(
-                        (long) workers,
-                        1L,
-                        variants.get(v),
-                        iters,
-                        GraphLookup.round(sum.median()),
-                        GraphLookup.round(sum.min()),
-                        GraphLookup.round(sum.max()),
-                        GraphLookup.round(sum.spread()),
-                        sum.noisy(),
-                        uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian),
-                        iters,
-                        iters,
-                        iters * LaneWorkload.BLOCK,
-                        iters,
-                        iters,
-                        v == 0 ? 0L : 2L * iters * (workers + 1),
-                        failed[v] == null,
-                        failed[v],
-                        (long) sum.count(),
-                        "measured",
-                        (long) s.samples(),
-                        (long) completed,
-                        completed < s.samples()));
-                if (failed[v] != null) {
-                    failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
+                if (completed > 0 && failed[v] != null) {
+                    failures.add(workers + " workers, " + variants.get(v).label() + ": " + failed[v]);
                 }
             }
+            summary.addAll(rows(workers, variants, measured, failed, s));
             progress.accept("lanes: " + workers + " workers done"
                     + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
         }
@@ -205,32 +181,115 @@ public final class Lanes {
         return new Result(folder.publish(), summary, failures, cause);
     }
 
+    /**
+     * The rows of one thread count, a row per variant ({@code variants.get(0)} is unchecked), from each
+     * variant's measured batch wall times in ms ({@code measured[v]}, warm-up excluded; all empty: a stop
+     * came before any, and the rows are not measured) and its first failed verification
+     * ({@code failed[v]}, null: every batch verified).
+     */
+    static List<LanesRow> rows(
+            int workers, List<Variant> variants, double[][] measured, String[] failed, GraphBenchSettings s) {
+        List<LanesRow> rows = new ArrayList<>();
+        BatchSamples.Summary unchecked = null;
+        for (int v = 0; v < variants.size(); v++) {
+            Variant variant = variants.get(v);
+            LanesRow.Subject subject = new LanesRow.Subject((long) workers, 1L, variant, (long) s.workloadIters());
+            if (measured[v].length == 0) {
+                rows.add(notMeasured(subject, s));
+                continue;
+            }
+            BatchSamples.Summary sum = BatchSamples.Summary.of(measured[v]);
+            if (v == 0) {
+                unchecked = sum;
+            }
+            long iters = s.workloadIters();
+            LanesRow.Wall wall = new LanesRow.Wall(
+                    GraphLookup.round(sum.median()),
+                    GraphLookup.round(sum.min()),
+                    GraphLookup.round(sum.max()),
+                    GraphLookup.round(sum.spread()),
+                    sum.noisy());
+            LanesRow.Calls calls = new LanesRow.Calls(
+                    iters,
+                    iters,
+                    iters * LaneWorkload.BLOCK,
+                    iters,
+                    iters,
+                    variant.checked() ? 2L * iters * (workers + 1) : 0L);
+            int completed = measured[v].length;
+            rows.add(new LanesRow(
+                    subject,
+                    wall,
+                    unchecked == null ? null : GraphLookup.round(sum.median() / unchecked.median()),
+                    calls,
+                    failed[v] == null,
+                    failed[v],
+                    (long) sum.count(),
+                    RowStatus.MEASURED,
+                    new LanesRow.Batches((long) s.samples(), (long) completed, completed < s.samples()),
+                    intervals(measured[v], sum.median(), v == 0 ? null : measured[0], unchecked)));
+        }
+        return rows;
+    }
+
+    /** How the interval of a ratio to unchecked is computed, for the record. */
+    static final String RATIO_METHOD = "Hodges-Lehmann shift of log batch wall times, Mann-Whitney interval, "
+            + "taken back out of logs (distribution-free, a ratio under a scale model)";
+
+    /**
+     * A measured row's intervals at {@link Intervals#LEVEL}: its median wall time's over its batches
+     * (order statistics: {@link OrderStatistics#overRuns}, a batch being one observation of what a batch
+     * takes), and, for a checked variant, its ratio to the unchecked row's: the Hodges–Lehmann shift of
+     * the logarithms of the two rows' batch wall times with its Mann–Whitney interval
+     * ({@link MannWhitney#shift}), taken back out of logarithms. That interval is the order statistics
+     * of every ratio of one of this row's batches to one of unchecked's, so it covers the ratio at its
+     * stated coverage whenever the variant scales the wall-time distribution by a constant, whatever its
+     * shape; it is stretched to hold the row's own ratio of medians.
+     *
+     * @param unchecked the unchecked row's batch wall times, or null (the unchecked row itself)
+     * @param uncheckedFigures their summary (null with them)
+     */
+    static LanesRow.Intervals intervals(
+            double[] batches, double median, double[] unchecked, BatchSamples.Summary uncheckedFigures) {
+        Interval wall = OrderStatistics.overRuns(median, batches, Intervals.LEVEL);
+        Interval ratio = null;
+        if (unchecked != null && unchecked.length > 0) {
+            Interval logShift = MannWhitney.shift(
+                    logs(unchecked), logs(batches), Intervals.LEVEL, Math.log(median / uncheckedFigures.median()));
+            ratio = new Interval(
+                    Math.exp(logShift.estimate()),
+                    Math.exp(logShift.low()),
+                    Math.exp(logShift.high()),
+                    logShift.level(),
+                    logShift.confidence(),
+                    logShift.runs(),
+                    RATIO_METHOD);
+        }
+        // 3 decimals, as the row's figures: ends rounded outward still hold the figures rounded to 3
+        return new LanesRow.Intervals(FigureCi.of(wall, 3), FigureCi.of(ratio, 3));
+    }
+
+    private static double[] logs(double[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Math.log(values[i]);
+        }
+        return out;
+    }
+
     /** A row a stop came before: its coordinates, no figures. */
-    private static LanesRow notMeasured(int workers, String variant, GraphBenchSettings s) {
+    private static LanesRow notMeasured(LanesRow.Subject subject, GraphBenchSettings s) {
         return new LanesRow(
-                (long) workers,
-                1L,
-                variant,
-                (long) s.workloadIters(),
+                subject,
+                LanesRow.Wall.NONE,
                 null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
+                LanesRow.Calls.NONE,
                 null,
                 null,
                 0L,
-                "not measured",
-                (long) s.samples(),
-                0L,
-                true);
+                RowStatus.NOT_MEASURED,
+                new LanesRow.Batches((long) s.samples(), 0L, true),
+                null);
     }
 
     static String table(List<LanesRow> summary, Host host, GraphBenchSettings s, List<String> failures) {
@@ -255,17 +314,21 @@ public final class Lanes {
                 "workers",
                 "variant",
                 "wall ms median",
+                RowIntervals.heading("median"),
                 "min – max",
                 "spread",
                 "vs unchecked",
+                RowIntervals.heading("vs unchecked"),
                 "verified",
                 "published"));
         for (LanesRow r : summary) {
-            if (!"measured".equals(r.status())) {
+            if (!r.measured()) {
                 t.row(List.of(
                         r.workers() + " + 1",
-                        r.variant(),
+                        r.variant().label(),
                         "not measured (interrupted)",
+                        "—",
+                        "—",
                         "—",
                         "—",
                         "—",
@@ -273,14 +336,20 @@ public final class Lanes {
                         "noisy (>25%)"));
                 continue;
             }
+            LanesRow.Wall w = r.wall();
+            LanesRow.Intervals ci = r.intervals();
             t.row(List.of(
                     r.workers() + " + 1",
-                    r.variant(),
-                    String.format(Locale.ROOT, "%.3f", r.wallMsMedian()),
-                    String.format(Locale.ROOT, "%.3f – %.3f", r.wallMsMin(), r.wallMsMax()),
+                    r.variant().label(),
+                    String.format(Locale.ROOT, "%.3f", w.medianMs()),
+                    FigureCi.cell(ci == null ? null : ci.wallMs(), "%.3f", "batches"),
+                    String.format(Locale.ROOT, "%.3f – %.3f", w.minMs(), w.maxMs()),
                     String.format(
-                            Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : ""),
+                            Locale.ROOT, "%.0f%%%s", 100 * w.spread(), Boolean.TRUE.equals(w.noisy()) ? " noisy" : ""),
                     r.vsUnchecked() != null ? String.format(Locale.ROOT, "%.3f×", r.vsUnchecked()) : "—",
+                    r.variant().checked()
+                            ? FigureCi.cell(ci == null ? null : ci.vsUnchecked(), "%.3f", "batches")
+                            : "—",
                     Boolean.TRUE.equals(r.verified()) ? "yes" : "NO: " + r.failure(),
                     "noisy (>25%)"));
         }
@@ -291,6 +360,16 @@ public final class Lanes {
                         + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
                         + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
                         + "not a speed-up.\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "%nIntervals (%d%%, distribution-free, over the batches): the median's are order statistics of the "
+                        + "batches' wall times (binomial ranks; with %d batches or fewer even their fastest to slowest "
+                        + "covers less, and the cell says how much). The ratio's are the Hodges–Lehmann shift of the "
+                        + "logarithms of the variant's and unchecked's batch wall times, same thread count, with its "
+                        + "Mann–Whitney interval, taken back out of logarithms (every ratio of a variant's batch to an "
+                        + "unchecked one, ranked): an interval that holds 1 is no difference beyond noise.%n",
+                Math.round(Intervals.LEVEL * 100),
+                OrderStatistics.runsNeededForMedian(Intervals.LEVEL) - 1));
         return md.toString();
     }
 }

@@ -41,7 +41,7 @@ class SummaryJsonTest {
         LanesRow r = s.rows(LanesRow.class).get(0);
         assertEquals(2, r.workers());
         assertEquals(1.5, r.wallMsMedian());
-        assertEquals(null, r.wallMsMin());
+        assertEquals(null, r.wall().minMs());
         assertThrows(IllegalArgumentException.class, () -> s.rows(FloorCostRow.class));
     }
 
@@ -54,6 +54,15 @@ class SummaryJsonTest {
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
         assertEquals(2.5, r.nsPerEventMedian());
+    }
+
+    @Test
+    void anUnknownLanesVariantIsNamedWithTheKnownOnes() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
+                + ROW.replace("\"unchecked\"", "\"dfa-fastest\"") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[1].variant: unknown variant \"dfa-fastest\""), m);
+        assertTrue(m.contains("dfa-min-narrow"), m);
     }
 
     @Test
