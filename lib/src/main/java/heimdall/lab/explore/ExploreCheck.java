@@ -11,7 +11,10 @@ import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.results.ExploreCheckRow;
+import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
@@ -164,6 +167,14 @@ public final class ExploreCheck {
         return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
     }
 
+    /** The confidence of the rows' intervals. */
+    private static final double LEVEL = heimdall.lab.stats.Intervals.LEVEL;
+
+    /** Each run's median (nearest rank), the run figures the ratio's interval is over. */
+    private static double[] runMedians(List<long[]> runs) {
+        return runs.stream().mapToDouble(r -> Stats.of(r).median()).toArray();
+    }
+
     /** floor-cost's openat directory; the row measured here makes no openat. */
     private static final Path FLOOR_COST_IN = Path.of("/dev/null/in");
 
@@ -198,6 +209,13 @@ public final class ExploreCheck {
                 .map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median())
                 .toList();
         List<Long> ourRoundMedians = ours.stream().map(Measurement::median).toList();
+        double roundedRatio = Math.round(ratio * 10000) / 10000.0;
+        // the ratio's interval over the two rows' run medians, ends rounded outward to vs_floor_cost's 4 decimals
+        FigureCi ratioCi = FigureCi.of(
+                ChangeTest.compare(
+                                runMedians(rowRuns), runMedians(fluentRuns), ratio, ChangeTest.DEFAULT_THRESHOLD, LEVEL)
+                        .ratio(),
+                4);
         ExploreCheckRow fcRow = new ExploreCheckRow(
                 "floor-cost row code (FloorBench)",
                 fc.what(),
@@ -214,6 +232,8 @@ public final class ExploreCheck {
                 theirRoundMedians,
                 null,
                 null,
+                null,
+                fc.intervals(),
                 null);
         List<Long> fluentRunMedians =
                 java.util.Arrays.stream(fl.runMedians()).boxed().toList();
@@ -231,24 +251,32 @@ public final class ExploreCheck {
                 (long) fl.count(),
                 Math.round(fl.spread() * 1000) / 1000.0,
                 ourRoundMedians,
-                Math.round(ratio * 10000) / 10000.0,
+                roundedRatio,
                 TOLERANCE,
-                within);
+                within,
+                RowIntervals.of(fl.ci(), fluentRuns.size(), 0),
+                ratioCi);
         folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
         folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
-        MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
-        t.row(List.of(
-                "floor-cost row code",
-                MarkdownTable.ns(theirMedian),
-                MarkdownTable.tail(fc.p99Ns()),
-                String.valueOf(rowRuns.size()),
-                String.valueOf(theirRoundMedians)));
-        t.row(List.of(
-                "fluent API",
-                MarkdownTable.ns(ourMedian),
-                MarkdownTable.tail(fl.p99()),
-                String.valueOf(fluentRuns.size()),
-                String.valueOf(ourRoundMedians)));
+        MarkdownTable t = new MarkdownTable(List.of(
+                "source",
+                "median",
+                RowIntervals.heading("median"),
+                "p99",
+                RowIntervals.heading("p99"),
+                "runs",
+                "round medians"));
+        for (ExploreCheckRow r : List.of(fcRow, flRow)) {
+            RowIntervals ci = r.intervals();
+            t.row(List.of(
+                    r == fcRow ? "floor-cost row code" : "fluent API",
+                    MarkdownTable.ns(r.medianNs()),
+                    RowIntervals.cell(ci == null ? null : ci.median()),
+                    MarkdownTable.tail(r.p99Ns()),
+                    RowIntervals.cell(ci == null ? null : ci.p99()),
+                    String.valueOf(r.runsCompleted()),
+                    String.valueOf(r.roundMediansNs())));
+        }
         String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
                 + String.format(
                         Locale.ROOT,
@@ -263,13 +291,26 @@ public final class ExploreCheck {
                 + t.render()
                 + String.format(
                         Locale.ROOT,
-                        "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n",
+                        "%nfluent / floor-cost: %.4f %s (%s %.0f%%). No filter: %s; added: %s %s.%n",
                         ratio,
+                        ratioCi.cell("%.4f", "runs"),
                         within ? "within" : "OUTSIDE",
                         TOLERANCE * 100,
                         MarkdownTable.ns(fc.medianNoneNs()),
-                        MarkdownTable.added(fc.addedNs()));
-        folder.writeText("table.md", md);
+                        MarkdownTable.added(fc.addedNs()),
+                        RowIntervals.cell(
+                                fc.intervals() == null ? null : fc.intervals().added()))
+                + String.format(
+                        Locale.ROOT,
+                        "%nIntervals (%d%%, distribution-free, over the runs, ns): the median's and p99's are order "
+                                + "statistics of the runs' own medians and p99s (binomial ranks); the added cost's is the "
+                                + "Hodges–Lehmann shift of the run medians over the unfiltered ones, with its Mann–Whitney "
+                                + "interval; the ratio's the same shift of the logarithms of the two rows' run medians, "
+                                + "taken back out of logarithms (an interval that holds 1 is no difference beyond noise). "
+                                + "Where the runs are too few for the level, a cell gives the coverage they reach.%n",
+                        Math.round(LEVEL * 100));
+        // a --quick run's folder is marked (ExploreCheckCommand): its table then starts with the quick line
+        folder.writeTable(Optional.empty(), "", md);
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
         heimdall.lab.analysis.Plots.writeInto(folder, progress);

@@ -14,9 +14,9 @@ import heimdall.lab.results.LanesRow.Variant;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
+import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.stats.Interval;
 import heimdall.lab.stats.Intervals;
-import heimdall.lab.stats.MannWhitney;
 import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
@@ -232,19 +232,15 @@ public final class Lanes {
         return rows;
     }
 
-    /** How the interval of a ratio to unchecked is computed, for the record. */
-    static final String RATIO_METHOD = "Hodges-Lehmann shift of log batch wall times, Mann-Whitney interval, "
-            + "taken back out of logs (distribution-free, a ratio under a scale model)";
-
     /**
      * A measured row's intervals at {@link Intervals#LEVEL}: its median wall time's over its batches
      * (order statistics: {@link OrderStatistics#overRuns}, a batch being one observation of what a batch
-     * takes), and, for a checked variant, its ratio to the unchecked row's: the Hodges–Lehmann shift of
-     * the logarithms of the two rows' batch wall times with its Mann–Whitney interval
-     * ({@link MannWhitney#shift}), taken back out of logarithms. That interval is the order statistics
-     * of every ratio of one of this row's batches to one of unchecked's, so it covers the ratio at its
-     * stated coverage whenever the variant scales the wall-time distribution by a constant, whatever its
-     * shape; it is stretched to hold the row's own ratio of medians.
+     * takes), and, for a checked variant, its ratio to the unchecked row's ({@link ChangeTest#compare}'s
+     * B/A): the Hodges–Lehmann shift of the logarithms of the two rows' batch wall times with its
+     * Mann–Whitney interval, taken back out of logarithms. That interval ranks every ratio of one of
+     * this row's batches to one of unchecked's, so it covers the ratio at its stated coverage whenever
+     * the variant scales the wall-time distribution by a constant, whatever its shape; it is stretched to
+     * hold the row's own ratio of medians.
      *
      * @param unchecked the unchecked row's batch wall times, or null (the unchecked row itself)
      * @param uncheckedFigures their summary (null with them)
@@ -252,29 +248,17 @@ public final class Lanes {
     static LanesRow.Intervals intervals(
             double[] batches, double median, double[] unchecked, BatchSamples.Summary uncheckedFigures) {
         Interval wall = OrderStatistics.overRuns(median, batches, Intervals.LEVEL);
-        Interval ratio = null;
-        if (unchecked != null && unchecked.length > 0) {
-            Interval logShift = MannWhitney.shift(
-                    logs(unchecked), logs(batches), Intervals.LEVEL, Math.log(median / uncheckedFigures.median()));
-            ratio = new Interval(
-                    Math.exp(logShift.estimate()),
-                    Math.exp(logShift.low()),
-                    Math.exp(logShift.high()),
-                    logShift.level(),
-                    logShift.confidence(),
-                    logShift.runs(),
-                    RATIO_METHOD);
-        }
+        Interval ratio = unchecked == null || unchecked.length == 0
+                ? null
+                : ChangeTest.compare(
+                                unchecked,
+                                batches,
+                                median / uncheckedFigures.median(),
+                                ChangeTest.DEFAULT_THRESHOLD,
+                                Intervals.LEVEL)
+                        .ratio();
         // 3 decimals, as the row's figures: ends rounded outward still hold the figures rounded to 3
         return new LanesRow.Intervals(FigureCi.of(wall, 3), FigureCi.of(ratio, 3));
-    }
-
-    private static double[] logs(double[] values) {
-        double[] out = new double[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = Math.log(values[i]);
-        }
-        return out;
     }
 
     /** A row a stop came before: its coordinates, no figures. */

@@ -172,7 +172,7 @@ public record LanesRow(
      * unchecked row itself). Folders made before them have none of these keys.
      *
      * @param wallMs the median wall time's interval, ms, ends to 3 decimals
-     * @param vsUnchecked the ratio's interval, ends to 4 decimals, or null
+     * @param vsUnchecked the ratio's interval, ends to 3 decimals (as {@code vs_unchecked}), or null
      */
     public record Intervals(
             @Flat(prefix = "wall_ms_ci_") FigureCi wallMs,
