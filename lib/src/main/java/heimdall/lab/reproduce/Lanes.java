@@ -191,6 +191,7 @@ public final class Lanes {
             int workers, List<Variant> variants, double[][] measured, String[] failed, GraphBenchSettings s) {
         List<LanesRow> rows = new ArrayList<>();
         BatchSamples.Summary unchecked = null;
+        double[] uncheckedWritten = null;
         for (int v = 0; v < variants.size(); v++) {
             Variant variant = variants.get(v);
             LanesRow.Subject subject = new LanesRow.Subject((long) workers, 1L, variant, (long) s.workloadIters());
@@ -201,6 +202,7 @@ public final class Lanes {
             BatchSamples.Summary sum = BatchSamples.Summary.of(measured[v]);
             if (v == 0) {
                 unchecked = sum;
+                uncheckedWritten = written(measured[0]);
             }
             long iters = s.workloadIters();
             LanesRow.Wall wall = new LanesRow.Wall(
@@ -227,38 +229,52 @@ public final class Lanes {
                     (long) sum.count(),
                     RowStatus.MEASURED,
                     new LanesRow.Batches((long) s.samples(), (long) completed, completed < s.samples()),
-                    intervals(measured[v], sum.median(), v == 0 ? null : measured[0], unchecked)));
+                    v == 0
+                            ? intervals(written(measured[v]), sum.median(), null, 0)
+                            : intervals(written(measured[v]), sum.median(), uncheckedWritten, unchecked.median())));
         }
         return rows;
     }
 
     /**
-     * A measured row's intervals at {@link Intervals#LEVEL}: its median wall time's over its batches
-     * (order statistics: {@link OrderStatistics#overRuns}, a batch being one observation of what a batch
-     * takes), and, for a checked variant, its ratio to the unchecked row's ({@link ChangeTest#compare}'s
-     * B/A): the Hodges–Lehmann shift of the logarithms of the two rows' batch wall times with its
-     * Mann–Whitney interval, taken back out of logarithms. That interval ranks every ratio of one of
-     * this row's batches to one of unchecked's, so it covers the ratio at its stated coverage whenever
-     * the variant scales the wall-time distribution by a constant, whatever its shape; it is stretched to
-     * hold the row's own ratio of medians.
+     * A measured row's intervals at {@link Intervals#LEVEL}, over its batch wall times as the row's
+     * figures are written (to 3 decimals, so that an interval's ends are the very min and max the row
+     * shows where it reaches that far): its median's over its batches (order statistics:
+     * {@link OrderStatistics#overRuns}, a batch being one observation of what a batch takes), and, for a
+     * checked variant, its ratio to the unchecked row's ({@link ChangeTest#compare}'s B/A): the
+     * Hodges–Lehmann shift of the logarithms of the two rows' batch wall times with its Mann–Whitney
+     * interval, taken back out of logarithms. That interval ranks every ratio of one of this row's
+     * batches to one of unchecked's, so it covers the ratio at its stated coverage whenever the variant
+     * scales the wall-time distribution by a constant, whatever its shape; each interval is stretched to
+     * hold the row's own figure.
      *
-     * @param unchecked the unchecked row's batch wall times, or null (the unchecked row itself)
-     * @param uncheckedFigures their summary (null with them)
+     * @param batches the row's batch wall times, ms, to 3 decimals
+     * @param median their median before rounding (the interval holds it, and so the row's rounded one)
+     * @param unchecked the unchecked row's, likewise, or null (the unchecked row itself)
+     * @param uncheckedMedian their median before rounding
      */
-    static LanesRow.Intervals intervals(
-            double[] batches, double median, double[] unchecked, BatchSamples.Summary uncheckedFigures) {
+    static LanesRow.Intervals intervals(double[] batches, double median, double[] unchecked, double uncheckedMedian) {
         Interval wall = OrderStatistics.overRuns(median, batches, Intervals.LEVEL);
         Interval ratio = unchecked == null || unchecked.length == 0
                 ? null
                 : ChangeTest.compare(
                                 unchecked,
                                 batches,
-                                median / uncheckedFigures.median(),
+                                median / uncheckedMedian,
                                 ChangeTest.DEFAULT_THRESHOLD,
                                 Intervals.LEVEL)
                         .ratio();
         // 3 decimals, as the row's figures: ends rounded outward still hold the figures rounded to 3
         return new LanesRow.Intervals(FigureCi.of(wall, 3), FigureCi.of(ratio, 3));
+    }
+
+    /** Wall times as the row writes its figures: to 3 decimals. */
+    private static double[] written(double[] ms) {
+        double[] out = new double[ms.length];
+        for (int i = 0; i < ms.length; i++) {
+            out[i] = GraphLookup.round(ms[i]);
+        }
+        return out;
     }
 
     /** A row a stop came before: its coordinates, no figures. */

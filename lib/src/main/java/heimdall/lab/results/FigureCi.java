@@ -37,16 +37,19 @@ public record FigureCi(
 
     /**
      * The record of {@code i}, its ends rounded outward to {@code decimals} places (so it still holds
-     * the row's figure rounded to as many); null for null.
+     * the row's figure rounded to as many; an end within a millionth of the last place of such a
+     * figure is taken as that figure); null for null.
      */
     public static FigureCi of(Interval i, int decimals) {
         if (i == null) {
             return null;
         }
         double scale = Math.pow(10, decimals);
+        // an end already at that many decimals stays (6.094 * 1000 may be 6093.999...: not 6.093)
+        double slack = 1e-6;
         return new FigureCi(
-                Math.floor(i.low() * scale) / scale,
-                Math.ceil(i.high() * scale) / scale,
+                Math.floor(i.low() * scale + slack) / scale,
+                Math.ceil(i.high() * scale - slack) / scale,
                 i.level(),
                 Math.round(i.confidence() * 10_000) / 10_000.0,
                 (long) i.runs());
