@@ -11,6 +11,7 @@ import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.LanesRow.Variant;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
@@ -46,31 +47,48 @@ public final class Lanes {
     /**
      * What a run wrote.
      *
-     * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
-     *     nothing was measured and nothing written (the caller removes the folder)
+     * @param folder where it is (where it would have been when nothing was measured)
+     * @param summary the rows; empty when a stop came before any measured batch (nothing is left)
+     * @param failures the verifications that failed, one line each
+     * @param interruption the stop that cut the batches short, if one did
      */
     public record Result(
-            Path folder, List<LanesRow> summary, List<String> failures, Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<LanesRow> summary, List<String> failures) {
-            this(folder, summary, failures, Optional.empty());
-        }
-    }
+            Path folder, List<LanesRow> summary, List<String> failures, Optional<Interruption.Cause> interruption) {}
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder, in a session of its own (a notebook's or a test's call):
+     * the framework's {@link Kept#keep} writes it as {@code ./lab reproduce lanes} does.
+     */
     public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress)
             throws InterruptedException {
-        return run(s, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(s, session);
+        }
+        @SuppressWarnings("unchecked") // lanes' rows, as its body recorded them
+        List<LanesRow> rows = (List<LanesRow>) r.summary();
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new Result(folder.target(), rows, r.failures(), r.interruption());
+        }
+        return new Result(Kept.keep(folder, r, progress), rows, r.failures(), r.interruption());
     }
 
-    /** Measures and writes the session's folder, leaving off between batches when the session is asked to stop. */
-    public static Result run(GraphBenchSettings s, Session session) throws InterruptedException {
+    /**
+     * Measures, leaving off between batches when the session is asked to stop, and returns what was
+     * measured for the framework to write ({@link Kept}): marked interrupted after a stop, each row with
+     * the batches every variant completed; {@link ReproductionResult#nothing} when none was. The body
+     * writes only {@code samples.arrow} into the session's folder.
+     */
+    public static ReproductionResult run(GraphBenchSettings s, Session session) throws InterruptedException {
         // The input file lives in a private scratch folder of this run, removed with it.
         try (Scratch scratch = Scratch.create("heimdall-lab-lanes-")) {
             return run(s, session, LaneWorkload.prepareFile(scratch.path()));
         }
     }
 
-    private static Result run(GraphBenchSettings s, Session session, Path file) throws InterruptedException {
+    private static ReproductionResult run(GraphBenchSettings s, Session session, Path file)
+            throws InterruptedException {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         Host host = Host.capture();
@@ -164,22 +182,21 @@ public final class Lanes {
         }
         Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !anyMeasured) {
-            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
-            return new Result(folder.path(), List.of(), List.of(), cause);
+            // Stopped before any measured batch: nothing to keep (the framework clears the folder).
+            progress.accept("lanes: " + cause.get().said() + " before any batch completed; nothing written");
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(LanesRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
-        folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
-        String table = table(summary, host, s, failures);
-        folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
-        if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder, progress);
-        }
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, failures, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(LanesRow.class, LanesSettings.class),
+                new Recorded<>(summary, LanesSettings.of(s, loads), host, started, Instant.now(), failures),
+                cause);
     }
+
+    /** What {@code table.md} says falls short after a stop. */
+    static final String SHORTFALL = "fewer batches than asked (batches_completed in summary.json)";
 
     /**
      * The rows of one thread count, a row per variant ({@code variants.get(0)} is unchecked), from each
@@ -292,7 +309,12 @@ public final class Lanes {
                 null);
     }
 
-    static String table(List<LanesRow> summary, Host host, GraphBenchSettings s, List<String> failures) {
+    /** {@code table.md}'s body, from the run as recorded: its rows, settings, host and failures. */
+    static String table(Recorded<LanesRow, LanesSettings> run) {
+        List<LanesRow> summary = run.rows();
+        Host host = run.host();
+        GraphBenchSettings.Recorded s = run.settings().settings();
+        List<String> failures = run.failures();
         StringBuilder md =
                 new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
         md.append(String.format(
@@ -302,7 +324,7 @@ public final class Lanes {
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
-                System.getProperty("java.version"),
+                run.settings().java(),
                 s.workloadIters(),
                 s.samples(),
                 s.workloadCpus()));
