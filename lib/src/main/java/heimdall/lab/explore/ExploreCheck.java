@@ -4,14 +4,15 @@ import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
-import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.reproduce.ExploreCheckSettings;
 import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.FigureCi;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.stats.ChangeTest;
@@ -19,6 +20,7 @@ import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -90,6 +92,7 @@ public final class ExploreCheck {
         List<Measurement> ours = new ArrayList<>();
         List<FloorBench.Measured> theirs = new ArrayList<>();
         Host host = Host.capture();
+        Instant started = Instant.now();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format(
                 Locale.ROOT,
@@ -164,7 +167,7 @@ public final class ExploreCheck {
             stopped.get().rethrowFailure(); // a floor-cost run that threw (Session.stopOn): its error, as before
             throw new Interruption.Stopped(stopped.get()); // nothing partial to keep: the framework clears the folder
         }
-        return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
+        return write(o, folder, host, started, loads, abcdf, row, ours, theirs, progress);
     }
 
     /** The confidence of the rows' intervals. */
@@ -175,6 +178,17 @@ public final class ExploreCheck {
         return runs.stream().mapToDouble(r -> Stats.of(r).median()).toArray();
     }
 
+    /** environment.json's own facts, after the host's: what was run and how. */
+    private static ExploreCheckSettings settings(Options o, Host.LoadSampler loads) {
+        return new ExploreCheckSettings(
+                o.cpu(),
+                new ExploreCheckSettings.Options(o.rounds(), o.runs(), o.warmup(), o.calls(), o.cpu()),
+                loads.summary(),
+                "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
+                        + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's",
+                ResultsFolder.javaVm());
+    }
+
     /** floor-cost's openat directory; the row measured here makes no openat. */
     private static final Path FLOOR_COST_IN = Path.of("/dev/null/in");
 
@@ -182,6 +196,7 @@ public final class ExploreCheck {
             Options o,
             ResultsFolder folder,
             Host host,
+            Instant started,
             Host.LoadSampler loads,
             FloorView abcdf,
             FloorRow row,
@@ -256,61 +271,12 @@ public final class ExploreCheck {
                 within,
                 RowIntervals.of(fl.ci(), fluentRuns.size(), 0),
                 ratioCi);
-        folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
-        folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
-        MarkdownTable t = new MarkdownTable(List.of(
-                "source",
-                "median",
-                RowIntervals.heading("median"),
-                "p99",
-                RowIntervals.heading("p99"),
-                "runs",
-                "round medians"));
-        for (ExploreCheckRow r : List.of(fcRow, flRow)) {
-            RowIntervals ci = r.intervals();
-            t.row(List.of(
-                    r == fcRow ? "floor-cost row code" : "fluent API",
-                    MarkdownTable.ns(r.medianNs()),
-                    RowIntervals.cell(ci == null ? null : ci.median()),
-                    MarkdownTable.tail(r.p99Ns()),
-                    RowIntervals.cell(ci == null ? null : ci.p99()),
-                    String.valueOf(r.runsCompleted()),
-                    String.valueOf(r.roundMediansNs())));
-        }
-        String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
-                + String.format(
-                        Locale.ROOT,
-                        "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
-                        host.cpuModel(),
-                        host.kernelRelease(),
-                        o.cpu(),
-                        o.rounds(),
-                        o.runs(),
-                        o.warmup(),
-                        o.calls())
-                + t.render()
-                + String.format(
-                        Locale.ROOT,
-                        "%nfluent / floor-cost: %.4f %s (%s %.0f%%). No filter: %s; added: %s %s.%n",
-                        ratio,
-                        ratioCi.cell("%.4f", "runs"),
-                        within ? "within" : "OUTSIDE",
-                        TOLERANCE * 100,
-                        MarkdownTable.ns(fc.medianNoneNs()),
-                        MarkdownTable.added(fc.addedNs()),
-                        RowIntervals.cell(
-                                fc.intervals() == null ? null : fc.intervals().added()))
-                + String.format(
-                        Locale.ROOT,
-                        "%nIntervals (%d%%, distribution-free, over the runs, ns): the median's and p99's are order "
-                                + "statistics of the runs' own medians and p99s (binomial ranks); the added cost's is the "
-                                + "Hodges–Lehmann shift of the run medians over the unfiltered ones, with its Mann–Whitney "
-                                + "interval; the ratio's the same shift of the logarithms of the two rows' run medians, "
-                                + "taken back out of logarithms (an interval that holds 1 is no difference beyond noise). "
-                                + "Where the runs are too few for the level, a cell gives the coverage they reach.%n",
-                        Math.round(LEVEL * 100));
-        // a --quick run's folder is marked (ExploreCheckCommand): its table then starts with the quick line
-        folder.writeTable(Optional.empty(), "", md);
+        // summary.json, environment.json and table.md, as the framework writes every reproduction's (the table is
+        // the kind's; a --quick run's folder is marked by ExploreCheckCommand, so its table starts with the quick line)
+        folder.write(
+                ReproductionKind.of(ExploreCheckRow.class, ExploreCheckSettings.class),
+                new Recorded<>(List.of(fcRow, flRow), settings(o, loads), host, started, Instant.now()),
+                Optional.empty());
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
         heimdall.lab.analysis.Plots.writeInto(folder, progress);

@@ -73,6 +73,16 @@ class ExploreCheckCommandTest {
         assertWithin(rows.get(1), "vs_floor_cost", "vs_floor_cost_ci_low", "vs_floor_cost_ci_high");
         assertEquals(4, rows.get(1).get("vs_floor_cost_ci_runs"));
         assertFalse(rows.get(0).containsKey("vs_floor_cost_ci_low"), "the ratio is the fluent row's");
+        // environment.json as every reproduction's: its name, no stop, the host, then its own settings
+        @SuppressWarnings("unchecked")
+        Map<String, Object> env =
+                new ObjectMapper().readValue(out.resolve("environment.json").toFile(), Map.class);
+        assertEquals("explore-check", env.get("reproduction"));
+        assertEquals(false, env.get("interrupted"));
+        assertTrue(env.containsKey("kernel_release") && env.containsKey("started"), env.toString());
+        assertEquals(
+                Map.of("rounds", 2, "runs", 2, "warmup", 20000, "calls", 20000, "cpu", env.get("cpu")),
+                env.get("options"));
         String table = Files.readString(out.resolve("table.md"));
         assertTrue(table.startsWith("# explore check"), "not quick: no quick line\n" + table);
         assertTrue(table.contains("| median [95% CI] |") && table.contains("Hodges–Lehmann"), table);
