@@ -66,6 +66,22 @@ class SummaryJsonTest {
     }
 
     @Test
+    void aLanesIntervalUpsideDownIsRefusedNamingTheRow() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
+                + ROW.replace("}", ", \"wall_ms_ci_low\": 2.5, \"wall_ms_ci_high\": 1.0}") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[1]") && m.contains("interval low 2.5 above high 1.0"), m);
+    }
+
+    @Test
+    void aLanesCoverageAboveOneIsRefused() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": ["
+                + ROW.replace("}", ", \"vs_unchecked_ci_coverage\": 1.5}") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[0]") && m.contains("a level is a fraction in [0, 1], not 1.5"), m);
+    }
+
+    @Test
     void aMissingIdentifyingFieldIsNamed() throws IOException {
         summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
                 + ROW.replace("\"variant\": \"unchecked\", ", "") + "]}");
