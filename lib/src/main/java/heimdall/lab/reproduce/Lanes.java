@@ -24,6 +24,7 @@ import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -38,8 +39,9 @@ import java.util.function.Consumer;
  * between batches. Every batch of every variant is verified: the exact read/write/getrusage/sched_yield
  * counts, bytes, each worker's checksum, every check made and none denied. A failed verification fails
  * the run (exit 1). A batch's figure is its wall time from the start latch's release to the last join;
- * spread above 25% is flagged noisy. Wall time divided by concurrent call counts is not single-call
- * latency.
+ * spread above 25% is flagged noisy. Each measured row carries distribution-free 95% intervals over its
+ * batches, of its median wall time and of its ratio to unchecked ({@link #intervals}). Wall time divided by
+ * concurrent call counts is not single-call latency.
  */
 public final class Lanes {
     private Lanes() {}
@@ -272,7 +274,13 @@ public final class Lanes {
      */
     static LanesRow.Intervals intervals(double[] batches, double median, double[] unchecked, double uncheckedMedian) {
         Interval wall = OrderStatistics.overRuns(median, batches, Intervals.LEVEL);
-        Interval ratio = unchecked == null || unchecked.length == 0
+        // a ratio needs wall times above zero on both sides (a batch under 0.5 µs would be written as 0)
+        boolean ratioDefined = unchecked != null
+                && unchecked.length > 0
+                && uncheckedMedian > 0
+                && Arrays.stream(unchecked).allMatch(x -> x > 0)
+                && Arrays.stream(batches).allMatch(x -> x > 0);
+        Interval ratio = !ratioDefined
                 ? null
                 : ChangeTest.compare(
                                 unchecked,

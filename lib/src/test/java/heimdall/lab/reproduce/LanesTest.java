@@ -135,6 +135,14 @@ class LanesTest {
     }
 
     @Test
+    void aBatchWrittenAsZeroMillisecondsLeavesTheRatioWithoutAnIntervalRatherThanFailing() {
+        LanesRow.Intervals ci = Lanes.intervals(new double[] {0, 0.001, 0.002}, 0.001, new double[] {1, 2, 3}, 2);
+        assertNull(ci.vsUnchecked(), "no ratio of a zero");
+        assertEquals(0.0, ci.wallMs().low());
+        assertEquals(0.002, ci.wallMs().high());
+    }
+
+    @Test
     void everyLayoutIsAVariantOfTheSameName() {
         for (Layout l : Layout.values()) {
             assertEquals(l.wire(), Variant.of(l.wire()).label());
