@@ -268,12 +268,15 @@ public final class Lanes {
      * hold the row's own figure.
      *
      * @param batches the row's batch wall times, ms, to 3 decimals
-     * @param median their median before rounding (the interval holds it, and so the row's rounded one)
+     * @param median their median before rounding (the median's interval is about it as written, the ratio's
+     *     about the ratio of the medians before rounding, which the row writes rounded)
      * @param unchecked the unchecked row's, likewise, or null (the unchecked row itself)
      * @param uncheckedMedian their median before rounding
      */
     static LanesRow.Intervals intervals(double[] batches, double median, double[] unchecked, double uncheckedMedian) {
-        Interval wall = OrderStatistics.overRuns(median, batches, Intervals.LEVEL);
+        // about the median as written: it lies between the written batches' middle ones (rounding keeps the
+        // order), so the interval is theirs and never stretched past the row's own min and max
+        Interval wall = OrderStatistics.overRuns(GraphLookup.round(median), batches, Intervals.LEVEL);
         // a ratio needs wall times above zero on both sides (a batch under 0.5 µs would be written as 0)
         boolean ratioDefined = unchecked != null
                 && unchecked.length > 0

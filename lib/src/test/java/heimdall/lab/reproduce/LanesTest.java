@@ -143,6 +143,19 @@ class LanesTest {
     }
 
     @Test
+    void aMedianThatRoundsUpToTheMinimumKeepsTheIntervalAtTheRowsOwnMinimum() {
+        GraphBenchSettings s = GraphBenchSettings.of(Map.of("GRAPH_BENCH_SAMPLES", "3"), true);
+        // written 0.432, 0.432, 0.458: the median before rounding (0.4318) lies below the written minimum
+        double[] batches = {0.4318, 0.458, 0.4316};
+        LanesRow row = Lanes.rows(1, List.of(Variant.UNCHECKED), new double[][] {batches}, new String[1], s)
+                .get(0);
+        assertEquals(0.432, row.wall().minMs());
+        assertEquals(0.432, row.intervals().wallMs().low(), "not stretched to 0.431");
+        assertEquals(0.458, row.intervals().wallMs().high());
+        assertTrue(row.intervals().wallMs().contains(row.wallMsMedian()));
+    }
+
+    @Test
     void everyLayoutIsAVariantOfTheSameName() {
         for (Layout l : Layout.values()) {
             assertEquals(l.wire(), Variant.of(l.wire()).label());
