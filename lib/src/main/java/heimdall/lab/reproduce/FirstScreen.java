@@ -57,7 +57,7 @@ final class FirstScreen {
         if (findings.isEmpty()) {
             lines.add("no row of this reproduction carries an interval yet: see the table below");
         } else {
-            lines.add("findings (ns, [95% CI] over the runs; the coverage reached where the runs are too few):");
+            lines.add("findings ([95% CI] over the runs; the coverage reached where the runs are too few):");
             findings.forEach(f -> lines.add("  " + f));
         }
         return lines.size() > MAX_LINES ? lines.subList(0, MAX_LINES) : lines;
@@ -114,9 +114,23 @@ final class FirstScreen {
         Set<String> seen = new LinkedHashSet<>();
         for (int i = 0; i < rows.size() && out.size() < FINDINGS; i++) {
             ObjectNode t = trees.get(i);
-            String figure = t.has("added_ci_low_ns") ? "added" : t.has("median_ci_low_ns") ? "median" : null;
+            String figure = t.has("added_ci_low_ns")
+                    ? "added"
+                    : t.has("median_ci_low_ns") ? "median" : t.has("wall_ms_ci_low") ? "wall_ms" : null;
             List<String> parts = rows.get(i).labelParts();
             if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
+                continue;
+            }
+            if (figure.equals("wall_ms")) {
+                // lanes: a batch's wall time, in milliseconds to 3 decimals (FigureCi), not nanoseconds
+                out.add(String.format(
+                        Locale.ROOT,
+                        "%s: median wall %.3f ms [%.3f, %.3f]%s",
+                        rows.get(i).label(),
+                        t.path("wall_ms_median").asDouble(),
+                        t.path("wall_ms_ci_low").asDouble(),
+                        t.path("wall_ms_ci_high").asDouble(),
+                        coverage(t, figure)));
                 continue;
             }
             // the row names the key of its figure (attach-cost's); a follower-cost row's median is the one with the
