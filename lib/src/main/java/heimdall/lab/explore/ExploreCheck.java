@@ -15,6 +15,7 @@ import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
 import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
@@ -235,7 +236,7 @@ public final class ExploreCheck {
                 "floor-cost row code (FloorBench)",
                 fc.what(),
                 fc.call(),
-                fc.status(),
+                fc.outcome(),
                 fc.runsCompleted(),
                 fc.medianNs(),
                 fc.p99Ns(),
@@ -256,7 +257,7 @@ public final class ExploreCheck {
                 "fluent API (Lab.measure)",
                 "fluent API, " + row.what(),
                 row.callName(),
-                "ok",
+                RowStatus.OK,
                 (long) fluentRuns.size(),
                 ourMedian,
                 fl.p99(),

@@ -18,7 +18,7 @@ import java.util.List;
  * @param source who measured the row
  * @param what the floor's row name
  * @param call the call timed
- * @param status {@code ok}
+ * @param outcome the row's status ({@code ok})
  * @param runsCompleted the runs pooled
  * @param medianNs the median of every sample
  * @param p99Ns their p99
@@ -39,7 +39,7 @@ public record ExploreCheckRow(
         @JsonProperty(value = "source", required = true) String source,
         @JsonProperty(value = "what", required = true) String what,
         @JsonProperty(value = "call", required = true) String call,
-        @JsonProperty(value = "status", required = true) String status,
+        @JsonProperty(value = "status", required = true) RowStatus outcome,
         @JsonProperty("runs_completed") Long runsCompleted,
         @JsonProperty("median_ns") Long medianNs,
         @JsonProperty("p99_ns") Long p99Ns,
@@ -59,5 +59,10 @@ public record ExploreCheckRow(
     @Override
     public List<String> labelParts() {
         return List.of(source);
+    }
+
+    @Override
+    public String status() {
+        return outcome == null ? null : outcome.label();
     }
 }

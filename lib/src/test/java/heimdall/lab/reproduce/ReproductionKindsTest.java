@@ -17,6 +17,7 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
 import java.awt.image.BufferedImage;
@@ -196,7 +197,7 @@ class ReproductionKindsTest {
                 "floor-cost row code (FloorBench)",
                 "static floor, abcdf",
                 "getppid",
-                "ok",
+                RowStatus.OK,
                 4L,
                 201L,
                 220L,
@@ -215,7 +216,7 @@ class ReproductionKindsTest {
                 "fluent API (Lab.measure)",
                 "fluent API, static floor, abcdf",
                 "getppid",
-                "ok",
+                RowStatus.OK,
                 4L,
                 204L,
                 224L,
