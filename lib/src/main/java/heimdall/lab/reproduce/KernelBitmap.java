@@ -1,5 +1,6 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.GroupedMedian;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
@@ -18,6 +19,9 @@ import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.results.KernelBitmapRow;
 import heimdall.lab.results.PublishedKernelBitmap;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Host;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -649,7 +653,7 @@ public final class KernelBitmap {
         folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), cause, summary);
         folder.writeEnvironment(
                 "kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
-        String table = table(m, host);
+        String table = table(m, summary, host);
         folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
         // complete (or complete and marked interrupted): only now does it appear at its name
         return new ReproductionResult(folder.publish(), summary, cause);
@@ -750,6 +754,40 @@ public final class KernelBitmap {
                 runs.totalsNs());
     }
 
+    /**
+     * {@code c}'s intervals of {@code loop} at {@link Intervals#LEVEL}: the per-call median and p99 over
+     * its runs and the added cost against {@code unfiltered}'s runs of the same loop (none for the
+     * unfiltered configuration itself), as a floor-cost row's ({@link FloorSummary#intervals}); each batch
+     * clock's median run over the batch runs (none for fewer than two: one figure brackets nothing).
+     */
+    static KernelBitmapRow.LoopIntervals intervals(Configuration c, Configuration unfiltered, Loop loop) {
+        Method perCall = new Method(loop, Timing.PER_CALL);
+        List<long[]> runs = c.of(perCall).samples();
+        boolean added = unfiltered != null
+                && unfiltered != c
+                && !unfiltered.of(perCall).samples().isEmpty();
+        List<long[]> baseline = added ? unfiltered.of(perCall).samples() : List.of();
+        Long addedNs = added && !runs.isEmpty()
+                ? c.allSamples(perCall).median()
+                        - unfiltered.allSamples(perCall).median()
+                : null;
+        return new KernelBitmapRow.LoopIntervals(
+                addedNs,
+                FloorSummary.intervals(runs, baseline),
+                batchInterval(c.of(new Method(loop, Timing.BATCH_MONOTONIC))),
+                batchInterval(c.of(new Method(loop, Timing.BATCH_CPUTIME))));
+    }
+
+    /** The interval of a batch method's figure (its median run's) over its runs; null for fewer than two. */
+    private static RowIntervals.Ci batchInterval(Runs runs) {
+        if (runs.nsPerCall().size() < 2) {
+            return null;
+        }
+        double[] figures =
+                runs.nsPerCall().stream().mapToDouble(Long::doubleValue).toArray();
+        return RowIntervals.Ci.of(OrderStatistics.overRuns(runs.figure(), figures, Intervals.LEVEL), figures.length);
+    }
+
     private static List<Long> placements(Runs runs) {
         return runs.placements().stream().map(Integer::longValue).toList();
     }
@@ -768,6 +806,10 @@ public final class KernelBitmap {
         Map<String, int[]> done = runsDone(m);
         RunsMark all = RunsMark.of(o, done.get(null), interrupted);
         List<KernelBitmapRow> out = new ArrayList<>();
+        Configuration unfiltered = m.configurations().stream()
+                .filter(c -> c.filters() == 0)
+                .findFirst()
+                .orElse(null);
         for (Configuration c : m.configurations()) {
             RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
             out.add(new KernelBitmapRow.Configuration(
@@ -787,7 +829,9 @@ public final class KernelBitmap {
                     r.batchRunsCompleted(),
                     r.interrupted(),
                     null,
-                    null));
+                    null,
+                    intervals(c, unfiltered, Loop.BARE),
+                    intervals(c, unfiltered, Loop.SELFTEST)));
         }
         for (EstimateRow e : m.estimateRows()) {
             List<Long> ns = METHODS.stream().map(x -> e.ns().get(x)).toList();
@@ -928,7 +972,7 @@ public final class KernelBitmap {
     }
 
     /** {@code table.md}: every method side by side, the published figures beside them, and the selftest's printout. */
-    static String table(Measurement m, Host host) {
+    static String table(Measurement m, List<KernelBitmapRow> summary, Host host) {
         Options o = m.options();
         StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
         md.append(String.format(
@@ -973,6 +1017,7 @@ public final class KernelBitmap {
             t.row(row);
         }
         md.append(t.render()).append('\n');
+        md.append(intervalTable(summary));
         List<String> eh = new ArrayList<>(List.of("estimate"));
         METHODS.forEach(x -> eh.add(x.label()));
         eh.add("published");
@@ -1073,6 +1118,53 @@ public final class KernelBitmap {
         md.append(
                 "Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in every difference.\n");
         return md.toString();
+    }
+
+    /**
+     * The configurations' intervals, a line a configuration and loop: the per-call median, p99 and added
+     * cost (over all samples) with theirs, and each batch clock's interval, as summary.json has them.
+     */
+    static String intervalTable(List<KernelBitmapRow> summary) {
+        MarkdownTable t = new MarkdownTable(List.of(
+                "configuration",
+                "loop",
+                "median",
+                RowIntervals.heading("median"),
+                "p99",
+                RowIntervals.heading("p99"),
+                "added",
+                RowIntervals.heading("added"),
+                RowIntervals.heading("batch, CLOCK_MONOTONIC"),
+                RowIntervals.heading("batch, CLOCK_PROCESS_CPUTIME_ID")));
+        for (KernelBitmapRow row : summary) {
+            if (!(row instanceof KernelBitmapRow.Configuration c)) {
+                continue;
+            }
+            for (KernelBitmapRow.Loop loop : KernelBitmapRow.Loop.values()) {
+                KernelBitmapRow.PerCall f = c.of(loop).perCall();
+                KernelBitmapRow.LoopIntervals i = c.intervals(loop);
+                RowIntervals pc = i == null ? null : i.perCall();
+                t.row(List.of(
+                        c.what(),
+                        Loop.valueOf(loop.name()).label(),
+                        f.medianNs() == null ? "—" : MarkdownTable.ns(f.medianNs()),
+                        pc == null ? "—" : RowIntervals.cell(pc.median()),
+                        f.p99Ns() == null ? "—" : MarkdownTable.tail(f.p99Ns()),
+                        pc == null ? "—" : RowIntervals.cell(pc.p99()),
+                        i == null || i.addedNs() == null ? "—" : MarkdownTable.added(i.addedNs()),
+                        pc == null ? "—" : RowIntervals.cell(pc.added()),
+                        i == null ? "—" : RowIntervals.cell(i.monotonic()),
+                        i == null ? "—" : RowIntervals.cell(i.cputime())));
+            }
+        }
+        return "Intervals (ns, 95%), distribution-free: for the per-call median and p99 (over all samples), "
+                + "order statistics over the runs' medians and p99s; for `added` (the median minus that of the "
+                + "configuration with no filter, same loop), the Hodges–Lehmann shift of the two configurations' "
+                + "run medians with its Mann–Whitney interval; for a batch clock, order statistics over the batch "
+                + "runs' ns per call about the median run's. Where the runs are too few for 95% the coverage they "
+                + "reach is given.\n\n"
+                + t.render()
+                + '\n';
     }
 
     private static String loadRange(List<Double> l) {

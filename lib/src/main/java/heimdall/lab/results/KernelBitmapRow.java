@@ -49,8 +49,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
     /**
      * A measured configuration: the figures of the bare loop and of the selftest's loop (the same
-     * {@link LoopFigures}, the selftest's under {@code selftest_}), by code placement, and the runs.
-     * Absent parts (older folders) are their {@code NONE}.
+     * {@link LoopFigures}, the selftest's under {@code selftest_}), by code placement, the runs, and
+     * last each loop's intervals ({@link LoopIntervals}, the selftest's under {@code selftest_}). Absent
+     * figures (older folders) are their {@code NONE}; absent intervals (folders made before them) are null.
      */
     @JsonSerialize(using = FlatRows.Writer.class)
     public record Configuration(
@@ -72,7 +73,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
             @JsonProperty("interrupted") Boolean interrupted,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
-            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall)
+            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall,
+            @Flat LoopIntervals bareIntervals,
+            @Flat(prefix = "selftest_") LoopIntervals selftestIntervals)
             implements KernelBitmapRow {
         /** A loop a folder does not have is {@link LoopFigures#NONE}. */
         public Configuration {
@@ -89,6 +92,24 @@ public sealed interface KernelBitmapRow extends ResultRow {
         /** The figures of {@code loop}. */
         public LoopFigures of(Loop loop) {
             return loop == Loop.BARE ? bare : selftest;
+        }
+
+        /** The intervals of {@code loop}, or null (a folder made before them). */
+        public LoopIntervals intervals(Loop loop) {
+            return loop == Loop.BARE ? bareIntervals : selftestIntervals;
+        }
+
+        /**
+         * Whether a loop's per-call runs spread over the seeds' 25% ({@code per_call_noisy} or
+         * {@code selftest_per_call_noisy}); null when neither is in the row. The batch timings' flags
+         * ({@code batch_noisy}, ...) are the table's, not counted here: a row's noise is that of its run
+         * medians, as for every other reproduction.
+         */
+        @Override
+        public Boolean noisy() {
+            Boolean b = bare.perCall().noisy();
+            Boolean s = selftest.perCall().noisy();
+            return b == null && s == null ? null : Boolean.TRUE.equals(b) || Boolean.TRUE.equals(s);
         }
 
         /** The median of every sample of the bare loop timed per call ({@code median_ns}). */
@@ -163,6 +184,25 @@ public sealed interface KernelBitmapRow extends ResultRow {
         /** Not measured. */
         public static final PerCall NONE = new PerCall(null, null, null, null, null, null, null, null, null, null);
     }
+
+    /**
+     * One loop's confidence intervals, after every other key of the row: the per-call figures'
+     * ({@link RowIntervals}: the median and p99 over the per-call runs by order statistics, and the
+     * added cost against the configuration with no filter, the Hodges–Lehmann shift of the run medians,
+     * with {@code added_ns} the figure it is about), then each batch clock's median ns per call over the
+     * batch runs ({@code batch_monotonic_median_ci_}, {@code batch_median_ci_} for CPU time). Null where
+     * not computed: no added cost for the configuration with no filter, no batch interval for one run.
+     *
+     * @param addedNs the per-call median (over all samples) minus the unfiltered configuration's
+     * @param perCall the per-call median's, p99's and added cost's intervals
+     * @param monotonic the interval of the batch figure on {@code CLOCK_MONOTONIC}
+     * @param cputime the interval of the batch figure on {@code CLOCK_PROCESS_CPUTIME_ID}
+     */
+    record LoopIntervals(
+            @JsonProperty("added_ns") Long addedNs,
+            @Flat RowIntervals perCall,
+            @Flat(prefix = "batch_monotonic_median_ci_") RowIntervals.Ci monotonic,
+            @Flat(prefix = "batch_median_ci_") RowIntervals.Ci cputime) {}
 
     /**
      * A loop timed as a batch by one clock: ns per call, each run's, each run's placement and each

@@ -277,6 +277,16 @@ class SummaryGoldenTest {
                 "median_interpolated_ns",
                 "batch_median_ns_per_call"));
         assertEquals(67, want.size());
+        // then each loop's intervals, appended after them: the added cost and the per-call intervals, then each
+        // batch clock's median interval
+        List<String> intervals = new ArrayList<>(List.of("added_ns"));
+        intervals.addAll(INTERVAL_KEYS);
+        for (String clock : List.of("batch_monotonic_", "batch_")) {
+            INTERVAL_KEYS.stream().filter(k -> k.startsWith("median_ci_")).forEach(k -> intervals.add(clock + k));
+        }
+        want.addAll(intervals);
+        intervals.forEach(k -> want.add("selftest_" + k));
+        assertEquals(67 + 2 * 26, want.size());
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
     }
 }
