@@ -669,19 +669,14 @@ public final class KernelBitmap {
                                         : m.options().runs())));
     }
 
-    /**
-     * A row's runs asked and completed, per-call and batch, and whether a stop cut them short.
-     */
-    private record RunsMark(
-            long runsAsked, long runsCompleted, long batchRunsAsked, long batchRunsCompleted, boolean interrupted) {
-        static RunsMark of(Options o, int[] done, boolean interrupted) {
-            return new RunsMark(
-                    o.runs(),
-                    done[0],
-                    o.batchRuns(),
-                    done[1],
-                    interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
-        }
+    /** A row's runs asked and completed ({per call, batch}), and whether a stop cut them short. */
+    private static KernelBitmapRow.Runs runs(Options o, int[] done, boolean interrupted) {
+        return new KernelBitmapRow.Runs(
+                (long) o.runs(),
+                (long) done[0],
+                (long) o.batchRuns(),
+                (long) done[1],
+                interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
     }
 
     /**
@@ -804,14 +799,13 @@ public final class KernelBitmap {
         PublishedKernelBitmap pub = published();
         Options o = m.options();
         Map<String, int[]> done = runsDone(m);
-        RunsMark all = RunsMark.of(o, done.get(null), interrupted);
+        KernelBitmapRow.Runs all = runs(o, done.get(null), interrupted);
         List<KernelBitmapRow> out = new ArrayList<>();
         Configuration unfiltered = m.configurations().stream()
                 .filter(c -> c.filters() == 0)
                 .findFirst()
                 .orElse(null);
         for (Configuration c : m.configurations()) {
-            RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
             out.add(new KernelBitmapRow.Configuration(
                     "configuration",
                     c.what(),
@@ -823,103 +817,40 @@ public final class KernelBitmap {
                     c.clockStep(),
                     c.batchCount(),
                     pub.ns(c.filters()),
-                    r.runsAsked(),
-                    r.runsCompleted(),
-                    r.batchRunsAsked(),
-                    r.batchRunsCompleted(),
-                    r.interrupted(),
+                    runs(o, done.getOrDefault(c.what(), done.get(null)), interrupted),
                     null,
                     null,
                     intervals(c, unfiltered, Loop.BARE),
                     intervals(c, unfiltered, Loop.SELFTEST)));
         }
         for (EstimateRow e : m.estimateRows()) {
-            List<Long> ns = METHODS.stream().map(x -> e.ns().get(x)).toList();
-            // Only the compared estimates (entry, per filter) have each method's difference and verdict.
-            List<Method> others =
-                    METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).toList();
-            List<Double> vs = others.stream()
-                    .map(x -> {
-                        Double v = e.vsSelftest().get(x);
-                        return v == null || v.isInfinite() ? null : round3(v);
-                    })
-                    .toList();
-            List<Boolean> within = others.stream().map(e::agrees).toList();
+            // Only the compared estimates (entry, per filter) have each method's difference and verdict; the
+            // selftest's method is compared with no other.
+            boolean compared = !e.vsSelftest().isEmpty();
             out.add(new KernelBitmapRow.Estimate(
                     "estimate",
                     e.name(),
                     e.label(),
-                    ns.get(0),
-                    ns.get(1),
-                    ns.get(2),
-                    ns.get(3),
-                    ns.get(4),
-                    ns.get(5),
+                    byMethod(x -> new KernelBitmapRow.Figure(e.ns().get(x))),
                     e.publishedNs(),
-                    vs.get(0),
-                    within.get(0),
-                    vs.get(1),
-                    within.get(1),
-                    vs.get(2),
-                    within.get(2),
-                    vs.get(3),
-                    within.get(3),
-                    vs.get(4),
-                    within.get(4),
-                    all.runsAsked(),
-                    all.runsCompleted(),
-                    all.batchRunsAsked(),
-                    all.batchRunsCompleted(),
-                    all.interrupted(),
+                    compared ? byMethod(x -> compared(e, x)) : null,
+                    all,
                     null,
                     null,
                     null,
                     null));
         }
         for (ExpectationRow e : m.expectationRows()) {
-            List<Judged> j =
-                    METHODS.stream().map(x -> Judged.of(e.verdicts().get(x))).toList();
             out.add(new KernelBitmapRow.Expectation(
                     "expectation",
                     e.check(),
-                    j.get(0).values(),
-                    j.get(0).in2020(),
-                    j.get(0).later(),
-                    j.get(1).values(),
-                    j.get(1).in2020(),
-                    j.get(1).later(),
-                    j.get(2).values(),
-                    j.get(2).in2020(),
-                    j.get(2).later(),
-                    j.get(3).values(),
-                    j.get(3).in2020(),
-                    j.get(3).later(),
-                    j.get(4).values(),
-                    j.get(4).in2020(),
-                    j.get(4).later(),
-                    j.get(5).values(),
-                    j.get(5).in2020(),
-                    j.get(5).later(),
+                    byMethod(x -> verdicts(e.verdicts().get(x))),
                     e.publishedOk(),
-                    all.runsAsked(),
-                    all.runsCompleted(),
-                    all.batchRunsAsked(),
-                    all.batchRunsCompleted(),
-                    all.interrupted(),
+                    all,
                     null,
                     null,
                     null,
                     null));
-        }
-        List<Boolean> agree = METHODS.stream()
-                .filter(x -> !x.equals(SELFTESTS_METHOD))
-                .map(m::agreesWithTheSelftest)
-                .toList();
-        List<Boolean> unexpected = new ArrayList<>();
-        for (Method x : METHODS) {
-            for (BitmapEstimates.Rule rule : BitmapEstimates.Rule.values()) {
-                unexpected.add(m.estimates(x).judgedBy(rule).unexpected());
-            }
         }
         out.add(new KernelBitmapRow.Agreement(
                 "agreement",
@@ -927,48 +858,45 @@ public final class KernelBitmap {
                         + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
                 COMPARED,
                 m.methodsAgree(),
-                agree.get(0),
-                agree.get(1),
-                agree.get(2),
-                agree.get(3),
-                agree.get(4),
-                unexpected.get(0),
-                unexpected.get(1),
-                unexpected.get(2),
-                unexpected.get(3),
-                unexpected.get(4),
-                unexpected.get(5),
-                unexpected.get(6),
-                unexpected.get(7),
-                unexpected.get(8),
-                unexpected.get(9),
-                unexpected.get(10),
-                unexpected.get(11),
-                all.runsAsked(),
-                all.runsCompleted(),
-                all.batchRunsAsked(),
-                all.batchRunsCompleted(),
-                all.interrupted(),
+                byMethod(x ->
+                        x.equals(SELFTESTS_METHOD) ? null : new KernelBitmapRow.Agrees(m.agreesWithTheSelftest(x))),
+                byMethod(x -> new KernelBitmapRow.Unexpected(
+                        m.estimates(x)
+                                .judgedBy(BitmapEstimates.Rule.SELFTEST_2020)
+                                .unexpected(),
+                        m.estimates(x).judgedBy(BitmapEstimates.Rule.LATER).unexpected())),
+                all,
                 null,
                 null));
         return out;
     }
 
-    /**
-     * One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules, as written.
-     */
-    private record Judged(List<Long> values, String in2020, String later) {
-        static Judged of(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
-            BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
-            return new Judged(
-                    List.of(any.a(), any.b()),
-                    verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
-                    verdict(byRule.get(BitmapEstimates.Rule.LATER)));
-        }
+    /** Each method's part, in {@link #METHODS} order (null: none for that method). */
+    private static <P extends Record> KernelBitmapRow.ByMethod<P> byMethod(
+            java.util.function.Function<Method, P> part) {
+        return KernelBitmapRow.ByMethod.of(METHODS.stream().map(part).toList());
+    }
 
-        private static String verdict(BitmapEstimates.Expectation e) {
-            return e.verdict().name().toLowerCase(Locale.ROOT);
+    /** {@code x}'s estimate against the selftest's method's (none for the selftest's method itself). */
+    private static KernelBitmapRow.Compared compared(EstimateRow e, Method x) {
+        if (x.equals(SELFTESTS_METHOD)) {
+            return null;
         }
+        Double v = e.vsSelftest().get(x);
+        return new KernelBitmapRow.Compared(v == null || v.isInfinite() ? null : round3(v), e.agrees(x));
+    }
+
+    /** One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules. */
+    private static KernelBitmapRow.Verdicts verdicts(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
+        BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
+        return new KernelBitmapRow.Verdicts(
+                List.of(any.a(), any.b()),
+                verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
+                verdict(byRule.get(BitmapEstimates.Rule.LATER)));
+    }
+
+    private static String verdict(BitmapEstimates.Expectation e) {
+        return e.verdict().name().toLowerCase(Locale.ROOT);
     }
 
     /** {@code table.md}: every method side by side, the published figures beside them, and the selftest's printout. */
