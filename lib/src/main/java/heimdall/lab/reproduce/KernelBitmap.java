@@ -18,6 +18,7 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.results.KernelBitmapRow;
 import heimdall.lab.results.PublishedKernelBitmap;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.stats.Intervals;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -380,13 +382,61 @@ public final class KernelBitmap {
     /** Everything one invocation measured. */
     public record Measurement(
             Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
+        /** Every method's estimates, from each configuration's runs ({@link Estimated}). */
+        public Estimated estimated() {
+            return Estimated.of(
+                    x -> configurations.stream().map(c -> c.of(x).nsPerCall()).toList());
+        }
+
         /**
          * A method's estimates (judged by the later selftest's rules): round by round from each run's
          * figure, then the median over the rounds ({@link BitmapEstimates#ofRounds}).
          */
         public BitmapEstimates estimates(Method m) {
-            return BitmapEstimates.ofRounds(
-                    rounds(configurations.stream().map(c -> c.of(m).nsPerCall()).toList()));
+            return estimated().estimates(m);
+        }
+
+        /** The seven estimates, every method side by side. */
+        public List<EstimateRow> estimateRows() {
+            return estimated().estimateRows();
+        }
+
+        /** The seven expectations, every method under both rules. */
+        public List<ExpectationRow> expectationRows() {
+            return estimated().expectationRows();
+        }
+
+        /** Whether {@code m}'s entry and per-filter estimates are within 20% of the selftest's method's. */
+        public boolean agreesWithTheSelftest(Method m) {
+            return estimated().agreesWithTheSelftest(m);
+        }
+
+        /** The must-hold ({@link Estimated#methodsAgree}). */
+        public boolean methodsAgree() {
+            return estimated().methodsAgree();
+        }
+    }
+
+    /**
+     * Every method's estimates, from each configuration's runs' figures of that method: round by round,
+     * then the median over the rounds. Made from a measurement ({@link Measurement#estimated}) or from the
+     * figures its summary rows hold (the table's: each run's figure is in them).
+     *
+     * @param byMethod each method's estimates, in {@link #METHODS} order
+     */
+    public record Estimated(Map<Method, BitmapEstimates> byMethod) {
+        /** From each method's run figures, a list per configuration (0 to 4 filters), run by run. */
+        static Estimated of(java.util.function.Function<Method, List<List<Long>>> runFigures) {
+            Map<Method, BitmapEstimates> by = new LinkedHashMap<>();
+            for (Method m : METHODS) {
+                by.put(m, BitmapEstimates.ofRounds(rounds(runFigures.apply(m))));
+            }
+            return new Estimated(java.util.Collections.unmodifiableMap(by));
+        }
+
+        /** A method's estimates (judged by the later selftest's rules). */
+        public BitmapEstimates estimates(Method m) {
+            return byMethod.get(m);
         }
 
         /** The seven estimates, every method side by side. */
@@ -620,12 +670,28 @@ public final class KernelBitmap {
         return measure(o, null, new Host.LoadSampler(), Session.join(progress));
     }
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder, in a session of its own (a notebook's call): Ctrl-C, SIGTERM
+     * or a notebook interrupt while it runs stops it, see {@link #run(Options, Session)}. The result names
+     * the folder written.
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(o, session);
+        }
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new ReproductionResult(folder.target(), r.summary(), r.interruption());
+        }
+        return new ReproductionResult(Kept.keep(folder, r, progress), r.summary(), r.interruption());
     }
 
-    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    /**
+     * Measures, leaving off when the session is asked to stop, and returns what was measured for the
+     * framework to write ({@link Kept}): the rows, the settings the table is made from, and whether a stop
+     * cut the runs short.
+     */
     public static ReproductionResult run(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -646,17 +712,14 @@ public final class KernelBitmap {
         try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, samples, loads, session);
         }
-        java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : session.stopCause();
+        Optional<Interruption.Cause> cause = complete(m) ? Optional.empty() : session.stopCause();
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
         cause.ifPresent(c ->
                 progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), cause, summary);
-        folder.writeEnvironment(
-                "kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
-        String table = table(m, summary, host);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new ReproductionResult(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(KernelBitmapRow.class, KernelBitmapSettings.class),
+                new Recorded<>(summary, KernelBitmapSettings.of(m, loads), host, started, Instant.now()),
+                cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */
@@ -798,6 +861,7 @@ public final class KernelBitmap {
     static List<KernelBitmapRow> summary(Measurement m, boolean interrupted) {
         PublishedKernelBitmap pub = published();
         Options o = m.options();
+        Estimated est = m.estimated();
         Map<String, int[]> done = runsDone(m);
         KernelBitmapRow.Runs all = runs(o, done.get(null), interrupted);
         List<KernelBitmapRow> out = new ArrayList<>();
@@ -823,7 +887,7 @@ public final class KernelBitmap {
                     intervals(c, unfiltered, Loop.BARE),
                     intervals(c, unfiltered, Loop.SELFTEST)));
         }
-        for (EstimateRow e : m.estimateRows()) {
+        for (EstimateRow e : est.estimateRows()) {
             // Only the compared estimates (entry, per filter) have each method's difference and verdict; the
             // selftest's method is compared with no other.
             boolean compared = !e.vsSelftest().isEmpty();
@@ -840,7 +904,7 @@ public final class KernelBitmap {
                     null,
                     null));
         }
-        for (ExpectationRow e : m.expectationRows()) {
+        for (ExpectationRow e : est.expectationRows()) {
             out.add(new KernelBitmapRow.Expectation(
                     "expectation",
                     e.check(),
@@ -857,14 +921,14 @@ public final class KernelBitmap {
                 "entry and per-filter estimates of the selftest loop timed per call within "
                         + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
                 COMPARED,
-                m.methodsAgree(),
+                est.methodsAgree(),
                 byMethod(x ->
-                        x.equals(SELFTESTS_METHOD) ? null : new KernelBitmapRow.Agrees(m.agreesWithTheSelftest(x))),
+                        x.equals(SELFTESTS_METHOD) ? null : new KernelBitmapRow.Agrees(est.agreesWithTheSelftest(x))),
                 byMethod(x -> new KernelBitmapRow.Unexpected(
-                        m.estimates(x)
+                        est.estimates(x)
                                 .judgedBy(BitmapEstimates.Rule.SELFTEST_2020)
                                 .unexpected(),
-                        m.estimates(x).judgedBy(BitmapEstimates.Rule.LATER).unexpected())),
+                        est.estimates(x).judgedBy(BitmapEstimates.Rule.LATER).unexpected())),
                 all,
                 null,
                 null));
@@ -900,8 +964,15 @@ public final class KernelBitmap {
     }
 
     /** {@code table.md}: every method side by side, the published figures beside them, and the selftest's printout. */
-    static String table(Measurement m, List<KernelBitmapRow> summary, Host host) {
-        Options o = m.options();
+    static String table(Recorded<KernelBitmapRow, KernelBitmapSettings> run) {
+        List<KernelBitmapRow> summary = run.rows();
+        Host host = run.host();
+        Options o = run.settings().options();
+        List<KernelBitmapRow.Configuration> configurations = summary.stream()
+                .filter(r -> r instanceof KernelBitmapRow.Configuration)
+                .map(r -> (KernelBitmapRow.Configuration) r)
+                .toList();
+        Estimated m = estimated(configurations);
         StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
         md.append(String.format(
                 Locale.ROOT,
@@ -919,29 +990,28 @@ public final class KernelBitmap {
                 host.clocksource(),
                 host.bpfJit().get("net.core.bpf_jit_enable"),
                 o.cpu(),
-                loadRange(m.loadPerRound()),
+                loadRange(run.settings().loadPerRound()),
                 o.runs(),
                 o.warmup(),
                 o.perCallCount(),
-                m.timerNs(),
+                run.settings().timerCostNs(),
                 o.batchRuns(),
                 o.batchCount()));
-        PublishedKernelBitmap pub = published();
         md.append("Each cell: the median run's ns per call; in brackets the spread of the runs ((max − min) / median), "
                 + "marked NOISY over 25%.\n\n");
         List<String> head = new ArrayList<>(List.of("configuration", "cache"));
         METHODS.forEach(x -> head.add(x.label()));
         head.add("published");
         MarkdownTable t = new MarkdownTable(head);
-        for (Configuration c : m.configurations()) {
-            List<String> row =
-                    new ArrayList<>(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no"));
+        for (KernelBitmapRow.Configuration c : configurations) {
+            List<String> row = new ArrayList<>(
+                    List.of(c.what(), c.filters() == 0 ? "—" : Boolean.TRUE.equals(c.cache()) ? "yes" : "no"));
             for (Method x : METHODS) {
-                Runs r = c.of(x);
+                Runs r = runsOf(c, x);
                 row.add(String.format(
                         Locale.ROOT, "%d ns (%.0f%%%s)", r.figure(), r.spread() * 100, r.noisy() ? " NOISY" : ""));
             }
-            row.add(pub.ns(c.filters()) + " ns");
+            row.add(c.publishedNs() + " ns");
             t.row(row);
         }
         md.append(t.render()).append('\n');
@@ -1006,11 +1076,11 @@ public final class KernelBitmap {
                 ph.add("placement " + p);
             }
             MarkdownTable pt = new MarkdownTable(ph);
-            for (Configuration c : m.configurations()) {
+            for (KernelBitmapRow.Configuration c : configurations) {
                 List<String> row = new ArrayList<>(List.of(c.what()));
                 List<List<Long>> by = METHODS.stream()
                         .filter(mm -> mm.loop() == loop)
-                        .map(mm -> c.of(mm).byPlacement())
+                        .map(mm -> byPlacement(c, mm))
                         .toList();
                 for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
                     int at = p;
@@ -1032,7 +1102,7 @@ public final class KernelBitmap {
                         + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
                         + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables above), so the rounds "
                         + "rotate it through four placements. Every run is in summary.json.%n%n",
-                m.configurations().get(0).clockStep()));
+                configurations.get(0).clockStepNs()));
         for (Method mm : List.of(METHODS.get(0), SELFTESTS_METHOD)) {
             md.append("As the selftest prints them, ")
                     .append(mm.label())
@@ -1052,6 +1122,46 @@ public final class KernelBitmap {
      * The configurations' intervals, a line a configuration and loop: the per-call median, p99 and added
      * cost (over all samples) with theirs, and each batch clock's interval, as summary.json has them.
      */
+    /** The estimates as the run made them, from the run figures its configuration rows hold. */
+    static Estimated estimated(List<KernelBitmapRow.Configuration> configurations) {
+        return Estimated.of(
+                x -> configurations.stream().map(c -> runsOf(c, x).nsPerCall()).toList());
+    }
+
+    /** {@code c}'s runs of {@code x} as its row holds them: each run's figure and placement (no samples). */
+    static Runs runsOf(KernelBitmapRow.Configuration c, Method x) {
+        KernelBitmapRow.LoopFigures f =
+                c.of(KernelBitmapRow.Loop.valueOf(x.loop().name()));
+        List<Long> figures;
+        List<Long> placements;
+        switch (x.timing()) {
+            case PER_CALL -> {
+                figures = f.perCall().runMediansInterpolatedNs();
+                placements = f.perCall().runPlacements();
+            }
+            case BATCH_MONOTONIC -> {
+                figures = f.monotonic().runNsPerCall();
+                placements = f.monotonic().runPlacements();
+            }
+            default -> {
+                figures = f.cputime().runNsPerCall();
+                placements = f.cputime().runPlacements();
+            }
+        }
+        return new Runs(figures, placements.stream().map(Long::intValue).toList(), List.of(), List.of());
+    }
+
+    /** {@code c}'s figure of {@code x} at each code placement, as its row holds them. */
+    private static List<Long> byPlacement(KernelBitmapRow.Configuration c, Method x) {
+        KernelBitmapRow.LoopFigures f =
+                c.of(KernelBitmapRow.Loop.valueOf(x.loop().name()));
+        return switch (x.timing()) {
+            case PER_CALL -> f.perCall().nsByPlacement();
+            case BATCH_MONOTONIC -> f.monotonic().nsPerCallByPlacement();
+            case BATCH_CPUTIME -> f.cputime().nsPerCallByPlacement();
+        };
+    }
+
     static String intervalTable(List<KernelBitmapRow> summary) {
         MarkdownTable t = new MarkdownTable(List.of(
                 "configuration",

@@ -11,13 +11,16 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
+import heimdall.lab.sys.Host;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,13 +89,23 @@ class KernelBitmapIntervalsTest {
         return new KernelBitmap.Measurement(o, configurations, 20, List.of(0.5, 0.7));
     }
 
-    /** Writes {@code m}'s rows as a kernel-bitmap run does, into {@code dir}; the rows. */
-    static List<KernelBitmapRow> write(KernelBitmap.Measurement m, Path dir) {
+    /** A folder written and the rows written into it. */
+    record Written(ResultsFolder folder, List<KernelBitmapRow> rows) {}
+
+    /**
+     * Writes {@code m} into {@code dir} as a kernel-bitmap run does: its rows and settings handed to the
+     * framework, which writes summary.json, environment.json and table.md ({@link Kept#keep}).
+     */
+    static Written write(KernelBitmap.Measurement m, Path dir) {
         List<KernelBitmapRow> rows = KernelBitmap.summary(m, false);
         ResultsFolder folder = ResultsFolder.chosen(dir);
-        folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), Optional.empty(), rows);
-        folder.publish();
-        return rows;
+        Instant now = Instant.now();
+        ReproductionResult r = ReproductionResult.of(
+                ReproductionKind.of(KernelBitmapRow.class, KernelBitmapSettings.class),
+                new Recorded<>(rows, KernelBitmapSettings.of(m, new Host.LoadSampler()), Host.capture(), now, now),
+                Optional.empty());
+        Kept.keep(folder, r, line -> {});
+        return new Written(folder, rows);
     }
 
     private static void brackets(JsonNode row, String ci, long figure, String what) {
@@ -170,7 +183,7 @@ class KernelBitmapIntervalsTest {
     @Test
     void theRowsReadBackWithTheirIntervalsAndAreWrittenAsTheyWere(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("kb");
-        List<KernelBitmapRow> written = write(synthetic(2), dir);
+        List<KernelBitmapRow> written = write(synthetic(2), dir).rows();
         Summary s = SummaryJson.read(dir);
         assertEquals(written, s.rows(), "the rows read are the rows written");
         KernelBitmapRow.Configuration one =
@@ -197,11 +210,13 @@ class KernelBitmapIntervalsTest {
     void theFirstScreenCountsTheNoisyConfigurationAndShowsItsIntervals(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("kb");
         KernelBitmap.Measurement m = synthetic(3);
-        List<KernelBitmapRow> rows = write(m, dir);
+        Written w = write(m, dir);
+        List<KernelBitmapRow> rows = w.rows();
         assertTrue(Stats.NOISY_SPREAD < 0.5, "one run 50% slower is noisy by the seeds' rule");
         long noisy = rows.stream().filter(r -> Boolean.TRUE.equals(r.noisy())).count();
         assertEquals(1, noisy, "the configuration with one slow run, and no other");
-        List<String> screen = FirstScreen.of(dir, true);
+        List<String> screen =
+                FirstScreen.of("kernel-bitmap", SummaryJson.read(dir).rows(), w.folder(), true);
         String all = String.join("\n", screen);
         assertTrue(screen.size() <= FirstScreen.MAX_LINES, all);
         assertTrue(screen.get(0).startsWith("kernel-bitmap: " + ResultsFolder.QUICK_LINE), all);
@@ -220,10 +235,22 @@ class KernelBitmapIntervalsTest {
         assertTrue(screen.contains(finding), finding + " in\n" + all);
         assertTrue(screen.stream().anyMatch(l -> l.startsWith("  getpid native: median ")), all);
 
-        String table = KernelBitmap.intervalTable(rows);
-        assertTrue(table.contains("| " + RowIntervals.heading("added") + " |"), table);
-        assertTrue(table.contains("Hodges–Lehmann"), table);
-        assertEquals(2 + 10, table.lines().filter(l -> l.startsWith("|")).count(), "a line a configuration and loop");
+        String intervals = KernelBitmap.intervalTable(rows);
+        assertTrue(intervals.contains("| " + RowIntervals.heading("added") + " |"), intervals);
+        assertTrue(intervals.contains("Hodges–Lehmann"), intervals);
+        assertEquals(
+                2 + 10, intervals.lines().filter(l -> l.startsWith("|")).count(), "a line a configuration and loop");
+        // table.md is made from the rows alone: their run figures give the estimates the measurement gave
+        assertEquals(
+                m.estimated(),
+                KernelBitmap.estimated(rows.stream()
+                        .filter(r -> r instanceof KernelBitmapRow.Configuration)
+                        .map(r -> (KernelBitmapRow.Configuration) r)
+                        .toList()));
+        String table = Files.readString(dir.resolve("table.md"));
+        assertTrue(table.contains(intervals), "table.md has the interval table:\n" + table);
+        assertTrue(table.contains("| getpid RET_ALLOW 3 filters (full) | no | "), table);
+        assertTrue(table.contains("NOISY"), "the noisy configuration's cell says so:\n" + table);
     }
 
     /** Committed folders: a configuration is noisy when either loop's per-call runs are, and only then. */
