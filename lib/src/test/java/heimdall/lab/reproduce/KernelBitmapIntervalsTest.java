@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import heimdall.lab.BadInput;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.fixtures.Fixtures;
@@ -251,6 +255,36 @@ class KernelBitmapIntervalsTest {
         assertTrue(table.contains(intervals), "table.md has the interval table:\n" + table);
         assertTrue(table.contains("| getpid RET_ALLOW 3 filters (full) | no | "), table);
         assertTrue(table.contains("NOISY"), "the noisy configuration's cell says so:\n" + table);
+    }
+
+    /**
+     * A row's per-method parts read only the keys they write: a value of the wrong type in one is bad input
+     * naming its key, and the selftest's method's agreement (a key the row never has) is an unknown field.
+     */
+    @Test
+    void aPerMethodPartReadsOnlyItsOwnKeysAndNamesABadOne(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("kb");
+        write(synthetic(4), dir);
+        Path file = dir.resolve("summary.json");
+        String written = Files.readString(file);
+        var top = (ObjectNode) ReproductionsTest.JSON.readTree(written);
+        var rows = (ArrayNode) top.get("rows");
+        int expectation = 5 + 7;
+        int agreement = 5 + 7 + 7;
+        ((ObjectNode) rows.get(expectation)).put("selftest_per_call_values", "many");
+        Files.writeString(file, top.toString());
+        BadInput e = assertThrows(BadInput.class, () -> SummaryJson.read(dir));
+        assertTrue(e.getMessage().contains("rows[" + expectation + "].selftest_per_call_values"), e.getMessage());
+
+        top = (ObjectNode) ReproductionsTest.JSON.readTree(written);
+        rows = (ArrayNode) top.get("rows");
+        ((ObjectNode) rows.get(agreement)).put("selftest_batch_cputime_agree", true);
+        Files.writeString(file, top.toString());
+        e = assertThrows(BadInput.class, () -> SummaryJson.read(dir));
+        assertTrue(
+                e.getMessage().contains("rows[" + agreement + "].selftest_batch_cputime_agree")
+                        && e.getMessage().contains("unknown field"),
+                e.getMessage());
     }
 
     /** Committed folders: a configuration is noisy when either loop's per-call runs are, and only then. */
