@@ -51,7 +51,7 @@ final class FirstScreen {
         List<ObjectNode> trees = SummaryJson.trees(typed);
         List<String> lines = new ArrayList<>();
         lines.add(name + (quick ? ": " + ResultsFolder.QUICK_LINE : ": summary") + " (full table below)");
-        lines.add(counts(trees));
+        lines.add(counts(typed, trees));
         lines.add(load(env, trees));
         List<String> findings = findings(typed, trees);
         if (findings.isEmpty()) {
@@ -63,15 +63,16 @@ final class FirstScreen {
         return lines.size() > MAX_LINES ? lines.subList(0, MAX_LINES) : lines;
     }
 
-    private static String counts(List<ObjectNode> rows) {
+    private static String counts(List<ResultRow> typed, List<ObjectNode> rows) {
         int failed = 0;
-        int noisy = 0;
+        // each row says whether it is noisy (ResultRow.noisy): kernel-bitmap's flags are per loop
+        int noisy =
+                (int) typed.stream().filter(r -> Boolean.TRUE.equals(r.noisy())).count();
         int notMeasured = 0;
         for (ObjectNode r : rows) {
             String status = r.path("status").asText("");
             failed += status.equals("failed") ? 1 : 0;
             notMeasured += status.equals("not measured") ? 1 : 0;
-            noisy += r.path("noisy").asBoolean(false) ? 1 : 0;
         }
         return String.format(
                 Locale.ROOT,

@@ -1,5 +1,6 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.GroupedMedian;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
@@ -17,7 +18,11 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.results.KernelBitmapRow;
 import heimdall.lab.results.PublishedKernelBitmap;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Host;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -376,13 +382,61 @@ public final class KernelBitmap {
     /** Everything one invocation measured. */
     public record Measurement(
             Options options, List<Configuration> configurations, long timerNs, List<Double> loadPerRound) {
+        /** Every method's estimates, from each configuration's runs ({@link Estimated}). */
+        public Estimated estimated() {
+            return Estimated.of(
+                    x -> configurations.stream().map(c -> c.of(x).nsPerCall()).toList());
+        }
+
         /**
          * A method's estimates (judged by the later selftest's rules): round by round from each run's
          * figure, then the median over the rounds ({@link BitmapEstimates#ofRounds}).
          */
         public BitmapEstimates estimates(Method m) {
-            return BitmapEstimates.ofRounds(
-                    rounds(configurations.stream().map(c -> c.of(m).nsPerCall()).toList()));
+            return estimated().estimates(m);
+        }
+
+        /** The seven estimates, every method side by side. */
+        public List<EstimateRow> estimateRows() {
+            return estimated().estimateRows();
+        }
+
+        /** The seven expectations, every method under both rules. */
+        public List<ExpectationRow> expectationRows() {
+            return estimated().expectationRows();
+        }
+
+        /** Whether {@code m}'s entry and per-filter estimates are within 20% of the selftest's method's. */
+        public boolean agreesWithTheSelftest(Method m) {
+            return estimated().agreesWithTheSelftest(m);
+        }
+
+        /** The must-hold ({@link Estimated#methodsAgree}). */
+        public boolean methodsAgree() {
+            return estimated().methodsAgree();
+        }
+    }
+
+    /**
+     * Every method's estimates, from each configuration's runs' figures of that method: round by round,
+     * then the median over the rounds. Made from a measurement ({@link Measurement#estimated}) or from the
+     * figures its summary rows hold (the table's: each run's figure is in them).
+     *
+     * @param byMethod each method's estimates, in {@link #METHODS} order
+     */
+    public record Estimated(Map<Method, BitmapEstimates> byMethod) {
+        /** From each method's run figures, a list per configuration (0 to 4 filters), run by run. */
+        static Estimated of(java.util.function.Function<Method, List<List<Long>>> runFigures) {
+            Map<Method, BitmapEstimates> by = new LinkedHashMap<>();
+            for (Method m : METHODS) {
+                by.put(m, BitmapEstimates.ofRounds(rounds(runFigures.apply(m))));
+            }
+            return new Estimated(java.util.Collections.unmodifiableMap(by));
+        }
+
+        /** A method's estimates (judged by the later selftest's rules). */
+        public BitmapEstimates estimates(Method m) {
+            return byMethod.get(m);
         }
 
         /** The seven estimates, every method side by side. */
@@ -616,12 +670,28 @@ public final class KernelBitmap {
         return measure(o, null, new Host.LoadSampler(), Session.join(progress));
     }
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder, in a session of its own (a notebook's call): Ctrl-C, SIGTERM
+     * or a notebook interrupt while it runs stops it, see {@link #run(Options, Session)}. The result names
+     * the folder written.
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(o, session);
+        }
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new ReproductionResult(folder.target(), r.summary(), r.interruption());
+        }
+        return new ReproductionResult(Kept.keep(folder, r, progress), r.summary(), r.interruption());
     }
 
-    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    /**
+     * Measures, leaving off when the session is asked to stop, and returns what was measured for the
+     * framework to write ({@link Kept}): the rows, the settings the table is made from, and whether a stop
+     * cut the runs short.
+     */
     public static ReproductionResult run(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -642,17 +712,14 @@ public final class KernelBitmap {
         try (SamplesFile samples = folder.createSamples()) {
             m = measure(o, samples, loads, session);
         }
-        java.util.Optional<Interruption.Cause> cause = complete(m) ? java.util.Optional.empty() : session.stopCause();
+        Optional<Interruption.Cause> cause = complete(m) ? Optional.empty() : session.stopCause();
         List<KernelBitmapRow> summary = summary(m, cause.isPresent());
         cause.ifPresent(c ->
                 progress.accept("kernel-bitmap: " + c.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(KernelBitmapRow.class), cause, summary);
-        folder.writeEnvironment(
-                "kernel-bitmap", cause, started, Instant.now(), host, KernelBitmapSettings.of(o, m.timerNs(), loads));
-        String table = table(m, host);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new ReproductionResult(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(KernelBitmapRow.class, KernelBitmapSettings.class),
+                new Recorded<>(summary, KernelBitmapSettings.of(m, loads), host, started, Instant.now()),
+                cause);
     }
 
     /** Whether every configuration has every run it asked for, every way. */
@@ -665,19 +732,14 @@ public final class KernelBitmap {
                                         : m.options().runs())));
     }
 
-    /**
-     * A row's runs asked and completed, per-call and batch, and whether a stop cut them short.
-     */
-    private record RunsMark(
-            long runsAsked, long runsCompleted, long batchRunsAsked, long batchRunsCompleted, boolean interrupted) {
-        static RunsMark of(Options o, int[] done, boolean interrupted) {
-            return new RunsMark(
-                    o.runs(),
-                    done[0],
-                    o.batchRuns(),
-                    done[1],
-                    interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
-        }
+    /** A row's runs asked and completed ({per call, batch}), and whether a stop cut them short. */
+    private static KernelBitmapRow.Runs runs(Options o, int[] done, boolean interrupted) {
+        return new KernelBitmapRow.Runs(
+                (long) o.runs(),
+                (long) done[0],
+                (long) o.batchRuns(),
+                (long) done[1],
+                interrupted && (done[0] < o.runs() || done[1] < o.batchRuns()));
     }
 
     /**
@@ -750,6 +812,40 @@ public final class KernelBitmap {
                 runs.totalsNs());
     }
 
+    /**
+     * {@code c}'s intervals of {@code loop} at {@link Intervals#LEVEL}: the per-call median and p99 over
+     * its runs and the added cost against {@code unfiltered}'s runs of the same loop (none for the
+     * unfiltered configuration itself), as a floor-cost row's ({@link FloorSummary#intervals}); each batch
+     * clock's median run over the batch runs (none for fewer than two: one figure brackets nothing).
+     */
+    static KernelBitmapRow.LoopIntervals intervals(Configuration c, Configuration unfiltered, Loop loop) {
+        Method perCall = new Method(loop, Timing.PER_CALL);
+        List<long[]> runs = c.of(perCall).samples();
+        boolean added = unfiltered != null
+                && unfiltered != c
+                && !unfiltered.of(perCall).samples().isEmpty();
+        List<long[]> baseline = added ? unfiltered.of(perCall).samples() : List.of();
+        Long addedNs = added && !runs.isEmpty()
+                ? c.allSamples(perCall).median()
+                        - unfiltered.allSamples(perCall).median()
+                : null;
+        return new KernelBitmapRow.LoopIntervals(
+                addedNs,
+                FloorSummary.intervals(runs, baseline),
+                batchInterval(c.of(new Method(loop, Timing.BATCH_MONOTONIC))),
+                batchInterval(c.of(new Method(loop, Timing.BATCH_CPUTIME))));
+    }
+
+    /** The interval of a batch method's figure (its median run's) over its runs; null for fewer than two. */
+    private static RowIntervals.Ci batchInterval(Runs runs) {
+        if (runs.nsPerCall().size() < 2) {
+            return null;
+        }
+        double[] figures =
+                runs.nsPerCall().stream().mapToDouble(Long::doubleValue).toArray();
+        return RowIntervals.Ci.of(OrderStatistics.overRuns(runs.figure(), figures, Intervals.LEVEL), figures.length);
+    }
+
     private static List<Long> placements(Runs runs) {
         return runs.placements().stream().map(Integer::longValue).toList();
     }
@@ -765,11 +861,15 @@ public final class KernelBitmap {
     static List<KernelBitmapRow> summary(Measurement m, boolean interrupted) {
         PublishedKernelBitmap pub = published();
         Options o = m.options();
+        Estimated est = m.estimated();
         Map<String, int[]> done = runsDone(m);
-        RunsMark all = RunsMark.of(o, done.get(null), interrupted);
+        KernelBitmapRow.Runs all = runs(o, done.get(null), interrupted);
         List<KernelBitmapRow> out = new ArrayList<>();
+        Configuration unfiltered = m.configurations().stream()
+                .filter(c -> c.filters() == 0)
+                .findFirst()
+                .orElse(null);
         for (Configuration c : m.configurations()) {
-            RunsMark r = RunsMark.of(o, done.getOrDefault(c.what(), done.get(null)), interrupted);
             out.add(new KernelBitmapRow.Configuration(
                     "configuration",
                     c.what(),
@@ -781,155 +881,98 @@ public final class KernelBitmap {
                     c.clockStep(),
                     c.batchCount(),
                     pub.ns(c.filters()),
-                    r.runsAsked(),
-                    r.runsCompleted(),
-                    r.batchRunsAsked(),
-                    r.batchRunsCompleted(),
-                    r.interrupted(),
+                    runs(o, done.getOrDefault(c.what(), done.get(null)), interrupted),
                     null,
-                    null));
+                    null,
+                    intervals(c, unfiltered, Loop.BARE),
+                    intervals(c, unfiltered, Loop.SELFTEST)));
         }
-        for (EstimateRow e : m.estimateRows()) {
-            List<Long> ns = METHODS.stream().map(x -> e.ns().get(x)).toList();
-            // Only the compared estimates (entry, per filter) have each method's difference and verdict.
-            List<Method> others =
-                    METHODS.stream().filter(x -> !x.equals(SELFTESTS_METHOD)).toList();
-            List<Double> vs = others.stream()
-                    .map(x -> {
-                        Double v = e.vsSelftest().get(x);
-                        return v == null || v.isInfinite() ? null : round3(v);
-                    })
-                    .toList();
-            List<Boolean> within = others.stream().map(e::agrees).toList();
+        for (EstimateRow e : est.estimateRows()) {
+            // Only the compared estimates (entry, per filter) have each method's difference and verdict; the
+            // selftest's method is compared with no other.
+            boolean compared = !e.vsSelftest().isEmpty();
             out.add(new KernelBitmapRow.Estimate(
                     "estimate",
                     e.name(),
                     e.label(),
-                    ns.get(0),
-                    ns.get(1),
-                    ns.get(2),
-                    ns.get(3),
-                    ns.get(4),
-                    ns.get(5),
+                    byMethod(x -> new KernelBitmapRow.Figure(e.ns().get(x))),
                     e.publishedNs(),
-                    vs.get(0),
-                    within.get(0),
-                    vs.get(1),
-                    within.get(1),
-                    vs.get(2),
-                    within.get(2),
-                    vs.get(3),
-                    within.get(3),
-                    vs.get(4),
-                    within.get(4),
-                    all.runsAsked(),
-                    all.runsCompleted(),
-                    all.batchRunsAsked(),
-                    all.batchRunsCompleted(),
-                    all.interrupted(),
+                    compared ? byMethod(x -> compared(e, x)) : null,
+                    all,
                     null,
                     null,
                     null,
                     null));
         }
-        for (ExpectationRow e : m.expectationRows()) {
-            List<Judged> j =
-                    METHODS.stream().map(x -> Judged.of(e.verdicts().get(x))).toList();
+        for (ExpectationRow e : est.expectationRows()) {
             out.add(new KernelBitmapRow.Expectation(
                     "expectation",
                     e.check(),
-                    j.get(0).values(),
-                    j.get(0).in2020(),
-                    j.get(0).later(),
-                    j.get(1).values(),
-                    j.get(1).in2020(),
-                    j.get(1).later(),
-                    j.get(2).values(),
-                    j.get(2).in2020(),
-                    j.get(2).later(),
-                    j.get(3).values(),
-                    j.get(3).in2020(),
-                    j.get(3).later(),
-                    j.get(4).values(),
-                    j.get(4).in2020(),
-                    j.get(4).later(),
-                    j.get(5).values(),
-                    j.get(5).in2020(),
-                    j.get(5).later(),
+                    byMethod(x -> verdicts(e.verdicts().get(x))),
                     e.publishedOk(),
-                    all.runsAsked(),
-                    all.runsCompleted(),
-                    all.batchRunsAsked(),
-                    all.batchRunsCompleted(),
-                    all.interrupted(),
+                    all,
                     null,
                     null,
                     null,
                     null));
-        }
-        List<Boolean> agree = METHODS.stream()
-                .filter(x -> !x.equals(SELFTESTS_METHOD))
-                .map(m::agreesWithTheSelftest)
-                .toList();
-        List<Boolean> unexpected = new ArrayList<>();
-        for (Method x : METHODS) {
-            for (BitmapEstimates.Rule rule : BitmapEstimates.Rule.values()) {
-                unexpected.add(m.estimates(x).judgedBy(rule).unexpected());
-            }
         }
         out.add(new KernelBitmapRow.Agreement(
                 "agreement",
                 "entry and per-filter estimates of the selftest loop timed per call within "
                         + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
                 COMPARED,
-                m.methodsAgree(),
-                agree.get(0),
-                agree.get(1),
-                agree.get(2),
-                agree.get(3),
-                agree.get(4),
-                unexpected.get(0),
-                unexpected.get(1),
-                unexpected.get(2),
-                unexpected.get(3),
-                unexpected.get(4),
-                unexpected.get(5),
-                unexpected.get(6),
-                unexpected.get(7),
-                unexpected.get(8),
-                unexpected.get(9),
-                unexpected.get(10),
-                unexpected.get(11),
-                all.runsAsked(),
-                all.runsCompleted(),
-                all.batchRunsAsked(),
-                all.batchRunsCompleted(),
-                all.interrupted(),
+                est.methodsAgree(),
+                byMethod(x ->
+                        x.equals(SELFTESTS_METHOD) ? null : new KernelBitmapRow.Agrees(est.agreesWithTheSelftest(x))),
+                byMethod(x -> new KernelBitmapRow.Unexpected(
+                        est.estimates(x)
+                                .judgedBy(BitmapEstimates.Rule.SELFTEST_2020)
+                                .unexpected(),
+                        est.estimates(x).judgedBy(BitmapEstimates.Rule.LATER).unexpected())),
+                all,
                 null,
                 null));
         return out;
     }
 
-    /**
-     * One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules, as written.
-     */
-    private record Judged(List<Long> values, String in2020, String later) {
-        static Judged of(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
-            BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
-            return new Judged(
-                    List.of(any.a(), any.b()),
-                    verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
-                    verdict(byRule.get(BitmapEstimates.Rule.LATER)));
-        }
+    /** Each method's part, in {@link #METHODS} order (null: none for that method). */
+    private static <P extends Record> KernelBitmapRow.ByMethod<P> byMethod(
+            java.util.function.Function<Method, P> part) {
+        return KernelBitmapRow.ByMethod.of(METHODS.stream().map(part).toList());
+    }
 
-        private static String verdict(BitmapEstimates.Expectation e) {
-            return e.verdict().name().toLowerCase(Locale.ROOT);
+    /** {@code x}'s estimate against the selftest's method's (none for the selftest's method itself). */
+    private static KernelBitmapRow.Compared compared(EstimateRow e, Method x) {
+        if (x.equals(SELFTESTS_METHOD)) {
+            return null;
         }
+        Double v = e.vsSelftest().get(x);
+        return new KernelBitmapRow.Compared(v == null || v.isInfinite() ? null : round3(v), e.agrees(x));
+    }
+
+    /** One method's values of an expectation and its verdicts by the 2020 and the later selftest's rules. */
+    private static KernelBitmapRow.Verdicts verdicts(Map<BitmapEstimates.Rule, BitmapEstimates.Expectation> byRule) {
+        BitmapEstimates.Expectation any = byRule.get(BitmapEstimates.Rule.LATER);
+        return new KernelBitmapRow.Verdicts(
+                List.of(any.a(), any.b()),
+                verdict(byRule.get(BitmapEstimates.Rule.SELFTEST_2020)),
+                verdict(byRule.get(BitmapEstimates.Rule.LATER)));
+    }
+
+    private static String verdict(BitmapEstimates.Expectation e) {
+        return e.verdict().name().toLowerCase(Locale.ROOT);
     }
 
     /** {@code table.md}: every method side by side, the published figures beside them, and the selftest's printout. */
-    static String table(Measurement m, Host host) {
-        Options o = m.options();
+    static String table(Recorded<KernelBitmapRow, KernelBitmapSettings> run) {
+        List<KernelBitmapRow> summary = run.rows();
+        Host host = run.host();
+        Options o = run.settings().options();
+        List<KernelBitmapRow.Configuration> configurations = summary.stream()
+                .filter(r -> r instanceof KernelBitmapRow.Configuration)
+                .map(r -> (KernelBitmapRow.Configuration) r)
+                .toList();
+        Estimated m = estimated(configurations);
         StringBuilder md = new StringBuilder("# kernel-bitmap: the selftest's bitmap vs filter overhead\n\n");
         md.append(String.format(
                 Locale.ROOT,
@@ -947,32 +990,32 @@ public final class KernelBitmap {
                 host.clocksource(),
                 host.bpfJit().get("net.core.bpf_jit_enable"),
                 o.cpu(),
-                loadRange(m.loadPerRound()),
+                loadRange(run.settings().loadPerRound()),
                 o.runs(),
                 o.warmup(),
                 o.perCallCount(),
-                m.timerNs(),
+                run.settings().timerCostNs(),
                 o.batchRuns(),
                 o.batchCount()));
-        PublishedKernelBitmap pub = published();
         md.append("Each cell: the median run's ns per call; in brackets the spread of the runs ((max − min) / median), "
                 + "marked NOISY over 25%.\n\n");
         List<String> head = new ArrayList<>(List.of("configuration", "cache"));
         METHODS.forEach(x -> head.add(x.label()));
         head.add("published");
         MarkdownTable t = new MarkdownTable(head);
-        for (Configuration c : m.configurations()) {
-            List<String> row =
-                    new ArrayList<>(List.of(c.what(), c.filters() == 0 ? "—" : c.cachePredicted() ? "yes" : "no"));
+        for (KernelBitmapRow.Configuration c : configurations) {
+            List<String> row = new ArrayList<>(
+                    List.of(c.what(), c.filters() == 0 ? "—" : Boolean.TRUE.equals(c.cache()) ? "yes" : "no"));
             for (Method x : METHODS) {
-                Runs r = c.of(x);
+                Runs r = runsOf(c, x);
                 row.add(String.format(
                         Locale.ROOT, "%d ns (%.0f%%%s)", r.figure(), r.spread() * 100, r.noisy() ? " NOISY" : ""));
             }
-            row.add(pub.ns(c.filters()) + " ns");
+            row.add(c.publishedNs() + " ns");
             t.row(row);
         }
         md.append(t.render()).append('\n');
+        md.append(intervalTable(summary));
         List<String> eh = new ArrayList<>(List.of("estimate"));
         METHODS.forEach(x -> eh.add(x.label()));
         eh.add("published");
@@ -1033,11 +1076,11 @@ public final class KernelBitmap {
                 ph.add("placement " + p);
             }
             MarkdownTable pt = new MarkdownTable(ph);
-            for (Configuration c : m.configurations()) {
+            for (KernelBitmapRow.Configuration c : configurations) {
                 List<String> row = new ArrayList<>(List.of(c.what()));
                 List<List<Long>> by = METHODS.stream()
                         .filter(mm -> mm.loop() == loop)
-                        .map(mm -> c.of(mm).byPlacement())
+                        .map(mm -> byPlacement(c, mm))
                         .toList();
                 for (int p = 0; p < ChildSpec.PLACEMENTS; p++) {
                     int at = p;
@@ -1059,7 +1102,7 @@ public final class KernelBitmap {
                         + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
                         + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables above), so the rounds "
                         + "rotate it through four placements. Every run is in summary.json.%n%n",
-                m.configurations().get(0).clockStep()));
+                configurations.get(0).clockStepNs()));
         for (Method mm : List.of(METHODS.get(0), SELFTESTS_METHOD)) {
             md.append("As the selftest prints them, ")
                     .append(mm.label())
@@ -1073,6 +1116,93 @@ public final class KernelBitmap {
         md.append(
                 "Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in every difference.\n");
         return md.toString();
+    }
+
+    /**
+     * The configurations' intervals, a line a configuration and loop: the per-call median, p99 and added
+     * cost (over all samples) with theirs, and each batch clock's interval, as summary.json has them.
+     */
+    /** The estimates as the run made them, from the run figures its configuration rows hold. */
+    static Estimated estimated(List<KernelBitmapRow.Configuration> configurations) {
+        return Estimated.of(
+                x -> configurations.stream().map(c -> runsOf(c, x).nsPerCall()).toList());
+    }
+
+    /** {@code c}'s runs of {@code x} as its row holds them: each run's figure and placement (no samples). */
+    static Runs runsOf(KernelBitmapRow.Configuration c, Method x) {
+        KernelBitmapRow.LoopFigures f =
+                c.of(KernelBitmapRow.Loop.valueOf(x.loop().name()));
+        List<Long> figures;
+        List<Long> placements;
+        switch (x.timing()) {
+            case PER_CALL -> {
+                figures = f.perCall().runMediansInterpolatedNs();
+                placements = f.perCall().runPlacements();
+            }
+            case BATCH_MONOTONIC -> {
+                figures = f.monotonic().runNsPerCall();
+                placements = f.monotonic().runPlacements();
+            }
+            default -> {
+                figures = f.cputime().runNsPerCall();
+                placements = f.cputime().runPlacements();
+            }
+        }
+        return new Runs(figures, placements.stream().map(Long::intValue).toList(), List.of(), List.of());
+    }
+
+    /** {@code c}'s figure of {@code x} at each code placement, as its row holds them. */
+    private static List<Long> byPlacement(KernelBitmapRow.Configuration c, Method x) {
+        KernelBitmapRow.LoopFigures f =
+                c.of(KernelBitmapRow.Loop.valueOf(x.loop().name()));
+        return switch (x.timing()) {
+            case PER_CALL -> f.perCall().nsByPlacement();
+            case BATCH_MONOTONIC -> f.monotonic().nsPerCallByPlacement();
+            case BATCH_CPUTIME -> f.cputime().nsPerCallByPlacement();
+        };
+    }
+
+    static String intervalTable(List<KernelBitmapRow> summary) {
+        MarkdownTable t = new MarkdownTable(List.of(
+                "configuration",
+                "loop",
+                "median",
+                RowIntervals.heading("median"),
+                "p99",
+                RowIntervals.heading("p99"),
+                "added",
+                RowIntervals.heading("added"),
+                RowIntervals.heading("batch, CLOCK_MONOTONIC"),
+                RowIntervals.heading("batch, CLOCK_PROCESS_CPUTIME_ID")));
+        for (KernelBitmapRow row : summary) {
+            if (!(row instanceof KernelBitmapRow.Configuration c)) {
+                continue;
+            }
+            for (KernelBitmapRow.Loop loop : KernelBitmapRow.Loop.values()) {
+                KernelBitmapRow.PerCall f = c.of(loop).perCall();
+                KernelBitmapRow.LoopIntervals i = c.intervals(loop);
+                RowIntervals pc = i == null ? null : i.perCall();
+                t.row(List.of(
+                        c.what(),
+                        Loop.valueOf(loop.name()).label(),
+                        f.medianNs() == null ? "—" : MarkdownTable.ns(f.medianNs()),
+                        pc == null ? "—" : RowIntervals.cell(pc.median()),
+                        f.p99Ns() == null ? "—" : MarkdownTable.tail(f.p99Ns()),
+                        pc == null ? "—" : RowIntervals.cell(pc.p99()),
+                        i == null || i.addedNs() == null ? "—" : MarkdownTable.added(i.addedNs()),
+                        pc == null ? "—" : RowIntervals.cell(pc.added()),
+                        i == null ? "—" : RowIntervals.cell(i.monotonic()),
+                        i == null ? "—" : RowIntervals.cell(i.cputime())));
+            }
+        }
+        return "Intervals (ns, 95%), distribution-free: for the per-call median and p99 (over all samples), "
+                + "order statistics over the runs' medians and p99s; for `added` (the median minus that of the "
+                + "configuration with no filter, same loop), the Hodges–Lehmann shift of the two configurations' "
+                + "run medians with its Mann–Whitney interval; for a batch clock, order statistics over the batch "
+                + "runs' ns per call about the median run's. Where the runs are too few for 95% the coverage they "
+                + "reach is given.\n\n"
+                + t.render()
+                + '\n';
     }
 
     private static String loadRange(List<Double> l) {

@@ -5,6 +5,8 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
+import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +14,10 @@ import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** kernel-bitmap: seed 003, the kernel selftest's bitmap expectations. */
-final class KernelBitmapRun extends ReproductionKind<heimdall.lab.results.KernelBitmapRow, KernelBitmapSettings>
+final class KernelBitmapRun extends ReproductionKind<KernelBitmapRow, KernelBitmapSettings>
         implements Reproduction, KindPlots {
     KernelBitmapRun() {
-        super("kernel-bitmap", heimdall.lab.results.KernelBitmapRow.class, KernelBitmapSettings.class);
+        super("kernel-bitmap", KernelBitmapRow.class, KernelBitmapSettings.class);
     }
 
     @Override
@@ -80,5 +82,15 @@ final class KernelBitmapRun extends ReproductionKind<heimdall.lab.results.Kernel
                 option("--batch-calls").number(args),
                 option("--cpu").intNumber(args));
         return session -> KernelBitmap.run(o, session);
+    }
+
+    @Override
+    public String table(Recorded<KernelBitmapRow, KernelBitmapSettings> run) {
+        return KernelBitmap.table(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return "fewer runs than asked (runs_completed, batch_runs_completed in summary.json)";
     }
 }

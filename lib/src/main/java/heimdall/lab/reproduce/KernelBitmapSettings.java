@@ -4,19 +4,31 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.sys.Host;
+import java.util.List;
 
-/** kernel-bitmap's own facts in {@code environment.json}, after the times and the host. */
-@JsonPropertyOrder({"cpu", "options", "timer_cost_ns", "load_samples", "methods", "java"})
+/**
+ * kernel-bitmap's own facts in {@code environment.json}, after the times and the host: with the rows,
+ * everything its table is made from ({@code load_per_round}, appended last, is each round's load average).
+ */
+@JsonPropertyOrder({"cpu", "options", "timer_cost_ns", "load_samples", "methods", "java", "load_per_round"})
 record KernelBitmapSettings(
         @JsonProperty("cpu") int cpu,
         @JsonProperty("options") KernelBitmap.Options options,
         @JsonProperty("timer_cost_ns") long timerCostNs,
         @JsonProperty("load_samples") Host.LoadSampler.Summary loadSamples,
         @JsonProperty("methods") Methods methods,
-        @JsonProperty("java") String java) {
+        @JsonProperty("java") String java,
+        @JsonProperty("load_per_round") List<Double> loadPerRound) {
 
-    static KernelBitmapSettings of(KernelBitmap.Options o, long timerNs, Host.LoadSampler loads) {
-        return new KernelBitmapSettings(o.cpu(), o, timerNs, loads.summary(), Methods.WRITTEN, ResultsFolder.javaVm());
+    static KernelBitmapSettings of(KernelBitmap.Measurement m, Host.LoadSampler loads) {
+        return new KernelBitmapSettings(
+                m.options().cpu(),
+                m.options(),
+                m.timerNs(),
+                loads.summary(),
+                Methods.WRITTEN,
+                ResultsFolder.javaVm(),
+                m.loadPerRound());
     }
 
     /** How each figure is measured and judged. */

@@ -6,7 +6,7 @@
  *
  * <p>Uses: the measuring packages ({@code bench}, {@code broker}, {@code child}, {@code floor}, {@code bpf},
  * {@code profile}, {@code load}, {@code features}, {@code follower}, the graph packages), the format and its
- * readers ({@code results}, {@code analysis}), {@code fixtures}, {@code sys}, {@code heimdall.lab} and
+ * readers ({@code results}, {@code analysis}), {@code stats}, {@code fixtures}, {@code sys}, {@code heimdall.lab} and
  * {@code command}; only {@code cli} and {@code explore} use it.
  */
 package heimdall.lab.reproduce;

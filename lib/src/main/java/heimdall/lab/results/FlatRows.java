@@ -12,7 +12,10 @@ import heimdall.lab.Printable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +30,9 @@ import java.util.TreeSet;
  * The one mapping between a row built from parts ({@link Flat} components) and its flat
  * {@code summary.json} object, both ways: {@link Writer} writes every part's fields in place, in
  * component order, under their prefixed names; {@link #read} builds the parts back from the same
- * keys. A key no part names is an unknown field, as for any other row.
+ * keys. A key no part names is an unknown field, as for any other row. A part may be a generic record
+ * whose parts are its type argument ({@code ByMethod<Verdicts>}: one record for six places of the
+ * same shape), resolved from the component that holds it.
  */
 final class FlatRows {
     private FlatRows() {}
@@ -54,19 +59,47 @@ final class FlatRows {
         return keys(type, new Names(prefix, ""));
     }
 
-    private static List<String> keys(Class<?> type, Names names) {
+    private static List<String> keys(Type type, Names names) {
         List<String> keys = new ArrayList<>();
-        for (RecordComponent c : type.getRecordComponents()) {
+        for (RecordComponent c : raw(type).getRecordComponents()) {
             Flat part = c.getAnnotation(Flat.class);
             if (part != null) {
                 if (!names.omits(c.getName())) { // a part omitted by its component's name
-                    keys.addAll(keys(c.getType(), names.inner(part)));
+                    keys.addAll(keys(typeIn(c, type), names.inner(part)));
                 }
             } else if (!names.omits(name(c))) {
                 keys.add(names.of(name(c)));
             }
         }
         return keys;
+    }
+
+    /** The class of a record type: itself, or a generic record's own class ({@code ByMethod}). */
+    private static Class<?> raw(Type type) {
+        if (type instanceof ParameterizedType p) {
+            return (Class<?>) p.getRawType();
+        }
+        if (type instanceof Class<?> c && c.isRecord()) {
+            return c;
+        }
+        throw new IllegalStateException("a part is a record or a generic record with its argument named, not " + type);
+    }
+
+    /**
+     * The type of {@code c} within {@code owner}: as declared, or for a type variable of a generic
+     * {@code owner}, the argument the component holding it names ({@code ByMethod<Verdicts>}: Verdicts).
+     */
+    private static Type typeIn(RecordComponent c, Type owner) {
+        Type t = c.getGenericType();
+        if (t instanceof TypeVariable<?> v && owner instanceof ParameterizedType p) {
+            TypeVariable<?>[] vars = raw(owner).getTypeParameters();
+            for (int i = 0; i < vars.length; i++) {
+                if (vars[i].equals(v)) {
+                    return p.getActualTypeArguments()[i];
+                }
+            }
+        }
+        return t;
     }
 
     /**
@@ -154,8 +187,8 @@ final class FlatRows {
     }
 
     private static Object build(
-            Path file, String where, JsonNode node, Class<?> type, Names names, Class<?> row, Leaf leaf) {
-        RecordComponent[] components = type.getRecordComponents();
+            Path file, String where, JsonNode node, Type type, Names names, Class<?> row, Leaf leaf) {
+        RecordComponent[] components = raw(type).getRecordComponents();
         Object[] values = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];
         for (int i = 0; i < components.length; i++) {
@@ -167,8 +200,9 @@ final class FlatRows {
                     continue; // a part with no keys in this place: null here
                 }
                 Names inner = names.inner(part);
-                boolean any = keys(c.getType(), inner).stream().anyMatch(node::has);
-                values[i] = any ? build(file, where, node, c.getType(), inner, row, leaf) : null;
+                Type partType = typeIn(c, type);
+                boolean any = keys(partType, inner).stream().anyMatch(node::has);
+                values[i] = any ? build(file, where, node, partType, inner, row, leaf) : null;
                 continue;
             }
             String key = names.of(name(c));
@@ -179,23 +213,23 @@ final class FlatRows {
                 }
                 continue;
             }
-            JavaType javaType = SummaryJson.JSON.getTypeFactory().constructType(c.getGenericType());
+            JavaType javaType = SummaryJson.JSON.getTypeFactory().constructType(typeIn(c, type));
             values[i] = value.isNull() ? null : leaf.read(file, join(where, key), value, javaType);
             if (values[i] == null && c.getType().isPrimitive()) {
                 throw BadInput.at(file, join(where, key), "expected a value, found null");
             }
         }
         try {
-            Constructor<?> canonical = type.getDeclaredConstructor(types);
+            Constructor<?> canonical = raw(type).getDeclaredConstructor(types);
             canonical.setAccessible(true);
             return canonical.newInstance(values);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof IllegalArgumentException iae) {
                 throw BadInput.at(file, where, "not valid: " + Printable.of(iae.getMessage()));
             }
-            throw new IllegalStateException("cannot build a " + type.getSimpleName(), e.getCause());
+            throw new IllegalStateException("cannot build a " + raw(type).getSimpleName(), e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot build a " + type.getSimpleName(), e);
+            throw new IllegalStateException("cannot build a " + raw(type).getSimpleName(), e);
         }
     }
 

@@ -100,6 +100,12 @@ public record FollowerCostRow(
         }
     }
 
+    /** Whether the row's runs spread over the seeds' 25% rule, from its {@code figures} part; null when it has none. */
+    @Override
+    public Boolean noisy() {
+        return figures == null ? null : figures.noisy();
+    }
+
     /**
      * What was measured: the row's name, the measure, the follower's hook (its wire name), the process
      * timed, the floor it runs under ({@code "none"}: no filter) and the call.

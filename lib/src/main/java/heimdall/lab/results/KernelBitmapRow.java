@@ -49,8 +49,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
     /**
      * A measured configuration: the figures of the bare loop and of the selftest's loop (the same
-     * {@link LoopFigures}, the selftest's under {@code selftest_}), by code placement, and the runs.
-     * Absent parts (older folders) are their {@code NONE}.
+     * {@link LoopFigures}, the selftest's under {@code selftest_}), by code placement, the runs, and
+     * last each loop's intervals ({@link LoopIntervals}, the selftest's under {@code selftest_}). Absent
+     * figures (older folders) are their {@code NONE}; absent intervals (folders made before them) are null.
      */
     @JsonSerialize(using = FlatRows.Writer.class)
     public record Configuration(
@@ -66,13 +67,11 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty("clock_step_ns") Long clockStepNs,
             @JsonProperty("batch_calls") Long batchCalls,
             @JsonProperty("published_ns") Long publishedNs,
-            @JsonProperty("runs_asked") Long runsAsked,
-            @JsonProperty("runs_completed") Long runsCompleted,
-            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
-            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
-            @JsonProperty("interrupted") Boolean interrupted,
+            @Flat Runs runs,
             @JsonProperty("median_interpolated_ns") Long medianInterpolatedNs,
-            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall)
+            @JsonProperty("batch_median_ns_per_call") Long batchMedianNsPerCall,
+            @Flat LoopIntervals bareIntervals,
+            @Flat(prefix = "selftest_") LoopIntervals selftestIntervals)
             implements KernelBitmapRow {
         /** A loop a folder does not have is {@link LoopFigures#NONE}. */
         public Configuration {
@@ -91,6 +90,24 @@ public sealed interface KernelBitmapRow extends ResultRow {
             return loop == Loop.BARE ? bare : selftest;
         }
 
+        /** The intervals of {@code loop}, or null (a folder made before them). */
+        public LoopIntervals intervals(Loop loop) {
+            return loop == Loop.BARE ? bareIntervals : selftestIntervals;
+        }
+
+        /**
+         * Whether a loop's per-call runs spread over the seeds' 25% ({@code per_call_noisy} or
+         * {@code selftest_per_call_noisy}); null when neither is in the row. The batch timings' flags
+         * ({@code batch_noisy}, ...) are the table's, not counted here: a row's noise is that of its run
+         * medians, as for every other reproduction.
+         */
+        @Override
+        public Boolean noisy() {
+            Boolean b = bare.perCall().noisy();
+            Boolean s = selftest.perCall().noisy();
+            return b == null && s == null ? null : Boolean.TRUE.equals(b) || Boolean.TRUE.equals(s);
+        }
+
         /** The median of every sample of the bare loop timed per call ({@code median_ns}). */
         public Long medianNs() {
             return bare.perCall().medianNs();
@@ -99,6 +116,11 @@ public sealed interface KernelBitmapRow extends ResultRow {
         /** Their p99 ({@code p99_ns}). */
         public Long p99Ns() {
             return bare.perCall().p99Ns();
+        }
+
+        /** The per-call runs completed ({@code runs_completed}; null in a folder without it). */
+        public Long runsCompleted() {
+            return runs == null ? null : runs.runsCompleted();
         }
 
         /** Each run's median of the bare loop timed per call ({@code run_medians_ns}). */
@@ -165,6 +187,25 @@ public sealed interface KernelBitmapRow extends ResultRow {
     }
 
     /**
+     * One loop's confidence intervals, after every other key of the row: the per-call figures'
+     * ({@link RowIntervals}: the median and p99 over the per-call runs by order statistics, and the
+     * added cost against the configuration with no filter, the Hodges–Lehmann shift of the run medians,
+     * with {@code added_ns} the figure it is about), then each batch clock's median ns per call over the
+     * batch runs ({@code batch_monotonic_median_ci_}, {@code batch_median_ci_} for CPU time). Null where
+     * not computed: no added cost for the configuration with no filter, no batch interval for one run.
+     *
+     * @param addedNs the per-call median (over all samples) minus the unfiltered configuration's
+     * @param perCall the per-call median's, p99's and added cost's intervals
+     * @param monotonic the interval of the batch figure on {@code CLOCK_MONOTONIC}
+     * @param cputime the interval of the batch figure on {@code CLOCK_PROCESS_CPUTIME_ID}
+     */
+    record LoopIntervals(
+            @JsonProperty("added_ns") Long addedNs,
+            @Flat RowIntervals perCall,
+            @Flat(prefix = "batch_monotonic_median_ci_") RowIntervals.Ci monotonic,
+            @Flat(prefix = "batch_median_ci_") RowIntervals.Ci cputime) {}
+
+    /**
      * A loop timed as a batch by one clock: ns per call, each run's, each run's placement and each
      * placement's figure, their spread, the fastest run and each run's total.
      */
@@ -181,53 +222,97 @@ public sealed interface KernelBitmapRow extends ResultRow {
         public static final Batch NONE = new Batch(null, null, null, null, null, null, null, null);
     }
 
-    /** An estimate (entry cost, per-filter cost) by each method, beside the published one and the selftest's method. */
+    /**
+     * The runs a row's figures come from: per call and batch, asked and completed (the fewest of any
+     * method's), and whether a stop cut them short. Every section has them, after its own figures.
+     */
+    record Runs(
+            @JsonProperty("runs_asked") Long runsAsked,
+            @JsonProperty("runs_completed") Long runsCompleted,
+            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
+            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
+            @JsonProperty("interrupted") Boolean interrupted) {}
+
+    /**
+     * One part of the same shape for each of the six methods (loop × timing), in the reproduction's
+     * order, each under the method's key ({@code bare_per_call_}, {@code bare_batch_monotonic_},
+     * {@code bare_batch_cputime_}, the same with {@code selftest_}): {@code ByMethod<Verdicts>} writes
+     * {@code bare_per_call_values}, {@code bare_per_call_2020}, ... A method a row does not compare is null
+     * ({@link Flat#omit}: the selftest's method is compared with no other).
+     *
+     * @param <P> the part each method has
+     */
+    record ByMethod<P extends Record>(
+            @Flat(prefix = "bare_per_call_") P barePerCall,
+            @Flat(prefix = "bare_batch_monotonic_") P bareBatchMonotonic,
+            @Flat(prefix = "bare_batch_cputime_") P bareBatchCputime,
+            @Flat(prefix = "selftest_per_call_") P selftestPerCall,
+            @Flat(prefix = "selftest_batch_monotonic_") P selftestBatchMonotonic,
+            @Flat(prefix = "selftest_batch_cputime_") P selftestBatchCputime) {
+        /** The six methods' parts, in the reproduction's order (null: the method has none here). */
+        public static <P extends Record> ByMethod<P> of(List<P> parts) {
+            if (parts.size() != 6) {
+                throw new IllegalArgumentException("six methods, not " + parts.size());
+            }
+            return new ByMethod<>(parts.get(0), parts.get(1), parts.get(2), parts.get(3), parts.get(4), parts.get(5));
+        }
+
+        /** The parts in the reproduction's order; null entries where a method has none. */
+        public List<P> all() {
+            return java.util.Arrays.asList(
+                    barePerCall,
+                    bareBatchMonotonic,
+                    bareBatchCputime,
+                    selftestPerCall,
+                    selftestBatchMonotonic,
+                    selftestBatchCputime);
+        }
+    }
+
+    /** A method's estimate, ns ({@code <method>_ns}). */
+    record Figure(@JsonProperty("ns") Long ns) {}
+
+    /**
+     * A method's estimate against the selftest's method's: the relative difference (null when infinite) and
+     * whether it is within 20% ({@code <method>_vs_selftests_method}, {@code <method>_within_20pct}).
+     */
+    record Compared(
+            @JsonProperty("vs_selftests_method") Double vsSelftestsMethod,
+            @JsonProperty("within_20pct") Boolean within20pct) {}
+
+    /**
+     * A method's values of an expectation and its verdicts by the 2020 and the later selftest's rules
+     * ({@code <method>_values}, {@code <method>_2020}, {@code <method>_later}: pass, fail or skipped).
+     */
+    record Verdicts(
+            @JsonProperty("values") List<Long> values,
+            @JsonProperty("2020") String in2020,
+            @JsonProperty("later") String later) {}
+
+    /** Whether a method's entry and per-filter estimates are within 20% of the selftest's method's. */
+    record Agrees(@JsonProperty("agree") Boolean agree) {}
+
+    /** Whether a method's expectations fail unexpectedly by the 2020 and by the later rules. */
+    record Unexpected(
+            @JsonProperty("unexpected_2020") Boolean in2020,
+            @JsonProperty("unexpected_later") Boolean later) {}
+
+    /**
+     * An estimate (entry cost, per-filter cost) by each method, beside the published one, and for the
+     * compared estimates each method against the selftest's method; older folders have {@code harness_ns}
+     * and {@code batch_ns} instead of the methods.
+     */
+    @JsonSerialize(using = FlatRows.Writer.class)
     public record Estimate(
             @JsonProperty(value = "section", required = true)
             String section,
 
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("label") String label,
-            @JsonProperty("bare_per_call_ns") Long barePerCallNs,
-            @JsonProperty("bare_batch_monotonic_ns") Long bareBatchMonotonicNs,
-            @JsonProperty("bare_batch_cputime_ns") Long bareBatchCputimeNs,
-            @JsonProperty("selftest_per_call_ns") Long selftestPerCallNs,
-            @JsonProperty("selftest_batch_monotonic_ns") Long selftestBatchMonotonicNs,
-            @JsonProperty("selftest_batch_cputime_ns") Long selftestBatchCputimeNs,
+            @Flat ByMethod<Figure> ns,
             @JsonProperty("published_ns") Long publishedNs,
-
-            @JsonProperty("bare_per_call_vs_selftests_method")
-            Double barePerCallVsSelftestsMethod,
-
-            @JsonProperty("bare_per_call_within_20pct") Boolean barePerCallWithin20pct,
-
-            @JsonProperty("bare_batch_monotonic_vs_selftests_method")
-            Double bareBatchMonotonicVsSelftestsMethod,
-
-            @JsonProperty("bare_batch_monotonic_within_20pct")
-            Boolean bareBatchMonotonicWithin20pct,
-
-            @JsonProperty("bare_batch_cputime_vs_selftests_method")
-            Double bareBatchCputimeVsSelftestsMethod,
-
-            @JsonProperty("bare_batch_cputime_within_20pct") Boolean bareBatchCputimeWithin20pct,
-
-            @JsonProperty("selftest_per_call_vs_selftests_method")
-            Double selftestPerCallVsSelftestsMethod,
-
-            @JsonProperty("selftest_per_call_within_20pct") Boolean selftestPerCallWithin20pct,
-
-            @JsonProperty("selftest_batch_monotonic_vs_selftests_method")
-            Double selftestBatchMonotonicVsSelftestsMethod,
-
-            @JsonProperty("selftest_batch_monotonic_within_20pct")
-            Boolean selftestBatchMonotonicWithin20pct,
-
-            @JsonProperty("runs_asked") Long runsAsked,
-            @JsonProperty("runs_completed") Long runsCompleted,
-            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
-            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
-            @JsonProperty("interrupted") Boolean interrupted,
+            @Flat(omit = "selftestBatchCputime") ByMethod<Compared> compared,
+            @Flat Runs runs,
             @JsonProperty("harness_ns") Long harnessNs,
             @JsonProperty("batch_ns") Long batchNs,
             @JsonProperty("relative_difference") Double relativeDifference,
@@ -247,40 +332,23 @@ public sealed interface KernelBitmapRow extends ResultRow {
          */
         @Override
         public Set<String> nullsWritten() {
-            return barePerCallWithin20pct != null ? COMPARED_NULLS : Set.of("published_ns");
+            boolean judged = compared != null
+                    && compared.barePerCall() != null
+                    && compared.barePerCall().within20pct() != null;
+            return judged ? COMPARED_NULLS : Set.of("published_ns");
         }
     }
 
-    /** A check the published table implies, with each method's verdict for the 2020 and later kernels. */
+    /** A check the published table implies, with each method's verdicts for the 2020 and later kernels. */
+    @JsonSerialize(using = FlatRows.Writer.class)
     public record Expectation(
             @JsonProperty(value = "section", required = true)
             String section,
 
             @JsonProperty(value = "what", required = true) String what,
-            @JsonProperty("bare_per_call_values") List<Long> barePerCallValues,
-            @JsonProperty("bare_per_call_2020") String barePerCall2020,
-            @JsonProperty("bare_per_call_later") String barePerCallLater,
-            @JsonProperty("bare_batch_monotonic_values") List<Long> bareBatchMonotonicValues,
-            @JsonProperty("bare_batch_monotonic_2020") String bareBatchMonotonic2020,
-            @JsonProperty("bare_batch_monotonic_later") String bareBatchMonotonicLater,
-            @JsonProperty("bare_batch_cputime_values") List<Long> bareBatchCputimeValues,
-            @JsonProperty("bare_batch_cputime_2020") String bareBatchCputime2020,
-            @JsonProperty("bare_batch_cputime_later") String bareBatchCputimeLater,
-            @JsonProperty("selftest_per_call_values") List<Long> selftestPerCallValues,
-            @JsonProperty("selftest_per_call_2020") String selftestPerCall2020,
-            @JsonProperty("selftest_per_call_later") String selftestPerCallLater,
-            @JsonProperty("selftest_batch_monotonic_values") List<Long> selftestBatchMonotonicValues,
-            @JsonProperty("selftest_batch_monotonic_2020") String selftestBatchMonotonic2020,
-            @JsonProperty("selftest_batch_monotonic_later") String selftestBatchMonotonicLater,
-            @JsonProperty("selftest_batch_cputime_values") List<Long> selftestBatchCputimeValues,
-            @JsonProperty("selftest_batch_cputime_2020") String selftestBatchCputime2020,
-            @JsonProperty("selftest_batch_cputime_later") String selftestBatchCputimeLater,
+            @Flat ByMethod<Verdicts> verdicts,
             @JsonProperty("published_ok") Boolean publishedOk,
-            @JsonProperty("runs_asked") Long runsAsked,
-            @JsonProperty("runs_completed") Long runsCompleted,
-            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
-            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
-            @JsonProperty("interrupted") Boolean interrupted,
+            @Flat Runs runs,
             @JsonProperty("harness_values") List<Long> harnessValues,
             @JsonProperty("harness") String harness,
             @JsonProperty("batch_values") List<Long> batchValues,
@@ -293,7 +361,11 @@ public sealed interface KernelBitmapRow extends ResultRow {
         }
     }
 
-    /** Whether the methods agree with the selftest's method. */
+    /**
+     * Whether the methods agree with the selftest's method: the must-hold ({@code agree}), each other
+     * method's agreement, and each method's unexpected failures by both rules.
+     */
+    @JsonSerialize(using = FlatRows.Writer.class)
     public record Agreement(
             @JsonProperty(value = "section", required = true)
             String section,
@@ -301,49 +373,9 @@ public sealed interface KernelBitmapRow extends ResultRow {
             @JsonProperty(value = "what", required = true) String what,
             @JsonProperty("compared") List<String> compared,
             @JsonProperty("agree") Boolean agree,
-            @JsonProperty("bare_per_call_agree") Boolean barePerCallAgree,
-            @JsonProperty("bare_batch_monotonic_agree") Boolean bareBatchMonotonicAgree,
-            @JsonProperty("bare_batch_cputime_agree") Boolean bareBatchCputimeAgree,
-            @JsonProperty("selftest_per_call_agree") Boolean selftestPerCallAgree,
-            @JsonProperty("selftest_batch_monotonic_agree") Boolean selftestBatchMonotonicAgree,
-            @JsonProperty("bare_per_call_unexpected_2020") Boolean barePerCallUnexpected2020,
-            @JsonProperty("bare_per_call_unexpected_later") Boolean barePerCallUnexpectedLater,
-
-            @JsonProperty("bare_batch_monotonic_unexpected_2020")
-            Boolean bareBatchMonotonicUnexpected2020,
-
-            @JsonProperty("bare_batch_monotonic_unexpected_later")
-            Boolean bareBatchMonotonicUnexpectedLater,
-
-            @JsonProperty("bare_batch_cputime_unexpected_2020")
-            Boolean bareBatchCputimeUnexpected2020,
-
-            @JsonProperty("bare_batch_cputime_unexpected_later")
-            Boolean bareBatchCputimeUnexpectedLater,
-
-            @JsonProperty("selftest_per_call_unexpected_2020")
-            Boolean selftestPerCallUnexpected2020,
-
-            @JsonProperty("selftest_per_call_unexpected_later")
-            Boolean selftestPerCallUnexpectedLater,
-
-            @JsonProperty("selftest_batch_monotonic_unexpected_2020")
-            Boolean selftestBatchMonotonicUnexpected2020,
-
-            @JsonProperty("selftest_batch_monotonic_unexpected_later")
-            Boolean selftestBatchMonotonicUnexpectedLater,
-
-            @JsonProperty("selftest_batch_cputime_unexpected_2020")
-            Boolean selftestBatchCputimeUnexpected2020,
-
-            @JsonProperty("selftest_batch_cputime_unexpected_later")
-            Boolean selftestBatchCputimeUnexpectedLater,
-
-            @JsonProperty("runs_asked") Long runsAsked,
-            @JsonProperty("runs_completed") Long runsCompleted,
-            @JsonProperty("batch_runs_asked") Long batchRunsAsked,
-            @JsonProperty("batch_runs_completed") Long batchRunsCompleted,
-            @JsonProperty("interrupted") Boolean interrupted,
+            @Flat(omit = "selftestBatchCputime") ByMethod<Agrees> each,
+            @Flat ByMethod<Unexpected> unexpected,
+            @Flat Runs runs,
             @JsonProperty("harness_unexpected") Boolean harnessUnexpected,
             @JsonProperty("batch_unexpected") Boolean batchUnexpected)
             implements KernelBitmapRow {}

@@ -93,6 +93,12 @@ public record KernelMatrixRow(
         return outcome == RowStatus.FAILED || outcome == RowStatus.REFUSED ? reason : null;
     }
 
+    /** Whether the row's runs spread over the seeds' 25% rule, from its {@code figures} part; null when it has none. */
+    @Override
+    public Boolean noisy() {
+        return figures == null ? null : figures.noisy();
+    }
+
     /**
      * The kernel a row is of: its name ({@code host}, {@code debian:6.1}), its release ({@code uname -r};
      * {@code "?"} when its part did not run) and whether it ran in an emulated guest.

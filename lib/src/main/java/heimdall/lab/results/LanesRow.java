@@ -108,6 +108,12 @@ public record LanesRow(
         return new LanesRow(subject, wall, vsUnchecked, calls, verified, failure, samples, outcome, batches, intervals);
     }
 
+    /** Whether the row's runs spread over the seeds' 25% rule, from its {@code wall} part; null when it has none. */
+    @Override
+    public Boolean noisy() {
+        return wall == null ? null : wall.noisy();
+    }
+
     /**
      * What a row measures: {@code workers} worker threads and {@code collectors} collectors, each
      * making {@code iterations} iterations, under {@code variant}.

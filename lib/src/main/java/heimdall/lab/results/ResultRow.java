@@ -56,6 +56,15 @@ public sealed interface ResultRow
         return figure + "_ns";
     }
 
+    /**
+     * Whether the row's runs spread over the seeds' 25% rule, as written; null for rows that do not say.
+     * A row with a {@code noisy} field answers from it (its record accessor); a row whose flags are named
+     * otherwise answers from them (kernel-bitmap's configurations, from each loop's per-call flag).
+     */
+    default Boolean noisy() {
+        return null;
+    }
+
     /** The parts of {@link #labelParts} joined with " · ". */
     default String label() {
         return String.join(" · ", labelParts());

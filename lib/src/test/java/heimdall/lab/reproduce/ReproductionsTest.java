@@ -105,6 +105,17 @@ class ReproductionsTest {
                 assertEquals(spread > 0.25, c.get(m.field("noisy")).asBoolean(), m.label() + " spread " + spread);
             }
             assertEquals(List.of(0, 1, 2, 3, 0), ints(c.get("selftest_run_placements")));
+            // Each loop's intervals over its 5 runs bracket its medians; the added cost only against native.
+            for (String loop : List.of("", "selftest_")) {
+                long median = c.get(loop + "median_ns").asLong();
+                assertTrue(
+                        c.get(loop + "median_ci_low_ns").asLong() <= median
+                                && median <= c.get(loop + "median_ci_high_ns").asLong(),
+                        loop + c);
+                assertEquals(5, c.get(loop + "median_ci_runs").asLong());
+                assertEquals(i > 0, c.has(loop + "added_ci_low_ns"), loop + c);
+                assertEquals(2, c.get(loop + "batch_median_ci_runs").asLong());
+            }
         }
         assertEquals("entry", s.get(5 + 4).get("what").asText());
         for (int i = 5; i < 12; i++) {

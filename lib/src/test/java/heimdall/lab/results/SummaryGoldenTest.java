@@ -279,6 +279,16 @@ class SummaryGoldenTest {
                 "median_interpolated_ns",
                 "batch_median_ns_per_call"));
         assertEquals(67, want.size());
+        // then each loop's intervals, appended after them: the added cost and the per-call intervals, then each
+        // batch clock's median interval
+        List<String> intervals = new ArrayList<>(List.of("added_ns"));
+        intervals.addAll(INTERVAL_KEYS);
+        for (String clock : List.of("batch_monotonic_", "batch_")) {
+            INTERVAL_KEYS.stream().filter(k -> k.startsWith("median_ci_")).forEach(k -> intervals.add(clock + k));
+        }
+        want.addAll(intervals);
+        intervals.forEach(k -> want.add("selftest_" + k));
+        assertEquals(67 + 2 * 26, want.size());
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
     }
 
@@ -422,5 +432,53 @@ class SummaryGoldenTest {
         assertEquals("not observable", ft.get("status").textValue());
         assertEquals("feature", ft.get("section").textValue());
         assertEquals(feature, SummaryJson.row(Path.of("summary.json"), "rows[0]", ft, KernelMatrixRow.class));
+    }
+
+    /** The six methods' keys, in the order kernel-bitmap writes them. */
+    static final List<String> METHODS = List.of(
+            "bare_per_call",
+            "bare_batch_monotonic",
+            "bare_batch_cputime",
+            "selftest_per_call",
+            "selftest_batch_monotonic",
+            "selftest_batch_cputime");
+
+    static final List<String> RUNS =
+            List.of("runs_asked", "runs_completed", "batch_runs_asked", "batch_runs_completed", "interrupted");
+
+    /** Each method's part under its key ({@code KernelBitmapRow.ByMethod}), the selftest's method's too or not. */
+    private static List<String> byMethod(boolean selftestsMethod, String... fields) {
+        List<String> keys = new ArrayList<>();
+        for (String m : selftestsMethod ? METHODS : METHODS.subList(0, 5)) {
+            for (String f : fields) {
+                keys.add(m + "_" + f);
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void kernelBitmapEstimatesExpectationsAndTheAgreementHaveTheirFlatKeys() {
+        List<String> estimate = new ArrayList<>(List.of("section", "what", "label"));
+        estimate.addAll(byMethod(true, "ns"));
+        estimate.add("published_ns");
+        estimate.addAll(byMethod(false, "vs_selftests_method", "within_20pct"));
+        estimate.addAll(RUNS);
+        estimate.addAll(List.of("harness_ns", "batch_ns", "relative_difference", "agree_within_25pct"));
+        assertEquals(estimate, FlatRows.keys(KernelBitmapRow.Estimate.class, ""));
+
+        List<String> expectation = new ArrayList<>(List.of("section", "what"));
+        expectation.addAll(byMethod(true, "values", "2020", "later"));
+        expectation.add("published_ok");
+        expectation.addAll(RUNS);
+        expectation.addAll(List.of("harness_values", "harness", "batch_values", "batch"));
+        assertEquals(expectation, FlatRows.keys(KernelBitmapRow.Expectation.class, ""));
+
+        List<String> agreement = new ArrayList<>(List.of("section", "what", "compared", "agree"));
+        agreement.addAll(byMethod(false, "agree"));
+        agreement.addAll(byMethod(true, "unexpected_2020", "unexpected_later"));
+        agreement.addAll(RUNS);
+        agreement.addAll(List.of("harness_unexpected", "batch_unexpected"));
+        assertEquals(agreement, FlatRows.keys(KernelBitmapRow.Agreement.class, ""));
     }
 }
