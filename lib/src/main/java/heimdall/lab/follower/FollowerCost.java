@@ -18,7 +18,6 @@ import heimdall.lab.floor.Floors;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.FollowerCostRow.Measure;
 import heimdall.lab.results.Recorded;
-import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.RunCounts;
@@ -161,25 +160,6 @@ public final class FollowerCost {
      * the race the after-run check below closes).
      */
     static volatile Runnable beforeRun = () -> {};
-
-    /**
-     * Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}):
-     * summary.json, environment.json and table.md through {@link ResultsFolder#write}, as the framework
-     * writes them, then puts the folder in place. The distributions and plots are the caller's to add
-     * ({@code Distributions.writeBeside}, {@code Plots.saveAll}), as before.
-     */
-    public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        Measured m = measure(o, Session.join(folder, progress));
-        if (m.nothing()) {
-            return new Result(folder.path(), List.of(), m.interruption());
-        }
-        folder.write(
-                ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class),
-                recorded(m),
-                m.interruption());
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), m.rows(), m.interruption());
-    }
 
     /**
      * {@code m} as the framework writes it: its environment holds the host's facts and the times itself, so

@@ -3,6 +3,8 @@ package heimdall.lab.reproduce;
 import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.Session;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
@@ -13,13 +15,37 @@ import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.knowm.xchart.internal.chartpart.Chart;
 
-/** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */
-final class FollowerCostRun extends ReproductionKind<FollowerCostRow, FollowerCostEnvironment>
+/**
+ * follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook; and its entry point
+ * for a notebook or a test ({@link #run(FollowerCost.Options, ResultsFolder, Consumer)}).
+ */
+public final class FollowerCostRun extends ReproductionKind<FollowerCostRow, FollowerCostEnvironment>
         implements Reproduction, KindPlots {
     FollowerCostRun() {
         super("follower-cost", FollowerCostRow.class, FollowerCostEnvironment.class);
+    }
+
+    /**
+     * Measures every row and writes {@code folder} as {@code ./lab reproduce follower-cost} does, for a call
+     * outside the command (a notebook's, a test's): it shares the stop of a measurement open in this
+     * process, if any ({@link Session#join}); the framework ({@link Kept}) writes summary.json,
+     * environment.json, table.md, distributions.json and the plots and puts the folder in place. When
+     * nothing was measured no folder is left and the result names where it would have been.
+     */
+    public static FollowerCost.Result run(FollowerCost.Options o, ResultsFolder folder, Consumer<String> progress) {
+        FollowerCost.Measured m = FollowerCost.measure(o, Session.join(folder, progress));
+        if (m.nothing()) {
+            folder.abandon();
+            return new FollowerCost.Result(folder.target(), List.of(), m.interruption());
+        }
+        ReproductionResult r = ReproductionResult.of(
+                ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class),
+                FollowerCost.recorded(m),
+                m.interruption());
+        return new FollowerCost.Result(Kept.keep(folder, r, progress), m.rows(), m.interruption());
     }
 
     @Override

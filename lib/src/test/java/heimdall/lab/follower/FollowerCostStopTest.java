@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
+import heimdall.lab.reproduce.FollowerCostRun;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;
@@ -43,7 +44,7 @@ class FollowerCostStopTest {
         };
         FollowerCost.Result r;
         try (Interruption stop = Interruption.catchSignals()) {
-            r = FollowerCost.run(
+            r = FollowerCostRun.run(
                     new FollowerCost.Options(3, FollowerCost.Options.MIN_WARMUP, 5_000, Cpus.measuring()),
                     ResultsFolder.chosen(tmp.resolve("out")),
                     line -> {});
