@@ -135,7 +135,7 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
             return lines;
         }
         for (GraphLookupRow row : r.summary()) {
-            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.nsPerEventMedian() != null) {
+            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.measured()) {
                 GraphLookupRow hash = r.summary().stream()
                         .filter(h -> h.graph().equals("broker")
                                 && h.trace().equals(row.trace())
@@ -146,36 +146,40 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
                         Locale.ROOT,
                         "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s",
                         row.trace(),
-                        row.nsPerEventMedian(),
-                        hash == null || hash.nsPerEventMedian() == null
+                        row.figures().median(),
+                        hash == null || !hash.measured()
                                 ? "not measured"
-                                : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
-                        row.speedupVsHash() != null
-                                ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash())
+                                : String.format(
+                                        Locale.ROOT,
+                                        "%.3f ns/event",
+                                        hash.figures().median()),
+                        row.speedups().vsHash() != null
+                                ? String.format(
+                                        Locale.ROOT, "%.1f×", row.speedups().vsHash())
                                 : "null (no hash baseline)",
-                        Boolean.FALSE.equals(row.sameGraphAsPublished())
+                        Boolean.FALSE.equals(row.published().sameGraph())
                                 ? String.format(
                                         Locale.ROOT,
                                         "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
-                                        row.publishedNsPerEvent(),
-                                        row.publishedSites(),
-                                        row.publishedStates(),
-                                        row.sites(),
-                                        row.states())
+                                        row.published().nsPerEvent(),
+                                        row.published().sites(),
+                                        row.published().states(),
+                                        row.size().sites(),
+                                        row.size().states())
                                 : ""));
             }
         }
         for (GraphLookupRow row : r.summary()) {
-            if (Boolean.TRUE.equals(row.auto()) && row.nsPerEventMedian() != null) {
+            if (Boolean.TRUE.equals(row.auto()) && row.measured()) {
                 lines.add(String.format(
                         Locale.ROOT,
                         "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
                         row.graph(),
                         row.trace(),
                         row.layout(),
-                        row.nsPerEventMedian(),
-                        times(row.speedupVsHash()),
-                        times(row.speedupVsHashFastutil())));
+                        row.figures().median(),
+                        times(row.speedups().vsHash()),
+                        times(row.speedups().vsHashFastutil())));
             }
         }
         r.warmPrepMs()
