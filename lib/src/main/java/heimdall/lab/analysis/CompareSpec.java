@@ -26,7 +26,7 @@ record CompareSpec(String reproduction, List<String> keys, String median, String
 
     private static Map<String, CompareSpec> supported() {
         Map<String, CompareSpec> m = new LinkedHashMap<>();
-        for (ReproductionKind<?> k : ReproductionKind.all()) {
+        for (ReproductionKind<?, ?> k : ReproductionKind.all()) {
             k.identity()
                     .ifPresent(id -> m.put(
                             k.name(),

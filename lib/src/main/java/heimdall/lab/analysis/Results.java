@@ -162,7 +162,7 @@ public final class Results implements heimdall.lab.display.Displayable {
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
-    public ReproductionKind<?> kind() {
+    public ReproductionKind<?, ?> kind() {
         return typed.kind();
     }
 

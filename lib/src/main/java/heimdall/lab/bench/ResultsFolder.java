@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.SummaryJson;
@@ -69,6 +70,8 @@ public final class ResultsFolder {
     private final java.util.Map<String, byte[]> jsonWritten = new java.util.concurrent.ConcurrentHashMap<>();
 
     private volatile SamplesFile samples;
+    /** {@code table.md} as written, printed from here ({@link #tableWritten}). */
+    private volatile String tableWritten;
     /** A {@code --quick} run's folder ({@link #markQuick}). */
     private volatile boolean quick;
     /** Folders of this JVM not yet published: removed by a shutdown hook, so an exit leaves no temporary. */
@@ -221,6 +224,7 @@ public final class ResultsFolder {
     private void forgetWritten() {
         jsonWritten.clear();
         samples = null;
+        tableWritten = null;
     }
 
     /**
@@ -387,7 +391,7 @@ public final class ResultsFolder {
      * and fixes the row type, so that what is written is what {@code Results.load} reads back.
      */
     public <R extends ResultRow> Path writeSummary(
-            ReproductionKind<R> kind, Optional<Interruption.Cause> interruption, List<? extends R> rows) {
+            ReproductionKind<R, ?> kind, Optional<Interruption.Cause> interruption, List<? extends R> rows) {
         return writeJson(
                 "summary.json",
                 SummaryJson.summary(
@@ -398,6 +402,29 @@ public final class ResultsFolder {
                                 .map(Interruption.Cause::name)
                                 .orElse(null),
                         kind.cast(rows)));
+    }
+
+    /**
+     * Writes a run's three files from the one copy in memory: {@code summary.json} (its rows, marked with
+     * the stop), {@code environment.json} (the host's facts and the run's settings) and {@code table.md}
+     * (the kind's {@link ReproductionKind#table table} of the same run, under the stop's and the quick
+     * line). Only the framework calls it, once per run; the table it wrote is kept for printing
+     * ({@link #tableWritten}).
+     */
+    public <R extends ResultRow, S> void write(
+            ReproductionKind<R, S> kind, Recorded<R, S> run, Optional<Interruption.Cause> interruption) {
+        writeSummary(kind, interruption, run.rows());
+        if (run.host() != null) {
+            writeEnvironment(kind.name(), interruption, run.started(), run.finished(), run.host(), run.settings());
+        } else {
+            writeEnvironment(kind.name(), interruption, run.settings());
+        }
+        writeTable(interruption, kind.shortfall(), kind.table(run));
+    }
+
+    /** {@code table.md} as this run wrote it (its first lines included), if it wrote one. */
+    public Optional<String> tableWritten() {
+        return Optional.ofNullable(tableWritten);
     }
 
     /**
@@ -551,6 +578,9 @@ public final class ResultsFolder {
         }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
+            if (name.equals("table.md")) {
+                tableWritten = text;
+            }
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

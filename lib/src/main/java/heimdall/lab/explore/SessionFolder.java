@@ -29,7 +29,7 @@ import java.util.Optional;
 final class SessionFolder {
     /** The reproduction whose rows these are: floor-cost's, so {@code ./lab compare} lines them up with its. */
     /** A session is saved as a floor-cost folder: the rows are floor-cost rows. */
-    static final ReproductionKind<FloorCostRow> KIND = ReproductionKind.of(FloorCostRow.class);
+    static final ReproductionKind<FloorCostRow, ?> KIND = ReproductionKind.of(FloorCostRow.class);
 
     private SessionFolder() {}
 

@@ -73,6 +73,8 @@ public final class LoadGenerator implements AutoCloseable {
 
     /** What the generator ran, worker by worker. */
     public record Report(List<WorkerReport> workers, long elapsedNs) {
+        /** As {@code environment.json}'s {@code load_ran} holds it. */
+        @com.fasterxml.jackson.annotation.JsonValue
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("elapsed_ns", elapsedNs);

@@ -12,9 +12,9 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * explore-check: {@code ./lab explore check} (in {@code heimdall.lab.explore}), the fluent API's
  * median against floor-cost's row code on the same floor; no {@code ./lab reproduce} NAME.
  */
-final class ExploreCheckKind extends ReproductionKind<ExploreCheckRow> implements KindPlots {
+final class ExploreCheckKind extends ReproductionKind<ExploreCheckRow, Object> implements KindPlots {
     ExploreCheckKind() {
-        super("explore-check", ExploreCheckRow.class);
+        super("explore-check", ExploreCheckRow.class, Object.class);
     }
 
     @Override

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.results.EnvironmentInfo;
 import heimdall.lab.results.ResultRow;
-import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,9 +18,9 @@ import java.util.Set;
  * counted (measured, failed, noisy by the seeds' 25% rule), the host's load during the run
  * (environment.json's load averages, and the rows' per-run loads where they have them), and a few
  * findings with their intervals: the first row of each floor (or row name) with an interval, its
- * added cost where it has one, else its median. Read from the folder just written, through the same
- * reader as any folder, so it says only what summary.json holds; a kind whose rows carry no interval
- * says so rather than printing figures without one.
+ * added cost where it has one, else its median. Made from the rows in memory, as they were written to
+ * summary.json (the same tree), so it says only what summary.json holds; a kind whose rows carry no
+ * interval says so rather than printing figures without one.
  */
 final class FirstScreen {
     /** The most lines the first screen has. */
@@ -32,17 +30,30 @@ final class FirstScreen {
 
     private FirstScreen() {}
 
-    /** The first screen of the results folder {@code dir}, a {@code --quick} run's when {@code quick}. */
-    static List<String> of(Path dir, boolean quick) {
-        Summary summary = SummaryJson.read(dir);
-        String name = summary.kind().name();
-        EnvironmentInfo env = SummaryJson.environment(dir);
-        List<ObjectNode> trees = SummaryJson.trees(summary.rows());
+    /**
+     * The first screen of a run of {@code name} whose rows are {@code rows}, written into {@code folder}
+     * ({@code environment.json}'s load averages are taken from the copy it wrote, in memory); a
+     * {@code --quick} run's when {@code quick}.
+     */
+    static List<String> of(String name, List<? extends ResultRow> rows, ResultsFolder folder, boolean quick) {
+        EnvironmentInfo env = folder.written()
+                .map(ResultsFolder.Written::environment)
+                .filter(bytes -> bytes != null)
+                .map(bytes -> SummaryJson.environment(
+                        folder.path(), SummaryJson.tree(folder.path().resolve("environment.json"), bytes)))
+                .orElse(null);
+        return of(name, rows, env, quick);
+    }
+
+    /** The first screen of {@code rows} of the reproduction {@code name}, run on a host whose facts are {@code env}. */
+    static List<String> of(String name, List<? extends ResultRow> rows, EnvironmentInfo env, boolean quick) {
+        List<ResultRow> typed = List.copyOf(rows);
+        List<ObjectNode> trees = SummaryJson.trees(typed);
         List<String> lines = new ArrayList<>();
         lines.add(name + (quick ? ": " + ResultsFolder.QUICK_LINE : ": summary") + " (full table below)");
         lines.add(counts(trees));
         lines.add(load(env, trees));
-        List<String> findings = findings(summary.rows(), trees);
+        List<String> findings = findings(typed, trees);
         if (findings.isEmpty()) {
             lines.add("no row of this reproduction carries an interval yet: see the table below");
         } else {

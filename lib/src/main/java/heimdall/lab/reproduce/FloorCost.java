@@ -1,6 +1,5 @@
 package heimdall.lab.reproduce;
 
-import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -9,7 +8,6 @@ import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
-import heimdall.lab.bench.Stats;
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
@@ -21,6 +19,7 @@ import heimdall.lab.profile.Profile;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorCost;
 import heimdall.lab.results.PublishedFloorRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.sys.Cpus;
@@ -272,18 +271,26 @@ public final class FloorCost {
      * {@link #run(Options, Session)}.
      */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        ReproductionResult r;
         try (Session session = Session.open(folder, progress)) {
-            return run(o, session);
+            r = run(o, session);
         }
+        @SuppressWarnings("unchecked") // floor-cost's rows, as its body recorded them
+        List<FloorCostRow> rows = (List<FloorCostRow>) r.summary();
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new Result(folder.target(), rows, r.interruption());
+        }
+        return new Result(Kept.keep(folder, r, progress), rows, r.interruption());
     }
 
     /**
-     * Measures every row and writes the session's folder, stopping before the next child once the
-     * session is asked to (its signal has ended the running child). What was measured is written with
-     * {@code summary.json} marked interrupted, each row with the runs it completed; when no run had
-     * completed, nothing is written (the folder is left as it was given, empty).
+     * Measures every row, stopping before the next child once the session is asked to (its signal has
+     * ended the running child), and returns what was measured for the framework to write ({@link Kept}):
+     * marked interrupted after a stop, each row with the runs it completed; {@link ReproductionResult#nothing}
+     * when no run had completed.
      */
-    public static Result run(Options o, Session session) {
+    public static ReproductionResult run(Options o, Session session) {
         // The job folder is private and goes with the run. A signal does not end the JVM (the run
         // stops and closes it); a second one does, and the folder goes with it at once.
         try (Scratch job = Scratch.create(JOB_PREFIX)) {
@@ -291,7 +298,7 @@ public final class FloorCost {
         }
     }
 
-    private static Result run(Options o, Session session, Path inDir) {
+    private static ReproductionResult run(Options o, Session session, Path inDir) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         List<FloorRow> rows = rows(o, inDir);
@@ -331,11 +338,11 @@ public final class FloorCost {
                         .allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("floor-cost: " + cause.get().said() + " before any run completed; nothing written");
-            return new Result(folder.path(), List.of(), cause);
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 c -> progress.accept("floor-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        return write(o, folder, progress, measured, host, loads, timer, started, cause);
+        return recorded(o, measured, host, loads, timer, started, cause);
     }
 
     /** Whether every row has all its runs, or stopped at a failure of its own. */
@@ -345,10 +352,9 @@ public final class FloorCost {
                         || (m.runs().size() >= runs && m.baseline().size() >= runs));
     }
 
-    private static Result write(
+    /** The rows of what was measured, with their cross-row ratios, and the settings the table is made from. */
+    private static ReproductionResult recorded(
             Options o,
-            ResultsFolder folder,
-            Consumer<String> progress,
             List<FloorBench.Measured> measured,
             Host host,
             Host.LoadSampler loads,
@@ -360,25 +366,10 @@ public final class FloorCost {
             measuredRows.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
         }
         List<FloorCostRow> summary = addRatios(measuredRows);
-        folder.writeSummary(ReproductionKind.of(FloorCostRow.class), cause, summary);
-
-        folder.writeEnvironment(
-                "floor-cost", cause, started, Instant.now(), host, FloorCostSettings.of(o, timer, loads));
-        String table =
-                table(summary, host, o, timer == null ? -1 : Stats.of(timer).median());
-        folder.writeTable(
-                cause,
-                "rows have fewer runs than asked (runs_completed in summary.json); a row with none has no figures",
-                table);
-        if (cause.isPresent()) {
-            // The user asked to stop: the measurements are safe, the plots can follow.
-            progress.accept("floor-cost: plots skipped (" + cause.get().said()
-                    + "); draw them later with Plots.writeInto(dir, System.out::println)");
-        } else {
-            Plots.writeInto(folder, progress);
-        }
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(FloorCostRow.class, FloorCostSettings.class),
+                new Recorded<>(summary, FloorCostSettings.of(o, timer, loads), host, started, Instant.now()),
+                cause);
     }
 
     /**
@@ -556,7 +547,11 @@ public final class FloorCost {
     }
 
     /** {@code table.md}: the published layout with our figures and the published ones side by side. */
-    static String table(List<FloorCostRow> summary, Host host, Options o, long timerNs) {
+    static String table(Recorded<FloorCostRow, FloorCostSettings> run) {
+        List<FloorCostRow> summary = run.rows();
+        Host host = run.host();
+        FloorCostSettings o = run.settings();
+        long timerNs = o.timerCostNs() == null ? -1 : o.timerCostNs().median();
         StringBuilder md = new StringBuilder();
         md.append("# floor-cost: what a call costs under the floor\n\n");
         md.append(String.format(

@@ -13,10 +13,10 @@ import java.util.Map;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */
-final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.FollowerCostRow>
+final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.FollowerCostRow, Object>
         implements Reproduction, KindPlots {
     FollowerCostRun() {
-        super("follower-cost", heimdall.lab.results.FollowerCostRow.class);
+        super("follower-cost", heimdall.lab.results.FollowerCostRow.class, Object.class);
     }
 
     @Override

@@ -12,9 +12,9 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * graph-jmh: {@code ./lab graph jmh} ({@link GraphJmhCommand}), the graph lookups under JMH; no
  * {@code ./lab reproduce} NAME. Its older folders' environment.json spells it {@code "graph jmh"}.
  */
-final class GraphJmhKind extends ReproductionKind<GraphJmhRow> implements KindPlots {
+final class GraphJmhKind extends ReproductionKind<GraphJmhRow, GraphJmhEnvironment> implements KindPlots {
     GraphJmhKind() {
-        super("graph-jmh", GraphJmhRow.class, "graph jmh");
+        super("graph-jmh", GraphJmhRow.class, GraphJmhEnvironment.class, "graph jmh");
     }
 
     @Override

@@ -17,10 +17,10 @@ import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** graph-lookup (seed 002): every prepared layout replaying walked traces, against the hash baselines. */
-final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLookupRow>
+final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLookupRow, GraphLookupSettings>
         implements Reproduction, KindPlots {
     GraphLookupRun() {
-        super("graph-lookup", heimdall.lab.results.GraphLookupRow.class);
+        super("graph-lookup", heimdall.lab.results.GraphLookupRow.class, GraphLookupSettings.class);
     }
 
     @Override

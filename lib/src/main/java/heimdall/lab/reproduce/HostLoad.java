@@ -14,6 +14,7 @@ import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.HostLoadRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.RowIntervals;
@@ -109,16 +110,23 @@ public final class HostLoad {
 
     /** Measures the rows idle and loaded; writes the folder, in a session of its own (see below). */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
+        ReproductionResult r;
         try (Session session = Session.open(folder, progress)) {
-            return run(o, session);
+            r = run(o, session);
         }
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return r;
+        }
+        Path written = Kept.keep(folder, r, progress);
+        return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
     }
 
     /**
-     * Measures the rows idle and loaded; writes the session's folder. Once the session is asked to stop
-     * no further child starts (nor the load, nor its settling): what was measured is written,
-     * {@code summary.json} marked interrupted and each row with the runs it completed; nothing at all
-     * when no run completed.
+     * Measures the rows idle and loaded, for the framework to write ({@link Kept}). Once the session is
+     * asked to stop no further child starts (nor the load, nor its settling): what was measured is
+     * returned marked interrupted, each row with the runs it completed; nothing at all when no run
+     * completed.
      */
     public static ReproductionResult run(Options o, Session session) {
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
@@ -183,7 +191,7 @@ public final class HostLoad {
                 && all.stream().allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
             // nothing to keep: the framework (Stoppable) clears the folder
             progress.accept("host-load: " + cause.get().said() + " before any run completed; nothing written");
-            return new ReproductionResult(folder.path(), List.of(), cause);
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 c -> progress.accept("host-load: " + c.said() + "; writing what was measured to " + folder.target()));
@@ -194,18 +202,11 @@ public final class HostLoad {
         for (int i = 0; i < rows.size(); i++) {
             summary.add(row(loaded.get(i), "loaded", i, o.counts().runs(), cause.isPresent()));
         }
-        folder.writeSummary(ReproductionKind.of(HostLoadRow.class), cause, summary);
-        folder.writeEnvironment(
-                "host-load",
-                cause,
-                started,
-                Instant.now(),
-                host,
-                HostLoadSettings.of(o, report, idleLoads, loadedLoads));
-        String table = table(summary, host, o, report);
-        folder.writeTable(cause, "rows have fewer runs than asked (runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new ReproductionResult(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(HostLoadRow.class, HostLoadSettings.class),
+                new Recorded<>(
+                        summary, HostLoadSettings.of(o, report, idleLoads, loadedLoads), host, started, Instant.now()),
+                cause);
     }
 
     /** The floor-cost summary row, with the load level, each run's p99, and the twin row's index. */
@@ -238,7 +239,11 @@ public final class HostLoad {
         }
     }
 
-    static String table(List<HostLoadRow> summary, Host host, Options o, LoadGenerator.Report report) {
+    static String table(Recorded<HostLoadRow, HostLoadSettings> run) {
+        List<HostLoadRow> summary = run.rows();
+        Host host = run.host();
+        HostLoadSettings o = run.settings();
+        LoadGenerator.Report report = o.loadRan();
         StringBuilder md = new StringBuilder("# host-load: the floor-cost rows idle and under load\n\n");
         md.append(String.format(
                 Locale.ROOT,
@@ -251,7 +256,7 @@ public final class HostLoad {
                 o.counts().runs(),
                 o.counts().warmup(),
                 o.counts().count(),
-                o.load(),
+                o.loadAsked(),
                 o.settleMs()));
         md.append(LoadLine.of(host, summary)).append("\n\n");
         int half = summary.size() / 2;

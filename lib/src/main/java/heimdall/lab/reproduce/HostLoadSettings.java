@@ -9,7 +9,6 @@ import heimdall.lab.load.LoadGenerator;
 import heimdall.lab.load.Worker;
 import heimdall.lab.sys.Host;
 import java.util.List;
-import java.util.Map;
 
 /** host-load's own facts in {@code environment.json}, after the times and the host. */
 @JsonPropertyOrder({
@@ -29,7 +28,7 @@ record HostLoadSettings(
         @JsonProperty("code_placement") String codePlacement,
         @JsonProperty("settle_ms") long settleMs,
         @JsonProperty("load_asked") List<String> loadAsked,
-        @JsonProperty("load_ran") Map<String, Object> loadRan,
+        @JsonProperty("load_ran") LoadGenerator.Report loadRan,
         @JsonProperty("load_samples_idle") LoadSamples loadSamplesIdle,
         @JsonProperty("load_samples_loaded") LoadSamples loadSamplesLoaded,
         @JsonProperty("java") String java) {
@@ -42,7 +41,7 @@ record HostLoadSettings(
                 FloorCost.CODE_PLACEMENT,
                 o.settleMs(),
                 o.load().stream().map(Worker::toString).toList(),
-                report.toMap(),
+                report,
                 LoadSamples.of(idle),
                 LoadSamples.of(loaded),
                 ResultsFolder.javaVm());

@@ -17,13 +17,13 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * kernel-matrix (issue 24): features, quick floor-cost and follower-cost rows and kernel-bitmap's expectations per
  * kernel.
  */
-final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.KernelMatrixRow>
+final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.KernelMatrixRow, KernelMatrixSettings>
         implements Reproduction, KindPlots {
     /** The kernels without {@code --kernels}: this machine's and Debian's 6.1. */
     static final String DEFAULT_KERNELS = "host,debian:6.1";
 
     KernelMatrixRun() {
-        super("kernel-matrix", heimdall.lab.results.KernelMatrixRow.class);
+        super("kernel-matrix", heimdall.lab.results.KernelMatrixRow.class, KernelMatrixSettings.class);
     }
 
     @Override

@@ -10,9 +10,10 @@ import java.util.Map;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */
-final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow> implements Reproduction, KindPlots {
+final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow, LanesSettings>
+        implements Reproduction, KindPlots {
     LanesRun() {
-        super("lanes", heimdall.lab.results.LanesRow.class);
+        super("lanes", heimdall.lab.results.LanesRow.class, LanesSettings.class);
     }
 
     @Override

@@ -6,10 +6,7 @@ import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
 import heimdall.lab.results.ReproductionKind;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -176,7 +173,7 @@ public final class ReproduceCommand implements Command {
         if (args.flag("--quick")) {
             folder.markQuick(); // its table and first screen say so
         }
-        return finish(r.name(), folder, run, out, err);
+        return finish(r, folder, run, out, err);
     }
 
     /**
@@ -185,51 +182,46 @@ public final class ReproduceCommand implements Command {
      * distributions and any missing plots added and the table, failures, the interruption and the
      * folder printed; then the exit status, or a failed run's exception for its message and status.
      */
-    static int finish(String name, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
+    static int finish(Reproduction r, ResultsFolder folder, Reproduction.Run run, PrintStream out, PrintStream err)
             throws InterruptedException {
         // Every reproduction stops the same way on Ctrl-C, SIGTERM or SIGHUP (Stoppable, Interruption).
         RunOutcome<ReproductionResult> outcome = Stoppable.run(
-                name, folder, err::println, run::into, ReproductionResult::interruption, ReproductionResult::written);
+                r.name(),
+                folder,
+                err::println,
+                run::into,
+                ReproductionResult::interruption,
+                ReproductionResult::written);
         if (outcome instanceof RunOutcome.Nothing<ReproductionResult> nothing) {
             return nothing.cause().exitStatus();
         }
         if (outcome instanceof RunOutcome.Failed<ReproductionResult> failed) {
             if (failed.kept().isPresent()) {
-                show(failed.kept().get(), folder, out, err);
+                show(r, failed.kept().get(), folder, out, err);
             }
             throw failed.error(); // its message and status, as if nothing were kept
         }
         if (outcome instanceof RunOutcome.Partial<ReproductionResult> partial) {
-            show(partial.result(), folder, out, err);
+            show(r, partial.result(), folder, out, err);
             return partial.cause().exitStatus();
         }
         ReproductionResult result = ((RunOutcome.Complete<ReproductionResult>) outcome).result();
-        show(result, folder, out, err);
+        show(r, result, folder, out, err);
         return result.failureLines().isEmpty() ? 0 : 1;
     }
 
     /**
-     * What was kept: the compact distributions and any missing plots added, the folder put in place,
-     * and the first screen ({@link FirstScreen}), the table, report, failures, the interruption and the
-     * folder's path printed.
+     * What was kept: written and put in place by {@link Kept#keep}, then the reader's first screen
+     * ({@link FirstScreen}), the table, report, failures, the interruption and the folder's path printed,
+     * all from what the run holds in memory (nothing is read back from the folder).
      */
-    private static void show(ReproductionResult result, ResultsFolder folder, PrintStream out, PrintStream err) {
-        Path written;
-        try {
-            // beside samples.arrow (kept out of git): the compact distributions a committed folder redraws from
-            heimdall.lab.analysis.Distributions.writeBeside(folder, err::println);
-            if (result.interruption().isEmpty() && plotsMissing(result.folder())) {
-                heimdall.lab.analysis.Plots.writeInto(folder, err::println);
-            }
-            // the reproduction put it in place when complete (or complete and marked interrupted); idempotent
-            written = folder.publish();
-        } finally {
-            folder.abandon(); // a failure above: nothing part-written is left (a no-op once published)
-        }
+    private static void show(
+            Reproduction r, ReproductionResult result, ResultsFolder folder, PrintStream out, PrintStream err) {
+        Path written = Kept.keep(folder, result, err::println);
         // the reader's first screen (FirstScreen.MAX_LINES at most), then the full table
-        FirstScreen.of(written, folder.quick()).forEach(out::println);
+        FirstScreen.of(r.name(), result.summary(), folder, folder.quick()).forEach(out::println);
         out.println();
-        out.print(readTable(written));
+        out.print(folder.tableWritten().orElse(""));
         result.report().forEach(out::println);
         result.failureLines().forEach(f -> out.println("FAILED: " + f));
         result.interruption()
@@ -282,22 +274,5 @@ public final class ReproduceCommand implements Command {
         }
         throw new BadInput("reproduce: unknown NAME '" + heimdall.lab.Printable.of(name) + "'; one of "
                 + String.join(", ", NAMES));
-    }
-
-    /** Whether a reproduction left {@code plots/} without a PNG (all but floor-cost draw none themselves). */
-    private static boolean plotsMissing(Path folder) {
-        try (var files = Files.list(folder.resolve("plots"))) {
-            return files.noneMatch(f -> f.toString().endsWith(".png"));
-        } catch (IOException e) {
-            return !Files.isDirectory(folder.resolve("plots")) && Files.isDirectory(folder);
-        }
-    }
-
-    private static String readTable(Path folder) {
-        try {
-            return Files.readString(folder.resolve("table.md"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -12,11 +12,11 @@ import java.util.List;
  */
 public final class ReproductionKinds implements ReproductionKind.Registry {
     /** Every kind in help's order: {@code ./lab reproduce}'s NAMEs, then those with commands of their own. */
-    static final List<ReproductionKind<?>> ALL = List.of(
-            new Reproductions.FloorCostRun(),
-            new Reproductions.KernelBitmapRun(),
-            new Reproductions.AttachCostRun(),
-            new Reproductions.HostLoadRun(),
+    static final List<ReproductionKind<?, ?>> ALL = List.of(
+            new FloorCostRun(),
+            new KernelBitmapRun(),
+            new AttachCostRun(),
+            new HostLoadRun(),
             new FollowerCostRun(),
             new GraphLookupRun(),
             new LanesRun(),
@@ -28,7 +28,7 @@ public final class ReproductionKinds implements ReproductionKind.Registry {
     public ReproductionKinds() {}
 
     @Override
-    public List<ReproductionKind<?>> kinds() {
+    public List<ReproductionKind<?, ?>> kinds() {
         return ALL;
     }
 }

@@ -1,49 +1,115 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.Interruption;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.Recorded;
+import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
+import heimdall.lab.results.RowStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * What a reproduction wrote: its folder and the rows of its {@code summary.json}, typed.
+ * What a reproduction's body hands the framework: the run it {@link Recorded} (rows, settings, host) for
+ * the framework to write ({@link Kept#keep}), whether a stop cut it short, and what is printed after the
+ * table. A body that measured nothing returns {@link #nothing}.
  *
- * @param folder the results folder
- * @param summary the summary rows, as written
+ * <p>(A body not yet moved to {@link Recorded} still writes its own folder and hands back where; the
+ * framework then only adds what is missing and puts it in place.)
+ *
+ * @param folder where a body that wrote its own folder wrote it; null when the framework writes it
+ * @param summary the summary rows
  * @param interruption the signal that stopped the measurement, if one did
  * @param failures failures that are not a row's (a verification across rows), one line each
  * @param report lines printed after the table (a reproduction's headline figures)
+ * @param recorded the run for the framework to write; null when the body wrote it or nothing was measured
  */
 public record ReproductionResult(
         Path folder,
         List<? extends ResultRow> summary,
         Optional<Interruption.Cause> interruption,
         List<String> failures,
-        List<String> report) {
+        List<String> report,
+        Pending recorded) {
     public ReproductionResult {
         failures = List.copyOf(failures);
         report = List.copyOf(report);
+        Objects.requireNonNull(interruption);
     }
 
-    /** A result whose failures are all rows' ({@code status: failed}) and with no report lines. */
+    /** A run the framework writes: its kind and what it recorded, typed together. */
+    public record Pending(Writer writer) {
+        /** Writes the run's files into {@code folder}. */
+        void writeInto(ResultsFolder folder) {
+            writer.writeInto(folder);
+        }
+    }
+
+    /** How a recorded run is written: {@link ResultsFolder#write} with its kind, typed at {@link #of}. */
+    @FunctionalInterface
+    interface Writer {
+        void writeInto(ResultsFolder folder);
+    }
+
+    /**
+     * A run that measured rows, for the framework to write: {@code summary.json}, {@code environment.json} and
+     * {@code table.md} from {@code run}, the table by {@code kind}.
+     */
+    public static <R extends ResultRow, S> ReproductionResult of(
+            ReproductionKind<R, S> kind,
+            Recorded<R, S> run,
+            Optional<Interruption.Cause> interruption,
+            List<String> report) {
+        return new ReproductionResult(
+                null,
+                run.rows(),
+                interruption,
+                run.failures(),
+                report,
+                new Pending(folder -> folder.write(kind, run, interruption)));
+    }
+
+    /** A run that measured rows and has no report lines. */
+    public static <R extends ResultRow, S> ReproductionResult of(
+            ReproductionKind<R, S> kind, Recorded<R, S> run, Optional<Interruption.Cause> interruption) {
+        return of(kind, run, interruption, List.of());
+    }
+
+    /** A run stopped (or failed) before anything was measured: nothing to write. */
+    public static ReproductionResult nothing(Optional<Interruption.Cause> interruption) {
+        return new ReproductionResult(null, List.of(), interruption, List.of(), List.of(), null);
+    }
+
+    /** A result whose body wrote its own folder: failures all rows' ({@code status: failed}), no report lines. */
     public ReproductionResult(
             Path folder, List<? extends ResultRow> summary, Optional<Interruption.Cause> interruption) {
-        this(folder, summary, interruption, List.of(), List.of());
+        this(folder, summary, interruption, List.of(), List.of(), null);
     }
 
-    /** A run that measured everything it was asked to. */
+    /** A body that wrote its own folder and measured everything it was asked to. */
     public ReproductionResult(Path folder, List<? extends ResultRow> summary) {
         this(folder, summary, Optional.empty());
+    }
+
+    /** A body that wrote its own folder, with failures beside its rows' and report lines. */
+    public ReproductionResult(
+            Path folder,
+            List<? extends ResultRow> summary,
+            Optional<Interruption.Cause> interruption,
+            List<String> failures,
+            List<String> report) {
+        this(folder, summary, interruption, failures, report, null);
     }
 
     /** Rows whose measurement did not complete ({@code status} failed). */
     public List<ResultRow> failed() {
         return summary.stream()
                 .<ResultRow>map(r -> r)
-                .filter(r -> "failed".equals(r.status()))
+                .filter(r -> RowStatus.FAILED.label().equals(r.status()))
                 .toList();
     }
 
@@ -53,8 +119,8 @@ public record ReproductionResult(
                 .toList();
     }
 
-    /** Whether the folder holds a summary (an interruption before any run leaves none). */
+    /** Whether anything was measured to keep: a recorded run, or a body's folder holding a summary. */
     public boolean written() {
-        return Files.isRegularFile(folder.resolve("summary.json"));
+        return recorded != null || (folder != null && Files.isRegularFile(folder.resolve("summary.json")));
     }
 }

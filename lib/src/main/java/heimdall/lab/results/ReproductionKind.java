@@ -20,22 +20,53 @@ import java.util.ServiceLoader;
  * registry): this package is below the ones that run and draw a reproduction, so it may not name their
  * classes, yet reading a folder needs its kind. The registry is loaded once, on first use.
  *
+ * <p>A kind also owns its {@code table.md}: {@link #table} makes it from what a run {@link Recorded} in
+ * memory (rows, settings, host), and the framework writes it beside the {@code summary.json} and
+ * {@code environment.json} made from the same copy.
+ *
  * @param <R> the row type
+ * @param <S> the type of its run's settings ({@code environment.json}'s last properties)
  */
-public abstract class ReproductionKind<R extends ResultRow> {
+public abstract class ReproductionKind<R extends ResultRow, S> {
     private final String name;
     private final Class<R> rowType;
+    private final Class<S> settingsType;
     private final List<String> alsoCalled;
 
     /**
      * @param name the reproduction's name
      * @param rowType the record type of its {@code summary.json} rows (one kind per row type)
+     * @param settingsType the record type of its run's settings
      * @param alsoCalled older spellings of the name a folder may carry (e.g. {@code "graph jmh"})
      */
-    protected ReproductionKind(String name, Class<R> rowType, String... alsoCalled) {
+    protected ReproductionKind(String name, Class<R> rowType, Class<S> settingsType, String... alsoCalled) {
         this.name = Objects.requireNonNull(name);
         this.rowType = Objects.requireNonNull(rowType);
+        this.settingsType = Objects.requireNonNull(settingsType);
         this.alsoCalled = List.of(alsoCalled);
+    }
+
+    /** The record type of its run's settings. */
+    public final Class<S> settingsType() {
+        return settingsType;
+    }
+
+    /**
+     * The body of {@code table.md} for a run: the kind's own layout of its rows beside the published
+     * figures, made only from {@code run} (nothing is read from disk). The framework puts the stop's line
+     * and the quick line above it ({@link #shortfall}).
+     */
+    public String table(Recorded<R, S> run) {
+        // Until every kind's body hands its run to the framework, a kind that writes its own table says so.
+        throw new UnsupportedOperationException(name + " writes its own table.md");
+    }
+
+    /**
+     * What {@code table.md}'s bold first line says falls short after a stop, e.g. "rows have fewer runs
+     * than asked (runs_completed in summary.json)".
+     */
+    public String shortfall() {
+        return "rows have fewer runs than asked (runs_completed in summary.json)";
     }
 
     /** The reproduction's name, as {@code ./lab reproduce NAME} and {@code summary.json} spell it. */
@@ -91,28 +122,40 @@ public abstract class ReproductionKind<R extends ResultRow> {
     /** The one list of kinds, provided through {@link ServiceLoader} by {@code reproduce.ReproductionKinds}. */
     public interface Registry {
         /** Every kind, in the order help and listings show them. */
-        List<ReproductionKind<?>> kinds();
+        List<ReproductionKind<?, ?>> kinds();
     }
 
     /** Every kind, in the registry's order. */
-    public static List<ReproductionKind<?>> all() {
+    public static List<ReproductionKind<?, ?>> all() {
         return Loaded.KINDS;
     }
 
     /** The kind whose rows are {@code rowType}. */
-    public static <R extends ResultRow> ReproductionKind<R> of(Class<R> rowType) {
-        for (ReproductionKind<?> k : all()) {
+    public static <R extends ResultRow> ReproductionKind<R, ?> of(Class<R> rowType) {
+        for (ReproductionKind<?, ?> k : all()) {
             if (k.rowType == rowType) {
                 @SuppressWarnings("unchecked") // the row type is the kind's own, checked just above
-                ReproductionKind<R> typed = (ReproductionKind<R>) k;
+                ReproductionKind<R, ?> typed = (ReproductionKind<R, ?>) k;
                 return typed;
             }
         }
         throw new IllegalStateException("no reproduction kind has rows of " + rowType.getSimpleName());
     }
 
+    /** The kind whose rows are {@code rowType} and whose run's settings are {@code settingsType}. */
+    public static <R extends ResultRow, S> ReproductionKind<R, S> of(Class<R> rowType, Class<S> settingsType) {
+        ReproductionKind<R, ?> k = of(rowType);
+        if (k.settingsType != settingsType) {
+            throw new IllegalStateException(
+                    k + "'s settings are " + k.settingsType.getSimpleName() + ", not " + settingsType.getSimpleName());
+        }
+        @SuppressWarnings("unchecked") // the settings type is the kind's own, checked just above
+        ReproductionKind<R, S> typed = (ReproductionKind<R, S>) k;
+        return typed;
+    }
+
     /** The kind called {@code name} (or one of its older spellings), if any. */
-    public static Optional<ReproductionKind<?>> find(String name) {
+    public static Optional<ReproductionKind<?, ?>> find(String name) {
         return all().stream()
                 .filter(k -> k.name.equals(name) || k.alsoCalled.contains(name))
                 .findFirst();
@@ -122,7 +165,7 @@ public abstract class ReproductionKind<R extends ResultRow> {
      * The kind named {@code name} ({@code file} and {@code field} say where the name was read, for
      * the error); bad input naming them and the known names when there is none.
      */
-    public static ReproductionKind<?> named(String name, Path file, String field) {
+    public static ReproductionKind<?, ?> named(String name, Path file, String field) {
         return find(name)
                 .orElseThrow(() -> BadInput.at(
                         file,
@@ -133,9 +176,9 @@ public abstract class ReproductionKind<R extends ResultRow> {
 
     /** The registry, loaded once (holder idiom: on first use, thread-safe). */
     private static final class Loaded {
-        static final List<ReproductionKind<?>> KINDS = load();
+        static final List<ReproductionKind<?, ?>> KINDS = load();
 
-        private static List<ReproductionKind<?>> load() {
+        private static List<ReproductionKind<?, ?>> load() {
             List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
                     .map(ServiceLoader.Provider::get)
                     .toList();
@@ -143,7 +186,7 @@ public abstract class ReproductionKind<R extends ResultRow> {
                 throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
                         + Registry.class.getName() + "), found " + found.size());
             }
-            List<ReproductionKind<?>> kinds = List.copyOf(found.get(0).kinds());
+            List<ReproductionKind<?, ?>> kinds = List.copyOf(found.get(0).kinds());
             for (int i = 0; i < kinds.size(); i++) {
                 for (int j = 0; j < i; j++) {
                     if (kinds.get(i).rowType == kinds.get(j).rowType

@@ -16,7 +16,7 @@ import java.util.List;
  * @param rows the rows, in file order (index = samples.arrow's {@code row})
  */
 public record Summary(
-        ReproductionKind<?> kind,
+        ReproductionKind<?, ?> kind,
         int schemaVersion,
         boolean interrupted,
         String interruption,

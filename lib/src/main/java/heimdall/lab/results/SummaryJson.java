@@ -119,7 +119,7 @@ public final class SummaryJson {
                     "(top level)",
                     "expected an object with \"rows\" (or, before schema 2, an array of " + "rows)");
         }
-        ReproductionKind<?> kind;
+        ReproductionKind<?, ?> kind;
         int schema;
         boolean interrupted = false;
         String interruption = null;

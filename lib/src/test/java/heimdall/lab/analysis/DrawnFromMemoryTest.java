@@ -126,7 +126,7 @@ class DrawnFromMemoryTest {
     }
 
     private static <R extends ResultRow> void writeSummary(
-            ResultsFolder folder, ReproductionKind<R> kind, List<ResultRow> rows) {
+            ResultsFolder folder, ReproductionKind<R, ?> kind, List<ResultRow> rows) {
         folder.writeSummary(kind, Optional.empty(), kind.cast(rows));
     }
 

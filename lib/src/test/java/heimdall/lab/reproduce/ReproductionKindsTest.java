@@ -59,7 +59,7 @@ class ReproductionKindsTest {
         assertEquals(
                 Set.of("graph-jmh", "explore-check"),
                 names.stream().filter(n -> !ReproduceCommand.NAMES.contains(n)).collect(Collectors.toSet()));
-        for (ReproductionKind<?> k : ReproductionKind.all()) {
+        for (ReproductionKind<?, ?> k : ReproductionKind.all()) {
             assertTrue(k instanceof KindPlots, k + " draws its folder");
             assertSame(k, ReproductionKind.of(k.rowType()));
             assertSame(k, ReproductionKind.named(k.name(), Path.of("summary.json"), "reproduction"));
@@ -90,7 +90,7 @@ class ReproductionKindsTest {
     void everyKindsFolderLoadsAndIsDrawn() throws Exception {
         Map<String, Path> committed = committedFolderOfEachKind();
         Set<String> drawn = new TreeSet<>();
-        for (ReproductionKind<?> kind : ReproductionKind.all()) {
+        for (ReproductionKind<?, ?> kind : ReproductionKind.all()) {
             Path dir = kind.rowType() == ExploreCheckRow.class
                     ? exploreCheckFolder()
                     : rewritten(kind, committed.get(kind.name()));
@@ -136,7 +136,7 @@ class ReproductionKindsTest {
     }
 
     /** {@code source}'s rows through the real writer, into a new folder of {@code kind}. */
-    private <R extends ResultRow> Path rewritten(ReproductionKind<R> kind, Path source) throws Exception {
+    private <R extends ResultRow> Path rewritten(ReproductionKind<R, ?> kind, Path source) throws Exception {
         assertNotNull(source, kind + ": no committed folder to take rows from");
         Summary s = SummaryJson.read(source);
         ResultsFolder f = ResultsFolder.chosen(tmp.resolve(kind.name()));

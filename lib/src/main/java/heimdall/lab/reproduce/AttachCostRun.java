@@ -1,0 +1,89 @@
+package heimdall.lab.reproduce;
+
+import heimdall.lab.Io;
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Plots;
+import heimdall.lab.analysis.Results;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.command.Args;
+import heimdall.lab.results.ReproductionKind;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.knowm.xchart.internal.chartpart.Chart;
+
+/** attach-cost: seed 004, what installing a filter costs. */
+final class AttachCostRun extends ReproductionKind<heimdall.lab.results.AttachCostRow, AttachCostSettings>
+        implements Reproduction, KindPlots {
+    AttachCostRun() {
+        super("attach-cost", heimdall.lab.results.AttachCostRow.class, AttachCostSettings.class);
+    }
+
+    @Override
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return Plots.callPlots(r);
+    }
+
+    @Override
+    public List<ReproductionOption> options() {
+        AttachCost.Options q = AttachCost.Options.quick();
+        AttachCost.Options f = AttachCost.Options.full();
+        return List.of(
+                ReproductionOption.count(
+                        "--runs",
+                        "runs (fresh children) per floor and variant",
+                        q.runs(),
+                        f.runs(),
+                        Reproductions.MAX_RUNS),
+                ReproductionOption.count(
+                        "--attaches",
+                        "attaches per in-process run, at most the kernel's budget",
+                        q.attaches(),
+                        f.attaches(),
+                        ChildSpec.MAX_COUNT),
+                ReproductionOption.count("--forks", "forks per run", q.forks(), f.forks(), ChildSpec.MAX_COUNT),
+                ReproductionOption.text(
+                        "--podman",
+                        "FILE",
+                        "the container profile (\"none\" leaves it out)",
+                        AttachCost.PODMAN_PROFILE.toString(),
+                        AttachCost.PODMAN_PROFILE.toString()),
+                ReproductionOption.cpu("--cpu", "the child's CPU", f.cpu()));
+    }
+
+    @Override
+    public String notes() {
+        AttachCost.Options q = AttachCost.Options.quick();
+        AttachCost.Options f = AttachCost.Options.full();
+        return String.format(
+                java.util.Locale.ROOT,
+                "Fork warm-ups %d (--quick %d); compiles %d + %d warm-up (--quick %d + %d).",
+                f.forkWarmup(),
+                q.forkWarmup(),
+                f.compiles(),
+                f.compileWarmup(),
+                q.compiles(),
+                q.compileWarmup());
+    }
+
+    @Override
+    public Run prepare(Args args) {
+        AttachCost.Options b = args.flag("--quick") ? AttachCost.Options.quick() : AttachCost.Options.full();
+        AttachCost.Options o = new AttachCost.Options(
+                option("--runs").intNumber(args),
+                (int) option("--attaches").number(args),
+                b.forkWarmup(),
+                (int) option("--forks").number(args),
+                b.compileWarmup(),
+                b.compiles(),
+                option("--cpu").intNumber(args));
+        Optional<String> given = option("--podman").text(args);
+        String podman = given.orElse(AttachCost.PODMAN_PROFILE.toString());
+        // An explicit --podman must exist; only the default may be absent (no container profile row).
+        Path profile = podman.equals("none")
+                ? null
+                : given.isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
+        return session -> AttachCost.run(o, session, profile);
+    }
+}
