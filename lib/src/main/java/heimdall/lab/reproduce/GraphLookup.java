@@ -22,6 +22,7 @@ import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.PublishedGraphLookup;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
@@ -122,13 +123,37 @@ public final class GraphLookup {
         }
     }
 
-    /** Runs every case, writes the folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Runs every case and keeps what was measured in {@code folder} as {@code ./lab reproduce} does
+     * ({@link Kept#keep}); a call outside the framework (see {@link Session#join}). When a stop came
+     * before any measured batch nothing is left and the result has no rows.
+     */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        Measured m = measure(o, Session.join(folder, progress));
+        ReproductionResult r = m.result();
+        List<GraphLookupRow> rows = ReproductionKind.of(GraphLookupRow.class).cast(r.summary());
+        Map<String, Double> warm = m.warmPrepMs();
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new Result(folder.target(), rows, r.failures(), warm, r.interruption());
+        }
+        return new Result(Kept.keep(folder, r, progress), rows, r.failures(), warm, r.interruption());
     }
 
-    /** Runs every case, writes the session's folder, and returns what it wrote. */
-    public static Result run(Options o, Session session) {
+    /**
+     * Runs every case and returns what was measured for the framework to write ({@link Kept}): the rows,
+     * marked interrupted after a stop with the batches each completed (its {@code samples.arrow} is
+     * written into the session's folder here); {@link ReproductionResult#nothing} when a stop came before
+     * any measured batch.
+     */
+    public static ReproductionResult run(Options o, Session session) {
+        return measure(o, session).result();
+    }
+
+    /** What {@link #run(Options, Session)} returns, with the warm preparation times a notebook's result has. */
+    private record Measured(ReproductionResult result, Map<String, Double> warmPrepMs) {}
+
+    private static Measured measure(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         GraphBenchSettings s = o.settings();
@@ -201,8 +226,8 @@ public final class GraphLookup {
         boolean complete = Arrays.stream(done).allMatch(d -> d == batches);
         Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && Arrays.stream(done).allMatch(d -> d <= 1)) {
-            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
-            return new Result(folder.path(), List.of(), List.of(), warm, cause);
+            // Stopped before any measured batch: nothing to keep (the framework clears the folder).
+            return new Measured(ReproductionResult.nothing(cause), warm);
         }
         cause.ifPresent(x ->
                 progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.target()));
@@ -282,38 +307,23 @@ public final class GraphLookup {
             }
         }
 
-        folder.writeSummary(ReproductionKind.of(GraphLookupRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
-        folder.writeEnvironment(
-                "graph-lookup",
-                cause,
-                started,
-                Instant.now(),
-                host,
-                GraphLookupSettings.of(
-                        s,
-                        granted[0],
-                        o.layouts().stream().map(Layout::wire).toList(),
-                        warm,
-                        o.external()
-                                .map(l -> l.stream().map(Path::toString).toList())
-                                .orElse(null),
-                        graphs,
-                        loads,
-                        autoReasons));
-        String table = table(summary, host, s, granted[0], warm, failures, graphs)
-                + autoReasons.entrySet().stream()
-                        .map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n")
-                        .reduce("", String::concat);
-        folder.writeTable(
-                cause,
-                "fewer batches than asked (batches_completed in summary.json); no warm preparation timed",
-                table);
-        if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder, progress);
-        }
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, failures, warm, cause);
+        GraphLookupSettings settings = GraphLookupSettings.of(
+                s,
+                granted[0],
+                o.layouts().stream().map(Layout::wire).toList(),
+                warm,
+                o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null),
+                graphs,
+                loads,
+                autoReasons);
+        return new Measured(
+                ReproductionResult.of(
+                        ReproductionKind.of(GraphLookupRow.class, GraphLookupSettings.class),
+                        new Recorded<>(summary, settings, host, started, Instant.now(), failures),
+                        cause,
+                        GraphLookupRun.report(summary, warm)),
+                warm);
     }
 
     /** The median of {@code baseline}'s measured batches in this case, or null when it was not measured. */
@@ -795,14 +805,16 @@ public final class GraphLookup {
         return null;
     }
 
-    static String table(
-            List<GraphLookupRow> summary,
-            Host host,
-            GraphBenchSettings s,
-            int granted,
-            Map<String, Double> warm,
-            List<String> failures,
-            Map<String, Provenance> graphs) {
+    /**
+     * {@code table.md}: every row beside the published broker figures, the warm preparation, failures,
+     * the graphs' pins and what auto picked, made from the recorded run alone.
+     */
+    static String table(Recorded<GraphLookupRow, GraphLookupSettings> run) {
+        List<GraphLookupRow> summary = run.rows();
+        Host host = run.host();
+        GraphLookupSettings settings = run.settings();
+        GraphBenchSettings.Recorded s = settings.settings();
+        Map<String, Double> warm = settings.warmPreparationMs();
         PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
         StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
         md.append(String.format(
@@ -814,8 +826,8 @@ public final class GraphLookup {
                 host.kernelRelease(),
                 System.getProperty("java.version"),
                 s.cpu(),
-                granted,
-                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU",
+                settings.replayCpuGranted(),
+                "GRAPH_BENCH_CPU".equals(s.cpuSource()) ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU",
                 s.samples(),
                 s.calls()));
         md.append(String.format(
@@ -883,13 +895,14 @@ public final class GraphLookup {
                         + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n",
                 g,
                 ms)));
-        failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        graphs.forEach((g, files) -> md.append(
-                files.pinned()
-                        ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges "
-                                + files.edgesSha256() + ")\n"
-                        : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
-                                + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
+        run.failures().forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
+        settings.graphs()
+                .forEach((g, files) -> md.append(
+                        files.pinned()
+                                ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges "
+                                        + files.edgesSha256() + ")\n"
+                                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
+                                        + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
         md.append(
                 "\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
                         + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
@@ -899,6 +912,9 @@ public final class GraphLookup {
                         + "measured batches (order statistics, binomial ranks: stats.OrderStatistics), so a slow "
                         + "batch widens it; its ends are whole ns, rounded outward. Up to 8 batches it is their "
                         + "min – max, and below 6 it covers less than 95%: the coverage reached is given.\n");
+        settings.auto()
+                .forEach((g, reason) ->
+                        md.append("- ").append(g).append(": ").append(reason).append('\n'));
         return md.toString();
     }
 

@@ -7,6 +7,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,21 +123,28 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
         }
         GraphLookup.Options o = new GraphLookup.Options(
                 GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external, unpinned);
-        return session -> {
-            GraphLookup.Result r = GraphLookup.run(o, session);
-            return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), report(r));
-        };
+        return session -> GraphLookup.run(o, session);
+    }
+
+    @Override
+    public String table(Recorded<GraphLookupRow, GraphLookupSettings> run) {
+        return GraphLookup.table(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return "fewer batches than asked (batches_completed in summary.json); no warm preparation timed";
     }
 
     /** The headline lines: the broker graph's dfa-offsets against hash, what auto picked, warm preparation. */
-    static List<String> report(GraphLookup.Result r) {
+    static List<String> report(List<GraphLookupRow> rows, Map<String, Double> warmPrepMs) {
         List<String> lines = new ArrayList<>();
-        if (r.summary().isEmpty()) {
+        if (rows.isEmpty()) {
             return lines;
         }
-        for (GraphLookupRow row : r.summary()) {
+        for (GraphLookupRow row : rows) {
             if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.measured()) {
-                GraphLookupRow hash = r.summary().stream()
+                GraphLookupRow hash = rows.stream()
                         .filter(h -> h.graph().equals("broker")
                                 && h.trace().equals(row.trace())
                                 && h.layout().equals("hash"))
@@ -169,7 +177,7 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
                                 : ""));
             }
         }
-        for (GraphLookupRow row : r.summary()) {
+        for (GraphLookupRow row : rows) {
             if (Boolean.TRUE.equals(row.auto()) && row.measured()) {
                 lines.add(String.format(
                         Locale.ROOT,
@@ -182,12 +190,8 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
                         times(row.speedups().vsHashFastutil())));
             }
         }
-        r.warmPrepMs()
-                .forEach((g, ms) -> lines.add(String.format(
-                        Locale.ROOT,
-                        "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm",
-                        g,
-                        ms)));
+        warmPrepMs.forEach((g, ms) -> lines.add(String.format(
+                Locale.ROOT, "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm", g, ms)));
         return lines;
     }
 
