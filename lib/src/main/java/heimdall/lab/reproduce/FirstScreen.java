@@ -119,14 +119,20 @@ final class FirstScreen {
             if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
                 continue;
             }
-            // a follower-cost row's median is the one with the hook
-            JsonNode estimate = t.has(figure + "_ns") ? t.path(figure + "_ns") : t.path(figure + "_with_ns");
+            // a follower-cost row's median is the one with the hook; a graph-lookup row's is per event
+            JsonNode estimate = t.has(figure + "_ns")
+                    ? t.path(figure + "_ns")
+                    : t.has(figure + "_with_ns") ? t.path(figure + "_with_ns") : t.path("ns_per_event_" + figure);
             out.add(String.format(
                     Locale.ROOT,
                     "%s: %s %s ns [%,d, %,d]%s",
                     rows.get(i).label(),
                     figure,
-                    estimate.isNumber() ? String.format(Locale.ROOT, "%,d", estimate.asLong()) : "?",
+                    !estimate.isNumber()
+                            ? "?"
+                            : estimate.isIntegralNumber()
+                                    ? String.format(Locale.ROOT, "%,d", estimate.asLong())
+                                    : String.format(Locale.ROOT, "%.3f", estimate.asDouble()),
                     t.path(figure + "_ci_low_ns").asLong(),
                     t.path(figure + "_ci_high_ns").asLong(),
                     coverage(t, figure)));
