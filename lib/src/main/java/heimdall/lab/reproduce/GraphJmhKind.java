@@ -67,7 +67,7 @@ final class GraphJmhKind extends ReproductionKind<GraphJmhRow, GraphJmhSettings>
                         s.jmhMeasurementIterations(),
                         s.jmhInvocationsTimed())
                 + "JMH mean [" + percent(GraphJmhRow.JMH_LEVEL) + " CI]: JMH's own confidence interval of its score "
-                + "(scoreConfidence, Student's t over its samples at JMH's level, 99.9%), so it assumes a near-normal "
+                + "(scoreConfidence, JMH's Student's t interval at its fixed level, 99.9%), so it assumes a near-normal "
                 + "mean, unlike the order-statistic 95% intervals of the other reproductions; ± error is its "
                 + "half-width.\n";
     }

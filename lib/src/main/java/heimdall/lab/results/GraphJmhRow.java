@@ -33,7 +33,7 @@ public record GraphJmhRow(
 
     /**
      * JMH's confidence interval of its score, the mean time of a replay, as JMH computes it
-     * ({@code scoreConfidence}: Student's t over its samples at {@link #JMH_LEVEL}, so it assumes the
+     * ({@code scoreConfidence}: its Student's t interval at {@link #JMH_LEVEL}, so it assumes the
      * mean is near normal, unlike the order-statistic intervals of the other rows), in ns per event,
      * written flat as {@code jmh_mean_ci_low_ns_per_event}, {@code jmh_mean_ci_high_ns_per_event} and
      * {@code jmh_mean_ci_level}.
