@@ -1,9 +1,9 @@
 package heimdall.lab.kernel;
 
 import heimdall.lab.analysis.Plots;
-import heimdall.lab.analysis.Tables;
 import heimdall.lab.display.Display;
 import heimdall.lab.display.Displayable;
+import heimdall.lab.display.HtmlTable;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,7 +69,7 @@ public final class KernelRenderers {
             }
         }
         throw new IllegalStateException("no Jupyter kernel found in this JVM (looked for the heimdall-lab, "
-                + "IJava and JJava kernels); in plain jshell use Tables.html(table) and Plots.image(chart)");
+                + "IJava and JJava kernels); in plain jshell use HtmlTable.of(table) and Plots.image(chart)");
     }
 
     private static Object kernelInstance(String className, String accessor) {
@@ -108,7 +108,7 @@ public final class KernelRenderers {
             Api api = Api.of(renderer);
             api.register(
                     renderer, Table.class, List.of("text/html"), List.of("text/html", "text/plain"), (table, ctx) -> {
-                        api.renderIfRequested(ctx, "text/html", () -> Tables.html(table));
+                        api.renderIfRequested(ctx, "text/html", () -> HtmlTable.of(table));
                         api.renderIfRequested(ctx, "text/plain", table::print);
                     });
             api.register(

@@ -405,14 +405,9 @@ public final class Tables {
         return out;
     }
 
-    /** A table as an HTML {@code <table>} for notebooks: {@link HtmlTable#of(Table, int)}. */
-    public static String html(Table t, int maxRows) {
-        return HtmlTable.of(t, maxRows);
-    }
-
     /**
      * A table as GitHub-flavoured Markdown (for {@code table.md}): every row, numbers right-aligned and
-     * formatted as in {@link #html}, missing cells empty, {@code |} escaped.
+     * formatted as in {@link HtmlTable#of(Table)}, missing cells empty, {@code |} escaped.
      */
     public static String markdown(Table t) {
         StringBuilder sb = new StringBuilder();
@@ -428,20 +423,11 @@ public final class Tables {
         for (int i = 0; i < t.rowCount(); i++) {
             sb.append('|');
             for (Column<?> c : t.columns()) {
-                sb.append(' ').append(cell(c, i).replace("|", "\\|")).append(" |");
+                sb.append(' ').append(HtmlTable.cell(c, i).replace("|", "\\|")).append(" |");
             }
             sb.append('\n');
         }
         return sb.toString();
-    }
-
-    /** {@link #html(Table, int)} with up to 200 rows. */
-    public static String html(Table t) {
-        return HtmlTable.of(t, 200);
-    }
-
-    private static String cell(Column<?> c, int i) {
-        return HtmlTable.cell(c, i);
     }
 
     private static List<String> present(Table t, List<String> names) {

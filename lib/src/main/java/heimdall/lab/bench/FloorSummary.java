@@ -99,7 +99,8 @@ public final class FloorSummary {
                 added != null && publishedAdded != null && publishedAdded != 0
                         ? round3(added / publishedAdded.doubleValue())
                         : null,
-                FloorCostRow.Ratios.NONE);
+                FloorCostRow.Ratios.NONE,
+                null); // the intervals follow, from the same runs (of)
     }
 
     /**

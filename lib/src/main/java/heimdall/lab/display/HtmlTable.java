@@ -14,6 +14,14 @@ import tech.tablesaw.columns.Column;
 public final class HtmlTable {
     private HtmlTable() {}
 
+    /** The rows {@link #of(Table)} shows before saying how many more there are. */
+    public static final int DEFAULT_ROWS = 200;
+
+    /** {@code t} as HTML, at most {@link #DEFAULT_ROWS} rows. */
+    public static String of(Table t) {
+        return of(t, DEFAULT_ROWS);
+    }
+
     /** {@code t} as HTML, at most {@code maxRows} rows (a note says how many were left out). */
     public static String of(Table t, int maxRows) {
         StringBuilder sb = new StringBuilder();

@@ -61,44 +61,6 @@ public record FloorCostRow(
         @Flat RowIntervals intervals)
         implements MeasuredCallRow {
 
-    /** A row without intervals (a folder made before them, or a row not measured). */
-    public FloorCostRow(
-            Subject subject,
-            String reference,
-            Brokering brokering,
-            RowStatus outcome,
-            String failure,
-            Runs runs,
-            Figures filtered,
-            Figures unfiltered,
-            Long addedNs,
-            Long baselineRow,
-            List<Double> loadAvgRuns,
-            Long cpuGranted,
-            Long supervisorServed,
-            PublishedFloorRow published,
-            Double addedVsPublished,
-            Ratios ratios) {
-        this(
-                subject,
-                reference,
-                brokering,
-                outcome,
-                failure,
-                runs,
-                filtered,
-                unfiltered,
-                addedNs,
-                baselineRow,
-                loadAvgRuns,
-                cpuGranted,
-                supervisorServed,
-                published,
-                addedVsPublished,
-                ratios,
-                null);
-    }
-
     /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
     public FloorCostRow {
         if (subject == null) {

@@ -26,11 +26,6 @@ public record HostLoadRow(
         @Flat RowIntervals intervals)
         implements MeasuredCallRow {
 
-    /** A row without intervals (a folder made before them). */
-    public HostLoadRow(String load, FloorCostRow measured, List<Long> runP99Ns, Long twinRow) {
-        this(load, measured, runP99Ns, twinRow, null);
-    }
-
     /** A host-load row holds a plain floor-cost row: no supervisor, reference, served count or ratio. */
     public HostLoadRow {
         if (measured == null) {

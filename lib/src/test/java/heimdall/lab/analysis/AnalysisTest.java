@@ -158,11 +158,11 @@ class AnalysisTest {
 
     @Test
     void htmlEscapesAndLimitsRows() {
-        String html = Tables.html(Tables.summary(floor), 2);
+        String html = heimdall.lab.display.HtmlTable.of(Tables.summary(floor), 2);
         assertTrue(html.startsWith("<table"));
         assertTrue(html.contains("<th>median_ns</th>"));
         assertTrue(html.contains("2 more rows not shown"));
-        assertTrue(Tables.html(Table.create("a<b>")).contains("a&lt;b&gt;"));
+        assertTrue(heimdall.lab.display.HtmlTable.of(Table.create("a<b>")).contains("a&lt;b&gt;"));
     }
 
     @Test

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** environment.json written from records: the keys every folder so far has, in their order. */
 class EnvironmentWriterTest {
-    /** The host's keys in every environment.json written so far (HostFacts), in their order. */
+    /**
+     * The host's keys in every environment.json written so far (HostFacts), in their order: a golden copy on
+     * purpose, since a list derived from HostFacts would follow a key renamed there instead of catching it.
+     */
     static final List<String> HOST_KEYS = List.of(
             "hostname",
             "cpu_model",

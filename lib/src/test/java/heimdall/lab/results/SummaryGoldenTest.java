@@ -211,6 +211,7 @@ class SummaryGoldenTest {
                 null,
                 null,
                 null,
+                null,
                 null);
         FloorCostRow row = bare.withIntervals(ci);
         JsonNode tree = SummaryJson.tree(row);
