@@ -95,18 +95,18 @@ public final class Plots {
      * {@code run-medians-<section>.png} per {@link #sections section}; for brokered rows
      * {@code broker-cdf-<answer>.png} (default placement) and {@code broker-faster-<answer>.png}
      * (other placements and the synchronous wake-up, beside the default); {@code p99-vs-load.png}
-     * when there are load rows; {@code graph-by-layout.png} for graph rows.
+     * when there are load rows ({@code p99-vs-load-<floors>.png} per {@link #p99VsLoadPanels panel} past
+     * {@link #MAX_SERIES} rows); {@code graph-by-layout.png} for graph rows ({@code graph-by-layout-<family>.png}
+     * per {@link #graphByLayoutPanels panel} past {@link #MAX_SERIES} layouts).
      */
     public static Map<String, Chart<?, ?>> all(Results r) {
         // each kind says which of the families below it draws (reproduce.ReproductionKinds)
         return r.kind() instanceof KindPlots p ? p.plots(r) : new LinkedHashMap<>();
     }
 
-    /** graph-lookup's and graph-jmh's plots: {@code graph-by-layout.png}. */
+    /** graph-lookup's and graph-jmh's plots: {@link #graphByLayoutPanels}. */
     public static Map<String, Chart<?, ?>> graphPlots(Results r) {
-        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
-        charts.put("graph-by-layout.png", graphByLayout(r));
-        return charts;
+        return new LinkedHashMap<>(graphByLayoutPanels(r));
     }
 
     /** follower-cost's plots: per hook, each row's calls without and with the follower; the added cost per row. */
@@ -200,12 +200,12 @@ public final class Plots {
         return charts;
     }
 
-    /** host-load's plots: {@link #callPlots} and the p99 against the load average. */
+    /** host-load's plots: {@link #callPlots} and the p99 against the load average ({@link #p99VsLoadPanels}). */
     public static Map<String, Chart<?, ?>> hostLoadPlots(Results r) {
         Map<String, Chart<?, ?>> charts = callPlots(r);
         if (r.hostLoad().stream()
                 .anyMatch(h -> h.loadAvgRuns() != null && !h.loadAvgRuns().isEmpty())) {
-            charts.put("p99-vs-load.png", p99VsLoad(r));
+            charts.putAll(p99VsLoadPanels(r));
         }
         return charts;
     }
@@ -788,14 +788,14 @@ public final class Plots {
             String key = ref ? row.placement() + "/false" : row.placement() + "/" + row.syncWakeup();
             Color c = colours.computeIfAbsent(key, x -> PALETTE[colours.size() % PALETTE.length]);
             Ecdf e = r.ecdfOf(i, "filtered");
-            lines.add(new Line(labels.get(k) + " — " + quantiles(e), e, c, ref));
+            // the thin line's legend entry says what it is: the title has no room left for it
+            String thin = ref ? " (thin: the host's floor)" : "";
+            lines.add(new Line(labels.get(k) + thin + " — " + quantiles(e), e, c, ref));
         }
-        boolean refs = lines.stream().anyMatch(Line::thin);
-        String left = shown.size() < rows.size() ? "; the other rows: in the table" : "";
+        // XChart never wraps a title: it stays within the image's width (PlotRulesTest measures it)
+        String left = shown.size() < rows.size() ? "; more rows in the table" : "";
         return ecdfChart(
-                "Faster round trips, answer " + answer + ", native supervisor: time per call, ECDF (ns)"
-                        + (refs ? "; thin: the host's floor" : "") + left,
-                lines);
+                "Faster round trips, answer " + answer + ", native supervisor: time per call (ns), ECDF" + left, lines);
     }
 
     static List<Integer> fasterRows(Results r, String answer) {
@@ -1053,6 +1053,7 @@ public final class Plots {
         }
         if (logAxis) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             String y = c.getYAxisTitle();
             c.setYAxisTitle(
                     y.startsWith(yTitle) && yTitle.endsWith(")")
@@ -1299,14 +1300,104 @@ public final class Plots {
     }
 
     /**
-     * Graph lookups: median ns/event per graph and trace (x), one bar per layout. Refused or missing
-     * layouts have no bar.
+     * Graph lookups: median ns/event per graph and trace (x), one dot per layout. Refused or missing
+     * layouts have no dot. Every layout on one chart: past {@link #MAX_SERIES} layouts,
+     * {@link #graphByLayoutPanels}.
      */
     public static CategoryChart graphByLayout(Results r) {
+        Table t = graphTable(r);
+        return graphByLayout(t, layouts(t), layouts(t), "Graph lookups: ns per event by layout (median of batches)");
+    }
+
+    /**
+     * {@link #graphByLayout}, at most {@link #MAX_SERIES} layouts a chart: {@code graph-by-layout.png} when
+     * they fit, else a panel per family of layouts (the name without its last part: {@code dfa-min-words}
+     * is a {@code dfa-min}), each beside the first family ({@code hash}, the baseline the speed-ups are
+     * against). Panels share the y axis and a layout keeps its colour on each, so two panels read as one.
+     */
+    public static Map<String, CategoryChart> graphByLayoutPanels(Results r) {
+        Table t = graphTable(r);
+        List<String> layouts = layouts(t);
+        Map<String, CategoryChart> charts = new LinkedHashMap<>();
+        if (layouts.size() <= MAX_SERIES) {
+            charts.put("graph-by-layout.png", graphByLayout(r));
+            return charts;
+        }
+        Map<String, List<String>> families = new LinkedHashMap<>();
+        for (String l : layouts) {
+            families.computeIfAbsent(l.contains("-") ? l.substring(0, l.lastIndexOf('-')) : l, k -> new ArrayList<>())
+                    .add(l);
+        }
+        String first = families.keySet().iterator().next();
+        // a baseline that would crowd out what it is compared with is a family like any other
+        List<String> baseline = families.get(first).size() <= MAX_SERIES / 2 ? families.remove(first) : List.of();
+        List<List<String>> panels = panels(List.copyOf(families.values()), MAX_SERIES - baseline.size());
+        double[] range = graphRange(t, layouts);
+        Set<String> slugs = new LinkedHashSet<>();
+        for (List<String> panel : panels) {
+            List<String> shown = new ArrayList<>(baseline);
+            shown.addAll(panel);
+            List<String> names = shown.stream()
+                    .map(l -> l.contains("-") ? l.substring(0, l.lastIndexOf('-')) : l)
+                    .distinct()
+                    .toList();
+            String slug = slug(String.join(
+                    " ",
+                    names.stream()
+                            .filter(n -> baseline.isEmpty() || !n.equals(first))
+                            .toList()));
+            CategoryChart c = graphByLayout(
+                    t,
+                    shown,
+                    layouts,
+                    "Graph lookups: ns per event, " + String.join(" and ", names) + " layouts (median of batches)");
+            // one y axis for every panel, fitted to all of them: a dot's height compares across panels
+            boolean log = range[0] > 0 && range[1] / range[0] > 20;
+            c.getStyler().setYAxisLogarithmic(log);
+            c.getStyler().setYAxisLogarithmicDecadeOnly(true);
+            if (log) {
+                logTicks(c.getStyler(), range[0], range[1]);
+            }
+            c.setYAxisTitle("ns per event" + (log ? " (log scale)" : ""));
+            c.getStyler().setYAxisMin(log ? range[0] : 0.0);
+            c.getStyler().setYAxisMax(range[1]);
+            charts.put("graph-by-layout-" + unique(slugs, slug) + ".png", c);
+        }
+        return charts;
+    }
+
+    /** {@link Tables#graphByLayout}; an error when the folder has no graph rows. */
+    private static Table graphTable(Results r) {
         Table t = Tables.graphByLayout(r);
         if (t.rowCount() == 0) {
             throw new IllegalArgumentException(r.dir() + " has no graph rows");
         }
+        return t;
+    }
+
+    /** The layouts of a {@link Tables#graphByLayout} table: its columns after graph and trace. */
+    private static List<String> layouts(Table t) {
+        return List.copyOf(t.columnNames().subList(2, t.columnCount()));
+    }
+
+    /** The smallest and largest median of the given layouts. */
+    private static double[] graphRange(Table t, List<String> layouts) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (String layout : layouts) {
+            NumericColumn<?> col = t.numberColumn(layout);
+            for (int i = 0; i < t.rowCount(); i++) {
+                if (!col.isMissing(i)) {
+                    lo = Math.min(lo, col.getDouble(i));
+                    hi = Math.max(hi, col.getDouble(i));
+                }
+            }
+        }
+        return new double[] {lo, hi};
+    }
+
+    /** The chart of some layouts' dots, each coloured by its place in {@code colours}. */
+    private static CategoryChart graphByLayout(Table t, List<String> layouts, List<String> colours, String title) {
         List<String> x = new ArrayList<>();
         StringColumn g = t.stringColumn("graph");
         StringColumn tr = t.stringColumn("trace");
@@ -1314,7 +1405,7 @@ public final class Plots {
             x.add(tr.get(i).isEmpty() ? g.get(i) : g.get(i) + " / " + tr.get(i));
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
-        for (String layout : t.columnNames().subList(2, t.columnCount())) {
+        for (String layout : layouts) {
             NumericColumn<?> col = t.numberColumn(layout);
             List<Double> y = new ArrayList<>();
             for (int i = 0; i < t.rowCount(); i++) {
@@ -1322,12 +1413,7 @@ public final class Plots {
             }
             series.put(layout, y);
         }
-        return categoryDots(
-                "Graph lookups: ns per event by layout (median of batches)",
-                "graph / trace",
-                "ns per event",
-                x,
-                series);
+        return categoryDots(title, "graph / trace", "ns per event", x, series, colours);
     }
 
     /**
@@ -1425,10 +1511,21 @@ public final class Plots {
         }
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             c.setYAxisTitle(yTitle + " (log scale)");
         }
         c.getStyler().setYAxisDecimalPattern("#,##0.##");
         return c;
+    }
+
+    /**
+     * A log y axis over {@code lo..hi} that holds fewer than two decades labels its other ticks too (2, 3,
+     * ..., 20, 30): XChart labels only a log axis' decades, and one number alone lets no reader place a dot.
+     */
+    private static void logTicks(org.knowm.xchart.style.AxesChartStyler s, double lo, double hi) {
+        if (lo > 0 && hi > lo && Math.floor(Math.log10(hi)) - Math.ceil(Math.log10(lo)) < 1) {
+            s.setYAxisLogarithmicDecadeOnly(false);
+        }
     }
 
     private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {
@@ -1441,20 +1538,100 @@ public final class Plots {
      * run's p99 ({@code run_p99_ns}, else from samples.arrow). Rows without per-run loads fall back to
      * one point: the mean load and the row's {@code p99_ns}. Each series' legend gives its own loaded /
      * idle p99 ratio, so one call's move under load is not mistaken for the difference between calls.
+     * Every row on one chart: for a folder with more than {@link #MAX_SERIES} rows, {@link #p99VsLoadPanels}.
      */
     public static XYChart p99VsLoad(Results r) {
-        Map<String, List<Double>> xs = new LinkedHashMap<>();
-        Map<String, List<Double>> ys = new LinkedHashMap<>();
-        Map<String, Map<String, Double>> p99ByLoad = new LinkedHashMap<>();
+        Map<String, LoadSeries> series = loadSeries(r);
+        return p99VsLoad(
+                series.values(), "p99 (ns) against host load: one series per row, its idle and loaded runs together");
+    }
+
+    /**
+     * {@link #p99VsLoad}, at most {@link #MAX_SERIES} series a chart: {@code p99-vs-load.png} when every
+     * row fits, else a panel per kind of floor (the part of a row's {@code what} before its comma:
+     * "static floor", "three answers", ...), kinds with few rows sharing a panel while it has room and a kind
+     * with more rows than that split in turn, so each colour and marker stands for one row.
+     */
+    public static Map<String, XYChart> p99VsLoadPanels(Results r) {
+        Map<String, LoadSeries> series = loadSeries(r);
+        Map<String, XYChart> charts = new LinkedHashMap<>();
+        if (series.size() <= MAX_SERIES) {
+            charts.put(
+                    "p99-vs-load.png",
+                    p99VsLoad(
+                            series.values(),
+                            "p99 (ns) against host load: one series per row, its idle and loaded runs together"));
+            return charts;
+        }
+        Map<String, List<LoadSeries>> byKind = new LinkedHashMap<>();
+        for (LoadSeries l : series.values()) {
+            byKind.computeIfAbsent(l.kind(), k -> new ArrayList<>()).add(l);
+        }
+        List<List<LoadSeries>> panels = panels(List.copyOf(byKind.values()), MAX_SERIES);
+        Set<String> slugs = new LinkedHashSet<>();
+        for (List<LoadSeries> panel : panels) {
+            String kinds = String.join(
+                    " and ", panel.stream().map(LoadSeries::kind).distinct().toList());
+            charts.put(
+                    "p99-vs-load-" + unique(slugs, slug(kinds)) + ".png",
+                    p99VsLoad(
+                            panel, "p99 (ns) against host load, " + kinds + ": a row's idle and loaded runs together"));
+        }
+        return charts;
+    }
+
+    /**
+     * Groups (in order) packed into as few panels of at most {@code room} items as splitting them allows,
+     * the panels about equal: a group stays whole on one panel unless it alone outgrows one, and a panel
+     * is closed once the next group would take it past its even share, so nine items make panels of six
+     * and three rather than of eight and one.
+     */
+    static <T> List<List<T>> panels(List<List<T>> groups, int room) {
+        int total = groups.stream().mapToInt(List::size).sum();
+        int count = Math.max(1, (total + room - 1) / room);
+        int share = (total + count - 1) / count;
+        List<List<T>> panels = new ArrayList<>();
+        List<T> open = new ArrayList<>();
+        for (List<T> group : groups) {
+            if (!open.isEmpty() && open.size() + group.size() > share) {
+                panels.add(open);
+                open = new ArrayList<>();
+            }
+            for (T item : group) {
+                if (open.size() == room) {
+                    panels.add(open);
+                    open = new ArrayList<>();
+                }
+                open.add(item);
+            }
+        }
+        if (!open.isEmpty()) {
+            panels.add(open);
+        }
+        return panels;
+    }
+
+    /**
+     * One host-load series: a row (what and call), its runs' loads and p99s, and its p99 by load.
+     *
+     * @param kind the kind of floor, the part of {@code what} before its comma, for {@link #p99VsLoadPanels}
+     */
+    private record LoadSeries(
+            String key, String kind, List<Double> loads, List<Double> p99s, Map<String, Double> p99ByLoad) {}
+
+    /** Every host-load row's series, by what and call, in row order; an error when there are none. */
+    private static Map<String, LoadSeries> loadSeries(Results r) {
+        Map<String, LoadSeries> out = new LinkedHashMap<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
             if (!(r.row(i) instanceof HostLoadRow row)) {
                 continue;
             }
             String key = row.what() + " · " + row.call();
+            String kind = String.valueOf(row.what()).split(",")[0].trim();
+            LoadSeries l = out.computeIfAbsent(
+                    key, x -> new LoadSeries(key, kind, new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>()));
             if (row.p99Ns() != null) {
-                p99ByLoad
-                        .computeIfAbsent(key, x -> new LinkedHashMap<>())
-                        .put(row.load(), row.p99Ns().doubleValue());
+                l.p99ByLoad().put(row.load(), row.p99Ns().doubleValue());
             }
             List<Double> loads = doubles(row.loadAvgRuns());
             List<Double> p99s = doubles(row.runP99Ns());
@@ -1471,18 +1648,24 @@ public final class Plots {
                 p99s = List.of(row.p99Ns().doubleValue());
             }
             for (int k = 0; k < p99s.size() && k < loads.size(); k++) {
-                xs.computeIfAbsent(key, x -> new ArrayList<>()).add(loads.get(k));
-                ys.computeIfAbsent(key, x -> new ArrayList<>()).add(p99s.get(k));
+                l.loads().add(loads.get(k));
+                l.p99s().add(p99s.get(k));
             }
         }
-        if (xs.isEmpty()) {
+        out.values().removeIf(l -> l.loads().isEmpty());
+        if (out.isEmpty()) {
             throw new IllegalArgumentException(r.dir() + " has no load rows (rows with 'load' and 'load_avg_runs')");
         }
+        return out;
+    }
+
+    /** The p99-against-load chart of some series, each a colour and marker of its own. */
+    private static XYChart p99VsLoad(java.util.Collection<LoadSeries> series, String title) {
         // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
         XYChart c = new XYChartBuilder()
                 .width(WIDTH)
-                .height(HEIGHT + 22 * xs.size())
-                .title("p99 (ns) against host load: one series per row, its idle and loaded runs together")
+                .height(HEIGHT + 22 * series.size())
+                .title(title)
                 .xAxisTitle("load average during the run (1 min)")
                 .yAxisTitle("p99 of the run (ns)")
                 .build();
@@ -1491,24 +1674,25 @@ public final class Plots {
         c.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
-        double lo = ys.values().stream()
-                .flatMap(List::stream)
+        double lo = series.stream()
+                .flatMap(l -> l.p99s().stream())
                 .mapToDouble(Double::doubleValue)
                 .min()
                 .orElse(1);
-        double hi = ys.values().stream()
-                .flatMap(List::stream)
+        double hi = series.stream()
+                .flatMap(l -> l.p99s().stream())
                 .mapToDouble(Double::doubleValue)
                 .max()
                 .orElse(1);
         if (lo > 0 && hi / lo > 20) {
             c.getStyler().setYAxisLogarithmic(true);
+            logTicks(c.getStyler(), lo, hi);
             c.setYAxisTitle("p99 of the run (ns, log scale)");
         }
         c.getStyler().setYAxisDecimalPattern("#,##0");
         int k = 0;
-        for (String key : xs.keySet()) {
-            XYSeries s = c.addSeries(loadSeriesName(key, p99ByLoad.get(key)), xs.get(key), ys.get(key));
+        for (LoadSeries l : series) {
+            XYSeries s = c.addSeries(loadSeriesName(l.key(), l.p99ByLoad()), l.loads(), l.p99s());
             s.setMarker(MARKERS[k % MARKERS.length]);
             s.setMarkerColor(PALETTE[k % PALETTE.length]);
             k++;

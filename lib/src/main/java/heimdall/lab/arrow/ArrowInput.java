@@ -2,13 +2,17 @@ package heimdall.lab.arrow;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.HostileFiles;
+import heimdall.lab.Io;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -201,7 +205,7 @@ public final class ArrowInput implements AutoCloseable {
             why = "not an Arrow IPC file, or cut short (its magic number or footer is missing or damaged)";
         } else if (e instanceof ValidateUtil.ValidateException) {
             why = "its buffers do not hold the rows it declares (" + e.getMessage() + ")";
-        } else if (e instanceof org.apache.arrow.memory.OutOfMemoryException) {
+        } else if (e instanceof OutOfMemoryException) {
             why = "declares more data than the limit for this kind of file";
         } else if (e instanceof AssertionError) {
             // Arrow's own assertions on the lengths it was given (with -ea): the file's, not ours
@@ -209,10 +213,9 @@ public final class ArrowInput implements AutoCloseable {
         } else if (e instanceof StackOverflowError) {
             why = "its schema nests too deeply";
         } else if (e instanceof IOException io) {
-            why = io instanceof java.io.EOFException
-                            || String.valueOf(io.getMessage()).contains("Unexpected end")
+            why = io instanceof EOFException || String.valueOf(io.getMessage()).contains("Unexpected end")
                     ? "truncated"
-                    : "cannot read: " + heimdall.lab.Io.reason(io);
+                    : "cannot read: " + Io.reason(io);
         } else {
             why = "damaged or truncated (its metadata or a buffer does not hold together)";
         }
@@ -224,9 +227,9 @@ public final class ArrowInput implements AutoCloseable {
             return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
         }
         if (t instanceof ArrowType.FloatingPoint f) {
-            return "float(" + f.getPrecision().name().toLowerCase(java.util.Locale.ROOT) + ")";
+            return "float(" + f.getPrecision().name().toLowerCase(Locale.ROOT) + ")";
         }
-        return t.getTypeID().name().toLowerCase(java.util.Locale.ROOT);
+        return t.getTypeID().name().toLowerCase(Locale.ROOT);
     }
 
     private static void closeQuietly(ArrowFileReader r, BufferAllocator alloc) {

@@ -9,6 +9,7 @@ import heimdall.lab.profile.ArgRule;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
+import heimdall.lab.sys.DieWithJvm;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
@@ -77,8 +78,8 @@ public final class LibseccompBaseline {
             Path spec = dir.resolve("spec.json");
             Path out = dir.resolve("filter.bpf");
             SafeFiles.writeNew(spec, MAPPER.writeValueAsBytes(spec(profile, table)));
-            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
-                            PYTHON, script.toString(), spec.toString(), out.toString()))
+            Process p = new ProcessBuilder(
+                            DieWithJvm.command(PYTHON, script.toString(), spec.toString(), out.toString()))
                     .start(); // dies with this JVM; this thread waits for it
             byte[] stdout = p.getInputStream().readAllBytes();
             byte[] stderr = p.getErrorStream().readAllBytes();

@@ -6,6 +6,7 @@ import heimdall.lab.BadInput;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -146,7 +147,7 @@ public record Program(List<Insn> insns) {
     private static void checkMemory(List<Insn> insns, String source) {
         int n = insns.size();
         int[] masks = new int[n];
-        java.util.Arrays.fill(masks, 0xffff);
+        Arrays.fill(masks, 0xffff);
         int memvalid = 0;
         for (int pc = 0; pc < n; pc++) {
             memvalid &= masks[pc];

@@ -1,6 +1,7 @@
 package heimdall.lab.broker;
 
 import heimdall.lab.BadInput;
+import java.util.Locale;
 
 /**
  * How a supervisor answers one notified call.
@@ -88,7 +89,7 @@ public record Answer(Kind kind, long value) {
      * spelling); bad input naming {@code what} otherwise.
      */
     public static Answer parse(String text, String what) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (t.equals("continue")) {
                 return CONTINUE;

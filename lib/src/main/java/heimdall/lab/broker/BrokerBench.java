@@ -1,10 +1,17 @@
 package heimdall.lab.broker;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.child.Call;
+import heimdall.lab.child.ChildSpec;
+import heimdall.lab.child.MeasuredChild;
+import heimdall.lab.child.RunningChild;
+import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +86,7 @@ public final class BrokerBench {
 
         /** The defaults for this machine: the child on the first allowed CPU, the supervisor on the last. */
         public static Config defaults() {
-            List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
+            List<Integer> cpus = Cpus.allowed();
             return new Config(
                     20_000,
                     2_000,
@@ -122,7 +129,7 @@ public final class BrokerBench {
         }
 
         /** The Java supervisor's median over the native one's, when both were measured. */
-        @com.fasterxml.jackson.annotation.JsonProperty("javaNativeMedianRatio")
+        @JsonProperty("javaNativeMedianRatio")
         public Double javaNativeRatio() {
             Row n = row("native");
             Row j = row("java");
@@ -144,8 +151,7 @@ public final class BrokerBench {
             throw new Refusal(why);
         }
         Path in = Files.createDirectory(workDir.resolve("in"));
-        SafeFiles.writeNew(
-                in.resolve("file.txt"), "brokered input\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        SafeFiles.writeNew(in.resolve("file.txt"), "brokered input\n".getBytes(StandardCharsets.UTF_8));
         SupervisorOptions options = new SupervisorOptions(c.supCpu(), in, c.syncWakeUp());
 
         List<long[]> baseline = new ArrayList<>();
@@ -200,7 +206,7 @@ public final class BrokerBench {
         for (Variant v : variants) {
             rows.add(row(v.label(), samples.get(v), errors.get(v), stats.get(v)));
         }
-        return new Report(c, heimdall.lab.sys.Cpus.allowed(), timer, baseRow, floorRow, rows);
+        return new Report(c, Cpus.allowed(), timer, baseRow, floorRow, rows);
     }
 
     /** A measured supervisor: its row label, kind and wait. */
@@ -208,10 +214,8 @@ public final class BrokerBench {
 
     /** One run of the floor: the measured child's pipe ping-pong, its partner where the supervisor runs. */
     private static long[] pingPong(Config c) {
-        heimdall.lab.child.ChildSpec spec = heimdall.lab.child.ChildSpec.of(
-                        heimdall.lab.child.Call.PINGPONG, c.warmup(), c.calls())
-                .withCpu(c.childCpu());
-        try (heimdall.lab.child.RunningChild child = heimdall.lab.child.MeasuredChild.start(spec)) {
+        ChildSpec spec = ChildSpec.of(Call.PINGPONG, c.warmup(), c.calls()).withCpu(c.childCpu());
+        try (RunningChild child = MeasuredChild.start(spec)) {
             child.startPartner(c.supCpu(), 0);
             return child.await().requireCompleted().samples();
         }

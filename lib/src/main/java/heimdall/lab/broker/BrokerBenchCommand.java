@@ -7,6 +7,7 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
+import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Scratch;
 import java.util.List;
 import java.util.Optional;
@@ -78,7 +79,7 @@ public final class BrokerBenchCommand implements Command {
     public int run(List<String> argv) throws Exception {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         BrokerBench.Config d = BrokerBench.Config.defaults();
-        List<Integer> cpus = heimdall.lab.sys.Cpus.allowed();
+        List<Integer> cpus = Cpus.allowed();
         int childCpu = a.cpu("--child-cpu", d.childCpu());
         String supText = a.value("--sup-cpu").orElse(null);
         int supCpu;

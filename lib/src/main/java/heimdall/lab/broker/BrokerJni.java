@@ -1,5 +1,7 @@
 package heimdall.lab.broker;
 
+import heimdall.lab.sys.NativeLib;
+
 /**
  * The functions of libheimdall on the Java supervisor's path through one notification, bound through
  * JNI ({@code libheimdall-jni.so}) rather than JNA like the rest of {@link BrokerNative}:
@@ -14,8 +16,7 @@ final class BrokerJni {
         String problem = BrokerNative.loadProblem();
         if (problem == null) {
             try {
-                System.load(
-                        heimdall.lab.sys.NativeLib.file("libheimdall-jni.so").toString());
+                System.load(NativeLib.file("libheimdall-jni.so").toString());
             } catch (RuntimeException | LinkageError e) {
                 problem = "libheimdall-jni.so could not be loaded: " + e.getMessage();
             }

@@ -3,6 +3,7 @@ package heimdall.lab.broker;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.NativeLib;
 
 /**
  * The broker's entry points in {@code libheimdall.so} (see {@code native/include/hl_broker.h}), bound
@@ -86,8 +87,8 @@ final class BrokerNative {
     static {
         String problem = null;
         try {
-            NativeLibrary lib = NativeLibrary.getInstance(
-                    heimdall.lab.sys.NativeLib.file("libheimdall.so").toString());
+            NativeLibrary lib =
+                    NativeLibrary.getInstance(NativeLib.file("libheimdall.so").toString());
             Native.register(BrokerNative.class, lib);
         } catch (RuntimeException | LinkageError e) {
             problem = "libheimdall.so could not be loaded: " + e.getMessage();

@@ -1,5 +1,9 @@
 package heimdall.lab.broker;
 
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import heimdall.lab.Refusal;
+import heimdall.lab.sys.NativeLib;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.CountDownLatch;
@@ -79,7 +83,7 @@ public final class JavaSupervisor implements Supervisor {
     /** The watchdog's hl_watch_check state (three int64 slots). */
     private final ByteBuffer check = ByteBuffer.allocateDirect(3 * 8).order(ByteOrder.nativeOrder());
 
-    private final long checkAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(check));
+    private final long checkAddress = Pointer.nativeValue(Native.getDirectBufferPointer(check));
     private volatile Loop live;
     private volatile boolean stopping;
     private volatile int startErrno;
@@ -158,7 +162,7 @@ public final class JavaSupervisor implements Supervisor {
             pinned.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new heimdall.lab.Refusal("interrupted while starting the Java supervisor");
+            throw new Refusal("interrupted while starting the Java supervisor");
         }
         long granted = counters.get(BrokerNative.C_CPU);
         int errno = granted < -1 ? (int) -granted : startErrno;
@@ -212,7 +216,7 @@ public final class JavaSupervisor implements Supervisor {
         /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
         final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
 
-        final long watchAddress = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(watch));
+        final long watchAddress = Pointer.nativeValue(Native.getDirectBufferPointer(watch));
         final Thread thread;
         /** The fixed answer waiting to go down with the next receive: its counter, -1 for none. */
         int sendCounter = -1;
@@ -264,11 +268,11 @@ public final class JavaSupervisor implements Supervisor {
             long granted = -1;
             if (cpu >= 0) {
                 // hl_pin_self: the CPU the thread runs on once pinned, or -errno
-                int r = heimdall.lab.sys.NativeLib.hl_pin_self(cpu);
+                int r = NativeLib.hl_pin_self(cpu);
                 granted = r >= 0 ? cpu : r;
             } else if (cpuSet != 0) {
                 // a set: free to migrate among its CPUs, so no one CPU to report
-                int r = heimdall.lab.sys.NativeLib.hl_pin_self_set(cpuSet);
+                int r = NativeLib.hl_pin_self_set(cpuSet);
                 granted = r >= 0 ? -1 : r;
             }
             int errno = 0;

@@ -1,5 +1,7 @@
 package heimdall.lab.broker;
 
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +61,7 @@ public final class Notification {
     }
 
     private static long address(ByteBuffer direct) {
-        return com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(direct));
+        return Pointer.nativeValue(Native.getDirectBufferPointer(direct));
     }
 
     /** What the answer sent by {@code hl_notif_answer_recv_wait} before this receive returned: 0 or -errno. */

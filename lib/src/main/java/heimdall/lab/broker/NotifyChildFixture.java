@@ -3,6 +3,7 @@ package heimdall.lab.broker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.NativeLib;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -118,7 +119,7 @@ public final class NotifyChildFixture implements AutoCloseable {
             throws IOException {
         BrokerNative.require();
         List<String> cmd = new ArrayList<>();
-        cmd.add(heimdall.lab.sys.NativeLib.file("fuse-freeze").toString());
+        cmd.add(NativeLib.file("fuse-freeze").toString());
         if (serverProcess) {
             cmd.add("--server-process");
         }
@@ -130,7 +131,7 @@ public final class NotifyChildFixture implements AutoCloseable {
     public static NotifyChildFixture start(Options options) throws IOException {
         BrokerNative.require();
         List<String> cmd = new ArrayList<>();
-        cmd.add(heimdall.lab.sys.NativeLib.file("notify-child").toString());
+        cmd.add(NativeLib.file("notify-child").toString());
         if (options.cpu() >= 0) {
             cmd.add("--cpu");
             cmd.add(Integer.toString(options.cpu()));

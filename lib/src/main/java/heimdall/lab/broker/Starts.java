@@ -2,6 +2,7 @@ package heimdall.lab.broker;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.Cpus;
 
 /** Checks and resources common to both supervisors' start. */
 final class Starts {
@@ -40,11 +41,11 @@ final class Starts {
     static Refusal startFailure(SupervisorOptions options, int errno) {
         if (errno == 22 && options.cpu() >= 0) {
             return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)
-                    + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
+                    + "; CPUs available: " + Cpus.allowed());
         }
         if (errno == 22 && options.cpuSet() != 0) {
             return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet())
-                    + ": " + Libc.describe(errno) + "; CPUs available: " + heimdall.lab.sys.Cpus.allowed());
+                    + ": " + Libc.describe(errno) + "; CPUs available: " + Cpus.allowed());
         }
         if (errno == 16) {
             return new Refusal("cannot start the native supervisor: its stop signal (real-time signal "

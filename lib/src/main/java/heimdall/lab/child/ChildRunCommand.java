@@ -1,5 +1,6 @@
 package heimdall.lab.child;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
@@ -56,8 +57,7 @@ public final class ChildRunCommand implements Command {
         Args a = Args.parse(name(), argv, OPTIONS).atMost(0);
         Call call = Call.parse(
                 a.value("--call")
-                        .orElseThrow(() ->
-                                heimdall.lab.BadInput.at("command line", "--call", "missing (./lab child run --help)")),
+                        .orElseThrow(() -> BadInput.at("command line", "--call", "missing (./lab child run --help)")),
                 Path.of(a.value("--path").orElse("/etc/hostname")));
         long count = a.count("--count", 100_000, ChildSpec.MAX_COUNT);
         long warmup = a.longValue("--warmup", count / 10, 0, ChildSpec.MAX_WARMUP);

@@ -4,6 +4,7 @@ import heimdall.lab.Errno;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.NativeLib;
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * A measured child that is running (or has ended and not been reaped). Thread-safe: one thread may
@@ -239,7 +240,7 @@ public final class RunningChild implements AutoCloseable {
                 : new Fate.Killed((int) r[NativeLib.R_CODE], phase, program, spec.call(), r[NativeLib.R_HOW] == 3);
         long done = r[NativeLib.R_DONE];
         if (done < samples.length) {
-            samples = java.util.Arrays.copyOf(samples, (int) Math.max(0, done));
+            samples = Arrays.copyOf(samples, (int) Math.max(0, done));
         }
         return new ChildResult(
                 spec, samples, r[NativeLib.R_BATCH_NS], (int) r[NativeLib.R_CPU], fate, r[NativeLib.R_LAST_RET], (int)

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bpf.Compiler;
 import heimdall.lab.bpf.Disassembler;
 import heimdall.lab.bpf.LibseccompBaseline;
@@ -180,8 +181,7 @@ final class BpfCommands {
             System.out.print(a.flag("--json") ? m.writeValueAsString(root) + "\n" : text);
             if (a.value("--out").isPresent()) {
                 // made only now, so that a profile refused above leaves no folder behind
-                var out = heimdall.lab.bench.ResultsFolder.chosen(
-                        Path.of(a.value("--out").get()));
+                var out = ResultsFolder.chosen(Path.of(a.value("--out").get()));
                 try {
                     out.writeJson("summary.json", root);
                     out.writeText("table.md", "```\n" + text + "```\n");

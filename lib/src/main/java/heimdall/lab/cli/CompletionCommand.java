@@ -5,6 +5,7 @@ import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -40,7 +41,7 @@ final class CompletionCommand implements Command {
 
     @Override
     public Optional<CommandOptions> options() {
-        return Optional.of(CommandOptions.of(java.util.Set.of(), java.util.Set.of()));
+        return Optional.of(CommandOptions.of(Set.of(), Set.of()));
     }
 
     @Override

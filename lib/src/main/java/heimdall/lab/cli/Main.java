@@ -1,7 +1,25 @@
 package heimdall.lab.cli;
 
 import heimdall.lab.Printable;
+import heimdall.lab.analysis.CompareCommand;
+import heimdall.lab.analysis.DistillCommand;
+import heimdall.lab.broker.BrokerBenchCommand;
+import heimdall.lab.child.ChildRunCommand;
 import heimdall.lab.command.Command;
+import heimdall.lab.explore.ExploreAbCommand;
+import heimdall.lab.explore.ExploreCheckCommand;
+import heimdall.lab.follower.FollowCheckCommand;
+import heimdall.lab.follower.FollowCommand;
+import heimdall.lab.graph.GraphInfoCommand;
+import heimdall.lab.graph.record.GraphRecordCommand;
+import heimdall.lab.probe.ProfileGenCommand;
+import heimdall.lab.probe.ProfileProbeCommand;
+import heimdall.lab.probe.ProfileRegenCommand;
+import heimdall.lab.reproduce.GraphJmhCommand;
+import heimdall.lab.reproduce.ReproduceCommand;
+import heimdall.lab.vm.VmFetchCommand;
+import heimdall.lab.vm.VmKernelsCommand;
+import heimdall.lab.vm.VmRunCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -30,28 +48,28 @@ public final class Main {
     static List<Command> commands() {
         return List.of(
                 // one line per command; keep grouped by concern
-                new heimdall.lab.reproduce.ReproduceCommand(),
-                new heimdall.lab.analysis.CompareCommand(),
+                new ReproduceCommand(),
+                new CompareCommand(),
                 new BpfCommands.CompileCmd(),
                 new BpfCommands.DisasmCmd(),
                 new BpfCommands.StatsCmd(),
                 new BpfCommands.SyscallTableCmd(),
-                new heimdall.lab.probe.ProfileProbeCommand(),
-                new heimdall.lab.probe.ProfileGenCommand(),
-                new heimdall.lab.probe.ProfileRegenCommand(),
-                new heimdall.lab.child.ChildRunCommand(),
-                new heimdall.lab.broker.BrokerBenchCommand(),
-                new heimdall.lab.graph.GraphInfoCommand(),
-                new heimdall.lab.graph.record.GraphRecordCommand(),
-                new heimdall.lab.follower.FollowCommand(),
-                new heimdall.lab.follower.FollowCheckCommand(),
-                new heimdall.lab.reproduce.GraphJmhCommand(),
-                new heimdall.lab.analysis.DistillCommand(),
-                new heimdall.lab.explore.ExploreCheckCommand(),
-                new heimdall.lab.explore.ExploreAbCommand(),
-                new heimdall.lab.vm.VmRunCommand(),
-                new heimdall.lab.vm.VmKernelsCommand(),
-                new heimdall.lab.vm.VmFetchCommand());
+                new ProfileProbeCommand(),
+                new ProfileGenCommand(),
+                new ProfileRegenCommand(),
+                new ChildRunCommand(),
+                new BrokerBenchCommand(),
+                new GraphInfoCommand(),
+                new GraphRecordCommand(),
+                new FollowCommand(),
+                new FollowCheckCommand(),
+                new GraphJmhCommand(),
+                new DistillCommand(),
+                new ExploreCheckCommand(),
+                new ExploreAbCommand(),
+                new VmRunCommand(),
+                new VmKernelsCommand(),
+                new VmFetchCommand());
     }
 
     /** {@link #commands()}, then those the {@code ./lab} script runs itself, then {@code completion}. */

@@ -4,6 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
 import heimdall.lab.WholeNumbers;
 import heimdall.lab.sys.Cpus;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,8 +117,8 @@ public final class Args {
                     "option " + name + ": '" + Printable.of(v) + "' is not a whole number (" + WholeNumbers.FORM + ")");
         }
         // BigInteger first: a value past the range of long is out of range, not "not a number".
-        java.math.BigInteger n = new java.math.BigInteger(digits);
-        if (n.compareTo(java.math.BigInteger.valueOf(min)) < 0 || n.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+        BigInteger n = new BigInteger(digits);
+        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
             throw new BadInput("option " + name + ": " + v + " is out of range (" + WholeNumbers.range(min, max) + ")");
         }
         return n.longValueExact();

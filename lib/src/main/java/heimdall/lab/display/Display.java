@@ -1,5 +1,6 @@
 package heimdall.lab.display;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.SafeFiles;
@@ -162,7 +163,7 @@ public final class Display {
     /** {@link Displayable#show(Path)}: a new PNG at {@code file}, its path printed. */
     public static Path show(Displayable d, Path file) {
         if (file == null) {
-            throw heimdall.lab.BadInput.at("show", "file", "no file given");
+            throw BadInput.at("show", "file", "no file given");
         }
         return write(file, requirePng(d));
     }

@@ -6,6 +6,7 @@ import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -116,7 +117,7 @@ public final class Floors {
      */
     public static Profile brokerFloor() {
         SyscallTable table = SyscallTable.x86_64();
-        Set<String> ruled = new java.util.HashSet<>(OPEN_BY_NAME);
+        Set<String> ruled = new HashSet<>(OPEN_BY_NAME);
         ruled.addAll(OPEN_WITHOUT_NAME);
         String[] allowed = table.byName().keySet().stream()
                 .filter(n -> !ruled.contains(n))

@@ -5,13 +5,18 @@ import heimdall.lab.HostileFiles;
 import heimdall.lab.Refusal;
 import heimdall.lab.arrow.ArrowInput;
 import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.Signals;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -169,8 +174,7 @@ public final class GraphFiles {
      * Reads a graph file's batches through {@link ArrowInput} (blocks, row counts and buffers checked
      * against the file before Arrow allocates); {@code columns} checks the schema before any batch.
      */
-    private static void readFile(
-            Path file, byte[] bytes, java.util.function.Consumer<ArrowInput> columns, BatchReader each) {
+    private static void readFile(Path file, byte[] bytes, Consumer<ArrowInput> columns, BatchReader each) {
         try (ArrowInput in = ArrowInput.of(file, bytes, memoryFor(bytes.length))) {
             columns.accept(in);
             while (in.next()) {
@@ -196,9 +200,9 @@ public final class GraphFiles {
         try {
             return StandardCharsets.UTF_8
                     .newDecoder()
-                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .decode(ByteBuffer.wrap(bytes))
                     .toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw BadInput.at(file, column, "row " + row + ": not UTF-8 text");
         }
     }
@@ -215,7 +219,7 @@ public final class GraphFiles {
         if (Graph.isSignal(e)) {
             String sig = e.substring(Graph.SIGNAL_PREFIX.length());
             for (int n = 1; n <= 64; n++) {
-                if (heimdall.lab.sys.Signals.name(n).equals(sig) && n != heimdall.lab.sys.Signals.SIGKILL && n != 19) {
+                if (Signals.name(n).equals(sig) && n != Signals.SIGKILL && n != 19) {
                     return e;
                 }
             }
@@ -439,7 +443,7 @@ public final class GraphFiles {
     private static void writeRoot(VectorSchemaRoot root, Path file) throws IOException {
         // Replaced whole (a temporary renamed over it), and a link or FIFO at the name is refused.
         SafeFiles.replace(file, out -> {
-            try (ArrowFileWriter w = new ArrowFileWriter(root, null, java.nio.channels.Channels.newChannel(out))) {
+            try (ArrowFileWriter w = new ArrowFileWriter(root, null, Channels.newChannel(out))) {
                 w.start();
                 w.writeBatch();
                 w.end();

@@ -1,5 +1,6 @@
 package heimdall.lab.load;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.Cpus;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +58,7 @@ public final class LoadGenerator implements AutoCloseable {
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("worker", worker.toString());
-            m.put("kind", worker.kind().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("kind", worker.kind().name().toLowerCase(Locale.ROOT));
             m.put("cpu", worker.cpu());
             m.put("nice", worker.nice());
             m.put("intensity", worker.intensity());
@@ -74,7 +76,7 @@ public final class LoadGenerator implements AutoCloseable {
     /** What the generator ran, worker by worker. */
     public record Report(List<WorkerReport> workers, long elapsedNs) {
         /** As {@code environment.json}'s {@code load_ran} holds it. */
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("elapsed_ns", elapsedNs);

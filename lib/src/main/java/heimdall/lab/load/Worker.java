@@ -2,6 +2,8 @@ package heimdall.lab.load;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.sys.Cpus;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -69,7 +71,7 @@ public record Worker(Kind kind, int cpu, int nice, double intensity) {
 
     /** Parses a comma-separated list of {@link #parse} forms. */
     public static List<Worker> parseList(String text) {
-        return java.util.Arrays.stream(text.split(","))
+        return Arrays.stream(text.split(","))
                 .filter(s -> !s.isBlank())
                 .map(Worker::parse)
                 .toList();
@@ -77,7 +79,7 @@ public record Worker(Kind kind, int cpu, int nice, double intensity) {
 
     /** One spinning and one syscall-making thread on every allowed CPU, at {@code nice}, full intensity. */
     public static List<Worker> everyCpu(int nice) {
-        List<Worker> out = new java.util.ArrayList<>();
+        List<Worker> out = new ArrayList<>();
         for (int cpu : Cpus.allowed()) {
             out.add(new Worker(Kind.SPIN, cpu, nice, 1.0));
             out.add(new Worker(Kind.SYSCALL, cpu, nice, 1.0));

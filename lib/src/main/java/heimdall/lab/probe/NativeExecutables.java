@@ -1,6 +1,7 @@
 package heimdall.lab.probe;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.sys.NativeLib;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -31,7 +32,7 @@ public final class NativeExecutables {
 
     /** The executable at {@code RESOURCE_DIR + name}; a refusal when the native build did not make it. */
     public static Path find(String name) {
-        Path p = heimdall.lab.sys.NativeLib.file(name);
+        Path p = NativeLib.file(name);
         if (!Files.isExecutable(p)) {
             throw new Refusal(p + " is not executable");
         }

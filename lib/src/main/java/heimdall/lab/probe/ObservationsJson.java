@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.JsonInput;
+import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -33,10 +36,10 @@ public final class ObservationsJson {
     public static final String FORMAT = "heimdall-lab observations 1";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectMapper READER = heimdall.lab.JsonInput.strict(new ObjectMapper());
+    private static final ObjectMapper READER = JsonInput.strict(new ObjectMapper());
 
     /** The largest observations file read: as for profiles, the whole JSON tree must fit a small heap. */
-    public static final long MAX_BYTES = heimdall.lab.profile.ProfileJson.MAX_BYTES;
+    public static final long MAX_BYTES = ProfileJson.MAX_BYTES;
 
     private ObservationsJson() {}
 
@@ -81,9 +84,9 @@ public final class ObservationsJson {
      * one entry per distinct call and argument tuple).
      */
     public static Observations read(Path file) {
-        byte[] bytes = heimdall.lab.Io.read(file, MAX_BYTES);
+        byte[] bytes = Io.read(file, MAX_BYTES);
         // strict: a key twice or content after the observations is refused, errors in our words
-        return parse(heimdall.lab.JsonInput.tree(READER, file, bytes), file.toString());
+        return parse(JsonInput.tree(READER, file, bytes), file.toString());
     }
 
     /** Parses an observations tree; errors name {@code where}, the field and the reason. */

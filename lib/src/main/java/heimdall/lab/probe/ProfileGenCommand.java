@@ -1,5 +1,6 @@
 package heimdall.lab.probe;
 
+import heimdall.lab.Io;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
@@ -52,7 +53,7 @@ public final class ProfileGenCommand implements Command {
         }
         Args a = Args.parse(name(), mapped, OPTIONS).atMost(1);
         Path in = Path.of(a.positional(0, "OBSERVATIONS.json"));
-        heimdall.lab.Io.requireReadable(in);
+        Io.requireReadable(in);
         String profile = ProfileGen.generate(ObservationsJson.read(in), in.toString());
         if (a.value("--out").isPresent()) {
             SafeFiles.writeOutput("-o", Path.of(a.value("--out").get()), profile.getBytes(StandardCharsets.UTF_8));

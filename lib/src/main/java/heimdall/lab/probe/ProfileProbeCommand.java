@@ -39,7 +39,7 @@ public final class ProfileProbeCommand implements Command {
                 Runs CMD under heimdall-trace (ptrace: every thread and child followed) N times (default 3)
                 and writes the observations: per syscall its number and count in each run, and for the
                 argument-sensitive calls (mmap prot+flags, mprotect/pkey_mprotect prot, open/openat flags,
-                prctl option; see heimdall.lab.probe.ArgumentSensitive) the distinct argument values.
+                prctl option; see ArgumentSensitive) the distinct argument values.
                 Written to --out, or to stdout. CMD's output is captured, not shown.
                 A run that exits nonzero is refused (exit 1) unless --any-status is given.
                 Needs ptrace permission (root here).

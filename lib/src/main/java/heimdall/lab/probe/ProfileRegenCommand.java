@@ -1,5 +1,6 @@
 package heimdall.lab.probe;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
@@ -61,7 +62,7 @@ public final class ProfileRegenCommand implements Command {
                     f.name(), o.calls().size(), runs, home.relativize(FixtureProfiles.folder(home, f.name())));
         }
         if (!any) {
-            throw new heimdall.lab.BadInput(
+            throw new BadInput(
                     "option --only: unknown fixture '" + a.value("--only").get() + "'");
         }
         return 0;

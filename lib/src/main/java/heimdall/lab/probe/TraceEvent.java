@@ -1,6 +1,7 @@
 package heimdall.lab.probe;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -57,7 +58,7 @@ public sealed interface TraceEvent {
         }
 
         /** The mapping holding {@code address}, if any. */
-        public java.util.Optional<Mapping> find(long address) {
+        public Optional<Mapping> find(long address) {
             return maps.stream().filter(m -> m.contains(address)).findFirst();
         }
     }

@@ -2,6 +2,7 @@ package heimdall.lab.probe;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.Scratch;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,7 +105,7 @@ public final class Tracer {
             Process p = new ProcessBuilder(argv)
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             int status;
             try {

@@ -20,9 +20,11 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Loads and saves profiles in the OCI runtime-spec {@code LinuxSeccomp} JSON shape.
@@ -61,8 +63,7 @@ public final class ProfileJson {
             "comment");
     private static final Set<String> RULE_FIELDS =
             Set.of("names", "name", "action", "errnoRet", "args", "comment", "includes", "excludes", "errno");
-    private static final java.util.regex.Pattern SYSCALL_NAME =
-            java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,63}");
+    private static final Pattern SYSCALL_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,63}");
     private static final Set<String> ARG_FIELDS = Set.of("index", "value", "valueTwo", "op");
     private static final Set<String> COND_FIELDS = Set.of("arches", "caps", "minKernel");
 
@@ -556,7 +557,7 @@ public final class ProfileJson {
         }
 
         private static String squash(String s) {
-            return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[\\s_\\-]", "");
+            return s.toLowerCase(Locale.ROOT).replaceAll("[\\s_\\-]", "");
         }
 
         /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */

@@ -1,6 +1,7 @@
 package heimdall.lab.profile;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class SyscallTableGenerator {
     public static String generate(Path header) throws IOException {
         // A header is tens of KB; read through the one opener (no link, FIFO or device at the name).
         List<String> rows = new ArrayList<>();
-        for (String line : heimdall.lab.Io.readString(header, 16L << 20).split("\n")) {
+        for (String line : Io.readString(header, 16L << 20).split("\n")) {
             Matcher m = DEFINE.matcher(line.trim());
             if (m.matches()) {
                 rows.add(m.group(1) + "\t" + m.group(2));

@@ -1,5 +1,7 @@
 package heimdall.lab.stats;
 
+import java.util.Arrays;
+
 /**
  * A row's intervals: the small record a result row (summary.json) holds beside its figures, and
  * what {@code Measurement.ci()} answers.
@@ -66,7 +68,7 @@ public record Intervals(Interval median, Interval p99, Interval added) {
         double[] m = new double[runs.length];
         for (int r = 0; r < runs.length; r++) {
             long[] sorted = runs[r].clone();
-            java.util.Arrays.sort(sorted);
+            Arrays.sort(sorted);
             m[r] = OrderStatistics.nearestRank(sorted, 50);
         }
         return m;

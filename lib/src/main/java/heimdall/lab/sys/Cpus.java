@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -121,10 +122,10 @@ public final class Cpus {
         return List.copyOf(cpus);
     }
 
-    private static java.util.Optional<Integer> override(String property, List<Integer> allowed) {
+    private static Optional<Integer> override(String property, List<Integer> allowed) {
         String v = System.getProperty(property);
         if (v == null || v.isBlank()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int cpu;
         try {
@@ -135,6 +136,6 @@ public final class Cpus {
         if (!allowed.contains(cpu)) {
             throw BadInput.at("system property", property, "CPU " + cpu + " is not in the allowed set " + allowed);
         }
-        return java.util.Optional.of(cpu);
+        return Optional.of(cpu);
     }
 }

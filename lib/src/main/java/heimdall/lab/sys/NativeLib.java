@@ -3,6 +3,7 @@ package heimdall.lab.sys;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import heimdall.lab.Errno;
+import heimdall.lab.Refusal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,6 +18,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -80,9 +82,8 @@ public final class NativeLib {
         Path p = DIR.resolve(name);
         URL url = NativeLib.class.getClassLoader().getResource(RESOURCE_DIR + name);
         if (url == null) {
-            throw new heimdall.lab.Refusal(
-                    "native file " + RESOURCE_DIR + name + " is not on the class path: the native "
-                            + "build did not produce it (mvn -pl lib -am package runs make in native/)");
+            throw new Refusal("native file " + RESOURCE_DIR + name + " is not on the class path: the native "
+                    + "build did not produce it (mvn -pl lib -am package runs make in native/)");
         }
         if ("file".equals(url.getProtocol())) {
             return p; // DIR is the class-path directory itself
@@ -90,7 +91,7 @@ public final class NativeLib {
         try {
             // From a jar: copy it into the extraction directory beside the library, once per content.
             byte[] bytes = read(url);
-            if (!Files.isRegularFile(p) || !java.util.Arrays.equals(Files.readAllBytes(p), bytes)) {
+            if (!Files.isRegularFile(p) || !Arrays.equals(Files.readAllBytes(p), bytes)) {
                 Files.createDirectories(p.getParent());
                 Files.deleteIfExists(p);
                 place(p, bytes, "rwxr-xr-x");
@@ -259,7 +260,7 @@ public final class NativeLib {
     private static void place(Path target, byte[] bytes, String perms) throws IOException {
         if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
                 && Files.size(target) == bytes.length
-                && java.util.Arrays.equals(Files.readAllBytes(target), bytes)) {
+                && Arrays.equals(Files.readAllBytes(target), bytes)) {
             return;
         }
         Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
@@ -21,6 +22,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.SecureRandom;
 
 /**
  * Files written by a process that runs as root, where a name may have been planted by someone else.
@@ -43,7 +45,7 @@ public final class SafeFiles {
     };
 
     /** The random part of a temporary file's name: unpredictable, so nothing can be planted there first. */
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Opens a new file for writing; any existing entry at {@code file} (file, symlink, FIFO) is an error. */
     public static OutputStream newFile(Path file) throws IOException {
@@ -257,7 +259,7 @@ public final class SafeFiles {
 
     /** {@link #replace(Path, byte[])} for text, UTF-8. */
     public static void replace(Path file, String text) throws IOException {
-        replace(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        replace(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -304,7 +306,7 @@ public final class SafeFiles {
                 }
                 try {
                     Files.createDirectory(dir);
-                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                } catch (FileAlreadyExistsException raced) {
                     throw new BadInput(
                             option + " " + dir + ": appeared while it was being created; choose another folder");
                 }

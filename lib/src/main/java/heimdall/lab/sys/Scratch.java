@@ -8,6 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 public final class Scratch implements AutoCloseable {
     private static final Set<Scratch> LIVE = ConcurrentHashMap.newKeySet();
     private static volatile boolean shuttingDown;
-    private static final Set<Path> SWEPT = new java.util.HashSet<>();
+    private static final Set<Path> SWEPT = new HashSet<>();
 
     /** What every scratch folder's name starts with (the next run sweeps only such names). */
     public static final String PREFIX = "heimdall-";

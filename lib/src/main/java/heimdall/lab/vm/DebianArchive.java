@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -99,7 +100,7 @@ public record DebianArchive(String archive, Optional<String> security) {
                 if (line.startsWith("#") || !line.contains(":") || Character.isWhitespace(line.charAt(0))) {
                     continue;
                 }
-                String key = line.substring(0, line.indexOf(':')).strip().toLowerCase(java.util.Locale.ROOT);
+                String key = line.substring(0, line.indexOf(':')).strip().toLowerCase(Locale.ROOT);
                 List<String> words =
                         List.of(line.substring(line.indexOf(':') + 1).strip().split("\\s+"));
                 switch (key) {

@@ -1,7 +1,10 @@
 package heimdall.lab.vm;
 
+import heimdall.lab.Io;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,8 +24,7 @@ record Exec(List<String> argv, int status, String out, String err, boolean timed
 
     /** Runs {@code argv} in {@code dir} (null: ours) with stdin empty, killed after {@code deadline}. */
     static Exec run(List<String> argv, Path dir, Duration deadline) {
-        ProcessBuilder pb =
-                new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         if (dir != null) {
             pb.directory(dir.toFile());
         }
@@ -30,7 +32,7 @@ record Exec(List<String> argv, int status, String out, String err, boolean timed
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + argv.get(0) + ": " + heimdall.lab.Io.reason(e), e);
+            throw new UncheckedIOException("cannot run " + argv.get(0) + ": " + Io.reason(e), e);
         }
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
@@ -51,7 +53,7 @@ record Exec(List<String> argv, int status, String out, String err, boolean timed
     private static String drain(InputStream in) {
         try (in) {
             byte[] kept = in.readNBytes(KEEP);
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
             return new String(kept, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";

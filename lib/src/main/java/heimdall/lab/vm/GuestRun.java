@@ -5,6 +5,7 @@ import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * One guest from start to power-off: QEMU started (from the calling thread, which must outlive it: QEMU's parent-death
@@ -41,8 +43,8 @@ final class GuestRun {
 
     private static final long POLL_MS = 100;
     /** The kernel's words for a guest that has stopped moving. */
-    private static final java.util.regex.Pattern STALL = java.util.regex.Pattern.compile(
-            "detected stalls?|self-detected stall|soft lockup|blocked for more than|Kernel panic");
+    private static final Pattern STALL =
+            Pattern.compile("detected stalls?|self-detected stall|soft lockup|blocked for more than|Kernel panic");
     /** Console lines kept for messages. */
     private static final int KEEP_LINES = 12;
 
@@ -318,7 +320,7 @@ final class GuestRun {
             synchronized (qemuErr) {
                 qemuErr.append(new String(b, StandardCharsets.UTF_8));
             }
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         } catch (IOException e) {
             // QEMU ended
         }

@@ -2,6 +2,7 @@ package heimdall.lab.vm;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -141,13 +143,13 @@ final class KernelModules {
         try {
             Process p = new ProcessBuilder(tool, "-dc", "--", file.toString())
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             byte[] bytes;
             try (var in = p.getInputStream()) {
                 bytes = in.readNBytes((int) MAX_MODULE);
             }
-            if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES) || p.exitValue() != 0) {
+            if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 p.destroyForcibly();
                 throw new BadInput(field + " " + file + ": cannot decompress the module with " + tool);
             }

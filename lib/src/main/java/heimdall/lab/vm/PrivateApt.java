@@ -5,6 +5,7 @@ import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -163,7 +164,7 @@ final class PrivateApt {
         try (var files = Files.list(into)) {
             List<Path> debs = files.filter(f -> f.getFileName().toString().endsWith(".deb"))
                     .toList();
-            if (debs.size() != 1 || !Files.isRegularFile(debs.get(0), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (debs.size() != 1 || !Files.isRegularFile(debs.get(0), LinkOption.NOFOLLOW_LINKS)) {
                 throw new Refusal("fetching " + kernel.label() + ": apt-get download left " + debs.size()
                         + " .deb files in " + into);
             }

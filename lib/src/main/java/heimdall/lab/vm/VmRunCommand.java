@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -324,7 +325,7 @@ public final class VmRunCommand extends VmCommand {
     }
 
     private static List<String> prepend(String first, List<String> rest) {
-        List<String> all = new java.util.ArrayList<>();
+        List<String> all = new ArrayList<>();
         all.add(first);
         all.addAll(rest);
         return all;

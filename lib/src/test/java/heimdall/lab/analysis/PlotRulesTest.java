@@ -3,6 +3,8 @@ package heimdall.lab.analysis;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.fixtures.Fixtures;
+import java.awt.RenderingHints;
+import java.awt.font.TextLayout;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
@@ -29,20 +31,13 @@ import org.knowm.xchart.internal.series.Series;
  * kernel-matrix, host-load, attach-cost, kernel-bitmap, graph, ...), loaded and drawn through
  * {@link Plots#all} as {@code ./lab} draws them, obeys the rules a reader needs (issue 22, item 5):
  * at most {@link Plots#MAX_SERIES} series in a legend, the legend inside the image, column labels
- * that are whole and tell the columns apart, log axes without an empty decade beyond the data, and a
- * title that says its unit. Each rule is checked on the chart objects after the chart was painted.
+ * that are whole and tell the columns apart, log axes without an empty decade beyond the data and with
+ * two numbers on them, and a title that says its unit and lies inside the image as XChart draws it. Each rule is checked on the chart objects after the chart was painted.
  * With {@code -Dplotrules.out=DIR} the PNGs are also written there, to look at.
  */
 class PlotRulesTest {
     /** A unit word in a title: a time, a count, a ratio. */
     private static final Pattern UNIT = Pattern.compile("(?s).*(\\bns\\b|µs|\\bms\\b|\\bcount\\b|\\bratio|×|%|/).*");
-
-    /**
-     * Plots with a series per measured thing where there are more than eight things and no split that
-     * keeps the comparison: graph lookups' nine layouts, host-load's nine rows. Every series still has a
-     * look of its own (checked), and the legend stays inside the image (checked).
-     */
-    private static final Set<String> WIDE = Set.of("graph-by-layout.png", "p99-vs-load.png");
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -77,6 +72,25 @@ class PlotRulesTest {
         System.out.println("plot rules: " + drawn + " plots of " + folders.size() + " folders, kinds " + kinds);
         assertTrue(drawn >= 30, "plots drawn: " + drawn);
         assertTrue(broken.isEmpty(), broken.size() + " broken rules:\n" + String.join("\n", broken));
+    }
+
+    /** The synthetic folders' plots (a floor-cost, a host-load and a graph folder) follow the same rules. */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void syntheticFoldersPlotsFollowTheRules(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        List<String> broken = new ArrayList<>();
+        int drawn = 0;
+        for (Path dir : List.of(
+                SyntheticResults.floorFolder(tmp.resolve("floor")),
+                SyntheticResults.loadFolder(tmp.resolve("load")),
+                SyntheticResults.graphFolder(tmp.resolve("graph")))) {
+            for (var e : Plots.all(Results.load(dir)).entrySet()) {
+                broken.addAll(check(dir.getFileName() + "/" + e.getKey(), e.getValue(), Plots.image(e.getValue())));
+                drawn++;
+            }
+        }
+        assertTrue(drawn >= 3, "plots drawn: " + drawn);
+        assertTrue(broken.isEmpty(), String.join("\n", broken));
     }
 
     /** {@code ./lab compare}'s two plots, of the committed floor-cost folders, follow the same rules. */
@@ -137,11 +151,7 @@ class PlotRulesTest {
         }
         java.awt.Graphics2D g = png.createGraphics();
         try {
-            // XChart neither wraps nor cuts a title: one wider than the image loses both ends
-            int width = g.getFontMetrics(chart.getStyler().getChartTitleFont()).stringWidth(title == null ? "" : title);
-            if (width > png.getWidth() - 8) {
-                broken.add(name + ": the title (" + width + " px) is wider than the image: '" + title + "'");
-            }
+            broken.addAll(titleInside(name, chart, png, g));
             if (chart instanceof XYChart || chart instanceof CategoryChart) {
                 var axes = (org.knowm.xchart.style.AxesChartStyler) chart.getStyler();
                 int y = g.getFontMetrics(axes.getAxisTitleFont()).stringWidth(chart.getYAxisTitle());
@@ -161,7 +171,7 @@ class PlotRulesTest {
         long shown = chart.getSeriesMap().values().stream()
                 .filter(Series::isShowInLegend)
                 .count();
-        if (shown > Plots.MAX_SERIES && !WIDE.contains(name.substring(name.indexOf('/') + 1))) {
+        if (shown > Plots.MAX_SERIES) {
             broken.add(name + ": " + shown + " series in the legend, more than " + Plots.MAX_SERIES);
         }
         // two legend entries that look alike are two things a reader cannot tell apart
@@ -213,17 +223,51 @@ class PlotRulesTest {
             }
             if (c.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(c, false)));
+                broken.addAll(logLabels(name, "y", ChartParts.yTickLabels(chart)));
             }
         }
         if (chart instanceof XYChart x) {
             if (x.getStyler().isXAxisLogarithmic()) {
                 broken.addAll(decades(name, "x", ChartParts.xRange(chart), dataRange(x, true)));
+                broken.addAll(logLabels(name, "x", ChartParts.xTickLabels(chart)));
             }
             if (x.getStyler().isYAxisLogarithmic()) {
                 broken.addAll(decades(name, "y", ChartParts.yRange(chart), dataRange(x, false)));
+                broken.addAll(logLabels(name, "y", ChartParts.yTickLabels(chart)));
             }
         }
         return broken;
+    }
+
+    /**
+     * The title inside the image. XChart neither wraps nor cuts a title: it centres it over the plot area
+     * (not the image), so a title wider than the room either side of the plot's centre loses its end (or
+     * its start) at the image's edge, the legend beside the plot moving the centre left. Measured as
+     * XChart measures it: a {@link TextLayout} of the title font, antialiased.
+     */
+    static List<String> titleInside(String name, Chart<?, ?> chart, BufferedImage png, java.awt.Graphics2D g) {
+        String title = chart.getTitle();
+        if (title == null || title.isEmpty() || !chart.getStyler().isChartTitleVisible()) {
+            return List.of();
+        }
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        Rectangle2D text =
+                new TextLayout(title, chart.getStyler().getChartTitleFont(), g.getFontRenderContext()).getBounds();
+        Rectangle2D plot = ChartParts.plot(chart);
+        double left = plot.getX() + (plot.getWidth() - text.getWidth()) / 2;
+        double right = left + text.getWidth();
+        if (left < 2 || right > png.getWidth() - 2) {
+            return List.of(String.format(
+                    java.util.Locale.ROOT,
+                    "%s: the title runs %.0f–%.0f px in a %d px image (cut at its %s): '%s'",
+                    name,
+                    left,
+                    right,
+                    png.getWidth(),
+                    right > png.getWidth() - 2 ? "end" : "start",
+                    title));
+        }
+        return List.of();
     }
 
     /** What tells a series apart in the legend: its colours, its line's width, its marker. */
@@ -261,6 +305,18 @@ class PlotRulesTest {
             break; // every series of a category chart has the same columns
         }
         return broken;
+    }
+
+    /**
+     * A log axis with at least two numbers on it: XChart labels only a log axis' decades, and one number
+     * alone says neither where the others lie nor how far apart the gridlines are.
+     */
+    private static List<String> logLabels(String name, String axis, List<String> ticks) {
+        List<String> numbers =
+                ticks.stream().filter(t -> t != null && t.matches(".*[0-9].*")).toList();
+        return numbers.size() >= 2
+                ? List.of()
+                : List.of(name + ": the log " + axis + " axis is labelled only " + numbers);
     }
 
     /** A log axis reaches at most one decade below and above its data: no empty decade. */

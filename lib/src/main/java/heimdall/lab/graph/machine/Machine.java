@@ -1,5 +1,6 @@
 package heimdall.lab.graph.machine;
 
+import heimdall.lab.graph.Graph;
 import java.util.Arrays;
 import java.util.List;
 
@@ -119,7 +120,7 @@ public final class Machine {
 
     /** Signal entries in order; a signal's number is its position here. */
     public List<String> signals() {
-        return entries.stream().filter(heimdall.lab.graph.Graph::isSignal).toList();
+        return entries.stream().filter(Graph::isSignal).toList();
     }
 
     /** Start states of the signal entries, by signal number. */

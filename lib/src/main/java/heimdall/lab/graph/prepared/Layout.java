@@ -1,5 +1,7 @@
 package heimdall.lab.graph.prepared;
 
+import java.util.List;
+
 /** The prepared layouts, by their names in results and on the command line. */
 public enum Layout {
     /** The reference follower: hash maps, a vector of positions, event dispatch. */
@@ -31,8 +33,8 @@ public enum Layout {
      * The seven layouts of seed 002 ({@code hash} and the six {@code dfa-*}), what {@code ./lab graph info}
      * lists; {@code hash-fastutil} and {@code dfa-min-narrow} came with issue 15.
      */
-    public static final java.util.List<Layout> SEED = java.util.List.of(
-            HASH, DFA_WORDS, DFA_OFFSETS, DFA_COMPACT, DFA_MIN_WORDS, DFA_MIN_OFFSETS, DFA_MIN_COMPACT);
+    public static final List<Layout> SEED =
+            List.of(HASH, DFA_WORDS, DFA_OFFSETS, DFA_COMPACT, DFA_MIN_WORDS, DFA_MIN_OFFSETS, DFA_MIN_COMPACT);
 
     private final String wire;
     private final boolean minimized;

@@ -1,5 +1,6 @@
 package heimdall.lab.graph.prepared;
 
+import heimdall.lab.graph.Graph;
 import java.util.List;
 
 /**
@@ -26,7 +27,7 @@ public interface Prepared {
      *
      * @throws heimdall.lab.Refusal when the compile or the table exceeds its budget
      */
-    static Prepared auto(heimdall.lab.graph.Graph g) {
+    static Prepared auto(Graph g) {
         PreparedGraph pg =
                 PreparedGraph.prepare(g, PreparedGraph.Options.defaults().withLayouts(List.of()));
         return DfaLayouts.prepare(pg.auto().layout(), pg.minimized(), DfaLayouts.DEFAULT_LIMIT);

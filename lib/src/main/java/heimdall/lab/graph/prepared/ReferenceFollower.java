@@ -3,6 +3,7 @@ package heimdall.lab.graph.prepared;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.Trace;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * The {@code hash} layout: the reference follower that every other layout must match decision for
@@ -103,7 +104,7 @@ public final class ReferenceFollower extends AbstractPrepared<ReferenceFollower.
     @Override
     Cursor openUnidentified(int maxDepth) {
         int n = graph.siteCount();
-        int[] start = java.util.stream.IntStream.range(0, graph.entryCount())
+        int[] start = IntStream.range(0, graph.entryCount())
                 .filter(e -> !graph.isSignalEntry(e))
                 .map(e -> n + e)
                 .toArray();

@@ -3,6 +3,8 @@ package heimdall.lab.graph.record;
 import heimdall.lab.probe.TraceEvent;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -114,9 +116,7 @@ public final class CallSites {
         if (b.length < 0x20 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F' || b[4] != 2) {
             return -1;
         }
-        return java.nio.ByteBuffer.wrap(b, 0x18, 8)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                .getLong();
+        return ByteBuffer.wrap(b, 0x18, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
     private byte[] bytes(String object) {

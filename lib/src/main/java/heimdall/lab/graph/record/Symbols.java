@@ -1,5 +1,6 @@
 package heimdall.lab.graph.record;
 
+import heimdall.lab.sys.DieWithJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ public final class Symbols {
         try {
             // A return address points after the call: ask for the byte before it, which is inside the call.
             // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
-            Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
+            Process p = new ProcessBuilder(DieWithJvm.command(
                             tool.toString(),
                             "-f",
                             "-e",
