@@ -67,9 +67,9 @@ final class GraphJmhKind extends ReproductionKind<GraphJmhRow, GraphJmhSettings>
                         s.jmhMeasurementIterations(),
                         s.jmhInvocationsTimed())
                 + "JMH mean [" + percent(GraphJmhRow.JMH_LEVEL) + " CI]: JMH's own confidence interval of its score "
-                + "(scoreConfidence, JMH's Student's t interval at its fixed level, 99.9%), so it assumes a near-normal "
-                + "mean, unlike the order-statistic 95% intervals of the other reproductions; ± error is its "
-                + "half-width.\n";
+                + "(scoreConfidence, JMH's Student's t interval at its fixed level, 99.9%), so it assumes a "
+                + "near-normal mean, unlike the order-statistic 95% intervals of the other reproductions; ± error "
+                + "is its half-width.\n";
     }
 
     private static String fmt(Double v) {
