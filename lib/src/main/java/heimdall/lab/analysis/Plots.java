@@ -6,6 +6,7 @@ import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.MeasuredCallRow;
 import heimdall.lab.results.ResultRow;
@@ -117,7 +118,7 @@ public final class Plots {
                 charts.put("ecdf-" + slug(hook) + ".png", followerEcdf(r, hook));
             }
         }
-        if (r.followerCost().stream().anyMatch(row -> row.addedNs() != null)) {
+        if (r.followerCost().stream().anyMatch(row -> row.figures().addedNs() != null)) {
             charts.put("added-cost.png", followerAdded(r));
         }
         return charts;
@@ -128,10 +129,10 @@ public final class Plots {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
         // the brokered round trip (hundreds of times the call) on a panel of its own, so that the calls'
         // and the follower's ratios (tenths) are not flattened against it
-        if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && !brokeredRow(row))) {
+        if (r.kernelMatrix().stream().anyMatch(row -> row.figures().addedRatio() != null && !brokeredRow(row))) {
             charts.put("added-ratio-by-kernel.png", kernelMatrixRatios(r, false));
         }
-        if (r.kernelMatrix().stream().anyMatch(row -> row.addedRatio() != null && brokeredRow(row))) {
+        if (r.kernelMatrix().stream().anyMatch(row -> row.figures().addedRatio() != null && brokeredRow(row))) {
             charts.put("added-ratio-broker-by-kernel.png", kernelMatrixRatios(r, true));
         }
         return charts;
@@ -585,7 +586,7 @@ public final class Plots {
         List<String> hooks = new ArrayList<>();
         List<FollowerCostRow> rows = r.followerCost();
         for (int i = 0; i < rows.size(); i++) {
-            String h = rows.get(i).hook();
+            String h = rows.get(i).subject().hook();
             if (h != null && r.hasSamples(i, "with") && !hooks.contains(h)) {
                 hooks.add(h);
             }
@@ -601,7 +602,7 @@ public final class Plots {
         List<Integer> rows = new ArrayList<>();
         List<FollowerCostRow> all = r.followerCost();
         for (int i = 0; i < all.size(); i++) {
-            if (hook.equals(all.get(i).hook()) && r.hasSamples(i, "with")) {
+            if (hook.equals(all.get(i).subject().hook()) && r.hasSamples(i, "with")) {
                 rows.add(i);
             }
         }
@@ -636,15 +637,16 @@ public final class Plots {
         List<String> x = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
         for (FollowerCostRow row : r.followerCost()) {
-            if (row.addedNs() == null) {
+            if (row.figures().addedNs() == null) {
                 continue;
             }
-            String label = row.measure() + " · " + row.process() + " · " + row.call();
+            FollowerCostRow.Subject s = row.subject();
+            String label = s.measure().label() + " · " + s.process() + " · " + s.call();
             if (!x.contains(label)) {
                 x.add(label);
             }
-            cells.computeIfAbsent(String.valueOf(row.hook()), k -> new LinkedHashMap<>())
-                    .put(label, row.addedNs().doubleValue());
+            cells.computeIfAbsent(s.hook(), k -> new LinkedHashMap<>())
+                    .put(label, row.figures().addedNs().doubleValue());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach((hook, byX) -> series.put(hook, x.stream().map(byX::get).toList()));
@@ -663,12 +665,12 @@ public final class Plots {
         // every kernel with a ratio in either panel, in one order: a kernel has one colour in both
         List<String> kernels = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
-        for (heimdall.lab.results.KernelMatrixRow row : r.kernelMatrix()) {
-            if (row.addedRatio() == null) {
+        for (KernelMatrixRow row : r.kernelMatrix()) {
+            if (row.figures().addedRatio() == null) {
                 continue;
             }
-            String series = row.kernel() + " " + row.kernelRelease()
-                    + (Boolean.TRUE.equals(row.emulated()) ? " (emulated)" : "");
+            String series = row.kernel().name() + " " + row.kernel().release()
+                    + (row.kernel().emulated() ? " (emulated)" : "");
             if (!kernels.contains(series)) {
                 kernels.add(series);
             }
@@ -679,7 +681,8 @@ public final class Plots {
             if (!x.contains(label)) {
                 x.add(label);
             }
-            cells.computeIfAbsent(series, k -> new LinkedHashMap<>()).put(label, row.addedRatio());
+            cells.computeIfAbsent(series, k -> new LinkedHashMap<>())
+                    .put(label, row.figures().addedRatio());
         }
         Map<String, List<Double>> series = new LinkedHashMap<>();
         cells.forEach(
@@ -695,17 +698,17 @@ public final class Plots {
     }
 
     /** A kernel-matrix row timed through the broker (a supervisor's round trip, not a filter's cost). */
-    private static boolean brokeredRow(heimdall.lab.results.KernelMatrixRow row) {
-        return row.section().equals("floor-cost") && row.what().contains("broker");
+    private static boolean brokeredRow(KernelMatrixRow row) {
+        return row.section() == KernelMatrixRow.Section.FLOOR_COST && row.what().contains("broker");
     }
 
     /** A short x label for a kernel-matrix row (the table keeps the whole name). */
-    static String kernelMatrixLabel(heimdall.lab.results.KernelMatrixRow row) {
+    static String kernelMatrixLabel(KernelMatrixRow row) {
         String w = row.what();
-        if (row.section().equals("floor-cost")) {
+        if (row.section() == KernelMatrixRow.Section.FLOOR_COST) {
             return "floor " + w.replaceFirst("^[^·]*· ", "");
         }
-        if (row.section().equals("follower-cost")) {
+        if (row.section() == KernelMatrixRow.Section.FOLLOWER_COST) {
             // measure · hook · process [· call]: the hook shortened, t_idle named by its process, t_follow by its call
             String[] p = w.split(" · ");
             if (p.length >= 3) {
@@ -715,7 +718,7 @@ public final class Plots {
                 return p[0] + " " + hook + " · " + which;
             }
         }
-        return row.section() + " " + w;
+        return row.section().label() + " " + w;
     }
 
     /**
@@ -891,7 +894,7 @@ public final class Plots {
     /**
      * {@link #runValues(Results, Group, Function, Function, String, String)} for rows of one type: the
      * lists of the group's rows that are {@code type}s ({@code AttachCostRow.class,
-     * AttachCostRow::attachRunMediansNs}); {@code noneValues} may be null.
+     * row -> row.attach().runMediansNs()}); {@code noneValues} may be null.
      */
     public static <T extends ResultRow> CategoryChart runValues(
             Results r,

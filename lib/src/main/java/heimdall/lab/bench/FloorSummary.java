@@ -100,7 +100,7 @@ public final class FloorSummary {
                         ? round3(added / publishedAdded.doubleValue())
                         : null,
                 FloorCostRow.Ratios.NONE,
-                null); // the intervals follow, from the same runs (of)
+                RowIntervals.NONE); // the intervals follow, from the same runs (of)
     }
 
     /**

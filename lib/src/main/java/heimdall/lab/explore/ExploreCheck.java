@@ -4,18 +4,23 @@ import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
-import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.reproduce.ExploreCheckSettings;
 import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.results.ExploreCheckRow;
+import heimdall.lab.results.FigureCi;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -87,6 +92,7 @@ public final class ExploreCheck {
         List<Measurement> ours = new ArrayList<>();
         List<FloorBench.Measured> theirs = new ArrayList<>();
         Host host = Host.capture();
+        Instant started = Instant.now();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format(
                 Locale.ROOT,
@@ -161,7 +167,26 @@ public final class ExploreCheck {
             stopped.get().rethrowFailure(); // a floor-cost run that threw (Session.stopOn): its error, as before
             throw new Interruption.Stopped(stopped.get()); // nothing partial to keep: the framework clears the folder
         }
-        return write(o, folder, host, loads, abcdf, row, ours, theirs, progress);
+        return write(o, folder, host, started, loads, abcdf, row, ours, theirs, progress);
+    }
+
+    /** The confidence of the rows' intervals. */
+    private static final double LEVEL = heimdall.lab.stats.Intervals.LEVEL;
+
+    /** Each run's median (nearest rank), the run figures the ratio's interval is over. */
+    private static double[] runMedians(List<long[]> runs) {
+        return runs.stream().mapToDouble(r -> Stats.of(r).median()).toArray();
+    }
+
+    /** environment.json's own facts, after the host's: what was run and how. */
+    private static ExploreCheckSettings settings(Options o, Host.LoadSampler loads) {
+        return new ExploreCheckSettings(
+                o.cpu(),
+                new ExploreCheckSettings.Options(o.rounds(), o.runs(), o.warmup(), o.calls(), o.cpu()),
+                loads.summary(),
+                "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
+                        + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's",
+                ResultsFolder.javaVm());
     }
 
     /** floor-cost's openat directory; the row measured here makes no openat. */
@@ -171,6 +196,7 @@ public final class ExploreCheck {
             Options o,
             ResultsFolder folder,
             Host host,
+            Instant started,
             Host.LoadSampler loads,
             FloorView abcdf,
             FloorRow row,
@@ -198,6 +224,13 @@ public final class ExploreCheck {
                 .map(m -> Stats.ofAll(m.runs().toArray(long[][]::new)).median())
                 .toList();
         List<Long> ourRoundMedians = ours.stream().map(Measurement::median).toList();
+        double roundedRatio = Math.round(ratio * 10000) / 10000.0;
+        // the ratio's interval over the two rows' run medians, ends rounded outward to vs_floor_cost's 4 decimals
+        FigureCi ratioCi = FigureCi.of(
+                ChangeTest.compare(
+                                runMedians(rowRuns), runMedians(fluentRuns), ratio, ChangeTest.DEFAULT_THRESHOLD, LEVEL)
+                        .ratio(),
+                4);
         ExploreCheckRow fcRow = new ExploreCheckRow(
                 "floor-cost row code (FloorBench)",
                 fc.what(),
@@ -214,6 +247,8 @@ public final class ExploreCheck {
                 theirRoundMedians,
                 null,
                 null,
+                null,
+                fc.intervals(),
                 null);
         List<Long> fluentRunMedians =
                 java.util.Arrays.stream(fl.runMedians()).boxed().toList();
@@ -231,45 +266,17 @@ public final class ExploreCheck {
                 (long) fl.count(),
                 Math.round(fl.spread() * 1000) / 1000.0,
                 ourRoundMedians,
-                Math.round(ratio * 10000) / 10000.0,
+                roundedRatio,
                 TOLERANCE,
-                within);
-        folder.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(fcRow, flRow));
-        folder.writeJson("environment.json", ExploreCheckEnvironment.of(host, o, loads));
-        MarkdownTable t = new MarkdownTable(List.of("source", "median", "p99", "runs", "round medians"));
-        t.row(List.of(
-                "floor-cost row code",
-                MarkdownTable.ns(theirMedian),
-                MarkdownTable.tail(fc.p99Ns()),
-                String.valueOf(rowRuns.size()),
-                String.valueOf(theirRoundMedians)));
-        t.row(List.of(
-                "fluent API",
-                MarkdownTable.ns(ourMedian),
-                MarkdownTable.tail(fl.p99()),
-                String.valueOf(fluentRuns.size()),
-                String.valueOf(ourRoundMedians)));
-        String md = "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
-                + String.format(
-                        Locale.ROOT,
-                        "Host %s, kernel %s, CPU %d; %d rounds of %d runs each way, %,d + %,d calls a run.%n%n",
-                        host.cpuModel(),
-                        host.kernelRelease(),
-                        o.cpu(),
-                        o.rounds(),
-                        o.runs(),
-                        o.warmup(),
-                        o.calls())
-                + t.render()
-                + String.format(
-                        Locale.ROOT,
-                        "%nfluent / floor-cost: %.4f (%s %.0f%%). No filter: %s; added: %s.%n",
-                        ratio,
-                        within ? "within" : "OUTSIDE",
-                        TOLERANCE * 100,
-                        MarkdownTable.ns(fc.medianNoneNs()),
-                        MarkdownTable.added(fc.addedNs()));
-        folder.writeText("table.md", md);
+                within,
+                RowIntervals.of(fl.ci(), fluentRuns.size(), 0),
+                ratioCi);
+        // summary.json, environment.json and table.md, as the framework writes every reproduction's (the table is
+        // the kind's; a --quick run's folder is marked by ExploreCheckCommand, so its table starts with the quick line)
+        folder.write(
+                ReproductionKind.of(ExploreCheckRow.class, ExploreCheckSettings.class),
+                new Recorded<>(List.of(fcRow, flRow), settings(o, loads), host, started, Instant.now()),
+                Optional.empty());
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
         heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
         heimdall.lab.analysis.Plots.writeInto(folder, progress);

@@ -67,6 +67,9 @@ public final class ExploreCheckCommand implements Command {
         ResultsFolder folder = args.value("--out")
                 .map(d -> ResultsFolder.chosen(Path.of(d)))
                 .orElseGet(() -> ResultsFolder.defaultFolder("explore-check"));
+        if (args.flag("--quick")) {
+            folder.markQuick(); // its table.md starts with the quick line, as a reproduction's does
+        }
         // Stopped like every reproduction (Stoppable): a stop keeps nothing here, and the framework clears the folder.
         RunOutcome<ExploreCheck.Result> outcome = Stoppable.run(
                 "explore check",

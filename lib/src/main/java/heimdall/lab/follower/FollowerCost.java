@@ -16,10 +16,13 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.FollowerCostRow.Measure;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.results.RunCounts;
 import heimdall.lab.sys.Host;
-import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +32,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -90,7 +94,7 @@ public final class FollowerCost {
     }
 
     /**
-     * What a run wrote.
+     * What a run wrote (the notebook's and the tests' entry point, {@link #run(Options, ResultsFolder, Consumer)}).
      *
      * @param interruption the stop that cut the runs short, if one did; with an empty {@code summary}
      *     nothing was measured and nothing written (the caller removes the folder)
@@ -101,48 +105,51 @@ public final class FollowerCost {
         }
     }
 
-    private record Row(String measure, Hook hook, String process, Call call, Floor floor, boolean followed) {
+    /**
+     * What a run measured, for the framework to write ({@code reproduce.FollowerCostRun}): the rows, the
+     * settings {@code environment.json} is written from (they hold the host's facts and the times
+     * themselves) and the stop that cut the runs short, if one did. Only {@code samples.arrow} is in the
+     * session's folder so far.
+     *
+     * @param rows the summary rows; empty when a stop came before any run completed (nothing to keep)
+     */
+    public record Measured(
+            List<FollowerCostRow> rows, FollowerCostEnvironment settings, Optional<Interruption.Cause> interruption) {
+        public Measured {
+            rows = List.copyOf(rows);
+            Objects.requireNonNull(interruption, "interruption");
+        }
+
+        /** Whether nothing was measured to keep. */
+        public boolean nothing() {
+            return rows.isEmpty();
+        }
+    }
+
+    private record Row(Measure measure, Hook hook, String process, Call call, Floor floor, boolean followed) {
         String floorName() {
             return floor == null ? "none" : floor.name();
         }
 
-        /** This row's identity with only a status (and reason) and its runs: refused or not measured. */
-        FollowerCostRow bare(String status, String reason, Runs runs) {
-            return new FollowerCostRow(
-                    measure + " · " + hook.wire() + " · " + process,
+        FollowerCostRow.Subject subject() {
+            return new FollowerCostRow.Subject(
+                    measure.label() + " · " + hook.wire() + " · " + process,
                     measure,
                     hook.wire(),
                     process,
                     floorName(),
-                    callName(call),
-                    status,
-                    reason,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    runs.asked(),
-                    runs.completed(),
-                    runs.interrupted());
+                    callName(call));
+        }
+
+        /** This row's identity with only a status (and reason) and its runs: refused or not measured. */
+        FollowerCostRow bare(RowStatus status, String reason, RunCounts runs) {
+            return new FollowerCostRow(subject(), status, reason, null, null, null, null, runs, RowIntervals.NONE);
         }
     }
 
-    /** A row's runs asked and completed, and whether a stop cut it short. */
-    private record Runs(long asked, long completed, boolean interrupted) {}
+    /** A cost row's published figure: the seeds have none. */
+    private static final String NOT_PUBLISHED =
+            "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)";
 
     /** Variant names in samples.arrow. */
     public static final String WITHOUT = "without";
@@ -155,13 +162,38 @@ public final class FollowerCost {
      */
     static volatile Runnable beforeRun = () -> {};
 
-    /** Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures every row and writes {@code folder} (a call outside the framework: see {@link Session#join}):
+     * summary.json, environment.json and table.md through {@link ResultsFolder#write}, as the framework
+     * writes them, then puts the folder in place. The distributions and plots are the caller's to add
+     * ({@code Distributions.writeBeside}, {@code Plots.saveAll}), as before.
+     */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        Measured m = measure(o, Session.join(folder, progress));
+        if (m.nothing()) {
+            return new Result(folder.path(), List.of(), m.interruption());
+        }
+        folder.write(
+                ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class),
+                recorded(m),
+                m.interruption());
+        // complete (or complete and marked interrupted): only now does it appear at its name
+        return new Result(folder.publish(), m.rows(), m.interruption());
     }
 
-    /** Measures every row and writes the session's folder, leaving off when the session is asked to stop. */
-    public static Result run(Options o, Session session) {
+    /**
+     * {@code m} as the framework writes it: its environment holds the host's facts and the times itself, so
+     * the record has no host of its own.
+     */
+    public static Recorded<FollowerCostRow, FollowerCostEnvironment> recorded(Measured m) {
+        return new Recorded<>(m.rows(), m.settings(), null, null, null);
+    }
+
+    /**
+     * Measures every row, leaving off when the session is asked to stop, and returns what was measured
+     * for the framework to write; only the samples go into the session's folder.
+     */
+    public static Measured measure(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         Follower.checkHost();
@@ -181,10 +213,10 @@ public final class FollowerCost {
             List<Row> rows = new ArrayList<>();
             for (Hook hook : Hook.values()) {
                 for (Call c : List.of(Call.GETPPID, Call.MPROTECT, Call.openat(data))) {
-                    rows.add(new Row("t_follow", hook, "followed child", c, floor, true));
+                    rows.add(new Row(Measure.T_FOLLOW, hook, "followed child", c, floor, true));
                 }
-                rows.add(new Row("t_idle", hook, "unrelated, no floor", Call.GETPPID, null, false));
-                rows.add(new Row("t_idle", hook, "unrelated, floor", Call.GETPPID, floor, false));
+                rows.add(new Row(Measure.T_IDLE, hook, "unrelated, no floor", Call.GETPPID, null, false));
+                rows.add(new Row(Measure.T_IDLE, hook, "unrelated, floor", Call.GETPPID, floor, false));
             }
             progress.accept(String.format(
                     Locale.ROOT,
@@ -196,31 +228,35 @@ public final class FollowerCost {
                     o.cpu()));
             try (SamplesFile samples = folder.createSamples()) {
                 for (Row r : rows) {
-                    FollowerCostRow m = measure(r, o, samples, summary.size(), session);
+                    FollowerCostRow m = measureRow(r, o, samples, summary.size(), session);
                     summary.add(m);
-                    if ("not measured".equals(m.status())) {
+                    if (m.outcome() == RowStatus.NOT_MEASURED) {
                         continue;
                     }
                     progress.accept(String.format(
                             Locale.ROOT,
                             "%-8s %-18s %-20s %-28s %s",
-                            r.measure(),
+                            r.measure().label(),
                             r.hook().wire(),
                             r.process(),
                             callName(r.call()),
-                            m.addedNs() != null ? "added " + m.addedNs() + " ns" : m.status()));
+                            m.figures().addedNs() != null
+                                    ? "added " + m.figures().addedNs() + " ns"
+                                    : m.status()));
                 }
             }
             for (Hook hook : Hook.values()) {
                 FollowerCostRow m = divergence(hook, o, session);
                 summary.add(m);
-                if (!"not measured".equals(m.status())) {
+                if (m.outcome() != RowStatus.NOT_MEASURED) {
                     progress.accept(String.format(
                             Locale.ROOT,
                             "%-8s %-18s calls completed from the divergent call on: %s",
                             "diverge",
                             hook.wire(),
-                            m.callsCompletedFromDivergence() != null ? m.callsCompletedFromDivergence() : m.status()));
+                            m.divergence().callsCompletedFromDivergence() != null
+                                    ? m.divergence().callsCompletedFromDivergence()
+                                    : m.status()));
                 }
             }
         } catch (IOException e) {
@@ -228,31 +264,21 @@ public final class FollowerCost {
         } finally {
             scratch.close();
         }
-        Optional<Interruption.Cause> cause = summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.interrupted()))
-                ? session.stopCause()
-                : Optional.empty();
-        if (cause.isPresent() && summary.stream().allMatch(m -> m.runsCompleted() == 0)) {
+        Optional<Interruption.Cause> cause =
+                summary.stream().anyMatch(m -> Boolean.TRUE.equals(m.runs().interrupted()))
+                        ? session.stopCause()
+                        : Optional.empty();
+        if (cause.isPresent() && summary.stream().allMatch(m -> m.runs().runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
-            return new Result(folder.path(), List.of(), cause);
+            return new Measured(List.of(), FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
         }
         cause.ifPresent(c ->
                 progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(FollowerCostRow.class), cause, summary);
-        folder.writeEnvironment(
-                "follower-cost",
-                cause,
-                new FollowerCostEnvironment(
-                        1,
-                        started.toString(),
-                        Instant.now().toString(),
-                        HostFacts.of(host),
-                        FollowerCostEnvironment.RunOptions.of(o),
-                        ResultsFolder.javaVm()));
-        String table = table(summary);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, cause);
+        return new Measured(summary, FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
     }
+
+    /** What {@code table.md} says falls short after a stop. */
+    public static final String SHORTFALL = "fewer runs than asked (runs_completed in summary.json)";
 
     /** A row's measured child for run {@code i}: its call, CPU and code placement, under its floor if it has one. */
     private static ChildSpec spec(Row r, Options o, int i) {
@@ -261,7 +287,7 @@ public final class FollowerCost {
         return r.floor() == null ? spec : spec.withPrograms(r.floor().bytes());
     }
 
-    private static FollowerCostRow measure(Row r, Options o, SamplesFile samples, int index, Session session) {
+    private static FollowerCostRow measureRow(Row r, Options o, SamplesFile samples, int index, Session session) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
         // A stop of the session (reproduce.Stoppable) ends the running child and leaves off before the
@@ -294,12 +320,12 @@ public final class FollowerCost {
                 if (!(e instanceof Refusal)) {
                     throw e;
                 }
-                return r.bare("refused", e.getMessage(), new Runs(o.runs(), done, false));
+                return r.bare(RowStatus.REFUSED, e.getMessage(), RunCounts.of(o.runs(), done, false));
             }
             // the stop ended the child: its run is not kept, and it is not a refusal of the hook
         }
         if (done == 0) {
-            return r.bare("not measured", null, new Runs(o.runs(), 0, true));
+            return r.bare(RowStatus.NOT_MEASURED, null, RunCounts.of(o.runs(), 0, true));
         }
         ProgramRun prog = session.stopRequested()
                 ? new ProgramRun(null, "statistics run not made: stopped")
@@ -312,38 +338,35 @@ public final class FollowerCost {
         long[] medWith = Stats.runMedians(with);
         double spreadWithout = Stats.spread(medWithout);
         double spreadWith = Stats.spread(medWith);
-        Runs runs = new Runs(o.runs(), done, done < o.runs());
+        RunCounts runs = RunCounts.of(o.runs(), done, done < o.runs());
+        FollowerCostRow.Figures figures = new FollowerCostRow.Figures(
+                a.median(),
+                b.median(),
+                b.median() - a.median(),
+                a.p99(),
+                b.p99(),
+                boxed(medWithout),
+                boxed(medWith),
+                spreadWithout,
+                spreadWith,
+                Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD);
+        FollowerCostRow.ProgramCost program = prog.stats() == null
+                ? new FollowerCostRow.ProgramCost(null, null, null, prog.note())
+                : new FollowerCostRow.ProgramCost(
+                        prog.stats().runCount(),
+                        prog.stats().runTimeNs(),
+                        prog.stats().nsPerRun(),
+                        prog.note());
         return new FollowerCostRow(
-                        r.measure() + " · " + r.hook().wire() + " · " + r.process(),
-                        r.measure(),
-                        r.hook().wire(),
-                        r.process(),
-                        r.floorName(),
-                        callName(r.call()),
-                        "ok",
-                        null,
-                        a.median(),
-                        b.median(),
-                        b.median() - a.median(),
-                        a.p99(),
-                        b.p99(),
-                        boxed(medWithout),
-                        boxed(medWith),
-                        spreadWithout,
-                        spreadWith,
-                        Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD,
-                        null,
-                        null,
-                        null,
-                        "not measured (seed 000: the follower is not built; seed 002: kernel follower cost unmeasured)",
-                        prog.stats() == null ? null : prog.stats().runCount(),
-                        prog.stats() == null ? null : prog.stats().runTimeNs(),
-                        prog.stats() == null ? null : prog.stats().nsPerRun(),
-                        prog.note(),
-                        runs.asked(),
-                        runs.completed(),
-                        runs.interrupted())
-                .withIntervals(FloorSummary.intervals(
+                r.subject(),
+                RowStatus.OK,
+                null,
+                figures,
+                FollowerCostRow.Divergence.NONE,
+                NOT_PUBLISHED,
+                program,
+                runs,
+                FloorSummary.intervals(
                         java.util.Arrays.asList(with),
                         java.util.Arrays.asList(without))); // with the hook, over without
     }
@@ -357,7 +380,13 @@ public final class FollowerCost {
     private static FollowerCostRow divergence(Hook hook, Options o, Session session) {
         String process = "abcdf --unobserved (followed from exec)";
         String floor = hook == Hook.SECCOMP_FENTRY ? "allow-everything" : "none";
-        String what = "divergence · " + hook.wire() + " · abcdf --unobserved";
+        FollowerCostRow.Subject subject = new FollowerCostRow.Subject(
+                "divergence · " + hook.wire() + " · abcdf --unobserved",
+                Measure.DIVERGENCE,
+                hook.wire(),
+                process,
+                floor,
+                "getpgrp");
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(
                         dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow"))
@@ -384,90 +413,50 @@ public final class FollowerCost {
             }
         } catch (Refusal e) {
             return divergenceRow(
-                    what,
-                    hook,
-                    process,
-                    floor,
-                    "refused",
+                    subject,
+                    RowStatus.REFUSED,
                     e.getMessage(),
+                    FollowerCostRow.Divergence.NONE,
                     null,
-                    null,
-                    null,
-                    null,
-                    new Runs(o.runs(), done, false));
+                    RunCounts.of(o.runs(), done, false));
         }
         if (done == 0) {
             return divergenceRow(
-                    what,
-                    hook,
-                    process,
-                    floor,
-                    "not measured",
+                    subject,
+                    RowStatus.NOT_MEASURED,
                     null,
+                    FollowerCostRow.Divergence.NONE,
                     null,
-                    null,
-                    null,
-                    null,
-                    new Runs(o.runs(), 0, true));
+                    RunCounts.of(o.runs(), 0, true));
         }
         long worst = after.stream().mapToLong(Long::longValue).max().orElse(0);
         // The divergent call itself always completes (MultithreadedFollowerTest sees its mkdir land).
         return divergenceRow(
-                what,
-                hook,
-                process,
-                floor,
-                "ok",
+                subject,
+                RowStatus.OK,
                 null,
-                List.copyOf(at),
-                List.copyOf(after),
-                1 + worst,
+                new FollowerCostRow.Divergence(List.copyOf(at), List.copyOf(after), 1 + worst),
                 "not measured",
-                new Runs(o.runs(), done, done < o.runs()));
+                RunCounts.of(o.runs(), done, done < o.runs()));
     }
 
     private static FollowerCostRow divergenceRow(
-            String what,
-            Hook hook,
-            String process,
-            String floor,
-            String status,
+            FollowerCostRow.Subject subject,
+            RowStatus status,
             String reason,
-            List<Long> at,
-            List<Long> after,
-            Long completedFromDivergence,
+            FollowerCostRow.Divergence divergence,
             String published,
-            Runs runs) {
+            RunCounts runs) {
         return new FollowerCostRow(
-                what,
-                "divergence",
-                hook.wire(),
-                process,
-                floor,
-                "getpgrp",
+                subject,
                 status,
                 reason,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                at,
-                after,
-                completedFromDivergence,
+                FollowerCostRow.Figures.NONE,
+                divergence,
                 published,
-                null,
-                null,
-                null,
-                null,
-                runs.asked(),
-                runs.completed(),
-                runs.interrupted());
+                FollowerCostRow.ProgramCost.NONE,
+                runs,
+                RowIntervals.NONE);
     }
 
     private static List<Long> boxed(long[] values) {
@@ -562,7 +551,8 @@ public final class FollowerCost {
         return c.kind().name().toLowerCase(Locale.ROOT);
     }
 
-    static String table(List<FollowerCostRow> summary) {
+    /** {@code table.md}'s body: the cost rows, then the divergence rows, then each refusal once. */
+    public static String table(List<FollowerCostRow> summary) {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
         b.append(
                 "t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
@@ -572,39 +562,45 @@ public final class FollowerCost {
         b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|\n");
         List<String> refusals = new ArrayList<>();
         for (FollowerCostRow m : summary) {
-            if (m.divergence()) {
+            if (m.isDivergence()) {
                 continue;
             }
-            boolean ok = "ok".equals(m.status());
+            boolean ok = m.outcome() == RowStatus.OK;
+            FollowerCostRow.Subject s = m.subject();
+            FollowerCostRow.Figures f = m.figures();
             String spread = ok
                     ? String.format(
                             Locale.ROOT,
                             "%.0f%% / %.0f%%%s",
-                            100 * m.spreadWithout(),
-                            100 * m.spreadWith(),
-                            Boolean.TRUE.equals(m.noisy()) ? " noisy" : "")
+                            100 * f.spreadWithout(),
+                            100 * f.spreadWith(),
+                            Boolean.TRUE.equals(f.noisy()) ? " noisy" : "")
                     : "";
-            String program = m.programNsPerRun() != null
-                    ? String.format(Locale.ROOT, "%.1f (%,d runs)", m.programNsPerRun(), m.programRuns())
+            String program = m.program().nsPerRun() != null
+                    ? String.format(
+                            Locale.ROOT,
+                            "%.1f (%,d runs)",
+                            m.program().nsPerRun(),
+                            m.program().runs())
                     : "";
             b.append(String.format(
                     Locale.ROOT,
                     "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
-                    m.measure(),
-                    m.hook(),
-                    m.process(),
-                    m.floor(),
-                    m.call(),
-                    ok ? m.medianWithoutNs() : "",
-                    ok ? m.medianWithNs() : "",
-                    ok ? m.addedNs() : status(m, refusals),
-                    ok && m.intervals() != null
+                    s.measure().label(),
+                    s.hook(),
+                    s.process(),
+                    s.floor(),
+                    s.call(),
+                    ok ? f.medianWithoutNs() : "",
+                    ok ? f.medianWithNs() : "",
+                    ok ? f.addedNs() : status(m, refusals),
+                    ok && !m.intervals().equals(RowIntervals.NONE)
                             ? RowIntervals.cell(m.intervals().added())
                             : "",
                     spread,
                     program,
-                    m.runsCompleted(),
-                    m.runsAsked()));
+                    m.runs().runsCompleted(),
+                    m.runs().runsAsked()));
         }
         b.append(
                 "\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
@@ -613,17 +609,17 @@ public final class FollowerCost {
                 "| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
         b.append("|---|---|---:|---|---:|\n");
         for (FollowerCostRow m : summary) {
-            if (m.divergence()) {
-                boolean ok = "ok".equals(m.status());
+            if (m.isDivergence()) {
+                boolean ok = m.outcome() == RowStatus.OK;
                 b.append(String.format(
                         Locale.ROOT,
                         "| %s | %s | %s | %s | %s/%s |\n",
-                        m.hook(),
-                        m.process(),
-                        ok ? m.callsCompletedFromDivergence() : status(m, refusals),
-                        ok ? m.callsBegunAfterKill() : "",
-                        m.runsCompleted(),
-                        m.runsAsked()));
+                        m.subject().hook(),
+                        m.subject().process(),
+                        ok ? m.divergence().callsCompletedFromDivergence() : status(m, refusals),
+                        ok ? m.divergence().callsBegunAfterKill() : "",
+                        m.runs().runsCompleted(),
+                        m.runs().runsAsked()));
             }
         }
         b.append(

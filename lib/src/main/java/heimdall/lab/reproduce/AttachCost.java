@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.Refusal;
+import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
@@ -22,7 +23,10 @@ import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.PublishedAttachCost;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Host;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -261,50 +266,7 @@ public final class AttachCost {
         public boolean anyMeasured() {
             return forkMeasured() || floors.stream().anyMatch(FloorFigures::measured);
         }
-
-        /**
-         * One record per floor measured (at least one run) without failure: the figures a notebook plots against the
-         * floor's size.
-         */
-        public List<Row> rows() {
-            Long fork = forkMeasured() ? fork().median() : null;
-            return floors.stream()
-                    .filter(f -> f.ok() && f.measured())
-                    .map(f -> new Row(
-                            f.floor().name(),
-                            f.floor().insns(),
-                            f.attachesPerRun(),
-                            f.budget(),
-                            f.attach().median(),
-                            f.attach().p99(),
-                            f.firstAttach(),
-                            f.attachOutsidePerCall(),
-                            f.forkAttach().median(),
-                            f.forkAttach().p99(),
-                            f.forkAttachOutsidePerCall(options.forks()),
-                            fork == null ? null : f.forkAttach().median() - fork,
-                            f.compile() == null ? null : f.compile().median(),
-                            f.compile() == null ? null : f.compile().p99()))
-                    .toList();
-        }
     }
-
-    /** A floor's figures flat, in ns ({@code attachInForkAdded} null when a stop came before the fork baseline). */
-    public record Row(
-            String floor,
-            int insns,
-            int attachesPerRun,
-            int budget,
-            long attachMedian,
-            long attachP99,
-            long firstAttach,
-            long attachOutside,
-            long forkAttachMedian,
-            long forkAttachP99,
-            long forkAttachOutside,
-            Long attachInForkAdded,
-            Long compileMedian,
-            Long compileP99) {}
 
     /**
      * Measures every floor, outside the framework (a notebook's, a test's call: {@link Session#join}).
@@ -455,12 +417,29 @@ public final class AttachCost {
         return ns;
     }
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder (a call outside the framework, a notebook's: see
+     * {@link Session#join}), as {@code ./lab reproduce} does ({@link Kept#keep}); the result names the
+     * folder written (when nothing was measured: where it would have been, with no summary in it).
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Path podman, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress), podman);
+        ReproductionResult r;
+        try (Session session = Session.join(folder, progress)) {
+            r = run(o, session, podman);
+        }
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new ReproductionResult(folder.target(), r.summary(), r.interruption());
+        }
+        Path written = Kept.keep(folder, r, progress);
+        return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
     }
 
-    /** Measures and writes the session's folder, leaving off when the session is asked to stop. */
+    /**
+     * Measures every floor and the fork-alone baseline, leaving off when the session is asked to stop,
+     * and returns what was measured for the framework to write ({@link Kept}): its rows, the settings
+     * the table is made from, the host; {@link ReproductionResult#nothing} when no run had completed.
+     */
     public static ReproductionResult run(Options o, Session session, Path podman) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -482,24 +461,27 @@ public final class AttachCost {
         }
         Optional<Interruption.Cause> cause = m.complete() ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !m.anyMeasured()) {
-            // Stopped before any run completed: nothing to keep (the caller removes the folder).
-            return new ReproductionResult(folder.path(), List.of(), cause);
+            // Stopped before any run completed: nothing to keep (the framework clears the folder).
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 c -> progress.accept("attach-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        List<AttachCostRow> summary = summary(m);
-        folder.writeSummary(ReproductionKind.of(AttachCostRow.class), cause, summary);
-        folder.writeEnvironment("attach-cost", cause, started, Instant.now(), host, AttachCostSettings.of(o));
-        String table = table(m, host);
-        folder.writeTable(cause, "fewer runs than asked (runs_completed in summary.json)", table);
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new ReproductionResult(folder.publish(), summary, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(AttachCostRow.class, AttachCostSettings.class),
+                new Recorded<>(summary(m), AttachCostSettings.of(o), host, started, Instant.now()),
+                cause);
+    }
+
+    /** {@code table.md}'s body for a recorded run: {@link #table(List, Options, Host)} of its rows, options and host. */
+    static String table(Recorded<AttachCostRow, AttachCostSettings> run) {
+        return table(run.rows(), run.settings().options(), run.host());
     }
 
     /**
      * The summary rows: every floor, then the fork-alone baseline. Each row says the runs asked and
      * completed and whether a stop cut it short ({@code interrupted}); a floor or baseline a stop came
-     * before has {@code status: "not measured"} and no figures.
+     * before has {@code status: "not measured"} and no figures. A measured row has its intervals
+     * ({@link #intervals}).
      */
     static List<AttachCostRow> summary(Measurement m) {
         List<AttachCostRow> out = new ArrayList<>();
@@ -508,15 +490,18 @@ public final class AttachCost {
         for (int i = 0; i < m.floors().size(); i++) {
             FloorFigures f = m.floors().get(i);
             long completed = f.runsCompleted();
+            AttachCostRow.Subject floor = new AttachCostRow.Subject(
+                    f.floor().name(),
+                    null,
+                    f.floor().source(),
+                    (long) f.floor().insns(),
+                    (long) f.floor().loopProgram().length(),
+                    f.floor().loopAddsSeccomp(),
+                    (long) AttachBudget.kernelLength(f.floor().loopProgram().toBytes()));
             if (!f.ok() || !f.measured()) {
                 out.add(new AttachCostRow(
-                        f.floor().name(),
-                        "attach",
-                        f.floor().source(),
-                        (long) f.floor().insns(),
-                        null,
-                        null,
-                        null,
+                        new AttachCostRow.Subject(
+                                floor.what(), "attach", floor.source(), floor.insns(), null, null, null),
                         (long) i,
                         null,
                         null,
@@ -524,123 +509,96 @@ public final class AttachCost {
                         null,
                         null,
                         null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        f.ok() ? "not measured" : "failed",
+                        f.ok() ? RowStatus.NOT_MEASURED : RowStatus.FAILED,
                         f.ok() ? null : f.failure(),
-                        asked,
-                        completed,
-                        f.ok() && completed < asked));
+                        new AttachCostRow.Runs(asked, completed, f.ok() && completed < asked),
+                        null,
+                        null));
                 continue;
             }
             Stats.Summary a = f.attach();
             Stats.Summary fa = f.forkAttach();
             Stats.Summary c = f.compile();
             out.add(new AttachCostRow(
-                    f.floor().name(),
-                    null,
-                    f.floor().source(),
-                    (long) f.floor().insns(),
-                    (long) f.floor().loopProgram().length(),
-                    f.floor().loopAddsSeccomp(),
-                    (long) AttachBudget.kernelLength(f.floor().loopProgram().toBytes()),
+                    floor,
                     (long) i,
-                    (long) f.attachesPerRun(),
-                    (long) f.budget(),
-                    a.median(),
-                    a.p99(),
-                    f.firstAttach(),
-                    boxed(Stats.runMedians(f.attachRuns().toArray(long[][]::new))),
-                    f.attachOutsidePerCall(),
-                    f.attachLoopNs(),
-                    fa.median(),
-                    fa.p99(),
-                    boxed(Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new))),
-                    f.forkAttachOutsidePerCall(m.options().forks()),
-                    f.forkAttachLoopNs(),
+                    new AttachCostRow.Loop((long) f.attachesPerRun(), (long) f.budget()),
+                    new AttachCostRow.Timing(
+                            a.median(),
+                            a.p99(),
+                            f.firstAttach(),
+                            boxed(Stats.runMedians(f.attachRuns().toArray(long[][]::new))),
+                            f.attachOutsidePerCall(),
+                            f.attachLoopNs()),
+                    new AttachCostRow.Timing(
+                            fa.median(),
+                            fa.p99(),
+                            null,
+                            boxed(Stats.runMedians(f.forkAttachRuns().toArray(long[][]::new))),
+                            f.forkAttachOutsidePerCall(m.options().forks()),
+                            f.forkAttachLoopNs()),
                     fork == null ? null : fa.median() - fork.median(),
-                    c == null ? null : c.median(),
-                    c == null ? null : c.p99(),
-                    (long) f.compileNs().length,
+                    new AttachCostRow.Compile(
+                            c == null ? null : c.median(), c == null ? null : c.p99(), (long) f.compileNs().length),
                     null,
+                    RowStatus.OK,
                     null,
-                    null,
-                    null,
-                    null,
-                    "ok",
-                    null,
-                    asked,
-                    completed,
-                    completed < asked));
+                    new AttachCostRow.Runs(asked, completed, completed < asked),
+                    intervals(f.forkAttachRuns(), m.forkRuns()),
+                    intervals(f.attachRuns(), List.of())));
         }
         long forkRuns = m.forkRuns().size();
         out.add(new AttachCostRow(
-                "fork alone",
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
+                new AttachCostRow.Subject(AttachCostRow.FORK_ALONE, null, null, null, null, null, null),
                 (long) m.floors().size(),
                 null,
                 null,
                 null,
                 null,
                 null,
+                fork == null
+                        ? null
+                        : new AttachCostRow.Timing(
+                                fork.median(),
+                                fork.p99(),
+                                null,
+                                boxed(Stats.runMedians(m.forkRuns().toArray(long[][]::new))),
+                                m.forkOutsidePerCall(),
+                                m.forkLoopNs()),
+                fork != null ? RowStatus.OK : RowStatus.NOT_MEASURED,
                 null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                fork == null ? null : fork.median(),
-                fork == null ? null : fork.p99(),
-                fork == null ? null : boxed(Stats.runMedians(m.forkRuns().toArray(long[][]::new))),
-                fork == null ? null : m.forkOutsidePerCall(),
-                fork == null ? null : m.forkLoopNs(),
-                fork != null ? "ok" : "not measured",
-                null,
-                asked,
-                forkRuns,
-                forkRuns < asked));
+                new AttachCostRow.Runs(asked, forkRuns, forkRuns < asked),
+                intervals(m.forkRuns(), List.of()),
+                null));
         return out;
+    }
+
+    /**
+     * The intervals of a variant's median and p99 over its runs, and of what it adds over the
+     * {@code baseline}'s runs where there are any: {@link FloorSummary#intervals}, the one method
+     * floor-cost uses (order statistics over the runs' medians and p99s; the Hodges–Lehmann shift of
+     * the run medians, with its Mann–Whitney interval, for the added cost). Null without runs.
+     */
+    static RowIntervals intervals(List<long[]> runs, List<long[]> baseline) {
+        return FloorSummary.intervals(runs, baseline);
     }
 
     private static List<Long> boxed(long[] values) {
         return java.util.Arrays.stream(values).boxed().toList();
     }
 
-    @SuppressWarnings("unchecked")
-    static String table(Measurement m, Host host) {
-        Options o = m.options();
+    /**
+     * table.md's body, from the summary rows alone ({@link #summary}), the options and the host: a line
+     * per measured floor, the fork-alone baseline, then the floors that failed or a stop cut short.
+     */
+    static String table(List<AttachCostRow> rows, Options o, Host host) {
         StringBuilder md = new StringBuilder("# attach-cost: what installing a filter costs\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
                         + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
                         + "once the kernel has converted it to eBPF); "
-                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM.%n%n",
+                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM. ",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -652,43 +610,57 @@ public final class AttachCost {
                 o.forks(),
                 o.compileWarmup(),
                 o.compiles()));
+        // this host's load beside the published host's (the seed does not give it)
+        md.append(LoadLine.of(host, List.of()))
+                .append(" The published host's load is not recorded (seed 004: a qemu-kvm guest).\n\n");
         MarkdownTable t = new MarkdownTable(List.of(
                 "floor",
                 "insns",
                 "compile (Java)",
                 "attaches a run (budget)",
                 "attach: inside, median",
+                RowIntervals.heading("attach median"),
                 "p99",
+                RowIntervals.heading("attach p99"),
                 "first",
                 "attach: outside",
                 "fork+attach: inside",
+                RowIntervals.heading("fork+attach median"),
                 "p99",
+                RowIntervals.heading("fork+attach p99"),
                 "fork+attach: outside",
-                "attach within fork (− fork alone)"));
-        List<FloorFigures> measured =
-                m.floors().stream().filter(f -> f.ok() && f.measured()).toList();
-        for (int i = 0; i < m.rows().size(); i++) {
-            Row r = m.rows().get(i);
-            Floor fl = measured.get(i).floor();
+                "attach within fork (− fork alone)",
+                RowIntervals.heading("added")));
+        List<AttachCostRow> measured = rows.stream()
+                .filter(r -> !r.forkAlone() && r.outcome() == RowStatus.OK)
+                .toList();
+        for (AttachCostRow r : measured) {
+            AttachCostRow.Subject s = r.subject();
             t.row(List.of(
-                    r.floor(),
-                    r.insns()
-                            + (fl.loopAddsSeccomp()
-                                    ? " (loop: " + fl.loopProgram().length() + ")"
-                                    : ""),
-                    r.compileMedian() == null ? "—" : MarkdownTable.tail(r.compileMedian()),
-                    r.attachesPerRun() + " (" + r.budget() + ")",
-                    MarkdownTable.tail(r.attachMedian()),
-                    MarkdownTable.tail(r.attachP99()),
-                    MarkdownTable.tail(r.firstAttach()),
-                    MarkdownTable.tail(r.attachOutside()),
-                    MarkdownTable.tail(r.forkAttachMedian()),
-                    MarkdownTable.tail(r.forkAttachP99()),
-                    MarkdownTable.tail(r.forkAttachOutside()),
-                    r.attachInForkAdded() == null ? "—" : MarkdownTable.added(r.attachInForkAdded())));
+                    s.what(),
+                    s.insns() + (Boolean.TRUE.equals(s.loopAddsSeccomp()) ? " (loop: " + s.loopInsns() + ")" : ""),
+                    r.compile().medianNs() == null
+                            ? "—"
+                            : MarkdownTable.tail(r.compile().medianNs()),
+                    r.loop().attachesPerRun() + " (" + r.loop().budget() + ")",
+                    MarkdownTable.tail(r.attach().medianNs()),
+                    ci(r.attachIntervals(), RowIntervals::median),
+                    MarkdownTable.tail(r.attach().p99Ns()),
+                    ci(r.attachIntervals(), RowIntervals::p99),
+                    MarkdownTable.tail(r.attach().firstNs()),
+                    MarkdownTable.tail(r.attach().outsideNsPerCall()),
+                    MarkdownTable.tail(r.forkAttach().medianNs()),
+                    ci(r.intervals(), RowIntervals::median),
+                    MarkdownTable.tail(r.forkAttach().p99Ns()),
+                    ci(r.intervals(), RowIntervals::p99),
+                    MarkdownTable.tail(r.forkAttach().outsideNsPerCall()),
+                    r.attachInForkAddedNs() == null ? "—" : MarkdownTable.added(r.attachInForkAddedNs()),
+                    ci(r.intervals(), RowIntervals::added)));
         }
-        if (m.forkMeasured()) {
-            Stats.Summary fork = m.fork();
+        AttachCostRow forkAlone =
+                rows.stream().filter(AttachCostRow::forkAlone).findFirst().orElse(null);
+        if (forkAlone != null && forkAlone.outcome() == RowStatus.OK) {
+            AttachCostRow.Timing fork = forkAlone.fork();
             t.row(List.of(
                     "fork alone (baseline)",
                     "—",
@@ -698,36 +670,42 @@ public final class AttachCost {
                     "—",
                     "—",
                     "—",
-                    MarkdownTable.tail(fork.median()),
-                    MarkdownTable.tail(fork.p99()),
-                    MarkdownTable.tail(m.forkOutsidePerCall()),
+                    "—",
+                    "—",
+                    MarkdownTable.tail(fork.medianNs()),
+                    ci(forkAlone.intervals(), RowIntervals::median),
+                    MarkdownTable.tail(fork.p99Ns()),
+                    ci(forkAlone.intervals(), RowIntervals::p99),
+                    MarkdownTable.tail(fork.outsideNsPerCall()),
+                    "—",
                     "—"));
         }
         md.append(t.render()).append('\n');
-        for (FloorFigures f : m.floors()) {
-            if (!f.ok()) {
+        for (AttachCostRow r : rows) {
+            AttachCostRow.Runs runs = r.runs();
+            String done = runs.runsCompleted() + " of " + runs.runsAsked() + " runs";
+            if (r.outcome() == RowStatus.FAILED) {
                 md.append("- FAILED: ")
-                        .append(f.floor().name())
+                        .append(r.what())
                         .append(" (")
-                        .append(f.floor().insns())
+                        .append(r.subject().insns())
                         .append(" insns): ")
-                        .append(f.failure())
+                        .append(r.failure())
                         .append('\n');
-            } else if (f.runsCompleted() < o.runs()) {
+            } else if (r.forkAlone() && Boolean.TRUE.equals(runs.interrupted())) {
+                md.append("- interrupted: fork alone (baseline): ")
+                        .append(
+                                r.outcome() == RowStatus.OK
+                                        ? done
+                                        : "not measured (no attach within fork − fork alone)")
+                        .append('\n');
+            } else if (Boolean.TRUE.equals(runs.interrupted())) {
                 md.append("- interrupted: ")
-                        .append(f.floor().name())
+                        .append(r.what())
                         .append(": ")
-                        .append(f.measured() ? f.runsCompleted() + " of " + o.runs() + " runs" : "not measured")
+                        .append(r.outcome() == RowStatus.OK ? done : "not measured")
                         .append('\n');
             }
-        }
-        if (m.forkRuns().size() < o.runs()) {
-            md.append("- interrupted: fork alone (baseline): ")
-                    .append(
-                            m.forkMeasured()
-                                    ? m.forkRuns().size() + " of " + o.runs() + " runs"
-                                    : "not measured (no attach within fork − fork alone)")
-                    .append('\n');
         }
         PublishedAttachCost pub = published();
         if (pub != null) {
@@ -744,8 +722,18 @@ public final class AttachCost {
                 "`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
                         + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
                         + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
-                        + "first attach.\n");
+                        + "first attach. ");
+        md.append(
+                "Intervals (ns) are distribution-free, over the runs: order statistics over the runs' medians and p99s "
+                        + "(the in-process attach's, and the fork+attach's or the fork alone's), and for the attach within "
+                        + "fork the Hodges–Lehmann shift of the fork+attach run medians from the fork-alone ones, with its "
+                        + "Mann–Whitney interval; where the runs are too few for 95% the coverage they reach is given.\n");
         return md.toString();
+    }
+
+    /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */
+    private static String ci(RowIntervals intervals, Function<RowIntervals, RowIntervals.Ci> which) {
+        return intervals == null ? "—" : RowIntervals.cell(which.apply(intervals));
     }
 
     /** The seed's figures as data ({@code results/published/attach-cost.json}), or null if absent. */

@@ -6,6 +6,8 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
+import heimdall.lab.results.AttachCostRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +16,10 @@ import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** attach-cost: seed 004, what installing a filter costs. */
-final class AttachCostRun extends ReproductionKind<heimdall.lab.results.AttachCostRow, AttachCostSettings>
+final class AttachCostRun extends ReproductionKind<AttachCostRow, AttachCostSettings>
         implements Reproduction, KindPlots {
     AttachCostRun() {
-        super("attach-cost", heimdall.lab.results.AttachCostRow.class, AttachCostSettings.class);
+        super("attach-cost", AttachCostRow.class, AttachCostSettings.class);
     }
 
     @Override
@@ -85,5 +87,15 @@ final class AttachCostRun extends ReproductionKind<heimdall.lab.results.AttachCo
                 ? null
                 : given.isPresent() ? Io.requireReadable(Path.of(podman)) : Path.of(podman);
         return session -> AttachCost.run(o, session, profile);
+    }
+
+    @Override
+    public String table(Recorded<AttachCostRow, AttachCostSettings> run) {
+        return AttachCost.table(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return "fewer runs than asked (runs_completed in summary.json)";
     }
 }

@@ -119,10 +119,10 @@ final class FirstScreen {
             if (figure == null || !seen.add(parts.isEmpty() ? "" : String.valueOf(parts.get(0)))) {
                 continue;
             }
-            // a follower-cost row's median is the one with the hook; a graph-lookup row's is per event
-            JsonNode estimate = t.has(figure + "_ns")
-                    ? t.path(figure + "_ns")
-                    : t.has(figure + "_with_ns") ? t.path(figure + "_with_ns") : t.path("ns_per_event_" + figure);
+            // the row names the key of its figure (attach-cost's); a follower-cost row's median is the one with the
+            // hook
+            String key = rows.get(i).intervalFigureKey(figure);
+            JsonNode estimate = t.has(key) ? t.path(key) : t.path(figure + "_with_ns");
             out.add(String.format(
                     Locale.ROOT,
                     "%s: %s %s ns [%,d, %,d]%s",

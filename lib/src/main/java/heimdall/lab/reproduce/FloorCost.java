@@ -886,7 +886,7 @@ public final class FloorCost {
 
     /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */
     private static String ci(FloorCostRow r, java.util.function.Function<RowIntervals, RowIntervals.Ci> which) {
-        return r.intervals() == null ? "—" : RowIntervals.cell(which.apply(r.intervals()));
+        return RowIntervals.cell(which.apply(r.intervals()));
     }
 
     private static String nsCell(Long v) {

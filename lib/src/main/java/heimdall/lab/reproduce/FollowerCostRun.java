@@ -6,6 +6,9 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
+import heimdall.lab.follower.FollowerCostEnvironment;
+import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.util.List;
@@ -13,10 +16,20 @@ import java.util.Map;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook. */
-final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.FollowerCostRow, Object>
+final class FollowerCostRun extends ReproductionKind<FollowerCostRow, FollowerCostEnvironment>
         implements Reproduction, KindPlots {
     FollowerCostRun() {
-        super("follower-cost", heimdall.lab.results.FollowerCostRow.class, Object.class);
+        super("follower-cost", FollowerCostRow.class, FollowerCostEnvironment.class);
+    }
+
+    @Override
+    public String table(Recorded<FollowerCostRow, FollowerCostEnvironment> run) {
+        return FollowerCost.table(run.rows());
+    }
+
+    @Override
+    public String shortfall() {
+        return FollowerCost.SHORTFALL;
     }
 
     @Override
@@ -68,8 +81,10 @@ final class FollowerCostRun extends ReproductionKind<heimdall.lab.results.Follow
                 calls,
                 cpu);
         return session -> {
-            FollowerCost.Result r = FollowerCost.run(o, session);
-            return new ReproductionResult(r.folder(), r.summary(), r.interruption());
+            FollowerCost.Measured m = FollowerCost.measure(o, session);
+            return m.nothing()
+                    ? ReproductionResult.nothing(m.interruption())
+                    : ReproductionResult.of(this, FollowerCost.recorded(m), m.interruption());
         };
     }
 }

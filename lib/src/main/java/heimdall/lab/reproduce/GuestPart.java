@@ -8,6 +8,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.Session;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.RowStatus;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -198,23 +199,23 @@ final class GuestPart {
                 || vm.path("emulated").booleanValue();
         List<KernelMatrixRow> rows = new ArrayList<>();
         for (KernelMatrixRow r : loaded.kernelMatrix()) {
-            if (!"host".equals(r.kernel())) {
+            if (!"host".equals(r.kernel().name())) {
                 return refused(
                         kernel,
                         rel,
                         status,
                         vm,
-                        "the guest's folder holds a row of kernel \"" + r.kernel()
-                                + "\"; its part measures only its own (host)");
+                        "the guest's folder holds a row of kernel \""
+                                + r.kernel().name() + "\"; its part measures only its own (host)");
             }
-            rows.add(r.asKernel(kernel, emulated));
+            rows.add(r.withKernel(new KernelMatrixRow.Kernel(kernel, r.kernel().release(), emulated)));
         }
         if (status != 0) {
             rows.add(KernelMatrix.kernelRow(
                     kernel,
-                    rows.isEmpty() ? "?" : rows.get(0).kernelRelease(),
+                    rows.isEmpty() ? "?" : rows.get(0).kernel().release(),
                     emulated,
-                    "refused",
+                    RowStatus.REFUSED,
                     "./lab vm run exited " + status + lastLines(tail)));
         }
         return new Outcome(rows, new Guest(kernel, rel, status, vm));
@@ -222,7 +223,8 @@ final class GuestPart {
 
     private static Outcome refused(String kernel, String rel, Integer status, JsonNode vm, String why) {
         return new Outcome(
-                List.of(KernelMatrix.kernelRow(kernel, "?", true, "refused", why)), new Guest(kernel, rel, status, vm));
+                List.of(KernelMatrix.kernelRow(kernel, "?", true, RowStatus.REFUSED, why)),
+                new Guest(kernel, rel, status, vm));
     }
 
     /** Copies the guest's output to progress, prefixed, keeping the last lines for a refusal. */

@@ -214,7 +214,7 @@ public final class HostLoad {
         FloorCostRow measured = FloorSummary.of(m, runsAsked, interrupted);
         return new HostLoadRow(
                 load,
-                measured.withIntervals(null),
+                measured.withIntervals(RowIntervals.NONE),
                 m.runs().stream().map(s -> Stats.of(s).p99()).toList(),
                 (long) twin,
                 measured.intervals());
@@ -222,7 +222,7 @@ public final class HostLoad {
 
     /** A row's added-cost interval cell ({@link RowIntervals#cell}). */
     private static String addedCi(HostLoadRow r) {
-        return r.intervals() == null ? "—" : RowIntervals.cell(r.intervals().added());
+        return RowIntervals.cell(r.intervals().added());
     }
 
     /** Sleeps while sampling the load average every second (so the settling shows in the samples). */

@@ -20,7 +20,12 @@ import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.KernelMatrixRow.Section;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.results.RunCounts;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
@@ -83,12 +88,24 @@ public final class KernelMatrix {
         return List.copyOf(out);
     }
 
-    /** Measures every kernel's part and writes {@code folder} (a call outside the framework: {@link Session#join}). */
+    /**
+     * Measures every kernel's part and writes {@code folder}, in a session of its own (a notebook's call:
+     * Ctrl-C, SIGTERM or a notebook interrupt stops it), as {@code ./lab reproduce} does ({@link Kept}).
+     */
     public static ReproductionResult run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(o, session);
+        }
+        Path written = Kept.keep(folder, r, progress);
+        return new ReproductionResult(written, r.summary(), r.interruption(), r.failures(), r.report());
     }
 
-    /** Measures every kernel's part and writes the session's folder; a stop skips the kernels not reached. */
+    /**
+     * Measures every kernel's part (a guest's writes its own folder beneath the session's) and returns the
+     * rows for the framework to write ({@link Kept}); a stop skips the kernels not reached, each given a
+     * row saying so.
+     */
     public static ReproductionResult run(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
@@ -98,7 +115,8 @@ public final class KernelMatrix {
         List<GuestPart.Guest> guests = new ArrayList<>();
         for (String kernel : o.kernels()) {
             if (session.stopRequested()) {
-                rows.add(kernelRow(kernel, "?", false, "not measured", "the run was stopped before this kernel"));
+                rows.add(kernelRow(
+                        kernel, "?", false, RowStatus.NOT_MEASURED, "the run was stopped before this kernel"));
                 continue;
             }
             progress.accept("kernel-matrix: " + kernel);
@@ -111,12 +129,10 @@ public final class KernelMatrix {
             }
         }
         Optional<Interruption.Cause> cause = session.stopCause();
-        folder.writeSummary(ReproductionKind.of(KernelMatrixRow.class), cause, rows);
-        folder.writeEnvironment(
-                "kernel-matrix", cause, started, Instant.now(), host, KernelMatrixSettings.of(o, guests));
-        folder.writeTable(
-                cause, "kernels or rows not measured (status in summary.json)", KernelMatrixTable.of(rows, o));
-        return new ReproductionResult(folder.path(), rows, cause);
+        return ReproductionResult.of(
+                ReproductionKind.of(KernelMatrixRow.class, KernelMatrixSettings.class),
+                new Recorded<>(rows, KernelMatrixSettings.of(o, guests), host, started, Instant.now()),
+                cause);
     }
 
     /**
@@ -128,37 +144,28 @@ public final class KernelMatrix {
         String release = System.getProperty("os.version");
         List<KernelMatrixRow> rows = new ArrayList<>();
         List<FeatureRecord> features = FeatureProbes.observeAll(progress);
+        KernelMatrixRow.Kernel on = new KernelMatrixRow.Kernel(kernel, release, emulated);
         for (FeatureRecord f : features) {
             rows.add(new KernelMatrixRow(
-                    kernel,
-                    release,
-                    emulated,
-                    "feature",
+                    on,
+                    Section.FEATURE,
                     f.feature(),
-                    f.observed() == null ? "not observable" : "ok",
+                    f.observed() == null ? RowStatus.NOT_OBSERVABLE : RowStatus.OK,
                     null,
-                    f.since(),
-                    f.predicted(),
-                    f.observed(),
-                    f.agrees(),
+                    new KernelMatrixRow.Prediction(f.since(), f.predicted(), f.observed(), f.agrees()),
                     f.note(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
+                    KernelMatrixRow.Figures.NONE,
+                    RunCounts.NONE,
+                    RowIntervals.NONE));
         }
         if (!session.stopRequested()) {
             boolean noSend = features.stream()
                     .anyMatch(f -> f.feature().equals(Feature.ADDFD_SEND.label()) && "no".equals(f.observed()));
-            rows.addAll(floorRows(o, kernel, release, emulated, noSend, session));
+            rows.addAll(floorRows(o, on, noSend, session));
         }
-        rows.addAll(bitmapExpectations(kernel, release, emulated, features));
+        rows.addAll(bitmapExpectations(on, features));
         if (!session.stopRequested()) {
-            rows.addAll(followerRows(o, kernel, release, emulated, session));
+            rows.addAll(followerRows(o, on, session));
         }
         return rows;
     }
@@ -190,7 +197,7 @@ public final class KernelMatrix {
                     + "has no ADDFD-then-SEND path, so the call is answered with that error";
 
     private static List<KernelMatrixRow> floorRows(
-            Options o, String kernel, String release, boolean emulated, boolean noSend, Session session) {
+            Options o, KernelMatrixRow.Kernel on, boolean noSend, Session session) {
         Consumer<String> progress = session.progress();
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create(FloorCost.JOB_PREFIX)) {
@@ -221,50 +228,24 @@ public final class KernelMatrix {
                         ? f.failure() + "; " + NO_SEND
                         : f.failure();
                 rows.add(new KernelMatrixRow(
-                                kernel,
-                                release,
-                                emulated,
-                                "floor-cost",
-                                what,
-                                ok ? "ok" : f.failure() != null ? "refused" : "not measured",
-                                failure,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
+                        on,
+                        Section.FLOOR_COST,
+                        what,
+                        ok ? RowStatus.OK : f.failure() != null ? RowStatus.REFUSED : RowStatus.NOT_MEASURED,
+                        failure,
+                        KernelMatrixRow.Prediction.NONE,
+                        null,
+                        new KernelMatrixRow.Figures(
                                 f.medianNoneNs(),
                                 f.medianNs(),
                                 f.addedNs(),
                                 ratio(f.addedNs(), f.medianNoneNs()),
-                                f.noisy(),
-                                f.runsAsked(),
-                                f.runsCompleted(),
-                                f.interrupted())
-                        .withIntervals(f.intervals()));
+                                f.noisy()),
+                        new RunCounts(f.runsAsked(), f.runsCompleted(), f.interrupted()),
+                        f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
-            rows.add(new KernelMatrixRow(
-                    kernel,
-                    release,
-                    emulated,
-                    "floor-cost",
-                    "floor-cost rows",
-                    "refused",
-                    e.getMessage(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
+            rows.add(unmeasured(on, Section.FLOOR_COST, "floor-cost rows", RowStatus.REFUSED, e.getMessage()));
         }
         return rows;
     }
@@ -274,8 +255,7 @@ public final class KernelMatrix {
      * predicted where it cannot be observed) a filter that allows getpid outright is answered from
      * the cache, so its call should cost about the native one; without it every filter runs.
      */
-    static List<KernelMatrixRow> bitmapExpectations(
-            String kernel, String release, boolean emulated, List<FeatureRecord> features) {
+    static List<KernelMatrixRow> bitmapExpectations(KernelMatrixRow.Kernel on, List<FeatureRecord> features) {
         FeatureRecord cache = features.stream()
                 .filter(f -> f.feature().equals(Feature.ACTION_CACHE.label()))
                 .findFirst()
@@ -294,142 +274,94 @@ public final class KernelMatrix {
                             ? "answered from the action cache: about the native call"
                             : "every filter runs: no action cache";
             rows.add(new KernelMatrixRow(
-                    kernel,
-                    release,
-                    emulated,
-                    "kernel-bitmap",
+                    on,
+                    Section.KERNEL_BITMAP,
                     BitmapEstimates.CONFIGURATIONS.get(c),
-                    "expected",
+                    RowStatus.EXPECTED,
                     null,
-                    "5.11",
-                    expected,
-                    null,
-                    null,
+                    new KernelMatrixRow.Prediction("5.11", expected, null, null),
                     basis + (hasCache ? ": yes" : ": no") + "; the filter " + (cacheable ? "is" : "is not")
                             + " cacheable (CachePredictor)",
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
+                    KernelMatrixRow.Figures.NONE,
+                    RunCounts.NONE,
+                    RowIntervals.NONE));
         }
         return rows;
     }
 
-    private static List<KernelMatrixRow> followerRows(
-            Options o, String kernel, String release, boolean emulated, Session session) {
+    private static List<KernelMatrixRow> followerRows(Options o, KernelMatrixRow.Kernel on, Session session) {
         List<KernelMatrixRow> rows = new ArrayList<>();
         try (Scratch job = Scratch.create("heimdall-lab-kernel-matrix-")) {
+            // follower-cost's samples go to a scratch folder of its own; its rows are this kernel's
             ResultsFolder sub = ResultsFolder.chosen(job.path().resolve("follower-cost"));
-            FollowerCost.Result r = FollowerCost.run(o.follower(), session.in(sub));
-            for (FollowerCostRow f : r.summary()) {
-                String what =
-                        f.measure() + " · " + f.hook() + " · " + f.process() + (f.divergence() ? "" : " · " + f.call());
-                String status = "ok".equals(f.status()) ? "ok" : f.status();
-                String note = f.divergence() && f.callsCompletedFromDivergence() != null
-                        ? "calls completed from the divergent call on: " + f.callsCompletedFromDivergence()
-                                + " (goal: 1)"
+            FollowerCost.Measured r = FollowerCost.measure(o.follower(), session.in(sub));
+            sub.abandon();
+            for (FollowerCostRow f : r.rows()) {
+                FollowerCostRow.Subject s = f.subject();
+                String what = s.measure().label() + " · " + s.hook() + " · " + s.process()
+                        + (f.isDivergence() ? "" : " · " + s.call());
+                Long completed = f.divergence().callsCompletedFromDivergence();
+                String note = f.isDivergence() && completed != null
+                        ? "calls completed from the divergent call on: " + completed + " (goal: 1)"
                         : null;
+                FollowerCostRow.Figures m = f.figures();
                 rows.add(new KernelMatrixRow(
-                                kernel,
-                                release,
-                                emulated,
-                                "follower-cost",
-                                what,
-                                status,
-                                f.reason(),
-                                null,
-                                null,
-                                null,
-                                null,
-                                note,
-                                f.medianWithoutNs(),
-                                f.medianWithNs(),
-                                f.addedNs(),
-                                ratio(f.addedNs(), f.medianWithoutNs()),
-                                f.noisy(),
-                                f.runsAsked(),
-                                f.runsCompleted(),
-                                f.interrupted())
-                        .withIntervals(f.intervals()));
+                        on,
+                        Section.FOLLOWER_COST,
+                        what,
+                        f.outcome(),
+                        f.reason(),
+                        KernelMatrixRow.Prediction.NONE,
+                        note,
+                        new KernelMatrixRow.Figures(
+                                m.medianWithoutNs(),
+                                m.medianWithNs(),
+                                m.addedNs(),
+                                ratio(m.addedNs(), m.medianWithoutNs()),
+                                m.noisy()),
+                        f.runs(),
+                        f.intervals()));
             }
         } catch (heimdall.lab.Refusal e) {
-            rows.add(new KernelMatrixRow(
-                    kernel,
-                    release,
-                    emulated,
-                    "follower-cost",
-                    "follower-cost rows",
-                    "refused",
-                    e.getMessage(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
+            rows.add(unmeasured(on, Section.FOLLOWER_COST, "follower-cost rows", RowStatus.REFUSED, e.getMessage()));
         } catch (RuntimeException e) {
             // follower-cost's own failure (not a refusal) has already made itself the run's stop (Session.stopOn):
             // the rows measured so far, this kernel's included, are written, marked, and the failure is raised after.
             session.stopOn(e);
-            rows.add(new KernelMatrixRow(
-                    kernel,
-                    release,
-                    emulated,
-                    "follower-cost",
+            rows.add(unmeasured(
+                    on,
+                    Section.FOLLOWER_COST,
                     "follower-cost rows",
-                    "failed",
-                    e.getClass().getSimpleName() + ": " + e.getMessage(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
+                    RowStatus.FAILED,
+                    e.getClass().getSimpleName() + ": " + e.getMessage()));
         }
         return rows;
     }
 
     /** A kernel's one row when its part did not run: the guest refused, failed or was not reached. */
-    static KernelMatrixRow kernelRow(String kernel, String release, boolean emulated, String status, String reason) {
-        return new KernelMatrixRow(
-                kernel,
-                release,
-                emulated,
-                "kernel",
+    static KernelMatrixRow kernelRow(String kernel, String release, boolean emulated, RowStatus status, String reason) {
+        return unmeasured(
+                new KernelMatrixRow.Kernel(kernel, release, emulated),
+                Section.KERNEL,
                 "the kernel's part",
                 status,
+                reason);
+    }
+
+    /** A row with a status and its reason only: a section that was refused, failed or not reached. */
+    private static KernelMatrixRow unmeasured(
+            KernelMatrixRow.Kernel on, Section section, String what, RowStatus status, String reason) {
+        return new KernelMatrixRow(
+                on,
+                section,
+                what,
+                status,
                 reason,
+                KernelMatrixRow.Prediction.NONE,
                 null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+                KernelMatrixRow.Figures.NONE,
+                RunCounts.NONE,
+                RowIntervals.NONE);
     }
 
     static Double ratio(Long added, Long base) {

@@ -5,6 +5,8 @@ import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
+import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
@@ -17,13 +19,23 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * kernel-matrix (issue 24): features, quick floor-cost and follower-cost rows and kernel-bitmap's expectations per
  * kernel.
  */
-final class KernelMatrixRun extends ReproductionKind<heimdall.lab.results.KernelMatrixRow, KernelMatrixSettings>
+final class KernelMatrixRun extends ReproductionKind<KernelMatrixRow, KernelMatrixSettings>
         implements Reproduction, KindPlots {
     /** The kernels without {@code --kernels}: this machine's and Debian's 6.1. */
     static final String DEFAULT_KERNELS = "host,debian:6.1";
 
     KernelMatrixRun() {
-        super("kernel-matrix", heimdall.lab.results.KernelMatrixRow.class, KernelMatrixSettings.class);
+        super("kernel-matrix", KernelMatrixRow.class, KernelMatrixSettings.class);
+    }
+
+    @Override
+    public String table(Recorded<KernelMatrixRow, KernelMatrixSettings> run) {
+        return KernelMatrixTable.of(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return KernelMatrixTable.SHORTFALL;
     }
 
     @Override

@@ -2,6 +2,9 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.KernelMatrixRow.Section;
+import heimdall.lab.results.Recorded;
+import heimdall.lab.results.RowIntervals;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,12 +24,17 @@ final class KernelMatrixTable {
     /** The mark every emulated figure carries. */
     static final String EMULATED = "emulated (TCG): ratios within this folder only";
 
-    static String of(List<KernelMatrixRow> rows, KernelMatrix.Options o) {
+    /** What {@code table.md}'s bold first line says falls short after a stop. */
+    static final String SHORTFALL = "kernels or rows not measured (status in summary.json)";
+
+    /** The table of a run, from its rows and settings only (nothing is read). */
+    static String of(Recorded<KernelMatrixRow, KernelMatrixSettings> run) {
+        List<KernelMatrixRow> rows = run.rows();
         Map<String, String> releases = new LinkedHashMap<>();
         Map<String, Boolean> emulated = new LinkedHashMap<>();
         for (KernelMatrixRow r : rows) {
-            releases.putIfAbsent(r.kernel(), r.kernelRelease());
-            emulated.merge(r.kernel(), Boolean.TRUE.equals(r.emulated()), Boolean::logicalOr);
+            releases.putIfAbsent(r.kernel().name(), r.kernel().release());
+            emulated.merge(r.kernel().name(), r.kernel().emulated(), Boolean::logicalOr);
         }
         List<String> notes = new ArrayList<>();
         StringBuilder b = new StringBuilder("# kernel-matrix\n\nKernels: ");
@@ -40,19 +48,20 @@ final class KernelMatrixTable {
         head.addAll(releases.keySet());
         MarkdownTable features = new MarkdownTable(head);
         Set<String> names = new LinkedHashSet<>();
-        rows.stream().filter(r -> r.section().equals("feature")).forEach(r -> names.add(r.what()));
+        rows.stream().filter(r -> r.section() == Section.FEATURE).forEach(r -> names.add(r.what()));
         for (String name : names) {
             List<String> cells = new ArrayList<>(List.of(name, ""));
             for (String k : releases.keySet()) {
-                KernelMatrixRow r = find(rows, k, "feature", name);
+                KernelMatrixRow r = find(rows, k, Section.FEATURE, name);
                 if (r == null) {
                     cells.add("—");
                     continue;
                 }
-                cells.set(1, r.since());
-                String obs = r.observed() == null ? "not observable" : r.observed();
-                String cell = shortText(r.predicted()) + " / "
-                        + (Boolean.FALSE.equals(r.agrees()) ? "**" + shortText(obs) + "**" : shortText(obs));
+                KernelMatrixRow.Prediction p = r.prediction();
+                cells.set(1, p.since());
+                String obs = p.observed() == null ? "not observable" : p.observed();
+                String cell = shortText(p.predicted()) + " / "
+                        + (Boolean.FALSE.equals(p.agrees()) ? "**" + shortText(obs) + "**" : shortText(obs));
                 cells.add(cell + " [" + note(notes, k + ": " + r.note()) + "]");
             }
             features.row(cells);
@@ -74,34 +83,34 @@ final class KernelMatrixTable {
                     "unfiltered",
                     "with",
                     "added",
-                    heimdall.lab.results.RowIntervals.heading("added"),
+                    RowIntervals.heading("added"),
                     "added / unfiltered",
                     "noisy",
                     "status"));
             int n = 0;
             for (KernelMatrixRow r : rows) {
-                if (!r.kernel().equals(k)
-                        || r.section().equals("feature")
-                        || r.section().equals("kernel-bitmap")) {
+                if (!r.kernel().name().equals(k)
+                        || r.section() == Section.FEATURE
+                        || r.section() == Section.KERNEL_BITMAP) {
                     continue;
                 }
                 String status =
                         r.reason() == null ? r.status() : r.status() + " [" + note(notes, k + ": " + r.reason()) + "]";
-                if (r.note() != null && !r.section().equals("kernel")) {
+                if (r.note() != null && r.section() != Section.KERNEL) {
                     status += " (" + r.note() + ")";
                 }
+                KernelMatrixRow.Figures f = r.figures();
                 figures.row(List.of(
-                        r.section(),
+                        r.section().label(),
                         r.what(),
-                        ns(r.medianUnfilteredNs(), emu),
-                        ns(r.medianNs(), emu),
-                        ns(r.addedNs(), emu),
-                        r.intervals() == null
+                        ns(f.medianUnfilteredNs(), emu),
+                        ns(f.medianNs(), emu),
+                        ns(f.addedNs(), emu),
+                        r.intervals().equals(RowIntervals.NONE)
                                 ? ""
-                                : heimdall.lab.results.RowIntervals.cell(
-                                        r.intervals().added()),
-                        r.addedRatio() == null ? "" : String.format(Locale.ROOT, "%+.2f", r.addedRatio()),
-                        Boolean.TRUE.equals(r.noisy()) ? "noisy" : "",
+                                : RowIntervals.cell(r.intervals().added()),
+                        f.addedRatio() == null ? "" : String.format(Locale.ROOT, "%+.2f", f.addedRatio()),
+                        Boolean.TRUE.equals(f.noisy()) ? "noisy" : "",
                         status));
                 n++;
             }
@@ -115,9 +124,9 @@ final class KernelMatrixTable {
             }
             MarkdownTable bitmap = new MarkdownTable(List.of("kernel-bitmap configuration", "expected here", "basis"));
             rows.stream()
-                    .filter(r -> r.kernel().equals(k) && r.section().equals("kernel-bitmap"))
-                    .forEach(r -> bitmap.row(List.of(r.what(), r.predicted(), r.note())));
-            if (rows.stream().anyMatch(r -> r.kernel().equals(k) && r.section().equals("kernel-bitmap"))) {
+                    .filter(r -> r.kernel().name().equals(k) && r.section() == Section.KERNEL_BITMAP)
+                    .forEach(r -> bitmap.row(List.of(r.what(), r.prediction().predicted(), r.note())));
+            if (rows.stream().anyMatch(r -> r.kernel().name().equals(k) && r.section() == Section.KERNEL_BITMAP)) {
                 b.append("\n").append(bitmap.render());
             }
         }
@@ -125,7 +134,7 @@ final class KernelMatrixTable {
                         "\nadded / unfiltered: the added median over the kernel's own unfiltered call (the follower's: over the call "
                                 + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the brokered openat (native supervisor, "
                                 + "own CPU), ")
-                .append(o.floor().runs())
+                .append(run.settings().floorCounts().runs())
                 .append(" runs; follower-cost: its quick rows.\n");
         for (int i = 0; i < notes.size(); i++) {
             b.append("\n[")
@@ -137,10 +146,10 @@ final class KernelMatrixTable {
         return b.toString();
     }
 
-    private static KernelMatrixRow find(List<KernelMatrixRow> rows, String kernel, String section, String what) {
+    private static KernelMatrixRow find(List<KernelMatrixRow> rows, String kernel, Section section, String what) {
         return rows.stream()
-                .filter(r -> r.kernel().equals(kernel)
-                        && r.section().equals(section)
+                .filter(r -> r.kernel().name().equals(kernel)
+                        && r.section() == section
                         && r.what().equals(what))
                 .findFirst()
                 .orElse(null);

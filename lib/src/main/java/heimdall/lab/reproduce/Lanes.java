@@ -8,13 +8,23 @@ import heimdall.lab.bench.Session;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.LanesRow.Variant;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.stats.ChangeTest;
+import heimdall.lab.stats.Interval;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -29,42 +39,58 @@ import java.util.function.Consumer;
  * between batches. Every batch of every variant is verified: the exact read/write/getrusage/sched_yield
  * counts, bytes, each worker's checksum, every check made and none denied. A failed verification fails
  * the run (exit 1). A batch's figure is its wall time from the start latch's release to the last join;
- * spread above 25% is flagged noisy. Wall time divided by concurrent call counts is not single-call
- * latency.
+ * spread above 25% is flagged noisy. Each measured row carries distribution-free 95% intervals over its
+ * batches, of its median wall time and of its ratio to unchecked ({@link #intervals}). Wall time divided by
+ * concurrent call counts is not single-call latency.
  */
 public final class Lanes {
     private Lanes() {}
 
-    public static final String UNCHECKED = "unchecked";
-
     /**
      * What a run wrote.
      *
-     * @param interruption the stop that cut the batches short, if one did; with an empty {@code summary}
-     *     nothing was measured and nothing written (the caller removes the folder)
+     * @param folder where it is (where it would have been when nothing was measured)
+     * @param summary the rows; empty when a stop came before any measured batch (nothing is left)
+     * @param failures the verifications that failed, one line each
+     * @param interruption the stop that cut the batches short, if one did
      */
     public record Result(
-            Path folder, List<LanesRow> summary, List<String> failures, Optional<Interruption.Cause> interruption) {
-        public Result(Path folder, List<LanesRow> summary, List<String> failures) {
-            this(folder, summary, failures, Optional.empty());
-        }
-    }
+            Path folder, List<LanesRow> summary, List<String> failures, Optional<Interruption.Cause> interruption) {}
 
-    /** Measures and writes the results folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Measures and writes the results folder, in a session of its own (a notebook's or a test's call):
+     * the framework's {@link Kept#keep} writes it as {@code ./lab reproduce lanes} does.
+     */
     public static Result run(GraphBenchSettings s, ResultsFolder folder, Consumer<String> progress)
             throws InterruptedException {
-        return run(s, Session.join(folder, progress));
+        ReproductionResult r;
+        try (Session session = Session.open(folder, progress)) {
+            r = run(s, session);
+        }
+        @SuppressWarnings("unchecked") // lanes' rows, as its body recorded them
+        List<LanesRow> rows = (List<LanesRow>) r.summary();
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new Result(folder.target(), rows, r.failures(), r.interruption());
+        }
+        return new Result(Kept.keep(folder, r, progress), rows, r.failures(), r.interruption());
     }
 
-    /** Measures and writes the session's folder, leaving off between batches when the session is asked to stop. */
-    public static Result run(GraphBenchSettings s, Session session) throws InterruptedException {
+    /**
+     * Measures, leaving off between batches when the session is asked to stop, and returns what was
+     * measured for the framework to write ({@link Kept}): marked interrupted after a stop, each row with
+     * the batches every variant completed; {@link ReproductionResult#nothing} when none was. The body
+     * writes only {@code samples.arrow} into the session's folder.
+     */
+    public static ReproductionResult run(GraphBenchSettings s, Session session) throws InterruptedException {
         // The input file lives in a private scratch folder of this run, removed with it.
         try (Scratch scratch = Scratch.create("heimdall-lab-lanes-")) {
             return run(s, session, LaneWorkload.prepareFile(scratch.path()));
         }
     }
 
-    private static Result run(GraphBenchSettings s, Session session, Path file) throws InterruptedException {
+    private static ReproductionResult run(GraphBenchSettings s, Session session, Path file)
+            throws InterruptedException {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         Host host = Host.capture();
@@ -76,9 +102,9 @@ public final class Lanes {
                         .withBudget(s.budget())
                         .withLimit(s.bytes())
                         .withCoalesce(s.coalesce()));
-        List<String> variants = new ArrayList<>(List.of(UNCHECKED));
+        List<Variant> variants = new ArrayList<>(List.of(Variant.UNCHECKED));
         for (Layout l : pg.layouts().keySet()) {
-            variants.add(l.wire());
+            variants.add(Variant.of(l.wire()));
         }
         int maxWorkers =
                 s.workloadThreads().stream().mapToInt(Integer::intValue).max().orElse(1);
@@ -111,7 +137,9 @@ public final class Lanes {
             for (int b = 0; b < batches && !session.stopRequested(); b++) {
                 for (int i = 0; i < variants.size() && !session.stopRequested(); i++) {
                     int v = (i + b) % variants.size();
-                    Prepared tables = v == 0 ? null : pg.layout(Layout.parse(variants.get(v)));
+                    Prepared tables = v == 0
+                            ? null
+                            : pg.layout(Layout.parse(variants.get(v).label()));
                     LaneWorkload.Batch batch;
                     try {
                         batch = LaneWorkload.runBatch(file, workers, s.workloadIters(), tables, s.workloadCpus());
@@ -135,105 +163,169 @@ public final class Lanes {
             int completed = Math.max(0, done - 1); // batch 0 is the warm-up
             complete &= done == batches;
             anyMeasured |= completed > 0;
-            Double uncheckedMedian = null;
+            double[][] measured = new double[variants.size()][];
             for (int v = 0; v < variants.size(); v++) {
-                if (completed == 0) {
-                    summary.add(notMeasured(workers, variants.get(v), s));
-                    continue;
-                }
-                int row = summary.size();
-                double[] measured = new double[completed];
-                for (int b = 0; b < done; b++) {
+                int row = summary.size() + v;
+                measured[v] = new double[completed];
+                for (int b = 0; b < done && completed > 0; b++) {
                     double ms = nanos[v][b] / 1e6;
                     samples.add(row, b, ms);
                     if (b > 0) {
-                        measured[b - 1] = ms;
+                        measured[v][b - 1] = ms;
                     }
                 }
-                BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
-                if (v == 0) {
-                    uncheckedMedian = sum.median();
-                }
-                long iters = s.workloadIters();
-                summary.add(new LanesRow(
-                        (long) workers,
-                        1L,
-                        variants.get(v),
-                        iters,
-                        GraphLookup.round(sum.median()),
-                        GraphLookup.round(sum.min()),
-                        GraphLookup.round(sum.max()),
-                        GraphLookup.round(sum.spread()),
-                        sum.noisy(),
-                        uncheckedMedian == null ? null : GraphLookup.round(sum.median() / uncheckedMedian),
-                        iters,
-                        iters,
-                        iters * LaneWorkload.BLOCK,
-                        iters,
-                        iters,
-                        v == 0 ? 0L : 2L * iters * (workers + 1),
-                        failed[v] == null,
-                        failed[v],
-                        (long) sum.count(),
-                        "measured",
-                        (long) s.samples(),
-                        (long) completed,
-                        completed < s.samples()));
-                if (failed[v] != null) {
-                    failures.add(workers + " workers, " + variants.get(v) + ": " + failed[v]);
+                if (completed > 0 && failed[v] != null) {
+                    failures.add(workers + " workers, " + variants.get(v).label() + ": " + failed[v]);
                 }
             }
+            summary.addAll(rows(workers, variants, measured, failed, s));
             progress.accept("lanes: " + workers + " workers done"
                     + (done < batches ? " (stopped: " + completed + " of " + s.samples() + " batches)" : ""));
         }
         Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && !anyMeasured) {
-            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
-            return new Result(folder.path(), List.of(), List.of(), cause);
+            // Stopped before any measured batch: nothing to keep (the framework clears the folder).
+            progress.accept("lanes: " + cause.get().said() + " before any batch completed; nothing written");
+            return ReproductionResult.nothing(cause);
         }
         cause.ifPresent(
                 x -> progress.accept("lanes: " + x.said() + "; writing what was measured to " + folder.target()));
-        folder.writeSummary(ReproductionKind.of(LanesRow.class), cause, summary);
         samples.write(folder.path().resolve("samples.arrow"));
-        folder.writeEnvironment("lanes", cause, started, Instant.now(), host, LanesSettings.of(s, loads));
-        String table = table(summary, host, s, failures);
-        folder.writeTable(cause, "fewer batches than asked (batches_completed in summary.json)", table);
-        if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder, progress);
+        return ReproductionResult.of(
+                ReproductionKind.of(LanesRow.class, LanesSettings.class),
+                new Recorded<>(summary, LanesSettings.of(s, loads), host, started, Instant.now(), failures),
+                cause);
+    }
+
+    /** What {@code table.md} says falls short after a stop. */
+    static final String SHORTFALL = "fewer batches than asked (batches_completed in summary.json)";
+
+    /**
+     * The rows of one thread count, a row per variant ({@code variants.get(0)} is unchecked), from each
+     * variant's measured batch wall times in ms ({@code measured[v]}, warm-up excluded; all empty: a stop
+     * came before any, and the rows are not measured) and its first failed verification
+     * ({@code failed[v]}, null: every batch verified).
+     */
+    static List<LanesRow> rows(
+            int workers, List<Variant> variants, double[][] measured, String[] failed, GraphBenchSettings s) {
+        List<LanesRow> rows = new ArrayList<>();
+        BatchSamples.Summary unchecked = null;
+        double[] uncheckedWritten = null;
+        for (int v = 0; v < variants.size(); v++) {
+            Variant variant = variants.get(v);
+            LanesRow.Subject subject = new LanesRow.Subject((long) workers, 1L, variant, (long) s.workloadIters());
+            if (measured[v].length == 0) {
+                rows.add(notMeasured(subject, s));
+                continue;
+            }
+            BatchSamples.Summary sum = BatchSamples.Summary.of(measured[v]);
+            if (v == 0) {
+                unchecked = sum;
+                uncheckedWritten = written(measured[0]);
+            }
+            long iters = s.workloadIters();
+            LanesRow.Wall wall = new LanesRow.Wall(
+                    GraphLookup.round(sum.median()),
+                    GraphLookup.round(sum.min()),
+                    GraphLookup.round(sum.max()),
+                    GraphLookup.round(sum.spread()),
+                    sum.noisy());
+            LanesRow.Calls calls = new LanesRow.Calls(
+                    iters,
+                    iters,
+                    iters * LaneWorkload.BLOCK,
+                    iters,
+                    iters,
+                    variant.checked() ? 2L * iters * (workers + 1) : 0L);
+            int completed = measured[v].length;
+            rows.add(new LanesRow(
+                    subject,
+                    wall,
+                    unchecked == null ? null : GraphLookup.round(sum.median() / unchecked.median()),
+                    calls,
+                    failed[v] == null,
+                    failed[v],
+                    (long) sum.count(),
+                    RowStatus.MEASURED,
+                    new LanesRow.Batches((long) s.samples(), (long) completed, completed < s.samples()),
+                    v == 0
+                            ? intervals(written(measured[v]), sum.median(), null, 0)
+                            : intervals(written(measured[v]), sum.median(), uncheckedWritten, unchecked.median())));
         }
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, failures, cause);
+        return rows;
+    }
+
+    /**
+     * A measured row's intervals at {@link Intervals#LEVEL}, over its batch wall times as the row's
+     * figures are written (to 3 decimals, so that an interval's ends are the very min and max the row
+     * shows where it reaches that far): its median's over its batches (order statistics:
+     * {@link OrderStatistics#overRuns}, a batch being one observation of what a batch takes), and, for a
+     * checked variant, its ratio to the unchecked row's ({@link ChangeTest#compare}'s B/A): the
+     * Hodges–Lehmann shift of the logarithms of the two rows' batch wall times with its Mann–Whitney
+     * interval, taken back out of logarithms. That interval ranks every ratio of one of this row's
+     * batches to one of unchecked's, so it covers the ratio at its stated coverage whenever the variant
+     * scales the wall-time distribution by a constant, whatever its shape; each interval is stretched to
+     * hold the row's own figure.
+     *
+     * @param batches the row's batch wall times, ms, to 3 decimals
+     * @param median their median before rounding (the median's interval is about it as written, the ratio's
+     *     about the ratio of the medians before rounding, which the row writes rounded)
+     * @param unchecked the unchecked row's, likewise, or null (the unchecked row itself)
+     * @param uncheckedMedian their median before rounding
+     */
+    static LanesRow.Intervals intervals(double[] batches, double median, double[] unchecked, double uncheckedMedian) {
+        // about the median as written: it lies between the written batches' middle ones (rounding keeps the
+        // order), so the interval is theirs and never stretched past the row's own min and max
+        Interval wall = OrderStatistics.overRuns(GraphLookup.round(median), batches, Intervals.LEVEL);
+        // a ratio needs wall times above zero on both sides (a batch under 0.5 µs would be written as 0)
+        boolean ratioDefined = unchecked != null
+                && unchecked.length > 0
+                && uncheckedMedian > 0
+                && Arrays.stream(unchecked).allMatch(x -> x > 0)
+                && Arrays.stream(batches).allMatch(x -> x > 0);
+        Interval ratio = !ratioDefined
+                ? null
+                : ChangeTest.compare(
+                                unchecked,
+                                batches,
+                                median / uncheckedMedian,
+                                ChangeTest.DEFAULT_THRESHOLD,
+                                Intervals.LEVEL)
+                        .ratio();
+        // 3 decimals, as the row's figures: ends rounded outward still hold the figures rounded to 3
+        return new LanesRow.Intervals(FigureCi.of(wall, 3), FigureCi.of(ratio, 3));
+    }
+
+    /** Wall times as the row writes its figures: to 3 decimals. */
+    private static double[] written(double[] ms) {
+        double[] out = new double[ms.length];
+        for (int i = 0; i < ms.length; i++) {
+            out[i] = GraphLookup.round(ms[i]);
+        }
+        return out;
     }
 
     /** A row a stop came before: its coordinates, no figures. */
-    private static LanesRow notMeasured(int workers, String variant, GraphBenchSettings s) {
+    private static LanesRow notMeasured(LanesRow.Subject subject, GraphBenchSettings s) {
         return new LanesRow(
-                (long) workers,
-                1L,
-                variant,
-                (long) s.workloadIters(),
+                subject,
+                LanesRow.Wall.NONE,
                 null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
+                LanesRow.Calls.NONE,
                 null,
                 null,
                 0L,
-                "not measured",
-                (long) s.samples(),
-                0L,
-                true);
+                RowStatus.NOT_MEASURED,
+                new LanesRow.Batches((long) s.samples(), 0L, true),
+                null);
     }
 
-    static String table(List<LanesRow> summary, Host host, GraphBenchSettings s, List<String> failures) {
+    /** {@code table.md}'s body, from the run as recorded: its rows, settings, host and failures. */
+    static String table(Recorded<LanesRow, LanesSettings> run) {
+        List<LanesRow> summary = run.rows();
+        Host host = run.host();
+        GraphBenchSettings.Recorded s = run.settings().settings();
+        List<String> failures = run.failures();
         StringBuilder md =
                 new StringBuilder("# lanes: a syscall-heavy workload with a cursor check before each call\n\n");
         md.append(String.format(
@@ -243,7 +335,7 @@ public final class Lanes {
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
-                System.getProperty("java.version"),
+                run.settings().java(),
                 s.workloadIters(),
                 s.samples(),
                 s.workloadCpus()));
@@ -255,17 +347,21 @@ public final class Lanes {
                 "workers",
                 "variant",
                 "wall ms median",
+                RowIntervals.heading("median"),
                 "min – max",
                 "spread",
                 "vs unchecked",
+                RowIntervals.heading("vs unchecked"),
                 "verified",
                 "published"));
         for (LanesRow r : summary) {
-            if (!"measured".equals(r.status())) {
+            if (!r.measured()) {
                 t.row(List.of(
                         r.workers() + " + 1",
-                        r.variant(),
+                        r.variant().label(),
                         "not measured (interrupted)",
+                        "—",
+                        "—",
                         "—",
                         "—",
                         "—",
@@ -273,14 +369,20 @@ public final class Lanes {
                         "noisy (>25%)"));
                 continue;
             }
+            LanesRow.Wall w = r.wall();
+            LanesRow.Intervals ci = r.intervals();
             t.row(List.of(
                     r.workers() + " + 1",
-                    r.variant(),
-                    String.format(Locale.ROOT, "%.3f", r.wallMsMedian()),
-                    String.format(Locale.ROOT, "%.3f – %.3f", r.wallMsMin(), r.wallMsMax()),
+                    r.variant().label(),
+                    String.format(Locale.ROOT, "%.3f", w.medianMs()),
+                    FigureCi.cell(ci == null ? null : ci.wallMs(), "%.3f", "batches"),
+                    String.format(Locale.ROOT, "%.3f – %.3f", w.minMs(), w.maxMs()),
                     String.format(
-                            Locale.ROOT, "%.0f%%%s", 100 * r.spread(), Boolean.TRUE.equals(r.noisy()) ? " noisy" : ""),
+                            Locale.ROOT, "%.0f%%%s", 100 * w.spread(), Boolean.TRUE.equals(w.noisy()) ? " noisy" : ""),
                     r.vsUnchecked() != null ? String.format(Locale.ROOT, "%.3f×", r.vsUnchecked()) : "—",
+                    r.variant().checked()
+                            ? FigureCi.cell(ci == null ? null : ci.vsUnchecked(), "%.3f", "batches")
+                            : "—",
                     Boolean.TRUE.equals(r.verified()) ? "yes" : "NO: " + r.failure(),
                     "noisy (>25%)"));
         }
@@ -291,6 +393,16 @@ public final class Lanes {
                         + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
                         + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
                         + "not a speed-up.\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "%nIntervals (%d%%, distribution-free, over the batches): the median's are order statistics of the "
+                        + "batches' wall times (binomial ranks; with %d batches or fewer even their fastest to slowest "
+                        + "covers less, and the cell says how much). The ratio's are the Hodges–Lehmann shift of the "
+                        + "logarithms of the variant's and unchecked's batch wall times, same thread count, with its "
+                        + "Mann–Whitney interval, taken back out of logarithms (every ratio of a variant's batch to an "
+                        + "unchecked one, ranked): an interval that holds 1 is no difference beyond noise.%n",
+                Math.round(Intervals.LEVEL * 100),
+                OrderStatistics.runsNeededForMedian(Intervals.LEVEL) - 1));
         return md.toString();
     }
 }

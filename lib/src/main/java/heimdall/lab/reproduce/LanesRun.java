@@ -4,16 +4,17 @@ import heimdall.lab.analysis.KindPlots;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
+import heimdall.lab.results.LanesRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** lanes (seed 002): worker and collector threads, each checked against its own lane of shared tables. */
-final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow, LanesSettings>
-        implements Reproduction, KindPlots {
+final class LanesRun extends ReproductionKind<LanesRow, LanesSettings> implements Reproduction, KindPlots {
     LanesRun() {
-        super("lanes", heimdall.lab.results.LanesRow.class, LanesSettings.class);
+        super("lanes", LanesRow.class, LanesSettings.class);
     }
 
     @Override
@@ -46,9 +47,16 @@ final class LanesRun extends ReproductionKind<heimdall.lab.results.LanesRow, Lan
     @Override
     public Run prepare(Args args) {
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
-        return session -> {
-            Lanes.Result r = Lanes.run(s, session);
-            return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), List.of());
-        };
+        return session -> Lanes.run(s, session);
+    }
+
+    @Override
+    public String table(Recorded<LanesRow, LanesSettings> run) {
+        return Lanes.table(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return Lanes.SHORTFALL;
     }
 }

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.sys.Host;
 
-/** lanes' own facts in {@code environment.json}, after the times and the host. */
+/**
+ * lanes' own facts in {@code environment.json}, after the times and the host; with the rows and the host,
+ * everything its {@code table.md} is made from.
+ */
 @JsonPropertyOrder({"settings", "workload_graph", "input_file", "load_samples", "java", "timing"})
 record LanesSettings(
         @JsonProperty("settings") GraphBenchSettings.Recorded settings,

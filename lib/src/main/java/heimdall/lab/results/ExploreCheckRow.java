@@ -1,6 +1,7 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 
 /**
@@ -8,6 +9,11 @@ import java.util.List;
  * measured by one {@code source}, floor-cost's row code (row 0) or the fluent API (row 1), pooled over
  * every round. Times are nanoseconds; the floor-cost row also has the no-filter median and the added
  * cost, the fluent row its ratio to the floor-cost row and whether that is within the tolerance.
+ * After every other key, the intervals: of the median and p99 over the row's runs (order statistics
+ * of the runs' figures), of the floor-cost row's added cost (the Hodges–Lehmann shift of its run
+ * medians over the unfiltered ones), as floor-cost's rows have them ({@link RowIntervals}); and of the
+ * fluent row's ratio ({@code vs_floor_cost_ci_*}: the Hodges–Lehmann shift of the logarithms of the
+ * two rows' run medians with its Mann–Whitney interval, taken back out of logarithms).
  *
  * @param source who measured the row
  * @param what the floor's row name
@@ -25,7 +31,10 @@ import java.util.List;
  * @param vsFloorCost the fluent median over floor-cost's (the fluent row only)
  * @param tolerance how far from 1 that ratio may be (the fluent row only)
  * @param withinTolerance whether it is (the fluent row only)
+ * @param intervals the median's, p99's and (floor-cost's row) added cost's intervals (null: none)
+ * @param vsFloorCostCi the ratio's interval, ends to 4 decimals as {@code vs_floor_cost} (the fluent row only)
  */
+@JsonSerialize(using = FlatRows.Writer.class)
 public record ExploreCheckRow(
         @JsonProperty(value = "source", required = true) String source,
         @JsonProperty(value = "what", required = true) String what,
@@ -42,7 +51,9 @@ public record ExploreCheckRow(
         @JsonProperty("round_medians_ns") List<Long> roundMediansNs,
         @JsonProperty("vs_floor_cost") Double vsFloorCost,
         @JsonProperty("tolerance") Double tolerance,
-        @JsonProperty("within_tolerance") Boolean withinTolerance)
+        @JsonProperty("within_tolerance") Boolean withinTolerance,
+        @Flat RowIntervals intervals,
+        @Flat(prefix = "vs_floor_cost_ci_") FigureCi vsFloorCostCi)
         implements ResultRow {
 
     @Override

@@ -38,7 +38,7 @@ import java.util.Set;
  * @param published the published row's figures beside ours (null: none)
  * @param addedVsPublished {@code added_ns} over the published added cost
  * @param ratios the figures that compare this row with others (floor-cost adds them once every row is measured)
- * @param intervals the median's, p99's and added cost's confidence intervals, after every other key (null: none)
+ * @param intervals the median's, p99's and added cost's confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record FloorCostRow(
@@ -71,6 +71,7 @@ public record FloorCostRow(
         filtered = filtered == null ? Figures.NONE : filtered;
         unfiltered = unfiltered == null ? Figures.NONE : unfiltered;
         ratios = ratios == null ? Ratios.NONE : ratios;
+        intervals = intervals == null ? RowIntervals.NONE : intervals;
     }
 
     /**

@@ -1,168 +1,173 @@
 package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * One row of {@code ./lab reproduce follower-cost}'s {@code summary.json}: a call's cost without and
  * with the follower's {@code hook} in a {@code process}, or the reason it was not measured; the
- * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun after the kill.
- * The
- * {@code what}, {@code noisy}, {@code published} and divergence fields come from the follower work
- * merged on main. The {@code program_*} fields (absent from older folders) are the follower program's own cost
- * as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run of the row made with
- * statistics on, apart from the timed runs. The components are in the order {@code FollowerCost} writes them
- * (the runs last), then the intervals ({@link RowIntervals}: the median and p99 with the hook, and the added
- * cost), absent from folders made before them.
+ * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun
+ * after the kill. Built from parts: what was measured ({@link Subject}), the status, the {@link Figures}
+ * without and with the follower, the {@link Divergence}, the published figure, the follower program's
+ * own cost ({@link ProgramCost}), the runs ({@link RunCounts}) and the intervals ({@link RowIntervals}:
+ * the median and p99 with the hook, and the added cost). {@link FlatRows} writes the parts' fields flat,
+ * in this order, under the keys every folder has; fields a row kind or an older folder lacks are null
+ * (the {@code program_*} fields and the intervals are absent from older folders).
+ *
+ * <p>A part never reads as null: an absent one is its {@code NONE} (every field null).
+ *
+ * @param subject the measure, hook, process, floor and call
+ * @param outcome {@code status}: ok, refused or not measured
+ * @param reason why the row was refused (written even when null for a refused row), or null
+ * @param figures the call's figures without and with the follower (cost rows)
+ * @param divergence the calls completed from the divergent call on (divergence rows)
+ * @param published the seeds' figure, or what they say of it
+ * @param program the follower program's own cost over one extra run with BPF statistics on (t_follow rows)
+ * @param runs the runs asked and completed
+ * @param intervals the confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record FollowerCostRow(
-        @JsonProperty("what") String what,
-        @JsonProperty(value = "measure", required = true) String measure,
-        @JsonProperty(value = "hook", required = true) String hook,
-        @JsonProperty(value = "process", required = true) String process,
-        @JsonProperty(value = "floor", required = true) String floor,
-        @JsonProperty(value = "call", required = true) String call,
-        @JsonProperty(value = "status", required = true) String status,
+        @Flat Subject subject,
+        @JsonProperty(value = "status", required = true) RowStatus outcome,
         @JsonProperty("reason") String reason,
-        @JsonProperty("median_without_ns") Long medianWithoutNs,
-        @JsonProperty("median_with_ns") Long medianWithNs,
-        @JsonProperty("added_ns") Long addedNs,
-        @JsonProperty("p99_without_ns") Long p99WithoutNs,
-        @JsonProperty("p99_with_ns") Long p99WithNs,
-        @JsonProperty("run_medians_without_ns") List<Long> runMediansWithoutNs,
-        @JsonProperty("run_medians_with_ns") List<Long> runMediansWithNs,
-        @JsonProperty("spread_without") Double spreadWithout,
-        @JsonProperty("spread_with") Double spreadWith,
-        @JsonProperty("noisy") Boolean noisy,
-        @JsonProperty("divergent_call_index") List<Long> divergentCallIndex,
-        @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
-        @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence,
+        @Flat Figures figures,
+        @Flat Divergence divergence,
         @JsonProperty("published") String published,
-        @JsonProperty("program_runs") Long programRuns,
-        @JsonProperty("program_run_time_ns") Long programRunTimeNs,
-        @JsonProperty("program_ns_per_run") Double programNsPerRun,
-        @JsonProperty("program_stats_note") String programStatsNote,
-        @JsonProperty("runs_asked") Long runsAsked,
-        @JsonProperty("runs_completed") Long runsCompleted,
-        @JsonProperty("interrupted") Boolean interrupted,
+        @Flat(prefix = "program_") ProgramCost program,
+        @Flat RunCounts runs,
         @Flat RowIntervals intervals)
         implements ResultRow {
 
-    /** A row without intervals (a refused or divergence row, or a folder made before them). */
-    public FollowerCostRow(
-            String what,
-            String measure,
-            String hook,
-            String process,
-            String floor,
-            String call,
-            String status,
-            String reason,
-            Long medianWithoutNs,
-            Long medianWithNs,
-            Long addedNs,
-            Long p99WithoutNs,
-            Long p99WithNs,
-            List<Long> runMediansWithoutNs,
-            List<Long> runMediansWithNs,
-            Double spreadWithout,
-            Double spreadWith,
-            Boolean noisy,
-            List<Long> divergentCallIndex,
-            List<Long> callsBegunAfterKill,
-            Long callsCompletedFromDivergence,
-            String published,
-            Long programRuns,
-            Long programRunTimeNs,
-            Double programNsPerRun,
-            String programStatsNote,
-            Long runsAsked,
-            Long runsCompleted,
-            Boolean interrupted) {
-        this(
-                what,
-                measure,
-                hook,
-                process,
-                floor,
-                call,
-                status,
-                reason,
-                medianWithoutNs,
-                medianWithNs,
-                addedNs,
-                p99WithoutNs,
-                p99WithNs,
-                runMediansWithoutNs,
-                runMediansWithNs,
-                spreadWithout,
-                spreadWith,
-                noisy,
-                divergentCallIndex,
-                callsBegunAfterKill,
-                callsCompletedFromDivergence,
-                published,
-                programRuns,
-                programRunTimeNs,
-                programNsPerRun,
-                programStatsNote,
-                runsAsked,
-                runsCompleted,
-                interrupted,
-                null);
+    /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
+    public FollowerCostRow {
+        if (subject == null) {
+            throw new IllegalArgumentException("a follower-cost row names its measure, hook, process, floor and call");
+        }
+        if (outcome == null) {
+            throw new IllegalArgumentException("a follower-cost row has a status");
+        }
+        figures = figures == null ? Figures.NONE : figures;
+        divergence = divergence == null ? Divergence.NONE : divergence;
+        program = program == null ? ProgramCost.NONE : program;
+        runs = runs == null ? RunCounts.NONE : runs;
+        intervals = intervals == null ? RowIntervals.NONE : intervals;
     }
 
     /** This row with {@code intervals} in place of its own. */
     public FollowerCostRow withIntervals(RowIntervals intervals) {
-        return new FollowerCostRow(
-                what,
-                measure,
-                hook,
-                process,
-                floor,
-                call,
-                status,
-                reason,
-                medianWithoutNs,
-                medianWithNs,
-                addedNs,
-                p99WithoutNs,
-                p99WithNs,
-                runMediansWithoutNs,
-                runMediansWithNs,
-                spreadWithout,
-                spreadWith,
-                noisy,
-                divergentCallIndex,
-                callsBegunAfterKill,
-                callsCompletedFromDivergence,
-                published,
-                programRuns,
-                programRunTimeNs,
-                programNsPerRun,
-                programStatsNote,
-                runsAsked,
-                runsCompleted,
-                interrupted,
-                intervals);
+        return new FollowerCostRow(subject, outcome, reason, figures, divergence, published, program, runs, intervals);
     }
 
     /** A refused row says its reason even when the refusal had no message (null); other rows leave nulls out. */
     @Override
     public Set<String> nullsWritten() {
-        return "refused".equals(status) ? Set.of("reason") : Set.of();
+        return outcome == RowStatus.REFUSED ? Set.of("reason") : Set.of();
+    }
+
+    @Override
+    public String status() {
+        return outcome.label();
     }
 
     /** Whether this is a divergence row (calls completed from the divergent call on), not a cost row. */
-    public boolean divergence() {
-        return "divergence".equals(measure);
+    public boolean isDivergence() {
+        return subject.measure() == Measure.DIVERGENCE;
     }
 
     @Override
     public List<String> labelParts() {
-        return List.of(measure, hook, process, call);
+        return List.of(subject.measure().label(), subject.hook(), subject.process(), subject.call());
+    }
+
+    /** What a row measures, as summary.json spells it ({@link #label()}). */
+    public enum Measure {
+        /** A followed call's cost: the follower steps the child's calls. */
+        T_FOLLOW,
+        /** An unrelated process's cost while the follower is attached. */
+        T_IDLE,
+        /** The calls a deviating process completes from its divergent call on. */
+        DIVERGENCE;
+
+        /** As written: {@code "t_follow"}, {@code "t_idle"}, {@code "divergence"}. */
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * What was measured: the row's name, the measure, the follower's hook (its wire name), the process
+     * timed, the floor it runs under ({@code "none"}: no filter) and the call.
+     */
+    public record Subject(
+            @JsonProperty("what") String what,
+
+            @JsonProperty(value = "measure", required = true)
+            Measure measure,
+
+            @JsonProperty(value = "hook", required = true) String hook,
+
+            @JsonProperty(value = "process", required = true)
+            String process,
+
+            @JsonProperty(value = "floor", required = true) String floor,
+            @JsonProperty(value = "call", required = true) String call) {
+        /** Every field but {@code what} is named. */
+        public Subject {
+            if (measure == null || hook == null || process == null || floor == null || call == null) {
+                throw new IllegalArgumentException(
+                        "a follower-cost row names its measure, hook, process, floor and call");
+            }
+        }
+    }
+
+    /**
+     * The call's figures without and with the follower, in the order written: medians, the added median
+     * (with − without), p99s, each run's medians, the spreads of the run medians and whether noisy.
+     */
+    public record Figures(
+            @JsonProperty("median_without_ns") Long medianWithoutNs,
+            @JsonProperty("median_with_ns") Long medianWithNs,
+            @JsonProperty("added_ns") Long addedNs,
+            @JsonProperty("p99_without_ns") Long p99WithoutNs,
+            @JsonProperty("p99_with_ns") Long p99WithNs,
+            @JsonProperty("run_medians_without_ns") List<Long> runMediansWithoutNs,
+            @JsonProperty("run_medians_with_ns") List<Long> runMediansWithNs,
+            @JsonProperty("spread_without") Double spreadWithout,
+            @JsonProperty("spread_with") Double spreadWith,
+            @JsonProperty("noisy") Boolean noisy) {
+        /** Not measured. */
+        public static final Figures NONE = new Figures(null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A divergence row's figures, per run: the divergent call's index, the calls begun after the kill,
+     * and the calls completed from the divergent call on (the goal is one).
+     */
+    public record Divergence(
+            @JsonProperty("divergent_call_index") List<Long> divergentCallIndex,
+            @JsonProperty("calls_begun_after_kill") List<Long> callsBegunAfterKill,
+            @JsonProperty("calls_completed_from_divergence") Long callsCompletedFromDivergence) {
+        /** Not a divergence row, or not measured. */
+        public static final Divergence NONE = new Divergence(null, null, null);
+    }
+
+    /**
+     * The follower program's own cost as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns)
+     * over one extra run of the row made with statistics on, apart from the timed runs, written under
+     * {@code program_}; the note says what the runs were, or why there are none.
+     */
+    public record ProgramCost(
+            @JsonProperty("runs") Long runs,
+            @JsonProperty("run_time_ns") Long runTimeNs,
+            @JsonProperty("ns_per_run") Double nsPerRun,
+            @JsonProperty("stats_note") String statsNote) {
+        /** No statistics run. */
+        public static final ProgramCost NONE = new ProgramCost(null, null, null, null);
     }
 }

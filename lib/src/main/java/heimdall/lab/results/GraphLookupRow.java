@@ -178,6 +178,12 @@ public record GraphLookupRow(
         return outcome.label();
     }
 
+    /** The median's interval is about {@code ns_per_event_median}, the row's one figure with one. */
+    @Override
+    public String intervalFigureKey(String figure) {
+        return "ns_per_event_" + figure;
+    }
+
     @Override
     public List<String> labelParts() {
         return List.of(graph + " / " + trace + " / " + layout);

@@ -28,6 +28,7 @@ public record HostLoadRow(
 
     /** A host-load row holds a plain floor-cost row: no supervisor, reference, served count or ratio. */
     public HostLoadRow {
+        intervals = intervals == null ? RowIntervals.NONE : intervals;
         if (measured == null) {
             throw new IllegalArgumentException("a host-load row holds the floor-cost row it measured");
         }

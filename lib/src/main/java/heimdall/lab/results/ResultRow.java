@@ -47,6 +47,15 @@ public sealed interface ResultRow
         return null;
     }
 
+    /**
+     * The {@code summary.json} key of the figure the row's {@code <figure>_ci_*} interval is about
+     * ({@code figure}: {@code "median"}, {@code "p99"} or {@code "added"}): {@code <figure>_ns}, unless
+     * the row names its figures otherwise (attach-cost's {@code fork_attach_median_ns}).
+     */
+    default String intervalFigureKey(String figure) {
+        return figure + "_ns";
+    }
+
     /** The parts of {@link #labelParts} joined with " · ". */
     default String label() {
         return String.join(" · ", labelParts());

@@ -23,6 +23,12 @@ public record RowIntervals(
         @Flat(prefix = "added_ci_") Ci added) {
 
     /**
+     * No interval at all (a refused or unmeasured row, or a folder made before intervals): written as
+     * no key, exactly as a row without this part.
+     */
+    public static final RowIntervals NONE = new RowIntervals(null, null, null);
+
+    /**
      * One interval as written: its ends in whole nanoseconds (rounded outward, so never narrower),
      * the confidence asked ({@code level}), the coverage the runs reach ({@code coverage}, less than
      * the level when the runs are too few) and the runs it is over.

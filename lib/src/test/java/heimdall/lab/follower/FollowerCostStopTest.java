@@ -9,6 +9,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
@@ -52,13 +53,13 @@ class FollowerCostStopTest {
         assertEquals(2, runs.get(), "no run began after the stop");
         assertEquals(Interruption.Cause.NOTEBOOK, r.interruption().orElseThrow());
         FollowerCostRow first = r.summary().get(0);
-        assertEquals("ok", first.status(), first.toString());
-        assertEquals(1L, first.runsCompleted(), "the run under way at the stop is not kept: " + first);
-        assertEquals(true, first.interrupted(), first.toString());
+        assertEquals(RowStatus.OK, first.outcome(), first.toString());
+        assertEquals(1L, first.runs().runsCompleted(), "the run under way at the stop is not kept: " + first);
+        assertEquals(true, first.runs().interrupted(), first.toString());
         for (FollowerCostRow row : r.summary().subList(1, r.summary().size())) {
-            assertEquals("not measured", row.status(), row.toString());
-            assertEquals(0L, row.runsCompleted(), row.toString());
-            assertEquals(true, row.interrupted(), row.toString());
+            assertEquals(RowStatus.NOT_MEASURED, row.outcome(), row.toString());
+            assertEquals(0L, row.runs().runsCompleted(), row.toString());
+            assertEquals(true, row.runs().interrupted(), row.toString());
         }
 
         JsonNode summary =

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.results.FollowerCostRow;
+import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
@@ -28,41 +29,44 @@ class FollowerCostTest {
                 lines::add);
         assertEquals(12, r.summary().size(), "5 rows and a divergence row a hook, 2 hooks");
         for (FollowerCostRow row : r.summary()) {
-            if ("seccomp-fentry".equals(row.hook()) && "refused".equals(row.status())) {
+            FollowerCostRow.Subject s = row.subject();
+            if ("seccomp-fentry".equals(s.hook()) && row.outcome() == RowStatus.REFUSED) {
                 assertTrue(row.reason().contains("not attachable"), row.toString());
                 continue;
             }
-            assertEquals("ok", row.status(), row.toString());
-            if (row.divergence()) {
+            assertEquals(RowStatus.OK, row.outcome(), row.toString());
+            if (row.isDivergence()) {
                 // Single-threaded abcdf: nothing begins after the kill; the divergent call is the one completed.
-                assertEquals(1L, row.callsCompletedFromDivergence(), row.toString());
-                assertEquals(List.of(0L), row.callsBegunAfterKill(), row.toString());
+                assertEquals(1L, row.divergence().callsCompletedFromDivergence(), row.toString());
+                assertEquals(List.of(0L), row.divergence().callsBegunAfterKill(), row.toString());
                 continue;
             }
-            assertTrue(row.medianWithNs() > 0 && row.medianWithoutNs() > 0, row.toString());
-            assertNotNull(row.noisy(), row.toString());
+            FollowerCostRow.Figures f = row.figures();
+            assertTrue(f.medianWithNs() > 0 && f.medianWithoutNs() > 0, row.toString());
+            assertNotNull(f.noisy(), row.toString());
             // its intervals, over the runs it completed: the median's and p99's with the hook, and the added cost's
-            assertNotNull(row.intervals(), row.toString());
-            assertEquals(row.runsCompleted(), row.intervals().median().runs(), row.toString());
+            assertNotNull(row.intervals().median(), row.toString());
+            assertEquals(row.runs().runsCompleted(), row.intervals().median().runs(), row.toString());
             assertTrue(
-                    row.intervals().median().lowNs() <= row.medianWithNs()
-                            && row.medianWithNs() <= row.intervals().median().highNs(),
+                    row.intervals().median().lowNs() <= f.medianWithNs()
+                            && f.medianWithNs() <= row.intervals().median().highNs(),
                     row.toString());
             assertTrue(row.intervals().p99().lowNs() <= row.intervals().p99().highNs(), row.toString());
             assertNotNull(row.intervals().added(), row.toString());
             // The program's own cost as the kernel counts it, over the row's statistics run.
-            assertNotNull(row.programRuns(), row.toString());
-            assertTrue(row.programStatsNote().startsWith("one run with BPF_ENABLE_STATS"), row.toString());
-            if (row.measure().equals("t_follow")) {
+            FollowerCostRow.ProgramCost p = row.program();
+            assertNotNull(p.runs(), row.toString());
+            assertTrue(p.statsNote().startsWith("one run with BPF_ENABLE_STATS"), row.toString());
+            if (s.measure() == FollowerCostRow.Measure.T_FOLLOW) {
                 // The followed child's calls all ran the program (the timed ones and half the warm-up at least).
-                assertTrue(row.programRuns() >= 5_000 + FollowerCost.Options.MIN_WARMUP / 2, row.toString());
-                assertTrue(row.programNsPerRun() > 0 && row.programRunTimeNs() > 0, row.toString());
-            } else if (row.hook().equals("seccomp-fentry") && row.floor().equals("none")) {
+                assertTrue(p.runs() >= 5_000 + FollowerCost.Options.MIN_WARMUP / 2, row.toString());
+                assertTrue(p.nsPerRun() > 0 && p.runTimeNs() > 0, row.toString());
+            } else if (s.hook().equals("seccomp-fentry") && s.floor().equals("none")) {
                 // No floor, no __secure_computing: the unrelated process never reaches design (b)'s program.
-                assertTrue(row.programRuns() < 5_000, "the bystander's calls did not run the program: " + row);
-            } else if (row.hook().equals("syscall-tracepoint")) {
+                assertTrue(p.runs() < 5_000, "the bystander's calls did not run the program: " + row);
+            } else if (s.hook().equals("syscall-tracepoint")) {
                 // Every task's calls run the tracepoint's program: the unrelated child's among them.
-                assertTrue(row.programRuns() >= 5_000, row.toString());
+                assertTrue(p.runs() >= 5_000, row.toString());
             }
             int i = r.summary().indexOf(row);
             assertEquals(
@@ -96,9 +100,20 @@ class FollowerCostTest {
         List<FollowerCostRow> rows = heimdall.lab.analysis.Results.load(old).followerCost();
         assertEquals(12, rows.size());
         for (FollowerCostRow row : rows) {
-            assertEquals(null, row.programRuns(), row.toString());
-            assertEquals(null, row.programStatsNote(), row.toString());
+            assertEquals(FollowerCostRow.ProgramCost.NONE, row.program(), row.toString());
         }
         assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
+        // the kind makes the same table from a recorded run (rows and settings: no file read)
+        var kind = heimdall.lab.results.ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class);
+        FollowerCostEnvironment settings = FollowerCostEnvironment.of(
+                java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH,
+                heimdall.lab.sys.Host.capture(),
+                FollowerCost.Options.quick(1));
+        assertEquals(
+                FollowerCost.table(rows),
+                kind.table(
+                        FollowerCost.recorded(new FollowerCost.Measured(rows, settings, java.util.Optional.empty()))));
+        assertEquals(FollowerCost.SHORTFALL, kind.shortfall());
     }
 }

@@ -14,7 +14,11 @@ import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.features.Feature;
 import heimdall.lab.follower.FollowerCost;
 import heimdall.lab.results.KernelMatrixRow;
+import heimdall.lab.results.KernelMatrixRow.Section;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.results.RunCounts;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.KernelFacts;
@@ -109,48 +113,47 @@ class KernelMatrixTest {
             assertTrue(r.interrupted(), "a failed run is marked");
             assertTrue(
                     rows.stream()
-                            .anyMatch(k -> k.section().equals("follower-cost")
-                                    && "failed".equals(k.status())
+                            .anyMatch(k -> k.section() == Section.FOLLOWER_COST
+                                    && k.outcome() == RowStatus.FAILED
                                     && k.reason().contains(why)),
                     why + " in " + rows);
             assertEquals(
                     Feature.values().length,
-                    rows.stream().filter(k -> k.section().equals("feature")).count());
+                    rows.stream().filter(k -> k.section() == Section.FEATURE).count());
             return;
         }
         assertEquals(0, status, text + "\n" + err);
-        Map<String, List<KernelMatrixRow>> bySection = new LinkedHashMap<>();
+        Map<Section, List<KernelMatrixRow>> bySection = new LinkedHashMap<>();
         rows.forEach(k ->
                 bySection.computeIfAbsent(k.section(), s -> new ArrayList<>()).add(k));
         assertEquals(
-                List.of("feature", "floor-cost", "kernel-bitmap", "follower-cost"), List.copyOf(bySection.keySet()));
-        assertEquals(Feature.values().length, bySection.get("feature").size());
+                List.of(Section.FEATURE, Section.FLOOR_COST, Section.KERNEL_BITMAP, Section.FOLLOWER_COST),
+                List.copyOf(bySection.keySet()));
+        assertEquals(Feature.values().length, bySection.get(Section.FEATURE).size());
         assertEquals(
                 3,
-                bySection.get("floor-cost").size(),
-                bySection.get("floor-cost").toString());
-        assertEquals(4, bySection.get("kernel-bitmap").size());
+                bySection.get(Section.FLOOR_COST).size(),
+                bySection.get(Section.FLOOR_COST).toString());
+        assertEquals(4, bySection.get(Section.KERNEL_BITMAP).size());
         for (KernelMatrixRow k : rows) {
-            assertEquals("host", k.kernel());
-            assertEquals(System.getProperty("os.version"), k.kernelRelease());
-            assertFalse(k.emulated());
+            assertEquals(new KernelMatrixRow.Kernel("host", System.getProperty("os.version"), false), k.kernel());
             if (k.measured()) {
-                assertEquals((double) k.addedNs() / k.medianUnfilteredNs(), k.addedRatio(), 1e-9, k.toString());
-                assertEquals(k.medianNs() - k.medianUnfilteredNs(), (long) k.addedNs(), k.toString());
+                KernelMatrixRow.Figures m = k.figures();
+                assertEquals((double) m.addedNs() / m.medianUnfilteredNs(), m.addedRatio(), 1e-9, k.toString());
+                assertEquals(m.medianNs() - m.medianUnfilteredNs(), (long) m.addedNs(), k.toString());
             }
         }
         // the floor rows: a bare allow, an argument rule, a brokered openat (this kernel has ADDFD with SEND)
-        List<KernelMatrixRow> floor = bySection.get("floor-cost");
+        List<KernelMatrixRow> floor = bySection.get(Section.FLOOR_COST);
         assertTrue(
                 floor.get(0).what().contains("getppid")
                         && floor.get(1).what().contains("mprotect")
                         && floor.get(2).what().contains("openat · native broker"),
                 floor.toString());
-        floor.forEach(f -> assertEquals("ok", f.status(), f.toString()));
+        floor.forEach(f -> assertEquals(RowStatus.OK, f.outcome(), f.toString()));
         // a measured row carries its floor-cost row's intervals; the added cost's brackets a shift over the runs
         floor.forEach(f -> assertTrue(
-                f.intervals() != null
-                        && f.intervals().added() != null
+                f.intervals().added() != null
                         && f.intervals().added().lowNs()
                                 <= f.intervals().added().highNs(),
                 f.toString()));
@@ -212,7 +215,7 @@ class KernelMatrixTest {
         KernelMatrixRow row = g.rows().get(0);
         assertEquals("refused", row.status());
         assertTrue(row.reason().contains("shares only the checkout"), row.reason());
-        assertTrue(row.emulated(), "a kernel not measured is never taken for a native one");
+        assertTrue(row.kernel().emulated(), "a kernel not measured is never taken for a native one");
     }
 
     /** A stand-in for ./lab: a script that does {@code body} with $OUT the --out it was given. */
@@ -288,26 +291,16 @@ class KernelMatrixTest {
         Path made = tmp.resolve("made");
         ResultsFolder f = ResultsFolder.chosen(made);
         KernelMatrixRow row = new KernelMatrixRow(
-                "host",
-                "6.1.0-50-amd64",
-                false,
-                "floor-cost",
+                new KernelMatrixRow.Kernel("host", "6.1.0-50-amd64", false),
+                Section.FLOOR_COST,
                 "static floor, abcdf · getppid",
-                "ok",
+                RowStatus.OK,
                 null,
+                KernelMatrixRow.Prediction.NONE,
                 null,
-                null,
-                null,
-                null,
-                null,
-                900L,
-                1000L,
-                100L,
-                100.0 / 900,
-                false,
-                3L,
-                3L,
-                false);
+                new KernelMatrixRow.Figures(900L, 1000L, 100L, 100.0 / 900, false),
+                RunCounts.of(3, 3, false),
+                RowIntervals.NONE);
         f.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(row));
         f.writeEnvironment(
                 "kernel-matrix",
@@ -326,16 +319,16 @@ class KernelMatrixTest {
                 new ArrayList<>());
         assertEquals(1, g.rows().size(), g.rows().toString());
         KernelMatrixRow got = g.rows().get(0);
-        assertEquals("debian:6.1", got.kernel());
-        assertTrue(got.emulated());
-        assertEquals(100L, got.addedNs());
+        assertEquals(new KernelMatrixRow.Kernel("debian:6.1", "6.1.0-50-amd64", true), got.kernel());
+        assertEquals(100L, got.figures().addedNs());
+        assertEquals(row.withKernel(got.kernel()), got, "renamed and marked, nothing else changed");
         assertNotNull(g.settings().vm());
         assertEquals("tcg", g.settings().vm().get("accelerator").asText());
         assertEquals("kernels/debian-6.1", g.settings().folder());
         // a guest folder claiming another kernel's rows is refused, not relabelled
         Files.delete(tmp.resolve("lab"));
         deleteTree(tmp.resolve("results"));
-        KernelMatrixRow other = row.asKernel("debian:5.10", false);
+        KernelMatrixRow other = row.withKernel(new KernelMatrixRow.Kernel("debian:5.10", "5.10.0-30-amd64", false));
         Path made2 = tmp.resolve("made2");
         ResultsFolder f2 = ResultsFolder.chosen(made2);
         f2.writeSummary(ReproductionKind.of(KernelMatrixRow.class), Optional.empty(), List.of(other));
@@ -350,6 +343,48 @@ class KernelMatrixTest {
         assertTrue(
                 bad.rows().get(0).reason().contains("debian:5.10"),
                 bad.rows().get(0).reason());
+    }
+
+    /**
+     * The kind makes table.md from what a run recorded alone (rows and settings: no file is read): a guest
+     * refused is said once, numbered, and the floor rows' run count is the settings'.
+     */
+    @Test
+    void theKindMakesItsTableFromTheRecordedRunAlone() {
+        KernelMatrixRow feature = new KernelMatrixRow(
+                new KernelMatrixRow.Kernel("host", "6.18.0", false),
+                Section.FEATURE,
+                "action cache",
+                RowStatus.OK,
+                null,
+                new KernelMatrixRow.Prediction("5.11", "yes", "no", false),
+                "observed by timing",
+                KernelMatrixRow.Figures.NONE,
+                RunCounts.NONE,
+                RowIntervals.NONE);
+        KernelMatrixRow guest = KernelMatrix.kernelRow("debian:6.1", "?", true, RowStatus.REFUSED, "no kernel image");
+        KernelMatrix.Options o = new KernelMatrix.Options(
+                List.of("host", "debian:6.1"),
+                true,
+                new heimdall.lab.bench.FloorBench.Counts(5, 1, 1, 1, 1),
+                heimdall.lab.follower.FollowerCost.Options.quick(1),
+                0,
+                40);
+        var run = new heimdall.lab.results.Recorded<>(
+                List.of(feature, guest),
+                KernelMatrixSettings.of(o, List.of()),
+                heimdall.lab.sys.Host.capture(),
+                java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH);
+        String table = ReproductionKind.of(KernelMatrixRow.class, KernelMatrixSettings.class)
+                .table(run);
+        assertTrue(table.contains("| action cache | 5.11 | yes / **no** [1] | — |"), table);
+        assertTrue(table.contains("| kernel | the kernel's part |  |  |  |  |  |  | refused [2] |"), table);
+        assertTrue(table.contains("[2] debian:6.1: no kernel image"), table);
+        assertTrue(table.contains("own CPU), 5 runs;"), table);
+        assertEquals(
+                "kernels or rows not measured (status in summary.json)",
+                ReproductionKind.of(KernelMatrixRow.class).shortfall());
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {

@@ -208,6 +208,8 @@ class ReproductionKindsTest {
                 List.of(201L),
                 null,
                 null,
+                null,
+                null,
                 null);
         ExploreCheckRow ours = new ExploreCheckRow(
                 "fluent API (Lab.measure)",
@@ -225,7 +227,9 @@ class ReproductionKindsTest {
                 List.of(204L),
                 1.0149,
                 0.05,
-                true);
+                true,
+                null,
+                null);
         f.writeSummary(ReproductionKind.of(ExploreCheckRow.class), Optional.empty(), List.of(theirs, ours));
         return f.publish();
     }

@@ -247,8 +247,10 @@ class ReproductionsTest {
         assertTrue(
                 !m.floors().get(1).ok() && m.floors().get(1).failure().contains("SIGSYS"),
                 m.floors().get(1).failure());
-        assertEquals(1, m.rows().size());
         List<heimdall.lab.results.AttachCostRow> summary = AttachCost.summary(m);
+        assertEquals(3, summary.size(), "two floors and the fork alone");
+        assertTrue(summary.get(0).intervals() != null, "the measured floor has its intervals");
+        assertTrue(summary.get(1).intervals() == null, "the failed floor has none");
         assertEquals("failed", summary.get(1).status());
         assertTrue(summary.get(1).failure().contains("SIGSYS"));
         assertEquals("ok", summary.get(0).status());

@@ -33,6 +33,8 @@ class ResultsBadInputTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Path FLOOR = Fixtures.resultsRoot().resolve("2026-11-30-vm-13");
     static final Path BITMAP = Fixtures.resultsRoot().resolve("2026-11-30-vm-12");
+    static final Path FOLLOWER = Fixtures.resultsRoot().resolve("2026-12-01-vm-follower-cost");
+    static final Path MATRIX = Fixtures.resultsRoot().resolve("2026-12-01-vm-kernel-matrix");
 
     @TempDir
     Path dir;
@@ -254,6 +256,48 @@ class ResultsBadInputTest {
                         "rows[0].section",
                         "missing"),
                 Arguments.of(
+                        "a follower-cost status in capitals",
+                        FOLLOWER,
+                        "summary.json",
+                        row(0, "status", "OK"),
+                        "rows[0].status",
+                        "unknown status \"OK\" (known: [ok, "),
+                Arguments.of(
+                        "an unknown follower-cost measure",
+                        FOLLOWER,
+                        "summary.json",
+                        row(1, "measure", "t_fast"),
+                        "rows[1].measure",
+                        "unknown measure \"t_fast\" (known: [t_follow, t_idle, divergence])"),
+                Arguments.of(
+                        "a kernel-matrix status a number",
+                        MATRIX,
+                        "summary.json",
+                        row(0, "status", 1),
+                        "rows[0].status",
+                        "expected a string, found 1"),
+                Arguments.of(
+                        "an unknown kernel-matrix status",
+                        MATRIX,
+                        "summary.json",
+                        row(0, "status", "not  observable"),
+                        "rows[0].status",
+                        "unknown status \"not  observable\""),
+                Arguments.of(
+                        "an unknown kernel-matrix section",
+                        MATRIX,
+                        "summary.json",
+                        row(2, "section", "bogus"),
+                        "rows[2].section",
+                        "unknown section \"bogus\" (known: [feature, floor-cost, kernel-bitmap, follower-cost, kernel])"),
+                Arguments.of(
+                        "a kernel-matrix row without its kernel",
+                        MATRIX,
+                        "summary.json",
+                        removed(0, "kernel"),
+                        "rows[0].kernel",
+                        "missing"),
+                Arguments.of(
                         "an escape sequence in the reproduction",
                         FLOOR,
                         "summary.json",
@@ -325,7 +369,7 @@ class ResultsBadInputTest {
 
     @Test
     void theUnchangedCopiesLoad() throws Exception {
-        for (Path folder : new Path[] {FLOOR, BITMAP}) {
+        for (Path folder : new Path[] {FLOOR, BITMAP, FOLLOWER, MATRIX}) {
             Path copy = mutant(folder, "none", t -> t);
             assertEquals(
                     Results.load(folder).summary().rowCount(),

@@ -19,29 +19,16 @@ class RowTreeTest {
     @Test
     void aLanesRowNotMeasuredNamesItsFiguresAsNullAndLeavesTheRestOut() {
         LanesRow notMeasured = new LanesRow(
-                2L,
-                1L,
-                "unchecked",
-                1000L,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
+                new LanesRow.Subject(2L, 1L, LanesRow.Variant.UNCHECKED, 1000L),
                 null,
                 null,
                 null,
                 null,
                 null,
                 0L,
-                "not measured",
-                5L,
-                0L,
-                true);
+                RowStatus.NOT_MEASURED,
+                new LanesRow.Batches(5L, 0L, true),
+                null);
         JsonNode t = SummaryJson.tree(notMeasured);
         assertEquals(
                 List.of(
@@ -66,6 +53,65 @@ class RowTreeTest {
         assertTrue(t.get("failure").isNull());
         assertEquals(
                 notMeasured, SummaryJson.row(java.nio.file.Path.of("x"), "", t, LanesRow.class), "reads back the same");
+    }
+
+    @Test
+    void aMeasuredLanesRowWritesItsIntervalsAfterEveryOtherKey() {
+        LanesRow measured = new LanesRow(
+                new LanesRow.Subject(4L, 1L, LanesRow.Variant.DFA_OFFSETS, 1000L),
+                new LanesRow.Wall(10.5, 10.0, 12.0, 0.19, false),
+                1.05,
+                new LanesRow.Calls(1000L, 1000L, 4_096_000L, 1000L, 1000L, 10_000L),
+                true,
+                null,
+                3L,
+                RowStatus.MEASURED,
+                new LanesRow.Batches(3L, 3L, false),
+                new LanesRow.Intervals(
+                        new FigureCi(10.0, 12.0, 0.95, 0.75, 3L), new FigureCi(0.98, 1.2, 0.95, 0.9, 3L)));
+        JsonNode t = SummaryJson.tree(measured);
+        List<String> keys = names(t);
+        assertEquals(
+                List.of(
+                        "workers",
+                        "collectors",
+                        "variant",
+                        "iterations",
+                        "wall_ms_median",
+                        "wall_ms_min",
+                        "wall_ms_max",
+                        "spread",
+                        "noisy",
+                        "vs_unchecked",
+                        "reads_per_worker",
+                        "writes_per_worker",
+                        "bytes_per_worker",
+                        "collector_getrusage",
+                        "collector_sched_yield",
+                        "checks_per_batch",
+                        "verified",
+                        "failure",
+                        "samples",
+                        "status",
+                        "batches_asked",
+                        "batches_completed",
+                        "interrupted",
+                        "wall_ms_ci_low",
+                        "wall_ms_ci_high",
+                        "wall_ms_ci_level",
+                        "wall_ms_ci_coverage",
+                        "wall_ms_ci_runs",
+                        "vs_unchecked_ci_low",
+                        "vs_unchecked_ci_high",
+                        "vs_unchecked_ci_level",
+                        "vs_unchecked_ci_coverage",
+                        "vs_unchecked_ci_runs"),
+                keys);
+        assertEquals("dfa-offsets", t.get("variant").asText());
+        assertEquals("measured", t.get("status").asText());
+        assertTrue(t.get("wall_ms_ci_runs").isIntegralNumber()
+                && t.get("wall_ms_ci_low").isDouble());
+        assertEquals(measured, SummaryJson.row(java.nio.file.Path.of("x"), "", t, LanesRow.class));
     }
 
     @Test

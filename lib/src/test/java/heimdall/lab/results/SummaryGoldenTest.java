@@ -233,9 +233,10 @@ class SummaryGoldenTest {
                 keys(SummaryJson.tree(bare)).stream().noneMatch(k -> k.contains("_ci_")),
                 "a row without intervals (a committed folder's) writes none of their keys");
         assertEquals(
-                null,
+                RowIntervals.NONE,
                 SummaryJson.row(Path.of("summary.json"), "rows[0]", SummaryJson.tree(bare), FloorCostRow.class)
-                        .intervals());
+                        .intervals(),
+                "a row without their keys reads back with no interval");
     }
 
     @Test
@@ -279,5 +280,147 @@ class SummaryGoldenTest {
                 "batch_median_ns_per_call"));
         assertEquals(67, want.size());
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
+    }
+
+    /** The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then the intervals. */
+    @Test
+    void followerCostRowsHaveTheirFlatKeys() {
+        List<String> want = new ArrayList<>(List.of(
+                "what",
+                "measure",
+                "hook",
+                "process",
+                "floor",
+                "call",
+                "status",
+                "reason",
+                "median_without_ns",
+                "median_with_ns",
+                "added_ns",
+                "p99_without_ns",
+                "p99_with_ns",
+                "run_medians_without_ns",
+                "run_medians_with_ns",
+                "spread_without",
+                "spread_with",
+                "noisy",
+                "divergent_call_index",
+                "calls_begun_after_kill",
+                "calls_completed_from_divergence",
+                "published",
+                "program_runs",
+                "program_run_time_ns",
+                "program_ns_per_run",
+                "program_stats_note",
+                "runs_asked",
+                "runs_completed",
+                "interrupted"));
+        assertEquals(29, want.size());
+        want.addAll(INTERVAL_KEYS);
+        assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
+    }
+
+    /** The 20 flat keys of a kernel-matrix row, in the order kernel-matrix writes them, then the intervals. */
+    @Test
+    void kernelMatrixRowsHaveTheirFlatKeys() {
+        List<String> want = new ArrayList<>(List.of(
+                "kernel",
+                "kernel_release",
+                "emulated",
+                "section",
+                "what",
+                "status",
+                "reason",
+                "since",
+                "predicted",
+                "observed",
+                "agrees",
+                "note",
+                "median_unfiltered_ns",
+                "median_ns",
+                "added_ns",
+                "added_ratio",
+                "noisy",
+                "runs_asked",
+                "runs_completed",
+                "interrupted"));
+        assertEquals(20, want.size());
+        want.addAll(INTERVAL_KEYS);
+        assertEquals(want, FlatRows.keys(KernelMatrixRow.class, ""));
+    }
+
+    /**
+     * A row without intervals ({@link RowIntervals#NONE}) writes none of their keys, exactly as a row
+     * made before them, and reads back equal: an absent part is its {@code NONE}.
+     */
+    @Test
+    void rowsWithoutIntervalsWriteNoneOfTheirKeysAndReadBackEqual() {
+        FollowerCostRow refused = new FollowerCostRow(
+                new FollowerCostRow.Subject(
+                        "t_idle · seccomp-fentry · unrelated, floor",
+                        FollowerCostRow.Measure.T_IDLE,
+                        "seccomp-fentry",
+                        "unrelated, floor",
+                        "static floor, abcdf",
+                        "getppid"),
+                RowStatus.REFUSED,
+                null,
+                null,
+                null,
+                null,
+                null,
+                RunCounts.of(3, 0, false),
+                RowIntervals.NONE);
+        JsonNode tree = SummaryJson.tree(refused);
+        assertEquals(
+                List.of(
+                        "what",
+                        "measure",
+                        "hook",
+                        "process",
+                        "floor",
+                        "call",
+                        "status",
+                        "reason",
+                        "runs_asked",
+                        "runs_completed",
+                        "interrupted"),
+                keys(tree),
+                "a refused row names its reason, null, and leaves out every other null");
+        assertTrue(tree.get("reason").isNull());
+        assertEquals("t_idle", tree.get("measure").textValue());
+        assertEquals("refused", tree.get("status").textValue());
+        assertEquals(refused, SummaryJson.row(Path.of("summary.json"), "rows[0]", tree, FollowerCostRow.class));
+
+        KernelMatrixRow feature = new KernelMatrixRow(
+                new KernelMatrixRow.Kernel("host", "6.18.0", false),
+                KernelMatrixRow.Section.FEATURE,
+                "action cache",
+                RowStatus.NOT_OBSERVABLE,
+                null,
+                new KernelMatrixRow.Prediction("5.11", "yes", null, null),
+                "no way to see it here",
+                KernelMatrixRow.Figures.NONE,
+                RunCounts.NONE,
+                RowIntervals.NONE);
+        JsonNode ft = SummaryJson.tree(feature);
+        assertEquals(
+                List.of(
+                        "kernel",
+                        "kernel_release",
+                        "emulated",
+                        "section",
+                        "what",
+                        "status",
+                        "since",
+                        "predicted",
+                        "observed",
+                        "agrees",
+                        "note"),
+                keys(ft),
+                "a feature row names its observation, null, when nothing was observed");
+        assertEquals("not observable", ft.get("status").textValue());
+        assertEquals("feature", ft.get("section").textValue());
+        assertEquals(feature, SummaryJson.row(Path.of("summary.json"), "rows[0]", ft, KernelMatrixRow.class));
     }
 }

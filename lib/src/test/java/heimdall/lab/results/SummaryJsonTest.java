@@ -41,7 +41,7 @@ class SummaryJsonTest {
         LanesRow r = s.rows(LanesRow.class).get(0);
         assertEquals(2, r.workers());
         assertEquals(1.5, r.wallMsMedian());
-        assertEquals(null, r.wallMsMin());
+        assertEquals(null, r.wall().minMs());
         assertThrows(IllegalArgumentException.class, () -> s.rows(FloorCostRow.class));
     }
 
@@ -54,6 +54,31 @@ class SummaryJsonTest {
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
         assertEquals(2.5, r.figures().median());
+    }
+
+    @Test
+    void anUnknownLanesVariantIsNamedWithTheKnownOnes() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
+                + ROW.replace("\"unchecked\"", "\"dfa-fastest\"") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[1].variant: unknown variant \"dfa-fastest\""), m);
+        assertTrue(m.contains("dfa-min-narrow"), m);
+    }
+
+    @Test
+    void aLanesIntervalUpsideDownIsRefusedNamingTheRow() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [" + ROW + ", "
+                + ROW.replace("}", ", \"wall_ms_ci_low\": 2.5, \"wall_ms_ci_high\": 1.0}") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[1]") && m.contains("interval low 2.5 above high 1.0"), m);
+    }
+
+    @Test
+    void aLanesCoverageAboveOneIsRefused() throws IOException {
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": false, \"rows\": ["
+                + ROW.replace("}", ", \"vs_unchecked_ci_coverage\": 1.5}") + "]}");
+        String m = refused();
+        assertTrue(m.contains("rows[0]") && m.contains("a level is a fraction in [0, 1], not 1.5"), m);
     }
 
     @Test
