@@ -173,6 +173,34 @@ class GraphLookupTest {
                 GraphLookup.intervalCell(GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5)));
     }
 
+    /** The first screen gives a graph-lookup row's median per event, to three decimals, with its interval. */
+    @Test
+    void theFirstScreenGivesTheMedianPerEvent() {
+        heimdall.lab.results.GraphLookupRow row = new heimdall.lab.results.GraphLookupRow(
+                "broker",
+                "walk main",
+                "dfa-offsets",
+                null,
+                null,
+                null,
+                true,
+                new heimdall.lab.results.GraphLookupRow.Batches(3L, 3L, false),
+                heimdall.lab.results.RowStatus.MEASURED,
+                null,
+                new heimdall.lab.results.GraphLookupRow.Figures(2.5, 2.1, 2.9, 0.32, true),
+                null,
+                10L,
+                3L,
+                null,
+                null,
+                GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5));
+        List<String> lines =
+                FirstScreen.of("graph-lookup", List.of(row), (heimdall.lab.results.EnvironmentInfo) null, true);
+        assertTrue(
+                lines.contains("  broker / walk main / dfa-offsets: median 2.500 ns [2, 3] (only 75% over 3 runs)"),
+                String.join("\n", lines));
+    }
+
     /** Without the hash baseline, the speedup is null, never estimated. */
     @Test
     void speedupIsNullWhenTheHashBaselineIsAbsent() throws Exception {
