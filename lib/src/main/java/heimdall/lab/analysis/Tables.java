@@ -369,7 +369,7 @@ public final class Tables {
             if (row instanceof GraphLookupRow g) {
                 key = List.of(g.graph(), g.trace() == null ? "" : g.trace());
                 layout = g.layout();
-                ns = g.nsPerEventMedian();
+                ns = g.figures().median();
             } else if (row instanceof GraphJmhRow j) {
                 key = List.of(j.graph(), j.trace() == null ? "" : j.trace());
                 layout = j.layout();

@@ -143,7 +143,11 @@ final class FirstScreen {
                     "%s: %s %s ns [%,d, %,d]%s",
                     rows.get(i).label(),
                     figure,
-                    estimate.isNumber() ? String.format(Locale.ROOT, "%,d", estimate.asLong()) : "?",
+                    !estimate.isNumber()
+                            ? "?"
+                            : estimate.isIntegralNumber()
+                                    ? String.format(Locale.ROOT, "%,d", estimate.asLong())
+                                    : String.format(Locale.ROOT, "%.3f", estimate.asDouble()),
                     t.path(figure + "_ci_low_ns").asLong(),
                     t.path(figure + "_ci_high_ns").asLong(),
                     coverage(t, figure)));

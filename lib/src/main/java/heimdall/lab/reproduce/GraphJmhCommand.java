@@ -12,12 +12,15 @@ import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.results.GraphJmhRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -124,6 +127,8 @@ public final class GraphJmhCommand implements Command {
         int samples = quick && System.getenv("GRAPH_BENCH_SAMPLES") == null ? 3 : s.samples();
         PrintStream out = System.out;
         Path home = Fixtures.home();
+        Host host = Host.capture();
+        Instant started = Instant.now();
 
         // The harness's protocol three times over (a 7-batch run lasts tens of milliseconds, so one burst of
         // load on a shared host can move it); the middle of the three medians is compared.
@@ -131,9 +136,8 @@ public final class GraphJmhCommand implements Command {
         for (int i = 0; i < runs.length; i++) {
             runs[i] = harness(home, layout, entry, samples, s.cpu(), session);
         }
-        double[] sorted = runs.clone();
-        java.util.Arrays.sort(sorted);
-        double harness = sorted[sorted.length / 2];
+        JsonNode result = jmh(home, layout, entry, s.cpu(), quick, session);
+        GraphJmhRow row = row(entry, layout, runs, result);
         out.printf(
                 Locale.ROOT,
                 "replay harness: %s on broker (walk %s), %,d events: %.3f ns/event (middle of %d runs' medians %s; "
@@ -141,22 +145,14 @@ public final class GraphJmhCommand implements Command {
                 layout,
                 entry,
                 EVENTS,
-                harness,
+                row.harnessNsPerEvent(),
                 runs.length,
                 java.util.Arrays.stream(runs)
                         .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r))
                         .toList(),
                 samples,
                 s.cpu());
-        JsonNode result = jmh(home, layout, entry, s.cpu(), quick, session);
         JsonNode metric = result.path("primaryMetric");
-        if (!metric.path("scoreUnit").asText().equals("us/op")) {
-            throw new Refusal("JMH reported " + metric.path("scoreUnit").asText() + ", expected us/op");
-        }
-        double perEvent = 1000.0 / EVENTS; // us per replay -> ns per event
-        double mean = metric.path("score").asDouble() * perEvent;
-        double error = metric.path("scoreError").asDouble(Double.NaN) * perEvent;
-        double p50 = metric.path("scorePercentiles").path("50.0").asDouble(Double.NaN) * perEvent;
         out.printf(
                 Locale.ROOT,
                 "JMH %s: %s on broker (walk %s): median %.3f ns/event, mean %.3f ± %.3f ns/event "
@@ -164,25 +160,60 @@ public final class GraphJmhCommand implements Command {
                 result.path("jmhVersion").asText(),
                 layout,
                 entry,
-                p50,
-                mean,
-                error,
+                row.jmhMedianNsPerEvent(),
+                row.jmhMeanNsPerEvent(),
+                row.jmhErrorNsPerEvent(),
                 metric.path("scoreUnit").asText(),
                 EVENTS,
                 result.path("forks").asInt(),
                 result.path("measurementIterations").asInt(),
-                metric.path("scoreConfidence").size() > 0 ? countSamples(metric) : 0);
-        double ratio = p50 / harness;
+                countSamples(metric));
         out.printf(
                 Locale.ROOT,
                 "JMH median / harness median = %.3f (issue 6 asks for agreement within %.0f%%: %s); "
                         + "JMH mean / harness median = %.3f%n",
-                ratio,
+                row.jmhOverHarness(),
                 AGREEMENT * 100,
-                Math.abs(ratio - 1) <= AGREEMENT ? "agrees" : "does NOT agree",
-                mean / harness);
+                row.agreesWithin15Percent() ? "agrees" : "does NOT agree",
+                row.jmhMeanNsPerEvent() / row.harnessNsPerEvent());
+        GraphJmhSettings settings = new GraphJmhSettings(
+                s.cpu(),
+                quick,
+                HARNESS_RUNS,
+                samples,
+                result.path("jmhVersion").asText(),
+                result.path("mode").asText(),
+                result.path("forks").asInt(),
+                result.path("warmupIterations").asInt(),
+                result.path("measurementIterations").asInt(),
+                countSamples(metric));
+        out.println(keep(folder, quick, new Recorded<>(List.of(row), settings, host, started, Instant.now()), result));
+        return 0;
+    }
 
-        heimdall.lab.results.GraphJmhRow row = new heimdall.lab.results.GraphJmhRow(
+    /**
+     * The row of a measurement: the harness runs' medians (the middle one compared) beside JMH's result
+     * ({@code jmh.json}'s first benchmark, its times in us per whole-trace replay), in ns per event, with
+     * JMH's own interval of its mean ({@code scoreConfidence}, at JMH's 99.9%; none when JMH gives no
+     * finite one). A refusal when JMH's unit is not us/op.
+     */
+    static GraphJmhRow row(String entry, Layout layout, double[] runs, JsonNode result) {
+        JsonNode metric = result.path("primaryMetric");
+        if (!metric.path("scoreUnit").asText().equals("us/op")) {
+            throw new Refusal("JMH reported " + metric.path("scoreUnit").asText() + ", expected us/op");
+        }
+        double[] sorted = runs.clone();
+        java.util.Arrays.sort(sorted);
+        double harness = sorted[sorted.length / 2];
+        double perEvent = 1000.0 / EVENTS; // us per replay -> ns per event
+        double mean = metric.path("score").asDouble() * perEvent;
+        double error = metric.path("scoreError").asDouble(Double.NaN) * perEvent;
+        double p50 = metric.path("scorePercentiles").path("50.0").asDouble(Double.NaN) * perEvent;
+        JsonNode confidence = metric.path("scoreConfidence");
+        double low = confidence.path(0).asDouble(Double.NaN) * perEvent;
+        double high = confidence.path(1).asDouble(Double.NaN) * perEvent;
+        double ratio = p50 / harness;
+        return new GraphJmhRow(
                 "broker",
                 "walk " + entry,
                 layout.wire(),
@@ -193,29 +224,30 @@ public final class GraphJmhCommand implements Command {
                 mean,
                 error,
                 ratio,
-                Math.abs(ratio - 1) <= AGREEMENT);
-        folder.writeSummary(ReproductionKind.of(GraphJmhRow.class), java.util.Optional.empty(), List.of(row));
-        folder.writeJson(
-                "environment.json",
-                new GraphJmhEnvironment(
-                        heimdall.lab.sys.HostFacts.of(heimdall.lab.sys.Host.capture()), "graph jmh", s.cpu(), quick));
+                Math.abs(ratio - 1) <= AGREEMENT,
+                Double.isFinite(low) && Double.isFinite(high) && low <= high
+                        ? new GraphJmhRow.ScoreInterval(low, high, GraphJmhRow.JMH_LEVEL)
+                        : null);
+    }
+
+    /**
+     * Writes the run into {@code folder} as the framework writes a reproduction's (summary.json,
+     * environment.json and the kind's table.md from the one recorded copy, a quick run's table saying
+     * so at its top), then JMH's own result as {@code jmh.json}, and publishes it: this command is its
+     * own framework. Returns where the folder is.
+     */
+    static Path keep(
+            heimdall.lab.bench.ResultsFolder folder,
+            boolean quick,
+            Recorded<GraphJmhRow, GraphJmhSettings> run,
+            JsonNode result)
+            throws IOException {
+        if (quick) {
+            folder.markQuick(); // its table says so at the top, as every reproduction's
+        }
+        folder.write(ReproductionKind.of(GraphJmhRow.class, GraphJmhSettings.class), run, Optional.empty());
         folder.writeJson("jmh.json", new ObjectMapper().treeToValue(result, Object.class));
-        folder.writeText(
-                "table.md",
-                String.format(
-                        Locale.ROOT,
-                        "# graph jmh: JMH beside the replay harness%n%n"
-                                + "| graph | trace | layout | harness ns/event | JMH median ns/event | JMH mean ± error | JMH / harness |%n"
-                                + "| --- | --- | --- | --- | --- | --- | --- |%n| broker | walk %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |%n",
-                        entry,
-                        layout.wire(),
-                        harness,
-                        p50,
-                        mean,
-                        error,
-                        ratio));
-        out.println(folder.publish()); // complete: only now does it appear at its name
-        return 0;
+        return folder.publish(); // complete: only now does it appear at its name
     }
 
     private static long countSamples(JsonNode metric) {

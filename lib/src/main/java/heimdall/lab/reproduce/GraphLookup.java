@@ -22,7 +22,13 @@ import heimdall.lab.graph.prepared.Prepared;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.PublishedGraphLookup;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.results.RowIntervals;
+import heimdall.lab.results.RowStatus;
+import heimdall.lab.stats.Interval;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.nio.file.Path;
@@ -117,13 +123,37 @@ public final class GraphLookup {
         }
     }
 
-    /** Runs every case, writes the folder (a call outside the framework: see {@link Session#join}). */
+    /**
+     * Runs every case and keeps what was measured in {@code folder} as {@code ./lab reproduce} does
+     * ({@link Kept#keep}); a call outside the framework (see {@link Session#join}). When a stop came
+     * before any measured batch nothing is left and the result has no rows.
+     */
     public static Result run(Options o, ResultsFolder folder, Consumer<String> progress) {
-        return run(o, Session.join(folder, progress));
+        Measured m = measure(o, Session.join(folder, progress));
+        ReproductionResult r = m.result();
+        List<GraphLookupRow> rows = ReproductionKind.of(GraphLookupRow.class).cast(r.summary());
+        Map<String, Double> warm = m.warmPrepMs();
+        if (!r.written()) {
+            folder.abandon(); // nothing measured: nothing left
+            return new Result(folder.target(), rows, r.failures(), warm, r.interruption());
+        }
+        return new Result(Kept.keep(folder, r, progress), rows, r.failures(), warm, r.interruption());
     }
 
-    /** Runs every case, writes the session's folder, and returns what it wrote. */
-    public static Result run(Options o, Session session) {
+    /**
+     * Runs every case and returns what was measured for the framework to write ({@link Kept}): the rows,
+     * marked interrupted after a stop with the batches each completed (its {@code samples.arrow} is
+     * written into the session's folder here); {@link ReproductionResult#nothing} when a stop came before
+     * any measured batch.
+     */
+    public static ReproductionResult run(Options o, Session session) {
+        return measure(o, session).result();
+    }
+
+    /** What {@link #run(Options, Session)} returns, with the warm preparation times a notebook's result has. */
+    private record Measured(ReproductionResult result, Map<String, Double> warmPrepMs) {}
+
+    private static Measured measure(Options o, Session session) {
         ResultsFolder folder = session.folder();
         Consumer<String> progress = session.progress();
         GraphBenchSettings s = o.settings();
@@ -196,8 +226,8 @@ public final class GraphLookup {
         boolean complete = Arrays.stream(done).allMatch(d -> d == batches);
         Optional<Interruption.Cause> cause = complete ? Optional.empty() : session.stopCause();
         if (cause.isPresent() && Arrays.stream(done).allMatch(d -> d <= 1)) {
-            // Stopped before any measured batch: nothing to keep (the caller removes the folder).
-            return new Result(folder.path(), List.of(), List.of(), warm, cause);
+            // Stopped before any measured batch: nothing to keep (the framework clears the folder).
+            return new Measured(ReproductionResult.nothing(cause), warm);
         }
         cause.ifPresent(x ->
                 progress.accept("graph-lookup: " + x.said() + "; writing what was measured to " + folder.target()));
@@ -212,48 +242,7 @@ public final class GraphLookup {
             if (autoReasons.putIfAbsent(k.graph(), auto.reason()) == null) {
                 progress.accept(k.graph() + ": " + auto.reason());
             }
-            int hashRow = -1;
-            int fastutilRow = -1;
-            int firstRow = summary.size();
-            for (int l = 0; l < o.layouts().size(); l++) {
-                Layout layout = o.layouts().get(l);
-                Provenance files = graphs.get(k.graph());
-                Prepared p = k.prepared().layouts().get(layout);
-                int completed = p == null ? 0 : Math.max(0, done[c] - 1);
-                RunFacts run = new RunFacts(
-                        files, layout == auto.layout(), s.samples(), completed, p != null && completed < s.samples());
-                if (p == null || completed == 0) {
-                    summary.add(row(
-                            k,
-                            layout,
-                            run,
-                            p == null ? "refused" : "not measured",
-                            p == null
-                                    ? k.prepared().refusals().getOrDefault(layout, "not prepared")
-                                    : "stopped before its first batch",
-                            null,
-                            null));
-                    continue;
-                }
-                int rowIndex = summary.size();
-                double[] measured = new double[completed];
-                for (int b = 0; b < done[c]; b++) {
-                    double v = (double) nanos[c][l][b] / k.events().length;
-                    samples.add(rowIndex, b, v);
-                    if (b > 0) {
-                        measured[b - 1] = v;
-                    }
-                }
-                int rej = rejections[c][l][0];
-                BatchSamples.Summary sum = BatchSamples.Summary.of(measured);
-                GraphLookupRow row = row(k, layout, run, "measured", null, sum, (long) rej);
-                if (layout == Layout.HASH) {
-                    hashRow = rowIndex;
-                } else if (layout == Layout.HASH_FASTUTIL) {
-                    fastutilRow = rowIndex;
-                }
-                summary.add(row);
-            }
+            int firstRow = summary.size(); // each layout gives the case one row, in layout order
             int caseDone = done[c];
             int[][] completedRejections = Arrays.stream(rejections[c])
                     .map(r -> Arrays.copyOf(r, caseDone))
@@ -262,65 +251,93 @@ public final class GraphLookup {
                     disagreement(o.layouts(), k.prepared().layouts().keySet(), completedRejections);
             if (disagreement != null) {
                 failures.add(k.graph() + " / " + k.trace() + ": " + disagreement);
-                for (int r = firstRow; r < summary.size(); r++) {
-                    summary.set(r, summary.get(r).withRejectionsDisagreeing());
+            }
+            // every measured layout's batch figures first: the hash baselines divide every row of the case
+            double[][] measured = new double[o.layouts().size()][];
+            for (int l = 0; l < o.layouts().size(); l++) {
+                Prepared p = k.prepared().layouts().get(o.layouts().get(l));
+                int completed = p == null ? 0 : Math.max(0, done[c] - 1);
+                if (completed == 0) {
+                    continue;
+                }
+                measured[l] = new double[completed];
+                for (int b = 0; b < done[c]; b++) {
+                    double v = (double) nanos[c][l][b] / k.events().length;
+                    samples.add(firstRow + l, b, v);
+                    if (b > 0) {
+                        measured[l][b - 1] = v;
+                    }
                 }
             }
-            speedups(summary, firstRow, hashRow, GraphLookupRow::withSpeedupVsHash);
-            speedups(summary, firstRow, fastutilRow, GraphLookupRow::withSpeedupVsHashFastutil);
-        }
-        addPublished(summary);
-
-        folder.writeSummary(ReproductionKind.of(GraphLookupRow.class), cause, summary);
-        samples.write(folder.path().resolve("samples.arrow"));
-        folder.writeEnvironment(
-                "graph-lookup",
-                cause,
-                started,
-                Instant.now(),
-                host,
-                GraphLookupSettings.of(
-                        s,
-                        granted[0],
-                        o.layouts().stream().map(Layout::wire).toList(),
-                        warm,
-                        o.external()
-                                .map(l -> l.stream().map(Path::toString).toList())
-                                .orElse(null),
-                        graphs,
-                        loads,
-                        autoReasons));
-        String table = table(summary, host, s, granted[0], warm, failures, graphs)
-                + autoReasons.entrySet().stream()
-                        .map(e -> "- " + e.getKey() + ": " + e.getValue() + "\n")
-                        .reduce("", String::concat);
-        folder.writeTable(
-                cause,
-                "fewer batches than asked (batches_completed in summary.json); no warm preparation timed",
-                table);
-        if (cause.isEmpty()) {
-            heimdall.lab.analysis.Plots.writeInto(folder, progress);
-        }
-        // complete (or complete and marked interrupted): only now does it appear at its name
-        return new Result(folder.publish(), summary, failures, warm, cause);
-    }
-
-    /** Each row's median divided into the baseline row's ({@code baseRow} < 0: no baseline, left null). */
-    private static void speedups(
-            List<GraphLookupRow> summary,
-            int firstRow,
-            int baseRow,
-            java.util.function.BiFunction<GraphLookupRow, Double, GraphLookupRow> with) {
-        if (baseRow < 0) {
-            return;
-        }
-        double base = summary.get(baseRow).nsPerEventMedian();
-        for (int r = firstRow; r < summary.size(); r++) {
-            Double m = summary.get(r).nsPerEventMedian();
-            if (m != null && m > 0) {
-                summary.set(r, with.apply(summary.get(r), round(base / m)));
+            Double hash = baselineMedian(o.layouts(), measured, Layout.HASH);
+            Double fastutil = baselineMedian(o.layouts(), measured, Layout.HASH_FASTUTIL);
+            for (int l = 0; l < o.layouts().size(); l++) {
+                Layout layout = o.layouts().get(l);
+                Prepared p = k.prepared().layouts().get(layout);
+                RunFacts run = new RunFacts(
+                        graphs.get(k.graph()),
+                        layout == auto.layout(),
+                        s.samples(),
+                        measured[l] == null ? 0 : measured[l].length,
+                        p != null && (measured[l] == null || measured[l].length < s.samples()),
+                        disagreement == null ? null : false);
+                if (measured[l] == null) {
+                    summary.add(row(
+                            k,
+                            layout,
+                            run,
+                            p == null ? RowStatus.REFUSED : RowStatus.NOT_MEASURED,
+                            p == null
+                                    ? k.prepared().refusals().getOrDefault(layout, "not prepared")
+                                    : "stopped before its first batch",
+                            null,
+                            null,
+                            null));
+                    continue;
+                }
+                summary.add(row(
+                        k,
+                        layout,
+                        run,
+                        RowStatus.MEASURED,
+                        null,
+                        measured[l],
+                        (long) rejections[c][l][0],
+                        new GraphLookupRow.Speedups(speedup(hash, measured[l]), speedup(fastutil, measured[l]))));
             }
         }
+
+        samples.write(folder.path().resolve("samples.arrow"));
+        GraphLookupSettings settings = GraphLookupSettings.of(
+                s,
+                granted[0],
+                o.layouts().stream().map(Layout::wire).toList(),
+                warm,
+                o.external().map(l -> l.stream().map(Path::toString).toList()).orElse(null),
+                graphs,
+                loads,
+                autoReasons);
+        return new Measured(
+                ReproductionResult.of(
+                        ReproductionKind.of(GraphLookupRow.class, GraphLookupSettings.class),
+                        new Recorded<>(summary, settings, host, started, Instant.now(), failures),
+                        cause,
+                        GraphLookupRun.report(summary, warm)),
+                warm);
+    }
+
+    /** The median of {@code baseline}'s measured batches in this case, or null when it was not measured. */
+    private static Double baselineMedian(List<Layout> layouts, double[][] measured, Layout baseline) {
+        int l = layouts.indexOf(baseline);
+        return l < 0 || measured[l] == null
+                ? null
+                : round(BatchSamples.Summary.of(measured[l]).median());
+    }
+
+    /** The baseline's median over this row's ({@code base} null: no baseline, left null, never estimated). */
+    private static Double speedup(Double base, double[] measured) {
+        double m = round(BatchSamples.Summary.of(measured).median()); // the medians as the rows have them
+        return base == null || !(m > 0) ? null : round(base / m);
     }
 
     /**
@@ -445,23 +462,30 @@ public final class GraphLookup {
 
     /**
      * What a row records of its run beyond the case: the graph's files (null for synthetic graphs),
-     * whether auto picks its layout, and its batches.
+     * whether auto picks its layout, its batches, and false when the case's layouts disagreed on
+     * rejections (null: they agreed).
      */
     private record RunFacts(
-            Provenance files, boolean auto, long batchesAsked, long batchesCompleted, boolean interrupted) {}
+            Provenance files,
+            boolean auto,
+            long batchesAsked,
+            long batchesCompleted,
+            boolean interrupted,
+            Boolean rejectionsAgree) {}
 
     /**
-     * A row of {@code k} with {@code layout}: measured ({@code sum} and {@code rejections} given) or not (both null,
-     * {@code reason} says why).
+     * A row of {@code k} with {@code layout}: measured ({@code measured}, its batches' ns per event, and
+     * {@code rejections} and {@code speedups} given) or not (all three null, {@code reason} says why).
      */
     private static GraphLookupRow row(
             Case k,
             Layout layout,
             RunFacts run,
-            String status,
+            RowStatus status,
             String reason,
-            BatchSamples.Summary sum,
-            Long rejections) {
+            double[] measured,
+            Long rejections,
+            GraphLookupRow.Speedups speedups) {
         Machine m = layout.reference()
                 ? null
                 : layout.minimized() ? k.prepared().minimized() : k.prepared().machine();
@@ -471,40 +495,54 @@ public final class GraphLookup {
                 + (layout.reference() ? 0 : t.compileNanos() + (layout.minimized() ? t.minimizeNanos() : 0));
         Prepared p = k.prepared().layouts().get(layout);
         Provenance f = run.files();
+        BatchSamples.Summary sum = measured == null ? null : BatchSamples.Summary.of(measured);
+        GraphLookupRow.Size size = new GraphLookupRow.Size(
+                (long) k.prepared().followed().siteCount(),
+                m == null ? null : (long) m.states(),
+                m == null ? null : (long) m.transitions(),
+                (long) k.events().length);
         return new GraphLookupRow(
                 k.graph(),
                 k.trace(),
                 layout.wire(),
-                (long) k.prepared().followed().siteCount(),
-                m == null ? null : (long) m.states(),
-                m == null ? null : (long) m.transitions(),
-                (long) k.events().length,
-                round(prep / 1e6),
-                k.importMs() < 0 ? null : round(k.importMs()),
-                p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : (long) p.payloadBytes(),
-                f == null ? null : f.pinned(),
-                f == null ? null : f.nodesSha256(),
-                f == null ? null : f.edgesSha256(),
+                size,
+                new GraphLookupRow.Preparation(
+                        round(prep / 1e6),
+                        k.importMs() < 0 ? null : round(k.importMs()),
+                        p == null || p.payloadBytes() == Prepared.UNMEASURED ? null : (long) p.payloadBytes()),
+                f == null ? null : new GraphLookupRow.Digests(f.pinned(), f.nodesSha256(), f.edgesSha256()),
                 run.auto(),
-                run.batchesAsked(),
-                run.batchesCompleted(),
-                run.interrupted(),
+                new GraphLookupRow.Batches(run.batchesAsked(), run.batchesCompleted(), run.interrupted()),
                 status,
                 reason,
-                sum == null ? null : round(sum.median()),
-                sum == null ? null : round(sum.min()),
-                sum == null ? null : round(sum.max()),
-                sum == null ? null : round(sum.spread()),
-                sum == null ? null : sum.noisy(),
-                null,
-                null,
+                sum == null
+                        ? null
+                        : new GraphLookupRow.Figures(
+                                round(sum.median()),
+                                round(sum.min()),
+                                round(sum.max()),
+                                round(sum.spread()),
+                                sum.noisy()),
+                speedups,
                 rejections,
                 sum == null ? null : (long) sum.count(),
-                null,
-                null,
-                null,
-                null,
-                null);
+                run.rejectionsAgree(),
+                published(k.graph(), layout, size),
+                measured == null ? null : intervals(measured, round(sum.median())));
+    }
+
+    /**
+     * The median's 95% interval over the measured batches: distribution-free, from order statistics of
+     * the batch figures ({@link OrderStatistics#overRuns}, each batch one observation, so one slow batch
+     * widens it), about the row's median. Null with fewer than two batches: one batch has no interval.
+     * The row has no p99 (a batch is one figure), so no p99 interval; and no added cost.
+     */
+    static RowIntervals intervals(double[] measured, double median) {
+        if (measured.length < 2) {
+            return null;
+        }
+        Interval ci = OrderStatistics.overRuns(median, measured, Intervals.LEVEL);
+        return RowIntervals.of(new Intervals(ci, null, null), measured.length, measured.length);
     }
 
     static double round(double v) {
@@ -707,47 +745,37 @@ public final class GraphLookup {
     // ---- published figures and the table ---------------------------------------------------------
 
     /**
-     * The seed's broker offsets figures beside ours (before and after minimization), with whether our
+     * The seed's broker offsets figure beside ours (before and after minimization), with whether our
      * broker graph is the seed's: same sites and same states (minimized states for {@code dfa-min-*}).
      * When it is not, the published figure is of a different graph ({@code same_graph_as_published}
-     * false) and only gives a scale.
+     * false) and only gives a scale. None for every other graph and layout.
      */
-    static void addPublished(List<GraphLookupRow> summary) {
-        PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
-        for (int i = 0; i < summary.size(); i++) {
-            GraphLookupRow r = summary.get(i);
-            Double published = null;
-            Long theirStates = null;
-            if ("broker".equals(r.graph()) && "dfa-offsets".equals(r.layout())) {
-                published = broker.dfaOffsetsNsPerEvent().beforeMinimization();
-                theirStates = broker.states();
-            } else if ("broker".equals(r.graph()) && "dfa-min-offsets".equals(r.layout())) {
-                published = broker.dfaOffsetsNsPerEvent().afterMinimization();
-                theirStates = broker.minimizedStates();
-            }
-            summary.set(
-                    i,
-                    published == null
-                            ? r.withPublished(null, null, null, null)
-                            : r.withPublished(
-                                    published,
-                                    broker.sites(),
-                                    theirStates,
-                                    Objects.equals(r.sites(), broker.sites())
-                                            && Objects.equals(r.states(), theirStates)));
+    static GraphLookupRow.Published published(String graph, Layout layout, GraphLookupRow.Size size) {
+        if (!"broker".equals(graph) || (layout != Layout.DFA_OFFSETS && layout != Layout.DFA_MIN_OFFSETS)) {
+            return GraphLookupRow.Published.NONE;
         }
+        PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
+        boolean minimized = layout == Layout.DFA_MIN_OFFSETS;
+        Long theirStates = minimized ? broker.minimizedStates() : broker.states();
+        return new GraphLookupRow.Published(
+                minimized
+                        ? broker.dfaOffsetsNsPerEvent().afterMinimization()
+                        : broker.dfaOffsetsNsPerEvent().beforeMinimization(),
+                broker.sites(),
+                theirStates,
+                Objects.equals(size.sites(), broker.sites()) && Objects.equals(size.states(), theirStates));
     }
 
     /** The published figure of a row as the table shows it: marked when it is of another graph. */
     static String publishedCell(GraphLookupRow r) {
-        if (r.publishedNsPerEvent() == null) {
+        GraphLookupRow.Published p = r.published();
+        if (p.nsPerEvent() == null) {
             return "—";
         }
-        if (Boolean.FALSE.equals(r.sameGraphAsPublished())) {
-            return r.publishedNsPerEvent() + " (a different graph: " + r.publishedSites() + " sites, "
-                    + r.publishedStates() + " states)";
+        if (Boolean.FALSE.equals(p.sameGraph())) {
+            return p.nsPerEvent() + " (a different graph: " + p.sites() + " sites, " + p.states() + " states)";
         }
-        return String.valueOf(r.publishedNsPerEvent());
+        return String.valueOf(p.nsPerEvent());
     }
 
     /**
@@ -756,34 +784,37 @@ public final class GraphLookup {
      */
     static String sameGraphSentence(List<GraphLookupRow> summary) {
         for (GraphLookupRow r : summary) {
-            if ("dfa-offsets".equals(r.layout()) && r.sameGraphAsPublished() != null) {
-                return r.sameGraphAsPublished()
+            GraphLookupRow.Published p = r.published();
+            if ("dfa-offsets".equals(r.layout()) && p.sameGraph() != null) {
+                return p.sameGraph()
                         ? String.format(
                                 Locale.ROOT,
                                 "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
-                                r.sites(),
-                                r.states())
+                                r.size().sites(),
+                                r.size().states())
                         : String.format(
                                 Locale.ROOT,
                                 "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
                                         + "the published ns/event is of a different graph, for scale only, not a comparison.",
-                                r.sites(),
-                                r.states(),
-                                r.publishedSites(),
-                                r.publishedStates());
+                                r.size().sites(),
+                                r.size().states(),
+                                p.sites(),
+                                p.states());
             }
         }
         return null;
     }
 
-    static String table(
-            List<GraphLookupRow> summary,
-            Host host,
-            GraphBenchSettings s,
-            int granted,
-            Map<String, Double> warm,
-            List<String> failures,
-            Map<String, Provenance> graphs) {
+    /**
+     * {@code table.md}: every row beside the published broker figures, the warm preparation, failures,
+     * the graphs' pins and what auto picked, made from the recorded run alone.
+     */
+    static String table(Recorded<GraphLookupRow, GraphLookupSettings> run) {
+        List<GraphLookupRow> summary = run.rows();
+        Host host = run.host();
+        GraphLookupSettings settings = run.settings();
+        GraphBenchSettings.Recorded s = settings.settings();
+        Map<String, Double> warm = settings.warmPreparationMs();
         PublishedGraphLookup.BrokerGraph broker = PublishedGraphLookup.read().brokerGraph();
         StringBuilder md = new StringBuilder("# graph-lookup: transition work per event, every layout\n\n");
         md.append(String.format(
@@ -795,8 +826,8 @@ public final class GraphLookup {
                 host.kernelRelease(),
                 System.getProperty("java.version"),
                 s.cpu(),
-                granted,
-                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU",
+                settings.replayCpuGranted(),
+                "GRAPH_BENCH_CPU".equals(s.cpuSource()) ? "GRAPH_BENCH_CPU" : "default: highest allowed CPU",
                 s.samples(),
                 s.calls()));
         md.append(String.format(
@@ -822,6 +853,7 @@ public final class GraphLookup {
                 "states",
                 "transitions",
                 "ns/event median",
+                RowIntervals.heading("median"),
                 "min – max",
                 "spread",
                 "speedup vs hash (own map)",
@@ -831,29 +863,29 @@ public final class GraphLookup {
                 "payload bytes",
                 "published ns/event"));
         for (GraphLookupRow r : summary) {
-            boolean measured = "measured".equals(r.status());
+            boolean measured = r.outcome() == RowStatus.MEASURED;
+            GraphLookupRow.Figures f = r.figures();
             t.row(List.of(
                     r.graph(),
                     r.trace(),
                     r.layout() + (Boolean.TRUE.equals(r.auto()) ? " (auto)" : ""),
-                    cell(r.states()),
-                    cell(r.transitions()),
-                    measured ? fmt(r.nsPerEventMedian()) : r.status() + ": " + r.reason(),
-                    measured ? fmt(r.nsPerEventMin()) + " – " + fmt(r.nsPerEventMax()) : "—",
+                    cell(r.size().states()),
+                    cell(r.size().transitions()),
+                    measured ? fmt(f.median()) : r.status() + ": " + r.reason(),
+                    measured ? intervalCell(r.intervals()) : "—",
+                    measured ? fmt(f.min()) + " – " + fmt(f.max()) : "—",
                     measured
                             ? String.format(
                                     Locale.ROOT,
                                     "%.0f%%%s",
-                                    100 * r.spread(),
-                                    Boolean.TRUE.equals(r.noisy()) ? " noisy" : "")
+                                    100 * f.spread(),
+                                    Boolean.TRUE.equals(f.noisy()) ? " noisy" : "")
                             : "—",
-                    r.speedupVsHash() != null ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHash()) : "—",
-                    r.speedupVsHashFastutil() != null
-                            ? String.format(Locale.ROOT, "%.1f×", r.speedupVsHashFastutil())
-                            : "—",
+                    times(r.speedups().vsHash()),
+                    times(r.speedups().vsHashFastutil()),
                     cell(r.rejections()),
-                    fmt(r.prepMs()),
-                    cell(r.payloadBytes()),
+                    fmt(r.preparation().prepMs()),
+                    cell(r.preparation().payloadBytes()),
                     publishedCell(r)));
         }
         md.append(t.render()).append('\n');
@@ -863,19 +895,53 @@ public final class GraphLookup {
                         + WARM_REPEATS + " after 10 warm-up repetitions, on the pinned replay thread)%n",
                 g,
                 ms)));
-        failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        graphs.forEach((g, files) -> md.append(
-                files.pinned()
-                        ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges "
-                                + files.edgesSha256() + ")\n"
-                        : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
-                                + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
+        run.failures().forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
+        settings.graphs()
+                .forEach((g, files) -> md.append(
+                        files.pinned()
+                                ? "- " + g + ": pins verified (nodes sha256 " + files.nodesSha256() + ", edges "
+                                        + files.edgesSha256() + ")\n"
+                                : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
+                                        + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
         md.append(
                 "\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
                         + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
                         + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
-                        + "payload bytes: the tables only (hash unmeasured).\n");
+                        + "payload bytes: the tables only (hash unmeasured).\n"
+                        + "median [95% CI]: a distribution-free interval of the median batch's ns/event over the "
+                        + "measured batches (order statistics, binomial ranks: stats.OrderStatistics), so a slow "
+                        + "batch widens it; its ends are whole ns, rounded outward. Up to 8 batches it is their "
+                        + "min – max, and below 6 it covers less than 95%: the coverage reached is given.\n");
+        settings.auto()
+                .forEach((g, reason) ->
+                        md.append("- ").append(g).append(": ").append(reason).append('\n'));
         return md.toString();
+    }
+
+    /**
+     * The median's interval as the table shows it: {@code "[1, 2]"} at the level, else with the
+     * coverage the batches reach, {@code "[1, 2] (75% over 3 batches)"}; {@code "—"} for none.
+     */
+    static String intervalCell(RowIntervals intervals) {
+        RowIntervals.Ci ci = intervals == null ? null : intervals.median();
+        if (ci == null || ci.lowNs() == null || ci.highNs() == null) {
+            return "—";
+        }
+        String bracket = String.format(Locale.ROOT, "[%,d, %,d]", ci.lowNs(), ci.highNs());
+        if (ci.reached()) {
+            return bracket;
+        }
+        double pc = ci.coverage() == null ? 0 : Math.round(ci.coverage() * 1000) / 10.0;
+        return String.format(
+                Locale.ROOT,
+                "%s (%s%% over %d batches)",
+                bracket,
+                pc == Math.rint(pc) ? String.valueOf((long) pc) : String.valueOf(pc),
+                ci.runs());
+    }
+
+    private static String times(Double speedup) {
+        return speedup != null ? String.format(Locale.ROOT, "%.1f×", speedup) : "—";
     }
 
     private static String cell(Long v) {

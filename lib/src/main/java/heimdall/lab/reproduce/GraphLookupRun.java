@@ -7,6 +7,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,21 +123,28 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
         }
         GraphLookup.Options o = new GraphLookup.Options(
                 GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external, unpinned);
-        return session -> {
-            GraphLookup.Result r = GraphLookup.run(o, session);
-            return new ReproductionResult(r.folder(), r.summary(), r.interruption(), r.failures(), report(r));
-        };
+        return session -> GraphLookup.run(o, session);
+    }
+
+    @Override
+    public String table(Recorded<GraphLookupRow, GraphLookupSettings> run) {
+        return GraphLookup.table(run);
+    }
+
+    @Override
+    public String shortfall() {
+        return "fewer batches than asked (batches_completed in summary.json); no warm preparation timed";
     }
 
     /** The headline lines: the broker graph's dfa-offsets against hash, what auto picked, warm preparation. */
-    static List<String> report(GraphLookup.Result r) {
+    static List<String> report(List<GraphLookupRow> rows, Map<String, Double> warmPrepMs) {
         List<String> lines = new ArrayList<>();
-        if (r.summary().isEmpty()) {
+        if (rows.isEmpty()) {
             return lines;
         }
-        for (GraphLookupRow row : r.summary()) {
-            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.nsPerEventMedian() != null) {
-                GraphLookupRow hash = r.summary().stream()
+        for (GraphLookupRow row : rows) {
+            if ("broker".equals(row.graph()) && "dfa-offsets".equals(row.layout()) && row.measured()) {
+                GraphLookupRow hash = rows.stream()
                         .filter(h -> h.graph().equals("broker")
                                 && h.trace().equals(row.trace())
                                 && h.layout().equals("hash"))
@@ -146,44 +154,44 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
                         Locale.ROOT,
                         "broker graph, %s: dfa-offsets %.3f ns/event, hash %s, speedup %s (this run)%s",
                         row.trace(),
-                        row.nsPerEventMedian(),
-                        hash == null || hash.nsPerEventMedian() == null
+                        row.figures().median(),
+                        hash == null || !hash.measured()
                                 ? "not measured"
-                                : String.format(Locale.ROOT, "%.3f ns/event", hash.nsPerEventMedian()),
-                        row.speedupVsHash() != null
-                                ? String.format(Locale.ROOT, "%.1f×", row.speedupVsHash())
+                                : String.format(
+                                        Locale.ROOT,
+                                        "%.3f ns/event",
+                                        hash.figures().median()),
+                        row.speedups().vsHash() != null
+                                ? String.format(
+                                        Locale.ROOT, "%.1f×", row.speedups().vsHash())
                                 : "null (no hash baseline)",
-                        Boolean.FALSE.equals(row.sameGraphAsPublished())
+                        Boolean.FALSE.equals(row.published().sameGraph())
                                 ? String.format(
                                         Locale.ROOT,
                                         "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
-                                        row.publishedNsPerEvent(),
-                                        row.publishedSites(),
-                                        row.publishedStates(),
-                                        row.sites(),
-                                        row.states())
+                                        row.published().nsPerEvent(),
+                                        row.published().sites(),
+                                        row.published().states(),
+                                        row.size().sites(),
+                                        row.size().states())
                                 : ""));
             }
         }
-        for (GraphLookupRow row : r.summary()) {
-            if (Boolean.TRUE.equals(row.auto()) && row.nsPerEventMedian() != null) {
+        for (GraphLookupRow row : rows) {
+            if (Boolean.TRUE.equals(row.auto()) && row.measured()) {
                 lines.add(String.format(
                         Locale.ROOT,
                         "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
                         row.graph(),
                         row.trace(),
                         row.layout(),
-                        row.nsPerEventMedian(),
-                        times(row.speedupVsHash()),
-                        times(row.speedupVsHashFastutil())));
+                        row.figures().median(),
+                        times(row.speedups().vsHash()),
+                        times(row.speedups().vsHashFastutil())));
             }
         }
-        r.warmPrepMs()
-                .forEach((g, ms) -> lines.add(String.format(
-                        Locale.ROOT,
-                        "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm",
-                        g,
-                        ms)));
+        warmPrepMs.forEach((g, ms) -> lines.add(String.format(
+                Locale.ROOT, "preparing the %s graph (import and compile) took %.3f ms once the JIT is warm", g, ms)));
         return lines;
     }
 

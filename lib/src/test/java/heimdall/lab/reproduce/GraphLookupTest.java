@@ -79,8 +79,19 @@ class GraphLookupTest {
                 assertTrue(row.containsKey(field), field + " in " + row);
             }
             assertEquals("measured", row.get("status"));
-            assertTrue(((Number) row.get("ns_per_event_min")).doubleValue()
-                    <= ((Number) row.get("ns_per_event_median")).doubleValue());
+            double median = ((Number) row.get("ns_per_event_median")).doubleValue();
+            assertTrue(((Number) row.get("ns_per_event_min")).doubleValue() <= median);
+            // the median's interval over the 2 batches: their min to max, whole ns rounded outward, 50%
+            assertTrue(
+                    ((Number) row.get("median_ci_low_ns")).longValue() <= median
+                            && median <= ((Number) row.get("median_ci_high_ns")).longValue(),
+                    row.toString());
+            assertTrue(((Number) row.get("median_ci_low_ns")).longValue()
+                    <= Math.floor(((Number) row.get("ns_per_event_min")).doubleValue()));
+            assertEquals(2, row.get("median_ci_runs"));
+            assertEquals(0.95, row.get("median_ci_level"));
+            assertEquals(0.5, row.get("median_ci_coverage"));
+            assertTrue(!row.containsKey("p99_ci_low_ns") && !row.containsKey("added_ci_low_ns"), row.toString());
         }
         Map<String, List<Object>> rejections = rows.stream()
                 .collect(Collectors.groupingBy(
@@ -107,6 +118,7 @@ class GraphLookupTest {
         assertTrue(r.warmPrepMs().containsKey("broker"));
         String table = Files.readString(out.resolve("table.md"));
         assertTrue(table.contains("| broker | walk main | dfa-offsets |"), table);
+        assertTrue(table.contains("| median [95% CI] |") && table.contains("(50% over 2 batches)"), table);
         // The checked-in graphs are pinned, and each row records the digests it was measured from.
         String abcdfNodes = heimdall.lab.graph.Pins.sha256(Path.of(fixture("abcdf.exec.nodes.arrow")));
         assertTrue(rows.stream()
@@ -133,6 +145,60 @@ class GraphLookupTest {
                     table);
         }
         assertTrue(table.contains("preparing the broker graph (import and compile) took"), table);
+    }
+
+    /**
+     * The interval of a row's median over its batches: order statistics of the batch figures, so up to
+     * 8 batches their min to max (7: 98.4%), from 9 the second smallest to the second largest; one slow
+     * batch moves only its own end; one batch has none.
+     */
+    @Test
+    void theMedianIntervalIsOverTheBatches() {
+        double[] seven = {2.31, 2.2, 2.4, 2.25, 9.7, 2.35, 2.28};
+        var ci = GraphLookup.intervals(seven, 2.31).median();
+        assertEquals(2L, ci.lowNs());
+        assertEquals(10L, ci.highNs(), "the slow batch is the top end: 9.7 rounded outward");
+        assertEquals(0.9844, ci.coverage());
+        assertEquals(7L, ci.runs());
+        assertTrue(ci.reached());
+        double[] nine = {3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 40.0};
+        var wider = GraphLookup.intervals(nine, 3.5).median();
+        assertEquals(3L, wider.lowNs());
+        assertEquals(4L, wider.highNs(), "the second largest: the one slow batch is outside");
+        assertTrue(wider.reached(), wider.toString());
+        assertNull(GraphLookup.intervals(new double[] {2.0}, 2.0), "one batch has no interval");
+        assertEquals("[2, 10]", GraphLookup.intervalCell(GraphLookup.intervals(seven, 2.31)));
+        assertEquals(
+                "[2, 3] (75% over 3 batches)",
+                GraphLookup.intervalCell(GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5)));
+    }
+
+    /** The first screen gives a graph-lookup row's median per event, to three decimals, with its interval. */
+    @Test
+    void theFirstScreenGivesTheMedianPerEvent() {
+        heimdall.lab.results.GraphLookupRow row = new heimdall.lab.results.GraphLookupRow(
+                "broker",
+                "walk main",
+                "dfa-offsets",
+                null,
+                null,
+                null,
+                true,
+                new heimdall.lab.results.GraphLookupRow.Batches(3L, 3L, false),
+                heimdall.lab.results.RowStatus.MEASURED,
+                null,
+                new heimdall.lab.results.GraphLookupRow.Figures(2.5, 2.1, 2.9, 0.32, true),
+                null,
+                10L,
+                3L,
+                null,
+                null,
+                GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5));
+        List<String> lines =
+                FirstScreen.of("graph-lookup", List.of(row), (heimdall.lab.results.EnvironmentInfo) null, true);
+        assertTrue(
+                lines.contains("  broker / walk main / dfa-offsets: median 2.500 ns [2, 3] (only 75% over 3 runs)"),
+                String.join("\n", lines));
     }
 
     /** Without the hash baseline, the speedup is null, never estimated. */

@@ -132,53 +132,41 @@ class RowTreeTest {
 
     @Test
     void aGraphRowWithItsPublishedFigureKeepsItsOwnFigures() {
-        GraphLookupRow r = new GraphLookupRow(
-                "broker",
-                "walk main",
-                "dfa-offsets",
-                91L,
-                96L,
-                900L,
-                1000L,
-                1.5,
-                null,
-                4096L,
-                true,
-                "a",
-                "b",
-                false,
-                5L,
-                5L,
-                false,
-                "measured",
-                null,
-                3.0,
-                2.9,
-                3.2,
-                0.1,
-                false,
-                null,
-                null,
-                0L,
-                5L,
-                null,
-                null,
-                null,
-                null,
-                null);
-        GraphLookupRow p =
-                r.withPublished(3.19, 101L, 544L, false).withSpeedupVsHash(2.0).withRejectionsDisagreeing();
-        assertEquals(91L, p.sites());
-        assertEquals(96L, p.states());
-        assertEquals(101L, p.publishedSites());
-        assertEquals(544L, p.publishedStates());
-        assertEquals(2.0, p.speedupVsHash());
+        GraphLookupRow r = graphRow(GraphLookupRow.Published.NONE, null);
+        GraphLookupRow p = graphRow(new GraphLookupRow.Published(3.19, 101L, 544L, false), false);
+        assertEquals(91L, p.size().sites());
+        assertEquals(96L, p.size().states());
+        assertEquals(101L, p.published().sites());
+        assertEquals(544L, p.published().states());
+        assertEquals(2.0, p.speedups().vsHash());
         assertEquals(Boolean.FALSE, p.rejectionsAgree());
-        assertEquals(3.0, p.nsPerEventMedian());
-        JsonNode t = SummaryJson.tree(r.withPublished(null, null, null, null));
+        assertEquals(3.0, p.figures().median());
+        JsonNode t = SummaryJson.tree(r);
         assertTrue(
                 t.has("published_sites") && t.get("published_sites").isNull(),
                 "graph-lookup names the published figures, null or not");
         assertTrue(!t.has("reason") && !t.has("rejections_agree"));
+        assertTrue(SummaryJson.tree(p).get("rejections_agree").isBoolean());
+    }
+
+    private static GraphLookupRow graphRow(GraphLookupRow.Published published, Boolean rejectionsAgree) {
+        return new GraphLookupRow(
+                "broker",
+                "walk main",
+                "dfa-offsets",
+                new GraphLookupRow.Size(91L, 96L, 900L, 1000L),
+                new GraphLookupRow.Preparation(1.5, null, 4096L),
+                new GraphLookupRow.Digests(true, "a", "b"),
+                false,
+                new GraphLookupRow.Batches(5L, 5L, false),
+                RowStatus.MEASURED,
+                null,
+                new GraphLookupRow.Figures(3.0, 2.9, 3.2, 0.1, false),
+                new GraphLookupRow.Speedups(2.0, null),
+                0L,
+                5L,
+                rejectionsAgree,
+                published,
+                null);
     }
 }

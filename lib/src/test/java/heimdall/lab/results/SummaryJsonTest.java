@@ -53,7 +53,7 @@ class SummaryJsonTest {
                         + " \"rejections\": 3, \"rejections_agree\": false}]}");
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
-        assertEquals(2.5, r.nsPerEventMedian());
+        assertEquals(2.5, r.figures().median());
     }
 
     @Test
