@@ -3,8 +3,6 @@ package heimdall.lab.reproduce;
 import heimdall.lab.analysis.Distributions;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.ResultsFolder;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -33,21 +31,12 @@ final class Kept {
                 // the measurements are safe; the plots can follow
                 progress.accept("plots skipped (" + result.interruption().get().said()
                         + "); draw them later with Plots.writeInto(dir, System.out::println)");
-            } else if (plotsMissing(folder.path())) {
+            } else {
                 Plots.writeInto(folder, progress);
             }
             return folder.publish();
         } finally {
             folder.abandon(); // a failure above: nothing part-written is left (a no-op once published)
-        }
-    }
-
-    /** Whether {@code plots/} holds no PNG yet (a body that wrote its own folder may have drawn them). */
-    private static boolean plotsMissing(Path folder) {
-        try (var files = Files.list(folder.resolve("plots"))) {
-            return files.noneMatch(f -> f.toString().endsWith(".png"));
-        } catch (IOException e) {
-            return !Files.isDirectory(folder.resolve("plots")) && Files.isDirectory(folder);
         }
     }
 }

@@ -16,17 +16,15 @@ import java.util.stream.Stream;
 /**
  * What a reproduction's body hands the framework: the run it {@link Recorded} (rows, settings, host) for
  * the framework to write ({@link Kept#keep}), whether a stop cut it short, and what is printed after the
- * table. A body that measured nothing returns {@link #nothing}.
+ * table. A body that measured nothing returns {@link #nothing}. A notebook's entry point, once the
+ * framework has kept the run, hands back a result naming the folder.
  *
- * <p>(A body not yet moved to {@link Recorded} still writes its own folder and hands back where; the
- * framework then only adds what is missing and puts it in place.)
- *
- * @param folder where a body that wrote its own folder wrote it; null when the framework writes it
+ * @param folder where the framework put the folder (a notebook entry point's result); null in a body's
  * @param summary the summary rows
  * @param interruption the signal that stopped the measurement, if one did
  * @param failures failures that are not a row's (a verification across rows), one line each
  * @param report lines printed after the table (a reproduction's headline figures)
- * @param recorded the run for the framework to write; null when the body wrote it or nothing was measured
+ * @param recorded the run for the framework to write; null once kept, or when nothing was measured
  */
 public record ReproductionResult(
         Path folder,
@@ -84,18 +82,18 @@ public record ReproductionResult(
         return new ReproductionResult(null, List.of(), interruption, List.of(), List.of(), null);
     }
 
-    /** A result whose body wrote its own folder: failures all rows' ({@code status: failed}), no report lines. */
+    /** A kept run's result: failures all rows' ({@code status: failed}), no report lines. */
     public ReproductionResult(
             Path folder, List<? extends ResultRow> summary, Optional<Interruption.Cause> interruption) {
         this(folder, summary, interruption, List.of(), List.of(), null);
     }
 
-    /** A body that wrote its own folder and measured everything it was asked to. */
+    /** A kept run's result that measured everything it was asked to. */
     public ReproductionResult(Path folder, List<? extends ResultRow> summary) {
         this(folder, summary, Optional.empty());
     }
 
-    /** A body that wrote its own folder, with failures beside its rows' and report lines. */
+    /** A kept run's result, with failures beside its rows' and report lines. */
     public ReproductionResult(
             Path folder,
             List<? extends ResultRow> summary,
@@ -119,7 +117,7 @@ public record ReproductionResult(
                 .toList();
     }
 
-    /** Whether anything was measured to keep: a recorded run, or a body's folder holding a summary. */
+    /** Whether anything was measured to keep: a recorded run, or a kept folder holding a summary. */
     public boolean written() {
         return recorded != null || (folder != null && Files.isRegularFile(folder.resolve("summary.json")));
     }

@@ -104,28 +104,16 @@ public record FloorCostRow(
 
     /** This row with {@code ratios} in place of its own. */
     public FloorCostRow withRatios(Ratios ratios) {
-        return new FloorCostRow(
-                subject,
-                reference,
-                brokering,
-                outcome,
-                failure,
-                runs,
-                filtered,
-                unfiltered,
-                addedNs,
-                baselineRow,
-                loadAvgRuns,
-                cpuGranted,
-                supervisorServed,
-                published,
-                addedVsPublished,
-                ratios,
-                intervals);
+        return with(ratios, intervals);
     }
 
     /** This row with {@code intervals} in place of its own. */
     public FloorCostRow withIntervals(RowIntervals intervals) {
+        return with(ratios, intervals);
+    }
+
+    /** This row with the two parts added once its figures are known: the cross-row ratios and the intervals. */
+    private FloorCostRow with(Ratios ratios, RowIntervals intervals) {
         return new FloorCostRow(
                 subject,
                 reference,

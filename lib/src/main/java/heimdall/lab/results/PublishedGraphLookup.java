@@ -2,9 +2,7 @@ package heimdall.lab.results;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.fixtures.Fixtures;
-import java.io.IOException;
 import java.nio.file.Path;
 
 /**
@@ -62,14 +60,6 @@ public record PublishedGraphLookup(
      */
     public static PublishedGraphLookup read() {
         Path file = Fixtures.resultsRoot().resolve("published/graph-lookup.json");
-        JsonNode tree;
-        try {
-            tree = SummaryJson.JSON.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw heimdall.lab.JsonInput.notJson(file, e);
-        } catch (IOException e) {
-            throw heimdall.lab.Io.failed(file, "read", e);
-        }
-        return SummaryJson.row(file, "", tree, PublishedGraphLookup.class);
+        return SummaryJson.published(file, PublishedGraphLookup.class);
     }
 }

@@ -56,10 +56,7 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
      * figures, made only from {@code run} (nothing is read from disk). The framework puts the stop's line
      * and the quick line above it ({@link #shortfall}).
      */
-    public String table(Recorded<R, S> run) {
-        // Until every kind's body hands its run to the framework, a kind that writes its own table says so.
-        throw new UnsupportedOperationException(name + " writes its own table.md");
-    }
+    public abstract String table(Recorded<R, S> run);
 
     /**
      * What {@code table.md}'s bold first line says falls short after a stop, e.g. "rows have fewer runs

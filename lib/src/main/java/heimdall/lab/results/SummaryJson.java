@@ -410,6 +410,15 @@ public final class SummaryJson {
     /** A summary.json or environment.json is well under 64 MiB; the bound keeps a hostile one off the heap. */
     private static final long MAX_BYTES = 64L << 20;
 
+    /**
+     * A published table's file ({@code results/published/*.json}) read as every file the harness reads
+     * (no link followed, no FIFO waited on, a regular file, bounded) and mapped to {@code type}; bad input
+     * naming the file and field when it does not fit.
+     */
+    static <T> T published(Path file, Class<T> type) {
+        return row(file, "", tree(file), type);
+    }
+
     private static JsonNode tree(Path file) {
         // No link followed, no FIFO waited on, regular files only, bounded; parsed from that one copy.
         return tree(file, heimdall.lab.HostileFiles.read(file, MAX_BYTES));
