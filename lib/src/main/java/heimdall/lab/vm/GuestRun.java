@@ -77,6 +77,8 @@ final class GuestRun {
 
     private volatile String stallLine;
     private Process qemu;
+    /** The console and stderr readers of {@link #qemu}, once started. */
+    private volatile List<Thread> readers = List.of();
 
     GuestRun(List<String> argv, Path share, PrintStream out, PrintStream err) {
         this(argv, share, out, err, STALL_GRACE);
@@ -105,11 +107,13 @@ final class GuestRun {
         Thread qerr = new Thread(() -> readQemuErr(qemu.getErrorStream()), "vm-qemu-stderr");
         console.setDaemon(true);
         qerr.setDaemon(true);
+        readers = List.of(console, qerr);
         console.start();
         qerr.start();
         String first = awaitMarker(bootDeadline, interruption);
         if (first == null || !first.equals(InitScript.BOOTED)) {
             kill();
+            drained();
             throw new NotBooted(
                     first == null
                             ? "no boot marker within " + bootDeadline.toSeconds() + " s"
@@ -195,11 +199,31 @@ final class GuestRun {
         }
         Optional<Integer> status = status(share);
         if (status.isEmpty()) {
+            drained(); // its console's last words, before they are said
             throw new Refusal("running the guest: it powered off without its command's exit status (QEMU status "
                     + qemu.exitValue() + ")" + kernelSaid() + qemuSaid());
         }
         return status.get();
     }
+
+    /**
+     * Once QEMU has ended: waits, a bounded time, for the console and stderr readers to reach the end of what it
+     * wrote, so that a message gives the console's last lines. Bounded, since a process QEMU left behind could hold
+     * the pipes open.
+     */
+    private void drained() {
+        for (Thread t : readers) {
+            try {
+                t.join(DRAIN.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** How long {@link #drained} waits for each reader. */
+    private static final Duration DRAIN = Duration.ofSeconds(2);
 
     /** Ends QEMU now (SIGKILL) and waits for it; safe to call at any time, from any thread. */
     void kill() {
