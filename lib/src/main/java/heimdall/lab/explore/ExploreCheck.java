@@ -186,7 +186,8 @@ public final class ExploreCheck {
                 new ExploreCheckSettings.Options(o.rounds(), o.runs(), o.warmup(), o.calls(), o.cpu()),
                 loads.summary(),
                 "rounds alternate which goes first; each block is fresh heimdall-runner children, run i at code "
-                        + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the fluent API's",
+                        + "placement i mod 4; samples.arrow row 0 is floor-cost's row (filtered, none), row 1 the "
+                        + "fluent API's",
                 ResultsFolder.javaVm());
     }
 
@@ -233,43 +234,37 @@ public final class ExploreCheck {
                         .ratio(),
                 4);
         ExploreCheckRow fcRow = new ExploreCheckRow(
-                "floor-cost row code (FloorBench)",
-                fc.what(),
-                fc.call(),
+                new ExploreCheckRow.Subject("floor-cost row code (FloorBench)", fc.what(), fc.call()),
                 fc.outcome(),
                 fc.runsCompleted(),
-                fc.medianNs(),
-                fc.p99Ns(),
-                fc.medianNoneNs(),
-                fc.addedNs(),
-                fc.runMediansNs(),
-                fc.samples(),
-                fc.spread(),
-                theirRoundMedians,
-                null,
-                null,
-                null,
+                new ExploreCheckRow.Figures(
+                        fc.medianNs(),
+                        fc.p99Ns(),
+                        fc.medianNoneNs(),
+                        fc.addedNs(),
+                        fc.runMediansNs(),
+                        fc.samples(),
+                        fc.spread(),
+                        theirRoundMedians),
+                ExploreCheckRow.Check.NONE,
                 fc.intervals(),
                 null);
         List<Long> fluentRunMedians =
                 java.util.Arrays.stream(fl.runMedians()).boxed().toList();
         ExploreCheckRow flRow = new ExploreCheckRow(
-                "fluent API (Lab.measure)",
-                "fluent API, " + row.what(),
-                row.callName(),
+                new ExploreCheckRow.Subject("fluent API (Lab.measure)", "fluent API, " + row.what(), row.callName()),
                 RowStatus.OK,
                 (long) fluentRuns.size(),
-                ourMedian,
-                fl.p99(),
-                null,
-                null,
-                fluentRunMedians,
-                (long) fl.count(),
-                Math.round(fl.spread() * 1000) / 1000.0,
-                ourRoundMedians,
-                roundedRatio,
-                TOLERANCE,
-                within,
+                new ExploreCheckRow.Figures(
+                        ourMedian,
+                        fl.p99(),
+                        null,
+                        null,
+                        fluentRunMedians,
+                        (long) fl.count(),
+                        Math.round(fl.spread() * 1000) / 1000.0,
+                        ourRoundMedians),
+                new ExploreCheckRow.Check(roundedRatio, TOLERANCE, within),
                 RowIntervals.of(fl.ci(), fluentRuns.size(), 0),
                 ratioCi);
         // summary.json, environment.json and table.md, as the framework writes every reproduction's (the table is

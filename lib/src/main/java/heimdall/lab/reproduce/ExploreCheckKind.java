@@ -55,12 +55,12 @@ final class ExploreCheckKind extends ReproductionKind<ExploreCheckRow, ExploreCh
             RowIntervals ci = r.intervals();
             t.row(List.of(
                     r == fc ? "floor-cost row code" : "fluent API",
-                    MarkdownTable.ns(r.medianNs()),
-                    RowIntervals.cell(ci == null ? null : ci.median()),
-                    MarkdownTable.tail(r.p99Ns()),
-                    RowIntervals.cell(ci == null ? null : ci.p99()),
+                    MarkdownTable.ns(r.figures().medianNs()),
+                    RowIntervals.cell(ci.median()),
+                    MarkdownTable.tail(r.figures().p99Ns()),
+                    RowIntervals.cell(ci.p99()),
                     String.valueOf(r.runsCompleted()),
-                    String.valueOf(r.roundMediansNs())));
+                    String.valueOf(r.figures().roundMediansNs())));
         }
         return "# explore check: getppid under the static abcdf floor, fluent API against floor-cost's row\n\n"
                 + String.format(
@@ -77,21 +77,24 @@ final class ExploreCheckKind extends ReproductionKind<ExploreCheckRow, ExploreCh
                 + String.format(
                         Locale.ROOT,
                         "%nfluent / floor-cost: %.4f %s (%s %.0f%%). No filter: %s; added: %s %s.%n",
-                        fl.vsFloorCost(),
+                        fl.check().vsFloorCost(),
                         FigureCi.cell(fl.vsFloorCostCi(), "%.4f", "runs"),
-                        Boolean.TRUE.equals(fl.withinTolerance()) ? "within" : "OUTSIDE",
-                        fl.tolerance() * 100,
-                        MarkdownTable.ns(fc.medianNoneNs()),
-                        MarkdownTable.added(fc.addedNs()),
-                        RowIntervals.cell(
-                                fc.intervals() == null ? null : fc.intervals().added()))
+                        Boolean.TRUE.equals(fl.check().withinTolerance()) ? "within" : "OUTSIDE",
+                        fl.check().tolerance() * 100,
+                        MarkdownTable.ns(fc.figures().medianNoneNs()),
+                        MarkdownTable.added(fc.figures().addedNs()),
+                        RowIntervals.cell(fc.intervals().added()))
                 + String.format(
                         Locale.ROOT,
                         "%nIntervals (%d%%, distribution-free, over the runs, ns): the median's and p99's are order "
-                                + "statistics of the runs' own medians and p99s (binomial ranks); the added cost's is the "
-                                + "Hodges–Lehmann shift of the run medians over the unfiltered ones, with its Mann–Whitney "
-                                + "interval; the ratio's the same shift of the logarithms of the two rows' run medians, "
-                                + "taken back out of logarithms (an interval that holds 1 is no difference beyond noise). "
+                                + "statistics of the runs' own medians and p99s (binomial ranks); the added cost's "
+                                + "is the "
+                                + "Hodges–Lehmann shift of the run medians over the unfiltered ones, with its "
+                                + "Mann–Whitney "
+                                + "interval; the ratio's the same shift of the logarithms of the two rows' run "
+                                + "medians, "
+                                + "taken back out of logarithms (an interval that holds 1 is no difference beyond "
+                                + "noise). "
                                 + "Where the runs are too few for the level, a cell gives the coverage they reach.%n",
                         Math.round(Intervals.LEVEL * 100));
     }

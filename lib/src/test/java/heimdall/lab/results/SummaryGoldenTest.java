@@ -434,6 +434,39 @@ class SummaryGoldenTest {
         assertEquals(feature, SummaryJson.row(Path.of("summary.json"), "rows[0]", ft, KernelMatrixRow.class));
     }
 
+    /**
+     * The flat keys of an explore-check row, in the order explore check writes them (no committed folder pins
+     * them: explore-check's folders are a command's, none was committed), then the intervals and the ratio's.
+     */
+    @Test
+    void exploreCheckRowsHaveTheirFlatKeys() {
+        List<String> want = new ArrayList<>(List.of(
+                "source",
+                "what",
+                "call",
+                "status",
+                "runs_completed",
+                "median_ns",
+                "p99_ns",
+                "median_none_ns",
+                "added_ns",
+                "run_medians_ns",
+                "samples",
+                "spread",
+                "round_medians_ns",
+                "vs_floor_cost",
+                "tolerance",
+                "within_tolerance"));
+        want.addAll(INTERVAL_KEYS);
+        want.addAll(List.of(
+                "vs_floor_cost_ci_low",
+                "vs_floor_cost_ci_high",
+                "vs_floor_cost_ci_level",
+                "vs_floor_cost_ci_coverage",
+                "vs_floor_cost_ci_runs"));
+        assertEquals(want, FlatRows.keys(ExploreCheckRow.class, ""));
+    }
+
     /** The six methods' keys, in the order kernel-bitmap writes them. */
     static final List<String> METHODS = List.of(
             "bare_per_call",
