@@ -131,7 +131,7 @@ final class FirstScreen {
                         t.path("wall_ms_median").asDouble(),
                         t.path("wall_ms_ci_low").asDouble(),
                         t.path("wall_ms_ci_high").asDouble(),
-                        coverage(t, figure)));
+                        coverage(t, figure, rows.get(i).intervalsOver())));
                 continue;
             }
             // the row names the key of its figure (attach-cost's); a follower-cost row's median is the one with the
@@ -140,7 +140,7 @@ final class FirstScreen {
             JsonNode estimate = t.has(key) ? t.path(key) : t.path(figure + "_with_ns");
             out.add(String.format(
                     Locale.ROOT,
-                    "%s: %s %s ns [%,d, %,d]%s",
+                    "%s: %s %s %s [%,d, %,d]%s",
                     rows.get(i).label(),
                     figure,
                     !estimate.isNumber()
@@ -148,27 +148,29 @@ final class FirstScreen {
                             : estimate.isIntegralNumber()
                                     ? String.format(Locale.ROOT, "%,d", estimate.asLong())
                                     : String.format(Locale.ROOT, "%.3f", estimate.asDouble()),
+                    rows.get(i).intervalUnit(),
                     t.path(figure + "_ci_low_ns").asLong(),
                     t.path(figure + "_ci_high_ns").asLong(),
-                    coverage(t, figure)));
+                    coverage(t, figure, rows.get(i).intervalsOver())));
         }
         return out;
     }
 
-    private static String coverage(ObjectNode t, String figure) {
+    private static String coverage(ObjectNode t, String figure, String over) {
         double level = t.path(figure + "_ci_level").asDouble(0.95);
         double reached = t.path(figure + "_ci_coverage").asDouble(0);
         if (t.path(figure + "_ci_runs").asLong() == 1) {
-            return " (one run: its samples only)";
+            return " (one " + over.replaceAll("e?s$", "") + ": its samples only)";
         }
         if (reached >= level - 1e-9) {
             return "";
         }
         return String.format(
                 Locale.ROOT,
-                " (only %s%% over %d runs)",
+                " (only %s%% over %d %s)",
                 trim(reached * 100),
-                t.path(figure + "_ci_runs").asLong());
+                t.path(figure + "_ci_runs").asLong(),
+                over);
     }
 
     private static String trim(double pc) {

@@ -184,6 +184,18 @@ public record GraphLookupRow(
         return "ns_per_event_" + figure;
     }
 
+    /** Its interval's ends are whole nanoseconds per event. */
+    @Override
+    public String intervalUnit() {
+        return "ns/event";
+    }
+
+    /** Over the row's measured batches. */
+    @Override
+    public String intervalsOver() {
+        return "batches";
+    }
+
     @Override
     public List<String> labelParts() {
         return List.of(graph + " / " + trace + " / " + layout);

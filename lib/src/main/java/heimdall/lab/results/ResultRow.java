@@ -56,6 +56,16 @@ public sealed interface ResultRow
         return figure + "_ns";
     }
 
+    /** The unit of the figures its intervals are about, as the first screen prints them: {@code ns} but where said. */
+    default String intervalUnit() {
+        return "ns";
+    }
+
+    /** What its intervals are over, as the first screen says it: {@code runs}, or the kind's own (batches). */
+    default String intervalsOver() {
+        return "runs";
+    }
+
     /**
      * Whether the row's runs spread over the seeds' 25% rule, as written; null for rows that do not say.
      * A row with a {@code noisy} field answers from it (its record accessor); a row whose flags are named

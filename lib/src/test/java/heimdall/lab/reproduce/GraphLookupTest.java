@@ -197,7 +197,8 @@ class GraphLookupTest {
         List<String> lines =
                 FirstScreen.of("graph-lookup", List.of(row), (heimdall.lab.results.EnvironmentInfo) null, true);
         assertTrue(
-                lines.contains("  broker / walk main / dfa-offsets: median 2.500 ns [2, 3] (only 75% over 3 runs)"),
+                lines.contains(
+                        "  broker / walk main / dfa-offsets: median 2.500 ns/event [2, 3] (only 75% over 3 batches)"),
                 String.join("\n", lines));
     }
 
