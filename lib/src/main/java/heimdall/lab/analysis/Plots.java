@@ -225,8 +225,8 @@ public final class Plots {
             rows.add(i);
         }
         boolean runMedians = r.rows(ExploreCheckRow.class).stream()
-                .anyMatch(
-                        row -> row.runMediansNs() != null && !row.runMediansNs().isEmpty());
+                .anyMatch(row -> row.figures().runMediansNs() != null
+                        && !row.figures().runMediansNs().isEmpty());
         if (runMedians) {
             String title = "floor-cost row code and fluent API";
             charts.put(
@@ -235,9 +235,9 @@ public final class Plots {
                             r,
                             new Group("sources", title, rows),
                             ExploreCheckRow.class,
-                            ExploreCheckRow::runMediansNs,
+                            row -> row.figures().runMediansNs(),
                             null,
-                            "Per-run medians: " + title,
+                            "Per-run medians (ns): " + title,
                             "median of a run (ns)"));
         }
         return charts;
