@@ -321,7 +321,8 @@ final class InProcessExecution extends LocalExecutionControl {
         } catch (UnsupportedOperationException e) {
             System.err.println("heimdall-lab kernel: the interrupted snippet checks no interrupt and this JDK ("
                     + Runtime.version().feature()
-                    + ") can stop it neither with Thread.stop nor with JShell's stop checks; it keeps running on its own thread"
+                    + ") can stop it neither with Thread.stop nor with JShell's stop checks; it keeps running on its "
+                    + "own thread"
                     + " (restart the kernel to get its CPU back). The kernel goes on with the next cell.");
         }
     }

@@ -39,8 +39,8 @@ class CheckExecutedTest {
         write(out.resolve("notable.ipynb"), cell(1, png));
         write(out.resolve("error.ipynb"), cell(1, table, png) + "," + cell(2, error));
         write(out.resolve("unrun.ipynb"), cell(1, table, png) + "," + cell(null));
-        String finding =
-                "{\"output_type\": \"stream\", \"name\": \"stdout\", \"text\": [\"x\\n\", \"Finding: 7 ns [4, 9]\\n\"]}";
+        String finding = "{\"output_type\": \"stream\", \"name\": \"stdout\", \"text\": [\"x\\n\", \"Finding: 7 ns [4, "
+                + "9]\\n\"]}";
         write(out.resolve("found.ipynb"), findingCell(1, finding) + "," + cell(2, table, png));
         write(out.resolve("lost.ipynb"), findingCell(1) + "," + cell(2, table, png));
         Files.writeString(

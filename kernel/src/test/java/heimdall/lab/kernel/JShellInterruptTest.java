@@ -50,15 +50,18 @@ class JShellInterruptTest {
                 Map.of(
                         "send",
                         "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
-                                + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
-                                + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\""
+                                + "heimdall.lab.bench.FloorBench.Counts.published(), "
+                                + "heimdall.lab.sys.Cpus.measuring(), "
+                                + "heimdall.lab.sys.Cpus.supervisor(), true), "
+                                + "heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\""
                                 + out + "\")), System.out::println)"),
                 Map.of("ctrl_c_after", "[8/"),
                 Map.of("prompts", 4),
                 Map.of(
                         "send",
                         "\"runners: \" + ProcessHandle.current().descendants()"
-                                + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()"),
+                                + ".filter(p -> p.info().command().map(c -> "
+                                + "c.endsWith(\"heimdall-runner\")).orElse(false)).count()"),
                 Map.of("prompts", 5));
         String printed = drive(tmp, argv, steps, 400);
         assertTrue(

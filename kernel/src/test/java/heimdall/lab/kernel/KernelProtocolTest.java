@@ -89,20 +89,23 @@ class KernelProtocolTest {
         /* 34 */ "//interrupt-when [1/\n"
                 + "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
                 + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
-                + "heimdall.lab.sys.Cpus.supervisor(), true), heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\"STOPDIR\")), "
+                + "heimdall.lab.sys.Cpus.supervisor(), true), "
+                + "heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\"STOPDIR\")), "
                 + "System.out::println)",
         /* 35 */ "\"runners: \" + ProcessHandle.current().descendants()"
                 + ".filter(p -> p.info().command().map(c -> c.endsWith(\"heimdall-runner\")).orElse(false)).count()",
         /* 36 */ "\"the next cell\"",
         // IJava's and JJava's notebook functions (docs/display.md, docs/magics.md)
-        /* 37 */ "String id = display(\"<b>one</b>\", \"text/html\");\nupdateDisplay(id, \"<b>two</b>\", \"text/html\");\nid",
+        /* 37 */ "String id = display(\"<b>one</b>\", \"text/html\");\nupdateDisplay(id, \"<b>two</b>\", "
+                + "\"text/html\");\nid",
         /* 38 */ "String plain = display(\"first\");\nupdateDisplay(plain, \"second\");",
         /* 39 */ "render(\"# Title\", \"text/markdown\")",
         /* 40 */ "render(img)",
         /* 41 */ "eval(\"int fromEval = 40;\");\nfromEval + (int) eval(\"1 + 1\")",
         /* 42 */ "List<String> added = %jars JAR\nadded.size() + \" \" + added.get(0).endsWith(\"tiny.jar\")",
         /* 43 */ "List<String> viaCall = lineMagic(\"classpath\", List.of(\"JAR\"));\nviaCall.size()",
-        /* 44 */ "List<String> fromPom = cellMagic(\"loadFromPOM\", List.of(), \"<dependency><groupId>org.apache.commons</groupId>"
+        /* 44 */ "List<String> fromPom = cellMagic(\"loadFromPOM\", List.of(), "
+                + "\"<dependency><groupId>org.apache.commons</groupId>"
                 + "<artifactId>commons-text</artifactId><version>1.12.0</version></dependency>\");\n"
                 + "fromPom.stream().anyMatch(j -> j.endsWith(\"commons-text-1.12.0.jar\"))",
         /* 45 */ "%addMavenDependency org.apache.commons:commons-lang3:3.14.0\n"
@@ -114,7 +117,8 @@ class KernelProtocolTest {
                 + "  <dependencies><dependency><groupId>RGROUP</groupId><artifactId>pomgreeter</artifactId>"
                 + "<version>${greeter.version}</version></dependency></dependencies>\n</project>",
         /* 47 */ "new pomjar.Greeter().greet(\"pom\")",
-        /* 48 */ "%%loadFromPOM\n<?xml version=\"1.0\"?>\n<!DOCTYPE project [<!ENTITY x SYSTEM \"file:///etc/hostname\">]>\n"
+        /* 48 */ "%%loadFromPOM\n<?xml version=\"1.0\"?>\n<!DOCTYPE project [<!ENTITY x SYSTEM "
+                + "\"file:///etc/hostname\">]>\n"
                 + "<project><dependencies>&x;</dependencies></project>",
         /* 49 */ "String.format(\"n=%d\", 7)",
         /* 50 */ "int ok1 = 1;\nint ok2 = 2;\n\nInteger.parseInt(\"y\" + ok1)",

@@ -625,7 +625,8 @@ public final class Compare implements heimdall.lab.display.Displayable {
             sb.append("Emulated figures present (")
                     .append(EMULATED)
                     .append("): their median and added are withheld (blank), "
-                            + "never set beside a native figure; every row is compared by added_ratio = added / the same run's "
+                            + "never set beside a native figure; every row is compared by added_ratio = added / the "
+                            + "same run's "
                             + "unfiltered call.\n\n");
         }
         Table hosts = Table.create(

@@ -161,7 +161,8 @@ public record Program(List<Insn> insns) {
                             source,
                             "insn " + pc,
                             "scratch memory M[" + i.k()
-                                    + "] is read before it is stored (as the kernel's single pass in instruction order sees it)");
+                                    + "] is read before it is stored (as the kernel's single pass in instruction "
+                                    + "order sees it)");
                 }
             } else if (code == (JMP | JA)) {
                 masks[pc + 1 + i.k()] &= memvalid;

@@ -25,8 +25,8 @@ final class Starts {
     static int openInDir(SupervisorOptions options, boolean required) {
         if (options.inDir() == null) {
             if (required) {
-                throw new BadInput(
-                        "supervisor: the broker answer needs the job's in/ directory (SupervisorOptions.brokeringBeneath)");
+                throw new BadInput("supervisor: the broker answer needs the job's in/ directory "
+                        + "(SupervisorOptions.brokeringBeneath)");
             }
             return -1;
         }

@@ -194,7 +194,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
                             "command line",
                             "--call",
                             "'" + name
-                                    + "' is not one of getppid, gettid, getpid, sched_yield, prctl, mprotect, openat or a number");
+                                    + "' is not one of getppid, gettid, getpid, sched_yield, prctl, mprotect, openat "
+                                    + "or a number");
                 }
         }
     }

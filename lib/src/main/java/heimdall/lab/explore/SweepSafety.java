@@ -185,7 +185,8 @@ final class SweepSafety {
         return Optional.of(
                 kind != null
                         ? "not made: " + kind
-                        : "not made: not on the sweep's list of calls harmless as root with zero arguments (it may create, "
+                        : "not made: not on the sweep's list of calls harmless as root with zero arguments (it may "
+                                + "create, "
                                 + "change, block or end something)");
     }
 }

@@ -40,7 +40,8 @@ public final class FollowCheckCommand implements Command {
 
     @Override
     public String summary() {
-        return "check the kernel follower's decisions on one hook against the Java reference (fixtures abcdf, follower-mt)";
+        return "check the kernel follower's decisions on one hook against the Java reference (fixtures abcdf, "
+                + "follower-mt)";
     }
 
     @Override

@@ -534,9 +534,9 @@ public final class FollowerCost {
     /** {@code table.md}'s body: the cost rows, then the divergence rows, then each refusal once. */
     public static String table(List<FollowerCostRow> summary) {
         StringBuilder b = new StringBuilder("# follower-cost\n\n");
-        b.append(
-                "t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a process that is "
-                        + "not followed pays while the follower is attached.\n\n");
+        b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a "
+                + "process that is "
+                + "not followed pays while the follower is attached.\n\n");
         b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | "
                 + RowIntervals.heading("added") + " | spread | program ns/run | runs | published |\n");
         b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|\n");
@@ -582,11 +582,11 @@ public final class FollowerCost {
                     m.runs().runsCompleted(),
                     m.runs().runsAsked()));
         }
-        b.append(
-                "\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent call "
-                        + "itself: the kill lands as it returns):\n\n");
-        b.append(
-                "| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs |\n");
+        b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent "
+                + "call "
+                + "itself: the kill lands as it returns):\n\n");
+        b.append("| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs "
+                + "|\n");
         b.append("|---|---|---:|---|---:|\n");
         for (FollowerCostRow m : summary) {
             if (m.isDivergence()) {
@@ -602,12 +602,15 @@ public final class FollowerCost {
                         m.runs().runsAsked()));
             }
         }
-        b.append(
-                "\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
-                        + "program ns/run: the follower program's own time per run as the kernel counts it (BPF_ENABLE_STATS, one extra "
-                        + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of every task, on "
-                        + "fentry for every call of every filtered task: summary.json's program_stats_note says how many were the "
-                        + "followed child's). published: the seeds' figure (000, 002: the follower not built, its cost not measured).\n");
+        b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
+                + "program ns/run: the follower program's own time per run as the kernel counts it "
+                + "(BPF_ENABLE_STATS, one extra "
+                + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of "
+                + "every task, on "
+                + "fentry for every call of every filtered task: summary.json's program_stats_note says how "
+                + "many were the "
+                + "followed child's). published: the seeds' figure (000, 002: the follower not built, its "
+                + "cost not measured).\n");
         for (int i = 0; i < refusals.size(); i++) {
             b.append("\n[")
                     .append(i + 1)

@@ -109,7 +109,8 @@ public final class HookProbe {
         boolean anyUsable = all.stream().anyMatch(r -> r.point().onlyFilteredTasks() && r.usable());
         StringBuilder b = new StringBuilder(
                 anyUsable
-                        ? "a trivial program does attach at a point only seccomp-filtered tasks reach, so it is the follower's own "
+                        ? "a trivial program does attach at a point only seccomp-filtered tasks reach, so it is the "
+                                + "follower's own "
                                 + "program that was refused (above); the kernel's answers ("
                                 + System.getProperty("os.version") + "):"
                         : "no hook reached only by seccomp-filtered tasks can be attached on this kernel ("
@@ -122,10 +123,11 @@ public final class HookProbe {
                         || r.point().section().startsWith("lsm/"))
                 .allMatch(r -> r.loadErrno() != 0);
         if (trampolinesRefused) {
-            b.append(
-                    "\nfentry, fexit and lsm programs all run through BPF trampolines, and the kernel refuses every one of "
-                            + "them at BPF_PROG_LOAD, the trivial bpf_fentry_test1 too: trampolines as such are refused, not "
-                            + "__secure_computing.");
+            b.append("\nfentry, fexit and lsm programs all run through BPF trampolines, and the kernel refuses every "
+                    + "one of "
+                    + "them at BPF_PROG_LOAD, the trivial bpf_fentry_test1 too: trampolines as such are "
+                    + "refused, not "
+                    + "__secure_computing.");
         }
         if (!anyUsable) {
             b.append("\nNo LSM hook is reached only by filtered tasks, and the seccomp path has no tracepoint; the "

@@ -383,7 +383,8 @@ public final class AttachCost {
         }
         progress.accept(String.format(
                 Locale.ROOT,
-                "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median %,d ns",
+                "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median "
+                        + "%,d ns",
                 run + 1,
                 f.name(),
                 f.insns(),
@@ -472,7 +473,10 @@ public final class AttachCost {
                 cause);
     }
 
-    /** {@code table.md}'s body for a recorded run: {@link #table(List, Options, Host)} of its rows, options and host. */
+    /**
+     * {@code table.md}'s body for a recorded run: {@link #table(List, Options, Host)} of its rows, options and
+     * host.
+     */
     static String table(Recorded<AttachCostRow, AttachCostSettings> run) {
         return table(run.rows(), run.settings().options(), run.host());
     }
@@ -596,9 +600,11 @@ public final class AttachCost {
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
-                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per process of a filter that is E instructions "
+                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per "
+                        + "process of a filter that is E instructions "
                         + "once the kernel has converted it to eBPF); "
-                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this JVM. ",
+                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this "
+                        + "JVM. ",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -715,19 +721,25 @@ public final class AttachCost {
             }
             md.append('\n');
         }
-        md.append(
-                "A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the loop attaches it "
-                        + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the fork variant attaches the floor as it is. ");
-        md.append(
-                "`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed as a whole with no "
-                        + "clock read in it, divided by its calls. The in-process loop attaches the same program again and again, so a run's later "
-                        + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median over runs of each process's "
-                        + "first attach. ");
+        md.append("A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the "
+                + "loop attaches it "
+                + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the "
+                + "fork variant attaches the floor as it is. ");
+        md.append("`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed "
+                + "as a whole with no "
+                + "clock read in it, divided by its calls. The in-process loop attaches the same program "
+                + "again and again, so a run's later "
+                + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median "
+                + "over runs of each process's "
+                + "first attach. ");
         md.append(
                 "Intervals (ns) are distribution-free, over the runs: order statistics over the runs' medians and p99s "
-                        + "(the in-process attach's, and the fork+attach's or the fork alone's), and for the attach within "
-                        + "fork the Hodges–Lehmann shift of the fork+attach run medians from the fork-alone ones, with its "
-                        + "Mann–Whitney interval; where the runs are too few for 95% the coverage they reach is given.\n");
+                        + "(the in-process attach's, and the fork+attach's or the fork alone's), and for the attach "
+                        + "within "
+                        + "fork the Hodges–Lehmann shift of the fork+attach run medians from the fork-alone ones, "
+                        + "with its "
+                        + "Mann–Whitney interval; where the runs are too few for 95% the coverage they reach is "
+                        + "given.\n");
         return md.toString();
     }
 

@@ -21,8 +21,10 @@ record AttachCostSettings(
                 new Budget(
                         AttachBudget.MAX_INSNS_PER_PATH,
                         AttachBudget.PENALTY,
-                        "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E instructions "
-                                + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the tests)"),
+                        "a process can hold at most 32772 / (E + 4) copies of a filter whose eBPF conversion has E "
+                                + "instructions "
+                                + "(heimdall.lab.child.AttachBudget.kernelLength; checked against the kernel in the "
+                                + "tests)"),
                 Methods.WRITTEN,
                 ResultsFolder.javaVm());
     }
@@ -45,6 +47,7 @@ record AttachCostSettings(
                 "each seccomp(SECCOMP_SET_MODE_FILTER) timed alone with clock_gettime(CLOCK_MONOTONIC), vDSO",
                 "one CLOCK_MONOTONIC pair around the whole loop, no clock read inside; total / calls",
                 "raw fork(); the child attaches once (or not, for the baseline) and exit_groups; wait4; all timed",
-                "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around each");
+                "heimdall.lab.bpf.Compiler.compile(profile) in this JVM after the warm-up, System.nanoTime around "
+                        + "each");
     }
 }

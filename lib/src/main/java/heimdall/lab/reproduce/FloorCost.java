@@ -53,7 +53,8 @@ public final class FloorCost {
     /** How a run's calls are placed in the runner's code, as {@code environment.json} says it. */
     static final String CODE_PLACEMENT =
             "run i of every plain-call row and of its baseline times its calls with the runner's "
-                    + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops have one copy";
+                    + "copy i mod 4 of the loop (16-byte steps within a 64-byte code line); attach and fork loops "
+                    + "have one copy";
 
     private FloorCost() {}
 
@@ -305,7 +306,8 @@ public final class FloorCost {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format(
-                "floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, supervisor on CPU %d",
+                "floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, "
+                        + "supervisor on CPU %d",
                 rows.size(),
                 o.counts().runs(),
                 o.counts().warmup(),
@@ -557,7 +559,8 @@ public final class FloorCost {
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, clocksource %s; child on CPU %d, supervisor on CPU %d. "
-                        + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost (back-to-back reads): %d ns.%n%n",
+                        + "%d runs a row, %,d warm-up and %,d measured calls (brokered: %,d and %,d). Timer cost "
+                        + "(back-to-back reads): %d ns.%n%n",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -682,13 +685,14 @@ public final class FloorCost {
             ratios.forEach(x -> md.append(x).append('\n'));
         }
         md.append(floorSection(summary));
-        md.append(
-                "\n`added` is a row's median minus the median of the same call with no filter, both measured in this run; "
-                        + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
-                        + "Intervals (ns) are distribution-free: order statistics over the runs' medians and p99s, and for "
-                        + "`added` the Hodges–Lehmann shift of the run medians; where the runs are too few for 95% the "
-                        + "coverage they reach is given. "
-                        + "`added / published` compares our added cost with the published one.\n");
+        md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this "
+                + "run; "
+                + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "
+                + "Intervals (ns) are distribution-free: order statistics over the runs' medians and p99s, "
+                + "and for "
+                + "`added` the Hodges–Lehmann shift of the run medians; where the runs are too few for 95% the "
+                + "coverage they reach is given. "
+                + "`added / published` compares our added cost with the published one.\n");
         return md.toString();
     }
 
@@ -812,10 +816,11 @@ public final class FloorCost {
                     r.ratios().vsBestCallFloor()));
         }
         if (!callRefs.isEmpty()) {
-            md.append(
-                    "\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less the call "
-                            + "alone): an `openat` made right after two context switches runs on caches the other side has used, and "
-                            + "a brokered `openat` answered CONTINUE pays that too.\n\n");
+            md.append("\nThe call floor is measured as a brokered row's `added` is (the call after a round trip, less "
+                    + "the call "
+                    + "alone): an `openat` made right after two context switches runs on caches the other "
+                    + "side has used, and "
+                    + "a brokered `openat` answered CONTINUE pays that too.\n\n");
         }
         FloorCostRow fastest = null;
         FloorCostRow fastestCall = null;

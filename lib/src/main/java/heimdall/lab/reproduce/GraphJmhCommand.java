@@ -156,7 +156,8 @@ public final class GraphJmhCommand implements Command {
         out.printf(
                 Locale.ROOT,
                 "JMH %s: %s on broker (walk %s): median %.3f ns/event, mean %.3f ± %.3f ns/event "
-                        + "(sample time of whole-trace replays in %s / %,d events, %d fork x %d iterations of 1 s, %d invocations timed)%n",
+                        + "(sample time of whole-trace replays in %s / %,d events, %d fork x %d iterations of 1 s, "
+                        + "%d invocations timed)%n",
                 result.path("jmhVersion").asText(),
                 layout,
                 entry,

@@ -789,13 +789,15 @@ public final class GraphLookup {
                 return p.sameGraph()
                         ? String.format(
                                 Locale.ROOT,
-                                "Our broker graph has the seed's %s sites and %s states: the published figures are of the same graph.",
+                                "Our broker graph has the seed's %s sites and %s states: the published figures are "
+                                        + "of the same graph.",
                                 r.size().sites(),
                                 r.size().states())
                         : String.format(
                                 Locale.ROOT,
                                 "Our broker graph (%s sites, %s states) is not the seed's (%s sites, %s states): "
-                                        + "the published ns/event is of a different graph, for scale only, not a comparison.",
+                                        + "the published ns/event is of a different graph, for scale only, not a "
+                                        + "comparison.",
                                 r.size().sites(),
                                 r.size().states(),
                                 p.sites(),
@@ -820,7 +822,8 @@ public final class GraphLookup {
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, Java %s. Replay pinned to CPU %d (granted %d; %s). "
-                        + "1 warm-up batch (kept as sample 0, excluded) + %d batches of %,d events per layout, order rotating.%n%n",
+                        + "1 warm-up batch (kept as sample 0, excluded) + %d batches of %,d events per layout, order "
+                        + "rotating.%n%n",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -833,7 +836,8 @@ public final class GraphLookup {
         md.append(String.format(
                 Locale.ROOT,
                 "Published (seed 002, oden, 2026-11-08, Rust): broker graph %s sites, %s states, %s transitions, "
-                        + "%s minimized; import + construction %s ms; dfa-offsets %s ns/event before minimization, %s after; "
+                        + "%s minimized; import + construction %s ms; dfa-offsets %s ns/event before minimization, "
+                        + "%s after; "
                         + "no hash comparison (legacy construction over budget).%n%n",
                 broker.sites(),
                 broker.states(),
@@ -903,15 +907,15 @@ public final class GraphLookup {
                                         + files.edgesSha256() + ")\n"
                                 : "- " + g + ": UNPINNED (--unpinned): nodes sha256 " + files.nodesSha256() + ", edges "
                                         + files.edgesSha256() + "; no SHA256SUMS line vouches for these files\n"));
-        md.append(
-                "\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch medians, "
-                        + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over 25%. "
-                        + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
-                        + "payload bytes: the tables only (hash unmeasured).\n"
-                        + "median [95% CI]: a distribution-free interval of the median batch's ns/event over the "
-                        + "measured batches (order statistics, binomial ranks: stats.OrderStatistics), so a slow "
-                        + "batch widens it; its ends are whole ns, rounded outward. Up to 8 batches it is their "
-                        + "min – max, and below 6 it covers less than 95%: the coverage reached is given.\n");
+        md.append("\nns/event: one batch's replay time / its events (calls, resets and signal deliveries), batch "
+                + "medians, "
+                + "not per-call latency. spread = (max − min) / median over the measured batches, noisy over " + "25%. "
+                + "prep ms: compile (+ minimize for dfa-min-*) + building that layout, outside the timed loop. "
+                + "payload bytes: the tables only (hash unmeasured).\n"
+                + "median [95% CI]: a distribution-free interval of the median batch's ns/event over the "
+                + "measured batches (order statistics, binomial ranks: stats.OrderStatistics), so a slow "
+                + "batch widens it; its ends are whole ns, rounded outward. Up to 8 batches it is their "
+                + "min – max, and below 6 it covers less than 95%: the coverage reached is given.\n");
         settings.auto()
                 .forEach((g, reason) ->
                         md.append("- ").append(g).append(": ").append(reason).append('\n'));

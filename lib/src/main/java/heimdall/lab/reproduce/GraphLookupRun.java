@@ -119,7 +119,8 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
         boolean unpinned = option("--unpinned").given(args);
         if (unpinned && external.isEmpty()) {
             throw new BadInput(
-                    "option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always pinned");
+                    "option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always "
+                            + "pinned");
         }
         GraphLookup.Options o = new GraphLookup.Options(
                 GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external, unpinned);
@@ -168,7 +169,8 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
                         Boolean.FALSE.equals(row.published().sameGraph())
                                 ? String.format(
                                         Locale.ROOT,
-                                        "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours %s, %s)",
+                                        "; the seed's %s ns/event is of a different graph (%s sites, %s states; ours "
+                                                + "%s, %s)",
                                         row.published().nsPerEvent(),
                                         row.published().sites(),
                                         row.published().states(),
@@ -181,7 +183,8 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
             if (Boolean.TRUE.equals(row.auto()) && row.measured()) {
                 lines.add(String.format(
                         Locale.ROOT,
-                        "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s (this run)",
+                        "%s, %s: auto picks %s, %.3f ns/event; speedup vs hash (own map) %s, vs hash-fastutil %s "
+                                + "(this run)",
                         row.graph(),
                         row.trace(),
                         row.layout(),

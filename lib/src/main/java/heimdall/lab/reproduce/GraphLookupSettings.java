@@ -60,7 +60,8 @@ record GraphLookupSettings(
                 ResultsFolder.javaVm(),
                 "System.nanoTime around one Cursor.replay of the whole trace per layout per batch",
                 String.format(
-                        "before each case's warm-up batch: %d untimed replays of the trace's first %d events per layout, "
+                        "before each case's warm-up batch: %d untimed replays of the trace's first %d events per "
+                                + "layout, "
                                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)",
                         GraphLookup.JIT_WARMUP_CALLS, GraphLookup.JIT_WARMUP_EVENTS),
                 auto);

@@ -295,8 +295,8 @@ public final class HostLoad {
                             : "—"));
         }
         md.append(t.render()).append('\n');
-        md.append(
-                "Each run (filtered), its load average (1 min, mean of before and after) beside its median and p99:\n\n");
+        md.append("Each run (filtered), its load average (1 min, mean of before and after) beside its median and "
+                + "p99:\n\n");
         MarkdownTable r = new MarkdownTable(List.of("row", "load", "what", "call", "run", "load avg", "median", "p99"));
         for (int i = 0; i < summary.size(); i++) {
             HostLoadRow s = summary.get(i);

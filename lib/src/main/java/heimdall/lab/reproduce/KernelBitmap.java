@@ -919,7 +919,8 @@ public final class KernelBitmap {
         out.add(new KernelBitmapRow.Agreement(
                 "agreement",
                 "entry and per-filter estimates of the selftest loop timed per call within "
-                        + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: the same for each other method",
+                        + "20% of the selftest's method (its loop, batch, CLOCK_PROCESS_CPUTIME_ID); <method>_agree: "
+                        + "the same for each other method",
                 COMPARED,
                 est.methodsAgree(),
                 byMethod(x ->
@@ -977,12 +978,18 @@ public final class KernelBitmap {
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, clocksource %s, BPF JIT %s; CPU %d; load average %s. "
-                        + "Two loops: the bare loop (a syscall instruction inlined in the loop) and the selftest loop (glibc's "
-                        + "syscall(__NR_getpid), each result compared with the pid). Per call: %d runs a configuration and loop, "
-                        + "%,d warm-up + %,d calls each timed alone with CLOCK_MONOTONIC (timer cost %d ns, in every per-call figure); "
-                        + "batch: %d runs a configuration, loop and clock, %,d calls each timed as a whole with CLOCK_MONOTONIC or "
-                        + "CLOCK_PROCESS_CPUTIME_ID. The selftest's method is its loop, batch, CLOCK_PROCESS_CPUTIME_ID. "
-                        + "Every run is a fresh child; rounds interleave all configurations and methods and rotate the timed loop's "
+                        + "Two loops: the bare loop (a syscall instruction inlined in the loop) and the selftest "
+                        + "loop (glibc's "
+                        + "syscall(__NR_getpid), each result compared with the pid). Per call: %d runs a "
+                        + "configuration and loop, "
+                        + "%,d warm-up + %,d calls each timed alone with CLOCK_MONOTONIC (timer cost %d ns, in every "
+                        + "per-call figure); "
+                        + "batch: %d runs a configuration, loop and clock, %,d calls each timed as a whole with "
+                        + "CLOCK_MONOTONIC or "
+                        + "CLOCK_PROCESS_CPUTIME_ID. The selftest's method is its loop, batch, "
+                        + "CLOCK_PROCESS_CPUTIME_ID. "
+                        + "Every run is a fresh child; rounds interleave all configurations and methods and rotate "
+                        + "the timed loop's "
                         + "code placement. Published: `sudo ./seccomp_benchmark 100000000`, x86, 2020-09-24.%n%n",
                 host.cpuModel(),
                 host.onlineCpus(),
@@ -1033,9 +1040,9 @@ public final class KernelBitmap {
             row.add(r.publishedNs() == null ? "—" : r.publishedNs() + " ns");
             e.row(row);
         }
-        md.append(
-                "Estimates, the median over the rounds. In brackets for the entry and per-filter estimates: the difference "
-                        + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
+        md.append("Estimates, the median over the rounds. In brackets for the entry and per-filter estimates: the "
+                + "difference "
+                + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
         md.append(e.render()).append('\n');
         md.append(String.format(
                 "The selftest loop timed per call, entry and per-filter estimates vs the selftest's method: %s.",
@@ -1046,9 +1053,9 @@ public final class KernelBitmap {
                         " %s: %s.", mm.label(), m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
             }
         }
-        md.append(
-                " A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host it is the "
-                        + "noisiest method (see its spread).\n\n");
+        md.append(" A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host "
+                + "it is the "
+                + "noisiest method (see its spread).\n\n");
         List<String> xh = new ArrayList<>(List.of("expectation"));
         METHODS.forEach(x -> xh.add(x.label()));
         xh.add("published");
@@ -1061,9 +1068,10 @@ public final class KernelBitmap {
             row.add(r.publishedOk() == null ? "—" : r.publishedOk() ? "✔" : "✘");
             x.row(row);
         }
-        md.append(
-                "Expectations: each cell gives the values, then the verdict by the 2020 selftest's rules (≈ within 1% or 2 ns, "
-                        + "the version that printed the published output) and by the later selftest's (≈ within 10% or 2 ns).\n\n");
+        md.append("Expectations: each cell gives the values, then the verdict by the 2020 selftest's rules (≈ within "
+                + "1% or 2 ns, "
+                + "the version that printed the published output) and by the later selftest's (≈ within 10% "
+                + "or 2 ns).\n\n");
         md.append(x.render()).append('\n');
         for (Loop loop : Loop.values()) {
             md.append("By code placement of the timed loop (16-byte steps within a 64-byte line), ")
@@ -1097,24 +1105,30 @@ public final class KernelBitmap {
         md.append(String.format(
                 Locale.ROOT,
                 "Every figure is a median. A configuration's figure is its median run's (per call, "
-                        + "each run's median interpolated within the clock's step: %d ns here, and a plain median moves in whole steps, which is "
-                        + "most of a 20 ns estimate). Each estimate is taken round by round, from runs measured moments apart, and the median "
-                        + "over the rounds is given: the host's slow spells then lift both sides of a difference instead of one. Where the "
-                        + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables above), so the rounds "
+                        + "each run's median interpolated within the clock's step: %d ns here, and a plain median "
+                        + "moves in whole steps, which is "
+                        + "most of a 20 ns estimate). Each estimate is taken round by round, from runs measured "
+                        + "moments apart, and the median "
+                        + "over the rounds is given: the host's slow spells then lift both sides of a difference "
+                        + "instead of one. Where the "
+                        + "timed loop sits in its code lines moves a per-call figure by up to tens of ns (the tables "
+                        + "above), so the rounds "
                         + "rotate it through four placements. Every run is in summary.json.%n%n",
                 configurations.get(0).clockStepNs()));
         for (Method mm : List.of(METHODS.get(0), SELFTESTS_METHOD)) {
             md.append("As the selftest prints them, ")
                     .append(mm.label())
                     .append(". The configuration lines are not measured runs: "
-                            + "native is the median over the rounds, each filtered line the native median plus that configuration's median "
-                            + "overhead over the rounds (so that the lines' differences are the totals); estimates are medians over the "
+                            + "native is the median over the rounds, each filtered line the native median plus that "
+                            + "configuration's median "
+                            + "overhead over the rounds (so that the lines' differences are the totals); estimates "
+                            + "are medians over the "
                             + "rounds; expectations by the later selftest's rules (≈ within 10% or 2 ns):\n\n```\n");
             m.estimates(mm).lines().forEach(l -> md.append(l).append('\n'));
             md.append("```\n\n");
         }
-        md.append(
-                "Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in every difference.\n");
+        md.append("Verdicts describe this host; a per-call median includes the timer's two reads, which cancel in "
+                + "every difference.\n");
         return md.toString();
     }
 

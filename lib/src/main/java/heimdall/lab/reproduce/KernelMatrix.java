@@ -193,7 +193,8 @@ public final class KernelMatrix {
     /** Why a brokered row fails on a kernel without ADDFD's SEND flag: the broker has no other path. */
     static final String NO_SEND =
             "this kernel has no SECCOMP_ADDFD_FLAG_SEND (Linux 5.14): the broker installs the descriptor and "
-                    + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses with EINVAL; the broker "
+                    + "answers the call in one SECCOMP_IOCTL_NOTIF_ADDFD with that flag, which the kernel refuses "
+                    + "with EINVAL; the broker "
                     + "has no ADDFD-then-SEND path, so the call is answered with that error";
 
     private static List<KernelMatrixRow> floorRows(

@@ -117,9 +117,9 @@ final class KernelMatrixTable {
             if (n > 0) {
                 b.append(figures.render());
                 if (emu) {
-                    b.append(
-                            "\nns figures in an emulated guest are the emulator's time, not the kernel's: compare only the ratios, "
-                                    + "and only within this folder.\n");
+                    b.append("\nns figures in an emulated guest are the emulator's time, not the kernel's: compare "
+                            + "only the ratios, "
+                            + "and only within this folder.\n");
                 }
             }
             MarkdownTable bitmap = new MarkdownTable(List.of("kernel-bitmap configuration", "expected here", "basis"));
@@ -130,10 +130,11 @@ final class KernelMatrixTable {
                 b.append("\n").append(bitmap.render());
             }
         }
-        b.append(
-                        "\nadded / unfiltered: the added median over the kernel's own unfiltered call (the follower's: over the call "
-                                + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the brokered openat (native supervisor, "
-                                + "own CPU), ")
+        b.append("\nadded / unfiltered: the added median over the kernel's own unfiltered call (the "
+                        + "follower's: over the call "
+                        + "without the follower). floor-cost rows: floor-cost's rows 1 and 2 and the "
+                        + "brokered openat (native supervisor, "
+                        + "own CPU), ")
                 .append(run.settings().floorCounts().runs())
                 .append(" runs; follower-cost: its quick rows.\n");
         for (int i = 0; i < notes.size(); i++) {

@@ -331,7 +331,8 @@ public final class Lanes {
         md.append(String.format(
                 Locale.ROOT,
                 "Host: %s (%d CPUs), kernel %s, Java %s. %,d iterations per thread; 1 warm-up batch "
-                        + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on CPUs %s.%n%n",
+                        + "(kept as sample 0, excluded) + %d batches; variant order rotating; workload threads on "
+                        + "CPUs %s.%n%n",
                 host.cpuModel(),
                 host.onlineCpus(),
                 host.kernelRelease(),
@@ -339,10 +340,11 @@ public final class Lanes {
                 s.workloadIters(),
                 s.samples(),
                 s.workloadCpus()));
-        md.append(
-                "Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector 50,000 "
-                        + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded the 25% spread threshold "
-                        + "(no wall times published).\n\n");
+        md.append("Published (seed 002, oden, 2026-11-08): each worker 50,000 reads and 50,000 writes, the collector "
+                + "50,000 "
+                + "getrusage/yield pairs; all variants matched byte count and checksum; every row exceeded "
+                + "the 25% spread threshold "
+                + "(no wall times published).\n\n");
         MarkdownTable t = new MarkdownTable(List.of(
                 "workers",
                 "variant",
@@ -388,11 +390,13 @@ public final class Lanes {
         }
         md.append(t.render()).append('\n');
         failures.forEach(f -> md.append("- FAILED: ").append(f).append('\n'));
-        md.append(
-                "\nA batch's wall time runs from the start latch's release to the last join; thread creation and file opening "
-                        + "are outside it. Checked variants call Cursor.step before every call; all threads share the tables. Wall time "
-                        + "divided by call counts is not single-call latency; a checked run appearing faster than unchecked shows noise, "
-                        + "not a speed-up.\n");
+        md.append("\nA batch's wall time runs from the start latch's release to the last join; thread creation and "
+                + "file opening "
+                + "are outside it. Checked variants call Cursor.step before every call; all threads share "
+                + "the tables. Wall time "
+                + "divided by call counts is not single-call latency; a checked run appearing faster than "
+                + "unchecked shows noise, "
+                + "not a speed-up.\n");
         md.append(String.format(
                 Locale.ROOT,
                 "%nIntervals (%d%%, distribution-free, over the batches): the median's are order statistics of the "

@@ -21,11 +21,13 @@ record LanesSettings(
     static LanesSettings of(GraphBenchSettings s, Host.LoadSampler loads) {
         return new LanesSettings(
                 s.recorded(),
-                "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> sched_yield loop",
+                "supplied by construction (LaneWorkload.graph): worker pread64 -> write loop, collector getrusage -> "
+                        + "sched_yield loop",
                 new InputFile(LaneWorkload.FILE_SIZE, LaneWorkload.BLOCK, "resident after the first batch"),
                 loads.summary(),
                 ResultsFolder.javaVm(),
-                "System.nanoTime from the start latch's release to the last join; thread creation and file opening before it");
+                "System.nanoTime from the start latch's release to the last join; thread creation and file opening "
+                        + "before it");
     }
 
     /** The file the workers read. */

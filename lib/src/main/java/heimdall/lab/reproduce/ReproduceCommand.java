@@ -105,12 +105,12 @@ public final class ReproduceCommand implements Command {
             return help();
         }
         Reproduction r = named.get();
-        StringBuilder h = new StringBuilder(
-                "usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
-                        + (r.options().isEmpty() ? "" : " [options]")
-                        + (r.positionals().isEmpty() ? "" : " " + r.positionals())
-                        + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
-                        + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick and without.\n\n");
+        StringBuilder h = new StringBuilder("usage: ./lab reproduce " + r.name() + " [--quick] [--out DIR]"
+                + (r.options().isEmpty() ? "" : " [options]")
+                + (r.positionals().isEmpty() ? "" : " " + r.positionals())
+                + "\n\nWrites a results folder (absent or empty --out, or results/<date>-<host>-" + r.name()
+                + "[-N]/);\nits path is the last line printed. Each option's default is given with --quick "
+                + "and without.\n\n");
         COMMON.forEach(o -> h.append(o.help()));
         appendOwn(h, r);
         return h.append(STOPS).toString();

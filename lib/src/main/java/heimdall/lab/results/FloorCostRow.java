@@ -38,7 +38,8 @@ import java.util.Set;
  * @param published the published row's figures beside ours (null: none)
  * @param addedVsPublished {@code added_ns} over the published added cost
  * @param ratios the figures that compare this row with others (floor-cost adds them once every row is measured)
- * @param intervals the median's, p99's and added cost's confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
+ * @param intervals the median's, p99's and added cost's confidence intervals, after every other key ({@link
+ * RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record FloorCostRow(

@@ -319,8 +319,8 @@ class CompareTest {
                 out.contains("| 2026-11-30-vm-13 | vm | 6.18.44-fc-v657 | AMD EPYC | tsc | off (not affected) | 0 |"),
                 out);
         assertTrue(
-                out.contains(
-                        "| 1 | static floor, abcdf · getppid | 2026-11-30-vm-13 | 160 | 30 | 20 | 1.50 | ok | 7/7 runs |"),
+                out.contains("| 1 | static floor, abcdf · getppid | 2026-11-30-vm-13 | 160 | 30 | 20 | 1.50 | ok | 7/7 "
+                        + "runs |"),
                 out);
         byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head);

@@ -32,7 +32,8 @@ import org.knowm.xchart.internal.series.Series;
  * {@link Plots#all} as {@code ./lab} draws them, obeys the rules a reader needs (issue 22, item 5):
  * at most {@link Plots#MAX_SERIES} series in a legend, the legend inside the image, column labels
  * that are whole and tell the columns apart, log axes without an empty decade beyond the data and with
- * two numbers on them, and a title that says its unit and lies inside the image as XChart draws it. Each rule is checked on the chart objects after the chart was painted.
+ * two numbers on them, and a title that says its unit and lies inside the image as XChart draws it. Each rule is
+ * checked on the chart objects after the chart was painted.
  * With {@code -Dplotrules.out=DIR} the PNGs are also written there, to look at.
  */
 class PlotRulesTest {

@@ -123,12 +123,14 @@ class BpfCommandsTest {
             {"{\"defaultAction\": ", "line 1 column 19: not valid JSON"},
             {"{\"defaultAction\": \"SCMP_ACT_NOPE\"}", "defaultAction: unknown action"},
             {
-                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
+                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": "
+                        + "\"SCMP_ACT_ERRNO\","
                         + " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_SIMILAR\"}]}]}",
                 "syscalls[0].args[0].op: unknown op"
             },
             {
-                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\","
+                "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": "
+                        + "\"SCMP_ACT_ERRNO\","
                         + " \"args\": [{\"index\": 9, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
                 "syscalls[0].args[0].index: argument index must be 0..5 (seccomp_data has args[0..5]), got 9"
             },

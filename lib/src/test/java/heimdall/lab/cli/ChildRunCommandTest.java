@@ -34,8 +34,8 @@ class ChildRunCommandTest {
         assertEquals(1, o.status(), o.out() + o.err());
         assertTrue(
                 o.out()
-                        .contains(
-                                "fate         exited with 0 during warm-up, before it finished measuring; 0 of 100 samples"),
+                        .contains("fate         exited with 0 during warm-up, before it finished measuring; 0 of 100 "
+                                + "samples"),
                 o.out());
         assertTrue(
                 !o.out().contains("per call     median"), "no figures from a run that measured nothing:\n" + o.out());

@@ -437,8 +437,8 @@ class CliTest {
         Files.writeString(file, lab("completion").out());
         assertEquals(List.of("floor-cost"), complete(file, "./lab", "reproduce", "fl"));
         assertEquals(
-                List.of(
-                        "floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes kernel-matrix"),
+                List.of("floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes "
+                        + "kernel-matrix"),
                 complete(file, "./lab", "reproduce", "--quick", ""));
         assertEquals(
                 List.of(""), complete(file, "./lab", "reproduce", "graph-lookup", ""), "NODES EDGES: files, not NAMEs");

@@ -202,7 +202,8 @@ class KilledJvmLeavesNothingTest {
         // graphs/ (their temporaries swept), bpf stats writes a results folder into outs/ (its sweep).
         Path profile = Files.writeString(
                 tmp.resolve("p.json"),
-                "{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": [{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
+                "{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": [{\"names\": [\"getppid\"], "
+                        + "\"action\": \"SCMP_ACT_ALLOW\"}]}");
         for (List<String> next : List.of(
                 command(3, 99).argv(),
                 List.of(

@@ -160,8 +160,8 @@ class EveryReproductionStopsTest {
             assertEquals(143, lab.exit(), lab.errText());
             assertTrue(
                     lab.errText()
-                            .contains(
-                                    "attach-cost: terminated (SIGTERM) before anything was measured; no results folder left"),
+                            .contains("attach-cost: terminated (SIGTERM) before anything was measured; no results "
+                                    + "folder left"),
                     lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
             assertTrue(lab.out.isEmpty(), lab.out.toString());
@@ -354,8 +354,8 @@ class EveryReproductionStopsTest {
             assertEquals(143, lab.exit(), lab.errText());
             assertTrue(
                     lab.errText()
-                            .contains(
-                                    "graph-lookup: terminated (SIGTERM) before anything was measured; no results folder left"),
+                            .contains("graph-lookup: terminated (SIGTERM) before anything was measured; no results "
+                                    + "folder left"),
                     lab.errText());
             assertFalse(Files.exists(out), "no part-written folder");
             assertTrue(lab.out.isEmpty(), lab.out.toString());

@@ -135,8 +135,8 @@ class FloorCostTest {
         assertEquals(8.8, summary.get(3).ratios().roundTripVsBestFloor());
         String text = FloorCost.floorSection(summary);
         assertTrue(
-                text.contains(
-                        "Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor (goal: within 1.2×, met)"),
+                text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor "
+                        + "(goal: within 1.2×, met)"),
                 text);
     }
 
@@ -198,15 +198,17 @@ class FloorCostTest {
         String text = FloorCost.floorSection(summary);
         assertTrue(
                 text.contains(
-                        "- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone 1,000 ns = 4,500 ns"),
+                        "- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone "
+                                + "1,000 ns = 4,500 ns"),
+                text);
+        assertTrue(
+                text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.250× the best floor "
+                        + "(goal: within 1.2×, not met)"),
                 text);
         assertTrue(
                 text.contains(
-                        "Fastest round trip: native supervisor, x, continue (child's CPU): 1.250× the best floor (goal: within 1.2×, not met)"),
-                text);
-        assertTrue(
-                text.contains(
-                        "Fastest against the call floor (same method): native supervisor, x, continue (child's CPU): 1.111× the best "
+                        "Fastest against the call floor (same method): native supervisor, x, continue (child's CPU): "
+                                + "1.111× the best "
                                 + "call floor (within 1.2×: yes)"),
                 text);
     }

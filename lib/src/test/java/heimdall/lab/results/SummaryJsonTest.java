@@ -17,7 +17,8 @@ class SummaryJsonTest {
     Path dir;
 
     private static final String ROW =
-            "{\"workers\": 2, \"collectors\": 1, \"variant\": \"unchecked\", \"wall_ms_median\": 1.5, \"status\": \"measured\"}";
+            "{\"workers\": 2, \"collectors\": 1, \"variant\": \"unchecked\", \"wall_ms_median\": 1.5, \"status\": "
+                    + "\"measured\"}";
 
     private void summary(String json) throws IOException {
         Files.writeString(dir.resolve("summary.json"), json);
@@ -31,9 +32,9 @@ class SummaryJsonTest {
 
     @Test
     void aSchema2SummaryLoadsTyped() throws IOException {
-        summary(
-                "{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": true, \"interruption\": \"terminated (SIGTERM)\","
-                        + " \"signal\": \"SIGTERM\", \"rows\": [" + ROW + "]}");
+        summary("{\"reproduction\": \"lanes\", \"schema_version\": 2, \"interrupted\": true, \"interruption\": "
+                + "\"terminated (SIGTERM)\","
+                + " \"signal\": \"SIGTERM\", \"rows\": [" + ROW + "]}");
         Summary s = SummaryJson.read(dir);
         assertEquals(ReproductionKind.of(LanesRow.class), s.kind());
         assertTrue(s.interrupted());
@@ -47,10 +48,11 @@ class SummaryJsonTest {
 
     @Test
     void aGraphRowOfLayoutsThatDisagreedLoads() throws IOException {
-        summary(
-                "{\"reproduction\": \"graph-lookup\", \"schema_version\": 2, \"interrupted\": false, \"rows\": [{\"graph\": \"g\","
-                        + " \"trace\": \"t\", \"layout\": \"hash\", \"status\": \"measured\", \"ns_per_event_median\": 2.5,"
-                        + " \"rejections\": 3, \"rejections_agree\": false}]}");
+        summary("{\"reproduction\": \"graph-lookup\", \"schema_version\": 2, \"interrupted\": false, \"rows\": "
+                + "[{\"graph\": \"g\","
+                + " \"trace\": \"t\", \"layout\": \"hash\", \"status\": \"measured\", "
+                + "\"ns_per_event_median\": 2.5,"
+                + " \"rejections\": 3, \"rejections_agree\": false}]}");
         GraphLookupRow r = SummaryJson.read(dir).rows(GraphLookupRow.class).get(0);
         assertEquals(Boolean.FALSE, r.rejectionsAgree());
         assertEquals(2.5, r.figures().median());

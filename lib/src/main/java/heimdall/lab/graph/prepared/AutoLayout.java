@@ -76,7 +76,8 @@ public record AutoLayout(Layout layout, String reason) {
                 pick,
                 String.format(
                         Locale.ROOT,
-                        "auto: %s (%d minimized states, %d column classes of %d columns; offsets %,d B, compact %,d B, narrow %,d B; "
+                        "auto: %s (%d minimized states, %d column classes of %d columns; offsets %,d B, compact %,d "
+                                + "B, narrow %,d B; "
                                 + "%s; %s from %s)",
                         pick,
                         min.states(),
