@@ -2,15 +2,24 @@ package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
+import heimdall.lab.stats.ChangeTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -33,7 +42,7 @@ import tech.tablesaw.api.Table;
  * does not read, a folder whose reproduction is not known, folders of different reproductions, a
  * reproduction compare has no row identity for, and two rows of one folder with the same identity.
  */
-public final class Compare implements heimdall.lab.display.Displayable {
+public final class Compare implements Displayable {
     /** One folder as compared: its display name, what was loaded, its host and its rows by identity. */
     record Folder(String name, Results results, CompareHost host, Map<List<String>, Integer> rows) {}
 
@@ -81,7 +90,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
         }
         List<Folder> folders = new ArrayList<>();
         List<List<String>> keys = new ArrayList<>();
-        Set<List<String>> seen = new java.util.HashSet<>();
+        Set<List<String>> seen = new HashSet<>();
         for (int i = 0; i < loaded.size(); i++) {
             Results r = loaded.get(i);
             Map<List<String>, Integer> rows = new LinkedHashMap<>();
@@ -111,13 +120,12 @@ public final class Compare implements heimdall.lab.display.Displayable {
      * folder (not a link) holding a regular summary.json, read as {@link #load} reads them; others
      * ({@code published/}, folders of other reproductions) are passed over.
      */
-    public static List<Path> foldersOf(Path root, String reproduction) throws java.io.IOException {
+    public static List<Path> foldersOf(Path root, String reproduction) throws IOException {
         List<Path> found = new ArrayList<>();
-        try (var entries = java.nio.file.Files.list(root)) {
+        try (var entries = Files.list(root)) {
             for (Path dir : entries.sorted().toList()) {
-                if (!java.nio.file.Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                        || !java.nio.file.Files.isRegularFile(
-                                dir.resolve("summary.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                        || !Files.isRegularFile(dir.resolve("summary.json"), LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
                 Results r = CompareFiles.load(dir);
@@ -277,7 +285,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
      * verdict ({@link CompareChanges#table}).
      */
     public Table changes() {
-        return changes(heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD);
+        return changes(ChangeTest.DEFAULT_THRESHOLD);
     }
 
     /** {@link #changes()} beyond another threshold, a fraction in [0, 1) (0.05 for 5%). */
@@ -286,7 +294,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
     }
 
     /** B/A by row with its interval, one series per later folder ({@link ComparePlot#changeByRow}). */
-    public org.knowm.xchart.XYChart changePlot(double threshold) {
+    public XYChart changePlot(double threshold) {
         return ComparePlot.changeByRow(this, changeLines(threshold), threshold);
     }
 
@@ -296,7 +304,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
     }
 
     private List<CompareChanges.Line> changeLines(double threshold) {
-        return CompareChanges.lines(this, threshold, heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
+        return CompareChanges.lines(this, threshold, ChangeTest.DEFAULT_LEVEL);
     }
 
     /**
@@ -544,7 +552,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
     /** The headline: the reproduction, the folders, the rows and their unit. */
     @Override
     public Table headline() {
-        return heimdall.lab.display.Headline.of("compare: " + spec.reproduction())
+        return Headline.of("compare: " + spec.reproduction())
                 .row("folders", String.join(", ", folderNames()))
                 .row("rows", keys.size())
                 .row("unit", spec.unit())
@@ -555,7 +563,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
     /** One line per (row, folder): label, folder, median, added, published added and their ratio. */
     @Override
     public Table detail() {
-        return table.selectColumns(java.util.stream.Stream.of(
+        return table.selectColumns(Stream.of(
                                 "n",
                                 "label",
                                 "folder",
@@ -599,15 +607,14 @@ public final class Compare implements heimdall.lab.display.Displayable {
      * first folder ({@link #changes()}) at the default threshold.
      */
     public String text() {
-        return text(heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD);
+        return text(ChangeTest.DEFAULT_THRESHOLD);
     }
 
     /** {@link #text()} with the changes judged beyond {@code threshold} (a fraction: 0.05 for 5%). */
     public String text(double threshold) {
         return tableText()
                 + '\n'
-                + CompareChanges.text(
-                        this, changeLines(threshold), threshold, heimdall.lab.stats.ChangeTest.DEFAULT_LEVEL);
+                + CompareChanges.text(this, changeLines(threshold), threshold, ChangeTest.DEFAULT_LEVEL);
     }
 
     private String tableText() {
@@ -644,7 +651,7 @@ public final class Compare implements heimdall.lab.display.Displayable {
                 StringColumn.create("vm"));
         for (Folder f : folders) {
             CompareHost h = f.host();
-            List<String> cells = java.util.stream.Stream.of(
+            List<String> cells = Stream.of(
                             f.name(),
                             orBlank(h.host()),
                             orBlank(h.kernel()),

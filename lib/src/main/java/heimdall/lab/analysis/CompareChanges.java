@@ -5,12 +5,17 @@ import heimdall.lab.BadInput;
 import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.stats.Interval;
 import heimdall.lab.stats.MannWhitney;
+import heimdall.lab.stats.OrderStatistics;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -134,16 +139,15 @@ final class CompareChanges {
 
     /** Each run's median from samples.arrow (a folder keeping its samples), or none. */
     private static double[] fromSamples(Results r, int row, String variant) {
-        if (!java.nio.file.Files.exists(r.dir().resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || !r.hasCallSamples()) {
+        if (!Files.exists(r.dir().resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS) || !r.hasCallSamples()) {
             return new double[0];
         }
         long[][] samples = r.samplesOf(row, variant);
         double[] out = new double[samples.length];
         for (int j = 0; j < samples.length; j++) {
             long[] s = samples[j].clone();
-            java.util.Arrays.sort(s);
-            out[j] = heimdall.lab.stats.OrderStatistics.nearestRank(s, 50);
+            Arrays.sort(s);
+            out[j] = OrderStatistics.nearestRank(s, 50);
         }
         return out;
     }
@@ -339,19 +343,19 @@ final class CompareChanges {
         for (Compare.Folder f : c.folders().subList(1, c.folders().size())) {
             List<String> differ = new ArrayList<>();
             CompareHost b = f.host();
-            if (!java.util.Objects.equals(a.host(), b.host())) {
+            if (!Objects.equals(a.host(), b.host())) {
                 differ.add("host");
             }
-            if (!java.util.Objects.equals(a.kernel(), b.kernel())) {
+            if (!Objects.equals(a.kernel(), b.kernel())) {
                 differ.add("kernel");
             }
-            if (!java.util.Objects.equals(a.cpu(), b.cpu())) {
+            if (!Objects.equals(a.cpu(), b.cpu())) {
                 differ.add("CPU");
             }
-            if (!java.util.Objects.equals(a.container(), b.container())) {
+            if (!Objects.equals(a.container(), b.container())) {
                 differ.add("container");
             }
-            if (!java.util.Objects.equals(a.vm(), b.vm()) || a.emulated() != b.emulated()) {
+            if (!Objects.equals(a.vm(), b.vm()) || a.emulated() != b.emulated()) {
                 differ.add("VM");
             }
             if (!differ.isEmpty()) {

@@ -1,17 +1,24 @@
 package heimdall.lab.analysis;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Printable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
+import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tech.tablesaw.api.Table;
 
 /**
  * {@code ./lab compare DIR DIR... [-o PLOT.png | --out DIR]}: results folders of one reproduction
@@ -30,7 +37,7 @@ public final class CompareCommand implements Command {
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
     private static final CommandOptions OPTIONS = new CommandOptions(
-            Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), java.util.Map.of("-o", "--plot"));
+            Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), Map.of("-o", "--plot"));
 
     @Override
     public Optional<CommandOptions> options() {
@@ -145,8 +152,7 @@ public final class CompareCommand implements Command {
     }
 
     /** The threshold option's pattern: a plain decimal, optionally ending in %. */
-    private static final java.util.regex.Pattern PERCENT =
-            java.util.regex.Pattern.compile("(\\d{1,3}(\\.\\d{1,6})?)%?");
+    private static final Pattern PERCENT = Pattern.compile("(\\d{1,3}(\\.\\d{1,6})?)%?");
 
     /**
      * {@code --threshold}: a percentage ("5%" or "5") from 0 to below 100, as a fraction; the default
@@ -154,28 +160,28 @@ public final class CompareCommand implements Command {
      */
     public static double threshold(String value) {
         if (value == null) {
-            return heimdall.lab.stats.ChangeTest.DEFAULT_THRESHOLD;
+            return ChangeTest.DEFAULT_THRESHOLD;
         }
         String v = value.strip();
-        java.util.regex.Matcher m = PERCENT.matcher(v);
+        Matcher m = PERCENT.matcher(v);
         if (v.startsWith("-") && PERCENT.matcher(v.substring(1)).matches()) {
-            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+            throw new BadInput("option --threshold: '" + Printable.of(value)
                     + "' is negative; a change threshold is a percentage from 0% to below 100%, such as 5%");
         }
         if (!m.matches()) {
-            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+            throw new BadInput("option --threshold: '" + Printable.of(value)
                     + "' is not a percentage; give one from 0% to below 100%, such as 5%");
         }
         double pct = Double.parseDouble(m.group(1));
         if (pct >= 100) {
-            throw new BadInput("option --threshold: '" + heimdall.lab.Printable.of(value)
+            throw new BadInput("option --threshold: '" + Printable.of(value)
                     + "' is 100% or more: no ratio could be called faster; give one below 100%, such as 5%");
         }
         return pct / 100;
     }
 
-    private static String csv(tech.tablesaw.api.Table t) throws IOException {
-        java.io.StringWriter w = new java.io.StringWriter();
+    private static String csv(Table t) throws IOException {
+        StringWriter w = new StringWriter();
         t.write().csv(w);
         return w.toString();
     }

@@ -2,6 +2,7 @@ package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.results.ReproductionKind;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ record CompareSpec(String reproduction, List<String> keys, String median, String
                             k.name(),
                             new CompareSpec(k.name(), id.keys(), id.median(), id.added(), id.published(), id.unit())));
         }
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** The published figure of one row, or null when it has none. */

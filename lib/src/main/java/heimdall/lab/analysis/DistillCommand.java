@@ -5,6 +5,7 @@ import heimdall.lab.HostileFiles;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ public final class DistillCommand implements Command {
     private static long sizeOf(Path file) {
         try {
             return Files.size(file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return -1;
         }
     }

@@ -2,10 +2,13 @@ package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
 import heimdall.lab.HostileFiles;
+import heimdall.lab.Io;
+import heimdall.lab.JsonInput;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SampleCounts;
 import heimdall.lab.sys.SafeFiles;
@@ -14,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
@@ -55,7 +60,7 @@ public final class Distributions {
     static final int BATCH_LIMIT = 200_000;
 
     /** Strict: a key twice (a series' field, a batches column) or content after the object is refused. */
-    private static final ObjectMapper JSON = heimdall.lab.JsonInput.strict(new ObjectMapper());
+    private static final ObjectMapper JSON = JsonInput.strict(new ObjectMapper());
     /** A distributions.json is tens of KB to a few MB; 64 MiB bounds what is read. */
     static final long MAX_BYTES = 64L << 20;
 
@@ -99,10 +104,10 @@ public final class Distributions {
     public static Path distill(Path dir) {
         Path samples = dir.resolve("samples.arrow");
         Path out = dir.resolve(FILE);
-        if (!Files.exists(samples, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(samples, LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(samples + ": missing; distributions are made from it");
         }
-        if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(out + ": exists; results are never overwritten");
         }
         String json;
@@ -160,9 +165,9 @@ public final class Distributions {
      * distributions.json yet. A failure costs the compact copy, never the measurements: it is reported
      * through {@code progress} and the run goes on.
      */
-    public static void writeBeside(Path folder, java.util.function.Consumer<String> progress) {
-        if (!Files.isRegularFile(folder.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || Files.exists(folder.resolve(FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    public static void writeBeside(Path folder, Consumer<String> progress) {
+        if (!Files.isRegularFile(folder.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(folder.resolve(FILE), LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         long t0 = System.nanoTime();
@@ -182,7 +187,7 @@ public final class Distributions {
      * goes the way of {@link #writeBeside(Path, java.util.function.Consumer)}. A failure costs the compact
      * copy, never the measurements: it is reported through {@code progress} and the run goes on.
      */
-    public static void writeBeside(ResultsFolder folder, java.util.function.Consumer<String> progress) {
+    public static void writeBeside(ResultsFolder folder, Consumer<String> progress) {
         SampleCounts counts =
                 folder.written().map(ResultsFolder.Written::counts).orElse(null);
         Path dir = folder.path();
@@ -191,8 +196,8 @@ public final class Distributions {
             return;
         }
         Path out = dir.resolve(FILE);
-        if (!Files.isRegularFile(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isRegularFile(dir.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         long t0 = System.nanoTime();
@@ -269,10 +274,10 @@ public final class Distributions {
         try {
             // No link followed, no FIFO waited on, regular files only, bounded (HostileFiles); parsed from that copy.
             top = JSON.readTree(HostileFiles.read(file, MAX_BYTES));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw heimdall.lab.JsonInput.notJson(file, e);
+        } catch (JsonProcessingException e) {
+            throw JsonInput.notJson(file, e);
         } catch (IOException e) {
-            throw heimdall.lab.Io.failed(file, "read", e);
+            throw Io.failed(file, "read", e);
         }
         if (top == null || !top.isObject()) {
             throw BadInput.at(file, "(top level)", "expected an object");

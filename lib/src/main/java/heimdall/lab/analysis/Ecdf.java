@@ -1,6 +1,7 @@
 package heimdall.lab.analysis;
 
 import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * An empirical CDF reduced to a bounded number of points, for plotting millions of samples: x a
@@ -91,7 +92,7 @@ public record Ecdf(double[] x, double[] y, long count, double median, double p99
      * The ECDF of {@code n} sorted samples, {@code at(i)} the i-th smallest (0-based), asked only at
      * {@link #indices}.
      */
-    static Ecdf ofSorted(int n, java.util.function.IntToDoubleFunction at) {
+    static Ecdf ofSorted(int n, IntToDoubleFunction at) {
         if (n == 0) {
             return new Ecdf(new double[0], new double[0], 0, Double.NaN, Double.NaN);
         }

@@ -1,5 +1,6 @@
 package heimdall.lab.analysis;
 
+import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.FloorCostRow;
@@ -10,29 +11,44 @@ import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.MeasuredCallRow;
 import heimdall.lab.results.ResultRow;
+import heimdall.lab.stats.Interval;
+import heimdall.lab.stats.Intervals;
+import heimdall.lab.stats.OrderStatistics;
+import heimdall.lab.sys.SafeFiles;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.NumericColumn;
 import tech.tablesaw.api.StringColumn;
@@ -248,7 +264,7 @@ public final class Plots {
      * {@code <folder>/plots/}. A plot that cannot be drawn is reported on {@code progress} and leaves the
      * folder's measured files as they are: the figures matter more than their pictures.
      */
-    public static void writeInto(Path folder, java.util.function.Consumer<String> progress) {
+    public static void writeInto(Path folder, Consumer<String> progress) {
         writeInto(folder, () -> Results.load(folder), progress);
     }
 
@@ -258,14 +274,12 @@ public final class Plots {
      * counted while appended), so nothing is read back, samples.arrow least of all. The plots are those
      * a reload would draw. A folder with no summary.json written through it is loaded from disk.
      */
-    public static void writeInto(
-            heimdall.lab.bench.ResultsFolder folder, java.util.function.Consumer<String> progress) {
+    public static void writeInto(ResultsFolder folder, Consumer<String> progress) {
         Path dir = folder.path();
         writeInto(dir, () -> Results.written(folder).orElseGet(() -> Results.load(dir)), progress);
     }
 
-    private static void writeInto(
-            Path folder, java.util.function.Supplier<Results> results, java.util.function.Consumer<String> progress) {
+    private static void writeInto(Path folder, Supplier<Results> results, Consumer<String> progress) {
         long t0 = System.nanoTime();
         try {
             List<Path> files = saveAll(results.get(), folder.resolve("plots"));
@@ -291,7 +305,7 @@ public final class Plots {
         Files.createDirectories(dir);
         for (String name : charts.keySet()) {
             if (Files.exists(dir.resolve(name))) {
-                throw new java.nio.file.FileAlreadyExistsException(
+                throw new FileAlreadyExistsException(
                         dir.resolve(name).toString(), null, "results folders are written once; plots already there");
             }
         }
@@ -299,7 +313,7 @@ public final class Plots {
         for (var e : charts.entrySet()) {
             // created exclusively: a name planted in the folder is an error, never written through
             Path file = dir.resolve(e.getKey());
-            heimdall.lab.sys.SafeFiles.writeNew(file, out -> {
+            SafeFiles.writeNew(file, out -> {
                 if (!ImageIO.write(image(e.getValue()), "png", out)) {
                     throw new IOException("no PNG writer available");
                 }
@@ -856,8 +870,8 @@ public final class Plots {
         }
         // Legend order: by colour (floor or placement), native before Java, so twins sit together.
         List<Color> order = List.copyOf(colours.values());
-        lines.sort(java.util.Comparator.comparingInt((Line l) -> order.indexOf(l.colour()))
-                .thenComparing(Line::thin));
+        lines.sort(
+                Comparator.comparingInt((Line l) -> order.indexOf(l.colour())).thenComparing(Line::thin));
         // the title names the thin lines only when the chart has some
         return ecdfChart(title + (lines.stream().anyMatch(Line::thin) ? " (thin, light: Java supervisor)" : ""), lines);
     }
@@ -1002,8 +1016,7 @@ public final class Plots {
             List<Double> f = field.apply(i);
             if (f.size() >= 2) {
                 double[] v = f.stream().mapToDouble(Double::doubleValue).toArray();
-                heimdall.lab.stats.Interval iv = heimdall.lab.stats.OrderStatistics.overRuns(
-                        Stats.median(f), v, heimdall.lab.stats.Intervals.LEVEL);
+                Interval iv = OrderStatistics.overRuns(Stats.median(f), v, Intervals.LEVEL);
                 mid.add((iv.low() + iv.high()) / 2);
                 half.add((iv.high() - iv.low()) / 2);
                 lows.add(iv.low());
@@ -1030,10 +1043,7 @@ public final class Plots {
             high.setMarkerColor(Color.BLACK);
             high.setShowInLegend(false);
             c.setYAxisTitle(c.getYAxisTitle()
-                    + String.format(
-                            Locale.ROOT,
-                            "; ▲▼: %.0f%% CI",
-                            100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+                    + String.format(Locale.ROOT, "; ▲▼: %.0f%% CI", 100 * Math.min(confidence, Intervals.LEVEL)));
         } else if (anyInterval) {
             // drawn as a bar about the interval's middle: XChart's error bars are symmetric
             var s = c.addSeries("interval of the median run", categories, mid, half);
@@ -1042,10 +1052,7 @@ public final class Plots {
             // out of the legend (the runs fill it): the axis' title says what the bars are
             s.setShowInLegend(false);
             c.setYAxisTitle(c.getYAxisTitle()
-                    + String.format(
-                            Locale.ROOT,
-                            "; bar: %.0f%% CI",
-                            100 * Math.min(confidence, heimdall.lab.stats.Intervals.LEVEL)));
+                    + String.format(Locale.ROOT, "; bar: %.0f%% CI", 100 * Math.min(confidence, Intervals.LEVEL)));
         }
         c.getStyler().setErrorBarsColor(Color.BLACK);
         if (runs == 0 && !anyNone) {
@@ -1074,7 +1081,7 @@ public final class Plots {
 
     private static double noneLo(List<Double> none) {
         return none.stream()
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .mapToDouble(Double::doubleValue)
                 .min()
                 .orElse(0);
@@ -1082,7 +1089,7 @@ public final class Plots {
 
     private static double noneHi(List<Double> none) {
         return none.stream()
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .mapToDouble(Double::doubleValue)
                 .max()
                 .orElse(0);
@@ -1127,7 +1134,7 @@ public final class Plots {
             List<String> candidates = parts.stream()
                     .flatMap(List::stream)
                     .distinct()
-                    .sorted(java.util.Comparator.comparingInt(String::length).reversed())
+                    .sorted(Comparator.comparingInt(String::length).reversed())
                     .toList();
             for (List<String> p : List.of(candidates)) {
                 for (String x : p) {
@@ -1206,7 +1213,7 @@ public final class Plots {
                 .yAxisTitle(yTitle)
                 .build();
         style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(9);
         c.getStyler().setOverlapped(true);
         // Upright labels collide past four rows; at 90° XChart centres each on its column (slanted ones drift right).
@@ -1260,7 +1267,7 @@ public final class Plots {
         figures.put("batch", x -> x.batchByPlacement(loop));
         figures.put("batch (monotonic)", x -> x.batchMonotonicByPlacement(loop));
         int kind = 0;
-        Set<Integer> legendPlacements = new java.util.HashSet<>();
+        Set<Integer> legendPlacements = new HashSet<>();
         for (var f : figures.entrySet()) {
             for (int p = 0; p < placements; p++) {
                 List<Double> y = new ArrayList<>();
@@ -1491,7 +1498,7 @@ public final class Plots {
                 .yAxisTitle(yTitle)
                 .build();
         style(c);
-        c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Scatter);
+        c.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Scatter);
         c.getStyler().setOverlapped(true);
         c.getStyler().setMarkerSize(10);
         c.getStyler().setXAxisLabelRotation(turn ? 90 : 0);
@@ -1525,13 +1532,13 @@ public final class Plots {
      * A log y axis over {@code lo..hi} that holds fewer than two decades labels its other ticks too (2, 3,
      * ..., 20, 30): XChart labels only a log axis' decades, and one number alone lets no reader place a dot.
      */
-    private static void logTicks(org.knowm.xchart.style.AxesChartStyler s, double lo, double hi) {
+    private static void logTicks(AxesChartStyler s, double lo, double hi) {
         if (lo > 0 && hi > lo && Math.floor(Math.log10(hi)) - Math.ceil(Math.log10(lo)) < 1) {
             s.setYAxisLogarithmicDecadeOnly(false);
         }
     }
 
-    private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {
+    private static final Marker[] MARKERS = {
         SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP
     };
 
@@ -1663,7 +1670,7 @@ public final class Plots {
     }
 
     /** The p99-against-load chart of some series, each a colour and marker of its own. */
-    private static XYChart p99VsLoad(java.util.Collection<LoadSeries> series, String title) {
+    private static XYChart p99VsLoad(Collection<LoadSeries> series, String title) {
         // The legend names each row with its own loaded / idle ratio: below the plot, a line each.
         XYChart c = new XYChartBuilder()
                 .width(WIDTH)
@@ -1873,7 +1880,7 @@ public final class Plots {
                 }
                 keep = Math.max(1, keep);
             }
-            XYSeries s = c.addSeries(l.label(), java.util.Arrays.copyOf(x, keep), java.util.Arrays.copyOf(y, keep));
+            XYSeries s = c.addSeries(l.label(), Arrays.copyOf(x, keep), Arrays.copyOf(y, keep));
             s.setMarker(SeriesMarkers.NONE);
             s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
             // A twin line (no filter, Java supervisor) is thin and light, not dashed: XChart starts the dash
@@ -1948,13 +1955,13 @@ public final class Plots {
     private static void style(Chart<?, ?> c) {
         Styler s = c.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideE);
-        s.setChartBackgroundColor(java.awt.Color.WHITE);
-        s.setPlotBackgroundColor(java.awt.Color.WHITE);
+        s.setChartBackgroundColor(Color.WHITE);
+        s.setPlotBackgroundColor(Color.WHITE);
         s.setPlotBorderVisible(true);
         s.setToolTipsEnabled(false);
-        if (s instanceof org.knowm.xchart.style.AxesChartStyler a) {
+        if (s instanceof AxesChartStyler a) {
             a.setPlotGridLinesVisible(true);
-            a.setPlotGridLinesColor(new java.awt.Color(0xdd, 0xdd, 0xdd));
+            a.setPlotGridLinesColor(new Color(0xdd, 0xdd, 0xdd));
         }
     }
 

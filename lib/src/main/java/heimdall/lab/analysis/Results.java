@@ -3,6 +3,10 @@ package heimdall.lab.analysis;
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.arrow.ArrowInput;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.SampleCounts;
+import heimdall.lab.display.Displayable;
+import heimdall.lab.display.Headline;
 import heimdall.lab.results.AttachCostRow;
 import heimdall.lab.results.EnvironmentInfo;
 import heimdall.lab.results.FloorCostRow;
@@ -11,21 +15,30 @@ import heimdall.lab.results.GraphJmhRow;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.HostLoadRow;
 import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.KernelMatrixRow;
 import heimdall.lab.results.LanesRow;
 import heimdall.lab.results.MeasuredCallRow;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -33,6 +46,9 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -56,7 +72,7 @@ import tech.tablesaw.columns.Column;
  * {@code long[]} per (row, variant, run) — eight bytes a sample — and keeps them for later calls.
  * {@link #samples()} (a Tablesaw table) is for small folders only and refuses large ones.
  */
-public final class Results implements heimdall.lab.display.Displayable {
+public final class Results implements Displayable {
     private final Path dir;
     private final List<JsonNode> rowTrees;
     private final Table summary;
@@ -64,12 +80,12 @@ public final class Results implements heimdall.lab.display.Displayable {
     private Table samples;
     private Map<SampleKey, long[][]> grouped;
     private Distributions distilled;
-    private final Map<SampleKey, Ecdf> ecdfs = new java.util.HashMap<>();
+    private final Map<SampleKey, Ecdf> ecdfs = new HashMap<>();
     /**
      * The samples as the run that measured them counted them ({@link #written}), or null for a folder
      * loaded from disk; when set, samples.arrow is never read.
      */
-    private heimdall.lab.bench.SampleCounts counted;
+    private SampleCounts counted;
 
     /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
     public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
@@ -132,7 +148,7 @@ public final class Results implements heimdall.lab.display.Displayable {
      * ({@link #samplesOf}) are not kept. Without counts (no samples file made through the folder), the
      * samples are read from the folder as {@link #load} does. Empty when the run wrote no summary.json.
      */
-    static java.util.Optional<Results> written(heimdall.lab.bench.ResultsFolder folder) {
+    static Optional<Results> written(ResultsFolder folder) {
         return folder.written().map(w -> {
             Results r = parse(folder.path(), w.summary(), w.environment());
             r.counted = w.counts();
@@ -141,14 +157,14 @@ public final class Results implements heimdall.lab.display.Displayable {
     }
 
     /** The counted series of a run in memory, by key. */
-    private Map<SampleKey, heimdall.lab.bench.SampleCounts.Series> countedSeries() {
-        Map<SampleKey, heimdall.lab.bench.SampleCounts.Series> out = new LinkedHashMap<>();
+    private Map<SampleKey, SampleCounts.Series> countedSeries() {
+        Map<SampleKey, SampleCounts.Series> out = new LinkedHashMap<>();
         counted.series().forEach((k, v) -> out.put(new SampleKey(k.row(), k.variant()), v));
         return out;
     }
 
     /** The ECDF of a counted series: the order statistics {@link Ecdf#of} would pick from the sorted samples. */
-    static Ecdf ecdfOfCounted(heimdall.lab.bench.SampleCounts.Series s) {
+    static Ecdf ecdfOfCounted(SampleCounts.Series s) {
         if (s.count() > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException(s.count() + " samples in one series do not fit one array");
         }
@@ -158,7 +174,7 @@ public final class Results implements heimdall.lab.display.Displayable {
         }
         int[] ranks = Ecdf.indices(n); // ascending, and holding the median's and the p99's ranks
         long[] values = s.valuesAtRanks(ranks);
-        return Ecdf.ofSorted(n, i -> values[java.util.Arrays.binarySearch(ranks, i)]);
+        return Ecdf.ofSorted(n, i -> values[Arrays.binarySearch(ranks, i)]);
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
@@ -258,8 +274,8 @@ public final class Results implements heimdall.lab.display.Displayable {
     }
 
     /** A kernel-matrix folder's rows. */
-    public List<heimdall.lab.results.KernelMatrixRow> kernelMatrix() {
-        return rows(heimdall.lab.results.KernelMatrixRow.class);
+    public List<KernelMatrixRow> kernelMatrix() {
+        return rows(KernelMatrixRow.class);
     }
 
     /** A follower-cost folder's rows. */
@@ -301,7 +317,7 @@ public final class Results implements heimdall.lab.display.Displayable {
     /** The headline: the folder, its reproduction, rows, whether interrupted, the host it ran on. */
     @Override
     public Table headline() {
-        return heimdall.lab.display.Headline.of("results: " + (dir.getFileName() == null ? dir : dir.getFileName()))
+        return Headline.of("results: " + (dir.getFileName() == null ? dir : dir.getFileName()))
                 .row("reproduction", reproduction())
                 .row("rows", resultRows().size())
                 .row("interrupted", interrupted() ? "yes: " + interruption() : "no")
@@ -327,7 +343,7 @@ public final class Results implements heimdall.lab.display.Displayable {
      * neither applies.
      */
     @Override
-    public org.knowm.xchart.internal.chartpart.Chart<?, ?> chart() {
+    public Chart<?, ?> chart() {
         var readable = Plots.all(this).values().stream()
                 .filter(c -> c.getSeriesMap().size() <= CHART_SERIES)
                 .findFirst();
@@ -346,7 +362,7 @@ public final class Results implements heimdall.lab.display.Displayable {
         if (labels.isEmpty()) {
             return null;
         }
-        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder()
+        CategoryChart chart = new CategoryChartBuilder()
                 .width(Plots.WIDTH)
                 .height(Plots.HEIGHT)
                 .title("added cost by row: " + dir.getFileName())
@@ -407,7 +423,7 @@ public final class Results implements heimdall.lab.display.Displayable {
             return true; // a SamplesFile holds per-call samples
         }
         Path file = dir.resolve("samples.arrow");
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return distilledOnly() && distilled().hasSeries();
         }
         return isCallSampleFile(file);
@@ -419,8 +435,8 @@ public final class Results implements heimdall.lab.display.Displayable {
      */
     public boolean distilledOnly() {
         return counted == null
-                && !Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && Files.isRegularFile(dir.resolve(Distributions.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                && !Files.exists(dir.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
+                && Files.isRegularFile(dir.resolve(Distributions.FILE), LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
@@ -431,7 +447,7 @@ public final class Results implements heimdall.lab.display.Displayable {
     public boolean hasSampleData() {
         // Anything at the name counts: reading it then says why a link or FIFO there is refused.
         return counted != null
-                || Files.exists(dir.resolve("samples.arrow"), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(dir.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
                 || distilledOnly();
     }
 
@@ -691,10 +707,10 @@ public final class Results implements heimdall.lab.display.Displayable {
      * themselves plus one run, never a doubling of everything.
      */
     static Map<SampleKey, long[][]> readCallSamples(Path file) {
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
         }
-        Map<SampleKey, java.util.TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
+        Map<SampleKey, TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
         try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
             if (!in.columns().containsAll(CALL_COLUMNS)) {
                 throw BadInput.at(
@@ -756,7 +772,7 @@ public final class Results implements heimdall.lab.display.Displayable {
                             prevName = utf8(file, "variant", prevVariant);
                         }
                         if (current == null || !sameVariant || row != prevRow || run != prevRun) {
-                            current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new java.util.TreeMap<>())
+                            current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new TreeMap<>())
                                     .computeIfAbsent(run, k -> new Chunks());
                             prevRow = row;
                             prevRun = run;
@@ -797,7 +813,7 @@ public final class Results implements heimdall.lab.display.Displayable {
             }
             if (fill == last.length) {
                 if (last.length < SIZE) {
-                    last = java.util.Arrays.copyOf(last, Math.min(SIZE, last.length * 4));
+                    last = Arrays.copyOf(last, Math.min(SIZE, last.length * 4));
                 } else {
                     full.add(last);
                     last = new long[SIZE];
@@ -833,7 +849,7 @@ public final class Results implements heimdall.lab.display.Displayable {
 
     /** As {@link #readArrow(Path)}, refusing files of more than {@code limit} rows. */
     static Table readArrow(Path file, long limit) {
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
         }
         long seen = 0;
@@ -893,11 +909,11 @@ public final class Results implements heimdall.lab.display.Displayable {
     /** A utf8 cell as text; bytes that are not UTF-8 are bad input naming the column, never replaced. */
     private static String utf8(Path file, String column, byte[] bytes) {
         try {
-            return java.nio.charset.StandardCharsets.UTF_8
+            return StandardCharsets.UTF_8
                     .newDecoder()
-                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .decode(ByteBuffer.wrap(bytes))
                     .toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw BadInput.at(file, column, "not UTF-8 text");
         }
     }

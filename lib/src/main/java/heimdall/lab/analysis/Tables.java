@@ -7,6 +7,7 @@ import heimdall.lab.results.GraphJmhRow;
 import heimdall.lab.results.GraphLookupRow;
 import heimdall.lab.results.ResultRow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -465,8 +466,8 @@ public final class Tables {
             label.append(e.getKey() < r.resultRows().size() ? r.label(e.getKey()) : "row " + e.getKey());
             count.append(a.length);
             med.append(Stats.median(a));
-            min.append(java.util.Arrays.stream(a).min().orElse(Double.NaN));
-            max.append(java.util.Arrays.stream(a).max().orElse(Double.NaN));
+            min.append(Arrays.stream(a).min().orElse(Double.NaN));
+            max.append(Arrays.stream(a).max().orElse(Double.NaN));
         }
         return Table.create("graph rows from samples", row, label, count, med, min, max);
     }

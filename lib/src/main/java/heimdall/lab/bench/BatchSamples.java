@@ -1,11 +1,13 @@
 package heimdall.lab.bench;
 
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -55,7 +57,7 @@ public final class BatchSamples {
     public synchronized void write(Path file) {
         try (BufferAllocator alloc = new RootAllocator();
                 VectorSchemaRoot root = VectorSchemaRoot.create(schema(), alloc);
-                FileChannel ch = FileChannel.open(file, heimdall.lab.sys.SafeFiles.newFileOptions());
+                FileChannel ch = FileChannel.open(file, SafeFiles.newFileOptions());
                 ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
             IntVector row = (IntVector) root.getVector("row");
             IntVector sample = (IntVector) root.getVector("sample");
@@ -110,7 +112,7 @@ public final class BatchSamples {
                 throw new IllegalArgumentException("no measured batches");
             }
             double[] s = measured.clone();
-            java.util.Arrays.sort(s);
+            Arrays.sort(s);
             int n = s.length;
             double median = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
             double spread = median == 0 ? 0 : (s[n - 1] - s[0]) / median;

@@ -1,5 +1,6 @@
 package heimdall.lab.bench;
 
+import heimdall.lab.Errno;
 import heimdall.lab.Refusal;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.broker.SupervisorOptions;
@@ -9,6 +10,7 @@ import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.child.RunningChild;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.NativeLib;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -297,7 +299,7 @@ public final class FloorBench {
             try {
                 supervisor = Supervisor.start(b.supervisor(), listener, options, b.answer());
             } catch (RuntimeException e) {
-                heimdall.lab.sys.NativeLib.hl_close(listener);
+                NativeLib.hl_close(listener);
                 throw e;
             }
             try (supervisor) {
@@ -305,7 +307,7 @@ public final class FloorBench {
                 s.cpuGranted = r.cpuGranted();
                 if (r.lastErrno() != 0) {
                     throw new Refusal(row.label() + ": the brokered call failed with errno " + r.lastErrno() + " ("
-                            + heimdall.lab.Errno.name(r.lastErrno()) + ")");
+                            + Errno.name(r.lastErrno()) + ")");
                 }
                 s.supervisor.add(supervisor.stop());
                 return r.samples();

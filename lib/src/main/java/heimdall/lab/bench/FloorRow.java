@@ -6,6 +6,7 @@ import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.results.PublishedFloorRow;
+import java.util.Locale;
 
 /**
  * One row of a floor-cost table: a call timed under a floor, and, for a brokered call, who answers it
@@ -74,7 +75,7 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker, Pu
         return switch (call.kind()) {
             case PRCTL_SET_NAME -> "prctl";
             case SYSCALL -> call.label();
-            default -> call.kind().name().toLowerCase(java.util.Locale.ROOT);
+            default -> call.kind().name().toLowerCase(Locale.ROOT);
         };
     }
 

@@ -1,10 +1,12 @@
 package heimdall.lab.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
 import heimdall.lab.Io;
+import heimdall.lab.Refusal;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
@@ -15,17 +17,30 @@ import heimdall.lab.sys.Host;
 import heimdall.lab.sys.HostFacts;
 import heimdall.lab.sys.Renames;
 import heimdall.lab.sys.SafeFiles;
+import heimdall.lab.sys.VmFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -67,7 +82,7 @@ public final class ResultsFolder {
      * What this run wrote, kept so the plots and distributions are drawn from memory ({@link #written}):
      * each JSON file's bytes as written, and the samples file's counts.
      */
-    private final java.util.Map<String, byte[]> jsonWritten = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, byte[]> jsonWritten = new ConcurrentHashMap<>();
 
     private volatile SamplesFile samples;
     /** {@code table.md} as written, printed from here ({@link #tableWritten}). */
@@ -75,7 +90,7 @@ public final class ResultsFolder {
     /** A {@code --quick} run's folder ({@link #markQuick}). */
     private volatile boolean quick;
     /** Folders of this JVM not yet published: removed by a shutdown hook, so an exit leaves no temporary. */
-    private static final java.util.Set<ResultsFolder> UNPUBLISHED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<ResultsFolder> UNPUBLISHED = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime()
@@ -102,14 +117,12 @@ public final class ResultsFolder {
 
     private static Path makeTemporary(Path parent, String name) {
         String base = "." + (name.length() > 180 ? name.substring(0, 180) : name) + PARTIAL;
-        java.security.SecureRandom random = new java.security.SecureRandom();
+        SecureRandom random = new SecureRandom();
         for (int i = 0; ; i++) {
             Path candidate = parent.resolve(base + Long.toHexString(random.nextLong() >>> 1));
             try {
                 Path made = Files.createDirectory(
-                        candidate,
-                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                        candidate, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 try {
                     CreatorMark.mark(made);
                 } catch (IOException | RuntimeException e) {
@@ -164,7 +177,7 @@ public final class ResultsFolder {
         }
         try {
             CreatorMark.unmark(dir);
-            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             Path to = target;
             if (allocated != null) {
                 // someone's earlier results at a name: never reused, the next number is tried
@@ -173,14 +186,14 @@ public final class ResultsFolder {
                 }
             } else if (targetExisted) {
                 try {
-                    Files.move(dir, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                } catch (java.nio.file.DirectoryNotEmptyException | FileAlreadyExistsException changed) {
+                    Files.move(dir, to, StandardCopyOption.ATOMIC_MOVE);
+                } catch (DirectoryNotEmptyException | FileAlreadyExistsException changed) {
                     throw notPlaced("is no longer empty");
-                } catch (java.nio.file.FileSystemException other) {
+                } catch (FileSystemException other) {
                     // rename(2)'s ENOTEMPTY arrives as a plain FileSystemException
                     throw notPlaced(
                             String.valueOf(other.getReason())
-                                            .toLowerCase(java.util.Locale.ROOT)
+                                            .toLowerCase(Locale.ROOT)
                                             .contains("not empty")
                                     ? "is no longer empty"
                                     : "cannot be replaced: " + Io.reason(other));
@@ -199,11 +212,10 @@ public final class ResultsFolder {
         }
     }
 
-    private heimdall.lab.Refusal notPlaced(String why) {
+    private Refusal notPlaced(String why) {
         UNPUBLISHED.remove(this); // kept, and unmarked: what was measured is not removed by anyone
-        return new heimdall.lab.Refusal(
-                "--out " + target + ": " + why + "; results are never written over anything, so they " + "were left in "
-                        + dir + " (rename it yourself)");
+        return new Refusal("--out " + target + ": " + why + "; results are never written over anything, so they "
+                + "were left in " + dir + " (rename it yourself)");
     }
 
     /**
@@ -334,7 +346,7 @@ public final class ResultsFolder {
     }
 
     /** Adds {@code more}'s properties after {@code into}'s; a name already there is a bug in the caller, not data. */
-    private static ObjectNode merge(ObjectNode into, com.fasterxml.jackson.databind.JsonNode more, String what) {
+    private static ObjectNode merge(ObjectNode into, JsonNode more, String what) {
         if (!more.isObject()) {
             throw new IllegalArgumentException(
                     "environment.json: " + what + " must be one JSON object, not " + more.getNodeType());
@@ -479,23 +491,22 @@ public final class ResultsFolder {
         }
         forgetWritten();
         try {
-            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
-                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a)
-                        throws IOException {
+                public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
                     Files.delete(f);
-                    return java.nio.file.FileVisitResult.CONTINUE;
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
-                public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
                     if (e != null) {
                         throw e;
                     }
                     if (!d.equals(dir)) {
                         Files.delete(d);
                     }
-                    return java.nio.file.FileVisitResult.CONTINUE;
+                    return FileVisitResult.CONTINUE;
                 }
             });
         } catch (IOException e) {
@@ -571,10 +582,7 @@ public final class ResultsFolder {
     public Path writeText(String name, String text) {
         Path file = dir.resolve(name);
         if (name.equals("table.md")) {
-            text = heimdall.lab.sys.VmFacts.current()
-                            .map(ResultsFolder::vmHeader)
-                            .orElse("")
-                    + text;
+            text = VmFacts.current().map(ResultsFolder::vmHeader).orElse("") + text;
         }
         try {
             SafeFiles.writeNew(file, text.getBytes(StandardCharsets.UTF_8));
@@ -588,7 +596,7 @@ public final class ResultsFolder {
     }
 
     /** The first line of a guest's {@code table.md}: the kernel, and under TCG that its figures are emulated. */
-    static String vmHeader(heimdall.lab.sys.VmFacts vm) {
+    static String vmHeader(VmFacts vm) {
         return "**Measured in a VM (" + vm.kernel() + ", kernel " + vm.release() + ", " + vm.vcpus() + " vCPUs, "
                 + vm.accelerator() + (vm.emulated() ? "), emulated (TCG): ratios within this folder only" : ")")
                 + ".**\n\n";

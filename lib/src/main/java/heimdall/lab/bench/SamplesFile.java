@@ -1,12 +1,16 @@
 package heimdall.lab.bench;
 
+import heimdall.lab.sys.SafeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -57,7 +61,7 @@ public final class SamplesFile implements AutoCloseable {
     private final SampleCounts counts = new SampleCounts();
 
     private SamplesFile(Path file) throws IOException {
-        channel = FileChannel.open(file, heimdall.lab.sys.SafeFiles.newFileOptions());
+        channel = FileChannel.open(file, SafeFiles.newFileOptions());
         root = VectorSchemaRoot.create(SCHEMA, allocator);
         row = (IntVector) root.getVector("row");
         variant = (VarCharVector) root.getVector("variant");
@@ -148,7 +152,7 @@ public final class SamplesFile implements AutoCloseable {
 
     /** Reads every sample of one row and variant back, runs in order (for tests and analysis). */
     public static long[][] read(Path file, int rowIndex, String variantName) {
-        java.util.Map<Integer, java.util.List<Long>> byRun = new java.util.TreeMap<>();
+        Map<Integer, List<Long>> byRun = new TreeMap<>();
         try (BufferAllocator alloc = new RootAllocator();
                 FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
                 ArrowFileReader reader = new ArrowFileReader(ch, alloc, CommonsCompressionFactory.INSTANCE)) {
@@ -161,7 +165,7 @@ public final class SamplesFile implements AutoCloseable {
                 for (int i = 0; i < r.getRowCount(); i++) {
                     if (rows.get(i) == rowIndex
                             && variantName.equals(variants.getObject(i).toString())) {
-                        byRun.computeIfAbsent(runs.get(i), k -> new java.util.ArrayList<>())
+                        byRun.computeIfAbsent(runs.get(i), k -> new ArrayList<>())
                                 .add(values.get(i));
                     }
                 }

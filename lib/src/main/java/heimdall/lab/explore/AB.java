@@ -9,6 +9,7 @@ import heimdall.lab.floor.Floor;
 import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.stats.Interval;
 import heimdall.lab.stats.MannWhitney;
+import heimdall.lab.stats.Verdict;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -166,7 +167,7 @@ public final class AB {
             Measurement a, Measurement b, ChangeTest.Change change, int runs, double threshold, boolean interrupted)
             implements Displayable {
         /** Faster, slower or no difference beyond noise; null when not compared. */
-        public heimdall.lab.stats.Verdict verdict() {
+        public Verdict verdict() {
             return change == null ? null : change.verdict();
         }
 

@@ -2,6 +2,8 @@ package heimdall.lab.explore;
 
 import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
+import heimdall.lab.stats.Interval;
+import heimdall.lab.stats.Intervals;
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;
@@ -31,13 +33,13 @@ public record Added(Measurement measured, Measurement baseline) implements Displ
      * Mann–Whitney interval ({@link heimdall.lab.stats.MannWhitney#shift}), distribution-free, about the
      * added figure itself.
      */
-    public heimdall.lab.stats.Interval ci() {
-        return ci(heimdall.lab.stats.Intervals.LEVEL);
+    public Interval ci() {
+        return ci(Intervals.LEVEL);
     }
 
     /** {@link #ci()} at another confidence {@code level}, in (0, 1). */
-    public heimdall.lab.stats.Interval ci(double level) {
-        return heimdall.lab.stats.Intervals.added(
+    public Interval ci(double level) {
+        return Intervals.added(
                 measured.runs().toArray(long[][]::new), baseline.runs().toArray(long[][]::new), level);
     }
 

@@ -2,8 +2,10 @@ package heimdall.lab.explore;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.child.Call;
+import heimdall.lab.graph.Graph;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** Call names and numbers as the exploring API takes them, checked before anything runs. */
 final class Calls {
@@ -19,7 +21,7 @@ final class Calls {
             "mprotect", Call.MPROTECT);
 
     /** The highest system call number the runner is asked to make by number (the graph's limit). */
-    static final int MAX_NR = heimdall.lab.graph.Graph.SYSCALL_LIMIT - 1;
+    static final int MAX_NR = Graph.SYSCALL_LIMIT - 1;
 
     static Call named(String name) {
         if (name == null || name.isBlank()) {
@@ -35,7 +37,7 @@ final class Calls {
                     "measure",
                     "call",
                     "'" + name + "' is not a call the runner knows by name ("
-                            + String.join(", ", new java.util.TreeSet<>(NAMED.keySet()))
+                            + String.join(", ", new TreeSet<>(NAMED.keySet()))
                             + "); any other call by number: Lab.measure(nr, args...)");
         }
         return c;

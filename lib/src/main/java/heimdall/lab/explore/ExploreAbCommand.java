@@ -9,6 +9,7 @@ import heimdall.lab.command.CommandOptions;
 import heimdall.lab.display.Display;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.profile.SyscallTable;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,7 +150,7 @@ public final class ExploreAbCommand implements Command {
             return v.startsWith("fixture:")
                     ? Lab.fixtureFloor(v.substring("fixture:".length()))
                     : Lab.floor(Path.of(v));
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new BadInput("option " + option + ": '" + Printable.of(v) + "' is not a file name");
         } catch (BadInput e) {
             throw new BadInput("option " + option + ": " + e.getMessage(), e);

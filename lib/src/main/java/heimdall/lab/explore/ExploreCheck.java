@@ -1,5 +1,8 @@
 package heimdall.lab.explore;
 
+import heimdall.lab.Refusal;
+import heimdall.lab.analysis.Distributions;
+import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -12,17 +15,20 @@ import heimdall.lab.reproduce.ExploreCheckSettings;
 import heimdall.lab.reproduce.FloorCost;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.FigureCi;
+import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.stats.ChangeTest;
+import heimdall.lab.stats.Intervals;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -136,7 +142,7 @@ public final class ExploreCheck {
                         }
                         FloorBench.Measured m = got.get(0);
                         if (m.failure() != null) {
-                            throw new heimdall.lab.Refusal("floor-cost row: " + m.failure());
+                            throw new Refusal("floor-cost row: " + m.failure());
                         }
                         if (m.runs().size() < o.runs()) {
                             break;
@@ -172,7 +178,7 @@ public final class ExploreCheck {
     }
 
     /** The confidence of the rows' intervals. */
-    private static final double LEVEL = heimdall.lab.stats.Intervals.LEVEL;
+    private static final double LEVEL = Intervals.LEVEL;
 
     /** Each run's median (nearest rank), the run figures the ratio's interval is over. */
     private static double[] runMedians(List<long[]> runs) {
@@ -215,7 +221,7 @@ public final class ExploreCheck {
         });
         FloorBench.Measured pooled =
                 new FloorBench.Measured(row, rowRuns, noneRuns, 0, List.of(), null, o.cpu(), List.of());
-        heimdall.lab.results.FloorCostRow fc = FloorSummary.of(pooled);
+        FloorCostRow fc = FloorSummary.of(pooled);
         Measurement fl = Measurement.of(
                 "fluent API", List.of(abcdf.name()), o.cpu(), List.of(), fluentRuns, fluentRuns.size(), false);
         long ourMedian = fl.median();
@@ -249,8 +255,7 @@ public final class ExploreCheck {
                 ExploreCheckRow.Check.NONE,
                 fc.intervals(),
                 null);
-        List<Long> fluentRunMedians =
-                java.util.Arrays.stream(fl.runMedians()).boxed().toList();
+        List<Long> fluentRunMedians = Arrays.stream(fl.runMedians()).boxed().toList();
         ExploreCheckRow flRow = new ExploreCheckRow(
                 new ExploreCheckRow.Subject("fluent API (Lab.measure)", "fluent API, " + row.what(), row.callName()),
                 RowStatus.OK,
@@ -274,8 +279,8 @@ public final class ExploreCheck {
                 new Recorded<>(List.of(fcRow, flRow), settings(o, loads), host, started, Instant.now()),
                 Optional.empty());
         // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
-        heimdall.lab.analysis.Distributions.writeBeside(folder, progress);
-        heimdall.lab.analysis.Plots.writeInto(folder, progress);
+        Distributions.writeBeside(folder, progress);
+        Plots.writeInto(folder, progress);
         return new Result(folder.publish(), ourMedian, theirMedian, ratio, within); // complete: put in place
     }
 }

@@ -2,6 +2,7 @@ package heimdall.lab.explore;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.reproduce.RunOutcome;
@@ -57,7 +58,7 @@ public final class ExploreCheckCommand implements Command {
                 .atMost(0);
         ExploreCheck.Options base =
                 args.flag("--quick") ? ExploreCheck.Options.quick() : ExploreCheck.Options.standard();
-        long calls = args.count("--calls", base.calls(), heimdall.lab.child.ChildSpec.MAX_COUNT);
+        long calls = args.count("--calls", base.calls(), ChildSpec.MAX_COUNT);
         ExploreCheck.Options o = new ExploreCheck.Options(
                 (int) args.count("--rounds", base.rounds(), 1_000),
                 (int) args.count("--runs", base.runs(), Measure.MAX_RUNS),

@@ -10,6 +10,7 @@ import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.stats.Verdict;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
@@ -308,7 +309,7 @@ public final class FloorCompare {
                     .findFirst()
                     .ifPresent(ch -> h.row("warning", ch.warning()));
             rows.stream()
-                    .max(java.util.Comparator.comparingLong(r -> Math.abs(r.bMinusA())))
+                    .max(Comparator.comparingLong(r -> Math.abs(r.bMinusA())))
                     .ifPresent(r -> h.row(
                             "largest difference",
                             String.format(

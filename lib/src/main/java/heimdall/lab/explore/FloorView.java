@@ -1,6 +1,7 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bpf.CachePredictor;
 import heimdall.lab.bpf.Compiler;
@@ -18,11 +19,14 @@ import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallTable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -291,8 +295,8 @@ public final class FloorView implements Displayable {
             insns.add(insnsPerCall(c));
         }
         CategoryChart chart = new CategoryChartBuilder()
-                .width(heimdall.lab.analysis.Plots.WIDTH)
-                .height(heimdall.lab.analysis.Plots.HEIGHT)
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
                 .title("BPF instructions run per call (count): " + name())
                 .xAxisTitle("call")
                 .yAxisTitle("instructions")
@@ -362,22 +366,21 @@ public final class FloorView implements Displayable {
 
     /** The instructions a call runs (zero arguments) over every x86_64 call, allowed and not: an ECDF each. */
     @Override
-    public org.knowm.xchart.XYChart chart() {
+    public XYChart chart() {
         List<Double> allowed = new ArrayList<>();
         List<Double> other = new ArrayList<>();
         for (int nr : SyscallTable.x86_64().numbers()) {
             Verdict v = floor.verdict(SeccompData.x86_64(nr));
             (v.allows() ? allowed : other).add((double) v.insnsExecuted());
         }
-        java.util.Map<String, double[]> series = new java.util.LinkedHashMap<>();
+        Map<String, double[]> series = new LinkedHashMap<>();
         series.put(
                 "allowed (" + allowed.size() + ")",
                 allowed.stream().mapToDouble(Double::doubleValue).toArray());
         series.put(
                 "not allowed (" + other.size() + ")",
                 other.stream().mapToDouble(Double::doubleValue).toArray());
-        return heimdall.lab.analysis.Plots.ecdf(
-                "BPF instructions a call runs: " + name(), "instructions run", "insns", series);
+        return Plots.ecdf("BPF instructions a call runs: " + name(), "instructions run", "insns", series);
     }
 
     /** The headline, one figure a line, and one line a program. */

@@ -1,6 +1,7 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.analysis.Plots;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
 import heimdall.lab.graph.Graph;
@@ -9,7 +10,12 @@ import heimdall.lab.graph.Site;
 import heimdall.lab.graph.Traces;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
@@ -111,9 +117,7 @@ public final class GraphView implements Displayable {
                     "graph prepare",
                     "layout",
                     "'" + layout + "' is not a layout "
-                            + java.util.Arrays.stream(Layout.values())
-                                    .map(Layout::wire)
-                                    .toList());
+                            + Arrays.stream(Layout.values()).map(Layout::wire).toList());
         }
         PreparedGraph pg = PreparedGraph.prepare(graph(), PreparedGraph.Options.defaults());
         return new PreparedView(this, pg, l, "asked for");
@@ -144,18 +148,18 @@ public final class GraphView implements Displayable {
 
     /** Sites by system call, the 20 most frequent, a bar each. */
     @Override
-    public org.knowm.xchart.CategoryChart chart() {
-        java.util.Map<String, Long> bySyscall = new java.util.TreeMap<>();
+    public CategoryChart chart() {
+        Map<String, Long> bySyscall = new TreeMap<>();
         for (Site s : graph().sites()) {
             bySyscall.merge(s.name(), 1L, Long::sum);
         }
-        List<java.util.Map.Entry<String, Long>> top = bySyscall.entrySet().stream()
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+        List<Map.Entry<String, Long>> top = bySyscall.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .limit(20)
                 .toList();
-        org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder()
-                .width(heimdall.lab.analysis.Plots.WIDTH)
-                .height(heimdall.lab.analysis.Plots.HEIGHT)
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(Plots.WIDTH)
+                .height(Plots.HEIGHT)
                 .title("sites by system call: graph (" + origin + ")")
                 .xAxisTitle("call")
                 .yAxisTitle("sites")
@@ -167,8 +171,8 @@ public final class GraphView implements Displayable {
         } else {
             chart.addSeries(
                     "sites",
-                    top.stream().map(java.util.Map.Entry::getKey).toList(),
-                    top.stream().map(java.util.Map.Entry::getValue).toList());
+                    top.stream().map(Map.Entry::getKey).toList(),
+                    top.stream().map(Map.Entry::getValue).toList());
         }
         return chart;
     }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The entry points of the exploring API: each returns a block to look at or a builder to run.
@@ -102,7 +103,7 @@ public final class Lab {
         if (brokered.length == 0) {
             throw BadInput.at("broker filter", "brokered", "name at least one call to broker");
         }
-        Profile p = Floors.brokerFilter(java.util.Set.of(brokered));
+        Profile p = Floors.brokerFilter(Set.of(brokered));
         return FloorView.brokered("broker filter " + String.join(",", brokered), p, List.of(brokered));
     }
 

@@ -1,12 +1,16 @@
 package heimdall.lab.explore;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
+import heimdall.lab.stats.Intervals;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.BooleanColumn;
@@ -97,19 +101,19 @@ public record Measurement(
      * one noisy run widens it. With fewer than 6 runs it cannot reach 95% and says the coverage it has
      * ({@link heimdall.lab.stats.Interval#reached()}). {@code added} is null here: see {@link Added#ci()}.
      */
-    public heimdall.lab.stats.Intervals ci() {
-        return ci(heimdall.lab.stats.Intervals.LEVEL);
+    public Intervals ci() {
+        return ci(Intervals.LEVEL);
     }
 
     /** {@link #ci()} at another confidence {@code level}, in (0, 1). */
-    public heimdall.lab.stats.Intervals ci(double level) {
-        return heimdall.lab.stats.Intervals.of(runs.toArray(long[][]::new), null, level);
+    public Intervals ci(double level) {
+        return Intervals.of(runs.toArray(long[][]::new), null, level);
     }
 
     /** What this measurement adds over {@code baseline} (the same call without the floor, say). */
     public Added addedOver(Measurement baseline) {
         if (baseline == null) {
-            throw heimdall.lab.BadInput.at("added over", "baseline", "no measurement given");
+            throw BadInput.at("added over", "baseline", "no measurement given");
         }
         return new Added(this, baseline);
     }
@@ -121,7 +125,7 @@ public record Measurement(
      *
      * @throws heimdall.lab.BadInput when it was not measured in this session, or under no floor
      */
-    public java.nio.file.Path save(java.nio.file.Path dir) {
+    public Path save(Path dir) {
         return Session.current().saveOne(this, dir);
     }
 
@@ -196,7 +200,7 @@ public record Measurement(
                 .row("p99", Headline.ns(p99()), ci().p99())
                 .row("min .. max", Headline.ns(summary.min()) + " .. " + Headline.ns(summary.max()))
                 .row("run medians", Arrays.toString(runMedians) + " ns")
-                .row("spread", String.format(java.util.Locale.ROOT, "%.3f%s", spread(), noisy() ? " (noisy)" : ""))
+                .row("spread", String.format(Locale.ROOT, "%.3f%s", spread(), noisy() ? " (noisy)" : ""))
                 .row("cpu", cpu)
                 .table();
     }

@@ -1,5 +1,6 @@
 package heimdall.lab.explore;
 
+import heimdall.lab.BadInput;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
@@ -70,7 +71,7 @@ public final class PreparedView implements Displayable {
     private Replay replay(Layout l, String entry, int[] trace, int repeats) {
         graph.requireThreadEntry(entry);
         if (repeats < 1 || repeats > 1_000_000) {
-            throw heimdall.lab.BadInput.at("replay", "repeats", "must be 1..1,000,000, got " + repeats);
+            throw BadInput.at("replay", "repeats", "must be 1..1,000,000, got " + repeats);
         }
         Prepared p = prepared.layout(l);
         int rejections = 0;

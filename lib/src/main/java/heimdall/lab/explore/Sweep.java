@@ -9,6 +9,7 @@ import heimdall.lab.display.Displayable;
 import heimdall.lab.display.Headline;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.SyscallTable;
+import heimdall.lab.stats.Interval;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -67,7 +68,7 @@ public final class Sweep implements Displayable {
          * measured. With the quick sweep's single run a way it is a point that covers nothing, and says
          * so ({@code only 0% over 1 runs}): {@code sweep(runs, calls)} with 6 runs or more reaches 95%.
          */
-        public heimdall.lab.stats.Interval addedCi() {
+        public Interval addedCi() {
             return under == null ? null : added().ci();
         }
     }
@@ -213,7 +214,7 @@ public final class Sweep implements Displayable {
                 none.append(r.baseline().median());
                 under.append(r.under().median());
                 added.append(r.addedNs());
-                heimdall.lab.stats.Interval ci = r.addedCi();
+                Interval ci = r.addedCi();
                 addedLow.append(ci.low());
                 addedHigh.append(ci.high());
                 addedCoverage.append(Math.round(ci.confidence() * 1000) / 1000.0);

@@ -1,6 +1,7 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.profile.ArgRule;
+import heimdall.lab.profile.Op;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.profile.SyscallTable;
@@ -92,7 +93,7 @@ public record SweepCase(String call, int nr, long[] args, String reached) {
                 v.add(a.value());
                 v.add(a.value() + 1);
                 v.add(a.value() - 1);
-                if (a.op() == heimdall.lab.profile.Op.MASKED_EQ) {
+                if (a.op() == Op.MASKED_EQ) {
                     v.add(a.valueTwo());
                     v.add(a.valueTwo() ^ a.value());
                 }

@@ -3,6 +3,7 @@ package heimdall.lab.explore;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which calls a sweep makes, tens of thousands of times, as root, in a child under the floor: only
@@ -125,7 +126,7 @@ final class SweepSafety {
             "rt_sigsuspend");
 
     /** Calls harmless with the arguments a rule reaches, by what those must be. */
-    static final Map<String, java.util.function.Predicate<long[]>> WITH_ARGS = Map.of(
+    static final Map<String, Predicate<long[]>> WITH_ARGS = Map.of(
             // the persona only: 0, PER_LINUX32, UNAME26, 0xffffffff (query)
             "personality", a -> a[1] == 0 && a[2] == 0 && a[3] == 0 && a[4] == 0 && a[5] == 0,
             // AF_UNSPEC fails with EAFNOSUPPORT whatever the type and protocol

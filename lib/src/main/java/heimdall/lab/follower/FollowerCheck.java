@@ -12,6 +12,7 @@ import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.DfaLayouts;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.Prepared;
+import heimdall.lab.graph.prepared.ReferenceFollower;
 import heimdall.lab.graph.record.GraphRecorder;
 import heimdall.lab.graph.record.Symbols;
 import heimdall.lab.probe.NativeExecutables;
@@ -192,7 +193,7 @@ public final class FollowerCheck {
     private String recordedRun() throws Exception {
         Graph g = abcdfRecorded();
         int[] calls = traced(abcdf("3"));
-        Cursor ref = heimdall.lab.graph.prepared.ReferenceFollower.of(g).cursor("main");
+        Cursor ref = ReferenceFollower.of(g).cursor("main");
         for (int i = 0; i < calls.length; i++) {
             expect(
                     ref.step(calls[i]),

@@ -1,5 +1,6 @@
 package heimdall.lab.follower;
 
+import com.sun.jna.StringArray;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
@@ -15,6 +16,8 @@ import heimdall.lab.child.RunningChild;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
+import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.FollowerCostRow.Measure;
 import heimdall.lab.results.Recorded;
@@ -22,13 +25,17 @@ import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.RunCounts;
 import heimdall.lab.sys.Host;
+import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -185,10 +192,8 @@ public final class FollowerCost {
         List<FollowerCostRow> summary = new ArrayList<>();
         try {
             Path data = scratch.path().resolve("data.txt");
-            heimdall.lab.sys.SafeFiles.writeNew(
-                    data,
-                    "heimdall-lab: the file a measured openat opens\n"
-                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            SafeFiles.writeNew(
+                    data, "heimdall-lab: the file a measured openat opens\n".getBytes(StandardCharsets.UTF_8));
             Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
             List<Row> rows = new ArrayList<>();
             for (Hook hook : Hook.values()) {
@@ -310,8 +315,8 @@ public final class FollowerCost {
         ProgramRun prog = session.stopRequested()
                 ? new ProgramRun(null, "statistics run not made: stopped")
                 : programRun(r, spec(r, o, 0), o);
-        without = java.util.Arrays.copyOf(without, done);
-        with = java.util.Arrays.copyOf(with, done);
+        without = Arrays.copyOf(without, done);
+        with = Arrays.copyOf(with, done);
         Stats.Summary a = Stats.ofAll(without);
         Stats.Summary b = Stats.ofAll(with);
         long[] medWithout = Stats.runMedians(without);
@@ -346,9 +351,7 @@ public final class FollowerCost {
                 NOT_PUBLISHED,
                 program,
                 runs,
-                FloorSummary.intervals(
-                        java.util.Arrays.asList(with),
-                        java.util.Arrays.asList(without))); // with the hook, over without
+                FloorSummary.intervals(Arrays.asList(with), Arrays.asList(without))); // with the hook, over without
     }
 
     /**
@@ -368,10 +371,10 @@ public final class FollowerCost {
                 floor,
                 "getpgrp");
         Path dir = Fixtures.home().resolve("fixtures/graphs");
-        KernelTables t = KernelTables.of(heimdall.lab.graph.GraphFiles.readPinned(
+        KernelTables t = KernelTables.of(GraphFiles.readPinned(
                         dir.resolve("abcdf-recorded.exec.nodes.arrow"), dir.resolve("abcdf-recorded.exec.edges.arrow"))
                 .graph());
-        List<String> argv = List.of(heimdall.lab.probe.NativeExecutables.abcdf().toString(), "3", "--unobserved");
+        List<String> argv = List.of(NativeExecutables.abcdf().toString(), "3", "--unobserved");
         List<Long> after = new ArrayList<>();
         List<Long> at = new ArrayList<>();
         int done = 0;
@@ -379,7 +382,7 @@ public final class FollowerCost {
             for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 beforeRun.run();
                 FollowedRun.Outcome out =
-                        FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, java.time.Duration.ofSeconds(30));
+                        FollowedRun.run(t, hook, hook == Hook.SECCOMP_FENTRY, argv, Duration.ofSeconds(30));
                 if (session.stopRequested()) {
                     break;
                 }
@@ -440,7 +443,7 @@ public final class FollowerCost {
     }
 
     private static List<Long> boxed(long[] values) {
-        return java.util.Arrays.stream(values).boxed().toList();
+        return Arrays.stream(values).boxed().toList();
     }
 
     /** A run with the follower attached: the child's samples, and the program's statistics when they were on. */
@@ -490,8 +493,7 @@ public final class FollowerCost {
     /** One run with the follower attached: following the child itself, or an idle bystander. */
     private static WithRun withFollower(Row r, ChildSpec spec, Options o, boolean programStats) {
         int[] gate = new int[1];
-        int idle =
-                FollowerNative.hf_spawn("/bin/true", new com.sun.jna.StringArray(new String[] {"/bin/true"}), 0, gate);
+        int idle = FollowerNative.hf_spawn("/bin/true", new StringArray(new String[] {"/bin/true"}), 0, gate);
         if (idle < 0) {
             throw new IllegalStateException("cannot fork the idle bystander: errno " + -idle);
         }

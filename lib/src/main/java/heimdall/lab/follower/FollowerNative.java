@@ -2,6 +2,7 @@ package heimdall.lab.follower;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
 import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
@@ -57,7 +58,7 @@ final class FollowerNative {
     static native int hf_prog_stats(long handle, long[] out);
 
     /** argv: a NULL-terminated {@link com.sun.jna.StringArray} (direct mapping takes no String[]). */
-    static native int hf_spawn(String path, com.sun.jna.Pointer argv, int floor, int[] gate);
+    static native int hf_spawn(String path, Pointer argv, int floor, int[] gate);
 
     static native int hf_release(int gate);
 

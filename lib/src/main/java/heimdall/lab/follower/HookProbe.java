@@ -2,6 +2,7 @@ package heimdall.lab.follower;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -139,7 +140,7 @@ public final class HookProbe {
     private static String firstLines(String log) {
         String[] lines = log.strip().split("\n");
         int from = Math.max(0, lines.length - 3);
-        return String.join(" / ", java.util.Arrays.copyOfRange(lines, from, lines.length));
+        return String.join(" / ", Arrays.copyOfRange(lines, from, lines.length));
     }
 
     static String errno(int e) {

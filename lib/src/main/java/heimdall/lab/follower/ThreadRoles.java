@@ -3,6 +3,7 @@ package heimdall.lab.follower;
 import heimdall.lab.graph.Graph;
 import heimdall.lab.graph.machine.Machine;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
@@ -90,7 +91,7 @@ public record ThreadRoles(String[] roleOf) {
         for (int e = 0; e < g.entryCount(); e++) {
             push(new Pair(m.entryStart(e), -1, List.of(n + e)), visited, work);
         }
-        List<Integer> union = new java.util.ArrayList<>();
+        List<Integer> union = new ArrayList<>();
         for (int e = 0; e < g.entryCount(); e++) {
             if (!g.isSignalEntry(e)) {
                 union.add(n + e);

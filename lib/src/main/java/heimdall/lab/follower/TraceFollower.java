@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -57,7 +58,7 @@ public final class TraceFollower {
     private TraceFollower() {}
 
     /** Follows {@code events} (one traced run) with {@code p}, prepared from {@code m}. */
-    public static Verdict follow(Machine m, Prepared p, ThreadRoles roles, java.util.List<TraceEvent> events) {
+    public static Verdict follow(Machine m, Prepared p, ThreadRoles roles, List<TraceEvent> events) {
         int root = -1;
         long exec = -1;
         for (TraceEvent e : events) {
@@ -137,7 +138,7 @@ public final class TraceFollower {
      * Deliveries that ran a handler: each {@code rt_sigreturn} of a thread ends its innermost delivery
      * still open (the recorder's rule; the kernel follower reads the handler itself).
      */
-    private static Set<Long> handled(java.util.List<TraceEvent> events, int root, long exec) {
+    private static Set<Long> handled(List<TraceEvent> events, int root, long exec) {
         Map<Integer, Deque<Long>> open = new HashMap<>();
         Set<Long> out = new HashSet<>();
         for (TraceEvent e : events) {

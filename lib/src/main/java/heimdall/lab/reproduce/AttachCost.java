@@ -27,6 +27,7 @@ import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
+import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -116,11 +118,11 @@ public final class AttachCost {
      */
     public record Options(int runs, int attaches, int forkWarmup, int forks, int compileWarmup, int compiles, int cpu) {
         public static Options full() {
-            return new Options(7, 1000, 100, 2000, 2000, 1000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(7, 1000, 100, 2000, 2000, 1000, Cpus.measuring());
         }
 
         public static Options quick() {
-            return new Options(3, 200, 20, 200, 300, 200, heimdall.lab.sys.Cpus.measuring());
+            return new Options(3, 200, 20, 200, 300, 200, Cpus.measuring());
         }
     }
 
@@ -588,7 +590,7 @@ public final class AttachCost {
     }
 
     private static List<Long> boxed(long[] values) {
-        return java.util.Arrays.stream(values).boxed().toList();
+        return Arrays.stream(values).boxed().toList();
     }
 
     /**
@@ -750,7 +752,7 @@ public final class AttachCost {
 
     /** The seed's figures as data ({@code results/published/attach-cost.json}), or null if absent. */
     static PublishedAttachCost published() {
-        java.nio.file.Path file = Fixtures.resultsRoot().resolve("published/attach-cost.json");
-        return java.nio.file.Files.isRegularFile(file) ? PublishedAttachCost.read(file) : null;
+        Path file = Fixtures.resultsRoot().resolve("published/attach-cost.json");
+        return Files.isRegularFile(file) ? PublishedAttachCost.read(file) : null;
     }
 }

@@ -11,6 +11,7 @@ import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -59,7 +60,7 @@ final class AttachCostRun extends ReproductionKind<AttachCostRow, AttachCostSett
         AttachCost.Options q = AttachCost.Options.quick();
         AttachCost.Options f = AttachCost.Options.full();
         return String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "Fork warm-ups %d (--quick %d); compiles %d + %d warm-up (--quick %d + %d).",
                 f.forkWarmup(),
                 q.forkWarmup(),

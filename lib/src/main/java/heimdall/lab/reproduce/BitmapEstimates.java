@@ -1,9 +1,11 @@
 package heimdall.lab.reproduce;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The arithmetic of the kernel's {@code seccomp_benchmark} (tools/testing/selftests/seccomp): from
@@ -240,7 +242,7 @@ public record BitmapEstimates(
                 median(each, BitmapEstimates::perFilterDiv4));
     }
 
-    private static <T> long median(List<T> xs, java.util.function.ToLongFunction<T> f) {
+    private static <T> long median(List<T> xs, ToLongFunction<T> f) {
         long[] v = xs.stream().mapToLong(f).sorted().toArray();
         return v[(v.length - 1) / 2];
     }
@@ -327,7 +329,7 @@ public record BitmapEstimates(
         m.put("entry", "seccomp entry overhead");
         m.put("per_filter_last_2_diff", "seccomp per-filter overhead (last 2 diff)");
         m.put("per_filter_filters_div_4", "seccomp per-filter overhead (filters / 4)");
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** The configuration names the selftest prints, in order. */

@@ -1,5 +1,7 @@
 package heimdall.lab.reproduce;
 
+import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -40,6 +42,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The floor-cost table of seed {@code 000}: what a call costs under the static floor, the floor with
@@ -201,8 +204,7 @@ public final class FloorCost {
         long m = 0;
         for (int c : cpus) {
             if (c < 0 || c >= 64) {
-                throw heimdall.lab.BadInput.at(
-                        "allowed CPUs", "cpu", "CPU " + c + " is beyond the 64 a CPU set can name here");
+                throw BadInput.at("allowed CPUs", "cpu", "CPU " + c + " is beyond the 64 a CPU set can name here");
             }
             m |= 1L << c;
         }
@@ -320,7 +322,7 @@ public final class FloorCost {
         long[] timer;
         try {
             timer = MeasuredChild.timerCost(o.cpu(), 1_000_000).samples();
-        } catch (heimdall.lab.Refusal e) {
+        } catch (Refusal e) {
             if (!session.stopRequested()) {
                 throw e;
             }
@@ -525,7 +527,7 @@ public final class FloorCost {
         return out;
     }
 
-    private static java.util.Optional<Long> twin(
+    private static Optional<Long> twin(
             List<FloorCostRow> summary, FloorCostRow r, String supervisor, String placement, Boolean sync) {
         return summary.stream()
                 .filter(t -> t != r
@@ -742,9 +744,7 @@ public final class FloorCost {
 
     /** {min, max, count} of our figure / the published one over rows with both; null when none has. */
     private static double[] ratioRange(
-            List<FloorCostRow> summary,
-            java.util.function.Function<FloorCostRow, Long> ours,
-            java.util.function.Function<PublishedFloorRow, Long> theirs) {
+            List<FloorCostRow> summary, Function<FloorCostRow, Long> ours, Function<PublishedFloorRow, Long> theirs) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         int n = 0;
@@ -890,7 +890,7 @@ public final class FloorCost {
     }
 
     /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */
-    private static String ci(FloorCostRow r, java.util.function.Function<RowIntervals, RowIntervals.Ci> which) {
+    private static String ci(FloorCostRow r, Function<RowIntervals, RowIntervals.Ci> which) {
         return RowIntervals.cell(which.apply(r.intervals()));
     }
 

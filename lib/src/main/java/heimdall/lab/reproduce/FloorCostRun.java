@@ -6,6 +6,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.command.Args;
 import heimdall.lab.results.FloorCostRow;
+import heimdall.lab.results.PublishedFloorCost;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.sys.Cpus;
@@ -29,7 +30,7 @@ final class FloorCostRun extends ReproductionKind<FloorCostRow, FloorCostSetting
 
     @Override
     public Optional<Record> published() {
-        return Optional.of(heimdall.lab.results.PublishedFloorCost.read());
+        return Optional.of(PublishedFloorCost.read());
     }
 
     @Override

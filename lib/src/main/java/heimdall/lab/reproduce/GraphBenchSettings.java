@@ -3,6 +3,7 @@ package heimdall.lab.reproduce;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.BadInput;
+import heimdall.lab.WholeNumbers;
 import heimdall.lab.graph.machine.CompileBudget;
 import heimdall.lab.graph.prepared.DfaLayouts;
 import heimdall.lab.sys.Cpus;
@@ -122,7 +123,7 @@ public record GraphBenchSettings(
             return fallback;
         }
         // digits only: GRAPH_WORKLOAD_THREADS and GRAPH_WORKLOAD_CPUS are comma lists, so a comma is never grouping
-        return heimdall.lab.WholeNumbers.parse(name, v, min, max);
+        return WholeNumbers.parse(name, v, min, max);
     }
 
     /** The settings as recorded in environment.json ({@code settings}), named by their variables. */

@@ -2,30 +2,40 @@ package heimdall.lab.reproduce;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.BatchSamples;
+import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.bench.Session;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.graph.prepared.AutoLayout;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
 import heimdall.lab.results.GraphJmhRow;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
+import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.DieWithJvm;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./lab graph jmh}: the JMH cross-check of the replay harness. Replays the broker graph's
@@ -87,14 +97,14 @@ public final class GraphJmhCommand implements Command {
     @Override
     public int run(List<String> argv) throws Exception {
         Args args = Args.parse("graph jmh", argv, OPTIONS).atMost(0);
-        heimdall.lab.bench.ResultsFolder folder = args.value("--out")
-                .map(o -> heimdall.lab.bench.ResultsFolder.chosen(Path.of(o)))
-                .orElseGet(() -> heimdall.lab.bench.ResultsFolder.defaultFolder("graph-jmh"));
+        ResultsFolder folder = args.value("--out")
+                .map(o -> ResultsFolder.chosen(Path.of(o)))
+                .orElseGet(() -> ResultsFolder.defaultFolder("graph-jmh"));
         boolean quick = args.flag("--quick");
         String layoutName = args.value("--layout").orElse("auto");
         Layout layout = layoutName.equals("auto") ? autoForBroker() : Layout.parse(layoutName);
         if (layout == null) {
-            throw new heimdall.lab.BadInput(
+            throw new BadInput(
                     "option --layout: unknown layout '" + layoutName + "'; one of auto, " + List.of(Layout.values()));
         }
         String entry = args.value("--entry").orElse("main");
@@ -107,10 +117,10 @@ public final class GraphJmhCommand implements Command {
                     try {
                         return measure(session, quick, layout, entry);
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 },
-                status -> java.util.Optional.empty(),
+                status -> Optional.empty(),
                 status -> true); // a stop throws: it keeps nothing partial
         if (outcome instanceof RunOutcome.Failed<Integer> f) {
             throw f.error();
@@ -120,9 +130,9 @@ public final class GraphJmhCommand implements Command {
                 : ((RunOutcome.Complete<Integer>) outcome).result();
     }
 
-    private static int measure(heimdall.lab.bench.Session session, boolean quick, Layout layout, String entry)
+    private static int measure(Session session, boolean quick, Layout layout, String entry)
             throws IOException, InterruptedException {
-        heimdall.lab.bench.ResultsFolder folder = session.folder();
+        ResultsFolder folder = session.folder();
         GraphBenchSettings s = GraphBenchSettings.fromEnvironment(false);
         int samples = quick && System.getenv("GRAPH_BENCH_SAMPLES") == null ? 3 : s.samples();
         PrintStream out = System.out;
@@ -147,7 +157,7 @@ public final class GraphJmhCommand implements Command {
                 EVENTS,
                 row.harnessNsPerEvent(),
                 runs.length,
-                java.util.Arrays.stream(runs)
+                Arrays.stream(runs)
                         .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r))
                         .toList(),
                 samples,
@@ -204,7 +214,7 @@ public final class GraphJmhCommand implements Command {
             throw new Refusal("JMH reported " + metric.path("scoreUnit").asText() + ", expected us/op");
         }
         double[] sorted = runs.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         double harness = sorted[sorted.length / 2];
         double perEvent = 1000.0 / EVENTS; // us per replay -> ns per event
         double mean = metric.path("score").asDouble() * perEvent;
@@ -220,7 +230,7 @@ public final class GraphJmhCommand implements Command {
                 layout.wire(),
                 (long) EVENTS,
                 harness,
-                java.util.Arrays.stream(runs).boxed().toList(),
+                Arrays.stream(runs).boxed().toList(),
                 p50,
                 mean,
                 error,
@@ -237,11 +247,7 @@ public final class GraphJmhCommand implements Command {
      * so at its top), then JMH's own result as {@code jmh.json}, and publishes it: this command is its
      * own framework. Returns where the folder is.
      */
-    static Path keep(
-            heimdall.lab.bench.ResultsFolder folder,
-            boolean quick,
-            Recorded<GraphJmhRow, GraphJmhSettings> run,
-            JsonNode result)
+    static Path keep(ResultsFolder folder, boolean quick, Recorded<GraphJmhRow, GraphJmhSettings> run, JsonNode result)
             throws IOException {
         if (quick) {
             folder.markQuick(); // its table says so at the top, as every reproduction's
@@ -274,15 +280,14 @@ public final class GraphJmhCommand implements Command {
         Path dir = Fixtures.home().resolve("fixtures/graphs");
         GraphFiles.Imported imp = GraphFiles.readPinned(
                 dir.resolve("broker" + GraphFiles.NODES_SUFFIX), dir.resolve("broker" + GraphFiles.EDGES_SUFFIX));
-        heimdall.lab.graph.prepared.AutoLayout auto = PreparedGraph.prepare(
+        AutoLayout auto = PreparedGraph.prepare(
                         imp.graph(), PreparedGraph.Options.defaults().withLayouts(List.of()))
                 .auto();
         System.out.println("broker: " + auto.reason());
         return auto.layout();
     }
 
-    static double harness(
-            Path home, Layout layout, String entry, int samples, int cpu, heimdall.lab.bench.Session session)
+    static double harness(Path home, Layout layout, String entry, int samples, int cpu, Session session)
             throws InterruptedException {
         Path dir = home.resolve("fixtures/graphs");
         GraphFiles.Imported imp = GraphFiles.readPinned(
@@ -298,7 +303,7 @@ public final class GraphJmhCommand implements Command {
         Thread t = new Thread(
                 () -> {
                     try {
-                        heimdall.lab.sys.Cpus.pinCurrentThread(cpu);
+                        Cpus.pinCurrentThread(cpu);
                         GraphLookup.replayCase(k, List.of(layout), batches, nanos, rejections, session);
                     } catch (RuntimeException e) {
                         failure[0] = e;
@@ -317,8 +322,7 @@ public final class GraphJmhCommand implements Command {
         return BatchSamples.Summary.of(measured).median();
     }
 
-    static JsonNode jmh(
-            Path home, Layout layout, String entry, int cpu, boolean quick, heimdall.lab.bench.Session session)
+    static JsonNode jmh(Path home, Layout layout, String entry, int cpu, boolean quick, Session session)
             throws IOException, InterruptedException {
         Path module = home.resolve("bench-jmh");
         Path classes = module.resolve("target/classes");
@@ -326,8 +330,8 @@ public final class GraphJmhCommand implements Command {
         if (!Files.exists(classes.resolve("META-INF/BenchmarkList")) || !Files.exists(cpFile) || stale(module)) {
             System.err.println("graph jmh: building bench-jmh (mvn -B -q -DskipTests -pl bench-jmh -am package)...");
             // dies with this JVM (PR_SET_PDEATHSIG); this thread waits for it
-            Process mvn = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(
-                            "mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh", "-am", "package"))
+            Process mvn = new ProcessBuilder(
+                            DieWithJvm.command("mvn", "-B", "-q", "-DskipTests", "-pl", "bench-jmh", "-am", "package"))
                     .directory(home.toFile())
                     .inheritIO()
                     .start();
@@ -344,14 +348,7 @@ public final class GraphJmhCommand implements Command {
 
     /** Runs JMH, its JSON result written to {@code json} (a name in our private scratch folder, not yet made). */
     private static JsonNode runJmh(
-            Path home,
-            String cp,
-            Path json,
-            String entry,
-            Layout layout,
-            int cpu,
-            boolean quick,
-            heimdall.lab.bench.Session session)
+            Path home, String cp, Path json, String entry, Layout layout, int cpu, boolean quick, Session session)
             throws IOException, InterruptedException {
         String opens = "--add-opens=java.base/java.nio=ALL-UNNAMED";
         String props = "-Dheimdall.lab.home=" + home + " -Dgraph.cpu=" + cpu;
@@ -385,10 +382,8 @@ public final class GraphJmhCommand implements Command {
                 "-rff",
                 json.toString()));
         // JMH's JVM dies with this one (PR_SET_PDEATHSIG; this thread waits for it)
-        Process p = new ProcessBuilder(heimdall.lab.sys.DieWithJvm.command(cmd))
-                .inheritIO()
-                .start();
-        while (!p.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        Process p = new ProcessBuilder(DieWithJvm.command(cmd)).inheritIO().start();
+        while (!p.waitFor(100, TimeUnit.MILLISECONDS)) {
             if (session.stopRequested()) {
                 // A SIGTERM reaches only us: JMH and the JVM it forked are ended here.
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -398,9 +393,7 @@ public final class GraphJmhCommand implements Command {
             }
         }
         int status = p.exitValue();
-        if (status != 0
-                || !Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || Files.size(json) == 0) {
+        if (status != 0 || !Files.isRegularFile(json, LinkOption.NOFOLLOW_LINKS) || Files.size(json) == 0) {
             throw new Refusal("JMH exited with status " + status);
         }
         JsonNode all = new ObjectMapper().readTree(json.toFile());

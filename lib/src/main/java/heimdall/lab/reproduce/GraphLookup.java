@@ -31,6 +31,8 @@ import heimdall.lab.stats.Intervals;
 import heimdall.lab.stats.OrderStatistics;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,6 +43,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -346,7 +349,7 @@ public final class GraphLookup {
      *
      * @param rejections per layout (in {@code layouts} order), per batch
      */
-    static String disagreement(List<Layout> layouts, java.util.Set<Layout> replayed, int[][] rejections) {
+    static String disagreement(List<Layout> layouts, Set<Layout> replayed, int[][] rejections) {
         Integer first = null;
         boolean differ = false;
         StringBuilder counts = new StringBuilder();
@@ -439,7 +442,7 @@ public final class GraphLookup {
 
     /** Waits until the JIT's total compilation time has not moved for 100 ms, at most 2 s. */
     public static void awaitJitIdle() {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
         }

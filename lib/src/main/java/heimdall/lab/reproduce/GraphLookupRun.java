@@ -7,6 +7,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.command.Args;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.results.GraphLookupRow;
+import heimdall.lab.results.PublishedGraphLookup;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.nio.file.Path;
@@ -18,10 +19,10 @@ import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** graph-lookup (seed 002): every prepared layout replaying walked traces, against the hash baselines. */
-final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLookupRow, GraphLookupSettings>
+final class GraphLookupRun extends ReproductionKind<GraphLookupRow, GraphLookupSettings>
         implements Reproduction, KindPlots {
     GraphLookupRun() {
-        super("graph-lookup", heimdall.lab.results.GraphLookupRow.class, GraphLookupSettings.class);
+        super("graph-lookup", GraphLookupRow.class, GraphLookupSettings.class);
     }
 
     @Override
@@ -36,7 +37,7 @@ final class GraphLookupRun extends ReproductionKind<heimdall.lab.results.GraphLo
 
     @Override
     public Optional<Record> published() {
-        return Optional.of(heimdall.lab.results.PublishedGraphLookup.read());
+        return Optional.of(PublishedGraphLookup.read());
     }
 
     @Override

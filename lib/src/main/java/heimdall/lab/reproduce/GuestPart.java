@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -61,8 +62,7 @@ final class GuestPart {
     /** The guest's part, writing beneath {@code folder}; the session's stop ends the guest. */
     static Outcome run(KernelMatrix.Options o, String kernel, Path folder, Session session) {
         Path home = Fixtures.home().toAbsolutePath().normalize();
-        return run(
-                o, kernel, folder, session, home, home.resolve("lab"), java.time.Duration.ofMinutes(o.guestMinutes()));
+        return run(o, kernel, folder, session, home, home.resolve("lab"), Duration.ofMinutes(o.guestMinutes()));
     }
 
     /** As below, called outside the framework ({@link Session#join}). */
@@ -73,7 +73,7 @@ final class GuestPart {
             Consumer<String> progress,
             Path home,
             Path lab,
-            java.time.Duration deadlineAfter) {
+            Duration deadlineAfter) {
         return run(o, kernel, folder, Session.join(progress), home, lab, deadlineAfter);
     }
 
@@ -88,7 +88,7 @@ final class GuestPart {
             Session session,
             Path home,
             Path lab,
-            java.time.Duration deadlineAfter) {
+            Duration deadlineAfter) {
         Consumer<String> progress = session.progress();
         Path out = folder.toAbsolutePath().normalize().resolve("kernels").resolve(slug(kernel));
         String rel = "kernels/" + slug(kernel);
@@ -183,7 +183,7 @@ final class GuestPart {
         } catch (BadInput e) {
             return refused(kernel, rel, status, null, "the guest's folder does not load: " + e.getMessage());
         }
-        if (loaded.kind().rowType() != heimdall.lab.results.KernelMatrixRow.class) {
+        if (loaded.kind().rowType() != KernelMatrixRow.class) {
             return refused(
                     kernel,
                     rel,

@@ -23,15 +23,19 @@ import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.stats.Intervals;
 import heimdall.lab.stats.OrderStatistics;
+import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.Host;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The kernel selftest's bitmap experiment ({@code seccomp_benchmark}, seed {@code 003}), measured six
@@ -226,12 +230,12 @@ public final class KernelBitmap {
          * quiet 2-CPU VM.
          */
         public static Options full() {
-            return new Options(32, 20_000, 250_000, 32, 625_000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(32, 20_000, 250_000, 32, 625_000, Cpus.measuring());
         }
 
         /** 16 rounds of 2,500 + 25,000 timed each and 125,000 as a whole: seconds, for trying things. */
         public static Options quick() {
-            return new Options(16, 2_500, 25_000, 16, 125_000, heimdall.lab.sys.Cpus.measuring());
+            return new Options(16, 2_500, 25_000, 16, 125_000, Cpus.measuring());
         }
 
         public Options withCpu(int cpu) {
@@ -426,12 +430,12 @@ public final class KernelBitmap {
      */
     public record Estimated(Map<Method, BitmapEstimates> byMethod) {
         /** From each method's run figures, a list per configuration (0 to 4 filters), run by run. */
-        static Estimated of(java.util.function.Function<Method, List<List<Long>>> runFigures) {
+        static Estimated of(Function<Method, List<List<Long>>> runFigures) {
             Map<Method, BitmapEstimates> by = new LinkedHashMap<>();
             for (Method m : METHODS) {
                 by.put(m, BitmapEstimates.ofRounds(rounds(runFigures.apply(m))));
             }
-            return new Estimated(java.util.Collections.unmodifiableMap(by));
+            return new Estimated(Collections.unmodifiableMap(by));
         }
 
         /** A method's estimates (judged by the later selftest's rules). */
@@ -851,7 +855,7 @@ public final class KernelBitmap {
     }
 
     private static List<Long> boxed(long[] values) {
-        return java.util.Arrays.stream(values).boxed().toList();
+        return Arrays.stream(values).boxed().toList();
     }
 
     /**
@@ -937,8 +941,7 @@ public final class KernelBitmap {
     }
 
     /** Each method's part, in {@link #METHODS} order (null: none for that method). */
-    private static <P extends Record> KernelBitmapRow.ByMethod<P> byMethod(
-            java.util.function.Function<Method, P> part) {
+    private static <P extends Record> KernelBitmapRow.ByMethod<P> byMethod(Function<Method, P> part) {
         return KernelBitmapRow.ByMethod.of(METHODS.stream().map(part).toList());
     }
 

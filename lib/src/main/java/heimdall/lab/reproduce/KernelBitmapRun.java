@@ -6,6 +6,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.results.KernelBitmapRow;
+import heimdall.lab.results.PublishedKernelBitmap;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import java.util.List;
@@ -22,7 +23,7 @@ final class KernelBitmapRun extends ReproductionKind<KernelBitmapRow, KernelBitm
 
     @Override
     public Optional<Record> published() {
-        return Optional.of(heimdall.lab.results.PublishedKernelBitmap.read());
+        return Optional.of(PublishedKernelBitmap.read());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Refusal;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -245,7 +246,7 @@ public final class KernelMatrix {
                         new RunCounts(f.runsAsked(), f.runsCompleted(), f.interrupted()),
                         f.intervals()));
             }
-        } catch (heimdall.lab.Refusal e) {
+        } catch (Refusal e) {
             rows.add(unmeasured(on, Section.FLOOR_COST, "floor-cost rows", RowStatus.REFUSED, e.getMessage()));
         }
         return rows;
@@ -323,7 +324,7 @@ public final class KernelMatrix {
                         f.runs(),
                         f.intervals()));
             }
-        } catch (heimdall.lab.Refusal e) {
+        } catch (Refusal e) {
             rows.add(unmeasured(on, Section.FOLLOWER_COST, "follower-cost rows", RowStatus.REFUSED, e.getMessage()));
         } catch (RuntimeException e) {
             // follower-cost's own failure (not a refusal) has already made itself the run's stop (Session.stopOn):

@@ -1,6 +1,7 @@
 package heimdall.lab.reproduce;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.Printable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.command.Args;
 import heimdall.lab.command.Command;
@@ -254,7 +255,7 @@ public final class ReproduceCommand implements Command {
                 // an option no reproduction has is named as such, not reported as a missing NAME
                 String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
                 if (!known.contains(key)) {
-                    throw new BadInput("unknown option " + heimdall.lab.Printable.of(a) + " (./lab reproduce --help)");
+                    throw new BadInput("unknown option " + Printable.of(a) + " (./lab reproduce --help)");
                 }
                 if (valued.contains(a)) {
                     i++;
@@ -272,7 +273,6 @@ public final class ReproduceCommand implements Command {
                 return r;
             }
         }
-        throw new BadInput("reproduce: unknown NAME '" + heimdall.lab.Printable.of(name) + "'; one of "
-                + String.join(", ", NAMES));
+        throw new BadInput("reproduce: unknown NAME '" + Printable.of(name) + "'; one of " + String.join(", ", NAMES));
     }
 }

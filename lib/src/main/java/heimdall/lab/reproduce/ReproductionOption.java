@@ -2,6 +2,7 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.command.Args;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -135,7 +136,7 @@ record ReproductionOption(
         if (quick == null && full == null) {
             return Optional.empty();
         }
-        if (java.util.Objects.equals(quick, full)) {
+        if (Objects.equals(quick, full)) {
             return Optional.of("(default: " + shown(full) + ")");
         }
         return Optional.of("(quick: " + shown(quick) + "; full: " + shown(full) + ")");

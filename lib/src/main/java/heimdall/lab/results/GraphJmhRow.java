@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The row of {@code ./lab graph jmh}'s {@code summary.json}: JMH's figure for one graph, trace and
@@ -61,7 +62,7 @@ public record GraphJmhRow(
             if (low == null || high == null) {
                 return "—";
             }
-            return String.format(java.util.Locale.ROOT, "[%.3f, %.3f]", low, high);
+            return String.format(Locale.ROOT, "[%.3f, %.3f]", low, high);
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -259,7 +260,7 @@ public sealed interface KernelBitmapRow extends ResultRow {
 
         /** The parts in the reproduction's order; null entries where a method has none. */
         public List<P> all() {
-            return java.util.Arrays.asList(
+            return Arrays.asList(
                     barePerCall,
                     bareBatchMonotonic,
                     bareBatchCputime,

@@ -1,6 +1,7 @@
 package heimdall.lab.results;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A row that times one call under a floor against the same call with no filter: floor-cost's rows,
@@ -133,7 +134,7 @@ public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, 
     }
 
     @Override
-    default java.util.Set<String> nullsWritten() {
+    default Set<String> nullsWritten() {
         return FloorCostRow.MEASURED_NULLS;
     }
 }

@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import heimdall.lab.stats.Interval;
 import heimdall.lab.stats.Intervals;
+import java.util.Locale;
 
 /**
  * A row's confidence intervals, the part a measured row holds after all its other keys: for its
@@ -76,7 +77,7 @@ public record RowIntervals(
             if (lowNs == null || highNs == null) {
                 return "—";
             }
-            String bracket = String.format(java.util.Locale.ROOT, "[%,d, %,d]", lowNs, highNs);
+            String bracket = String.format(Locale.ROOT, "[%,d, %,d]", lowNs, highNs);
             if (runs != null && runs == 1) {
                 return bracket + " (one run: its samples only)";
             }

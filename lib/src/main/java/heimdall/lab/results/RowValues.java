@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -59,7 +60,7 @@ final class RowValues {
             throw BadInput.at(
                     file,
                     where + ".status",
-                    "unknown status \"" + Printable.of(s) + "\" (known: " + new java.util.TreeSet<>(STATUSES) + ")");
+                    "unknown status \"" + Printable.of(s) + "\" (known: " + new TreeSet<>(STATUSES) + ")");
         }
     }
 

@@ -16,12 +16,18 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import heimdall.lab.BadInput;
+import heimdall.lab.HostileFiles;
 import heimdall.lab.JsonInput;
 import heimdall.lab.Printable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -135,8 +141,8 @@ public final class SummaryJson {
             }
             // compared as written: 4294967298 is no schema 2 (an int cast would make it one)
             if (!version.isIntegralNumber()
-                    || version.bigIntegerValue().compareTo(java.math.BigInteger.TWO) < 0
-                    || version.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(SCHEMA)) > 0) {
+                    || version.bigIntegerValue().compareTo(BigInteger.TWO) < 0
+                    || version.bigIntegerValue().compareTo(BigInteger.valueOf(SCHEMA)) > 0) {
                 throw BadInput.at(
                         file, "schema_version", "expected a whole number 2.." + SCHEMA + ", found " + shown(version));
             }
@@ -227,9 +233,8 @@ public final class SummaryJson {
         if (info == null || subs == null) {
             return type;
         }
-        List<String> names = java.util.Arrays.stream(subs.value())
-                .map(JsonSubTypes.Type::name)
-                .toList();
+        List<String> names =
+                Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
         JsonNode id = node.get(info.property());
         if (id == null || id.isNull()) {
             throw BadInput.at(
@@ -304,8 +309,8 @@ public final class SummaryJson {
         } catch (JsonProcessingException e) {
             // a number too large for its field ("out of range of long") comes from the parser, without a path
             throw BadInput.at(file, where, JsonInput.reason(e));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read a tree in memory", e); // a tree is never short
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read a tree in memory", e); // a tree is never short
         }
     }
 
@@ -338,7 +343,7 @@ public final class SummaryJson {
         if (type == String.class) {
             return "a string";
         }
-        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
             return "an array";
         }
         return "an object";
@@ -369,9 +374,7 @@ public final class SummaryJson {
                 e.getBaseType() == null ? null : e.getBaseType().getRawClass().getAnnotation(JsonSubTypes.class);
         return subs == null
                 ? List.of()
-                : java.util.Arrays.stream(subs.value())
-                        .map(JsonSubTypes.Type::name)
-                        .toList();
+                : Arrays.stream(subs.value()).map(JsonSubTypes.Type::name).toList();
     }
 
     /** A JSON value as quoted in a message: at most 40 characters, control characters escaped. */
@@ -421,7 +424,7 @@ public final class SummaryJson {
 
     private static JsonNode tree(Path file) {
         // No link followed, no FIFO waited on, regular files only, bounded; parsed from that one copy.
-        return tree(file, heimdall.lab.HostileFiles.read(file, MAX_BYTES));
+        return tree(file, HostileFiles.read(file, MAX_BYTES));
     }
 
     private static String text(Path file, JsonNode top, String field, boolean required) {
