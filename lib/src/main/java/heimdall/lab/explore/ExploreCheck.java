@@ -1,8 +1,6 @@
 package heimdall.lab.explore;
 
 import heimdall.lab.Refusal;
-import heimdall.lab.analysis.Distributions;
-import heimdall.lab.analysis.Plots;
 import heimdall.lab.bench.FloorBench;
 import heimdall.lab.bench.FloorRow;
 import heimdall.lab.bench.FloorSummary;
@@ -13,6 +11,8 @@ import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.reproduce.ExploreCheckSettings;
 import heimdall.lab.reproduce.FloorCost;
+import heimdall.lab.reproduce.Kept;
+import heimdall.lab.reproduce.ReproductionResult;
 import heimdall.lab.results.ExploreCheckRow;
 import heimdall.lab.results.FigureCi;
 import heimdall.lab.results.FloorCostRow;
@@ -272,15 +272,15 @@ public final class ExploreCheck {
                 new ExploreCheckRow.Check(roundedRatio, TOLERANCE, within),
                 RowIntervals.of(fl.ci(), fluentRuns.size(), 0),
                 ratioCi);
-        // summary.json, environment.json and table.md, as the framework writes every reproduction's (the table is
-        // the kind's; a --quick run's folder is marked by ExploreCheckCommand, so its table starts with the quick line)
-        folder.write(
-                ReproductionKind.of(ExploreCheckRow.class, ExploreCheckSettings.class),
-                new Recorded<>(List.of(fcRow, flRow), settings(o, loads), host, started, Instant.now()),
-                Optional.empty());
-        // The folder's compact copy of every distribution and its plots, as every reproduction leaves them.
-        Distributions.writeBeside(folder, progress);
-        Plots.writeInto(folder, progress);
-        return new Result(folder.publish(), ourMedian, theirMedian, ratio, within); // complete: put in place
+        // Written and put in place by the framework, as every reproduction's (the table is the kind's; a --quick
+        // run's folder is marked by ExploreCheckCommand, so its table starts with the quick line).
+        Path kept = Kept.keep(
+                folder,
+                ReproductionResult.of(
+                        ReproductionKind.of(ExploreCheckRow.class, ExploreCheckSettings.class),
+                        new Recorded<>(List.of(fcRow, flRow), settings(o, loads), host, started, Instant.now()),
+                        Optional.empty()),
+                progress);
+        return new Result(kept, ourMedian, theirMedian, ratio, within);
     }
 }

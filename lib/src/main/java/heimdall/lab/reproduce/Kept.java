@@ -10,9 +10,9 @@ import java.util.function.Consumer;
  * The one way a reproduction's run becomes a results folder: the framework, never the body, writes
  * {@code summary.json}, {@code environment.json} and {@code table.md} from what the run recorded, then the
  * compact distributions and the plots from what is in memory, and puts the folder in place. Used by
- * {@code ./lab reproduce} and by the bodies' own notebook entry points alike.
+ * {@code ./lab reproduce}, by the bodies' own notebook entry points and by {@code ./lab explore check} alike.
  */
-final class Kept {
+public final class Kept {
     private Kept() {}
 
     /**
@@ -20,7 +20,7 @@ final class Kept {
      * stop cut the run short) the plots, and publishes the folder; returns where it is. On a failure nothing
      * part-written is left.
      */
-    static Path keep(ResultsFolder folder, ReproductionResult result, Consumer<String> progress) {
+    public static Path keep(ResultsFolder folder, ReproductionResult result, Consumer<String> progress) {
         try {
             if (result.recorded() != null) {
                 result.recorded().writeInto(folder);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * Issue 21's "only the framework writing the folder", kept by the build: a reproduction's body returns what
  * it recorded and never writes {@code summary.json}, {@code environment.json} or {@code table.md}, nor puts
  * the folder in place. Those calls on {@link ResultsFolder} come only from the framework ({@link Kept}) and
- * from the commands that are their own framework (graph jmh, explore check, a session's save, compare,
+ * from the commands that are their own framework (graph jmh, a session's save, compare,
  * bpf stats).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -35,7 +35,6 @@ class OnlyTheFrameworkWritesAFolderTest {
             "heimdall.lab.reproduce.Kept",
             "heimdall.lab.reproduce.ReproductionResult", // the writer it hands Kept, typed with its kind
             "heimdall.lab.reproduce.GraphJmhCommand",
-            "heimdall.lab.explore.ExploreCheck",
             "heimdall.lab.explore.SessionFolder",
             "heimdall.lab.analysis.CompareCommand",
             "heimdall.lab.cli.BpfCommands");
