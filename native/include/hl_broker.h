@@ -39,6 +39,8 @@
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
 #define HL_SUP_POLL_WAIT 2   /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
+/* The broker's opt-ins (HL_RULE_*) ride in the flags, shifted by this. */
+#define HL_SUP_RULES_SHIFT 8
 
 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, for headers older than Linux 6.6 */
 #define HL_SYNC_WAKE_UP_FLAG 1L
@@ -76,7 +78,23 @@
 #define HL_N_CALL_FOR 22
 /* The result of the answer hl_notif_answer_recv_wait sent before it received: 0 or -errno. */
 #define HL_N_SENT 23
-#define HL_N_LONGS 24
+/* The policy's opt-ins (HL_RULE_*), set by the supervisor once for its buffer (RECV leaves it alone):
+ * 0 is the default broker. */
+#define HL_N_RULES 24
+#define HL_N_LONGS 25
+
+/* The broker's opt-ins, each lifting one default (Policy.allowingDirectories, asSupervisor,
+ * allowingHardLinks). Without HL_RULE_DIRECTORIES an O_DIRECTORY open, and anything that resolves to a
+ * directory, is refused (EACCES); with it a directory is handed over as a detached, read-only, nosuid,
+ * nodev, noexec clone of its own mount (open_tree OPEN_TREE_CLONE + mount_setattr), whose ".." ends at
+ * that directory: a descriptor that leads nowhere above it. Without HL_RULE_AS_SUPERVISOR the lookup
+ * and the open run with the caller's fsuid, fsgid and groups (hl_creds_*); with it, with the
+ * supervisor's own (a confused deputy on purpose). Without HL_RULE_HARD_LINKS a file with more than
+ * one link is refused. */
+#define HL_RULE_DIRECTORIES 1
+#define HL_RULE_AS_SUPERVISOR 2
+#define HL_RULE_HARD_LINKS 4
+#define HL_RULES_ALL 7
 
 /* The calls the broker serves, and their path argument: open (0), openat (1, dirfd arg 0, flags arg
  * 2), openat2 (1, dirfd arg 0, struct open_how * arg 2, its size arg 3), creat (0). x86_64 only:
@@ -221,6 +239,32 @@ int hl_broker_refuse(int listener, long id, int fd, int err);
  * (a directory, or a file with exactly one link: a hard link can make a file outside in/ one of in/'s
  * names; else refused with EACCES, nothing opened), hl_broker_send. Same result encoding. */
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
+/*
+ * The caller's credentials (creds.c). The broker looks a name up and opens it as the caller would: with
+ * the fsuid, fsgid and supplementary groups of the notifying thread, read from /proc/TID/status (the
+ * notification's pid is the thread's id) and confirmed with ID_VALID after the read (a tid reused by
+ * another task lends nothing). Only the opening thread switches, with raw setgroups/setfsgid/setfsuid
+ * (glibc's setgroups would switch every thread of the process), and switches back at once; when fsuid
+ * leaves 0 the kernel drops the file-system capabilities (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+ * CAP_FOWNER, ...) from this thread's effective set and gives them back on return to 0. Nothing is
+ * cached across calls: a child may change its credentials between two calls.
+ */
+/* Groups of a caller (and of the supervisor) the broker can take on, at most; beyond: refused. */
+#define HL_CREDS_MAX_GROUPS 1024
+/* Reads tid's credentials into this thread's record for notification id, then checks that id is
+ * still pending. With as_supervisor the record says "the supervisor's own" and nothing is read. 0,
+ * -ESRCH (the call is gone: what was read is nobody's), -EACCES (unreadable or more groups than the
+ * broker takes: the call must be refused). */
+int hl_creds_read(int listener, long id, int tid, int as_supervisor);
+/* Takes on the credentials recorded for notification id, in the calling thread only: 1 switched, 0
+ * nothing to switch (the caller's equal the thread's own, or the record says the supervisor's own),
+ * -EACCES (no record for id, or the switch was refused: a supervisor without CAP_SETUID/CAP_SETGID
+ * serving another user; nothing is left switched). */
+int hl_creds_enter(long id);
+/* Returns to the thread's own credentials after a switch (no-op otherwise). A return that fails
+ * aborts the process: nothing may be served with a child's credentials, or root's by accident. */
+void hl_creds_leave(void);
+
 /* An O_PATH directory fd for in/ (or -errno). */
 int hl_broker_open_dir(const char *path);
 /* Small helpers for the Java side: an eventfd (or -errno), signal it, close any fd. */
