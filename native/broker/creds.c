@@ -44,6 +44,8 @@ struct record {
     long long for_id;
     int valid;
     int as_supervisor;
+    int ready; /* read (hl_creds_prepare), not yet confirmed pending */
+    int same;  /* the caller's credentials equal the thread's own: nothing to switch */
     int switched;
     struct creds caller;
     struct creds own; /* the thread's own, saved while switched */
@@ -142,27 +144,6 @@ static int read_status(int tid, struct creds *c) {
     return 0;
 }
 
-int hl_creds_read(int listener, long id, int tid, int as_supervisor) {
-    rec.valid = 0;
-    rec.for_id = id;
-    rec.as_supervisor = as_supervisor;
-    if (as_supervisor) {
-        rec.valid = 1;
-        return 0;
-    }
-    int r = read_status(tid, &rec.caller);
-    /* Pending still: tid was the caller all along, and the call runs with what was read. */
-    if (hl_notif_id_valid(listener, id) != 0) {
-        return -ESRCH;
-    }
-    if (r < 0) {
-        /* A live caller whose status could not be read: refuse rather than guess. */
-        return -EACCES;
-    }
-    rec.valid = 1;
-    return 0;
-}
-
 /* The thread's own fs ids and groups (the fs ids through setfsuid/setfsgid with an invalid id, which
  * change nothing and return the current one). 0 or -EACCES (more groups than we can hold). */
 static int own_creds(struct creds *c) {
@@ -203,20 +184,59 @@ static void restore(const struct creds *own, int fsuid_changed, int fsgid_change
     must(syscall(SYS_setgroups, own->ngroups, own->groups) == 0);
 }
 
+int hl_creds_prepare(long id, int tid, int as_supervisor) {
+    rec.valid = 0;
+    rec.ready = 0;
+    rec.for_id = id;
+    rec.as_supervisor = as_supervisor;
+    if (as_supervisor) {
+        rec.ready = 1;
+        return 0;
+    }
+    int r = read_status(tid, &rec.caller);
+    if (r < 0) {
+        return r;
+    }
+    /* The thread's own, read here once for both of this call's opens (lookup and reopen), moments
+     * apart on this thread. */
+    if (own_creds(&rec.own) != 0) {
+        return -EACCES;
+    }
+    rec.same = same(&rec.caller, &rec.own);
+    rec.ready = 1;
+    return 0;
+}
+
+void hl_creds_confirm(long id) {
+    rec.valid = rec.ready && rec.for_id == id;
+}
+
+int hl_creds_read(int listener, long id, int tid, int as_supervisor) {
+    int r = hl_creds_prepare(id, tid, as_supervisor);
+    if (as_supervisor) {
+        hl_creds_confirm(id);
+        return 0;
+    }
+    /* Pending still: tid was the caller all along, and the call runs with what was read. */
+    if (hl_notif_id_valid(listener, id) != 0) {
+        return -ESRCH;
+    }
+    if (r < 0) {
+        /* A live caller whose status could not be read: refuse rather than guess. */
+        return -EACCES;
+    }
+    hl_creds_confirm(id);
+    return 0;
+}
+
 int hl_creds_enter(long id) {
     if (!rec.valid || rec.for_id != id) {
         return -EACCES;
     }
-    if (rec.as_supervisor) {
+    if (rec.as_supervisor || rec.same) {
         return 0;
-    }
-    if (own_creds(&rec.own) != 0) {
-        return -EACCES;
     }
     const struct creds *c = &rec.caller;
-    if (same(c, &rec.own)) {
-        return 0;
-    }
     /* Groups first (the fs ids do not decide who may set them), then fsgid, then fsuid; each checked,
      * since setfsuid and setfsgid answer the previous id whether they changed anything or not. */
     if (syscall(SYS_setgroups, c->ngroups, c->groups) != 0) {

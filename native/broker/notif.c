@@ -648,7 +648,12 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
+    int64_t rules = n[HL_N_RULES];
+    int as_supervisor = (rules & HL_RULE_AS_SUPERVISOR) != 0;
+    int cr = 1; /* the caller's credentials: 1 not read yet, else hl_creds_prepare's result */
     if (path_len == HL_PATH_UNREAD) {
+        /* The caller's credentials first, so that the path read's pending check covers them too. */
+        cr = hl_creds_prepare(id, (int)n[HL_N_PID], as_supervisor);
         /* The one read of this call's path, into the supervisor's buffer. */
         path_len = hl_notif_read_path(listener, id, (int)n[HL_N_PID], n[HL_N_ARG0 + arg], path_addr, PATH_MAX);
         n[HL_N_PATH_LEN] = path_len;
@@ -669,18 +674,22 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         || (resolve & ~(uint64_t)PASSED_RESOLVE) != 0) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
-    int64_t rules = n[HL_N_RULES];
     if ((open_flags & O_DIRECTORY) && !(rules & HL_RULE_DIRECTORIES)) {
         /* A directory descriptor is a way out of any jail (fchdir, every *at call): not by default. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
-    /* Whose rights the lookup and the open use: the caller's, read now (and checked pending), unless the
-     * policy lifted it. */
-    int cr = hl_creds_read(listener, id, (int)n[HL_N_PID], (rules & HL_RULE_AS_SUPERVISOR) != 0);
-    if (cr == -ESRCH) {
-        return HL_BROKER_GONE;
+    /* Whose rights the lookup and the open use: the caller's (unless the policy lifted it), read before
+     * the path (the path read found the call pending after both) or now, and checked pending. */
+    if (cr == 1) {
+        cr = hl_creds_read(listener, id, (int)n[HL_N_PID], as_supervisor);
+        if (cr == -ESRCH) {
+            return HL_BROKER_GONE;
+        }
+    } else if (cr == 0) {
+        hl_creds_confirm(id);
     }
     if (cr < 0) {
+        /* Unreadable for a caller still pending (or more groups than the broker takes): refused. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
     /* Decide before opening: an O_PATH lookup opens nothing (no driver's open, no FIFO's reader, no

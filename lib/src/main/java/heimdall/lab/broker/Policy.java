@@ -13,9 +13,10 @@ package heimdall.lab.broker;
  * <p>A broker answer is decided in two steps. {@link #decide} sees the call, its kind
  * ({@link Notification#call()}: {@code open}, {@code openat}, {@code openat2} or {@code creat}), its
  * flags and its path; after a {@code BROKER} answer the supervisor looks the path up beneath
- * {@code in/} with an {@code O_PATH} descriptor, which opens nothing, and refuses, with {@code EACCES},
- * anything but a regular file or a directory asked for with {@code O_DIRECTORY}: a FIFO, socket or
- * device is never opened. {@link #admit} then sees that file ({@link Notification#openedType()},
+ * {@code in/} with an {@code O_PATH} descriptor, which opens nothing, with the caller's credentials
+ * (unless {@link #asSupervisor()}), and refuses, with {@code EACCES}, anything but a regular file or,
+ * with {@link #allowingDirectories()}, a directory asked for with {@code O_DIRECTORY}: a FIFO, socket
+ * or device is never opened. {@link #admit} then sees that file ({@link Notification#openedType()},
  * {@link Notification#openedLinks()}, ...) and says whether it is handed over; only then is it opened
  * for reading. Refused, the call fails with {@code EACCES}.
  *
