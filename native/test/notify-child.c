@@ -235,8 +235,9 @@ static int try_exec(const char *path) {
 static void escape(const char *dir, const char *hostdir, const char *hostsock, const char *hostbin) {
     /* "=inherited": the control, a host directory descriptor the child kept (what the broker handed out
      * before issue 29). */
-    int fd = strcmp(dir, "=inherited") == 0 ? dup(inherited_dir)
-                                             : (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    int fd = strcmp(dir, "=inherited") == 0
+                 ? dup(inherited_dir)
+                 : (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     int open_errno = fd < 0 ? errno : 0;
     int fchdir_errno = -1, at_open = -1, at_shadow = -1, at_mkdir = -1, above = 0;
     if (fd >= 0) {

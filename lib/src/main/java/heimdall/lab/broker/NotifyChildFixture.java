@@ -63,7 +63,8 @@ public final class NotifyChildFixture implements AutoCloseable {
      * @param user null, or {@code UID:GID[:G1,G2..]} (root): the ids and groups the child takes on
      *     before it installs its filter (after the jail)
      */
-    public record Options(int cpu, boolean filter, String extra, Path workDir, Path program, boolean jail, String user) {
+    public record Options(
+            int cpu, boolean filter, String extra, Path workDir, Path program, boolean jail, String user) {
         public Options(int cpu, boolean filter, String extra, Path workDir) {
             this(cpu, filter, extra, workDir, null, false, null);
         }
