@@ -41,7 +41,10 @@
  *                           folder and a symlink in HOSTDIR, a connect to the Unix socket HOSTSOCK and an
  *                           exec of HOSTBIN (all by relative paths from where it climbed to), and the *at
  *                           calls on the descriptor (openat "..", fstatat "..", fstatat up to etc/shadow,
- *                           mkdirat); prints each step's errno (0: it worked), "above" 1 when fstatat(fd,
+ *                           mkdirat), and, in a worker root of its own user and mount namespace, a bind
+ *                           mount from the descriptor and a read-write remount of it ("userns" the
+ *                           unshare's errno, "ns_bind", "ns_remount"); prints each step's errno (0: it
+ *                           worked, -1: not tried), "above" 1 when fstatat(fd,
  *                           "..") named another directory than fd's, and "host" the steps that reached
  *                           the host. DIR "=inherited": a host directory kept open from before the
  *                           jail instead (the control: what a brokered directory used to be)
@@ -232,6 +235,41 @@ static int try_exec(const char *path) {
     return got == sizeof e ? e : 0;
 }
 
+/* The descriptor's mount, attacked with privilege: a worker becomes root of a user and mount namespace of
+ * its own (unprivileged user namespaces permitting) and tries to bind-mount from the descriptor and to
+ * remount what it got read-write. out: the unshare's errno, then the bind's and the remount's (-1 not
+ * tried). */
+static void try_mount(int fd, int out[3]) {
+    out[0] = out[1] = out[2] = -1;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        out[0] = errno;
+        return;
+    }
+    pid_t w = fork();
+    if (w == 0) {
+        int r[3] = {-1, -1, -1};
+        r[0] = err_of(unshare(CLONE_NEWUSER | CLONE_NEWNS));
+        if (r[0] == 0) {
+            if (fchdir(fd) != 0) {
+                r[0] = errno;
+            } else {
+                /* From the descriptor's mount onto the worker's root; then that mount itself, read-write. */
+                r[1] = err_of(mount(".", "/", NULL, MS_BIND, NULL));
+                r[2] = err_of(mount(NULL, ".", NULL, MS_REMOUNT | MS_BIND, NULL));
+            }
+        }
+        (void)!write(p[1], r, sizeof r);
+        _exit(0);
+    }
+    close(p[1]);
+    if (read(p[0], out, 3 * sizeof out[0]) != (ssize_t)(3 * sizeof out[0])) {
+        out[0] = out[1] = out[2] = -1;
+    }
+    close(p[0]);
+    waitpid(w, NULL, 0);
+}
+
 static void escape(const char *dir, const char *hostdir, const char *hostsock, const char *hostbin) {
     /* "=inherited": the control, a host directory descriptor the child kept (what the broker handed out
      * before issue 29). */
@@ -240,7 +278,9 @@ static void escape(const char *dir, const char *hostdir, const char *hostsock, c
                  : (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     int open_errno = fd < 0 ? errno : 0;
     int fchdir_errno = -1, at_open = -1, at_shadow = -1, at_mkdir = -1, above = 0;
+    int ns[3] = {-1, -1, -1};
     if (fd >= 0) {
+        try_mount(fd, ns);
         fchdir_errno = err_of(fchdir(fd));
         int up = (int)syscall(SYS_openat, fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
         at_open = up < 0 ? errno : 0;
@@ -276,10 +316,12 @@ static void escape(const char *dir, const char *hostdir, const char *hostsock, c
     }
     int ex = try_exec(relative(hostbin));
     int host = (shadow == 0) + (mk == 0) + (sl == 0) + (conn == 0) + (ex == 0) + (at_open == 0) + above
-               + (at_shadow == 0) + (at_mkdir == 0);
+               + (at_shadow == 0) + (at_mkdir == 0) + (ns[1] == 0) + (ns[2] == 0);
     emit("{\"op\":\"escape\",\"open\":%d,\"fd\":%d,\"fchdir\":%d,\"shadow\":%d,\"mkdir\":%d,\"symlink\":%d,"
-         "\"connect\":%d,\"exec\":%d,\"at_open\":%d,\"above\":%d,\"at_shadow\":%d,\"at_mkdir\":%d,\"host\":%d}",
-         open_errno, fd, fchdir_errno, shadow, mk, sl, conn, ex, at_open, above, at_shadow, at_mkdir, host);
+         "\"connect\":%d,\"exec\":%d,\"at_open\":%d,\"above\":%d,\"at_shadow\":%d,\"at_mkdir\":%d,"
+         "\"userns\":%d,\"ns_bind\":%d,\"ns_remount\":%d,\"host\":%d}",
+         open_errno, fd, fchdir_errno, shadow, mk, sl, conn, ex, at_open, above, at_shadow, at_mkdir, ns[0], ns[1],
+         ns[2], host);
     if (fd >= 0) {
         close(fd);
     }

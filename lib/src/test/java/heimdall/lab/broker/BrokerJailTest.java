@@ -8,6 +8,7 @@ import heimdall.lab.bpf.Compiler;
 import heimdall.lab.broker.BrokerFixtures.Job;
 import heimdall.lab.broker.NotifyChildFixture.Escape;
 import heimdall.lab.floor.Floors;
+import heimdall.lab.testing.Fact;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * it gets, climbs with {@code chdir("..")}, and tries the host: {@code stat("etc/shadow")}, a folder and
  * a symlink in a world-writable host folder, a connect to a host Unix socket, an exec of a host binary,
  * and the {@code *at} calls on the descriptor ({@code openat(fd, "..")}, {@code fstatat(fd, "..")},
- * {@code fstatat} up to {@code etc/shadow}, {@code mkdirat}). By default the open is refused
+ * {@code fstatat} up to {@code etc/shadow}, {@code mkdirat}) and, root of a user and mount namespace of its
+ * own, a bind mount from the descriptor and a read-write remount of it. By default the open is refused
  * ({@code EACCES}); with {@link Policy#allowingDirectories()} the descriptor is a detached read-only
  * clone that leads nowhere above itself. Either way 0 host paths are reached, and the host folder and
  * socket see nothing. The control (a host directory the child kept open across the jail, what a
@@ -46,6 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BrokerJailTest {
     private static final int EACCES = 13;
     private static final int EROFS = 30;
+    private static final int EINVAL = 22;
     private static final int CAP_SYS_ADMIN = 21;
     private static final int NOBODY = 65534;
     private static final Path HOST_BINARY = Path.of("/usr/bin/true");
@@ -142,6 +146,7 @@ class BrokerJailTest {
     @EnumSource(Supervisor.Kind.class)
     void anAllowedDirectoryLeadsNowhereAboveItself(Supervisor.Kind kind) throws Exception {
         Policy dirs = Policy.always(Answer.BROKER).allowingDirectories();
+        List<Escape> attacks = new ArrayList<>();
         try (NotifyChildFixture child = jailedChild();
                 Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), dirs)) {
             for (String dir : List.of(".", "sub")) {
@@ -153,6 +158,7 @@ class BrokerJailTest {
                 assertEquals(EROFS, e.step("at_mkdir"), dir + ": the clone must be read-only: " + e);
                 assertEquals(0, e.host(), dir + ": host paths reached: " + e);
                 assertHostUntouched(dir);
+                attacks.add(e);
             }
             assertTrue(Files.notExists(job.in().resolve("made-by-child"), LinkOption.NOFOLLOW_LINKS));
             assertTrue(Files.notExists(job.in().resolve("sub/made-by-child"), LinkOption.NOFOLLOW_LINKS));
@@ -160,6 +166,15 @@ class BrokerJailTest {
             assertEquals(2, s.brokered());
             assertEquals(2, s.refused(), "the two openat(fd, \"..\")");
             assertEquals(0, s.failures());
+        }
+        // Root of a user and mount namespace of its own, a worker can neither bind-mount from the clone
+        // nor make it writable: it belongs to no namespace (EINVAL). Needs unprivileged user namespaces.
+        int userns = attacks.get(0).step("userns");
+        Requires.that(new Fact(
+                "unprivileged user namespaces", userns == 0, "unshare(CLONE_NEWUSER) as nobody: errno " + userns));
+        for (Escape e : attacks) {
+            assertEquals(EINVAL, e.step("ns_bind"), "bind-mount from the clone: " + e);
+            assertEquals(EINVAL, e.step("ns_remount"), "read-write remount of the clone: " + e);
         }
     }
 }
