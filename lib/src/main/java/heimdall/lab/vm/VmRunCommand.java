@@ -159,7 +159,6 @@ public final class VmRunCommand extends VmCommand {
         }
         try (Scratch scratch = Scratch.create(StaleScratch.PREFIX, GuestRun.STOP_GRACE.plusSeconds(15));
                 Interruption interruption = Interruption.catchSignals()) {
-            StaleScratch.mark(scratch.path());
             GuestKernel kernel = kernel(r, scratch.path());
             List<KernelModules.Module> modules = KernelModules.load(
                     kernel.modules(),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.sys.CreatorMark;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
@@ -80,8 +81,8 @@ class VmGuestTest {
     static Optional<Path> scratchOf(Process p) throws IOException {
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(TMP, StaleScratch.PREFIX + "*")) {
             for (Path d : dirs) {
-                Path owner = d.resolve(StaleScratch.OWNER);
-                if (Files.isRegularFile(owner) && Files.readString(owner).startsWith(p.pid() + " ")) {
+                Path mark = d.resolve(CreatorMark.NAME);
+                if (Files.isRegularFile(mark) && Files.readString(mark).contains("\npid " + p.pid() + "\n")) {
                     return Optional.of(d);
                 }
             }
