@@ -200,10 +200,10 @@ final class MavenResolver implements AutoCloseable {
             try {
                 checkRepository(r.getId(), r.getUrl());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "cannot resolve " + coordinates + ": " + e.getMessage()
-                                + (r.getId().equals("central") ? " (Central's address comes from -D"
-                                        + ModelInterpolator.MAVEN_REPO_CENTRAL_KEY + ")" : ""));
+                throw new IllegalArgumentException("cannot resolve " + coordinates + ": " + e.getMessage()
+                        + (r.getId().equals("central")
+                                ? " (Central's address comes from -D" + ModelInterpolator.MAVEN_REPO_CENTRAL_KEY + ")"
+                                : ""));
             }
         }
         DependencyRequest request = new DependencyRequest(collect, DependencyFilterUtils.classpathFilter("runtime"));

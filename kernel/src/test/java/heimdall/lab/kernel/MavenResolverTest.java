@@ -53,7 +53,12 @@ class MavenResolverTest {
         assertThrows(IllegalArgumentException.class, () -> r.addRepository("a/b", "https://example.org/"));
         assertThrows(IllegalArgumentException.class, () -> r.addRepository("..", "https://example.org/"));
         for (String url : List.of(
-                "file:///tmp/m2", "ftp://example.org/", "https:///nohost", "not a url", "/tmp", "http://example.org/")) {
+                "file:///tmp/m2",
+                "ftp://example.org/",
+                "https:///nohost",
+                "not a url",
+                "/tmp",
+                "http://example.org/")) {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> r.addRepository("x", url), url);
             assertTrue(e.getMessage().contains(url), e.getMessage());
@@ -106,8 +111,7 @@ class MavenResolverTest {
     }
 
     @Test
-    void aPomsPlainHttpRepositoryIsRefusedNamingItBeforeAnyDependencyIsResolved(@TempDir Path local)
-            throws Exception {
+    void aPomsPlainHttpRepositoryIsRefusedNamingItBeforeAnyDependencyIsResolved(@TempDir Path local) throws Exception {
         try (CountingServer http = new CountingServer();
                 MavenResolver r = new MavenResolver(local)) {
             List<String> added = new ArrayList<>();
@@ -119,8 +123,9 @@ class MavenResolverTest {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> pom.loadFromPomCell(List.of(), body));
             assertTrue(
-                    e.getMessage().startsWith("the cell: <repository> mirror: repository 'mirror' at " + http.url()
-                            + " is refused: plain http://"),
+                    e.getMessage()
+                            .startsWith("the cell: <repository> mirror: repository 'mirror' at " + http.url()
+                                    + " is refused: plain http://"),
                     e.getMessage());
             assertEquals(0, http.requests.get(), "nothing fetched");
             assertEquals(List.of(), added);
@@ -137,8 +142,9 @@ class MavenResolverTest {
                 IllegalArgumentException e =
                         assertThrows(IllegalArgumentException.class, () -> r.resolve("org.example:evil:1.0"));
                 assertTrue(
-                        e.getMessage().startsWith("cannot resolve org.example:evil:1.0: repository 'central' at "
-                                + http.url() + " is refused: plain http://"),
+                        e.getMessage()
+                                .startsWith("cannot resolve org.example:evil:1.0: repository 'central' at " + http.url()
+                                        + " is refused: plain http://"),
                         e.getMessage());
                 assertTrue(e.getMessage().endsWith("(Central's address comes from -D" + key + ")"), e.getMessage());
             }

@@ -31,8 +31,8 @@ import java.util.Optional;
  */
 final class GuestOutputs {
     /** Where the guest mounts file systems of its own over the host's (see {@link InitScript}). */
-    static final List<Path> GUEST_OWN = List.of(
-            Path.of("/proc"), Path.of("/sys"), Path.of("/dev"), Path.of("/tmp"), Path.of("/run"));
+    static final List<Path> GUEST_OWN =
+            List.of(Path.of("/proc"), Path.of("/sys"), Path.of("/dev"), Path.of("/tmp"), Path.of("/run"));
 
     private GuestOutputs() {}
 
@@ -90,13 +90,15 @@ final class GuestOutputs {
             return List.of(); // no command, or none that declares options: nothing named to write
         }
         List<Output> outputs = new ArrayList<>();
-        for (CommandOptions.Output o : selected.get().command().options().get().outputsIn(selected.get().args())) {
+        CommandOptions declared = selected.get().command().options().get();
+        for (CommandOptions.Output o : declared.outputsIn(selected.get().args())) {
             Output out = new Output(o.spelling(), o.value(), onHost(here.resolve(o.value()), o.spelling()));
             if (!out.onHost().startsWith(home)) {
                 throw new BadInput(out.said() + ": outside the checkout (" + home + "), the one folder the guest"
                         + " shares with the host read-write: the guest would write "
-                        + (onGuestOwn(out.onHost()) ? "into its own " + onGuestOwnRoot(out.onHost())
-                                + ", which vanishes when it powers off" : "where the host's root is read-only")
+                        + (onGuestOwn(out.onHost())
+                                ? "into its own " + onGuestOwnRoot(out.onHost()) + ", which vanishes when it powers off"
+                                : "where the host's root is read-only")
                         + ", and the host would have nothing; name a path inside the checkout (e.g. "
                         + home.resolve("results").resolve("NAME") + "), or run the command on the host");
             }

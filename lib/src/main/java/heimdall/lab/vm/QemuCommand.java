@@ -16,9 +16,10 @@ import java.util.List;
  * The QEMU command line of one guest: no defaults, no network ({@code -nic none}), no display, the console on
  * QEMU's stdout, {@code -no-reboot} (a guest's reboot or panic ends QEMU), the kernel booted directly
  * ({@code -kernel}/{@code -initrd}, qboot's tiny firmware when installed), and three 9p shares: the host's root
- * read-only, the checkout and the run's share read-write, the last two with a mapped security model ({@link Share}):
- * nothing a guest does changes a host file's owner, mode or type. It starts under {@code setpriv --pdeathsig KILL}, so the
- * kernel ends QEMU when the thread that started it dies, even when our JVM is killed with SIGKILL.
+ * read-only, the checkout and the run's share read-write, the last two with a mapped security model
+ * ({@link Share}): nothing a guest does changes a host file's owner, mode or type. It starts under
+ * {@code setpriv --pdeathsig KILL}, so the kernel ends QEMU when the thread that started it dies, even when our JVM
+ * is killed with SIGKILL.
  */
 final class QemuCommand {
     static final String QEMU = "qemu-system-x86_64";

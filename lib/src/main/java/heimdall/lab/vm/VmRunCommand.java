@@ -163,8 +163,7 @@ public final class VmRunCommand extends VmCommand {
         Path cwd = Path.of("").toAbsolutePath();
         // where the guest's ./lab writes, judged before anything starts: only the checkout reaches the host
         Optional<List<String>> labArgs = GuestOutputs.labArgs(r.exec(), r.args(), checkout, cwd);
-        List<GuestOutputs.Output> outputs =
-                GuestOutputs.check(labArgs.orElse(List.of()), commands, checkout, cwd);
+        List<GuestOutputs.Output> outputs = GuestOutputs.check(labArgs.orElse(List.of()), commands, checkout, cwd);
         QemuCommand.requireInstalled();
         QemuCommand.requireUserXattrs(checkout);
         Initramfs.requireStaticBusybox();
@@ -199,8 +198,8 @@ public final class VmRunCommand extends VmCommand {
             Ended ended = boot(r, kernel, initrd, checkout, share, interruption);
             int status = ended.status();
             if (status == 0) {
-                List<String> missing = GuestOutputs.missingOnHost(
-                        outputs, labArgs.isPresent() ? ended.lastLine() : Optional.empty());
+                List<String> missing =
+                        GuestOutputs.missingOnHost(outputs, labArgs.isPresent() ? ended.lastLine() : Optional.empty());
                 if (!missing.isEmpty()) {
                     throw new Refusal("the guest's command ended with status 0, but the host has no "
                             + String.join(", nor ", missing)

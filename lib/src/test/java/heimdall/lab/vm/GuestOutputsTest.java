@@ -67,9 +67,10 @@ class GuestOutputsTest {
         }
     };
 
-    static final CommandLookup LOOKUP = argv -> argv.size() >= 2 && argv.subList(0, 2).equals(List.of("bpf", "stats"))
-            ? Optional.of(new CommandLookup.Selected(WRITER, argv.subList(2, argv.size())))
-            : Optional.empty();
+    static final CommandLookup LOOKUP =
+            argv -> argv.size() >= 2 && argv.subList(0, 2).equals(List.of("bpf", "stats"))
+                    ? Optional.of(new CommandLookup.Selected(WRITER, argv.subList(2, argv.size())))
+                    : Optional.empty();
 
     List<GuestOutputs.Output> check(String... labArgs) {
         return GuestOutputs.check(List.of(labArgs), LOOKUP, checkout, checkout);
@@ -129,7 +130,8 @@ class GuestOutputsTest {
     void aWorkingFolderTheGuestMountsItsOwnTmpfsOnIsRefused() {
         BadInput e = assertThrows(
                 BadInput.class, () -> GuestOutputs.check(List.of("--version"), LOOKUP, checkout, Path.of("/tmp")));
-        assertTrue(e.getMessage().startsWith("the working folder /tmp: the guest mounts a /tmp of its own"),
+        assertTrue(
+                e.getMessage().startsWith("the working folder /tmp: the guest mounts a /tmp of its own"),
                 e.getMessage());
     }
 
@@ -196,19 +198,32 @@ class GuestOutputsTest {
     void aCheckoutWithoutUserXattrsIsRefusedBeforeQemuStarts() {
         QemuCommand.requireUserXattrs(checkout); // this file system keeps them
         Refusal e = assertThrows(Refusal.class, () -> QemuCommand.requireUserXattrs(Path.of("/proc/self")));
-        assertTrue(e.getMessage().startsWith("sharing the checkout /proc/self with the guest: its file system keeps"
-                + " no user extended attributes"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("sharing the checkout /proc/self with the guest: its file system keeps"
+                                + " no user extended attributes"),
+                e.getMessage());
     }
 
     @Test
     void vmRunRefusesAnOutsideOutputWithStatusTwoBeforeAnythingStarts() {
         String before = System.getProperty("heimdall.lab.home");
-        System.setProperty("heimdall.lab.home", Path.of("").toAbsolutePath().getParent().toString());
+        System.setProperty(
+                "heimdall.lab.home", Path.of("").toAbsolutePath().getParent().toString());
         try {
             LabRun o = LabRun.of("vm", "run", "--kernel", "debian:6.1", "--", "bpf", "stats", "P", "-o", "/tmp/x");
             o.assertRefused(2, "-o /tmp/x", "outside the checkout");
             assertFalse(o.err().contains("lab vm: debian"), "nothing started:\n" + o.err());
-            LabRun.of("vm", "run", "--kernel", "debian:6.1", "--", "reproduce", "follower-cost", "--quick", "--out",
+            LabRun.of(
+                            "vm",
+                            "run",
+                            "--kernel",
+                            "debian:6.1",
+                            "--",
+                            "reproduce",
+                            "follower-cost",
+                            "--quick",
+                            "--out",
                             "/tmp/y")
                     .assertRefused(2, "--out /tmp/y", "outside the checkout");
             LabRun.of("vm", "run", "--kernel", "debian:6.1", "--", "compare", "a", "b", "-o", "/tmp/p.png")

@@ -52,7 +52,9 @@ class StaleScratchTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 ScratchHolder.class.getName()));
-        Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(argv)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         started.add(p);
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = r.readLine();
@@ -79,7 +81,8 @@ class StaleScratchTest {
         assertTrue(markOf(here).contains("\npidns " + ns + "\n"), markOf(here));
         assertFalse(markOf(elsewhere).contains("\npidns " + ns + "\n"), "made in a pid namespace of its own");
         // its pid in its namespace: small, and here another process or none (the old rule took it for dead)
-        long pidThere = Long.parseLong(markOf(elsewhere).lines()
+        long pidThere = Long.parseLong(markOf(elsewhere)
+                .lines()
                 .filter(l -> l.startsWith("pid "))
                 .findFirst()
                 .orElseThrow()

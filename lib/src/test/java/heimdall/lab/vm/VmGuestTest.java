@@ -112,8 +112,11 @@ class VmGuestTest {
 
     /** After the guest: none of what it planted is on the host as it asked; each is a plain file of QEMU's. */
     static void assertNothingPlantedReachedTheHost(Path d, String out) throws IOException {
-        for (String said : List.of("link symbolic link 777 0", "null character special file 644 0",
-                "suid regular file 4755 0", "owned regular file 644 1234")) {
+        for (String said : List.of(
+                "link symbolic link 777 0",
+                "null character special file 644 0",
+                "suid regular file 4755 0",
+                "owned regular file 644 1234")) {
             assertTrue(out.contains("guest-sees " + d + "/" + said), "the guest did it (" + said + "):\n" + out);
         }
         Path link = d.resolve("link");
@@ -121,8 +124,11 @@ class VmGuestTest {
         assertEquals("/etc/shadow", Files.readString(link), "a host reader gets the link's text, not the host file");
         for (String f : List.of("link", "null", "suid", "owned", "plain")) {
             Path p = d.resolve(f);
-            assertEquals(0100644, mode(p), f + ": a regular file, mode 0644 (no device, no setuid, no exec): "
-                    + Integer.toOctalString(mode(p)));
+            assertEquals(
+                    0100644,
+                    mode(p),
+                    f + ": a regular file, mode 0644 (no device, no setuid, no exec): "
+                            + Integer.toOctalString(mode(p)));
             assertEquals(0, (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS), f + ": QEMU's");
             assertEquals(0, (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS), f + ": QEMU's");
         }
