@@ -16,6 +16,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code ./lab vm run} reaches the guest's command, whose exit status becomes ours, and leaves no QEMU and no scratch
  * folder; a SIGKILL of our JVM still takes QEMU with it, and the next run reaps the scratch folder it left. The first
  * guest's command also attacks the checkout it shares: a link, a device node, a setuid file and a chown there leave
- * the host only plain files of QEMU's, mode 0644 ({@code security_model=mapped-xattr}). Needs
+ * the host only plain files of QEMU's, mode 0644 ({@code security_model=mapped-xattr}), and a host file it chmods,
+ * chowns and gives root-only extended attributes keeps its mode, owner and attributes. Needs
  * root, QEMU and busybox-static (facts of the host: skipped loudly, or failed under LAB_REQUIRE_KERNEL=1).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -103,7 +105,19 @@ class VmGuestTest {
         String q = InitScript.q(d.toString());
         return "d=" + q + "; echo plain > $d/plain; mkdir $d/sub; ln -s /etc/shadow $d/link; mknod $d/null c 1 3;"
                 + " cp /bin/true $d/suid; chmod 4755 $d/suid; echo o > $d/owned; chown 1234:1234 $d/owned;"
-                + " stat -c 'guest-sees %n %F %a %u' $d/link $d/null $d/suid $d/owned; ";
+                + " stat -c 'guest-sees %n %F %a %u' $d/link $d/null $d/suid $d/owned;"
+                // a file the host made: its mode and owner changed, root-only extended attributes set
+                + " chown 1234:1234 $d/hostfile; chmod 4755 $d/hostfile; stat -c 'guest-sees %n %a %u' $d/hostfile;"
+                + " python3 -c 'import os, sys\nfor n in (\"trusted.heimdall\", \"security.heimdall\"):\n"
+                + "    try:\n        os.setxattr(sys.argv[1], n, b\"1\"); print(\"guest-xattr\", n, \"set\")\n"
+                + "    except OSError as e:\n        print(\"guest-xattr\", n, \"refused\")' $d/hostfile; ";
+    }
+
+    /** A file of the host's in the folder the guest attacks: mode 0640, root's. */
+    static Path hostFile(Path d) throws IOException {
+        Path f = Files.writeString(d.resolve("hostfile"), "the host's\n");
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r-----"));
+        return f;
     }
 
     static int mode(Path p) throws IOException {
@@ -133,6 +147,13 @@ class VmGuestTest {
             assertEquals(0, (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS), f + ": QEMU's");
         }
         assertEquals(040755, mode(d.resolve("sub")), "a guest's folder: 0755 on the host");
+        Path host = d.resolve("hostfile");
+        assertTrue(out.contains("guest-sees " + host + " 4755 1234"), "the guest changed it, as it sees it:\n" + out);
+        assertEquals(0100640, mode(host), "the host's file keeps its mode: " + Integer.toOctalString(mode(host)));
+        assertEquals(0, (Integer) Files.getAttribute(host, "unix:uid", LinkOption.NOFOLLOW_LINKS), "and its owner");
+        for (String ns : List.of("trusted", "security")) {
+            assertTrue(out.contains("guest-xattr " + ns + ".heimdall refused"), ns + ".* never reaches it:\n" + out);
+        }
         assertEquals("plain\n", Files.readString(d.resolve("plain")), "its files are readable");
     }
 
@@ -140,6 +161,7 @@ class VmGuestTest {
     void sigtermReachesTheGuestsCommandWhoseStatusIsOursAndNothingIsLeft() throws Exception {
         // a folder of the checkout (this module's target/), which the guest shares read-write
         Path planted = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "vm-attack-");
+        hostFile(planted);
         Process p = lab(
                 "--kernel",
                 "debian:6.1",
