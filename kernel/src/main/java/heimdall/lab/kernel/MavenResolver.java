@@ -39,7 +39,8 @@ import org.eclipse.aether.util.filter.DependencyFilterUtils;
  * <p>Over HTTPS only, as Maven since 3.8.1: a repository named by {@code http://} (by {@code %mavenRepo}, a
  * POM's {@code <repository>}, or {@code -Dmaven.repo.central}) is refused with the reason before anything is
  * fetched, since its checksums come from the same server as its jars and anyone on the path could
- * replace both, and the kernel runs the jar.
+ * replace both, and the kernel runs the jar. As in Maven, {@code localhost} and {@code 127.0.0.1} are
+ * exempt: nothing lies on that path.
  */
 final class MavenResolver implements AutoCloseable {
     /** Maven's own rule for ids, with no {@code /} or {@code \}: they become path segments. */
@@ -87,7 +88,8 @@ final class MavenResolver implements AutoCloseable {
 
     /**
      * Checks a repository's id and URL before it is used: a Maven id, and an absolute {@code https://} URL
-     * with a host. A plain {@code http://} URL is refused with the reason, as Maven refuses it since 3.8.1.
+     * with a host. A plain {@code http://} URL is refused with the reason, as Maven refuses it since 3.8.1,
+     * but for this machine ({@link #LOCAL_HOSTS}), which Maven's blocker leaves alone too.
      *
      * @throws IllegalArgumentException naming the id or the URL and what is wrong
      */
@@ -103,15 +105,21 @@ final class MavenResolver implements AutoCloseable {
             throw new IllegalArgumentException("bad repository URL '" + url + "': " + e.getReason());
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (scheme.equals("http")) {
+        if (scheme.equals("http") && uri.getHost() != null && !LOCAL_HOSTS.contains(uri.getHost())) {
             throw new IllegalArgumentException("repository '" + id + "' at " + url + " is refused: " + PLAIN_HTTP);
         }
-        if (!scheme.equals("https") || uri.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "bad repository URL '" + url + "': an https:// URL with a host is required");
+        if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
+            throw new IllegalArgumentException("bad repository URL '" + url
+                    + "': an https:// URL with a host is required (http:// only for localhost or 127.0.0.1)");
         }
         return uri;
     }
+
+    /**
+     * The hosts Maven's blocker leaves plain HTTP to ({@code external:http:*} matches every other host): this
+     * machine, where no one is on the path. Names as written, never looked up.
+     */
+    static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1");
 
     /** Why a plain-HTTP repository is refused. */
     static final String PLAIN_HTTP = "plain http:// is not used (Maven blocks it since 3.8.1): a jar and the "

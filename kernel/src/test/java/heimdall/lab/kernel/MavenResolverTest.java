@@ -74,7 +74,8 @@ class MavenResolverTest {
         final HttpServer server;
 
         CountingServer() throws Exception {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            // 127.0.0.2: this machine, but not a name Maven's blocker (nor ours) exempts, as a remote host is not
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0), 0);
             server.createContext("/", x -> {
                 requests.incrementAndGet();
                 x.sendResponseHeaders(404, -1);
@@ -84,7 +85,7 @@ class MavenResolverTest {
         }
 
         String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort() + "/m2/";
+            return "http://127.0.0.2:" + server.getAddress().getPort() + "/m2/";
         }
 
         @Override
@@ -105,8 +106,14 @@ class MavenResolverTest {
             assertTrue(e.getMessage().contains("Maven blocks it since 3.8.1"), e.getMessage());
             assertEquals(List.of("central"), List.copyOf(r.repositories().keySet()), "not added");
             // the scheme is read case-blind: HTTP:// is the same plain connection
-            assertThrows(IllegalArgumentException.class, () -> r.addRepository("plain", "HTTP://127.0.0.1/m2/"));
+            assertThrows(IllegalArgumentException.class, () -> r.addRepository("plain", "HTTP://example.org/m2/"));
             assertEquals(0, http.requests.get(), "nothing fetched");
+            // as in Maven, this machine by name is exempt: no one is on that path
+            r.addRepository("here", "http://127.0.0.1:8081/m2/");
+            r.addRepository("there", "http://localhost/m2/");
+            assertEquals(
+                    List.of("central", "here", "there"),
+                    List.copyOf(r.repositories().keySet()));
         }
     }
 
