@@ -111,8 +111,8 @@ class BrokerJailTest {
     @Test
     void aHostDirectoryDescriptorLeadsOutOfTheJail() throws Exception {
         try (NotifyChildFixture child = jailedChild();
-                Supervisor sup = Supervisor.start(
-                        Supervisor.Kind.NATIVE, child.takeListener(), job.options(), Answer.BROKER)) {
+                Supervisor sup =
+                        Supervisor.start(Supervisor.Kind.NATIVE, child.takeListener(), job.options(), Answer.BROKER)) {
             Escape e = child.escape("=inherited", hostDir, hostSocket, HOST_BINARY);
             assertEquals(0, e.step("shadow"), "the control climbed to the host's etc/shadow: " + e);
             assertEquals(0, e.step("mkdir"), "the control made a folder in the host's: " + e);
