@@ -358,7 +358,7 @@ static void *loop(void *arg) {
             continue;
         }
         if (r == -ENOENT) {
-            bump(s, HL_C_GONE);
+            add(s, HL_C_GONE, handed_off(lt));
             continue;
         }
         if (r < 0) {
@@ -367,7 +367,7 @@ static void *loop(void *arg) {
             atomic_store(&s->counters[HL_C_ENDED], 1);
             break;
         }
-        bump(s, HL_C_RECEIVED);
+        add(s, HL_C_RECEIVED, handed_off(lt));
         /* A plain load first: the test hook must cost the measured loop nothing. */
         if (atomic_load_explicit(&s->hold_next, memory_order_relaxed) && atomic_exchange(&s->hold_next, 0)) {
             hold(s);
@@ -434,8 +434,12 @@ static int give_up(struct hl_sup *s, struct loop_thread *lt) {
     /* Counted before the thread can see it is abandoned and drop the reference. */
     atomic_fetch_add(&s->refs, 1);
     atomic_fetch_add(&s->abandoned, 1);
-    long pid = hl_watch_abandon((long)(intptr_t)&lt->watch, 0);
-    if (pid == 0 || pid == -EALREADY) {
+    long pid;
+    /* 0: its watch moved between look and swap (a read began or ended); look again. */
+    while ((pid = hl_watch_abandon((long)(intptr_t)&lt->watch, 0)) == 0) {
+    }
+    if (pid == -EALREADY) {
+        /* It has left its loop (stop abandons only the serving loop, which nobody else abandons). */
         atomic_fetch_sub(&s->abandoned, 1);
         atomic_fetch_sub(&s->refs, 1);
         return 0;

@@ -71,7 +71,6 @@ public final class JavaSupervisor implements Supervisor {
     private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long WATCH_ABANDONED = -1;
-    private static final long WATCH_EXITED = -2;
     private static final int EALREADY = 114;
 
     private final int listener;
@@ -285,14 +284,14 @@ public final class JavaSupervisor implements Supervisor {
                 // Under the lock the watchdog hands off with: it hands off only a thread it sees reading.
                 boolean detached;
                 synchronized (parked) {
-                    boolean givenUpByStop = BrokerNative.hl_watch_leave(watchAddress) == 1;
+                    boolean wasAbandoned = BrokerNative.hl_watch_leave(watchAddress) == 1;
                     if (handedOff) {
                         parked.remove(this);
                         if (givenUp) {
                             stuck--;
                         }
                     }
-                    detached = givenUpByStop || handedOff;
+                    detached = wasAbandoned || handedOff;
                 }
                 if (detached) {
                     // Nobody joins this thread; the last one out closes the descriptors.
@@ -582,14 +581,19 @@ public final class JavaSupervisor implements Supervisor {
     /**
      * Stop gives up on {@code l} now, reading or not (its call, if any, is answered {@code ENOSYS} when
      * the listener closes). Its read's pid (or {@code WATCH_NOT_READING}) when abandoned, 0 when it had
-     * left its loop already, -1 when there was nothing to abandon.
+     * left its loop already.
      */
     private long giveUp(Loop l) {
         abandoned.incrementAndGet();
-        long pid = BrokerNative.hl_watch_abandon(l.watchAddress, 0);
-        if (pid == 0 || pid == -EALREADY) {
+        long pid;
+        // 0: its watch moved between look and swap (a read began or ended); look again.
+        while ((pid = BrokerNative.hl_watch_abandon(l.watchAddress, 0)) == 0) {
+            Thread.onSpinWait();
+        }
+        if (pid == -EALREADY) {
+            // It has left its loop (stop abandons only the serving loop, which nobody else abandons).
             abandoned.decrementAndGet();
-            return l.watch.getLong(0) == WATCH_EXITED ? 0 : -1;
+            return 0;
         }
         late.incrementAndGet(BrokerNative.C_STALLED);
         return pid;

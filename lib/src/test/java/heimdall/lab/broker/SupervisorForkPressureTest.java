@@ -72,6 +72,9 @@ class SupervisorForkPressureTest {
             try {
                 r = child.pressure("both", TimeUnit.SECONDS.toMillis(SECONDS), "hello.txt", hello);
                 assertTrue(child.alive(), "the program died after its run");
+                // A handed-off thread counts its answer a moment after the caller has it.
+                long opens = r.opens();
+                BrokerFixtures.eventually(() -> sup.stats().brokered() >= opens);
             } finally {
                 s = sup.stop();
             }
