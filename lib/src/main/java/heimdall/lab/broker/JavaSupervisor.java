@@ -399,7 +399,7 @@ public final class JavaSupervisor implements Supervisor {
         final Notification n = loop.view;
         bump(loop, BrokerNative.C_RECEIVED);
         n.reset();
-        loop.watch.putLong(16, n.id()); // for the watchdog's kill: the call this thread handles
+        loop.watch.putLong(16, n.id()); // for the watchdog's give-up: the call this thread handles
         Answer a;
         Throwable thrown = null;
         try {
