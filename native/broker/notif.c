@@ -283,6 +283,10 @@ static int64_t monotonic_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+long long hl_monotonic_ns(void) {
+    return monotonic_ns();
+}
+
 int hl_watch_attach(long watch_addr) {
     struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
     if (w != NULL) {
@@ -350,10 +354,7 @@ long hl_watch_check(long watch_addr, long deadline_ns, long state_addr) {
     if (blocked < deadline_ns) {
         return 0;
     }
-    /* This very read, not one that began since. */
-    if (!atomic_compare_exchange_strong(&w->started, &started, HL_WATCH_ABANDONED)) {
-        return 0;
-    }
+    /* Judged on this very read: nothing changes here (the watchdog hands it off, it goes on). */
     return (long)atomic_load(&w->pid);
 }
 
@@ -405,25 +406,6 @@ int hl_retire_fd(int fd) {
     return r;
 }
 
-int hl_kill_caller(int listener, long id, int pid) {
-    /* A pidfd first, then the check that the call still waits: from then on the pidfd names the caller
-     * even if it dies and its tid is reused (seccomp_unotify(2)). PIDFD_THREAD (Linux 6.9) for a tid
-     * that is not a process leader; SIGKILL to any thread ends its whole process. */
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, HL_PIDFD_THREAD);
-    if (pidfd < 0 && errno == EINVAL) {
-        pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    }
-    if (pidfd < 0) {
-        return -errno;
-    }
-    int r = hl_notif_id_valid(listener, id);
-    if (r == 0 && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) != 0) {
-        r = -errno;
-    }
-    close(pidfd);
-    return r;
-}
-
 static ssize_t read_mem(int pid, long addr, void *buf, size_t len) {
     if (pid <= 0) {
         return -ESRCH;
@@ -444,7 +426,7 @@ static ssize_t read_mem(int pid, long addr, void *buf, size_t len) {
     }
     ssize_t got = read_mem_now(pid, addr, buf, len);
     if (w != NULL && !atomic_compare_exchange_strong(&w->started, &started, 0)) {
-        /* The watchdog gave up on this read (its caller killed, another thread serving): what we read
+        /* Given up (its call answered by the watchdog, or the listener closed by stop): what we read
          * belongs to no call any more. */
         return -ESRCH;
     }
@@ -546,8 +528,8 @@ static int read_open_how(int listener, const int64_t *n, struct open_how *how) {
     }
     unsigned char buf[OPEN_HOW_MAX];
     int r = hl_read_child((int)n[HL_N_PID], (long)n[HL_N_ARG0 + 2], buf, (size_t)size);
-    /* The watchdog gave up on this read and answered for the call (its caller killed): touch nothing
-     * of it. Else pending still, or pid may name another process by now and the bytes mean nothing. */
+    /* Given up, the call answered by the watchdog: touch nothing of it. Else pending still, or pid may
+     * name another process by now and the bytes mean nothing. */
     if (current_abandoned() || hl_notif_id_valid(listener, n[HL_N_ID]) != 0) {
         return ESRCH;
     }

@@ -33,8 +33,10 @@
 #define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
 #define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
-#define HL_C_STALLED 12   /* loops abandoned in a read past its deadline (the caller killed), or by stop */
-#define HL_NCOUNTERS 13
+#define HL_C_STALLED 12   /* calls handed off in a read past its deadline (answered by their own thread), and
+                           * loops stop could not join */
+#define HL_C_TIMED_OUT 13 /* handed-off calls given up past the give-up deadline and answered EIO */
+#define HL_NCOUNTERS 14
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
@@ -149,9 +151,11 @@ int hl_read_child(int pid, long addr, void *buf, size_t len);
  * The watch over one supervisor thread's reads of child memory (a read through /proc/PID/mem can
  * still block on a FUSE-backed or hung page). A thread attaches its watch; every hl_read_child /
  * hl_read_path it makes then records its start (CLOCK_MONOTONIC ns) and pid there and clears it when
- * the read ends. A watchdog (another thread) abandons a read that runs past its deadline: from then
- * on that thread's reads return -ESRCH and hl_notif_read_path answers nothing, so the stuck thread,
- * when its read ends, touches no call and can leave. Laid out as three int64 slots, so the Java
+ * the read ends. A watchdog (another thread) hands a long read off (the thread goes on and answers its
+ * call itself; nothing changes in the watch) and gives up a read that runs past its give-up deadline
+ * (abandons it, answering the call itself): from then on that thread's reads return -ESRCH and
+ * hl_notif_read_path answers nothing, so the stuck thread, when its read ends, touches no call and
+ * can leave. Laid out as three int64 slots, so the Java
  * supervisor keeps one in a direct buffer.
  */
 struct hl_watch {
@@ -176,9 +180,12 @@ long hl_watch_abandon(long watch_addr, long deadline_ns);
 /* The watchdog's test of the watched read, on the time its thread has spent blocked since the
  * watchdog first saw that read (elapsed time less the thread's CPU and run-queue time, from
  * /proc/self/task/TID/schedstat; elapsed time alone where that is missing): a reader preempted on a
- * loaded host is not stuck. Abandons the read once that reaches deadline_ns. state_addr: three int64
- * slots the watchdog keeps for it (zeroed at first). The read's pid when abandoned, else 0. */
+ * loaded host is not stuck. state_addr: three int64 slots the watchdog keeps for it (zeroed at first).
+ * The read's pid once that blocked time reaches deadline_ns (the watch is left as it is: the watchdog
+ * then hands the read off), else 0. */
 long hl_watch_check(long watch_addr, long deadline_ns, long state_addr);
+/* CLOCK_MONOTONIC in ns, the clock of the watch's start times. */
+long long hl_monotonic_ns(void);
 /* 1 once the watch was abandoned, else 0. */
 int hl_watch_abandoned(long watch_addr);
 /* The watched thread leaves its loop: detaches the watch from it and marks it HL_WATCH_EXITED, so
@@ -188,10 +195,6 @@ int hl_watch_leave(long watch_addr);
 /* Points descriptor number fd at /dev/null (dup3), closing what it named, while the number stays
  * taken: for a listener a stuck thread may still name. 0 or -errno. */
 int hl_retire_fd(int fd);
-/* The deadline policy for a stuck read: SIGKILL to the caller's process, through a pidfd taken
- * before the check that notification id still waits (so pid names the caller). 0, -ENOENT (the call
- * is gone: nothing killed) or -errno. */
-int hl_kill_caller(int listener, long id, int pid);
 /* Reads a NUL-terminated path of at most cap-1 bytes (cap bytes with the NUL) from pid's memory into
  * buf_addr; the length, or -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap bytes), -ESRCH. */
 int hl_read_path(int pid, long addr, long buf_addr, int cap);
@@ -305,9 +308,10 @@ long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, i
 long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags);
 /* Signals the loop to stop (the stop eventfd, and for a loop blocked in RECV the stop signal, sent
  * again every 10 ms until it has ended) and joins it; closes the listener. Returns within 0.9 s in
- * every case: a loop not joined by then (stuck in a read of the caller's memory) is abandoned (its
- * caller killed, HL_C_STALLED counted; the thread frees itself when the read ends) and the listener's
- * number is pointed at /dev/null until then. 0 or -errno. Idempotent. */
+ * every case: a loop not joined by then (stuck in a read of the caller's memory) is abandoned
+ * (HL_C_STALLED counted; the thread frees itself when the read ends, answering nothing), and while
+ * such a thread or a handed-off one is out the listener's number is pointed at /dev/null (every call
+ * still waiting fails with ENOSYS). 0 or -errno. Idempotent. */
 int hl_sup_stop(long handle);
 /* The signal that interrupts a supervisor blocked in RECV: SIGRTMIN + 2. */
 int hl_sup_stop_signal(void);
@@ -317,6 +321,9 @@ int hl_sup_stop_signal(void);
 int hl_sup_thread_prepare(void);
 /* Sends the stop signal to thread tid of this process (tgkill). 0 or -errno. */
 int hl_sup_thread_signal(int tid);
+/* The BROKER answer's give-up: a handed-off read that has lasted ns (> 0) is given up and its call
+ * answered with EIO (default 10 s; see supervisor.c). 0 or -EINVAL. */
+int hl_sup_set_give_up(long handle, long ns);
 /* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */
 int hl_sup_stats(long handle, long *out, int n);
 /* Frees a stopped supervisor (stops it first if needed). */

@@ -29,7 +29,8 @@ final class BrokerNative {
     static final int C_HELD = 10;
     static final int C_LAST_ERRNO = 11;
     static final int C_STALLED = 12;
-    static final int NCOUNTERS = 13;
+    static final int C_TIMED_OUT = 13;
+    static final int NCOUNTERS = 14;
 
     static final int SUP_SYNC_WAKEUP = 1;
     static final int SUP_POLL_WAIT = 2;
@@ -177,5 +178,5 @@ final class BrokerNative {
 
     static native int hl_retire_fd(int fd);
 
-    static native int hl_kill_caller(int listener, long id, int pid);
+    static native int hl_sup_set_give_up(long handle, long ns);
 }

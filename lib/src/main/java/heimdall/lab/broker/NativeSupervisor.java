@@ -48,6 +48,8 @@ public final class NativeSupervisor implements Supervisor {
             if (h < 0) {
                 throw Starts.startFailure(options, (int) -h);
             }
+            // Before any read is handed off (40 ms at the earliest), so before any could be given up.
+            BrokerNative.hl_sup_set_give_up(h, options.readGiveUp().toNanos());
             return new NativeSupervisor(h);
         } finally {
             if (inDir >= 0) {

@@ -148,6 +148,62 @@ public final class NotifyChildFixture implements AutoCloseable {
         return launch(cmd, workDir, -1, true);
     }
 
+    /**
+     * Starts {@code native/test/fork-pressure} instead: a correct program with a heap of
+     * {@code heapMib} MiB, every page touched (so that its fork copies page tables and its mprotect
+     * walks them, holding its memory-map lock for tens of milliseconds), its openat notified; see
+     * {@link #pressure}.
+     */
+    public static NotifyChildFixture startForkPressure(int heapMib, Path workDir) throws IOException {
+        BrokerNative.require();
+        List<String> cmd =
+                List.of(NativeLib.file("fork-pressure").toString(), "--heap-mib", Integer.toString(heapMib));
+        return launch(cmd, workDir, -1, true);
+    }
+
+    /**
+     * One fork-pressure run's tallies: {@code opens} calls made, {@code wrong} of them served a file
+     * whose content was not the expected one, {@code errors} failed ({@code firstErrno} the first's
+     * errno); {@code ops} forks or mprotects made by the main thread ({@code failedOps} failed), the
+     * longest and the mean of them.
+     */
+    public record PressureRun(
+            long opens,
+            long wrong,
+            long errors,
+            int firstErrno,
+            long openMaxNs,
+            long ops,
+            long failedOps,
+            long opMaxNs,
+            long opMeanNs) {}
+
+    /**
+     * fork-pressure: for {@code ms} milliseconds one thread opens {@code path} every 200 µs (each read
+     * must give {@code expected}) while the main thread forks a helper ({@code fork}), mprotects its heap
+     * ({@code mprotect}), or both in turn ({@code both}) every 20 ms.
+     */
+    public PressureRun pressure(String mode, long ms, String path, byte[] expected) throws IOException {
+        checkPath(mode);
+        checkPath(path);
+        send("run " + mode + " " + ms + " " + path + " " + HexFormat.of().formatHex(expected));
+        long timeout = TimeUnit.MILLISECONDS.toSeconds(ms) + REPLY_TIMEOUT_SECONDS;
+        JsonNode j = await(x -> x.path("op").asText().equals("ran"), timeout);
+        if (j.has("error")) {
+            throw new Refusal("fork-pressure run: " + j.get("error").asText());
+        }
+        return new PressureRun(
+                j.get("opens").asLong(),
+                j.get("wrong").asLong(),
+                j.get("errors").asLong(),
+                j.get("first_errno").asInt(),
+                j.get("open_max_ns").asLong(),
+                j.get("ops").asLong(),
+                j.get("failed_ops").asLong(),
+                j.get("op_max_ns").asLong(),
+                j.get("op_mean_ns").asLong());
+    }
+
     /** Starts the child and, with a filter, takes its listener over. */
     public static NotifyChildFixture start(Options options) throws IOException {
         BrokerNative.require();
@@ -257,6 +313,11 @@ public final class NotifyChildFixture implements AutoCloseable {
 
     /** Waits for the next line matching {@code which}, keeping the others for later awaits. */
     private JsonNode await(Predicate<JsonNode> which) throws IOException {
+        return await(which, REPLY_TIMEOUT_SECONDS);
+    }
+
+    /** {@link #await(Predicate)} with a timeout of {@code seconds}. */
+    private JsonNode await(Predicate<JsonNode> which, long seconds) throws IOException {
         for (Iterator<JsonNode> it = unclaimed.iterator(); it.hasNext(); ) {
             JsonNode j = it.next();
             if (which.test(j)) {
@@ -264,18 +325,31 @@ public final class NotifyChildFixture implements AutoCloseable {
                 return j;
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REPLY_TIMEOUT_SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         for (; ; ) {
             long left = deadline - System.nanoTime();
             String line;
             try {
-                line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+                // In slices: a child that died (killed by its supervisor) fails the wait at once, not at the timeout.
+                line = left > 0 ? lines.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS) : null;
+                if (line == null && left > 0 && !process.isAlive()) {
+                    line = lines.poll(200, TimeUnit.MILLISECONDS); // what it printed last, still on its way
+                    if (line == null) {
+                        throw new IOException("notify-child (pid " + pid + ") ended before its reply: exit status "
+                                + process.exitValue() + (process.exitValue() > 128
+                                        ? " (signal " + (process.exitValue() - 128) + ")"
+                                        : ""));
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted waiting for notify-child");
             }
+            if (line == null && System.nanoTime() - deadline < 0) {
+                continue;
+            }
             if (line == null) {
-                throw new IOException("notify-child (pid " + pid + ") gave no reply within " + REPLY_TIMEOUT_SECONDS
+                throw new IOException("notify-child (pid " + pid + ") gave no reply within " + seconds
                         + " s: its call hangs" + (process.isAlive() ? "" : " (it exited " + process.exitValue() + ")"));
             }
             JsonNode j = JSON.readTree(line);
@@ -419,6 +493,16 @@ public final class NotifyChildFixture implements AutoCloseable {
             throw new Refusal("fuse-freeze freeze: " + j.get("error").asText());
         }
         return j.get("worker").asInt();
+    }
+
+    /**
+     * fuse-freeze: the errno (0: none) of the frozen call, once it returned (it does when its supervisor
+     * answers it without reading the page), waiting up to {@code seconds}.
+     */
+    public int awaitFuseFrozenOpen(long seconds) throws IOException {
+        return await(j -> j.path("op").asText().equals("frozen-open"), seconds)
+                .get("errno")
+                .asInt();
     }
 
     /** A worker's open and how long its call took in the worker (fuse-freeze's workers time it). */

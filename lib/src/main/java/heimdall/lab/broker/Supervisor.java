@@ -114,7 +114,8 @@ public interface Supervisor extends AutoCloseable {
      * within a second in every case: a loop it cannot join by then (stuck in a read of the caller's
      * memory, or a Java policy that blocks) is abandoned, counted in {@link SupervisorStats#stalled()},
      * and ends by itself when that read or policy returns, answering nothing more; the listener is
-     * closed meanwhile (its descriptor number stays taken by {@code /dev/null} until that thread ends).
+     * closed meanwhile, every call still waiting failing with {@code ENOSYS} (its descriptor number
+     * stays taken by {@code /dev/null} until that thread, or a handed-off one, ends).
      */
     SupervisorStats stop();
 
