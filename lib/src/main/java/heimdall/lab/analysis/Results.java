@@ -872,7 +872,7 @@ public final class Results implements Displayable {
                                 throw BadInput.at(
                                         file,
                                         f.getName(),
-                                        "unsupported column type " + f.getType()
+                                        "unsupported column type " + ArrowInput.describe(f.getType())
                                                 + " (samples hold int32, int64, float64 and utf8 columns)");
                         });
             }

@@ -286,7 +286,8 @@ public final class ArrowInput implements AutoCloseable {
         return new BadInput(Printable.of(file) + ": file: not a readable Arrow IPC file: " + where + ": " + why, e);
     }
 
-    private static String describe(ArrowType t) {
+    /** A column type as our messages name it ({@code int32}, {@code float(double)}, {@code utf8}), not Arrow's. */
+    public static String describe(ArrowType t) {
         if (t instanceof ArrowType.Int i) {
             return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
         }
