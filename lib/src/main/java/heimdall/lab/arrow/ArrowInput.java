@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
@@ -45,9 +45,9 @@ import org.apache.arrow.vector.validate.ValidateUtil;
  * column's) must be at most {@link #MAX_BATCH_ROWS}, and in an uncompressed file at most eight a byte
  * of its body; all memory Arrow takes is bounded ({@code memoryLimit}); dictionary-encoded columns are
  * refused (no file of ours has one). After a batch is loaded, {@link ValueVectorUtility#validateFull}
- * checks every buffer and offset against the row count, column by column. Two columns of one name are
- * refused (which would a reader by name get?). Callers check the columns they read with {@link #require}
- * before the first batch.
+ * checks every buffer and offset against the row count, column by column. Two columns of one name
+ * (letter case aside) are refused: which would a reader by name get? Callers check the columns they
+ * read with {@link #require} before the first batch.
  *
  * <p>Every failure is {@link BadInput} in our words ({@link ArrowWords}), never Arrow's message:
  * {@code "<file>: file: not a readable Arrow IPC file: <where>: <why>"}, or {@code "<file>: <column>: <why>"}
@@ -325,13 +325,20 @@ public final class ArrowInput implements AutoCloseable {
         @Override
         protected Schema readSchema() throws IOException {
             Schema s = super.readSchema();
-            Set<String> names = new HashSet<>();
+            Map<String, String> names = new HashMap<>(); // by the name in lower case: the name
             for (Field f : s.getFields()) {
                 noDictionary(f);
-                // Arrow keeps both; a reader by name would see the first, a table refuses the second
-                if (!names.add(f.getName())) {
+                // Arrow keeps both; a reader by name would see the first, and a table (whose names ignore
+                // case) refuses the second
+                String before = names.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), f.getName());
+                if (before != null) {
                     throw BadInput.at(
-                            file, f.getName(), "two columns have this name; each column's name must be its own");
+                            file,
+                            f.getName(),
+                            before.equals(f.getName())
+                                    ? "two columns have this name; each column's name must be its own"
+                                    : "two columns have this name but for letter case (" + Printable.of(before)
+                                            + "); each column's name must be its own, whatever the case");
                 }
             }
             return s;

@@ -102,6 +102,8 @@ class BadInputCorpusTest {
                 "label: holds text");
         refusedDistill(arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("v")), 6, this::good),
                 "v: two columns have this name");
+        refusedDistill(arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("V")), 6, this::good),
+                "V: two columns have this name but for letter case (v)");
         byte[] notUtf8 = "filt\u00e9red".getBytes(StandardCharsets.UTF_8);
         notUtf8[4] = (byte) 0xff;
         refusedDistill(arrow(call, 6, (c, i) -> c.equals("variant") && i == 5 ? notUtf8 : good(c, i)),
