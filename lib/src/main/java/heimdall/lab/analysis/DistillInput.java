@@ -34,7 +34,8 @@ final class DistillInput {
      * the first column missing.
      */
     static boolean perCall(Path samples, List<String> columns) {
-        List<String> missing = CALL_COLUMNS.stream().filter(c -> !columns.contains(c)).toList();
+        List<String> missing =
+                CALL_COLUMNS.stream().filter(c -> !columns.contains(c)).toList();
         if (missing.isEmpty()) {
             return true;
         }

@@ -44,9 +44,7 @@ final class ArrowWords {
                 Words.of(
                         "Not enough capacity for (?:the )?(data|offset|validity|type) buffer",
                         m -> "its " + buffer(m.group(1)) + " is shorter than the rows the batch declares"),
-                Words.of(
-                        "Length spanned by list offsets",
-                        m -> "its lists run past the end of their values"),
+                Words.of("Length spanned by list offsets", m -> "its lists run past the end of their values"),
                 Words.of(
                         "The (data|offset|validity|type) buffer is null",
                         m -> "its " + buffer(m.group(1)) + " is missing"));

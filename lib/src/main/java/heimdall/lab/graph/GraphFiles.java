@@ -259,7 +259,8 @@ public final class GraphFiles {
                                 file,
                                 "first_of",
                                 "items have type "
-                                        + ArrowInput.describe(list.getDataVector().getField().getType())
+                                        + ArrowInput.describe(
+                                                list.getDataVector().getField().getType())
                                         + ", expected utf8");
                     }
                 },

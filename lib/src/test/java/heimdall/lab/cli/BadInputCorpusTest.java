@@ -78,12 +78,11 @@ class BadInputCorpusTest {
     @Test
     void theIssuesSamplesAreRefusedNamingFileAndColumnAndNothingIsWritten() throws IOException {
         List<Field> call = List.of(i32("row"), utf8("variant"), i32("run"), i64("ns"));
-        refusedDistill(arrow(List.of(i32("row"), utf8("variant"), i32("run"), i64("ns"), i32("row")), 6, this::good),
+        refusedDistill(
+                arrow(List.of(i32("row"), utf8("variant"), i32("run"), i64("ns"), i32("row")), 6, this::good),
                 "row: two columns have this name");
-        refusedDistill(arrow(List.of(i32("row"), utf8("variant"), i64("ns")), 6, this::good),
-                "run: column missing");
-        refusedDistill(arrow(List.of(i32("row"), utf8("variant"), i32("run")), 6, this::good),
-                "ns: column missing");
+        refusedDistill(arrow(List.of(i32("row"), utf8("variant"), i64("ns")), 6, this::good), "run: column missing");
+        refusedDistill(arrow(List.of(i32("row"), utf8("variant"), i32("run")), 6, this::good), "ns: column missing");
         BiFunction<String, Integer, Object> extremes =
                 (c, i) -> c.equals("ns") ? (i % 2 == 0 ? Long.MAX_VALUE : Long.MIN_VALUE) : oneSeries(c);
         refusedDistill(
@@ -91,22 +90,27 @@ class BadInputCorpusTest {
                 "ns: row 0, variant filtered: values from -9223372036854775808 to 9223372036854775807");
         refusedDistill(arrow(call, 6, (c, i) -> c.equals("ns") && i == 3 ? null : good(c, i)), "ns: holds 1 null");
         List<Field> batch = List.of(i32("row"), i32("sample"), f64("ns_per_event"));
-        refusedDistill(arrow(batch, 6, (c, i) -> c.equals("ns_per_event") && i == 2 ? null : good(c, i)),
+        refusedDistill(
+                arrow(batch, 6, (c, i) -> c.equals("ns_per_event") && i == 2 ? null : good(c, i)),
                 "ns_per_event: row 2: null or NaN");
-        refusedDistill(arrow(batch, 6, (c, i) -> c.equals("ns_per_event") && i == 4 ? Double.NaN : good(c, i)),
+        refusedDistill(
+                arrow(batch, 6, (c, i) -> c.equals("ns_per_event") && i == 4 ? Double.NaN : good(c, i)),
                 "ns_per_event: row 4: null or NaN");
         refusedDistill(
                 arrow(batch, 6, (c, i) -> c.equals("ns_per_event") && i == 1 ? Double.POSITIVE_INFINITY : good(c, i)),
                 "ns_per_event: row 1: Infinity is not a measured value");
-        refusedDistill(arrow(List.of(i32("row"), i32("sample"), utf8("label"), f64("v")), 6, this::good),
-                "label: holds text");
-        refusedDistill(arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("v")), 6, this::good),
+        refusedDistill(
+                arrow(List.of(i32("row"), i32("sample"), utf8("label"), f64("v")), 6, this::good), "label: holds text");
+        refusedDistill(
+                arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("v")), 6, this::good),
                 "v: two columns have this name");
-        refusedDistill(arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("V")), 6, this::good),
+        refusedDistill(
+                arrow(List.of(i32("row"), i32("sample"), f64("v"), f64("V")), 6, this::good),
                 "V: two columns have this name but for letter case (v)");
         byte[] notUtf8 = "filt\u00e9red".getBytes(StandardCharsets.UTF_8);
         notUtf8[4] = (byte) 0xff;
-        refusedDistill(arrow(call, 6, (c, i) -> c.equals("variant") && i == 5 ? notUtf8 : good(c, i)),
+        refusedDistill(
+                arrow(call, 6, (c, i) -> c.equals("variant") && i == 5 ? notUtf8 : good(c, i)),
                 "variant: row 5 (record batch 0): a text value that is not UTF-8");
         refusedDistill(decreasingOffsets(), "variant: row 2 (record batch 0): its value ends before it starts");
         byte[] good = arrow(call, 6, this::good);
@@ -146,10 +150,14 @@ class BadInputCorpusTest {
         byte[] dist = Files.readAllBytes(a.resolve("distributions.json"));
         int refused = 0;
         for (int k = 0; k < 6; k++) { // few: a folder compare accepts is drawn (plots), which takes time
-            refused += compare(a, b, "summary.json", k % 3 == 2 ? cut(bytes) : flip(bytes, 1), false).status() == 2
+            refused += compare(a, b, "summary.json", k % 3 == 2 ? cut(bytes) : flip(bytes, 1), false)
+                                    .status()
+                            == 2
                     ? 1
                     : 0;
-            refused += compare(a, b, "distributions.json", k % 3 == 2 ? cut(dist) : flip(dist, 1), false).status() == 2
+            refused += compare(a, b, "distributions.json", k % 3 == 2 ? cut(dist) : flip(dist, 1), false)
+                                    .status()
+                            == 2
                     ? 1
                     : 0;
         }
@@ -179,7 +187,14 @@ class BadInputCorpusTest {
             Path dir = fresh("profile");
             Path p = dir.resolve("profile.json");
             Files.write(p, k % 4 == 3 ? cut(profile) : flip(profile, 1));
-            either(p, List.of(dir), "bpf", "compile", p.toString(), "-o", dir.resolve("out.bpf").toString());
+            either(
+                    p,
+                    List.of(dir),
+                    "bpf",
+                    "compile",
+                    p.toString(),
+                    "-o",
+                    dir.resolve("out.bpf").toString());
         }
     }
 
@@ -212,8 +227,8 @@ class BadInputCorpusTest {
         }
         Files.write(dir.resolve(file), bytes);
         Path out = dir.getParent().resolve(dir.getFileName() + "-out");
-        LabRun r = either(dir.resolve(file), List.of(dir, out), "compare", dir.toString(), b.toString(), "--out",
-                out.toString());
+        LabRun r = either(
+                dir.resolve(file), List.of(dir, out), "compare", dir.toString(), b.toString(), "--out", out.toString());
         assertTrue(!mustRefuse || r.status() == 2, r.err());
         if (r.status() == 2) {
             assertFalse(Files.exists(out), "refused, yet " + out + " was made");
@@ -343,7 +358,9 @@ class BadInputCorpusTest {
     }
 
     private static byte[] arrow(
-            List<Field> fields, int n, BiFunction<String, Integer, Object> value,
+            List<Field> fields,
+            int n,
+            BiFunction<String, Integer, Object> value,
             java.util.function.Consumer<VectorSchemaRoot> tamper) {
         try (BufferAllocator alloc = new RootAllocator();
                 VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), alloc)) {
