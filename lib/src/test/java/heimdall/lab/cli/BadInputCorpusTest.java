@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * distributions.json, no output folder or file). A seeded mutant may also be valid input (status 0);
  * then it is never anything but 0 or 2, and a refusal is held to the same rules.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+// a bound for a hang, not a speed claim: about 15 s of CPU, far longer on a loaded machine
+@Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BadInputCorpusTest {
     /** What a message in our words never holds: a library's class, type name or sentence. */
     static final List<String> FORBIDDEN = List.of(
