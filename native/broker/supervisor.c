@@ -82,6 +82,7 @@ struct hl_sup {
     long cpu_set;
     int answer;
     long value;
+    int rules;    /* the broker's opt-ins (HL_RULE_*), from the start flags */
     int blocking; /* waits in RECV, stopped by the stop signal (see the top of this file) */
     atomic_int stopping;
     struct loop_thread *live; /* the serving loop (NULL once failed closed); replaced by the watchdog */
@@ -275,6 +276,7 @@ static void *loop(void *arg) {
     }
 
     int64_t n[HL_N_LONGS];
+    n[HL_N_RULES] = s->rules; /* RECV leaves this slot alone */
     /* The supervisor's own copy of each brokered path: read once, decided on and opened from here. */
     char path[PATH_MAX];
     for (;;) {
@@ -473,6 +475,10 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     if (answer == HL_ANSWER_BROKER && in_dirfd < 0) {
         return -EBADF;
     }
+    int rules = (flags >> HL_SUP_RULES_SHIFT) & 0xff;
+    if ((rules & ~HL_RULES_ALL) != 0) {
+        return -EINVAL;
+    }
     int supported = hl_notif_supported();
     if (supported < 0) {
         return supported;
@@ -519,6 +525,7 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     s->cpu_set = cpu_set;
     s->answer = answer;
     s->value = value;
+    s->rules = rules;
     s->listener = listener;
     int e = spawn(s->live, loop);
     if (e != 0) {

@@ -70,6 +70,8 @@ public final class JavaSupervisor implements Supervisor {
     private final int cpu;
     private final long cpuSet;
     private final Policy policy;
+    /** The policy's opt-ins for the broker answer (HL_RULE_*), read once at start. */
+    private final int rules;
     /** A fixed answer other than BROKER: waits blocked in RECV (see the class comment). */
     private final boolean blocking;
 
@@ -100,6 +102,7 @@ public final class JavaSupervisor implements Supervisor {
         this.cpu = cpu;
         this.cpuSet = cpuSet;
         this.policy = policy;
+        this.rules = Starts.rules(policy);
         this.blocking = blocking;
         this.live = new Loop(0);
         this.watchdog = blocking ? null : new Thread(this::watch, "heimdall-java-supervisor-watch-" + listener);
@@ -212,7 +215,7 @@ public final class JavaSupervisor implements Supervisor {
 
     /** One loop thread with its own view and watch: the serving one, or one abandoned in a read. */
     private final class Loop implements Runnable {
-        final Notification view = new Notification(listener);
+        final Notification view = new Notification(listener, rules);
         /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
         final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
 

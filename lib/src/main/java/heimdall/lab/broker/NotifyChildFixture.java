@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -56,10 +58,15 @@ public final class NotifyChildFixture implements AutoCloseable {
      * @param program null for the fixture's own notifying program ({@code openat} notified, the rest
      *     allowed), or a file of raw {@code struct sock_filter} instructions installed instead (with the
      *     new listener), e.g. {@link heimdall.lab.floor.Floors#brokerFloor()} compiled
+     * @param jail (root) the child first enters a mount namespace of its own whose root is an empty
+     *     tmpfs, the old root detached ({@code pivot_root}): the jail of issue 29
+     * @param user null, or {@code UID:GID[:G1,G2..]} (root): the ids and groups the child takes on
+     *     before it installs its filter (after the jail)
      */
-    public record Options(int cpu, boolean filter, String extra, Path workDir, Path program) {
+    public record Options(
+            int cpu, boolean filter, String extra, Path workDir, Path program, boolean jail, String user) {
         public Options(int cpu, boolean filter, String extra, Path workDir) {
-            this(cpu, filter, extra, workDir, null);
+            this(cpu, filter, extra, workDir, null, false, null);
         }
 
         public static Options in(Path workDir) {
@@ -67,20 +74,34 @@ public final class NotifyChildFixture implements AutoCloseable {
         }
 
         public Options onCpu(int cpu) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         public Options withFilter(boolean filter) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         public Options stacked(String extra) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         /** The notifying program from {@code file} (raw instructions) instead of the fixture's own. */
         public Options withProgram(Path file) {
-            return new Options(cpu, filter, extra, workDir, file);
+            return new Options(cpu, filter, extra, workDir, file, jail, user);
+        }
+
+        /** In the jail of issue 29 (root). */
+        public Options jailed() {
+            return new Options(cpu, filter, extra, workDir, program, true, user);
+        }
+
+        /** Running as {@code uid}:{@code gid} with {@code groups} (root). */
+        public Options as(int uid, int gid, int... groups) {
+            StringBuilder b = new StringBuilder().append(uid).append(':').append(gid);
+            for (int i = 0; i < groups.length; i++) {
+                b.append(i == 0 ? ':' : ',').append(groups[i]);
+            }
+            return new Options(cpu, filter, extra, workDir, program, jail, b.toString());
         }
     }
 
@@ -146,6 +167,13 @@ public final class NotifyChildFixture implements AutoCloseable {
         if (options.program() != null) {
             cmd.add("--program");
             cmd.add(options.program().toString());
+        }
+        if (options.jail()) {
+            cmd.add("--jail");
+        }
+        if (options.user() != null) {
+            cmd.add("--user");
+            cmd.add(options.user());
         }
 
         return launch(cmd, options.workDir(), options.cpu(), options.filter());
@@ -302,6 +330,59 @@ public final class NotifyChildFixture implements AutoCloseable {
         checkPath(path);
         send("fork-call " + kind + " " + path + " " + flags + " " + resolve + " " + size + " " + tail);
         return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /**
+     * {@link #forkCall} of {@code kind} on {@code path} with {@code flags} in a worker that first takes on
+     * {@code uid}, {@code gid} and {@code groups} (the child must be root); its pid, for
+     * {@link #awaitWorkerOpen}.
+     */
+    public int forkAs(int uid, int gid, int[] groups, String kind, String path, long flags) throws IOException {
+        checkPath(kind);
+        checkPath(path);
+        StringBuilder g = new StringBuilder();
+        for (int x : groups) {
+            g.append(g.length() == 0 ? "" : ",").append(x);
+        }
+        send("fork-as " + uid + " " + gid + " " + (g.length() == 0 ? "-" : g) + " " + kind + " " + path + " " + flags);
+        return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /**
+     * The jail attack's steps (notify-child's {@code escape}): each one's errno, 0 when it worked;
+     * {@code host} counts the steps that reached anything (0 is the only right answer).
+     */
+    public record Escape(Map<String, Integer> steps) {
+        public int step(String name) {
+            Integer v = steps.get(name);
+            if (v == null) {
+                throw new IllegalStateException("no step " + name + " in " + steps);
+            }
+            return v;
+        }
+
+        public int host() {
+            return step("host");
+        }
+    }
+
+    /** Runs the jail attack from {@code dir} (asked of the broker) towards the host's paths. */
+    public Escape escape(String dir, Path hostDir, Path hostSocket, Path hostBinary) throws IOException {
+        for (String p : List.of(dir, hostDir.toString(), hostSocket.toString(), hostBinary.toString())) {
+            checkPath(p);
+        }
+        send("escape " + dir + " " + hostDir + " " + hostSocket + " " + hostBinary);
+        JsonNode j = await(x -> x.path("op").asText().equals("escape"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child escape: " + j.get("error").asText());
+        }
+        Map<String, Integer> steps = new LinkedHashMap<>();
+        j.fields().forEachRemaining(e -> {
+            if (!e.getKey().equals("op")) {
+                steps.put(e.getKey(), e.getValue().asInt());
+            }
+        });
+        return new Escape(steps);
     }
 
     /** A forked worker makes the raw call {@code nr} with numeric arguments and exits; its pid. */
