@@ -36,7 +36,8 @@ trap 'rm -rf -- "$out" "$k8s_out"' EXIT
 chmod 755 "$k8s_out"
 k8s_folder="$(container/k8s/play.sh "$k8s_out" --quick --runs 1 --calls 5000 --broker-calls 500 | tail -n 1)"
 echo "container/ci.sh: the Kubernetes manifest's pod wrote $k8s_folder"
-compared="$(./lab compare "$host_folder" "$k8s_folder")" || { echo "container/ci.sh: ./lab compare failed" >&2; exit 1; }
+compared="$(./lab compare "$host_folder" "$k8s_folder")" \
+  || { echo "container/ci.sh: ./lab compare failed" >&2; exit 1; }
 for f in "$host_folder" "$k8s_folder"; do
   grep -qF -- "$(basename "$f")" <<<"$compared" \
     || { echo "container/ci.sh: ./lab compare does not name $(basename "$f"):" >&2; echo "$compared" >&2; exit 1; }

@@ -25,7 +25,8 @@ fail() {
 [[ $# -ge 1 ]] || refuse "usage: container/k8s/play.sh OUT [floor-cost options...]"
 out="$1"
 shift
-[[ "$out" == /* && "$out" =~ ^[A-Za-z0-9/._-]+$ ]] || refuse "OUT '$out': an absolute path of letters, digits, '/', '.', '_', '-'"
+[[ "$out" == /* && "$out" =~ ^[A-Za-z0-9/._-]+$ ]] \
+  || refuse "OUT '$out': an absolute path of letters, digits, '/', '.', '_', '-'"
 [[ -d "$out" && ! -L "$out" && -z "$(ls -A "$out")" ]] || refuse "OUT $out: not an empty directory (or a link)"
 args=("${@:---quick}")
 json=""
@@ -57,14 +58,20 @@ trap down EXIT
         -e "s|^  restartPolicy: Always\$|  restartPolicy: Never|" \
         -e "/^ *valueFrom:\$/{N;N;s|^\( *\)valueFrom:\n *fieldRef:\n *fieldPath: spec.nodeName\$|\1value: \"$node\"|}" \
   > "$pod"
-for want in "name: heimdall-floor-cost" "restartPolicy: Never" "value: \"$node\"" "args: [$json]" "path: $out" "kind: Pod"; do
+for want in "kind: Pod" "name: heimdall-floor-cost" "restartPolicy: Never" "value: \"$node\"" "args: [$json]" \
+  "path: $out"; do
   grep -qF -- "$want" "$pod" || fail "the pod made from $manifest lacks '$want' (the manifest changed shape?)"
 done
 
 # kube play starts the pod: its init container (the job) runs to the end first.
-container/podman-here.sh kube play --network none "$pod" >&2 || fail "podman kube play failed (the job's output is above)"
+if ! container/podman-here.sh kube play --network none "$pod" >&2; then
+  # the job's own words: its container is named <pod>-<container> (podman keeps a failed init container)
+  podman logs --tail 40 heimdall-floor-cost-floor-cost >&2 || true
+  fail "podman kube play failed (the job's last lines are above)"
+fi
 folders=("$out"/*)
-[[ ${#folders[@]} -eq 1 && -d "${folders[0]}" && ! -L "${folders[0]}" ]] || fail "expected one results folder in $out: ${folders[*]}"
+[[ ${#folders[@]} -eq 1 && -d "${folders[0]}" && ! -L "${folders[0]}" ]] \
+  || fail "expected one results folder in $out: ${folders[*]}"
 folder="${folders[0]}"
 case "$(basename "$folder")" in
   *-"$node"-"$(uname -r | tr -c 'A-Za-z0-9._+\n-' '_')"*) ;;
