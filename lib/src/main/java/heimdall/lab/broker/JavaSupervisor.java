@@ -435,8 +435,8 @@ public final class JavaSupervisor implements Supervisor {
         }
         switch (kind) {
             case CONTINUE -> countSend(loop, BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
-            case ERROR -> countSend(
-                    loop, BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
+            case ERROR ->
+                countSend(loop, BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
             case VALUE -> countSend(loop, BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
             case BROKER -> {
                 int b = broker(loop, fd, n, slots);

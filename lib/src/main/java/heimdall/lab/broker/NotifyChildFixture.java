@@ -156,8 +156,7 @@ public final class NotifyChildFixture implements AutoCloseable {
      */
     public static NotifyChildFixture startForkPressure(int heapMib, Path workDir) throws IOException {
         BrokerNative.require();
-        List<String> cmd =
-                List.of(NativeLib.file("fork-pressure").toString(), "--heap-mib", Integer.toString(heapMib));
+        List<String> cmd = List.of(NativeLib.file("fork-pressure").toString(), "--heap-mib", Integer.toString(heapMib));
         return launch(cmd, workDir, -1, true);
     }
 
@@ -336,9 +335,8 @@ public final class NotifyChildFixture implements AutoCloseable {
                     line = lines.poll(200, TimeUnit.MILLISECONDS); // what it printed last, still on its way
                     if (line == null) {
                         throw new IOException("notify-child (pid " + pid + ") ended before its reply: exit status "
-                                + process.exitValue() + (process.exitValue() > 128
-                                        ? " (signal " + (process.exitValue() - 128) + ")"
-                                        : ""));
+                                + process.exitValue()
+                                + (process.exitValue() > 128 ? " (signal " + (process.exitValue() - 128) + ")" : ""));
                     }
                 }
             } catch (InterruptedException e) {

@@ -104,8 +104,7 @@ class SupervisorFuseFreezeTest {
                 assertEquals(Job.HELLO, child.open("hello.txt").text(), "the caller not served after its frozen call");
                 if (serverProcess) {
                     assertTrue(
-                            ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false),
-                            "the server died");
+                            ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false), "the server died");
                 }
             } finally {
                 long t0 = System.nanoTime();

@@ -192,12 +192,13 @@ class SupervisorOptionsTest {
         assertEquals(Duration.ofSeconds(10), d.readGiveUp());
         // Every with* keeps it.
         SupervisorOptions two = d.withReadGiveUp(Duration.ofSeconds(2));
-        assertEquals(Duration.ofSeconds(2), two.onCpu(0).withSyncWakeUp(true).withPollWait(true).readGiveUp());
-        assertEquals(Duration.ofSeconds(2), two.onCpuSet(1L).brokeringBeneath(null).readGiveUp());
+        assertEquals(
+                Duration.ofSeconds(2),
+                two.onCpu(0).withSyncWakeUp(true).withPollWait(true).readGiveUp());
+        assertEquals(
+                Duration.ofSeconds(2), two.onCpuSet(1L).brokeringBeneath(null).readGiveUp());
         // Shorter than a lock hold under load, longer than a test can wait, or none: refused, naming the bounds.
-        for (Duration bad : new Duration[] {
-            null, Duration.ZERO, Duration.ofMillis(99), Duration.ofMinutes(11)
-        }) {
+        for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(99), Duration.ofMinutes(11)}) {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> d.withReadGiveUp(bad), String.valueOf(bad));
             assertTrue(e.getMessage().contains("between 100 ms and 10 minutes"), e.getMessage());
