@@ -70,7 +70,7 @@ class StockKernelDisplayTest {
     }
 
     private static SupervisorStats stats() {
-        return new SupervisorStats(3, 0, 3, 0, 0, 0, 0, 0, 1, true, 0, 0, 0);
+        return new SupervisorStats(3, 0, 3, 0, 0, 0, 0, 0, 1, true, 0, 0, 0, 0);
     }
 
     /** A measurement as Measure.run builds one from two runs of known samples. */
