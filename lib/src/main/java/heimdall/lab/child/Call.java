@@ -144,7 +144,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path, Path dir) {
         if (kind.namesFile() != (path != null)) {
             throw new IllegalArgumentException("a path goes with a call that names a file, and only with it");
         }
-        if (dir != null && (!dir.isAbsolute() || dir.getNameCount() == 0 || !path.startsWith(dir) || path.equals(dir))) {
+        if (dir != null
+                && (!dir.isAbsolute() || dir.getNameCount() == 0 || !path.startsWith(dir) || path.equals(dir))) {
             throw new IllegalArgumentException("the working directory " + dir + " must be absolute and start " + path);
         }
     }

@@ -39,14 +39,17 @@ public final class LandlockAbi {
         if (!m.find()) {
             return Optional.empty();
         }
-        int major = Integer.parseInt(m.group(1));
-        int minor = Integer.parseInt(m.group(2));
+        return Optional.of(predicted(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))));
+    }
+
+    /** The ABI a mainline kernel {@code major.minor} has (0: before 5.13). */
+    public static int predicted(int major, int minor) {
         int abi = 0;
         for (Step s : STEPS) {
             if (major > s.major || major == s.major && minor >= s.minor) {
                 abi = s.abi;
             }
         }
-        return Optional.of(abi);
+        return abi;
     }
 }

@@ -21,7 +21,8 @@ final class Brokered {
     private Brokered() {}
 
     /** Runs {@code spec} under {@code floor}'s listener program, answered by {@code kind} with {@code answer}. */
-    static ChildResult run(ChildSpec spec, Floor floor, Supervisor.Kind kind, Answer answer, int supervisorCpu, Path in) {
+    static ChildResult run(
+            ChildSpec spec, Floor floor, Supervisor.Kind kind, Answer answer, int supervisorCpu, Path in) {
         ChildSpec s = spec.withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, floor.listenerProgram());
         SupervisorOptions options = new SupervisorOptions(supervisorCpu, in, false);
         try (RunningChild child = MeasuredChild.start(s)) {

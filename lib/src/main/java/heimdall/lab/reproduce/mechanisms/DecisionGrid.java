@@ -55,7 +55,8 @@ final class DecisionGrid {
      * @param why the reason, for a difference; the shared reason otherwise
      * @param needsRoot made only as root (a device node, another user's file)
      */
-    record Case(String name, String what, int flags, Decision landlock, Decision broker, String why, boolean needsRoot) {
+    record Case(
+            String name, String what, int flags, Decision landlock, Decision broker, String why, boolean needsRoot) {
         boolean equal() {
             return landlock == broker;
         }
@@ -63,56 +64,162 @@ final class DecisionGrid {
 
     /** The grid; {@link #make} plants what each name needs. */
     static final List<Case> CASES = List.of(
-            new Case("data.txt", "a regular file inside", 0, Decision.ADMIT, Decision.ADMIT,
-                    "both admit a file beneath in/", false),
-            new Case("../out/secret.txt", "a file outside", 0, Decision.REFUSE, Decision.REFUSE,
-                    "both refuse a file outside in/", false),
-            new Case("sub/../data.txt", "`..` that stays inside", 0, Decision.ADMIT, Decision.ADMIT,
-                    "RESOLVE_BENEATH allows a `..` that does not leave in/; Landlock sees the file reached", false),
-            new Case("../in/data.txt", "`..` out and back in", 0, Decision.ADMIT, Decision.REFUSE,
-                    "the name leaves in/ before it comes back: RESOLVE_BENEATH refuses any walk above in/ (EXDEV);"
-                            + " Landlock judges only the file reached, which is beneath in/", false),
-            new Case("link-in", "a symlink inside, pointing in", 0, Decision.ADMIT, Decision.ADMIT,
-                    "both follow a relative link that stays beneath in/", false),
-            new Case("link-out", "a symlink inside, pointing out", 0, Decision.REFUSE, Decision.REFUSE,
-                    "both refuse: the broker's walk leaves in/, Landlock's file is outside", false),
-            new Case("../out/link-in", "a symlink outside, pointing in", 0, Decision.ADMIT, Decision.REFUSE,
+            new Case(
+                    "data.txt",
+                    "a regular file inside",
+                    0,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
+                    "both admit a file beneath in/",
+                    false),
+            new Case(
+                    "../out/secret.txt",
+                    "a file outside",
+                    0,
+                    Decision.REFUSE,
+                    Decision.REFUSE,
+                    "both refuse a file outside in/",
+                    false),
+            new Case(
+                    "sub/../data.txt",
+                    "`..` that stays inside",
+                    0,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
+                    "RESOLVE_BENEATH allows a `..` that does not leave in/; Landlock sees the file reached",
+                    false),
+            new Case(
+                    "../in/data.txt",
+                    "`..` out and back in",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
+                    "the name leaves in/ before it comes back: RESOLVE_BENEATH refuses any walk above in/ (the broker answers EACCES);"
+                            + " Landlock judges only the file reached, which is beneath in/",
+                    false),
+            new Case(
+                    "link-in",
+                    "a symlink inside, pointing in",
+                    0,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
+                    "both follow a relative link that stays beneath in/",
+                    false),
+            new Case(
+                    "link-out",
+                    "a symlink inside, pointing out",
+                    0,
+                    Decision.REFUSE,
+                    Decision.REFUSE,
+                    "both refuse: the broker's walk leaves in/, Landlock's file is outside",
+                    false),
+            new Case(
+                    "../out/link-in",
+                    "a symlink outside, pointing in",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "the name starts outside in/ (`..`): the broker refuses the name; Landlock admits the file it "
-                            + "ends at, beneath in/", false),
-            new Case("abs-link-in", "an absolute symlink inside, pointing in", 0, Decision.ADMIT, Decision.REFUSE,
+                            + "ends at, beneath in/",
+                    false),
+            new Case(
+                    "abs-link-in",
+                    "an absolute symlink inside, pointing in",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "RESOLVE_BENEATH refuses an absolute link even to a file beneath in/; Landlock admits the file",
                     false),
-            new Case("hard-out", "a hard link made inside, of a file outside", 0, Decision.ADMIT, Decision.REFUSE,
+            new Case(
+                    "hard-out",
+                    "a hard link made inside, of a file outside",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "Landlock sees the link's place in the hierarchy (beneath in/), not the inode's other names, "
                             + "so whoever can link into in/ widens it; the broker refuses any file with more than one"
-                            + " link", false),
-            new Case("twice.txt", "a file inside with a second link inside", 0, Decision.ADMIT, Decision.REFUSE,
+                            + " link",
+                    false),
+            new Case(
+                    "twice.txt",
+                    "a file inside with a second link inside",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "the broker refuses every extra hard link (it cannot know where the others are); Landlock "
-                            + "admits", false),
-            new Case("fifo", "a FIFO inside (O_NONBLOCK)", O_NONBLOCK, Decision.ADMIT, Decision.REFUSE,
+                            + "admits",
+                    false),
+            new Case(
+                    "fifo",
+                    "a FIFO inside (O_NONBLOCK)",
+                    O_NONBLOCK,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "the broker opens only regular files; Landlock's READ_FILE covers opening any file beneath for"
-                            + " reading, a FIFO included", false),
-            new Case("sub", "a directory inside (O_DIRECTORY)", O_DIRECTORY, Decision.ADMIT, Decision.ADMIT,
+                            + " reading, a FIFO included",
+                    false),
+            new Case(
+                    "sub",
+                    "a directory inside (O_DIRECTORY)",
+                    O_DIRECTORY,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
                     "the BROKER answer reopens a directory asked for with O_DIRECTORY; Landlock's READ_DIR admits "
                             + "listing beneath in/ (either way the child gets a directory descriptor its *at calls "
-                            + "can walk from: a floor must judge those)", false),
-            new Case("sub", "a directory inside, opened read-only without O_DIRECTORY", 0, Decision.ADMIT,
-                    Decision.REFUSE, "the broker reopens a directory only when the call says O_DIRECTORY; Landlock "
-                            + "refuses nothing for a directory opened read-only beneath in/ (READ_DIR)", false),
-            new Case(".", "in/ itself (O_DIRECTORY)", O_DIRECTORY, Decision.ADMIT, Decision.ADMIT,
+                            + "can walk from: a floor must judge those)",
+                    false),
+            new Case(
+                    "sub",
+                    "a directory inside, opened read-only without O_DIRECTORY",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
+                    "the broker reopens a directory only when the call says O_DIRECTORY; Landlock "
+                            + "refuses nothing for a directory opened read-only beneath in/ (READ_DIR)",
+                    false),
+            new Case(
+                    ".",
+                    "in/ itself (O_DIRECTORY)",
+                    O_DIRECTORY,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
                     "a rule covers its own directory, and RESOLVE_BENEATH admits in/ itself: both hand it out",
                     false),
-            new Case("../out", "a directory outside (O_DIRECTORY)", O_DIRECTORY, Decision.REFUSE, Decision.REFUSE,
-                    "both refuse a directory outside in/", false),
-            new Case("null", "a character device inside (1:3, /dev/null's)", 0, Decision.ADMIT, Decision.REFUSE,
+            new Case(
+                    "../out",
+                    "a directory outside (O_DIRECTORY)",
+                    O_DIRECTORY,
+                    Decision.REFUSE,
+                    Decision.REFUSE,
+                    "both refuse a directory outside in/",
+                    false),
+            new Case(
+                    "null",
+                    "a character device inside (1:3, /dev/null's)",
+                    0,
+                    Decision.ADMIT,
+                    Decision.REFUSE,
                     "the broker opens only regular files; Landlock admits reading a device beneath in/ (only its "
-                            + "ioctls are a right of their own, IOCTL_DEV)", true),
-            new Case("other-user.txt", "another user's file inside (uid 65534, mode 0600)", 0, Decision.ADMIT,
-                    Decision.ADMIT, "neither looks at ownership: the kernel's permission check does, and the child "
+                            + "ioctls are a right of their own, IOCTL_DEV)",
+                    true),
+            new Case(
+                    "other-user.txt",
+                    "another user's file inside (uid 65534, mode 0600)",
+                    0,
+                    Decision.ADMIT,
+                    Decision.ADMIT,
+                    "neither looks at ownership: the kernel's permission check does, and the child "
                             + "here runs as root (the broker opens with the caller's credentials, so it reads no "
-                            + "more than the child could)", true),
-            new Case("missing.txt", "a name that does not exist inside", 0, Decision.REFUSE, Decision.REFUSE,
-                    "nothing to open (ENOENT) under either", false));
+                            + "more than the child could)",
+                    true),
+            new Case(
+                    "missing.txt",
+                    "a name that does not exist inside",
+                    0,
+                    Decision.REFUSE,
+                    Decision.REFUSE,
+                    "nothing to open (ENOENT) under either",
+                    false));
 
     /**
      * One name's answers.
@@ -150,7 +257,8 @@ final class DecisionGrid {
             Files.createSymbolicLink(in.resolve("link-in"), Path.of("data.txt"));
             Files.createSymbolicLink(in.resolve("link-out"), Path.of("../out/secret.txt"));
             Files.createSymbolicLink(out.resolve("link-in"), Path.of("../in/data.txt"));
-            Files.createSymbolicLink(in.resolve("abs-link-in"), in.resolve("data.txt").toAbsolutePath());
+            Files.createSymbolicLink(
+                    in.resolve("abs-link-in"), in.resolve("data.txt").toAbsolutePath());
             text(out.resolve("linked.txt"));
             Files.createLink(in.resolve("hard-out"), out.resolve("linked.txt"));
             text(in.resolve("twice.txt"));
@@ -201,15 +309,22 @@ final class DecisionGrid {
                     ? "not run: " + landlockRefusal
                     : answer(MeasuredChild.run(spec.withLandlock(ll)));
             String nat = answer(Brokered.run(
-                    spec.withPrograms(brokerFloor.bytes()), brokerFloor, Supervisor.Kind.NATIVE, Answer.BROKER,
-                    supervisorCpu, in));
+                    spec.withPrograms(brokerFloor.bytes()),
+                    brokerFloor,
+                    Supervisor.Kind.NATIVE,
+                    Answer.BROKER,
+                    supervisorCpu,
+                    in));
             String java = answer(Brokered.run(
-                    spec.withPrograms(brokerFloor.bytes()), brokerFloor, Supervisor.Kind.JAVA, Answer.BROKER,
-                    supervisorCpu, in));
+                    spec.withPrograms(brokerFloor.bytes()),
+                    brokerFloor,
+                    Supervisor.Kind.JAVA,
+                    Answer.BROKER,
+                    supervisorCpu,
+                    in));
             boolean equal = decision(landlock) == decision(nat) && decision(nat) == decision(java);
-            boolean expected = decision(landlock) == c.landlock()
-                    && decision(nat) == c.broker()
-                    && decision(java) == c.broker();
+            boolean expected =
+                    decision(landlock) == c.landlock() && decision(nat) == c.broker() && decision(java) == c.broker();
             out.add(new Outcome(c.name(), c.what(), landlock, nat, java, equal, expected, c.why()));
         }
         return out;

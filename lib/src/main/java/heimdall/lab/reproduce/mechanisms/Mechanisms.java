@@ -65,7 +65,8 @@ public final class Mechanisms {
         Floor none = new Floor("no filter", List.of(), -1);
         Floor floor = Floors.staticFloor("static floor, abcdf", Fixtures.profile("abcdf"));
         Floor broker = new Floor("broker floor", List.of(Compiler.compile(Floors.brokerFloor())), 0);
-        Floor floorBroker = Floors.overBrokerFloor("static floor over the broker floor, abcdf", Fixtures.profile("abcdf"));
+        Floor floorBroker =
+                Floors.overBrokerFloor("static floor over the broker floor, abcdf", Fixtures.profile("abcdf"));
         Landlock ll = Landlock.create().readBeneath(in);
 
         List<Named> calls = new ArrayList<>();
@@ -147,7 +148,15 @@ public final class Mechanisms {
         if (!session.stopRequested()) {
             try (SamplesFile samples = folder.createSamples()) {
                 measured = MechanismsBench.run(
-                        rows, o.counts(), o.cpu(), o.supervisorCpu(), tree.in, samples, loads, session, refusal(rows, abi));
+                        rows,
+                        o.counts(),
+                        o.cpu(),
+                        o.supervisorCpu(),
+                        tree.in,
+                        samples,
+                        loads,
+                        session,
+                        refusal(rows, abi));
             }
         }
         List<DecisionGrid.Outcome> grid = List.of();
@@ -161,10 +170,11 @@ public final class Mechanisms {
                 && measured.stream()
                         .allMatch(m -> m.measured().failure() != null
                                 || m.measured().runs().size() >= o.counts().runs());
-        Optional<Interruption.Cause> cause =
-                complete && !grid.isEmpty() ? Optional.empty() : session.stopCause();
-        if (cause.isPresent() && measured.stream().allMatch(m -> m.measured().runs().isEmpty())) {
-            session.progress().accept("mechanisms: " + cause.get().said() + " before any run completed; nothing written");
+        Optional<Interruption.Cause> cause = complete && !grid.isEmpty() ? Optional.empty() : session.stopCause();
+        if (cause.isPresent()
+                && measured.stream().allMatch(m -> m.measured().runs().isEmpty())) {
+            session.progress()
+                    .accept("mechanisms: " + cause.get().said() + " before any run completed; nothing written");
             return ReproductionResult.nothing(cause);
         }
         List<MechanismsRow> summary = new ArrayList<>();

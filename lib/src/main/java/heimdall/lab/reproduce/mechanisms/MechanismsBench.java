@@ -141,7 +141,8 @@ final class MechanismsBench {
     }
 
     /** One fresh child: the baseline (nothing installed), or the row's ruleset, programs and supervisor. */
-    private static ChildResult measure(Variant v, FloorBench.Counts counts, int cpu, int supervisorCpu, int run, Path in) {
+    private static ChildResult measure(
+            Variant v, FloorBench.Counts counts, int cpu, int supervisorCpu, int run, Path in) {
         MechanismRow row = v.source;
         ChildSpec spec = ChildSpec.of(row.call(), warmup(counts, row), count(counts, row))
                 .withCpu(cpu)

@@ -14,7 +14,6 @@ import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /**
@@ -26,12 +25,6 @@ public final class MechanismsKind extends ReproductionKind<MechanismsRow, Mechan
     /** For {@link java.util.ServiceLoader}. */
     public MechanismsKind() {
         super("mechanisms", MechanismsRow.class, MechanismsSettings.class);
-    }
-
-    @Override
-    public Optional<ReproductionKind.RowIdentity> identity() {
-        return Optional.of(new ReproductionKind.RowIdentity(
-                List.of("mechanism", "call", "name", "supervisor", "answer"), "median_ns", "added_ns", "", "ns"));
     }
 
     @Override
@@ -55,7 +48,9 @@ public final class MechanismsKind extends ReproductionKind<MechanismsRow, Mechan
     public Run prepare(Args args) {
         FloorBench.Counts counts = Reproductions.counts(this, args);
         Mechanisms.Options o = new Mechanisms.Options(
-                counts, option("--cpu").intNumber(args), option("--supervisor-cpu").intNumber(args));
+                counts,
+                option("--cpu").intNumber(args),
+                option("--supervisor-cpu").intNumber(args));
         return session -> Mechanisms.run(o, session);
     }
 

@@ -30,7 +30,9 @@ final class MechanismsTable {
                 host.onlineCpus(),
                 host.kernelRelease(),
                 s.landlockAbi(),
-                s.landlockAbiPredicted() == null ? "unknown" : s.landlockAbiPredicted().toString(),
+                s.landlockAbiPredicted() == null
+                        ? "unknown"
+                        : s.landlockAbiPredicted().toString(),
                 s.landlockPlan(),
                 s.cpu(),
                 s.supervisorCpu(),
@@ -41,9 +43,8 @@ final class MechanismsTable {
                 s.counts().brokerCount(),
                 s.landlock()));
         md.append("## Added cost of an openat, by depth\n\n");
-        md.append("Median minus the same call's median with nothing installed, in ns, with its "
-                + RowIntervals.heading("").replace(" [", "").replace("]", "")
-                + " interval over runs. Admitted names are `d/…/data.txt` beneath in/; refused ones "
+        md.append("Median minus the same call's median with nothing installed, in ns, with its confidence "
+                + "interval over runs (each cell says its level and runs). Admitted names are `d/…/data.txt` beneath in/; refused ones "
                 + "`../out/d/…/secret.txt` (from in/ a name outside has at least 3 components). A CONTINUE row "
                 + "decides nothing (the kernel then opens as the child would); BROKER rows are the broker's "
                 + "policy.\n\n");
@@ -81,7 +82,8 @@ final class MechanismsTable {
             header.add(c + ": added [CI]");
         }
         MarkdownTable t = new MarkdownTable(header);
-        MechanismsRow any = rows.stream().filter(r -> call.equals(r.call())).findFirst().orElse(null);
+        MechanismsRow any =
+                rows.stream().filter(r -> call.equals(r.call())).findFirst().orElse(null);
         if (any == null) {
             return "(no row)\n";
         }
@@ -165,11 +167,16 @@ final class MechanismsTable {
         }
         StringBuilder md = new StringBuilder(t.render()).append('\n');
         long differ = grid.stream().filter(o -> !o.equal()).count();
-        md.append(String.format(Locale.ROOT, "%d of %d names decided alike; each difference:%n%n", grid.size() - differ,
-                grid.size()));
+        md.append(String.format(
+                Locale.ROOT, "%d of %d names decided alike; each difference:%n%n", grid.size() - differ, grid.size()));
         for (DecisionGrid.Outcome o : grid) {
             if (!o.equal()) {
-                md.append("- `").append(o.name()).append("` (").append(o.what()).append("): ").append(o.why())
+                md.append("- `")
+                        .append(o.name())
+                        .append("` (")
+                        .append(o.what())
+                        .append("): ")
+                        .append(o.why())
                         .append(".\n");
             }
         }
@@ -177,7 +184,8 @@ final class MechanismsTable {
                 grid.stream().filter(o -> !o.expected()).toList();
         if (!unexpected.isEmpty()) {
             md.append("\n**Answers other than expected:** ");
-            md.append(String.join(", ", unexpected.stream().map(o -> "`" + o.name() + "`").toList()));
+            md.append(String.join(
+                    ", ", unexpected.stream().map(o -> "`" + o.name() + "`").toList()));
             md.append(" (the explanation above is what was expected; the answers are what the kernel gave).\n");
         }
         return md.toString();
@@ -193,7 +201,7 @@ final class MechanismsTable {
                 link narrows the broker.
                 - Landlock costs nothing a round trip costs: no other thread, no context switch. Its cost grows \
                 with the depth of the file (it walks from the file up to the root checking each directory) and \
-                is paid on every open of every file, confined or not.
+                is paid by every open the confined process makes, of any file.
                 - What Landlock does not confine: `stat` and path lookup (no right for attributes in any ABI so \
                 far); descriptors the child already holds, such as the one a BROKER answer injects (checked at \
                 open time, in the supervisor, which Landlock does not confine); on a kernel whose ABI lacks a \
