@@ -22,7 +22,7 @@ final class MechanismsPlots {
             "broker · java continue",
             "broker · java broker",
             "floor + broker · native broker",
-            "broker + landlock · native broker");
+            "broker + landlock · native continue");
 
     static Map<String, Chart<?, ?>> of(Results r) {
         List<MechanismsRow> rows = r.rows(MechanismsRow.class);
