@@ -27,6 +27,23 @@ final class MechanismsPlots {
     static Map<String, Chart<?, ?>> of(Results r) {
         List<MechanismsRow> rows = r.rows(MechanismsRow.class);
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        // Landlock's admitted openat at each depth beside the same call with nothing (thin): 6 lines
+        List<Integer> landlock = new ArrayList<>();
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            if (r.row(i) instanceof MechanismsRow m
+                    && m.mechanism().equals(Mechanisms.LANDLOCK)
+                    && m.call().equals("openat")
+                    && m.policy().equals("admit")
+                    && r.hasSamples(i, "filtered")) {
+                landlock.add(i);
+            }
+        }
+        if (r.hasCallSamples() && !landlock.isEmpty()) {
+            charts.put(
+                    "distribution-landlock-openat.png",
+                    Plots.distribution(
+                            r, new Plots.Group("landlock-openat", "Landlock, openat admitted by depth", landlock)));
+        }
         if (rows.stream().anyMatch(x -> x.addedNs() != null)) {
             charts.put(
                     "added-landlock-floor.png",

@@ -63,7 +63,8 @@ class MechanismsCliTest {
                 .readTree(out.resolve("summary.json").toFile())
                 .get("rows");
         for (int i = 0; i < rows.size(); i++) {
-            assertEquals(written.get(i).toString(), SummaryJson.tree(rows.get(i)).toString(), "row " + i);
+            assertEquals(
+                    written.get(i).toString(), SummaryJson.tree(rows.get(i)).toString(), "row " + i);
         }
         // Landlock really confined the refused names, and the broker's BROKER answer refused them too
         for (MechanismsRow row : rows) {
