@@ -8,6 +8,7 @@ import heimdall.lab.child.Call;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.landlock.Landlock;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import java.nio.file.Files;
@@ -160,6 +161,17 @@ public final class Lab {
             throw BadInput.at("broker", "answer", "no answer given");
         }
         return new Broker(Policy.always(answer), answer);
+    }
+
+    /**
+     * A Landlock ruleset for a measured child, every file access denied until a rule allows it:
+     * {@code Lab.landlock().readBeneath(in)} is the broker's policy in the kernel's terms. Give it to a child
+     * with {@code ChildSpec.withLandlock}; the child builds and enforces it on itself (the JVM never does).
+     * See {@link Landlock} for what it confines and what it does not, and {@link Landlock#plan} for a kernel
+     * whose ABI lacks a right (refused unless {@link Landlock#withBestEffort()}).
+     */
+    public static Landlock landlock() {
+        return Landlock.create();
     }
 
     /**
