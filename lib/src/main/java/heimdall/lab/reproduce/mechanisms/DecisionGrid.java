@@ -163,10 +163,11 @@ final class DecisionGrid {
                     "a directory inside (O_DIRECTORY)",
                     O_DIRECTORY,
                     Decision.ADMIT,
-                    Decision.ADMIT,
-                    "the BROKER answer reopens a directory asked for with O_DIRECTORY; Landlock's READ_DIR admits "
-                            + "listing beneath in/ (either way the child gets a directory descriptor its *at calls "
-                            + "can walk from: a floor must judge those)",
+                    Decision.REFUSE,
+                    "the broker hands out no directory unless the policy opts in (Policy.allowingDirectories(),"
+                            + " and then a detached read-only clone whose .. leads nowhere): a directory descriptor"
+                            + " lets every *at call and fchdir walk out of a jail; Landlock's READ_DIR admits listing"
+                            + " beneath in/, its rules still judging what is opened from it",
                     false),
             new Case(
                     "sub",
@@ -174,7 +175,7 @@ final class DecisionGrid {
                     0,
                     Decision.ADMIT,
                     Decision.REFUSE,
-                    "the broker reopens a directory only when the call says O_DIRECTORY; Landlock "
+                    "the broker hands out no directory by default, with or without O_DIRECTORY; Landlock "
                             + "refuses nothing for a directory opened read-only beneath in/ (READ_DIR)",
                     false),
             new Case(
@@ -182,8 +183,9 @@ final class DecisionGrid {
                     "in/ itself (O_DIRECTORY)",
                     O_DIRECTORY,
                     Decision.ADMIT,
-                    Decision.ADMIT,
-                    "a rule covers its own directory, and RESOLVE_BENEATH admits in/ itself: both hand it out",
+                    Decision.REFUSE,
+                    "a Landlock rule covers its own directory; the broker hands out no directory by default (in/"
+                            + " itself included)",
                     false),
             new Case(
                     "../out",
