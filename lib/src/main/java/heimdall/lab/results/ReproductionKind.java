@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -173,17 +174,24 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
 
     /** The registry, loaded once (holder idiom: on first use, thread-safe). */
     private static final class Loaded {
+        static final String MAIN_REGISTRY = "heimdall.lab.reproduce.ReproductionKinds";
+
         static final List<ReproductionKind<?, ?>> KINDS = load();
 
         private static List<ReproductionKind<?, ?>> load() {
+            // reproduce.ReproductionKinds first (help's order), then the kinds born in packages of their
+            // own (reproduce.workloadcost, ...), each with its registry, by registry name
             List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
                     .map(ServiceLoader.Provider::get)
+                    .sorted(Comparator.comparing((Registry r) -> !r.getClass().getName().equals(MAIN_REGISTRY))
+                            .thenComparing(r -> r.getClass().getName()))
                     .toList();
-            if (found.size() != 1) {
-                throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
-                        + Registry.class.getName() + "), found " + found.size());
+            if (found.isEmpty() || !found.get(0).getClass().getName().equals(MAIN_REGISTRY)) {
+                throw new IllegalStateException("expected the reproduction-kind registry " + MAIN_REGISTRY
+                        + " (META-INF/services/" + Registry.class.getName() + "), found " + found);
             }
-            List<ReproductionKind<?, ?>> kinds = List.copyOf(found.get(0).kinds());
+            List<ReproductionKind<?, ?>> kinds =
+                    found.stream().flatMap(r -> r.kinds().stream()).toList();
             for (int i = 0; i < kinds.size(); i++) {
                 for (int j = 0; j < i; j++) {
                     if (kinds.get(i).rowType == kinds.get(j).rowType
