@@ -18,6 +18,7 @@ import java.util.Set;
  * @param reason why the row was refused (written even when null for a refused row), or null
  * @param cost the run figures (medians over the runs)
  * @param overhead B/A against no filter, with its interval and verdict; none on the baseline's own row
+ * @param predicted the call mix times each call's added cost, beside the measured added time
  * @param check the runs whose exit status or stdout differed from the runs without a filter
  * @param runs the runs asked and completed
  */
@@ -28,6 +29,7 @@ public record WorkloadCostRow(
         @JsonProperty("reason") String reason,
         @Flat Cost cost,
         @Flat Overhead overhead,
+        @Flat Predicted predicted,
         @Flat Check check,
         @Flat RunCounts runs)
         implements ResultRow {
@@ -42,13 +44,19 @@ public record WorkloadCostRow(
         }
         cost = cost == null ? Cost.NONE : cost;
         overhead = overhead == null ? Overhead.NONE : overhead;
+        predicted = predicted == null ? Predicted.NONE : predicted;
         check = check == null ? Check.NONE : check;
         runs = runs == null ? RunCounts.NONE : runs;
     }
 
+    /** This row with {@code p} as its prediction. */
+    public WorkloadCostRow withPredicted(Predicted p) {
+        return new WorkloadCostRow(subject, outcome, reason, cost, overhead, p, check, runs);
+    }
+
     /** A refused row: the workload and mechanism, and why. */
     public static WorkloadCostRow refused(Subject subject, String reason) {
-        return new WorkloadCostRow(subject, RowStatus.REFUSED, reason, null, null, null, null);
+        return new WorkloadCostRow(subject, RowStatus.REFUSED, reason, null, null, null, null, null);
     }
 
     @Override
@@ -159,6 +167,45 @@ public record WorkloadCostRow(
             @JsonProperty("verdict_warning") String warning) {
         /** None (the baseline, or a refused row). */
         public static final Overhead NONE = new Overhead(null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * The prediction: the recorded call mix (calls a run, by number) times each call's added cost under the
+     * mechanism, measured in the same run (a harmless call under the same filter, answered the same way:
+     * from the action cache, or running the program, scaled by its instructions; a brokered call's round trip
+     * from the broker bench), beside the measured added time and its interval.
+     *
+     * @param addedNs the predicted added time a run
+     * @param ratio the predicted B/A (1 + added over the no-filter median)
+     * @param residualNs measured added less predicted
+     * @param measuredLowNs the measured added time's interval, low end (from the ratio's)
+     * @param measuredHighNs its high end
+     * @param within whether the prediction lies within the measured interval
+     * @param cause what else changed, with its figures, when it does not; null otherwise
+     * @param cachedNs a cached call's added cost under this filter
+     * @param programNs the added cost of a call that runs the program
+     * @param programInsns the instructions that call executes
+     * @param roundTripNs a notified call's round trip (the answer of this row's supervisor), brokered rows
+     * @param weightedInsns BPF instructions a run executes, the mix weighted (gVisor's method; cache ignored)
+     * @param libseccompWeightedInsns the same for libseccomp's program of the same profile
+     */
+    public record Predicted(
+            @JsonProperty("predicted_added_ns") Long addedNs,
+            @JsonProperty("predicted_ratio") Double ratio,
+            @JsonProperty("residual_ns") Long residualNs,
+            @JsonProperty("measured_added_low_ns") Long measuredLowNs,
+            @JsonProperty("measured_added_high_ns") Long measuredHighNs,
+            @JsonProperty("prediction_within_interval") Boolean within,
+            @JsonProperty("residual_cause") String cause,
+            @JsonProperty("per_call_cached_ns") Double cachedNs,
+            @JsonProperty("per_call_program_ns") Double programNs,
+            @JsonProperty("per_call_program_insns") Long programInsns,
+            @JsonProperty("round_trip_ns") Double roundTripNs,
+            @JsonProperty("weighted_insns") Long weightedInsns,
+            @JsonProperty("libseccomp_weighted_insns") Long libseccompWeightedInsns) {
+        /** No prediction (the baseline, a refused row). */
+        public static final Predicted NONE =
+                new Predicted(null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**

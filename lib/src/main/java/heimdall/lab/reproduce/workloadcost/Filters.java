@@ -2,6 +2,7 @@ package heimdall.lab.reproduce.workloadcost;
 
 import heimdall.lab.Refusal;
 import heimdall.lab.bpf.Compiler;
+import heimdall.lab.bpf.Program;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.probe.Observations;
@@ -19,6 +20,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The filter each mechanism installs, compiled to raw BPF in the run's private scratch folder: the program's
@@ -37,18 +40,30 @@ final class Filters {
             Path.of("/etc/docker/seccomp.json"));
 
     private final Path dir;
+    private final Path dockerProfile;
+    private final Path userProfile;
     private final SyscallNames names = SyscallNames.x86_64();
     private int written;
 
-    Filters(Path dir) {
+    /**
+     * @param dir our scratch folder for the compiled programs
+     * @param dockerProfile a file of Docker's default profile the user named, or null: looked for in {@link #DOCKER}
+     * @param userProfile the profile of {@code --profile}, or null
+     */
+    Filters(Path dir, Path dockerProfile, Path userProfile) {
         this.dir = dir;
+        this.dockerProfile = dockerProfile;
+        this.userProfile = userProfile;
     }
+
+    /** A mechanism's filter: its raw program's file, the program, the profile it came from. */
+    record Compiled(Path file, Program program, Profile profile) {}
 
     /**
      * A workload's recorded runs: its generated profile, and the calls a run makes (all tasks, mean over the
      * runs), or why it could not be recorded.
      */
-    record Recorded(Profile profile, long callsMade, String refusal) {}
+    record Recorded(Profile profile, long callsMade, Map<Integer, Long> mix, String refusal) {}
 
     /** Records {@code runs} runs of {@code w} under ptrace and generates its profile from them. */
     Recorded record(Workload w, int runs) throws IOException, InterruptedException {
@@ -56,22 +71,26 @@ final class Filters {
         try {
             r = new Probe(Tracer.standard(), names).probe(w.command(), runs, w.command(), w.dir());
         } catch (Refusal e) {
-            return new Recorded(null, 0, "its runs could not be recorded: " + e.getMessage());
+            return new Recorded(null, 0, Map.of(), "its runs could not be recorded: " + e.getMessage());
         }
         Observations o = r.observations();
         if (o.statuses().stream().anyMatch(s -> s != 0)) {
-            return new Recorded(null, 0, "a recorded run failed (statuses " + o.statuses() + ")");
+            return new Recorded(null, 0, Map.of(), "a recorded run failed (statuses " + o.statuses() + ")");
         }
-        long calls = o.calls().stream().mapToLong(Observations.Call::total).sum() / Math.max(1, o.runs());
+        Map<Integer, Long> mix = new TreeMap<>();
+        for (Observations.Call c : o.calls()) {
+            mix.merge(c.nr(), Math.round((double) c.total() / Math.max(1, o.runs())), Long::sum);
+        }
+        long calls = mix.values().stream().mapToLong(Long::longValue).sum();
         String json = ProfileGen.generate(o, "workload-cost " + w.name());
         Profile p = ProfileJson.parse(json, "generated profile of " + w.name(), HostConditions.thisHost(),
                         SyscallTable.x86_64())
                 .profile();
-        return new Recorded(p, calls, null);
+        return new Recorded(p, calls, mix, null);
     }
 
     /** The raw program {@code m} installs for {@code w}; null for none; a refusal saying why it cannot run. */
-    Path program(Mechanism m, Workload w, Recorded recorded) throws IOException {
+    Compiled program(Mechanism m, Workload w, Recorded recorded) throws IOException {
         return switch (m) {
             case NONE -> null;
             case OWN_PROFILE -> {
@@ -80,6 +99,7 @@ final class Filters {
                 }
                 yield write(recorded.profile(), "own-" + w.name());
             }
+            case PROFILE -> write(ProfileJson.load(userProfile).profile(), "profile");
             case PODMAN -> {
                 if (!Files.isRegularFile(PODMAN)) {
                     throw new Refusal(PODMAN + " is absent (Debian package golang-github-containers-common)");
@@ -87,9 +107,12 @@ final class Filters {
                 yield write(ProfileJson.load(PODMAN).profile(), "podman");
             }
             case DOCKER -> {
-                Path found = DOCKER.stream().filter(Files::isRegularFile).findFirst().orElseThrow(() -> new Refusal(
-                        "no file of Docker's default profile here (looked for " + DOCKER + "; Debian's docker.io "
-                                + "builds it into dockerd)"));
+                Path found = dockerProfile != null
+                        ? dockerProfile
+                        : DOCKER.stream().filter(Files::isRegularFile).findFirst().orElseThrow(() -> new Refusal(
+                                "no file of Docker's default profile here (looked for " + DOCKER + "; Debian's "
+                                        + "docker.io builds it into dockerd, golang-github-docker-docker-dev ships "
+                                        + "it; or name one with --docker-profile)"));
                 yield write(ProfileJson.load(found).profile(), "docker");
             }
             case BROKER_CONTINUE_NATIVE, BROKER_CONTINUE_JAVA, BROKER_BROKER_JAVA -> {
@@ -107,9 +130,10 @@ final class Filters {
         return names.name(nr);
     }
 
-    private Path write(Profile p, String name) throws IOException {
+    private Compiled write(Profile p, String name) throws IOException {
         Path file = dir.resolve(String.format(Locale.ROOT, "%02d-%s.bpf", written++, name));
-        Files.write(file, Compiler.compile(p).toBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return file;
+        Program program = Compiler.compile(p);
+        Files.write(file, program.toBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new Compiled(file, program, p);
     }
 }

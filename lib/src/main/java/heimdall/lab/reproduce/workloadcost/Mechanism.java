@@ -14,6 +14,8 @@ enum Mechanism {
     NONE("none", null, null),
     /** The program's own profile, generated here from its recorded runs ({@code profile probe} + {@code gen}). */
     OWN_PROFILE("own-profile", null, null),
+    /** A profile the user named ({@code --profile FILE}): what does my tuned profile cost this program? */
+    PROFILE("profile", null, null),
     /** Podman's default profile (Debian's golang-github-containers-common). */
     PODMAN("podman", null, null),
     /** Docker's default profile, where a file of it is installed. */

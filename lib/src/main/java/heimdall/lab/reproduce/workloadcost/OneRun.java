@@ -56,6 +56,7 @@ final class OneRun {
      * @param ssb {@code Speculation_Store_Bypass} of the program as it ended
      * @param killedByNr the call a seccomp kill named, or null
      * @param notified calls that reached the supervisor, or null without one
+     * @param brokered calls the supervisor opened itself (the broker answer)
      * @param stderr the first bytes of its stderr
      */
     record Result(
@@ -75,6 +76,7 @@ final class OneRun {
             String ssb,
             Integer killedByNr,
             Long notified,
+            long brokered,
             String stderr) {
         /** Exit status and stdout, what must not change under a mechanism. */
         String outcome() {
@@ -172,6 +174,7 @@ final class OneRun {
                     j.get("ssb").asText(),
                     intOrNull(j, "killed_by_nr"),
                     stats == null ? null : stats.received(),
+                    stats == null ? 0 : stats.brokered(),
                     j.get("stderr").asText());
         } finally {
             if (sup != null && stats == null) {

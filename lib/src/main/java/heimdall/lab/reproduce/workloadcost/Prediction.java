@@ -10,6 +10,7 @@ import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -24,9 +25,27 @@ import java.util.Map;
 final class Prediction {
     private Prediction() {}
 
-    /** Harmless calls with zero arguments, tried in this order as probes of a filter's per-call cost. */
-    static final int[] PROBES = {110 /* getppid */, 39 /* getpid */, 186 /* gettid */, 102 /* getuid */,
-        104 /* getgid */, 107 /* geteuid */, 108 /* getegid */, 111 /* getpgrp */};
+    /**
+     * Harmless calls, tried in this order as probes of a filter's per-call cost: identity calls, then calls on
+     * descriptor -1 or with nothing to do (EBADF, or 0), so that a program's own profile, which allows what the
+     * program called and nothing else, still has one.
+     */
+    static final List<long[]> PROBES = List.of(
+            new long[] {110}, // getppid
+            new long[] {39}, // getpid
+            new long[] {186}, // gettid
+            new long[] {102}, // getuid
+            new long[] {104}, // getgid
+            new long[] {107}, // geteuid
+            new long[] {108}, // getegid
+            new long[] {3, -1}, // close(-1): EBADF
+            new long[] {5, -1, 0}, // fstat(-1, NULL): EBADF
+            new long[] {0, -1, 0, 0}, // read(-1, NULL, 0): EBADF
+            new long[] {1, -1, 0, 0}, // write(-1, NULL, 0): EBADF
+            new long[] {8, -1, 0, 0}, // lseek(-1, 0, 0): EBADF
+            new long[] {72, -1, 1}, // fcntl(-1, F_GETFD): EBADF
+            new long[] {14, 0, 0, 0, 8}, // rt_sigprocmask(SIG_BLOCK, NULL, NULL, 8): nothing changed
+            new long[] {12, 0}); // brk(0): the current break
 
     /**
      * A filter's per-call figures, measured.
@@ -39,30 +58,35 @@ final class Prediction {
 
     /** Measures {@code p}'s per-call figures: {@code runs} interleaved pairs (under it, none) a probe call. */
     static PerCall measure(Program p, int runs, long calls) {
-        Integer cached = null;
-        Integer running = null;
-        for (int nr : PROBES) {
-            if (!Emulator.run(p, SeccompData.x86_64(nr)).allows()) {
+        long[] cached = null;
+        long[] running = null;
+        for (long[] c : PROBES) {
+            SeccompData d = data(c);
+            if (!Emulator.run(p, d).allows()) {
                 continue;
             }
-            if (CachePredictor.cacheable(p, nr)) {
-                cached = cached == null ? nr : cached;
+            if (CachePredictor.cacheable(p, (int) c[0])) {
+                cached = cached == null ? c : cached;
             } else {
-                running = running == null ? nr : running;
+                running = running == null ? c : running;
             }
         }
         return new PerCall(
                 cached == null ? null : added(p, cached, runs, calls),
                 running == null ? null : added(p, running, runs, calls),
-                running == null ? null : Emulator.run(p, SeccompData.x86_64(running)).insnsExecuted());
+                running == null ? null : Emulator.run(p, data(running)).insnsExecuted());
     }
 
-    /** The median over runs of (median under p − median with no filter) of call {@code nr}. */
-    static double added(Program p, int nr, int runs, long calls) {
+    private static SeccompData data(long[] call) {
+        return SeccompData.x86_64((int) call[0], Arrays.copyOfRange(call, 1, call.length));
+    }
+
+    /** The median over runs of (median under p − median with no filter) of call {@code call} (its number, then its arguments). */
+    static double added(Program p, long[] call, int runs, long calls) {
         List<Long> diffs = new ArrayList<>();
         byte[] bytes = p.toBytes();
         for (int i = 0; i < runs; i++) {
-            ChildSpec spec = ChildSpec.of(Call.syscall(nr), calls / 10, calls).withPlacementForRun(i);
+            ChildSpec spec = ChildSpec.of(Call.syscall((int) call[0], Arrays.copyOfRange(call, 1, call.length)), calls / 10, calls).withPlacementForRun(i);
             long under = MeasuredChild.run(spec.withPrograms(bytes)).requireCompleted().median();
             long none = MeasuredChild.run(spec).requireCompleted().median();
             diffs.add(under - none);

@@ -46,9 +46,22 @@ public final class WorkloadCost {
      * @param user a user's command (empty: the default suite)
      * @param userDir the user's command's working folder
      * @param mechanisms the mechanisms, in row order ({@link Mechanism#NONE} first)
+     * @param dockerProfile a file of Docker's default profile, or null (looked for where Debian puts it)
+     * @param userProfile a profile of the user's ({@link Mechanism#PROFILE}), or null
+     * @param figureRuns pairs of runs a per-call figure of the prediction is the median of
+     * @param figureCalls timed calls a run of a per-call figure
      */
     record Options(
-            int runs, int probeRuns, Suite.Size size, List<String> user, Path userDir, List<Mechanism> mechanisms) {
+            int runs,
+            int probeRuns,
+            Suite.Size size,
+            List<String> user,
+            Path userDir,
+            List<Mechanism> mechanisms,
+            Path dockerProfile,
+            Path userProfile,
+            int figureRuns,
+            long figureCalls) {
         Options {
             user = List.copyOf(user);
             mechanisms = List.copyOf(mechanisms);
@@ -66,11 +79,16 @@ public final class WorkloadCost {
             List<Workload> workloads = o.user().isEmpty()
                     ? Suite.write(in, o.size())
                     : List.of(new Workload("user", "the user's own program", o.user(), o.userDir()));
-            return run(o, session, workloads, new Filters(bpfDir));
+            int[] benches = {0};
+            Predictor predictor = new Predictor(
+                    () -> scratch.newDirectory("bench-" + benches[0]++), o.figureRuns(), o.figureCalls(),
+                    session.progress());
+            return run(o, session, workloads, new Filters(bpfDir, o.dockerProfile(), o.userProfile()), predictor);
         }
     }
 
-    private static ReproductionResult run(Options o, Session session, List<Workload> workloads, Filters filters) {
+    private static ReproductionResult run(
+            Options o, Session session, List<Workload> workloads, Filters filters, Predictor predictor) {
         Host host = Host.capture();
         Instant started = Instant.now();
         List<WorkloadCostRow> rows = new ArrayList<>();
@@ -80,7 +98,7 @@ public final class WorkloadCost {
                 if (session.stopRequested()) {
                     break;
                 }
-                rows.addAll(measure(w, o, session, filters, samples, rows.size()));
+                rows.addAll(measure(w, o, session, filters, predictor, samples, rows.size()));
             }
         } catch (IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {
@@ -102,7 +120,13 @@ public final class WorkloadCost {
 
     /** One workload's rows, one a mechanism, in the options' order. */
     private static List<WorkloadCostRow> measure(
-            Workload w, Options o, Session session, Filters filters, SamplesFile samples, int firstRow)
+            Workload w,
+            Options o,
+            Session session,
+            Filters filters,
+            Predictor predictor,
+            SamplesFile samples,
+            int firstRow)
             throws IOException, InterruptedException {
         session.progress().accept("workload-cost: " + w.name() + ": " + w.commandLine());
         OneRun.Result check = OneRun.run(w, Mechanism.NONE, null);
@@ -116,17 +140,22 @@ public final class WorkloadCost {
                     check.stderr().isBlank() ? "" : "; its stderr: " + check.stderr().strip()));
         }
         Filters.Recorded recorded = filters.record(w, o.probeRuns());
-        Map<Mechanism, Path> programs = new EnumMap<>(Mechanism.class);
+        Map<Mechanism, Filters.Compiled> programs = new EnumMap<>(Mechanism.class);
         Map<Mechanism, String> refused = new LinkedHashMap<>();
         for (Mechanism m : o.mechanisms()) {
             try {
-                programs.put(m, filters.program(m, w, recorded));
+                Filters.Compiled c = filters.program(m, w, recorded);
+                if (c != null) {
+                    programs.put(m, c);
+                }
             } catch (Refusal e) {
                 refused.put(m, e.getMessage());
             }
         }
         Map<Mechanism, List<OneRun.Result>> results = new EnumMap<>(Mechanism.class);
-        List<Mechanism> standing = new ArrayList<>(o.mechanisms().stream().filter(programs::containsKey).toList());
+        List<Mechanism> standing = new ArrayList<>(o.mechanisms().stream()
+                .filter(m -> m == Mechanism.NONE || programs.containsKey(m))
+                .toList());
         standing.forEach(m -> results.put(m, new ArrayList<>()));
         Map<Mechanism, String> killed = new EnumMap<>(Mechanism.class);
         for (int round = 0; round < o.runs() && !session.stopRequested(); round++) {
@@ -139,7 +168,8 @@ public final class WorkloadCost {
                 if (killed.containsKey(m)) {
                     continue;
                 }
-                OneRun.Result r = OneRun.run(w, m, programs.get(m));
+                Filters.Compiled c = programs.get(m);
+                OneRun.Result r = OneRun.run(w, m, c == null ? null : c.file());
                 if (r.signal() != null && r.signal() == 31) {
                     String call = r.killedByNr() == null ? "a call the audit log did not name"
                             : filters.callName(r.killedByNr());
@@ -162,6 +192,7 @@ public final class WorkloadCost {
         List<OneRun.Result> none = results.getOrDefault(Mechanism.NONE, List.of());
         boolean interrupted = session.stopRequested();
         List<WorkloadCostRow> rows = new ArrayList<>();
+        WorkloadCostRow.Cost noneCost = null;
         for (Mechanism m : o.mechanisms()) {
             WorkloadCostRow.Subject subject = new WorkloadCostRow.Subject(
                     w.name(),
@@ -180,7 +211,14 @@ public final class WorkloadCost {
             for (int i = 0; i < rs.size(); i++) {
                 samples.append(rowIndex, "wall", i, new long[] {rs.get(i).wallNs()});
             }
-            rows.add(row(subject, m, rs, none, recorded.callsMade(), o.runs(), interrupted));
+            WorkloadCostRow row = row(subject, m, rs, none, recorded.callsMade(), o.runs(), interrupted);
+            if (m == Mechanism.NONE) {
+                noneCost = row.cost();
+            } else if (noneCost != null && !rs.isEmpty() && !session.stopRequested()) {
+                row = row.withPredicted(predictor.predict(
+                        m, programs.get(m), recorded.mix(), rs, row.cost(), noneCost, row.overhead()));
+            }
+            rows.add(row);
         }
         return rows;
     }
@@ -195,7 +233,14 @@ public final class WorkloadCost {
             boolean interrupted) {
         if (rs.isEmpty()) {
             return new WorkloadCostRow(
-                    subject, RowStatus.NOT_MEASURED, "no run completed", null, null, null, RunCounts.of(asked, 0, true));
+                    subject,
+                    RowStatus.NOT_MEASURED,
+                    "no run completed",
+                    null,
+                    null,
+                    null,
+                    null,
+                    RunCounts.of(asked, 0, true));
         }
         long[] wall = rs.stream().mapToLong(OneRun.Result::wallNs).toArray();
         long wallMedian = median(wall);
@@ -244,6 +289,7 @@ public final class WorkloadCost {
                 null,
                 cost,
                 overhead,
+                null,
                 new WorkloadCostRow.Check(exitChanged, outChanged, null),
                 RunCounts.of(asked, rs.size(), cut && interrupted));
     }

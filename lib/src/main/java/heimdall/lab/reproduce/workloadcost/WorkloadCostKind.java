@@ -1,8 +1,11 @@
 package heimdall.lab.reproduce.workloadcost;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.analysis.KindPlots;
+import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.command.Args;
+import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.reproduce.Reproduction;
 import heimdall.lab.reproduce.ReproductionOption;
 import heimdall.lab.results.Recorded;
@@ -18,10 +21,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** workload-cost: real programs run whole under each mechanism, overhead B/A with its interval. */
 public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, WorkloadCostSettings>
-        implements Reproduction {
+        implements Reproduction, KindPlots {
     /** Past this many rounds a run count is a typo. */
     static final int MAX_RUNS = 1000;
 
@@ -40,11 +44,29 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
     }
 
     @Override
+    public Map<String, Chart<?, ?>> plots(Results r) {
+        return WorkloadCostPlots.of(r);
+    }
+
+    @Override
     public List<ReproductionOption> options() {
         return List.of(
                 ReproductionOption.count("--runs", "interleaved rounds: runs a workload and mechanism", 3, 10, MAX_RUNS),
                 ReproductionOption.count(
                         "--probe-runs", "recorded runs (ptrace) a workload's own profile is generated from", 1, 2, 20),
+                ReproductionOption.text(
+                        "--profile",
+                        "FILE",
+                        "also run under this profile (yours: what does it cost this program?)",
+                        null,
+                        null),
+                ReproductionOption.text(
+                        "--docker-profile",
+                        "FILE",
+                        "Docker's default seccomp.json (Debian: golang-github-docker-docker-dev's\n"
+                                + "profiles/seccomp/default.json, looked for there when not given)",
+                        null,
+                        null),
                 ReproductionOption.flag(
                         "--workload",
                         "run the command after -- (./lab reproduce workload-cost --workload -- CMD ARGS)\n"
@@ -76,13 +98,22 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
         } else {
             Suite.requireSuitePrograms();
         }
+        Optional<Path> profile = option("--profile").text(args).map(Path::of);
+        profile.ifPresent(p -> ProfileJson.load(p)); // bad input now, before a folder exists
+        List<Mechanism> mechanisms = Arrays.stream(Mechanism.values())
+                .filter(m -> m != Mechanism.PROFILE || profile.isPresent())
+                .toList();
         WorkloadCost.Options o = new WorkloadCost.Options(
                 runs,
                 probeRuns,
                 args.flag("--quick") ? Suite.Size.QUICK : Suite.Size.FULL,
                 user,
                 Path.of("").toAbsolutePath(),
-                Arrays.asList(Mechanism.values()));
+                mechanisms,
+                option("--docker-profile").text(args).map(Path::of).orElse(null),
+                profile.orElse(null),
+                args.flag("--quick") ? 3 : 5,
+                args.flag("--quick") ? 5_000 : 20_000);
         return session -> WorkloadCost.run(o, session);
     }
 
@@ -116,6 +147,9 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                 "overhead B/A",
                 "95% CI",
                 "verdict",
+                "predicted B/A",
+                "residual",
+                "weighted insns (ours / libseccomp)",
                 "user CPU",
                 "sys CPU",
                 "JVM CPU",
@@ -128,11 +162,12 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
         for (WorkloadCostRow r : rows) {
             WorkloadCostRow.Cost c = r.cost();
             WorkloadCostRow.Overhead o = r.overhead();
+            WorkloadCostRow.Predicted p = r.predicted();
             String mech = r.subject().mechanism()
                     + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
             if (r.outcome() == RowStatus.REFUSED) {
                 t.row(List.of(r.subject().workload(), mech, "0", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—",
-                        "—", "—", "refused: " + r.reason()));
+                        "—", "—", "—", "—", "—", "refused: " + r.reason()));
                 continue;
             }
             t.row(List.of(
@@ -143,6 +178,16 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                     o.ratio() == null ? "baseline" : String.format(Locale.ROOT, "%.3f×", o.ratio()),
                     o.ratio() == null ? "—" : String.format(Locale.ROOT, "[%.3f, %.3f]", o.ratioLow(), o.ratioHigh()),
                     o.verdict() == null ? "—" : o.verdict(),
+                    p.ratio() == null ? "—" : String.format(Locale.ROOT, "%.3f×", p.ratio()),
+                    p.residualNs() == null
+                            ? "—"
+                            : String.format(Locale.ROOT, "%+.2f ms%s", p.residualNs() / 1e6,
+                                    Boolean.TRUE.equals(p.within()) ? " (within)" : " (beyond: see below)"),
+                    p.weightedInsns() == null
+                            ? "—"
+                            : String.format(Locale.ROOT, "%,d / %s", p.weightedInsns(),
+                                    p.libseccompWeightedInsns() == null ? "—"
+                                            : String.format(Locale.ROOT, "%,d", p.libseccompWeightedInsns())),
                     us(c.userUs()),
                     us(c.systemUs()),
                     us(c.supervisorUs()),
@@ -160,11 +205,27 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                             : "same"));
         }
         md.append(t.render()).append('\n');
+        List<WorkloadCostRow> beyond = rows.stream().filter(r -> r.predicted().cause() != null).toList();
+        if (!beyond.isEmpty()) {
+            md.append("Where the prediction lies outside the measured interval, what else changed:\n\n");
+            for (WorkloadCostRow r : beyond) {
+                md.append(String.format(Locale.ROOT, "- %s under %s%s: %s%n", r.subject().workload(),
+                        r.subject().mechanism(),
+                        r.subject().supervisor() == null ? "" : " " + r.subject().supervisor(),
+                        r.predicted().cause()));
+            }
+            md.append('\n');
+        }
         md.append("Workloads (the side each stresses):\n\n");
         for (WorkloadCostSettings.WorkloadFacts w : s.workloads()) {
             md.append(String.format(
                     Locale.ROOT, "- %s: `%s` — %s%n", w.name(), String.join(" ", w.command()), w.stresses()));
         }
+        md.append("\nPredicted: the recorded call mix times each call's added cost under the same filter, "
+                + "measured here by heimdall-runner (a harmless call answered the same way: from the action cache, "
+                + "or running the program, scaled by its instructions), plus each notified call's round trip "
+                + "(broker bench, same run). Weighted insns: BPF instructions a run executes, the mix weighted "
+                + "(gVisor's method, the action cache ignored), our program beside libseccomp's.\n");
         md.append("\nJVM CPU: the measuring JVM's own CPU over the run, the supervisor's for brokered rows. "
                 + "Calls made: one recorded (ptrace) run, every task. SSB: the program's Speculation_Store_Bypass "
                 + "state as it ended.\n");
@@ -172,7 +233,7 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
     }
 
     /** Per mechanism, the workload with the largest overhead, with its interval. */
-    static List<String> largestPerMechanism(List<WorkloadCostRow> rows) {
+    public static List<String> largestPerMechanism(List<WorkloadCostRow> rows) {
         Map<String, WorkloadCostRow> best = new LinkedHashMap<>();
         for (WorkloadCostRow r : rows) {
             if (r.overhead().ratio() == null) {
