@@ -183,7 +183,8 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
             // own (reproduce.workloadcost, ...), each with its registry, by registry name
             List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
                     .map(ServiceLoader.Provider::get)
-                    .sorted(Comparator.comparing((Registry r) -> !r.getClass().getName().equals(MAIN_REGISTRY))
+                    .sorted(Comparator.comparing(
+                                    (Registry r) -> !r.getClass().getName().equals(MAIN_REGISTRY))
                             .thenComparing(r -> r.getClass().getName()))
                     .toList();
             if (found.isEmpty() || !found.get(0).getClass().getName().equals(MAIN_REGISTRY)) {

@@ -97,10 +97,15 @@ public record WorkloadCostRow(
      * @param placement where the supervisor ran ({@code unpinned}: wherever the scheduler put it), else null
      */
     public record Subject(
-            @JsonProperty(value = "workload", required = true) String workload,
+            @JsonProperty(value = "workload", required = true)
+            String workload,
+
             @JsonProperty("stresses") String stresses,
             @JsonProperty("command") String command,
-            @JsonProperty(value = "mechanism", required = true) String mechanism,
+
+            @JsonProperty(value = "mechanism", required = true)
+            String mechanism,
+
             @JsonProperty("supervisor") String supervisor,
             @JsonProperty("answer") String answer,
             @JsonProperty("placement") String placement) {}

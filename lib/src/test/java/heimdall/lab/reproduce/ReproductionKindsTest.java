@@ -52,7 +52,11 @@ class ReproductionKindsTest {
         assertEquals(ReproductionKinds.ALL, ReproductionKind.all().subList(0, ReproductionKinds.ALL.size()));
         assertEquals(
                 List.of("workload-cost"),
-                ReproductionKind.all().subList(ReproductionKinds.ALL.size(), ReproductionKind.all().size()).stream()
+                ReproductionKind.all()
+                        .subList(
+                                ReproductionKinds.ALL.size(),
+                                ReproductionKind.all().size())
+                        .stream()
                         .map(ReproductionKind::name)
                         .toList());
         for (Reproduction r : ReproduceCommand.ALL) {

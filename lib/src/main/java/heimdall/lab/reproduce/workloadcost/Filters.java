@@ -83,8 +83,8 @@ final class Filters {
         }
         long calls = mix.values().stream().mapToLong(Long::longValue).sum();
         String json = ProfileGen.generate(o, "workload-cost " + w.name());
-        Profile p = ProfileJson.parse(json, "generated profile of " + w.name(), HostConditions.thisHost(),
-                        SyscallTable.x86_64())
+        Profile p = ProfileJson.parse(
+                        json, "generated profile of " + w.name(), HostConditions.thisHost(), SyscallTable.x86_64())
                 .profile();
         return new Recorded(p, calls, mix, null);
     }
@@ -109,10 +109,13 @@ final class Filters {
             case DOCKER -> {
                 Path found = dockerProfile != null
                         ? dockerProfile
-                        : DOCKER.stream().filter(Files::isRegularFile).findFirst().orElseThrow(() -> new Refusal(
-                                "no file of Docker's default profile here (looked for " + DOCKER + "; Debian's "
-                                        + "docker.io builds it into dockerd, golang-github-docker-docker-dev ships "
-                                        + "it; or name one with --docker-profile)"));
+                        : DOCKER.stream()
+                                .filter(Files::isRegularFile)
+                                .findFirst()
+                                .orElseThrow(() -> new Refusal(
+                                        "no file of Docker's default profile here (looked for " + DOCKER + "; Debian's "
+                                                + "docker.io builds it into dockerd, golang-github-docker-docker-dev ships "
+                                                + "it; or name one with --docker-profile)"));
                 yield write(ProfileJson.load(found).profile(), "docker");
             }
             case BROKER_CONTINUE_NATIVE, BROKER_CONTINUE_JAVA, BROKER_BROKER_JAVA -> {

@@ -34,6 +34,7 @@ final class OneRun {
 
     /** AT_FDCWD, as the kernel passes it in a 64-bit register. */
     private static final int AT_FDCWD = -100;
+
     private static final long O_ACCMODE = 3;
     private static final long O_CREAT = 0100;
 
@@ -113,7 +114,8 @@ final class OneRun {
 
     /** Runs {@code w} once under {@code m}, with {@code bpf} installed (null for none). */
     static Result run(Workload w, Mechanism m, Path bpf) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of(NativeExecutables.find("heimdall-workload").toString()));
+        List<String> argv = new ArrayList<>(
+                List.of(NativeExecutables.find("heimdall-workload").toString()));
         if (bpf != null) {
             argv.addAll(List.of("-f", bpf.toString()));
         }
@@ -127,14 +129,16 @@ final class OneRun {
                 .start();
         Supervisor sup = null;
         SupervisorStats stats = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        try (BufferedReader out =
+                        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                 OutputStream in = p.getOutputStream()) {
             String line = out.readLine();
             if (m.brokered()) {
                 if (line == null || !line.startsWith("listener ")) {
                     throw helperFailed(p, line);
                 }
-                int fd = Supervisor.copyListener((int) p.pid(), Integer.parseInt(line.substring(9).trim()));
+                int fd = Supervisor.copyListener(
+                        (int) p.pid(), Integer.parseInt(line.substring(9).trim()));
                 SupervisorOptions o = SupervisorOptions.defaults().brokeringBeneath(w.dir());
                 sup = m.answer.kind() == Answer.Kind.BROKER
                         ? Supervisor.start(fd, o, inputsBeneathIn())

@@ -86,8 +86,12 @@ final class Prediction {
         List<Long> diffs = new ArrayList<>();
         byte[] bytes = p.toBytes();
         for (int i = 0; i < runs; i++) {
-            ChildSpec spec = ChildSpec.of(Call.syscall((int) call[0], Arrays.copyOfRange(call, 1, call.length)), calls / 10, calls).withPlacementForRun(i);
-            long under = MeasuredChild.run(spec.withPrograms(bytes)).requireCompleted().median();
+            ChildSpec spec = ChildSpec.of(
+                            Call.syscall((int) call[0], Arrays.copyOfRange(call, 1, call.length)), calls / 10, calls)
+                    .withPlacementForRun(i);
+            long under = MeasuredChild.run(spec.withPrograms(bytes))
+                    .requireCompleted()
+                    .median();
             long none = MeasuredChild.run(spec).requireCompleted().median();
             diffs.add(under - none);
         }

@@ -84,7 +84,8 @@ final class Predictor {
             filtered.keySet().removeAll(OPENS_BY_NAME);
             Double rtContinue = roundTrip(m.supervisor, Answer.CONTINUE);
             Double rtBroker = m.answer.kind() == Answer.Kind.BROKER ? roundTrip(m.supervisor, Answer.BROKER) : null;
-            long brokered = WorkloadCost.median(rs.stream().mapToLong(OneRun.Result::brokered).toArray());
+            long brokered = WorkloadCost.median(
+                    rs.stream().mapToLong(OneRun.Result::brokered).toArray());
             long notified = cost.notified() == null ? 0 : cost.notified();
             roundTrip = rtContinue;
             brokerNs = (notified - brokered) * (rtContinue == null ? 0 : rtContinue)
@@ -94,9 +95,20 @@ final class Predictor {
         long weighted = Prediction.weightedInsns(mix, c.program());
         Long libseccomp = libseccompWeighted(c, mix);
         if (floorNs == null) {
-            return new WorkloadCostRow.Predicted(null, null, null, null, null, null,
-                    "no harmless call of this filter could be measured", f.cachedNs(), f.programNs(),
-                    f.programInsns(), roundTrip, weighted, libseccomp);
+            return new WorkloadCostRow.Predicted(
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "no harmless call of this filter could be measured",
+                    f.cachedNs(),
+                    f.programNs(),
+                    f.programInsns(),
+                    roundTrip,
+                    weighted,
+                    libseccomp);
         }
         long predicted = Math.round(floorNs + brokerNs);
         long noneMedian = none.wallMedianNs();
@@ -124,17 +136,22 @@ final class Predictor {
     /** What else changed against the no-filter runs, with the figures, for a residual beyond the interval. */
     static String cause(long residual, Long low, Long high, WorkloadCostRow.Cost c, WorkloadCostRow.Cost none) {
         List<String> parts = new ArrayList<>();
-        parts.add(String.format(Locale.ROOT, "residual %+.2f ms beyond the measured added [%.2f, %.2f] ms",
-                residual / 1e6, low / 1e6, high / 1e6));
+        parts.add(String.format(
+                Locale.ROOT,
+                "residual %+.2f ms beyond the measured added [%.2f, %.2f] ms",
+                residual / 1e6,
+                low / 1e6,
+                high / 1e6));
         parts.add(delta("voluntary switches", c.voluntarySwitches(), none.voluntarySwitches()));
         parts.add(delta("involuntary switches", c.involuntarySwitches(), none.involuntarySwitches()));
         parts.add(delta("minor faults", c.minorFaults(), none.minorFaults()));
         parts.add(delta("user CPU µs", c.userUs(), none.userUs()));
         parts.add(delta("system CPU µs", c.systemUs(), none.systemUs()));
         parts.add(delta("JVM (supervisor) CPU µs", c.supervisorUs(), none.supervisorUs()));
-        parts.add("SSB " + (String.valueOf(c.ssb()).equals(String.valueOf(none.ssb()))
-                ? "unchanged (" + c.ssb() + ")"
-                : "'" + c.ssb() + "' against '" + none.ssb() + "' unfiltered"));
+        parts.add("SSB "
+                + (String.valueOf(c.ssb()).equals(String.valueOf(none.ssb()))
+                        ? "unchanged (" + c.ssb() + ")"
+                        : "'" + c.ssb() + "' against '" + none.ssb() + "' unfiltered"));
         return String.join("; ", parts);
     }
 
@@ -155,14 +172,21 @@ final class Predictor {
                         ? List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA)
                         : List.of(Supervisor.Kind.JAVA);
                 BrokerBench.Config cfg = new BrokerBench.Config(
-                        (int) Math.min(calls, 20_000), (int) Math.min(calls / 10, 2_000), runs, a, kinds, false,
-                        cpus.get(0), -1, null);
+                        (int) Math.min(calls, 20_000),
+                        (int) Math.min(calls / 10, 2_000),
+                        runs,
+                        a,
+                        kinds,
+                        false,
+                        cpus.get(0),
+                        -1,
+                        null);
                 progress.accept("  round trips, " + a.label() + " " + kinds + " (broker bench, supervisor unpinned)");
                 try {
                     BrokerBench.Report r = BrokerBench.run(cfg, scratch.get(), s -> {});
                     for (BrokerBench.Row row : r.rows()) {
-                        roundTrips.put(row.what() + "/" + a.label(),
-                                (double) (row.medianNs() - r.baseline().medianNs()));
+                        roundTrips.put(row.what() + "/" + a.label(), (double)
+                                (row.medianNs() - r.baseline().medianNs()));
                     }
                 } catch (IOException e) {
                     throw new Refusal("the broker bench could not run: " + e.getMessage());
@@ -179,7 +203,8 @@ final class Predictor {
         }
         Program theirs = libseccompCache.computeIfAbsent(c.program(), p -> {
             try {
-                return LibseccompBaseline.compile(c.profile(), SyscallTable.x86_64()).program();
+                return LibseccompBaseline.compile(c.profile(), SyscallTable.x86_64())
+                        .program();
             } catch (IOException | RuntimeException e) {
                 return null; // a profile libseccomp cannot build: no figure beside ours
             } catch (InterruptedException e) {

@@ -42,11 +42,46 @@ final class Suite {
 
     /** The headers the compiler run includes. */
     static final List<String> HEADERS = List.of(
-            "stdio.h", "stdlib.h", "string.h", "math.h", "pthread.h", "signal.h", "time.h", "errno.h", "fcntl.h",
-            "unistd.h", "locale.h", "wchar.h", "ctype.h", "stdint.h", "inttypes.h", "limits.h", "assert.h",
-            "setjmp.h", "sys/socket.h", "sys/stat.h", "sys/mman.h", "sys/wait.h", "sys/types.h", "sys/uio.h",
-            "netinet/in.h", "arpa/inet.h", "netdb.h", "poll.h", "sched.h", "dirent.h", "dlfcn.h", "regex.h",
-            "glob.h", "termios.h", "pwd.h", "grp.h", "syslog.h", "search.h", "spawn.h", "complex.h");
+            "stdio.h",
+            "stdlib.h",
+            "string.h",
+            "math.h",
+            "pthread.h",
+            "signal.h",
+            "time.h",
+            "errno.h",
+            "fcntl.h",
+            "unistd.h",
+            "locale.h",
+            "wchar.h",
+            "ctype.h",
+            "stdint.h",
+            "inttypes.h",
+            "limits.h",
+            "assert.h",
+            "setjmp.h",
+            "sys/socket.h",
+            "sys/stat.h",
+            "sys/mman.h",
+            "sys/wait.h",
+            "sys/types.h",
+            "sys/uio.h",
+            "netinet/in.h",
+            "arpa/inet.h",
+            "netdb.h",
+            "poll.h",
+            "sched.h",
+            "dirent.h",
+            "dlfcn.h",
+            "regex.h",
+            "glob.h",
+            "termios.h",
+            "pwd.h",
+            "grp.h",
+            "syslog.h",
+            "search.h",
+            "spawn.h",
+            "complex.h");
 
     /** The five workloads, their inputs written beneath {@code root} (a folder of ours). */
     static List<Workload> write(Path root, Size size) {
@@ -109,8 +144,24 @@ final class Suite {
 
     /** Text xz can compress but not trivially: words from a fixed pseudo-random sequence. */
     static byte[] text(int bytes) {
-        String[] words = {"seccomp", "filter", "broker", "sandbox", "kernel", "notify", "profile", "heimdall",
-            "openat", "getppid", "follower", "graph", "mitigation", "cost", "program", "call"};
+        String[] words = {
+            "seccomp",
+            "filter",
+            "broker",
+            "sandbox",
+            "kernel",
+            "notify",
+            "profile",
+            "heimdall",
+            "openat",
+            "getppid",
+            "follower",
+            "graph",
+            "mitigation",
+            "cost",
+            "program",
+            "call"
+        };
         StringBuilder s = new StringBuilder(bytes + 16);
         long x = 42;
         while (s.length() < bytes) {
@@ -154,14 +205,15 @@ final class Suite {
 
     /** Every program of the default suite present: a refusal naming the Debian package otherwise. */
     static void requireSuitePrograms() {
-        String[][] need = {{"find", "findutils"}, {"python3", "python3"}, {"gcc", "gcc"}, {"xz", "xz-utils"},
-            {"make", "make"}};
+        String[][] need = {
+            {"find", "findutils"}, {"python3", "python3"}, {"gcc", "gcc"}, {"xz", "xz-utils"}, {"make", "make"}
+        };
         for (String[] n : need) {
             try {
                 requireProgram(n[0]);
             } catch (BadInput e) {
-                throw new Refusal("the default suite needs " + n[0] + " (Debian package " + n[1] + "): "
-                        + e.getMessage());
+                throw new Refusal(
+                        "the default suite needs " + n[0] + " (Debian package " + n[1] + "): " + e.getMessage());
             }
         }
     }

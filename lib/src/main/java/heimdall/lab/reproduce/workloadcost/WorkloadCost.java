@@ -15,10 +15,11 @@ import heimdall.lab.stats.ChangeTest;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,9 @@ public final class WorkloadCost {
                     : List.of(new Workload("user", "the user's own program", o.user(), o.userDir()));
             int[] benches = {0};
             Predictor predictor = new Predictor(
-                    () -> scratch.newDirectory("bench-" + benches[0]++), o.figureRuns(), o.figureCalls(),
+                    () -> scratch.newDirectory("bench-" + benches[0]++),
+                    o.figureRuns(),
+                    o.figureCalls(),
                     session.progress());
             return run(o, session, workloads, new Filters(bpfDir, o.dockerProfile(), o.userProfile()), predictor);
         }
@@ -137,7 +140,9 @@ public final class WorkloadCost {
                     w.name(),
                     w.commandLine(),
                     check.said(),
-                    check.stderr().isBlank() ? "" : "; its stderr: " + check.stderr().strip()));
+                    check.stderr().isBlank()
+                            ? ""
+                            : "; its stderr: " + check.stderr().strip()));
         }
         Filters.Recorded recorded = filters.record(w, o.probeRuns());
         Map<Mechanism, Filters.Compiled> programs = new EnumMap<>(Mechanism.class);
@@ -160,7 +165,7 @@ public final class WorkloadCost {
         Map<Mechanism, String> killed = new EnumMap<>(Mechanism.class);
         for (int round = 0; round < o.runs() && !session.stopRequested(); round++) {
             List<Mechanism> order = new ArrayList<>(standing);
-            java.util.Collections.rotate(order, -(round % Math.max(1, order.size())));
+            Collections.rotate(order, -(round % Math.max(1, order.size())));
             for (Mechanism m : order) {
                 if (session.stopRequested()) {
                     break;
@@ -171,19 +176,23 @@ public final class WorkloadCost {
                 Filters.Compiled c = programs.get(m);
                 OneRun.Result r = OneRun.run(w, m, c == null ? null : c.file());
                 if (r.signal() != null && r.signal() == 31) {
-                    String call = r.killedByNr() == null ? "a call the audit log did not name"
+                    String call = r.killedByNr() == null
+                            ? "a call the audit log did not name"
                             : filters.callName(r.killedByNr());
-                    killed.put(m, String.format(
-                            Locale.ROOT,
-                            "killed by SIGSYS at %s (run %d; the kernel's audit record), 0 of %d runs completed",
-                            call,
-                            round + 1,
-                            o.runs()));
+                    killed.put(
+                            m,
+                            String.format(
+                                    Locale.ROOT,
+                                    "killed by SIGSYS at %s (run %d; the kernel's audit record), 0 of %d runs completed",
+                                    call,
+                                    round + 1,
+                                    o.runs()));
                     continue;
                 }
                 results.get(m).add(r);
             }
-            session.progress().accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
+            session.progress()
+                    .accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
         }
         killed.forEach((m, why) -> {
             refused.put(m, why);
@@ -244,10 +253,14 @@ public final class WorkloadCost {
         }
         long[] wall = rs.stream().mapToLong(OneRun.Result::wallNs).toArray();
         long wallMedian = median(wall);
-        long noneMedian = none.isEmpty() ? 0 : median(none.stream().mapToLong(OneRun.Result::wallNs).toArray());
+        long noneMedian = none.isEmpty()
+                ? 0
+                : median(none.stream().mapToLong(OneRun.Result::wallNs).toArray());
         String reference = none.isEmpty() ? null : none.get(0).outcome();
         long exitChanged = rs.stream()
-                .filter(r -> !none.isEmpty() && !String.valueOf(r.exit()).equals(String.valueOf(none.get(0).exit())))
+                .filter(r -> !none.isEmpty()
+                        && !String.valueOf(r.exit())
+                                .equals(String.valueOf(none.get(0).exit())))
                 .count();
         long outChanged = rs.stream()
                 .filter(r -> reference != null && !r.outcome().equals(reference))
@@ -300,16 +313,12 @@ public final class WorkloadCost {
 
     static long median(long[] xs) {
         long[] s = xs.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         int h = s.length / 2;
         return s.length % 2 == 1 ? s[h] : (s[h - 1] + s[h]) / 2;
     }
 
     private static double round4(double x) {
         return Math.round(x * 10_000) / 10_000.0;
-    }
-
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e);
     }
 }

@@ -51,7 +51,8 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
     @Override
     public List<ReproductionOption> options() {
         return List.of(
-                ReproductionOption.count("--runs", "interleaved rounds: runs a workload and mechanism", 3, 10, MAX_RUNS),
+                ReproductionOption.count(
+                        "--runs", "interleaved rounds: runs a workload and mechanism", 3, 10, MAX_RUNS),
                 ReproductionOption.count(
                         "--probe-runs", "recorded runs (ptrace) a workload's own profile is generated from", 1, 2, 20),
                 ReproductionOption.text(
@@ -166,8 +167,26 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
             String mech = r.subject().mechanism()
                     + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
             if (r.outcome() == RowStatus.REFUSED) {
-                t.row(List.of(r.subject().workload(), mech, "0", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—",
-                        "—", "—", "—", "—", "—", "refused: " + r.reason()));
+                t.row(List.of(
+                        r.subject().workload(),
+                        mech,
+                        "0",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                        "refused: " + r.reason()));
                 continue;
             }
             t.row(List.of(
@@ -181,12 +200,19 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                     p.ratio() == null ? "—" : String.format(Locale.ROOT, "%.3f×", p.ratio()),
                     p.residualNs() == null
                             ? "—"
-                            : String.format(Locale.ROOT, "%+.2f ms%s", p.residualNs() / 1e6,
+                            : String.format(
+                                    Locale.ROOT,
+                                    "%+.2f ms%s",
+                                    p.residualNs() / 1e6,
                                     Boolean.TRUE.equals(p.within()) ? " (within)" : " (beyond: see below)"),
                     p.weightedInsns() == null
                             ? "—"
-                            : String.format(Locale.ROOT, "%,d / %s", p.weightedInsns(),
-                                    p.libseccompWeightedInsns() == null ? "—"
+                            : String.format(
+                                    Locale.ROOT,
+                                    "%,d / %s",
+                                    p.weightedInsns(),
+                                    p.libseccompWeightedInsns() == null
+                                            ? "—"
                                             : String.format(Locale.ROOT, "%,d", p.libseccompWeightedInsns())),
                     us(c.userUs()),
                     us(c.systemUs()),
@@ -205,13 +231,19 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                             : "same"));
         }
         md.append(t.render()).append('\n');
-        List<WorkloadCostRow> beyond = rows.stream().filter(r -> r.predicted().cause() != null).toList();
+        List<WorkloadCostRow> beyond =
+                rows.stream().filter(r -> r.predicted().cause() != null).toList();
         if (!beyond.isEmpty()) {
             md.append("Where the prediction lies outside the measured interval, what else changed:\n\n");
             for (WorkloadCostRow r : beyond) {
-                md.append(String.format(Locale.ROOT, "- %s under %s%s: %s%n", r.subject().workload(),
+                md.append(String.format(
+                        Locale.ROOT,
+                        "- %s under %s%s: %s%n",
+                        r.subject().workload(),
                         r.subject().mechanism(),
-                        r.subject().supervisor() == null ? "" : " " + r.subject().supervisor(),
+                        r.subject().supervisor() == null
+                                ? ""
+                                : " " + r.subject().supervisor(),
                         r.predicted().cause()));
             }
             md.append('\n');

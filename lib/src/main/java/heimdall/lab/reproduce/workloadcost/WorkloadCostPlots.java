@@ -26,14 +26,16 @@ final class WorkloadCostPlots {
         if (rows.stream().anyMatch(x -> x.overhead().ratio() != null)) {
             charts.put("overhead.png", overhead(rows));
         }
-        if (rows.stream().anyMatch(x -> x.predicted().addedNs() != null && x.cost().wallAddedNs() != null)) {
+        if (rows.stream()
+                .anyMatch(x -> x.predicted().addedNs() != null && x.cost().wallAddedNs() != null)) {
             charts.put("predicted-vs-measured.png", predictedVsMeasured(rows));
         }
         return charts;
     }
 
     private static String mechanism(WorkloadCostRow r) {
-        return r.subject().mechanism() + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
+        return r.subject().mechanism()
+                + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
     }
 
     /** One dot per workload and mechanism: B/A of the run wall times, no filter at 1. */
@@ -60,10 +62,12 @@ final class WorkloadCostPlots {
         c.getStyler().setOverlapped(true);
         c.getStyler().setMarkerSize(10);
         c.getStyler().setYAxisDecimalPattern("0.00");
-        cells.entrySet().stream().limit(Plots.MAX_SERIES).forEach(e -> c.addSeries(
-                e.getKey(),
-                workloads,
-                workloads.stream().map(w -> e.getValue().get(w)).toList()));
+        cells.entrySet().stream()
+                .limit(Plots.MAX_SERIES)
+                .forEach(e -> c.addSeries(
+                        e.getKey(),
+                        workloads,
+                        workloads.stream().map(w -> e.getValue().get(w)).toList()));
         return c;
     }
 
@@ -91,10 +95,12 @@ final class WorkloadCostPlots {
             lo = Math.min(lo, Math.min(x, y));
             hi = Math.max(hi, Math.max(x, y));
         }
-        points.entrySet().stream().limit(Plots.MAX_SERIES - 1).forEach(e -> c.addSeries(
-                e.getKey(),
-                e.getValue().stream().mapToDouble(p -> p[0]).toArray(),
-                e.getValue().stream().mapToDouble(p -> p[1]).toArray()));
+        points.entrySet().stream()
+                .limit(Plots.MAX_SERIES - 1)
+                .forEach(e -> c.addSeries(
+                        e.getKey(),
+                        e.getValue().stream().mapToDouble(p -> p[0]).toArray(),
+                        e.getValue().stream().mapToDouble(p -> p[1]).toArray()));
         XYSeries line = c.addSeries("predicted = measured", new double[] {lo, hi}, new double[] {lo, hi});
         line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         line.setMarker(SeriesMarkers.NONE);

@@ -37,7 +37,8 @@ record WorkloadCostSettings(
                 o.user().isEmpty() ? o.size().name().toLowerCase(Locale.ROOT) : "user",
                 o.mechanisms().stream().map(Mechanism::rowName).toList(),
                 workloads.stream()
-                        .map(w -> new WorkloadFacts(w.name(), w.stresses(), w.command(), w.dir().toString()))
+                        .map(w -> new WorkloadFacts(
+                                w.name(), w.stresses(), w.command(), w.dir().toString()))
                         .toList(),
                 METHOD,
                 ResultsFolder.javaVm());

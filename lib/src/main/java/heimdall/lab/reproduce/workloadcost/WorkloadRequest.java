@@ -90,6 +90,7 @@ public final class WorkloadRequest {
 
     /** The rows of a workload-cost folder. */
     public static List<WorkloadCostRow> rows(Path folder) {
-        return ReproductionKind.of(WorkloadCostRow.class).cast(SummaryJson.read(folder).rows());
+        return ReproductionKind.of(WorkloadCostRow.class)
+                .cast(SummaryJson.read(folder).rows());
     }
 }

@@ -52,7 +52,13 @@ class WorkloadCostTest {
     void aCommandThatDoesNotExistExits2NamingItAndLeavesNoFolder() {
         Path out = tmp.resolve("never");
         Ran r = lab(List.of(
-                "reproduce", "workload-cost", "--quick", "--out", out.toString(), "--workload", "--",
+                "reproduce",
+                "workload-cost",
+                "--quick",
+                "--out",
+                out.toString(),
+                "--workload",
+                "--",
                 "no-such-program-heimdall"));
         assertEquals(2, r.status(), r.err());
         assertTrue(r.err().contains("no-such-program-heimdall"), r.err());
@@ -67,8 +73,16 @@ class WorkloadCostTest {
     void aProgramThatFailsWithNoFilterIsRefusedBeforeMeasuring() {
         Path out = tmp.resolve("failing");
         Ran r = lab(List.of(
-                "reproduce", "workload-cost", "--quick", "--out", out.toString(), "--workload", "--",
-                "sh", "-c", "echo broken >&2; exit 3"));
+                "reproduce",
+                "workload-cost",
+                "--quick",
+                "--out",
+                out.toString(),
+                "--workload",
+                "--",
+                "sh",
+                "-c",
+                "echo broken >&2; exit 3"));
         assertEquals(1, r.status(), r.err());
         assertTrue(r.err().contains("exit 3") && r.err().contains("broken"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
@@ -86,11 +100,23 @@ class WorkloadCostTest {
         Files.writeString(kill, profile("SCMP_ACT_KILL_PROCESS"));
         Path out = tmp.resolve("killed");
         Ran r = lab(List.of(
-                "reproduce", "workload-cost", "--quick", "--runs", "2", "--out", out.toString(),
-                "--profile", kill.toString(), "--workload", "--", "uname", "-a"));
+                "reproduce",
+                "workload-cost",
+                "--quick",
+                "--runs",
+                "2",
+                "--out",
+                out.toString(),
+                "--profile",
+                kill.toString(),
+                "--workload",
+                "--",
+                "uname",
+                "-a"));
         assertEquals(0, r.status(), r.err());
         Summary s = SummaryJson.read(out);
-        List<WorkloadCostRow> rows = s.rows().stream().map(WorkloadCostRow.class::cast).toList();
+        List<WorkloadCostRow> rows =
+                s.rows().stream().map(WorkloadCostRow.class::cast).toList();
         WorkloadCostRow mine = row(rows, "profile");
         assertEquals(RowStatus.REFUSED, mine.outcome());
         assertTrue(mine.reason().contains("SIGSYS") && mine.reason().contains("uname"), mine.reason());
@@ -103,21 +129,37 @@ class WorkloadCostTest {
         WorkloadCostRow broker = row(rows, "broker-continue");
         assertTrue(broker.cost().notified() > 0, "uname -a opens files by name: " + broker.cost());
         // the folder written reads back strictly and is written back as it was
-        JsonNode written = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        JsonNode written =
+                new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         assertEquals(
                 written.toString(),
-                SummaryJson.summary(s.kind().name(), s.interruption(), s.signal(), s.rows()).toString());
+                SummaryJson.summary(s.kind().name(), s.interruption(), s.signal(), s.rows())
+                        .toString());
         assertTrue(Files.readString(out.resolve("table.md")).contains("refused: killed by SIGSYS at uname"));
 
         Path errno = tmp.resolve("errno-uname.json");
         Files.writeString(errno, profile("SCMP_ACT_ERRNO"));
         Path out2 = tmp.resolve("changed");
         Ran r2 = lab(List.of(
-                "reproduce", "workload-cost", "--quick", "--runs", "1", "--out", out2.toString(),
-                "--profile", errno.toString(), "--workload", "--", "uname", "-a"));
+                "reproduce",
+                "workload-cost",
+                "--quick",
+                "--runs",
+                "1",
+                "--out",
+                out2.toString(),
+                "--profile",
+                errno.toString(),
+                "--workload",
+                "--",
+                "uname",
+                "-a"));
         assertEquals(0, r2.status(), r2.err());
         WorkloadCostRow changed = row(
-                SummaryJson.read(out2).rows().stream().map(WorkloadCostRow.class::cast).toList(), "profile");
+                SummaryJson.read(out2).rows().stream()
+                        .map(WorkloadCostRow.class::cast)
+                        .toList(),
+                "profile");
         assertTrue(changed.check().flagged(), changed.check().toString());
         assertEquals(1L, changed.check().exitChangedRuns());
     }
