@@ -26,6 +26,28 @@ final class WorkloadCostPlots {
         if (rows.stream().anyMatch(x -> x.overhead().ratio() != null)) {
             charts.put("overhead.png", overhead(rows));
         }
+        Map<String, Map<String, double[]>> runs = new LinkedHashMap<>();
+        for (WorkloadCostRow x : rows) {
+            if (x.cost().wallRunsNs() != null && !x.cost().wallRunsNs().isEmpty()) {
+                runs.computeIfAbsent(x.subject().workload(), k -> new LinkedHashMap<>())
+                        .put(
+                                mechanism(x),
+                                x.cost().wallRunsNs().stream()
+                                        .mapToDouble(v -> v / 1e6)
+                                        .toArray());
+            }
+        }
+        runs.forEach((workload, series) -> {
+            Map<String, double[]> shown = new LinkedHashMap<>();
+            series.entrySet().stream().limit(Plots.MAX_SERIES).forEach(e -> shown.put(e.getKey(), e.getValue()));
+            charts.put(
+                    "ecdf-" + workload.replaceAll("[^A-Za-z0-9-]", "_") + ".png",
+                    Plots.ecdf(
+                            "Run wall times (ms) of " + workload + ", one line per mechanism",
+                            "wall time of a run",
+                            "ms",
+                            shown));
+        });
         if (rows.stream()
                 .anyMatch(x -> x.predicted().addedNs() != null && x.cost().wallAddedNs() != null)) {
             charts.put("predicted-vs-measured.png", predictedVsMeasured(rows));
