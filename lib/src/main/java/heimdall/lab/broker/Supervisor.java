@@ -47,9 +47,29 @@ public interface Supervisor extends AutoCloseable {
      *     synchronous wake-up is unsupported, or {@code in/} cannot be opened
      */
     static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Answer answer) {
-        return kind == Kind.NATIVE
-                ? NativeSupervisor.start(listenerFd, options, answer)
-                : JavaSupervisor.start(listenerFd, options, Policy.always(answer), answer);
+        return start(kind, listenerFd, options, Policy.always(answer));
+    }
+
+    /**
+     * Starts a supervisor of {@code kind} with {@code policy}: the native supervisor takes a policy with
+     * one fixed answer ({@link Policy#always}) and its opt-ins ({@link Policy#allowingDirectories()},
+     * {@link Policy#asSupervisor()}, {@link Policy#allowingHardLinks()}); the Java one any policy.
+     *
+     * @throws IllegalArgumentException when the native supervisor is given a policy that decides each call
+     */
+    static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Policy policy) {
+        if (policy == null) {
+            throw new IllegalArgumentException("policy is null");
+        }
+        Answer fixed = policy.fixedAnswer();
+        if (kind == Kind.NATIVE) {
+            if (fixed == null) {
+                throw new IllegalArgumentException(
+                        "the native supervisor gives one fixed answer: Policy.always(answer), with its opt-ins");
+            }
+            return NativeSupervisor.start(listenerFd, options, fixed, Starts.rules(policy));
+        }
+        return JavaSupervisor.start(listenerFd, options, policy, fixed);
     }
 
     /** Starts a Java supervisor that answers each call as {@code policy} decides. */
@@ -109,7 +129,8 @@ public interface Supervisor extends AutoCloseable {
      * within a second in every case: a loop it cannot join by then (stuck in a read of the caller's
      * memory, or a Java policy that blocks) is abandoned, counted in {@link SupervisorStats#stalled()},
      * and ends by itself when that read or policy returns, answering nothing more; the listener is
-     * closed meanwhile (its descriptor number stays taken by {@code /dev/null} until that thread ends).
+     * closed meanwhile, every call still waiting failing with {@code ENOSYS} (its descriptor number
+     * stays taken by {@code /dev/null} until that thread, or a handed-off one, ends).
      */
     SupervisorStats stop();
 
