@@ -91,6 +91,21 @@ public interface Supervisor extends AutoCloseable {
     }
 
     /**
+     * This process's own copy of descriptor {@code fd} of process {@code pid} ({@code pidfd_getfd}): how a
+     * listener created by a program's launcher reaches a supervisor here. A refusal naming the reason
+     * when the copy cannot be taken (no ptrace access to {@code pid}, Linux before 5.6).
+     */
+    static int copyListener(int pid, int fd) {
+        BrokerNative.require();
+        int copy = BrokerNative.hl_pidfd_getfd(pid, fd);
+        if (copy < 0) {
+            throw new Refusal("pidfd_getfd of process " + pid + "'s listener: " + Libc.describe(-copy)
+                    + " (needs ptrace access to it, Linux 5.6)");
+        }
+        return copy;
+    }
+
+    /**
      * A close-on-exec duplicate of {@code fd}: for handing a supervisor a listener whose original
      * stays with its owner (who closes it). The child's calls fail with {@code ENOSYS} only once every
      * copy is closed.

@@ -11,6 +11,7 @@ import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.landlock.Landlock;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.reproduce.workloadcost.WorkloadRequest;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -215,6 +216,15 @@ public final class Lab {
      */
     public static AB ab(Measure a, Measure b) {
         return new AB(a, b);
+    }
+
+    /**
+     * A program run whole under every mechanism ({@code ./lab reproduce workload-cost --workload -- CMD}):
+     * {@code Lab.workload("gcc", "-c", "x.c").runs(10).profile(mine).run()} writes a results folder and
+     * returns its path; {@code WorkloadRequest.rows(path)} reads its rows back.
+     */
+    public static WorkloadRequest workload(String... command) {
+        return WorkloadRequest.of(List.of(command));
     }
 
     /**

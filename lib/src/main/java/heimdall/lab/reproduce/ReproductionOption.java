@@ -79,7 +79,7 @@ public record ReproductionOption(
     }
 
     /** Whether it takes a value. */
-    boolean valued() {
+    public boolean valued() {
         return kind != Kind.FLAG;
     }
 

@@ -56,6 +56,7 @@ class ReproductionKindsTest {
             assertTrue(k.getClass().getPackageName().startsWith("heimdall.lab.reproduce."), k.name());
         }
         assertTrue(all.stream().anyMatch(k -> k.name().equals("mechanisms")), all.toString());
+        assertTrue(all.stream().anyMatch(k -> k.name().equals("workload-cost")), all.toString());
         for (Reproduction r : ReproduceCommand.ALL) {
             assertTrue(all.contains(r), r.name());
         }
@@ -78,9 +79,9 @@ class ReproductionKindsTest {
         BadInput e = assertThrows(
                 BadInput.class, () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
         assertTrue(e.getMessage().contains("s.json") && e.getMessage().contains("explore-check"), e.getMessage());
-        // compare reads the identities the kinds declare: the four it always compared
+        // compare reads the identities the kinds declare: the four it always compared, and workload-cost
         assertEquals(
-                Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix"),
+                Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix", "workload-cost"),
                 ReproductionKind.all().stream()
                         .filter(k -> k.identity().isPresent())
                         .map(ReproductionKind::name)
