@@ -4,7 +4,9 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -125,6 +127,23 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
     public interface Registry {
         /** Every kind, in the order help and listings show them. */
         List<ReproductionKind<?, ?>> kinds();
+    }
+
+    /**
+     * Every flat key of this kind's {@code summary.json} rows, in the order they are written (the parts'
+     * fields under their prefixes), per row record: one entry, or one per record a sealed row type permits
+     * (kernel-bitmap's kinds of row). What {@code docs/results-format.md} lists.
+     */
+    public final Map<String, List<String>> rowKeys() {
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        if (rowType.isSealed()) {
+            for (Class<?> each : rowType.getPermittedSubclasses()) {
+                keys.put(each.getSimpleName(), FlatRows.keys(each, ""));
+            }
+        } else {
+            keys.put(rowType.getSimpleName(), FlatRows.keys(rowType, ""));
+        }
+        return keys;
     }
 
     /** Every kind, in the registry's order. */
