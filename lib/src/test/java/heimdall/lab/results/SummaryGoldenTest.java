@@ -292,7 +292,10 @@ class SummaryGoldenTest {
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
     }
 
-    /** The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then the intervals. */
+    /**
+     * The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, then the
+     * intervals.
+     */
     @Test
     void followerCostRowsHaveTheirFlatKeys() {
         List<String> want = new ArrayList<>(List.of(
@@ -326,6 +329,17 @@ class SummaryGoldenTest {
                 "runs_completed",
                 "interrupted"));
         assertEquals(29, want.size());
+        // t_hook (issue 32): appended after every earlier key, before the intervals; absent from older folders
+        want.addAll(List.of("empty_program", "median_hook_ns", "p99_hook_ns", "run_medians_hook_ns", "spread_hook",
+                "hook_ns"));
+        for (String k : List.of("low_ns", "high_ns", "level", "coverage", "runs")) {
+            want.add("hook_ci_" + k);
+        }
+        want.add("own_ns");
+        for (String k : List.of("low_ns", "high_ns", "level", "coverage", "runs")) {
+            want.add("own_ci_" + k);
+        }
+        want.add("hook_refusal");
         want.addAll(INTERVAL_KEYS);
         assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
     }
@@ -380,6 +394,7 @@ class SummaryGoldenTest {
                 null,
                 null,
                 RunCounts.of(3, 0, false),
+                null,
                 RowIntervals.NONE);
         JsonNode tree = SummaryJson.tree(refused);
         assertEquals(
