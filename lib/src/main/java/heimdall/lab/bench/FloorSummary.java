@@ -17,6 +17,9 @@ import java.util.Locale;
 public final class FloorSummary {
     private FloorSummary() {}
 
+    /** A notify-loop row's {@code reference} ({@link FloorRow#notifyLoop()}). */
+    public static final String NOTIFY_LOOP = "kernel notify loop";
+
     /** The summary row of {@code m}, measured in full (a failed row keeps what it measured and says why it failed). */
     public static FloorCostRow of(FloorBench.Measured m) {
         return of(m, Math.max(m.runs().size(), m.baseline().size()), false);
@@ -57,7 +60,9 @@ public final class FloorSummary {
         boolean reference = row.reference();
         String referenceText = !reference
                 ? null
-                : row.baselineCall() == null
+                : row.notifyLoop()
+                        ? NOTIFY_LOOP
+                        : row.baselineCall() == null
                         ? "pipe ping-pong"
                         : "pipe ping-pong, then "
                                 + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
@@ -75,7 +80,7 @@ public final class FloorSummary {
                         row.floor().name(),
                         (long) row.floor().programs().size(),
                         row.floor().insns(row.data()),
-                        reference ? null : row.floor().cacheable(row.data().nr())),
+                        reference && !row.notifyLoop() ? null : row.floor().cacheable(row.data().nr())),
                 referenceText,
                 brokering(row),
                 m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED,
@@ -99,7 +104,7 @@ public final class FloorSummary {
                 added != null && publishedAdded != null && publishedAdded != 0
                         ? round3(added / publishedAdded.doubleValue())
                         : null,
-                FloorCostRow.Ratios.NONE,
+                FloorCostRow.Ratios.loopWall(loopWall(m.loopWallNs())),
                 RowIntervals.NONE); // the intervals follow, from the same runs (of)
     }
 
@@ -118,8 +123,18 @@ public final class FloorSummary {
                 supervised ? FloorCostRow.Answer.valueOf(b.answer().label().toUpperCase(Locale.ROOT)) : null,
                 FloorCostRow.Placement.of(b.placement()),
                 (long) b.supervisorCpu(),
-                supervised ? b.syncWakeUp() : null,
+                supervised || row.notifyLoop() ? b.syncWakeUp() : null, // the loop's wake-up is its own
                 b.cpuSet());
+    }
+
+    /** The median over the runs of the notify loop's own per-call figure, in whole ns; null for none. */
+    static Long loopWall(List<Double> perRun) {
+        if (perRun.isEmpty()) {
+            return null;
+        }
+        double[] v = perRun.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = v.length;
+        return Math.round(n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
     }
 
     /** The figures over one variant's runs (filtered, or the baseline); nulls and empties where it has none. */
