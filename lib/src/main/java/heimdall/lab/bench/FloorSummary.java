@@ -7,6 +7,7 @@ import heimdall.lab.stats.Intervals;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 
 /**
  * One {@code summary.json} row of a floor-cost table, from its measurement: the figures over all
@@ -104,7 +105,9 @@ public final class FloorSummary {
                 added != null && publishedAdded != null && publishedAdded != 0
                         ? round3(added / publishedAdded.doubleValue())
                         : null,
-                FloorCostRow.Ratios.loopWall(loopWall(m.loopWallNs())),
+                m.loopWallNs().isEmpty()
+                        ? FloorCostRow.Ratios.NONE
+                        : FloorCostRow.Ratios.loop(loopWall(m.loopWallNs()), mean(m.runs())),
                 RowIntervals.NONE); // the intervals follow, from the same runs (of)
     }
 
@@ -135,6 +138,12 @@ public final class FloorSummary {
         double[] v = perRun.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         int n = v.length;
         return Math.round(n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+    }
+
+    /** The mean of every sample of {@code runs}, in whole ns; null for none. */
+    static Long mean(List<long[]> runs) {
+        OptionalDouble m = runs.stream().flatMapToLong(Arrays::stream).average();
+        return m.isPresent() ? Math.round(m.getAsDouble()) : null;
     }
 
     /** The figures over one variant's runs (filtered, or the baseline); nulls and empties where it has none. */

@@ -397,7 +397,7 @@ public final class FloorCost {
         Double roundTripVsBestCallFloor;
         NotifyLoopFloor.Against loop = NotifyLoopFloor.Against.NONE;
 
-        /** {@code r} with these figures as its ratios (and the loop's own figure it was measured with). */
+        /** {@code r} with these figures as its ratios (and the loop's own figures it was measured with). */
         FloorCostRow on(FloorCostRow r) {
             return r.withRatios(new FloorCostRow.Ratios(
                     javaOverNative,
@@ -413,10 +413,9 @@ public final class FloorCost {
                     bestCallFloorNs,
                     roundTripVsBestCallFloor,
                     r.ratios().loopWallNs(),
+                    r.ratios().loopMeanNs(),
                     loop.floorNs(),
-                    loop.vsFloor(),
-                    loop.wallFloorNs(),
-                    loop.vsWallFloor()));
+                    loop.vsFloor()));
         }
     }
 

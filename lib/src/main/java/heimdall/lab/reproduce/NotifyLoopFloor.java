@@ -75,12 +75,9 @@ final class NotifyLoopFloor {
      *
      * @param floorNs the loop's round trip, as the row's is measured: its {@code added_ns}
      * @param vsFloor the row's {@code added_ns} over it
-     * @param wallFloorNs the loop's round trip as the kernel's benchmark times it: its own clock per call
-     *     ({@code loop_wall_ns}) less the call alone
-     * @param vsWallFloor the row's {@code added_ns} over that
      */
-    record Against(Long floorNs, Double vsFloor, Long wallFloorNs, Double vsWallFloor) {
-        static final Against NONE = new Against(null, null, null, null);
+    record Against(Long floorNs, Double vsFloor) {
+        static final Against NONE = new Against(null, null);
     }
 
     /** For each row of {@code summary}, its figures against the loop ({@link Against#NONE} for a row without). */
@@ -88,18 +85,8 @@ final class NotifyLoopFloor {
         List<Against> out = new ArrayList<>();
         for (FloorCostRow r : summary) {
             FloorCostRow loop = r.supervisor() == null || r.addedNs() == null ? null : loopOf(summary, r);
-            if (loop == null) {
-                out.add(Against.NONE);
-                continue;
-            }
-            long added = r.addedNs();
-            Long floor = loop.addedNs();
-            Long wall = wallFloor(loop);
-            out.add(new Against(
-                    floor,
-                    floor != null && floor > 0 ? ratio(added, floor) : null,
-                    wall,
-                    wall != null && wall > 0 ? ratio(added, wall) : null));
+            Long floor = loop == null ? null : loop.addedNs();
+            out.add(floor == null || floor <= 0 ? Against.NONE : new Against(floor, ratio(r.addedNs(), floor)));
         }
         return out;
     }
@@ -113,12 +100,6 @@ final class NotifyLoopFloor {
                         && l.addedNs() != null)
                 .findFirst()
                 .orElse(null);
-    }
-
-    /** The loop's round trip on its own clock: per call, less the call alone; null without both. */
-    static Long wallFloor(FloorCostRow loop) {
-        Long wall = loop.ratios().loopWallNs();
-        return wall == null || loop.medianNoneNs() == null ? null : wall - loop.medianNoneNs();
     }
 
     private static double ratio(long a, long b) {
@@ -140,29 +121,33 @@ final class NotifyLoopFloor {
         StringBuilder md = new StringBuilder(
                 "\nRound trips against the kernel's notify loop (`perf bench sched seccomp-notify`'s method: a "
                         + "trapped `gettid`, a C thread in the supervisor's place that receives and answers "
-                        + "CONTINUE, nothing else). Each call timed in the child, as every row is: the trapped "
-                        + "`gettid` less `gettid` alone is the loop's round trip. As the kernel's benchmark times "
-                        + "it: the loop's own clock from its receive of the first timed call to its answer of the "
-                        + "last, per call, less `gettid` alone.\n\n");
+                        + "CONTINUE, nothing else). As every row is timed: each call on the child's clock, "
+                        + "medians; the trapped `gettid` less `gettid` alone is the loop's round trip, the floor "
+                        + "every brokered round trip is a ratio to. As the kernel's benchmark times it: the loop's "
+                        + "own clock from its receive of the first timed call to its answer of the last, divided "
+                        + "by the calls (a mean, and it covers the child's whole iteration: its loop and clock "
+                        + "read too), beside the mean of the child's own per-call times.\n\n");
         MarkdownTable t = new MarkdownTable(List.of(
                 "placement",
                 "sync wake-up",
-                "trapped `gettid`, child's clock",
+                "trapped `gettid`, median",
                 "`gettid` alone",
-                "round trip (child's clock)",
-                "loop's clock, per call",
-                "round trip (loop's clock)"));
+                "round trip (medians)",
+                "trapped `gettid`, mean (child's clock)",
+                "per call (loop's clock)",
+                "loop's clock − child's mean"));
         for (FloorCostRow l : loops) {
             Long wall = l.ratios().loopWallNs();
-            Long wallFloor = wallFloor(l);
+            Long mean = l.ratios().loopMeanNs();
             t.row(List.of(
                     l.placement(),
                     Boolean.TRUE.equals(l.syncWakeup()) ? "on" : "off",
                     MarkdownTable.ns(l.medianNs()),
                     l.medianNoneNs() == null ? "—" : MarkdownTable.ns(l.medianNoneNs()),
                     MarkdownTable.added(l.addedNs()),
+                    mean == null ? "—" : MarkdownTable.ns(mean),
                     wall == null ? "—" : MarkdownTable.ns(wall),
-                    wallFloor == null ? "—" : MarkdownTable.added(wallFloor)));
+                    wall == null || mean == null ? "—" : MarkdownTable.added(wall - mean)));
         }
         md.append(t.render()).append('\n');
         List<String> below = new ArrayList<>();
@@ -174,8 +159,7 @@ final class NotifyLoopFloor {
             double goal = "java".equals(r.supervisor()) ? JAVA_GOAL : NATIVE_GOAL;
             md.append(String.format(
                     Locale.ROOT,
-                    "- %s supervisor, %s, CONTINUE (%s%s): round trip %s = %.3f× the loop's %s (goal ≤ %.2f×: %s)"
-                            + "%s%n",
+                    "- %s supervisor, %s, CONTINUE (%s%s): round trip %s = %.3f× the loop's %s (goal ≤ %.2f×: %s)%n",
                     r.supervisor(),
                     r.what(),
                     r.placement(),
@@ -184,13 +168,7 @@ final class NotifyLoopFloor {
                     x,
                     MarkdownTable.added(r.ratios().loopFloorNs()),
                     goal,
-                    x <= goal ? "met" : "not met",
-                    r.ratios().roundTripVsLoopWallFloor() == null
-                            ? ""
-                            : String.format(
-                                    Locale.ROOT,
-                                    "; %.3f× the loop's round trip on its own clock",
-                                    r.ratios().roundTripVsLoopWallFloor())));
+                    x <= goal ? "met" : "not met"));
             if (x < 1.0) {
                 below.add(whyBelow(summary, r));
             }
@@ -237,17 +215,19 @@ final class NotifyLoopFloor {
                     MarkdownTable.ns(Math.abs(pure - call)),
                     call < pure ? "less" : "more"));
         }
+        Long mean = loop == null ? null : loop.ratios().loopMeanNs();
         Long wall = loop == null ? null : loop.ratios().loopWallNs();
-        if (wall != null && loop.medianNs() != null) {
+        if (mean != null && wall != null) {
             s.append(String.format(
                     Locale.ROOT,
-                    " the clocks: the child's clock covers one trapped call, from its entry to its return, "
-                            + "%s for the loop's `gettid`; the loop's own clock, one iteration, %s a call (%s "
-                            + "the child's clock leaves out: the child's loop and clock reads, and whatever "
-                            + "the supervisor does after its answer while the child runs on).",
+                    " the clocks: the child's clock covers one trapped call, entry to return (the loop's "
+                            + "`gettid`: %s median, %s mean); the loop's own clock covers the child's whole "
+                            + "iteration, %s a call, %s more than the child's mean: the child's loop and clock "
+                            + "read, which no row's figure holds, and any wait between calls.",
                     MarkdownTable.ns(loop.medianNs()),
+                    MarkdownTable.ns(mean),
                     MarkdownTable.ns(wall),
-                    MarkdownTable.added(wall - loop.medianNs())));
+                    MarkdownTable.added(wall - mean)));
         }
         return s.toString();
     }

@@ -251,13 +251,13 @@ public record FloorCostRow(
      * a faster placement's over the default one's, and each round trip against the host's floors
      * (see {@code FloorCost.addRatios}). Null where they do not apply.
      *
-     * <p>Issue 32's keys, after the others (absent from older folders): {@code loop_wall_ns}, on a
-     * notify-loop row, the loop timed as the kernel's benchmark times it (the supervisor's clock over the
-     * timed calls, per call); on a brokered row, {@code loop_floor_ns}, the round trip of the notify loop in
-     * the same placement and wake-up (its {@code added_ns}: the trapped call less the call alone, each call
-     * timed in the child) and {@code round_trip_vs_loop_floor}, the row's {@code added_ns} over it; and
-     * {@code loop_wall_floor_ns}, the same loop's {@code loop_wall_ns} less its call alone, with
-     * {@code round_trip_vs_loop_wall_floor}.
+     * <p>Issue 32's keys, after the others (absent from older folders): on a notify-loop row,
+     * {@code loop_wall_ns}, the loop timed as the kernel's benchmark times it (the loop's own clock over
+     * the timed calls, per call: a mean), and {@code loop_mean_ns}, the mean of the child's own per-call
+     * times, to set beside it; on a brokered row, {@code loop_floor_ns}, the round trip of the notify loop
+     * in the same placement and wake-up (its {@code added_ns}: the trapped call less the call alone, each
+     * call timed in the child, medians) and {@code round_trip_vs_loop_floor}, the row's {@code added_ns}
+     * over it.
      */
     public record Ratios(
             @JsonProperty("java_over_native") Double javaOverNative,
@@ -273,13 +273,12 @@ public record FloorCostRow(
             @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
             @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor,
             @JsonProperty("loop_wall_ns") Long loopWallNs,
+            @JsonProperty("loop_mean_ns") Long loopMeanNs,
             @JsonProperty("loop_floor_ns") Long loopFloorNs,
-            @JsonProperty("round_trip_vs_loop_floor") Double roundTripVsLoopFloor,
-            @JsonProperty("loop_wall_floor_ns") Long loopWallFloorNs,
-            @JsonProperty("round_trip_vs_loop_wall_floor") Double roundTripVsLoopWallFloor) {
+            @JsonProperty("round_trip_vs_loop_floor") Double roundTripVsLoopFloor) {
         /** None computed. */
         public static final Ratios NONE = new Ratios(
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
         /**
          * The twelve figures of folders made before issue 32's notify loop (its five keys absent).
@@ -313,17 +312,19 @@ public record FloorCostRow(
                     null,
                     null,
                     null,
-                    null,
                     null);
         }
 
-        /** Only the notify loop's own figure, as measured ({@code loop_wall_ns}); the cross-row ones follow. */
-        public static Ratios loopWall(Long loopWallNs) {
-            return loopWallNs == null
+        /**
+         * Only the notify loop's own figures, as measured ({@code loop_wall_ns}, {@code loop_mean_ns}); the
+         * cross-row ones follow.
+         */
+        public static Ratios loop(Long loopWallNs, Long loopMeanNs) {
+            return loopWallNs == null && loopMeanNs == null
                     ? NONE
                     : new Ratios(
-                            null, null, null, null, null, null, null, null, null, null, null, null, loopWallNs, null,
-                            null, null, null);
+                            null, null, null, null, null, null, null, null, null, null, null, null, loopWallNs,
+                            loopMeanNs, null, null);
         }
     }
 
