@@ -297,7 +297,8 @@ public final class FloorBench {
      * the supervisor would be; the child's per-call samples, and the loop's own figure into {@code s}.
      */
     private static long[] measureLoop(FloorRow row, ChildSpec spec, FloorRow.Brokering b, Counts counts, State s) {
-        spec = spec.withNewListener(ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
+        spec = spec.withNewListener(
+                ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
         try (RunningChild child = MeasuredChild.start(spec)) {
             int listener = Supervisor.duplicate(child.listenerFd());
             NotifyLoop loop;

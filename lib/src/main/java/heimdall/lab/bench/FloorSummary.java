@@ -64,9 +64,9 @@ public final class FloorSummary {
                 : row.notifyLoop()
                         ? NOTIFY_LOOP
                         : row.baselineCall() == null
-                        ? "pipe ping-pong"
-                        : "pipe ping-pong, then "
-                                + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
+                                ? "pipe ping-pong"
+                                : "pipe ping-pong, then "
+                                        + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
         // A reference row has no unfiltered twin: it is complete with its own runs.
         boolean complete = m.runs().size() >= runsAsked
                 && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
@@ -81,7 +81,9 @@ public final class FloorSummary {
                         row.floor().name(),
                         (long) row.floor().programs().size(),
                         row.floor().insns(row.data()),
-                        reference && !row.notifyLoop() ? null : row.floor().cacheable(row.data().nr())),
+                        reference && !row.notifyLoop()
+                                ? null
+                                : row.floor().cacheable(row.data().nr())),
                 referenceText,
                 brokering(row),
                 m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED,

@@ -29,7 +29,9 @@ final class NotifyLoop implements AutoCloseable {
     static {
         String problem = null;
         try {
-            Native.register(NotifyLoop.class, NativeLibrary.getInstance(NativeLib.file("libheimdall.so").toString()));
+            Native.register(
+                    NotifyLoop.class,
+                    NativeLibrary.getInstance(NativeLib.file("libheimdall.so").toString()));
         } catch (RuntimeException | LinkageError e) {
             problem = "libheimdall.so could not be loaded: " + e.getMessage();
         }

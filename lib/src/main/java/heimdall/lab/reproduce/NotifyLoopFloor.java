@@ -37,8 +37,7 @@ final class NotifyLoopFloor {
 
     /** One program: notify the supervisor of {@code gettid}, allow everything else; it hands out the listener. */
     static Floor floor() {
-        return new Floor(
-                FloorRow.NOTIFY_LOOP, List.of(Compiler.compile(Floors.brokerFilter(Set.of(CALL)))), 0);
+        return new Floor(FloorRow.NOTIFY_LOOP, List.of(Compiler.compile(Floors.brokerFilter(Set.of(CALL)))), 0);
     }
 
     /**
@@ -112,9 +111,8 @@ final class NotifyLoopFloor {
      * of why.
      */
     static String section(List<FloorCostRow> summary) {
-        List<FloorCostRow> loops = summary.stream()
-                .filter(r -> isLoop(r) && r.addedNs() != null)
-                .toList();
+        List<FloorCostRow> loops =
+                summary.stream().filter(r -> isLoop(r) && r.addedNs() != null).toList();
         if (loops.isEmpty()) {
             return "";
         }

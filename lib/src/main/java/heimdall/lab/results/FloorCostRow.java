@@ -323,8 +323,22 @@ public record FloorCostRow(
             return loopWallNs == null && loopMeanNs == null
                     ? NONE
                     : new Ratios(
-                            null, null, null, null, null, null, null, null, null, null, null, null, loopWallNs,
-                            loopMeanNs, null, null);
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            loopWallNs,
+                            loopMeanNs,
+                            null,
+                            null);
         }
     }
 

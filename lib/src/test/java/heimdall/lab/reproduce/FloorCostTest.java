@@ -89,7 +89,8 @@ class FloorCostTest {
         assertEquals(8, loops.size());
         for (FloorRow r : loops) {
             assertEquals(Call.GETTID, r.call(), r.label());
-            assertEquals(Call.GETTID, r.baselineCall(), "the loop's round trip is the trapped call less the call alone");
+            assertEquals(
+                    Call.GETTID, r.baselineCall(), "the loop's round trip is the trapped call less the call alone");
             assertTrue(r.reference() && r.floor().brokered(), r.label());
             assertNull(r.published(), r.label());
         }
@@ -165,18 +166,89 @@ class FloorCostTest {
     void roundTripsAreRatiosToTheNotifyLoopOfTheirPlacementAndWakeUp() {
         List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 9_000L),
-                fc("reference", "pipe ping-pong, then openat", "placement", "own CPU", "median_ns", 9_500L,
-                        "median_none_ns", 1_800L, "added_ns", 7_700L),
-                fc("reference", "kernel notify loop", "call", "gettid", "placement", "own CPU", "sync_wakeup", false,
-                        "median_ns", 8_100L, "median_none_ns", 100L, "added_ns", 8_000L, "loop_wall_ns", 8_300L,
-                        "loop_mean_ns", 8_250L),
-                fc("reference", "kernel notify loop", "call", "gettid", "placement", "own CPU", "sync_wakeup", true,
-                        "median_ns", 3_100L, "median_none_ns", 100L, "added_ns", 3_000L, "loop_wall_ns", 3_200L,
-                        "loop_mean_ns", 3_150L),
-                fc("supervisor", "native", "call", "openat", "answer", "continue", "placement", "own CPU",
-                        "sync_wakeup", false, "median_ns", 9_400L, "median_none_ns", 1_800L, "added_ns", 7_600L),
-                fc("supervisor", "java", "call", "openat", "answer", "continue", "placement", "own CPU",
-                        "sync_wakeup", true, "median_ns", 5_100L, "median_none_ns", 1_800L, "added_ns", 3_300L)));
+                fc(
+                        "reference",
+                        "pipe ping-pong, then openat",
+                        "placement",
+                        "own CPU",
+                        "median_ns",
+                        9_500L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        7_700L),
+                fc(
+                        "reference",
+                        "kernel notify loop",
+                        "call",
+                        "gettid",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        8_100L,
+                        "median_none_ns",
+                        100L,
+                        "added_ns",
+                        8_000L,
+                        "loop_wall_ns",
+                        8_300L,
+                        "loop_mean_ns",
+                        8_250L),
+                fc(
+                        "reference",
+                        "kernel notify loop",
+                        "call",
+                        "gettid",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        true,
+                        "median_ns",
+                        3_100L,
+                        "median_none_ns",
+                        100L,
+                        "added_ns",
+                        3_000L,
+                        "loop_wall_ns",
+                        3_200L,
+                        "loop_mean_ns",
+                        3_150L),
+                fc(
+                        "supervisor",
+                        "native",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        9_400L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        7_600L),
+                fc(
+                        "supervisor",
+                        "java",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        true,
+                        "median_ns",
+                        5_100L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        3_300L)));
         FloorCostRow nat = summary.get(4);
         assertEquals(8_000L, nat.ratios().loopFloorNs(), "the loop of its placement, sync off");
         assertEquals(0.95, nat.ratios().roundTripVsLoopFloor());
@@ -186,9 +258,12 @@ class FloorCostTest {
         assertNull(summary.get(2).ratios().vsBestCallFloor(), "the loop is no call floor");
         assertEquals(7_700L, nat.ratios().callFloorNs(), "the call floor is the ping-pong's, not the loop's");
         String text = NotifyLoopFloor.section(summary);
-        assertTrue(text.contains("native supervisor, x, CONTINUE (own CPU): round trip +7.6 µs = 0.950× the loop's "
-                + "+8.0 µs (goal ≤ 1.05×: met)"), text);
-        assertTrue(text.contains("java supervisor, x, CONTINUE (own CPU, sync wake-up): round trip +3.3 µs = 1.100×"),
+        assertTrue(
+                text.contains("native supervisor, x, CONTINUE (own CPU): round trip +7.6 µs = 0.950× the loop's "
+                        + "+8.0 µs (goal ≤ 1.05×: met)"),
+                text);
+        assertTrue(
+                text.contains("java supervisor, x, CONTINUE (own CPU, sync wake-up): round trip +3.3 µs = 1.100×"),
                 text);
         assertTrue(text.contains("Below the loop, and what this run measured of why"), text);
         assertTrue(text.contains("costs 1,300 ns less right after a round trip than alone"), text);

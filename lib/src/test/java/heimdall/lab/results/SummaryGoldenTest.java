@@ -335,8 +335,8 @@ class SummaryGoldenTest {
                 "interrupted"));
         assertEquals(29, want.size());
         // t_hook (issue 32): appended after every earlier key, before the intervals; absent from older folders
-        want.addAll(List.of("empty_program", "median_hook_ns", "p99_hook_ns", "run_medians_hook_ns", "spread_hook",
-                "hook_ns"));
+        want.addAll(List.of(
+                "empty_program", "median_hook_ns", "p99_hook_ns", "run_medians_hook_ns", "spread_hook", "hook_ns"));
         for (String k : List.of("low_ns", "high_ns", "level", "coverage", "runs")) {
             want.add("hook_ci_" + k);
         }
