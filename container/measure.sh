@@ -8,7 +8,8 @@
 # Arguments are passed through to `./lab reproduce floor-cost` (see its --help), except --out: this
 # script names the folder itself, <UTC time>-<host>[-N] beneath RESULTS (default /results).
 # Environment: RESULTS (the directory; unset means /results, which must then be a mount point),
-# LAB (the lab launcher to run; default the ./lab beside this script's folder).
+# LAB (the lab launcher to run; default the ./lab beside this script's folder), NODE_NAME (a
+# Kubernetes node's name: the folder is then <UTC time>-<node>-<kernel release>[-N]).
 #
 # It runs as root in the container and the directory comes from outside, so it trusts nothing in it:
 # RESULTS itself may not be a symbolic link, and the folder is created by `./lab reproduce --out`,
@@ -55,7 +56,18 @@ done
 
 # A new name each run; if it is taken (a second job the same second) the next suffix is tried, and
 # ./lab reproduce --out still refuses anything that appears meanwhile.
-stamp="$(date -u +%Y-%m-%dT%H%M%SZ)-$(hostname -s 2>/dev/null || uname -n)"
+# Under Kubernetes (container/k8s/) the pod's host name is the pod's; NODE_NAME (the downward API's
+# spec.nodeName) names the node instead, with the kernel release beside it, so the folders collected
+# from a pool tell their nodes and kernels apart by name (environment.json records both too).
+if [[ -n "${NODE_NAME:-}" ]]; then
+  # a path component from outside: a DNS name (Kubernetes' rule for node names), nothing else
+  [[ "$NODE_NAME" =~ ^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$ && "$NODE_NAME" != *..* ]] \
+    || refuse "NODE_NAME '$NODE_NAME' is not a node name (letters, digits, '.' and '-')"
+  kernel="$(uname -r | tr -c 'A-Za-z0-9._+\n-' '_')"
+  stamp="$(date -u +%Y-%m-%dT%H%M%SZ)-$NODE_NAME-$kernel"
+else
+  stamp="$(date -u +%Y-%m-%dT%H%M%SZ)-$(hostname -s 2>/dev/null || uname -n)"
+fi
 out="$results/$stamp"
 n=1
 while [[ -e "$out" || -L "$out" ]]; do

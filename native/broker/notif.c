@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/mount.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -282,6 +283,10 @@ static int64_t monotonic_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+long long hl_monotonic_ns(void) {
+    return monotonic_ns();
+}
+
 int hl_watch_attach(long watch_addr) {
     struct hl_watch *w = (struct hl_watch *)(intptr_t)watch_addr;
     if (w != NULL) {
@@ -349,10 +354,7 @@ long hl_watch_check(long watch_addr, long deadline_ns, long state_addr) {
     if (blocked < deadline_ns) {
         return 0;
     }
-    /* This very read, not one that began since. */
-    if (!atomic_compare_exchange_strong(&w->started, &started, HL_WATCH_ABANDONED)) {
-        return 0;
-    }
+    /* Judged on this very read: nothing changes here (the watchdog hands it off, it goes on). */
     return (long)atomic_load(&w->pid);
 }
 
@@ -404,25 +406,6 @@ int hl_retire_fd(int fd) {
     return r;
 }
 
-int hl_kill_caller(int listener, long id, int pid) {
-    /* A pidfd first, then the check that the call still waits: from then on the pidfd names the caller
-     * even if it dies and its tid is reused (seccomp_unotify(2)). PIDFD_THREAD (Linux 6.9) for a tid
-     * that is not a process leader; SIGKILL to any thread ends its whole process. */
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, HL_PIDFD_THREAD);
-    if (pidfd < 0 && errno == EINVAL) {
-        pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    }
-    if (pidfd < 0) {
-        return -errno;
-    }
-    int r = hl_notif_id_valid(listener, id);
-    if (r == 0 && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) != 0) {
-        r = -errno;
-    }
-    close(pidfd);
-    return r;
-}
-
 static ssize_t read_mem(int pid, long addr, void *buf, size_t len) {
     if (pid <= 0) {
         return -ESRCH;
@@ -443,7 +426,7 @@ static ssize_t read_mem(int pid, long addr, void *buf, size_t len) {
     }
     ssize_t got = read_mem_now(pid, addr, buf, len);
     if (w != NULL && !atomic_compare_exchange_strong(&w->started, &started, 0)) {
-        /* The watchdog gave up on this read (its caller killed, another thread serving): what we read
+        /* Given up (its call answered by the watchdog, or the listener closed by stop): what we read
          * belongs to no call any more. */
         return -ESRCH;
     }
@@ -545,8 +528,8 @@ static int read_open_how(int listener, const int64_t *n, struct open_how *how) {
     }
     unsigned char buf[OPEN_HOW_MAX];
     int r = hl_read_child((int)n[HL_N_PID], (long)n[HL_N_ARG0 + 2], buf, (size_t)size);
-    /* The watchdog gave up on this read and answered for the call (its caller killed): touch nothing
-     * of it. Else pending still, or pid may name another process by now and the bytes mean nothing. */
+    /* Given up, the call answered by the watchdog: touch nothing of it. Else pending still, or pid may
+     * name another process by now and the bytes mean nothing. */
     if (current_abandoned() || hl_notif_id_valid(listener, n[HL_N_ID]) != 0) {
         return ESRCH;
     }
@@ -647,7 +630,12 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         /* A path relative to one of the child's descriptors has no meaning beneath in/. */
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
+    int64_t rules = n[HL_N_RULES];
+    int as_supervisor = (rules & HL_RULE_AS_SUPERVISOR) != 0;
+    int cr = 1; /* the caller's credentials: 1 not read yet, else hl_creds_prepare's result */
     if (path_len == HL_PATH_UNREAD) {
+        /* The caller's credentials first, so that the path read's pending check covers them too. */
+        cr = hl_creds_prepare(id, (int)n[HL_N_PID], as_supervisor);
         /* The one read of this call's path, into the supervisor's buffer. */
         path_len = hl_notif_read_path(listener, id, (int)n[HL_N_PID], n[HL_N_ARG0 + arg], path_addr, PATH_MAX);
         n[HL_N_PATH_LEN] = path_len;
@@ -668,6 +656,24 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         || (resolve & ~(uint64_t)PASSED_RESOLVE) != 0) {
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
     }
+    if ((open_flags & O_DIRECTORY) && !(rules & HL_RULE_DIRECTORIES)) {
+        /* A directory descriptor is a way out of any jail (fchdir, every *at call): not by default. */
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
+    /* Whose rights the lookup and the open use: the caller's (unless the policy lifted it), read before
+     * the path (the path read found the call pending after both) or now, and checked pending. */
+    if (cr == 1) {
+        cr = hl_creds_read(listener, id, (int)n[HL_N_PID], as_supervisor);
+        if (cr == -ESRCH) {
+            return HL_BROKER_GONE;
+        }
+    } else if (cr == 0) {
+        hl_creds_confirm(id);
+    }
+    if (cr < 0) {
+        /* Unreadable for a caller still pending (or more groups than the broker takes): refused. */
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
     /* Decide before opening: an O_PATH lookup opens nothing (no driver's open, no FIFO's reader, no
      * inotify IN_OPEN); its fstat says what the name is, and only an admitted regular file or asked-for
      * directory is ever reopened for reading (hl_broker_send). */
@@ -676,9 +682,15 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         .mode = 0,
         .resolve = OUR_RESOLVE | (resolve & PASSED_RESOLVE),
     };
+    int sw = hl_creds_enter(id);
+    if (sw < 0) {
+        /* The caller's credentials cannot be taken on (a supervisor that may not switch): fail closed. */
+        return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
+    }
     int fd = (int)syscall(SYS_openat2, in_dirfd, path, &how, sizeof how);
+    int e = errno;
+    hl_creds_leave();
     if (fd < 0) {
-        int e = errno;
         if (e == EXDEV) {
             /* The resolution left in/ ("..", an absolute path, a symlink out) or crossed a mount in it:
              * nothing was opened. */
@@ -688,7 +700,7 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        int e = errno;
+        e = errno;
         close(fd);
         return answer_error(listener, id, e, 0);
     }
@@ -697,7 +709,8 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
         close(fd);
         return answer_error(listener, id, ELOOP, 0);
     }
-    /* Regular files, and directories when the call asked for one: never a FIFO, socket or device. */
+    /* Regular files, and directories when the call asked for one (and the policy allows them, checked
+     * above): never a FIFO, socket or device. */
     if (!(S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && (open_flags & O_DIRECTORY)))) {
         close(fd);
         return answer_error(listener, id, EACCES, HL_BROKER_REFUSED);
@@ -711,10 +724,43 @@ int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, 
 }
 
 /* The default admission of a looked-up file, on its O_PATH descriptor's fstat (Policy.admit's default
- * too): a directory, or a file with exactly one link. A file with several links may be a name in in/
- * for a file outside it; refused, it was never opened. */
+ * too): a directory (one reaches this only when the policy allows directories), or a file with exactly
+ * one link unless hard links are allowed. A file with several links may be a name in in/ for a file
+ * outside it; refused, it was never opened. */
 static int default_admits(const int64_t *n) {
-    return S_ISDIR((mode_t)n[HL_N_F_MODE]) || n[HL_N_F_NLINK] == 1;
+    return S_ISDIR((mode_t)n[HL_N_F_MODE]) || n[HL_N_F_NLINK] == 1 || (n[HL_N_RULES] & HL_RULE_HARD_LINKS);
+}
+
+/* A directory handed to a child must lead nowhere but beneath itself: a detached clone of its mount,
+ * rooted at it (open_tree OPEN_TREE_CLONE, not recursive: no mount beneath it comes along), read-only,
+ * nosuid, nodev, noexec and private. ".." at a mount's root with no parent mount stays where it is, so
+ * no *at call relative to it, and no path after an fchdir to it, reaches above it, whatever the floor;
+ * nothing can be made, changed or run through it. The clone dissolves with the last descriptor on it.
+ * The tree descriptor, or -EACCES (a supervisor without CAP_SYS_ADMIN, a kernel without open_tree:
+ * no directory is handed over). */
+static int detached_view(int fd) {
+    int tree = (int)syscall(SYS_open_tree, fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+    if (tree < 0) {
+        return -EACCES;
+    }
+    struct mount_attr attr = {
+        .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+        .propagation = MS_PRIVATE,
+    };
+    if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0) {
+        close(tree);
+        return -EACCES;
+    }
+    return tree;
+}
+
+/* The mount id of fd (statx STATX_MNT_ID), or -1. */
+static long long mount_id(int fd) {
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) != 0 || !(sx.stx_mask & STATX_MNT_ID)) {
+        return -1;
+    }
+    return (long long)sx.stx_mnt_id;
 }
 
 /* Reopens the admitted O_PATH descriptor for reading; the new descriptor, or -errno (-EACCES: what
@@ -723,20 +769,47 @@ static int default_admits(const int64_t *n) {
  * process's table), and the dev/ino check makes sure a /proc someone mounted over cannot hand us
  * another file. Non-blocking for the open (a lease or a FIFO must not hold us), O_NOCTTY always. */
 static int reopen_admitted(const int64_t *n, int fd, int keep_nonblock) {
+    int dir = S_ISDIR((mode_t)n[HL_N_F_MODE]);
+    if (dir && !(n[HL_N_RULES] & HL_RULE_DIRECTORIES)) {
+        return -EACCES; /* never reached (hl_broker_open refuses first); kept so that no path hands one over */
+    }
+    int tree = dir ? detached_view(fd) : -1;
+    if (dir && tree < 0) {
+        return tree;
+    }
     char self[64];
-    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (S_ISDIR((mode_t)n[HL_N_F_MODE]) ? O_DIRECTORY : 0);
-    int file = open(self, flags);
+    snprintf(self, sizeof self, "/proc/self/fd/%d", dir ? tree : fd);
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (dir ? O_DIRECTORY : 0);
+    /* The open's permission check (read access) with the caller's credentials, as the lookup's. */
+    int file = -1;
+    int sw = hl_creds_enter(n[HL_N_ID]);
+    if (sw >= 0) {
+        file = open(self, flags);
+    }
+    int e = sw < 0 ? EACCES : errno;
+    hl_creds_leave();
     if (file < 0) {
-        return -errno;
+        if (tree >= 0) {
+            close(tree);
+        }
+        return -e;
     }
     struct stat st;
     if (fstat(file, &st) != 0) {
-        int e = errno;
+        e = errno;
         close(file);
+        if (tree >= 0) {
+            close(tree);
+        }
         return -e;
     }
-    if ((int64_t)st.st_dev != n[HL_N_F_DEV] || (int64_t)st.st_ino != n[HL_N_F_INO]
+    /* A directory must be the clone (its mount), not the directory in in/'s own mount. */
+    long long want_mnt = tree >= 0 ? mount_id(tree) : 0;
+    int wrong_mount = tree >= 0 && (want_mnt < 0 || mount_id(file) != want_mnt);
+    if (tree >= 0) {
+        close(tree);
+    }
+    if (wrong_mount || (int64_t)st.st_dev != n[HL_N_F_DEV] || (int64_t)st.st_ino != n[HL_N_F_INO]
         || (st.st_mode & S_IFMT) != ((mode_t)n[HL_N_F_MODE] & S_IFMT)) {
         close(file);
         return -EACCES;

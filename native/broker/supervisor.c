@@ -14,19 +14,25 @@
  * read as a dead caller. HL_SUP_POLL_WAIT asks for poll() + RECV with every answer (the earlier
  * loop, kept to measure one against the other).
  *
- * A read that never ends. The BROKER answer reads the caller's memory (hl_read_path, through
- * /proc/PID/mem: a userfaultfd page answers EFAULT at once), but a page backed by FUSE or a hung disk
- * can still hold that read, and the one loop thread with it. A watchdog thread (BROKER only; fixed
- * answers read nothing) looks every WATCH_PERIOD_MS at the loop's hl_watch: a read whose thread has
- * been blocked READ_DEADLINE_NS (hl_watch_check: time preempted or waiting for a CPU does not count,
- * so a loaded host kills no one) is abandoned, its caller's process is killed (hl_kill_caller: the sandbox fails
- * closed, and a FUSE server that is the caller itself dies with it, which ends the read), and a new
- * loop thread takes over the listener, so every other call keeps being served. The abandoned thread
- * keeps its own buffers and a reference to this supervisor and frees itself when its read ends; it
- * answers nothing any more (its reads return -ESRCH). At most MAX_ABANDONED such threads: one more
- * stuck read and the supervisor fails closed (the listener is closed, every call of the filter then
- * fails with ENOSYS). A thread whose page never arrives (a FUSE server outside the sandbox that never
- * answers) cannot be freed by anything we can do: it stays blocked in the kernel, costing its stack.
+ * A read that takes long. The BROKER answer reads the caller's memory (hl_read_path, through
+ * /proc/PID/mem: a userfaultfd page answers EFAULT at once), and that read waits for the caller's
+ * memory-map lock: the caller's own fork, mprotect or munmap holds it for writing for tens of
+ * milliseconds with a big heap (a 1 GiB fork, 36-51 ms on an idle host, hundreds on a loaded one), a
+ * page backed by FUSE or a hung disk for ever. Neither may kill the caller nor hold the other calls.
+ * A watchdog thread (BROKER only; fixed answers read nothing) looks every WATCH_PERIOD_MS at the
+ * serving loop's hl_watch: a read whose thread has been blocked READ_DEADLINE_NS (hl_watch_check: time
+ * preempted or waiting for a CPU does not count) is HANDED OFF: that thread keeps its notification (the
+ * call still waits, its caller untouched), answers it itself when the read ends, normally, and then
+ * frees itself; a new loop thread takes over the listener at once, so every other call keeps being
+ * served. A handed-off read that has lasted give_up_ns (hl_sup_set_give_up, default GIVE_UP_NS: seconds,
+ * far beyond any lock hold) is GIVEN UP: the watchdog answers its call with EIO (the thread, when its
+ * read ends, finds its watch abandoned and touches nothing). Nobody is ever killed. At most MAX_PARKED
+ * handed-off threads at once (a resource bound: past it the other calls wait for one to end, as they
+ * would for the lock); at most MAX_STUCK given-up threads still blocked: one more and the supervisor fails
+ * closed (the listener is closed, every call of the filter then fails with ENOSYS). A benign program's
+ * reads end when its lock is released, long before the give-up, so it never counts there. A thread
+ * whose page never arrives (a FUSE server that never answers) cannot be freed by anything we can do:
+ * it stays blocked in the kernel, costing its stack, until the server dies.
  *
  * hl_sup_stop returns within STOP_DEADLINE_NS in every case: a loop it cannot join by then is
  * abandoned the same way, and the listener's descriptor number is then pointed at /dev/null
@@ -53,24 +59,31 @@
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 
-/* Give up on a read of the caller's memory once its thread has been blocked this long (not counting
- * time preempted or waiting for a CPU), seen within WATCH_PERIOD_MS of its start and checked every
- * WATCH_STEP_MS: well under the 100 ms in which every other call must still be served. */
+/* Hand a read of the caller's memory off to its own thread once that thread has been blocked this long
+ * (not counting time preempted or waiting for a CPU), seen within WATCH_PERIOD_MS of its start and
+ * checked every WATCH_STEP_MS: well under the 100 ms in which every other call must still be served. */
 #define READ_DEADLINE_NS (40L * 1000 * 1000)
 #define WATCH_PERIOD_MS 10
 #define WATCH_STEP_MS 5
+/* A handed-off read this old is given up and its call answered with EIO (hl_sup_set_give_up). */
+#define GIVE_UP_NS (10L * 1000 * 1000 * 1000)
 /* hl_sup_stop returns within this, whatever the loop is doing. */
 #define STOP_DEADLINE_NS (900L * 1000 * 1000)
-/* Loop threads abandoned in a read and not ended yet, at most. */
-#define MAX_ABANDONED 4
+/* Handed-off threads out at once, at most (past it, no more hand-offs: the other calls wait). */
+#define MAX_PARKED 64
+/* Given-up threads still blocked, at most: one more and the supervisor fails closed. */
+#define MAX_STUCK 4
 
 struct hl_sup;
 
-/* One loop thread: the serving one, or one abandoned in a read (which then frees itself). */
+/* One loop thread: the serving one, or one handed off in a read (which then frees itself). */
 struct loop_thread {
     struct hl_sup *s;
     struct hl_watch watch;
     pthread_t thread;
+    /* 0: the serving loop; else when the watchdog handed it off (CLOCK_MONOTONIC ns), under s->plock. */
+    _Atomic long long parked;
+    int given_up; /* its call answered by the watchdog's give-up (counted in s->stuck); under s->plock */
 };
 
 struct hl_sup {
@@ -82,17 +95,27 @@ struct hl_sup {
     long cpu_set;
     int answer;
     long value;
+    int rules;    /* the broker's opt-ins (HL_RULE_*), from the start flags */
     int blocking; /* waits in RECV, stopped by the stop signal (see the top of this file) */
     atomic_int stopping;
     struct loop_thread *live; /* the serving loop (NULL once failed closed); replaced by the watchdog */
     pthread_t watchdog;
     int has_watchdog;
-    atomic_int refs;      /* the owner's, and one per abandoned thread not ended yet */
-    atomic_int abandoned; /* abandoned threads not ended yet */
+    atomic_int refs;      /* the owner's, and one per detached loop thread not ended yet */
+    atomic_int abandoned; /* detached loop threads (handed off, or given up by stop) not ended yet */
+    _Atomic long give_up_ns;
+    /* The handed-off threads, and how many of them were given up; guarded by plock. */
+    pthread_mutex_t plock;
+    struct loop_thread *parked[MAX_PARKED];
+    int nparked;
+    int stuck;
     long long check[3];   /* the watchdog's hl_watch_check state */
     int joined;
     atomic_int hold_next;
     _Atomic long counters[HL_NCOUNTERS];
+    /* Counts by threads other than the serving loop (handed-off ones, the watchdog): atomic adds, so
+     * that the serving loop's own counts stay plain stores (hl_sup_stats adds the two). */
+    _Atomic long late[HL_NCOUNTERS];
     /* start handshake: the thread reports whether it could pin itself */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -105,24 +128,41 @@ static void bump(struct hl_sup *s, int c) {
                           memory_order_relaxed);
 }
 
-static void fail(struct hl_sup *s, int err) {
-    bump(s, HL_C_FAILURES);
+/* A count by a thread other than the serving loop. */
+static void bump_late(struct hl_sup *s, int c) {
+    atomic_fetch_add_explicit(&s->late[c], 1, memory_order_relaxed);
+}
+
+static void add(struct hl_sup *s, int c, int late) {
+    if (late) {
+        bump_late(s, c);
+    } else {
+        bump(s, c);
+    }
+}
+
+static void fail_as(struct hl_sup *s, int err, int late) {
+    add(s, HL_C_FAILURES, late);
     atomic_store(&s->counters[HL_C_LAST_ERRNO], err);
 }
 
-/* Counts one hl_broker_answer result. */
-static void count_broker(struct hl_sup *s, int r) {
+static void fail(struct hl_sup *s, int err) {
+    fail_as(s, err, 0);
+}
+
+/* Counts one hl_broker_answer result (late: by a handed-off thread). */
+static void count_broker(struct hl_sup *s, int r, int late) {
     if (r >= 0) {
-        bump(s, HL_C_BROKERED);
+        add(s, HL_C_BROKERED, late);
     } else if (r == HL_BROKER_GONE) {
-        bump(s, HL_C_GONE);
+        add(s, HL_C_GONE, late);
     } else if (r <= HL_BROKER_FAILED) {
-        fail(s, HL_BROKER_FAILED - r);
+        fail_as(s, HL_BROKER_FAILED - r, late);
     } else if (r <= HL_BROKER_REFUSED) {
-        bump(s, HL_C_REFUSED);
-        bump(s, HL_C_ERRORED);
+        add(s, HL_C_REFUSED, late);
+        add(s, HL_C_ERRORED, late);
     } else {
-        bump(s, HL_C_ERRORED);
+        add(s, HL_C_ERRORED, late);
     }
 }
 
@@ -208,13 +248,30 @@ static void unref(struct hl_sup *s) {
     }
 }
 
-/* The loop's way out. Left on its own: its owner (stop) joins it and frees it. Abandoned (its watch
- * says so): nobody waits for it, so it frees itself and drops its reference. */
+/* The loop's way out. The serving loop, left on its own: its owner (stop) joins it and frees it.
+ * Handed off, or abandoned (its watch says so): nobody waits for it, so it leaves the parked list,
+ * frees itself and drops its reference. Under plock: the watchdog hands off only a thread it sees
+ * reading under that lock, and a leaving thread reads nothing. */
 static void leave(struct loop_thread *lt) {
-    if (hl_watch_leave((long)(intptr_t)&lt->watch) == 0) {
+    struct hl_sup *s = lt->s;
+    pthread_mutex_lock(&s->plock);
+    int given_up = hl_watch_leave((long)(intptr_t)&lt->watch);
+    int parked = atomic_load(&lt->parked) != 0;
+    if (parked) {
+        for (int i = 0; i < s->nparked; i++) {
+            if (s->parked[i] == lt) {
+                s->parked[i] = s->parked[--s->nparked];
+                break;
+            }
+        }
+        if (lt->given_up) {
+            s->stuck--;
+        }
+    }
+    pthread_mutex_unlock(&s->plock);
+    if (!given_up && !parked) {
         return;
     }
-    struct hl_sup *s = lt->s;
     free(lt);
     atomic_fetch_sub(&s->abandoned, 1);
     unref(s);
@@ -222,6 +279,10 @@ static void leave(struct loop_thread *lt) {
 
 static int abandoned(struct loop_thread *lt) {
     return atomic_load_explicit(&lt->watch.started, memory_order_relaxed) == HL_WATCH_ABANDONED;
+}
+
+static int handed_off(struct loop_thread *lt) {
+    return atomic_load_explicit(&lt->parked, memory_order_relaxed) != 0;
 }
 
 /* Pins the calling thread as asked; the CPU for HL_C_CPU, -1, or -errno. */
@@ -275,6 +336,7 @@ static void *loop(void *arg) {
     }
 
     int64_t n[HL_N_LONGS];
+    n[HL_N_RULES] = s->rules; /* RECV leaves this slot alone */
     /* The supervisor's own copy of each brokered path: read once, decided on and opened from here. */
     char path[PATH_MAX];
     for (;;) {
@@ -298,7 +360,7 @@ static void *loop(void *arg) {
             continue;
         }
         if (r == -ENOENT) {
-            bump(s, HL_C_GONE);
+            add(s, HL_C_GONE, handed_off(lt));
             continue;
         }
         if (r < 0) {
@@ -307,7 +369,7 @@ static void *loop(void *arg) {
             atomic_store(&s->counters[HL_C_ENDED], 1);
             break;
         }
-        bump(s, HL_C_RECEIVED);
+        add(s, HL_C_RECEIVED, handed_off(lt));
         /* A plain load first: the test hook must cost the measured loop nothing. */
         if (atomic_load_explicit(&s->hold_next, memory_order_relaxed) && atomic_exchange(&s->hold_next, 0)) {
             hold(s);
@@ -326,11 +388,17 @@ static void *loop(void *arg) {
             atomic_store_explicit(&lt->watch.id, n[HL_N_ID], memory_order_relaxed);
             r = hl_broker_answer(s->listener, (long)(intptr_t)n, (long)(intptr_t)path, s->in_dirfd);
             if (abandoned(lt)) {
-                /* Another loop serves the listener now and owns the counters. */
+                /* Given up: its call was answered by the watchdog (or the listener closed by stop). */
                 leave(lt);
                 return NULL;
             }
-            count_broker(s, r);
+            if (handed_off(lt)) {
+                /* It answered its own call; another loop serves the listener now and owns the counters. */
+                count_broker(s, r, 1);
+                leave(lt);
+                return NULL;
+            }
+            count_broker(s, r, 0);
             break;
         }
     }
@@ -361,43 +429,96 @@ static void retire_listener(struct hl_sup *s) {
     s->listener = -1;
 }
 
-/* Gives up on loop lt (the watchdog's deadline, or stop's): it is detached and frees itself when it
- * ends; *pid_out gets its stuck read's pid, for kill_caller. 1 when abandoned, 0 when it had left
- * already (join it), -1 when it was not past the deadline. */
-static int give_up(struct hl_sup *s, struct loop_thread *lt, long deadline_ns, long *pid_out) {
+/* stop gives up on loop lt now: it is detached and frees itself when it ends (its call, if any, is
+ * answered ENOSYS when the listener closes). 1 when abandoned, 0 when it had left already (join it). */
+static int give_up(struct hl_sup *s, struct loop_thread *lt) {
     pthread_t t = lt->thread;
     /* Counted before the thread can see it is abandoned and drop the reference. */
     atomic_fetch_add(&s->refs, 1);
     atomic_fetch_add(&s->abandoned, 1);
-    /* The watchdog judges blocked time (hl_watch_check); stop gives up now (deadline 0). */
-    long pid = deadline_ns > 0 ? hl_watch_check((long)(intptr_t)&lt->watch, deadline_ns, (long)(intptr_t)s->check)
-                               : hl_watch_abandon((long)(intptr_t)&lt->watch, 0);
-    if (pid == 0 || pid == -EALREADY) {
+    long pid;
+    /* 0: its watch moved between look and swap (a read began or ended); look again. */
+    while ((pid = hl_watch_abandon((long)(intptr_t)&lt->watch, 0)) == 0) {
+    }
+    if (pid == -EALREADY) {
+        /* It has left its loop (stop abandons only the serving loop, which nobody else abandons). */
         atomic_fetch_sub(&s->abandoned, 1);
         atomic_fetch_sub(&s->refs, 1);
-        return atomic_load(&lt->watch.started) == HL_WATCH_EXITED ? 0 : -1;
+        return 0;
     }
-    bump(s, HL_C_STALLED);
-    *pid_out = pid;
+    bump_late(s, HL_C_STALLED);
     pthread_detach(t);
     return 1;
 }
 
-/* The deadline's policy for an abandoned read's caller (pid > 0; else it was abandoned between reads). */
-static void kill_caller(struct hl_sup *s, long long id, long pid) {
-    if (pid > 0) {
-        int r = hl_kill_caller(s->listener, (long)id, (int)pid);
-        if (r != 0 && r != -ENOENT) {
-            fail(s, -r);
+/* Hands the serving loop lt off if its read has been blocked READ_DEADLINE_NS: it keeps its call and
+ * answers it itself; 1 when handed off (detached, in the parked list: start another loop), else 0. */
+static int hand_off(struct hl_sup *s, struct loop_thread *lt) {
+    if (hl_watch_check((long)(intptr_t)&lt->watch, READ_DEADLINE_NS, (long)(intptr_t)s->check) <= 0) {
+        return 0;
+    }
+    int done = 0;
+    pthread_mutex_lock(&s->plock);
+    /* Still in a read (a thread that left reads nothing), and room for it. */
+    if (s->nparked < MAX_PARKED && atomic_load(&lt->watch.started) > 0) {
+        atomic_fetch_add(&s->refs, 1);
+        atomic_fetch_add(&s->abandoned, 1);
+        long long now = hl_monotonic_ns();
+        atomic_store(&lt->parked, now > 0 ? now : 1);
+        s->parked[s->nparked++] = lt;
+        done = 1;
+    }
+    pthread_mutex_unlock(&s->plock);
+    if (done) {
+        bump_late(s, HL_C_STALLED);
+        pthread_detach(lt->thread);
+    }
+    return done;
+}
+
+/* Gives up the handed-off reads that have lasted give_up_ns: each call is answered EIO here (the thread
+ * touches nothing of it any more). The number of given-up threads still out. */
+static int give_up_parked(struct hl_sup *s) {
+    long long ids[MAX_PARKED];
+    int n = 0;
+    long give_up_ns = atomic_load(&s->give_up_ns);
+    pthread_mutex_lock(&s->plock);
+    for (int i = 0; i < s->nparked; i++) {
+        struct loop_thread *lt = s->parked[i];
+        if (!lt->given_up && hl_watch_abandon((long)(intptr_t)&lt->watch, give_up_ns) > 0) {
+            lt->given_up = 1;
+            s->stuck++;
+            ids[n++] = atomic_load(&lt->watch.id);
         }
     }
+    int stuck = s->stuck;
+    pthread_mutex_unlock(&s->plock);
+    for (int i = 0; i < n; i++) {
+        int r = hl_notif_error(s->listener, (long)ids[i], EIO);
+        if (r == 0) {
+            bump_late(s, HL_C_ERRORED);
+            bump_late(s, HL_C_TIMED_OUT);
+        } else if (r == -ENOENT) {
+            bump_late(s, HL_C_GONE);
+        } else {
+            fail_as(s, -r, 1);
+        }
+    }
+    return stuck;
+}
+
+/* Stops serving for good: the listener closed (every call fails with ENOSYS), the loop gone. */
+static void fail_closed(struct hl_sup *s) {
+    retire_listener(s);
+    atomic_store(&s->counters[HL_C_ENDED], 1);
 }
 
 /* How long the watchdog may sleep: a short step while a read runs (its blocked time is measured
- * from the watchdog's first sight of it), else one period. */
-static int watch_timeout_ms(struct loop_thread *lt) {
+ * from the watchdog's first sight of it) or a handed-off thread is out, else one period. */
+static int watch_timeout_ms(struct hl_sup *s) {
+    struct loop_thread *lt = s->live;
     long long started = lt == NULL ? 0 : atomic_load(&lt->watch.started);
-    return started > 0 ? WATCH_STEP_MS : WATCH_PERIOD_MS;
+    return started > 0 || atomic_load(&s->abandoned) > 0 ? WATCH_STEP_MS : WATCH_PERIOD_MS;
 }
 
 static void *watchdog(void *arg) {
@@ -405,42 +526,34 @@ static void *watchdog(void *arg) {
     pthread_setname_np(pthread_self(), "hl-sup-watch");
     struct pollfd p = {.fd = s->stopfd, .events = POLLIN};
     for (;;) {
-        if (poll(&p, 1, watch_timeout_ms(s->live)) < 0 && errno != EINTR) {
+        if (poll(&p, 1, watch_timeout_ms(s)) < 0 && errno != EINTR) {
             fail(s, errno);
             break;
         }
         if (atomic_load_explicit(&s->stopping, memory_order_acquire)) {
             break;
         }
-        struct loop_thread *lt = s->live;
-        if (lt == NULL) {
-            continue;
-        }
-        /* The replacement first, so that the other calls wait no longer than they must. */
-        long long id = atomic_load(&lt->watch.id);
-        long pid = 0;
-        if (give_up(s, lt, READ_DEADLINE_NS, &pid) != 1) {
-            continue;
-        }
-        s->live = NULL;
-        if (atomic_load(&s->abandoned) > MAX_ABANDONED) {
-            kill_caller(s, id, pid);
-            retire_listener(s);
-            atomic_store(&s->counters[HL_C_ENDED], 1);
+        if (give_up_parked(s) > MAX_STUCK) {
+            /* Fail closed: more reads that never end than threads we are willing to lose. */
+            fail_closed(s);
             break;
         }
+        struct loop_thread *lt = s->live;
+        if (lt == NULL || !hand_off(s, lt)) {
+            continue;
+        }
+        /* The stuck thread keeps its call; a new loop serves every other one. */
+        s->live = NULL;
         struct loop_thread *next = calloc(1, sizeof *next);
         int e = next == NULL ? ENOMEM : 0;
         if (next != NULL) {
             next->s = s;
             e = spawn(next, loop);
         }
-        kill_caller(s, id, pid);
         if (e != 0) {
             free(next);
             fail(s, e);
-            retire_listener(s);
-            atomic_store(&s->counters[HL_C_ENDED], 1);
+            fail_closed(s);
             break;
         }
         s->live = next;
@@ -454,6 +567,7 @@ static void release(struct hl_sup *s) {
     if (s->in_dirfd >= 0) close(s->in_dirfd);
     if (s->listener >= 0) close(s->listener);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->plock);
     pthread_cond_destroy(&s->cond);
     free(s->live);
     free(s);
@@ -472,6 +586,10 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     }
     if (answer == HL_ANSWER_BROKER && in_dirfd < 0) {
         return -EBADF;
+    }
+    int rules = (flags >> HL_SUP_RULES_SHIFT) & 0xff;
+    if ((rules & ~HL_RULES_ALL) != 0) {
+        return -EINVAL;
     }
     int supported = hl_notif_supported();
     if (supported < 0) {
@@ -496,7 +614,9 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     if (in_dirfd >= 0) {
         s->in_dirfd = fcntl(in_dirfd, F_DUPFD_CLOEXEC, 0);
     }
+    atomic_init(&s->give_up_ns, GIVE_UP_NS);
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->plock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->live = calloc(1, sizeof *s->live);
     if (s->stopfd < 0 || s->resumefd < 0 || (in_dirfd >= 0 && s->in_dirfd < 0) || s->live == NULL) {
@@ -519,6 +639,7 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     s->cpu_set = cpu_set;
     s->answer = answer;
     s->value = value;
+    s->rules = rules;
     s->listener = listener;
     int e = spawn(s->live, loop);
     if (e != 0) {
@@ -616,14 +737,11 @@ int hl_sup_stop(long handle) {
         s->has_watchdog = 0;
         struct loop_thread *lt = s->live;
         if (lt != NULL && !join_by(lt->thread, &deadline, s->blocking)) {
-            /* Stuck (a read that never ends, or a hold): abandoned like the watchdog does, past the deadline. */
-            long long id = atomic_load(&lt->watch.id);
-            long pid = 0;
-            if (give_up(s, lt, 0, &pid) == 0) {
+            /* Stuck (a long read, or a hold): abandoned, left to end by itself; its call, if any, is
+             * answered ENOSYS when the listener closes below. */
+            if (give_up(s, lt) == 0) {
                 pthread_join(lt->thread, NULL); /* it had just left: nothing left to wait for */
                 free(lt);
-            } else {
-                kill_caller(s, id, pid);
             }
             lt = NULL;
             s->live = NULL;
@@ -647,9 +765,19 @@ int hl_sup_stop(long handle) {
 int hl_sup_stats(long handle, long *out, int n) {
     struct hl_sup *s = (struct hl_sup *)(intptr_t)handle;
     for (int i = 0; i < n && i < HL_NCOUNTERS; i++) {
-        out[i] = atomic_load_explicit(&s->counters[i], memory_order_relaxed);
+        out[i] = atomic_load_explicit(&s->counters[i], memory_order_relaxed)
+                 + atomic_load_explicit(&s->late[i], memory_order_relaxed);
     }
     return HL_NCOUNTERS;
+}
+
+int hl_sup_set_give_up(long handle, long ns) {
+    struct hl_sup *s = (struct hl_sup *)(intptr_t)handle;
+    if (s == NULL || ns <= 0) {
+        return -EINVAL;
+    }
+    atomic_store(&s->give_up_ns, ns);
+    return 0;
 }
 
 void hl_sup_free(long handle) {

@@ -19,10 +19,17 @@ enum hl_result_index {
 	HL_R_LAST_ERRNO = 7,
 	HL_R_BATCH_NS = 8,
 	HL_R_DONE = 9,        /* measured calls completed: samples[0..done) are valid */
+	HL_R_LANDLOCK_ABI = 10,  /* the Landlock ABI the runner's kernel answered, 0 for none or not asked */
+	HL_R_LANDLOCK_STEP = 11, /* enum hl_landlock_step: where building the ruleset stopped, 0 for none */
 	HL_R_LEN = 12,
 };
 
 int hl_abi_version(void);
+
+/* Landlock (lib/landlock.c): the ABI the kernel answers (>= 1) or -errno; and the rights ABI abi knows,
+ * which = 0 file system, 1 network, 2 scopes, 3 the newest ABI known (hl_landlock.h). */
+int32_t hl_landlock_abi_now(void);
+int64_t hl_landlock_known(int32_t abi, int32_t which);
 
 /* Spawns heimdall-runner at runner_path for the spec (header + programs, see heimdall_shm.h).
  * Returns a handle (> 0) or -errno; -EINVAL for a spec the runner could not carry out. */

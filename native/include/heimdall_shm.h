@@ -40,19 +40,30 @@
  *      208     4  placement       java        where the timed loop of a plain call (HL_CALL_GETPPID..SYSCALL, GETPID_SELFTEST)
  *                                             sits in its 64-byte code line: 0..3, in 16-byte steps (see
  *                                             HL_PLACEMENTS); 0 for every other call
- *      212     4  reserved0       -           zero
+ *      212     4  path_dir_len    java        for a call that names a file: 0 = the runner makes the file's own
+ *                                             directory its working directory and names the last component
+ *                                             (one component walked); n > 0 = it makes path[0..n) (a directory)
+ *                                             its working directory and names path + n + 1, the rest of the
+ *                                             path as given (every component walked, `..` and links included)
+ *                                             (version 4)
  *      216     8  cpu_set         java        with cpu == -1: the CPUs (bit c = CPU c, c < 64) the runner may
  *                                             run on, free to migrate among them; 0 leaves the inherited
  *                                             affinity (version 3)
- *      224    32  reserved        -           zero
- *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT
+ *      224     4  landlock_len    java        bytes of the Landlock ruleset description after the programs
+ *                                             (hl_landlock.h; a multiple of 8), 0 for none (version 4)
+ *      228    28  reserved        -           zero
+ *      256  4096  path            java        NUL-terminated file for HL_CALL_OPENAT, FSTATAT, OPENAT_FLAGS
  *     4352     -  programs        java        the programs back to back: prog_len[i] * 8 bytes each,
  *                                             raw struct sock_filter (u16 code, u8 jt, u8 jf, u32 k),
  *                                             the format of libseccomp's seccomp_export_bpf()
+ *        -     -  landlock        java        landlock_len bytes: the ruleset the runner builds and enforces on
+ *                                             itself after no_new_privs and before the first program, so it
+ *                                             confines the measured call alone, under a floor, or with a
+ *                                             broker (phase HL_PHASE_LANDLOCK; HL_EXIT_LANDLOCK when refused)
  *
  * "java" fields come in the spec bytes given to hl_run_spawn() (header and programs, nothing more);
  * "lib" fields are filled in by libheimdall, which also sizes the region:
- *   result_off  = align64(HL_SHM_HEADER_SIZE + 8 * sum(prog_len))
+ *   result_off  = align64(HL_SHM_HEADER_SIZE + 8 * sum(prog_len) + landlock_len)
  *   samples_off = align4096(result_off + sizeof(struct hl_shm_result))
  *   size        = samples_off + 8 * count
  *
@@ -69,7 +80,9 @@
  *       40     8  done            measured calls completed (N on success; fewer when a call that
  *                                 must succeed failed, HL_EXIT_CALL)
  *       48     4  listener_taken  written by the lib: 1 once it has copied the listener (pidfd_getfd)
- *       52    12  reserved
+ *       52     4  landlock_abi    the Landlock ABI the kernel answered (0: none, or no ruleset asked for)
+ *       56     4  landlock_step   where building the ruleset stopped (enum hl_landlock_step), 0 for none
+ *       60     4  reserved
  *
  * The sample array: count u64, the duration of each measured call in ns (CLOCK_MONOTONIC), or for
  * HL_MODE_TIMER the difference of two back-to-back clock reads. Unused in HL_MODE_BATCH.
@@ -113,7 +126,7 @@
 #include <string.h>
 
 #define HL_SHM_MAGIC 0x4d534c48u /* "HLSM" read little endian */
-#define HL_SHM_VERSION 3u
+#define HL_SHM_VERSION 4u
 #define HL_SHM_FD 3
 #define HL_SOCK_FD 4
 #define HL_PING_FD 5 /* HL_CALL_PINGPONG: the runner's write end of the ping pipe */
@@ -141,7 +154,9 @@ enum hl_call {
 	HL_CALL_GETPID_SELFTEST = 12, /* getpid as the kernel selftest's loop makes it: see below */
 	HL_CALL_PINGPONG = 13,      /* write 1 byte to HL_PING_FD, read 1 byte from HL_PONG_FD: see below */
 	HL_CALL_PINGPONG_OPENAT = 14, /* HL_CALL_PINGPONG, then HL_CALL_OPENAT's openat, timed together */
-	HL_CALL_MAX_ = 14,
+	HL_CALL_FSTATAT = 15,       /* newfstatat(AT_FDCWD, path, &st, 0): stat of the path */
+	HL_CALL_OPENAT_FLAGS = 16,  /* openat(AT_FDCWD, path, args[0]) (flags given, e.g. O_NONBLOCK), close untimed */
+	HL_CALL_MAX_ = 16,
 };
 
 /*
@@ -180,7 +195,15 @@ enum hl_call {
 
 static inline int hl_call_placeable(uint32_t call)
 {
-	return (call >= HL_CALL_GETPPID && call <= HL_CALL_SYSCALL) || call == HL_CALL_GETPID_SELFTEST;
+	return (call >= HL_CALL_GETPPID && call <= HL_CALL_SYSCALL) || call == HL_CALL_GETPID_SELFTEST ||
+	       call == HL_CALL_FSTATAT;
+}
+
+/* The calls that name a file by path[]. */
+static inline int hl_call_names_file(uint32_t call)
+{
+	return call == HL_CALL_OPENAT || call == HL_CALL_PINGPONG_OPENAT || call == HL_CALL_FSTATAT ||
+	       call == HL_CALL_OPENAT_FLAGS;
 }
 
 enum hl_mode {
@@ -212,6 +235,7 @@ enum hl_phase {
 	HL_PHASE_WARMUP = 8,
 	HL_PHASE_MEASURE = 9,
 	HL_PHASE_DONE = 10,          /* measured, about to exit_group(0) */
+	HL_PHASE_LANDLOCK = 11,      /* building and enforcing the Landlock ruleset (after NO_NEW_PRIVS, before INSTALL) */
 };
 
 /* The runner's exit status when it gives up by itself (setup_errno says why where it applies). */
@@ -228,6 +252,8 @@ enum hl_exit {
 	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*),
 	                            * or HL_CALL_GETPID_SELFTEST's result was not the pid, or HL_CALL_PINGPONG's
 	                            * partner did not answer */
+	HL_EXIT_LANDLOCK = 73,     /* the Landlock ruleset was refused: landlock_step says where, setup_errno why
+	                            * (EOPNOTSUPP: no Landlock, or a right the kernel's ABI lacks without best effort) */
 };
 
 struct hl_shm_header {
@@ -251,9 +277,10 @@ struct hl_shm_header {
 	uint32_t listener_prog;
 	uint32_t batch_clock;
 	uint32_t placement;
-	uint32_t reserved0;
+	uint32_t path_dir_len;
 	uint64_t cpu_set;
-	uint8_t reserved[32];
+	uint32_t landlock_len;
+	uint8_t reserved[28];
 	char path[HL_PATH_MAX];
 };
 
@@ -268,7 +295,9 @@ struct hl_shm_result {
 	uint64_t batch_ns;
 	uint64_t done;
 	uint32_t listener_taken;
-	uint8_t reserved[12];
+	int32_t landlock_abi;
+	uint32_t landlock_step;
+	uint32_t reserved;
 };
 
 _Static_assert(sizeof(struct hl_shm_header) == HL_SHM_HEADER_SIZE, "header layout");
@@ -279,9 +308,11 @@ _Static_assert(__builtin_offsetof(struct hl_shm_header, progs_off) == 176, "prog
 _Static_assert(__builtin_offsetof(struct hl_shm_header, batch_clock) == 204, "batch_clock");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, placement) == 208, "placement");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, cpu_set) == 216, "cpu_set");
+_Static_assert(__builtin_offsetof(struct hl_shm_header, landlock_len) == 224, "landlock_len");
 _Static_assert(__builtin_offsetof(struct hl_shm_header, path) == 256, "path");
 _Static_assert(sizeof(struct hl_shm_result) == 64, "result layout");
 _Static_assert(__builtin_offsetof(struct hl_shm_result, listener_taken) == 48, "listener_taken");
+_Static_assert(__builtin_offsetof(struct hl_shm_result, landlock_abi) == 52, "landlock_abi");
 
 static inline uint64_t hl_align(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -318,10 +349,18 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 			return -1;
 		insns += h->prog_len[i];
 	}
-	if ((h->call == HL_CALL_OPENAT || h->call == HL_CALL_PINGPONG_OPENAT) && (h->path[0] == 0 || memchr(h->path, 0, HL_PATH_MAX) == NULL))
+	if (hl_call_names_file(h->call) && (h->path[0] == 0 || memchr(h->path, 0, HL_PATH_MAX) == NULL))
 		return -1;
+	if (h->path_dir_len != 0 && (!hl_call_names_file(h->call) || h->path_dir_len >= HL_PATH_MAX - 1 ||
+				     h->path[h->path_dir_len] != '/' || h->path[h->path_dir_len + 1] == 0))
+		return -1;
+	if (h->landlock_len % 8 != 0 || h->landlock_len > (1u << 20))
+		return -1;
+	for (unsigned i = 0; i < sizeof(h->reserved); i++)
+		if (h->reserved[i] != 0)
+			return -1;
 	h->progs_off = HL_SHM_HEADER_SIZE;
-	h->result_off = hl_align(HL_SHM_HEADER_SIZE + 8 * insns, 64);
+	h->result_off = hl_align(HL_SHM_HEADER_SIZE + 8 * insns + h->landlock_len, 64);
 	h->samples_off = hl_align(h->result_off + sizeof(struct hl_shm_result), 4096);
 	h->size = h->samples_off + 8 * h->count;
 	return 0;

@@ -33,12 +33,16 @@
 #define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
 #define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
-#define HL_C_STALLED 12   /* loops abandoned in a read past its deadline (the caller killed), or by stop */
-#define HL_NCOUNTERS 13
+#define HL_C_STALLED 12   /* calls handed off in a read past its deadline (answered by their own thread), and
+                           * loops stop could not join */
+#define HL_C_TIMED_OUT 13 /* handed-off calls given up past the give-up deadline and answered EIO */
+#define HL_NCOUNTERS 14
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
 #define HL_SUP_POLL_WAIT 2   /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
+/* The broker's opt-ins (HL_RULE_*) ride in the flags, shifted by this. */
+#define HL_SUP_RULES_SHIFT 8
 
 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, for headers older than Linux 6.6 */
 #define HL_SYNC_WAKE_UP_FLAG 1L
@@ -76,7 +80,23 @@
 #define HL_N_CALL_FOR 22
 /* The result of the answer hl_notif_answer_recv_wait sent before it received: 0 or -errno. */
 #define HL_N_SENT 23
-#define HL_N_LONGS 24
+/* The policy's opt-ins (HL_RULE_*), set by the supervisor once for its buffer (RECV leaves it alone):
+ * 0 is the default broker. */
+#define HL_N_RULES 24
+#define HL_N_LONGS 25
+
+/* The broker's opt-ins, each lifting one default (Policy.allowingDirectories, asSupervisor,
+ * allowingHardLinks). Without HL_RULE_DIRECTORIES an O_DIRECTORY open, and anything that resolves to a
+ * directory, is refused (EACCES); with it a directory is handed over as a detached, read-only, nosuid,
+ * nodev, noexec clone of its own mount (open_tree OPEN_TREE_CLONE + mount_setattr), whose ".." ends at
+ * that directory: a descriptor that leads nowhere above it. Without HL_RULE_AS_SUPERVISOR the lookup
+ * and the open run with the caller's fsuid, fsgid and groups (hl_creds_*); with it, with the
+ * supervisor's own (a confused deputy on purpose). Without HL_RULE_HARD_LINKS a file with more than
+ * one link is refused. */
+#define HL_RULE_DIRECTORIES 1
+#define HL_RULE_AS_SUPERVISOR 2
+#define HL_RULE_HARD_LINKS 4
+#define HL_RULES_ALL 7
 
 /* The calls the broker serves, and their path argument: open (0), openat (1, dirfd arg 0, flags arg
  * 2), openat2 (1, dirfd arg 0, struct open_how * arg 2, its size arg 3), creat (0). x86_64 only:
@@ -94,7 +114,8 @@
  * descriptor (see each function); -4095 <= r <= -1 answered with errno -r; HL_BROKER_GONE the caller
  * died (nothing answered); HL_BROKER_REFUSED - e refused by the broker's rules and answered with errno
  * e (EACCES: an escape from in/, write access, a foreign dirfd, a FIFO, socket or device, a directory
- * not asked for with O_DIRECTORY, a file with several links not admitted); HL_BROKER_FAILED - e the
+ * (without HL_RULE_DIRECTORIES, or not asked for with O_DIRECTORY), a file with several links not
+ * admitted, a caller whose credentials cannot be read or taken on); HL_BROKER_FAILED - e the
  * answer itself failed with errno e (the call may be left waiting until the listener closes). */
 #define HL_BROKER_GONE (-100000)
 #define HL_BROKER_REFUSED (-200000)
@@ -130,9 +151,11 @@ int hl_read_child(int pid, long addr, void *buf, size_t len);
  * The watch over one supervisor thread's reads of child memory (a read through /proc/PID/mem can
  * still block on a FUSE-backed or hung page). A thread attaches its watch; every hl_read_child /
  * hl_read_path it makes then records its start (CLOCK_MONOTONIC ns) and pid there and clears it when
- * the read ends. A watchdog (another thread) abandons a read that runs past its deadline: from then
- * on that thread's reads return -ESRCH and hl_notif_read_path answers nothing, so the stuck thread,
- * when its read ends, touches no call and can leave. Laid out as three int64 slots, so the Java
+ * the read ends. A watchdog (another thread) hands a long read off (the thread goes on and answers its
+ * call itself; nothing changes in the watch) and gives up a read that runs past its give-up deadline
+ * (abandons it, answering the call itself): from then on that thread's reads return -ESRCH and
+ * hl_notif_read_path answers nothing, so the stuck thread, when its read ends, touches no call and
+ * can leave. Laid out as three int64 slots, so the Java
  * supervisor keeps one in a direct buffer.
  */
 struct hl_watch {
@@ -157,9 +180,12 @@ long hl_watch_abandon(long watch_addr, long deadline_ns);
 /* The watchdog's test of the watched read, on the time its thread has spent blocked since the
  * watchdog first saw that read (elapsed time less the thread's CPU and run-queue time, from
  * /proc/self/task/TID/schedstat; elapsed time alone where that is missing): a reader preempted on a
- * loaded host is not stuck. Abandons the read once that reaches deadline_ns. state_addr: three int64
- * slots the watchdog keeps for it (zeroed at first). The read's pid when abandoned, else 0. */
+ * loaded host is not stuck. state_addr: three int64 slots the watchdog keeps for it (zeroed at first).
+ * The read's pid once that blocked time reaches deadline_ns (the watch is left as it is: the watchdog
+ * then hands the read off), else 0. */
 long hl_watch_check(long watch_addr, long deadline_ns, long state_addr);
+/* CLOCK_MONOTONIC in ns, the clock of the watch's start times. */
+long long hl_monotonic_ns(void);
 /* 1 once the watch was abandoned, else 0. */
 int hl_watch_abandoned(long watch_addr);
 /* The watched thread leaves its loop: detaches the watch from it and marks it HL_WATCH_EXITED, so
@@ -169,10 +195,6 @@ int hl_watch_leave(long watch_addr);
 /* Points descriptor number fd at /dev/null (dup3), closing what it named, while the number stays
  * taken: for a listener a stuck thread may still name. 0 or -errno. */
 int hl_retire_fd(int fd);
-/* The deadline policy for a stuck read: SIGKILL to the caller's process, through a pidfd taken
- * before the check that notification id still waits (so pid names the caller). 0, -ENOENT (the call
- * is gone: nothing killed) or -errno. */
-int hl_kill_caller(int listener, long id, int pid);
 /* Reads a NUL-terminated path of at most cap-1 bytes (cap bytes with the NUL) from pid's memory into
  * buf_addr; the length, or -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap bytes), -ESRCH. */
 int hl_read_path(int pid, long addr, long buf_addr, int cap);
@@ -199,8 +221,11 @@ int hl_broker_call(int listener, long notif_addr);
  * HL_PATH_UNREAD and it makes that one read itself into path_addr (PATH_MAX bytes), leaving the
  * result in slot HL_N_PATH_LEN. Refuses (and answers) a call other than open, openat, openat2 and
  * creat (hl_broker_call), a dirfd other than AT_FDCWD, write access (creat included) or other flags,
- * RESOLVE_IN_ROOT, a path leaving in/ or crossing a mount inside it; answers openat2's own argument
- * errors as the kernel would. It opens nothing for I/O: an O_PATH descriptor beneath in_dirfd
+ * O_DIRECTORY without HL_RULE_DIRECTORIES in slot HL_N_RULES (before any lookup), RESOLVE_IN_ROOT, a
+ * path leaving in/ or crossing a mount inside it; answers openat2's own argument
+ * errors as the kernel would. Unless HL_RULE_AS_SUPERVISOR, it reads the caller's credentials
+ * (hl_creds_read: refused if unreadable) and looks up with them (hl_creds_enter/leave: refused if they
+ * cannot be taken on). It opens nothing for I/O: an O_PATH descriptor beneath in_dirfd
  * (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV, the call's O_NOFOLLOW,
  * O_DIRECTORY and further resolve bits), whose fstat() decides: anything but a regular file or, when
  * O_DIRECTORY was asked, a directory is refused (a FIFO, socket or device is never opened, so no
@@ -210,17 +235,52 @@ int hl_broker_call(int listener, long notif_addr);
 int hl_broker_open(int listener, long notif_addr, long path_addr, int path_len, int in_dirfd);
 /* The admitted file handed over: reopens hl_broker_open's O_PATH descriptor fd for reading through
  * /proc/self/fd (read-only, O_NOCTTY, non-blocking for the open itself: a lease cannot hold us; the
- * call's O_NONBLOCK kept), checks that the reopened file is the admitted one (st_dev, st_ino of the
- * HL_N_F_* slots; else refused), injects it (ADDFD with SEND, the call's O_CLOEXEC) and closes both of
- * ours: the child's descriptor number, or an answered/gone/failed result. */
+ * call's O_NONBLOCK kept) with the credentials hl_broker_open used for this notification, checks that
+ * the reopened file is the admitted one (st_dev, st_ino of the HL_N_F_* slots; else refused), injects
+ * it (ADDFD with SEND, the call's O_CLOEXEC) and closes both of ours: the child's descriptor number, or
+ * an answered/gone/failed result. A directory (HL_RULE_DIRECTORIES only) is reopened from a detached,
+ * read-only, nosuid, nodev, noexec clone of its mount rooted at it (checked by mount id), so that no
+ * ".." from it leads above it; a supervisor that cannot make the clone refuses it. */
 int hl_broker_send(int listener, long notif_addr, int fd);
 /* Closes fd (if >= 0) and answers errno err as a refusal: HL_BROKER_REFUSED - err, or gone/failed. */
 int hl_broker_refuse(int listener, long id, int fd, int err);
 /* The native supervisor's broker answer in full: hl_broker_call, one hl_notif_read_path into
  * path_addr (PATH_MAX bytes), hl_broker_open, the default admission on the O_PATH descriptor's facts
- * (a directory, or a file with exactly one link: a hard link can make a file outside in/ one of in/'s
- * names; else refused with EACCES, nothing opened), hl_broker_send. Same result encoding. */
+ * (a directory, or a file with exactly one link unless HL_RULE_HARD_LINKS: a hard link can make a file
+ * outside in/ one of in/'s names; else refused with EACCES, nothing opened), hl_broker_send. The rules
+ * are slot HL_N_RULES's. Same result encoding. */
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
+/*
+ * The caller's credentials (creds.c). The broker looks a name up and opens it as the caller would: with
+ * the fsuid, fsgid and supplementary groups of the notifying thread, read from /proc/TID/status (the
+ * notification's pid is the thread's id) and confirmed with ID_VALID after the read (a tid reused by
+ * another task lends nothing). Only the opening thread switches, with raw setgroups/setfsgid/setfsuid
+ * (glibc's setgroups would switch every thread of the process), and switches back at once; when fsuid
+ * leaves 0 the kernel drops the file-system capabilities (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+ * CAP_FOWNER, ...) from this thread's effective set and gives them back on return to 0. Nothing is
+ * cached across calls: a child may change its credentials between two calls.
+ */
+/* Groups of a caller (and of the supervisor) the broker can take on, at most; beyond: refused. */
+#define HL_CREDS_MAX_GROUPS 1024
+/* Reads tid's credentials into this thread's record for notification id, then checks that id is
+ * still pending. With as_supervisor the record says "the supervisor's own" and nothing is read. 0,
+ * -ESRCH (the call is gone: what was read is nobody's), -EACCES (unreadable or more groups than the
+ * broker takes: the call must be refused). */
+int hl_creds_read(int listener, long id, int tid, int as_supervisor);
+/* hl_creds_read in two halves, for a caller whose next step checks ID_VALID anyway (the path read): the
+ * read (0, -ESRCH, -EACCES), then, once that check passed, the confirmation that makes the record
+ * usable. Unconfirmed, hl_creds_enter refuses. */
+int hl_creds_prepare(long id, int tid, int as_supervisor);
+void hl_creds_confirm(long id);
+/* Takes on the credentials recorded for notification id, in the calling thread only: 1 switched, 0
+ * nothing to switch (the caller's equal the thread's own, or the record says the supervisor's own),
+ * -EACCES (no record for id, or the switch was refused: a supervisor without CAP_SETUID/CAP_SETGID
+ * serving another user; nothing is left switched). */
+int hl_creds_enter(long id);
+/* Returns to the thread's own credentials after a switch (no-op otherwise). A return that fails
+ * aborts the process: nothing may be served with a child's credentials, or root's by accident. */
+void hl_creds_leave(void);
+
 /* An O_PATH directory fd for in/ (or -errno). */
 int hl_broker_open_dir(const char *path);
 /* Small helpers for the Java side: an eventfd (or -errno), signal it, close any fd. */
@@ -239,7 +299,8 @@ int hl_pidfd_getfd(int pid, int fd);
  * failure it stays the caller's. The thread runs with every signal blocked. With CONTINUE, ERROR or
  * VALUE (and without HL_SUP_POLL_WAIT) it waits blocked in SECCOMP_IOCTL_NOTIF_RECV and takes
  * hl_sup_stop_signal() only, for which the first such start installs a no-op handler (process-wide,
- * without SA_RESTART); BROKER waits in poll() on the listener and a stop eventfd. */
+ * without SA_RESTART); BROKER waits in poll() on the listener and a stop eventfd. The broker's opt-ins
+ * (HL_RULE_*) ride in flags, shifted by HL_SUP_RULES_SHIFT (-EINVAL for unknown bits). */
 long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, int flags);
 /* hl_sup_start with cpu == -1 and cpu_set != 0: the thread may run on the CPUs of cpu_set (bit c =
  * CPU c, c < 64), free to migrate among them (its HL_C_CPU counter stays -1); -EINVAL with both a CPU
@@ -247,9 +308,10 @@ long hl_sup_start(int listener, int cpu, int answer, long value, int in_dirfd, i
 long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long value, int in_dirfd, int flags);
 /* Signals the loop to stop (the stop eventfd, and for a loop blocked in RECV the stop signal, sent
  * again every 10 ms until it has ended) and joins it; closes the listener. Returns within 0.9 s in
- * every case: a loop not joined by then (stuck in a read of the caller's memory) is abandoned (its
- * caller killed, HL_C_STALLED counted; the thread frees itself when the read ends) and the listener's
- * number is pointed at /dev/null until then. 0 or -errno. Idempotent. */
+ * every case: a loop not joined by then (stuck in a read of the caller's memory) is abandoned
+ * (HL_C_STALLED counted; the thread frees itself when the read ends, answering nothing), and while
+ * such a thread or a handed-off one is out the listener's number is pointed at /dev/null (every call
+ * still waiting fails with ENOSYS). 0 or -errno. Idempotent. */
 int hl_sup_stop(long handle);
 /* The signal that interrupts a supervisor blocked in RECV: SIGRTMIN + 2. */
 int hl_sup_stop_signal(void);
@@ -259,6 +321,9 @@ int hl_sup_stop_signal(void);
 int hl_sup_thread_prepare(void);
 /* Sends the stop signal to thread tid of this process (tgkill). 0 or -errno. */
 int hl_sup_thread_signal(int tid);
+/* The BROKER answer's give-up: a handed-off read that has lasted ns (> 0) is given up and its call
+ * answered with EIO (default 10 s; see supervisor.c). 0 or -EINVAL. */
+int hl_sup_set_give_up(long handle, long ns);
 /* Copies min(n, HL_NCOUNTERS) counters into out; returns HL_NCOUNTERS. */
 int hl_sup_stats(long handle, long *out, int n);
 /* Frees a stopped supervisor (stops it first if needed). */

@@ -29,6 +29,7 @@
 
 #include "heimdall.h"
 #include "heimdall_shm.h"
+#include "hl_landlock.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -195,10 +196,13 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 	if (hl_shm_layout(&h) != 0)
 		return -EINVAL;
 	uint64_t insns_bytes = (uint64_t)spec_len - HL_SHM_HEADER_SIZE;
-	uint64_t want = 0;
+	uint64_t want = h.landlock_len; /* the programs, then the Landlock description */
 	for (uint32_t i = 0; i < h.nprogs; i++)
 		want += 8ull * h.prog_len[i];
 	if (insns_bytes != want)
+		return -EINVAL;
+	if (h.landlock_len != 0 &&
+	    hl_landlock_check((const char *)spec + HL_SHM_HEADER_SIZE + (want - h.landlock_len), h.landlock_len) != 0)
 		return -EINVAL;
 	h.parent_pid = getpid();
 
@@ -412,6 +416,10 @@ int32_t hl_run_wait(int64_t handle, int64_t *samples, int32_t samples_len, int64
 	results[HL_R_LAST_ERRNO] = res.last_errno;
 	results[HL_R_BATCH_NS] = (int64_t)res.batch_ns;
 	results[HL_R_DONE] = (int64_t)res.done;
+	if (results_len > HL_R_LANDLOCK_STEP) {
+		results[HL_R_LANDLOCK_ABI] = res.landlock_abi;
+		results[HL_R_LANDLOCK_STEP] = res.landlock_step;
+	}
 	uint64_t n = res.done;
 	if (n > (uint64_t)samples_len)
 		n = (uint64_t)samples_len;

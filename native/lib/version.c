@@ -1,2 +1,2 @@
 /* The native library's identity, checked by the Java side when it loads us. */
-int hl_abi_version(void) { return 3; }
+int hl_abi_version(void) { return 4; }

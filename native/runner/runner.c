@@ -25,12 +25,14 @@
 #include <linux/seccomp.h>
 
 #include "heimdall_shm.h"
+#include "hl_landlock.h"
 
 /* What the measured call needs, prepared before the programs go in. */
 struct job {
 	void *page;
 	const char *path;
 	long nr;
+	long open_flags; /* HL_CALL_OPENAT_FLAGS: args[0] */
 	long args[6];
 	pid_t pid; /* HL_CALL_GETPID_SELFTEST: what each call must return, read before the programs go in */
 	struct sock_fprog attach; /* HL_CALL_ATTACH, HL_CALL_FORK_ATTACH: the program each call attaches */
@@ -76,6 +78,8 @@ static const char bench_name[] = "heimdall-bench";
 #define CALL_prctl(j) sys6(SYS_prctl, PR_SET_NAME, (long)bench_name, 0, 0, 0, 0)
 #define CALL_mprotect(j) sys6(SYS_mprotect, (long)(j)->page, 4096, PROT_READ, 0, 0, 0)
 #define CALL_openat(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, O_RDONLY | O_CLOEXEC, 0, 0, 0)
+#define CALL_fstatat(j) sys6(SYS_newfstatat, AT_FDCWD, (long)(j)->path, (long)(j)->page, 0, 0, 0)
+#define CALL_openat_flags(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, (j)->open_flags, 0, 0, 0)
 #define CALL_syscall(j) sys6((j)->nr, (j)->args[0], (j)->args[1], (j)->args[2], (j)->args[3], (j)->args[4], (j)->args[5])
 /*
  * The kernel selftest's call: glibc's syscall(), out of line (libc.so, through the PLT; the compiler
@@ -146,6 +150,10 @@ LOOPS(mprotect, AFTER_none)
 LOOPS(openat, AFTER_close)
 LOOPS(syscall, AFTER_none)
 LOOPS(getpid_selftest, AFTER_pid)
+LOOPS(fstatat, AFTER_none)
+
+/* HL_CALL_OPENAT_FLAGS: for deciding, not for timing (one copy of its loop). */
+LOOPS_AT(openat_flags, AFTER_close, 0)
 
 /*
  * A call that must succeed failed (attach, fork, or the forked child): record how far the loop got
@@ -353,6 +361,8 @@ static const per_call_fn per_call[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_GETPID_SELFTEST] = PLACED(per_call_, getpid_selftest),
 	[HL_CALL_PINGPONG] = ONE_PLACEMENT(per_call_pingpong),
 	[HL_CALL_PINGPONG_OPENAT] = ONE_PLACEMENT(per_call_pingpong_openat),
+	[HL_CALL_FSTATAT] = PLACED(per_call_, fstatat),
+	[HL_CALL_OPENAT_FLAGS] = ONE_PLACEMENT(per_call_openat_flags_0),
 };
 
 static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
@@ -370,6 +380,8 @@ static const batch_fn batch[HL_CALL_MAX_ + 1][HL_PLACEMENTS] = {
 	[HL_CALL_GETPID_SELFTEST] = PLACED(batch_, getpid_selftest),
 	[HL_CALL_PINGPONG] = ONE_PLACEMENT(batch_pingpong),
 	[HL_CALL_PINGPONG_OPENAT] = ONE_PLACEMENT(batch_pingpong_openat),
+	[HL_CALL_FSTATAT] = PLACED(batch_, fstatat),
+	[HL_CALL_OPENAT_FLAGS] = ONE_PLACEMENT(batch_openat_flags_0),
 };
 
 /* The clock around a batch loop: the vDSO's monotonic one, or the selftest's process CPU time. */
@@ -484,7 +496,8 @@ int main(int argc, char **argv)
 	res->cpu_granted = sched_getcpu();
 
 	set_phase(HL_PHASE_PREPARE);
-	struct job job = {.path = h.path, .nr = h.nr, .pid = (pid_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0)};
+	struct job job = {.path = h.path, .nr = h.nr, .open_flags = (long)h.args[0],
+			  .pid = (pid_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0)};
 	for (int i = 0; i < 6; i++)
 		job.args[i] = (long)h.args[i];
 	job.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -494,9 +507,15 @@ int main(int argc, char **argv)
 	/*
 	 * openat names its file relative to the file's directory, made our working directory here: the
 	 * measured call walks one component, and a supervisor that opens beneath the job's in/ sees the
-	 * same relative name the kernel resolves for an unbrokered call.
+	 * same relative name the kernel resolves for an unbrokered call. With path_dir_len the working
+	 * directory is the one named and the call names the rest as given (a path of several components).
 	 */
-	if (h.call == HL_CALL_OPENAT || h.call == HL_CALL_PINGPONG_OPENAT) {
+	if (hl_call_names_file(h.call) && h.path_dir_len != 0) {
+		h.path[h.path_dir_len] = 0;
+		if (chdir(h.path) != 0)
+			give_up(HL_EXIT_PREPARE, errno);
+		job.path = h.path + h.path_dir_len + 1;
+	} else if (hl_call_names_file(h.call)) {
 		char *slash = strrchr(h.path, '/');
 		if (slash) {
 			*slash = 0;
@@ -513,6 +532,25 @@ int main(int argc, char **argv)
 	set_phase(HL_PHASE_NO_NEW_PRIVS);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		give_up(HL_EXIT_NO_NEW_PRIVS, errno);
+
+	/*
+	 * Landlock before any program: a floor need not allow its three calls, and the ruleset confines
+	 * everything after it (the measured call, and a brokered call's CONTINUE, which the kernel then
+	 * makes as ours). The paths are opened here, in the child, never by the JVM.
+	 */
+	if (h.landlock_len != 0) {
+		set_phase(HL_PHASE_LANDLOCK);
+		int abi = 0;
+		uint32_t step = 0;
+		const char *desc = (const char *)progs;
+		for (uint32_t k = 0; k < h.nprogs; k++)
+			desc += 8ull * h.prog_len[k];
+		int r = hl_landlock_install(desc, h.landlock_len, &abi, &step);
+		res->landlock_abi = abi;
+		res->landlock_step = step;
+		if (r != 0)
+			give_up(HL_EXIT_LANDLOCK, -r);
+	}
 
 	/* The attaching calls keep their program for the loop: it is not part of the floor. */
 	uint32_t floor_progs = h.nprogs;

@@ -32,12 +32,30 @@
  *                           death frees nothing), prints {"op":"uffd","pid":A,"holder":B}, then calls
  *                           openat on a name in that page and prints {"op":"uffd-open",...}. B lives
  *                           until this process exits
+ *   fork-as UID GID GROUPS KIND PATH [FLAGS]
+ *                           `call KIND PATH FLAGS` in a forked worker that first takes on UID, GID and
+ *                           the supplementary GROUPS (comma-separated, or - for none); needs root
+ *   escape DIR HOSTDIR HOSTSOCK HOSTBIN
+ *                           the jail attack (issue 29): asks the broker for DIR with O_DIRECTORY, fchdir's
+ *                           to what it got, climbs with chdir(".."), then tries the host's etc/shadow, a
+ *                           folder and a symlink in HOSTDIR, a connect to the Unix socket HOSTSOCK and an
+ *                           exec of HOSTBIN (all by relative paths from where it climbed to), and the *at
+ *                           calls on the descriptor (openat "..", fstatat "..", fstatat up to etc/shadow,
+ *                           mkdirat), and, in a worker root of its own user and mount namespace, a bind
+ *                           mount from the descriptor and a read-write remount of it ("userns" the
+ *                           unshare's errno, "ns_bind", "ns_remount"); prints each step's errno (0: it
+ *                           worked, -1: not tried), "above" 1 when fstatat(fd,
+ *                           "..") named another directory than fd's, and "host" the steps that reached
+ *                           the host. DIR "=inherited": a host directory kept open from before the
+ *                           jail instead (the control: what a brokered directory used to be)
  *   exit
  *
  * Options: --cpu N (pin), --no-filter (the baseline: same calls, no filter), --extra before|after (a
  * second, allow-all program installed before or after the notifying one: a stacked floor), --program
  * FILE (install FILE's raw struct sock_filter instructions as the notifying program instead of the
- * built-in one, e.g. the project's compiled broker floor).
+ * built-in one, e.g. the project's compiled broker floor), --jail (root: its own mount namespace,
+ * pivot_root onto an empty tmpfs, the old root detached, before the filter), --user UID:GID[:G1,G2..]
+ * (root: take on these ids and groups before the filter).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -60,7 +78,12 @@
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <grp.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,21 +125,206 @@ static int install(struct sock_filter *insns, unsigned short len, unsigned flags
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
-/* The notifying program read from a file of raw struct sock_filter instructions. */
-static int install_notify_file(const char *file) {
-    static struct sock_filter insns[4096];
+/* The notifying program read from a file of raw struct sock_filter instructions (loaded first: a jail
+ * leaves the file behind). */
+static struct sock_filter file_insns[4096];
+static size_t file_len;
+
+static int load_notify_file(const char *file) {
     FILE *f = fopen(file, "rb");
     if (f == NULL) {
         return -1;
     }
-    size_t n = fread(insns, sizeof insns[0], sizeof insns / sizeof insns[0], f);
-    int bad = ferror(f) || n == 0 || !feof(f);
+    file_len = fread(file_insns, sizeof file_insns[0], sizeof file_insns / sizeof file_insns[0], f);
+    int bad = ferror(f) || file_len == 0 || !feof(f);
     fclose(f);
     if (bad) {
         errno = EINVAL;
         return -1;
     }
-    return install(insns, (unsigned short)n, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+    return 0;
+}
+
+static int install_notify_file(void) {
+    return install(file_insns, (unsigned short)file_len, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+}
+
+/* The jail of issue 29: a mount namespace of its own whose root is an empty tmpfs, the old root
+ * detached (mounted over /tmp in this namespace only, so nothing is left in the host's /tmp). */
+static int inherited_dir = -1; /* the host directory the child was started in, kept open across the jail */
+
+static int enter_jail(void) {
+    inherited_dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (inherited_dir < 0 || unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+        return -1;
+    }
+    if (mount("jail", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755") != 0 || chdir("/tmp") != 0) {
+        return -1;
+    }
+    if (syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0) {
+        return -1;
+    }
+    return chdir("/");
+}
+
+/* Takes on "UID:GID[:G1,G2..]" (or UID, GID and GROUPS apart: groups comma-separated or "-"). */
+static int become(const char *uid, const char *gid, const char *groups) {
+    gid_t list[64];
+    int n = 0;
+    if (groups != NULL && strcmp(groups, "-") != 0) {
+        for (const char *g = groups; *g && n < 64;) {
+            list[n++] = (gid_t)strtoul(g, (char **)&g, 10);
+            if (*g == ',') {
+                g++;
+            }
+        }
+    }
+    gid_t g = (gid_t)strtoul(gid, NULL, 10);
+    uid_t u = (uid_t)strtoul(uid, NULL, 10);
+    if (setgroups((size_t)n, list) != 0 || setresgid(g, g, g) != 0 || setresuid(u, u, u) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static int become_spec(char *spec) {
+    char *uid = strtok(spec, ":");
+    char *gid = strtok(NULL, ":");
+    char *groups = strtok(NULL, ":");
+    if (uid == NULL || gid == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    return become(uid, gid, groups);
+}
+
+/* errno of a call's result (0 when it worked). */
+static int err_of(long r) {
+    return r < 0 ? errno : 0;
+}
+
+/* HOSTPATH without its leading slashes: the same place, from wherever the climb ended. */
+static const char *relative(const char *p) {
+    while (*p == '/') {
+        p++;
+    }
+    return *p ? p : ".";
+}
+
+/* exec of path in a forked worker: 0 when the exec happened (the host binary was reached), else its
+ * errno. A close-on-exec pipe tells the two apart. */
+static int try_exec(const char *path) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        return errno;
+    }
+    pid_t w = fork();
+    if (w == 0) {
+        char *argv[] = {(char *)path, NULL};
+        char *envp[] = {NULL};
+        execve(path, argv, envp);
+        int e = errno;
+        (void)!write(p[1], &e, sizeof e);
+        _exit(127);
+    }
+    close(p[1]);
+    int e = 0;
+    ssize_t got = read(p[0], &e, sizeof e);
+    close(p[0]);
+    waitpid(w, NULL, 0);
+    return got == sizeof e ? e : 0;
+}
+
+/* The descriptor's mount, attacked with privilege: a worker becomes root of a user and mount namespace of
+ * its own (unprivileged user namespaces permitting) and tries to bind-mount from the descriptor and to
+ * remount what it got read-write. out: the unshare's errno, then the bind's and the remount's (-1 not
+ * tried). */
+static void try_mount(int fd, int out[3]) {
+    out[0] = out[1] = out[2] = -1;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        out[0] = errno;
+        return;
+    }
+    pid_t w = fork();
+    if (w == 0) {
+        int r[3] = {-1, -1, -1};
+        r[0] = err_of(unshare(CLONE_NEWUSER | CLONE_NEWNS));
+        if (r[0] == 0) {
+            if (fchdir(fd) != 0) {
+                r[0] = errno;
+            } else {
+                /* From the descriptor's mount onto the worker's root; then that mount itself, read-write. */
+                r[1] = err_of(mount(".", "/", NULL, MS_BIND, NULL));
+                r[2] = err_of(mount(NULL, ".", NULL, MS_REMOUNT | MS_BIND, NULL));
+            }
+        }
+        (void)!write(p[1], r, sizeof r);
+        _exit(0);
+    }
+    close(p[1]);
+    if (read(p[0], out, 3 * sizeof out[0]) != (ssize_t)(3 * sizeof out[0])) {
+        out[0] = out[1] = out[2] = -1;
+    }
+    close(p[0]);
+    waitpid(w, NULL, 0);
+}
+
+static void escape(const char *dir, const char *hostdir, const char *hostsock, const char *hostbin) {
+    /* "=inherited": the control, a host directory descriptor the child kept (what the broker handed out
+     * before issue 29). */
+    int fd = strcmp(dir, "=inherited") == 0
+                 ? dup(inherited_dir)
+                 : (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    int open_errno = fd < 0 ? errno : 0;
+    int fchdir_errno = -1, at_open = -1, at_shadow = -1, at_mkdir = -1, above = 0;
+    int ns[3] = {-1, -1, -1};
+    if (fd >= 0) {
+        try_mount(fd, ns);
+        fchdir_errno = err_of(fchdir(fd));
+        int up = (int)syscall(SYS_openat, fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+        at_open = up < 0 ? errno : 0;
+        if (up >= 0) {
+            close(up);
+        }
+        struct stat self, parent, st;
+        if (fstat(fd, &self) == 0 && fstatat(fd, "..", &parent, 0) == 0) {
+            above = self.st_dev != parent.st_dev || self.st_ino != parent.st_ino;
+        }
+        at_shadow = err_of(fstatat(fd, "../../../../../../../../../../etc/shadow", &st, 0));
+        at_mkdir = err_of(mkdirat(fd, "made-by-child", 0700));
+    }
+    for (int i = 0; i < 16; i++) {
+        (void)!chdir("..");
+    }
+    struct stat st;
+    int shadow = err_of(stat("etc/shadow", &st));
+    char made[4096], planted[4096];
+    snprintf(made, sizeof made, "%s/made-by-child", relative(hostdir));
+    snprintf(planted, sizeof planted, "%s/planted", relative(hostdir));
+    int mk = err_of(mkdir(made, 0700));
+    int sl = err_of(symlink("/etc/shadow", planted));
+    int conn;
+    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) {
+        conn = errno;
+    } else {
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", relative(hostsock));
+        conn = err_of(connect(sock, (struct sockaddr *)&a, sizeof a));
+        close(sock);
+    }
+    int ex = try_exec(relative(hostbin));
+    int host = (shadow == 0) + (mk == 0) + (sl == 0) + (conn == 0) + (ex == 0) + (at_open == 0) + above
+               + (at_shadow == 0) + (at_mkdir == 0) + (ns[1] == 0) + (ns[2] == 0);
+    emit("{\"op\":\"escape\",\"open\":%d,\"fd\":%d,\"fchdir\":%d,\"shadow\":%d,\"mkdir\":%d,\"symlink\":%d,"
+         "\"connect\":%d,\"exec\":%d,\"at_open\":%d,\"above\":%d,\"at_shadow\":%d,\"at_mkdir\":%d,"
+         "\"userns\":%d,\"ns_bind\":%d,\"ns_remount\":%d,\"host\":%d}",
+         open_errno, fd, fchdir_errno, shadow, mk, sl, conn, ex, at_open, above, at_shadow, at_mkdir, ns[0], ns[1],
+         ns[2], host);
+    if (fd >= 0) {
+        close(fd);
+    }
 }
 
 static int install_notify(void) {
@@ -403,9 +611,10 @@ static void uffd_worker(void) {
 }
 
 int main(int argc, char **argv) {
-    int cpu = -1, filter = 1;
+    int cpu = -1, filter = 1, jail = 0;
     const char *extra = NULL;
     const char *program = NULL;
+    char *user = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
             cpu = atoi(argv[++i]);
@@ -415,6 +624,10 @@ int main(int argc, char **argv) {
             extra = argv[++i];
         } else if (!strcmp(argv[i], "--program") && i + 1 < argc) {
             program = argv[++i];
+        } else if (!strcmp(argv[i], "--jail")) {
+            jail = 1;
+        } else if (!strcmp(argv[i], "--user") && i + 1 < argc) {
+            user = argv[++i];
         } else {
             fprintf(stderr, "notify-child: unknown argument %s\n", argv[i]);
             return 2;
@@ -429,6 +642,18 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    if (program != NULL && load_notify_file(program) != 0) {
+        emit("{\"op\":\"hello\",\"error\":\"program %s: %s\"}", program, strerror(errno));
+        return 1;
+    }
+    if (jail && enter_jail() != 0) {
+        emit("{\"op\":\"hello\",\"error\":\"jail: %s\"}", strerror(errno));
+        return 1;
+    }
+    if (user != NULL && become_spec(user) != 0) {
+        emit("{\"op\":\"hello\",\"error\":\"user %s: %s\"}", user, strerror(errno));
+        return 1;
+    }
     int listener = -1;
     if (filter) {
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -439,7 +664,7 @@ int main(int argc, char **argv) {
             emit("{\"op\":\"hello\",\"error\":\"extra filter: %s\"}", strerror(errno));
             return 1;
         }
-        listener = program ? install_notify_file(program) : install_notify();
+        listener = program ? install_notify_file() : install_notify();
         if (listener < 0) {
             emit("{\"op\":\"hello\",\"error\":\"notify filter: %s\"}", strerror(errno));
             return 1;
@@ -482,6 +707,36 @@ int main(int argc, char **argv) {
                 _exit(0);
             }
             emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
+        } else if (!strcmp(cmd, "fork-as")) {
+            char *uid = strtok(NULL, " ");
+            char *gid = strtok(NULL, " ");
+            char *groups = strtok(NULL, " ");
+            char *rest = strtok(NULL, "");
+            if (uid == NULL || gid == NULL || groups == NULL || rest == NULL) {
+                emit("{\"op\":\"error\",\"error\":\"usage: fork-as UID GID GROUPS KIND PATH [FLAGS]\"}");
+                continue;
+            }
+            pid_t w = fork();
+            if (w == 0) {
+                if (become(uid, gid, groups) != 0) {
+                    emit("{\"op\":\"open\",\"pid\":%d,\"path\":\"\",\"fd\":-1,\"errno\":%d,\"bytes\":-1,"
+                         "\"content_hex\":\"\"}", getpid(), errno);
+                    _exit(1);
+                }
+                do_call(rest);
+                _exit(0);
+            }
+            emit("{\"op\":\"forked\",\"pid\":%d}", (int)w);
+        } else if (!strcmp(cmd, "escape")) {
+            char *dir = strtok(NULL, " ");
+            char *hostdir = strtok(NULL, " ");
+            char *hostsock = strtok(NULL, " ");
+            char *hostbin = strtok(NULL, " ");
+            if (dir == NULL || hostdir == NULL || hostsock == NULL || hostbin == NULL) {
+                emit("{\"op\":\"escape\",\"error\":\"usage: escape DIR HOSTDIR HOSTSOCK HOSTBIN\"}");
+            } else {
+                escape(dir, hostdir, hostsock, hostbin);
+            }
         } else if (!strcmp(cmd, "fork-sys")) {
             long a[7] = {0};
             char *t;

@@ -155,6 +155,33 @@ public final class JsonInput {
                             + (m.group(2).equals("int") ? "32" : "64")
                             + "-bit whole number)"));
 
+    /**
+     * What kind of JSON value {@code n} is, in words for a message ({@code "a list"}, {@code "an
+     * object"}, {@code "a string"}, {@code "a number"}, {@code "true or false"}, {@code "null"},
+     * {@code "nothing"}): never Jackson's node type names ({@code ARRAY}).
+     */
+    public static String kind(JsonNode n) {
+        if (n == null || n.isMissingNode()) {
+            return "nothing";
+        }
+        if (n.isArray()) {
+            return "a list";
+        }
+        if (n.isObject()) {
+            return "an object";
+        }
+        if (n.isTextual()) {
+            return "a string";
+        }
+        if (n.isNumber()) {
+            return "a number";
+        }
+        if (n.isBoolean()) {
+            return "true or false";
+        }
+        return n.isNull() ? "null" : "a value JSON text does not hold";
+    }
+
     /** The parser's first group (a character or word from the input), quoted and printable. */
     private static String quoted(Matcher m) {
         return "'" + Printable.of(m.group(1)) + "'";

@@ -1,98 +1,104 @@
 package heimdall.lab.kernel;
 
-import heimdall.lab.analysis.Plots;
-import heimdall.lab.display.Display;
-import heimdall.lab.display.Displayable;
-import heimdall.lab.display.HtmlTable;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import heimdall.lab.display.jupyter.Renderers;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.util.Base64;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
-import javax.imageio.ImageIO;
-import org.knowm.xchart.internal.chartpart.Chart;
-import tech.tablesaw.api.Table;
 
 /**
- * Teaches a JShell-based Jupyter kernel to show Tablesaw tables as {@code text/html}, XChart
- * charts as {@code image/png} and every value of the library that shows itself
- * ({@link Displayable}: a measurement, an added cost, a round trip, a floor, a graph, a prepared
- * graph, a cursor, a results folder, a comparison, a sweep) as all three of {@code text/html} (its
- * table), {@code image/png} (its plot) and {@code text/plain}, in one line of a notebook:
+ * Teaches the running JShell-based Jupyter kernel to show Tablesaw tables, XChart charts and the
+ * library's values ({@code Displayable}) as {@code text/html} and {@code image/png}, in one line:
  *
  * <pre>{@code heimdall.lab.kernel.KernelRenderers.register()}</pre>
  *
- * <p>It works in this project's kernel, in IJava and in JJava. Those kernels share the design of
- * jupyter-jvm-basekernel (JJava under its own package name), so the renderer is driven by reflection:
- * {@code createRegistration(type).preferring(...).supporting(...).register(function)}, with the
- * render function a proxy of the kernel's own {@code RenderFunction} interface. Nothing of that API
- * is linked at compile time, so one jar serves every kernel.
+ * <p>This project's kernel does it at start, and a stock JJava kernel does it by itself once the
+ * library's jar is on its class path (its extension, {@code heimdall.lab.display.jupyter.JJavaExtension});
+ * the line is for IJava 1.3, which has no extensions, and a fallback everywhere else. The kernel is
+ * found through each kernel's own static accessor, by reflection, so one jar serves every kernel; the
+ * registration itself is {@link Renderers#registerWith}.
  */
 public final class KernelRenderers {
-    /** Where each kernel keeps its running instance: class name and static accessor. */
-    private static final List<String[]> KERNELS = List.of(
-            new String[] {"heimdall.lab.kernel.LabKernel", "instance"},
-            new String[] {"io.github.spencerpark.ijava.IJava", "getKernelInstance"},
-            new String[] {"org.dflib.jjava.JJava", "getKernelInstance"});
-
-    /** Renderers already taught, so that running the line twice does not register twice. */
-    private static final Set<Object> DONE =
-            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** Where each kernel keeps its running instance, in the order they are tried. */
+    private static final List<Accessor> KERNELS = List.of(
+            new Accessor("heimdall-lab", "heimdall.lab.kernel.LabKernel", "instance"),
+            new Accessor("IJava 1.3", "io.github.spencerpark.ijava.IJava", "getKernelInstance"),
+            new Accessor("JJava 1.0-a6 and later", "org.dflib.jjava.kernel.JavaNotebookStatics", "kernel"),
+            new Accessor("a kernel on JJava's base", "org.dflib.jjava.jupyter.kernel.BaseKernel", "notebookKernel"),
+            new Accessor("JJava 1.0a15 and earlier", "org.dflib.jjava.JJava", "getKernelInstance"));
 
     private KernelRenderers() {}
+
+    /** A kernel's static accessor of its running instance. */
+    private record Accessor(String kernel, String className, String method) {
+        String name() {
+            return className + "." + method + "()";
+        }
+    }
 
     /**
      * Registers the renderers with the kernel running this notebook.
      *
      * @return what was registered, with which kernel
-     * @throws IllegalStateException when no known kernel is running in this JVM
+     * @throws IllegalStateException when no known kernel is running in this JVM, naming each accessor
+     *     looked for and what was found there
      */
     public static String register() {
-        for (String[] k : KERNELS) {
-            Object kernel = kernelInstance(k[0], k[1]);
+        List<String> found = new ArrayList<>();
+        for (Accessor k : KERNELS) {
+            Object kernel = kernelInstance(k, found);
             if (kernel != null) {
                 try {
-                    registerWith(kernel.getClass().getMethod("getRenderer").invoke(kernel));
+                    Renderers.registerWith(
+                            kernel.getClass().getMethod("getRenderer").invoke(kernel));
                 } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException("the " + k[0] + " kernel has no usable getRenderer(): " + e, e);
+                    throw new IllegalStateException(
+                            "the " + k.className() + " kernel has no usable getRenderer(): " + e, e);
                 }
                 // the words KernelProtocolTest expects; the library's values (Displayable) are registered too
-                return "Tablesaw tables as text/html, XChart charts as image/png: registered with " + k[0];
+                return "Tablesaw tables as text/html, XChart charts as image/png: registered with " + k.className();
             }
         }
-        throw new IllegalStateException("no Jupyter kernel found in this JVM (looked for the heimdall-lab, "
-                + "IJava and JJava kernels); in plain jshell use HtmlTable.of(table) and Plots.image(chart)");
+        throw new IllegalStateException("no Jupyter kernel found in this JVM; looked for " + String.join("; ", found)
+                + ". In plain jshell use HtmlTable.of(table) and Plots.image(chart)");
     }
 
-    private static Object kernelInstance(String className, String accessor) {
+    /** The running kernel behind {@code k}, or null, adding to {@code found} what was there. */
+    private static Object kernelInstance(Accessor k, List<String> found) {
         Set<ClassLoader> loaders = new LinkedHashSet<>();
         loaders.add(KernelRenderers.class.getClassLoader());
         if (Thread.currentThread().getContextClassLoader() != null) {
             loaders.add(Thread.currentThread().getContextClassLoader());
         }
         loaders.add(ClassLoader.getSystemClassLoader());
+        String seen = "no such class";
         for (ClassLoader loader : loaders) {
+            Method m;
             try {
-                Method m = Class.forName(className, true, loader).getDeclaredMethod(accessor);
+                m = Class.forName(k.className(), true, loader).getDeclaredMethod(k.method());
+            } catch (ClassNotFoundException | LinkageError e) {
+                continue; // not this kernel, or not from this loader
+            } catch (NoSuchMethodException e) {
+                seen = "the class, without that method";
+                continue;
+            }
+            try {
                 m.setAccessible(true);
                 Object kernel = m.invoke(null);
                 if (kernel != null) {
                     return kernel;
                 }
-            } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
-                // not this kernel, or not from this loader
+                seen = "the class, no kernel running";
+            } catch (InvocationTargetException e) {
+                // JJava's notebookKernel() throws when no kernel has started: nothing running, not broken
+                seen = "the class, no kernel running (" + e.getCause() + ")";
             } catch (ReflectiveOperationException | RuntimeException e) {
-                throw new IllegalStateException("cannot reach the running " + className + ": " + e, e);
+                throw new IllegalStateException("cannot reach the running " + k.kernel() + " kernel: " + e, e);
             }
         }
+        found.add(k.name() + " (" + k.kernel() + "): " + seen);
         return null;
     }
 
@@ -101,130 +107,6 @@ public final class KernelRenderers {
      * {@code getRenderer()}); a renderer already taught is left alone.
      */
     public static void registerWith(Object renderer) {
-        if (!DONE.add(renderer)) {
-            return;
-        }
-        try {
-            Api api = Api.of(renderer);
-            api.register(
-                    renderer, Table.class, List.of("text/html"), List.of("text/html", "text/plain"), (table, ctx) -> {
-                        api.renderIfRequested(ctx, "text/html", () -> HtmlTable.of(table));
-                        api.renderIfRequested(ctx, "text/plain", table::print);
-                    });
-            api.register(
-                    renderer, Chart.class, List.of("image/png"), List.of("image/png", "text/plain"), (chart, ctx) -> {
-                        api.renderIfRequested(ctx, "image/png", () -> png(chart));
-                        api.renderIfRequested(ctx, "text/plain", () -> "chart: " + chart.getTitle());
-                    });
-            // preferred, all three: a bare display shows the table, the plot and the text together
-            List<String> all = List.of("text/html", "image/png", "text/plain");
-            api.register(renderer, Displayable.class, all, all, (value, ctx) -> {
-                api.renderIfRequested(ctx, "text/html", value::html);
-                if (value.chart() != null) { // a value without a plot (an empty sweep) shows its table alone
-                    api.renderIfRequested(
-                            ctx, "image/png", () -> Base64.getEncoder().encodeToString(Display.png(value)));
-                }
-                api.renderIfRequested(ctx, "text/plain", value::text);
-            });
-        } catch (ReflectiveOperationException e) {
-            DONE.remove(renderer);
-            throw new IllegalStateException(
-                    "this kernel's renderer (" + renderer.getClass().getName()
-                            + ") is not the basekernel API KernelRenderers knows: " + e,
-                    e);
-        }
-    }
-
-    private static String png(Chart<?, ?> chart) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            ImageIO.write(Plots.image(chart), "png", bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return Base64.getEncoder().encodeToString(bytes.toByteArray());
-    }
-
-    /** A render function in our own terms; the proxy passes the kernel's context through as an Object. */
-    private interface Render<T> {
-        void render(T value, Object context);
-    }
-
-    /** The reflective handles on one kernel's display API, found from its renderer's class. */
-    private record Api(
-            ClassLoader loader,
-            Class<?> mimeType,
-            Class<?> renderFunction,
-            Method parseMime,
-            Method renderIfRequested) {
-        static Api of(Object renderer) throws ReflectiveOperationException {
-            Class<?> rendererClass = renderer.getClass();
-            while (!rendererClass.getSimpleName().equals("Renderer") && rendererClass.getSuperclass() != null) {
-                rendererClass = rendererClass.getSuperclass();
-            }
-            String display = rendererClass.getPackageName();
-            ClassLoader loader = rendererClass.getClassLoader();
-            Class<?> mime = Class.forName(display + ".mime.MIMEType", true, loader);
-            Class<?> function = Class.forName(display + ".RenderFunction", true, loader);
-            Class<?> context = Class.forName(display + ".RenderContext", true, loader);
-            return new Api(
-                    loader,
-                    mime,
-                    function,
-                    mime.getMethod("parse", String.class),
-                    context.getMethod("renderIfRequested", mime, Supplier.class));
-        }
-
-        Object[] mimes(List<String> names) throws ReflectiveOperationException {
-            Object[] out = (Object[]) java.lang.reflect.Array.newInstance(mimeType, names.size());
-            for (int i = 0; i < names.size(); i++) {
-                out[i] = parseMime.invoke(null, names.get(i));
-            }
-            return out;
-        }
-
-        <T> void register(
-                Object renderer, Class<T> type, List<String> preferred, List<String> supported, Render<T> render)
-                throws ReflectiveOperationException {
-            Object registration = renderer.getClass()
-                    .getMethod("createRegistration", Class.class)
-                    .invoke(renderer, type);
-            Class<?> mimeArray =
-                    java.lang.reflect.Array.newInstance(mimeType, 0).getClass();
-            registration = registration
-                    .getClass()
-                    .getMethod("preferring", mimeArray)
-                    .invoke(registration, (Object) mimes(preferred));
-            registration = registration
-                    .getClass()
-                    .getMethod("supporting", mimeArray)
-                    .invoke(registration, (Object) mimes(supported));
-            Object function = Proxy.newProxyInstance(loader, new Class<?>[] {renderFunction}, (proxy, m, args) -> {
-                switch (m.getName()) {
-                    case "render":
-                        render.render(type.cast(args[0]), args[1]);
-                        return null;
-                    case "equals":
-                        return proxy == args[0];
-                    case "hashCode":
-                        return System.identityHashCode(proxy);
-                    case "toString":
-                        return "heimdall-lab renderer for " + type.getName();
-                    default:
-                        throw new UnsupportedOperationException(m.toString());
-                }
-            });
-            registration.getClass().getMethod("register", renderFunction).invoke(registration, function);
-        }
-
-        void renderIfRequested(Object context, String mime, Supplier<Object> value) {
-            try {
-                renderIfRequested.invoke(context, parseMime.invoke(null, mime), value);
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        Renderers.registerWith(renderer);
     }
 }

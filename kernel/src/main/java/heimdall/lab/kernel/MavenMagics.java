@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * IJava's dependency magics. {@code %maven G:A:V ...} resolves each artifact with its runtime
  * dependencies (see {@link MavenResolver}) and adds the jars to the class path of later snippets;
- * {@code %mavenRepo ID URL} adds a remote repository that later {@code %maven} lines also ask.
+ * {@code %mavenRepo ID URL} adds a remote repository (HTTPS only) that later {@code %maven} lines also ask.
  */
 public final class MavenMagics {
     private final MavenResolver resolver;
@@ -50,7 +50,7 @@ public final class MavenMagics {
     @LineMagic(value = "mavenRepo", aliases = "addMavenRepo")
     public Object mavenRepo(List<String> args) {
         if (args.size() != 2) {
-            throw new IllegalArgumentException("usage: %mavenRepo ID URL (an http:// or https:// URL)");
+            throw new IllegalArgumentException("usage: %mavenRepo ID URL (an https:// URL)");
         }
         resolver.addRepository(args.get(0), args.get(1));
         System.out.println("repositories: " + resolver.repositories());

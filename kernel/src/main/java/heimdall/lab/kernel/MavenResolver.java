@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -34,6 +35,12 @@ import org.eclipse.aether.util.filter.DependencyFilterUtils;
  *
  * <p>Only those repositories are asked: repositories that a dependency's POM declares are ignored, so
  * a POM from Central cannot send the kernel to a host the user never named. Checksums must match.
+ *
+ * <p>Over HTTPS only, as Maven since 3.8.1: a repository named by {@code http://} (by {@code %mavenRepo}, a
+ * POM's {@code <repository>}, or {@code -Dmaven.repo.central}) is refused with the reason before anything is
+ * fetched, since its checksums come from the same server as its jars and anyone on the path could
+ * replace both, and the kernel runs the jar. As in Maven, {@code localhost} and {@code 127.0.0.1} are
+ * exempt: nothing lies on that path.
  */
 final class MavenResolver implements AutoCloseable {
     /** Maven's own rule for ids, with no {@code /} or {@code \}: they become path segments. */
@@ -73,9 +80,20 @@ final class MavenResolver implements AutoCloseable {
      * Adds (or, for a known id, replaces) a remote repository for later resolutions.
      *
      * @throws IllegalArgumentException for an id that is not a Maven id or a URL that is not an
-     *     absolute http(s) URL with a host
+     *     absolute https URL with a host ({@link #checkRepository})
      */
     void addRepository(String id, String url) {
+        repositories.put(id, remote(id, checkRepository(id, url).toString()));
+    }
+
+    /**
+     * Checks a repository's id and URL before it is used: a Maven id, and an absolute {@code https://} URL
+     * with a host. A plain {@code http://} URL is refused with the reason, as Maven refuses it since 3.8.1,
+     * but for this machine ({@link #LOCAL_HOSTS}), which Maven's blocker leaves alone too.
+     *
+     * @throws IllegalArgumentException naming the id or the URL and what is wrong
+     */
+    static URI checkRepository(String id, String url) {
         if (!ID.matcher(id).matches() || id.equals(".") || id.equals("..")) {
             throw new IllegalArgumentException(
                     "bad repository id '" + id + "': letters, digits, '_', '-' and '.' only");
@@ -86,13 +104,27 @@ final class MavenResolver implements AutoCloseable {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("bad repository URL '" + url + "': " + e.getReason());
         }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-        if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "bad repository URL '" + url + "': an http:// or https:// URL with a host is required");
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (scheme.equals("http") && uri.getHost() != null && !LOCAL_HOSTS.contains(uri.getHost())) {
+            throw new IllegalArgumentException("repository '" + id + "' at " + url + " is refused: " + PLAIN_HTTP);
         }
-        repositories.put(id, remote(id, uri.toString()));
+        if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null) {
+            throw new IllegalArgumentException("bad repository URL '" + url
+                    + "': an https:// URL with a host is required (http:// only for localhost or 127.0.0.1)");
+        }
+        return uri;
     }
+
+    /**
+     * The hosts Maven's blocker leaves plain HTTP to ({@code external:http:*} matches every other host): this
+     * machine, where no one is on the path. Names as written, never looked up.
+     */
+    static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1");
+
+    /** Why a plain-HTTP repository is refused. */
+    static final String PLAIN_HTTP = "plain http:// is not used (Maven blocks it since 3.8.1): a jar and the "
+            + "checksum it is checked against both come over the unauthenticated connection, so anyone on the "
+            + "path could hand the kernel code to run; use the repository's https:// address";
 
     private static RemoteRepository remote(String id, String url) {
         RepositoryPolicy releases =
@@ -170,6 +202,18 @@ final class MavenResolver implements AutoCloseable {
 
     private List<Path> resolve(CollectRequest collect, String coordinates, Map<String, String> asked)
             throws ResolutionFailed {
+        // the one way to the network: every repository asked is checked again here, Central's address
+        // (which -Dmaven.repo.central may change) included, before anything is fetched
+        for (RemoteRepository r : collect.getRepositories()) {
+            try {
+                checkRepository(r.getId(), r.getUrl());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot resolve " + coordinates + ": " + e.getMessage()
+                        + (r.getId().equals("central")
+                                ? " (Central's address comes from -D" + ModelInterpolator.MAVEN_REPO_CENTRAL_KEY + ")"
+                                : ""));
+            }
+        }
         DependencyRequest request = new DependencyRequest(collect, DependencyFilterUtils.classpathFilter("runtime"));
         RepositorySystem rs = system();
         try (CloseableSession session = new SessionBuilderSupplier(rs)

@@ -85,7 +85,13 @@ public final class PomMagics {
         Map<String, String> repositories = new LinkedHashMap<>();
         for (Element r : nested(root, "repositories", "repository")) {
             String id = required(r, "id", properties, where);
-            repositories.put(id, required(r, "url", properties, where));
+            String url = required(r, "url", properties, where);
+            try {
+                MavenResolver.checkRepository(id, url); // before any dependency is resolved
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": <repository> " + id + ": " + e.getMessage());
+            }
+            repositories.put(id, url);
         }
         List<Dependency> dependencies = new ArrayList<>();
         for (Element d : nested(root, "dependencies", "dependency")) {

@@ -386,7 +386,7 @@ class KernelProtocolTest {
         JsonNode id = only(23, "error");
         assertTrue(id.get("evalue").asText().contains("bad repository id 'bad/id'"), id.toString());
         JsonNode url = only(24, "error");
-        assertTrue(url.get("evalue").asText().contains("http:// or https://"), url.toString());
+        assertTrue(url.get("evalue").asText().contains("an https:// URL with a host is required"), url.toString());
     }
 
     @Test

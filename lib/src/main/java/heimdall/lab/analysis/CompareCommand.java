@@ -37,7 +37,8 @@ public final class CompareCommand implements Command {
 
     /** {@code -o} is the short spelling of {@code --plot} (a PNG), not of {@code --out} (a folder). */
     private static final CommandOptions OPTIONS = new CommandOptions(
-            Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), Map.of("-o", "--plot"));
+                    Set.of(), Set.of("--plot", "--out", "--threshold", "--change-plot"), Map.of("-o", "--plot"))
+            .writing("--plot", "--change-plot");
 
     @Override
     public Optional<CommandOptions> options() {

@@ -9,6 +9,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.HostileFiles;
 import heimdall.lab.Io;
 import heimdall.lab.JsonInput;
+import heimdall.lab.Printable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SampleCounts;
 import heimdall.lab.sys.SafeFiles;
@@ -112,14 +113,15 @@ public final class Distributions {
         }
         String json;
         try {
-            if (Results.isCallSampleFile(samples)) {
+            if (DistillInput.perCall(samples, Results.columnsOf(samples))) {
                 List<SeriesJson> series = new ArrayList<>();
                 for (var e : Results.readCallSamples(samples).entrySet()) {
-                    series.add(seriesJson(e.getKey(), e.getValue()));
+                    series.add(seriesJson(samples, e.getKey(), e.getValue()));
                 }
                 json = seriesFile(series);
             } else {
                 Table t = Results.readArrow(samples, BATCH_LIMIT);
+                DistillInput.batches(samples, t);
                 Map<String, List<?>> cols = new LinkedHashMap<>(); // column name -> its values, in file order
                 for (Column<?> c : t.columns()) {
                     cols.put(c.name(), c.asList());
@@ -131,7 +133,7 @@ public final class Distributions {
         } catch (IllegalStateException tooMany) {
             throw new BadInput(samples + ": " + tooMany.getMessage(), tooMany);
         }
-        writeWhole(out, json);
+        writeWhole(samples, out, json);
         return out;
     }
 
@@ -151,10 +153,24 @@ public final class Distributions {
         return json.append("\n]\n}\n").toString();
     }
 
-    private static void writeWhole(Path out, String json) {
+    /**
+     * Writes {@code json} as {@code out}, made from {@code source}, after reading it back with
+     * {@link #read}'s rules: a distributions.json its own reader would refuse is never written (the
+     * guard behind {@link DistillInput}'s checks), and the refusal names the source.
+     */
+    private static void writeWhole(Path source, Path out, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        try {
+            parse(out, bytes);
+        } catch (BadInput unreadable) {
+            throw new BadInput(
+                    Printable.of(source) + ": cannot be distilled: the " + FILE + " made from it would not read back ("
+                            + unreadable.getMessage() + "); nothing written",
+                    unreadable);
+        }
         try {
             // whole or not at all: a full disk leaves no part-written distributions.json to refuse later
-            SafeFiles.writeNew(out, json.getBytes(StandardCharsets.UTF_8));
+            SafeFiles.writeNew(out, bytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out, e);
         }
@@ -175,7 +191,7 @@ public final class Distributions {
             Path out = distill(folder);
             progress.accept(written(out, t0));
         } catch (IOException | RuntimeException e) {
-            progress.accept("distributions: not written: " + e);
+            progress.accept("distributions: not written: " + (e instanceof BadInput ? e.getMessage() : e));
         }
     }
 
@@ -204,10 +220,10 @@ public final class Distributions {
         try {
             List<SeriesJson> series = new ArrayList<>();
             counts.series().forEach((k, v) -> series.add(seriesJson(k, v)));
-            writeWhole(out, seriesFile(series));
+            writeWhole(dir.resolve("samples.arrow"), out, seriesFile(series));
             progress.accept(written(out, t0));
         } catch (IOException | RuntimeException e) {
-            progress.accept("distributions: not written: " + e);
+            progress.accept("distributions: not written: " + (e instanceof BadInput ? e.getMessage() : e));
         }
     }
 
@@ -255,9 +271,10 @@ public final class Distributions {
             @JsonProperty("count") int count,
             @JsonProperty("ns_delta") long[] nsDelta) {}
 
-    private static SeriesJson seriesJson(Results.SampleKey key, long[][] runs) {
+    private static SeriesJson seriesJson(Path samples, Results.SampleKey key, long[][] runs) {
         long[] all = heimdall.lab.bench.Stats.concat(runs);
         Arrays.sort(all);
+        DistillInput.span(samples, key, all);
         long[] delta = new long[all.length == 0 ? 0 : GRID.length];
         long prev = 0;
         for (int k = 0; k < delta.length; k++) {
@@ -270,10 +287,18 @@ public final class Distributions {
 
     /** Reads a folder's distributions.json; bad input naming the file and field when it is not one. */
     public static Distributions read(Path file) {
+        // No link followed, no FIFO waited on, regular files only, bounded (HostileFiles); parsed from that copy.
+        return parse(file, HostileFiles.read(file, MAX_BYTES));
+    }
+
+    /** {@link #read} of {@code bytes}, the whole of {@code file} read once (or about to be written as it). */
+    static Distributions parse(Path file, byte[] bytes) {
+        if (bytes.length > MAX_BYTES) {
+            throw BadInput.at(file, "file", bytes.length + " bytes, more than the " + MAX_BYTES + " a reader takes");
+        }
         JsonNode top;
         try {
-            // No link followed, no FIFO waited on, regular files only, bounded (HostileFiles); parsed from that copy.
-            top = JSON.readTree(HostileFiles.read(file, MAX_BYTES));
+            top = JSON.readTree(bytes);
         } catch (JsonProcessingException e) {
             throw JsonInput.notJson(file, e);
         } catch (IOException e) {

@@ -1476,6 +1476,15 @@ public final class Plots {
     }
 
     /** A dot per (category, series), log y past a 20× range, labels upright or turned when they are long. */
+    /**
+     * Dots by category, one series each (null: no dot), the project's style; a log y axis where the values span
+     * more than a factor of 20 and are all positive. For a kind's own plots ({@code reproduce.<kind>}).
+     */
+    public static CategoryChart dots(
+            String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
+        return categoryDots(title, xTitle, yTitle, x, series);
+    }
+
     private static CategoryChart categoryDots(
             String title, String xTitle, String yTitle, List<String> x, Map<String, List<Double>> series) {
         return categoryDots(title, xTitle, yTitle, x, series, List.copyOf(series.keySet()));

@@ -471,15 +471,20 @@ public final class Results implements Displayable {
 
     /** Whether samples.arrow holds per-call samples (row, variant, run, ns). */
     static boolean isCallSampleFile(Path file) {
+        return columnsOf(file).containsAll(CALL_COLUMNS);
+    }
+
+    /** The columns of an Arrow file, in file order (its schema read, checked, and no batch). */
+    static List<String> columnsOf(Path file) {
         try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
-            return in.columns().containsAll(CALL_COLUMNS);
+            return in.columns();
         }
     }
 
     /** Arrow memory while samples.arrow is read: one batch at a time (65,536 rows, a few MB) and room to spare. */
     static final long SAMPLES_MEMORY = 512L << 20;
 
-    private static final List<String> CALL_COLUMNS = List.of("row", "variant", "run", "ns");
+    private static final List<String> CALL_COLUMNS = DistillInput.CALL_COLUMNS;
     private static final ArrowType INT32 = new ArrowType.Int(32, true);
     private static final ArrowType INT64 = new ArrowType.Int(64, true);
 
@@ -867,7 +872,7 @@ public final class Results implements Displayable {
                                 throw BadInput.at(
                                         file,
                                         f.getName(),
-                                        "unsupported column type " + f.getType()
+                                        "unsupported column type " + ArrowInput.describe(f.getType())
                                                 + " (samples hold int32, int64, float64 and utf8 columns)");
                         });
             }

@@ -3,19 +3,24 @@ package heimdall.lab.arrow;
 import heimdall.lab.BadInput;
 import heimdall.lab.HostileFiles;
 import heimdall.lab.Io;
+import heimdall.lab.Printable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.BaseRepeatedValueVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
@@ -40,11 +45,14 @@ import org.apache.arrow.vector.validate.ValidateUtil;
  * column's) must be at most {@link #MAX_BATCH_ROWS}, and in an uncompressed file at most eight a byte
  * of its body; all memory Arrow takes is bounded ({@code memoryLimit}); dictionary-encoded columns are
  * refused (no file of ours has one). After a batch is loaded, {@link ValueVectorUtility#validateFull}
- * checks every buffer and offset against the row count. Callers check the columns they read with
- * {@link #require} before the first batch.
+ * checks every buffer and offset against the row count, column by column. Two columns of one name
+ * (letter case aside) are refused: which would a reader by name get? Callers check the columns they
+ * read with {@link #require} before the first batch.
  *
- * <p>Every failure is {@link BadInput}: {@code "<file>: file: not a readable Arrow IPC file: <where>: <why>"},
- * or {@code "<file>: <column>: <why>"} for a column.
+ * <p>Every failure is {@link BadInput} in our words ({@link ArrowWords}), never Arrow's message:
+ * {@code "<file>: file: not a readable Arrow IPC file: <where>: <why>"}, or {@code "<file>: <column>: <why>"}
+ * for a column ({@code "s.arrow: variant: row 70000 (record batch 1): a text value that is not UTF-8"};
+ * rows are counted from 0 over the whole file).
  */
 public final class ArrowInput implements AutoCloseable {
     /**
@@ -60,6 +68,8 @@ public final class ArrowInput implements AutoCloseable {
     private final VectorSchemaRoot root;
     private final List<ArrowBlock> blocks;
     private int next;
+    /** Rows in the batches before the one last loaded: a row's number in the file. */
+    private long rowsBefore;
 
     private ArrowInput(Path file, SeekableByteChannel channel, long memoryLimit, CompressionCodec.Factory codecs) {
         this.file = file;
@@ -156,14 +166,69 @@ public final class ArrowInput implements AutoCloseable {
         int b = next++;
         try {
             reader.batchNumber = b;
+            rowsBefore += root.getRowCount();
             reader.loadRecordBatch(blocks.get(b));
-            ValueVectorUtility.validateFull(root);
+            long first = rowsBefore;
+            for (FieldVector v : root.getFieldVectors()) {
+                validate(v, v.getName(), row -> "row " + (first + row) + " (record batch " + b + ")", b);
+            }
             return true;
         } catch (BadInput e) {
             throw e;
         } catch (IOException | RuntimeException | StackOverflowError | AssertionError e) {
             throw translate("record batch " + b, e);
         }
+    }
+
+    /**
+     * Validates one column's buffers against the batch ({@link ValueVectorUtility#validateFull}),
+     * its nested columns first, so a failure names the column at fault and the row where it is (for a
+     * nested column, the row its value belongs to, when the list offsets say so), in our words
+     * ({@link ArrowWords}).
+     */
+    private void validate(FieldVector v, String name, ArrowWords.Place place, int batch) {
+        for (FieldVector child : v.getChildrenFromFields()) {
+            String childName = child.getName();
+            ArrowWords.Place inner = position -> {
+                long row = ownerRow(v, position);
+                return row < 0
+                        ? "value " + position + " of its nested values (record batch " + batch + ")"
+                        : place.at(row);
+            };
+            validate(child, "$data$".equals(childName) ? name + "[]" : name + "." + childName, inner, batch);
+        }
+        try {
+            ValueVectorUtility.validateFull(v);
+        } catch (ValidateUtil.ValidateException e) {
+            String why = ArrowWords.invalidColumn(e.getMessage(), place);
+            throw new BadInput(Printable.of(file) + ": " + Printable.of(name) + ": " + why, e);
+        }
+    }
+
+    /**
+     * The row of {@code parent} (a list or struct column) that holds value {@code position} of its
+     * child, or -1 when its offsets (not yet validated) do not say: read only inside the buffer.
+     */
+    private static long ownerRow(FieldVector parent, long position) {
+        if (parent instanceof StructVector) {
+            return position;
+        }
+        if (!(parent instanceof BaseRepeatedValueVector list)) {
+            return -1;
+        }
+        var offsets = list.getOffsetBuffer();
+        int rows = list.getValueCount();
+        if (offsets == null || offsets.capacity() < (rows + 1L) * BaseRepeatedValueVector.OFFSET_WIDTH) {
+            return -1;
+        }
+        for (int r = 0; r < rows; r++) {
+            int start = offsets.getInt((long) r * BaseRepeatedValueVector.OFFSET_WIDTH);
+            int end = offsets.getInt((long) (r + 1) * BaseRepeatedValueVector.OFFSET_WIDTH);
+            if (start <= position && position < end) {
+                return r;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -204,7 +269,7 @@ public final class ArrowInput implements AutoCloseable {
         if (e instanceof InvalidArrowFileException) {
             why = "not an Arrow IPC file, or cut short (its magic number or footer is missing or damaged)";
         } else if (e instanceof ValidateUtil.ValidateException) {
-            why = "its buffers do not hold the rows it declares (" + e.getMessage() + ")";
+            why = "its buffers do not hold the rows it declares";
         } else if (e instanceof OutOfMemoryException) {
             why = "declares more data than the limit for this kind of file";
         } else if (e instanceof AssertionError) {
@@ -213,16 +278,16 @@ public final class ArrowInput implements AutoCloseable {
         } else if (e instanceof StackOverflowError) {
             why = "its schema nests too deeply";
         } else if (e instanceof IOException io) {
-            why = io instanceof EOFException || String.valueOf(io.getMessage()).contains("Unexpected end")
-                    ? "truncated"
-                    : "cannot read: " + Io.reason(io);
+            String arrows = ArrowWords.unreadable(io);
+            why = io instanceof EOFException ? "truncated" : arrows != null ? arrows : "cannot read: " + Io.reason(io);
         } else {
             why = "damaged or truncated (its metadata or a buffer does not hold together)";
         }
-        return new BadInput(file + ": file: not a readable Arrow IPC file: " + where + ": " + why, e);
+        return new BadInput(Printable.of(file) + ": file: not a readable Arrow IPC file: " + where + ": " + why, e);
     }
 
-    private static String describe(ArrowType t) {
+    /** A column type as our messages name it ({@code int32}, {@code float(double)}, {@code utf8}), not Arrow's. */
+    public static String describe(ArrowType t) {
         if (t instanceof ArrowType.Int i) {
             return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
         }
@@ -260,8 +325,21 @@ public final class ArrowInput implements AutoCloseable {
         @Override
         protected Schema readSchema() throws IOException {
             Schema s = super.readSchema();
+            Map<String, String> names = new HashMap<>(); // by the name in lower case: the name
             for (Field f : s.getFields()) {
                 noDictionary(f);
+                // Arrow keeps both; a reader by name would see the first, and a table (whose names ignore
+                // case) refuses the second
+                String before = names.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), f.getName());
+                if (before != null) {
+                    throw BadInput.at(
+                            file,
+                            f.getName(),
+                            before.equals(f.getName())
+                                    ? "two columns have this name; each column's name must be its own"
+                                    : "two columns have this name but for letter case (" + Printable.of(before)
+                                            + "); each column's name must be its own, whatever the case");
+                }
             }
             return s;
         }

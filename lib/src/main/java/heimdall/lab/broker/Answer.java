@@ -17,12 +17,15 @@ import java.util.Locale;
  *       {@code /proc/self/fd}) and injects the descriptor as the call's result. Refused with
  *       {@code EACCES}: a path escaping {@code in/} or crossing a mount in it, write access
  *       ({@code creat} always), a dirfd other than {@code AT_FDCWD}, {@code RESOLVE_IN_ROOT}, a FIFO,
- *       socket or device, a directory opened without {@code O_DIRECTORY}, and a file with more than
- *       one link unless the policy admits it ({@link Policy#admit}); none of them is ever opened for
- *       reading. Other failures answer the kernel's own errno ({@code ENOENT}, {@code ENAMETOOLONG}
- *       for a name of {@code PATH_MAX} bytes or more, {@code openat2}'s {@code EINVAL}/{@code E2BIG}
- *       for its {@code open_how}, ...). {@code open}, {@code openat}, {@code openat2} and
- *       {@code creat} can be brokered ({@link OpenCall}); any other call is refused.
+ *       socket or device, a directory (unless the policy allows them,
+ *       {@link Policy#allowingDirectories()}, and then only with {@code O_DIRECTORY}), a file with more
+ *       than one link unless the policy admits it ({@link Policy#admit}), and a file the caller's own
+ *       credentials could not open (looked up and opened with them unless {@link Policy#asSupervisor()});
+ *       none of them is ever opened for reading. Other failures answer the kernel's own errno
+ *       ({@code ENOENT}, {@code ENAMETOOLONG} for a name of {@code PATH_MAX} bytes or more,
+ *       {@code openat2}'s {@code EINVAL}/{@code E2BIG} for its {@code open_how}, ...). {@code open},
+ *       {@code openat}, {@code openat2} and {@code creat} can be brokered ({@link OpenCall}); any other
+ *       call is refused.
  *   <li>{@link #error(int)}: the call fails with that errno, not run.
  *   <li>{@link #value(long)}: the call returns that value, not run.
  * </ul>

@@ -29,7 +29,8 @@ final class BrokerNative {
     static final int C_HELD = 10;
     static final int C_LAST_ERRNO = 11;
     static final int C_STALLED = 12;
-    static final int NCOUNTERS = 13;
+    static final int C_TIMED_OUT = 13;
+    static final int NCOUNTERS = 14;
 
     static final int SUP_SYNC_WAKEUP = 1;
     static final int SUP_POLL_WAIT = 2;
@@ -58,8 +59,16 @@ final class BrokerNative {
     static final int N_CALL_FOR = 22;
     /** The result of the answer {@code hl_notif_answer_recv_wait} sent: 0 or -errno. */
     static final int N_SENT = 23;
+    /** The policy's opt-ins (RULE_*), set once per buffer by the supervisor. */
+    static final int N_RULES = 24;
 
-    static final int N_LONGS = 24;
+    static final int N_LONGS = 25;
+
+    static final int RULE_DIRECTORIES = 1;
+    static final int RULE_AS_SUPERVISOR = 2;
+    static final int RULE_HARD_LINKS = 4;
+    /** The opt-ins ride in hl_sup_start's flags, shifted by this. */
+    static final int SUP_RULES_SHIFT = 8;
     /** SECCOMP_USER_NOTIF_FLAG_CONTINUE. */
     static final int NOTIF_FLAG_CONTINUE = 1;
 
@@ -169,5 +178,5 @@ final class BrokerNative {
 
     static native int hl_retire_fd(int fd);
 
-    static native int hl_kill_caller(int listener, long id, int pid);
+    static native int hl_sup_set_give_up(long handle, long ns);
 }

@@ -6,6 +6,8 @@ import heimdall.lab.Refusal;
 import heimdall.lab.sys.NativeLib;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,33 +37,40 @@ import java.util.concurrent.locks.LockSupport;
  * waits in {@code poll()} on the listener and a stop eventfd, since a signal could interrupt its
  * answer half-way.
  *
- * <p>A read that never ends. A policy's {@link Notification#readPath} and the broker's open read the
- * caller's memory through {@code /proc/PID/mem} (a userfaultfd page answers {@code EFAULT} at once),
- * but a FUSE-backed or hung page can still hold that read. A watchdog thread (whenever a policy may
- * read: not for the fixed answers) abandons a read whose thread has been blocked {@link #READ_DEADLINE_NS}
- * (preempted time does not count, so a loaded host kills no one): its caller's
- * process is killed (the sandbox fails closed; a FUSE server that is the caller dies with it, which
- * ends the read) and a new loop thread, with its own view, takes over the listener. The abandoned
- * thread answers nothing more (its reads return {@code -ESRCH}, its loop leaves as soon as the policy
- * returns); note that the policy may then briefly run on two threads. At most {@link #MAX_ABANDONED}
- * such threads; one more and the supervisor fails closed (the listener is closed, every call of the
- * filter fails with {@code ENOSYS}). A thread whose page never arrives stays blocked in the kernel.
+ * <p>A read that takes long. A policy's {@link Notification#readPath} and the broker's open read the
+ * caller's memory through {@code /proc/PID/mem} (a userfaultfd page answers {@code EFAULT} at once);
+ * that read waits for the caller's memory-map lock, which the caller's own fork or mprotect holds for
+ * tens of milliseconds with a big heap, and a FUSE-backed or hung page holds it for ever. The same
+ * rule as the native supervisor's ({@code native/broker/supervisor.c}): a watchdog thread (whenever a
+ * policy may read: not for the fixed answers) HANDS OFF a read whose thread has been blocked
+ * {@link #READ_DEADLINE_NS} (preempted time does not count): that thread keeps its call, answers it
+ * itself when the read ends and leaves, while a new loop thread, with its own view, takes over the
+ * listener at once; note that the policy may then run on two threads. A handed-off read that has
+ * lasted {@link SupervisorOptions#readGiveUp()} is GIVEN UP: the watchdog answers its call with
+ * {@code EIO}, and the thread, when its read ends, answers nothing (its reads return {@code -ESRCH}).
+ * Nobody is killed. At most {@link #MAX_PARKED} handed-off threads at once (past it the other calls
+ * wait); at most {@link #MAX_STUCK} given-up threads still blocked, one more and the supervisor fails
+ * closed (the listener is closed, every call of the filter fails with {@code ENOSYS}). A thread whose
+ * page never arrives stays blocked in the kernel.
  */
 public final class JavaSupervisor implements Supervisor {
     /**
      * A read of the caller's memory whose thread has been blocked this long (time preempted or waiting
-     * for a CPU does not count) is abandoned and its caller killed.
+     * for a CPU does not count) is handed off to that thread, and a new loop serves the other calls.
      */
     static final long READ_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(40);
     /** {@link #stop()} returns within this, whatever the loop (or a policy) is doing. */
     static final long STOP_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(900);
-    /** Loop threads abandoned in a read and not ended yet, at most. */
-    static final int MAX_ABANDONED = 4;
+    /** Handed-off threads out at once, at most (the native supervisor's MAX_PARKED). */
+    static final int MAX_PARKED = 64;
+    /** Given-up threads still blocked, at most: one more and the supervisor fails closed. */
+    static final int MAX_STUCK = 4;
+
+    private static final int EIO = 5;
 
     private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long WATCH_ABANDONED = -1;
-    private static final long WATCH_EXITED = -2;
     private static final int EALREADY = 114;
 
     private final int listener;
@@ -70,10 +79,19 @@ public final class JavaSupervisor implements Supervisor {
     private final int cpu;
     private final long cpuSet;
     private final Policy policy;
+    /** The policy's opt-ins for the broker answer (HL_RULE_*), read once at start. */
+    private final int rules;
     /** A fixed answer other than BROKER: waits blocked in RECV (see the class comment). */
     private final boolean blocking;
 
+    private final long giveUpNs;
     private final AtomicLongArray counters = new AtomicLongArray(BrokerNative.NCOUNTERS);
+    /** Counts by threads other than the serving loop (handed-off ones, the watchdog): atomic adds. */
+    private final AtomicLongArray late = new AtomicLongArray(BrokerNative.NCOUNTERS);
+    /** The handed-off loops, and how many of them were given up; guarded by itself. */
+    private final List<Loop> parked = new ArrayList<>();
+
+    private int stuck;
     private final AtomicReference<Throwable> policyFailure = new AtomicReference<>();
     private final CountDownLatch pinned = new CountDownLatch(1);
     /** Loops abandoned and not ended yet: they may still name the listener's number. */
@@ -93,13 +111,16 @@ public final class JavaSupervisor implements Supervisor {
     private boolean closed;
     private boolean retired;
 
-    private JavaSupervisor(int listener, int stopFd, int inDir, int cpu, long cpuSet, Policy policy, boolean blocking) {
+    private JavaSupervisor(
+            int listener, int stopFd, int inDir, SupervisorOptions options, Policy policy, boolean blocking) {
         this.listener = listener;
         this.stopFd = stopFd;
         this.inDir = inDir;
-        this.cpu = cpu;
-        this.cpuSet = cpuSet;
+        this.cpu = options.cpu();
+        this.cpuSet = options.cpuSet();
+        this.giveUpNs = options.readGiveUp().toNanos();
         this.policy = policy;
+        this.rules = Starts.rules(policy);
         this.blocking = blocking;
         this.live = new Loop(0);
         this.watchdog = blocking ? null : new Thread(this::watch, "heimdall-java-supervisor-watch-" + listener);
@@ -139,8 +160,7 @@ public final class JavaSupervisor implements Supervisor {
             throw Starts.startFailure(options, -stopFd);
         }
         boolean blocking = fixed != null && fixed.kind() != Answer.Kind.BROKER && !options.pollWait();
-        JavaSupervisor s =
-                new JavaSupervisor(listenerFd, stopFd, inDir, options.cpu(), options.cpuSet(), policy, blocking);
+        JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options, policy, blocking);
         s.live.thread.start();
         try {
             s.awaitPinned(options);
@@ -176,48 +196,57 @@ public final class JavaSupervisor implements Supervisor {
         }
     }
 
-    private void bump(int c) {
-        counters.lazySet(c, counters.get(c) + 1); // one writer: this thread
-    }
-
-    private void fail(int errno) {
-        bump(BrokerNative.C_FAILURES);
-        counters.lazySet(BrokerNative.C_LAST_ERRNO, errno);
-    }
-
-    private void countSend(int r, int ok) {
-        if (r == 0) {
-            bump(ok);
-        } else if (r == -BrokerNative.ENOENT) {
-            bump(BrokerNative.C_GONE);
+    /** Counts c for loop: a plain store by the serving loop (one writer), an atomic add by any other thread. */
+    private void bump(Loop loop, int c) {
+        if (loop == null || loop.handedOff) {
+            late.incrementAndGet(c);
         } else {
-            fail(-r);
+            counters.lazySet(c, counters.get(c) + 1);
         }
     }
 
-    private void countBroker(int r) {
-        if (r >= 0) {
-            bump(BrokerNative.C_BROKERED);
-        } else if (r == BrokerNative.BROKER_GONE) {
-            bump(BrokerNative.C_GONE);
-        } else if (r <= BrokerNative.BROKER_FAILED) {
-            fail(BrokerNative.BROKER_FAILED - r);
-        } else if (r <= BrokerNative.BROKER_REFUSED) {
-            bump(BrokerNative.C_REFUSED);
-            bump(BrokerNative.C_ERRORED);
+    private void fail(Loop loop, int errno) {
+        bump(loop, BrokerNative.C_FAILURES);
+        counters.set(BrokerNative.C_LAST_ERRNO, errno);
+    }
+
+    private void countSend(Loop loop, int r, int ok) {
+        if (r == 0) {
+            bump(loop, ok);
+        } else if (r == -BrokerNative.ENOENT) {
+            bump(loop, BrokerNative.C_GONE);
         } else {
-            bump(BrokerNative.C_ERRORED);
+            fail(loop, -r);
+        }
+    }
+
+    private void countBroker(Loop loop, int r) {
+        if (r >= 0) {
+            bump(loop, BrokerNative.C_BROKERED);
+        } else if (r == BrokerNative.BROKER_GONE) {
+            bump(loop, BrokerNative.C_GONE);
+        } else if (r <= BrokerNative.BROKER_FAILED) {
+            fail(loop, BrokerNative.BROKER_FAILED - r);
+        } else if (r <= BrokerNative.BROKER_REFUSED) {
+            bump(loop, BrokerNative.C_REFUSED);
+            bump(loop, BrokerNative.C_ERRORED);
+        } else {
+            bump(loop, BrokerNative.C_ERRORED);
         }
     }
 
     /** One loop thread with its own view and watch: the serving one, or one abandoned in a read. */
     private final class Loop implements Runnable {
-        final Notification view = new Notification(listener);
+        final Notification view = new Notification(listener, rules);
         /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
         final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
 
         final long watchAddress = Pointer.nativeValue(Native.getDirectBufferPointer(watch));
         final Thread thread;
+        /** Handed off by the watchdog: it answers its own call, then leaves (set under {@code parked}). */
+        volatile boolean handedOff;
+        /** Its call answered by the watchdog's give-up; guarded by {@code parked}. */
+        boolean givenUp;
         /** The fixed answer waiting to go down with the next receive: its counter, -1 for none. */
         int sendCounter = -1;
 
@@ -255,8 +284,20 @@ public final class JavaSupervisor implements Supervisor {
                 synchronized (tid) {
                     tid[0] = -1;
                 }
-                if (BrokerNative.hl_watch_leave(watchAddress) == 1) {
-                    // Abandoned: nobody joins this thread; the last one out closes the descriptors.
+                // Under the lock the watchdog hands off with: it hands off only a thread it sees reading.
+                boolean detached;
+                synchronized (parked) {
+                    boolean wasAbandoned = BrokerNative.hl_watch_leave(watchAddress) == 1;
+                    if (handedOff) {
+                        parked.remove(this);
+                        if (givenUp) {
+                            stuck--;
+                        }
+                    }
+                    detached = wasAbandoned || handedOff;
+                }
+                if (detached) {
+                    // Nobody joins this thread; the last one out closes the descriptors.
                     abandoned.decrementAndGet();
                     closeIfIdle();
                 }
@@ -319,7 +360,7 @@ public final class JavaSupervisor implements Supervisor {
         if (blocking) {
             if (loop.sendCounter >= 0) {
                 r = BrokerJni.answerRecvWait(fd, loop.sendId, loop.sendErr, loop.sendValue, loop.sendFlags, slots);
-                countSend(loop.view.sentResult(), loop.sendCounter);
+                countSend(loop, loop.view.sentResult(), loop.sendCounter);
                 loop.sendCounter = -1;
             } else if (stopping) {
                 return false;
@@ -340,11 +381,11 @@ public final class JavaSupervisor implements Supervisor {
             return true;
         }
         if (r == -BrokerNative.ENOENT) {
-            bump(BrokerNative.C_GONE);
-            return true;
+            bump(loop, BrokerNative.C_GONE);
+            return !loop.handedOff;
         }
         if (r < 0) {
-            fail(-r);
+            fail(loop, -r);
             counters.set(BrokerNative.C_ENDED, 1);
             return false;
         }
@@ -359,9 +400,9 @@ public final class JavaSupervisor implements Supervisor {
      */
     private boolean answer(Loop loop, int fd, long slots) {
         final Notification n = loop.view;
-        bump(BrokerNative.C_RECEIVED);
+        bump(loop, BrokerNative.C_RECEIVED);
         n.reset();
-        loop.watch.putLong(16, n.id()); // for the watchdog's kill: the call this thread handles
+        loop.watch.putLong(16, n.id()); // for the watchdog's give-up: the call this thread handles
         Answer a;
         Throwable thrown = null;
         try {
@@ -379,7 +420,7 @@ public final class JavaSupervisor implements Supervisor {
         if (thrown != null) {
             // The call must still be answered, or its caller waits until the listener closes.
             policyFailure.compareAndSet(null, thrown);
-            fail(BrokerNative.EPERM);
+            fail(loop, BrokerNative.EPERM);
         }
         Answer.Kind kind = a.kind();
         if (blocking && kind != Answer.Kind.BROKER) {
@@ -393,18 +434,20 @@ public final class JavaSupervisor implements Supervisor {
             return true;
         }
         switch (kind) {
-            case CONTINUE -> countSend(BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
-            case ERROR -> countSend(BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
-            case VALUE -> countSend(BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
+            case CONTINUE -> countSend(loop, BrokerNative.hl_notif_continue(fd, n.id()), BrokerNative.C_CONTINUED);
+            case ERROR ->
+                countSend(loop, BrokerNative.hl_notif_error(fd, n.id(), (int) a.value()), BrokerNative.C_ERRORED);
+            case VALUE -> countSend(loop, BrokerNative.hl_notif_value(fd, n.id(), a.value()), BrokerNative.C_VALUED);
             case BROKER -> {
-                int b = broker(fd, n, slots);
+                int b = broker(loop, fd, n, slots);
                 if (loop.abandoned()) {
                     return false;
                 }
-                countBroker(b);
+                countBroker(loop, b);
             }
         }
-        return true;
+        // Handed off: it has answered its own call; another loop serves the listener now.
+        return !loop.handedOff;
     }
 
     /**
@@ -412,7 +455,7 @@ public final class JavaSupervisor implements Supervisor {
      * looked up from that copy with O_PATH, admitted by the policy, then reopened and injected. The
      * result in the native encoding.
      */
-    private int broker(int fd, Notification n, long slots) {
+    private int broker(Loop loop, int fd, Notification n, long slots) {
         int arg = n.brokerPathArg(); // -1: a call the broker does not serve, refused by the open
         // The policy's copy if it read one; else the open reads the path itself, once, into the same buffer.
         int len = arg < 0 ? 0 : n.pathReadOf(arg);
@@ -426,7 +469,7 @@ public final class JavaSupervisor implements Supervisor {
             admitted = policy.admit(n);
         } catch (Throwable t) {
             policyFailure.compareAndSet(null, t);
-            fail(BrokerNative.EPERM);
+            fail(loop, BrokerNative.EPERM);
             BrokerNative.hl_close(file); // the O_PATH descriptor: nothing was opened for reading
             int r = BrokerNative.hl_notif_error(fd, n.id(), BrokerNative.EPERM);
             return r == 0
@@ -452,69 +495,111 @@ public final class JavaSupervisor implements Supervisor {
     private SupervisorStats snapshot() {
         long[] c = new long[BrokerNative.NCOUNTERS];
         for (int i = 0; i < c.length; i++) {
-            c[i] = counters.get(i);
+            c[i] = counters.get(i) + late.get(i);
         }
         return SupervisorStats.of(c);
     }
 
-    /** The watchdog: abandons a loop stuck in a read past the deadline and starts another. */
+    /**
+     * The watchdog: hands off a loop stuck in a read past {@link #READ_DEADLINE_NS} and starts another;
+     * gives up handed-off reads past the give-up deadline.
+     */
     private void watch() {
         while (!stopping) {
             Loop l = live;
-            // A short step while a read runs (its blocked time counts from the first sight of it), else one period.
+            // A short step while a read runs (its blocked time counts from the first sight of it) or a
+            // handed-off thread is out, else one period.
             long started = l == null ? 0 : l.watch.getLong(0);
-            LockSupport.parkNanos(started > 0 ? WATCH_STEP_NS : WATCH_PERIOD_NS);
-            if (stopping || l == null || l != live) {
+            LockSupport.parkNanos(started > 0 || abandoned.get() > 0 ? WATCH_STEP_NS : WATCH_PERIOD_NS);
+            if (stopping) {
                 continue;
             }
-            long id = l.watch.getLong(16);
-            long pid = giveUp(l, READ_DEADLINE_NS);
-            if (pid == 0 || pid == -1) {
-                continue;
-            }
-            if (abandoned.get() > MAX_ABANDONED) {
-                // Fail closed: no more threads to lose; every call of the filter now fails with ENOSYS.
-                live = null;
-                killCaller(id, pid);
+            if (giveUpParked() > MAX_STUCK) {
+                // Fail closed: more reads that never end than threads we are willing to lose.
                 retire();
                 counters.set(BrokerNative.C_ENDED, 1);
                 return;
             }
-            // The replacement first, so that the other calls wait no longer than they must.
+            if (l == null || l != live || !handOff(l)) {
+                continue;
+            }
+            // The stuck thread keeps its call; a new loop serves every other one.
             Loop next = new Loop(++generation);
             live = next;
             next.thread.start();
-            killCaller(id, pid);
         }
+    }
+
+    /** Hands {@code l} off if its read has been blocked {@link #READ_DEADLINE_NS}; whether it did. */
+    private boolean handOff(Loop l) {
+        if (BrokerNative.hl_watch_check(l.watchAddress, READ_DEADLINE_NS, checkAddress) <= 0) {
+            return false;
+        }
+        synchronized (parked) {
+            // Still in a read (a thread that left reads nothing), and room for it.
+            if (parked.size() >= MAX_PARKED || l.watch.getLong(0) <= 0) {
+                return false;
+            }
+            abandoned.incrementAndGet();
+            l.handedOff = true;
+            parked.add(l);
+        }
+        late.incrementAndGet(BrokerNative.C_STALLED);
+        return true;
     }
 
     /**
-     * Gives up on {@code l}: abandons its read if older than {@code deadlineNs} (0: now, reading or
-     * not). The stuck read's pid (or {@code WATCH_NOT_READING}) when abandoned, 0 when it had left its
-     * loop already, -1 when there was nothing to abandon.
+     * Gives up the handed-off reads that have lasted the give-up deadline, answering each call with
+     * {@code EIO}; the number of given-up threads still out.
      */
-    private long giveUp(Loop l, long deadlineNs) {
-        abandoned.incrementAndGet();
-        // The watchdog judges blocked time (hl_watch_check: preempted time does not count); stop gives up now.
-        long pid = deadlineNs > 0
-                ? BrokerNative.hl_watch_check(l.watchAddress, deadlineNs, checkAddress)
-                : BrokerNative.hl_watch_abandon(l.watchAddress, 0);
-        if (pid == 0 || pid == -EALREADY) {
-            abandoned.decrementAndGet();
-            return l.watch.getLong(0) == WATCH_EXITED ? 0 : -1;
+    private int giveUpParked() {
+        long[] ids;
+        int n = 0;
+        int out;
+        synchronized (parked) {
+            ids = new long[parked.size()];
+            for (Loop l : parked) {
+                if (!l.givenUp && BrokerNative.hl_watch_abandon(l.watchAddress, giveUpNs) > 0) {
+                    l.givenUp = true;
+                    stuck++;
+                    ids[n++] = l.watch.getLong(16);
+                }
+            }
+            out = stuck;
         }
-        bump(BrokerNative.C_STALLED);
-        return pid;
-    }
-
-    /** The deadline's policy for an abandoned read's caller: its process is killed. */
-    private void killCaller(long id, long pid) {
-        if (pid > 0) {
-            int r = BrokerNative.hl_kill_caller(listener, id, (int) pid);
-            if (r != 0 && r != -BrokerNative.ENOENT) {
-                fail(-r);
+        for (int i = 0; i < n; i++) {
+            int r = BrokerNative.hl_notif_error(listener, ids[i], EIO);
+            if (r == 0) {
+                late.incrementAndGet(BrokerNative.C_ERRORED);
+                late.incrementAndGet(BrokerNative.C_TIMED_OUT);
+            } else if (r == -BrokerNative.ENOENT) {
+                late.incrementAndGet(BrokerNative.C_GONE);
+            } else {
+                fail(null, -r);
             }
         }
+        return out;
+    }
+
+    /**
+     * Stop gives up on {@code l} now, reading or not (its call, if any, is answered {@code ENOSYS} when
+     * the listener closes). Its read's pid (or {@code WATCH_NOT_READING}) when abandoned, 0 when it had
+     * left its loop already.
+     */
+    private long giveUp(Loop l) {
+        abandoned.incrementAndGet();
+        long pid;
+        // 0: its watch moved between look and swap (a read began or ended); look again.
+        while ((pid = BrokerNative.hl_watch_abandon(l.watchAddress, 0)) == 0) {
+            Thread.onSpinWait();
+        }
+        if (pid == -EALREADY) {
+            // It has left its loop (stop abandons only the serving loop, which nobody else abandons).
+            abandoned.decrementAndGet();
+            return 0;
+        }
+        late.incrementAndGet(BrokerNative.C_STALLED);
+        return pid;
     }
 
     /** Closes the listener itself while its number stays taken (by /dev/null) for threads still out. */
@@ -551,14 +636,8 @@ public final class JavaSupervisor implements Supervisor {
             Loop l = live;
             if (l != null) {
                 interrupted |= joinBy(l.thread, deadline, blocking ? l : null);
-                if (l.thread.isAlive()) {
-                    long id = l.watch.getLong(16);
-                    long pid = giveUp(l, 0);
-                    if (pid == 0) {
-                        interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
-                    } else {
-                        killCaller(id, pid);
-                    }
+                if (l.thread.isAlive() && giveUp(l) == 0) {
+                    interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
                 }
                 live = null;
             }

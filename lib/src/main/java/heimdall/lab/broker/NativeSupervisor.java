@@ -20,6 +20,11 @@ public final class NativeSupervisor implements Supervisor {
     }
 
     static NativeSupervisor start(int listenerFd, SupervisorOptions options, Answer answer) {
+        return start(listenerFd, options, answer, 0);
+    }
+
+    /** With the broker's opt-ins {@code rules} ({@link Starts#rules}; 0 the defaults). */
+    static NativeSupervisor start(int listenerFd, SupervisorOptions options, Answer answer, int rules) {
         Starts.requireSupported();
         Starts.requireListener(listenerFd);
         int inDir = Starts.openInDir(options, answer.kind() == Answer.Kind.BROKER);
@@ -38,10 +43,13 @@ public final class NativeSupervisor implements Supervisor {
                     answer.value(),
                     inDir,
                     (options.syncWakeUp() ? BrokerNative.SUP_SYNC_WAKEUP : 0)
-                            | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0));
+                            | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0)
+                            | (rules << BrokerNative.SUP_RULES_SHIFT));
             if (h < 0) {
                 throw Starts.startFailure(options, (int) -h);
             }
+            // Before any read is handed off (40 ms at the earliest), so before any could be given up.
+            BrokerNative.hl_sup_set_give_up(h, options.readGiveUp().toNanos());
             return new NativeSupervisor(h);
         } finally {
             if (inDir >= 0) {

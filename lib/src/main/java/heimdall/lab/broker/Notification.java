@@ -52,10 +52,12 @@ public final class Notification {
     private int pathLength = -1;
     private int pathArg = -1;
 
-    Notification(int listener) {
+    /** A view whose broker answers apply {@code rules}, the policy's opt-ins ({@link Starts#rules}). */
+    Notification(int listener, int rules) {
         this.listener = listener;
         this.slots = ByteBuffer.allocateDirect(BrokerNative.N_LONGS * 8).order(ByteOrder.nativeOrder());
         this.slotsAddress = address(slots);
+        slots.putLong(BrokerNative.N_RULES * 8, rules); // the receive leaves this slot alone
         this.path = ByteBuffer.allocateDirect(PATH_MAX).order(ByteOrder.nativeOrder());
         this.pathAddress = address(path);
     }

@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -56,10 +58,15 @@ public final class NotifyChildFixture implements AutoCloseable {
      * @param program null for the fixture's own notifying program ({@code openat} notified, the rest
      *     allowed), or a file of raw {@code struct sock_filter} instructions installed instead (with the
      *     new listener), e.g. {@link heimdall.lab.floor.Floors#brokerFloor()} compiled
+     * @param jail (root) the child first enters a mount namespace of its own whose root is an empty
+     *     tmpfs, the old root detached ({@code pivot_root}): the jail of issue 29
+     * @param user null, or {@code UID:GID[:G1,G2..]} (root): the ids and groups the child takes on
+     *     before it installs its filter (after the jail)
      */
-    public record Options(int cpu, boolean filter, String extra, Path workDir, Path program) {
+    public record Options(
+            int cpu, boolean filter, String extra, Path workDir, Path program, boolean jail, String user) {
         public Options(int cpu, boolean filter, String extra, Path workDir) {
-            this(cpu, filter, extra, workDir, null);
+            this(cpu, filter, extra, workDir, null, false, null);
         }
 
         public static Options in(Path workDir) {
@@ -67,20 +74,34 @@ public final class NotifyChildFixture implements AutoCloseable {
         }
 
         public Options onCpu(int cpu) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         public Options withFilter(boolean filter) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         public Options stacked(String extra) {
-            return new Options(cpu, filter, extra, workDir, program);
+            return new Options(cpu, filter, extra, workDir, program, jail, user);
         }
 
         /** The notifying program from {@code file} (raw instructions) instead of the fixture's own. */
         public Options withProgram(Path file) {
-            return new Options(cpu, filter, extra, workDir, file);
+            return new Options(cpu, filter, extra, workDir, file, jail, user);
+        }
+
+        /** In the jail of issue 29 (root). */
+        public Options jailed() {
+            return new Options(cpu, filter, extra, workDir, program, true, user);
+        }
+
+        /** Running as {@code uid}:{@code gid} with {@code groups} (root). */
+        public Options as(int uid, int gid, int... groups) {
+            StringBuilder b = new StringBuilder().append(uid).append(':').append(gid);
+            for (int i = 0; i < groups.length; i++) {
+                b.append(i == 0 ? ':' : ',').append(groups[i]);
+            }
+            return new Options(cpu, filter, extra, workDir, program, jail, b.toString());
         }
     }
 
@@ -127,6 +148,61 @@ public final class NotifyChildFixture implements AutoCloseable {
         return launch(cmd, workDir, -1, true);
     }
 
+    /**
+     * Starts {@code native/test/fork-pressure} instead: a correct program with a heap of
+     * {@code heapMib} MiB, every page touched (so that its fork copies page tables and its mprotect
+     * walks them, holding its memory-map lock for tens of milliseconds), its openat notified; see
+     * {@link #pressure}.
+     */
+    public static NotifyChildFixture startForkPressure(int heapMib, Path workDir) throws IOException {
+        BrokerNative.require();
+        List<String> cmd = List.of(NativeLib.file("fork-pressure").toString(), "--heap-mib", Integer.toString(heapMib));
+        return launch(cmd, workDir, -1, true);
+    }
+
+    /**
+     * One fork-pressure run's tallies: {@code opens} calls made, {@code wrong} of them served a file
+     * whose content was not the expected one, {@code errors} failed ({@code firstErrno} the first's
+     * errno); {@code ops} forks or mprotects made by the main thread ({@code failedOps} failed), the
+     * longest and the mean of them.
+     */
+    public record PressureRun(
+            long opens,
+            long wrong,
+            long errors,
+            int firstErrno,
+            long openMaxNs,
+            long ops,
+            long failedOps,
+            long opMaxNs,
+            long opMeanNs) {}
+
+    /**
+     * fork-pressure: for {@code ms} milliseconds one thread opens {@code path} every 200 µs (each read
+     * must give {@code expected}) while the main thread forks a helper ({@code fork}), mprotects its heap
+     * ({@code mprotect}), or both in turn ({@code both}) every 20 ms.
+     */
+    public PressureRun pressure(String mode, long ms, String path, byte[] expected) throws IOException {
+        checkPath(mode);
+        checkPath(path);
+        send("run " + mode + " " + ms + " " + path + " " + HexFormat.of().formatHex(expected));
+        long timeout = TimeUnit.MILLISECONDS.toSeconds(ms) + REPLY_TIMEOUT_SECONDS;
+        JsonNode j = await(x -> x.path("op").asText().equals("ran"), timeout);
+        if (j.has("error")) {
+            throw new Refusal("fork-pressure run: " + j.get("error").asText());
+        }
+        return new PressureRun(
+                j.get("opens").asLong(),
+                j.get("wrong").asLong(),
+                j.get("errors").asLong(),
+                j.get("first_errno").asInt(),
+                j.get("open_max_ns").asLong(),
+                j.get("ops").asLong(),
+                j.get("failed_ops").asLong(),
+                j.get("op_max_ns").asLong(),
+                j.get("op_mean_ns").asLong());
+    }
+
     /** Starts the child and, with a filter, takes its listener over. */
     public static NotifyChildFixture start(Options options) throws IOException {
         BrokerNative.require();
@@ -146,6 +222,13 @@ public final class NotifyChildFixture implements AutoCloseable {
         if (options.program() != null) {
             cmd.add("--program");
             cmd.add(options.program().toString());
+        }
+        if (options.jail()) {
+            cmd.add("--jail");
+        }
+        if (options.user() != null) {
+            cmd.add("--user");
+            cmd.add(options.user());
         }
 
         return launch(cmd, options.workDir(), options.cpu(), options.filter());
@@ -229,6 +312,11 @@ public final class NotifyChildFixture implements AutoCloseable {
 
     /** Waits for the next line matching {@code which}, keeping the others for later awaits. */
     private JsonNode await(Predicate<JsonNode> which) throws IOException {
+        return await(which, REPLY_TIMEOUT_SECONDS);
+    }
+
+    /** {@link #await(Predicate)} with a timeout of {@code seconds}. */
+    private JsonNode await(Predicate<JsonNode> which, long seconds) throws IOException {
         for (Iterator<JsonNode> it = unclaimed.iterator(); it.hasNext(); ) {
             JsonNode j = it.next();
             if (which.test(j)) {
@@ -236,18 +324,30 @@ public final class NotifyChildFixture implements AutoCloseable {
                 return j;
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REPLY_TIMEOUT_SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         for (; ; ) {
             long left = deadline - System.nanoTime();
             String line;
             try {
-                line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+                // In slices: a child that died (killed by its supervisor) fails the wait at once, not at the timeout.
+                line = left > 0 ? lines.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS) : null;
+                if (line == null && left > 0 && !process.isAlive()) {
+                    line = lines.poll(200, TimeUnit.MILLISECONDS); // what it printed last, still on its way
+                    if (line == null) {
+                        throw new IOException("notify-child (pid " + pid + ") ended before its reply: exit status "
+                                + process.exitValue()
+                                + (process.exitValue() > 128 ? " (signal " + (process.exitValue() - 128) + ")" : ""));
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted waiting for notify-child");
             }
+            if (line == null && System.nanoTime() - deadline < 0) {
+                continue;
+            }
             if (line == null) {
-                throw new IOException("notify-child (pid " + pid + ") gave no reply within " + REPLY_TIMEOUT_SECONDS
+                throw new IOException("notify-child (pid " + pid + ") gave no reply within " + seconds
                         + " s: its call hangs" + (process.isAlive() ? "" : " (it exited " + process.exitValue() + ")"));
             }
             JsonNode j = JSON.readTree(line);
@@ -304,6 +404,59 @@ public final class NotifyChildFixture implements AutoCloseable {
         return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
     }
 
+    /**
+     * {@link #forkCall} of {@code kind} on {@code path} with {@code flags} in a worker that first takes on
+     * {@code uid}, {@code gid} and {@code groups} (the child must be root); its pid, for
+     * {@link #awaitWorkerOpen}.
+     */
+    public int forkAs(int uid, int gid, int[] groups, String kind, String path, long flags) throws IOException {
+        checkPath(kind);
+        checkPath(path);
+        StringBuilder g = new StringBuilder();
+        for (int x : groups) {
+            g.append(g.length() == 0 ? "" : ",").append(x);
+        }
+        send("fork-as " + uid + " " + gid + " " + (g.length() == 0 ? "-" : g) + " " + kind + " " + path + " " + flags);
+        return await(j -> j.path("op").asText().equals("forked")).get("pid").asInt();
+    }
+
+    /**
+     * The jail attack's steps (notify-child's {@code escape}): each one's errno, 0 when it worked;
+     * {@code host} counts the steps that reached anything (0 is the only right answer).
+     */
+    public record Escape(Map<String, Integer> steps) {
+        public int step(String name) {
+            Integer v = steps.get(name);
+            if (v == null) {
+                throw new IllegalStateException("no step " + name + " in " + steps);
+            }
+            return v;
+        }
+
+        public int host() {
+            return step("host");
+        }
+    }
+
+    /** Runs the jail attack from {@code dir} (asked of the broker) towards the host's paths. */
+    public Escape escape(String dir, Path hostDir, Path hostSocket, Path hostBinary) throws IOException {
+        for (String p : List.of(dir, hostDir.toString(), hostSocket.toString(), hostBinary.toString())) {
+            checkPath(p);
+        }
+        send("escape " + dir + " " + hostDir + " " + hostSocket + " " + hostBinary);
+        JsonNode j = await(x -> x.path("op").asText().equals("escape"));
+        if (j.has("error")) {
+            throw new Refusal("notify-child escape: " + j.get("error").asText());
+        }
+        Map<String, Integer> steps = new LinkedHashMap<>();
+        j.fields().forEachRemaining(e -> {
+            if (!e.getKey().equals("op")) {
+                steps.put(e.getKey(), e.getValue().asInt());
+            }
+        });
+        return new Escape(steps);
+    }
+
     /** A forked worker makes the raw call {@code nr} with numeric arguments and exits; its pid. */
     public int forkSys(int nr, long... args) throws IOException {
         StringBuilder b = new StringBuilder("fork-sys ").append(nr);
@@ -338,6 +491,16 @@ public final class NotifyChildFixture implements AutoCloseable {
             throw new Refusal("fuse-freeze freeze: " + j.get("error").asText());
         }
         return j.get("worker").asInt();
+    }
+
+    /**
+     * fuse-freeze: the errno (0: none) of the frozen call, once it returned (it does when its supervisor
+     * answers it without reading the page), waiting up to {@code seconds}.
+     */
+    public int awaitFuseFrozenOpen(long seconds) throws IOException {
+        return await(j -> j.path("op").asText().equals("frozen-open"), seconds)
+                .get("errno")
+                .asInt();
     }
 
     /** A worker's open and how long its call took in the worker (fuse-freeze's workers time it). */

@@ -38,6 +38,13 @@ final class Starts {
         return fd;
     }
 
+    /** The broker's opt-ins of {@code policy}, as the native code reads them (HL_RULE_*). */
+    static int rules(Policy policy) {
+        return (policy.allowsDirectories() ? BrokerNative.RULE_DIRECTORIES : 0)
+                | (policy.opensAsSupervisor() ? BrokerNative.RULE_AS_SUPERVISOR : 0)
+                | (policy.allowsHardLinks() ? BrokerNative.RULE_HARD_LINKS : 0);
+    }
+
     static Refusal startFailure(SupervisorOptions options, int errno) {
         if (errno == 22 && options.cpu() >= 0) {
             return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)

@@ -47,9 +47,29 @@ public interface Supervisor extends AutoCloseable {
      *     synchronous wake-up is unsupported, or {@code in/} cannot be opened
      */
     static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Answer answer) {
-        return kind == Kind.NATIVE
-                ? NativeSupervisor.start(listenerFd, options, answer)
-                : JavaSupervisor.start(listenerFd, options, Policy.always(answer), answer);
+        return start(kind, listenerFd, options, Policy.always(answer));
+    }
+
+    /**
+     * Starts a supervisor of {@code kind} with {@code policy}: the native supervisor takes a policy with
+     * one fixed answer ({@link Policy#always}) and its opt-ins ({@link Policy#allowingDirectories()},
+     * {@link Policy#asSupervisor()}, {@link Policy#allowingHardLinks()}); the Java one any policy.
+     *
+     * @throws IllegalArgumentException when the native supervisor is given a policy that decides each call
+     */
+    static Supervisor start(Kind kind, int listenerFd, SupervisorOptions options, Policy policy) {
+        if (policy == null) {
+            throw new IllegalArgumentException("policy is null");
+        }
+        Answer fixed = policy.fixedAnswer();
+        if (kind == Kind.NATIVE) {
+            if (fixed == null) {
+                throw new IllegalArgumentException(
+                        "the native supervisor gives one fixed answer: Policy.always(answer), with its opt-ins");
+            }
+            return NativeSupervisor.start(listenerFd, options, fixed, Starts.rules(policy));
+        }
+        return JavaSupervisor.start(listenerFd, options, policy, fixed);
     }
 
     /** Starts a Java supervisor that answers each call as {@code policy} decides. */
@@ -68,6 +88,21 @@ public interface Supervisor extends AutoCloseable {
         }
         int r = BrokerNative.hl_notif_supported();
         return r == 1 ? null : "seccomp user notification is not available: " + Libc.describe(-r);
+    }
+
+    /**
+     * This process's own copy of descriptor {@code fd} of process {@code pid} ({@code pidfd_getfd}): how a
+     * listener created by a program's launcher reaches a supervisor here. A refusal naming the reason
+     * when the copy cannot be taken (no ptrace access to {@code pid}, Linux before 5.6).
+     */
+    static int copyListener(int pid, int fd) {
+        BrokerNative.require();
+        int copy = BrokerNative.hl_pidfd_getfd(pid, fd);
+        if (copy < 0) {
+            throw new Refusal("pidfd_getfd of process " + pid + "'s listener: " + Libc.describe(-copy)
+                    + " (needs ptrace access to it, Linux 5.6)");
+        }
+        return copy;
     }
 
     /**
@@ -94,7 +129,8 @@ public interface Supervisor extends AutoCloseable {
      * within a second in every case: a loop it cannot join by then (stuck in a read of the caller's
      * memory, or a Java policy that blocks) is abandoned, counted in {@link SupervisorStats#stalled()},
      * and ends by itself when that read or policy returns, answering nothing more; the listener is
-     * closed meanwhile (its descriptor number stays taken by {@code /dev/null} until that thread ends).
+     * closed meanwhile, every call still waiting failing with {@code ENOSYS} (its descriptor number
+     * stays taken by {@code /dev/null} until that thread, or a handed-off one, ends).
      */
     SupervisorStats stop();
 

@@ -18,8 +18,12 @@ package heimdall.lab.broker;
  *     or became unusable
  * @param held notifications held by the native supervisor's test hook
  * @param lastErrno the errno of the last failure, 0 if none
- * @param stalled loops given up on: a read of the caller's memory past its deadline (that caller's
- *     process killed, another loop thread serving on), or a loop {@code stop()} could not join in time
+ * @param stalled calls handed off: a read of the caller's memory whose thread was blocked past the 40 ms
+ *     deadline (the caller's own fork or mprotect holding its memory-map lock, a FUSE or hung page),
+ *     left to that thread to answer while another loop thread serves on; and loops {@code stop()} could
+ *     not join in time
+ * @param timedOut handed-off calls whose read outlasted {@link SupervisorOptions#readGiveUp()}, answered
+ *     {@code EIO} by the watchdog (nobody is killed)
  */
 public record SupervisorStats(
         long received,
@@ -34,7 +38,8 @@ public record SupervisorStats(
         boolean ended,
         long held,
         int lastErrno,
-        long stalled) {
+        long stalled,
+        long timedOut) {
 
     /** Calls answered (continue, broker, error or value). */
     public long answered() {
@@ -55,6 +60,7 @@ public record SupervisorStats(
                 c[BrokerNative.C_ENDED] != 0,
                 c[BrokerNative.C_HELD],
                 (int) c[BrokerNative.C_LAST_ERRNO],
-                c[BrokerNative.C_STALLED]);
+                c[BrokerNative.C_STALLED],
+                c[BrokerNative.C_TIMED_OUT]);
     }
 }

@@ -18,6 +18,11 @@
  *         call -> call.call() != OpenCall.OTHER ? Answer.BROKER : Answer.error(1));
  * }</pre>
  *
+ * <p>By default the broker hands over no directory and opens as its caller would (the calling thread's fsuid,
+ * fsgid and groups); {@link heimdall.lab.broker.Policy#allowingDirectories()} and
+ * {@link heimdall.lab.broker.Policy#asSupervisor()} lift those, each saying what it gives away
+ * ({@code docs/broker-trust.md}).
+ *
  * <p>{@link heimdall.lab.broker.NotifyChildFixture} is a test fixture (a small notified child), and
  * {@link heimdall.lab.broker.BrokerBench} the quick round-trip bench behind {@code ./lab broker bench}.
  *

@@ -17,9 +17,14 @@ import java.util.stream.Collectors;
  * @param kind which call
  * @param nr its x86_64 system call number ({@code -1} for {@link Kind#NONE})
  * @param args the six arguments of a {@link Kind#SYSCALL}; empty otherwise
- * @param path the file of an {@link Kind#OPENAT}; {@code null} otherwise
+ * @param path the file of an {@link Kind#OPENAT} (and the other kinds that name a file,
+ *     {@link Kind#namesFile()}), absolute; {@code null} otherwise
+ * @param dir null: the child makes the file's own directory its working directory and names the last
+ *     component (the call walks one component); else a directory {@code path} starts with, made the
+ *     working directory, the call naming the rest of {@code path} as given (every component walked,
+ *     {@code ..} and links included): {@link #openatFrom}, {@link #statFrom}
  */
-public record Call(Kind kind, int nr, List<Long> args, Path path) {
+public record Call(Kind kind, int nr, List<Long> args, Path path, Path dir) {
 
     /** The call kinds the runner knows; {@code code} is {@code enum hl_call} of heimdall_shm.h. */
     public enum Kind {
@@ -65,7 +70,15 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
          * floor for a brokered {@code openat} answered {@code CONTINUE}, measured the way that row's
          * added cost is: a call made right after a round trip runs on caches the other side has used.
          */
-        PINGPONG_OPENAT(14, -1, "pipe ping-pong, then openat(O_RDONLY|O_CLOEXEC)");
+        PINGPONG_OPENAT(14, -1, "pipe ping-pong, then openat(O_RDONLY|O_CLOEXEC)"),
+        /** {@code newfstatat(AT_FDCWD, path, &st, 0)}: the path's attributes, nothing opened. */
+        FSTATAT(15, 262, "newfstatat"),
+        /**
+         * {@code openat(AT_FDCWD, path, flags)} with the flags given ({@code args[0]}: {@code O_NONBLOCK} for
+         * a FIFO, {@code O_DIRECTORY}); its close untimed. For asking what a policy decides, not for timing:
+         * its loop has one placement.
+         */
+        OPENAT_FLAGS(16, 257, "openat(flags)");
 
         final int code;
         final int nr;
@@ -83,6 +96,11 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         }
 
         /** Whether each call attaches the spec's last program (which is then not installed before the loop). */
+        /** Whether the call names a file ({@link Call#path()}). */
+        public boolean namesFile() {
+            return this == OPENAT || this == PINGPONG_OPENAT || this == FSTATAT || this == OPENAT_FLAGS;
+        }
+
         public boolean attaches() {
             return this == ATTACH || this == FORK_ATTACH;
         }
@@ -103,10 +121,19 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
     /** {@link Kind#PINGPONG}: the host's floor for a two-thread round trip. */
     public static final Call PINGPONG = named(Kind.PINGPONG);
 
+    /** A call that names no file, or names it from the file's own directory. */
+    public Call(Kind kind, int nr, List<Long> args, Path path) {
+        this(kind, nr, args, path, null);
+    }
+
     public Call {
         Objects.requireNonNull(kind, "kind");
         args = List.copyOf(args);
-        if (kind == Kind.SYSCALL) {
+        if (kind == Kind.OPENAT_FLAGS) {
+            if (nr != kind.nr || args.size() != 1) {
+                throw new IllegalArgumentException("openat(flags) has number 257 and one argument, its flags");
+            }
+        } else if (kind == Kind.SYSCALL) {
             // -1 is what a tracer sets to skip a call; filters see it, so tests make it.
             if (nr < -1 || args.size() != 6) {
                 throw new IllegalArgumentException("a syscall needs a number >= -1 and six arguments");
@@ -114,10 +141,51 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
         } else if (!args.isEmpty() || nr != kind.nr) {
             throw new IllegalArgumentException(kind + " takes no arguments and has number " + kind.nr);
         }
-        if ((kind == Kind.OPENAT || kind == Kind.PINGPONG_OPENAT) != (path != null)) {
-            throw new IllegalArgumentException(
-                    "a path goes with openat (and a ping-pong then openat), and only with it");
+        if (kind.namesFile() != (path != null)) {
+            throw new IllegalArgumentException("a path goes with a call that names a file, and only with it");
         }
+        if (dir != null
+                && (!dir.isAbsolute() || dir.getNameCount() == 0 || !path.startsWith(dir) || path.equals(dir))) {
+            throw new IllegalArgumentException("the working directory " + dir + " must be absolute and start " + path);
+        }
+    }
+
+    /**
+     * {@code openat} of {@code name} as given ({@code "a/b/data.txt"}, {@code "../out/x"}), from {@code dir}
+     * made the child's working directory: every component of {@code name} is walked by the call.
+     */
+    public static Call openatFrom(Path dir, String name) {
+        return fromDir(Kind.OPENAT, List.of(), dir, name);
+    }
+
+    /** {@link Kind#FSTATAT} of {@code name} as given, from {@code dir} (as {@link #openatFrom}). */
+    public static Call statFrom(Path dir, String name) {
+        return fromDir(Kind.FSTATAT, List.of(), dir, name);
+    }
+
+    /** {@link Kind#OPENAT_FLAGS} of {@code name} as given, from {@code dir}, with {@code flags}. */
+    public static Call openatFrom(Path dir, String name, int flags) {
+        return fromDir(Kind.OPENAT_FLAGS, List.of((long) flags), dir, name);
+    }
+
+    private static Call fromDir(Kind kind, List<Long> args, Path dir, String name) {
+        Path d = dir.toAbsolutePath();
+        if (name.isEmpty() || name.startsWith("/")) {
+            throw new IllegalArgumentException("a name relative to " + d + " is not empty and not absolute: " + name);
+        }
+        // Not Path.resolve: it would drop a trailing slash and fold nothing, but keep the name's bytes as given.
+        return new Call(kind, kind.nr, args, Path.of(d.toString(), name), d);
+    }
+
+    /** The name the child passes to the call: the path after {@link #dir()}, or its last component. */
+    public String nameGiven() {
+        if (path == null) {
+            return null;
+        }
+        // path is dir's text, a slash, then the name (Path.of folds nothing but repeated slashes)
+        return dir != null
+                ? path.toString().substring(dir.toString().length() + 1)
+                : path.getFileName().toString();
     }
 
     private static Call named(Kind kind) {
@@ -153,7 +221,8 @@ public record Call(Kind kind, int nr, List<Long> args, Path path) {
      */
     public String label() {
         return switch (kind) {
-            case OPENAT, PINGPONG_OPENAT -> kind.label + " " + path;
+            case OPENAT, PINGPONG_OPENAT, FSTATAT -> kind.label + " " + path;
+            case OPENAT_FLAGS -> kind.label + " " + path + " flags 0x" + Long.toHexString(args.get(0));
             case SYSCALL ->
                 "syscall " + nr + args.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
             default -> kind.label;

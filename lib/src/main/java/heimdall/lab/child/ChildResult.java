@@ -15,9 +15,38 @@ import java.util.Arrays;
  * @param fate how it ended
  * @param lastReturn the last measured call's return value (-1 on failure)
  * @param lastErrno its errno, 0 when it succeeded
+ * @param landlockAbi the Landlock ABI the child's kernel answered when it built a ruleset; 0 for none
+ * @param landlockStep where building the ruleset stopped ({@code enum hl_landlock_step}: 0 none asked for,
+ *     1 description, 2 ABI, 3 ruleset, 4 opening a rule's path, 5 adding a rule, 6 restricting, 7 done)
  */
 public record ChildResult(
-        ChildSpec spec, long[] samples, long batchTotalNs, int cpuGranted, Fate fate, long lastReturn, int lastErrno) {
+        ChildSpec spec,
+        long[] samples,
+        long batchTotalNs,
+        int cpuGranted,
+        Fate fate,
+        long lastReturn,
+        int lastErrno,
+        int landlockAbi,
+        int landlockStep) {
+
+    /** A child that built no Landlock ruleset. */
+    public ChildResult(
+            ChildSpec spec,
+            long[] samples,
+            long batchTotalNs,
+            int cpuGranted,
+            Fate fate,
+            long lastReturn,
+            int lastErrno) {
+        this(spec, samples, batchTotalNs, cpuGranted, fate, lastReturn, lastErrno, 0, 0);
+    }
+
+    /** The words for {@link #landlockStep()}. */
+    static final String[] LANDLOCK_STEPS = {
+        "none", "checking the description", "asking the kernel's ABI", "creating the ruleset",
+        "opening a rule's path", "adding a rule", "restricting itself", "enforced"
+    };
 
     /**
      * Whether the child measured: it exited 0 after its measuring phase ({@link Fate#ok()}) and left
@@ -38,10 +67,17 @@ public record ChildResult(
      * samples"}).
      */
     public String outcome() {
-        if (completed() || expectedSamples() == 0) {
-            return fate.describe();
+        String f = fate.describe();
+        if (fate instanceof Fate.Exited e
+                && e.code() == 73
+                && landlockStep >= 0
+                && landlockStep < LANDLOCK_STEPS.length) {
+            f += " at step '" + LANDLOCK_STEPS[landlockStep] + "' (kernel Landlock ABI " + landlockAbi + ")";
         }
-        return fate.describe() + "; " + samples.length + " of " + expectedSamples() + " samples";
+        if (completed() || expectedSamples() == 0) {
+            return f;
+        }
+        return f + "; " + samples.length + " of " + expectedSamples() + " samples";
     }
 
     /** This result, or a refusal carrying {@link #outcome()} when the child did not complete. */

@@ -1,6 +1,7 @@
 package heimdall.lab.child;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.landlock.Landlock;
 import heimdall.lab.sys.Cpus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -35,6 +36,10 @@ import java.util.Objects;
  *     attach or fork, and for the timer, which have one copy
  * @param cpuSet with {@code cpu} -1: the CPUs the child may run on (bit c = CPU c, c &lt; 64), free to
  *     migrate among them; 0 keeps the inherited affinity
+ * @param landlock a Landlock ruleset the child builds and enforces on itself after {@code no_new_privs},
+ *     before its first program (so a floor need not allow Landlock's calls); null for none. The child
+ *     refuses it (phase {@link Phase#LANDLOCK}, exit 73) where its kernel's ABI lacks a handled right and
+ *     best effort was not asked for (see {@link heimdall.lab.landlock.LandlockPlan})
  */
 public record ChildSpec(
         int cpu,
@@ -47,7 +52,8 @@ public record ChildSpec(
         ListenerTransfer transfer,
         int listenerProgram,
         int placement,
-        long cpuSet) {
+        long cpuSet,
+        Landlock landlock) {
 
     /** How the calls are timed; {@code code} is {@code enum hl_mode}. */
     public enum Mode {
@@ -106,6 +112,22 @@ public record ChildSpec(
     static final int HEADER_SIZE = 4352;
     static final int PATH_MAX = 4096;
 
+    /** No Landlock ruleset. */
+    public ChildSpec(
+            int cpu,
+            List<byte[]> programs,
+            Call call,
+            long warmup,
+            long count,
+            Mode mode,
+            boolean newListener,
+            ListenerTransfer transfer,
+            int listenerProgram,
+            int placement,
+            long cpuSet) {
+        this(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet, null);
+    }
+
     /** Without a CPU set: {@code cpu} alone says where the child runs. */
     public ChildSpec(
             int cpu,
@@ -118,7 +140,7 @@ public record ChildSpec(
             ListenerTransfer transfer,
             int listenerProgram,
             int placement) {
-        this(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
+        this(cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0, null);
     }
 
     public ChildSpec {
@@ -215,18 +237,51 @@ public record ChildSpec(
     /** Pinned to {@code cpu} (-1: the inherited affinity); any CPU set is dropped. */
     public ChildSpec withCpu(int cpu) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, 0);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                0,
+                landlock);
     }
 
     /** Free to run on the CPUs of {@code cpuSet} (bit c = CPU c), not pinned to one. */
     public ChildSpec withCpuSet(long cpuSet) {
         return new ChildSpec(
-                -1, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                -1,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     public ChildSpec withPrograms(List<byte[]> programs) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     public ChildSpec withPrograms(byte[]... programs) {
@@ -235,17 +290,50 @@ public record ChildSpec(
 
     public ChildSpec withCall(Call call) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     public ChildSpec withCounts(long warmup, long count) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     public ChildSpec withMode(Mode mode) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     /** The last program is installed with {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}, handed over by {@code transfer}. */
@@ -260,13 +348,42 @@ public record ChildSpec(
      * A broker filter installed first, under a static floor, hands out its listener this way.
      */
     public ChildSpec withNewListener(ListenerTransfer transfer, int index) {
-        return new ChildSpec(cpu, programs, call, warmup, count, mode, true, transfer, index, placement, cpuSet);
+        return new ChildSpec(
+                cpu, programs, call, warmup, count, mode, true, transfer, index, placement, cpuSet, landlock);
+    }
+
+    /** The same run with {@code landlock} (null: none) built and enforced by the child before its programs. */
+    public ChildSpec withLandlock(Landlock landlock) {
+        return new ChildSpec(
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     /** The same run with the timed loop at {@code placement} (see the record's description). */
     public ChildSpec withPlacement(int placement) {
         return new ChildSpec(
-                cpu, programs, call, warmup, count, mode, newListener, transfer, listenerProgram, placement, cpuSet);
+                cpu,
+                programs,
+                call,
+                warmup,
+                count,
+                mode,
+                newListener,
+                transfer,
+                listenerProgram,
+                placement,
+                cpuSet,
+                landlock);
     }
 
     /**
@@ -288,15 +405,17 @@ public record ChildSpec(
      */
     public static boolean placeable(Call call) {
         int code = call.kind().code();
-        return code >= 1 && code <= 8 || call.kind() == Call.Kind.GETPID_SELFTEST;
+        return code >= 1 && code <= 8 || call.kind() == Call.Kind.GETPID_SELFTEST || call.kind() == Call.Kind.FSTATAT;
     }
 
     /** The header and programs of the shared region, as {@code hl_run_spawn} takes them. */
     byte[] encode() {
         int insnBytes = programs.stream().mapToInt(p -> p.length).sum();
-        ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + insnBytes).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] ruleset = landlock == null ? new byte[0] : landlock.encode();
+        ByteBuffer b =
+                ByteBuffer.allocate(HEADER_SIZE + insnBytes + ruleset.length).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, 0x4d534c48); // magic
-        b.putInt(4, 3); // version
+        b.putInt(4, 4); // version
         b.putInt(16, cpu);
         b.putInt(20, call.kind().code());
         b.putInt(24, mode.code);
@@ -318,12 +437,17 @@ public record ChildSpec(
         }
         if (call.path() != null) {
             b.put(256, call.path().toString().getBytes(StandardCharsets.UTF_8));
+            if (call.dir() != null) {
+                b.putInt(212, call.dir().toString().getBytes(StandardCharsets.UTF_8).length); // path_dir_len
+            }
         }
+        b.putInt(224, ruleset.length); // landlock_len
         int at = HEADER_SIZE;
         for (byte[] p : programs) {
             b.put(at, p);
             at += p.length;
         }
+        b.put(at, ruleset);
         return b.array();
     }
 

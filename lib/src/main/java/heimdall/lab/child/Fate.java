@@ -22,7 +22,8 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
      * The child exited by itself. A non-zero code is the runner giving up at {@code phase}
      * ({@code enum hl_exit}: 64 bad region, 65 parent gone, 66 pinning, 67 preparation,
      * 68 no_new_privs, 69 a program refused, 70 listener handover, 72 a measured attach or fork
-     * failed or {@link Call.Kind#GETPID_SELFTEST} returned other than the pid, when
+     * failed or {@link Call.Kind#GETPID_SELFTEST} returned other than the pid, 73 the Landlock ruleset
+     * refused (see {@link ChildResult#landlockStep()}), when
      * {@code ChildResult.samples()} holds the calls completed before it), with the errno of the failed step.
      */
     record Exited(int code, Phase phase, int program, int setupErrno) implements Fate {
@@ -61,6 +62,12 @@ public sealed interface Fate permits Fate.Exited, Fate.Killed {
                     break;
                 case 72:
                     why = "a measured attach or fork failed, or the selftest loop's getpid was not the pid";
+                    break;
+                case 73:
+                    why = setupErrno == 95 /* EOPNOTSUPP */
+                            ? "the Landlock ruleset was refused: the kernel has no Landlock, or lacks a right it "
+                                    + "asks for (best effort was not asked for)"
+                            : "the Landlock ruleset could not be built";
                     break;
                 default:
                     why = "an unknown reason";

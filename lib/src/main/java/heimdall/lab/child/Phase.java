@@ -15,7 +15,9 @@ public enum Phase {
     LISTENER_READY("listener handover"),
     WARMUP("warm-up"),
     MEASURE("measurement"),
-    DONE("exit");
+    DONE("exit"),
+    /** Building and enforcing the Landlock ruleset: after {@link #NO_NEW_PRIVS}, before {@link #INSTALL}. */
+    LANDLOCK("building the Landlock ruleset");
 
     private final String text;
 

@@ -243,7 +243,14 @@ public final class RunningChild implements AutoCloseable {
             samples = Arrays.copyOf(samples, (int) Math.max(0, done));
         }
         return new ChildResult(
-                spec, samples, r[NativeLib.R_BATCH_NS], (int) r[NativeLib.R_CPU], fate, r[NativeLib.R_LAST_RET], (int)
-                        r[NativeLib.R_LAST_ERRNO]);
+                spec,
+                samples,
+                r[NativeLib.R_BATCH_NS],
+                (int) r[NativeLib.R_CPU],
+                fate,
+                r[NativeLib.R_LAST_RET],
+                (int) r[NativeLib.R_LAST_ERRNO],
+                (int) r[NativeLib.R_LANDLOCK_ABI],
+                (int) r[NativeLib.R_LANDLOCK_STEP]);
     }
 }

@@ -6,6 +6,6 @@
  * {@link heimdall.lab.child.Call}, {@link heimdall.lab.child.Phase}, {@link heimdall.lab.child.AttachBudget},
  * {@link heimdall.lab.child.Clocksource}, and {@code ./lab child run} ({@link heimdall.lab.child.ChildRunCommand}).
  *
- * <p>Uses: {@code heimdall.lab}, {@code sys} and {@code command}.
+ * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code command} and {@code landlock} (a child's ruleset).
  */
 package heimdall.lab.child;

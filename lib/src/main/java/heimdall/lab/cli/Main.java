@@ -6,6 +6,7 @@ import heimdall.lab.analysis.DistillCommand;
 import heimdall.lab.broker.BrokerBenchCommand;
 import heimdall.lab.child.ChildRunCommand;
 import heimdall.lab.command.Command;
+import heimdall.lab.command.CommandLookup;
 import heimdall.lab.explore.ExploreAbCommand;
 import heimdall.lab.explore.ExploreCheckCommand;
 import heimdall.lab.follower.FollowCheckCommand;
@@ -26,6 +27,7 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
@@ -67,7 +69,7 @@ public final class Main {
                 new DistillCommand(),
                 new ExploreCheckCommand(),
                 new ExploreAbCommand(),
-                new VmRunCommand(),
+                new VmRunCommand(Main::select),
                 new VmKernelsCommand(),
                 new VmFetchCommand());
     }
@@ -78,6 +80,25 @@ public final class Main {
         all.addAll(ScriptCommand.ALL);
         all.add(new CompletionCommand(() -> CommandTree.build(everyCommand())));
         return all;
+    }
+
+    /**
+     * The command {@code argv} selects, walked through the same command tree {@code ./lab} dispatches with (a
+     * group's word, then its command's), for a command line run elsewhere ({@code ./lab vm run}).
+     */
+    static Optional<CommandLookup.Selected> select(List<String> argv) {
+        CommandLine at = CommandTree.build(everyCommand());
+        for (int i = 0; i < argv.size(); i++) {
+            CommandLine next = at.getSubcommands().get(argv.get(i));
+            if (next == null) {
+                return Optional.empty();
+            }
+            if (next.getCommand() instanceof CommandTree.Leaf leaf) {
+                return Optional.of(new CommandLookup.Selected(leaf.command, argv.subList(i + 1, argv.size())));
+            }
+            at = next;
+        }
+        return Optional.empty();
     }
 
     public static void main(String[] argv) {

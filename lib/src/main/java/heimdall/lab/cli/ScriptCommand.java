@@ -28,7 +28,8 @@ record ScriptCommand(String name, String summary, String help, Optional<CommandO
                     Registers the heimdall-lab Java kernel with Jupyter (built on first use): --user (the
                     default) in the user's Jupyter data folder, --prefix DIR in DIR/share/jupyter/kernels/NAME.
                     NAME defaults to heimdall-lab. ./lab kernel install --help says more.""",
-                    Optional.of(CommandOptions.of(Set.of("--user"), Set.of("--prefix", "--name")))),
+                    Optional.of(CommandOptions.of(Set.of("--user"), Set.of("--prefix", "--name"))
+                            .writing("--prefix"))),
             new ScriptCommand("jshell", "a REPL on the library with jshell-startup/lab.jsh", """
                     usage: ./lab jshell [JSHELL-ARGS...]
                     A REPL on the library with jshell-startup/lab.jsh's imports and helpers; Ctrl-C stops a

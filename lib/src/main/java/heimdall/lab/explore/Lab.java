@@ -8,8 +8,10 @@ import heimdall.lab.child.Call;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.graph.GraphFiles;
+import heimdall.lab.landlock.Landlock;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.reproduce.workloadcost.WorkloadRequest;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -163,6 +165,17 @@ public final class Lab {
     }
 
     /**
+     * A Landlock ruleset for a measured child, every file access denied until a rule allows it:
+     * {@code Lab.landlock().readBeneath(in)} is the broker's policy in the kernel's terms. Give it to a child
+     * with {@code ChildSpec.withLandlock}; the child builds and enforces it on itself (the JVM never does).
+     * See {@link Landlock} for what it confines and what it does not, and {@link Landlock#plan} for a kernel
+     * whose ABI lacks a right (refused unless {@link Landlock#withBestEffort()}).
+     */
+    public static Landlock landlock() {
+        return Landlock.create();
+    }
+
+    /**
      * A graph from its Arrow pair, which must be pinned in the {@code SHA256SUMS} beside the files.
      *
      * @throws BadInput naming the file and column (or {@code sha256}) that is wrong
@@ -203,6 +216,15 @@ public final class Lab {
      */
     public static AB ab(Measure a, Measure b) {
         return new AB(a, b);
+    }
+
+    /**
+     * A program run whole under every mechanism ({@code ./lab reproduce workload-cost --workload -- CMD}):
+     * {@code Lab.workload("gcc", "-c", "x.c").runs(10).profile(mine).run()} writes a results folder and
+     * returns its path; {@code WorkloadRequest.rows(path)} reads its rows back.
+     */
+    public static WorkloadRequest workload(String... command) {
+        return WorkloadRequest.of(List.of(command));
     }
 
     /**

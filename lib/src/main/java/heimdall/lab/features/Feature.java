@@ -1,5 +1,6 @@
 package heimdall.lab.features;
 
+import heimdall.lab.landlock.LandlockAbi;
 import java.util.List;
 
 /**
@@ -26,7 +27,12 @@ public enum Feature {
      * 5.16 ({@code spec_store_bypass_disable=seccomp}, {@code spectre_v2_user=seccomp}), a confounder of
      * every "added" figure, since the filtered task's own code then runs slower.
      */
-    SSB_STIBP_FORCED("SSB and STIBP forced by a filter", "until 5.16");
+    SSB_STIBP_FORCED("SSB and STIBP forced by a filter", "until 5.16"),
+    /**
+     * Landlock's ABI ({@code landlock_create_ruleset(NULL, 0, VERSION)}): 1 in 5.13 up to 7 in 6.15
+     * ({@code landlock.LandlockAbi}); 0 for none. What a {@code readBeneath(in/)} ruleset can confine there.
+     */
+    LANDLOCK_ABI("Landlock ABI", "5.13 (ABI 1)");
 
     /** Every action a kernel of 5.0 or later lists, in the kernel's order. */
     public static final List<String> ACTIONS_5_0 =
@@ -71,6 +77,7 @@ public enum Feature {
             case SYNC_WAKE_UP -> yes(v.atLeast(6, 6));
             case BPF_TRAMPOLINES -> yes(v.atLeast(5, 5));
             case SSB_STIBP_FORCED -> v.atLeast(5, 16) ? NOT_FORCED : FORCED;
+            case LANDLOCK_ABI -> String.valueOf(LandlockAbi.predicted(v.major(), v.minor()));
         };
     }
 

@@ -2,6 +2,7 @@ package heimdall.lab.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import heimdall.lab.Errno;
 import heimdall.lab.Refusal;
 import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.BrokerBench;
@@ -15,6 +16,7 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.follower.HookProbe;
 import heimdall.lab.sys.Cpus;
+import heimdall.lab.sys.NativeLib;
 import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +60,7 @@ public final class FeatureProbes {
                     case BPF_TRAMPOLINES -> trampolines(v);
                     case TASK_STORAGE_TRACING -> taskStorage(v);
                     case SSB_STIBP_FORCED -> speculation(v, task);
+                    case LANDLOCK_ABI -> landlock(v);
                 };
                 progress.accept(String.format(
                         Locale.ROOT,
@@ -71,6 +74,16 @@ public final class FeatureProbes {
             }
         }
         return out;
+    }
+
+    /** The ABI the kernel answers; 0 when it has no Landlock (absent, or not enabled in {@code lsm=}). */
+    static FeatureRecord landlock(KernelVersion v) {
+        int abi = NativeLib.hl_landlock_abi_now();
+        String how = abi > 0
+                ? "landlock_create_ruleset(NULL, 0, VERSION) answered " + abi
+                : "landlock_create_ruleset(VERSION) failed with " + Errno.name(-abi)
+                        + " (ENOSYS: not built in; EOPNOTSUPP: built in but not enabled)";
+        return FeatureRecord.of(Feature.LANDLOCK_ABI, v, String.valueOf(Math.max(0, abi)), how);
     }
 
     static FeatureRecord actionsAvail(KernelVersion v) {

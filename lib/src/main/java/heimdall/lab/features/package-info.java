@@ -4,6 +4,6 @@
  * than guessed from its version ({@link heimdall.lab.features.KernelVersion}); the kernel matrix reports them.
  *
  * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code child}, {@code floor}, {@code profile}, {@code fixtures},
- * {@code broker} and {@code follower} (their own probes are reused).
+ * {@code broker}, {@code follower} (their own probes are reused) and {@code landlock} (the ABI it predicts).
  */
 package heimdall.lab.features;

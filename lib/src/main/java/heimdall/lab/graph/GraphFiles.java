@@ -259,7 +259,9 @@ public final class GraphFiles {
                                 file,
                                 "first_of",
                                 "items have type "
-                                        + list.getDataVector().getField().getType() + ", expected utf8");
+                                        + ArrowInput.describe(
+                                                list.getDataVector().getField().getType())
+                                        + ", expected utf8");
                     }
                 },
                 (root, rows) -> {

@@ -1,6 +1,7 @@
 package heimdall.lab.probe;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,12 +31,18 @@ public final class Probe {
      */
     public Result probe(List<String> command, int runs, List<String> recorded)
             throws IOException, InterruptedException {
+        return probe(command, runs, recorded, null);
+    }
+
+    /** {@link #probe(List, int, List)} with {@code dir} as the command's working folder (null: ours). */
+    public Result probe(List<String> command, int runs, List<String> recorded, Path dir)
+            throws IOException, InterruptedException {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be at least 1");
         }
         List<Tracer.Run> done = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
-            done.add(tracer.run(command));
+            done.add(tracer.run(command, dir));
         }
         return new Result(
                 aggregate(

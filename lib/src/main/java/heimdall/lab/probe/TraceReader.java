@@ -1,11 +1,15 @@
 package heimdall.lab.probe;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.BadInput;
+import heimdall.lab.Io;
+import heimdall.lab.JsonInput;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +30,8 @@ public final class TraceReader {
         try (BufferedReader r = Files.newBufferedReader(file)) {
             return read(r, file.toString());
         } catch (IOException e) {
-            throw new BadInput(file + ": cannot read trace: " + e.getMessage(), e);
+            String why = e instanceof CharacterCodingException ? "not UTF-8 text" : Io.reason(e);
+            throw new BadInput(file + ": cannot read trace: " + why, e);
         }
     }
 
@@ -58,8 +63,10 @@ public final class TraceReader {
         JsonNode o;
         try {
             o = JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new BadInput(where + ": not JSON: " + JsonInput.reason(e));
         } catch (IOException e) {
-            throw new BadInput(where + ": not JSON: " + e.getMessage());
+            throw new IllegalStateException("a line in memory cannot fail to read", e);
         }
         long seq = need(o, "seq", where).asLong();
         int tid = need(o, "tid", where).asInt();

@@ -78,14 +78,19 @@ public final class Tracer {
      * ptrace permission, a kernel without PTRACE_GET_SYSCALL_INFO), with its message.
      */
     public Run run(List<String> command) throws IOException, InterruptedException {
+        return run(command, null);
+    }
+
+    /** {@link #run(List)} with {@code dir} as the command's working folder (null: this process's). */
+    public Run run(List<String> command, Path dir) throws IOException, InterruptedException {
         if (command.isEmpty()) {
             throw new IllegalArgumentException("no command to trace");
         }
         try (Scratch scratch = Scratch.create("heimdall-trace-")) {
-            Path dir = scratch.path();
-            Path trace = dir.resolve("trace.jsonl");
-            Path out = dir.resolve("stdout");
-            Path err = dir.resolve("stderr");
+            Path files = scratch.path();
+            Path trace = files.resolve("trace.jsonl");
+            Path out = files.resolve("stdout");
+            Path err = files.resolve("stderr");
             // --parent: the tracer, and with it every tracee, dies with this JVM (PR_SET_PDEATHSIG, then
             // EXITKILL). The death signal follows this thread, which waits for the tracer below.
             List<String> argv = new ArrayList<>(List.of(
@@ -102,8 +107,11 @@ public final class Tracer {
             }
             argv.add("--");
             argv.addAll(command);
-            Process p = new ProcessBuilder(argv)
-                    .redirectOutput(out.toFile())
+            ProcessBuilder pb = new ProcessBuilder(argv);
+            if (dir != null) {
+                pb.directory(dir.toFile());
+            }
+            Process p = pb.redirectOutput(out.toFile())
                     .redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();

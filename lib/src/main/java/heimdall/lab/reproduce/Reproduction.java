@@ -10,7 +10,7 @@ import java.util.List;
  * stops every run the same way ({@link Stoppable}) and prints what was written; a reproduction only
  * measures and writes its rows.
  */
-interface Reproduction {
+public interface Reproduction {
     String name();
 
     /**

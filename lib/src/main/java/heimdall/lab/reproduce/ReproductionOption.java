@@ -20,10 +20,10 @@ import java.util.Optional;
  * @param min the least value a number may have
  * @param max the largest value a number may have: past it a value is a typo, refused, never narrowed
  */
-record ReproductionOption(
+public record ReproductionOption(
         String name, Kind kind, String label, String description, String quick, String full, long min, long max) {
     /** How an option's value is read. */
-    enum Kind {
+    public enum Kind {
         /** No value: present or not. */
         FLAG,
         /** A whole number in {@code min..max}. */
@@ -34,7 +34,7 @@ record ReproductionOption(
         TEXT
     }
 
-    ReproductionOption {
+    public ReproductionOption {
         if (!name.startsWith("--")) {
             throw new IllegalArgumentException("an option's name starts with --: " + name);
         }
@@ -44,24 +44,24 @@ record ReproductionOption(
     }
 
     /** An option without a value. */
-    static ReproductionOption flag(String name, String description) {
+    public static ReproductionOption flag(String name, String description) {
         return new ReproductionOption(name, Kind.FLAG, "", description, null, null, 0, 0);
     }
 
     /** A count of something ({@code --runs}, {@code --calls}): 1..{@code max}. */
-    static ReproductionOption count(String name, String description, long quick, long full, long max) {
+    public static ReproductionOption count(String name, String description, long quick, long full, long max) {
         return number(name, "N", description, quick, full, 1, max);
     }
 
     /** A whole number in {@code min..max}. */
-    static ReproductionOption number(
+    public static ReproductionOption number(
             String name, String label, String description, long quick, long full, long min, long max) {
         return new ReproductionOption(
                 name, Kind.NUMBER, label, description, Long.toString(quick), Long.toString(full), min, max);
     }
 
     /** A CPU number, the same default with or without {@code --quick}. */
-    static ReproductionOption cpu(String name, String description, int fallback) {
+    public static ReproductionOption cpu(String name, String description, int fallback) {
         return new ReproductionOption(
                 name,
                 Kind.CPU,
@@ -74,17 +74,17 @@ record ReproductionOption(
     }
 
     /** Free text; the defaults are prose for help (null: none). */
-    static ReproductionOption text(String name, String label, String description, String quick, String full) {
+    public static ReproductionOption text(String name, String label, String description, String quick, String full) {
         return new ReproductionOption(name, Kind.TEXT, label, description, quick, full, 0, 0);
     }
 
     /** Whether it takes a value. */
-    boolean valued() {
+    public boolean valued() {
         return kind != Kind.FLAG;
     }
 
     /** Whether it was given (a flag: set). */
-    boolean given(Args args) {
+    public boolean given(Args args) {
         return args.flag(name);
     }
 
@@ -93,7 +93,7 @@ record ReproductionOption(
      * option and the value when it is not a whole number, or not in range (a CPU: not one this process
      * may use).
      */
-    long number(Args args) {
+    public long number(Args args) {
         long fallback = Long.parseLong(args.flag("--quick") ? quick : full);
         return switch (kind) {
             case NUMBER -> args.longValue(name, fallback, min, max);
@@ -103,7 +103,7 @@ record ReproductionOption(
     }
 
     /** {@link #number} for a number an {@code int} holds (its {@code max} says so). */
-    int intNumber(Args args) {
+    public int intNumber(Args args) {
         if (max > Integer.MAX_VALUE) {
             throw new IllegalStateException(name + " may exceed an int");
         }
@@ -111,7 +111,7 @@ record ReproductionOption(
     }
 
     /** Its text as given; empty when absent. */
-    Optional<String> text(Args args) {
+    public Optional<String> text(Args args) {
         return args.value(name);
     }
 

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** What the floor-cost and host-load kinds (and the other counted ones) share: their count options and limits. */
-final class Reproductions {
+public final class Reproductions {
     private Reproductions() {}
 
     /** floor-cost's and host-load's --runs and --calls (and floor-cost's --broker-calls), quick and published. */
-    static List<ReproductionOption> countOptions(boolean broker) {
+    public static List<ReproductionOption> countOptions(boolean broker) {
         FloorBench.Counts q = FloorBench.Counts.quick();
         FloorBench.Counts p = FloorBench.Counts.published();
         List<ReproductionOption> o = new ArrayList<>(List.of(
@@ -34,7 +34,7 @@ final class Reproductions {
     }
 
     /** The counts {@link #countOptions} read: --quick's or the published ones, with what was given. */
-    static FloorBench.Counts counts(Reproduction r, Args args) {
+    public static FloorBench.Counts counts(Reproduction r, Args args) {
         FloorBench.Counts base = args.flag("--quick") ? FloorBench.Counts.quick() : FloorBench.Counts.published();
         long brokerCount = r.options().stream().anyMatch(o -> o.name().equals("--broker-calls"))
                 ? r.option("--broker-calls").number(args)
@@ -51,7 +51,7 @@ final class Reproductions {
      * What names a floor-cost row on every host, for compare: floor, call, and for brokered rows
      * supervisor, answer, placement, wake-up; the round-trip floors their reference.
      */
-    static final List<String> FLOOR_KEYS =
+    public static final List<String> FLOOR_KEYS =
             List.of("what", "call", "supervisor", "answer", "placement", "sync_wakeup", "reference");
 
     /** A day: a settling time past it is a typo, not a plan. */

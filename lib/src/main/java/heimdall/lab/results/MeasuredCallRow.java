@@ -9,7 +9,7 @@ import java.util.Set;
  * under the names summary.json gives them (nanoseconds; null where not measured), so tables, plots
  * and notebooks treat both kinds alike.
  */
-public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, HostLoadRow {
+public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, HostLoadRow, MechanismsRow {
     /** The floor-cost row measured (the row itself for floor-cost). */
     FloorCostRow measured();
 

@@ -3,6 +3,7 @@ package heimdall.lab.results;
 import heimdall.lab.BadInput;
 import heimdall.lab.Printable;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -116,7 +117,11 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
         }
     }
 
-    /** The one list of kinds, provided through {@link ServiceLoader} by {@code reproduce.ReproductionKinds}. */
+    /**
+     * The one list of kinds, provided through {@link ServiceLoader} by {@code reproduce.ReproductionKinds};
+     * a kind in a package of its own ({@code reproduce.mechanisms}) is provided as a {@link ReproductionKind}
+     * service itself and follows the list.
+     */
     public interface Registry {
         /** Every kind, in the order help and listings show them. */
         List<ReproductionKind<?, ?>> kinds();
@@ -183,7 +188,14 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
                 throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
                         + Registry.class.getName() + "), found " + found.size());
             }
-            List<ReproductionKind<?, ?>> kinds = List.copyOf(found.get(0).kinds());
+            List<ReproductionKind<?, ?>> kinds = new ArrayList<>(found.get(0).kinds());
+            // A kind born as a folder of its own (reproduce.<kind>) registers itself with one line in
+            // META-INF/services/heimdall.lab.results.ReproductionKind: it uses the reproduce framework, so
+            // the registry there may not name it without a package cycle. Listed after the registry's kinds.
+            ServiceLoader.load(ReproductionKind.class, ReproductionKind.class.getClassLoader()).stream()
+                    .map(ServiceLoader.Provider::get)
+                    .forEach(kinds::add);
+            kinds = List.copyOf(kinds);
             for (int i = 0; i < kinds.size(); i++) {
                 for (int j = 0; j < i; j++) {
                     if (kinds.get(i).rowType == kinds.get(j).rowType

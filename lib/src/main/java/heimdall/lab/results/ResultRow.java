@@ -17,7 +17,8 @@ public sealed interface ResultRow
                 LanesRow,
                 FollowerCostRow,
                 KernelMatrixRow,
-                ExploreCheckRow {
+                ExploreCheckRow,
+                WorkloadCostRow {
 
     /**
      * A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group

@@ -211,8 +211,7 @@ public final class SummaryJson {
      */
     public static <T> T row(Path file, String where, JsonNode node, Class<T> type) {
         if (node == null || !node.isObject()) {
-            throw BadInput.at(
-                    file, where, "expected an object, found " + (node == null ? "nothing" : node.getNodeType()));
+            throw BadInput.at(file, where, "expected an object, found " + JsonInput.kind(node));
         }
         Class<? extends T> kind = subtype(file, where, node, type);
         T row = FlatRows.hasParts(kind)

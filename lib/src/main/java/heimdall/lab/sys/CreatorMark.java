@@ -19,7 +19,9 @@ import java.util.function.Predicate;
  * hold: a real directory (not a link) owned by us with mode 0700 exactly, holding a regular marker file
  * of ours that parses, whose creator is certainly dead (another boot, or the same boot and pid
  * namespace with no process of that pid and start time). Anything else, a planted look-alike included,
- * is left alone; a creator in another pid namespace cannot be checked, so its folder is kept too.
+ * is left alone; a creator in another pid namespace cannot be checked, so its folder is kept too, and so,
+ * in a {@code ./lab vm} guest, is a folder of another boot (the host's, or another guest's, running now in
+ * the checkout they share).
  */
 public final class CreatorMark {
     private CreatorMark() {}
@@ -106,6 +108,11 @@ public final class CreatorMark {
 
     /** Whether {@code dir} is a marked folder of ours whose creator is certainly dead. */
     static boolean leftByDeadRun(Path dir) throws IOException {
+        return leftByDeadRun(dir, VmFacts.isGuest());
+    }
+
+    /** As above, {@code guest} saying whether this process runs in a {@code ./lab vm} guest. */
+    static boolean leftByDeadRun(Path dir, boolean guest) throws IOException {
         PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!a.isDirectory()
                 || (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != SafeFiles.ourUid()
@@ -129,7 +136,9 @@ public final class CreatorMark {
         }
         Creator me = self();
         if (!c.boot().equals(me.boot())) {
-            return true; // made before this boot: its creator is gone
+            // Made before this boot, so its creator is gone; but a ./lab vm guest shares the checkout with its
+            // host (and other guests) running now, whose boots are other boots: there, it cannot be judged.
+            return !guest;
         }
         if (!c.pidns().equals(me.pidns())) {
             return false; // its pids are not ours to look up

@@ -43,7 +43,7 @@ import java.util.List;
  */
 public final class NativeLib {
     /** The ABI version {@link #hl_abi_version()} must return for these bindings to be valid. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
 
     static final String RESOURCE_DIR = "heimdall/native/linux-x86-64/";
     static final String LIBRARY = "libheimdall.so";
@@ -132,6 +132,12 @@ public final class NativeLib {
 
     public static native int hl_close(int fd);
 
+    /** The Landlock ABI this kernel answers (&gt;= 1), or -errno (EOPNOTSUPP disabled, ENOSYS absent). */
+    public static native int hl_landlock_abi_now();
+
+    /** The rights ABI {@code abi} knows as {@code hl_landlock.h} has them: which 0 fs, 1 net, 2 scopes, 3 newest ABI. */
+    public static native long hl_landlock_known(int abi, int which);
+
     /** {@code fcntl(fd, F_GETFD)}: the descriptor flags ({@code FD_CLOEXEC} = 1), or -EBADF. */
     public static native int hl_fd_flags(int fd);
 
@@ -162,6 +168,11 @@ public final class NativeLib {
     public static final int R_LAST_ERRNO = 7;
     public static final int R_BATCH_NS = 8;
     public static final int R_DONE = 9;
+    /** The Landlock ABI the runner's kernel answered (0: none, or no ruleset asked for). */
+    public static final int R_LANDLOCK_ABI = 10;
+    /** Where building the ruleset stopped ({@code enum hl_landlock_step}), 0 for none. */
+    public static final int R_LANDLOCK_STEP = 11;
+
     public static final int R_LEN = 12;
 
     private static Path locate() {

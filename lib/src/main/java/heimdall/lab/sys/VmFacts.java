@@ -76,15 +76,22 @@ public record VmFacts(
         return c;
     }
 
+    /** Whether this process runs in a {@code ./lab vm} guest ({@value #CMDLINE_MARK} on {@code /proc/cmdline}). */
+    public static boolean isGuest() {
+        return isGuest(Path.of("/proc/cmdline"));
+    }
+
+    static boolean isGuest(Path cmdline) {
+        try {
+            return List.of(Files.readString(cmdline).strip().split("\\s+")).contains(CMDLINE_MARK);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** {@link #current()} read from these files (for tests). */
     public static Optional<VmFacts> read(Path cmdline, Path file) {
-        String words;
-        try {
-            words = Files.readString(cmdline).strip();
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        if (!List.of(words.split("\\s+")).contains(CMDLINE_MARK)) {
+        if (!isGuest(cmdline)) {
             return Optional.empty();
         }
         try {

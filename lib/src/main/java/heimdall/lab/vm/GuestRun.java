@@ -3,6 +3,7 @@ package heimdall.lab.vm;
 import heimdall.lab.Io;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -68,6 +69,7 @@ final class GuestRun {
     private final PrintStream out;
     private final PrintStream err;
     private final Deque<String> kernelLines = new ArrayDeque<>();
+    private final LastLine lastOut = new LastLine();
     private final BlockingQueue<String> markers = new LinkedBlockingQueue<>();
     private final StringBuilder qemuErr = new StringBuilder();
     private volatile long lastProgress = System.nanoTime();
@@ -137,8 +139,8 @@ final class GuestRun {
                     "guest setup: not done within " + setupDeadline.toSeconds() + " s of boot" + kernelSaid());
         }
         lastProgress = System.nanoTime();
-        try (Tail stdout = new Tail(share.resolve("stdout"), out);
-                Tail stderr = new Tail(share.resolve("stderr"), err)) {
+        try (Tail stdout = new Tail(share.resolve("stdout"), out, lastOut);
+                Tail stderr = new Tail(share.resolve("stderr"), err, new LastLine())) {
             long stopAsked = 0;
             while (true) {
                 boolean ended = qemu.waitFor(POLL_MS, TimeUnit.MILLISECONDS);
@@ -236,6 +238,11 @@ final class GuestRun {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** The last line the guest's command printed on stdout (after {@link #finish}); empty when it printed none. */
+    Optional<String> lastLine() {
+        return lastOut.line();
     }
 
     /** QEMU's process, while it runs (for tests and the shutdown hook). */
@@ -383,9 +390,12 @@ final class GuestRun {
         private long at;
         private boolean grew;
 
-        Tail(Path file, PrintStream to) throws IOException {
+        private final LastLine last;
+
+        Tail(Path file, PrintStream to, LastLine last) throws IOException {
             this.ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
             this.to = to;
+            this.last = last;
         }
 
         void copy() throws IOException {
@@ -399,6 +409,7 @@ final class GuestRun {
                 at += n;
                 grew = true;
                 to.write(buf.array(), 0, n);
+                last.add(buf.array(), n);
             }
             if (grew) {
                 to.flush();
@@ -412,6 +423,32 @@ final class GuestRun {
         @Override
         public void close() throws IOException {
             ch.close();
+        }
+    }
+
+    /** The last line of what a {@link Tail} copied (at most {@link #MAX} bytes of it), a final newline aside. */
+    static final class LastLine {
+        static final int MAX = 4096;
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private boolean ended;
+
+        synchronized void add(byte[] bytes, int n) {
+            for (int i = 0; i < n; i++) {
+                if (ended) {
+                    kept.reset(); // the line after a newline starts
+                    ended = false;
+                }
+                if (bytes[i] == '\n') {
+                    ended = true;
+                } else if (kept.size() < MAX) {
+                    kept.write(bytes[i]);
+                }
+            }
+        }
+
+        synchronized Optional<String> line() {
+            String l = kept.toString(StandardCharsets.UTF_8).strip();
+            return l.isEmpty() ? Optional.empty() : Optional.of(l);
         }
     }
 }

@@ -4,6 +4,7 @@ import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.command.Args;
+import heimdall.lab.command.CommandLookup;
 import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.sys.SafeFiles;
@@ -36,17 +37,22 @@ public final class VmRunCommand extends VmCommand {
     /** From the boot marker to the command's start: modules and mounts. */
     static final Duration SETUP_DEADLINE = Duration.ofSeconds(120);
 
-    public VmRunCommand() {
-        this(System.out, System.err);
+    /** Which command a guest's {@code ./lab} command line selects (its output options are checked). */
+    private final CommandLookup commands;
+
+    /** The command, knowing the other commands through {@code commands} (./lab's own command tree). */
+    public VmRunCommand(CommandLookup commands) {
+        this(commands, System.out, System.err);
     }
 
-    VmRunCommand(PrintStream out, PrintStream err) {
+    VmRunCommand(CommandLookup commands, PrintStream out, PrintStream err) {
         super(
                 "vm run",
                 "run ./lab ARGS in a QEMU guest of another kernel (debian:5.10, debian:6.1, debian:6.12, or a bzImage)",
                 OPTIONS,
                 out,
                 err);
+        this.commands = commands;
     }
 
     @Override
@@ -58,6 +64,10 @@ public final class VmRunCommand extends VmCommand {
                 Boots a QEMU guest of kernel K and runs ./lab ARGS in it (with --exec: the program ARGS), in the same
                 checkout and working folder: the host's root is shared read-only, the checkout (its results/ folder
                 included) read-write; the guest has no network. Its output is ours, its exit status ours.
+                An output of the command (--out, -o, --plot, ...) must lie inside the checkout, the one folder the
+                host sees the guest write (elsewhere it would land in the guest's own /tmp): refused before the
+                boot otherwise. What the guest does to owners, modes and links there stays in QEMU's records
+                (security_model=mapped-xattr): on the host its files are root's, 0644 (folders 0755).
 
                   --kernel K      a name (%s; fetched from Debian's archive into %s on first
                                   use and checked by SHA-256 before every use), or the path of a bzImage
@@ -77,7 +87,8 @@ public final class VmRunCommand extends VmCommand {
                 are passed to the guest. Ctrl-C or SIGTERM passes the signal to the guest's command and ends QEMU
                 after at most %d s.
                 Exit status: the guest command's; 1 when the kernel cannot be fetched or verified, the guest does not
-                boot or set up by its deadline, times out or stalls; 2 bad input (--kernel, --modules, ...).""".formatted(
+                boot or set up by its deadline, times out or stalls, or ends 0 without an output it named on the
+                host; 2 bad input (--kernel, --modules, an output outside the checkout, ...).""".formatted(
                         NamedKernel.names(),
                         KernelCache.defaultRoot(),
                         DEFAULT_MEMORY_MIB,
@@ -150,7 +161,11 @@ public final class VmRunCommand extends VmCommand {
         }
         Path checkout = checkout();
         Path cwd = Path.of("").toAbsolutePath();
+        // where the guest's ./lab writes, judged before anything starts: only the checkout reaches the host
+        Optional<List<String>> labArgs = GuestOutputs.labArgs(r.exec(), r.args(), checkout, cwd);
+        List<GuestOutputs.Output> outputs = GuestOutputs.check(labArgs.orElse(List.of()), commands, checkout, cwd);
         QemuCommand.requireInstalled();
+        QemuCommand.requireUserXattrs(checkout);
         Initramfs.requireStaticBusybox();
         int stale = StaleScratch.reap(Path.of(System.getProperty("java.io.tmpdir")));
         if (stale > 0) {
@@ -159,7 +174,6 @@ public final class VmRunCommand extends VmCommand {
         }
         try (Scratch scratch = Scratch.create(StaleScratch.PREFIX, GuestRun.STOP_GRACE.plusSeconds(15));
                 Interruption interruption = Interruption.catchSignals()) {
-            StaleScratch.mark(scratch.path());
             GuestKernel kernel = kernel(r, scratch.path());
             List<KernelModules.Module> modules = KernelModules.load(
                     kernel.modules(),
@@ -181,13 +195,27 @@ public final class VmRunCommand extends VmCommand {
             if (interruption.requested()) {
                 return stoppedEarly(interruption);
             }
-            return boot(r, kernel, initrd, checkout, share, interruption);
+            Ended ended = boot(r, kernel, initrd, checkout, share, interruption);
+            int status = ended.status();
+            if (status == 0) {
+                List<String> missing =
+                        GuestOutputs.missingOnHost(outputs, labArgs.isPresent() ? ended.lastLine() : Optional.empty());
+                if (!missing.isEmpty()) {
+                    throw new Refusal("the guest's command ended with status 0, but the host has no "
+                            + String.join(", nor ", missing)
+                            + ": the guest wrote it where the host does not see it (only the checkout is shared)");
+                }
+            }
+            return status;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the guest's files", e);
         }
     }
 
-    private int boot(Request r, GuestKernel kernel, Path initrd, Path checkout, Path share, Interruption interruption)
+    /** How a guest's run ended: the command's status and the last line it printed (none when it never ran). */
+    private record Ended(int status, Optional<String> lastLine) {}
+
+    private Ended boot(Request r, GuestKernel kernel, Path initrd, Path checkout, Path share, Interruption interruption)
             throws IOException {
         List<Accelerator> tries = accelerators(r.accel());
         for (int i = 0; i < tries.size(); i++) {
@@ -250,9 +278,9 @@ public final class VmRunCommand extends VmCommand {
                         "lab vm: the guest's command ended with status %d; %.1f s from QEMU's start%n",
                         status,
                         (System.nanoTime() - t0) / 1e9);
-                return status;
+                return new Ended(status, guest.lastLine());
             } catch (GuestRun.StoppedEarly e) {
-                return stoppedEarly(interruption);
+                return new Ended(stoppedEarly(interruption), Optional.empty());
             } finally {
                 guest.kill();
                 try {

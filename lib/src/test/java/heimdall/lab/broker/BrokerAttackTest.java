@@ -180,12 +180,30 @@ class BrokerAttackTest {
         }
     }
 
-    /** Directories only when the call asks for one with {@code O_DIRECTORY}. */
+    /** No directory by default, asked for with {@code O_DIRECTORY} or not (issue 29: a way out of a jail). */
     @ParameterizedTest
     @EnumSource(Supervisor.Kind.class)
-    void aDirectoryIsServedOnlyWhenAskedFor(Supervisor.Kind kind) throws Exception {
+    void aDirectoryIsRefusedByDefault(Supervisor.Kind kind) throws Exception {
         try (NotifyChildFixture child = job.child();
                 Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), Answer.BROKER)) {
+            assertRefused(child.open("sub"), "a directory without O_DIRECTORY");
+            assertRefused(child.open("sub", O_DIRECTORY | O_CLOEXEC), "sub with O_DIRECTORY");
+            assertRefused(child.open(".", O_DIRECTORY | O_CLOEXEC), "in/ itself with O_DIRECTORY");
+            assertRefused(child.open("missing", O_DIRECTORY | O_CLOEXEC), "O_DIRECTORY, before any lookup");
+            assertEquals(Job.HELLO, child.open("hello.txt").text());
+            SupervisorStats s = sup.stop();
+            assertEquals(4, s.refused());
+            assertEquals(1, s.brokered());
+        }
+    }
+
+    /** With the opt-in, directories only when the call asks for one with {@code O_DIRECTORY}. */
+    @ParameterizedTest
+    @EnumSource(Supervisor.Kind.class)
+    void anAllowedDirectoryIsServedOnlyWhenAskedFor(Supervisor.Kind kind) throws Exception {
+        Policy dirs = Policy.always(Answer.BROKER).allowingDirectories();
+        try (NotifyChildFixture child = job.child();
+                Supervisor sup = Supervisor.start(kind, child.takeListener(), job.options(), dirs)) {
             assertRefused(child.open("sub"), "a directory without O_DIRECTORY");
             assertTrue(child.open("sub", O_DIRECTORY | O_CLOEXEC).fd() >= 0, "sub with O_DIRECTORY");
             assertTrue(child.open(".", O_DIRECTORY | O_CLOEXEC).fd() >= 0, "in/ itself with O_DIRECTORY");
@@ -236,7 +254,8 @@ class BrokerAttackTest {
             }
         };
         try (NotifyChildFixture child = job.child();
-                Supervisor sup = Supervisor.start(child.takeListener(), job.options(), recording)) {
+                Supervisor sup =
+                        Supervisor.start(child.takeListener(), job.options(), recording.allowingDirectories())) {
             assertRefused(child.open("twice-2.txt"), "two links, default admission");
             assertEquals(PUBLIC, child.open("public.txt").text());
             assertTrue(child.open("sub", O_DIRECTORY | O_CLOEXEC).fd() >= 0);

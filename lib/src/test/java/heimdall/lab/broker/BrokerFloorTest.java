@@ -75,6 +75,28 @@ class BrokerFloorTest {
         return NotifyChildFixture.start(NotifyChildFixture.Options.in(job.cwd()).withProgram(floor));
     }
 
+    private static final int SIGSEGV = 11;
+
+    /**
+     * Whether this kernel refuses {@code int 0x80} from a 64-bit process before any filter sees it (a kernel
+     * fact: ia32 emulation off, as on this project's PVM guests, where the call faults with SIGSEGV): the same
+     * i386 open made with no filter at all dies the same way. Said on stderr, since the floor's own answer to
+     * an i386 call is then not exercised here (the kernel bitmap and emulator tests still check the program).
+     */
+    private boolean i386RefusedByTheKernel() throws Exception {
+        try (NotifyChildFixture bare = NotifyChildFixture.start(
+                NotifyChildFixture.Options.in(job.cwd()).withFilter(false))) {
+            bare.forkCall("i386-open", "hello.txt", 0, 0, 24, -1);
+            boolean refused = bare.reap() == SIGSEGV;
+            if (refused) {
+                System.err.println("NOTE (kernel fact): this kernel refuses int 0x80 from a 64-bit process (SIGSEGV"
+                        + " with no filter), so no i386 call reaches a file; the floor's i386 rule is checked by"
+                        + " KernelBrokerFloorTest's program run, not by a real call here");
+            }
+            return refused;
+        }
+    }
+
     private Supervisor start(Supervisor.Kind kind, NotifyChildFixture child, Policy policy) {
         return kind == Supervisor.Kind.NATIVE
                 ? Supervisor.start(kind, child.takeListener(), job.options(), Answer.BROKER)
@@ -124,7 +146,11 @@ class BrokerFloorTest {
             for (String k : List.of("x32-open", "x32-openat", "i386-open")) {
                 for (String path : List.of("hello.txt", job.secret().toString())) {
                     int w = c.forkCall(k, path, 0, 0, 24, -1);
-                    assertEquals(Signals.SIGSYS, c.reap(), k + " " + path + " (worker " + w + ") was not killed");
+                    int sig = c.reap();
+                    if (k.equals("i386-open") && sig == SIGSEGV && i386RefusedByTheKernel()) {
+                        continue; // no i386 call enters this kernel at all: none can reach a file
+                    }
+                    assertEquals(Signals.SIGSYS, sig, k + " " + path + " (worker " + w + ") was not killed");
                 }
             }
             // The calls that open without a name the supervisor could check, and a number past the table.

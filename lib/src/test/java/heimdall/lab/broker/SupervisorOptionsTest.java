@@ -12,6 +12,7 @@ import heimdall.lab.broker.BrokerFixtures.Job;
 import heimdall.lab.broker.NotifyChildFixture.OpenResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,6 +183,25 @@ class SupervisorOptionsTest {
                         kind, child.takeListener(), job.options().withSyncWakeUp(true), Answer.BROKER)) {
             assertEquals(Job.HELLO, child.open("hello.txt").text());
             assertEquals(1, sup.stop().brokered());
+        }
+    }
+
+    @Test
+    void readGiveUpIsSecondsByDefaultAndBounded() {
+        SupervisorOptions d = SupervisorOptions.defaults();
+        assertEquals(Duration.ofSeconds(10), d.readGiveUp());
+        // Every with* keeps it.
+        SupervisorOptions two = d.withReadGiveUp(Duration.ofSeconds(2));
+        assertEquals(
+                Duration.ofSeconds(2),
+                two.onCpu(0).withSyncWakeUp(true).withPollWait(true).readGiveUp());
+        assertEquals(
+                Duration.ofSeconds(2), two.onCpuSet(1L).brokeringBeneath(null).readGiveUp());
+        // Shorter than a lock hold under load, longer than a test can wait, or none: refused, naming the bounds.
+        for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(99), Duration.ofMinutes(11)}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> d.withReadGiveUp(bad), String.valueOf(bad));
+            assertTrue(e.getMessage().contains("between 100 ms and 10 minutes"), e.getMessage());
         }
     }
 

@@ -52,6 +52,11 @@ class FeaturePredictionTest {
         assertEquals("yes", Feature.BPF_TRAMPOLINES.predict(bullseye));
         assertEquals(Feature.FORCED, Feature.SSB_STIBP_FORCED.predict(bullseye));
         assertEquals(Feature.NOT_FORCED, Feature.SSB_STIBP_FORCED.predict(bookworm));
+        // Landlock: none on 5.10 (it came with 5.13), ABI 2 on 6.1 (5.19), ABI 6 on 6.12
+        assertEquals("0", Feature.LANDLOCK_ABI.predict(bullseye));
+        assertEquals("2", Feature.LANDLOCK_ABI.predict(bookworm));
+        assertEquals("6", Feature.LANDLOCK_ABI.predict(trixie));
+        assertEquals("7", Feature.LANDLOCK_ABI.predict(v("6.18.44-fc-v1272")));
     }
 
     @Test
@@ -91,6 +96,6 @@ class FeaturePredictionTest {
         FeatureRecord same = FeatureRecord.of(Feature.ADDFD_SEND, v("5.10.0"), "no", "EINVAL");
         assertEquals(Boolean.TRUE, same.agrees());
         assertEquals("EINVAL", same.note());
-        assertEquals(7, List.of(Feature.values()).size());
+        assertEquals(8, List.of(Feature.values()).size()); // the seven seccomp and BPF features, and Landlock's ABI
     }
 }

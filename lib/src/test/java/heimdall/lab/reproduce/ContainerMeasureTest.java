@@ -138,6 +138,26 @@ class ContainerMeasureTest {
         }
     }
 
+    /** NODE_NAME (Kubernetes' downward API) becomes a path component: anything but a node name is refused. */
+    @Test
+    void refusesANodeNameThatIsNotOne(@TempDir Path tmp) throws Exception {
+        Path results = Files.createDirectory(tmp.resolve("results"));
+        for (String hostile : List.of("../../etc", "a/b", "..", "-n", "node name", "x..y", "node\nother")) {
+            Outcome o = run(tmp, Map.of("RESULTS", results.toString(), "NODE_NAME", hostile), "--quick");
+            assertEquals(2, o.status(), hostile + ": " + o.stderr());
+            assertTrue(o.stderr().contains("is not a node name"), o.stderr());
+        }
+        try (Stream<Path> s = Files.list(results)) {
+            assertEquals(0, s.count(), "no folder made for a refused node name");
+        }
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(
+                    0,
+                    s.filter(f -> f.getFileName().toString().startsWith("20")).count(),
+                    "nothing above");
+        }
+    }
+
     @Test
     void withoutResultsItNeedsAMountedResultsDirectory(@TempDir Path tmp) throws Exception {
         // On a host /results is normally not a mount point; where it is, this case cannot be shown here.

@@ -48,9 +48,17 @@ class ReproductionKindsTest {
     @Test
     void everyReaderSeesTheOneRegistry() {
         // Results.load's lookup (through META-INF/services) gives the very instances ./lab reproduce runs
-        assertEquals(ReproductionKinds.ALL, ReproductionKind.all());
+        // the registry's kinds first, then those born as a package of their own (reproduce.<kind>),
+        // each registered as a ReproductionKind service
+        List<ReproductionKind<?, ?>> all = ReproductionKind.all();
+        assertEquals(ReproductionKinds.ALL, all.subList(0, ReproductionKinds.ALL.size()));
+        for (ReproductionKind<?, ?> k : all.subList(ReproductionKinds.ALL.size(), all.size())) {
+            assertTrue(k.getClass().getPackageName().startsWith("heimdall.lab.reproduce."), k.name());
+        }
+        assertTrue(all.stream().anyMatch(k -> k.name().equals("mechanisms")), all.toString());
+        assertTrue(all.stream().anyMatch(k -> k.name().equals("workload-cost")), all.toString());
         for (Reproduction r : ReproduceCommand.ALL) {
-            assertTrue(ReproductionKinds.ALL.contains(r), r.name());
+            assertTrue(all.contains(r), r.name());
         }
         List<String> names =
                 ReproductionKind.all().stream().map(ReproductionKind::name).toList();
@@ -71,9 +79,9 @@ class ReproductionKindsTest {
         BadInput e = assertThrows(
                 BadInput.class, () -> ReproductionKind.named("explore check\n", Path.of("s.json"), "reproduction"));
         assertTrue(e.getMessage().contains("s.json") && e.getMessage().contains("explore-check"), e.getMessage());
-        // compare reads the identities the kinds declare: the four it always compared
+        // compare reads the identities the kinds declare: the four it always compared, and workload-cost
         assertEquals(
-                Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix"),
+                Set.of("floor-cost", "host-load", "graph-lookup", "kernel-matrix", "workload-cost"),
                 ReproductionKind.all().stream()
                         .filter(k -> k.identity().isPresent())
                         .map(ReproductionKind::name)

@@ -349,6 +349,70 @@ class SummaryGoldenTest {
         assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
     }
 
+    /** The 50 flat keys of a workload-cost row, in the order workload-cost writes them (no intervals part). */
+    @Test
+    void workloadCostRowsHaveTheirFlatKeys() {
+        List<String> want = List.of(
+                "workload",
+                "stresses",
+                "command",
+                "mechanism",
+                "supervisor",
+                "answer",
+                "placement",
+                "status",
+                "reason",
+                "wall_median_ns",
+                "wall_added_ns",
+                "wall_runs_ns",
+                "user_cpu_us",
+                "system_cpu_us",
+                "supervisor_cpu_us",
+                "voluntary_switches",
+                "involuntary_switches",
+                "minor_faults",
+                "major_faults",
+                "calls_made",
+                "notified",
+                "ssb",
+                "noisy",
+                "ratio",
+                "ratio_ci_low",
+                "ratio_ci_high",
+                "ratio_ci_level",
+                "ratio_ci_coverage",
+                "p_value",
+                "verdict",
+                "verdict_warning",
+                "predicted_added_ns",
+                "predicted_ratio",
+                "residual_ns",
+                "measured_added_low_ns",
+                "measured_added_high_ns",
+                "prediction_within_interval",
+                "residual_cause",
+                "per_call_cached_ns",
+                "per_call_program_ns",
+                "per_call_program_insns",
+                "round_trip_ns",
+                "weighted_insns",
+                "libseccomp_weighted_insns",
+                "exit_changed_runs",
+                "output_changed_runs",
+                "killed_by",
+                "runs_asked",
+                "runs_completed",
+                "interrupted");
+        assertEquals(50, want.size());
+        assertEquals(want, FlatRows.keys(WorkloadCostRow.class, ""));
+        WorkloadCostRow refused = WorkloadCostRow.refused(
+                new WorkloadCostRow.Subject("find-tree", "metadata", "find .", "podman", null, null, null),
+                "killed by SIGSYS at newfstatat");
+        JsonNode tree = SummaryJson.tree(refused);
+        assertTrue(tree.has("reason") && !tree.has("wall_median_ns"), tree.toString());
+        assertEquals(refused, SummaryJson.row(Path.of("summary.json"), "rows[0]", tree, WorkloadCostRow.class));
+    }
+
     /** The 20 flat keys of a kernel-matrix row, in the order kernel-matrix writes them, then the intervals. */
     @Test
     void kernelMatrixRowsHaveTheirFlatKeys() {

@@ -99,6 +99,18 @@ class CreatorMarkTest {
     }
 
     @Test
+    void inAGuestAFolderOfAnotherBootIsKeptSinceItsHostOrAnotherGuestMayRunNow() throws Exception {
+        long me = ProcessHandle.current().pid();
+        Path host = folder("heimdall-hostrun", mark(me, 1, "00000000-0000-0000-0000-000000000000", pidns()));
+        Path dead = folder("heimdall-dead", mark(deadPid(), 1, boot(), pidns()));
+        assertFalse(CreatorMark.leftByDeadRun(host, true), "a guest cannot judge another boot's run");
+        assertTrue(CreatorMark.leftByDeadRun(host, false), "a host can: an earlier boot of its own");
+        assertTrue(CreatorMark.leftByDeadRun(dead, true), "a dead run of the guest's own boot is judged as anywhere");
+        assertTrue(VmFacts.isGuest(Files.writeString(tmp.resolve("cmdline"), "quiet heimdall.vm=1 rdinit=/init\n")));
+        assertFalse(VmFacts.isGuest(Files.writeString(tmp.resolve("cmdline2"), "quiet heimdall.vm=10\n")));
+    }
+
+    @Test
     void aScratchFolderIsMarkedByThisLiveRun() throws Exception {
         try (Scratch s = Scratch.create("heimdall-lab-marktest-")) {
             assertEquals(

@@ -1,5 +1,7 @@
 package heimdall.lab.testing;
 
+import heimdall.lab.Errno;
+import heimdall.lab.sys.NativeLib;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -80,6 +82,17 @@ public final class KernelFacts {
                 return Fact.absent(need, read);
             }
         }
+    }
+
+    /** The kernel answers a Landlock ABI ({@code landlock_create_ruleset(NULL, 0, VERSION)} &gt;= 1). */
+    public static Fact landlock() {
+        int abi = NativeLib.hl_landlock_abi_now();
+        return abi >= 1
+                ? Fact.present("Landlock", "the kernel answers ABI " + abi)
+                : Fact.absent(
+                        "Landlock",
+                        "landlock_create_ruleset(VERSION) failed with " + Errno.name(-abi)
+                                + " (absent, or not in lsm=)");
     }
 
     /** The kernel exposes its BTF at {@link #BTF}. */

@@ -50,6 +50,11 @@ public final class Requires {
         that(KernelFacts.seccompActions(actions));
     }
 
+    /** The kernel has Landlock (answers an ABI). */
+    public static void landlock() {
+        that(KernelFacts.landlock());
+    }
+
     /** This process may ptrace its children (Yama's ptrace_scope, CAP_SYS_PTRACE). */
     public static void ptrace() {
         that(KernelFacts.ptrace());

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.sys.CreatorMark;
+import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
@@ -12,7 +14,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +29,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Real guests of Debian's 6.1 under TCG (the kernel fetched into the user's cache on first use): a signal to
  * {@code ./lab vm run} reaches the guest's command, whose exit status becomes ours, and leaves no QEMU and no scratch
- * folder; a SIGKILL of our JVM still takes QEMU with it, and the next run reaps the scratch folder it left. Needs
+ * folder; a SIGKILL of our JVM still takes QEMU with it, and the next run reaps the scratch folder it left. The first
+ * guest's command also attacks the checkout it shares: a link, a device node, a setuid file and a chown there leave
+ * the host only plain files of QEMU's, mode 0644 ({@code security_model=mapped-xattr}), and a host file it chmods,
+ * chowns and gives root-only extended attributes keeps its mode, owner and attributes. Needs
  * root, QEMU and busybox-static (facts of the host: skipped loudly, or failed under LAB_REQUIRE_KERNEL=1).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -80,8 +87,8 @@ class VmGuestTest {
     static Optional<Path> scratchOf(Process p) throws IOException {
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(TMP, StaleScratch.PREFIX + "*")) {
             for (Path d : dirs) {
-                Path owner = d.resolve(StaleScratch.OWNER);
-                if (Files.isRegularFile(owner) && Files.readString(owner).startsWith(p.pid() + " ")) {
+                Path mark = d.resolve(CreatorMark.NAME);
+                if (Files.isRegularFile(mark) && Files.readString(mark).contains("\npid " + p.pid() + "\n")) {
                     return Optional.of(d);
                 }
             }
@@ -89,8 +96,72 @@ class VmGuestTest {
         return Optional.empty();
     }
 
+    /**
+     * What the guest's command does first, in a folder of the checkout: plants a link to the host's
+     * {@code /etc/shadow}, a device node ({@code /dev/null}'s numbers), a setuid copy of {@code true}, a file given
+     * to another owner, and prints how it sees them.
+     */
+    static String attack(Path d) {
+        String q = InitScript.q(d.toString());
+        return "d=" + q + "; echo plain > $d/plain; mkdir $d/sub; ln -s /etc/shadow $d/link; mknod $d/null c 1 3;"
+                + " cp /bin/true $d/suid; chmod 4755 $d/suid; echo o > $d/owned; chown 1234:1234 $d/owned;"
+                + " stat -c 'guest-sees %n %F %a %u' $d/link $d/null $d/suid $d/owned;"
+                // a file the host made: its mode and owner changed, root-only extended attributes set
+                + " chown 1234:1234 $d/hostfile; chmod 4755 $d/hostfile; stat -c 'guest-sees %n %a %u' $d/hostfile;"
+                + " python3 -c 'import os, sys\nfor n in (\"trusted.heimdall\", \"security.heimdall\"):\n"
+                + "    try:\n        os.setxattr(sys.argv[1], n, b\"1\"); print(\"guest-xattr\", n, \"set\")\n"
+                + "    except OSError as e:\n        print(\"guest-xattr\", n, \"refused\")' $d/hostfile; ";
+    }
+
+    /** A file of the host's in the folder the guest attacks: mode 0640, root's. */
+    static Path hostFile(Path d) throws IOException {
+        Path f = Files.writeString(d.resolve("hostfile"), "the host's\n");
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r-----"));
+        return f;
+    }
+
+    static int mode(Path p) throws IOException {
+        return (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** After the guest: none of what it planted is on the host as it asked; each is a plain file of QEMU's. */
+    static void assertNothingPlantedReachedTheHost(Path d, String out) throws IOException {
+        for (String said : List.of(
+                "link symbolic link 777 0",
+                "null character special file 644 0",
+                "suid regular file 4755 0",
+                "owned regular file 644 1234")) {
+            assertTrue(out.contains("guest-sees " + d + "/" + said), "the guest did it (" + said + "):\n" + out);
+        }
+        Path link = d.resolve("link");
+        assertFalse(Files.isSymbolicLink(link), "a guest's link is no link on the host");
+        assertEquals("/etc/shadow", Files.readString(link), "a host reader gets the link's text, not the host file");
+        for (String f : List.of("link", "null", "suid", "owned", "plain")) {
+            Path p = d.resolve(f);
+            assertEquals(
+                    0100644,
+                    mode(p),
+                    f + ": a regular file, mode 0644 (no device, no setuid, no exec): "
+                            + Integer.toOctalString(mode(p)));
+            assertEquals(0, (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS), f + ": QEMU's");
+            assertEquals(0, (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS), f + ": QEMU's");
+        }
+        assertEquals(040755, mode(d.resolve("sub")), "a guest's folder: 0755 on the host");
+        Path host = d.resolve("hostfile");
+        assertTrue(out.contains("guest-sees " + host + " 4755 1234"), "the guest changed it, as it sees it:\n" + out);
+        assertEquals(0100640, mode(host), "the host's file keeps its mode: " + Integer.toOctalString(mode(host)));
+        assertEquals(0, (Integer) Files.getAttribute(host, "unix:uid", LinkOption.NOFOLLOW_LINKS), "and its owner");
+        for (String ns : List.of("trusted", "security")) {
+            assertTrue(out.contains("guest-xattr " + ns + ".heimdall refused"), ns + ".* never reaches it:\n" + out);
+        }
+        assertEquals("plain\n", Files.readString(d.resolve("plain")), "its files are readable");
+    }
+
     @Test
     void sigtermReachesTheGuestsCommandWhoseStatusIsOursAndNothingIsLeft() throws Exception {
+        // a folder of the checkout (this module's target/), which the guest shares read-write
+        Path planted = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "vm-attack-");
+        hostFile(planted);
         Process p = lab(
                 "--kernel",
                 "debian:6.1",
@@ -100,11 +171,12 @@ class VmGuestTest {
                 "--",
                 "sh",
                 "-c",
-                "uname -r; trap 'echo got-term; exit 42' TERM; echo started; sleep 600 & wait");
+                attack(planted) + "uname -r; trap 'echo got-term; exit 42' TERM; echo started; sleep 600 & wait");
         List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
         try {
             String out = until(p, "started", seen);
             assertTrue(out.lines().anyMatch(l -> l.startsWith("6.1.")), "the guest runs Debian's 6.1:\n" + out);
+            assertNothingPlantedReachedTheHost(planted, out);
             List<ProcessHandle> qemu = qemuOf(p);
             assertEquals(1, qemu.size(), "one QEMU, ours");
             Path scratch = scratchOf(p).orElseThrow(() -> new AssertionError("no scratch folder marked by " + p.pid()));
@@ -119,6 +191,7 @@ class VmGuestTest {
             assertFalse(Files.exists(scratch), "scratch folder removed: " + scratch);
         } finally {
             p.destroyForcibly();
+            SafeFiles.removeTree(planted);
         }
     }
 

@@ -136,31 +136,6 @@ class VmPartsTest {
     }
 
     @Test
-    void aScratchFolderOfAKilledRunIsReapedAndOneOfALiveRunIsKept() throws Exception {
-        Path mine = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "live"));
-        StaleScratch.mark(mine);
-        Path dead = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "dead"));
-        Process gone = new ProcessBuilder("true").start();
-        gone.waitFor();
-        long start =
-                gone.toHandle().info().startInstant().map(i -> i.toEpochMilli()).orElse(1L);
-        Files.writeString(dead.resolve(StaleScratch.OWNER), gone.pid() + " " + start);
-        Files.writeString(dead.resolve("initramfs.cpio"), "x");
-        Path unmarked = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "starting"));
-        Path reused = Files.createDirectory(dir.resolve(StaleScratch.PREFIX + "reused"));
-        // our pid with another start time: the pid was reused by a later process, the owner is gone
-        Files.writeString(
-                reused.resolve(StaleScratch.OWNER), ProcessHandle.current().pid() + " 12345");
-        Path other = Files.createDirectory(dir.resolve("not-ours"));
-        assertEquals(2, StaleScratch.reap(dir));
-        assertTrue(Files.isDirectory(mine));
-        assertTrue(Files.isDirectory(unmarked));
-        assertTrue(Files.isDirectory(other));
-        assertFalse(Files.exists(dead));
-        assertFalse(Files.exists(reused));
-    }
-
-    @Test
     void vmFactsAreReadOnlyWhenTheKernelCommandLineSaysThisIsAGuest() throws Exception {
         Path cmdline = Files.writeString(dir.resolve("cmdline"), "console=ttyS0 quiet\n");
         Path file = dir.resolve("vm.json");
