@@ -31,8 +31,9 @@
 #include "follower.h"
 #include "follower.skel.h"
 #include "hookprobe.skel.h"
+#include "hookempty.skel.h"
 
-#define HF_ABI 4
+#define HF_ABI 5
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
@@ -449,4 +450,51 @@ int32_t hf_probe_hook(int32_t which, int32_t *out, char *log, int32_t loglen)
 	hookprobe__destroy(skel);
 	free(buf);
 	return 0;
+}
+
+/*
+ * t_hook (issue 32): loads hookempty.bpf.c's empty program for `hook` (HOOK_*) alone and attaches it
+ * through a link, so that a run can time what the hook itself costs, apart from the follower's work.
+ * Returns a handle (> 0) for hf_hook_close, or -errno with the step the kernel refused in err.
+ */
+int64_t hf_hook_open(int32_t hook, char *err, int32_t errlen)
+{
+	struct hookempty *skel;
+	struct bpf_program *p;
+	int rc;
+
+	if (hook != HOOK_SYSCALL_TRACEPOINT && hook != HOOK_SECCOMP_FENTRY) {
+		say(err, errlen, "no such hook: %d", hook);
+		return -EINVAL;
+	}
+	if (!getenv("HEIMDALL_FOLLOWER_DEBUG"))
+		libbpf_set_print(NULL);
+	skel = hookempty__open();
+	if (!skel) {
+		rc = -errno;
+		say(err, errlen, "cannot open the empty program's object: %s", strerror(errno));
+		return rc < 0 ? rc : -EINVAL;
+	}
+	p = hook == HOOK_SECCOMP_FENTRY ? skel->progs.hfollow_e_secc : skel->progs.hfollow_e_enter;
+	bpf_program__set_autoload(skel->progs.hfollow_e_enter, hook == HOOK_SYSCALL_TRACEPOINT);
+	bpf_program__set_autoload(skel->progs.hfollow_e_secc, hook == HOOK_SECCOMP_FENTRY);
+	if ((rc = hookempty__load(skel)) != 0) {
+		say(err, errlen, "the kernel refused to load the empty program on %s (%s)",
+		    bpf_program__section_name(p), strerror(-rc));
+		hookempty__destroy(skel);
+		return rc;
+	}
+	if ((rc = hookempty__attach(skel)) != 0) {
+		say(err, errlen, "cannot attach the empty program on %s: %s", bpf_program__section_name(p), strerror(-rc));
+		hookempty__destroy(skel);
+		return rc;
+	}
+	return (int64_t)(intptr_t)skel;
+}
+
+/* Detaches and frees an empty program of hf_hook_open. */
+void hf_hook_close(int64_t handle)
+{
+	if (handle > 0)
+		hookempty__destroy((struct hookempty *)(intptr_t)handle);
 }

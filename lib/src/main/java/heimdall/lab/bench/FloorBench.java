@@ -70,6 +70,8 @@ public final class FloorBench {
      * @param loadPerRun the 1-minute load average around each run (mean of before and after)
      * @param failure why the row failed (the child's fate, with its signal and call), or null
      * @param supervisor the supervisor's final counters for each run of a brokered row
+     * @param loopWallNs for the kernel's notify loop ({@link FloorRow#notifyLoop()}), each run's figure as the
+     *     kernel's benchmark times it: the loop's own clock over the timed calls, per call; empty otherwise
      */
     public record Measured(
             FloorRow row,
@@ -79,7 +81,25 @@ public final class FloorBench {
             List<Double> loadPerRun,
             String failure,
             int cpuGranted,
-            List<SupervisorStats> supervisor) {}
+            List<SupervisorStats> supervisor,
+            List<Double> loopWallNs) {
+        public Measured {
+            loopWallNs = List.copyOf(loopWallNs);
+        }
+
+        /** A row other than the notify loop's. */
+        public Measured(
+                FloorRow row,
+                List<long[]> runs,
+                List<long[]> baseline,
+                int baselineRow,
+                List<Double> loadPerRun,
+                String failure,
+                int cpuGranted,
+                List<SupervisorStats> supervisor) {
+            this(row, runs, baseline, baselineRow, loadPerRun, failure, cpuGranted, supervisor, List.of());
+        }
+    }
 
     /**
      * Measures {@code rows} on {@code cpu}, appending every sample to {@code samples} as it comes
@@ -226,7 +246,8 @@ public final class FloorBench {
                     List.copyOf(s.loads),
                     failure,
                     s.cpuGranted,
-                    List.copyOf(s.supervisor)));
+                    List.copyOf(s.supervisor),
+                    s.loopWall));
         }
         return out;
     }
@@ -237,6 +258,7 @@ public final class FloorBench {
         final List<long[]> runs = new ArrayList<>();
         final List<Double> loads = new ArrayList<>();
         final List<SupervisorStats> supervisor = new ArrayList<>();
+        final List<Double> loopWall = new ArrayList<>();
         String failure;
         int cpuGranted = -1;
     }
@@ -270,6 +292,42 @@ public final class FloorBench {
         }
     }
 
+    /**
+     * The kernel's notify loop: a fresh child whose trapped calls {@link NotifyLoop} answers, placed where
+     * the supervisor would be; the child's per-call samples, and the loop's own figure into {@code s}.
+     */
+    private static long[] measureLoop(FloorRow row, ChildSpec spec, FloorRow.Brokering b, Counts counts, State s) {
+        spec = spec.withNewListener(
+                ChildSpec.ListenerTransfer.PIDFD_GETFD, row.floor().listenerProgram());
+        try (RunningChild child = MeasuredChild.start(spec)) {
+            int listener = Supervisor.duplicate(child.listenerFd());
+            NotifyLoop loop;
+            try {
+                loop = NotifyLoop.start(
+                        listener,
+                        b.supervisorCpu(),
+                        b.cpuSet(),
+                        b.syncWakeUp(),
+                        counts.warmupFor(row),
+                        counts.countFor(row));
+            } catch (RuntimeException e) {
+                NativeLib.hl_close(listener);
+                throw e;
+            }
+            try (loop) {
+                ChildResult r = child.await().requireCompleted();
+                s.cpuGranted = r.cpuGranted();
+                NotifyLoop.Result done = loop.stop();
+                if (done.wallNsPerCall() < 0) {
+                    throw new Refusal(row.label() + ": the loop answered " + done.iterations() + " calls, not every "
+                            + "timed one");
+                }
+                s.loopWall.add(done.wallNsPerCall());
+                return r.samples();
+            }
+        }
+    }
+
     /** One fresh child under the row's floor; a brokered row's calls answered by its supervisor. */
     private static long[] measure(FloorRow row, Counts counts, int cpu, int run, Path inDir, State s) {
         ChildSpec spec = ChildSpec.of(row.call(), counts.warmupFor(row), counts.countFor(row))
@@ -284,6 +342,9 @@ public final class FloorBench {
         FloorRow.Brokering b = row.broker();
         if (b.cpuSet() != 0) {
             spec = spec.withCpuSet(b.cpuSet()); // the child free on the set too, as the supervisor is
+        }
+        if (row.notifyLoop()) {
+            return measureLoop(row, spec, b, counts, s);
         }
         if (row.reference()) {
             return measureReference(row, spec, b, s);

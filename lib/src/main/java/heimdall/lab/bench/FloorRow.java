@@ -91,10 +91,23 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker, Pu
      * Whether this is a reference row: a pipe ping-pong with a partner thread in the supervisor's
      * place (its {@link #broker()} gives only the placement), no seccomp: the host's floor for a
      * two-thread round trip; or that ping-pong followed by an {@code openat}
-     * ({@link Call.Kind#PINGPONG_OPENAT}), the floor for a brokered {@code openat}'s added cost.
+     * ({@link Call.Kind#PINGPONG_OPENAT}), the floor for a brokered {@code openat}'s added cost; or
+     * the kernel's notify loop ({@link #notifyLoop()}).
      */
     public boolean reference() {
-        return call.pingsPartner();
+        return call.pingsPartner() || notifyLoop();
+    }
+
+    /**
+     * The label of the kernel's notify-loop rows: a trapped {@code gettid} answered {@code CONTINUE} by
+     * {@link NotifyLoop} (receive, answer, nothing else) placed where the supervisor would be, with the
+     * synchronous wake-up as its {@link #broker()} says: the floor of a brokered round trip.
+     */
+    public static final String NOTIFY_LOOP = "round-trip floor: kernel notify loop (RECV, SEND CONTINUE)";
+
+    /** Whether this row is the kernel's notify loop ({@link #NOTIFY_LOOP}, a brokered row by that label). */
+    public boolean notifyLoop() {
+        return broker != null && NOTIFY_LOOP.equals(what);
     }
 
     /**
@@ -114,7 +127,7 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker, Pu
     public String label() {
         String s = what + " · " + callName();
         if (reference() && broker != null) {
-            return s + " (" + broker.placement() + ")";
+            return s + " (" + broker.placement() + (notifyLoop() && broker.syncWakeUp() ? ", sync wake-up" : "") + ")";
         }
         if (broker != null) {
             s += ", " + broker.answer().label() + " (" + broker.supervisor().label() + ", " + broker.placement()

@@ -7,6 +7,7 @@ import heimdall.lab.stats.Intervals;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 
 /**
  * One {@code summary.json} row of a floor-cost table, from its measurement: the figures over all
@@ -16,6 +17,9 @@ import java.util.Locale;
  */
 public final class FloorSummary {
     private FloorSummary() {}
+
+    /** A notify-loop row's {@code reference} ({@link FloorRow#notifyLoop()}). */
+    public static final String NOTIFY_LOOP = "kernel notify loop";
 
     /** The summary row of {@code m}, measured in full (a failed row keeps what it measured and says why it failed). */
     public static FloorCostRow of(FloorBench.Measured m) {
@@ -57,10 +61,12 @@ public final class FloorSummary {
         boolean reference = row.reference();
         String referenceText = !reference
                 ? null
-                : row.baselineCall() == null
-                        ? "pipe ping-pong"
-                        : "pipe ping-pong, then "
-                                + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
+                : row.notifyLoop()
+                        ? NOTIFY_LOOP
+                        : row.baselineCall() == null
+                                ? "pipe ping-pong"
+                                : "pipe ping-pong, then "
+                                        + row.baselineCall().kind().name().toLowerCase(Locale.ROOT);
         // A reference row has no unfiltered twin: it is complete with its own runs.
         boolean complete = m.runs().size() >= runsAsked
                 && (row.baselineCall() == null || m.baseline().size() >= runsAsked);
@@ -75,7 +81,9 @@ public final class FloorSummary {
                         row.floor().name(),
                         (long) row.floor().programs().size(),
                         row.floor().insns(row.data()),
-                        reference ? null : row.floor().cacheable(row.data().nr())),
+                        reference && !row.notifyLoop()
+                                ? null
+                                : row.floor().cacheable(row.data().nr())),
                 referenceText,
                 brokering(row),
                 m.failure() != null ? RowStatus.FAILED : complete ? RowStatus.OK : RowStatus.INTERRUPTED,
@@ -99,7 +107,9 @@ public final class FloorSummary {
                 added != null && publishedAdded != null && publishedAdded != 0
                         ? round3(added / publishedAdded.doubleValue())
                         : null,
-                FloorCostRow.Ratios.NONE,
+                m.loopWallNs().isEmpty()
+                        ? FloorCostRow.Ratios.NONE
+                        : FloorCostRow.Ratios.loop(loopWall(m.loopWallNs()), mean(m.runs())),
                 RowIntervals.NONE); // the intervals follow, from the same runs (of)
     }
 
@@ -118,8 +128,24 @@ public final class FloorSummary {
                 supervised ? FloorCostRow.Answer.valueOf(b.answer().label().toUpperCase(Locale.ROOT)) : null,
                 FloorCostRow.Placement.of(b.placement()),
                 (long) b.supervisorCpu(),
-                supervised ? b.syncWakeUp() : null,
+                supervised || row.notifyLoop() ? b.syncWakeUp() : null, // the loop's wake-up is its own
                 b.cpuSet());
+    }
+
+    /** The median over the runs of the notify loop's own per-call figure, in whole ns; null for none. */
+    static Long loopWall(List<Double> perRun) {
+        if (perRun.isEmpty()) {
+            return null;
+        }
+        double[] v = perRun.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = v.length;
+        return Math.round(n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+    }
+
+    /** The mean of every sample of {@code runs}, in whole ns; null for none. */
+    static Long mean(List<long[]> runs) {
+        OptionalDouble m = runs.stream().flatMapToLong(Arrays::stream).average();
+        return m.isPresent() ? Math.round(m.getAsDouble()) : null;
     }
 
     /** The figures over one variant's runs (filtered, or the baseline); nulls and empties where it has none. */

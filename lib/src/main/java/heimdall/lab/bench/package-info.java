@@ -1,6 +1,7 @@
 /**
  * Measuring and writing a run: {@link heimdall.lab.bench.FloorBench} (measured children under floors, with or
- * without a supervisor; {@link heimdall.lab.bench.FloorRow}, {@link heimdall.lab.bench.FloorSummary}),
+ * without a supervisor; {@link heimdall.lab.bench.FloorRow}, {@link heimdall.lab.bench.FloorSummary}; the
+ * kernel's notify loop, {@code NotifyLoop}, the least a supervisor does, as a round trip's floor),
  * {@link heimdall.lab.bench.Stats}, {@link heimdall.lab.bench.GroupedMedian}, the results folder
  * ({@link heimdall.lab.bench.ResultsFolder}, with the default folder of a run, {@link heimdall.lab.bench.SamplesFile},
  * {@link heimdall.lab.bench.BatchSamples}, {@link heimdall.lab.bench.MarkdownTable}) and stopping a run

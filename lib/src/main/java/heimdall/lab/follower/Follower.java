@@ -170,7 +170,7 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    private static String cString(byte[] b) {
+    static String cString(byte[] b) {
         int n = 0;
         while (n < b.length && b[n] != 0) {
             n++;

@@ -24,6 +24,7 @@ import heimdall.lab.results.Recorded;
 import heimdall.lab.results.RowIntervals;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.RunCounts;
+import heimdall.lab.stats.Intervals;
 import heimdall.lab.sys.Host;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.sys.Scratch;
@@ -149,7 +150,12 @@ public final class FollowerCost {
 
         /** This row's identity with only a status (and reason) and its runs: refused or not measured. */
         FollowerCostRow bare(RowStatus status, String reason, RunCounts runs) {
-            return new FollowerCostRow(subject(), status, reason, null, null, null, null, runs, RowIntervals.NONE);
+            return bare(status, reason, runs, null);
+        }
+
+        FollowerCostRow bare(RowStatus status, String reason, RunCounts runs, FollowerCostRow.HookCost hookCost) {
+            return new FollowerCostRow(
+                    subject(), status, reason, null, null, null, null, runs, hookCost, RowIntervals.NONE);
         }
     }
 
@@ -161,6 +167,9 @@ public final class FollowerCost {
     public static final String WITHOUT = "without";
 
     public static final String WITH = "with";
+
+    /** The variant with an empty program alone on the row's hook (t_hook). */
+    public static final String HOOK = "hook";
 
     /**
      * Called after the session's stop check and before a run's children start (tests stop a run there:
@@ -275,6 +284,10 @@ public final class FollowerCost {
     private static FollowerCostRow measureRow(Row r, Options o, SamplesFile samples, int index, Session session) {
         long[][] without = new long[o.runs()][];
         long[][] with = new long[o.runs()][];
+        long[][] hooked = new long[o.runs()][];
+        // The empty program on the same hook (t_hook) in every run; a kernel that refuses it refuses
+        // only that part of the row, with its reason (the follower's own figures still stand).
+        String hookRefusal = null;
         // A stop of the session (reproduce.Stoppable) ends the running child and leaves off before the
         // next run: the runs completed are kept, the one in progress is not.
         int done = 0;
@@ -282,9 +295,25 @@ public final class FollowerCost {
             for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 ChildSpec spec = spec(r, o, i);
                 beforeRun.run();
-                // Alternate the variants so drift in the host's load spreads over both.
-                long[] a = MeasuredChild.run(spec).requireCompleted().samples();
-                long[] b = withFollower(r, spec, o, false).samples();
+                // The variants in a rotating order, so drift in the host's load spreads over all three.
+                long[] a = null;
+                long[] b = null;
+                long[] c = null;
+                for (int k = 0; k < VARIANTS; k++) {
+                    switch ((i + k) % VARIANTS) {
+                        case 0 -> a = MeasuredChild.run(spec).requireCompleted().samples();
+                        case 1 -> b = withFollower(r, spec, o, false).samples();
+                        default -> {
+                            if (hookRefusal == null) {
+                                try {
+                                    c = withEmptyHook(r, spec);
+                                } catch (Refusal e) {
+                                    hookRefusal = e.getMessage();
+                                }
+                            }
+                        }
+                    }
+                }
                 if (session.stopRequested()) {
                     // The stop came while this run was under way: it may have come before a child started,
                     // too late to end it, so the run finished. It is not kept (nor would a run the stop ended
@@ -295,6 +324,10 @@ public final class FollowerCost {
                 with[i] = b;
                 samples.append(index, WITHOUT, i, a);
                 samples.append(index, WITH, i, b);
+                if (c != null) {
+                    hooked[i] = c;
+                    samples.append(index, HOOK, i, c);
+                }
                 done = i + 1;
             }
         } catch (RuntimeException e) {
@@ -305,7 +338,8 @@ public final class FollowerCost {
                 if (!(e instanceof Refusal)) {
                     throw e;
                 }
-                return r.bare(RowStatus.REFUSED, e.getMessage(), RunCounts.of(o.runs(), done, false));
+                return r.bare(
+                        RowStatus.REFUSED, e.getMessage(), RunCounts.of(o.runs(), done, false), emptyAlone(r.hook()));
             }
             // the stop ended the child: its run is not kept, and it is not a refusal of the hook
         }
@@ -351,7 +385,64 @@ public final class FollowerCost {
                 NOT_PUBLISHED,
                 program,
                 runs,
+                hookCost(r, without, with, Arrays.copyOf(hooked, done), hookRefusal),
                 FloorSummary.intervals(Arrays.asList(with), Arrays.asList(without))); // with the hook, over without
+    }
+
+    /** The empty program of a row's hook, as {@code empty_program} names it. */
+    static String emptyProgram(Hook hook) {
+        return hook.section() + ", returns 0";
+    }
+
+    /**
+     * t_hook and the follower's own work over it, from the runs without anything, with the follower and
+     * with the empty program (null entries where a run's empty program was not measured); refused with the
+     * reason when the kernel refused the empty program before any run had it.
+     */
+    static FollowerCostRow.HookCost hookCost(Row r, long[][] without, long[][] with, long[][] hooked, String refusal) {
+        long[][] h = Arrays.stream(hooked).filter(Objects::nonNull).toArray(long[][]::new);
+        if (h.length == 0) {
+            return refusal == null
+                    ? FollowerCostRow.HookCost.NONE
+                    : FollowerCostRow.HookCost.refused(emptyProgram(r.hook()), refusal);
+        }
+        Stats.Summary hs = Stats.ofAll(h);
+        long[] med = Stats.runMedians(h);
+        long medWithout = Stats.ofAll(without).median();
+        long medWith = Stats.ofAll(with).median();
+        return new FollowerCostRow.HookCost(
+                emptyProgram(r.hook()),
+                hs.median(),
+                hs.p99(),
+                boxed(med),
+                Math.round(Stats.spread(med) * 1000) / 1000.0,
+                hs.median() - medWithout,
+                RowIntervals.Ci.of(Intervals.added(h, without, Intervals.LEVEL), Math.min(h.length, without.length)),
+                medWith - hs.median(),
+                RowIntervals.Ci.of(Intervals.added(with, h, Intervals.LEVEL), Math.min(h.length, with.length)),
+                refusal);
+    }
+
+    /**
+     * For a row the follower was refused on: whether the empty program alone is refused on the same hook
+     * too (its reason, a kernel fact), or not (then nothing: the row has no follower figures to set it against).
+     */
+    private static FollowerCostRow.HookCost emptyAlone(Hook hook) {
+        try (EmptyHook h = EmptyHook.attach(hook)) {
+            return FollowerCostRow.HookCost.NONE;
+        } catch (Refusal e) {
+            return FollowerCostRow.HookCost.refused(emptyProgram(hook), e.getMessage());
+        }
+    }
+
+    /** Variants a run measures: without, with the follower, with the empty program. */
+    private static final int VARIANTS = 3;
+
+    /** One run with only the empty program on the row's hook: the child's samples. */
+    private static long[] withEmptyHook(Row r, ChildSpec spec) {
+        try (EmptyHook hook = EmptyHook.attach(r.hook())) {
+            return MeasuredChild.run(spec).requireCompleted().samples();
+        }
     }
 
     /**
@@ -439,6 +530,7 @@ public final class FollowerCost {
                 published,
                 FollowerCostRow.ProgramCost.NONE,
                 runs,
+                FollowerCostRow.HookCost.NONE,
                 RowIntervals.NONE);
     }
 
@@ -533,107 +625,8 @@ public final class FollowerCost {
         return c.kind().name().toLowerCase(Locale.ROOT);
     }
 
-    /** {@code table.md}'s body: the cost rows, then the divergence rows, then each refusal once. */
+    /** {@code table.md}'s body ({@link FollowerCostTable}). */
     public static String table(List<FollowerCostRow> summary) {
-        StringBuilder b = new StringBuilder("# follower-cost\n\n");
-        b.append("t_follow: what a followed call pays for the kernel step over the floor alone; t_idle: what a "
-                + "process that is "
-                + "not followed pays while the follower is attached.\n\n");
-        b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | "
-                + RowIntervals.heading("added") + " | spread | program ns/run | runs | published |\n");
-        b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|\n");
-        List<String> refusals = new ArrayList<>();
-        for (FollowerCostRow m : summary) {
-            if (m.isDivergence()) {
-                continue;
-            }
-            boolean ok = m.outcome() == RowStatus.OK;
-            FollowerCostRow.Subject s = m.subject();
-            FollowerCostRow.Figures f = m.figures();
-            String spread = ok
-                    ? String.format(
-                            Locale.ROOT,
-                            "%.0f%% / %.0f%%%s",
-                            100 * f.spreadWithout(),
-                            100 * f.spreadWith(),
-                            Boolean.TRUE.equals(f.noisy()) ? " noisy" : "")
-                    : "";
-            String program = m.program().nsPerRun() != null
-                    ? String.format(
-                            Locale.ROOT,
-                            "%.1f (%,d runs)",
-                            m.program().nsPerRun(),
-                            m.program().runs())
-                    : "";
-            b.append(String.format(
-                    Locale.ROOT,
-                    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured |\n",
-                    s.measure().label(),
-                    s.hook(),
-                    s.process(),
-                    s.floor(),
-                    s.call(),
-                    ok ? f.medianWithoutNs() : "",
-                    ok ? f.medianWithNs() : "",
-                    ok ? f.addedNs() : status(m, refusals),
-                    ok && !m.intervals().equals(RowIntervals.NONE)
-                            ? RowIntervals.cell(m.intervals().added())
-                            : "",
-                    spread,
-                    program,
-                    m.runs().runsCompleted(),
-                    m.runs().runsAsked()));
-        }
-        b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent "
-                + "call "
-                + "itself: the kill lands as it returns):\n\n");
-        b.append("| hook | process | calls completed from the divergence | calls begun after the kill, per run | runs "
-                + "|\n");
-        b.append("|---|---|---:|---|---:|\n");
-        for (FollowerCostRow m : summary) {
-            if (m.isDivergence()) {
-                boolean ok = m.outcome() == RowStatus.OK;
-                b.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %s | %s | %s | %s/%s |\n",
-                        m.subject().hook(),
-                        m.subject().process(),
-                        ok ? m.divergence().callsCompletedFromDivergence() : status(m, refusals),
-                        ok ? m.divergence().callsBegunAfterKill() : "",
-                        m.runs().runsCompleted(),
-                        m.runs().runsAsked()));
-            }
-        }
-        b.append("\nspread: (max − min) / median of the run medians, without / with the follower, noisy over 25%. "
-                + "program ns/run: the follower program's own time per run as the kernel counts it "
-                + "(BPF_ENABLE_STATS, one extra "
-                + "run of the row with statistics on, not timed; on the tracepoint it runs for every call of "
-                + "every task, on "
-                + "fentry for every call of every filtered task: summary.json's program_stats_note says how "
-                + "many were the "
-                + "followed child's). published: the seeds' figure (000, 002: the follower not built, its "
-                + "cost not measured).\n");
-        for (int i = 0; i < refusals.size(); i++) {
-            b.append("\n[")
-                    .append(i + 1)
-                    .append("] ")
-                    .append(refusals.get(i).replace("\n", "\n    "))
-                    .append('\n');
-        }
-        return b.toString();
-    }
-
-    /** A row's status for the table; a refusal's reason goes to a numbered note below it (told once). */
-    private static String status(FollowerCostRow m, List<String> refusals) {
-        String reason = m.reason();
-        if (reason == null) {
-            return m.status();
-        }
-        int k = refusals.indexOf(reason);
-        if (k < 0) {
-            refusals.add(reason);
-            k = refusals.size() - 1;
-        }
-        return m.status() + " [" + (k + 1) + "]";
+        return FollowerCostTable.of(summary);
     }
 }

@@ -7,6 +7,8 @@
  * attaches the program (from {@code libheimdall-follower.so}, libbpf, through JNA) with one of two
  * {@link heimdall.lab.follower.Hook}s; {@link heimdall.lab.follower.FollowedRun} spawns a child held
  * before its exec, follows it from its first call after exec and reports how it ended.
+ * {@code FollowerCost} measures what it costs, against an empty program alone on the same hook
+ * ({@code EmptyHook}: t_hook), and {@code FollowerCostTable} writes its table.
  *
  * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code child}, {@code floor}, {@code profile}, {@code probe},
  * {@code fixtures}, {@code results}, {@code bench}, {@code command} and the graph packages.

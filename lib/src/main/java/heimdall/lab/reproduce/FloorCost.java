@@ -196,6 +196,8 @@ public final class FloorCost {
                 noneThenCall,
                 pingThenOpen,
                 new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
+        // The true floor of a round trip: the kernel's notify loop, in every placement, wake-up off and on.
+        rows.addAll(NotifyLoopFloor.rows(o, allowed, shared));
         return rows;
     }
 
@@ -393,8 +395,9 @@ public final class FloorCost {
         Double roundTripVsCallFloor;
         Long bestCallFloorNs;
         Double roundTripVsBestCallFloor;
+        NotifyLoopFloor.Against loop = NotifyLoopFloor.Against.NONE;
 
-        /** {@code r} with these figures as its ratios. */
+        /** {@code r} with these figures as its ratios (and the loop's own figures it was measured with). */
         FloorCostRow on(FloorCostRow r) {
             return r.withRatios(new FloorCostRow.Ratios(
                     javaOverNative,
@@ -408,7 +411,11 @@ public final class FloorCost {
                     callFloorNs,
                     roundTripVsCallFloor,
                     bestCallFloorNs,
-                    roundTripVsBestCallFloor));
+                    roundTripVsBestCallFloor,
+                    r.ratios().loopWallNs(),
+                    r.ratios().loopMeanNs(),
+                    loop.floorNs(),
+                    loop.vsFloor()));
         }
     }
 
@@ -471,9 +478,14 @@ public final class FloorCost {
         Map<String, Long> callFloor = floors(summary, false);
         Long best = floor.values().stream().min(Long::compare).orElse(null);
         Long bestCall = callFloor.values().stream().min(Long::compare).orElse(null);
+        List<NotifyLoopFloor.Against> loops = NotifyLoopFloor.against(summary);
         for (int i = 0; i < summary.size(); i++) {
             FloorCostRow r = summary.get(i);
             Ratios x = ratios.get(i);
+            x.loop = loops.get(i);
+            if (NotifyLoopFloor.isLoop(r)) {
+                continue; // the loop is its own floor: against it, the brokered rows (Against)
+            }
             if (r.isReference()) {
                 boolean pure = PURE.equals(r.reference());
                 Long f = pure ? r.medianNs() : r.addedNs();
@@ -520,7 +532,7 @@ public final class FloorCost {
         Map<String, Long> out = new LinkedHashMap<>();
         for (FloorCostRow r : summary) {
             Long m = pure ? r.medianNs() : r.addedNs();
-            if (r.isReference() && PURE.equals(r.reference()) == pure && m != null) {
+            if (r.isReference() && !NotifyLoopFloor.isLoop(r) && PURE.equals(r.reference()) == pure && m != null) {
                 out.putIfAbsent(r.placement(), m);
             }
         }
@@ -597,7 +609,10 @@ public final class FloorCost {
         for (FloorCostRow r : summary) {
             PublishedFloorRow p = r.published();
             String call = "`" + r.call() + "`";
-            if (r.isReference()) {
+            if (NotifyLoopFloor.isLoop(r)) {
+                call += " (kernel notify loop" + placementText(r.placement())
+                        + (Boolean.TRUE.equals(r.syncWakeup()) ? ", sync wake-up" : "") + ")";
+            } else if (r.isReference()) {
                 call += " (partner "
                         + (CHILDS_CPU.equals(r.placement())
                                 ? "on child's CPU"
@@ -687,6 +702,7 @@ public final class FloorCost {
             ratios.forEach(x -> md.append(x).append('\n'));
         }
         md.append(floorSection(summary));
+        md.append(NotifyLoopFloor.section(summary));
         md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this "
                 + "run; "
                 + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "

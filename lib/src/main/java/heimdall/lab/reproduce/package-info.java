@@ -1,5 +1,6 @@
 /**
- * The reproductions of DESIGN.md, one class each ({@code FloorCost}, {@code AttachCost}, {@code HostLoad},
+ * The reproductions of DESIGN.md, one class each ({@code FloorCost} with {@code NotifyLoopFloor}, {@code AttachCost},
+ * {@code HostLoad},
  * {@code KernelBitmap}, {@code KernelMatrix}, {@code GraphLookup}, {@code Lanes}, {@code FollowerCostRun}, with
  * their {@code *Settings}), the framework that runs one into a results folder ({@code ReproduceCommand},
  * {@code Reproduction}, {@code Reproductions}, {@code Stoppable}) and {@code ./lab graph jmh}.

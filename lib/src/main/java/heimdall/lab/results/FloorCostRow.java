@@ -250,6 +250,14 @@ public record FloorCostRow(
      * The figures that compare a row with others: a Java supervisor's median over its native twin's,
      * a faster placement's over the default one's, and each round trip against the host's floors
      * (see {@code FloorCost.addRatios}). Null where they do not apply.
+     *
+     * <p>Issue 32's keys, after the others (absent from older folders): on a notify-loop row,
+     * {@code loop_wall_ns}, the loop timed as the kernel's benchmark times it (the loop's own clock over
+     * the timed calls, per call: a mean), and {@code loop_mean_ns}, the mean of the child's own per-call
+     * times, to set beside it; on a brokered row, {@code loop_floor_ns}, the round trip of the notify loop
+     * in the same placement and wake-up (its {@code added_ns}: the trapped call less the call alone, each
+     * call timed in the child, medians) and {@code round_trip_vs_loop_floor}, the row's {@code added_ns}
+     * over it.
      */
     public record Ratios(
             @JsonProperty("java_over_native") Double javaOverNative,
@@ -263,10 +271,75 @@ public record FloorCostRow(
             @JsonProperty("call_floor_ns") Long callFloorNs,
             @JsonProperty("round_trip_vs_call_floor") Double roundTripVsCallFloor,
             @JsonProperty("best_call_floor_ns") Long bestCallFloorNs,
-            @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor) {
+            @JsonProperty("round_trip_vs_best_call_floor") Double roundTripVsBestCallFloor,
+            @JsonProperty("loop_wall_ns") Long loopWallNs,
+            @JsonProperty("loop_mean_ns") Long loopMeanNs,
+            @JsonProperty("loop_floor_ns") Long loopFloorNs,
+            @JsonProperty("round_trip_vs_loop_floor") Double roundTripVsLoopFloor) {
         /** None computed. */
-        public static final Ratios NONE =
-                new Ratios(null, null, null, null, null, null, null, null, null, null, null, null);
+        public static final Ratios NONE = new Ratios(
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+
+        /**
+         * The twelve figures of folders made before issue 32's notify loop (its five keys absent).
+         */
+        public Ratios(
+                Double javaOverNative,
+                Double vsDefaultPlacement,
+                Double vsBestFloor,
+                Double vsBestCallFloor,
+                Long floorNs,
+                Double roundTripVsFloor,
+                Long bestFloorNs,
+                Double roundTripVsBestFloor,
+                Long callFloorNs,
+                Double roundTripVsCallFloor,
+                Long bestCallFloorNs,
+                Double roundTripVsBestCallFloor) {
+            this(
+                    javaOverNative,
+                    vsDefaultPlacement,
+                    vsBestFloor,
+                    vsBestCallFloor,
+                    floorNs,
+                    roundTripVsFloor,
+                    bestFloorNs,
+                    roundTripVsBestFloor,
+                    callFloorNs,
+                    roundTripVsCallFloor,
+                    bestCallFloorNs,
+                    roundTripVsBestCallFloor,
+                    null,
+                    null,
+                    null,
+                    null);
+        }
+
+        /**
+         * Only the notify loop's own figures, as measured ({@code loop_wall_ns}, {@code loop_mean_ns}); the
+         * cross-row ones follow.
+         */
+        public static Ratios loop(Long loopWallNs, Long loopMeanNs) {
+            return loopWallNs == null && loopMeanNs == null
+                    ? NONE
+                    : new Ratios(
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            loopWallNs,
+                            loopMeanNs,
+                            null,
+                            null);
+        }
     }
 
     /** Which supervisor answered, as summary.json spells it ({@code "native"}, {@code "java"}). */

@@ -16,7 +16,8 @@ import java.util.Set;
  * own cost ({@link ProgramCost}), the runs ({@link RunCounts}) and the intervals ({@link RowIntervals}:
  * the median and p99 with the hook, and the added cost). {@link FlatRows} writes the parts' fields flat,
  * in this order, under the keys every folder has; fields a row kind or an older folder lacks are null
- * (the {@code program_*} fields and the intervals are absent from older folders).
+ * (the {@code program_*} fields and the intervals are absent from older folders, the {@link HookCost}
+ * fields from folders made before issue 32).
  *
  * <p>A part never reads as null: an absent one is its {@code NONE} (every field null).
  *
@@ -28,6 +29,8 @@ import java.util.Set;
  * @param published the seeds' figure, or what they say of it
  * @param program the follower program's own cost over one extra run with BPF statistics on (t_follow rows)
  * @param runs the runs asked and completed
+ * @param hookCost the same calls with an empty program on the same hook (t_hook), and the follower's own
+ *     work over it ({@link HookCost#NONE}: not measured)
  * @param intervals the confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
@@ -40,6 +43,7 @@ public record FollowerCostRow(
         @JsonProperty("published") String published,
         @Flat(prefix = "program_") ProgramCost program,
         @Flat RunCounts runs,
+        @Flat HookCost hookCost,
         @Flat RowIntervals intervals)
         implements ResultRow {
 
@@ -55,12 +59,14 @@ public record FollowerCostRow(
         divergence = divergence == null ? Divergence.NONE : divergence;
         program = program == null ? ProgramCost.NONE : program;
         runs = runs == null ? RunCounts.NONE : runs;
+        hookCost = hookCost == null ? HookCost.NONE : hookCost;
         intervals = intervals == null ? RowIntervals.NONE : intervals;
     }
 
     /** This row with {@code intervals} in place of its own. */
     public FollowerCostRow withIntervals(RowIntervals intervals) {
-        return new FollowerCostRow(subject, outcome, reason, figures, divergence, published, program, runs, intervals);
+        return new FollowerCostRow(
+                subject, outcome, reason, figures, divergence, published, program, runs, hookCost, intervals);
     }
 
     /** A refused row says its reason even when the refusal had no message (null); other rows leave nulls out. */
@@ -175,5 +181,46 @@ public record FollowerCostRow(
             @JsonProperty("stats_note") String statsNote) {
         /** No statistics run. */
         public static final ProgramCost NONE = new ProgramCost(null, null, null, null);
+    }
+
+    /**
+     * t_hook (issue 32): the row's calls timed with an empty program alone on the same hook, in the same
+     * runs as without and with the follower, so the hook's cost and the follower's own work are told
+     * apart. {@code hook_ns} is the median with the empty program less the median without anything
+     * ({@code median_without_ns}); {@code own_ns} the median with the follower less the median with the
+     * empty program; their intervals are the Hodges–Lehmann shifts of the run medians
+     * ({@code hook_ci_*} over the runs without, {@code own_ci_*} over the runs with the empty program).
+     * A hook the kernel refuses the empty program on has only {@code empty_program} and
+     * {@code hook_refusal}.
+     *
+     * @param emptyProgram the attach point and what the program does ({@code "tp_btf/sys_enter, returns 0"})
+     * @param medianHookNs the median with the empty program attached
+     * @param p99HookNs its p99
+     * @param runMediansHookNs each run's median with it
+     * @param spreadHook (max − min) / median of those run medians
+     * @param hookNs t_hook: the median with the empty program less the median without
+     * @param hookCi {@code hook_ns}'s interval
+     * @param ownNs the follower's own work: the median with the follower less the median with the empty program
+     * @param ownCi {@code own_ns}'s interval
+     * @param hookRefusal why the kernel refused the empty program, or null
+     */
+    public record HookCost(
+            @JsonProperty("empty_program") String emptyProgram,
+            @JsonProperty("median_hook_ns") Long medianHookNs,
+            @JsonProperty("p99_hook_ns") Long p99HookNs,
+            @JsonProperty("run_medians_hook_ns") List<Long> runMediansHookNs,
+            @JsonProperty("spread_hook") Double spreadHook,
+            @JsonProperty("hook_ns") Long hookNs,
+            @Flat(prefix = "hook_ci_") RowIntervals.Ci hookCi,
+            @JsonProperty("own_ns") Long ownNs,
+            @Flat(prefix = "own_ci_") RowIntervals.Ci ownCi,
+            @JsonProperty("hook_refusal") String hookRefusal) {
+        /** Not measured (a divergence row, or a folder made before t_hook). */
+        public static final HookCost NONE = new HookCost(null, null, null, null, null, null, null, null, null, null);
+
+        /** The empty program refused on its hook, with the reason. */
+        public static HookCost refused(String emptyProgram, String reason) {
+            return new HookCost(emptyProgram, null, null, null, null, null, null, null, null, reason);
+        }
     }
 }

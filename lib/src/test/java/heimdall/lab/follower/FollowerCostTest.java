@@ -33,6 +33,13 @@ class FollowerCostTest {
             FollowerCostRow.Subject s = row.subject();
             if ("seccomp-fentry".equals(s.hook()) && row.outcome() == RowStatus.REFUSED) {
                 assertTrue(row.reason().contains("not attachable"), row.toString());
+                if (!row.isDivergence()) {
+                    // t_hook on the same hook: the empty program alone is refused too, with the kernel's reason
+                    FollowerCostRow.HookCost h = row.hookCost();
+                    assertEquals("fentry/__secure_computing, returns 0", h.emptyProgram(), row.toString());
+                    assertTrue(h.hookRefusal() != null && h.hookRefusal().contains("empty program"), row.toString());
+                    assertEquals(null, h.hookNs(), row.toString());
+                }
                 continue;
             }
             assertEquals(RowStatus.OK, row.outcome(), row.toString());
@@ -69,7 +76,21 @@ class FollowerCostTest {
                 // Every task's calls run the tracepoint's program: the unrelated child's among them.
                 assertTrue(p.runs() >= 5_000, row.toString());
             }
+            // t_hook: the empty program alone on the same hook, in the same runs; the follower's own work over it
+            FollowerCostRow.HookCost h = row.hookCost();
+            assertEquals(null, h.hookRefusal(), row.toString());
+            assertTrue(h.medianHookNs() > 0, row.toString());
+            assertEquals(h.medianHookNs() - f.medianWithoutNs(), h.hookNs(), row.toString());
+            assertEquals(f.medianWithNs() - h.medianHookNs(), h.ownNs(), row.toString());
+            assertEquals(f.addedNs(), h.hookNs() + h.ownNs(), "t_hook and own work add up to the added cost");
+            assertNotNull(h.hookCi(), row.toString());
+            assertNotNull(h.ownCi(), row.toString());
+            assertTrue(h.ownCi().lowNs() <= h.ownCi().highNs(), row.toString());
             int i = r.summary().indexOf(row);
+            assertEquals(
+                    5_000,
+                    heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.HOOK)[0]
+                            .length);
             assertEquals(
                     1,
                     heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.WITH)
@@ -85,6 +106,7 @@ class FollowerCostTest {
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("not measured") && table.contains("calls completed from the divergence"), table);
         assertTrue(table.contains("program ns/run"), table);
+        assertTrue(table.contains("t_hook (ns)") && table.contains("The follower against its hook"), table);
         // The plots the framework drew: ECDFs of the measured hook, and the added cost per row.
         List<Path> plots;
         try (var files = Files.list(r.folder().resolve("plots"))) {
@@ -105,6 +127,7 @@ class FollowerCostTest {
         assertEquals(12, rows.size());
         for (FollowerCostRow row : rows) {
             assertEquals(FollowerCostRow.ProgramCost.NONE, row.program(), row.toString());
+            assertEquals(FollowerCostRow.HookCost.NONE, row.hookCost(), "no t_hook before issue 32: " + row);
         }
         assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
         // the kind makes the same table from a recorded run (rows and settings: no file read)

@@ -70,7 +70,7 @@ class FloorCostTest {
                 .orElseThrow()
                 .call();
         List<FloorRow> callRefs = rows.stream()
-                .filter(r -> r.reference() && r.baselineCall() != null)
+                .filter(r -> r.reference() && r.baselineCall() != null && !r.notifyLoop())
                 .toList();
         assertEquals(refs, callRefs.stream().map(r -> r.broker().placement()).toList());
         for (FloorRow r : callRefs) {
@@ -84,6 +84,24 @@ class FloorCostTest {
                         .filter(r -> r.brokered() && !r.reference())
                         .map(r -> r.broker().placement())
                         .collect(java.util.stream.Collectors.toSet()));
+        // the kernel's notify loop: a trapped gettid in every placement, the synchronous wake-up off and on
+        List<FloorRow> loops = rows.stream().filter(FloorRow::notifyLoop).toList();
+        assertEquals(8, loops.size());
+        for (FloorRow r : loops) {
+            assertEquals(Call.GETTID, r.call(), r.label());
+            assertEquals(
+                    Call.GETTID, r.baselineCall(), "the loop's round trip is the trapped call less the call alone");
+            assertTrue(r.reference() && r.floor().brokered(), r.label());
+            assertNull(r.published(), r.label());
+        }
+        for (boolean sync : List.of(false, true)) {
+            assertEquals(
+                    refs,
+                    loops.stream()
+                            .filter(r -> r.broker().syncWakeUp() == sync)
+                            .map(r -> r.broker().placement())
+                            .toList());
+        }
         for (FloorRow r : rows) {
             if (r.brokered() && r.broker().cpuSet() != 0) {
                 assertEquals(-1, r.broker().supervisorCpu(), r.label() + ": free on a set, pinned to no CPU");
@@ -138,6 +156,119 @@ class FloorCostTest {
                 text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor "
                         + "(goal: within 1.2×, met)"),
                 text);
+    }
+
+    /**
+     * Each brokered round trip over the kernel's notify loop of its own placement and wake-up, both as the
+     * rows are timed and on the loop's own clock; a row below its loop is explained from the run's figures.
+     */
+    @Test
+    void roundTripsAreRatiosToTheNotifyLoopOfTheirPlacementAndWakeUp() {
+        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+                fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 9_000L),
+                fc(
+                        "reference",
+                        "pipe ping-pong, then openat",
+                        "placement",
+                        "own CPU",
+                        "median_ns",
+                        9_500L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        7_700L),
+                fc(
+                        "reference",
+                        "kernel notify loop",
+                        "call",
+                        "gettid",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        8_100L,
+                        "median_none_ns",
+                        100L,
+                        "added_ns",
+                        8_000L,
+                        "loop_wall_ns",
+                        8_300L,
+                        "loop_mean_ns",
+                        8_250L),
+                fc(
+                        "reference",
+                        "kernel notify loop",
+                        "call",
+                        "gettid",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        true,
+                        "median_ns",
+                        3_100L,
+                        "median_none_ns",
+                        100L,
+                        "added_ns",
+                        3_000L,
+                        "loop_wall_ns",
+                        3_200L,
+                        "loop_mean_ns",
+                        3_150L),
+                fc(
+                        "supervisor",
+                        "native",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        9_400L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        7_600L),
+                fc(
+                        "supervisor",
+                        "java",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        true,
+                        "median_ns",
+                        5_100L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        3_300L)));
+        FloorCostRow nat = summary.get(4);
+        assertEquals(8_000L, nat.ratios().loopFloorNs(), "the loop of its placement, sync off");
+        assertEquals(0.95, nat.ratios().roundTripVsLoopFloor());
+        FloorCostRow java = summary.get(5);
+        assertEquals(3_000L, java.ratios().loopFloorNs(), "the loop of its placement, sync on");
+        assertEquals(1.1, java.ratios().roundTripVsLoopFloor());
+        assertNull(summary.get(2).ratios().vsBestCallFloor(), "the loop is no call floor");
+        assertEquals(7_700L, nat.ratios().callFloorNs(), "the call floor is the ping-pong's, not the loop's");
+        String text = NotifyLoopFloor.section(summary);
+        assertTrue(
+                text.contains("native supervisor, x, CONTINUE (own CPU): round trip +7.6 µs = 0.950× the loop's "
+                        + "+8.0 µs (goal ≤ 1.05×: met)"),
+                text);
+        assertTrue(
+                text.contains("java supervisor, x, CONTINUE (own CPU, sync wake-up): round trip +3.3 µs = 1.100×"),
+                text);
+        assertTrue(text.contains("Below the loop, and what this run measured of why"), text);
+        assertTrue(text.contains("costs 1,300 ns less right after a round trip than alone"), text);
+        assertTrue(text.contains("8,300 ns a call, +50 ns more than the child's mean"), text);
+        assertNull(summary.get(2).ratios().loopFloorNs(), "the loop is not a ratio to itself");
     }
 
     /**
@@ -217,6 +348,12 @@ class FloorCostTest {
     @Test
     void bareAllowsAreCacheableArgumentRulesAreNot() {
         for (FloorRow r : FloorCost.rows(options(true))) {
+            if (r.notifyLoop()) {
+                // the kernel's notify loop traps its gettid: never answered from the cache
+                assertFalse(r.floor().cacheable(r.data().nr()), r.label());
+                assertFalse(r.floor().verdict(r.data()).allows(), r.label() + ": gettid goes to the loop");
+                continue;
+            }
             if (r.reference()) {
                 assertTrue(r.floor().programs().isEmpty(), r.label() + ": the round-trip floor installs no filter");
                 continue;
@@ -293,6 +430,23 @@ class FloorCostTest {
                         .filter(r -> r.containsKey("supervisor"))
                         .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double),
                 "every brokered row against its placement's floor");
+        // the kernel's notify loop: measured in every placement, timed both ways, each round trip a ratio to it
+        List<Map<String, Object>> loops = summary.stream()
+                .filter(r -> "kernel notify loop".equals(r.get("reference")))
+                .toList();
+        assertEquals(8, loops.size());
+        for (Map<String, Object> l : loops) {
+            assertTrue(((Number) l.get("added_ns")).longValue() > 0, "a round trip costs something: " + l);
+            assertTrue(((Number) l.get("loop_wall_ns")).longValue() > 0, "the loop's own clock: " + l);
+            assertTrue(((Number) l.get("loop_mean_ns")).longValue() > 0, "the child's mean beside it: " + l);
+            assertNotNull(l.get("sync_wakeup"), "the loop's wake-up is recorded: " + l);
+        }
+        assertTrue(
+                summary.stream()
+                        .filter(r -> r.containsKey("supervisor"))
+                        .allMatch(r -> r.get("round_trip_vs_loop_floor") instanceof Double
+                                && ((Number) r.get("loop_floor_ns")).longValue() > 0),
+                "every brokered row against the loop of its placement and wake-up");
         // every sample is kept: 2 runs of row 0, filtered and baseline
         assertEquals(2, SamplesFile.read(out.resolve("samples.arrow"), 0, "filtered").length);
         assertEquals(300, SamplesFile.read(out.resolve("samples.arrow"), 0, "none")[1].length);
@@ -302,6 +456,8 @@ class FloorCostTest {
         assertTrue(table.contains("`pingpong` (partner on child's CPU)"), table);
         assertTrue(table.contains("Fastest round trip: "), table);
         assertTrue(table.contains("Fastest against the call floor (same method): "), table);
+        assertTrue(table.contains("Round trips against the kernel's notify loop"), table);
+        assertTrue(table.contains("`gettid` (kernel notify loop, on child's CPU, sync wake-up)"), table);
         // plots/: one distribution per floor group, run medians per section, the broker CDFs.
         List<String> plots;
         try (var files = Files.list(out.resolve("plots"))) {

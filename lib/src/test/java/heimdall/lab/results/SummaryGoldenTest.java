@@ -103,7 +103,7 @@ class SummaryGoldenTest {
         return keys;
     }
 
-    /** The 49 flat keys of a floor-cost row, in the order floor-cost writes them. */
+    /** The 53 flat keys of a floor-cost row, in the order floor-cost writes them. */
     static final List<String> FLOOR_COST_KEYS = List.of(
             "what",
             "call",
@@ -153,7 +153,12 @@ class SummaryGoldenTest {
             "call_floor_ns",
             "round_trip_vs_call_floor",
             "best_call_floor_ns",
-            "round_trip_vs_best_call_floor");
+            "round_trip_vs_best_call_floor",
+            // the kernel's notify loop (issue 32): after every earlier key, absent from older folders
+            "loop_wall_ns",
+            "loop_mean_ns",
+            "loop_floor_ns",
+            "round_trip_vs_loop_floor");
 
     /** The interval keys appended after every other key of a measured row (RowIntervals). */
     static final List<String> INTERVAL_KEYS = List.of(
@@ -292,7 +297,10 @@ class SummaryGoldenTest {
         assertEquals(want, FlatRows.keys(KernelBitmapRow.Configuration.class, ""));
     }
 
-    /** The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then the intervals. */
+    /**
+     * The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, then the
+     * intervals.
+     */
     @Test
     void followerCostRowsHaveTheirFlatKeys() {
         List<String> want = new ArrayList<>(List.of(
@@ -326,6 +334,17 @@ class SummaryGoldenTest {
                 "runs_completed",
                 "interrupted"));
         assertEquals(29, want.size());
+        // t_hook (issue 32): appended after every earlier key, before the intervals; absent from older folders
+        want.addAll(List.of(
+                "empty_program", "median_hook_ns", "p99_hook_ns", "run_medians_hook_ns", "spread_hook", "hook_ns"));
+        for (String k : List.of("low_ns", "high_ns", "level", "coverage", "runs")) {
+            want.add("hook_ci_" + k);
+        }
+        want.add("own_ns");
+        for (String k : List.of("low_ns", "high_ns", "level", "coverage", "runs")) {
+            want.add("own_ci_" + k);
+        }
+        want.add("hook_refusal");
         want.addAll(INTERVAL_KEYS);
         assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
     }
@@ -444,6 +463,7 @@ class SummaryGoldenTest {
                 null,
                 null,
                 RunCounts.of(3, 0, false),
+                null,
                 RowIntervals.NONE);
         JsonNode tree = SummaryJson.tree(refused);
         assertEquals(
