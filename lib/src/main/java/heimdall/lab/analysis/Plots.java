@@ -435,9 +435,22 @@ public final class Plots {
                 merged.add(new ArrayList<>(g));
             }
         }
+        // A group past the legend's room (its rows and the no-filter baseline, MAX_SERIES in all) is drawn
+        // as parts of MAX_SERIES - 1 rows, each a chart of its own (floor-cost's eight notify-loop rows).
+        List<List<Integer>> parts = new ArrayList<>();
+        List<String> partNames = new ArrayList<>();
+        for (List<Integer> g : merged) {
+            int n = (g.size() + MAX_SERIES - 2) / (MAX_SERIES - 1);
+            for (int k = 0; k < n; k++) {
+                parts.add(g.subList(k * (MAX_SERIES - 1), Math.min(g.size(), (k + 1) * (MAX_SERIES - 1))));
+                partNames.add(n == 1 ? "" : (k + 1) + " of " + n);
+            }
+        }
         List<Group> out = new ArrayList<>();
         Set<String> slugs = new LinkedHashSet<>();
-        for (List<Integer> g : merged) {
+        for (int p = 0; p < parts.size(); p++) {
+            List<Integer> g = parts.get(p);
+            String part = partNames.get(p);
             List<String> whats = g.stream()
                     .map(i -> whatOf(r.row(i)) == null ? "row " + i : whatOf(r.row(i)))
                     .distinct()
@@ -459,6 +472,10 @@ public final class Plots {
                                     .map(w -> w.split(",")[0].trim())
                                     .distinct()
                                     .toList()));
+            if (!part.isEmpty()) {
+                title = title + " (" + part + ")";
+                slug = slug + "-" + part.substring(0, part.indexOf(' '));
+            }
             out.add(new Group(unique(slugs, slug), title, List.copyOf(g)));
         }
         return out;

@@ -158,9 +158,10 @@ class DocsTest {
                 continue;
             }
             // a reproduction shown with and without --quick runs once, quick
-            if (!ran.add(cmd.startsWith("./lab reproduce ") && !cmd.contains("--quick") && !cmd.contains("--help")
-                    ? cmd + " --quick"
-                    : cmd)) {
+            if (!ran.add(
+                    cmd.startsWith("./lab reproduce ") && !cmd.contains("--quick") && !cmd.contains("--help")
+                            ? cmd + " --quick"
+                            : cmd)) {
                 continue;
             }
             if (!cmd.startsWith("./lab ")) {
