@@ -438,7 +438,7 @@ class CliTest {
         assertEquals(List.of("floor-cost"), complete(file, "./lab", "reproduce", "fl"));
         assertEquals(
                 List.of("floor-cost kernel-bitmap attach-cost host-load follower-cost graph-lookup lanes "
-                        + "kernel-matrix"),
+                        + "kernel-matrix mechanisms workload-cost"),
                 complete(file, "./lab", "reproduce", "--quick", ""));
         assertEquals(
                 List.of(""), complete(file, "./lab", "reproduce", "graph-lookup", ""), "NODES EDGES: files, not NAMEs");

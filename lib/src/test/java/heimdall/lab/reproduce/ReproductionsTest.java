@@ -308,7 +308,9 @@ class ReproductionsTest {
                         "follower-cost",
                         "graph-lookup",
                         "lanes",
-                        "kernel-matrix"),
+                        "kernel-matrix",
+                        "mechanisms",
+                        "workload-cost"),
                 ReproduceCommand.NAMES);
         BadInput e = assertThrows(BadInput.class, () -> new ReproduceCommand().run(List.of("no-such")));
         assertTrue(e.getMessage().contains("no-such"));
