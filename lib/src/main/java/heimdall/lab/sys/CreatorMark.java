@@ -120,6 +120,9 @@ public final class CreatorMark {
             return false;
         }
         Path marker = dir.resolve(NAME);
+        if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+            return cutBeforeItsMark(dir, a);
+        }
         PosixFileAttributes m = Files.readAttributes(marker, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!m.isRegularFile()
                 || m.size() > 4096
@@ -152,6 +155,24 @@ public final class CreatorMark {
             return true;
         }
     }
+
+    /**
+     * A folder of ours (checked by the caller: a real directory, ours, 0700) with no mark at all and nothing in it,
+     * last changed over {@link #UNMARKED_GRACE} ago: a run killed between making it and writing its mark, the one
+     * moment a folder has no mark. A live run spends microseconds there; one stopped there longer finds its folder
+     * gone when it writes the mark, and fails saying so, rather than leaving it behind.
+     */
+    private static boolean cutBeforeItsMark(Path dir, PosixFileAttributes a) throws IOException {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isPresent()) {
+                return false;
+            }
+        }
+        return a.lastModifiedTime().toInstant().isBefore(java.time.Instant.now().minus(UNMARKED_GRACE));
+    }
+
+    /** How long a folder may sit with no mark before a sweep takes it for one cut before its mark. */
+    static final java.time.Duration UNMARKED_GRACE = java.time.Duration.ofSeconds(2);
 
     /**
      * This process as a file name can carry it, {@code <pid>-<start>}: for files too small to hold a

@@ -124,4 +124,21 @@ class CreatorMarkTest {
             assertFalse(CreatorMark.leftByDeadRun(s.path()), "a live run's folder is never swept");
         }
     }
+
+    /** A run SIGKILLed between making its folder and writing the mark leaves an empty unmarked one: reaped once old. */
+    @Test
+    void anEmptyFolderCutBeforeItsMarkIsReapedOnceOldAndNothingElseUnmarked() throws IOException {
+        var mode = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+        Path cut = Files.createDirectory(tmp.resolve("heimdall-cut"), mode);
+        Path fresh = Files.createDirectory(tmp.resolve("heimdall-fresh"), mode);
+        Path full = Files.createDirectory(tmp.resolve("heimdall-full"), mode);
+        Files.writeString(full.resolve("data"), "x");
+        var old = java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(60));
+        Files.setLastModifiedTime(cut, old);
+        Files.setLastModifiedTime(full, old);
+        assertEquals(1, CreatorMark.sweep(tmp, n -> n.startsWith("heimdall-")));
+        assertFalse(Files.exists(cut), "the folder cut before its mark is reaped");
+        assertTrue(Files.isDirectory(fresh), "a folder made a moment ago (a live run about to mark it) is kept");
+        assertTrue(Files.isRegularFile(full.resolve("data")), "an unmarked folder with something in it is kept");
+    }
 }
