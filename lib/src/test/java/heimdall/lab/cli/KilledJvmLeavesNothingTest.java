@@ -39,8 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KilledJvmLeavesNothingTest {
-    static final long SEED = 20_2026L;
-    static final int MOMENTS = 20;
+    /** A new seed each run (so each CI run kills at other moments), printed with every failure to replay it. */
+    static final long SEED = Long.getLong("heimdall.test.seed", System.nanoTime());
+    /** Three moments per command: CI's time is shared with every other suite (the seed varies them). */
+    static final int MOMENTS = 12;
 
     @TempDir
     Path tmp;
@@ -173,6 +175,7 @@ class KilledJvmLeavesNothingTest {
 
     @Test
     void sigkillAtRandomMomentsLeavesNoProcessNoPartWrittenOutAndNoScratch() throws Exception {
+        System.err.println("KilledJvmLeavesNothingTest: seed " + SEED + " (-Dheimdall.test.seed=" + SEED + " replays it)");
         Random random = new Random(SEED);
         List<String> report = new ArrayList<>();
         int leftoversSeen = 0;
@@ -188,8 +191,8 @@ class KilledJvmLeavesNothingTest {
             }
             List<Long> alive = awaitEmpty();
             if (!alive.isEmpty()) {
-                fail(c.name() + " killed at " + String.format("%.2f s", at) + ": processes left alive: "
-                        + describe(alive));
+                fail(c.name() + " killed at " + String.format("%.2f s", at) + " (seed " + SEED
+                        + ", -Dheimdall.test.seed replays it): processes left alive: " + describe(alive));
             }
             assertNotPartWritten(c);
             int left = leftovers().size();
@@ -220,7 +223,7 @@ class KilledJvmLeavesNothingTest {
         assertEquals(
                 List.of(),
                 leftovers(),
-                "after the next run (" + leftoversSeen + " leftovers seen after the kills):\n"
+                "after the next run (" + leftoversSeen + " leftovers seen after the kills, seed " + SEED + "):\n"
                         + String.join("\n", report));
         System.err.println("KilledJvmLeavesNothingTest:\n  " + String.join("\n  ", report));
     }
