@@ -138,7 +138,7 @@ public final class KernelMatrix {
 
     /**
      * The per-kernel part on the running kernel, called {@code kernel} in the rows: the features, the
-     * floor-cost rows, kernel-bitmap's expectations, the follower-cost rows.
+     * Landlock rows ({@link KernelMatrixLandlock}), the floor-cost rows, kernel-bitmap's expectations, the follower-cost rows.
      */
     static List<KernelMatrixRow> part(Options o, String kernel, boolean emulated, Session session) {
         Consumer<String> progress = session.progress();
@@ -158,6 +158,13 @@ public final class KernelMatrix {
                     KernelMatrixRow.Figures.NONE,
                     RunCounts.NONE,
                     RowIntervals.NONE));
+        }
+        if (!session.stopRequested()) {
+            try {
+                rows.addAll(KernelMatrixLandlock.rows(on));
+            } catch (Refusal e) {
+                rows.add(unmeasured(on, Section.LANDLOCK, "Landlock rows", RowStatus.FAILED, e.getMessage()));
+            }
         }
         if (!session.stopRequested()) {
             boolean noSend = features.stream()

@@ -11,7 +11,9 @@ import java.util.Set;
  * feature predicted and observed ({@link Section#FEATURE}), a quick floor-cost or follower-cost figure
  * ({@link Section#FLOOR_COST}, {@link Section#FOLLOWER_COST}: the call without and with the filter or
  * follower, and the added cost also as a ratio to the kernel's own unfiltered call), what
- * kernel-bitmap expects there ({@link Section#KERNEL_BITMAP}), or a kernel whose part did not run
+ * kernel-bitmap expects there ({@link Section#KERNEL_BITMAP}), what a Landlock ruleset becomes there
+ * ({@link Section#LANDLOCK}: refused, rights dropped, or enforced, as a real child saw it), or a kernel whose part
+ * did not run
  * ({@link Section#KERNEL}). A kernel run in an emulated guest ({@code emulated}) has figures that
  * compare only as ratios within this folder. Built from parts, written flat by {@link FlatRows} in this
  * order under the keys every folder has: the kernel, the row's section, name and status, the
@@ -123,6 +125,8 @@ public record KernelMatrixRow(
     public enum Section {
         /** A feature predicted from the version and observed. */
         FEATURE("feature"),
+        /** A Landlock ruleset on this kernel: refused, or dropping rights, or enforced, as a real child saw it. */
+        LANDLOCK("landlock"),
         /** A quick floor-cost row. */
         FLOOR_COST("floor-cost"),
         /** What kernel-bitmap expects on this kernel. */

@@ -127,8 +127,16 @@ class KernelMatrixTest {
         rows.forEach(k ->
                 bySection.computeIfAbsent(k.section(), s -> new ArrayList<>()).add(k));
         assertEquals(
-                List.of(Section.FEATURE, Section.FLOOR_COST, Section.KERNEL_BITMAP, Section.FOLLOWER_COST),
+                List.of(
+                        Section.FEATURE,
+                        Section.LANDLOCK,
+                        Section.FLOOR_COST,
+                        Section.KERNEL_BITMAP,
+                        Section.FOLLOWER_COST),
                 List.copyOf(bySection.keySet()));
+        // the strict ruleset and the best-effort one, each as a real child saw it: neither failed on this kernel
+        assertEquals(2, bySection.get(Section.LANDLOCK).size());
+        bySection.get(Section.LANDLOCK).forEach(k -> assertTrue(k.outcome() != RowStatus.FAILED, k.toString()));
         assertEquals(Feature.values().length, bySection.get(Section.FEATURE).size());
         assertEquals(
                 3,
