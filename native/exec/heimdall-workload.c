@@ -19,11 +19,11 @@
  * "listener FD\n" on its stdout and waits for one line on its stdin: the supervisor's owner takes its
  * own copy (pidfd_getfd) meanwhile. Then the clock starts, the go byte is sent, and the clock stops
  * when the child has exited (waitid WNOWAIT: the zombie's /proc/PID/status is read for its
- * Speculation_Store_Bypass and seccomp state before wait4 reaps it with its rusage).
+ * Speculation_Store_Bypass, SpeculationIndirectBranch and seccomp state before wait4 reaps it with its rusage).
  *
  * Output: one JSON object on the last line of stdout:
  *   {"exit":N|null,"signal":N|null,"exec_errno":N|null,"wall_ns":N,"utime_us":N,"stime_us":N,
- *    "nvcsw":N,"nivcsw":N,"minflt":N,"majflt":N,"out_bytes":N,"out_hash":"16 hex","ssb":S,"seccomp":N,
+ *    "nvcsw":N,"nivcsw":N,"minflt":N,"majflt":N,"out_bytes":N,"out_hash":"16 hex","ssb":S,"ib":S,"seccomp":N,
  *    "killed_by_nr":N|null,"stderr":S}
  * killed_by_nr: after a death by SIGSYS, the call the kernel's audit record names (see killing_call).
  * Exit status: 0 when the child ran (whatever its own status), 125 for a usage error or our own
@@ -380,8 +380,9 @@ int main(int argc, char **argv)
         if (errno != EINTR)
             fail("waitid");
     uint64_t wall = now_ns() - start;
-    char ssb[96], sec[16];
+    char ssb[96], ib[96], sec[16];
     status_field(pid, "Speculation_Store_Bypass", ssb, sizeof ssb);
+    status_field(pid, "SpeculationIndirectBranch", ib, sizeof ib);
     status_field(pid, "Seccomp", sec, sizeof sec);
     int status;
     struct rusage ru;
@@ -410,6 +411,8 @@ int main(int argc, char **argv)
            (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_nvcsw, ru.ru_nivcsw, ru.ru_minflt,
            ru.ru_majflt, (unsigned long long)bytes, (unsigned long long)hash);
     json_string(stdout, ssb, strlen(ssb));
+    printf(",\"ib\":");
+    json_string(stdout, ib, strlen(ib));
     printf(",\"seccomp\":%s,\"killed_by_nr\":", sec[0] ? sec : "null");
     long nr = WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS ? killing_call(pid) : -1;
     if (nr >= 0)

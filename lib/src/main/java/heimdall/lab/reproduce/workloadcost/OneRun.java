@@ -55,6 +55,7 @@ final class OneRun {
      * @param outBytes stdout's length
      * @param outHash stdout's FNV-1a 64 hash
      * @param ssb {@code Speculation_Store_Bypass} of the program as it ended
+     * @param ib {@code SpeculationIndirectBranch} of the program as it ended (STIBP's per-task state)
      * @param killedByNr the call a seccomp kill named, or null
      * @param notified calls that reached the supervisor, or null without one
      * @param brokered calls the supervisor opened itself (the broker answer)
@@ -75,6 +76,7 @@ final class OneRun {
             long outBytes,
             String outHash,
             String ssb,
+            String ib,
             Integer killedByNr,
             Long notified,
             long brokered,
@@ -176,6 +178,7 @@ final class OneRun {
                     j.get("out_bytes").asLong(),
                     j.get("out_hash").asText(),
                     j.get("ssb").asText(),
+                    j.path("ib").asText(""),
                     intOrNull(j, "killed_by_nr"),
                     stats == null ? null : stats.received(),
                     stats == null ? 0 : stats.brokered(),

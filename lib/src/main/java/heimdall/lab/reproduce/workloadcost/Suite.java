@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The default suite: five real programs from Debian packages, each chosen for a side of a sandbox it stresses,
@@ -186,35 +188,72 @@ final class Suite {
         return all + "\nall:" + all.substring(".PHONY: all".length()) + "\n" + rules;
     }
 
+    /** The default suite's programs and the Debian package each comes from. */
+    static final Map<String, String> PACKAGES =
+            Map.of("find", "findutils", "python3", "python3", "gcc", "gcc", "xz", "xz-utils", "make", "make");
+
     /** The program of {@code command} on PATH (or as given, with a slash); bad input naming it when absent. */
     static void requireProgram(String program) {
-        if (program.contains("/")) {
-            if (!Files.isExecutable(Path.of(program))) {
-                throw new BadInput("workload command " + program + ": no such executable file");
-            }
-            return;
+        String why = notFound(program, path());
+        if (why != null) {
+            throw new BadInput(why);
         }
-        String path = System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
-        for (String d : path.split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
-                return;
-            }
-        }
-        throw new BadInput("workload command " + program + ": not found on PATH (" + path + ")");
     }
 
-    /** Every program of the default suite present: a refusal naming the Debian package otherwise. */
-    static void requireSuitePrograms() {
-        String[][] need = {
-            {"find", "findutils"}, {"python3", "python3"}, {"gcc", "gcc"}, {"xz", "xz-utils"}, {"make", "make"}
-        };
-        for (String[] n : need) {
-            try {
-                requireProgram(n[0]);
-            } catch (BadInput e) {
-                throw new Refusal(
-                        "the default suite needs " + n[0] + " (Debian package " + n[1] + "): " + e.getMessage());
+    /** Why {@code program} cannot be run from {@code path} (a PATH value), or null when it can. */
+    static String notFound(String program, String path) {
+        if (program.contains("/")) {
+            return Files.isExecutable(Path.of(program))
+                    ? null
+                    : "workload command " + program + ": no such executable file";
+        }
+        for (String d : path.split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
+                return null;
             }
         }
+        return "workload command " + program + ": not found on PATH (" + path + ")";
+    }
+
+    private static String path() {
+        return System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
+    }
+
+    /**
+     * Why the default suite cannot run its workload of {@code program} here, naming the Debian package (its rows
+     * are then refused with it, the other workloads run: a guest or container may lack one), or null.
+     */
+    static String missing(String program, String path) {
+        String why = notFound(program, path);
+        return why == null
+                ? null
+                : "not run: the default suite needs " + program + " (Debian package "
+                        + PACKAGES.getOrDefault(program, "?") + ") and " + why;
+    }
+
+    /** The default suite's workloads this machine lacks the program of, each with the reason. */
+    static Map<String, String> missingPrograms() {
+        Map<String, String> out = new TreeMap<>();
+        for (String program : PACKAGES.keySet()) {
+            String why = missing(program, path());
+            if (why != null) {
+                out.put(program, why);
+            }
+        }
+        return out;
+    }
+
+    /** A refusal when the default suite can run none of its programs here (some missing: their rows are refused). */
+    static void requireSuitePrograms() {
+        Map<String, String> missing = missingPrograms();
+        if (missing.size() == PACKAGES.size()) {
+            throw new Refusal(
+                    "the default suite can run none of its programs here: " + String.join("; ", missing.values()));
+        }
+    }
+
+    /** Why {@code w}'s program is missing here, or null. */
+    static String missing(Workload w) {
+        return missing(w.command().get(0), path());
     }
 }

@@ -96,12 +96,19 @@ public final class WorkloadCost {
         Instant started = Instant.now();
         List<WorkloadCostRow> rows = new ArrayList<>();
         Optional<Interruption.Cause> cause = Optional.empty();
+        Speculation.Seen seen = new Speculation.Seen();
         try (SamplesFile samples = session.folder().createSamples()) {
             for (Workload w : workloads) {
                 if (session.stopRequested()) {
                     break;
                 }
-                rows.addAll(measure(w, o, session, filters, predictor, samples, rows.size()));
+                String missing = o.user().isEmpty() ? Suite.missing(w) : null;
+                if (missing != null) {
+                    session.progress().accept("workload-cost: " + w.name() + ": " + missing);
+                    o.mechanisms().forEach(m -> rows.add(WorkloadCostRow.refused(subject(w, m), missing)));
+                    continue;
+                }
+                rows.addAll(measure(w, o, session, filters, predictor, samples, rows.size(), seen));
             }
         } catch (IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {
@@ -117,7 +124,12 @@ public final class WorkloadCost {
         }
         return ReproductionResult.of(
                 ReproductionKind.of(WorkloadCostRow.class, WorkloadCostSettings.class),
-                new Recorded<>(rows, WorkloadCostSettings.of(o, workloads), host, started, Instant.now()),
+                new Recorded<>(
+                        rows,
+                        WorkloadCostSettings.of(o, workloads, Speculation.of(seen)),
+                        host,
+                        started,
+                        Instant.now()),
                 cause);
     }
 
@@ -129,7 +141,8 @@ public final class WorkloadCost {
             Filters filters,
             Predictor predictor,
             SamplesFile samples,
-            int firstRow)
+            int firstRow,
+            Speculation.Seen seen)
             throws IOException, InterruptedException {
         session.progress().accept("workload-cost: " + w.name() + ": " + w.commandLine());
         OneRun.Result check = OneRun.run(w, Mechanism.NONE, null);
@@ -190,6 +203,7 @@ public final class WorkloadCost {
                     continue;
                 }
                 results.get(m).add(r);
+                seen.saw(w.name(), m, r);
             }
             session.progress()
                     .accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
@@ -203,14 +217,7 @@ public final class WorkloadCost {
         List<WorkloadCostRow> rows = new ArrayList<>();
         WorkloadCostRow.Cost noneCost = null;
         for (Mechanism m : o.mechanisms()) {
-            WorkloadCostRow.Subject subject = new WorkloadCostRow.Subject(
-                    w.name(),
-                    w.stresses(),
-                    w.commandLine(),
-                    m.label,
-                    m.brokered() ? m.supervisor.label() : null,
-                    m.answerLabel(),
-                    m.brokered() ? Mechanism.PLACEMENT : null);
+            WorkloadCostRow.Subject subject = subject(w, m);
             if (refused.containsKey(m)) {
                 rows.add(WorkloadCostRow.refused(subject, refused.get(m)));
                 continue;
@@ -230,6 +237,17 @@ public final class WorkloadCost {
             rows.add(row);
         }
         return rows;
+    }
+
+    private static WorkloadCostRow.Subject subject(Workload w, Mechanism m) {
+        return new WorkloadCostRow.Subject(
+                w.name(),
+                w.stresses(),
+                w.commandLine(),
+                m.label,
+                m.brokered() ? m.supervisor.label() : null,
+                m.answerLabel(),
+                m.brokered() ? Mechanism.PLACEMENT : null);
     }
 
     private static WorkloadCostRow row(

@@ -135,6 +135,11 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                 host.kernelRelease(),
                 s.runs(),
                 s.probeRuns()));
+        if (s.speculation() != null) {
+            md.append("SSB/STIBP on filtered tasks (forced by kernels before 5.16, unseen by any per-call figure): ")
+                    .append(s.speculation().verdict())
+                    .append(".\n\n");
+        }
         md.append("The largest overhead per mechanism:\n\n");
         for (String line : largestPerMechanism(rows)) {
             md.append("- ").append(line).append('\n');

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** workload-cost's own facts in {@code environment.json}, after the times and the host. */
-@JsonPropertyOrder({"runs", "probe_runs", "size", "mechanisms", "workloads", "method", "java"})
+@JsonPropertyOrder({"runs", "probe_runs", "size", "mechanisms", "workloads", "method", "speculation", "java"})
 record WorkloadCostSettings(
         @JsonProperty("runs") int runs,
         @JsonProperty("probe_runs") int probeRuns,
@@ -15,6 +15,7 @@ record WorkloadCostSettings(
         @JsonProperty("mechanisms") List<String> mechanisms,
         @JsonProperty("workloads") List<WorkloadFacts> workloads,
         @JsonProperty("method") String method,
+        @JsonProperty("speculation") Speculation speculation,
         @JsonProperty("java") String java) {
 
     static final String METHOD = "each run a fresh process (heimdall-workload: fork, filter installed right before "
@@ -30,7 +31,13 @@ record WorkloadCostSettings(
             @JsonProperty("command") List<String> command,
             @JsonProperty("dir") String dir) {}
 
-    static WorkloadCostSettings of(WorkloadCost.Options o, List<Workload> workloads) {
+    /**
+     * The settings of a run.
+     *
+     * @param speculation whether the kernel forced SSB/STIBP on the filtered runs, or why it cannot be seen
+     *     (absent from folders made before it)
+     */
+    static WorkloadCostSettings of(WorkloadCost.Options o, List<Workload> workloads, Speculation speculation) {
         return new WorkloadCostSettings(
                 o.runs(),
                 o.probeRuns(),
@@ -41,6 +48,7 @@ record WorkloadCostSettings(
                                 w.name(), w.stresses(), w.command(), w.dir().toString()))
                         .toList(),
                 METHOD,
+                speculation,
                 ResultsFolder.javaVm());
     }
 }

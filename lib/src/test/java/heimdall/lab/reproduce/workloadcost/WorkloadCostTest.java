@@ -136,6 +136,17 @@ class WorkloadCostTest {
                 SummaryJson.summary(s.kind().name(), s.interruption(), s.signal(), s.rows())
                         .toString());
         assertTrue(Files.readString(out.resolve("table.md")).contains("refused: killed by SIGSYS at uname"));
+        // the filtered and unfiltered runs' speculation states, read from their /proc/PID/status, with a verdict
+        JsonNode spec = new ObjectMapper()
+                .readTree(out.resolve("environment.json").toFile())
+                .path("speculation");
+        assertFalse(spec.path("filtered_ssb").asText("").isBlank(), spec.toString());
+        assertFalse(spec.path("filtered_ib").asText("").isBlank(), spec.toString());
+        assertFalse(spec.path("unfiltered_ssb").asText("").isBlank(), spec.toString());
+        assertTrue(
+                spec.path("verdict").asText("").matches("(forced|not forced|cannot be seen here): .*"),
+                spec.toString());
+        assertTrue(Files.readString(out.resolve("table.md")).contains("SSB/STIBP on filtered tasks"));
 
         Path errno = tmp.resolve("errno-uname.json");
         Files.writeString(errno, profile("SCMP_ACT_ERRNO"));
