@@ -6,11 +6,13 @@
  * naming the call, a changed exit status or stdout is flagged. {@link heimdall.lab.reproduce.workloadcost.Suite}
  * is the default suite (inputs generated in a private scratch folder), {@code heimdall-workload} (native) runs
  * one run, {@link heimdall.lab.reproduce.workloadcost.WorkloadCost} the rounds,
- * {@link heimdall.lab.reproduce.workloadcost.WorkloadCostKind} registers the kind.
+ * {@link heimdall.lab.reproduce.workloadcost.WorkloadCostKind} registers the kind,
+ * {@link heimdall.lab.reproduce.workloadcost.Speculation} says whether the kernel forced SSB/STIBP on filtered runs.
  *
  * <p>Uses: the reproduce framework ({@code Reproduction}, {@code Kept}), {@code bench} (session, samples),
  * {@code broker} (supervisors), {@code floor} (the broker floor), {@code probe} (recorded runs, generated
  * profiles), {@code profile} and {@code bpf} (profiles compiled), {@code stats}, {@code results} (its row),
- * {@code sys}, {@code command} and {@code heimdall.lab}.
+ * {@code features} (what the version predicts of the forced mitigations), {@code sys}, {@code command} and
+ * {@code heimdall.lab}.
  */
 package heimdall.lab.reproduce.workloadcost;
