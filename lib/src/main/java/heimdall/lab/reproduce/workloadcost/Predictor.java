@@ -47,6 +47,8 @@ final class Predictor {
     private final Map<Program, Prediction.PerCall> perCall = new HashMap<>();
     private final Map<Program, Program> libseccompCache = new HashMap<>();
     private Map<String, Double> roundTrips;
+    /** Why the broker bench failed (then no brokered row is predicted), or null. */
+    private String benchFailure;
 
     /**
      * @param scratch a new folder of ours for each broker bench
@@ -94,7 +96,7 @@ final class Predictor {
         Double floorNs = Prediction.floorAddedNs(filtered, c.program(), f);
         long weighted = Prediction.weightedInsns(mix, c.program());
         Long libseccomp = libseccompWeighted(c, mix);
-        if (floorNs == null) {
+        if (floorNs == null || m.brokered() && benchFailure != null) {
             return new WorkloadCostRow.Predicted(
                     null,
                     null,
@@ -102,7 +104,7 @@ final class Predictor {
                     null,
                     null,
                     null,
-                    "no harmless call of this filter could be measured",
+                    floorNs == null ? "no harmless call of this filter could be measured" : benchFailure,
                     f.cachedNs(),
                     f.programNs(),
                     f.programInsns(),
@@ -188,8 +190,12 @@ final class Predictor {
                         roundTrips.put(row.what() + "/" + a.label(), (double)
                                 (row.medianNs() - r.baseline().medianNs()));
                     }
-                } catch (IOException e) {
-                    throw new Refusal("the broker bench could not run: " + e.getMessage());
+                } catch (IOException | Refusal e) {
+                    // the round trip is one term of a prediction: its failure leaves the brokered rows without a
+                    // prediction, saying why, and every measured figure stands (as in a slow emulated guest)
+                    benchFailure = "no prediction: the broker bench could not run here: " + e.getMessage();
+                    progress.accept("  " + benchFailure);
+                    break;
                 }
             }
         }
