@@ -81,6 +81,7 @@ final class Predictor {
         Map<Integer, Long> filtered = mix;
         Double roundTrip = null;
         double brokerNs = 0;
+        boolean noRoundTrip = false;
         if (m.brokered()) {
             filtered = new HashMap<>(mix);
             filtered.keySet().removeAll(OPENS_BY_NAME);
@@ -90,13 +91,14 @@ final class Predictor {
                     rs.stream().mapToLong(OneRun.Result::brokered).toArray());
             long notified = cost.notified() == null ? 0 : cost.notified();
             roundTrip = rtContinue;
+            noRoundTrip = rtContinue == null || m.answer.kind() == Answer.Kind.BROKER && rtBroker == null;
             brokerNs = (notified - brokered) * (rtContinue == null ? 0 : rtContinue)
                     + brokered * (rtBroker == null ? (rtContinue == null ? 0 : rtContinue) : rtBroker);
         }
         Double floorNs = Prediction.floorAddedNs(filtered, c.program(), f);
         long weighted = Prediction.weightedInsns(mix, c.program());
         Long libseccomp = libseccompWeighted(c, mix);
-        if (floorNs == null || m.brokered() && benchFailure != null) {
+        if (floorNs == null || noRoundTrip && benchFailure != null) {
             return new WorkloadCostRow.Predicted(
                     null,
                     null,
