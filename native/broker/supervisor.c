@@ -19,22 +19,22 @@
  * memory-map lock: the caller's own fork, mprotect or munmap holds it for writing for tens of
  * milliseconds with a big heap (a 1 GiB fork, 36-51 ms on an idle host, hundreds on a loaded one), a
  * page backed by FUSE or a hung disk for ever. Neither may kill the caller nor hold the other calls.
- * A watchdog thread (BROKER only; fixed answers read nothing) looks every WATCH_PERIOD_MS at the
- * serving loop's hl_watch: a read whose thread has been blocked READ_DEADLINE_NS (hl_watch_check: time
+ * A watchdog thread (BROKER only; fixed answers read nothing) looks every HL_WATCH_PERIOD_MS at the
+ * serving loop's hl_watch: a read whose thread has been blocked HL_READ_DEADLINE_NS (hl_watch_check: time
  * preempted or waiting for a CPU does not count) is HANDED OFF: that thread keeps its notification (the
  * call still waits, its caller untouched), answers it itself when the read ends, normally, and then
  * frees itself; a new loop thread takes over the listener at once, so every other call keeps being
- * served. A handed-off read that has lasted give_up_ns (hl_sup_set_give_up, default GIVE_UP_NS: seconds,
+ * served. A handed-off read that has lasted give_up_ns (hl_sup_set_give_up, default HL_GIVE_UP_NS: seconds,
  * far beyond any lock hold) is GIVEN UP: the watchdog answers its call with EIO (the thread, when its
- * read ends, finds its watch abandoned and touches nothing). Nobody is ever killed. At most MAX_PARKED
+ * read ends, finds its watch abandoned and touches nothing). Nobody is ever killed. At most HL_MAX_PARKED
  * handed-off threads at once (a resource bound: past it the other calls wait for one to end, as they
- * would for the lock); at most MAX_STUCK given-up threads still blocked: one more and the supervisor fails
+ * would for the lock); at most HL_MAX_STUCK given-up threads still blocked: one more and the supervisor fails
  * closed (the listener is closed, every call of the filter then fails with ENOSYS). A benign program's
  * reads end when its lock is released, long before the give-up, so it never counts there. A thread
  * whose page never arrives (a FUSE server that never answers) cannot be freed by anything we can do:
  * it stays blocked in the kernel, costing its stack, until the server dies.
  *
- * hl_sup_stop returns within STOP_DEADLINE_NS in every case: a loop it cannot join by then is
+ * hl_sup_stop returns within HL_STOP_DEADLINE_NS in every case: a loop it cannot join by then is
  * abandoned the same way, and the listener's descriptor number is then pointed at /dev/null
  * (dup2) rather than closed, so that the listener itself closes (waiting calls fail with ENOSYS) while
  * no stuck thread can ever act on a reused descriptor number.
@@ -58,21 +58,6 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
-
-/* Hand a read of the caller's memory off to its own thread once that thread has been blocked this long
- * (not counting time preempted or waiting for a CPU), seen within WATCH_PERIOD_MS of its start and
- * checked every WATCH_STEP_MS: well under the 100 ms in which every other call must still be served. */
-#define READ_DEADLINE_NS (40L * 1000 * 1000)
-#define WATCH_PERIOD_MS 10
-#define WATCH_STEP_MS 5
-/* A handed-off read this old is given up and its call answered with EIO (hl_sup_set_give_up). */
-#define GIVE_UP_NS (10L * 1000 * 1000 * 1000)
-/* hl_sup_stop returns within this, whatever the loop is doing. */
-#define STOP_DEADLINE_NS (900L * 1000 * 1000)
-/* Handed-off threads out at once, at most (past it, no more hand-offs: the other calls wait). */
-#define MAX_PARKED 64
-/* Given-up threads still blocked, at most: one more and the supervisor fails closed. */
-#define MAX_STUCK 4
 
 struct hl_sup;
 
@@ -106,7 +91,7 @@ struct hl_sup {
     _Atomic long give_up_ns;
     /* The handed-off threads, and how many of them were given up; guarded by plock. */
     pthread_mutex_t plock;
-    struct loop_thread *parked[MAX_PARKED];
+    struct loop_thread *parked[HL_MAX_PARKED];
     int nparked;
     int stuck;
     long long check[3];   /* the watchdog's hl_watch_check state */
@@ -451,16 +436,16 @@ static int give_up(struct hl_sup *s, struct loop_thread *lt) {
     return 1;
 }
 
-/* Hands the serving loop lt off if its read has been blocked READ_DEADLINE_NS: it keeps its call and
+/* Hands the serving loop lt off if its read has been blocked HL_READ_DEADLINE_NS: it keeps its call and
  * answers it itself; 1 when handed off (detached, in the parked list: start another loop), else 0. */
 static int hand_off(struct hl_sup *s, struct loop_thread *lt) {
-    if (hl_watch_check((long)(intptr_t)&lt->watch, READ_DEADLINE_NS, (long)(intptr_t)s->check) <= 0) {
+    if (hl_watch_check((long)(intptr_t)&lt->watch, HL_READ_DEADLINE_NS, (long)(intptr_t)s->check) <= 0) {
         return 0;
     }
     int done = 0;
     pthread_mutex_lock(&s->plock);
     /* Still in a read (a thread that left reads nothing), and room for it. */
-    if (s->nparked < MAX_PARKED && atomic_load(&lt->watch.started) > 0) {
+    if (s->nparked < HL_MAX_PARKED && atomic_load(&lt->watch.started) > 0) {
         atomic_fetch_add(&s->refs, 1);
         atomic_fetch_add(&s->abandoned, 1);
         long long now = hl_monotonic_ns();
@@ -479,7 +464,7 @@ static int hand_off(struct hl_sup *s, struct loop_thread *lt) {
 /* Gives up the handed-off reads that have lasted give_up_ns: each call is answered EIO here (the thread
  * touches nothing of it any more). The number of given-up threads still out. */
 static int give_up_parked(struct hl_sup *s) {
-    long long ids[MAX_PARKED];
+    long long ids[HL_MAX_PARKED];
     int n = 0;
     long give_up_ns = atomic_load(&s->give_up_ns);
     pthread_mutex_lock(&s->plock);
@@ -518,7 +503,7 @@ static void fail_closed(struct hl_sup *s) {
 static int watch_timeout_ms(struct hl_sup *s) {
     struct loop_thread *lt = s->live;
     long long started = lt == NULL ? 0 : atomic_load(&lt->watch.started);
-    return started > 0 || atomic_load(&s->abandoned) > 0 ? WATCH_STEP_MS : WATCH_PERIOD_MS;
+    return started > 0 || atomic_load(&s->abandoned) > 0 ? HL_WATCH_STEP_MS : HL_WATCH_PERIOD_MS;
 }
 
 static void *watchdog(void *arg) {
@@ -533,7 +518,7 @@ static void *watchdog(void *arg) {
         if (atomic_load_explicit(&s->stopping, memory_order_acquire)) {
             break;
         }
-        if (give_up_parked(s) > MAX_STUCK) {
+        if (give_up_parked(s) > HL_MAX_STUCK) {
             /* Fail closed: more reads that never end than threads we are willing to lose. */
             fail_closed(s);
             break;
@@ -614,7 +599,7 @@ long hl_sup_start_set(int listener, int cpu, long cpu_set, int answer, long valu
     if (in_dirfd >= 0) {
         s->in_dirfd = fcntl(in_dirfd, F_DUPFD_CLOEXEC, 0);
     }
-    atomic_init(&s->give_up_ns, GIVE_UP_NS);
+    atomic_init(&s->give_up_ns, HL_GIVE_UP_NS);
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->plock, NULL);
     pthread_cond_init(&s->cond, NULL);
@@ -728,7 +713,7 @@ int hl_sup_stop(long handle) {
         uint64_t one = 1;
         atomic_store_explicit(&s->stopping, 1, memory_order_release);
         (void)!write(s->stopfd, &one, sizeof one);
-        struct timespec deadline = realtime_after(STOP_DEADLINE_NS);
+        struct timespec deadline = realtime_after(HL_STOP_DEADLINE_NS);
         if (s->has_watchdog && !join_by(s->watchdog, &deadline, 0)) {
             /* Never seen: it only waits in poll(). Left to end by itself. */
             pthread_detach(s->watchdog);

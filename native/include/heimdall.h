@@ -7,6 +7,9 @@
 
 #include <stdint.h>
 
+/* The ABI of these entry points: hl_abi_version() returns it, NativeLib.ABI_VERSION must equal it. */
+#define HL_ABI_VERSION 4
+
 /* Indices into the results array filled by hl_run_wait(). */
 enum hl_result_index {
 	HL_R_HOW = 0,         /* 1 exited, 2 killed by a signal, 3 killed and dumped core */

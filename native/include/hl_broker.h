@@ -107,6 +107,24 @@
 #define HL_CALL_OPENAT2 3
 #define HL_CALL_CREAT 4
 
+/* The supervisors' deadlines and limits, shared by the native one (broker/supervisor.c) and the Java
+ * one (JavaSupervisor reads them from BrokerNative, which CConstantsTest compares with these).
+ * Hand a read of the caller's memory off to its own thread once that thread has been blocked
+ * HL_READ_DEADLINE_NS (not counting time preempted or waiting for a CPU), seen within
+ * HL_WATCH_PERIOD_MS of its start and checked every HL_WATCH_STEP_MS: well under the 100 ms in which
+ * every other call must still be served. */
+#define HL_READ_DEADLINE_NS (40L * 1000 * 1000)
+#define HL_WATCH_PERIOD_MS 10
+#define HL_WATCH_STEP_MS 5
+/* A handed-off read this old is given up and its call answered with EIO (hl_sup_set_give_up). */
+#define HL_GIVE_UP_NS (10L * 1000 * 1000 * 1000)
+/* Stopping a supervisor returns within this, whatever its loop is doing. */
+#define HL_STOP_DEADLINE_NS (900L * 1000 * 1000)
+/* Handed-off threads out at once, at most (past it, no more hand-offs: the other calls wait). */
+#define HL_MAX_PARKED 64
+/* Given-up threads still blocked, at most: one more and the supervisor fails closed. */
+#define HL_MAX_STUCK 4
+
 /* hl_broker_open's path_len when the path is not read yet: it reads it itself, once. */
 #define HL_PATH_UNREAD (-2147483647 - 1)
 

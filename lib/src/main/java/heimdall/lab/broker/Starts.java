@@ -1,5 +1,8 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EBUSY;
+import static heimdall.lab.Errno.EINVAL;
+
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
 import heimdall.lab.sys.Cpus;
@@ -46,15 +49,15 @@ final class Starts {
     }
 
     static Refusal startFailure(SupervisorOptions options, int errno) {
-        if (errno == 22 && options.cpu() >= 0) {
+        if (errno == EINVAL && options.cpu() >= 0) {
             return new Refusal("cannot pin the supervisor to CPU " + options.cpu() + ": " + Libc.describe(errno)
                     + "; CPUs available: " + Cpus.allowed());
         }
-        if (errno == 22 && options.cpuSet() != 0) {
+        if (errno == EINVAL && options.cpuSet() != 0) {
             return new Refusal("cannot let the supervisor run on the CPU set 0x" + Long.toHexString(options.cpuSet())
                     + ": " + Libc.describe(errno) + "; CPUs available: " + Cpus.allowed());
         }
-        if (errno == 16) {
+        if (errno == EBUSY) {
             return new Refusal("cannot start the native supervisor: its stop signal (real-time signal "
                     + BrokerNative.hl_sup_stop_signal() + ") already has a handler in this process that is not ours; "
                     + "SupervisorOptions.withPollWait(true) waits in poll() instead and needs no signal");
