@@ -3,7 +3,9 @@ package heimdall.lab.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,20 +37,7 @@ class LabJshTest {
                                 + "\")), \"" + tmp.resolve("d.png") + "\")));",
                         "/exit",
                         ""));
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + java.io.File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        ProcessBuilder pb = new ProcessBuilder(
-                jshell.toString(),
-                "--class-path",
-                cp,
-                "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-R-Djava.awt.headless=true",
-                "--startup",
-                "DEFAULT",
-                "--startup",
-                Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
-                script.toString());
+        ProcessBuilder pb = new ProcessBuilder(LabJvm.jshell(Fixtures.home(), script.toString()));
         Path out = tmp.resolve("out.txt");
         pb.redirectErrorStream(true)
                 .redirectOutput(out.toFile())

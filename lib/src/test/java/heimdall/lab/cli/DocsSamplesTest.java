@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,22 +37,8 @@ class DocsSamplesTest {
         Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
         Requires.seccomp("kill_process", "allow", "user_notif");
         Requires.ptrace();
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
         Path out = tmp.resolve("out.txt");
-        Process p = new ProcessBuilder(
-                        jshell.toString(),
-                        "--class-path",
-                        cp,
-                        "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
-                        "-R-Djava.awt.headless=true",
-                        "-R-Dheimdall.lab.home=" + TOP,
-                        "--startup",
-                        "DEFAULT",
-                        "--startup",
-                        TOP.resolve("jshell-startup/lab.jsh").toString(),
-                        sample.toString())
+        Process p = new ProcessBuilder(LabJvm.jshell(TOP, sample.toString()))
                 .directory(TOP.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())
