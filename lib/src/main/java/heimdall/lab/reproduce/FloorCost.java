@@ -310,6 +310,7 @@ public final class FloorCost {
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
         progress.accept(String.format(
+                Locale.ROOT,
                 "floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, "
                         + "supervisor on CPU %d",
                 rows.size(),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.sys.Host;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -60,10 +61,12 @@ record GraphLookupSettings(
                 ResultsFolder.javaVm(),
                 "System.nanoTime around one Cursor.replay of the whole trace per layout per batch",
                 String.format(
+                        Locale.ROOT,
                         "before each case's warm-up batch: %d untimed replays of the trace's first %d events per "
                                 + "layout, "
                                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)",
-                        GraphLookup.JIT_WARMUP_CALLS, GraphLookup.JIT_WARMUP_EVENTS),
+                        GraphLookup.JIT_WARMUP_CALLS,
+                        GraphLookup.JIT_WARMUP_EVENTS),
                 auto);
     }
 }

@@ -1048,12 +1048,16 @@ public final class KernelBitmap {
                 + "from the selftest's method (last column but one), ✔ within 20%.\n\n");
         md.append(e.render()).append('\n');
         md.append(String.format(
+                Locale.ROOT,
                 "The selftest loop timed per call, entry and per-filter estimates vs the selftest's method: %s.",
                 m.methodsAgree() ? "within 20%" : "NOT all within 20%"));
         for (Method mm : METHODS) {
             if (!mm.equals(SELFTESTS_METHOD) && !mm.equals(SELFTEST_PER_CALL)) {
                 md.append(String.format(
-                        " %s: %s.", mm.label(), m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
+                        Locale.ROOT,
+                        " %s: %s.",
+                        mm.label(),
+                        m.agreesWithTheSelftest(mm) ? "within 20%" : "NOT all within 20%"));
             }
         }
         md.append(" A wall-clock batch (CLOCK_MONOTONIC) counts the time the runner waits for its CPU; on a busy host "

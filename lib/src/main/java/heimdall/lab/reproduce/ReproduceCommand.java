@@ -70,7 +70,7 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public String help() {
-        StringBuilder h = new StringBuilder("""
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, """
                 usage: ./lab reproduce NAME [--quick] [--out DIR] [options]
 
                 Measures a published table on this machine and writes a results folder (summary.json,
@@ -83,7 +83,7 @@ public final class ReproduceCommand implements Command {
 
                 NAME is one of: %s
 
-                """.formatted(String.join(", ", NAMES)));
+                """, String.join(", ", NAMES)));
         COMMON.forEach(o -> h.append(o.help()));
         for (Reproduction r : ALL) {
             h.append('\n')
