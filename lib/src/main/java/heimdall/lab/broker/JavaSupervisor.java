@@ -113,7 +113,7 @@ public final class JavaSupervisor implements Supervisor {
         this.cpuSet = options.cpuSet();
         this.giveUpNs = options.readGiveUp().toNanos();
         this.policy = policy;
-        this.rules = Starts.rules(policy);
+        this.rules = SupervisorStart.rules(policy);
         this.blocking = blocking;
         this.live = new Loop(0);
         this.watchdog = blocking ? null : new Thread(this::watch, "heimdall-java-supervisor-watch-" + listener);
@@ -134,23 +134,23 @@ public final class JavaSupervisor implements Supervisor {
         if (policy == null) {
             throw new IllegalArgumentException("policy is null");
         }
-        Starts.requireSupported();
-        Starts.requireListener(listenerFd);
+        SupervisorStart.requireSupported();
+        SupervisorStart.requireListener(listenerFd);
         if (options.syncWakeUp()) {
             int r = BrokerNative.hl_notif_set_flags(listenerFd, BrokerNative.SYNC_WAKE_UP_FLAG);
             if (r < 0) {
-                throw Starts.startFailure(options, -r);
+                throw SupervisorStart.startFailure(options, -r);
             }
         }
         // A policy may answer BROKER only sometimes, so in/ is optional here; without it such an
         // answer fails with EBADF.
-        int inDir = Starts.openInDir(options, false);
+        int inDir = SupervisorStart.openInDir(options, false);
         int stopFd = BrokerNative.hl_eventfd();
         if (stopFd < 0) {
             if (inDir >= 0) {
                 BrokerNative.hl_close(inDir);
             }
-            throw Starts.startFailure(options, -stopFd);
+            throw SupervisorStart.startFailure(options, -stopFd);
         }
         boolean blocking = fixed != null && fixed.kind() != Answer.Kind.BROKER && !options.pollWait();
         JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options, policy, blocking);
@@ -185,7 +185,8 @@ public final class JavaSupervisor implements Supervisor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw Starts.startFailure(granted < -1 ? new SupervisorOptions(cpu, cpuSet, null, false) : options, errno);
+            throw SupervisorStart.startFailure(
+                    granted < -1 ? new SupervisorOptions(cpu, cpuSet, null, false) : options, errno);
         }
     }
 

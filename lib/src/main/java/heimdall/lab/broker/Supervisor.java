@@ -67,7 +67,7 @@ public interface Supervisor extends AutoCloseable {
                 throw new IllegalArgumentException(
                         "the native supervisor gives one fixed answer: Policy.always(answer), with its opt-ins");
             }
-            return NativeSupervisor.start(listenerFd, options, fixed, Starts.rules(policy));
+            return NativeSupervisor.start(listenerFd, options, fixed, SupervisorStart.rules(policy));
         }
         return JavaSupervisor.start(listenerFd, options, policy, fixed);
     }

@@ -8,8 +8,8 @@ import heimdall.lab.Refusal;
 import heimdall.lab.sys.Cpus;
 
 /** Checks and resources common to both supervisors' start. */
-final class Starts {
-    private Starts() {}
+final class SupervisorStart {
+    private SupervisorStart() {}
 
     static void requireSupported() {
         String why = Supervisor.unsupportedReason();

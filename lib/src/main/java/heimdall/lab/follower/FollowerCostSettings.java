@@ -13,7 +13,7 @@ import java.time.Instant;
  * (it came before the others had one, hence first), the times, the host's facts and the options.
  */
 @JsonPropertyOrder({"schema", "started", "finished", "host", "options", "java"})
-public record FollowerCostEnvironment(
+public record FollowerCostSettings(
         @JsonProperty("schema") int schema,
         @JsonProperty("started") String started,
         @JsonProperty("finished") String finished,
@@ -22,8 +22,8 @@ public record FollowerCostEnvironment(
         @JsonProperty("java") String java) {
 
     /** Schema 1, the run's times, {@code host}'s facts, {@code o} and this JVM. */
-    static FollowerCostEnvironment of(Instant started, Instant finished, Host host, FollowerCost.Options o) {
-        return new FollowerCostEnvironment(
+    static FollowerCostSettings of(Instant started, Instant finished, Host host, FollowerCost.Options o) {
+        return new FollowerCostSettings(
                 1,
                 started.toString(),
                 finished.toString(),

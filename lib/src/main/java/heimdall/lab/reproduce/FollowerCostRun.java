@@ -8,7 +8,7 @@ import heimdall.lab.bench.Session;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.command.Args;
 import heimdall.lab.follower.FollowerCost;
-import heimdall.lab.follower.FollowerCostEnvironment;
+import heimdall.lab.follower.FollowerCostSettings;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
@@ -22,10 +22,10 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * follower-cost (issue 14): t_follow and t_idle of the kernel follower, for each hook; and its entry point
  * for a notebook or a test ({@link #run(FollowerCost.Options, ResultsFolder, Consumer)}).
  */
-public final class FollowerCostRun extends ReproductionKind<FollowerCostRow, FollowerCostEnvironment>
+public final class FollowerCostRun extends ReproductionKind<FollowerCostRow, FollowerCostSettings>
         implements Reproduction, KindPlots {
     FollowerCostRun() {
-        super("follower-cost", FollowerCostRow.class, FollowerCostEnvironment.class);
+        super("follower-cost", FollowerCostRow.class, FollowerCostSettings.class);
     }
 
     /**
@@ -42,14 +42,14 @@ public final class FollowerCostRun extends ReproductionKind<FollowerCostRow, Fol
             return new FollowerCost.Result(folder.target(), List.of(), m.interruption());
         }
         ReproductionResult r = ReproductionResult.of(
-                ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class),
+                ReproductionKind.of(FollowerCostRow.class, FollowerCostSettings.class),
                 FollowerCost.recorded(m),
                 m.interruption());
         return new FollowerCost.Result(Kept.keep(folder, r, progress), m.rows(), m.interruption());
     }
 
     @Override
-    public String table(Recorded<FollowerCostRow, FollowerCostEnvironment> run) {
+    public String table(Recorded<FollowerCostRow, FollowerCostSettings> run) {
         return FollowerCost.table(run.rows());
     }
 
