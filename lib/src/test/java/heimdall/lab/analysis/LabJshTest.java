@@ -7,11 +7,9 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,16 +35,9 @@ class LabJshTest {
                                 + "\")), \"" + tmp.resolve("d.png") + "\")));",
                         "/exit",
                         ""));
-        ProcessBuilder pb = new ProcessBuilder(LabJvm.jshell(Fixtures.home(), script.toString()));
-        Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
-        Process p = pb.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jshell did not finish");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        LabJvm.Jshell run = LabJvm.runJshell(Fixtures.home(), script, tmp, 120);
+        String text = run.out();
+        assertEquals(0, run.status(), text);
         Results r = Results.load(folder);
         long added0 = Math.round(r.summary().numberColumn("added_ns").getDouble(0));
         // The table printed by summary(): its header and one line per row.

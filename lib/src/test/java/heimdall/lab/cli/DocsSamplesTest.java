@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,19 +35,9 @@ class DocsSamplesTest {
         Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
         Requires.seccomp("kill_process", "allow", "user_notif");
         Requires.ptrace();
-        Path out = tmp.resolve("out.txt");
-        Process p = new ProcessBuilder(LabJvm.jshell(TOP, sample.toString()))
-                .directory(TOP.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()))
-                .start();
-        if (!p.waitFor(240, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-        }
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), sample.getFileName() + ":\n" + text);
+        LabJvm.Jshell run = LabJvm.runJshell(TOP, sample, tmp, 240);
+        String text = run.out();
+        assertEquals(0, run.status(), sample.getFileName() + ":\n" + text);
         assertFalse(
                 text.contains("|  Error") || text.contains("Exception") || text.contains("|  Warning"),
                 sample.getFileName() + " printed an error:\n" + text);

@@ -7,10 +7,8 @@ import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,16 +37,9 @@ class LabJshExploreTest {
                         "System.out.println(\"denied=\" + s.step(\"reboot\").allowed());",
                         "/exit",
                         ""));
-        ProcessBuilder pb = new ProcessBuilder(LabJvm.jshell(Fixtures.home(), script.toString()));
-        Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
-        Process p = pb.start();
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "jshell did not finish");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        LabJvm.Jshell run = LabJvm.runJshell(Fixtures.home(), script, tmp, 180);
+        String text = run.out();
+        assertEquals(0, run.status(), text);
         assertTrue(text.contains("length=" + Lab.fixtureFloor("abcdf").length()), text);
         assertTrue(text.contains("runs=3"), text);
         assertTrue(text.contains("addedRows=1"), text);

@@ -1,13 +1,17 @@
 package heimdall.lab.testing;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import heimdall.lab.fixtures.Fixtures;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The command line of a fresh JVM started the way {@code ./lab} starts one (its {@code java_opens}, headless,
@@ -139,6 +143,30 @@ public final class LabJvm {
                 home.resolve("jshell-startup/lab.jsh").toString()));
         cmd.addAll(List.of(args));
         return cmd;
+    }
+
+    /** What a jshell run printed (both streams) and its exit status. */
+    public record Jshell(int status, String out) {}
+
+    /**
+     * Runs {@link #jshell} on {@code script} from {@code home} (standard input {@code /exit}, so a script that
+     * ends without it still ends), its output kept in {@code dir}; fails when it has not ended in {@code seconds}.
+     */
+    public static Jshell runJshell(Path home, Path script, Path dir, long seconds)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve("jshell-out.txt");
+        Process p = new ProcessBuilder(jshell(home, script.toString()))
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Files.writeString(dir.resolve("jshell-in.txt"), "/exit\n")
+                        .toFile()))
+                .start();
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            fail("jshell did not finish " + script + " in " + seconds + " s:\n" + Files.readString(out));
+        }
+        return new Jshell(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     }
 
     /** A {@code /bin/sh} script that runs this JVM with the script's own arguments, as {@code ./lab} does. */
