@@ -874,7 +874,7 @@ int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd
             return HL_BROKER_GONE;
         }
         int relative = (kind == HL_CALL_OPEN || (kind == HL_CALL_OPENAT && (int)n[HL_N_ARG0] == AT_FDCWD))
-                       && ((uint64_t)n[HL_N_CALL_FLAGS] & (O_ACCMODE | O_CREAT)) == 0;
+                       && ((uint64_t)n[HL_N_CALL_FLAGS] & (O_ACCMODE | O_CREAT | O_DIRECTORY)) == 0;
         if (relative) {
             /* The one read of the path: decided on here, and the open uses exactly these bytes. */
             path_len = hl_notif_read_path(listener, n[HL_N_ID], (int)n[HL_N_PID], n[HL_N_ARG0 + path_arg(kind)],

@@ -98,9 +98,10 @@
 #define HL_RULE_HARD_LINKS 4
 /* Not an opt-in of the broker's rules but a policy of the native supervisor's own (the Java one decides
  * each call in Java): BROKER for a read-only open or openat of a relative name from the working folder
- * (AT_FDCWD, no O_CREAT, O_RDONLY, a path whose first byte is not '/', read once), CONTINUE for every
- * other notified call (Policy.relativeReadsBrokered(), workload-cost's "inputs beneath in/"). CONTINUE is
- * not a security decision (the caller's memory may change after we looked): a measurement's policy. */
+ * (AT_FDCWD, O_RDONLY, no O_CREAT nor O_DIRECTORY, a path whose first byte is not '/', read once),
+ * CONTINUE for every other notified call (Policy.relativeReadsBrokered(), workload-cost's "inputs beneath
+ * in/"). CONTINUE is not a security decision (the caller's memory may change after we looked): a
+ * measurement's policy. */
 #define HL_RULE_CONTINUE_OTHERS 8
 #define HL_RULES_ALL 15
 

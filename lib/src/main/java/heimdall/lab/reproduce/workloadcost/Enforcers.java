@@ -19,9 +19,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What the mechanisms that are not a seccomp filter need for one workload: the Landlock ruleset the child
@@ -141,23 +143,22 @@ final class Enforcers {
         if (run.status() != 0) {
             throw new Refusal("its graph could not be recorded: the traced run ended with status " + run.status());
         }
-        List<String> processes = new ArrayList<>();
+        Set<Integer> started = new HashSet<>();
+        Set<String> programs = new TreeSet<>();
         for (TraceEvent e : run.events()) {
-            if (e instanceof TraceEvent.Exec x && processes.size() < 4) {
-                processes.add(Path.of(x.exe()).getFileName().toString());
+            if (e instanceof TraceEvent.Start s && s.kind().equals("process")) {
+                started.add(s.pid());
+            } else if (e instanceof TraceEvent.Exec x && started.contains(x.pid()) && x.exe() != null) {
+                programs.add(String.valueOf(Path.of(x.exe()).getFileName()));
             }
         }
-        long started = run.events().stream()
-                .filter(e -> e instanceof TraceEvent.Start s && s.kind().equals("process"))
-                .count();
-        if (started > 0) {
+        if (!started.isEmpty()) {
             throw new Refusal(String.format(
                     Locale.ROOT,
                     "the follower follows one process and its threads; this program started %d process(es) "
-                            + "(programs run: %s) whose calls it would not follow, so a row would show "
-                            + "only a part of the program",
-                    started,
-                    String.join(", ", processes)));
+                            + "(%s) whose calls it would not follow, so a row would show only a part of the program",
+                    started.size(),
+                    programs.isEmpty() ? "none exec'd a program" : "running " + String.join(", ", programs)));
         }
         GraphRecorder.Recording rec = GraphRecorder.record(run.events(), Symbols.none());
         try {

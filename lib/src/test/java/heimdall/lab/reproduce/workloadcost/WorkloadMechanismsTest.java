@@ -132,7 +132,7 @@ class WorkloadMechanismsTest {
         Refusal r = assertThrows(
                 Refusal.class, () -> new Enforcers(Files.createDirectory(tmp.resolve("r")), tmp).follower(w));
         assertTrue(
-                r.getMessage().contains("started 1 process") && r.getMessage().contains("ls"), r.getMessage());
+                r.getMessage().contains("started 1 process") && r.getMessage().contains("running ls"), r.getMessage());
     }
 
     private static List<WorkloadCostRow> run(List<String> command, Path dir, List<Mechanism> ms, Path out)
