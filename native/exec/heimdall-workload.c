@@ -194,8 +194,11 @@ static void child(int sock, int out, int err, const char *dir, struct sock_filte
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     struct rlimit nocore = {0, 0};
     setrlimit(RLIMIT_CORE, &nocore); /* a kill by SIGSYS dumps no core: not timed, not left behind */
-    int null = open("/dev/null", O_RDONLY);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        goto fail;
+    /* dup2 leaves 0, 1 and 2 inheritable; the original stays close-on-exec: the program sees 0, 1, 2 only */
+    if (null == 0 && fcntl(0, F_SETFD, 0) != 0)
         goto fail;
     if (dir && chdir(dir) != 0)
         goto fail;
