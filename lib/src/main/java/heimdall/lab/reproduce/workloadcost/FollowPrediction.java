@@ -52,6 +52,22 @@ final class FollowPrediction {
     WorkloadCostRow.Predicted predict(
             long followed, WorkloadCostRow.Cost cost, WorkloadCostRow.Cost none, WorkloadCostRow.Overhead overhead) {
         Double t = perCallNs();
+        if (t == null && refusal != null) {
+            return new WorkloadCostRow.Predicted(
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "no prediction: t_follow could not be measured: " + refusal,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
+        }
         if (t == null || none.wallMedianNs() == null) {
             return WorkloadCostRow.Predicted.NONE;
         }
@@ -79,8 +95,8 @@ final class FollowPrediction {
                 null);
     }
 
-    /** Why t_follow could not be measured, or null. */
-    String refusal() {
-        return refusal;
+    /** t_follow if it was measured already (a row's prediction measures it), else null: nothing measured here. */
+    Double measuredNs() {
+        return tFollow;
     }
 }

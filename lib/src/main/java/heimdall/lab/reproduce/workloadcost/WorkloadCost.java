@@ -375,6 +375,9 @@ public final class WorkloadCost {
     /** What a row's mechanism did beyond a filter, from its runs. */
     private static WorkloadCostRow.Enforced enforced(
             Mechanism m, List<OneRun.Result> rs, Enforcers.LandlockSetup landlock, FollowPrediction follow) {
+        if (rs == null || rs.isEmpty()) {
+            return WorkloadCostRow.Enforced.NONE; // no run completed (a stop before the first)
+        }
         return switch (m) {
             case BROKER_BROKER_JAVA, BROKER_BROKER_NATIVE ->
                 new WorkloadCostRow.Enforced(med(rs, OneRun.Result::brokered), null, null, null, null, null);
@@ -383,7 +386,7 @@ public final class WorkloadCost {
                         null,
                         med(rs, r -> r.followed() == null ? 0 : r.followed()),
                         Enforcers.HOOK.wire(),
-                        follow.perCallNs(),
+                        follow.measuredNs(),
                         null,
                         null);
             case LANDLOCK ->

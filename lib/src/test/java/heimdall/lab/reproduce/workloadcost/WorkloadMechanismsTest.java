@@ -122,6 +122,33 @@ class WorkloadMechanismsTest {
         assertFalse(Files.exists(outside), "nothing written outside the folder");
     }
 
+    /**
+     * The attack on the broker-broker policy: a relative name that leaves the working folder ({@code ../secret})
+     * is brokered like an input, and the broker refuses it (EACCES), with either supervisor; the input beside it
+     * is opened by the supervisor and read whole. Without a mechanism both are read.
+     */
+    @Test
+    void bothSupervisorsBrokerTheInputAndRefuseARelativeNameLeavingTheFolder() throws Exception {
+        Requires.seccomp("user_notif");
+        Path work = Files.createDirectory(tmp.resolve("work"));
+        Files.writeString(work.resolve("input.txt"), "input\n");
+        Files.writeString(tmp.resolve("secret"), "secret\n");
+        Workload w = new Workload(
+                "escape", "a name leaving in/", List.of("sh", "-c", "cat input.txt && cat ../secret"), work);
+        OneRun.Extra base = new OneRun.Extra(Files.createDirectory(tmp.resolve("tmp")), null, null);
+        OneRun.Result none = OneRun.run(w, Mechanism.NONE, null, base);
+        assertEquals(0, none.exit(), none.stderr());
+        assertEquals(13L, none.outBytes());
+        Filters filters = new Filters(Files.createDirectory(tmp.resolve("bpf")), null, null);
+        for (Mechanism m : List.of(Mechanism.BROKER_BROKER_NATIVE, Mechanism.BROKER_BROKER_JAVA)) {
+            OneRun.Result r = OneRun.run(w, m, filters.program(m, w, null).file(), base);
+            assertEquals(1, r.exit(), m + ": " + r.stderr());
+            assertEquals(6L, r.outBytes(), m + ": the input was read, the secret not");
+            assertEquals(1L, r.brokered(), m + ": the input opened by the supervisor");
+            assertTrue(r.stderr().contains("Permission denied"), m + ": " + r.stderr());
+        }
+    }
+
     /** A program that starts processes is not followed in part: the follower row is refused, naming why. */
     @Test
     void theFollowerRefusesAProgramThatStartsProcesses() throws Exception {
