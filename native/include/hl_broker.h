@@ -21,26 +21,26 @@
 #define HL_ANSWER_VALUE 3
 
 /* Counters, the same indices in hl_sup_stats and in the Java supervisor's stats. */
-#define HL_C_RECEIVED 0   /* notifications received */
-#define HL_C_CONTINUED 1  /* answered CONTINUE */
-#define HL_C_BROKERED 2   /* answered with an injected descriptor */
-#define HL_C_ERRORED 3    /* answered with an errno (REFUSED included) */
-#define HL_C_VALUED 4     /* answered with a return value */
-#define HL_C_REFUSED 5    /* brokered calls refused: escape from in/, write access, foreign dirfd */
-#define HL_C_GONE 6       /* the caller died before its answer (ENOENT); nothing to answer */
-#define HL_C_FAILURES 7   /* supervisor-side failures (unexpected ioctl errors) */
-#define HL_C_CPU 8        /* the CPU the supervisor is pinned to, -1 unpinned or on a set, -errno pin failed */
-#define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
-#define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
+#define HL_C_RECEIVED 0 /* notifications received */
+#define HL_C_CONTINUED 1 /* answered CONTINUE */
+#define HL_C_BROKERED 2 /* answered with an injected descriptor */
+#define HL_C_ERRORED 3 /* answered with an errno (REFUSED included) */
+#define HL_C_VALUED 4 /* answered with a return value */
+#define HL_C_REFUSED 5 /* brokered calls refused: escape from in/, write access, foreign dirfd */
+#define HL_C_GONE 6 /* the caller died before its answer (ENOENT); nothing to answer */
+#define HL_C_FAILURES 7 /* supervisor-side failures (unexpected ioctl errors) */
+#define HL_C_CPU 8 /* the CPU the supervisor is pinned to, -1 unpinned or on a set, -errno pin failed */
+#define HL_C_ENDED 9 /* 1 when the loop ended: listener hung up (no filter users left) or failed */
+#define HL_C_HELD 10 /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
-#define HL_C_STALLED 12   /* calls handed off in a read past its deadline (answered by their own thread), and
-                           * loops stop could not join */
+/* calls handed off in a read past its deadline (answered by their own thread), and loops stop could not join */
+#define HL_C_STALLED 12
 #define HL_C_TIMED_OUT 13 /* handed-off calls given up past the give-up deadline and answered EIO */
 #define HL_NCOUNTERS 14
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
-#define HL_SUP_POLL_WAIT 2   /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
+#define HL_SUP_POLL_WAIT 2 /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
 /* The broker's opt-ins (HL_RULE_*) ride in the flags, shifted by this. */
 #define HL_SUP_RULES_SHIFT 8
 
@@ -49,7 +49,7 @@
 
 /* hl_notif_recv results besides 0 (a notification) and -errno */
 #define HL_RECV_STOPPED 1 /* the stop eventfd was signalled */
-#define HL_RECV_HUNGUP 2  /* the listener has no filter users left: every notified task is gone */
+#define HL_RECV_HUNGUP 2 /* the listener has no filter users left: every notified task is gone */
 
 /* hl_notif_recv fills these 64-bit slots */
 #define HL_N_ID 0
@@ -186,10 +186,10 @@ int hl_read_child(int pid, long addr, void *buf, size_t len);
  * supervisor keeps one in a direct buffer.
  */
 struct hl_watch {
-    _Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
-    _Atomic long long pid;     /* the pid the read is from */
-    _Atomic long long id;      /* the notification the thread handles (its loop writes it) */
-    _Atomic long long tid;     /* the watched thread (hl_watch_attach) */
+	_Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
+	_Atomic long long pid; /* the pid the read is from */
+	_Atomic long long id; /* the notification the thread handles (its loop writes it) */
+	_Atomic long long tid; /* the watched thread (hl_watch_attach) */
 };
 #define HL_WATCH_LONGS 4
 #define HL_WATCH_ABANDONED (-1LL)
