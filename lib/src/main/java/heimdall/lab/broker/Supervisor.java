@@ -66,7 +66,10 @@ public interface Supervisor extends AutoCloseable {
         if (kind == Kind.NATIVE) {
             if (fixed == null && policy.brokersRelativeReadsOnly()) {
                 return NativeSupervisor.start(
-                        listenerFd, options, Answer.BROKER, Starts.rules(policy) | BrokerNative.RULE_CONTINUE_OTHERS);
+                        listenerFd,
+                        options,
+                        Answer.BROKER,
+                        SupervisorStart.rules(policy) | BrokerNative.RULE_CONTINUE_OTHERS);
             }
             if (fixed == null) {
                 throw new IllegalArgumentException(
