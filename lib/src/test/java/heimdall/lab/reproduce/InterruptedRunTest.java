@@ -11,6 +11,7 @@ import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Main;
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.reproduce.floorcost.FloorCost;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
