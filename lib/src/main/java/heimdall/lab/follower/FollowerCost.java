@@ -113,7 +113,7 @@ public final class FollowerCost {
     }
 
     /**
-     * What a run measured, for the framework to write ({@code reproduce.FollowerCostRun}): the rows, the
+     * What a run measured, for the framework to write ({@code reproduce.followercost.FollowerCostRun}): the rows, the
      * settings {@code environment.json} is written from (they hold the host's facts and the times
      * themselves) and the stop that cut the runs short, if one did. Only {@code samples.arrow} is in the
      * session's folder so far.

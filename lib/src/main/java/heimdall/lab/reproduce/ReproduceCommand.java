@@ -156,7 +156,7 @@ public final class ReproduceCommand implements Command {
      * Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code
      * err}.
      */
-    static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
+    public static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
         int at = nameIndex(argv);
         Reproduction r = find(argv.get(at));
         List<String> rest = new ArrayList<>(argv);

@@ -31,7 +31,7 @@ class LabJshTest {
                         "var t = summary(\"" + folder + "\");",
                         "System.out.println(\"rows=\" + t.rowCount());",
                         "System.out.println(\"added0=\" + Math.round(t.numberColumn(\"added_ns\").getDouble(0)));",
-                        "System.out.println(\"png=\" + Files.size(savePlot(Plots.distribution(results(\"" + folder
+                        "System.out.println(\"png=\" + Files.size(savePlot(CallPlots.distribution(results(\"" + folder
                                 + "\")), \"" + tmp.resolve("d.png") + "\")));",
                         "/exit",
                         ""));

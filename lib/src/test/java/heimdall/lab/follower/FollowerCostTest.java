@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.reproduce.FollowerCostRun;
+import heimdall.lab.reproduce.followercost.FollowerCostRun;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;

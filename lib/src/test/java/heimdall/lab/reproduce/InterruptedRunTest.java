@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Main;
+import heimdall.lab.reproduce.floorcost.FloorCost;
 import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
