@@ -113,7 +113,7 @@ public final class FollowerCost {
     }
 
     /**
-     * What a run measured, for the framework to write ({@code reproduce.FollowerCostRun}): the rows, the
+     * What a run measured, for the framework to write ({@code reproduce.followercost.FollowerCostRun}): the rows, the
      * settings {@code environment.json} is written from (they hold the host's facts and the times
      * themselves) and the stop that cut the runs short, if one did. Only {@code samples.arrow} is in the
      * session's folder so far.
@@ -121,7 +121,7 @@ public final class FollowerCost {
      * @param rows the summary rows; empty when a stop came before any run completed (nothing to keep)
      */
     public record Measured(
-            List<FollowerCostRow> rows, FollowerCostEnvironment settings, Optional<Interruption.Cause> interruption) {
+            List<FollowerCostRow> rows, FollowerCostSettings settings, Optional<Interruption.Cause> interruption) {
         public Measured {
             rows = List.copyOf(rows);
             Objects.requireNonNull(interruption, "interruption");
@@ -181,7 +181,7 @@ public final class FollowerCost {
      * {@code m} as the framework writes it: its environment holds the host's facts and the times itself, so
      * the record has no host of its own.
      */
-    public static Recorded<FollowerCostRow, FollowerCostEnvironment> recorded(Measured m) {
+    public static Recorded<FollowerCostRow, FollowerCostSettings> recorded(Measured m) {
         return new Recorded<>(m.rows(), m.settings(), null, null, null);
     }
 
@@ -264,11 +264,35 @@ public final class FollowerCost {
                         : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runs().runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
-            return new Measured(List.of(), FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
+            return new Measured(List.of(), FollowerCostSettings.of(started, Instant.now(), host, o), cause);
         }
         cause.ifPresent(c ->
                 progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        return new Measured(summary, FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
+        return new Measured(summary, FollowerCostSettings.of(started, Instant.now(), host, o), cause);
+    }
+
+    /**
+     * t_follow for another reproduction's prediction (workload-cost's follower rows): a getppid's added time,
+     * no floor, when the follower on {@code hook} follows the child, over the same child alone; {@code o.runs()}
+     * fresh children each way, in alternating order; the median of all timed calls with, less the median without.
+     *
+     * @throws Refusal as {@link Follower#attach}, or a follower pointed at a child too late
+     */
+    public static double followedGetppidAddedNs(Hook hook, Options o) {
+        Row r = new Row(Measure.T_FOLLOW, hook, "followed child", Call.GETPPID, null, true);
+        long[][] without = new long[o.runs()][];
+        long[][] with = new long[o.runs()][];
+        for (int i = 0; i < o.runs(); i++) {
+            ChildSpec spec = spec(r, o, i);
+            if (i % 2 == 0) {
+                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
+                with[i] = withFollower(r, spec, o, false).samples();
+            } else {
+                with[i] = withFollower(r, spec, o, false).samples();
+                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
+            }
+        }
+        return Stats.ofAll(with).median() - Stats.ofAll(without).median();
     }
 
     /** What {@code table.md} says falls short after a stop. */

@@ -172,9 +172,7 @@ final class Predictor {
             roundTrips = new HashMap<>();
             List<Integer> cpus = Cpus.allowed();
             for (Answer a : List.of(Answer.CONTINUE, Answer.BROKER)) {
-                List<Supervisor.Kind> kinds = a == Answer.CONTINUE
-                        ? List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA)
-                        : List.of(Supervisor.Kind.JAVA);
+                List<Supervisor.Kind> kinds = List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA);
                 BrokerBench.Config cfg = new BrokerBench.Config(
                         (int) Math.min(calls, 20_000),
                         (int) Math.min(calls / 10, 2_000),

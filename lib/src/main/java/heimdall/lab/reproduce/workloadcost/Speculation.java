@@ -84,7 +84,10 @@ record Speculation(
             if (m == Mechanism.NONE && unfilteredSsb == null) {
                 unfilteredSsb = r.ssb();
                 unfilteredIb = r.ib();
-            } else if (m != Mechanism.NONE && filteredSsb == null) {
+            } else if (m != Mechanism.NONE
+                    && m != Mechanism.FOLLOWER
+                    && m != Mechanism.LANDLOCK
+                    && filteredSsb == null) { // a seccomp filter: not the follower's hook, not Landlock
                 filteredBy = workload + " under " + m.rowName();
                 filteredSsb = r.ssb();
                 filteredIb = r.ib();

@@ -92,12 +92,12 @@ final class Suite {
             out.add(new Workload(
                     "find-tree",
                     "metadata: a stat and a getdents for every file of a generated tree, few opens by name",
-                    List.of("find", ".", "-type", "f", "-size", "-2k", "-printf", "%s %p\\n"),
+                    List.of(DEBIAN_BIN + "find", ".", "-type", "f", "-size", "-2k", "-printf", "%s %p\\n"),
                     tree(Files.createDirectory(root.resolve("find-tree")), size.files)));
             out.add(new Workload(
                     "python-imports",
                     "opens: an interpreter's start-up importing many modules, hundreds of openat and stat",
-                    List.of("python3", "-I", "-B", "-c", IMPORTS),
+                    List.of(DEBIAN_BIN + "python3", "-I", "-B", "-c", IMPORTS),
                     Files.createDirectory(root.resolve("python-imports"))));
             Path cc = Files.createDirectory(root.resolve("gcc-headers"));
             StringBuilder src = new StringBuilder();
@@ -107,21 +107,21 @@ final class Suite {
             out.add(new Workload(
                     "gcc-headers",
                     "a compiler: gcc, cc1 and as as subprocesses, many headers opened, CPU in the compiler",
-                    List.of("gcc", "-c", "-O1", "many.c", "-o", "/dev/null"),
+                    List.of(DEBIAN_BIN + "gcc", "-c", "-O1", "many.c", "-o", "/dev/null"),
                     cc));
             Path xz = Files.createDirectory(root.resolve("xz-compress"));
             Files.write(xz.resolve("input.txt"), text(size.compressBytes));
             out.add(new Workload(
                     "xz-compress",
                     "compute: few calls, long stretches of user time (what a per-task mitigation alone costs)",
-                    List.of("xz", "-6", "-T1", "-c", "input.txt"),
+                    List.of(DEBIAN_BIN + "xz", "-6", "-T1", "-c", "input.txt"),
                     xz));
             Path mk = Files.createDirectory(root.resolve("make-j2"));
             Files.writeString(mk.resolve("Makefile"), makefile(size.makeTargets), StandardCharsets.UTF_8);
             out.add(new Workload(
                     "make-j2",
                     "processes: make -j2 forking and exec'ing a program per rule, two at a time",
-                    List.of("make", "-s", "-j2", "-f", "Makefile", "all"),
+                    List.of(DEBIAN_BIN + "make", "-s", "-j2", "-f", "Makefile", "all"),
                     mk));
             return out;
         } catch (IOException e) {
@@ -188,6 +188,13 @@ final class Suite {
         return all + "\nall:" + all.substring(".PHONY: all".length()) + "\n" + rules;
     }
 
+    /**
+     * Where Debian installs the suite's programs: the default suite runs them by this absolute name, never
+     * through PATH, so a version manager's shim (pyenv's {@code python3}, a bash script) or a local build
+     * is not what gets measured.
+     */
+    static final String DEBIAN_BIN = "/usr/bin/";
+
     /** The default suite's programs and the Debian package each comes from. */
     static final Map<String, String> PACKAGES =
             Map.of("find", "findutils", "python3", "python3", "gcc", "gcc", "xz", "xz-utils", "make", "make");
@@ -228,14 +235,14 @@ final class Suite {
         return why == null
                 ? null
                 : "not run: the default suite needs " + program + " (Debian package "
-                        + PACKAGES.getOrDefault(program, "?") + ") and " + why;
+                        + PACKAGES.getOrDefault(Path.of(program).getFileName().toString(), "?") + ") and " + why;
     }
 
     /** The default suite's workloads this machine lacks the program of, each with the reason. */
     static Map<String, String> missingPrograms() {
         Map<String, String> out = new TreeMap<>();
         for (String program : PACKAGES.keySet()) {
-            String why = missing(program, path());
+            String why = missing(DEBIAN_BIN + program, path());
             if (why != null) {
                 out.put(program, why);
             }
