@@ -175,7 +175,8 @@ class KilledJvmLeavesNothingTest {
 
     @Test
     void sigkillAtRandomMomentsLeavesNoProcessNoPartWrittenOutAndNoScratch() throws Exception {
-        System.err.println("KilledJvmLeavesNothingTest: seed " + SEED + " (-Dheimdall.test.seed=" + SEED + " replays it)");
+        System.err.println(
+                "KilledJvmLeavesNothingTest: seed " + SEED + " (-Dheimdall.test.seed=" + SEED + " replays it)");
         Random random = new Random(SEED);
         List<String> report = new ArrayList<>();
         int leftoversSeen = 0;

@@ -389,6 +389,7 @@ class SummaryGoldenTest {
                 "residual_ns",
                 "measured_added_low_ns",
                 "measured_added_high_ns",
+                "measured_added_cpu_ns",
                 "prediction_within_interval",
                 "residual_cause",
                 "per_call_cached_ns",
@@ -403,7 +404,7 @@ class SummaryGoldenTest {
                 "runs_asked",
                 "runs_completed",
                 "interrupted");
-        assertEquals(50, want.size());
+        assertEquals(51, want.size());
         assertEquals(want, FlatRows.keys(WorkloadCostRow.class, ""));
         WorkloadCostRow refused = WorkloadCostRow.refused(
                 new WorkloadCostRow.Subject("find-tree", "metadata", "find .", "podman", null, null, null),

@@ -9,7 +9,6 @@ import heimdall.lab.broker.Supervisor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.SyscallTable;
 import heimdall.lab.results.WorkloadCostRow;
-import heimdall.lab.sys.Cpus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,13 +39,16 @@ final class Predictor {
         }
     }
 
+    /** A CPU of -1: not pinned. */
+    private static final int UNPINNED = -1;
+
     private final Supplier<Path> scratch;
     private final int runs;
     private final long calls;
     private final Consumer<String> progress;
     private final Map<Program, Prediction.PerCall> perCall = new HashMap<>();
     private final Map<Program, Program> libseccompCache = new HashMap<>();
-    private Map<String, Double> roundTrips;
+    private final Map<String, Double> roundTrips = new HashMap<>();
 
     /**
      * @param scratch a new folder of ours for each broker bench
@@ -94,6 +96,7 @@ final class Predictor {
         Double floorNs = Prediction.floorAddedNs(filtered, c.program(), f);
         long weighted = Prediction.weightedInsns(mix, c.program());
         Long libseccomp = libseccompWeighted(c, mix);
+        Long cpuNs = addedCpuNs(m, cost, none);
         if (floorNs == null) {
             return new WorkloadCostRow.Predicted(
                     null,
@@ -101,6 +104,7 @@ final class Predictor {
                     null,
                     null,
                     null,
+                    cpuNs,
                     null,
                     "no harmless call of this filter could be measured",
                     f.cachedNs(),
@@ -116,13 +120,16 @@ final class Predictor {
         Long high = overhead.ratioHigh() == null ? null : Math.round((overhead.ratioHigh() - 1) * noneMedian);
         Boolean within = low == null ? null : predicted >= low && predicted <= high;
         long measured = cost.wallAddedNs() == null ? 0 : cost.wallAddedNs();
-        String cause = Boolean.FALSE.equals(within) ? cause(measured - predicted, low, high, cost, none) : null;
+        String cause = Boolean.FALSE.equals(within)
+                ? cause(measured - predicted, low, high, predicted, cpuNs, cost, none)
+                : null;
         return new WorkloadCostRow.Predicted(
                 predicted,
                 Math.round((1 + (double) predicted / noneMedian) * 10_000) / 10_000.0,
                 measured - predicted,
                 low,
                 high,
+                cpuNs,
                 within,
                 cause,
                 round1(f.cachedNs()),
@@ -133,8 +140,34 @@ final class Predictor {
                 libseccomp);
     }
 
+    /**
+     * The CPU time {@code m} added a run: the program's user and system time (medians) less the no-filter
+     * runs', plus the supervisor's on a brokered row (on a floor's row the JVM's CPU over the run is its own
+     * housekeeping, longer as the run is longer, none of it the filter's); null where a figure is missing.
+     */
+    static Long addedCpuNs(Mechanism m, WorkloadCostRow.Cost cost, WorkloadCostRow.Cost none) {
+        if (cost.userUs() == null || cost.systemUs() == null || none.userUs() == null || none.systemUs() == null) {
+            return null;
+        }
+        long us = cost.userUs() + cost.systemUs() - none.userUs() - none.systemUs();
+        if (m.brokered()) {
+            if (cost.supervisorUs() == null || none.supervisorUs() == null) {
+                return null;
+            }
+            us += cost.supervisorUs() - none.supervisorUs();
+        }
+        return us * 1000;
+    }
+
     /** What else changed against the no-filter runs, with the figures, for a residual beyond the interval. */
-    static String cause(long residual, Long low, Long high, WorkloadCostRow.Cost c, WorkloadCostRow.Cost none) {
+    static String cause(
+            long residual,
+            Long low,
+            Long high,
+            long predicted,
+            Long cpuNs,
+            WorkloadCostRow.Cost c,
+            WorkloadCostRow.Cost none) {
         List<String> parts = new ArrayList<>();
         parts.add(String.format(
                 Locale.ROOT,
@@ -142,6 +175,20 @@ final class Predictor {
                 residual / 1e6,
                 low / 1e6,
                 high / 1e6));
+        Double share = cpuShare(none);
+        if (share != null && cpuNs != null) {
+            // The per-call figures are medians of calls that kept their CPU: they predict CPU time. On a loaded
+            // host a run waits for a CPU, and the longer run waits longer: the wall residual is that wait.
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "added CPU %+.2f ms against %+.2f ms predicted (%+.0f%%); the unfiltered runs had %.0f%% of a CPU"
+                            + " (user + system over wall)%s",
+                    cpuNs / 1e6,
+                    predicted / 1e6,
+                    cpuNs == 0 ? 0.0 : 100.0 * (predicted - cpuNs) / Math.abs(cpuNs),
+                    100 * share,
+                    share < LOADED_SHARE ? ": a loaded host, the wall times stretched by waits for a CPU" : ""));
+        }
         parts.add(delta("voluntary switches", c.voluntarySwitches(), none.voluntarySwitches()));
         parts.add(delta("involuntary switches", c.involuntarySwitches(), none.involuntarySwitches()));
         parts.add(delta("minor faults", c.minorFaults(), none.minorFaults()));
@@ -155,6 +202,20 @@ final class Predictor {
         return String.join("; ", parts);
     }
 
+    /** Below this share of a CPU the unfiltered runs waited for one: the host was loaded. */
+    static final double LOADED_SHARE = 0.8;
+
+    /** The unfiltered runs' CPU (user + system, medians) over their wall time (median), or null. */
+    static Double cpuShare(WorkloadCostRow.Cost none) {
+        if (none.userUs() == null
+                || none.systemUs() == null
+                || none.wallMedianNs() == null
+                || none.wallMedianNs() <= 0) {
+            return null;
+        }
+        return (none.userUs() + none.systemUs()) * 1000.0 / none.wallMedianNs();
+    }
+
     private static String delta(String what, Long v, Long base) {
         if (v == null || base == null) {
             return what + " unknown";
@@ -162,38 +223,39 @@ final class Predictor {
         return String.format(Locale.ROOT, "%s %+d (%d against %d)", what, v - base, v, base);
     }
 
-    /** A notified openat's round trip through {@code sup} answering {@code answer}: the broker bench's. */
+    /**
+     * A notified openat's added cost through {@code sup} answering {@code answer}: the broker bench's median less
+     * its unfiltered openat's, measured once a run when a row first needs it, in the workload's placement (the
+     * child and the supervisor unpinned, as {@link OneRun} runs them).
+     */
     private Double roundTrip(Supervisor.Kind sup, Answer answer) {
-        if (roundTrips == null) {
-            roundTrips = new HashMap<>();
-            List<Integer> cpus = Cpus.allowed();
-            for (Answer a : List.of(Answer.CONTINUE, Answer.BROKER)) {
-                List<Supervisor.Kind> kinds = a == Answer.CONTINUE
-                        ? List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA)
-                        : List.of(Supervisor.Kind.JAVA);
-                BrokerBench.Config cfg = new BrokerBench.Config(
-                        (int) Math.min(calls, 20_000),
-                        (int) Math.min(calls / 10, 2_000),
-                        runs,
-                        a,
-                        kinds,
-                        false,
-                        cpus.get(0),
-                        -1,
-                        null);
-                progress.accept("  round trips, " + a.label() + " " + kinds + " (broker bench, supervisor unpinned)");
-                try {
-                    BrokerBench.Report r = BrokerBench.run(cfg, scratch.get(), s -> {});
-                    for (BrokerBench.Row row : r.rows()) {
-                        roundTrips.put(row.what() + "/" + a.label(), (double)
-                                (row.medianNs() - r.baseline().medianNs()));
-                    }
-                } catch (IOException e) {
-                    throw new Refusal("the broker bench could not run: " + e.getMessage());
-                }
+        String key = sup.label() + "/" + answer.label();
+        if (!roundTrips.containsKey(key)) {
+            BrokerBench.Config cfg = new BrokerBench.Config(
+                    (int) Math.min(calls, 20_000),
+                    (int) Math.min(calls / 10, 2_000),
+                    runs,
+                    answer,
+                    List.of(sup),
+                    false,
+                    UNPINNED,
+                    UNPINNED,
+                    null);
+            progress.accept("  round trips, " + answer.label() + " " + sup.label()
+                    + " (broker bench, child and supervisor unpinned)");
+            try {
+                BrokerBench.Report r = BrokerBench.run(cfg, scratch.get(), s -> {});
+                BrokerBench.Row row = r.row(sup.label());
+                roundTrips.put(
+                        key,
+                        row == null
+                                ? null
+                                : (double) (row.medianNs() - r.baseline().medianNs()));
+            } catch (IOException e) {
+                throw new Refusal("the broker bench could not run: " + e.getMessage());
             }
         }
-        return roundTrips.get(sup.label() + "/" + answer.label());
+        return roundTrips.get(key);
     }
 
     /** libseccomp's program of the same profile, weighted by the mix; null where python3-seccomp is missing. */
