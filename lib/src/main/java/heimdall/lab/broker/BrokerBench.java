@@ -48,6 +48,9 @@ public final class BrokerBench {
      * @param nativePollWaitToo with the native supervisor, also a row {@code native-poll}: the same
      *     supervisor waiting in {@code poll()} before each receive ({@link SupervisorOptions#pollWait()}),
      *     interleaved with the others
+     * @param asSupervisorToo with the broker answer, also a row {@code <supervisor>-as-supervisor} per
+     *     supervisor: the same policy opening with the supervisor's own credentials ({@link
+     *     Policy#asSupervisor()}), interleaved, so the cost of opening as the caller is one run's difference
      */
     public record Config(
             int calls,
@@ -59,8 +62,35 @@ public final class BrokerBench {
             int childCpu,
             int supCpu,
             String stacked,
-            boolean nativePollWaitToo) {
-        /** Without the {@code native-poll} row. */
+            boolean nativePollWaitToo,
+            boolean asSupervisorToo) {
+        /** Without the {@code -as-supervisor} rows. */
+        public Config(
+                int calls,
+                int warmup,
+                int runs,
+                Answer answer,
+                List<Supervisor.Kind> supervisors,
+                boolean syncWakeUp,
+                int childCpu,
+                int supCpu,
+                String stacked,
+                boolean nativePollWaitToo) {
+            this(
+                    calls,
+                    warmup,
+                    runs,
+                    answer,
+                    supervisors,
+                    syncWakeUp,
+                    childCpu,
+                    supCpu,
+                    stacked,
+                    nativePollWaitToo,
+                    false);
+        }
+
+        /** Without the {@code native-poll} and {@code -as-supervisor} rows. */
         public Config(
                 int calls,
                 int warmup,
@@ -71,7 +101,7 @@ public final class BrokerBench {
                 int childCpu,
                 int supCpu,
                 String stacked) {
-            this(calls, warmup, runs, answer, supervisors, syncWakeUp, childCpu, supCpu, stacked, false);
+            this(calls, warmup, runs, answer, supervisors, syncWakeUp, childCpu, supCpu, stacked, false, false);
         }
 
         public Config {
@@ -80,6 +110,9 @@ public final class BrokerBench {
             }
             if (answer.kind() != Answer.Kind.CONTINUE && answer.kind() != Answer.Kind.BROKER) {
                 throw new BadInput("broker bench: --answer must be continue or broker");
+            }
+            if (asSupervisorToo && answer.kind() != Answer.Kind.BROKER) {
+                throw new BadInput("broker bench: --as-supervisor-too needs --answer broker (only the broker opens)");
             }
             supervisors = List.copyOf(supervisors);
         }
@@ -158,9 +191,12 @@ public final class BrokerBench {
         List<long[]> floor = new ArrayList<>();
         List<Variant> variants = new ArrayList<>();
         for (Supervisor.Kind kind : c.supervisors()) {
-            variants.add(new Variant(kind.label(), kind, false));
+            variants.add(new Variant(kind.label(), kind, false, false));
             if (kind == Supervisor.Kind.NATIVE && c.nativePollWaitToo()) {
-                variants.add(new Variant(kind.label() + "-poll", kind, true));
+                variants.add(new Variant(kind.label() + "-poll", kind, true, false));
+            }
+            if (c.asSupervisorToo()) {
+                variants.add(new Variant(kind.label() + "-as-supervisor", kind, false, true));
             }
         }
         Map<Variant, List<long[]>> samples = new LinkedHashMap<>();
@@ -181,8 +217,12 @@ public final class BrokerBench {
             for (Variant kind : variants) {
                 NotifyChildFixture.Options o = new NotifyChildFixture.Options(c.childCpu(), true, c.stacked(), in);
                 try (NotifyChildFixture child = NotifyChildFixture.start(o)) {
+                    Policy policy = Policy.always(c.answer());
                     Supervisor sup = Supervisor.start(
-                            kind.kind(), child.takeListener(), options.withPollWait(kind.pollWait()), c.answer());
+                            kind.kind(),
+                            child.takeListener(),
+                            options.withPollWait(kind.pollWait()),
+                            kind.asSupervisor() ? policy.asSupervisor() : policy);
                     NotifyChildFixture.BenchRun r;
                     try {
                         r = child.bench(c.calls(), c.warmup(), "file.txt");
@@ -209,8 +249,8 @@ public final class BrokerBench {
         return new Report(c, Cpus.allowed(), timer, baseRow, floorRow, rows);
     }
 
-    /** A measured supervisor: its row label, kind and wait. */
-    private record Variant(String label, Supervisor.Kind kind, boolean pollWait) {}
+    /** A measured supervisor: its row label, kind, wait, and whose credentials its broker opens with. */
+    private record Variant(String label, Supervisor.Kind kind, boolean pollWait, boolean asSupervisor) {}
 
     /** One run of the floor: the measured child's pipe ping-pong, its partner where the supervisor runs. */
     private static long[] pingPong(Config c) {

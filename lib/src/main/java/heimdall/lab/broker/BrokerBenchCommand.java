@@ -19,7 +19,7 @@ public final class BrokerBenchCommand implements Command {
     private static final int MAX_RUNS = 10_000;
 
     private static final CommandOptions OPTIONS = CommandOptions.of(
-            Set.of("--sync-wakeup", "--json", "--poll-wait-too"),
+            Set.of("--sync-wakeup", "--json", "--poll-wait-too", "--as-supervisor-too"),
             Set.of(
                     "--calls",
                     "--warmup",
@@ -50,7 +50,8 @@ public final class BrokerBenchCommand implements Command {
         return """
                 usage: ./lab broker bench [--calls N] [--warmup N] [--runs N] [--answer continue|broker]
                                           [--supervisor native|java|both] [--sync-wakeup]
-                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--poll-wait-too] [--json]
+                                          [--sup-cpu C|same|any] [--child-cpu C] [--stacked before|after] [--poll-wait-too]
+                                          [--as-supervisor-too] [--json]
 
                 Times openat in the notify-child test fixture (each call alone, clock_gettime(CLOCK_MONOTONIC)),
                 with no filter and through each supervisor, in fresh children per run, runs interleaved.
@@ -71,6 +72,10 @@ public final class BrokerBenchCommand implements Command {
                   --poll-wait-too  also the native supervisor waiting in poll() before each receive (row
                                    native-poll), interleaved: its default blocks in the receive itself
                                    with continue (one system call fewer a round trip)
+                  --as-supervisor-too
+                                   with --answer broker, also each supervisor opening with its own
+                                   credentials (Policy.asSupervisor(); rows <supervisor>-as-supervisor),
+                                   interleaved: the cost of opening as the caller, in one run
                   --json           print the report as JSON instead of a table
                 """;
     }
@@ -112,7 +117,8 @@ public final class BrokerBenchCommand implements Command {
                 childCpu,
                 supCpu,
                 stacked,
-                a.flag("--poll-wait-too"));
+                a.flag("--poll-wait-too"),
+                a.flag("--as-supervisor-too"));
         if (c.supCpu() == c.childCpu() && cpus.size() > 1) {
             System.err.println("broker bench: the supervisor shares the child's CPU " + childCpu);
         }

@@ -3,8 +3,10 @@ package heimdall.lab.broker;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.BadInput;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -102,5 +104,41 @@ class BrokerBenchTest {
             assertEquals(0, row.stats().failures());
         }
         assertTrue(BrokerBench.format(r).contains("native-poll round trip (added) / floor: "));
+    }
+
+    /**
+     * --as-supervisor-too: each supervisor's broker measured opening as the caller and as itself, interleaved,
+     * both answering every call with a brokered descriptor; without the broker answer the flag is refused.
+     */
+    @Test
+    void theCostOfOpeningAsTheCallerIsMeasuredInOneRun() throws Exception {
+        BrokerFixtures.assumeSupported();
+        BrokerBench.Config d = BrokerBench.Config.defaults();
+        BrokerBench.Config c = new BrokerBench.Config(
+                100,
+                10,
+                2,
+                Answer.BROKER,
+                List.of(Supervisor.Kind.NATIVE, Supervisor.Kind.JAVA),
+                false,
+                d.childCpu(),
+                d.supCpu(),
+                null,
+                false,
+                true);
+        BrokerBench.Report r = BrokerBench.run(c, tmp, line -> {});
+        assertEquals(
+                List.of("native", "native-as-supervisor", "java", "java-as-supervisor"),
+                r.rows().stream().map(BrokerBench.Row::what).toList());
+        for (BrokerBench.Row row : r.rows()) {
+            assertEquals(200, row.samples());
+            assertEquals(0, row.errors());
+            assertEquals(110, row.stats().brokered(), row.what() + ": the last run's supervisor brokered every call");
+        }
+        BadInput refused = assertThrows(
+                BadInput.class,
+                () -> new BrokerBench.Config(
+                        10, 0, 1, Answer.CONTINUE, List.of(Supervisor.Kind.NATIVE), false, 0, 0, null, false, true));
+        assertTrue(refused.getMessage().contains("--as-supervisor-too needs --answer broker"), refused.getMessage());
     }
 }
