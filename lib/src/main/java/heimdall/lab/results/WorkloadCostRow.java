@@ -187,7 +187,7 @@ public record WorkloadCostRow(
      * @param measuredHighNs its high end
      * @param measuredCpuNs the CPU time the mechanism added a run (the program's user and system time, the
      *     supervisor's too on brokered rows; medians, less the no-filter runs'): what the per-call figures,
-     *     medians of calls that kept their CPU, predict; the wall time adds the waits for a CPU of a loaded host
+     *     means of calls on their CPU, predict; the wall time adds the waits for a CPU of a loaded host
      * @param within whether the prediction lies within the measured interval
      * @param cause what else changed, with its figures, when it does not; null otherwise
      * @param cachedNs a cached call's added cost under this filter

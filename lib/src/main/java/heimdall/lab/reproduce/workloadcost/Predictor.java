@@ -12,6 +12,7 @@ import heimdall.lab.results.WorkloadCostRow;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -47,6 +48,8 @@ final class Predictor {
     private final long calls;
     private final Consumer<String> progress;
     private final Map<Program, Prediction.PerCall> perCall = new HashMap<>();
+    private final Map<Program, Rounds> rounds = new HashMap<>();
+    private String roundsOf;
     private final Map<Program, Program> libseccompCache = new HashMap<>();
     private final Map<String, Double> roundTrips = new HashMap<>();
 
@@ -62,6 +65,58 @@ final class Predictor {
         this.progress = progress;
     }
 
+    /** A filter's per-call pairs measured in a workload's rounds: its probes, and each round's added ns. */
+    private record Rounds(Prediction.Probes probes, List<Long> cached, List<Long> running) {}
+
+    /**
+     * One pair of per-call figures (under the filter, none) of each distinct filter of {@code filters}, measured in
+     * a round of workload {@code workload} right after its runs: the figures a row's prediction uses are then the
+     * medians over the same rounds as its measured runs, so a host whose load drifts during the rounds moves both
+     * alike (a figure measured once after the rounds was 12% below the CPU the floor added in the same test).
+     * A new workload starts its own rounds.
+     */
+    void sampleRound(String workload, Collection<Filters.Compiled> filters) {
+        if (!workload.equals(roundsOf)) {
+            rounds.clear();
+            roundsOf = workload;
+        }
+        Set<Program> done = new HashSet<>();
+        for (Filters.Compiled c : filters) {
+            Program p = c.program();
+            if (!done.add(p)) {
+                continue;
+            }
+            Rounds r = rounds.computeIfAbsent(
+                    p, q -> new Rounds(Prediction.probes(q), new ArrayList<>(), new ArrayList<>()));
+            int run = r.cached().size() + r.running().size();
+            if (r.probes().cached() != null) {
+                r.cached().add(Prediction.addedOnce(p, r.probes().cached(), run, calls));
+            }
+            if (r.probes().running() != null) {
+                r.running().add(Prediction.addedOnce(p, r.probes().running(), run, calls));
+            }
+        }
+    }
+
+    /** {@code p}'s per-call figures: the medians of its rounds' pairs, or else {@code runs} pairs measured now. */
+    private Prediction.PerCall perCall(Mechanism m, Program p) {
+        Rounds r = rounds.get(p);
+        if (r != null && (!r.cached().isEmpty() || !r.running().isEmpty())) {
+            return new Prediction.PerCall(
+                    r.cached().isEmpty() ? null : (double) medianOf(r.cached()),
+                    r.running().isEmpty() ? null : (double) medianOf(r.running()),
+                    r.probes().runningInsns());
+        }
+        return perCall.computeIfAbsent(p, q -> {
+            progress.accept("  per-call figures under " + m.label + " (heimdall-runner, " + runs + " pairs)");
+            return Prediction.measure(q, runs, calls);
+        });
+    }
+
+    private static long medianOf(List<Long> xs) {
+        return WorkloadCost.median(xs.stream().mapToLong(Long::longValue).toArray());
+    }
+
     /** The prediction of row {@code m} (its results {@code rs}) beside what was measured. */
     WorkloadCostRow.Predicted predict(
             Mechanism m,
@@ -74,10 +129,7 @@ final class Predictor {
         if (m == Mechanism.NONE || c == null || mix.isEmpty() || none.wallMedianNs() == null) {
             return WorkloadCostRow.Predicted.NONE;
         }
-        Prediction.PerCall f = perCall.computeIfAbsent(c.program(), p -> {
-            progress.accept("  per-call figures under " + m.label + " (heimdall-runner, " + runs + " pairs)");
-            return Prediction.measure(p, runs, calls);
-        });
+        Prediction.PerCall f = perCall(m, c.program());
         Map<Integer, Long> filtered = mix;
         Double roundTrip = null;
         double brokerNs = 0;
@@ -177,7 +229,7 @@ final class Predictor {
                 high / 1e6));
         Double share = cpuShare(none);
         if (share != null && cpuNs != null) {
-            // The per-call figures are medians of calls that kept their CPU: they predict CPU time. On a loaded
+            // The per-call figures are means of calls on their CPU: they predict CPU time. On a loaded
             // host a run waits for a CPU, and the longer run waits longer: the wall residual is that wait.
             parts.add(String.format(
                     Locale.ROOT,

@@ -191,6 +191,9 @@ public final class WorkloadCost {
                 }
                 results.get(m).add(r);
             }
+            if (!session.stopRequested()) {
+                predictor.sampleRound(w.name(), programs.values()); // the per-call figures beside this round's runs
+            }
             session.progress()
                     .accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
         }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * floor where getppid walks a long rule path ({@value #RULES} argument rules, none matching) and under the broker
  * floor (native supervisor, CONTINUE). The predicted added time (the recorded mix times the per-call figures
  * measured in the same run) must lie within 10% of the measured one: of the CPU time the floor added, always (the
- * per-call figures are medians of calls that kept their CPU: CPU time is what they predict), and of the added wall
+ * per-call figures are means of calls on their CPU, a preemption's span left out: CPU time is what they predict),
+ * and of the added wall
  * time of both rows when the runs had a CPU of their own (a host fact: on a loaded host a run waits for a CPU, the
  * longer run the longer, and the wall residual is that wait, which the row's cause names with its share).
  */
@@ -81,7 +82,7 @@ class WorkloadPredictionTest {
         }
         String all = String.join("\n", figures);
         System.err.println("WorkloadPredictionTest:\n" + all);
-        // The floor: the per-call figures (medians of calls that kept their CPU) predict the CPU time it adds.
+        // The floor: the per-call figures (means of calls on their CPU) predict the CPU time it adds.
         WorkloadCostRow floor = rows.get(1);
         long cpu = floor.predicted().measuredCpuNs();
         assertTrue(cpu > 20_000_000L, "the floor added too little CPU to judge: " + all);
