@@ -867,8 +867,30 @@ int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd
     int64_t *n = (int64_t *)(intptr_t)notif_addr;
     /* A fresh notification in a reused buffer: its call is not read yet. */
     n[HL_N_CALL_FOR] = ~n[HL_N_ID];
+    int path_len = HL_PATH_UNREAD;
+    if (n[HL_N_RULES] & HL_RULE_CONTINUE_OTHERS) {
+        int kind = hl_broker_call(listener, notif_addr);
+        if (kind == -ESRCH) {
+            return HL_BROKER_GONE;
+        }
+        int relative = (kind == HL_CALL_OPEN || (kind == HL_CALL_OPENAT && (int)n[HL_N_ARG0] == AT_FDCWD))
+                       && ((uint64_t)n[HL_N_CALL_FLAGS] & (O_ACCMODE | O_CREAT | O_DIRECTORY)) == 0;
+        if (relative) {
+            /* The one read of the path: decided on here, and the open uses exactly these bytes. */
+            path_len = hl_notif_read_path(listener, n[HL_N_ID], (int)n[HL_N_PID], n[HL_N_ARG0 + path_arg(kind)],
+                                          path_addr, PATH_MAX);
+            if (path_len == -ESRCH) {
+                return HL_BROKER_GONE;
+            }
+            relative = path_len > 0 && ((const char *)(intptr_t)path_addr)[0] != '/';
+        }
+        if (!relative) {
+            int r = hl_notif_continue(listener, n[HL_N_ID]);
+            return r == 0 ? HL_BROKER_CONTINUED : r == -ENOENT ? HL_BROKER_GONE : HL_BROKER_FAILED + r;
+        }
+    }
     /* One read into the supervisor's buffer (path_addr); the open uses exactly these bytes. */
-    int fd = hl_broker_open(listener, notif_addr, path_addr, HL_PATH_UNREAD, in_dirfd);
+    int fd = hl_broker_open(listener, notif_addr, path_addr, path_len, in_dirfd);
     if (fd < 0) {
         return fd;
     }

@@ -152,7 +152,9 @@ static void fail(struct hl_sup *s, int err) {
 
 /* Counts one hl_broker_answer result (late: by a handed-off thread). */
 static void count_broker(struct hl_sup *s, int r, int late) {
-    if (r >= 0) {
+    if (r == HL_BROKER_CONTINUED) {
+        add(s, HL_C_CONTINUED, late);
+    } else if (r >= 0) {
         add(s, HL_C_BROKERED, late);
     } else if (r == HL_BROKER_GONE) {
         add(s, HL_C_GONE, late);

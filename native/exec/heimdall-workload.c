@@ -2,11 +2,18 @@
  * heimdall-workload: run one program whole, once, as a fresh process, optionally under a seccomp
  * filter, and report what it cost (issue 31, DESIGN.md "Workloads").
  *
- * Usage: heimdall-workload [-f PROGRAM.bpf [-l]] [-C DIR] [-p PID] -- CMD [ARGS...]
+ * Usage: heimdall-workload [-f PROGRAM.bpf [-l]] [-L RULESET] [-w] [-C DIR] [-p PID] -- CMD [ARGS...]
  *
  *   -f PROGRAM.bpf  raw struct sock_filter records (8 bytes each, as `./lab bpf compile` writes), installed
  *                   in the child under no_new_privs right before it execs CMD
  *   -l              install it with SECCOMP_FILTER_FLAG_NEW_LISTENER and hand the listener over (below)
+ *   -L RULESET      a Landlock ruleset described in bytes (hl_landlock.h, as heimdall.lab.landlock.Landlock
+ *                   encodes it): the child builds and enforces it on itself under no_new_privs, before any
+ *                   filter, before the go (not timed); refused (exit 125, the step and errno said) when the
+ *                   kernel will not have it
+ *   -w              hold the child before its exec: print "pid PID\n" on stdout and wait for one line on
+ *                   stdin (after the listener's, with -l), so that the owner can attach to the child
+ *                   (the kernel follower, armed for its next exec) before the clock starts
  *   -C DIR          the child's working folder
  *   -p PID          die with PID (PR_SET_PDEATHSIG, SIGKILL; PID must be our parent), and so does the child
  *
@@ -30,6 +37,7 @@
  * failure (the reason on stderr).
  */
 #include <errno.h>
+#include "hl_landlock.h"
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -49,6 +57,7 @@
 #include <unistd.h>
 
 #define MAX_INSNS 4096
+#define MAX_RULESET (HL_LANDLOCK_HEAD + HL_LANDLOCK_MAX_RULES * (16 + HL_LANDLOCK_PATH_MAX))
 #define ERR_KEEP 480
 
 static void fail(const char *what)
@@ -59,7 +68,8 @@ static void fail(const char *what)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: heimdall-workload [-f PROGRAM.bpf [-l]] [-C DIR] [-p PID] -- CMD [ARGS...]\n");
+    fprintf(stderr, "usage: heimdall-workload [-f PROGRAM.bpf [-l]] [-L RULESET] [-w] [-C DIR] [-p PID] -- CMD "
+                    "[ARGS...]\n");
     exit(125);
 }
 
@@ -103,6 +113,45 @@ static struct sock_filter *read_program(const char *path, size_t *count)
     return insns;
 }
 
+/* A file of ours, whole (at most max bytes, a regular file opened without following a link). */
+static char *read_file(const char *path, size_t max, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        fail(path);
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        fail(path);
+    if (!S_ISREG(st.st_mode) || st.st_size == 0 || (size_t)st.st_size > max) {
+        fprintf(stderr, "heimdall-workload: %s: not a regular file of 1..%zu bytes\n", path, max);
+        exit(125);
+    }
+    char *b = malloc(st.st_size);
+    if (!b)
+        fail("malloc");
+    size_t done = 0;
+    while (done < (size_t)st.st_size) {
+        ssize_t n = read(fd, b + done, st.st_size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            errno = n < 0 ? errno : EIO;
+            fail(path);
+        }
+        done += n;
+    }
+    close(fd);
+    *len = done;
+    return b;
+}
+
+/* What the child says of its Landlock ruleset, before anything else on the socket. */
+struct ruleset_said {
+    int err; /* 0 enforced, else the errno */
+    int abi;
+    unsigned int step;
+};
+
 static int send_fd(int sock, int fd)
 {
     char byte = 'L';
@@ -140,16 +189,28 @@ static int recv_fd(int sock)
 
 /* The child: never returns. Reports a failure before exec as its errno in one int on the socket. */
 static void child(int sock, int out, int err, const char *dir, struct sock_filter *insns, size_t count,
-                  int listener, char **cmd)
+                  int listener, const char *ruleset, size_t ruleset_len, char **cmd)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     struct rlimit nocore = {0, 0};
     setrlimit(RLIMIT_CORE, &nocore); /* a kill by SIGSYS dumps no core: not timed, not left behind */
-    int null = open("/dev/null", O_RDONLY);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        goto fail;
+    /* dup2 leaves 0, 1 and 2 inheritable; the original stays close-on-exec: the program sees 0, 1, 2 only */
+    if (null == 0 && fcntl(0, F_SETFD, 0) != 0)
         goto fail;
     if (dir && chdir(dir) != 0)
         goto fail;
+    if (ruleset) {
+        struct ruleset_said said = {0, 0, 0};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+            said.err = errno;
+        else
+            said.err = -hl_landlock_install(ruleset, ruleset_len, &said.abi, &said.step);
+        if (write(sock, &said, sizeof said) != (ssize_t)sizeof said || said.err != 0)
+            _exit(125);
+    }
     char go;
     if (insns && listener) {
         struct sock_fprog prog = {.len = (unsigned short)count, .filter = insns};
@@ -257,14 +318,16 @@ static long killing_call(pid_t pid)
 
 int main(int argc, char **argv)
 {
-    const char *bpf = NULL, *dir = NULL;
-    int listener = 0;
+    const char *bpf = NULL, *dir = NULL, *ruleset_file = NULL;
+    int listener = 0, hold = 0;
     long parent = 0;
     int opt;
-    while ((opt = getopt(argc, argv, "+f:lC:p:")) != -1) {
+    while ((opt = getopt(argc, argv, "+f:lL:wC:p:")) != -1) {
         switch (opt) {
         case 'f': bpf = optarg; break;
         case 'l': listener = 1; break;
+        case 'L': ruleset_file = optarg; break;
+        case 'w': hold = 1; break;
         case 'C': dir = optarg; break;
         case 'p': parent = strtol(optarg, NULL, 10); break;
         default: usage();
@@ -280,6 +343,12 @@ int main(int argc, char **argv)
     }
     size_t count = 0;
     struct sock_filter *insns = bpf ? read_program(bpf, &count) : NULL;
+    size_t ruleset_len = 0;
+    char *ruleset = ruleset_file ? read_file(ruleset_file, MAX_RULESET, &ruleset_len) : NULL;
+    if (ruleset && hl_landlock_check(ruleset, ruleset_len) != 0) {
+        fprintf(stderr, "heimdall-workload: %s: not a Landlock ruleset description (hl_landlock.h)\n", ruleset_file);
+        return 125;
+    }
 
     int sv[2], out[2], err[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -294,11 +363,27 @@ int main(int argc, char **argv)
         close(sv[0]);
         close(out[0]);
         close(err[0]);
-        child(sv[1], out[1], err[1], dir, insns, count, listener, argv + optind);
+        child(sv[1], out[1], err[1], dir, insns, count, listener, ruleset, ruleset_len, argv + optind);
     }
     close(sv[1]);
     close(out[1]);
     close(err[1]);
+
+    if (ruleset) {
+        struct ruleset_said said;
+        ssize_t n;
+        do
+            n = read(sv[0], &said, sizeof said);
+        while (n < 0 && errno == EINTR);
+        if (n != (ssize_t)sizeof said || said.err != 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            fprintf(stderr, "heimdall-workload: the child's Landlock ruleset was refused at step %u (ABI %d): %s\n",
+                    n == (ssize_t)sizeof said ? said.step : 0, n == (ssize_t)sizeof said ? said.abi : 0,
+                    n == (ssize_t)sizeof said ? strerror(said.err) : "no answer from the child");
+            return 125;
+        }
+    }
 
     if (listener) {
         int l = recv_fd(sv[0]);
@@ -320,6 +405,17 @@ int main(int argc, char **argv)
             return 125;
         }
         close(l);
+    }
+    if (hold) {
+        printf("pid %d\n", (int)pid);
+        fflush(stdout);
+        char line[16];
+        if (!fgets(line, sizeof line, stdin)) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            fprintf(stderr, "heimdall-workload: no go on stdin after the pid\n");
+            return 125;
+        }
     }
 
     uint64_t start = now_ns();

@@ -96,7 +96,14 @@
 #define HL_RULE_DIRECTORIES 1
 #define HL_RULE_AS_SUPERVISOR 2
 #define HL_RULE_HARD_LINKS 4
-#define HL_RULES_ALL 7
+/* Not an opt-in of the broker's rules but a policy of the native supervisor's own (the Java one decides
+ * each call in Java): BROKER for a read-only open or openat of a relative name from the working folder
+ * (AT_FDCWD, O_RDONLY, no O_CREAT nor O_DIRECTORY, a path whose first byte is not '/', read once),
+ * CONTINUE for every other notified call (Policy.relativeReadsBrokered(), workload-cost's "inputs beneath
+ * in/"). CONTINUE is not a security decision (the caller's memory may change after we looked): a
+ * measurement's policy. */
+#define HL_RULE_CONTINUE_OTHERS 8
+#define HL_RULES_ALL 15
 
 /* The calls the broker serves, and their path argument: open (0), openat (1, dirfd arg 0, flags arg
  * 2), openat2 (1, dirfd arg 0, struct open_how * arg 2, its size arg 3), creat (0). x86_64 only:
@@ -120,6 +127,8 @@
 #define HL_BROKER_GONE (-100000)
 #define HL_BROKER_REFUSED (-200000)
 #define HL_BROKER_FAILED (-300000)
+/* hl_broker_answer under HL_RULE_CONTINUE_OTHERS: the call was answered CONTINUE (not brokered). */
+#define HL_BROKER_CONTINUED (-400000)
 
 /* 1 when seccomp user notification works here (GET_NOTIF_SIZES answers, user_notif available), else
  * -errno. */
@@ -248,7 +257,9 @@ int hl_broker_refuse(int listener, long id, int fd, int err);
  * path_addr (PATH_MAX bytes), hl_broker_open, the default admission on the O_PATH descriptor's facts
  * (a directory, or a file with exactly one link unless HL_RULE_HARD_LINKS: a hard link can make a file
  * outside in/ one of in/'s names; else refused with EACCES, nothing opened), hl_broker_send. The rules
- * are slot HL_N_RULES's. Same result encoding. */
+ * are slot HL_N_RULES's. Same result encoding. With HL_RULE_CONTINUE_OTHERS in them, a call that is not
+ * a relative read-only open (see there) is answered CONTINUE first (HL_BROKER_CONTINUED, or gone/failed),
+ * its path read once and that copy brokered otherwise. */
 int hl_broker_answer(int listener, long notif_addr, long path_addr, int in_dirfd);
 /*
  * The caller's credentials (creds.c). The broker looks a name up and opens it as the caller would: with

@@ -67,6 +67,8 @@ final class BrokerNative {
     static final int RULE_DIRECTORIES = 1;
     static final int RULE_AS_SUPERVISOR = 2;
     static final int RULE_HARD_LINKS = 4;
+    /** The native supervisor's {@link Policy#relativeReadsBrokered()} (HL_RULE_CONTINUE_OTHERS). */
+    static final int RULE_CONTINUE_OTHERS = 8;
     /** The opt-ins ride in hl_sup_start's flags, shifted by this. */
     static final int SUP_RULES_SHIFT = 8;
     /** SECCOMP_USER_NOTIF_FLAG_CONTINUE. */

@@ -120,6 +120,61 @@ public interface Policy {
         return new Opted(this, false, false, true);
     }
 
+    /**
+     * Whether this is {@link #relativeReadsBrokered()}, the one deciding policy the native supervisor runs
+     * too (as its own rule, {@code HL_RULE_CONTINUE_OTHERS}).
+     */
+    default boolean brokersRelativeReadsOnly() {
+        return false;
+    }
+
+    /**
+     * {@link Answer#BROKER} for a read-only {@code open} or {@code openat} from the working folder
+     * ({@code AT_FDCWD}) of a relative name (its first byte, of the supervisor's one copy, is not {@code /}),
+     * not asking for a directory: a program's input files, opened beneath {@code in/} (its working folder, for
+     * workload-cost); {@link Answer#CONTINUE} for every other notified call ({@code openat2}, {@code creat}, a
+     * write, an {@code O_DIRECTORY} open such as {@code find}'s of {@code .}, which the broker would refuse by
+     * default, an absolute name, another descriptor's folder), as the program asked it. Both supervisors run
+     * it: the Java one decides here, the native one in C with the same tests ({@code HL_RULE_CONTINUE_OTHERS},
+     * {@code native/broker/notif.c}). CONTINUE is no security decision (the kernel's own warning): a policy to
+     * measure the broker answer on a real program's inputs, not a sandbox.
+     */
+    static Policy relativeReadsBrokered() {
+        return RelativeReads.INSTANCE;
+    }
+
+    /** {@link #relativeReadsBrokered()}. */
+    final class RelativeReads implements Policy {
+        static final RelativeReads INSTANCE = new RelativeReads();
+
+        /** AT_FDCWD, as the kernel passes it in a 64-bit register. */
+        private static final int AT_FDCWD = -100;
+
+        private static final long O_ACCMODE = 3;
+        private static final long O_CREAT = 0100;
+        private static final long O_DIRECTORY = 0200000;
+
+        private RelativeReads() {}
+
+        @Override
+        public Answer decide(Notification n) {
+            boolean fromCwd = switch (n.call()) {
+                case OPEN -> true;
+                case OPENAT -> (int) n.arg(0) == AT_FDCWD;
+                default -> false; // openat2 and creat: as the program asked
+            };
+            if (!fromCwd || (n.openFlags() & (O_ACCMODE | O_CREAT | O_DIRECTORY)) != 0) {
+                return Answer.CONTINUE;
+            }
+            return n.readPath() > 0 && n.pathByte(0) != '/' ? Answer.BROKER : Answer.CONTINUE;
+        }
+
+        @Override
+        public boolean brokersRelativeReadsOnly() {
+            return true;
+        }
+    }
+
     /** The same answer for every call. */
     static Policy always(Answer answer) {
         if (answer == null) {
@@ -171,6 +226,11 @@ public interface Policy {
         @Override
         public boolean allowsHardLinks() {
             return links || base.allowsHardLinks();
+        }
+
+        @Override
+        public boolean brokersRelativeReadsOnly() {
+            return base.brokersRelativeReadsOnly();
         }
     }
 }

@@ -52,8 +52,9 @@ public interface Supervisor extends AutoCloseable {
 
     /**
      * Starts a supervisor of {@code kind} with {@code policy}: the native supervisor takes a policy with
-     * one fixed answer ({@link Policy#always}) and its opt-ins ({@link Policy#allowingDirectories()},
-     * {@link Policy#asSupervisor()}, {@link Policy#allowingHardLinks()}); the Java one any policy.
+     * one fixed answer ({@link Policy#always}) or {@link Policy#relativeReadsBrokered()}, and their opt-ins
+     * ({@link Policy#allowingDirectories()}, {@link Policy#asSupervisor()}, {@link Policy#allowingHardLinks()});
+     * the Java one any policy.
      *
      * @throws IllegalArgumentException when the native supervisor is given a policy that decides each call
      */
@@ -63,9 +64,14 @@ public interface Supervisor extends AutoCloseable {
         }
         Answer fixed = policy.fixedAnswer();
         if (kind == Kind.NATIVE) {
+            if (fixed == null && policy.brokersRelativeReadsOnly()) {
+                return NativeSupervisor.start(
+                        listenerFd, options, Answer.BROKER, Starts.rules(policy) | BrokerNative.RULE_CONTINUE_OTHERS);
+            }
             if (fixed == null) {
                 throw new IllegalArgumentException(
-                        "the native supervisor gives one fixed answer: Policy.always(answer), with its opt-ins");
+                        "the native supervisor gives one fixed answer (Policy.always(answer)) or runs "
+                                + "Policy.relativeReadsBrokered(), with their opt-ins");
             }
             return NativeSupervisor.start(listenerFd, options, fixed, Starts.rules(policy));
         }

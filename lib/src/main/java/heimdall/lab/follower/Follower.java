@@ -147,7 +147,7 @@ public final class Follower implements AutoCloseable {
     }
 
     /** Refuses when the host cannot run the follower at all: not root, no kernel BTF. */
-    static void checkHost() {
+    public static void checkHost() {
         if (!root()) {
             throw new Refusal("the kernel follower needs root (CAP_BPF and CAP_PERFMON): effective uid is not 0");
         }

@@ -271,6 +271,30 @@ public final class FollowerCost {
         return new Measured(summary, FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
     }
 
+    /**
+     * t_follow for another reproduction's prediction (workload-cost's follower rows): a getppid's added time,
+     * no floor, when the follower on {@code hook} follows the child, over the same child alone; {@code o.runs()}
+     * fresh children each way, in alternating order; the median of all timed calls with, less the median without.
+     *
+     * @throws Refusal as {@link Follower#attach}, or a follower pointed at a child too late
+     */
+    public static double followedGetppidAddedNs(Hook hook, Options o) {
+        Row r = new Row(Measure.T_FOLLOW, hook, "followed child", Call.GETPPID, null, true);
+        long[][] without = new long[o.runs()][];
+        long[][] with = new long[o.runs()][];
+        for (int i = 0; i < o.runs(); i++) {
+            ChildSpec spec = spec(r, o, i);
+            if (i % 2 == 0) {
+                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
+                with[i] = withFollower(r, spec, o, false).samples();
+            } else {
+                with[i] = withFollower(r, spec, o, false).samples();
+                without[i] = MeasuredChild.run(spec).requireCompleted().samples();
+            }
+        }
+        return Stats.ofAll(with).median() - Stats.ofAll(without).median();
+    }
+
     /** What {@code table.md} says falls short after a stop. */
     public static final String SHORTFALL = "fewer runs than asked (runs_completed in summary.json)";
 

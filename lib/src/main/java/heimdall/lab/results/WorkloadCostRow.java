@@ -21,6 +21,8 @@ import java.util.Set;
  * @param predicted the call mix times each call's added cost, beside the measured added time
  * @param check the runs whose exit status or stdout differed from the runs without a filter
  * @param runs the runs asked and completed
+ * @param enforced what the mechanism itself did in the runs (brokered, followed, Landlock's ABI), keys after
+ *     the others (added with the broker-broker native, follower and landlock rows)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
 public record WorkloadCostRow(
@@ -31,7 +33,8 @@ public record WorkloadCostRow(
         @Flat Overhead overhead,
         @Flat Predicted predicted,
         @Flat Check check,
-        @Flat RunCounts runs)
+        @Flat RunCounts runs,
+        @Flat Enforced enforced)
         implements ResultRow {
 
     /** Absent parts are their {@code NONE}, so a reader never meets a null part. */
@@ -47,11 +50,30 @@ public record WorkloadCostRow(
         predicted = predicted == null ? Predicted.NONE : predicted;
         check = check == null ? Check.NONE : check;
         runs = runs == null ? RunCounts.NONE : runs;
+        enforced = enforced == null ? Enforced.NONE : enforced;
+    }
+
+    /** A row without {@link Enforced} figures (a filter's, or the baseline's). */
+    public WorkloadCostRow(
+            Subject subject,
+            RowStatus outcome,
+            String reason,
+            Cost cost,
+            Overhead overhead,
+            Predicted predicted,
+            Check check,
+            RunCounts runs) {
+        this(subject, outcome, reason, cost, overhead, predicted, check, runs, Enforced.NONE);
+    }
+
+    /** This row with {@code e} as what its mechanism did. */
+    public WorkloadCostRow withEnforced(Enforced e) {
+        return new WorkloadCostRow(subject, outcome, reason, cost, overhead, predicted, check, runs, e);
     }
 
     /** This row with {@code p} as its prediction. */
     public WorkloadCostRow withPredicted(Predicted p) {
-        return new WorkloadCostRow(subject, outcome, reason, cost, overhead, p, check, runs);
+        return new WorkloadCostRow(subject, outcome, reason, cost, overhead, p, check, runs, enforced);
     }
 
     /** A refused row: the workload and mechanism, and why. */
@@ -90,8 +112,8 @@ public record WorkloadCostRow(
      * @param workload the workload's name ({@code find-tree}, or {@code user} for a user's command)
      * @param stresses the side of a sandbox it was chosen to stress
      * @param command the command as run (words joined by spaces)
-     * @param mechanism {@code none}, {@code own-profile}, {@code podman}, {@code docker}, {@code broker-continue},
-     *     {@code broker-broker}, {@code follower}
+     * @param mechanism {@code none}, {@code own-profile}, {@code profile}, {@code podman}, {@code docker},
+     *     {@code broker-continue}, {@code broker-broker}, {@code follower}, {@code landlock}
      * @param supervisor {@code native} or {@code java} for a brokered row, else null
      * @param answer the broker's answer ({@code CONTINUE}, {@code BROKER} for names beneath {@code in/}), else null
      * @param placement where the supervisor ran ({@code unpinned}: wherever the scheduler put it), else null
@@ -236,5 +258,28 @@ public record WorkloadCostRow(
             return (exitChangedRuns != null && exitChangedRuns > 0)
                     || (outputChangedRuns != null && outputChangedRuns > 0);
         }
+    }
+
+    /**
+     * What the mechanism itself did in the runs, where it is not a filter's: the broker's own opens, the
+     * follower's steps, the Landlock ruleset installed.
+     *
+     * @param brokered calls the supervisor opened itself and handed over (median a run), broker-broker rows
+     * @param followedCalls calls the kernel follower stepped (median a run), follower rows
+     * @param followHook the follower's hook ({@code syscall-tracepoint}: design (a)), follower rows
+     * @param perCallFollowNs t_follow measured in the same run (a followed getppid's added time over none), the
+     *     per-call figure of the follower row's prediction
+     * @param landlockAbi the Landlock ABI the kernel answered, landlock rows
+     * @param landlockRuleset the ruleset the child enforced on itself, in words, landlock rows
+     */
+    public record Enforced(
+            @JsonProperty("brokered") Long brokered,
+            @JsonProperty("followed_calls") Long followedCalls,
+            @JsonProperty("follow_hook") String followHook,
+            @JsonProperty("per_call_follow_ns") Double perCallFollowNs,
+            @JsonProperty("landlock_abi") Long landlockAbi,
+            @JsonProperty("landlock_ruleset") String landlockRuleset) {
+        /** Nothing beyond a filter. */
+        public static final Enforced NONE = new Enforced(null, null, null, null, null, null);
     }
 }

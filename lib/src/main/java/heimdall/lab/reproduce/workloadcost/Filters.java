@@ -92,7 +92,7 @@ final class Filters {
     /** The raw program {@code m} installs for {@code w}; null for none; a refusal saying why it cannot run. */
     Compiled program(Mechanism m, Workload w, Recorded recorded) throws IOException {
         return switch (m) {
-            case NONE -> null;
+            case NONE, LANDLOCK, FOLLOWER -> null; // no filter: their set-up is Enforcers'
             case OWN_PROFILE -> {
                 if (recorded.refusal() != null) {
                     throw new Refusal(recorded.refusal());
@@ -118,7 +118,7 @@ final class Filters {
                                                 + "it; or name one with --docker-profile)"));
                 yield write(ProfileJson.load(found).profile(), "docker");
             }
-            case BROKER_CONTINUE_NATIVE, BROKER_CONTINUE_JAVA, BROKER_BROKER_JAVA -> {
+            case BROKER_CONTINUE_NATIVE, BROKER_CONTINUE_JAVA, BROKER_BROKER_JAVA, BROKER_BROKER_NATIVE -> {
                 String why = Supervisor.unsupportedReason();
                 if (why != null) {
                     throw new Refusal(why);

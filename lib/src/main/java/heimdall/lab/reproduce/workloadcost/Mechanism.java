@@ -5,9 +5,10 @@ import heimdall.lab.broker.Supervisor;
 import java.util.Locale;
 
 /**
- * What a workload runs under, in the order the rows show them (the issue's order of value). The broker rows
- * run the broker floor ({@code floor.Floors.brokerFloor()}: every open by name notified, the supervisor free
- * to run on any CPU, as a job's would).
+ * What a workload runs under, in the order the rows show them (the issue's order of value; the mechanisms added
+ * later come last, so that earlier folders' rows keep their places). The broker rows run the broker floor
+ * ({@code floor.Floors.brokerFloor()}: every open by name notified, the supervisor free to run on any CPU, as a
+ * job's would).
  */
 enum Mechanism {
     /** No filter: the baseline every other row is B/A against. */
@@ -26,9 +27,23 @@ enum Mechanism {
     BROKER_CONTINUE_JAVA("broker-continue", Supervisor.Kind.JAVA, Answer.CONTINUE),
     /**
      * The broker floor, the Java supervisor opening the program's inputs itself (read-only opens of names
-     * relative to the working folder, beneath {@code in/}) and CONTINUE for every other open.
+     * relative to the working folder, beneath {@code in/}) and CONTINUE for every other open
+     * ({@code Policy.relativeReadsBrokered()}).
      */
-    BROKER_BROKER_JAVA("broker-broker", Supervisor.Kind.JAVA, Answer.BROKER);
+    BROKER_BROKER_JAVA("broker-broker", Supervisor.Kind.JAVA, Answer.BROKER),
+    /** The same policy run by the native supervisor, in C ({@code HL_RULE_CONTINUE_OTHERS}). */
+    BROKER_BROKER_NATIVE("broker-broker", Supervisor.Kind.NATIVE, Answer.BROKER),
+    /**
+     * The kernel follower, design (a) ({@code tp_btf/sys_enter}) on the host, enforcing the program's graph
+     * recorded here ({@code graph record}'s projection of one traced run); refused for a program that makes
+     * processes, whose calls one followed process does not cover ({@link Enforcers#follower}).
+     */
+    FOLLOWER("follower", null, null),
+    /**
+     * Landlock, the ruleset built and enforced by the child on itself before its exec: read and execute beneath
+     * {@code /}, write only beneath the run's own folders ({@link Enforcers#landlock}).
+     */
+    LANDLOCK("landlock", null, null);
 
     /** Where a supervisor ran: unpinned, as a job's broker would. */
     static final String PLACEMENT = "unpinned";

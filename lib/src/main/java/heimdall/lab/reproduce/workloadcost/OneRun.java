@@ -8,6 +8,9 @@ import heimdall.lab.broker.Policy;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.broker.SupervisorOptions;
 import heimdall.lab.broker.SupervisorStats;
+import heimdall.lab.follower.Divergence;
+import heimdall.lab.follower.Follower;
+import heimdall.lab.follower.KernelTables;
 import heimdall.lab.probe.NativeExecutables;
 import heimdall.lab.sys.DieWithJvm;
 import java.io.BufferedReader;
@@ -25,18 +28,32 @@ import java.util.List;
 /**
  * One run of one workload under one mechanism: {@code heimdall-workload} forks the program, installs the
  * filter ({@code bpf}, or none) right before its exec and reports wall time and rusage; for a brokered
- * mechanism its listener is copied here ({@code pidfd_getfd}) and a supervisor of this process answers it.
+ * mechanism its listener is copied here ({@code pidfd_getfd}) and a supervisor of this process answers it;
+ * for Landlock the child enforces the ruleset on itself; for the follower the child is held before its exec
+ * while the follower is attached here, armed for that exec.
  */
 final class OneRun {
     private OneRun() {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** AT_FDCWD, as the kernel passes it in a 64-bit register. */
-    private static final int AT_FDCWD = -100;
+    /** The SIGSYS of a seccomp kill. */
+    static final int SIGSYS = 31;
 
-    private static final long O_ACCMODE = 3;
-    private static final long O_CREAT = 0100;
+    /**
+     * What a run needs besides a filter.
+     *
+     * @param tmp the program's {@code TMPDIR} (every mechanism's runs alike), or null to leave the environment
+     * @param landlock the ruleset's description the child enforces on itself, or null
+     * @param follow the follower's tables, or null
+     */
+    record Extra(Path tmp, Path landlock, KernelTables follow) {
+        static final Extra NONE = new Extra(null, null, null);
+
+        Extra with(Path landlock, KernelTables follow) {
+            return new Extra(tmp, landlock, follow);
+        }
+    }
 
     /**
      * What one run gave.
@@ -59,6 +76,8 @@ final class OneRun {
      * @param notified calls that reached the supervisor, or null without one
      * @param brokered calls the supervisor opened itself (the broker answer)
      * @param stderr the first bytes of its stderr
+     * @param followed calls the kernel follower stepped, or null without it
+     * @param divergence what the follower killed the program at, or null
      */
     record Result(
             Integer exit,
@@ -78,7 +97,9 @@ final class OneRun {
             Integer killedByNr,
             Long notified,
             long brokered,
-            String stderr) {
+            String stderr,
+            Long followed,
+            Divergence divergence) {
         /** Exit status and stdout, what must not change under a mechanism. */
         String outcome() {
             return exit + "/" + signal + "/" + outBytes + "/" + outHash;
@@ -94,26 +115,22 @@ final class OneRun {
     }
 
     /**
-     * The policy of {@link Mechanism#BROKER_BROKER_JAVA}: a read-only open of a relative name from the working
-     * folder is the broker's (opened beneath the workload's folder, which is its working folder); every other
-     * open continues, as the program asked it.
+     * The policy of the broker-broker rows ({@link Mechanism#BROKER_BROKER_JAVA}, {@link
+     * Mechanism#BROKER_BROKER_NATIVE}): a read-only open of a relative name from the working folder is the
+     * broker's (opened beneath the workload's folder, which is its working folder); every other open continues,
+     * as the program asked it ({@link Policy#relativeReadsBrokered()}, which both supervisors run).
      */
     static Policy inputsBeneathIn() {
-        return n -> {
-            boolean fromCwd = switch (n.call()) {
-                case OPEN -> true;
-                case OPENAT -> (int) n.arg(0) == AT_FDCWD;
-                default -> false; // openat2 and creat: as the program asked
-            };
-            if (!fromCwd || (n.openFlags() & (O_ACCMODE | O_CREAT)) != 0) {
-                return Answer.CONTINUE;
-            }
-            return n.readPath() > 0 && n.pathByte(0) != '/' ? Answer.BROKER : Answer.CONTINUE;
-        };
+        return Policy.relativeReadsBrokered();
     }
 
     /** Runs {@code w} once under {@code m}, with {@code bpf} installed (null for none). */
     static Result run(Workload w, Mechanism m, Path bpf) throws IOException, InterruptedException {
+        return run(w, m, bpf, Extra.NONE);
+    }
+
+    /** Runs {@code w} once under {@code m}, with {@code bpf} installed (null for none) and {@code extra}. */
+    static Result run(Workload w, Mechanism m, Path bpf, Extra extra) throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(
                 List.of(NativeExecutables.find("heimdall-workload").toString()));
         if (bpf != null) {
@@ -122,13 +139,24 @@ final class OneRun {
         if (m.brokered()) {
             argv.add("-l");
         }
+        if (extra.landlock() != null) {
+            argv.addAll(List.of("-L", extra.landlock().toString()));
+        }
+        if (extra.follow() != null) {
+            argv.add("-w");
+        }
         argv.addAll(List.of("-C", w.dir().toString(), "--"));
         argv.addAll(w.command());
-        Process p = new ProcessBuilder(DieWithJvm.command(argv))
-                .redirectError(ProcessBuilder.Redirect.PIPE)
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(DieWithJvm.command(argv)).redirectError(ProcessBuilder.Redirect.PIPE);
+        if (extra.tmp() != null) {
+            pb.environment().put("TMPDIR", extra.tmp().toString());
+        }
+        Process p = pb.start();
         Supervisor sup = null;
         SupervisorStats stats = null;
+        Follower follower = null;
+        Follower.Stats followed = null;
+        Divergence divergence = null;
         try (BufferedReader out =
                         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                 OutputStream in = p.getOutputStream()) {
@@ -141,8 +169,20 @@ final class OneRun {
                         (int) p.pid(), Integer.parseInt(line.substring(9).trim()));
                 SupervisorOptions o = SupervisorOptions.defaults().brokeringBeneath(w.dir());
                 sup = m.answer.kind() == Answer.Kind.BROKER
-                        ? Supervisor.start(fd, o, inputsBeneathIn())
+                        ? Supervisor.start(m.supervisor, fd, o, inputsBeneathIn())
                         : Supervisor.start(m.supervisor, fd, o, m.answer);
+                in.write('\n');
+                in.flush();
+                line = null;
+            }
+            if (extra.follow() != null) {
+                line = line == null ? out.readLine() : line;
+                if (line == null || !line.startsWith("pid ")) {
+                    throw helperFailed(p, line);
+                }
+                // armed for the child's exec: its calls from the first one after exec are stepped
+                follower = Follower.attach(
+                        extra.follow(), Integer.parseInt(line.substring(4).trim()), Enforcers.HOOK);
                 in.write('\n');
                 in.flush();
                 line = null;
@@ -156,6 +196,16 @@ final class OneRun {
             int status = p.waitFor();
             if (sup != null) {
                 stats = sup.stop();
+            }
+            if (follower != null) {
+                followed = follower.stats();
+                if (followed.killed()) {
+                    List<Divergence> ds = follower.poll(100);
+                    if (ds.isEmpty()) {
+                        throw new Refusal("the follower killed the program and reported no divergence");
+                    }
+                    divergence = ds.get(0);
+                }
             }
             if (status != 0 || result == null || !result.startsWith("{")) {
                 throw helperFailed(p, result);
@@ -179,10 +229,15 @@ final class OneRun {
                     intOrNull(j, "killed_by_nr"),
                     stats == null ? null : stats.received(),
                     stats == null ? 0 : stats.brokered(),
-                    j.get("stderr").asText());
+                    j.get("stderr").asText(),
+                    followed == null ? null : followed.calls(),
+                    divergence);
         } finally {
             if (sup != null && stats == null) {
                 sup.stop();
+            }
+            if (follower != null) {
+                follower.close();
             }
             if (p.isAlive()) {
                 p.destroyForcibly();

@@ -198,11 +198,16 @@ final class Predictor {
      * housekeeping, longer as the run is longer, none of it the filter's); null where a figure is missing.
      */
     static Long addedCpuNs(Mechanism m, WorkloadCostRow.Cost cost, WorkloadCostRow.Cost none) {
+        return addedCpuNs(m.brokered(), cost, none);
+    }
+
+    /** The same, the supervisor's CPU counted when {@code supervised}. */
+    static Long addedCpuNs(boolean supervised, WorkloadCostRow.Cost cost, WorkloadCostRow.Cost none) {
         if (cost.userUs() == null || cost.systemUs() == null || none.userUs() == null || none.systemUs() == null) {
             return null;
         }
         long us = cost.userUs() + cost.systemUs() - none.userUs() - none.systemUs();
-        if (m.brokered()) {
+        if (supervised) {
             if (cost.supervisorUs() == null || none.supervisorUs() == null) {
                 return null;
             }

@@ -90,12 +90,12 @@ final class Suite {
             out.add(new Workload(
                     "find-tree",
                     "metadata: a stat and a getdents for every file of a generated tree, few opens by name",
-                    List.of("find", ".", "-type", "f", "-size", "-2k", "-printf", "%s %p\\n"),
+                    List.of(DEBIAN_BIN + "find", ".", "-type", "f", "-size", "-2k", "-printf", "%s %p\\n"),
                     tree(Files.createDirectory(root.resolve("find-tree")), size.files)));
             out.add(new Workload(
                     "python-imports",
                     "opens: an interpreter's start-up importing many modules, hundreds of openat and stat",
-                    List.of("python3", "-I", "-B", "-c", IMPORTS),
+                    List.of(DEBIAN_BIN + "python3", "-I", "-B", "-c", IMPORTS),
                     Files.createDirectory(root.resolve("python-imports"))));
             Path cc = Files.createDirectory(root.resolve("gcc-headers"));
             StringBuilder src = new StringBuilder();
@@ -105,21 +105,21 @@ final class Suite {
             out.add(new Workload(
                     "gcc-headers",
                     "a compiler: gcc, cc1 and as as subprocesses, many headers opened, CPU in the compiler",
-                    List.of("gcc", "-c", "-O1", "many.c", "-o", "/dev/null"),
+                    List.of(DEBIAN_BIN + "gcc", "-c", "-O1", "many.c", "-o", "/dev/null"),
                     cc));
             Path xz = Files.createDirectory(root.resolve("xz-compress"));
             Files.write(xz.resolve("input.txt"), text(size.compressBytes));
             out.add(new Workload(
                     "xz-compress",
                     "compute: few calls, long stretches of user time (what a per-task mitigation alone costs)",
-                    List.of("xz", "-6", "-T1", "-c", "input.txt"),
+                    List.of(DEBIAN_BIN + "xz", "-6", "-T1", "-c", "input.txt"),
                     xz));
             Path mk = Files.createDirectory(root.resolve("make-j2"));
             Files.writeString(mk.resolve("Makefile"), makefile(size.makeTargets), StandardCharsets.UTF_8);
             out.add(new Workload(
                     "make-j2",
                     "processes: make -j2 forking and exec'ing a program per rule, two at a time",
-                    List.of("make", "-s", "-j2", "-f", "Makefile", "all"),
+                    List.of(DEBIAN_BIN + "make", "-s", "-j2", "-f", "Makefile", "all"),
                     mk));
             return out;
         } catch (IOException e) {
@@ -203,6 +203,13 @@ final class Suite {
         throw new BadInput("workload command " + program + ": not found on PATH (" + path + ")");
     }
 
+    /**
+     * Where Debian installs the suite's programs: the default suite runs them by this absolute name, never
+     * through PATH, so a version manager's shim (pyenv's {@code python3}, a bash script) or a local build
+     * is not what gets measured.
+     */
+    static final String DEBIAN_BIN = "/usr/bin/";
+
     /** Every program of the default suite present: a refusal naming the Debian package otherwise. */
     static void requireSuitePrograms() {
         String[][] need = {
@@ -210,7 +217,7 @@ final class Suite {
         };
         for (String[] n : need) {
             try {
-                requireProgram(n[0]);
+                requireProgram(DEBIAN_BIN + n[0]);
             } catch (BadInput e) {
                 throw new Refusal(
                         "the default suite needs " + n[0] + " (Debian package " + n[1] + "): " + e.getMessage());

@@ -5,6 +5,7 @@ import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
+import heimdall.lab.follower.Divergence;
 import heimdall.lab.reproduce.ReproductionResult;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
@@ -77,6 +78,7 @@ public final class WorkloadCost {
         try (Scratch scratch = Scratch.create("heimdall-workload-")) {
             Path in = scratch.newDirectory("in");
             Path bpfDir = scratch.newDirectory("bpf");
+            Path tmp = scratch.newDirectory("tmp");
             List<Workload> workloads = o.user().isEmpty()
                     ? Suite.write(in, o.size())
                     : List.of(new Workload("user", "the user's own program", o.user(), o.userDir()));
@@ -86,12 +88,21 @@ public final class WorkloadCost {
                     o.figureRuns(),
                     o.figureCalls(),
                     session.progress());
-            return run(o, session, workloads, new Filters(bpfDir, o.dockerProfile(), o.userProfile()), predictor);
+            Parts parts = new Parts(
+                    new Filters(bpfDir, o.dockerProfile(), o.userProfile()),
+                    new Enforcers(bpfDir, tmp),
+                    predictor,
+                    new FollowPrediction(o.figureRuns(), o.figureCalls(), session.progress()),
+                    new OneRun.Extra(tmp, null, null));
+            return run(o, session, workloads, parts);
         }
     }
 
-    private static ReproductionResult run(
-            Options o, Session session, List<Workload> workloads, Filters filters, Predictor predictor) {
+    /** What a run's workloads share: the filters, the other mechanisms' set-ups, the predictions, the base run. */
+    private record Parts(
+            Filters filters, Enforcers enforcers, Predictor predictor, FollowPrediction follow, OneRun.Extra base) {}
+
+    private static ReproductionResult run(Options o, Session session, List<Workload> workloads, Parts parts) {
         Host host = Host.capture();
         Instant started = Instant.now();
         List<WorkloadCostRow> rows = new ArrayList<>();
@@ -101,7 +112,7 @@ public final class WorkloadCost {
                 if (session.stopRequested()) {
                     break;
                 }
-                rows.addAll(measure(w, o, session, filters, predictor, samples, rows.size()));
+                rows.addAll(measure(w, o, session, parts, samples, rows.size()));
             }
         } catch (IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {
@@ -123,16 +134,11 @@ public final class WorkloadCost {
 
     /** One workload's rows, one a mechanism, in the options' order. */
     private static List<WorkloadCostRow> measure(
-            Workload w,
-            Options o,
-            Session session,
-            Filters filters,
-            Predictor predictor,
-            SamplesFile samples,
-            int firstRow)
+            Workload w, Options o, Session session, Parts parts, SamplesFile samples, int firstRow)
             throws IOException, InterruptedException {
+        Filters filters = parts.filters();
         session.progress().accept("workload-cost: " + w.name() + ": " + w.commandLine());
-        OneRun.Result check = OneRun.run(w, Mechanism.NONE, null);
+        OneRun.Result check = OneRun.run(w, Mechanism.NONE, null, parts.base());
         if (check.execErrno() != null || check.exit() == null || check.exit() != 0) {
             throw new Refusal(String.format(
                     Locale.ROOT,
@@ -146,12 +152,32 @@ public final class WorkloadCost {
         }
         Filters.Recorded recorded = filters.record(w, o.probeRuns());
         Map<Mechanism, Filters.Compiled> programs = new EnumMap<>(Mechanism.class);
+        Map<Mechanism, OneRun.Extra> extras = new EnumMap<>(Mechanism.class);
+        Enforcers.LandlockSetup landlock = null;
         Map<Mechanism, String> refused = new LinkedHashMap<>();
         for (Mechanism m : o.mechanisms()) {
             try {
-                Filters.Compiled c = filters.program(m, w, recorded);
-                if (c != null) {
-                    programs.put(m, c);
+                switch (m) {
+                    case LANDLOCK -> {
+                        landlock = parts.enforcers().landlock(w);
+                        extras.put(m, parts.base().with(landlock.file(), null));
+                    }
+                    case FOLLOWER -> {
+                        Enforcers.FollowSetup f = parts.enforcers().follower(w);
+                        session.progress()
+                                .accept(String.format(
+                                        Locale.ROOT,
+                                        "  follower: graph recorded, %d sites, %d calls",
+                                        f.sites(),
+                                        f.recordedCalls()));
+                        extras.put(m, parts.base().with(null, f.tables()));
+                    }
+                    default -> {
+                        Filters.Compiled c = filters.program(m, w, recorded);
+                        if (c != null) {
+                            programs.put(m, c);
+                        }
+                    }
                 }
             } catch (Refusal e) {
                 refused.put(m, e.getMessage());
@@ -159,7 +185,7 @@ public final class WorkloadCost {
         }
         Map<Mechanism, List<OneRun.Result>> results = new EnumMap<>(Mechanism.class);
         List<Mechanism> standing = new ArrayList<>(o.mechanisms().stream()
-                .filter(m -> m == Mechanism.NONE || programs.containsKey(m))
+                .filter(m -> m == Mechanism.NONE || programs.containsKey(m) || extras.containsKey(m))
                 .toList());
         standing.forEach(m -> results.put(m, new ArrayList<>()));
         Map<Mechanism, String> killed = new EnumMap<>(Mechanism.class);
@@ -174,8 +200,32 @@ public final class WorkloadCost {
                     continue;
                 }
                 Filters.Compiled c = programs.get(m);
-                OneRun.Result r = OneRun.run(w, m, c == null ? null : c.file());
-                if (r.signal() != null && r.signal() == 31) {
+                OneRun.Result r;
+                try {
+                    r = OneRun.run(w, m, c == null ? null : c.file(), extras.getOrDefault(m, parts.base()));
+                } catch (Refusal e) {
+                    if (m != Mechanism.FOLLOWER && m != Mechanism.LANDLOCK) {
+                        throw e;
+                    }
+                    killed.put(m, String.format(Locale.ROOT, "run %d: %s", round + 1, e.getMessage()));
+                    continue;
+                }
+                if (r.divergence() != null) {
+                    killed.put(
+                            m,
+                            String.format(
+                                    Locale.ROOT,
+                                    "killed by the follower at %s (%s; run %d): its recorded graph lacks that "
+                                            + "call there, 0 of %d runs completed",
+                                    r.divergence(),
+                                    r.divergence().kind() == Divergence.Kind.CALL
+                                            ? filters.callName(r.divergence().what())
+                                            : "a handled signal",
+                                    round + 1,
+                                    o.runs()));
+                    continue;
+                }
+                if (r.signal() != null && r.signal() == OneRun.SIGSYS) {
                     String call = r.killedByNr() == null
                             ? "a call the audit log did not name"
                             : filters.callName(r.killedByNr());
@@ -192,7 +242,8 @@ public final class WorkloadCost {
                 results.get(m).add(r);
             }
             if (!session.stopRequested()) {
-                predictor.sampleRound(w.name(), programs.values()); // the per-call figures beside this round's runs
+                parts.predictor()
+                        .sampleRound(w.name(), programs.values()); // the per-call figures beside this round's runs
             }
             session.progress()
                     .accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
@@ -227,10 +278,25 @@ public final class WorkloadCost {
             if (m == Mechanism.NONE) {
                 noneCost = row.cost();
             } else if (noneCost != null && !rs.isEmpty() && !session.stopRequested()) {
-                row = row.withPredicted(predictor.predict(
-                        m, programs.get(m), recorded.mix(), rs, row.cost(), noneCost, row.overhead()));
+                row = row.withPredicted(
+                        m == Mechanism.FOLLOWER
+                                ? parts.follow()
+                                        .predict(
+                                                med(rs, r -> r.followed() == null ? 0 : r.followed()),
+                                                row.cost(),
+                                                noneCost,
+                                                row.overhead())
+                                : parts.predictor()
+                                        .predict(
+                                                m,
+                                                programs.get(m),
+                                                recorded.mix(),
+                                                rs,
+                                                row.cost(),
+                                                noneCost,
+                                                row.overhead()));
             }
-            rows.add(row);
+            rows.add(row.withEnforced(enforced(m, rs, landlock, parts.follow())));
         }
         return rows;
     }
@@ -308,6 +374,37 @@ public final class WorkloadCost {
                 null,
                 new WorkloadCostRow.Check(exitChanged, outChanged, null),
                 RunCounts.of(asked, rs.size(), cut && interrupted));
+    }
+
+    /** What a row's mechanism did beyond a filter, from its runs. */
+    private static WorkloadCostRow.Enforced enforced(
+            Mechanism m, List<OneRun.Result> rs, Enforcers.LandlockSetup landlock, FollowPrediction follow) {
+        if (rs == null || rs.isEmpty()) {
+            return WorkloadCostRow.Enforced.NONE; // no run completed (a stop before the first)
+        }
+        return switch (m) {
+            case BROKER_BROKER_JAVA, BROKER_BROKER_NATIVE ->
+                new WorkloadCostRow.Enforced(med(rs, OneRun.Result::brokered), null, null, null, null, null);
+            case FOLLOWER ->
+                new WorkloadCostRow.Enforced(
+                        null,
+                        med(rs, r -> r.followed() == null ? 0 : r.followed()),
+                        Enforcers.HOOK.wire(),
+                        follow.measuredNs(),
+                        null,
+                        null);
+            case LANDLOCK ->
+                landlock == null
+                        ? WorkloadCostRow.Enforced.NONE
+                        : new WorkloadCostRow.Enforced(
+                                null,
+                                null,
+                                null,
+                                null,
+                                (long) landlock.abi(),
+                                landlock.ruleset().toString());
+            default -> WorkloadCostRow.Enforced.NONE;
+        };
     }
 
     private static Long med(List<OneRun.Result> rs, ToLongFunction<OneRun.Result> f) {

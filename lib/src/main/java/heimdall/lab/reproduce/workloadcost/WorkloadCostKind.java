@@ -80,8 +80,11 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                 + "gcc -c of a file including 40 headers (a compiler), xz of generated text (compute, few calls),\n"
                 + "make -j2 of trivial rules (processes). Mechanisms: none, the program's own profile (probed and\n"
                 + "generated here), Podman's and Docker's default profiles, the broker floor answering CONTINUE\n"
-                + "(native and Java supervisors) and opening the program's inputs itself (Java). A profile that\n"
-                + "kills the program is a refused row naming the call; a changed exit status or stdout is flagged.";
+                + "(native and Java supervisors) and opening the program's inputs itself (both supervisors), the\n"
+                + "kernel follower (design (a), tp_btf/sys_enter) on the program's recorded graph (refused for a\n"
+                + "program that starts processes), Landlock (read and execute beneath /, write beneath the run's\n"
+                + "own folders). A profile that kills the program is a refused row naming the call; a changed exit\n"
+                + "status or stdout is flagged.";
     }
 
     @Override
@@ -219,7 +222,7 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                     us(c.supervisorUs()),
                     c.voluntarySwitches() + "/" + c.involuntarySwitches(),
                     String.valueOf(c.minorFaults()),
-                    c.notified() == null ? "—" : String.valueOf(c.notified()),
+                    notified(c, r.enforced()),
                     String.valueOf(c.callsMade()),
                     c.ssb(),
                     r.check().flagged()
@@ -231,6 +234,15 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                             : "same"));
         }
         md.append(t.render()).append('\n');
+        rows.stream()
+                .filter(r -> r.enforced().landlockRuleset() != null)
+                .findFirst()
+                .ifPresent(r -> md.append(String.format(
+                        Locale.ROOT,
+                        "Landlock: ABI %d; the ruleset (%s's): %s%n%n",
+                        r.enforced().landlockAbi(),
+                        r.subject().workload(),
+                        r.enforced().landlockRuleset())));
         List<WorkloadCostRow> beyond =
                 rows.stream().filter(r -> r.predicted().cause() != null).toList();
         if (!beyond.isEmpty()) {
@@ -261,7 +273,9 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                 + "(gVisor's method, the action cache ignored), our program beside libseccomp's.\n");
         md.append("\nJVM CPU: the measuring JVM's own CPU over the run, the supervisor's for brokered rows. "
                 + "Calls made: one recorded (ptrace) run, every task. SSB: the program's Speculation_Store_Bypass "
-                + "state as it ended.\n");
+                + "state as it ended. Notified: calls that reached the supervisor (brokered: those it opened "
+                + "itself); for the follower, the calls it stepped, predicted at t_follow each (a followed "
+                + "getppid's added time, measured in the same run).\n");
         return md.toString();
     }
 
@@ -288,6 +302,23 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                         e.getValue().subject().workload(),
                         e.getValue().overhead().verdict()))
                 .toList();
+    }
+
+    /** The notified column: calls notified, those the broker opened itself, or the calls the follower stepped. */
+    private static String notified(WorkloadCostRow.Cost c, WorkloadCostRow.Enforced e) {
+        if (e.followedCalls() != null) {
+            return String.format(
+                    Locale.ROOT,
+                    "followed %d%s",
+                    e.followedCalls(),
+                    e.perCallFollowNs() == null
+                            ? ""
+                            : String.format(Locale.ROOT, " (t_follow %.1f ns)", e.perCallFollowNs()));
+        }
+        if (c.notified() == null) {
+            return "—";
+        }
+        return e.brokered() == null ? String.valueOf(c.notified()) : c.notified() + " (brokered " + e.brokered() + ")";
     }
 
     private static String ms(Long ns) {

@@ -12,6 +12,7 @@ import heimdall.lab.results.RowStatus;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
 import heimdall.lab.results.WorkloadCostRow;
+import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * workload-cost through the real CLI: bad input (exit 2), a program that fails with no filter (exit 1), and a
  * real run of a real program ({@code uname}) whose folder reads back as written, with a profile that kills it
  * (a refused row naming the call), one that changes its result (flagged), and its own generated profile,
- * which must run it to completion.
+ * which must run it to completion; the broker-broker rows of both supervisors, Landlock's and the follower's
+ * beside them (or refused, with the host's reason).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class WorkloadCostTest {
@@ -128,6 +130,34 @@ class WorkloadCostTest {
         assertTrue(own.cost().callsMade() > 10, "calls made: " + own.cost().callsMade());
         WorkloadCostRow broker = row(rows, "broker-continue");
         assertTrue(broker.cost().notified() > 0, "uname -a opens files by name: " + broker.cost());
+        // the mechanisms added after the first folders: each a row of its own, in the same rounds
+        for (String sup : List.of("java", "native")) {
+            WorkloadCostRow b = row(rows, "broker-broker", sup);
+            assertEquals(RowStatus.OK, b.outcome(), b.reason());
+            assertEquals(0L, b.enforced().brokered(), "uname opens only absolute names: all continued");
+            assertEquals(broker.cost().notified(), b.cost().notified(), sup);
+        }
+        WorkloadCostRow landlock = row(rows, "landlock");
+        if (KernelFacts.landlock().present()) {
+            assertEquals(RowStatus.OK, landlock.outcome(), landlock.reason());
+            assertFalse(landlock.check().flagged(), "read and execute beneath /: uname runs whole");
+            assertTrue(
+                    landlock.enforced().landlockAbi() >= 1, landlock.enforced().toString());
+        } else {
+            assertEquals(RowStatus.REFUSED, landlock.outcome());
+            assertTrue(landlock.reason().contains("no Landlock"), landlock.reason());
+        }
+        WorkloadCostRow follower = row(rows, "follower");
+        if (KernelFacts.root().present() && KernelFacts.btf().present()) {
+            assertEquals(RowStatus.OK, follower.outcome(), follower.reason());
+            assertTrue(
+                    follower.enforced().followedCalls() > 10,
+                    follower.enforced().toString());
+            assertFalse(follower.check().flagged(), follower.check().toString());
+        } else {
+            assertEquals(RowStatus.REFUSED, follower.outcome());
+            assertTrue(follower.reason().contains("root") || follower.reason().contains("BTF"), follower.reason());
+        }
         // the folder written reads back strictly and is written back as it was
         JsonNode written =
                 new ObjectMapper().readTree(out.resolve("summary.json").toFile());
@@ -167,6 +197,14 @@ class WorkloadCostTest {
     private static String profile(String action) {
         return "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":[\"SCMP_ARCH_X86_64\"],"
                 + "\"syscalls\":[{\"names\":[\"uname\"],\"action\":\"" + action + "\"}]}";
+    }
+
+    private static WorkloadCostRow row(List<WorkloadCostRow> rows, String mechanism, String supervisor) {
+        return rows.stream()
+                .filter(r -> r.subject().mechanism().equals(mechanism)
+                        && supervisor.equals(r.subject().supervisor()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + mechanism + " " + supervisor + " row in " + rows));
     }
 
     private static WorkloadCostRow row(List<WorkloadCostRow> rows, String mechanism) {
