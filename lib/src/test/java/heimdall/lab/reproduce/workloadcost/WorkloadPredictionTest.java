@@ -106,8 +106,8 @@ class WorkloadPredictionTest {
         assertTrue(cpu > 20_000_000L, "the floor added too little CPU to judge: " + all);
         assertWithinTenPercent(floor.predicted().addedNs(), cpu, "the floor's added CPU", all);
         for (WorkloadCostRow r : rows.subList(1, rows.size())) {
-            // the added time dominates the run: the whole interval of B/A lies above 1.5
-            assertTrue(r.overhead().ratioLow() > 1.5, "the added time does not dominate: " + all);
+            // the added time stands out of the runs' noise: B/A's interval excludes 1, beyond the threshold
+            assertEquals("slower", r.overhead().verdict(), "the added time is lost in the noise: " + all);
             assertWithinTenPercent(
                     r.predicted().addedNs(), r.cost().wallAddedNs(), r.subject().mechanism() + "'s added wall", all);
         }
