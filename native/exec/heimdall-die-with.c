@@ -22,23 +22,23 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: heimdall-die-with PID CMD [ARGS...]\n");
-        return 125;
-    }
-    char *end;
-    long parent = strtol(argv[1], &end, 10);
-    if (*end != '\0' || parent <= 0) {
-        fprintf(stderr, "heimdall-die-with: not a process id: %s\n", argv[1]);
-        return 125;
-    }
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-        fprintf(stderr, "heimdall-die-with: prctl(PR_SET_PDEATHSIG): %s\n", strerror(errno));
-        return 125;
-    }
-    if (getppid() != (pid_t)parent)
-        return 125; /* the parent is gone already: nobody waits for CMD */
-    execvp(argv[2], argv + 2);
-    fprintf(stderr, "heimdall-die-with: cannot execute %s: %s\n", argv[2], strerror(errno));
-    return 127;
+	if (argc < 3) {
+		fprintf(stderr, "usage: heimdall-die-with PID CMD [ARGS...]\n");
+		return 125;
+	}
+	char *end;
+	long parent = strtol(argv[1], &end, 10);
+	if (*end != '\0' || parent <= 0) {
+		fprintf(stderr, "heimdall-die-with: not a process id: %s\n", argv[1]);
+		return 125;
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		fprintf(stderr, "heimdall-die-with: prctl(PR_SET_PDEATHSIG): %s\n", strerror(errno));
+		return 125;
+	}
+	if (getppid() != (pid_t)parent)
+		return 125; /* the parent is gone already: nobody waits for CMD */
+	execvp(argv[2], argv + 2);
+	fprintf(stderr, "heimdall-die-with: cannot execute %s: %s\n", argv[2], strerror(errno));
+	return 127;
 }

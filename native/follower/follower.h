@@ -4,39 +4,40 @@
 
 #define HF_CLONE 56
 #define HF_CLONE3 435
-#define HF_DEPTH 8              /* signal frames a thread can hold (a power of two) */
-#define HF_SIGNALS 65           /* signal numbers 0..64 */
+#define HF_DEPTH 8 /* signal frames a thread can hold (a power of two) */
+#define HF_SIGNALS 65 /* signal numbers 0..64 */
 #define HF_DENY (-1)
 #define HF_POP (-2)
 #define HF_TERMINAL_BIT 0x40000000 /* set in a cell whose destination state is terminal */
 
-#define HF_EVENT_CALL 1         /* a call the graph does not allow */
-#define HF_EVENT_SIGNAL 2       /* a handled signal with no entry, or too many open frames */
+#define HF_EVENT_CALL 1 /* a call the graph does not allow */
+#define HF_EVENT_SIGNAL 2 /* a handled signal with no entry, or too many open frames */
 
 struct hf_cursor {
-	__s32 cur;              /* the current frame's row offset */
-	__s32 start;            /* the thread's entry (row offset) */
-	__s32 child;            /* where the next thread this one creates starts (row offset): set by its
-	                           clone/clone3 step from child_start, used and reset by task_newtask */
-	__u32 depth;            /* open signal frames */
+	__s32 cur; /* the current frame's row offset */
+	__s32 start; /* the thread's entry (row offset) */
+	/* where the next thread this one creates starts (row offset): set by its clone/clone3 step from
+	 * child_start, used and reset by task_newtask */
+	__s32 child;
+	__u32 depth; /* open signal frames */
 	__u32 live;
-	__u64 calls;            /* calls this thread made while followed */
+	__u64 calls; /* calls this thread made while followed */
 	__s32 frames[HF_DEPTH]; /* the interrupted frames' row offsets */
 };
 
 struct hf_event {
-	__u32 kind;             /* HF_EVENT_* */
+	__u32 kind; /* HF_EVENT_* */
 	__u32 tid;
 	__u32 tgid;
-	__s32 what;             /* the syscall number, or the signal number */
-	__s32 state;            /* the state the thread was in (row offset / columns) */
+	__s32 what; /* the syscall number, or the signal number */
+	__s32 state; /* the state the thread was in (row offset / columns) */
 	__u32 depth;
-	__u64 calls;            /* the thread's followed calls, the rejected one included */
+	__u64 calls; /* the thread's followed calls, the rejected one included */
 };
 
 struct hf_stats {
-	__u64 calls;            /* calls stepped */
-	__u64 signals;          /* frames pushed */
+	__u64 calls; /* calls stepped */
+	__u64 signals; /* frames pushed */
 	__u64 calls_after_kill; /* calls of the followed process that began after the kill was sent */
 };
 

@@ -40,12 +40,12 @@ enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
 
 struct hf {
 	struct follower *skel;
-	int hook;         /* HOOK_*: which program is loaded and attached */
+	int hook; /* HOOK_*: which program is loaded and attached */
 	struct ring_buffer *rb;
-	int32_t *out;     /* where the ring-buffer callback copies events during hf_poll */
+	int32_t *out; /* where the ring-buffer callback copies events during hf_poll */
 	int out_max;
 	int out_n;
-	long dropped;     /* events that did not fit the caller's array */
+	long dropped; /* events that did not fit the caller's array */
 };
 
 int32_t hf_abi_version(void)
@@ -167,19 +167,20 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 		if (log[0])
 			say(err, errlen, "the verifier rejected the follower (%s); its log:\n%s", strerror(-rc), log);
 		else
-			say(err, errlen, "the kernel refused to load the follower (%s) before verifying it", strerror(-rc));
+			say(err, errlen, "the kernel refused to load the follower (%s) before verifying it",
+			    strerror(-rc));
 		goto fail;
 	}
-	if ((rc = fill(bpf_map__fd(h->skel->maps.cells), cells, (uint32_t)ncells)) != 0
-	    || (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0
-	    || (rc = fill(bpf_map__fd(h->skel->maps.child_start), child_starts, (uint32_t)(ncells / columns))) != 0) {
+	if ((rc = fill(bpf_map__fd(h->skel->maps.cells), cells, (uint32_t)ncells)) != 0 ||
+	    (rc = fill(bpf_map__fd(h->skel->maps.sig_start), sig_starts, HF_SIGNALS)) != 0 ||
+	    (rc = fill(bpf_map__fd(h->skel->maps.child_start), child_starts, (uint32_t)(ncells / columns))) != 0) {
 		say(err, errlen, "cannot fill the tables: %s", strerror(-rc));
 		goto fail;
 	}
 	/* Frozen: from here on not even this process can change the tables the programs read. */
-	if (bpf_map_freeze(bpf_map__fd(h->skel->maps.cells)) != 0
-	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0
-	    || bpf_map_freeze(bpf_map__fd(h->skel->maps.child_start)) != 0) {
+	if (bpf_map_freeze(bpf_map__fd(h->skel->maps.cells)) != 0 ||
+	    bpf_map_freeze(bpf_map__fd(h->skel->maps.sig_start)) != 0 ||
+	    bpf_map_freeze(bpf_map__fd(h->skel->maps.child_start)) != 0) {
 		rc = -errno;
 		say(err, errlen, "cannot freeze the tables: %s", strerror(errno));
 		goto fail;
@@ -272,7 +273,8 @@ int32_t hf_close_fd(int32_t fd)
 int32_t hf_prog_stats(int64_t handle, int64_t *out)
 {
 	struct hf *h = (struct hf *)(intptr_t)handle;
-	struct bpf_program *p = h->hook == HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc : h->skel->progs.hfollow_enter;
+	struct bpf_program *p = h->hook == HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc :
+								 h->skel->progs.hfollow_enter;
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 
@@ -328,10 +330,10 @@ int32_t hf_spawn(const char *path, char *const *argv, int32_t floor, int32_t *ga
 		if (read(p[0], &go, 1) != 1)
 			_exit(127);
 		if (floor) {
-			struct sock_filter allow[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
-			struct sock_fprog prog = {.len = 1, .filter = allow};
-			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-			    || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+			struct sock_filter allow[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+			struct sock_fprog prog = { .len = 1, .filter = allow };
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+			    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
 				_exit(126);
 		}
 		execv(path, argv);
@@ -363,7 +365,7 @@ int32_t hf_close_gate(int32_t gate)
  */
 int32_t hf_wait(int32_t pid, int32_t timeout_ms, int32_t *status)
 {
-	struct timespec nap = {0, 1000000};
+	struct timespec nap = { 0, 1000000 };
 	long waited = 0;
 
 	for (;;) {
@@ -485,7 +487,8 @@ int64_t hf_hook_open(int32_t hook, char *err, int32_t errlen)
 		return rc;
 	}
 	if ((rc = hookempty__attach(skel)) != 0) {
-		say(err, errlen, "cannot attach the empty program on %s: %s", bpf_program__section_name(p), strerror(-rc));
+		say(err, errlen, "cannot attach the empty program on %s: %s", bpf_program__section_name(p),
+		    strerror(-rc));
 		hookempty__destroy(skel);
 		return rc;
 	}

@@ -7,19 +7,22 @@
 
 #include <stdint.h>
 
+/* The ABI of these entry points: hl_abi_version() returns it, NativeLib.ABI_VERSION must equal it. */
+#define HL_ABI_VERSION 4
+
 /* Indices into the results array filled by hl_run_wait(). */
 enum hl_result_index {
-	HL_R_HOW = 0,         /* 1 exited, 2 killed by a signal, 3 killed and dumped core */
-	HL_R_CODE = 1,        /* exit status or signal number */
-	HL_R_CPU = 2,         /* CPU granted, -1 if never known */
-	HL_R_PHASE = 3,       /* HL_PHASE_* last published */
-	HL_R_PROG = 4,        /* program index while installing */
+	HL_R_HOW = 0, /* 1 exited, 2 killed by a signal, 3 killed and dumped core */
+	HL_R_CODE = 1, /* exit status or signal number */
+	HL_R_CPU = 2, /* CPU granted, -1 if never known */
+	HL_R_PHASE = 3, /* HL_PHASE_* last published */
+	HL_R_PROG = 4, /* program index while installing */
 	HL_R_SETUP_ERRNO = 5, /* errno of the failed setup step */
 	HL_R_LAST_RET = 6,
 	HL_R_LAST_ERRNO = 7,
 	HL_R_BATCH_NS = 8,
-	HL_R_DONE = 9,        /* measured calls completed: samples[0..done) are valid */
-	HL_R_LANDLOCK_ABI = 10,  /* the Landlock ABI the runner's kernel answered, 0 for none or not asked */
+	HL_R_DONE = 9, /* measured calls completed: samples[0..done) are valid */
+	HL_R_LANDLOCK_ABI = 10, /* the Landlock ABI the runner's kernel answered, 0 for none or not asked */
 	HL_R_LANDLOCK_STEP = 11, /* enum hl_landlock_step: where building the ruleset stopped, 0 for none */
 	HL_R_LEN = 12,
 };

@@ -145,17 +145,17 @@ enum hl_call {
 	HL_CALL_GETPID = 3,
 	HL_CALL_SCHED_YIELD = 4,
 	HL_CALL_PRCTL_SET_NAME = 5, /* prctl(PR_SET_NAME, "heimdall-bench") */
-	HL_CALL_MPROTECT = 6,       /* mprotect(own page, 4096, PROT_READ) */
-	HL_CALL_OPENAT = 7,         /* openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC), close untimed */
-	HL_CALL_SYSCALL = 8,        /* syscall(nr, args[0..5]) */
-	HL_CALL_ATTACH = 9,         /* seccomp(SECCOMP_SET_MODE_FILTER) of the last program: one more filter */
-	HL_CALL_FORK = 10,          /* fork; the child _exits at once; wait4 */
-	HL_CALL_FORK_ATTACH = 11,   /* fork; the child attaches the last program and _exits; wait4 */
+	HL_CALL_MPROTECT = 6, /* mprotect(own page, 4096, PROT_READ) */
+	HL_CALL_OPENAT = 7, /* openat(AT_FDCWD, path, O_RDONLY|O_CLOEXEC), close untimed */
+	HL_CALL_SYSCALL = 8, /* syscall(nr, args[0..5]) */
+	HL_CALL_ATTACH = 9, /* seccomp(SECCOMP_SET_MODE_FILTER) of the last program: one more filter */
+	HL_CALL_FORK = 10, /* fork; the child _exits at once; wait4 */
+	HL_CALL_FORK_ATTACH = 11, /* fork; the child attaches the last program and _exits; wait4 */
 	HL_CALL_GETPID_SELFTEST = 12, /* getpid as the kernel selftest's loop makes it: see below */
-	HL_CALL_PINGPONG = 13,      /* write 1 byte to HL_PING_FD, read 1 byte from HL_PONG_FD: see below */
+	HL_CALL_PINGPONG = 13, /* write 1 byte to HL_PING_FD, read 1 byte from HL_PONG_FD: see below */
 	HL_CALL_PINGPONG_OPENAT = 14, /* HL_CALL_PINGPONG, then HL_CALL_OPENAT's openat, timed together */
-	HL_CALL_FSTATAT = 15,       /* newfstatat(AT_FDCWD, path, &st, 0): stat of the path */
-	HL_CALL_OPENAT_FLAGS = 16,  /* openat(AT_FDCWD, path, args[0]) (flags given, e.g. O_NONBLOCK), close untimed */
+	HL_CALL_FSTATAT = 15, /* newfstatat(AT_FDCWD, path, &st, 0): stat of the path */
+	HL_CALL_OPENAT_FLAGS = 16, /* openat(AT_FDCWD, path, args[0]) (flags given, e.g. O_NONBLOCK), close untimed */
 	HL_CALL_MAX_ = 16,
 };
 
@@ -208,52 +208,55 @@ static inline int hl_call_names_file(uint32_t call)
 
 enum hl_mode {
 	HL_MODE_PER_CALL = 0, /* each call timed alone: N samples */
-	HL_MODE_BATCH = 1,    /* one timer pair around the N calls: batch_ns */
-	HL_MODE_TIMER = 2,    /* N back-to-back clock reads, no call: the timer's own cost */
+	HL_MODE_BATCH = 1, /* one timer pair around the N calls: batch_ns */
+	HL_MODE_TIMER = 2, /* N back-to-back clock reads, no call: the timer's own cost */
 	HL_MODE_MAX_ = 2,
 };
 
 enum hl_batch_clock {
-	HL_CLOCK_MONOTONIC = 0,       /* vDSO, no system call */
-	HL_CLOCK_PROCESS_CPUTIME = 1, /* CLOCK_PROCESS_CPUTIME_ID, as tools/testing/selftests/seccomp/seccomp_benchmark */
+	HL_CLOCK_MONOTONIC = 0, /* vDSO, no system call */
+	HL_CLOCK_PROCESS_CPUTIME =
+		1, /* CLOCK_PROCESS_CPUTIME_ID, as tools/testing/selftests/seccomp/seccomp_benchmark */
 	HL_CLOCK_MAX_ = 1,
 };
 
-#define HL_F_NEW_LISTENER 0x1u   /* install program listener_prog with SECCOMP_FILTER_FLAG_NEW_LISTENER */
+#define HL_F_NEW_LISTENER 0x1u /* install program listener_prog with SECCOMP_FILTER_FLAG_NEW_LISTENER */
 #define HL_F_LISTENER_PIDFD 0x2u /* hand the listener over by pidfd_getfd, not SCM_RIGHTS */
 #define HL_F_ALL_ (HL_F_NEW_LISTENER | HL_F_LISTENER_PIDFD)
 
 enum hl_phase {
-	HL_PHASE_SPAWNED = 0,        /* not yet running our code (exec failed or not reached) */
-	HL_PHASE_SETUP = 1,          /* mapping, parent-death signal, checks */
-	HL_PHASE_PIN = 2,            /* sched_setaffinity */
-	HL_PHASE_PREPARE = 3,        /* page for mprotect, samples faulted in */
+	HL_PHASE_SPAWNED = 0, /* not yet running our code (exec failed or not reached) */
+	HL_PHASE_SETUP = 1, /* mapping, parent-death signal, checks */
+	HL_PHASE_PIN = 2, /* sched_setaffinity */
+	HL_PHASE_PREPARE = 3, /* page for mprotect, samples faulted in */
 	HL_PHASE_NO_NEW_PRIVS = 4,
-	HL_PHASE_INSTALL = 5,        /* installing program prog_index */
-	HL_PHASE_LISTENER = 6,       /* handing the listener over */
+	HL_PHASE_INSTALL = 5, /* installing program prog_index */
+	HL_PHASE_LISTENER = 6, /* handing the listener over */
 	HL_PHASE_LISTENER_READY = 7, /* HL_F_LISTENER_PIDFD: listener_fd is valid, waiting for the lib */
 	HL_PHASE_WARMUP = 8,
 	HL_PHASE_MEASURE = 9,
-	HL_PHASE_DONE = 10,          /* measured, about to exit_group(0) */
-	HL_PHASE_LANDLOCK = 11,      /* building and enforcing the Landlock ruleset (after NO_NEW_PRIVS, before INSTALL) */
+	HL_PHASE_DONE = 10, /* measured, about to exit_group(0) */
+	HL_PHASE_LANDLOCK = 11, /* building and enforcing the Landlock ruleset (after NO_NEW_PRIVS, before INSTALL) */
 };
 
 /* The runner's exit status when it gives up by itself (setup_errno says why where it applies). */
 enum hl_exit {
 	HL_EXIT_OK = 0,
-	HL_EXIT_BAD_SHM = 64,      /* fd 3 missing, wrong magic, version or layout */
-	HL_EXIT_PARENT_GONE = 65,  /* the spawning process was gone before PDEATHSIG was armed */
-	HL_EXIT_PIN = 66,          /* sched_setaffinity failed */
-	HL_EXIT_PREPARE = 67,      /* mmap of the mprotect page failed */
+	HL_EXIT_BAD_SHM = 64, /* fd 3 missing, wrong magic, version or layout */
+	HL_EXIT_PARENT_GONE = 65, /* the spawning process was gone before PDEATHSIG was armed */
+	HL_EXIT_PIN = 66, /* sched_setaffinity failed */
+	HL_EXIT_PREPARE = 67, /* mmap of the mprotect page failed */
 	HL_EXIT_NO_NEW_PRIVS = 68, /* prctl(PR_SET_NO_NEW_PRIVS) failed */
-	HL_EXIT_INSTALL = 69,      /* seccomp(SECCOMP_SET_MODE_FILTER) refused program prog_index */
-	HL_EXIT_LISTENER = 70,     /* the listener could not be handed over */
-	HL_EXIT_USAGE = 71,        /* started by hand, not by libheimdall */
-	HL_EXIT_CALL = 72,         /* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*),
-	                            * or HL_CALL_GETPID_SELFTEST's result was not the pid, or HL_CALL_PINGPONG's
-	                            * partner did not answer */
-	HL_EXIT_LANDLOCK = 73,     /* the Landlock ruleset was refused: landlock_step says where, setup_errno why
-	                            * (EOPNOTSUPP: no Landlock, or a right the kernel's ABI lacks without best effort) */
+	HL_EXIT_INSTALL = 69, /* seccomp(SECCOMP_SET_MODE_FILTER) refused program prog_index */
+	HL_EXIT_LISTENER = 70, /* the listener could not be handed over */
+	HL_EXIT_USAGE = 71, /* started by hand, not by libheimdall */
+	/* an attach, fork or forked child failed in the loop (HL_CALL_ATTACH, FORK*),
+	 * or HL_CALL_GETPID_SELFTEST's result was not the pid, or HL_CALL_PINGPONG's
+	 * partner did not answer */
+	HL_EXIT_CALL = 72,
+	/* the Landlock ruleset was refused: landlock_step says where, setup_errno why
+	 * (EOPNOTSUPP: no Landlock, or a right the kernel's ABI lacks without best effort) */
+	HL_EXIT_LANDLOCK = 73,
 };
 
 struct hl_shm_header {
@@ -314,7 +317,10 @@ _Static_assert(sizeof(struct hl_shm_result) == 64, "result layout");
 _Static_assert(__builtin_offsetof(struct hl_shm_result, listener_taken) == 48, "listener_taken");
 _Static_assert(__builtin_offsetof(struct hl_shm_result, landlock_abi) == 52, "landlock_abi");
 
-static inline uint64_t hl_align(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+static inline uint64_t hl_align(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
 
 /*
  * Validates a header's own fields and computes the layout into *h (progs_off, result_off,
@@ -340,7 +346,8 @@ static inline int hl_shm_layout(struct hl_shm_header *h)
 		return -1;
 	if (h->batch_clock > HL_CLOCK_MAX_ || (h->mode != HL_MODE_BATCH && h->batch_clock != 0))
 		return -1;
-	if ((h->call == HL_CALL_ATTACH || h->call == HL_CALL_FORK_ATTACH) && (h->nprogs < 1 || (h->flags & HL_F_NEW_LISTENER)))
+	if ((h->call == HL_CALL_ATTACH || h->call == HL_CALL_FORK_ATTACH) &&
+	    (h->nprogs < 1 || (h->flags & HL_F_NEW_LISTENER)))
 		return -1;
 	if (h->placement >= HL_PLACEMENTS || (h->placement != 0 && !hl_call_placeable(h->call)))
 		return -1;

@@ -21,26 +21,26 @@
 #define HL_ANSWER_VALUE 3
 
 /* Counters, the same indices in hl_sup_stats and in the Java supervisor's stats. */
-#define HL_C_RECEIVED 0   /* notifications received */
-#define HL_C_CONTINUED 1  /* answered CONTINUE */
-#define HL_C_BROKERED 2   /* answered with an injected descriptor */
-#define HL_C_ERRORED 3    /* answered with an errno (REFUSED included) */
-#define HL_C_VALUED 4     /* answered with a return value */
-#define HL_C_REFUSED 5    /* brokered calls refused: escape from in/, write access, foreign dirfd */
-#define HL_C_GONE 6       /* the caller died before its answer (ENOENT); nothing to answer */
-#define HL_C_FAILURES 7   /* supervisor-side failures (unexpected ioctl errors) */
-#define HL_C_CPU 8        /* the CPU the supervisor is pinned to, -1 unpinned or on a set, -errno pin failed */
-#define HL_C_ENDED 9      /* 1 when the loop ended: listener hung up (no filter users left) or failed */
-#define HL_C_HELD 10      /* notifications held by the test hook (hl_sup_hold_next) */
+#define HL_C_RECEIVED 0 /* notifications received */
+#define HL_C_CONTINUED 1 /* answered CONTINUE */
+#define HL_C_BROKERED 2 /* answered with an injected descriptor */
+#define HL_C_ERRORED 3 /* answered with an errno (REFUSED included) */
+#define HL_C_VALUED 4 /* answered with a return value */
+#define HL_C_REFUSED 5 /* brokered calls refused: escape from in/, write access, foreign dirfd */
+#define HL_C_GONE 6 /* the caller died before its answer (ENOENT); nothing to answer */
+#define HL_C_FAILURES 7 /* supervisor-side failures (unexpected ioctl errors) */
+#define HL_C_CPU 8 /* the CPU the supervisor is pinned to, -1 unpinned or on a set, -errno pin failed */
+#define HL_C_ENDED 9 /* 1 when the loop ended: listener hung up (no filter users left) or failed */
+#define HL_C_HELD 10 /* notifications held by the test hook (hl_sup_hold_next) */
 #define HL_C_LAST_ERRNO 11 /* the errno of the last failure, 0 if none */
-#define HL_C_STALLED 12   /* calls handed off in a read past its deadline (answered by their own thread), and
-                           * loops stop could not join */
+/* calls handed off in a read past its deadline (answered by their own thread), and loops stop could not join */
+#define HL_C_STALLED 12
 #define HL_C_TIMED_OUT 13 /* handed-off calls given up past the give-up deadline and answered EIO */
 #define HL_NCOUNTERS 14
 
 /* hl_sup_start flags */
 #define HL_SUP_SYNC_WAKEUP 1 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6) */
-#define HL_SUP_POLL_WAIT 2   /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
+#define HL_SUP_POLL_WAIT 2 /* wait in poll() + RECV even with a fixed answer (see hl_sup_start) */
 /* The broker's opt-ins (HL_RULE_*) ride in the flags, shifted by this. */
 #define HL_SUP_RULES_SHIFT 8
 
@@ -49,7 +49,7 @@
 
 /* hl_notif_recv results besides 0 (a notification) and -errno */
 #define HL_RECV_STOPPED 1 /* the stop eventfd was signalled */
-#define HL_RECV_HUNGUP 2  /* the listener has no filter users left: every notified task is gone */
+#define HL_RECV_HUNGUP 2 /* the listener has no filter users left: every notified task is gone */
 
 /* hl_notif_recv fills these 64-bit slots */
 #define HL_N_ID 0
@@ -114,6 +114,24 @@
 #define HL_CALL_OPENAT2 3
 #define HL_CALL_CREAT 4
 
+/* The supervisors' deadlines and limits, shared by the native one (broker/supervisor.c) and the Java
+ * one (JavaSupervisor reads them from BrokerNative, which CConstantsTest compares with these).
+ * Hand a read of the caller's memory off to its own thread once that thread has been blocked
+ * HL_READ_DEADLINE_NS (not counting time preempted or waiting for a CPU), seen within
+ * HL_WATCH_PERIOD_MS of its start and checked every HL_WATCH_STEP_MS: well under the 100 ms in which
+ * every other call must still be served. */
+#define HL_READ_DEADLINE_NS (40L * 1000 * 1000)
+#define HL_WATCH_PERIOD_MS 10
+#define HL_WATCH_STEP_MS 5
+/* A handed-off read this old is given up and its call answered with EIO (hl_sup_set_give_up). */
+#define HL_GIVE_UP_NS (10L * 1000 * 1000 * 1000)
+/* Stopping a supervisor returns within this, whatever its loop is doing. */
+#define HL_STOP_DEADLINE_NS (900L * 1000 * 1000)
+/* Handed-off threads out at once, at most (past it, no more hand-offs: the other calls wait). */
+#define HL_MAX_PARKED 64
+/* Given-up threads still blocked, at most: one more and the supervisor fails closed. */
+#define HL_MAX_STUCK 4
+
 /* hl_broker_open's path_len when the path is not read yet: it reads it itself, once. */
 #define HL_PATH_UNREAD (-2147483647 - 1)
 
@@ -168,10 +186,10 @@ int hl_read_child(int pid, long addr, void *buf, size_t len);
  * supervisor keeps one in a direct buffer.
  */
 struct hl_watch {
-    _Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
-    _Atomic long long pid;     /* the pid the read is from */
-    _Atomic long long id;      /* the notification the thread handles (its loop writes it) */
-    _Atomic long long tid;     /* the watched thread (hl_watch_attach) */
+	_Atomic long long started; /* start of the read in progress, 0 none, HL_WATCH_ABANDONED */
+	_Atomic long long pid; /* the pid the read is from */
+	_Atomic long long id; /* the notification the thread handles (its loop writes it) */
+	_Atomic long long tid; /* the watched thread (hl_watch_attach) */
 };
 #define HL_WATCH_LONGS 4
 #define HL_WATCH_ABANDONED (-1LL)

@@ -103,8 +103,8 @@ static inline uint64_t hl_landlock_scopes(int abi)
 }
 
 /* The rights a rule on a non-directory may carry (the kernel refuses the others with EINVAL). */
-#define HL_LANDLOCK_FILE_RIGHTS                                                                          \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |     \
+#define HL_LANDLOCK_FILE_RIGHTS                                                                      \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
 	 LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 struct hl_landlock_head {
@@ -145,11 +145,11 @@ struct hl_landlock_path_beneath_attr {
 enum hl_landlock_step {
 	HL_LL_STEP_NONE = 0,
 	HL_LL_STEP_DESCRIPTION = 1, /* the description is malformed */
-	HL_LL_STEP_ABI = 2,         /* no Landlock, or a right the ABI lacks without best effort */
-	HL_LL_STEP_RULESET = 3,     /* landlock_create_ruleset */
-	HL_LL_STEP_OPEN = 4,        /* opening a rule's path (O_PATH) */
-	HL_LL_STEP_RULE = 5,        /* landlock_add_rule */
-	HL_LL_STEP_RESTRICT = 6,    /* landlock_restrict_self */
+	HL_LL_STEP_ABI = 2, /* no Landlock, or a right the ABI lacks without best effort */
+	HL_LL_STEP_RULESET = 3, /* landlock_create_ruleset */
+	HL_LL_STEP_OPEN = 4, /* opening a rule's path (O_PATH) */
+	HL_LL_STEP_RULE = 5, /* landlock_add_rule */
+	HL_LL_STEP_RESTRICT = 6, /* landlock_restrict_self */
 	HL_LL_STEP_DONE = 7,
 };
 
@@ -259,7 +259,7 @@ static inline int hl_landlock_install(const void *block, uint64_t len, int *abi,
 			err = -errno;
 			break;
 		}
-		struct hl_landlock_path_beneath_attr pb = {.allowed_access = r.allowed & fs, .parent_fd = fd};
+		struct hl_landlock_path_beneath_attr pb = { .allowed_access = r.allowed & fs, .parent_fd = fd };
 		/* A file that is not a directory may carry only the file rights (the kernel refuses the others). */
 		struct stat st;
 		if (fstat(fd, &st) != 0) {

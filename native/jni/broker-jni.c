@@ -13,45 +13,50 @@
 #define UNUSED (void)env, (void)cls
 
 JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_recv(JNIEnv *env, jclass cls, jint listener, jint stopfd,
-                                                               jlong out_addr) {
-    UNUSED;
-    return hl_notif_recv(listener, stopfd, (long)out_addr);
+							       jlong out_addr)
+{
+	UNUSED;
+	return hl_notif_recv(listener, stopfd, (long)out_addr);
 }
 
 JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_recvWait(JNIEnv *env, jclass cls, jint listener,
-                                                                   jlong out_addr) {
-    UNUSED;
-    return hl_notif_recv_wait(listener, (long)out_addr);
+								   jlong out_addr)
+{
+	UNUSED;
+	return hl_notif_recv_wait(listener, (long)out_addr);
 }
 
 JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_answerRecvWait(JNIEnv *env, jclass cls, jint listener,
-                                                                         jlong id, jint err, jlong val,
-                                                                         jint flags, jlong out_addr) {
-    UNUSED;
-    return hl_notif_answer_recv_wait(listener, (long)id, err, (long)val, flags, (long)out_addr);
+									 jlong id, jint err, jlong val, jint flags,
+									 jlong out_addr)
+{
+	UNUSED;
+	return hl_notif_answer_recv_wait(listener, (long)id, err, (long)val, flags, (long)out_addr);
 }
 
-JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_call(JNIEnv *env, jclass cls, jint listener,
-                                                               jlong notif_addr) {
-    UNUSED;
-    return hl_broker_call(listener, (long)notif_addr);
+JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_call(JNIEnv *env, jclass cls, jint listener, jlong notif_addr)
+{
+	UNUSED;
+	return hl_broker_call(listener, (long)notif_addr);
 }
 
-JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_open(JNIEnv *env, jclass cls, jint listener,
-                                                               jlong notif_addr, jlong path_addr, jint path_len,
-                                                               jint in_dirfd) {
-    UNUSED;
-    return hl_broker_open(listener, (long)notif_addr, (long)path_addr, path_len, in_dirfd);
+JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_open(JNIEnv *env, jclass cls, jint listener, jlong notif_addr,
+							       jlong path_addr, jint path_len, jint in_dirfd)
+{
+	UNUSED;
+	return hl_broker_open(listener, (long)notif_addr, (long)path_addr, path_len, in_dirfd);
 }
 
-JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_send(JNIEnv *env, jclass cls, jint listener,
-                                                               jlong notif_addr, jint fd) {
-    UNUSED;
-    return hl_broker_send(listener, (long)notif_addr, fd);
+JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_send(JNIEnv *env, jclass cls, jint listener, jlong notif_addr,
+							       jint fd)
+{
+	UNUSED;
+	return hl_broker_send(listener, (long)notif_addr, fd);
 }
 
 JNIEXPORT jint JNICALL Java_heimdall_lab_broker_BrokerJni_refuse(JNIEnv *env, jclass cls, jint listener, jlong id,
-                                                                 jint fd, jint err) {
-    UNUSED;
-    return hl_broker_refuse(listener, (long)id, fd, err);
+								 jint fd, jint err)
+{
+	UNUSED;
+	return hl_broker_refuse(listener, (long)id, fd, err);
 }

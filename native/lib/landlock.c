@@ -8,7 +8,10 @@
 #include "heimdall.h"
 #include "hl_landlock.h"
 
-int32_t hl_landlock_abi_now(void) { return hl_landlock_abi(); }
+int32_t hl_landlock_abi_now(void)
+{
+	return hl_landlock_abi();
+}
 
 int64_t hl_landlock_known(int32_t abi, int32_t which)
 {

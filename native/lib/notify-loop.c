@@ -43,111 +43,114 @@ int hl_sup_thread_signal(int tid);
 
 /* Slots of hl_kloop_stop's out array. */
 enum {
-    HL_KLOOP_ITERATIONS = 0, /* notifications answered */
-    HL_KLOOP_TIMED_NS = 1,   /* supervisor's clock from the first timed receive to the last timed answer, or -1 */
-    HL_KLOOP_TIMED = 2,      /* iterations that span covers (count), or 0 when the loop did not reach its end */
-    HL_KLOOP_ERRNO = 3,      /* the errno that ended the loop early (0: stopped) */
-    HL_KLOOP_CPU = 4,        /* the CPU it was pinned to, -1 on a set, or -errno of the pinning */
-    HL_KLOOP_NOUT = 5
+	HL_KLOOP_ITERATIONS = 0, /* notifications answered */
+	HL_KLOOP_TIMED_NS = 1, /* supervisor's clock from the first timed receive to the last timed answer, or -1 */
+	HL_KLOOP_TIMED = 2, /* iterations that span covers (count), or 0 when the loop did not reach its end */
+	HL_KLOOP_ERRNO = 3, /* the errno that ended the loop early (0: stopped) */
+	HL_KLOOP_CPU = 4, /* the CPU it was pinned to, -1 on a set, or -errno of the pinning */
+	HL_KLOOP_NOUT = 5
 };
 
 struct hl_kloop {
-    int listener;
-    int cpu;
-    long cpu_set;
-    long warmup;
-    long count;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int started;
-    int tid;
-    atomic_int stopping;
-    atomic_int ended; /* the loop has left: no signal to send (its tid may be another thread's by now) */
-    /* Written by the loop thread, read after it is joined. */
-    long iterations;
-    int64_t t0;
-    int64_t t1;
-    int err;
-    long pinned;
+	int listener;
+	int cpu;
+	long cpu_set;
+	long warmup;
+	long count;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int started;
+	int tid;
+	atomic_int stopping;
+	atomic_int ended; /* the loop has left: no signal to send (its tid may be another thread's by now) */
+	/* Written by the loop thread, read after it is joined. */
+	long iterations;
+	int64_t t0;
+	int64_t t1;
+	int err;
+	long pinned;
 };
 
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+static int64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static long pin(const struct hl_kloop *k) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (k->cpu >= 0) {
-        CPU_SET(k->cpu, &set);
-    } else if (k->cpu_set != 0) {
-        for (int c = 0; c < 64; c++) {
-            if ((unsigned long)k->cpu_set & (1ul << c)) {
-                CPU_SET(c, &set);
-            }
-        }
-    } else {
-        return -1;
-    }
-    int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    return e ? -e : (k->cpu >= 0 ? k->cpu : -1);
+static long pin(const struct hl_kloop *k)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (k->cpu >= 0) {
+		CPU_SET(k->cpu, &set);
+	} else if (k->cpu_set != 0) {
+		for (int c = 0; c < 64; c++) {
+			if ((unsigned long)k->cpu_set & (1ul << c)) {
+				CPU_SET(c, &set);
+			}
+		}
+	} else {
+		return -1;
+	}
+	int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+	return e ? -e : (k->cpu >= 0 ? k->cpu : -1);
 }
 
-static void *loop(void *arg) {
-    struct hl_kloop *k = arg;
-    pthread_setname_np(pthread_self(), "hl-kloop");
-    int tid = hl_sup_thread_prepare(); /* unblocks the stop signal on this thread only */
-    long pinned = pin(k);
-    pthread_mutex_lock(&k->lock);
-    k->tid = tid;
-    k->pinned = tid < 0 ? tid : pinned;
-    k->started = 1;
-    pthread_cond_signal(&k->cond);
-    pthread_mutex_unlock(&k->lock);
-    if (tid < 0 || pinned < -1) {
-        atomic_store(&k->ended, 1);
-        return NULL;
-    }
-    const long first = k->warmup;
-    const long last = k->warmup + k->count - 1;
-    struct seccomp_notif req;
-    struct seccomp_notif_resp resp;
-    long i = 0;
-    while (!atomic_load_explicit(&k->stopping, memory_order_relaxed)) {
-        memset(&req, 0, sizeof req); /* the kernel refuses a receive into a buffer that is not zeroed */
-        if (i == first) {
-            k->t0 = now_ns();
-        }
-        if (ioctl(k->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) {
-            if (errno == EINTR || errno == ENOENT) {
-                continue; /* the stop signal, or a caller gone before we took its call */
-            }
-            k->err = errno;
-            break;
-        }
-        resp.id = req.id;
-        resp.val = 0;
-        resp.error = 0;
-        resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-        int r;
-        do {
-            r = ioctl(k->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* EINTR answered nothing: again */
-        } while (r != 0 && errno == EINTR);
-        if (r != 0 && errno != ENOENT) { /* ENOENT: the caller died meanwhile */
-            k->err = errno;
-            break;
-        }
-        if (i == last) {
-            k->t1 = now_ns();
-        }
-        i++;
-    }
-    k->iterations = i;
-    atomic_store(&k->ended, 1);
-    return NULL;
+static void *loop(void *arg)
+{
+	struct hl_kloop *k = arg;
+	pthread_setname_np(pthread_self(), "hl-kloop");
+	int tid = hl_sup_thread_prepare(); /* unblocks the stop signal on this thread only */
+	long pinned = pin(k);
+	pthread_mutex_lock(&k->lock);
+	k->tid = tid;
+	k->pinned = tid < 0 ? tid : pinned;
+	k->started = 1;
+	pthread_cond_signal(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+	if (tid < 0 || pinned < -1) {
+		atomic_store(&k->ended, 1);
+		return NULL;
+	}
+	const long first = k->warmup;
+	const long last = k->warmup + k->count - 1;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	long i = 0;
+	while (!atomic_load_explicit(&k->stopping, memory_order_relaxed)) {
+		memset(&req, 0, sizeof req); /* the kernel refuses a receive into a buffer that is not zeroed */
+		if (i == first) {
+			k->t0 = now_ns();
+		}
+		if (ioctl(k->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) {
+			if (errno == EINTR || errno == ENOENT) {
+				continue; /* the stop signal, or a caller gone before we took its call */
+			}
+			k->err = errno;
+			break;
+		}
+		resp.id = req.id;
+		resp.val = 0;
+		resp.error = 0;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		int r;
+		do {
+			r = ioctl(k->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* EINTR answered nothing: again */
+		} while (r != 0 && errno == EINTR);
+		if (r != 0 && errno != ENOENT) { /* ENOENT: the caller died meanwhile */
+			k->err = errno;
+			break;
+		}
+		if (i == last) {
+			k->t1 = now_ns();
+		}
+		i++;
+	}
+	k->iterations = i;
+	atomic_store(&k->ended, 1);
+	return NULL;
 }
 
 /*
@@ -156,86 +159,88 @@ static void *loop(void *arg) {
  * sets SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP. warmup and count: the calls the child makes before timing
  * and the timed ones. Returns a handle (> 0) or -errno (EINVAL before Linux 6.6 for sync).
  */
-long hl_kloop_start(int listener, int cpu, long cpu_set, int sync, long warmup, long count) {
-    if (listener < 0 || warmup < 0 || count <= 0 || cpu < -1) {
-        return -EINVAL;
-    }
-    if (sync && ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) != 0) {
-        return -errno;
-    }
-    struct hl_kloop *k = calloc(1, sizeof *k);
-    if (!k) {
-        return -ENOMEM;
-    }
-    k->listener = listener;
-    k->cpu = cpu;
-    k->cpu_set = cpu_set;
-    k->warmup = warmup;
-    k->count = count;
-    k->t0 = -1;
-    k->t1 = -1;
-    pthread_mutex_init(&k->lock, NULL);
-    pthread_cond_init(&k->cond, NULL);
-    /* Every signal blocked on the new thread (no handler of the JVM's runs there); the loop unblocks
-     * the stop signal alone. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int e = pthread_create(&k->thread, NULL, loop, k);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (e) {
-        free(k);
-        return -e;
-    }
-    pthread_mutex_lock(&k->lock);
-    while (!k->started) {
-        pthread_cond_wait(&k->cond, &k->lock);
-    }
-    pthread_mutex_unlock(&k->lock);
-    if (k->pinned < -1) {
-        long r = k->pinned;
-        pthread_join(k->thread, NULL);
-        free(k);
-        return r;
-    }
-    return (long)(intptr_t)k;
+long hl_kloop_start(int listener, int cpu, long cpu_set, int sync, long warmup, long count)
+{
+	if (listener < 0 || warmup < 0 || count <= 0 || cpu < -1) {
+		return -EINVAL;
+	}
+	if (sync && ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) != 0) {
+		return -errno;
+	}
+	struct hl_kloop *k = calloc(1, sizeof *k);
+	if (!k) {
+		return -ENOMEM;
+	}
+	k->listener = listener;
+	k->cpu = cpu;
+	k->cpu_set = cpu_set;
+	k->warmup = warmup;
+	k->count = count;
+	k->t0 = -1;
+	k->t1 = -1;
+	pthread_mutex_init(&k->lock, NULL);
+	pthread_cond_init(&k->cond, NULL);
+	/* Every signal blocked on the new thread (no handler of the JVM's runs there); the loop unblocks
+	 * the stop signal alone. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&k->thread, NULL, loop, k);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		free(k);
+		return -e;
+	}
+	pthread_mutex_lock(&k->lock);
+	while (!k->started) {
+		pthread_cond_wait(&k->cond, &k->lock);
+	}
+	pthread_mutex_unlock(&k->lock);
+	if (k->pinned < -1) {
+		long r = k->pinned;
+		pthread_join(k->thread, NULL);
+		free(k);
+		return r;
+	}
+	return (long)(intptr_t)k;
 }
 
 /*
  * Stops the loop (signalling its wait until it ends), closes the listener, fills out[HL_KLOOP_NOUT]
  * and frees the loop. 0, or -EINVAL for a bad out length.
  */
-int hl_kloop_stop(long handle, int64_t *out, int n) {
-    struct hl_kloop *k = (struct hl_kloop *)(intptr_t)handle;
-    if (!k || n < HL_KLOOP_NOUT) {
-        return -EINVAL;
-    }
-    atomic_store(&k->stopping, 1);
-    for (;;) {
-        /* A signal landing just before the loop enters its receive interrupts nothing: send again. */
-        if (!atomic_load(&k->ended)) {
-            hl_sup_thread_signal(k->tid);
-        }
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_nsec += 10 * 1000 * 1000;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
-        }
-        if (pthread_timedjoin_np(k->thread, NULL, &deadline) == 0) {
-            break;
-        }
-    }
-    close(k->listener);
-    int complete = k->t0 >= 0 && k->t1 >= 0;
-    out[HL_KLOOP_ITERATIONS] = k->iterations;
-    out[HL_KLOOP_TIMED_NS] = complete ? k->t1 - k->t0 : -1;
-    out[HL_KLOOP_TIMED] = complete ? k->count : 0;
-    out[HL_KLOOP_ERRNO] = k->err;
-    out[HL_KLOOP_CPU] = k->pinned;
-    pthread_mutex_destroy(&k->lock);
-    pthread_cond_destroy(&k->cond);
-    free(k);
-    return 0;
+int hl_kloop_stop(long handle, int64_t *out, int n)
+{
+	struct hl_kloop *k = (struct hl_kloop *)(intptr_t)handle;
+	if (!k || n < HL_KLOOP_NOUT) {
+		return -EINVAL;
+	}
+	atomic_store(&k->stopping, 1);
+	for (;;) {
+		/* A signal landing just before the loop enters its receive interrupts nothing: send again. */
+		if (!atomic_load(&k->ended)) {
+			hl_sup_thread_signal(k->tid);
+		}
+		struct timespec deadline;
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += 10 * 1000 * 1000;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(k->thread, NULL, &deadline) == 0) {
+			break;
+		}
+	}
+	close(k->listener);
+	int complete = k->t0 >= 0 && k->t1 >= 0;
+	out[HL_KLOOP_ITERATIONS] = k->iterations;
+	out[HL_KLOOP_TIMED_NS] = complete ? k->t1 - k->t0 : -1;
+	out[HL_KLOOP_TIMED] = complete ? k->count : 0;
+	out[HL_KLOOP_ERRNO] = k->err;
+	out[HL_KLOOP_CPU] = k->pinned;
+	pthread_mutex_destroy(&k->lock);
+	pthread_cond_destroy(&k->cond);
+	free(k);
+	return 0;
 }

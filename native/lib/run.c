@@ -75,8 +75,8 @@ static void do_spawn(struct spawn_req *r)
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, all;
-	char *argv[] = {"heimdall-runner", NULL};
-	char *envp[] = {NULL};
+	char *argv[] = { "heimdall-runner", NULL };
+	char *envp[] = { NULL };
 
 	sigemptyset(&none);
 	sigfillset(&all);
@@ -243,7 +243,7 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 	}
 
 	/* ping[1] and pong[0] go to the runner; we keep ping[0] and pong[1] for the partner thread. */
-	int ping[2] = {-1, -1}, pong[2] = {-1, -1};
+	int ping[2] = { -1, -1 }, pong[2] = { -1, -1 };
 	if (h.call == HL_CALL_PINGPONG || h.call == HL_CALL_PINGPONG_OPENAT) {
 		err = make_pipe(ping);
 		if (err == 0)
@@ -256,7 +256,7 @@ int64_t hl_run_spawn(const char *runner_path, const void *spec, int32_t spec_len
 		}
 	}
 
-	struct spawn_req req = {.path = runner_path, .fd3 = memfd, .fd4 = sv[1], .fd5 = ping[1], .fd6 = pong[0]};
+	struct spawn_req req = { .path = runner_path, .fd3 = memfd, .fd4 = sv[1], .fd5 = ping[1], .fd6 = pong[0] };
 	err = spawn_on_spawner(&req);
 	close(sv[1]);
 	close(memfd);
@@ -322,12 +322,12 @@ static int64_t mono_ms(void)
 static int recv_fd(int sock)
 {
 	char byte;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
 	ssize_t n;
 	do
 		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
@@ -353,7 +353,7 @@ int32_t hl_run_listener(int64_t handle, int32_t timeout_ms)
 	if (!(run->h->flags & HL_F_NEW_LISTENER))
 		return -EINVAL;
 	if (!(run->h->flags & HL_F_LISTENER_PIDFD)) {
-		struct pollfd p = {.fd = run->sock, .events = POLLIN};
+		struct pollfd p = { .fd = run->sock, .events = POLLIN };
 		for (;;) {
 			int left = (int)(deadline - mono_ms());
 			int n = poll(&p, 1, left < 0 ? 0 : left);
@@ -367,7 +367,7 @@ int32_t hl_run_listener(int64_t handle, int32_t timeout_ms)
 		}
 	}
 	/* pidfd_getfd: wait for the runner to publish its descriptor, or to die, or the deadline. */
-	struct pollfd p = {.fd = run->pidfd, .events = POLLIN};
+	struct pollfd p = { .fd = run->pidfd, .events = POLLIN };
 	for (;;) {
 		if (__atomic_load_n(&run->res->phase, __ATOMIC_ACQUIRE) == HL_PHASE_LISTENER_READY) {
 			int fd = (int)syscall(SYS_pidfd_getfd, run->pidfd, run->res->listener_fd, 0);
@@ -448,7 +448,7 @@ int32_t hl_run_phase(int64_t handle)
 int32_t hl_run_alive(int64_t handle)
 {
 	struct hl_run *run = (struct hl_run *)(intptr_t)handle;
-	struct pollfd p = {.fd = run->pidfd, .events = POLLIN};
+	struct pollfd p = { .fd = run->pidfd, .events = POLLIN };
 	if (run->reaped)
 		return 0;
 	int n = poll(&p, 1, 0);

@@ -1,2 +1,7 @@
 /* The native library's identity, checked by the Java side when it loads us. */
-int hl_abi_version(void) { return 4; }
+#include "heimdall.h"
+
+int hl_abi_version(void)
+{
+	return HL_ABI_VERSION;
+}

@@ -80,7 +80,8 @@ static const char bench_name[] = "heimdall-bench";
 #define CALL_openat(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, O_RDONLY | O_CLOEXEC, 0, 0, 0)
 #define CALL_fstatat(j) sys6(SYS_newfstatat, AT_FDCWD, (long)(j)->path, (long)(j)->page, 0, 0, 0)
 #define CALL_openat_flags(j) sys6(SYS_openat, AT_FDCWD, (long)(j)->path, (j)->open_flags, 0, 0, 0)
-#define CALL_syscall(j) sys6((j)->nr, (j)->args[0], (j)->args[1], (j)->args[2], (j)->args[3], (j)->args[4], (j)->args[5])
+#define CALL_syscall(j) \
+	sys6((j)->nr, (j)->args[0], (j)->args[1], (j)->args[2], (j)->args[3], (j)->args[4], (j)->args[5])
 /*
  * The kernel selftest's call: glibc's syscall(), out of line (libc.so, through the PLT; the compiler
  * knows nothing of it, so neither the call nor its result can be optimised away), narrowed to pid_t as
@@ -90,9 +91,17 @@ static const char bench_name[] = "heimdall-bench";
 
 /* Untimed work after a call: only openat has any (its descriptor must not pile up). */
 #define AFTER_none(r) ((void)0)
-#define AFTER_close(r) do { if ((r) >= 0) sys6(SYS_close, (r), 0, 0, 0, 0, 0); } while (0)
+#define AFTER_close(r)                                       \
+	do {                                                 \
+		if ((r) >= 0)                                \
+			sys6(SYS_close, (r), 0, 0, 0, 0, 0); \
+	} while (0)
 /* The selftest's assert(pid == ret): a compare and a branch that is never taken, in every iteration. */
-#define AFTER_pid(r) do { if (__builtin_expect((r) != j->pid, 0)) not_the_pid(i, (r)); } while (0)
+#define AFTER_pid(r)                                    \
+	do {                                            \
+		if (__builtin_expect((r) != j->pid, 0)) \
+			not_the_pid(i, (r));            \
+	} while (0)
 
 static __attribute__((noreturn)) void call_failed(uint64_t done, long err);
 
@@ -108,37 +117,37 @@ static __attribute__((noreturn, noinline, cold)) void not_the_pid(uint64_t done,
  * pair comes HL_PLACEMENTS times (heimdall_shm.h): the function starts a 64-byte line and its first
  * 16 * placement bytes are no-ops run once, so the loop body sits that much further into its line.
  */
-#define LOOPS_AT(kind, after, placement)                                                           \
-	__attribute__((noinline, aligned(64))) static long per_call_##kind##_##placement(            \
-		const struct job *j __attribute__((unused)), uint64_t *out, uint64_t n)                \
-	{                                                                                           \
-		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                                \
-		long r = 0;                                                                         \
-		for (uint64_t i = 0; i < n; i++) {                                                  \
-			uint64_t a = now_ns();                                                      \
-			r = CALL_##kind(j);                                                         \
-			uint64_t b = now_ns();                                                      \
-			after(r);                                                                   \
-			out[i] = b - a;                                                             \
-		}                                                                                   \
-		return r;                                                                           \
-	}                                                                                           \
-	__attribute__((noinline, aligned(64))) static long batch_##kind##_##placement(               \
-		const struct job *j __attribute__((unused)), uint64_t n)                              \
-	{                                                                                           \
-		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                                \
-		long r = 0;                                                                         \
-		for (uint64_t i = 0; i < n; i++) {                                                  \
-			r = CALL_##kind(j);                                                         \
-			after(r);                                                                   \
-		}                                                                                   \
-		return r;                                                                           \
+#define LOOPS_AT(kind, after, placement)                                                  \
+	__attribute__((noinline, aligned(64))) static long per_call_##kind##_##placement( \
+		const struct job *j __attribute__((unused)), uint64_t *out, uint64_t n)   \
+	{                                                                                 \
+		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                   \
+		long r = 0;                                                               \
+		for (uint64_t i = 0; i < n; i++) {                                        \
+			uint64_t a = now_ns();                                            \
+			r = CALL_##kind(j);                                               \
+			uint64_t b = now_ns();                                            \
+			after(r);                                                         \
+			out[i] = b - a;                                                   \
+		}                                                                         \
+		return r;                                                                 \
+	}                                                                                 \
+	__attribute__((noinline, aligned(64))) static long batch_##kind##_##placement(    \
+		const struct job *j __attribute__((unused)), uint64_t n)                  \
+	{                                                                                 \
+		__asm__ volatile(".fill 16 * " #placement ", 1, 0x90");                   \
+		long r = 0;                                                               \
+		for (uint64_t i = 0; i < n; i++) {                                        \
+			r = CALL_##kind(j);                                               \
+			after(r);                                                         \
+		}                                                                         \
+		return r;                                                                 \
 	}
 
-#define LOOPS(kind, after)                                                                          \
-	LOOPS_AT(kind, after, 0)                                                                    \
-	LOOPS_AT(kind, after, 1)                                                                    \
-	LOOPS_AT(kind, after, 2)                                                                    \
+#define LOOPS(kind, after)       \
+	LOOPS_AT(kind, after, 0) \
+	LOOPS_AT(kind, after, 1) \
+	LOOPS_AT(kind, after, 2) \
 	LOOPS_AT(kind, after, 3)
 
 LOOPS(getppid, AFTER_none)
@@ -298,27 +307,27 @@ static long batch_attach(const struct job *j, uint64_t n)
 	return 0;
 }
 
-#define FORK_LOOPS(kind, attach)                                                                  \
-	static long per_call_##kind(const struct job *j, uint64_t *out, uint64_t n)               \
-	{                                                                                         \
-		for (uint64_t i = 0; i < n; i++) {                                                \
-			uint64_t a = now_ns();                                                    \
-			long e = fork_once(j, attach);                                            \
-			uint64_t b = now_ns();                                                    \
-			if (e != 0)                                                               \
-				call_failed(i, e);                                                \
-			out[i] = b - a;                                                           \
-		}                                                                                 \
-		return 0;                                                                         \
-	}                                                                                         \
-	static long batch_##kind(const struct job *j, uint64_t n)                                 \
-	{                                                                                         \
-		for (uint64_t i = 0; i < n; i++) {                                                \
-			long e = fork_once(j, attach);                                            \
-			if (e != 0)                                                               \
-				call_failed(i, e);                                                \
-		}                                                                                 \
-		return 0;                                                                         \
+#define FORK_LOOPS(kind, attach)                                                    \
+	static long per_call_##kind(const struct job *j, uint64_t *out, uint64_t n) \
+	{                                                                           \
+		for (uint64_t i = 0; i < n; i++) {                                  \
+			uint64_t a = now_ns();                                      \
+			long e = fork_once(j, attach);                              \
+			uint64_t b = now_ns();                                      \
+			if (e != 0)                                                 \
+				call_failed(i, e);                                  \
+			out[i] = b - a;                                             \
+		}                                                                   \
+		return 0;                                                           \
+	}                                                                           \
+	static long batch_##kind(const struct job *j, uint64_t n)                   \
+	{                                                                           \
+		for (uint64_t i = 0; i < n; i++) {                                  \
+			long e = fork_once(j, attach);                              \
+			if (e != 0)                                                 \
+				call_failed(i, e);                                  \
+		}                                                                   \
+		return 0;                                                           \
 	}
 
 FORK_LOOPS(fork, 0)
@@ -339,8 +348,14 @@ static long per_call_timer(const struct job *j, uint64_t *out, uint64_t n)
 typedef long (*per_call_fn)(const struct job *, uint64_t *, uint64_t);
 typedef long (*batch_fn)(const struct job *, uint64_t);
 
-#define PLACED(prefix, kind) {prefix##kind##_0, prefix##kind##_1, prefix##kind##_2, prefix##kind##_3}
-#define ONE_PLACEMENT(f) {f}
+#define PLACED(prefix, kind)                                                           \
+	{                                                                              \
+		prefix##kind##_0, prefix##kind##_1, prefix##kind##_2, prefix##kind##_3 \
+	}
+#define ONE_PLACEMENT(f) \
+	{                \
+		f        \
+	}
 
 _Static_assert(HL_PLACEMENTS == 4, "PLACED names four copies");
 
@@ -405,13 +420,13 @@ static __attribute__((noreturn)) void give_up(int code, int err)
 static int send_fd(int sock, int fd)
 {
 	char byte = 'L';
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
 	memset(&u, 0, sizeof(u));
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
@@ -473,7 +488,7 @@ int main(int argc, char **argv)
 	 * A floor that kills the runner must not leave a core file per run in the working directory
 	 * (KILL_PROCESS dumps core where RLIMIT_CORE allows it); a test may kill thousands of runners.
 	 */
-	struct rlimit no_core = {0, 0};
+	struct rlimit no_core = { 0, 0 };
 	setrlimit(RLIMIT_CORE, &no_core);
 
 	set_phase(HL_PHASE_PIN);
@@ -496,8 +511,10 @@ int main(int argc, char **argv)
 	res->cpu_granted = sched_getcpu();
 
 	set_phase(HL_PHASE_PREPARE);
-	struct job job = {.path = h.path, .nr = h.nr, .open_flags = (long)h.args[0],
-			  .pid = (pid_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0)};
+	struct job job = { .path = h.path,
+			   .nr = h.nr,
+			   .open_flags = (long)h.args[0],
+			   .pid = (pid_t)sys6(SYS_getpid, 0, 0, 0, 0, 0, 0) };
 	for (int i = 0; i < 6; i++)
 		job.args[i] = (long)h.args[i];
 	job.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -567,7 +584,8 @@ int main(int argc, char **argv)
 	for (uint32_t k = 0; k < floor_progs; k++) {
 		res->prog_index = k;
 		set_phase(HL_PHASE_INSTALL);
-		struct sock_fprog fprog = {.len = (unsigned short)h.prog_len[k], .filter = (struct sock_filter *)progs};
+		struct sock_fprog fprog = { .len = (unsigned short)h.prog_len[k],
+					    .filter = (struct sock_filter *)progs };
 		unsigned long flags = 0;
 		if (k == h.listener_prog && (h.flags & HL_F_NEW_LISTENER))
 			flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;

@@ -1,5 +1,11 @@
 package heimdall.lab;
 
+import static heimdall.lab.Errno.EIO;
+import static heimdall.lab.Errno.EISDIR;
+import static heimdall.lab.Errno.ELOOP;
+import static heimdall.lab.Errno.ENOTDIR;
+import static heimdall.lab.Errno.ENXIO;
+
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
@@ -160,12 +166,6 @@ public final class HostileFiles {
             Libc.close(fd);
         }
     }
-
-    private static final int ENOTDIR = 20;
-    private static final int ELOOP = 40;
-    private static final int EISDIR = 21;
-    private static final int ENXIO = 6;
-    private static final int EIO = 5;
 
     /** Opens {@code name} relative to {@code dirFd}; -1 when nothing is there; bad input for any other failure. */
     private static int openAt(int dirFd, Path file, String name) {

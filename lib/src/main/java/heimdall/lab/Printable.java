@@ -1,5 +1,7 @@
 package heimdall.lab;
 
+import java.util.Locale;
+
 /**
  * Values a user supplied (a path, an option's value, a word from a file), made safe to print on a
  * terminal: control characters are shown as escapes, so a file named with an ANSI escape sequence
@@ -69,6 +71,6 @@ public final class Printable {
                 || c == 0x200e
                 || c == 0x200f
                 || c == 0x061c;
-        return control || bidi ? String.format("\\u%04x", (int) c) : null;
+        return control || bidi ? String.format(Locale.ROOT, "\\u%04x", (int) c) : null;
     }
 }

@@ -10,7 +10,7 @@ import heimdall.lab.graph.prepared.AutoLayout;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
-import heimdall.lab.reproduce.GraphLookup;
+import heimdall.lab.reproduce.graphlookup.GraphLookup;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;

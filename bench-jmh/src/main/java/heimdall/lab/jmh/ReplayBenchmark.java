@@ -6,7 +6,7 @@ import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.graph.prepared.Cursor;
 import heimdall.lab.graph.prepared.Layout;
 import heimdall.lab.graph.prepared.PreparedGraph;
-import heimdall.lab.reproduce.GraphLookup;
+import heimdall.lab.reproduce.graphlookup.GraphLookup;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;

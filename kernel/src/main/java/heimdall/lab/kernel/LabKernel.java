@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
@@ -284,7 +285,7 @@ public final class LabKernel extends BaseKernel {
                 case '\t' -> b.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         b.append(c);
                     }

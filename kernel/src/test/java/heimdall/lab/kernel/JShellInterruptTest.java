@@ -49,7 +49,8 @@ class JShellInterruptTest {
                 Map.of("prompts", 3),
                 Map.of(
                         "send",
-                        "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
+                        "heimdall.lab.reproduce.floorcost.FloorCost.run("
+                                + "new heimdall.lab.reproduce.floorcost.FloorCost.Options("
                                 + "heimdall.lab.bench.FloorBench.Counts.published(), "
                                 + "heimdall.lab.sys.Cpus.measuring(), "
                                 + "heimdall.lab.sys.Cpus.supervisor(), true), "

@@ -87,7 +87,8 @@ class KernelProtocolTest {
         /* 32 */ "heimdall.lab.kernel.KernelRenderers.register()",
         /* 33 */ "%time",
         /* 34 */ "//interrupt-when [1/\n"
-                + "heimdall.lab.reproduce.FloorCost.run(new heimdall.lab.reproduce.FloorCost.Options("
+                + "heimdall.lab.reproduce.floorcost.FloorCost.run("
+                + "new heimdall.lab.reproduce.floorcost.FloorCost.Options("
                 + "heimdall.lab.bench.FloorBench.Counts.published(), heimdall.lab.sys.Cpus.measuring(), "
                 + "heimdall.lab.sys.Cpus.supervisor(), true), "
                 + "heimdall.lab.bench.ResultsFolder.chosen(java.nio.file.Path.of(\"STOPDIR\")), "

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.io.InputStream;
@@ -115,16 +116,13 @@ class LibraryFromLocalRepositoryTest {
         Path cache = Files.createDirectory(
                 dir.resolve("cache"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // no heimdall.lab.home: the library must find its native part in its jar, as a user's program does
         String out = run(
                 work,
-                List.of(
-                        java,
-                        "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        classpath,
-                        "GetppidUnderAFloor.java"),
+                LabJvm.of("GetppidUnderAFloor.java")
+                        .home(null)
+                        .classPath(classpath)
+                        .command(),
                 Map.of("XDG_CACHE_HOME", cache.toString()));
 
         Matcher figure = Pattern.compile("getppid under a floor: (\\d+) ns").matcher(out);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -727,7 +728,7 @@ public final class Compare implements Displayable {
                     || cp == 0x2028
                     || cp == 0x2029
                     || Character.getType(cp) == Character.FORMAT) {
-                sb.append(String.format("\\u%04x", cp));
+                sb.append(String.format(Locale.ROOT, "\\u%04x", cp));
             } else {
                 sb.appendCodePoint(cp);
             }

@@ -45,11 +45,11 @@ final class ComparePlot {
         List<String> labels = c.rowLabels();
         List<String> categories = new ArrayList<>();
         // never cut at the end (where the placement is): the parts every row shares go, then parts whose
-        // loss keeps the rows apart (Plots.shortParts)
+        // loss keeps the rows apart (Charts.shortParts)
         int room = LABEL_CHARS - 3;
         List<List<String>> parts =
                 labels.stream().map(l -> List.of(l.split(" · "))).toList();
-        List<String> short_ = Plots.distinctLabels(Plots.shortParts(parts, room), room);
+        List<String> short_ = Charts.distinctLabels(Charts.shortParts(parts, room), room);
         for (int k = 0; k < labels.size(); k++) {
             categories.add((k + 1) + " " + short_.get(k));
         }

@@ -311,7 +311,7 @@ public final class Tables {
             }
             if (r.distilledOnly()) {
                 // without samples.arrow the runs' medians are summary.json's (the same figures)
-                List<Double> meds = i < r.resultRows().size() ? Plots.runMediansOf(r.row(i)) : List.of();
+                List<Double> meds = i < r.resultRows().size() ? CallPlots.runMediansOf(r.row(i)) : List.of();
                 if (meds.isEmpty()) {
                     spread.appendMissing();
                 } else {
@@ -339,7 +339,7 @@ public final class Tables {
         for (int i = 0; i < r.resultRows().size(); i++) {
             for (String v : List.of("filtered", "none")) {
                 List<Double> meds =
-                        v.equals("filtered") ? Plots.runMediansOf(r.row(i)) : Plots.runMediansNoneOf(r.row(i));
+                        v.equals("filtered") ? CallPlots.runMediansOf(r.row(i)) : CallPlots.runMediansNoneOf(r.row(i));
                 for (int k = 0; k < meds.size(); k++) {
                     row.append(i);
                     label.append(r.label(i));

@@ -1,6 +1,8 @@
 /**
  * Reading results back: {@link heimdall.lab.analysis.Results} (a folder loaded as typed rows and tables),
- * {@link heimdall.lab.analysis.Tables}, {@link heimdall.lab.analysis.Plots}, {@link heimdall.lab.analysis.Ecdf},
+ * {@link heimdall.lab.analysis.Tables}, {@link heimdall.lab.analysis.Plots} (writing a folder's plots, which each kind
+ * draws through its plots facet, {@link heimdall.lab.analysis.KindPlots}) over the chart kit
+ * ({@link heimdall.lab.analysis.Charts}, {@link heimdall.lab.analysis.CallPlots}), {@link heimdall.lab.analysis.Ecdf},
  * {@link heimdall.lab.analysis.Distributions}, comparing two folders ({@link heimdall.lab.analysis.Compare},
  * {@link heimdall.lab.analysis.CompareSpec}, {@code ./lab compare}) and {@code ./lab distill}.
  *

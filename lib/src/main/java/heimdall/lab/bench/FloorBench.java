@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -200,15 +201,26 @@ public final class FloorBench {
                     v.state.loads.add((before + loads.sample().one()) / 2);
                     samples.append(rowBase + v.row, v.baseline ? "none" : "filtered", run, got);
                     progress.accept(String.format(
+                            Locale.ROOT,
                             "[%d/%d] run %d · %s: median %,d ns",
-                            done, total, run + 1, label, Stats.of(got).median()));
+                            done,
+                            total,
+                            run + 1,
+                            label,
+                            Stats.of(got).median()));
                 } catch (Refusal e) {
                     if (stop.getAsBoolean()) {
                         break measuring; // the child was ended by Ctrl-C, not by its floor
                     }
                     v.state.failure = e.getMessage();
                     progress.accept(String.format(
-                            "[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label, e.getMessage()));
+                            Locale.ROOT,
+                            "[%d/%d] run %d · %s: FAILED: %s",
+                            done,
+                            total,
+                            run + 1,
+                            label,
+                            e.getMessage()));
                 } catch (RuntimeException e) {
                     if (!stopOn.test(e)) {
                         throw e;

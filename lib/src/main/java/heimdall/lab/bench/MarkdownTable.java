@@ -2,6 +2,7 @@ package heimdall.lab.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** A GitHub-flavoured Markdown table built row by row; cells are escaped for pipes. */
 public final class MarkdownTable {
@@ -42,7 +43,7 @@ public final class MarkdownTable {
 
     /** A median as the published tables print it: "1,833 ns". */
     public static String ns(double ns) {
-        return String.format("%,d ns", Math.round(ns));
+        return String.format(Locale.ROOT, "%,d ns", Math.round(ns));
     }
 
     /** An added cost as published: "+20 ns", or "+4.5 µs" from a microsecond up. */
@@ -50,17 +51,17 @@ public final class MarkdownTable {
         String sign = ns >= 0 ? "+" : "-";
         double abs = Math.abs(ns);
         return abs >= 1000
-                ? sign + String.format("%.1f µs", abs / 1e3)
-                : sign + String.format("%,d ns", Math.round(abs));
+                ? sign + String.format(Locale.ROOT, "%.1f µs", abs / 1e3)
+                : sign + String.format(Locale.ROOT, "%,d ns", Math.round(abs));
     }
 
     /** A tail latency as published: "330 ns", "2,395 ns", "122 µs", "1.0 ms". */
     public static String tail(double ns) {
         if (ns >= 1_000_000) {
-            return String.format("%.1f ms", ns / 1e6);
+            return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
         }
         if (ns >= 10_000) {
-            return String.format("%.0f µs", ns / 1e3);
+            return String.format(Locale.ROOT, "%.0f µs", ns / 1e3);
         }
         return ns(ns);
     }

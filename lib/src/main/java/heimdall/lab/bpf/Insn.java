@@ -1,5 +1,7 @@
 package heimdall.lab.bpf;
 
+import java.util.Locale;
+
 /**
  * One classic BPF instruction ({@code struct sock_filter}): a 16-bit opcode, two 8-bit jump offsets
  * and a 32-bit constant. Offsets are relative to the next instruction.
@@ -34,7 +36,7 @@ public record Insn(int code, int jt, int jf, int k) {
     public Insn {
         if (code < 0 || code > 0xffff || jt < 0 || jt > 0xff || jf < 0 || jf > 0xff) {
             throw new IllegalArgumentException(
-                    String.format("instruction fields out of range: code=0x%x jt=%d jf=%d", code, jt, jf));
+                    String.format(Locale.ROOT, "instruction fields out of range: code=0x%x jt=%d jf=%d", code, jt, jf));
         }
     }
 

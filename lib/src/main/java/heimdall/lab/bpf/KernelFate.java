@@ -1,5 +1,7 @@
 package heimdall.lab.bpf;
 
+import static heimdall.lab.Errno.ENOSYS;
+
 import heimdall.lab.profile.Action;
 
 /**
@@ -28,8 +30,6 @@ public record KernelFate(Kind kind, int errno) {
         TRACED
     }
 
-    /** {@code ENOSYS}: the answer of TRACE without a tracer and NOTIFY without a listener. */
-    public static final int ENOSYS = 38;
     /** The kernel caps ERRNO data at {@code MAX_ERRNO}. */
     public static final int MAX_ERRNO = 4095;
 

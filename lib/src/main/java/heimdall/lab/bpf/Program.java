@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A classic BPF program that the kernel would accept as a seccomp filter: the checks of
@@ -93,7 +94,8 @@ public record Program(List<Insn> insns) {
         switch (code) {
             case LD | W | ABS:
                 if (k >= SeccompData.SIZE || (k & 3) != 0) {
-                    return String.format("load of offset %d is outside seccomp_data (aligned words at 0..60)", k);
+                    return String.format(
+                            Locale.ROOT, "load of offset %d is outside seccomp_data (aligned words at 0..60)", k);
                 }
                 return null;
             case LD | W | LEN, LDX | W | LEN, LD | IMM, LDX | IMM, MISC | TAX, MISC | TXA, RET | K, RET | A:
@@ -109,12 +111,12 @@ public record Program(List<Insn> insns) {
             int op = code & 0xf0;
             // MOD is classic BPF, but seccomp_check_filter does not list it: the kernel refuses it in a filter.
             if (op == MOD && (code & ~0xf8) == ALU) {
-                return String.format("MOD (opcode 0x%04x) is not allowed in a seccomp filter", code);
+                return String.format(Locale.ROOT, "MOD (opcode 0x%04x) is not allowed in a seccomp filter", code);
             }
             boolean known = op == ADD || op == SUB || op == MUL || op == DIV || op == OR || op == AND || op == LSH
                     || op == RSH || op == NEG || op == XOR;
             if (!known || (code & ~0xf8) != ALU) {
-                return String.format("unknown ALU opcode 0x%04x", code);
+                return String.format(Locale.ROOT, "unknown ALU opcode 0x%04x", code);
             }
             if ((code & X) == 0 && op == DIV && k == 0) {
                 return "division by the constant 0";
@@ -127,14 +129,14 @@ public record Program(List<Insn> insns) {
         if (i.cls() == JMP) {
             int op = code & 0xf0;
             if ((op != JEQ && op != JGT && op != JGE && op != JSET) || (code & ~0xf8) != JMP) {
-                return String.format("unknown jump opcode 0x%04x", code);
+                return String.format(Locale.ROOT, "unknown jump opcode 0x%04x", code);
             }
             if (pc + 1 + i.jt() >= n || pc + 1 + i.jf() >= n) {
                 return "jump (jt " + i.jt() + ", jf " + i.jf() + ") lands outside the program (length " + n + ")";
             }
             return null;
         }
-        return String.format("opcode 0x%04x is not allowed in a seccomp filter", code);
+        return String.format(Locale.ROOT, "opcode 0x%04x is not allowed in a seccomp filter", code);
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -278,15 +279,21 @@ public final class BrokerBench {
         }
         b.append('\n');
         b.append(String.format(
+                Locale.ROOT,
                 "  child on CPU %d, supervisor %s (CPUs available: %s); synchronous wake-up %s%n",
                 c.childCpu(),
                 c.supCpu() < 0 ? "unpinned" : "on CPU " + c.supCpu(),
                 r.cpusAvailable(),
                 c.syncWakeUp() ? "on" : "off"));
         b.append(String.format(
+                Locale.ROOT,
                 "  %,d calls (+%,d warm-up) x %d runs per row; timer (back-to-back clock_gettime) %d ns%n",
-                c.calls(), c.warmup(), c.runs(), r.timerNs()));
-        b.append(String.format("  %-10s %12s %12s %12s  %s%n", "what", "median", "p99", "added", "run medians (ns)"));
+                c.calls(),
+                c.warmup(),
+                c.runs(),
+                r.timerNs()));
+        b.append(String.format(
+                Locale.ROOT, "  %-10s %12s %12s %12s  %s%n", "what", "median", "p99", "added", "run medians (ns)"));
         List<Row> all = new ArrayList<>();
         all.add(r.baseline());
         all.add(r.floor());
@@ -294,19 +301,31 @@ public final class BrokerBench {
         for (Row row : all) {
             String added = row == r.baseline() || row == r.floor()
                     ? ""
-                    : String.format("%+,d ns", row.medianNs() - r.baseline().medianNs());
+                    : String.format(
+                            Locale.ROOT,
+                            "%+,d ns",
+                            row.medianNs() - r.baseline().medianNs());
             b.append(String.format(
+                    Locale.ROOT,
                     "  %-10s %,9d ns %,9d ns %12s  %s%n",
-                    row.what(), row.medianNs(), row.p99Ns(), added, Arrays.toString(row.runMediansNs())));
+                    row.what(),
+                    row.medianNs(),
+                    row.p99Ns(),
+                    added,
+                    Arrays.toString(row.runMediansNs())));
         }
         b.append("  floor: a pipe ping-pong between the child and a thread where the supervisor runs, no seccomp\n");
         for (Row row : r.rows()) {
-            b.append(String.format("  %s round trip (added) / floor: %.3f%n", row.what(), r.roundTripOverFloor(row)));
+            b.append(String.format(
+                    Locale.ROOT, "  %s round trip (added) / floor: %.3f%n", row.what(), r.roundTripOverFloor(row)));
         }
         Double ratio = r.javaNativeRatio();
         if (ratio != null) {
             b.append(String.format(
-                    "  java/native median ratio (%s): %.3f%n", c.answer().label(), ratio));
+                    Locale.ROOT,
+                    "  java/native median ratio (%s): %.3f%n",
+                    c.answer().label(),
+                    ratio));
         }
         return b.toString();
     }

@@ -82,16 +82,31 @@ final class BrokerNative {
 
     static final int PATH_UNREAD = Integer.MIN_VALUE;
 
+    /**
+     * Both supervisors' deadlines and limits (HL_READ_DEADLINE_NS and the rest in hl_broker.h, which says
+     * what each bounds): a read of the caller's memory blocked this long is handed off to its own thread.
+     */
+    static final long READ_DEADLINE_NS = 40L * 1000 * 1000;
+    /** How often the watchdog looks at the serving loop; every {@link #WATCH_STEP_MS} while a read is on. */
+    static final int WATCH_PERIOD_MS = 10;
+
+    static final int WATCH_STEP_MS = 5;
+    /** The default age at which a handed-off read is given up and its call answered EIO. */
+    static final long GIVE_UP_NS = 10L * 1000 * 1000 * 1000;
+    /** Stopping a supervisor returns within this, whatever its loop (or a policy) is doing. */
+    static final long STOP_DEADLINE_NS = 900L * 1000 * 1000;
+    /** Handed-off threads out at once, at most. */
+    static final int MAX_PARKED = 64;
+    /** Given-up threads still blocked, at most: one more and the supervisor fails closed. */
+    static final int MAX_STUCK = 4;
+    /** An hl_watch's slots, and its {@code started} once abandoned. */
+    static final int WATCH_LONGS = 4;
+
+    static final long WATCH_ABANDONED = -1;
+
     static final int BROKER_GONE = -100000;
     static final int BROKER_REFUSED = -200000;
     static final int BROKER_FAILED = -300000;
-
-    static final int EPERM = 1;
-    static final int ENOENT = 2;
-    static final int ESRCH = 3;
-    static final int EINTR = 4;
-    static final int EACCES = 13;
-    static final int ENOSYS = 38;
 
     private static final String LOAD_PROBLEM;
 

@@ -1,5 +1,12 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EACCES;
+import static heimdall.lab.Errno.EALREADY;
+import static heimdall.lab.Errno.EINTR;
+import static heimdall.lab.Errno.EIO;
+import static heimdall.lab.Errno.ENOENT;
+import static heimdall.lab.Errno.EPERM;
+
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import heimdall.lab.Refusal;
@@ -43,35 +50,21 @@ import java.util.concurrent.locks.LockSupport;
  * tens of milliseconds with a big heap, and a FUSE-backed or hung page holds it for ever. The same
  * rule as the native supervisor's ({@code native/broker/supervisor.c}): a watchdog thread (whenever a
  * policy may read: not for the fixed answers) HANDS OFF a read whose thread has been blocked
- * {@link #READ_DEADLINE_NS} (preempted time does not count): that thread keeps its call, answers it
+ * {@link BrokerNative#READ_DEADLINE_NS} (preempted time does not count): that thread keeps its call, answers it
  * itself when the read ends and leaves, while a new loop thread, with its own view, takes over the
  * listener at once; note that the policy may then run on two threads. A handed-off read that has
  * lasted {@link SupervisorOptions#readGiveUp()} is GIVEN UP: the watchdog answers its call with
  * {@code EIO}, and the thread, when its read ends, answers nothing (its reads return {@code -ESRCH}).
- * Nobody is killed. At most {@link #MAX_PARKED} handed-off threads at once (past it the other calls
- * wait); at most {@link #MAX_STUCK} given-up threads still blocked, one more and the supervisor fails
+ * Nobody is killed. At most {@link BrokerNative#MAX_PARKED} handed-off threads at once (past it the other calls
+ * wait); at most {@link BrokerNative#MAX_STUCK} given-up threads still blocked, one more and the supervisor fails
  * closed (the listener is closed, every call of the filter fails with {@code ENOSYS}). A thread whose
  * page never arrives stays blocked in the kernel.
  */
 public final class JavaSupervisor implements Supervisor {
-    /**
-     * A read of the caller's memory whose thread has been blocked this long (time preempted or waiting
-     * for a CPU does not count) is handed off to that thread, and a new loop serves the other calls.
-     */
-    static final long READ_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(40);
-    /** {@link #stop()} returns within this, whatever the loop (or a policy) is doing. */
-    static final long STOP_DEADLINE_NS = TimeUnit.MILLISECONDS.toNanos(900);
-    /** Handed-off threads out at once, at most (the native supervisor's MAX_PARKED). */
-    static final int MAX_PARKED = 64;
-    /** Given-up threads still blocked, at most: one more and the supervisor fails closed. */
-    static final int MAX_STUCK = 4;
+    /** The deadlines and limits are the native supervisor's, from hl_broker.h through BrokerNative. */
+    private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(BrokerNative.WATCH_PERIOD_MS);
 
-    private static final int EIO = 5;
-
-    private static final long WATCH_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long WATCH_ABANDONED = -1;
-    private static final int EALREADY = 114;
+    private static final long WATCH_STEP_NS = TimeUnit.MILLISECONDS.toNanos(BrokerNative.WATCH_STEP_MS);
 
     private final int listener;
     private final int stopFd;
@@ -120,7 +113,7 @@ public final class JavaSupervisor implements Supervisor {
         this.cpuSet = options.cpuSet();
         this.giveUpNs = options.readGiveUp().toNanos();
         this.policy = policy;
-        this.rules = Starts.rules(policy);
+        this.rules = SupervisorStart.rules(policy);
         this.blocking = blocking;
         this.live = new Loop(0);
         this.watchdog = blocking ? null : new Thread(this::watch, "heimdall-java-supervisor-watch-" + listener);
@@ -141,23 +134,23 @@ public final class JavaSupervisor implements Supervisor {
         if (policy == null) {
             throw new IllegalArgumentException("policy is null");
         }
-        Starts.requireSupported();
-        Starts.requireListener(listenerFd);
+        SupervisorStart.requireSupported();
+        SupervisorStart.requireListener(listenerFd);
         if (options.syncWakeUp()) {
             int r = BrokerNative.hl_notif_set_flags(listenerFd, BrokerNative.SYNC_WAKE_UP_FLAG);
             if (r < 0) {
-                throw Starts.startFailure(options, -r);
+                throw SupervisorStart.startFailure(options, -r);
             }
         }
         // A policy may answer BROKER only sometimes, so in/ is optional here; without it such an
         // answer fails with EBADF.
-        int inDir = Starts.openInDir(options, false);
+        int inDir = SupervisorStart.openInDir(options, false);
         int stopFd = BrokerNative.hl_eventfd();
         if (stopFd < 0) {
             if (inDir >= 0) {
                 BrokerNative.hl_close(inDir);
             }
-            throw Starts.startFailure(options, -stopFd);
+            throw SupervisorStart.startFailure(options, -stopFd);
         }
         boolean blocking = fixed != null && fixed.kind() != Answer.Kind.BROKER && !options.pollWait();
         JavaSupervisor s = new JavaSupervisor(listenerFd, stopFd, inDir, options, policy, blocking);
@@ -192,7 +185,8 @@ public final class JavaSupervisor implements Supervisor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw Starts.startFailure(granted < -1 ? new SupervisorOptions(cpu, cpuSet, null, false) : options, errno);
+            throw SupervisorStart.startFailure(
+                    granted < -1 ? new SupervisorOptions(cpu, cpuSet, null, false) : options, errno);
         }
     }
 
@@ -213,7 +207,7 @@ public final class JavaSupervisor implements Supervisor {
     private void countSend(Loop loop, int r, int ok) {
         if (r == 0) {
             bump(loop, ok);
-        } else if (r == -BrokerNative.ENOENT) {
+        } else if (r == -ENOENT) {
             bump(loop, BrokerNative.C_GONE);
         } else {
             fail(loop, -r);
@@ -239,7 +233,8 @@ public final class JavaSupervisor implements Supervisor {
     private final class Loop implements Runnable {
         final Notification view = new Notification(listener, rules);
         /** The native hl_watch: started, pid, id, tid (see hl_broker.h). */
-        final ByteBuffer watch = ByteBuffer.allocateDirect(4 * 8).order(ByteOrder.nativeOrder());
+        final ByteBuffer watch =
+                ByteBuffer.allocateDirect(BrokerNative.WATCH_LONGS * 8).order(ByteOrder.nativeOrder());
 
         final long watchAddress = Pointer.nativeValue(Native.getDirectBufferPointer(watch));
         final Thread thread;
@@ -264,7 +259,7 @@ public final class JavaSupervisor implements Supervisor {
         }
 
         boolean abandoned() {
-            return watch.getLong(0) == WATCH_ABANDONED;
+            return watch.getLong(0) == BrokerNative.WATCH_ABANDONED;
         }
 
         /** The stop signal, only while the thread is known to be alive (a tid is never signalled after it). */
@@ -377,10 +372,10 @@ public final class JavaSupervisor implements Supervisor {
             counters.set(BrokerNative.C_ENDED, 1);
             return false;
         }
-        if (r == -BrokerNative.EINTR) {
+        if (r == -EINTR) {
             return true;
         }
-        if (r == -BrokerNative.ENOENT) {
+        if (r == -ENOENT) {
             bump(loop, BrokerNative.C_GONE);
             return !loop.handedOff;
         }
@@ -412,7 +407,7 @@ public final class JavaSupervisor implements Supervisor {
             }
         } catch (Throwable t) {
             thrown = t;
-            a = Answer.error(BrokerNative.EPERM);
+            a = Answer.error(EPERM);
         }
         if (loop.abandoned()) {
             return false;
@@ -420,7 +415,7 @@ public final class JavaSupervisor implements Supervisor {
         if (thrown != null) {
             // The call must still be answered, or its caller waits until the listener closes.
             policyFailure.compareAndSet(null, thrown);
-            fail(loop, BrokerNative.EPERM);
+            fail(loop, EPERM);
         }
         Answer.Kind kind = a.kind();
         if (blocking && kind != Answer.Kind.BROKER) {
@@ -469,14 +464,12 @@ public final class JavaSupervisor implements Supervisor {
             admitted = policy.admit(n);
         } catch (Throwable t) {
             policyFailure.compareAndSet(null, t);
-            fail(loop, BrokerNative.EPERM);
+            fail(loop, EPERM);
             BrokerNative.hl_close(file); // the O_PATH descriptor: nothing was opened for reading
-            int r = BrokerNative.hl_notif_error(fd, n.id(), BrokerNative.EPERM);
-            return r == 0
-                    ? -BrokerNative.EPERM
-                    : r == -BrokerNative.ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
+            int r = BrokerNative.hl_notif_error(fd, n.id(), EPERM);
+            return r == 0 ? -EPERM : r == -ENOENT ? BrokerNative.BROKER_GONE : BrokerNative.BROKER_FAILED + r;
         }
-        return admitted ? BrokerJni.send(fd, slots, file) : BrokerJni.refuse(fd, n.id(), file, BrokerNative.EACCES);
+        return admitted ? BrokerJni.send(fd, slots, file) : BrokerJni.refuse(fd, n.id(), file, EACCES);
     }
 
     @Override
@@ -501,7 +494,7 @@ public final class JavaSupervisor implements Supervisor {
     }
 
     /**
-     * The watchdog: hands off a loop stuck in a read past {@link #READ_DEADLINE_NS} and starts another;
+     * The watchdog: hands off a loop stuck in a read past {@link BrokerNative#READ_DEADLINE_NS} and starts another;
      * gives up handed-off reads past the give-up deadline.
      */
     private void watch() {
@@ -514,7 +507,7 @@ public final class JavaSupervisor implements Supervisor {
             if (stopping) {
                 continue;
             }
-            if (giveUpParked() > MAX_STUCK) {
+            if (giveUpParked() > BrokerNative.MAX_STUCK) {
                 // Fail closed: more reads that never end than threads we are willing to lose.
                 retire();
                 counters.set(BrokerNative.C_ENDED, 1);
@@ -530,14 +523,14 @@ public final class JavaSupervisor implements Supervisor {
         }
     }
 
-    /** Hands {@code l} off if its read has been blocked {@link #READ_DEADLINE_NS}; whether it did. */
+    /** Hands {@code l} off if its read has been blocked {@link BrokerNative#READ_DEADLINE_NS}; whether it did. */
     private boolean handOff(Loop l) {
-        if (BrokerNative.hl_watch_check(l.watchAddress, READ_DEADLINE_NS, checkAddress) <= 0) {
+        if (BrokerNative.hl_watch_check(l.watchAddress, BrokerNative.READ_DEADLINE_NS, checkAddress) <= 0) {
             return false;
         }
         synchronized (parked) {
             // Still in a read (a thread that left reads nothing), and room for it.
-            if (parked.size() >= MAX_PARKED || l.watch.getLong(0) <= 0) {
+            if (parked.size() >= BrokerNative.MAX_PARKED || l.watch.getLong(0) <= 0) {
                 return false;
             }
             abandoned.incrementAndGet();
@@ -572,7 +565,7 @@ public final class JavaSupervisor implements Supervisor {
             if (r == 0) {
                 late.incrementAndGet(BrokerNative.C_ERRORED);
                 late.incrementAndGet(BrokerNative.C_TIMED_OUT);
-            } else if (r == -BrokerNative.ENOENT) {
+            } else if (r == -ENOENT) {
                 late.incrementAndGet(BrokerNative.C_GONE);
             } else {
                 fail(null, -r);
@@ -625,7 +618,7 @@ public final class JavaSupervisor implements Supervisor {
     @Override
     public synchronized SupervisorStats stop() {
         if (!stopped) {
-            long deadline = System.nanoTime() + STOP_DEADLINE_NS;
+            long deadline = System.nanoTime() + BrokerNative.STOP_DEADLINE_NS;
             stopping = true;
             BrokerNative.hl_eventfd_signal(stopFd);
             boolean interrupted = false;
@@ -637,7 +630,8 @@ public final class JavaSupervisor implements Supervisor {
             if (l != null) {
                 interrupted |= joinBy(l.thread, deadline, blocking ? l : null);
                 if (l.thread.isAlive() && giveUp(l) == 0) {
-                    interrupted |= joinBy(l.thread, System.nanoTime() + STOP_DEADLINE_NS, null); // it is leaving
+                    interrupted |=
+                            joinBy(l.thread, System.nanoTime() + BrokerNative.STOP_DEADLINE_NS, null); // it is leaving
                 }
                 live = null;
             }

@@ -23,11 +23,11 @@ public final class NativeSupervisor implements Supervisor {
         return start(listenerFd, options, answer, 0);
     }
 
-    /** With the broker's opt-ins {@code rules} ({@link Starts#rules}; 0 the defaults). */
+    /** With the broker's opt-ins {@code rules} ({@link SupervisorStart#rules}; 0 the defaults). */
     static NativeSupervisor start(int listenerFd, SupervisorOptions options, Answer answer, int rules) {
-        Starts.requireSupported();
-        Starts.requireListener(listenerFd);
-        int inDir = Starts.openInDir(options, answer.kind() == Answer.Kind.BROKER);
+        SupervisorStart.requireSupported();
+        SupervisorStart.requireListener(listenerFd);
+        int inDir = SupervisorStart.openInDir(options, answer.kind() == Answer.Kind.BROKER);
         try {
             int code = switch (answer.kind()) {
                 case CONTINUE -> BrokerNative.ANSWER_CONTINUE;
@@ -46,7 +46,7 @@ public final class NativeSupervisor implements Supervisor {
                             | (options.pollWait() ? BrokerNative.SUP_POLL_WAIT : 0)
                             | (rules << BrokerNative.SUP_RULES_SHIFT));
             if (h < 0) {
-                throw Starts.startFailure(options, (int) -h);
+                throw SupervisorStart.startFailure(options, (int) -h);
             }
             // Before any read is handed off (40 ms at the earliest), so before any could be given up.
             BrokerNative.hl_sup_set_give_up(h, options.readGiveUp().toNanos());

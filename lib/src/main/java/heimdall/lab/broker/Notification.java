@@ -52,7 +52,7 @@ public final class Notification {
     private int pathLength = -1;
     private int pathArg = -1;
 
-    /** A view whose broker answers apply {@code rules}, the policy's opt-ins ({@link Starts#rules}). */
+    /** A view whose broker answers apply {@code rules}, the policy's opt-ins ({@link SupervisorStart#rules}). */
     Notification(int listener, int rules) {
         this.listener = listener;
         this.slots = ByteBuffer.allocateDirect(BrokerNative.N_LONGS * 8).order(ByteOrder.nativeOrder());

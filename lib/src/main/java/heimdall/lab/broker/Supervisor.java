@@ -66,14 +66,17 @@ public interface Supervisor extends AutoCloseable {
         if (kind == Kind.NATIVE) {
             if (fixed == null && policy.brokersRelativeReadsOnly()) {
                 return NativeSupervisor.start(
-                        listenerFd, options, Answer.BROKER, Starts.rules(policy) | BrokerNative.RULE_CONTINUE_OTHERS);
+                        listenerFd,
+                        options,
+                        Answer.BROKER,
+                        SupervisorStart.rules(policy) | BrokerNative.RULE_CONTINUE_OTHERS);
             }
             if (fixed == null) {
                 throw new IllegalArgumentException(
                         "the native supervisor gives one fixed answer (Policy.always(answer)) or runs "
                                 + "Policy.relativeReadsBrokered(), with their opt-ins");
             }
-            return NativeSupervisor.start(listenerFd, options, fixed, Starts.rules(policy));
+            return NativeSupervisor.start(listenerFd, options, fixed, SupervisorStart.rules(policy));
         }
         return JavaSupervisor.start(listenerFd, options, policy, fixed);
     }

@@ -27,7 +27,7 @@ import java.time.Duration;
 public record SupervisorOptions(
         int cpu, long cpuSet, Path inDir, boolean syncWakeUp, boolean pollWait, Duration readGiveUp) {
     /** The give-up deadline of a handed-off read, unless set. */
-    public static final Duration DEFAULT_READ_GIVE_UP = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_READ_GIVE_UP = Duration.ofNanos(BrokerNative.GIVE_UP_NS);
 
     static final Duration MIN_READ_GIVE_UP = Duration.ofMillis(100);
     static final Duration MAX_READ_GIVE_UP = Duration.ofMinutes(10);

@@ -7,6 +7,7 @@ import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.Cpus;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -67,26 +68,39 @@ public final class ChildRunCommand implements Command {
                 .withMode(a.flag("--batch") ? ChildSpec.Mode.BATCH : ChildSpec.Mode.PER_CALL);
         ChildResult r = MeasuredChild.run(spec);
         ChildResult timer = MeasuredChild.timerCost(cpu, Math.min(count, 100_000));
-        System.out.printf("call         %s%n", call.label());
-        System.out.printf("cpu          requested %d, granted %d%n", cpu, r.cpuGranted());
+        System.out.printf(Locale.ROOT, "call         %s%n", call.label());
+        System.out.printf(Locale.ROOT, "cpu          requested %d, granted %d%n", cpu, r.cpuGranted());
         System.out.printf(
-                "calls        %,d warm-up, %,d measured%s%n", warmup, count, a.flag("--batch") ? " (batch)" : "");
+                Locale.ROOT,
+                "calls        %,d warm-up, %,d measured%s%n",
+                warmup,
+                count,
+                a.flag("--batch") ? " (batch)" : "");
         if (r.completed()) {
             if (spec.mode() == ChildSpec.Mode.BATCH) {
                 System.out.printf(
+                        Locale.ROOT,
                         "batch        %,d ns in all, %.1f ns a call%n",
-                        r.batchTotalNs(), r.batchTotalNs() / (double) count);
+                        r.batchTotalNs(),
+                        r.batchTotalNs() / (double) count);
             } else {
                 System.out.printf(
+                        Locale.ROOT,
                         "per call     median %,d ns, min %,d ns, max %,d ns (%,d samples)%n",
-                        r.median(), r.min(), r.max(), r.samples().length);
+                        r.median(),
+                        r.min(),
+                        r.max(),
+                        r.samples().length);
             }
-            System.out.printf("last return  %s%n", r.lastOutcome());
+            System.out.printf(Locale.ROOT, "last return  %s%n", r.lastOutcome());
         }
         System.out.printf(
+                Locale.ROOT,
                 "timer        median %,d ns, min %,d ns (back-to-back reads, %,d samples)%n",
-                timer.median(), timer.min(), timer.samples().length);
-        System.out.printf("fate         %s%n", r.outcome());
+                timer.median(),
+                timer.min(),
+                timer.samples().length);
+        System.out.printf(Locale.ROOT, "fate         %s%n", r.outcome());
         return r.completed() ? 0 : 1;
     }
 }

@@ -112,6 +112,32 @@ public record ChildSpec(
     static final int HEADER_SIZE = 4352;
     static final int PATH_MAX = 4096;
 
+    /** The shared region's header (struct hl_shm_header): its identity, flags and fields' offsets. */
+    static final int SHM_MAGIC = 0x4d534c48;
+
+    static final int SHM_VERSION = 4;
+    static final int F_NEW_LISTENER = 1;
+    static final int F_LISTENER_PIDFD = 2;
+    static final int H_MAGIC = 0;
+    static final int H_VERSION = 4;
+    static final int H_CPU = 16;
+    static final int H_CALL = 20;
+    static final int H_MODE = 24;
+    static final int H_FLAGS = 28;
+    static final int H_NR = 32;
+    static final int H_ARGS = 40;
+    static final int H_WARMUP = 88;
+    static final int H_COUNT = 96;
+    static final int H_NPROGS = 108;
+    static final int H_PROG_LEN = 112;
+    static final int H_LISTENER_PROG = 200;
+    static final int H_BATCH_CLOCK = 204;
+    static final int H_PLACEMENT = 208;
+    static final int H_PATH_DIR_LEN = 212;
+    static final int H_CPU_SET = 216;
+    static final int H_LANDLOCK_LEN = 224;
+    static final int H_PATH = 256;
+
     /** No Landlock ruleset. */
     public ChildSpec(
             int cpu,
@@ -414,34 +440,35 @@ public record ChildSpec(
         byte[] ruleset = landlock == null ? new byte[0] : landlock.encode();
         ByteBuffer b =
                 ByteBuffer.allocate(HEADER_SIZE + insnBytes + ruleset.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0, 0x4d534c48); // magic
-        b.putInt(4, 4); // version
-        b.putInt(16, cpu);
-        b.putInt(20, call.kind().code());
-        b.putInt(24, mode.code);
-        int flags = (newListener ? 1 : 0) | (newListener && transfer == ListenerTransfer.PIDFD_GETFD ? 2 : 0);
-        b.putInt(28, flags);
-        b.putLong(32, call.nr());
+        b.putInt(H_MAGIC, SHM_MAGIC);
+        b.putInt(H_VERSION, SHM_VERSION);
+        b.putInt(H_CPU, cpu);
+        b.putInt(H_CALL, call.kind().code());
+        b.putInt(H_MODE, mode.code);
+        int flags = (newListener ? F_NEW_LISTENER : 0)
+                | (newListener && transfer == ListenerTransfer.PIDFD_GETFD ? F_LISTENER_PIDFD : 0);
+        b.putInt(H_FLAGS, flags);
+        b.putLong(H_NR, call.nr());
         for (int i = 0; i < call.args().size(); i++) {
-            b.putLong(40 + 8 * i, call.args().get(i));
+            b.putLong(H_ARGS + 8 * i, call.args().get(i));
         }
-        b.putLong(88, warmup);
-        b.putLong(96, count);
-        b.putInt(200, newListener ? listenerProgram : 0);
-        b.putInt(204, mode.clock); // batch_clock
-        b.putInt(208, placement);
-        b.putLong(216, cpuSet);
-        b.putInt(108, programs.size());
+        b.putLong(H_WARMUP, warmup);
+        b.putLong(H_COUNT, count);
+        b.putInt(H_LISTENER_PROG, newListener ? listenerProgram : 0);
+        b.putInt(H_BATCH_CLOCK, mode.clock);
+        b.putInt(H_PLACEMENT, placement);
+        b.putLong(H_CPU_SET, cpuSet);
+        b.putInt(H_NPROGS, programs.size());
         for (int i = 0; i < programs.size(); i++) {
-            b.putInt(112 + 4 * i, programs.get(i).length / 8);
+            b.putInt(H_PROG_LEN + 4 * i, programs.get(i).length / 8);
         }
         if (call.path() != null) {
-            b.put(256, call.path().toString().getBytes(StandardCharsets.UTF_8));
+            b.put(H_PATH, call.path().toString().getBytes(StandardCharsets.UTF_8));
             if (call.dir() != null) {
-                b.putInt(212, call.dir().toString().getBytes(StandardCharsets.UTF_8).length); // path_dir_len
+                b.putInt(H_PATH_DIR_LEN, call.dir().toString().getBytes(StandardCharsets.UTF_8).length);
             }
         }
-        b.putInt(224, ruleset.length); // landlock_len
+        b.putInt(H_LANDLOCK_LEN, ruleset.length);
         int at = HEADER_SIZE;
         for (byte[] p : programs) {
             b.put(at, p);

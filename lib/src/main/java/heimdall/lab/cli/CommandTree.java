@@ -249,15 +249,22 @@ final class CommandTree {
                 .append(PROGRAM)
                 .append(" help COMMAND, for each)\n\n");
         for (Command c : all) {
-            s.append(String.format("  %-22s %s%n", c.name(), c.summary()));
+            s.append(String.format(Locale.ROOT, "  %-22s %s%n", c.name(), c.summary()));
         }
-        s.append(String.format("  %-22s %s%n", "help [COMMAND]", "this list, or a group's or a command's help"));
+        s.append(String.format(
+                Locale.ROOT, "  %-22s %s%n", "help [COMMAND]", "this list, or a group's or a command's help"));
         s.append('\n');
-        s.append(String.format("  %-22s %s%n", "-h, --help", "this list"));
+        s.append(String.format(Locale.ROOT, "  %-22s %s%n", "-h, --help", "this list"));
         s.append(String.format(
-                "  %-22s %s%n", "--version", "the version, the git commit it was built from, the kernel and the JVM"));
+                Locale.ROOT,
+                "  %-22s %s%n",
+                "--version",
+                "the version, the git commit it was built from, the kernel and the JVM"));
         s.append(String.format(
-                "  %-22s %s%n", "--", "ends a command's options: every word after it reaches the command untouched"));
+                Locale.ROOT,
+                "  %-22s %s%n",
+                "--",
+                "ends a command's options: every word after it reaches the command untouched"));
         s.append('\n').append(ExitStatus.TEXT);
         return s.toString();
     }

@@ -1,5 +1,6 @@
 package heimdall.lab.display;
 
+import java.util.Locale;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.NumericColumn;
@@ -64,9 +65,9 @@ public final class HtmlTable {
         if (c instanceof DoubleColumn d) {
             double v = d.getDouble(i);
             if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-                return String.format("%.0f", v);
+                return String.format(Locale.ROOT, "%.0f", v);
             }
-            return Math.abs(v) >= 100 ? String.format("%.1f", v) : String.format("%.3g", v);
+            return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.3g", v);
         }
         if (c instanceof BooleanColumn b) {
             return String.valueOf(b.get(i));

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -95,19 +96,28 @@ public final class FollowCommand implements Command {
         Graph g = GraphFiles.readPinned(nodes, edges).graph();
         KernelTables t = KernelTables.of(g);
         out.printf(
+                Locale.ROOT,
                 "following %s: %d states x %d columns (%,d bytes of cells), hook %s%n",
-                String.join(" ", command), t.states(), t.columns(), t.payloadBytes(), hook.section());
+                String.join(" ", command),
+                t.states(),
+                t.columns(),
+                t.payloadBytes(),
+                hook.section());
         FollowedRun.Outcome o = FollowedRun.run(t, hook, args.flag("--floor"), command, Duration.ofSeconds(timeout));
         out.printf(
+                Locale.ROOT,
                 "followed %,d calls, %d signal frame(s)%n",
-                o.stats().calls(), o.stats().signals());
+                o.stats().calls(),
+                o.stats().signals());
         if (o.killed()) {
             for (Divergence d : o.divergences()) {
                 out.println("killed: " + d);
             }
             out.printf(
+                    Locale.ROOT,
                     "calls begun after the kill: %d; the child ended by %s%n",
-                    o.stats().callsAfterKill(), o.signal() != 0 ? Signals.name(o.signal()) : "exit " + o.exitCode());
+                    o.stats().callsAfterKill(),
+                    o.signal() != 0 ? Signals.name(o.signal()) : "exit " + o.exitCode());
             return 1;
         }
         out.println(

@@ -113,7 +113,7 @@ public final class FollowerCost {
     }
 
     /**
-     * What a run measured, for the framework to write ({@code reproduce.FollowerCostRun}): the rows, the
+     * What a run measured, for the framework to write ({@code reproduce.followercost.FollowerCostRun}): the rows, the
      * settings {@code environment.json} is written from (they hold the host's facts and the times
      * themselves) and the stop that cut the runs short, if one did. Only {@code samples.arrow} is in the
      * session's folder so far.
@@ -121,7 +121,7 @@ public final class FollowerCost {
      * @param rows the summary rows; empty when a stop came before any run completed (nothing to keep)
      */
     public record Measured(
-            List<FollowerCostRow> rows, FollowerCostEnvironment settings, Optional<Interruption.Cause> interruption) {
+            List<FollowerCostRow> rows, FollowerCostSettings settings, Optional<Interruption.Cause> interruption) {
         public Measured {
             rows = List.copyOf(rows);
             Objects.requireNonNull(interruption, "interruption");
@@ -181,7 +181,7 @@ public final class FollowerCost {
      * {@code m} as the framework writes it: its environment holds the host's facts and the times itself, so
      * the record has no host of its own.
      */
-    public static Recorded<FollowerCostRow, FollowerCostEnvironment> recorded(Measured m) {
+    public static Recorded<FollowerCostRow, FollowerCostSettings> recorded(Measured m) {
         return new Recorded<>(m.rows(), m.settings(), null, null, null);
     }
 
@@ -264,11 +264,11 @@ public final class FollowerCost {
                         : Optional.empty();
         if (cause.isPresent() && summary.stream().allMatch(m -> m.runs().runsCompleted() == 0)) {
             // Stopped before any run completed: nothing to keep (the framework, Stoppable, clears the folder).
-            return new Measured(List.of(), FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
+            return new Measured(List.of(), FollowerCostSettings.of(started, Instant.now(), host, o), cause);
         }
         cause.ifPresent(c ->
                 progress.accept("follower-cost: " + c.said() + "; writing what was measured to " + folder.target()));
-        return new Measured(summary, FollowerCostEnvironment.of(started, Instant.now(), host, o), cause);
+        return new Measured(summary, FollowerCostSettings.of(started, Instant.now(), host, o), cause);
     }
 
     /**

@@ -10,6 +10,7 @@ import heimdall.lab.graph.machine.Minimizer;
 import heimdall.lab.sys.Signals;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A machine laid out for the kernel follower: the {@code dfa-offsets} cells
@@ -110,9 +111,14 @@ public record KernelTables(
         long n = (long) states * columns;
         if (n > MAX_CELLS) {
             throw new Refusal(String.format(
+                    Locale.ROOT,
                     "graph larger than the follower's map limit: %,d states x %,d columns = %,d "
                             + "cells, limit %,d cells (%,d bytes)",
-                    states, columns, n, MAX_CELLS, (long) MAX_CELLS * 4));
+                    states,
+                    columns,
+                    n,
+                    MAX_CELLS,
+                    (long) MAX_CELLS * 4));
         }
         return n;
     }

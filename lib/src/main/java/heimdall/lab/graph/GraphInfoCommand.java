@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -174,30 +175,39 @@ public final class GraphInfoCommand implements Command {
 
     @SuppressWarnings("unchecked")
     private void printText(Map<String, Object> r, PreparedGraph p) {
-        out.printf("graph %s%n", r.get("program"));
-        out.printf("  files        %s%n               %s%n", r.get("nodes"), r.get("edges"));
+        out.printf(Locale.ROOT, "graph %s%n", r.get("program"));
+        out.printf(Locale.ROOT, "  files        %s%n               %s%n", r.get("nodes"), r.get("edges"));
         out.printf(
+                Locale.ROOT,
                 "  pins         %s%n",
                 Boolean.TRUE.equals(r.get("pinned"))
                         ? "verified against SHA256SUMS"
                         : "NOT pinned (--unpinned): nodes sha256 " + r.get("nodes_sha256") + ", edges sha256 "
                                 + r.get("edges_sha256"));
         out.printf(
+                Locale.ROOT,
                 "  sites        %d (%d edges)%s%n",
                 r.get("sites"),
                 r.get("edge_count"),
                 r.get("coalesced_sites") == null ? "" : ", " + r.get("coalesced_sites") + " after coalescing");
         out.printf(
+                Locale.ROOT,
                 "  entries      %s (%d thread, %d signal)%n",
-                String.join(", ", (List<String>) r.get("entries")), r.get("thread_entries"), r.get("signal_entries"));
-        out.printf("  states       %,d (%,d transitions)%n", r.get("states"), r.get("transitions"));
+                String.join(", ", (List<String>) r.get("entries")),
+                r.get("thread_entries"),
+                r.get("signal_entries"));
+        out.printf(Locale.ROOT, "  states       %,d (%,d transitions)%n", r.get("states"), r.get("transitions"));
         out.printf(
+                Locale.ROOT,
                 "  minimized    %,d states (%,d transitions)%n",
-                r.get("minimized_states"), r.get("minimized_transitions"));
+                r.get("minimized_states"),
+                r.get("minimized_transitions"));
         out.printf(
+                Locale.ROOT,
                 "  columns      %s raw syscall numbers per row, %s column classes in dfa-compact%n",
-                r.getOrDefault("columns", "-"), r.getOrDefault("compact_classes", "-"));
-        out.printf("  %s%n", r.get("auto"));
+                r.getOrDefault("columns", "-"),
+                r.getOrDefault("compact_classes", "-"));
+        out.printf(Locale.ROOT, "  %s%n", r.get("auto"));
         out.println("  payload_bytes");
         Map<String, Object> payload = (Map<String, Object>) r.get("payload_bytes");
         Map<String, Object> prep = (Map<String, Object>) r.get("prepare_ms");
@@ -205,14 +215,18 @@ public final class GraphInfoCommand implements Command {
         for (Map.Entry<String, Object> e : payload.entrySet()) {
             String v = refused.containsKey(e.getKey())
                     ? "refused: " + refused.get(e.getKey())
-                    : e.getValue() == null ? "unmeasured" : String.format("%,d", (Long) e.getValue());
-            out.printf("    %-16s %-16s prepared in %.3f ms%n", e.getKey(), v, (Double) prep.get(e.getKey()));
+                    : e.getValue() == null ? "unmeasured" : String.format(Locale.ROOT, "%,d", (Long) e.getValue());
+            out.printf(
+                    Locale.ROOT, "    %-16s %-16s prepared in %.3f ms%n", e.getKey(), v, (Double) prep.get(e.getKey()));
         }
         out.printf(
+                Locale.ROOT,
                 "  times        import %.3f ms (first in this JVM %.3f ms), %scompile %.3f ms, minimize %.3f ms%n",
                 r.get("import_ms"),
                 r.get("import_first_ms"),
-                p.coalesced().isPresent() ? String.format("coalesce %.3f ms, ", (Double) r.get("coalesce_ms")) : "",
+                p.coalesced().isPresent()
+                        ? String.format(Locale.ROOT, "coalesce %.3f ms, ", (Double) r.get("coalesce_ms"))
+                        : "",
                 r.get("compile_ms"),
                 r.get("minimize_ms"));
     }

@@ -9,6 +9,7 @@ import heimdall.lab.sys.SafeFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -61,6 +62,7 @@ public final class ProfileProbeCommand implements Command {
         for (int i = 0; i < r.runs().size(); i++) {
             Tracer.Run run = r.runs().get(i);
             System.err.printf(
+                    Locale.ROOT,
                     "lab profile probe: run %d: status %d, %d syscalls, %d tasks%n",
                     i + 1,
                     run.status(),
@@ -79,8 +81,10 @@ public final class ProfileProbeCommand implements Command {
             Path out = Path.of(a.value("--out").get());
             SafeFiles.writeOutput("-o", out, text.getBytes(StandardCharsets.UTF_8));
             System.err.printf(
+                    Locale.ROOT,
                     "lab profile probe: %d distinct syscalls; observations in %s%n",
-                    r.observations().calls().size(), out);
+                    r.observations().calls().size(),
+                    out);
         } else {
             System.out.print(text);
         }

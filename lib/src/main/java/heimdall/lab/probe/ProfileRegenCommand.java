@@ -6,6 +6,7 @@ import heimdall.lab.command.Command;
 import heimdall.lab.command.CommandOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -58,8 +59,12 @@ public final class ProfileRegenCommand implements Command {
             any = true;
             Observations o = FixtureProfiles.regenerate(f, home, probe, runs);
             System.out.printf(
+                    Locale.ROOT,
                     "%s: %d syscalls over %d runs -> %s%n",
-                    f.name(), o.calls().size(), runs, home.relativize(FixtureProfiles.folder(home, f.name())));
+                    f.name(),
+                    o.calls().size(),
+                    runs,
+                    home.relativize(FixtureProfiles.folder(home, f.name())));
         }
         if (!any) {
             throw new BadInput(

@@ -10,11 +10,11 @@ import java.util.Locale;
  * average when the run started, and the range of the rows' per-run load averages, so a reader sees
  * both hosts' load before any figure.
  */
-final class LoadLine {
+public final class LoadLine {
     private LoadLine() {}
 
     /** {@code "Load here: 2.31 at the start (1 min), 2.10 to 2.70 during the runs, on 2 CPUs."} */
-    static String of(Host host, List<? extends MeasuredCallRow> rows) {
+    public static String of(Host host, List<? extends MeasuredCallRow> rows) {
         StringBuilder s = new StringBuilder("Load here: ");
         Host.LoadAverage la = host.load();
         s.append(

@@ -70,7 +70,7 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public String help() {
-        StringBuilder h = new StringBuilder("""
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, """
                 usage: ./lab reproduce NAME [--quick] [--out DIR] [options]
 
                 Measures a published table on this machine and writes a results folder (summary.json,
@@ -83,7 +83,7 @@ public final class ReproduceCommand implements Command {
 
                 NAME is one of: %s
 
-                """.formatted(String.join(", ", NAMES)));
+                """, String.join(", ", NAMES)));
         COMMON.forEach(o -> h.append(o.help()));
         for (Reproduction r : ALL) {
             h.append('\n')
@@ -156,7 +156,7 @@ public final class ReproduceCommand implements Command {
      * Runs {@code ./lab reproduce} with these words; the table and the folder go to {@code out}, progress to {@code
      * err}.
      */
-    static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
+    public static int run(List<String> argv, PrintStream out, PrintStream err) throws InterruptedException {
         int at = nameIndex(argv);
         Reproduction r = find(argv.get(at));
         List<String> rest = new ArrayList<>(argv);

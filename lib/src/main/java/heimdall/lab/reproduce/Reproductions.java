@@ -55,8 +55,8 @@ public final class Reproductions {
             List.of("what", "call", "supervisor", "answer", "placement", "sync_wakeup", "reference");
 
     /** A day: a settling time past it is a typo, not a plan. */
-    static final long MAX_SETTLE_SECONDS = 86_400;
+    public static final long MAX_SETTLE_SECONDS = 86_400;
 
     /** Runs are fresh processes, each with its samples kept: past this many a run count is a typo. */
-    static final int MAX_RUNS = 10_000;
+    public static final int MAX_RUNS = 10_000;
 }

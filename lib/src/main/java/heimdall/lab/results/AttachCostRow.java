@@ -120,18 +120,6 @@ public record AttachCostRow(
     }
 
     /**
-     * The key of the figure {@code intervals}' {@code figure} interval is about ({@code "median"}, {@code "p99"},
-     * {@code "added"}): {@code fork_attach_median_ns}, {@code attach_in_fork_added_ns}, ...
-     */
-    @Override
-    public String intervalFigureKey(String figure) {
-        if (figure.equals("added")) {
-            return "attach_in_fork_added_ns";
-        }
-        return (forkAlone() ? "fork_" : "fork_attach_") + figure + "_ns";
-    }
-
-    /**
      * What was attached: the row's name, the variant a not-measured row names, where the floor came
      * from, its length, and the program the in-process loop attaches (its length, whether it adds a
      * rule allowing {@code seccomp}, and its length once the kernel has converted it).

@@ -32,9 +32,10 @@ import java.util.TreeSet;
  * component order, under their prefixed names; {@link #read} builds the parts back from the same
  * keys. A key no part names is an unknown field, as for any other row. A part may be a generic record
  * whose parts are its type argument ({@code ByMethod<Verdicts>}: one record for six places of the
- * same shape), resolved from the component that holds it.
+ * same shape), resolved from the component that holds it. Public for {@link Writer} alone, which a row record
+ * outside this package names too (a kind added from the test sources).
  */
-final class FlatRows {
+public final class FlatRows {
     private FlatRows() {}
 
     /** Whether {@code type} is a record with a {@link Flat} part (read by {@link #read}, not by Jackson). */
@@ -242,8 +243,8 @@ final class FlatRows {
      * written as null; {@link SummaryJson#tree} then drops what the row does not write), parts in
      * place, a null part not at all. Put on a row type with {@code @JsonSerialize(using = ...)}.
      */
-    static final class Writer extends StdSerializer<Record> {
-        Writer() {
+    public static final class Writer extends StdSerializer<Record> {
+        public Writer() {
             super(Record.class);
         }
 

@@ -178,24 +178,6 @@ public record GraphLookupRow(
         return outcome.label();
     }
 
-    /** The median's interval is about {@code ns_per_event_median}, the row's one figure with one. */
-    @Override
-    public String intervalFigureKey(String figure) {
-        return "ns_per_event_" + figure;
-    }
-
-    /** Its interval's ends are whole nanoseconds per event. */
-    @Override
-    public String intervalUnit() {
-        return "ns/event";
-    }
-
-    /** Over the row's measured batches. */
-    @Override
-    public String intervalsOver() {
-        return "batches";
-    }
-
     @Override
     public List<String> labelParts() {
         return List.of(graph + " / " + trace + " / " + layout);

@@ -108,12 +108,6 @@ public record LanesRow(
         return new LanesRow(subject, wall, vsUnchecked, calls, verified, failure, samples, outcome, batches, intervals);
     }
 
-    /** Over the row's batches (each one run of the workload). */
-    @Override
-    public String intervalsOver() {
-        return "batches";
-    }
-
     /** Whether the row's runs spread over the seeds' 25% rule, from its {@code wall} part; null when it has none. */
     @Override
     public Boolean noisy() {

@@ -119,6 +119,7 @@ public sealed interface MeasuredCallRow extends ResultRow permits FloorCostRow, 
     }
 
     /** Each run's load average. */
+    @Override
     default List<Double> loadAvgRuns() {
         return measured().loadAvgRuns();
     }

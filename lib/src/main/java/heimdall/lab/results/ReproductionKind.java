@@ -14,14 +14,15 @@ import java.util.ServiceLoader;
 /**
  * One reproduction, described once: its name (as {@code ./lab reproduce NAME} and {@code summary.json}
  * spell it), the record type of its rows, the published table it is set beside, and how {@code compare}
- * lines its rows up. Every kind is one small class in {@code heimdall.lab.reproduce}, listed once in its
- * registry ({@code reproduce.ReproductionKinds}); that class also declares the kind's options and run
- * (for {@code ./lab reproduce}) and its plots, so the CLI, completion, {@code Results.load},
- * {@code compare} and the plots all read the same value.
+ * lines its rows up. Every kind is one class in a package of its own, {@code heimdall.lab.reproduce.<kind>},
+ * registered with one line of {@code META-INF/services/heimdall.lab.results.ReproductionKind}; that class
+ * also declares the kind's options and run (for {@code ./lab reproduce}), its table, plots and headline
+ * findings, so the CLI, completion, {@code Results.load}, {@code compare}, the plots and the first screen
+ * all read the same value.
  *
- * <p>The kinds are found with {@link ServiceLoader} ({@code META-INF/services}, one line naming the
- * registry): this package is below the ones that run and draw a reproduction, so it may not name their
- * classes, yet reading a folder needs its kind. The registry is loaded once, on first use.
+ * <p>The kinds are found with {@link ServiceLoader}: this package is below the ones that run and draw a
+ * reproduction, so it may not name their classes, yet reading a folder needs its kind. They are loaded
+ * once, on first use, in the services file's order (help's order).
  *
  * <p>A kind also owns its {@code table.md}: {@link #table} makes it from what a run {@link Recorded} in
  * memory (rows, settings, host), and the framework writes it beside the {@code summary.json} and
@@ -89,6 +90,20 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
         return Optional.empty();
     }
 
+    /**
+     * What the first screen says of {@code row}: its headline figure with its interval ({@link Headline#of});
+     * empty for a row without one, the default (a kind whose rows carry no interval says so rather than print
+     * figures without one).
+     */
+    public Optional<Headline> headline(R row) {
+        return Optional.empty();
+    }
+
+    /** {@link #headline} of a row of this kind, checked to be one. */
+    public final Optional<Headline> headlineOf(ResultRow row) {
+        return headline(rowType.cast(row));
+    }
+
     /** The published table this kind's rows are set beside ({@code Published*}), read; empty for none. */
     public Optional<Record> published() {
         return Optional.empty();
@@ -120,16 +135,6 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
     }
 
     /**
-     * The one list of kinds, provided through {@link ServiceLoader} by {@code reproduce.ReproductionKinds};
-     * a kind in a package of its own ({@code reproduce.mechanisms}) is provided as a {@link ReproductionKind}
-     * service itself and follows the list.
-     */
-    public interface Registry {
-        /** Every kind, in the order help and listings show them. */
-        List<ReproductionKind<?, ?>> kinds();
-    }
-
-    /**
      * Every flat key of this kind's {@code summary.json} rows, in the order they are written (the parts'
      * fields under their prefixes), per row record: one entry, or one per record a sealed row type permits
      * (kernel-bitmap's kinds of row). What {@code docs/results-format.md} lists.
@@ -146,7 +151,7 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
         return keys;
     }
 
-    /** Every kind, in the registry's order. */
+    /** Every kind, in the services file's order. */
     public static List<ReproductionKind<?, ?>> all() {
         return Loaded.KINDS;
     }
@@ -200,17 +205,9 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
         static final List<ReproductionKind<?, ?>> KINDS = load();
 
         private static List<ReproductionKind<?, ?>> load() {
-            List<Registry> found = ServiceLoader.load(Registry.class, ReproductionKind.class.getClassLoader()).stream()
-                    .map(ServiceLoader.Provider::get)
-                    .toList();
-            if (found.size() != 1) {
-                throw new IllegalStateException("expected one reproduction-kind registry (META-INF/services/"
-                        + Registry.class.getName() + "), found " + found.size());
-            }
-            List<ReproductionKind<?, ?>> kinds = new ArrayList<>(found.get(0).kinds());
-            // A kind born as a folder of its own (reproduce.<kind>) registers itself with one line in
-            // META-INF/services/heimdall.lab.results.ReproductionKind: it uses the reproduce framework, so
-            // the registry there may not name it without a package cycle. Listed after the registry's kinds.
+            List<ReproductionKind<?, ?>> kinds = new ArrayList<>();
+            // one line per kind in META-INF/services/heimdall.lab.results.ReproductionKind: each kind's package
+            // (reproduce.<kind>) uses the reproduce framework, so no list in a package below it may name them
             ServiceLoader.load(ReproductionKind.class, ReproductionKind.class.getClassLoader()).stream()
                     .map(ServiceLoader.Provider::get)
                     .forEach(kinds::add);

@@ -6,19 +6,10 @@ import java.util.Set;
 /**
  * One row of a results folder's {@code summary.json}, typed by the reproduction that wrote it
  * ({@link ReproductionKind} maps each reproduction's name to its row type). Rows are records whose
- * components are the JSON's fields, read and written with Jackson under their snake_case names.
+ * components are the JSON's fields, read and written with Jackson under their snake_case names. Not sealed: a
+ * new reproduction adds its row record and registers its kind, and no list here names it.
  */
-public sealed interface ResultRow
-        permits MeasuredCallRow,
-                AttachCostRow,
-                KernelBitmapRow,
-                GraphLookupRow,
-                GraphJmhRow,
-                LanesRow,
-                FollowerCostRow,
-                KernelMatrixRow,
-                ExploreCheckRow,
-                WorkloadCostRow {
+public interface ResultRow {
 
     /**
      * A short label's parts (what, call, supervisor, placement, ...), so a plot can drop the parts every row of a group
@@ -49,30 +40,16 @@ public sealed interface ResultRow
     }
 
     /**
-     * The {@code summary.json} key of the figure the row's {@code <figure>_ci_*} interval is about
-     * ({@code figure}: {@code "median"}, {@code "p99"} or {@code "added"}): {@code <figure>_ns}, unless
-     * the row names its figures otherwise (attach-cost's {@code fork_attach_median_ns}).
-     */
-    default String intervalFigureKey(String figure) {
-        return figure + "_ns";
-    }
-
-    /** The unit of the figures its intervals are about, as the first screen prints them: {@code ns} but where said. */
-    default String intervalUnit() {
-        return "ns";
-    }
-
-    /** What its intervals are over, as the first screen says it: {@code runs}, or the kind's own (batches). */
-    default String intervalsOver() {
-        return "runs";
-    }
-
-    /**
      * Whether the row's runs spread over the seeds' 25% rule, as written; null for rows that do not say.
      * A row with a {@code noisy} field answers from it (its record accessor); a row whose flags are named
      * otherwise answers from them (kernel-bitmap's configurations, from each loop's per-call flag).
      */
     default Boolean noisy() {
+        return null;
+    }
+
+    /** Each run's load average, as written; null for rows that do not record it. */
+    default List<Double> loadAvgRuns() {
         return null;
     }
 

@@ -1,5 +1,9 @@
 package heimdall.lab.sys;
 
+import static heimdall.lab.Errno.EEXIST;
+import static heimdall.lab.Errno.EINVAL;
+import static heimdall.lab.Errno.ENOTEMPTY;
+
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
@@ -23,9 +27,6 @@ public final class Renames {
 
     private static final int AT_FDCWD = -100;
     private static final int RENAME_NOREPLACE = 1;
-    private static final int EEXIST = 17;
-    private static final int ENOTEMPTY = 39;
-    private static final int EINVAL = 22;
 
     static {
         Native.register(Renames.class, NativeLibrary.getInstance("c"));

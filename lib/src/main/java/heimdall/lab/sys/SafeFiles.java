@@ -23,6 +23,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
+import java.util.Locale;
 
 /**
  * Files written by a process that runs as root, where a name may have been planted by someone else.
@@ -276,10 +277,11 @@ public final class SafeFiles {
         int mode = (Integer) Files.getAttribute(real, "unix:mode");
         int uid = (Integer) Files.getAttribute(real, "unix:uid");
         if (uid != 0 && uid != ourUid()) {
-            return String.format("owned by uid %d, not by root or us (uid %d)", uid, ourUid());
+            return String.format(Locale.ROOT, "owned by uid %d, not by root or us (uid %d)", uid, ourUid());
         }
         if ((mode & 0022) != 0 && !(stickyOk && (mode & 01000) != 0)) {
-            return String.format("writable by others (mode %o)%s", mode & 07777, stickyOk ? " and not sticky" : "");
+            return String.format(
+                    Locale.ROOT, "writable by others (mode %o)%s", mode & 07777, stickyOk ? " and not sticky" : "");
         }
         return null;
     }

@@ -6,6 +6,7 @@ import heimdall.lab.command.CommandOptions;
 import heimdall.lab.sys.Scratch;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /** {@code ./lab vm fetch --kernel NAME}: fetches the archive's current package of a named kernel into the cache. */
@@ -27,14 +28,14 @@ public final class VmFetchCommand extends VmCommand {
 
     @Override
     public String help() {
-        return """
+        return String.format(Locale.ROOT, """
                 usage: ./lab vm fetch --kernel NAME
 
                 Fetches the current package of NAME (%s) with apt from a private sources list (the
                 archive this machine's apt configuration names, checked against Debian's archive keyring), checks it
                 against the signed index's SHA-256 and records it in %s, replacing what was cached.
                 ./lab vm run fetches a kernel that is not cached by itself; this refreshes one that is.
-                Exit status 1 when it cannot be fetched or verified.""".formatted(NamedKernel.names(), KernelCache.defaultRoot());
+                Exit status 1 when it cannot be fetched or verified.""", NamedKernel.names(), KernelCache.defaultRoot());
     }
 
     @Override

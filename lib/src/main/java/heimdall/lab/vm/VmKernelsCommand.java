@@ -5,6 +5,7 @@ import heimdall.lab.command.Args;
 import heimdall.lab.command.CommandOptions;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,13 +28,13 @@ public final class VmKernelsCommand extends VmCommand {
 
     @Override
     public String help() {
-        return """
+        return String.format(Locale.ROOT, """
                 usage: ./lab vm kernels [--offline]
 
                 For each kernel name (%s): the package cached in %s (its .deb checked against
                 the SHA-256 recorded when it was fetched), and the package Debian's archive offers now (the private apt
                 lists updated first, from the archive this machine's apt configuration names; --offline: not asked).
-                Exit status 1 when a cached package fails its check or the archive cannot be read.""".formatted(NamedKernel.names(), KernelCache.defaultRoot());
+                Exit status 1 when a cached package fails its check or the archive cannot be read.""", NamedKernel.names(), KernelCache.defaultRoot());
     }
 
     @Override

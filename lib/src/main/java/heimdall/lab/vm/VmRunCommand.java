@@ -57,7 +57,9 @@ public final class VmRunCommand extends VmCommand {
 
     @Override
     public String help() {
-        return """
+        return String.format(
+                Locale.ROOT,
+                """
                 usage: ./lab vm run --kernel K [--modules DIR] [--cpus N] [--memory MIB] [--timeout S] [--watchdog S]
                                     [--accel auto|kvm|tcg] [--exec] -- ARGS...
 
@@ -88,14 +90,14 @@ public final class VmRunCommand extends VmCommand {
                 after at most %d s.
                 Exit status: the guest command's; 1 when the kernel cannot be fetched or verified, the guest does not
                 boot or set up by its deadline, times out or stalls, or ends 0 without an output it named on the
-                host; 2 bad input (--kernel, --modules, an output outside the checkout, ...).""".formatted(
-                        NamedKernel.names(),
-                        KernelCache.defaultRoot(),
-                        DEFAULT_MEMORY_MIB,
-                        DEFAULT_TIMEOUT_S,
-                        DEFAULT_WATCHDOG_S,
-                        KVM_BOOT_DEADLINE.toSeconds(),
-                        GuestRun.STOP_GRACE.toSeconds());
+                host; 2 bad input (--kernel, --modules, an output outside the checkout, ...).""",
+                NamedKernel.names(),
+                KernelCache.defaultRoot(),
+                DEFAULT_MEMORY_MIB,
+                DEFAULT_TIMEOUT_S,
+                DEFAULT_WATCHDOG_S,
+                KVM_BOOT_DEADLINE.toSeconds(),
+                GuestRun.STOP_GRACE.toSeconds());
     }
 
     /** What {@code --accel} asks. */
@@ -234,6 +236,7 @@ public final class VmRunCommand extends VmCommand {
             Files.deleteIfExists(share.resolve(VmFacts.FILE));
             SafeFiles.writeNew(share.resolve(VmFacts.FILE), facts.json());
             err.printf(
+                    Locale.ROOT,
                     "lab vm: %s (%s), %d vCPU%s (this process may use %d CPUs), %d MiB, %s%n",
                     kernel.kernel(),
                     kernel.packageName()

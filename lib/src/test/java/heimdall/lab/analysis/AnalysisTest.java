@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
+import heimdall.lab.reproduce.floorcost.FloorCostPlots;
+import heimdall.lab.reproduce.graphlookup.GraphLookupPlots;
+import heimdall.lab.reproduce.hostload.HostLoadPlots;
+import heimdall.lab.reproduce.kernelbitmap.KernelBitmapPlots;
 import java.awt.image.BufferedImage;
 import java.io.DataInputStream;
 import java.io.InputStream;
@@ -168,12 +172,12 @@ class AnalysisTest {
     @Test
     void everyPlotIsWrittenAsAPngOfTheChartSize() throws Exception {
         Map<String, Chart<?, ?>> charts = Map.of(
-                "distribution", Plots.distribution(floor),
-                "distribution-row0", Plots.distribution(floor, 0),
-                "run-medians", Plots.runMedians(floor),
-                "broker-cdf", Plots.brokerCdf(floor),
-                "graph-by-layout", Plots.graphByLayout(graph),
-                "p99-vs-load", Plots.p99VsLoad(load));
+                "distribution", CallPlots.distribution(floor),
+                "distribution-row0", CallPlots.distribution(floor, 0),
+                "run-medians", CallPlots.runMedians(floor),
+                "broker-cdf", FloorCostPlots.brokerCdf(floor),
+                "graph-by-layout", GraphLookupPlots.graphByLayout(graph),
+                "p99-vs-load", HostLoadPlots.p99VsLoad(load));
         for (var e : charts.entrySet()) {
             Path file = Plots.save(e.getValue(), tmp.resolve("plots").resolve(e.getKey() + ".png"));
             Plots.save(e.getValue(), PREVIEW.resolve(e.getKey() + ".png"));
@@ -189,12 +193,19 @@ class AnalysisTest {
             assertTrue(
                     e.getValue().getTitle() != null && !e.getValue().getTitle().isBlank());
         }
-        assertEquals(2, Plots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
-        assertEquals(1, Plots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
-        assertEquals(1, Plots.p99VsLoad(load).getSeriesMap().size(), "one row, measured idle and loaded");
+        assertEquals(2, FloorCostPlots.brokerCdf(floor).getSeriesMap().size(), "two broker rows only");
+        assertEquals(
+                1, FloorCostPlots.brokerCdf(floor, "continue").getSeriesMap().size(), "one answering continue");
+        assertEquals(1, HostLoadPlots.p99VsLoad(load).getSeriesMap().size(), "one row, measured idle and loaded");
         assertEquals(
                 2 * SyntheticResults.RUNS,
-                Plots.p99VsLoad(load).getSeriesMap().values().iterator().next().getXData().length,
+                HostLoadPlots.p99VsLoad(load)
+                        .getSeriesMap()
+                        .values()
+                        .iterator()
+                        .next()
+                        .getXData()
+                        .length,
                 "one point per run, idle and loaded");
     }
 
@@ -256,7 +267,7 @@ class AnalysisTest {
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
         json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
-        var chart = Plots.byPlacement(r);
+        var chart = KernelBitmapPlots.byPlacement(r);
         assertEquals(
                 List.of(
                         "per call, placement 0",
@@ -275,7 +286,7 @@ class AnalysisTest {
         assertTrue(
                 Plots.all(r).containsKey("run-medians-configurations.png"),
                 "kernel-bitmap's rows are configurations, not floors");
-        assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor));
+        assertThrows(IllegalArgumentException.class, () -> KernelBitmapPlots.byPlacement(floor));
         Plots.save(chart, PREVIEW.resolve("by-placement.png"));
     }
 
@@ -312,7 +323,7 @@ class AnalysisTest {
                 .writeValue(
                         dir.resolve("summary.json").toFile(),
                         Map.of("reproduction", "host-load", "schema_version", 2, "interrupted", false, "rows", rows));
-        var chart = Plots.p99VsLoad(Results.load(dir));
+        var chart = HostLoadPlots.p99VsLoad(Results.load(dir));
         assertEquals(
                 List.of(
                         "static floor, abcdf · getppid: p99 loaded/idle 2.00×",
@@ -357,7 +368,7 @@ class AnalysisTest {
         json.writeValue(dir.resolve("summary.json").toFile(), rows);
         json.writeValue(dir.resolve("environment.json").toFile(), SyntheticResults.environment("kernel-bitmap"));
         Results r = Results.load(dir);
-        var chart = Plots.byPlacement(r, Plots.SELFTEST_LOOP);
+        var chart = KernelBitmapPlots.byPlacement(r, KernelBitmapPlots.SELFTEST_LOOP);
         assertEquals(
                 12, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
         assertEquals(
@@ -369,10 +380,15 @@ class AnalysisTest {
         assertEquals(
                 127.0,
                 chart.getSeriesMap().get("per call, placement 1").getYData().toArray()[0]);
-        assertEquals(4, Plots.byPlacement(r).getSeriesMap().size(), "the bare loop's chart: its per-call figures only");
+        assertEquals(
+                4,
+                KernelBitmapPlots.byPlacement(r).getSeriesMap().size(),
+                "the bare loop's chart: its per-call figures only");
         assertTrue(Plots.all(r).containsKey("by-placement-selftest-loop.png"));
         assertFalse(Plots.all(floor).containsKey("by-placement-selftest-loop.png"));
-        assertThrows(IllegalArgumentException.class, () -> Plots.byPlacement(floor, Plots.SELFTEST_LOOP));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> KernelBitmapPlots.byPlacement(floor, KernelBitmapPlots.SELFTEST_LOOP));
     }
 
     @Test
@@ -387,8 +403,8 @@ class AnalysisTest {
 
     @Test
     void plotsNeedingMissingRowsSaySo() {
-        assertThrows(IllegalArgumentException.class, () -> Plots.brokerCdf(graph));
-        assertThrows(IllegalArgumentException.class, () -> Plots.graphByLayout(floor));
+        assertThrows(IllegalArgumentException.class, () -> FloorCostPlots.brokerCdf(graph));
+        assertThrows(IllegalArgumentException.class, () -> GraphLookupPlots.graphByLayout(floor));
     }
 
     @Test

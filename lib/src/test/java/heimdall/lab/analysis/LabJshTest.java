@@ -3,13 +3,13 @@ package heimdall.lab.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,33 +31,13 @@ class LabJshTest {
                         "var t = summary(\"" + folder + "\");",
                         "System.out.println(\"rows=\" + t.rowCount());",
                         "System.out.println(\"added0=\" + Math.round(t.numberColumn(\"added_ns\").getDouble(0)));",
-                        "System.out.println(\"png=\" + Files.size(savePlot(Plots.distribution(results(\"" + folder
+                        "System.out.println(\"png=\" + Files.size(savePlot(CallPlots.distribution(results(\"" + folder
                                 + "\")), \"" + tmp.resolve("d.png") + "\")));",
                         "/exit",
                         ""));
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + java.io.File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        ProcessBuilder pb = new ProcessBuilder(
-                jshell.toString(),
-                "--class-path",
-                cp,
-                "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-R-Djava.awt.headless=true",
-                "--startup",
-                "DEFAULT",
-                "--startup",
-                Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
-                script.toString());
-        Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
-        Process p = pb.start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jshell did not finish");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        LabJvm.Jshell run = LabJvm.runJshell(Fixtures.home(), script, tmp, 120);
+        String text = run.out();
+        assertEquals(0, run.status(), text);
         Results r = Results.load(folder);
         long added0 = Math.round(r.summary().numberColumn("added_ns").getDouble(0));
         // The table printed by summary(): its header and one line per row.

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.reproduce.graphlookup.GraphLookupPlots;
+import heimdall.lab.reproduce.hostload.HostLoadPlots;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -34,21 +36,21 @@ class PlotPanelsTest {
     @Test
     void panelsKeepGroupsWholeAndShareTheRowsEvenly() {
         // host-load's nine rows by kind of floor: six, two and one make panels of six and three, not eight and one
-        assertEquals(List.of(items(0, 6), items(6, 9)), Plots.panels(groups(6, 2, 1), 8));
+        assertEquals(List.of(items(0, 6), items(6, 9)), Charts.panels(groups(6, 2, 1), 8));
         // a group larger than a panel is split at the panel's size
-        assertEquals(List.of(items(0, 8), items(8, 10)), Plots.panels(groups(10), 8));
+        assertEquals(List.of(items(0, 8), items(8, 10)), Charts.panels(groups(10), 8));
         // what fits on one panel stays on one
-        assertEquals(List.of(items(0, 7)), Plots.panels(groups(3, 4), 8));
+        assertEquals(List.of(items(0, 7)), Charts.panels(groups(3, 4), 8));
         // graph layouts beside a two-layout baseline: families of three and four on panels of at most six
-        assertEquals(List.of(items(0, 3), items(3, 7)), Plots.panels(groups(3, 4), 6));
+        assertEquals(List.of(items(0, 3), items(3, 7)), Charts.panels(groups(3, 4), 6));
     }
 
     @Test
     void hostLoadsNineRowsArePanelsOfAtMostEightThatHoldEveryRow(@TempDir Path tmp) throws Exception {
         Results r = Results.load(Fixtures.resultsRoot().resolve("2026-11-30-vm-7"));
-        XYChart all = Plots.p99VsLoad(r);
+        XYChart all = HostLoadPlots.p99VsLoad(r);
         assertEquals(9, all.getSeriesMap().size(), "the committed folder's rows");
-        Map<String, XYChart> panels = Plots.p99VsLoadPanels(r);
+        Map<String, XYChart> panels = HostLoadPlots.p99VsLoadPanels(r);
         assertEquals(
                 Set.of("p99-vs-load-static-floor.png", "p99-vs-load-three-answers-and-stacked.png"), panels.keySet());
         List<String> shown = new ArrayList<>();
@@ -64,7 +66,7 @@ class PlotPanelsTest {
         assertEquals(all.getSeriesMap().size(), shown.size(), "no row twice");
         assertEquals(
                 Set.of("p99-vs-load.png"),
-                Plots.p99VsLoadPanels(Results.load(SyntheticResults.loadFolder(tmp.resolve("load"))))
+                HostLoadPlots.p99VsLoadPanels(Results.load(SyntheticResults.loadFolder(tmp.resolve("load"))))
                         .keySet(),
                 "few rows: one chart");
     }
@@ -72,7 +74,7 @@ class PlotPanelsTest {
     @Test
     void graphLayoutsComeInFamiliesBesideTheBaselineOnOneAxis() {
         Results r = Results.load(Fixtures.resultsRoot().resolve("2026-11-30-vm-14"));
-        Map<String, CategoryChart> panels = Plots.graphByLayoutPanels(r);
+        Map<String, CategoryChart> panels = GraphLookupPlots.graphByLayoutPanels(r);
         assertEquals(Set.of("graph-by-layout-dfa.png", "graph-by-layout-dfa-min.png"), panels.keySet());
         Set<String> layouts = new TreeSet<>();
         Map<String, Color> colours = new HashMap<>();
@@ -89,7 +91,8 @@ class PlotPanelsTest {
             assertTrue(png.getWidth() > 0);
             ranges.add(org.knowm.xchart.internal.chartpart.ChartParts.yRange(c));
         }
-        assertEquals(new TreeSet<>(Plots.graphByLayout(r).getSeriesMap().keySet()), layouts, "every layout");
+        assertEquals(
+                new TreeSet<>(GraphLookupPlots.graphByLayout(r).getSeriesMap().keySet()), layouts, "every layout");
         assertEquals(9, layouts.size());
         assertEquals(ranges.get(0)[0], ranges.get(1)[0], 1e-9, "one y axis");
         assertEquals(ranges.get(0)[1], ranges.get(1)[1], 1e-9, "one y axis");

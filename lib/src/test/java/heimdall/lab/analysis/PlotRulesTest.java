@@ -140,7 +140,7 @@ class PlotRulesTest {
 
     /** The rules one painted chart breaks, each a line naming the plot. */
     static List<String> check(String name, Chart<?, ?> chart, BufferedImage png) {
-        return check(name, chart, png, Plots.MAX_COLUMN_LABEL + "999: ".length());
+        return check(name, chart, png, Charts.MAX_COLUMN_LABEL + "999: ".length());
     }
 
     /** As {@link #check(String, Chart, BufferedImage)}, column labels up to {@code maxLabel} characters. */

@@ -122,11 +122,11 @@ class ResultsSamplesTest {
 
     @Test
     void groupedPlotsDrawEveryRowFromBoundedPoints() {
-        List<Plots.Group> groups = Plots.floorGroups(r);
+        List<Plots.Group> groups = CallPlots.floorGroups(r);
         assertEquals(
                 List.of("static-floor", "stacked"),
                 groups.stream().map(Plots.Group::slug).toList());
-        var chart = Plots.distribution(r, groups.get(0));
+        var chart = CallPlots.distribution(r, groups.get(0));
         // Two rows with the floor, two baselines (getppid, mprotect).
         assertEquals(4, chart.getSeriesMap().size());
         chart.getSeriesMap().values().forEach(s -> assertTrue(s.getXData().length <= Ecdf.MAX_POINTS));

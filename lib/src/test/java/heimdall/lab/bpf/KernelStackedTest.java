@@ -3,6 +3,7 @@ package heimdall.lab.bpf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.Errno;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
 import heimdall.lab.profile.Action;
@@ -52,7 +53,7 @@ class KernelStackedTest {
             assertEquals(2, f.programs().size());
             Differential d = run("stacked " + name, f.programs(), List.of(p, Floors.brokerFilter(brokered)));
             // where the floor allows openat or mprotect, the broker filter's NOTIFY without a listener: ENOSYS
-            assertTrue(d.seen.contains(KernelOutcome.errno(KernelFate.ENOSYS)), d.seen.toString());
+            assertTrue(d.seen.contains(KernelOutcome.errno(Errno.ENOSYS)), d.seen.toString());
             assertTrue(d.seen.contains(KernelOutcome.killed(heimdall.lab.sys.Signals.SIGSYS)), d.seen.toString());
         }
     }
@@ -65,7 +66,7 @@ class KernelStackedTest {
                 "three answers heimdall-wasm-host",
                 f.programs(),
                 List.of(Floors.withBrokered(p, Set.of("openat", "prctl"))));
-        assertTrue(d.seen.contains(KernelOutcome.errno(KernelFate.ENOSYS)), d.seen.toString());
+        assertTrue(d.seen.contains(KernelOutcome.errno(Errno.ENOSYS)), d.seen.toString());
     }
 
     /**
@@ -85,7 +86,7 @@ class KernelStackedTest {
         List<Program> stack = List.of(Compiler.compile(container), Compiler.compile(broker));
         Differential d = run("podman under a broker filter", stack, List.of(container, broker));
         assertTrue(d.seen.contains(KernelOutcome.errno(13)), d.seen.toString());
-        assertTrue(d.seen.contains(KernelOutcome.errno(KernelFate.ENOSYS)), d.seen.toString());
+        assertTrue(d.seen.contains(KernelOutcome.errno(Errno.ENOSYS)), d.seen.toString());
         // the tie rule was exercised: a call where both programs answer ERRNO with different errnos
         SeccompData kexec = SeccompData.x86_64(246); // kexec_load: Podman answers EPERM
         assertEquals(Action.Kind.ERRNO.base, Emulator.run(stack.get(0), kexec).actionOnly());

@@ -1,5 +1,8 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EACCES;
+import static heimdall.lab.Errno.ENAMETOOLONG;
+import static heimdall.lab.Errno.ENOENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,9 +30,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kernel's length limit.
  */
 class BrokerAttackTest {
-    private static final int ENOENT = 2;
-    private static final int EACCES = 13;
-    private static final int ENAMETOOLONG = 36;
     private static final int O_DIRECTORY = 0200000;
     private static final int O_NONBLOCK = 04000;
     private static final int O_CLOEXEC = 02000000;

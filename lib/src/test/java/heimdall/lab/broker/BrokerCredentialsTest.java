@@ -1,5 +1,6 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EACCES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,7 +33,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(120)
 class BrokerCredentialsTest {
-    private static final int EACCES = 13;
     private static final int CAP_SETUID = 7;
     private static final int CAP_SETGID = 6;
     private static final int NOBODY = 65534;

@@ -1,5 +1,6 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EACCES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +22,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * to a FIFO whose open would block the supervisor.
  */
 class BrokerEscapeTest {
-    private static final int EACCES = 13;
 
     @TempDir
     Path tmp;

@@ -1,5 +1,9 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.E2BIG;
+import static heimdall.lab.Errno.EACCES;
+import static heimdall.lab.Errno.EINVAL;
+import static heimdall.lab.Errno.ELOOP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -34,15 +38,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(120)
 class BrokerFloorTest {
-    private static final int EINVAL = 22;
-    private static final int E2BIG = 7;
-    private static final int EACCES = 13;
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 02000000;
     private static final int O_NOFOLLOW = 0400000;
     private static final int RESOLVE_IN_ROOT = 0x10;
     private static final int RESOLVE_NO_SYMLINKS = 0x04;
-    private static final int ELOOP = 40;
     private static final String SECRET_INSIDE = "SECRET inside in/, denied by name\n";
     private static final List<String> BY_NAME = List.of("open", "openat", "openat2", "creat");
 

@@ -1,5 +1,8 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EACCES;
+import static heimdall.lab.Errno.EINVAL;
+import static heimdall.lab.Errno.EROFS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,9 +50,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(120)
 class BrokerJailTest {
-    private static final int EACCES = 13;
-    private static final int EROFS = 30;
-    private static final int EINVAL = 22;
     private static final int CAP_SYS_ADMIN = 21;
     private static final int NOBODY = 65534;
     private static final Path HOST_BINARY = Path.of("/usr/bin/true");

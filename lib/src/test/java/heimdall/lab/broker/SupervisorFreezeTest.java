@@ -1,5 +1,6 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EFAULT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * within 1 s, and no supervisor thread or descriptor is left.
  */
 class SupervisorFreezeTest {
-    private static final int EFAULT = 14;
     private static final long SERVED_WITHIN_MS = 100;
     private static final long STOP_WITHIN_MS = 1_000;
 

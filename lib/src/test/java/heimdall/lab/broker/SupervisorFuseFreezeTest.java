@@ -1,5 +1,6 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.EIO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +38,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SupervisorFuseFreezeTest {
     private static final long SERVED_WITHIN_MS = 100;
     private static final long STOP_WITHIN_MS = 1_000;
-    private static final int EIO = 5;
     /** The give-up deadline here: short, so the test waits little for the frozen call's answer. */
     private static final Duration GIVE_UP = Duration.ofSeconds(1);
 

@@ -1,5 +1,6 @@
 package heimdall.lab.broker;
 
+import static heimdall.lab.Errno.ENOSYS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Callers that die, listeners that close, and what a supervisor leaves behind. */
 class SupervisorLifecycleTest {
-    private static final int ENOSYS = 38;
     private static final int SIGKILL = 9;
 
     @TempDir

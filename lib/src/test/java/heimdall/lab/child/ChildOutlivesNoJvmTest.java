@@ -3,13 +3,13 @@ package heimdall.lab.child;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import heimdall.lab.testing.LabJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,12 +22,7 @@ class ChildOutlivesNoJvmTest {
     @ParameterizedTest
     @ValueSource(strings = {"exit", "hang"})
     void theChildDiesWithItsJvm(String how) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(OrphanProbe.class.getName());
-        cmd.add(how);
+        List<String> cmd = LabJvm.of(OrphanProbe.class).command(how);
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         long child;
         try (BufferedReader r =

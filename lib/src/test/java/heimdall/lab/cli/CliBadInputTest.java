@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.fixtures.Fixtures;
-import heimdall.lab.reproduce.GraphBenchSettings;
+import heimdall.lab.reproduce.graphlookup.GraphBenchSettings;
 import heimdall.lab.testing.LabRun;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,33 +35,9 @@ class DocsSamplesTest {
         Requires.that(KernelFacts.executable(jshell, "the JDK running the tests (a JRE has none)"));
         Requires.seccomp("kill_process", "allow", "user_notif");
         Requires.ptrace();
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        Path out = tmp.resolve("out.txt");
-        Process p = new ProcessBuilder(
-                        jshell.toString(),
-                        "--class-path",
-                        cp,
-                        "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
-                        "-R-Djava.awt.headless=true",
-                        "-R-Dheimdall.lab.home=" + TOP,
-                        "--startup",
-                        "DEFAULT",
-                        "--startup",
-                        TOP.resolve("jshell-startup/lab.jsh").toString(),
-                        sample.toString())
-                .directory(TOP.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()))
-                .start();
-        if (!p.waitFor(240, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-        }
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), sample.getFileName() + ":\n" + text);
+        LabJvm.Jshell run = LabJvm.runJshell(TOP, sample, tmp, 240);
+        String text = run.out();
+        assertEquals(0, run.status(), sample.getFileName() + ":\n" + text);
         assertFalse(
                 text.contains("|  Error") || text.contains("Exception") || text.contains("|  Warning"),
                 sample.getFileName() + " printed an error:\n" + text);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import heimdall.lab.testing.LabJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -181,16 +182,7 @@ class DocsTest {
 
     /** Runs one documented {@code ./lab} line from the checkout's top; null when it exits 0. */
     private static String run(String cmd) throws Exception {
-        List<String> argv = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-Djava.awt.headless=true",
-                "-Dheimdall.lab.home=" + TOP,
-                "-cp",
-                Path.of("target/classes").toAbsolutePath() + ":"
-                        + Files.readString(Path.of("target/runtime-classpath.txt"))
-                                .trim(),
-                "heimdall.lab.cli.Main"));
+        LabJvm lab = LabJvm.lab().home(TOP).classPath(LabJvm.libraryClassPath());
         List<String> words =
                 new ArrayList<>(List.of(cmd.substring("./lab ".length()).split(" ")));
         Path out = null;
@@ -204,7 +196,7 @@ class DocsTest {
             words.add("--out");
             words.add(out.resolve("folder").toString());
         }
-        argv.addAll(words);
+        List<String> argv = lab.command(words);
         Path log = Files.createTempFile("docs-command", ".log");
         try {
             Process p = new ProcessBuilder(argv)

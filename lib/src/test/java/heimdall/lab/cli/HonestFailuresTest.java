@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import heimdall.lab.cli.BpfCommandsTest.Outcome;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.profile.ProfileJson;
+import heimdall.lab.testing.LabJvm;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -213,14 +214,7 @@ class HonestFailuresTest {
     @Test
     void standardOutputOntoAFullDeviceIsNotSuccess() throws Exception {
         assumeTrue(Files.exists(FULL), "no /dev/full on this system");
-        List<String> cmd = List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "bpf",
-                "disasm",
-                profile().toString());
+        List<String> cmd = LabJvm.lab().command("bpf", "disasm", profile().toString());
         Process jvm = new ProcessBuilder(cmd).redirectOutput(FULL.toFile()).start();
         String err = new String(jvm.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
@@ -268,15 +262,7 @@ class HonestFailuresTest {
         Files.writeString(p, s);
         assertTrue(Files.size(p) <= ProfileJson.MAX_BYTES && Files.size(p) > ProfileJson.MAX_BYTES - 16);
 
-        List<String> cmd = List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "bpf",
-                "stats",
-                p.toString());
+        List<String> cmd = LabJvm.lab().option("-Xmx512m").command("bpf", "stats", p.toString());
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jvm.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");
@@ -284,8 +270,7 @@ class HonestFailuresTest {
         assertTrue(output.contains("heimdall"), output);
 
         // The same file in a heap too small for its tree: a resource problem, status 2 naming the heap.
-        List<String> small = new ArrayList<>(cmd);
-        small.set(1, "-Xmx40m");
+        List<String> small = LabJvm.lab().option("-Xmx40m").command("bpf", "stats", p.toString());
         Process starved = new ProcessBuilder(small).redirectErrorStream(true).start();
         String said = new String(starved.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(starved.waitFor(120, TimeUnit.SECONDS), "the child JVM did not finish");

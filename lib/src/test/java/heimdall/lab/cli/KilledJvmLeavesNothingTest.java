@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import heimdall.lab.analysis.Results;
-import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.graph.GraphFiles;
 import heimdall.lab.testing.Fact;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -156,17 +156,8 @@ class KilledJvmLeavesNothingTest {
                 "sh",
                 "-c",
                 "echo $$ > \"$0\" && exec \"$@\"",
-                cgroup.resolve("cgroup.procs").toString(),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED",
-                "-Djava.awt.headless=true",
-                "-Djava.io.tmpdir=" + scratch,
-                "-Dheimdall.lab.home=" + Fixtures.home(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "heimdall.lab.cli.Main"));
-        cmd.addAll(argv);
+                cgroup.resolve("cgroup.procs").toString()));
+        cmd.addAll(LabJvm.lab().tmpdir(scratch).command(argv));
         return new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("last.log").toFile())

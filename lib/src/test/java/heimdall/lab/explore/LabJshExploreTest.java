@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,29 +37,9 @@ class LabJshExploreTest {
                         "System.out.println(\"denied=\" + s.step(\"reboot\").allowed());",
                         "/exit",
                         ""));
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + java.io.File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
-        ProcessBuilder pb = new ProcessBuilder(
-                jshell.toString(),
-                "--class-path",
-                cp,
-                "-R--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-R-Djava.awt.headless=true",
-                "--startup",
-                "DEFAULT",
-                "--startup",
-                Path.of("../jshell-startup/lab.jsh").toAbsolutePath().toString(),
-                script.toString());
-        Path out = tmp.resolve("out.txt");
-        pb.redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(
-                        Files.writeString(tmp.resolve("empty"), "/exit\n").toFile()));
-        Process p = pb.start();
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "jshell did not finish");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        LabJvm.Jshell run = LabJvm.runJshell(Fixtures.home(), script, tmp, 180);
+        String text = run.out();
+        assertEquals(0, run.status(), text);
         assertTrue(text.contains("length=" + Lab.fixtureFloor("abcdf").length()), text);
         assertTrue(text.contains("runs=3"), text);
         assertTrue(text.contains("addedRows=1"), text);

@@ -14,7 +14,7 @@ import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
-import heimdall.lab.reproduce.FloorCost;
+import heimdall.lab.reproduce.floorcost.FloorCost;
 import heimdall.lab.sys.Cpus;
 import heimdall.lab.testing.Requires;
 import java.util.List;

@@ -12,7 +12,7 @@ import heimdall.lab.profile.ArgRule;
 import heimdall.lab.profile.Op;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.SyscallTable;
-import heimdall.lab.reproduce.AttachCost;
+import heimdall.lab.reproduce.attachcost.AttachCost;
 import heimdall.lab.testing.Requires;
 import java.util.List;
 import java.util.Set;

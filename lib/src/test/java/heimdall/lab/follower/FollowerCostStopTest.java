@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.bench.Interruption;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
-import heimdall.lab.reproduce.FollowerCostRun;
+import heimdall.lab.reproduce.followercost.FollowerCostRun;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.bench.ResultsFolder;
-import heimdall.lab.reproduce.FollowerCostRun;
+import heimdall.lab.reproduce.followercost.FollowerCostRun;
 import heimdall.lab.results.FollowerCostRow;
 import heimdall.lab.results.RowStatus;
 import heimdall.lab.sys.Cpus;
@@ -131,8 +131,8 @@ class FollowerCostTest {
         }
         assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
         // the kind makes the same table from a recorded run (rows and settings: no file read)
-        var kind = heimdall.lab.results.ReproductionKind.of(FollowerCostRow.class, FollowerCostEnvironment.class);
-        FollowerCostEnvironment settings = FollowerCostEnvironment.of(
+        var kind = heimdall.lab.results.ReproductionKind.of(FollowerCostRow.class, FollowerCostSettings.class);
+        FollowerCostSettings settings = FollowerCostSettings.of(
                 java.time.Instant.EPOCH,
                 java.time.Instant.EPOCH,
                 heimdall.lab.sys.Host.capture(),

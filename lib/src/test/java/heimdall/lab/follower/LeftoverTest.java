@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -31,13 +32,7 @@ class LeftoverTest {
     @Test
     void aKilledJvmLeavesNoProgramOfOursLoaded() throws Exception {
         Requires.that(KernelFacts.root(), KernelFacts.btf(), KernelFacts.executable(Loaded.bpftoolPath(), "bpftool"));
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process jvm = new ProcessBuilder(
-                        java.toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        FollowerHolder.class.getName(),
-                        Hook.SYSCALL_TRACEPOINT.name())
+        Process jvm = new ProcessBuilder(LabJvm.of(FollowerHolder.class).command(Hook.SYSCALL_TRACEPOINT.name()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start(); // JVM warnings stay off the line we read
         List<Integer> held;

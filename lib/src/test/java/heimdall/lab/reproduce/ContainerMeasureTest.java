@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.testing.Fact;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.File;
 import java.io.IOException;
@@ -202,19 +203,8 @@ class ContainerMeasureTest {
         if (Files.exists(l, LinkOption.NOFOLLOW_LINKS)) {
             return l;
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = Path.of("target/classes").toAbsolutePath()
-                + File.pathSeparator
-                + Files.readString(Path.of("target/runtime-classpath.txt")).trim();
         Files.writeString(
-                l,
-                String.join(
-                        "\n",
-                        "#!/bin/sh",
-                        "exec '" + java
-                                + "' --add-opens=java.base/java.nio=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
-                                + " '-Dheimdall.lab.home=" + HOME + "' -cp '" + cp + "' heimdall.lab.cli.Main \"$@\"",
-                        ""));
+                l, LabJvm.lab().home(HOME).classPath(LabJvm.libraryClassPath()).script());
         Files.setPosixFilePermissions(l, PosixFilePermissions.fromString("rwx------"));
         return l;
     }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.reproduce.InterruptedRunTest.Lab;
+import heimdall.lab.reproduce.attachcost.AttachCost;
+import heimdall.lab.reproduce.kernelbitmap.KernelBitmap;
 import heimdall.lab.testing.KernelFacts;
 import heimdall.lab.testing.Requires;
 import java.nio.file.Files;

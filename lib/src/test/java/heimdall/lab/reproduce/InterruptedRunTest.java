@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.cli.Main;
-import heimdall.lab.fixtures.Fixtures;
+import heimdall.lab.reproduce.floorcost.FloorCost;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -66,16 +67,7 @@ class InterruptedRunTest {
         Lab(List<String> environment, String... argv) throws IOException {
             List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM"));
             cmd.addAll(environment);
-            cmd.addAll(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                    "--enable-native-access=ALL-UNNAMED",
-                    "-Djava.awt.headless=true",
-                    "-Dheimdall.lab.home=" + Fixtures.home(),
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    "heimdall.lab.cli.Main"));
-            cmd.addAll(List.of(argv));
+            cmd.addAll(LabJvm.lab().command(argv));
             process = new ProcessBuilder(cmd).start();
             drain(process.getInputStream(), out);
             drain(process.getErrorStream(), err);

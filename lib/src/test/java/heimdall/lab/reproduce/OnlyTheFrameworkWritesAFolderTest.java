@@ -34,7 +34,7 @@ class OnlyTheFrameworkWritesAFolderTest {
             "heimdall.lab.bench.ResultsFolder",
             "heimdall.lab.reproduce.Kept",
             "heimdall.lab.reproduce.ReproductionResult", // the writer it hands Kept, typed with its kind
-            "heimdall.lab.reproduce.GraphJmhCommand",
+            "heimdall.lab.reproduce.graphjmh.GraphJmhCommand",
             "heimdall.lab.explore.SessionFolder",
             "heimdall.lab.analysis.CompareCommand",
             "heimdall.lab.cli.BpfCommands");
@@ -69,7 +69,7 @@ class OnlyTheFrameworkWritesAFolderTest {
         JavaClasses main = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("heimdall.lab");
-        assertTrue(main.contain("heimdall.lab.reproduce.FloorCost"), "the main classes were read");
+        assertTrue(main.contain("heimdall.lab.reproduce.floorcost.FloorCost"), "the main classes were read");
         rule().check(main);
     }
 

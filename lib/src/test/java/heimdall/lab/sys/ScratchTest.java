@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.BadInput;
 import heimdall.lab.Refusal;
+import heimdall.lab.testing.LabJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -102,13 +103,8 @@ class ScratchTest {
     /** Runs {@link ScratchChild}, SIGTERMs it once its folder exists; the lines it printed after the path. */
     private List<String> terminate(boolean grace) throws Exception {
         Path td = tmpdir();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new java.util.ArrayList<>(List.of(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Djava.io.tmpdir=" + td,
-                ScratchChild.class.getName()));
+        List<String> cmd = new java.util.ArrayList<>(
+                LabJvm.of(ScratchChild.class).tmpdir(td).command());
         if (grace) {
             cmd.add("grace");
         }

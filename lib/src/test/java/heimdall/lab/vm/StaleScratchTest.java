@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import heimdall.lab.sys.CreatorMark;
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,12 +47,7 @@ class StaleScratchTest {
 
     Holder hold(String... prefix) throws IOException {
         List<String> argv = new ArrayList<>(List.of(prefix));
-        argv.addAll(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + tmp,
-                "-cp",
-                System.getProperty("java.class.path"),
-                ScratchHolder.class.getName()));
+        argv.addAll(LabJvm.of(ScratchHolder.class).tmpdir(tmp).command());
         Process p = new ProcessBuilder(argv)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

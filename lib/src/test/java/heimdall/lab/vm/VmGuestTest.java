@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import heimdall.lab.sys.CreatorMark;
 import heimdall.lab.sys.SafeFiles;
 import heimdall.lab.testing.KernelFacts;
+import heimdall.lab.testing.LabJvm;
 import heimdall.lab.testing.Requires;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -49,17 +50,9 @@ class VmGuestTest {
 
     /** {@code ./lab vm run ARGS} as the script would run it, on this test's class path (no build of its own). */
     static Process lab(String... args) throws IOException {
-        List<String> argv = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED",
-                "-Dheimdall.lab.home=" + Path.of("").toAbsolutePath().getParent(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "heimdall.lab.cli.Main",
-                "vm",
-                "run"));
+        List<String> argv = new ArrayList<>(List.of("vm", "run"));
         argv.addAll(List.of(args));
+        argv = LabJvm.lab().home(Path.of("").toAbsolutePath().getParent()).command(argv);
         return new ProcessBuilder(argv).redirectErrorStream(true).start();
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -161,9 +162,13 @@ public final class MachineCompiler {
                     targets.add(target);
                     if (++transitionCount > budget.maxTransitions()) {
                         throw new Refusal(String.format(
+                                Locale.ROOT,
                                 "construction budget exceeded: %,d transitions reached "
                                         + "(budget %,d transitions) after exploring %,d of %,d frames discovered",
-                                transitionCount, budget.maxTransitions(), s + 1, keys.size()));
+                                transitionCount,
+                                budget.maxTransitions(),
+                                s + 1,
+                                keys.size()));
                     }
                 }
             }
@@ -231,7 +236,10 @@ public final class MachineCompiler {
             int s = keys.size();
             if (s + 1 > budget.maxFrames()) {
                 throw new Refusal(String.format(
-                        "frame budget exceeded: %,d frames reached (budget %,d frames)", s + 1L, budget.maxFrames()));
+                        Locale.ROOT,
+                        "frame budget exceeded: %,d frames reached (budget %,d frames)",
+                        s + 1L,
+                        budget.maxFrames()));
             }
             ids.put(k, s);
             keys.add(k);

@@ -6,6 +6,7 @@ import heimdall.lab.graph.machine.Machine;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -116,11 +117,16 @@ public final class DfaLayouts {
     static void checkBudget(Layout layout, long payload, long cells, long limit, Machine m) {
         if (payload > limit) {
             throw new Refusal(String.format(
+                    Locale.ROOT,
                     "preparation payload budget exceeded: %s needs %,d bytes for %,d states " + "(budget %,d bytes)",
-                    layout, payload, m.states(), limit));
+                    layout,
+                    payload,
+                    m.states(),
+                    limit));
         }
         if (cells > Integer.MAX_VALUE) {
-            throw new Refusal(String.format("%s: %,d cells do not fit an int-indexed table", layout, cells));
+            throw new Refusal(
+                    String.format(Locale.ROOT, "%s: %,d cells do not fit an int-indexed table", layout, cells));
         }
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -106,6 +107,7 @@ public final class GraphRecordCommand implements Command {
         Result r = record(command, dir, program, stack, !args.flag("--no-symbols"));
         GraphRecorder.Recording rec = r.recording();
         out.printf(
+                Locale.ROOT,
                 "recorded %s: %,d calls in %d thread(s) %s, %d signal frame(s)%n",
                 String.join(" ", command),
                 rec.calls(),
@@ -113,6 +115,7 @@ public final class GraphRecordCommand implements Command {
                 rec.threads().keySet(),
                 rec.signalFrames());
         out.printf(
+                Locale.ROOT,
                 "sites %d (unmapped %d), edges %d, entries %s%n",
                 rec.sites().size(),
                 rec.unmapped(),
@@ -126,8 +129,10 @@ public final class GraphRecordCommand implements Command {
         try {
             GraphFiles.Imported imp = GraphFiles.readPinned(r.nodes(), r.edges());
             out.printf(
+                    Locale.ROOT,
                     "import: ok, %d sites, entries %s%n",
-                    imp.graph().siteCount(), imp.graph().entries());
+                    imp.graph().siteCount(),
+                    imp.graph().entries());
             return 0;
         } catch (Refusal e) {
             out.println("import: refused: " + e.getMessage());

@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -135,6 +136,7 @@ public final class Mechanisms {
         String plan = plan(rows, abi);
         session.progress()
                 .accept(String.format(
+                        Locale.ROOT,
                         "mechanisms: %d rows, %d runs each; child on CPU %d, supervisor on CPU %d; Landlock ABI %d "
                                 + "(predicted from %s: %s); %s",
                         rows.size(),

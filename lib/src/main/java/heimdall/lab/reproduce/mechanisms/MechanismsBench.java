@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -90,8 +91,14 @@ final class MechanismsBench {
                     samples.append(v.row, v.baseline ? "none" : "filtered", run, got);
                     session.progress()
                             .accept(String.format(
+                                    Locale.ROOT,
                                     "[%d/%d] run %d · %s: median %,d ns (%s)",
-                                    done, total, run + 1, label, Stats.of(got).median(), v.state.result));
+                                    done,
+                                    total,
+                                    run + 1,
+                                    label,
+                                    Stats.of(got).median(),
+                                    v.state.result));
                 } catch (Refusal e) {
                     if (session.stopRequested()) {
                         break measuring;
@@ -99,7 +106,13 @@ final class MechanismsBench {
                     v.state.failure = e.getMessage();
                     session.progress()
                             .accept(String.format(
-                                    "[%d/%d] run %d · %s: FAILED: %s", done, total, run + 1, label, e.getMessage()));
+                                    Locale.ROOT,
+                                    "[%d/%d] run %d · %s: FAILED: %s",
+                                    done,
+                                    total,
+                                    run + 1,
+                                    label,
+                                    e.getMessage()));
                 } catch (RuntimeException e) {
                     if (!session.stopOn(e)) {
                         throw e;

@@ -7,6 +7,7 @@ import heimdall.lab.command.Args;
 import heimdall.lab.reproduce.Reproduction;
 import heimdall.lab.reproduce.ReproductionOption;
 import heimdall.lab.reproduce.Reproductions;
+import heimdall.lab.results.Headline;
 import heimdall.lab.results.MechanismsRow;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
@@ -14,6 +15,7 @@ import heimdall.lab.sys.Cpus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /**
@@ -57,6 +59,12 @@ public final class MechanismsKind extends ReproductionKind<MechanismsRow, Mechan
     @Override
     public String table(Recorded<MechanismsRow, MechanismsSettings> run) {
         return MechanismsTable.of(run);
+    }
+
+    /** The first screen's finding of a row: floor-cost's: its added cost, else its median. */
+    @Override
+    public Optional<Headline> headline(MechanismsRow row) {
+        return Headline.of(row);
     }
 
     @Override

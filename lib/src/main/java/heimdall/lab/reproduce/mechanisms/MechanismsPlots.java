@@ -1,5 +1,7 @@
 package heimdall.lab.reproduce.mechanisms;
 
+import heimdall.lab.analysis.CallPlots;
+import heimdall.lab.analysis.Charts;
 import heimdall.lab.analysis.Plots;
 import heimdall.lab.analysis.Results;
 import heimdall.lab.results.MechanismsRow;
@@ -41,7 +43,7 @@ final class MechanismsPlots {
         if (r.hasCallSamples() && !landlock.isEmpty()) {
             charts.put(
                     "distribution-landlock-openat.png",
-                    Plots.distribution(
+                    CallPlots.distribution(
                             r, new Plots.Group("landlock-openat", "Landlock, openat admitted by depth", landlock)));
         }
         if (rows.stream().anyMatch(x -> x.addedNs() != null)) {
@@ -90,6 +92,6 @@ final class MechanismsPlots {
                 series.put(n, x.stream().map(byX::get).toList());
             }
         }
-        return Plots.dots(title, "call, policy's answer, depth (components)", "added (ns)", x, series);
+        return Charts.dots(title, "call, policy's answer, depth (components)", "added (ns)", x, series);
     }
 }
