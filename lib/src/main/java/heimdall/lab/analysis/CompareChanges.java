@@ -38,7 +38,17 @@ import tech.tablesaw.api.Table;
  */
 final class CompareChanges {
     /** The run figures a reproduction's rows keep, where it is not {@code run_medians_ns}. */
-    private static final Map<String, String> RUN_FIELD = Map.of("graph-lookup", "harness_run_medians_ns_per_event");
+    private static final Map<String, String> RUN_FIELD =
+            Map.of("graph-lookup", "harness_run_medians_ns_per_event", "workload-cost", "wall_runs_ns");
+
+    /**
+     * Reproductions whose rows keep no unfiltered runs of their own, and the identity key whose value names the
+     * row that holds them: a workload-cost row's are its workload's {@code none} row (the same rounds, run i
+     * beside run i). The baseline's identity is the row's with that key set to the value and the keys after it
+     * (what only a filtered row has: supervisor, answer) blank.
+     */
+    private static final Map<String, Map.Entry<String, String>> BASELINE_ROW =
+            Map.of("workload-cost", Map.entry("mechanism", "none"));
 
     private static final String RUN_FIELD_DEFAULT = "run_medians_ns";
     private static final String RUN_NONE_FIELD = "run_medians_none_ns";
@@ -119,6 +129,10 @@ final class CompareChanges {
         }
         // emulated somewhere: each run's filtered median over the same run's unfiltered one
         double[] none = runs(file, i, RUN_NONE_FIELD, row.get(RUN_NONE_FIELD));
+        Integer baseline = baselineRow(c, f, key);
+        if (none == null && baseline != null) {
+            none = runs(file, baseline, runField, r.rowJson(baseline).get(runField));
+        }
         if (none == null) {
             none = fromSamples(r, r.baselineRow(i), "none");
         }
@@ -135,6 +149,21 @@ final class CompareChanges {
             within[j] = none[j] > 0 ? runs[j] / none[j] : Double.NaN;
         }
         return new Figures(median / medianNone, within);
+    }
+
+    /** The row of {@code f} holding the unfiltered runs of row {@code key} ({@link #BASELINE_ROW}), or null. */
+    private static Integer baselineRow(Compare c, Compare.Folder f, List<String> key) {
+        Map.Entry<String, String> b = BASELINE_ROW.get(c.reproduction());
+        int at = b == null ? -1 : c.spec().keys().indexOf(b.getKey());
+        if (at < 0) {
+            return null;
+        }
+        List<String> k = new ArrayList<>(key);
+        k.set(at, b.getValue());
+        for (int j = at + 1; j < k.size(); j++) {
+            k.set(j, "");
+        }
+        return f.rows().get(k);
     }
 
     /** Each run's median from samples.arrow (a folder keeping its samples), or none. */

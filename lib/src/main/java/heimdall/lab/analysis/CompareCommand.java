@@ -61,14 +61,16 @@ public final class CompareCommand implements Command {
                 usage: ./lab compare DIR DIR... [--threshold 5%] [--change-plot PNG] [-o PLOT.png | --out OUTDIR]
 
                 Lines up two or more results folders of the same reproduction (floor-cost, host-load,
-                graph-lookup or kernel-matrix), made on different hosts, kernels, or in and out of a
-                container, row by row:
+                graph-lookup, kernel-matrix or workload-cost), made on different hosts, kernels, or in and
+                out of a container, row by row:
                 a row is matched by what it measures (floor-cost: floor, call, and for brokered rows
-                supervisor, answer, placement, wake-up), not by its position. Prints a table of the
-                folders (host, kernel, CPU, clocksource, PTI, the seccomp filters the measuring process
-                already ran under, container) and one line per row and folder: median, added cost, the
-                published added cost and the ratio to it. A row a folder lacks is shown "(absent)"; a
-                row a signal cut short is marked interrupted, with its completed runs.
+                supervisor, answer, placement, wake-up; workload-cost: workload, mechanism, supervisor,
+                answer, its runs paired round by round with its workload's unfiltered ones), not by its
+                position. Prints a table of the folders (host, kernel, CPU, clocksource, PTI, the seccomp
+                filters the measuring process already ran under, container) and one line per row and
+                folder: median, added cost, the published added cost and the ratio to it. A row a folder
+                lacks is shown "(absent)"; a row a signal cut short is marked interrupted, with its
+                completed runs.
 
                 Kernels: folders made on different kernels (./lab vm run --kernel K -- reproduce ...) are
                 the plot's series, named by kernel. A folder whose environment.json says vm.emulated (a

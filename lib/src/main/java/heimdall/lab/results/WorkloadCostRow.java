@@ -207,6 +207,9 @@ public record WorkloadCostRow(
      * @param residualNs measured added less predicted
      * @param measuredLowNs the measured added time's interval, low end (from the ratio's)
      * @param measuredHighNs its high end
+     * @param measuredCpuNs the CPU time the mechanism added a run (the program's user and system time, the
+     *     supervisor's too on brokered rows; medians, less the no-filter runs'): what the per-call figures,
+     *     means of calls on their CPU, predict; the wall time adds the waits for a CPU of a loaded host
      * @param within whether the prediction lies within the measured interval
      * @param cause what else changed, with its figures, when it does not; null otherwise
      * @param cachedNs a cached call's added cost under this filter
@@ -222,6 +225,7 @@ public record WorkloadCostRow(
             @JsonProperty("residual_ns") Long residualNs,
             @JsonProperty("measured_added_low_ns") Long measuredLowNs,
             @JsonProperty("measured_added_high_ns") Long measuredHighNs,
+            @JsonProperty("measured_added_cpu_ns") Long measuredCpuNs,
             @JsonProperty("prediction_within_interval") Boolean within,
             @JsonProperty("residual_cause") String cause,
             @JsonProperty("per_call_cached_ns") Double cachedNs,
@@ -232,7 +236,7 @@ public record WorkloadCostRow(
             @JsonProperty("libseccomp_weighted_insns") Long libseccompWeightedInsns) {
         /** No prediction (the baseline, a refused row). */
         public static final Predicted NONE =
-                new Predicted(null, null, null, null, null, null, null, null, null, null, null, null, null);
+                new Predicted(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**

@@ -392,6 +392,7 @@ class SummaryGoldenTest {
                 "residual_ns",
                 "measured_added_low_ns",
                 "measured_added_high_ns",
+                "measured_added_cpu_ns",
                 "prediction_within_interval",
                 "residual_cause",
                 "per_call_cached_ns",
@@ -412,7 +413,7 @@ class SummaryGoldenTest {
                 "per_call_follow_ns",
                 "landlock_abi",
                 "landlock_ruleset");
-        assertEquals(56, want.size());
+        assertEquals(57, want.size());
         assertEquals(want, FlatRows.keys(WorkloadCostRow.class, ""));
         WorkloadCostRow refused = WorkloadCostRow.refused(
                 new WorkloadCostRow.Subject("find-tree", "metadata", "find .", "podman", null, null, null),

@@ -59,6 +59,7 @@ final class FollowPrediction {
                     null,
                     null,
                     null,
+                    Predictor.addedCpuNs(false, cost, none),
                     null,
                     "no prediction: t_follow could not be measured: " + refusal,
                     null,
@@ -77,14 +78,17 @@ final class FollowPrediction {
         Long high = overhead.ratioHigh() == null ? null : Math.round((overhead.ratioHigh() - 1) * noneMedian);
         Boolean within = low == null ? null : predicted >= low && predicted <= high;
         long measured = cost.wallAddedNs() == null ? 0 : cost.wallAddedNs();
-        String cause =
-                Boolean.FALSE.equals(within) ? Predictor.cause(measured - predicted, low, high, cost, none) : null;
+        Long cpu = Predictor.addedCpuNs(false, cost, none);
+        String cause = Boolean.FALSE.equals(within)
+                ? Predictor.cause(measured - predicted, low, high, predicted, cpu, cost, none)
+                : null;
         return new WorkloadCostRow.Predicted(
                 predicted,
                 Math.round((1 + (double) predicted / noneMedian) * 10_000) / 10_000.0,
                 measured - predicted,
                 low,
                 high,
+                cpu,
                 within,
                 cause,
                 null,

@@ -9,7 +9,6 @@ import heimdall.lab.bpf.Verdict;
 import heimdall.lab.child.Call;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +55,14 @@ final class Prediction {
      */
     record PerCall(Double cachedNs, Double programNs, Long programInsns) {}
 
-    /** Measures {@code p}'s per-call figures: {@code runs} interleaved pairs (under it, none) a probe call. */
-    static PerCall measure(Program p, int runs, long calls) {
+    /**
+     * The harmless calls that probe a filter: the first answered from the action cache, the first that runs the
+     * program (null where the filter allows none), and the instructions that one executes.
+     */
+    record Probes(long[] cached, long[] running, Long runningInsns) {}
+
+    /** The probes of {@code p}, in {@link #PROBES}' order. */
+    static Probes probes(Program p) {
         long[] cached = null;
         long[] running = null;
         for (long[] c : PROBES) {
@@ -71,32 +76,74 @@ final class Prediction {
                 running = running == null ? c : running;
             }
         }
-        return new PerCall(
-                cached == null ? null : added(p, cached, runs, calls),
-                running == null ? null : added(p, running, runs, calls),
+        return new Probes(
+                cached,
+                running,
                 running == null ? null : Emulator.run(p, data(running)).insnsExecuted());
+    }
+
+    /** Measures {@code p}'s per-call figures: {@code runs} interleaved pairs (under it, none) a probe call. */
+    static PerCall measure(Program p, int runs, long calls) {
+        Probes pr = probes(p);
+        return new PerCall(
+                pr.cached() == null ? null : added(p, pr.cached(), runs, calls),
+                pr.running() == null ? null : added(p, pr.running(), runs, calls),
+                pr.runningInsns());
     }
 
     private static SeccompData data(long[] call) {
         return SeccompData.x86_64((int) call[0], Arrays.copyOfRange(call, 1, call.length));
     }
 
-    /** The median over runs of (median under p − median with no filter) of call {@code call} (its number, then its arguments). */
+    /** The median over runs of {@link #addedOnce}. */
     static double added(Program p, long[] call, int runs, long calls) {
-        List<Long> diffs = new ArrayList<>();
-        byte[] bytes = p.toBytes();
+        long[] d = new long[runs];
         for (int i = 0; i < runs; i++) {
-            ChildSpec spec = ChildSpec.of(
-                            Call.syscall((int) call[0], Arrays.copyOfRange(call, 1, call.length)), calls / 10, calls)
-                    .withPlacementForRun(i);
-            long under = MeasuredChild.run(spec.withPrograms(bytes))
-                    .requireCompleted()
-                    .median();
-            long none = MeasuredChild.run(spec).requireCompleted().median();
-            diffs.add(under - none);
+            d[i] = addedOnce(p, call, i, calls);
         }
-        long[] d = diffs.stream().mapToLong(Long::longValue).toArray();
         return WorkloadCost.median(d);
+    }
+
+    /**
+     * One pair: the mean of {@code calls} calls {@code call} (its number, then its arguments) under {@code p}
+     * less the same with no filter, the child on the CPUs this process may use, as a workload runs (not pinned:
+     * a figure measured on one CPU while the workload moves between them is of another placement).
+     */
+    static long addedOnce(Program p, long[] call, int run, long calls) {
+        ChildSpec spec = ChildSpec.of(
+                        Call.syscall((int) call[0], Arrays.copyOfRange(call, 1, call.length)), calls / 10, calls)
+                .withPlacementForRun(run)
+                .withCpu(-1);
+        long under = Math.round(trimmedMean(MeasuredChild.run(spec.withPrograms(p.toBytes()))
+                .requireCompleted()
+                .samples()));
+        long none = Math.round(
+                trimmedMean(MeasuredChild.run(spec).requireCompleted().samples()));
+        return under - none;
+    }
+
+    /** The share of a run's samples above which a sample is taken for a time off the CPU, not a call's cost. */
+    static final double OFF_CPU_SHARE = 0.001;
+
+    /**
+     * The mean of {@code samples} without their top {@value #OFF_CPU_SHARE} share. A run's added time is the
+     * sum of its calls' costs, so a call's figure to multiply by a count is a mean, not a median: the median
+     * leaves out the slower calls (the first after a switch, its filter's code and data cold) that a run pays
+     * too (a test's floor added 12-14% more CPU than the medians predicted, on a loaded host). The few samples
+     * that span a preemption (milliseconds off the CPU, which no CPU time counts) are left out.
+     */
+    static double trimmedMean(long[] samples) {
+        if (samples.length == 0) {
+            return Double.NaN;
+        }
+        long[] s = samples.clone();
+        Arrays.sort(s);
+        int keep = Math.max(1, s.length - (int) Math.ceil(s.length * OFF_CPU_SHARE));
+        double sum = 0;
+        for (int i = 0; i < keep; i++) {
+            sum += s[i];
+        }
+        return sum / keep;
     }
 
     /**

@@ -260,6 +260,10 @@ public final class WorkloadCost {
                 results.get(m).add(r);
                 seen.saw(w.name(), m, r);
             }
+            if (!session.stopRequested()) {
+                parts.predictor()
+                        .sampleRound(w.name(), programs.values()); // the per-call figures beside this round's runs
+            }
             session.progress()
                     .accept(String.format(Locale.ROOT, "  %s: round %d of %d", w.name(), round + 1, o.runs()));
         }

@@ -271,7 +271,8 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
                     Locale.ROOT, "- %s: `%s` — %s%n", w.name(), String.join(" ", w.command()), w.stresses()));
         }
         md.append("\nPredicted: the recorded call mix times each call's added cost under the same filter, "
-                + "measured here by heimdall-runner (a harmless call answered the same way: from the action cache, "
+                + "measured in the same rounds by heimdall-runner (a mean a call, unpinned as the program; a harmless "
+                + "call answered the same way: from the action cache, "
                 + "or running the program, scaled by its instructions), plus each notified call's round trip "
                 + "(broker bench, same run). Weighted insns: BPF instructions a run executes, the mix weighted "
                 + "(gVisor's method, the action cache ignored), our program beside libseccomp's.\n");

@@ -25,6 +25,8 @@ import java.util.function.Consumer;
 public final class WorkloadRequest {
     private final List<String> command;
     private int runs = 10;
+    private int probeRuns = 2;
+    private List<String> only = List.of();
     private Path profile;
     private Path out;
     private Consumer<String> progress = System.err::println;
@@ -51,6 +53,37 @@ public final class WorkloadRequest {
         return this;
     }
 
+    /** Recorded runs (ptrace) its call mix and own profile come from, 1..20; 2 by default. */
+    public WorkloadRequest probeRuns(int n) {
+        if (n < 1 || n > 20) {
+            throw new BadInput("workload: probe runs must be 1..20, got " + n);
+        }
+        this.probeRuns = n;
+        return this;
+    }
+
+    /**
+     * Only these mechanisms beside none (the baseline, always run): a row's name ({@code "profile"},
+     * {@code "broker-continue native"}) or a label naming all its rows ({@code "broker-continue"}); every
+     * mechanism by default. What a notebook asks of one profile need not wait for the brokers.
+     */
+    public WorkloadRequest only(String... mechanisms) {
+        for (String m : mechanisms) {
+            if (Arrays.stream(Mechanism.values()).noneMatch(x -> matches(x, m))) {
+                throw new BadInput("workload: no mechanism '" + m + "'; the mechanisms: "
+                        + Arrays.stream(Mechanism.values())
+                                .map(Mechanism::rowName)
+                                .toList());
+            }
+        }
+        this.only = List.of(mechanisms);
+        return this;
+    }
+
+    private static boolean matches(Mechanism m, String name) {
+        return m.label.equals(name) || m.rowName().equals(name);
+    }
+
     /** Also run it under this profile: what does my tuned profile cost this program? */
     public WorkloadRequest profile(Path file) {
         this.profile = file;
@@ -71,11 +104,25 @@ public final class WorkloadRequest {
 
     /** Measures and writes the folder; returns its path. */
     public Path run() {
+        if (profile == null && only.stream().anyMatch(n -> matches(Mechanism.PROFILE, n))) {
+            throw new BadInput("workload: mechanism 'profile' needs a profile (.profile(file))");
+        }
         List<Mechanism> mechanisms = new ArrayList<>(Arrays.stream(Mechanism.values())
                 .filter(m -> m != Mechanism.PROFILE || profile != null)
+                .filter(m ->
+                        m == Mechanism.NONE || only.isEmpty() || only.stream().anyMatch(n -> matches(m, n)))
                 .toList());
         WorkloadCost.Options o = new WorkloadCost.Options(
-                runs, 2, Suite.Size.FULL, command, Path.of("").toAbsolutePath(), mechanisms, null, profile, 5, 20_000);
+                runs,
+                probeRuns,
+                Suite.Size.FULL,
+                command,
+                Path.of("").toAbsolutePath(),
+                mechanisms,
+                null,
+                profile,
+                5,
+                20_000);
         ResultsFolder folder = out == null ? ResultsFolder.defaultFolder("workload-cost") : ResultsFolder.chosen(out);
         ReproductionResult r;
         try (Session session = Session.open(folder, progress)) {
