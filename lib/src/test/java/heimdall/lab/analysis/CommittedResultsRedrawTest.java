@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,13 +70,16 @@ class CommittedResultsRedrawTest {
                 assertFalse(
                         Files.exists(dir.resolve(Distributions.FILE)), name + ": kernel-matrix keeps no distributions");
                 Map<String, ?> charts = Plots.all(loaded);
-                assertEquals(
-                        Set.of("added-ratio-by-kernel.png", "added-ratio-broker-by-kernel.png"), charts.keySet(), name);
-                for (String c : charts.keySet()) {
-                    assertTrue(
-                            Files.isRegularFile(dir.resolve("plots").resolve(c)),
-                            name + ": the run drew " + c + " too");
+                // the calls' panel always; the brokered panel where a kernel measured a brokered ratio (a 5.10 guest
+                // alone has none): exactly the charts the run drew
+                assertTrue(charts.containsKey("added-ratio-by-kernel.png"), name + ": " + charts.keySet());
+                Set<String> drawn = new TreeSet<>();
+                try (Stream<Path> pngs = Files.list(dir.resolve("plots"))) {
+                    pngs.map(f -> f.getFileName().toString())
+                            .filter(f -> f.endsWith(".png"))
+                            .forEach(drawn::add);
                 }
+                assertEquals(drawn, new TreeSet<>(charts.keySet()), name + ": redrawn as the run drew");
                 redrawn.add(name + " (ratios from summary.json)");
                 continue;
             }
