@@ -289,7 +289,7 @@ class ResultsBadInputTest {
                         "summary.json",
                         row(2, "section", "bogus"),
                         "rows[2].section",
-                        "unknown section \"bogus\" (known: [feature, floor-cost, kernel-bitmap, follower-cost, "
+                        "unknown section \"bogus\" (known: [feature, landlock, floor-cost, kernel-bitmap, follower-cost, "
                                 + "kernel])"),
                 Arguments.of(
                         "a kernel-matrix row without its kernel",
