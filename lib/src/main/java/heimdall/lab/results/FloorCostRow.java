@@ -249,7 +249,7 @@ public record FloorCostRow(
     /**
      * The figures that compare a row with others: a Java supervisor's median over its native twin's,
      * a faster placement's over the default one's, and each round trip against the host's floors
-     * (see {@code FloorCost.addRatios}). Null where they do not apply.
+     * (see {@code FloorCostRatios.addRatios}). Null where they do not apply.
      *
      * <p>Issue 32's keys, after the others (absent from older folders): on a notify-loop row,
      * {@code loop_wall_ns}, the loop timed as the kernel's benchmark times it (the loop's own clock over

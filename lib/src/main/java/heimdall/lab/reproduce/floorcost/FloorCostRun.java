@@ -76,7 +76,7 @@ public final class FloorCostRun extends ReproductionKind<FloorCostRow, FloorCost
 
     @Override
     public String table(Recorded<FloorCostRow, FloorCostSettings> run) {
-        return FloorCost.table(run);
+        return FloorCostTable.table(run);
     }
 
     @Override

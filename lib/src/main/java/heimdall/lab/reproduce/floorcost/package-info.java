@@ -1,7 +1,9 @@
 /**
  * The {@code floor-cost} reproduction, one folder: what a call costs under each floor (no filter, the static floors,
  * the broker with both supervisors, answers, placements and wake-ups), against the published floor table
- * ({@link heimdall.lab.reproduce.floorcost.FloorCost}: plan, run, ratios and table; the notify-loop round trip in
+ * ({@link heimdall.lab.reproduce.floorcost.FloorCost}: plan and run; the cross-row ratios in
+ * {@link heimdall.lab.reproduce.floorcost.FloorCostRatios}; {@code table.md} in
+ * {@link heimdall.lab.reproduce.floorcost.FloorCostTable}; the notify-loop round trip in
  * {@link heimdall.lab.reproduce.floorcost.NotifyLoopFloor}); its kind, options and plots
  * ({@link heimdall.lab.reproduce.floorcost.FloorCostRun}) and settings. Its row record is {@code results.FloorCostRow}
  * (published twin {@code results.PublishedFloorCost}); it registers itself as a {@code results.ReproductionKind}

@@ -112,7 +112,7 @@ class FloorCostTest {
     /** Each brokered round trip over the floor of its own placement and over the best floor. */
     @Test
     void roundTripsAreRatiosToTheFloorOfTheirPlacement() {
-        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+        List<FloorCostRow> summary = FloorCostRatios.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 40_000L),
                 fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 5_000L),
                 fc(
@@ -151,7 +151,7 @@ class FloorCostTest {
         assertEquals(1.2, summary.get(2).ratios().roundTripVsBestFloor());
         assertEquals(1.1, summary.get(3).ratios().roundTripVsFloor());
         assertEquals(8.8, summary.get(3).ratios().roundTripVsBestFloor());
-        String text = FloorCost.floorSection(summary);
+        String text = FloorCostTable.floorSection(summary);
         assertTrue(
                 text.contains("Fastest round trip: native supervisor, x, continue (child's CPU): 1.200× the best floor "
                         + "(goal: within 1.2×, met)"),
@@ -164,7 +164,7 @@ class FloorCostTest {
      */
     @Test
     void roundTripsAreRatiosToTheNotifyLoopOfTheirPlacementAndWakeUp() {
-        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+        List<FloorCostRow> summary = FloorCostRatios.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "own CPU", "median_ns", 9_000L),
                 fc(
                         "reference",
@@ -277,7 +277,7 @@ class FloorCostTest {
      */
     @Test
     void roundTripsAreAlsoRatiosToTheCallFloor() {
-        List<FloorCostRow> summary = FloorCost.addFloorRatios(List.of(
+        List<FloorCostRow> summary = FloorCostRatios.addFloorRatios(List.of(
                 fc("reference", "pipe ping-pong", "placement", "child's CPU", "median_ns", 4_000L),
                 fc(
                         "reference",
@@ -326,7 +326,7 @@ class FloorCostTest {
         assertEquals(4_500L, b.ratios().callFloorNs());
         assertEquals(1.111, b.ratios().roundTripVsCallFloor());
         assertEquals(1.111, b.ratios().roundTripVsBestCallFloor());
-        String text = FloorCost.floorSection(summary);
+        String text = FloorCostTable.floorSection(summary);
         assertTrue(
                 text.contains(
                         "- call floor, partner child's CPU: ping-pong then `openat` 5,500 ns, less `openat` alone "
@@ -516,14 +516,14 @@ class FloorCostTest {
                 row("mprotect", 360, 420, 211L, 271L),
                 row("openat", 1500, 1900, 1833L, 1953L),
                 row("openat", 9000, 9999, null, null));
-        String s = FloorCost.hostComparison(rows);
+        String s = FloorCostTable.hostComparison(rows);
         assertTrue(s.contains("a native `getppid` (no filter) takes 70 ns against the published 100 ns (0.70×)"), s);
         // none: 0.70, 1.706, 0.818 -> 0.70–1.71×; filtered: 0.833, 1.55, 0.973 -> 0.83–1.55×; the row without a twin is
         // left out
         assertTrue(s.contains("0.70–1.71× the published ones without the filter (3 rows)"), s);
         assertTrue(s.contains("0.83–1.55× with it (3 rows)"), s);
         assertFalse(s.contains("10x"), s);
-        String none = FloorCost.hostComparison(List.of(row("openat", 9000, 9999, null, null)));
+        String none = FloorCostTable.hostComparison(List.of(row("openat", 9000, 9999, null, null)));
         assertTrue(none.contains("no ratio between the hosts is given"), none);
         assertFalse(none.contains("×"), none);
     }
