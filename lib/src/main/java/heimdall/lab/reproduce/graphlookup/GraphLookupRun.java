@@ -138,7 +138,7 @@ public final class GraphLookupRun extends ReproductionKind<GraphLookupRow, Graph
 
     @Override
     public String table(Recorded<GraphLookupRow, GraphLookupSettings> run) {
-        return GraphLookup.table(run);
+        return GraphLookupTable.table(run);
     }
 
     @Override

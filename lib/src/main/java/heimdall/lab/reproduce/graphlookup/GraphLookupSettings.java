@@ -34,7 +34,7 @@ record GraphLookupSettings(
         @JsonProperty("layouts") List<String> layouts,
         @JsonProperty("warm_preparation_ms") Map<String, Double> warmPreparationMs,
         @JsonProperty("external") List<String> external,
-        @JsonProperty("graphs") Map<String, GraphLookup.Provenance> graphs,
+        @JsonProperty("graphs") Map<String, Provenance> graphs,
         @JsonProperty("load_samples") Host.LoadSampler.Summary loadSamples,
         @JsonProperty("java") String java,
         @JsonProperty("timing") String timing,
@@ -47,7 +47,7 @@ record GraphLookupSettings(
             List<String> layouts,
             Map<String, Double> warm,
             List<String> external,
-            Map<String, GraphLookup.Provenance> graphs,
+            Map<String, Provenance> graphs,
             Host.LoadSampler loads,
             Map<String, String> auto) {
         return new GraphLookupSettings(
@@ -65,8 +65,8 @@ record GraphLookupSettings(
                         "before each case's warm-up batch: %d untimed replays of the trace's first %d events per "
                                 + "layout, "
                                 + "then a wait until the JIT is idle for 100 ms (at most 2 s)",
-                        GraphLookup.JIT_WARMUP_CALLS,
-                        GraphLookup.JIT_WARMUP_EVENTS),
+                        CaseReplay.JIT_WARMUP_CALLS,
+                        CaseReplay.JIT_WARMUP_EVENTS),
                 auto);
     }
 }

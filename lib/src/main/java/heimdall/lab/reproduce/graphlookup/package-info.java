@@ -1,6 +1,8 @@
 /**
  * The {@code graph-lookup} reproduction, one folder: a policy graph's lookups per layout, with the time to prepare each
- * ({@link heimdall.lab.reproduce.graphlookup.GraphLookup}); its kind, options and plots
+ * ({@link heimdall.lab.reproduce.graphlookup.GraphLookup}, the run: its cases in {@code GraphCases}, the timed loop in
+ * {@code CaseReplay}, the warm preparation in {@code WarmPreparation}, the rows in {@code GraphLookupRows} and
+ * {@code table.md} in {@code GraphLookupTable}); its kind, options and plots
  * ({@link heimdall.lab.reproduce.graphlookup.GraphLookupRun}), its settings and those every graph bench shares
  * ({@link heimdall.lab.reproduce.graphlookup.GraphBenchSettings}). Its row record is {@code results.GraphLookupRow}
  * (published twin {@code results.PublishedGraphLookup}); it registers itself as a {@code results.ReproductionKind}

@@ -156,22 +156,22 @@ class GraphLookupTest {
     @Test
     void theMedianIntervalIsOverTheBatches() {
         double[] seven = {2.31, 2.2, 2.4, 2.25, 9.7, 2.35, 2.28};
-        var ci = GraphLookup.intervals(seven, 2.31).median();
+        var ci = GraphLookupRows.intervals(seven, 2.31).median();
         assertEquals(2L, ci.lowNs());
         assertEquals(10L, ci.highNs(), "the slow batch is the top end: 9.7 rounded outward");
         assertEquals(0.9844, ci.coverage());
         assertEquals(7L, ci.runs());
         assertTrue(ci.reached());
         double[] nine = {3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 40.0};
-        var wider = GraphLookup.intervals(nine, 3.5).median();
+        var wider = GraphLookupRows.intervals(nine, 3.5).median();
         assertEquals(3L, wider.lowNs());
         assertEquals(4L, wider.highNs(), "the second largest: the one slow batch is outside");
         assertTrue(wider.reached(), wider.toString());
-        assertNull(GraphLookup.intervals(new double[] {2.0}, 2.0), "one batch has no interval");
-        assertEquals("[2, 10]", GraphLookup.intervalCell(GraphLookup.intervals(seven, 2.31)));
+        assertNull(GraphLookupRows.intervals(new double[] {2.0}, 2.0), "one batch has no interval");
+        assertEquals("[2, 10]", GraphLookupTable.intervalCell(GraphLookupRows.intervals(seven, 2.31)));
         assertEquals(
                 "[2, 3] (75% over 3 batches)",
-                GraphLookup.intervalCell(GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5)));
+                GraphLookupTable.intervalCell(GraphLookupRows.intervals(new double[] {2.1, 2.5, 2.9}, 2.5)));
     }
 
     /** The first screen gives a graph-lookup row's median per event, to three decimals, with its interval. */
@@ -194,7 +194,7 @@ class GraphLookupTest {
                 3L,
                 null,
                 null,
-                GraphLookup.intervals(new double[] {2.1, 2.5, 2.9}, 2.5));
+                GraphLookupRows.intervals(new double[] {2.1, 2.5, 2.9}, 2.5));
         List<String> lines =
                 FirstScreen.of("graph-lookup", List.of(row), (heimdall.lab.results.EnvironmentInfo) null, true);
         assertTrue(
@@ -281,12 +281,12 @@ class GraphLookupTest {
     void differingRejectionsAreNamed() {
         List<Layout> ls = List.of(Layout.HASH, Layout.DFA_OFFSETS, Layout.DFA_COMPACT);
         java.util.Set<Layout> all = java.util.Set.copyOf(ls);
-        assertNull(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 5}, {5, 5}}));
-        String d = GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {5, 6}, {5, 5}});
+        assertNull(GraphLookupRows.disagreement(ls, all, new int[][] {{5, 5}, {5, 5}, {5, 5}}));
+        String d = GraphLookupRows.disagreement(ls, all, new int[][] {{5, 5}, {5, 6}, {5, 5}});
         assertTrue(d != null && d.contains("dfa-offsets [5, 6]") && d.contains("hash [5, 5]"), d);
-        assertTrue(GraphLookup.disagreement(ls, all, new int[][] {{5, 5}, {4, 4}, {5, 5}}) != null);
+        assertTrue(GraphLookupRows.disagreement(ls, all, new int[][] {{5, 5}, {4, 4}, {5, 5}}) != null);
         assertNull(
-                GraphLookup.disagreement(
+                GraphLookupRows.disagreement(
                         ls, java.util.Set.of(Layout.HASH, Layout.DFA_COMPACT), new int[][] {{5, 5}, {0, 0}, {5, 5}}),
                 "a refused layout (not replayed) is not compared");
     }
