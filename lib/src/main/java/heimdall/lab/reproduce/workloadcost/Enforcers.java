@@ -9,6 +9,7 @@ import heimdall.lab.follower.KernelTables;
 import heimdall.lab.graph.Edge;
 import heimdall.lab.graph.EdgeKind;
 import heimdall.lab.graph.Graph;
+import heimdall.lab.graph.machine.Machine;
 import heimdall.lab.graph.record.GraphRecordCommand;
 import heimdall.lab.graph.record.GraphRecorder;
 import heimdall.lab.graph.record.Symbols;
@@ -227,6 +228,24 @@ final class Enforcers {
         List<Edge> out = new ArrayList<>(edges.size());
         for (Edge e : edges) {
             out.add(e.kind() == EdgeKind.AGAIN && e.src() == e.dst() ? new Edge(e.src(), e.dst(), EdgeKind.NEXT) : e);
+        }
+        return out;
+    }
+
+    /**
+     * The calls {@code t} allows a thread in {@code state} (a machine state, as a {@link
+     * heimdall.lab.follower.Divergence} names it), in number order; empty for a state the tables do not have.
+     * What a refusal sets beside the call the program made there: the path its recorded run took instead.
+     */
+    static List<Integer> allowedIn(KernelTables t, int state) {
+        List<Integer> out = new ArrayList<>();
+        if (state < 0 || state >= t.states()) {
+            return out;
+        }
+        for (int nr = 0; nr < t.columns(); nr++) {
+            if (t.cells()[state * t.columns() + nr] != Machine.DENY) {
+                out.add(nr);
+            }
         }
         return out;
     }

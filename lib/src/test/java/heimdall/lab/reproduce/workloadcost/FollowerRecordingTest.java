@@ -71,8 +71,8 @@ class FollowerRecordingTest {
 
     /**
      * The attack: the graph of {@code abcdf}'s run, then a run taking a path that run never took ({@code getpgrp}
-     * after F). The follower still kills it at that call, before it ends; the recorded command itself is followed
-     * to its end. The recording is the program's alone: the same sites and calls as {@code graph record}'s run of
+     * after F). The follower still kills it at that call, before it ends, in the state where the graph allows only
+     * what the recorded run did there (exit_group, or F repeated); the recorded command itself is followed to its end. The recording is the program's alone: the same sites and calls as {@code graph record}'s run of
      * it without the launcher (abcdf's calls do not depend on its descriptors), none of the launcher's.
      */
     @Test
@@ -104,6 +104,11 @@ class FollowerRecordingTest {
         assertEquals(Divergence.Kind.CALL, d.kind());
         assertEquals(111, d.what(), "killed at getpgrp: " + d);
         assertNull(killed.exit(), "it did not end by itself: " + killed.said());
+        assertEquals(
+                List.of(108, 231),
+                Enforcers.allowedIn(f.tables(), d.state()),
+                "what the graph allows there (the refusal names it): the recorded run's exit_group after F, or F "
+                        + "again (a repeated call keeps its position, DESIGN.md \"Prepared graphs\")");
     }
 
     /**
