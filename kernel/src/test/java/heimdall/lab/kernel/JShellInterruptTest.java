@@ -19,7 +19,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,12 +162,7 @@ class JShellInterruptTest {
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void tabTabShowsTheLibrarysJavadoc(@TempDir Path tmp) throws Exception {
-        List<Object> argv = new ArrayList<>(jshell(Path.of(System.getProperty("java.home"))));
-        argv.add(
-                1,
-                "-J-Dheimdall.lab.sources="
-                        + Path.of("../lib/src/main/java").toAbsolutePath().normalize());
-        argv.add(1, "-J" + LibrarySources.JSHELL_OPENS);
+        List<Object> argv = jshell(Path.of(System.getProperty("java.home")));
         List<Map<String, Object>> steps = List.of(
                 Map.of("prompts", 1),
                 Map.of("type", "heimdall.lab.explore.Lab.measure(\t"),
@@ -201,22 +195,50 @@ class JShellInterruptTest {
         return out;
     }
 
-    /** jshell of {@code jdk} as {@code ./lab jshell} starts it, on the test class path. */
+    /**
+     * jshell of {@code jdk} as {@code ./lab jshell} starts it (the lab script's {@code jshell)} branch): lib's
+     * classes and runtime class path for the snippets, the kernel's classes beside them in jshell's JVM
+     * ({@code --execution heimdall}), lib's sources for Javadoc, lab.jsh at start-up. Not the test class path:
+     * it holds lib's sources jar (a kernel dependency, which the kernel keeps off JShell's class path too), and
+     * javac takes a class's source from the class path instead of its class when the source is newer
+     * ({@code -Xprefer:newer}, its default): JShell then compiled the library on each Tab (a minute and more,
+     * and Tab-Tab listed completions instead of the Javadoc), which no user's jshell does.
+     */
     private static List<Object> jshell(Path jdk) throws IOException {
-        String cp = KernelProtocolTest.testClasspath().stream()
-                .map(Path::toString)
-                .collect(Collectors.joining(File.pathSeparator));
-        return List.of(
+        Path lib = Path.of("../lib").toAbsolutePath().normalize();
+        Path runtime = lib.resolve("target/runtime-classpath.txt");
+        assertTrue(Files.isRegularFile(runtime), "lib is built (mvn -pl kernel -am ...): no " + runtime);
+        List<String> cp = new ArrayList<>();
+        cp.add(lib.resolve("target/classes").toString());
+        for (String e : Files.readString(runtime).trim().split(File.pathSeparator)) {
+            if (!e.isBlank()) {
+                cp.add(e);
+            }
+        }
+        String libPath = String.join(File.pathSeparator, cp);
+        List<Object> argv = new ArrayList<>(List.of(
                 jdk.resolve("bin/jshell").toString(),
                 "--class-path",
-                cp,
+                libPath,
                 "-J--class-path",
-                "-J" + cp,
-                "-J--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-J--add-modules=jdk.unsupported",
-                "-J-Djava.awt.headless=true",
+                "-J" + Path.of("target/classes").toAbsolutePath() + File.pathSeparator + libPath));
+        for (String o : List.of(
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.unsupported",
+                "-Djava.awt.headless=true",
+                LibrarySources.JSHELL_OPENS,
+                "-D" + LibrarySources.PROPERTY + "=" + lib.resolve("src/main/java"))) {
+            argv.add("-J" + o);
+        }
+        argv.addAll(List.of(
                 "--execution",
-                JShellExecution.NAME);
+                JShellExecution.NAME,
+                "--startup",
+                "DEFAULT",
+                "--startup",
+                lib.resolveSibling("jshell-startup/lab.jsh").toString()));
+        return argv;
     }
 
     /** Runs drive_jshell.py over {@code steps}; what jshell printed. */
