@@ -1,5 +1,7 @@
 /**
- * Reading results back: {@link heimdall.lab.analysis.Results} (a folder loaded as typed rows and tables),
+ * Reading results back: {@link heimdall.lab.analysis.Results} (a folder loaded as typed rows and tables, its
+ * summary table from {@link heimdall.lab.analysis.SummaryTable}, its samples from
+ * {@link heimdall.lab.analysis.FolderSamples} over {@link heimdall.lab.analysis.SamplesReader}),
  * {@link heimdall.lab.analysis.Tables}, {@link heimdall.lab.analysis.Plots} (writing a folder's plots, which each kind
  * draws through its plots facet, {@link heimdall.lab.analysis.KindPlots}) over the chart kit
  * ({@link heimdall.lab.analysis.Charts}, {@link heimdall.lab.analysis.CallPlots}), {@link heimdall.lab.analysis.Ecdf},
