@@ -6,7 +6,8 @@
  * draws through its plots facet, {@link heimdall.lab.analysis.KindPlots}) over the chart kit
  * ({@link heimdall.lab.analysis.Charts}, {@link heimdall.lab.analysis.CallPlots}), {@link heimdall.lab.analysis.Ecdf},
  * {@link heimdall.lab.analysis.Distributions}, comparing two folders ({@link heimdall.lab.analysis.Compare},
- * {@link heimdall.lab.analysis.CompareSpec}, {@code ./lab compare}) and {@code ./lab distill}.
+ * {@link heimdall.lab.analysis.CompareSpec}, its table {@link heimdall.lab.analysis.CompareTable} and text
+ * {@link heimdall.lab.analysis.CompareText}, {@code ./lab compare}) and {@code ./lab distill}.
  *
  * <p>Uses: {@code heimdall.lab}, {@code sys}, {@code arrow}, {@code results}, {@code bench} (its statistics and
  * results folders) and {@code command}; never the reproductions that write the folders.
