@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs a command under {@code heimdall-trace} (ptrace, every thread and child followed) and reads
@@ -83,6 +84,16 @@ public final class Tracer {
 
     /** {@link #run(List)} with {@code dir} as the command's working folder (null: this process's). */
     public Run run(List<String> command, Path dir) throws IOException, InterruptedException {
+        return run(command, dir, Map.of());
+    }
+
+    /**
+     * {@link #run(List, Path)} with {@code environment} added to this process's environment (a name given
+     * replaces this process's value): the environment the command will be run in elsewhere, so that what is
+     * recorded is what that run does.
+     */
+    public Run run(List<String> command, Path dir, Map<String, String> environment)
+            throws IOException, InterruptedException {
         if (command.isEmpty()) {
             throw new IllegalArgumentException("no command to trace");
         }
@@ -108,6 +119,7 @@ public final class Tracer {
             argv.add("--");
             argv.addAll(command);
             ProcessBuilder pb = new ProcessBuilder(argv);
+            pb.environment().putAll(environment);
             if (dir != null) {
                 pb.directory(dir.toFile());
             }

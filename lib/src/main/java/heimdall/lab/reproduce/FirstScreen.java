@@ -2,6 +2,7 @@ package heimdall.lab.reproduce;
 
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.results.EnvironmentInfo;
+import heimdall.lab.results.Findings;
 import heimdall.lab.results.Headline;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
@@ -20,7 +21,9 @@ import java.util.Set;
  * counted (measured, failed, noisy by the seeds' 25% rule), the host's load during the run
  * (environment.json's load averages, and the rows' per-run loads where they have them), and a few
  * findings with their intervals: the first row of each floor (or row name) with a headline, as its kind
- * gives it ({@link ReproductionKind#headline}: floor-cost's added cost where it has one, else its median).
+ * gives it ({@link ReproductionKind#headline}: floor-cost's added cost where it has one, else its median),
+ * or the findings a kind chooses over all its rows ({@link ReproductionKind#findings}: workload-cost's largest
+ * overhead per mechanism).
  * Made from the typed rows in memory, as they were written to summary.json, so it says only what
  * summary.json holds, and names no key of any kind; a kind whose rows carry no interval says so rather
  * than printing figures without one.
@@ -55,6 +58,12 @@ public final class FirstScreen {
         lines.add(name + (quick ? ": " + ResultsFolder.QUICK_LINE : ": summary") + " (full table below)");
         lines.add(counts(typed));
         lines.add(load(env, typed));
+        Optional<Findings> chosen = ReproductionKind.find(name).flatMap(kind -> kind.findingsOf(typed));
+        if (chosen.isPresent() && !chosen.get().lines().isEmpty()) {
+            lines.add(chosen.get().title());
+            chosen.get().lines().forEach(f -> lines.add("  " + f));
+            return lines.size() > MAX_LINES ? lines.subList(0, MAX_LINES) : lines;
+        }
         List<String> findings =
                 ReproductionKind.find(name).map(kind -> findings(kind, typed)).orElse(List.of());
         if (findings.isEmpty()) {

@@ -104,6 +104,19 @@ public abstract class ReproductionKind<R extends ResultRow, S> {
         return headline(rowType.cast(row));
     }
 
+    /**
+     * The first screen's findings when this kind chooses them over all its rows ({@link Findings}); empty, the
+     * default: one {@link #headline} per row name.
+     */
+    public Optional<Findings> findings(List<R> rows) {
+        return Optional.empty();
+    }
+
+    /** {@link #findings} of rows of this kind, checked to be ones. */
+    public final Optional<Findings> findingsOf(List<? extends ResultRow> rows) {
+        return findings(cast(rows));
+    }
+
     /** The published table this kind's rows are set beside ({@code Published*}), read; empty for none. */
     public Optional<Record> published() {
         return Optional.empty();

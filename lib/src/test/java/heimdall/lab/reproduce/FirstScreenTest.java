@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.bench.ResultsFolder;
+import heimdall.lab.results.EnvironmentInfo;
+import heimdall.lab.results.SummaryJson;
+import heimdall.lab.results.WorkloadCostRow;
 import heimdall.lab.testing.LabRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -75,5 +81,49 @@ class FirstScreenTest {
         assertTrue(table.contains("| median [95% CI] |") && table.contains("over 3 runs)"), table);
         assertTrue(table.contains("Load here: ") && table.contains("Published: "), table);
         assertTrue(run.out().contains(table), "the full table follows the summary");
+    }
+
+    /**
+     * workload-cost's first screen names the largest overhead per mechanism with its interval (issue 31), from
+     * a committed full run's rows: every mechanism with a ratio once, its largest row's B/A and interval, the
+     * largest first, all within the first screen.
+     */
+    @Test
+    void aWorkloadCostRunNamesTheLargestOverheadPerMechanismWithItsInterval() throws Exception {
+        Path dir = Path.of("..", "results", "2026-12-06-vm-workload-cost");
+        List<WorkloadCostRow> rows = SummaryJson.read(dir).rows().stream()
+                .map(WorkloadCostRow.class::cast)
+                .toList();
+        List<String> screen = FirstScreen.of("workload-cost", rows, (EnvironmentInfo) null, false);
+        assertTrue(screen.size() <= FirstScreen.MAX_LINES, String.join("\n", screen));
+        int title = screen.indexOf("the largest overhead per mechanism (B/A of wall times, [95% CI] over the rounds):");
+        assertTrue(title > 0, String.join("\n", screen));
+        Map<String, WorkloadCostRow> largest = new LinkedHashMap<>();
+        for (WorkloadCostRow r : rows) {
+            if (r.overhead().ratio() != null) {
+                String mech = r.subject().mechanism()
+                        + (r.subject().supervisor() == null
+                                ? ""
+                                : " " + r.subject().supervisor());
+                largest.merge(
+                        mech, r, (a, b) -> a.overhead().ratio() >= b.overhead().ratio() ? a : b);
+            }
+        }
+        assertEquals(9, largest.size(), "mechanisms measured in that run: " + largest.keySet());
+        List<String> findings = screen.subList(title + 1, screen.size());
+        assertEquals(largest.size(), findings.size(), String.join("\n", screen));
+        largest.forEach((mech, r) -> assertTrue(
+                findings.contains(String.format(
+                        Locale.ROOT,
+                        "  %s: %.3f× [%.3f, %.3f] on %s (%s)",
+                        mech,
+                        r.overhead().ratio(),
+                        r.overhead().ratioLow(),
+                        r.overhead().ratioHigh(),
+                        r.subject().workload(),
+                        r.overhead().verdict())),
+                mech + " in\n" + String.join("\n", screen)));
+        assertTrue(
+                findings.get(0).startsWith("  broker-broker java: 1.552× [1.441, 1.588] on make-j2"), findings.get(0));
     }
 }

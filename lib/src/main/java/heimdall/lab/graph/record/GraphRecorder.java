@@ -96,13 +96,29 @@ public final class GraphRecorder {
      */
     public static Recording record(List<TraceEvent> events, Function<CallSites.Location, String> symbols) {
         int root = -1;
-        long execSeq = -1;
-        TraceEvent.Maps lastMaps = null;
         for (TraceEvent e : events) {
             if (e instanceof TraceEvent.Start s && s.kind().equals("root")) {
                 root = s.pid();
             }
         }
+        if (root < 0) {
+            throw new Refusal("the trace has no root process that exec'd its command");
+        }
+        return record(events, root, symbols);
+    }
+
+    /**
+     * Records the process {@code root} of {@code events} (its threads, from its first exec on), where the traced
+     * command is a launcher that starts the program as a process of its own ({@code heimdall-workload}, which
+     * runs every measured run of a workload): the program is recorded as the launcher runs it, with the
+     * descriptors, folder and environment it will be enforced in. The launcher's own calls, and the program's
+     * before its exec, are left out, as a root's setup is.
+     *
+     * @throws Refusal when {@code root} never exec'd, or has no executable mappings
+     */
+    public static Recording record(List<TraceEvent> events, int root, Function<CallSites.Location, String> symbols) {
+        long execSeq = -1;
+        TraceEvent.Maps lastMaps = null;
         for (TraceEvent e : events) {
             if (e.pid() != root) {
                 continue;
@@ -114,8 +130,8 @@ public final class GraphRecorder {
                 lastMaps = m;
             }
         }
-        if (root < 0 || execSeq < 0) {
-            throw new Refusal("the trace has no root process that exec'd its command");
+        if (execSeq < 0) {
+            throw new Refusal("the trace has no exec of process " + root + ": no command to record");
         }
         if (lastMaps == null) {
             throw new Refusal("the trace has no executable mappings of the root process (was it traced with --maps, "

@@ -1,9 +1,7 @@
 package heimdall.lab.reproduce.attachcost;
 
-import heimdall.lab.Refusal;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
-import heimdall.lab.bench.MarkdownTable;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
@@ -13,16 +11,12 @@ import heimdall.lab.bpf.Emulator;
 import heimdall.lab.bpf.Program;
 import heimdall.lab.bpf.SeccompData;
 import heimdall.lab.child.AttachBudget;
-import heimdall.lab.child.Call;
-import heimdall.lab.child.ChildSpec;
-import heimdall.lab.child.MeasuredChild;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.profile.Action;
 import heimdall.lab.profile.Profile;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.profile.SyscallRule;
 import heimdall.lab.reproduce.Kept;
-import heimdall.lab.reproduce.LoadLine;
 import heimdall.lab.reproduce.ReproductionResult;
 import heimdall.lab.reproduce.kernelbitmap.KernelBitmap;
 import heimdall.lab.results.AttachCostRow;
@@ -45,7 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -58,6 +51,9 @@ import java.util.stream.Stream;
  *
  * <p>The in-process loop is bounded by the kernel's instruction budget per process
  * ({@link AttachBudget}): a floor of L instructions can be attached at most 32772 / (L + 4) times.
+ *
+ * <p>This class holds the floors, the model, the summary rows and the entry points; the runs of children are
+ * {@link AttachCostMeasuring}'s and {@code table.md} {@link AttachCostTable}'s.
  */
 public final class AttachCost {
     private AttachCost() {}
@@ -165,17 +161,6 @@ public final class AttachCost {
         }
         out.sort(Comparator.comparingInt(Floor::insns));
         return List.copyOf(out);
-    }
-
-    /** The profile behind a floor, for timing the compiler (null for the hand-written filter). */
-    static Profile profileOf(Floor f) {
-        if (f.source().startsWith("fixtures/profiles/")) {
-            return Fixtures.profile(f.source().split("/")[2]);
-        }
-        if (f.source().startsWith("/")) {
-            return ProfileJson.load(Path.of(f.source())).profile();
-        }
-        return null;
     }
 
     /**
@@ -287,141 +272,7 @@ public final class AttachCost {
      * and what was not reached has no runs ({@link Measurement#complete()} then says so).
      */
     public static Measurement measure(Options o, List<Floor> floors, SamplesFile samples, Session session) {
-        Consumer<String> progress = session.progress();
-        List<FloorFigures> figures = new ArrayList<>();
-        int row = 0;
-        for (Floor f : floors) {
-            int budget = AttachBudget.maxFilters(f.loopProgram().toBytes());
-            int k = Math.min(o.attaches(), budget);
-            Runs runs = new Runs();
-            String failure = null;
-            for (int run = 0; run < o.runs() && failure == null && !session.stopRequested(); run++) {
-                try {
-                    measureRun(f, row, run, k, o, samples, runs, progress);
-                } catch (RuntimeException e) {
-                    if (session.stopRequested()) {
-                        break; // the stop ended the child: its run is not kept, and it is not the floor's failure
-                    }
-                    if (!(e instanceof Refusal)) {
-                        if (!session.stopOn(e)) {
-                            throw e;
-                        }
-                        break; // a failure, not the floor's refusal: the runs before it are kept
-                    }
-                    failure = e.getMessage();
-                    progress.accept("run " + (run + 1) + " · " + f.name() + ": FAILED: " + failure);
-                }
-            }
-            long[] compile = session.stopRequested() ? new long[0] : timeCompile(f, o, progress);
-            figures.add(new FloorFigures(
-                    f,
-                    k,
-                    budget,
-                    List.copyOf(runs.attach),
-                    List.copyOf(runs.attachLoop),
-                    List.copyOf(runs.fork),
-                    List.copyOf(runs.forkLoop),
-                    compile,
-                    failure));
-            row++;
-        }
-        List<long[]> forkRuns = new ArrayList<>();
-        List<Long> forkLoop = new ArrayList<>();
-        for (int run = 0; run < o.runs() && !session.stopRequested(); run++) {
-            ChildSpec fork = ChildSpec.of(Call.FORK, o.forkWarmup(), o.forks()).withCpu(o.cpu());
-            long[] s;
-            long total;
-            try {
-                s = MeasuredChild.run(fork).requireCompleted().samples();
-                total = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH))
-                        .requireCompleted()
-                        .batchTotalNs();
-            } catch (RuntimeException e) {
-                if (session.stopRequested() || session.stopOn(e)) {
-                    break; // the stop ended the child, or this failure is the stop: its run is not kept
-                }
-                throw e;
-            }
-            forkRuns.add(s);
-            forkLoop.add(total);
-            if (samples != null) {
-                samples.append(row, "fork", run, s);
-            }
-            progress.accept(String.format(
-                    Locale.ROOT,
-                    "run %d · fork alone: median %,d ns",
-                    run + 1,
-                    Stats.of(s).median()));
-        }
-        return new Measurement(o, List.copyOf(figures), List.copyOf(forkRuns), List.copyOf(forkLoop));
-    }
-
-    /** One floor's runs as they come. */
-    private static final class Runs {
-        final List<long[]> attach = new ArrayList<>();
-        final List<Long> attachLoop = new ArrayList<>();
-        final List<long[]> fork = new ArrayList<>();
-        final List<Long> forkLoop = new ArrayList<>();
-    }
-
-    /** One run of each variant of one floor: attaches timed inside and outside, fork+attach likewise. */
-    private static void measureRun(
-            Floor f, int row, int run, int k, Options o, SamplesFile samples, Runs runs, Consumer<String> progress) {
-        ChildSpec attach = ChildSpec.attaching(Call.ATTACH, f.loopProgram().toBytes(), 0, k)
-                .withCpu(o.cpu());
-        long[] s = MeasuredChild.run(attach).requireCompleted().samples();
-        long loop = MeasuredChild.run(attach.withMode(ChildSpec.Mode.BATCH))
-                .requireCompleted()
-                .batchTotalNs();
-        ChildSpec fork = ChildSpec.attaching(Call.FORK_ATTACH, f.program().toBytes(), o.forkWarmup(), o.forks())
-                .withCpu(o.cpu());
-        long[] fs = MeasuredChild.run(fork).requireCompleted().samples();
-        long forkLoop = MeasuredChild.run(fork.withMode(ChildSpec.Mode.BATCH))
-                .requireCompleted()
-                .batchTotalNs();
-        runs.attach.add(s);
-        runs.attachLoop.add(loop);
-        runs.fork.add(fs);
-        runs.forkLoop.add(forkLoop);
-        if (samples != null) {
-            samples.append(row, "attach", run, s);
-            samples.append(row, "fork+attach", run, fs);
-        }
-        progress.accept(String.format(
-                Locale.ROOT,
-                "run %d · %s (%d insns): attach median %,d ns (loop %,d ns/attach, %d attaches); fork+attach median "
-                        + "%,d ns",
-                run + 1,
-                f.name(),
-                f.insns(),
-                Stats.of(s).median(),
-                loop / k,
-                k,
-                Stats.of(fs).median()));
-    }
-
-    /** Compile times in this JVM after a warm-up, each compile timed alone. */
-    static long[] timeCompile(Floor f, Options o, Consumer<String> progress) {
-        Profile p = profileOf(f);
-        if (p == null) {
-            return new long[0];
-        }
-        long sink = 0;
-        for (int i = 0; i < o.compileWarmup(); i++) {
-            sink += Compiler.compile(p).length();
-        }
-        long[] ns = new long[o.compiles()];
-        for (int i = 0; i < ns.length; i++) {
-            long a = System.nanoTime();
-            sink += Compiler.compile(p).length();
-            ns[i] = System.nanoTime() - a;
-        }
-        if (sink == 42) {
-            progress.accept(""); // keeps the compiles observable to the JIT
-        }
-        progress.accept(String.format(
-                Locale.ROOT, "%s: compile median %,d ns", f.name(), Stats.of(ns).median()));
-        return ns;
+        return AttachCostMeasuring.measure(o, floors, samples, session);
     }
 
     /**
@@ -477,14 +328,6 @@ public final class AttachCost {
                 ReproductionKind.of(AttachCostRow.class, AttachCostSettings.class),
                 new Recorded<>(summary(m), AttachCostSettings.of(o), host, started, Instant.now()),
                 cause);
-    }
-
-    /**
-     * {@code table.md}'s body for a recorded run: {@link #table(List, Options, Host)} of its rows, options and
-     * host.
-     */
-    static String table(Recorded<AttachCostRow, AttachCostSettings> run) {
-        return table(run.rows(), run.settings().options(), run.host());
     }
 
     /**
@@ -595,163 +438,6 @@ public final class AttachCost {
 
     private static List<Long> boxed(long[] values) {
         return Arrays.stream(values).boxed().toList();
-    }
-
-    /**
-     * table.md's body, from the summary rows alone ({@link #summary}), the options and the host: a line
-     * per measured floor, the fork-alone baseline, then the floors that failed or a stop cut short.
-     */
-    static String table(List<AttachCostRow> rows, Options o, Host host) {
-        StringBuilder md = new StringBuilder("# attach-cost: what installing a filter costs\n\n");
-        md.append(String.format(
-                Locale.ROOT,
-                "Host: %s (%d CPUs), kernel %s, BPF JIT %s; CPU %d. %d runs per floor and variant; "
-                        + "in-process: up to %,d attaches a run (the kernel's budget: 32772 / (E + 4) copies per "
-                        + "process of a filter that is E instructions "
-                        + "once the kernel has converted it to eBPF); "
-                        + "fork: %,d warm-up + %,d forks a run. Compile: %,d warm-up + %,d timed compiles in this "
-                        + "JVM. ",
-                host.cpuModel(),
-                host.onlineCpus(),
-                host.kernelRelease(),
-                host.bpfJit().get("net.core.bpf_jit_enable"),
-                o.cpu(),
-                o.runs(),
-                o.attaches(),
-                o.forkWarmup(),
-                o.forks(),
-                o.compileWarmup(),
-                o.compiles()));
-        // this host's load beside the published host's (the seed does not give it)
-        md.append(LoadLine.of(host, List.of()))
-                .append(" The published host's load is not recorded (seed 004: a qemu-kvm guest).\n\n");
-        MarkdownTable t = new MarkdownTable(List.of(
-                "floor",
-                "insns",
-                "compile (Java)",
-                "attaches a run (budget)",
-                "attach: inside, median",
-                RowIntervals.heading("attach median"),
-                "p99",
-                RowIntervals.heading("attach p99"),
-                "first",
-                "attach: outside",
-                "fork+attach: inside",
-                RowIntervals.heading("fork+attach median"),
-                "p99",
-                RowIntervals.heading("fork+attach p99"),
-                "fork+attach: outside",
-                "attach within fork (− fork alone)",
-                RowIntervals.heading("added")));
-        List<AttachCostRow> measured = rows.stream()
-                .filter(r -> !r.forkAlone() && r.outcome() == RowStatus.OK)
-                .toList();
-        for (AttachCostRow r : measured) {
-            AttachCostRow.Subject s = r.subject();
-            t.row(List.of(
-                    s.what(),
-                    s.insns() + (Boolean.TRUE.equals(s.loopAddsSeccomp()) ? " (loop: " + s.loopInsns() + ")" : ""),
-                    r.compile().medianNs() == null
-                            ? "—"
-                            : MarkdownTable.tail(r.compile().medianNs()),
-                    r.loop().attachesPerRun() + " (" + r.loop().budget() + ")",
-                    MarkdownTable.tail(r.attach().medianNs()),
-                    ci(r.attachIntervals(), RowIntervals::median),
-                    MarkdownTable.tail(r.attach().p99Ns()),
-                    ci(r.attachIntervals(), RowIntervals::p99),
-                    MarkdownTable.tail(r.attach().firstNs()),
-                    MarkdownTable.tail(r.attach().outsideNsPerCall()),
-                    MarkdownTable.tail(r.forkAttach().medianNs()),
-                    ci(r.intervals(), RowIntervals::median),
-                    MarkdownTable.tail(r.forkAttach().p99Ns()),
-                    ci(r.intervals(), RowIntervals::p99),
-                    MarkdownTable.tail(r.forkAttach().outsideNsPerCall()),
-                    r.attachInForkAddedNs() == null ? "—" : MarkdownTable.added(r.attachInForkAddedNs()),
-                    ci(r.intervals(), RowIntervals::added)));
-        }
-        AttachCostRow forkAlone =
-                rows.stream().filter(AttachCostRow::forkAlone).findFirst().orElse(null);
-        if (forkAlone != null && forkAlone.outcome() == RowStatus.OK) {
-            AttachCostRow.Timing fork = forkAlone.fork();
-            t.row(List.of(
-                    "fork alone (baseline)",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    "—",
-                    MarkdownTable.tail(fork.medianNs()),
-                    ci(forkAlone.intervals(), RowIntervals::median),
-                    MarkdownTable.tail(fork.p99Ns()),
-                    ci(forkAlone.intervals(), RowIntervals::p99),
-                    MarkdownTable.tail(fork.outsideNsPerCall()),
-                    "—",
-                    "—"));
-        }
-        md.append(t.render()).append('\n');
-        for (AttachCostRow r : rows) {
-            AttachCostRow.Runs runs = r.runs();
-            String done = runs.runsCompleted() + " of " + runs.runsAsked() + " runs";
-            if (r.outcome() == RowStatus.FAILED) {
-                md.append("- FAILED: ")
-                        .append(r.what())
-                        .append(" (")
-                        .append(r.subject().insns())
-                        .append(" insns): ")
-                        .append(r.failure())
-                        .append('\n');
-            } else if (r.forkAlone() && Boolean.TRUE.equals(runs.interrupted())) {
-                md.append("- interrupted: fork alone (baseline): ")
-                        .append(
-                                r.outcome() == RowStatus.OK
-                                        ? done
-                                        : "not measured (no attach within fork − fork alone)")
-                        .append('\n');
-            } else if (Boolean.TRUE.equals(runs.interrupted())) {
-                md.append("- interrupted: ")
-                        .append(r.what())
-                        .append(": ")
-                        .append(r.outcome() == RowStatus.OK ? done : "not measured")
-                        .append('\n');
-            }
-        }
-        PublishedAttachCost pub = published();
-        if (pub != null) {
-            md.append("Published (seed 004, ").append(pub.sourceShort()).append("):\n\n");
-            for (PublishedAttachCost.Row r : pub.rows()) {
-                md.append(String.format(Locale.ROOT, "- %s: %,d ns (%s)%n", r.what(), r.ns(), r.printed()));
-            }
-            md.append('\n');
-        }
-        md.append("A floor that does not allow seccomp(2) would kill the in-process loop at its second attach: the "
-                + "loop attaches it "
-                + "compiled with one more rule allowing seccomp in front (`loop:` gives its length); the "
-                + "fork variant attaches the floor as it is. ");
-        md.append("`inside`: each attach (or fork, attach in the child, wait) timed alone; `outside`: the loop timed "
-                + "as a whole with no "
-                + "clock read in it, divided by its calls. The in-process loop attaches the same program "
-                + "again and again, so a run's later "
-                + "attaches happen under more filters (samples.arrow keeps the order). `first`: the median "
-                + "over runs of each process's "
-                + "first attach. ");
-        md.append(
-                "Intervals (ns) are distribution-free, over the runs: order statistics over the runs' medians and p99s "
-                        + "(the in-process attach's, and the fork+attach's or the fork alone's), and for the attach "
-                        + "within "
-                        + "fork the Hodges–Lehmann shift of the fork+attach run medians from the fork-alone ones, "
-                        + "with its "
-                        + "Mann–Whitney interval; where the runs are too few for 95% the coverage they reach is "
-                        + "given.\n");
-        return md.toString();
-    }
-
-    /** A row's interval cell, in ns ({@link RowIntervals#cell}); {@code "—"} for a row without. */
-    private static String ci(RowIntervals intervals, Function<RowIntervals, RowIntervals.Ci> which) {
-        return intervals == null ? "—" : RowIntervals.cell(which.apply(intervals));
     }
 
     /** The seed's figures as data ({@code results/published/attach-cost.json}), or null if absent. */

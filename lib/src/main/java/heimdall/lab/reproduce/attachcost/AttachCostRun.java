@@ -110,7 +110,7 @@ public final class AttachCostRun extends ReproductionKind<AttachCostRow, AttachC
 
     @Override
     public String table(Recorded<AttachCostRow, AttachCostSettings> run) {
-        return AttachCost.table(run);
+        return AttachCostTable.of(run);
     }
 
     @Override

@@ -177,7 +177,7 @@ public final class GraphLookup {
                 s.samples(),
                 s.calls(),
                 s.cpu(),
-                s.cpuFromEnv() ? "GRAPH_BENCH_CPU" : "default: the highest allowed CPU of " + Cpus.allowed()));
+                s.cpuFromEnv() ? s.cpuSetBy() : "default: the highest allowed CPU of " + Cpus.allowed()));
 
         int batches = s.samples() + 1;
         long[][][] nanos = new long[cases.size()][o.layouts().size()][batches];

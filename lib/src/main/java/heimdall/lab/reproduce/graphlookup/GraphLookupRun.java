@@ -55,7 +55,7 @@ public final class GraphLookupRun extends ReproductionKind<GraphLookupRow, Graph
 
     @Override
     public List<ReproductionOption> options() {
-        return List.of(
+        List<ReproductionOption> all = new ArrayList<>(List.of(
                 ReproductionOption.text(
                         "--layouts",
                         "L,..",
@@ -65,7 +65,10 @@ public final class GraphLookupRun extends ReproductionKind<GraphLookupRow, Graph
                 ReproductionOption.flag(
                         "--unpinned",
                         "import NODES EDGES even when no SHA256SUMS beside them pins them (without\n"
-                                + "it that is bad input); the results record each file's SHA-256 and pinned: false"));
+                                + "it that is bad input); the results record each file's SHA-256 and pinned: false")));
+        all.addAll(
+                GraphBenchSettings.options("--cpu", "--calls", "--samples", "--coalesce", "--max-entries", "--bytes"));
+        return List.copyOf(all);
     }
 
     @Override
@@ -87,13 +90,11 @@ public final class GraphLookupRun extends ReproductionKind<GraphLookupRow, Graph
                 (our own map, fastutil's Long2IntOpenHashMap) by each layout: the checked-in abcdf and broker
                 graphs (pins verified) and synthetic 64/4,096/32,768-state tables with hot and broad traces; or,
                 given NODES EDGES, that external graph alone. One pinned thread; a warm-up batch (sample 0,
-                kept, excluded) then GRAPH_BENCH_SAMPLES batches of GRAPH_BENCH_CALLS events; layout order
-                rotates between batches; preparation is timed outside the loop.
+                kept, excluded) then --samples batches of --calls events; layout order rotates between batches;
+                preparation is timed outside the loop.
 
-                Environment (seed 002; a variable that is set wins over --quick): GRAPH_BENCH_CPU (default: the
-                highest allowed CPU), GRAPH_BENCH_CALLS (quick: 200,000; full: 2,000,000), GRAPH_BENCH_SAMPLES
-                (quick: 3; full: 7), GRAPH_BENCH_COALESCE (0/1), GRAPH_BENCH_MAX_ENTRIES (construction budget,
-                transitions, 1,048,576), GRAPH_BENCH_BYTES (payload budget, 268,435,456).
+                Each option's variable in parentheses (seed 002's) is its fallback: a variable that is set wins
+                over the defaults (and --quick's), an option given wins over both.
 
                 Exit status 1 also when refused (an external graph with unmapped functions or an oversized
                 machine: the reason is printed) or when rejection counts differed across layouts (named); 2 also
@@ -131,8 +132,8 @@ public final class GraphLookupRun extends ReproductionKind<GraphLookupRow, Graph
                     "option --unpinned: only for an external graph (NODES EDGES); the checked-in graphs are always "
                             + "pinned");
         }
-        GraphLookup.Options o = new GraphLookup.Options(
-                GraphBenchSettings.fromEnvironment(args.flag("--quick")), layouts, external, unpinned);
+        GraphLookup.Options o =
+                new GraphLookup.Options(GraphBenchSettings.of(args, options()), layouts, external, unpinned);
         return session -> GraphLookup.run(o, session);
     }
 

@@ -103,7 +103,7 @@ public final class KernelBitmapRun extends ReproductionKind<KernelBitmapRow, Ker
 
     @Override
     public String table(Recorded<KernelBitmapRow, KernelBitmapSettings> run) {
-        return KernelBitmap.table(run);
+        return KernelBitmapTable.of(run);
     }
 
     @Override

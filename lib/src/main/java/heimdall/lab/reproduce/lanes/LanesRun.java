@@ -39,7 +39,8 @@ public final class LanesRun extends ReproductionKind<LanesRow, LanesSettings> im
 
     @Override
     public List<ReproductionOption> options() {
-        return List.of();
+        return GraphBenchSettings.options(
+                "--threads", "--iters", "--workload-cpus", "--samples", "--coalesce", "--max-entries", "--bytes");
     }
 
     @Override
@@ -49,10 +50,8 @@ public final class LanesRun extends ReproductionKind<LanesRow, LanesSettings> im
                 collector (getrusage, sched_yield), each thread with its own cursor and assigned entry over shared
                 tables, a check before each call; variants unchecked and every layout; counts and checksums verified.
 
-                Environment (seed 002; a variable that is set wins over --quick): GRAPH_WORKLOAD_THREADS (1,4,16),
-                GRAPH_WORKLOAD_ITERS (quick: 5,000; full: 50,000), GRAPH_WORKLOAD_CPUS (the CPUs workload threads
-                may use; default every allowed CPU), GRAPH_BENCH_SAMPLES (quick: 3; full: 7), GRAPH_BENCH_COALESCE,
-                GRAPH_BENCH_MAX_ENTRIES, GRAPH_BENCH_BYTES.
+                Each option's variable in parentheses (seed 002's) is its fallback: a variable that is set wins
+                over the defaults (and --quick's), an option given wins over both.
 
                 Exit status 1 also when a verification failed (named). Stops come between batches: the batches
                 every variant completed are kept (batches_asked, batches_completed per row).
@@ -61,7 +60,7 @@ public final class LanesRun extends ReproductionKind<LanesRow, LanesSettings> im
 
     @Override
     public Run prepare(Args args) {
-        GraphBenchSettings s = GraphBenchSettings.fromEnvironment(args.flag("--quick"));
+        GraphBenchSettings s = GraphBenchSettings.of(args, options());
         return session -> Lanes.run(s, session);
     }
 

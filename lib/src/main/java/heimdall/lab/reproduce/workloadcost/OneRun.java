@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One run of one workload under one mechanism: {@code heimdall-workload} forks the program, installs the
@@ -133,26 +134,9 @@ final class OneRun {
 
     /** Runs {@code w} once under {@code m}, with {@code bpf} installed (null for none) and {@code extra}. */
     static Result run(Workload w, Mechanism m, Path bpf, Extra extra) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(
-                List.of(NativeExecutables.find("heimdall-workload").toString()));
-        if (bpf != null) {
-            argv.addAll(List.of("-f", bpf.toString()));
-        }
-        if (m.brokered()) {
-            argv.add("-l");
-        }
-        if (extra.landlock() != null) {
-            argv.addAll(List.of("-L", extra.landlock().toString()));
-        }
-        if (extra.follow() != null) {
-            argv.add("-w");
-        }
-        argv.addAll(List.of("-C", w.dir().toString(), "--"));
-        argv.addAll(w.command());
-        ProcessBuilder pb = new ProcessBuilder(DieWithJvm.command(argv)).redirectError(ProcessBuilder.Redirect.PIPE);
-        if (extra.tmp() != null) {
-            pb.environment().put("TMPDIR", extra.tmp().toString());
-        }
+        ProcessBuilder pb = new ProcessBuilder(DieWithJvm.command(launcher(w, m, bpf, extra)))
+                .redirectError(ProcessBuilder.Redirect.PIPE);
+        pb.environment().putAll(environment(extra));
         Process p = pb.start();
         Supervisor sup = null;
         SupervisorStats stats = null;
@@ -247,6 +231,48 @@ final class OneRun {
                 p.waitFor();
             }
         }
+    }
+
+    /**
+     * {@code heimdall-workload}'s command line for a run of {@code w} under {@code m}: the launcher of every run,
+     * and of the follower's recording ({@link Enforcers#follower}), so that the program is recorded with the
+     * stdin, stdout and stderr, folder and descriptors it is enforced with. The launcher's options change what
+     * it does around the child (a filter, a listener, a ruleset, a hold before the exec), never the program's
+     * descriptors, folder or environment.
+     */
+    static List<String> launcher(Workload w, Mechanism m, Path bpf, Extra extra) {
+        List<String> argv = new ArrayList<>(
+                List.of(NativeExecutables.find("heimdall-workload").toString()));
+        if (bpf != null) {
+            argv.addAll(List.of("-f", bpf.toString()));
+        }
+        if (m.brokered()) {
+            argv.add("-l");
+        }
+        if (extra.landlock() != null) {
+            argv.addAll(List.of("-L", extra.landlock().toString()));
+        }
+        if (extra.follow() != null) {
+            argv.add("-w");
+        }
+        argv.addAll(List.of("-C", w.dir().toString(), "--"));
+        argv.addAll(w.command());
+        return argv;
+    }
+
+    /** What a run adds to this process's environment: {@code TMPDIR} when {@code extra} names one. */
+    static Map<String, String> environment(Extra extra) {
+        return extra.tmp() == null ? Map.of() : Map.of("TMPDIR", extra.tmp().toString());
+    }
+
+    /**
+     * The program's own outcome from {@code heimdall-workload}'s report line (the last line of its stdout), or
+     * null when the line is not its report.
+     */
+    static JsonNode report(String stdout) throws IOException {
+        String s = stdout.strip();
+        String last = s.substring(s.lastIndexOf('\n') + 1);
+        return last.startsWith("{") ? JSON.readTree(last) : null;
     }
 
     private static Refusal helperFailed(Process p, String line) throws IOException, InterruptedException {

@@ -229,17 +229,24 @@ public final class WorkloadCost {
                     continue;
                 }
                 if (r.divergence() != null) {
+                    List<String> there = new ArrayList<>();
+                    for (int nr : Enforcers.allowedIn(
+                            extras.get(m).follow(), r.divergence().state())) {
+                        there.add(filters.callName(nr));
+                    }
                     killed.put(
                             m,
                             String.format(
                                     Locale.ROOT,
                                     "killed by the follower at %s (%s; run %d): its recorded graph lacks that "
-                                            + "call there, 0 of %d runs completed",
+                                            + "call there (it allows there: %s; the program took another path than "
+                                            + "its recorded run), 0 of %d runs completed",
                                     r.divergence(),
                                     r.divergence().kind() == Divergence.Kind.CALL
                                             ? filters.callName(r.divergence().what())
                                             : "a handled signal",
                                     round + 1,
+                                    there.isEmpty() ? "no call" : String.join(", ", there),
                                     o.runs()));
                     continue;
                 }

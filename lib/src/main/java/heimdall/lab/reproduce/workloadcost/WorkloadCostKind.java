@@ -8,6 +8,7 @@ import heimdall.lab.command.Args;
 import heimdall.lab.profile.ProfileJson;
 import heimdall.lab.reproduce.Reproduction;
 import heimdall.lab.reproduce.ReproductionOption;
+import heimdall.lab.results.Findings;
 import heimdall.lab.results.Recorded;
 import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.RowStatus;
@@ -124,6 +125,14 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
     @Override
     public String table(Recorded<WorkloadCostRow, WorkloadCostSettings> run) {
         return table(run.rows(), run.settings(), run.host());
+    }
+
+    /** The first screen names the largest overhead per mechanism, with its interval (issue 31). */
+    @Override
+    public Optional<Findings> findings(List<WorkloadCostRow> rows) {
+        return Optional.of(new Findings(
+                "the largest overhead per mechanism (B/A of wall times, [95% CI] over the rounds):",
+                largestPerMechanism(rows)));
     }
 
     static String table(List<WorkloadCostRow> rows, WorkloadCostSettings s, Host host) {

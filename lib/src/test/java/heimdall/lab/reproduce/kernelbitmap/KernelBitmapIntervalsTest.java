@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kernel-bitmap's intervals through the code that writes and reads a folder: a measurement of known
- * runs (synthetic samples: no kernel needed) is summarised ({@link KernelBitmap#summary}), written as
+ * runs (synthetic samples: no kernel needed) is summarised ({@link KernelBitmapSummary#of}), written as
  * summary.json, read back and shown on the first screen. Every configuration row's intervals bracket
  * its medians, p99s and batch figures, for both loops; the added cost's covers the shift built into the
  * samples and excludes zero; the noisy row built in is counted; the table has the interval columns.
@@ -107,7 +107,7 @@ class KernelBitmapIntervalsTest {
      * framework, which writes summary.json, environment.json and table.md ({@link Kept#keep}).
      */
     static Written write(KernelBitmap.Measurement m, Path dir) {
-        List<KernelBitmapRow> rows = KernelBitmap.summary(m, false);
+        List<KernelBitmapRow> rows = KernelBitmapSummary.of(m, false);
         ResultsFolder folder = ResultsFolder.chosen(dir);
         Instant now = Instant.now();
         ReproductionResult r = ReproductionResult.of(
@@ -240,7 +240,7 @@ class KernelBitmapIntervalsTest {
         assertTrue(screen.contains(finding), finding + " in\n" + all);
         assertTrue(screen.stream().anyMatch(l -> l.startsWith("  getpid native: median ")), all);
 
-        String intervals = KernelBitmap.intervalTable(rows);
+        String intervals = KernelBitmapTable.intervalTable(rows);
         assertTrue(intervals.contains("| " + RowIntervals.heading("added") + " |"), intervals);
         assertTrue(intervals.contains("Hodges–Lehmann"), intervals);
         assertEquals(
@@ -248,7 +248,7 @@ class KernelBitmapIntervalsTest {
         // table.md is made from the rows alone: their run figures give the estimates the measurement gave
         assertEquals(
                 m.estimated(),
-                KernelBitmap.estimated(rows.stream()
+                KernelBitmapTable.estimated(rows.stream()
                         .filter(r -> r instanceof KernelBitmapRow.Configuration)
                         .map(r -> (KernelBitmapRow.Configuration) r)
                         .toList()));
