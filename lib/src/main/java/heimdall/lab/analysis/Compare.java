@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
-import tech.tablesaw.api.BooleanColumn;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -56,7 +50,7 @@ public final class Compare implements Displayable {
         this.spec = spec;
         this.folders = folders;
         this.keys = keys;
-        this.table = buildTable();
+        this.table = CompareTable.build(spec, folders, keys);
     }
 
     /** Folders read from disk for the comparison ({@link CompareFiles}: links refused, files read once). */
@@ -227,39 +221,7 @@ public final class Compare implements Displayable {
 
     /** The key columns (row identity) in the table, in order. */
     public List<String> keyColumns() {
-        return spec.keys().stream().map(Compare::keyColumn).toList();
-    }
-
-    /**
-     * The table's own columns a row's key field may not take the name of (kernel-matrix rows have a {@code kernel}).
-     */
-    private static final Set<String> FOLDER_COLUMNS = Set.of(
-            "n",
-            "label",
-            "folder",
-            "host",
-            "kernel",
-            "cpu",
-            "clocksource",
-            "pti",
-            "process_seccomp_filters",
-            "in_container",
-            "container_signs",
-            "row",
-            "present",
-            "status",
-            "interrupted",
-            "completed",
-            "median",
-            "added",
-            "published_added",
-            "ratio_to_published",
-            "emulated",
-            "added_ratio");
-
-    /** A key field's column: its own name, or {@code row_<name>} where a folder's column has that name. */
-    private static String keyColumn(String key) {
-        return FOLDER_COLUMNS.contains(key) ? "row_" + key : key;
+        return CompareTable.keyColumns(spec);
     }
 
     /** The rows' labels, in comparison order (the plot's categories without their numbers). */
@@ -322,129 +284,6 @@ public final class Compare implements Displayable {
         return table;
     }
 
-    private Table buildTable() {
-        IntColumn n = IntColumn.create("n");
-        StringColumn label = StringColumn.create("label");
-        StringColumn folder = StringColumn.create("folder");
-        StringColumn host = StringColumn.create("host");
-        StringColumn kernel = StringColumn.create("kernel");
-        StringColumn cpu = StringColumn.create("cpu");
-        StringColumn clock = StringColumn.create("clocksource");
-        StringColumn pti = StringColumn.create("pti");
-        IntColumn filters = IntColumn.create("process_seccomp_filters");
-        BooleanColumn container = BooleanColumn.create("in_container");
-        StringColumn signs = StringColumn.create("container_signs");
-        List<StringColumn> keyCols =
-                keyColumns().stream().map(StringColumn::create).toList();
-        IntColumn row = IntColumn.create("row");
-        BooleanColumn present = BooleanColumn.create("present");
-        StringColumn status = StringColumn.create("status");
-        BooleanColumn interrupted = BooleanColumn.create("interrupted");
-        StringColumn completed = StringColumn.create("completed");
-        DoubleColumn median = DoubleColumn.create("median");
-        DoubleColumn added = DoubleColumn.create("added");
-        DoubleColumn published = DoubleColumn.create("published_added");
-        DoubleColumn ratio = DoubleColumn.create("ratio_to_published");
-        BooleanColumn emulated = BooleanColumn.create("emulated");
-        DoubleColumn addedRatio = DoubleColumn.create("added_ratio");
-        for (int k = 0; k < keys.size(); k++) {
-            List<String> key = keys.get(k);
-            for (Folder f : folders) {
-                n.append(k + 1);
-                label.append(label(spec, key));
-                folder.append(f.name());
-                CompareHost h = f.host();
-                appendText(host, h.host());
-                appendText(kernel, h.kernel());
-                appendText(cpu, h.cpu());
-                appendText(clock, h.clocksource());
-                appendText(pti, h.pti());
-                if (h.seccompFilters() == null) {
-                    filters.appendMissing();
-                } else {
-                    filters.append(h.seccompFilters());
-                }
-                if (h.container() == null) {
-                    container.appendMissing();
-                } else {
-                    container.append(h.container());
-                }
-                appendText(signs, h.containerSigns());
-                for (int c = 0; c < keyCols.size(); c++) {
-                    appendText(keyCols.get(c), key.get(c).isEmpty() ? null : key.get(c));
-                }
-                Integer i = f.rows().get(key);
-                if (i == null) {
-                    row.appendMissing();
-                    present.append(false);
-                    status.appendMissing();
-                    interrupted.appendMissing();
-                    completed.appendMissing();
-                    median.appendMissing();
-                    added.appendMissing();
-                    published.appendMissing();
-                    ratio.appendMissing();
-                    emulated.append(h.emulated());
-                    addedRatio.appendMissing();
-                    continue;
-                }
-                JsonNode r = f.results().rowJson(i);
-                Path file = f.results().dir().resolve("summary.json");
-                row.append(i);
-                present.append(true);
-                appendText(status, f.results().row(i).status());
-                // a row's own flag (schema 2); without one, the folder's
-                JsonNode flag = r.get("interrupted");
-                interrupted.append(
-                        flag != null && flag.isBoolean()
-                                ? flag.booleanValue()
-                                : f.results().interrupted());
-                appendText(completed, completed(r));
-                Double m = number(file, i, spec.median(), r.get(spec.median()));
-                Double a = number(file, i, spec.added(), r.get(spec.added()));
-                Double p = number(file, i, spec.published(), spec.publishedOf(r));
-                // An emulated figure (the folder's guest, or the row's own kernel-matrix mark) is the
-                // emulator's time: only its ratio to the same run's unfiltered call is comparable, so its
-                // nanoseconds are never put in a column beside another folder's.
-                boolean emu = h.emulated() || rowEmulated(r);
-                Double unfiltered = m != null && a != null ? m - a : null;
-                emulated.append(emu);
-                appendNumber(
-                        addedRatio,
-                        unfiltered != null && unfiltered > 0 && !spec.added().equals(spec.median())
-                                ? a / unfiltered
-                                : null);
-                appendNumber(median, emu ? null : m);
-                appendNumber(added, emu ? null : a);
-                appendNumber(published, emu ? null : p);
-                appendNumber(ratio, !emu && a != null && p != null && p != 0 ? a / p : null);
-            }
-        }
-        Table t = Table.create(
-                spec.reproduction() + " compared",
-                n,
-                label,
-                folder,
-                host,
-                kernel,
-                cpu,
-                clock,
-                pti,
-                filters,
-                container,
-                signs);
-        keyCols.forEach(t::addColumns);
-        t.addColumns(
-                row, present, status, interrupted, completed, median, added, published, ratio, emulated, addedRatio);
-        return t;
-    }
-
-    /** A kernel-matrix row's own {@code emulated} mark (its kernel ran in an emulated guest). */
-    private static boolean rowEmulated(JsonNode r) {
-        JsonNode e = r.get("emulated");
-        return e != null && e.isBoolean() && e.booleanValue();
-    }
-
     /**
      * Whether any figure compared is emulated: then the comparison is in ratios (added over the same
      * run's unfiltered call), and emulated nanoseconds (and the published nanoseconds on their lines) are withheld from
@@ -467,44 +306,6 @@ public final class Compare implements Displayable {
     /** What every emulated figure is marked with. */
     public static final String EMULATED = "emulated (TCG): ratios within this folder only";
 
-    /** "done/asked" runs (or batches) when the row says, else null. */
-    private static String completed(JsonNode r) {
-        for (String unit : List.of("runs", "batches")) {
-            JsonNode done = r.get(unit + "_completed");
-            if (done != null && done.isNumber()) {
-                JsonNode asked = r.get(unit + "_asked");
-                return done.asText() + (asked != null && asked.isNumber() ? "/" + asked.asText() : "") + " " + unit;
-            }
-        }
-        return null;
-    }
-
-    private static Double number(Path file, int i, String field, JsonNode v) {
-        if (v == null || v.isNull() || v.isMissingNode()) {
-            return null;
-        }
-        if (v.isNumber()) {
-            return v.doubleValue();
-        }
-        throw BadInput.at(file, "[" + i + "]." + field, "expected a number or null, found " + v);
-    }
-
-    private static void appendText(StringColumn c, String v) {
-        if (v == null) {
-            c.appendMissing();
-        } else {
-            c.append(v);
-        }
-    }
-
-    private static void appendNumber(DoubleColumn c, Double v) {
-        if (v == null) {
-            c.appendMissing();
-        } else {
-            c.append(v);
-        }
-    }
-
     /**
      * One numeric column of {@link #table()} with the folders side by side: {@code n}, {@code label},
      * then one column per folder (named by the folder) and, for {@code added}, {@code published}. A
@@ -514,40 +315,7 @@ public final class Compare implements Displayable {
      *     (added over the same run's unfiltered call: the one column an emulated folder fills)
      */
     public Table byFolder(String column) {
-        if (!List.of("median", "added", "ratio_to_published", "added_ratio").contains(column)) {
-            throw new IllegalArgumentException(
-                    "byFolder takes median, added, ratio_to_published or added_ratio, not " + column);
-        }
-        DoubleColumn values = table.doubleColumn(column);
-        DoubleColumn pub = table.doubleColumn("published_added");
-        IntColumn n = IntColumn.create("n");
-        StringColumn label = StringColumn.create("label");
-        List<DoubleColumn> perFolder =
-                folders.stream().map(f -> DoubleColumn.create(f.name())).toList();
-        DoubleColumn published = DoubleColumn.create("published");
-        int width = folders.size();
-        for (int k = 0; k < keys.size(); k++) {
-            n.append(k + 1);
-            label.append(label(spec, keys.get(k)));
-            Double p = null;
-            for (int f = 0; f < width; f++) {
-                int line = k * width + f; // the table's order: rows, then folders as given
-                appendNumber(perFolder.get(f), values.isMissing(line) ? null : values.getDouble(line));
-                if (p == null && !pub.isMissing(line)) {
-                    p = pub.getDouble(line);
-                }
-            }
-            appendNumber(published, p);
-        }
-        String unit = column.startsWith("ratio")
-                ? "ours / published"
-                : column.equals("added_ratio") ? "added / unfiltered" : spec.unit();
-        Table t = Table.create(column + " (" + unit + ") by folder", n, label);
-        perFolder.forEach(t::addColumns);
-        if (column.equals("added")) {
-            t.addColumns(published);
-        }
-        return t;
+        return CompareTable.byFolder(this, column);
     }
 
     /** The headline: the reproduction, the folders, the rows and their unit. */
@@ -561,18 +329,14 @@ public final class Compare implements Displayable {
                 .table();
     }
 
+    /** {@link #detail()}'s columns, which {@link #text()} shows too (with more). */
+    static final List<String> DETAIL_COLUMNS =
+            List.of("n", "label", "folder", "median", "added", "published_added", "ratio_to_published", "status");
+
     /** One line per (row, folder): label, folder, median, added, published added and their ratio. */
     @Override
     public Table detail() {
-        return table.selectColumns(Stream.of(
-                                "n",
-                                "label",
-                                "folder",
-                                "median",
-                                "added",
-                                "published_added",
-                                "ratio_to_published",
-                                "status")
+        return table.selectColumns(DETAIL_COLUMNS.stream()
                         .filter(table.columnNames()::contains)
                         .toArray(String[]::new))
                 .copy()
@@ -613,104 +377,9 @@ public final class Compare implements Displayable {
 
     /** {@link #text()} with the changes judged beyond {@code threshold} (a fraction: 0.05 for 5%). */
     public String text(double threshold) {
-        return tableText()
+        return CompareText.of(this)
                 + '\n'
                 + CompareChanges.text(this, changeLines(threshold), threshold, ChangeTest.DEFAULT_LEVEL);
-    }
-
-    private String tableText() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(spec.reproduction())
-                .append(": ")
-                .append(folders.size())
-                .append(" folders, ")
-                .append(keys.size())
-                .append(" rows; median, added and published added in ")
-                .append(spec.unit())
-                .append("; ratio = added / published added\n\n");
-        boolean ratios = anyEmulated();
-        if (ratios) {
-            sb.append("Emulated figures present (")
-                    .append(EMULATED)
-                    .append("): their median and added are withheld (blank), "
-                            + "never set beside a native figure; every row is compared by added_ratio = added / the "
-                            + "same run's "
-                            + "unfiltered call.\n\n");
-        }
-        Table hosts = Table.create(
-                "folders",
-                StringColumn.create("folder"),
-                StringColumn.create("host"),
-                StringColumn.create("kernel"),
-                StringColumn.create("cpu"),
-                StringColumn.create("clocksource"),
-                StringColumn.create("pti"),
-                StringColumn.create("seccomp filters"),
-                StringColumn.create("container"),
-                StringColumn.create("schema"),
-                StringColumn.create("interrupted"),
-                StringColumn.create("vm"));
-        for (Folder f : folders) {
-            CompareHost h = f.host();
-            List<String> cells = Stream.of(
-                            f.name(),
-                            orBlank(h.host()),
-                            orBlank(h.kernel()),
-                            orBlank(h.cpu()),
-                            orBlank(h.clocksource()),
-                            orBlank(h.pti()),
-                            h.seccompFilters() == null ? "" : h.seccompFilters().toString(),
-                            h.containerText(),
-                            String.valueOf(f.results().schemaVersion()),
-                            String.valueOf(f.results().interrupted()),
-                            h.vmText())
-                    .map(Compare::clean)
-                    .toList();
-            for (int c = 0; c < cells.size(); c++) {
-                hosts.stringColumn(c).append(cells.get(c));
-            }
-        }
-        sb.append(Tables.markdown(hosts)).append('\n');
-        List<String> shownColumns = new ArrayList<>(List.of(
-                "n",
-                "label",
-                "folder",
-                "median",
-                "added",
-                "published_added",
-                "ratio_to_published",
-                "status",
-                "completed"));
-        if (ratios) {
-            shownColumns.add(5, "added_ratio");
-        }
-        Table rows = table.selectColumns(shownColumns.toArray(String[]::new)).copy();
-        StringColumn label = rows.stringColumn("label");
-        StringColumn status = rows.stringColumn("status");
-        BooleanColumn present = table.booleanColumn("present");
-        BooleanColumn interrupted = table.booleanColumn("interrupted");
-        Map<Integer, Boolean> shown = new HashMap<>();
-        for (int i = 0; i < rows.rowCount(); i++) {
-            if (shown.put(rows.intColumn("n").getInt(i), true) != null) {
-                label.set(i, ""); // the label once per row, on its first folder's line
-            } else {
-                label.set(i, clean(label.get(i)));
-            }
-            rows.stringColumn("folder").set(i, clean(rows.stringColumn("folder").get(i)));
-            status.set(i, clean(status.get(i)));
-            if (!present.get(i)) {
-                status.set(i, "(absent)");
-                continue;
-            }
-            if (Boolean.TRUE.equals(interrupted.get(i))) {
-                status.set(i, (status.isMissing(i) ? "" : status.get(i) + ", ") + "interrupted");
-            }
-            if (table.booleanColumn("emulated").get(i)) {
-                status.set(i, (status.isMissing(i) ? "" : status.get(i) + ", ") + "emulated");
-            }
-        }
-        sb.append(Tables.markdown(rows));
-        return sb.toString();
     }
 
     /**
@@ -734,9 +403,5 @@ public final class Compare implements Displayable {
             }
         });
         return sb.toString();
-    }
-
-    private static String orBlank(String s) {
-        return s == null ? "" : s;
     }
 }

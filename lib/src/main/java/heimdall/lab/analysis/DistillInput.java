@@ -23,7 +23,7 @@ import tech.tablesaw.columns.Column;
 final class DistillInput {
     private DistillInput() {}
 
-    /** The columns of per-call samples ({@link Results#readCallSamples}). */
+    /** The columns of per-call samples ({@link SamplesReader#readCallSamples}). */
     static final List<String> CALL_COLUMNS = List.of("row", "variant", "run", "ns");
     /** The columns every batch samples file has ({@link heimdall.lab.bench.BatchSamples}). */
     static final List<String> BATCH_KEYS = List.of("row", "sample");
@@ -54,7 +54,7 @@ final class DistillInput {
      * Checks a series' sorted values span at most what a 64-bit step can hold: its quantiles are
      * written as steps from one to the next, each non-negative.
      */
-    static void span(Path samples, Results.SampleKey key, long[] sorted) {
+    static void span(Path samples, SampleKey key, long[] sorted) {
         if (sorted.length == 0) {
             return;
         }
@@ -76,7 +76,7 @@ final class DistillInput {
     }
 
     /**
-     * Checks a batch samples table ({@link Results#readArrow}) holds what distributions.json's
+     * Checks a batch samples table ({@link SamplesReader#readArrow}) holds what distributions.json's
      * {@code batches} may: numbers only, {@link #BATCH_KEYS} among its columns, every value present and
      * finite.
      */

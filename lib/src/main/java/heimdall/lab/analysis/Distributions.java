@@ -70,10 +70,10 @@ public final class Distributions {
     /** One row and variant's distribution. */
     record Series(int row, String variant, int runs, long count, Ecdf ecdf) {}
 
-    private final Map<Results.SampleKey, Series> series;
+    private final Map<SampleKey, Series> series;
     private final Table batches;
 
-    private Distributions(Map<Results.SampleKey, Series> series, Table batches) {
+    private Distributions(Map<SampleKey, Series> series, Table batches) {
         this.series = series;
         this.batches = batches;
     }
@@ -113,14 +113,14 @@ public final class Distributions {
         }
         String json;
         try {
-            if (DistillInput.perCall(samples, Results.columnsOf(samples))) {
+            if (DistillInput.perCall(samples, SamplesReader.columnsOf(samples))) {
                 List<SeriesJson> series = new ArrayList<>();
-                for (var e : Results.readCallSamples(samples).entrySet()) {
+                for (var e : SamplesReader.readCallSamples(samples).entrySet()) {
                     series.add(seriesJson(samples, e.getKey(), e.getValue()));
                 }
                 json = seriesFile(series);
             } else {
-                Table t = Results.readArrow(samples, BATCH_LIMIT);
+                Table t = SamplesReader.readArrow(samples, BATCH_LIMIT);
                 DistillInput.batches(samples, t);
                 Map<String, List<?>> cols = new LinkedHashMap<>(); // column name -> its values, in file order
                 for (Column<?> c : t.columns()) {
@@ -271,7 +271,7 @@ public final class Distributions {
             @JsonProperty("count") int count,
             @JsonProperty("ns_delta") long[] nsDelta) {}
 
-    private static SeriesJson seriesJson(Path samples, Results.SampleKey key, long[][] runs) {
+    private static SeriesJson seriesJson(Path samples, SampleKey key, long[][] runs) {
         long[] all = heimdall.lab.bench.Stats.concat(runs);
         Arrays.sort(all);
         DistillInput.span(samples, key, all);
@@ -310,7 +310,7 @@ public final class Distributions {
         if (!FORMAT.equals(top.path("format").asText(null))) {
             throw BadInput.at(file, "format", "expected \"" + FORMAT + "\", found " + top.get("format"));
         }
-        Map<Results.SampleKey, Series> series = new LinkedHashMap<>();
+        Map<SampleKey, Series> series = new LinkedHashMap<>();
         JsonNode list = top.get("series");
         if (list != null) {
             double[] q = doubles(file, "quantiles", top.get("quantiles"));
@@ -324,7 +324,7 @@ public final class Distributions {
             }
             for (int i = 0; i < list.size(); i++) {
                 Series s = series(file, "series[" + i + "]", list.get(i), q);
-                if (series.put(new Results.SampleKey(s.row(), s.variant()), s) != null) {
+                if (series.put(new SampleKey(s.row(), s.variant()), s) != null) {
                     throw BadInput.at(
                             file, "series[" + i + "]", "row " + s.row() + " variant " + s.variant() + " appears twice");
                 }
@@ -421,18 +421,18 @@ public final class Distributions {
 
     /** Whether there is a per-call series of this row and variant. */
     public boolean has(int row, String variant) {
-        return series.containsKey(new Results.SampleKey(row, variant));
+        return series.containsKey(new SampleKey(row, variant));
     }
 
     /** This row and variant's ECDF from its quantiles; empty (count 0) when there is none. */
     public Ecdf ecdf(int row, String variant) {
-        Series s = series.get(new Results.SampleKey(row, variant));
+        Series s = series.get(new SampleKey(row, variant));
         return s == null ? Ecdf.of(new long[0]) : s.ecdf();
     }
 
     /** How many runs this row and variant had; 0 when there is no series. */
     public int runs(int row, String variant) {
-        Series s = series.get(new Results.SampleKey(row, variant));
+        Series s = series.get(new SampleKey(row, variant));
         return s == null ? 0 : s.runs();
     }
 
@@ -443,19 +443,12 @@ public final class Distributions {
 
     /** The variants, in file order. */
     public List<String> variants() {
-        return series.keySet().stream()
-                .map(Results.SampleKey::variant)
-                .distinct()
-                .toList();
+        return series.keySet().stream().map(SampleKey::variant).distinct().toList();
     }
 
     /** The rows with a series, ascending. */
     public List<Integer> rows() {
-        return series.keySet().stream()
-                .map(Results.SampleKey::row)
-                .distinct()
-                .sorted()
-                .toList();
+        return series.keySet().stream().map(SampleKey::row).distinct().sorted().toList();
     }
 
     /** The batch samples as samples.arrow held them, or null when the file has per-call series. */

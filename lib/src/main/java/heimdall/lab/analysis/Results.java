@@ -2,7 +2,6 @@ package heimdall.lab.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import heimdall.lab.BadInput;
-import heimdall.lab.arrow.ArrowInput;
 import heimdall.lab.bench.ResultsFolder;
 import heimdall.lab.bench.SampleCounts;
 import heimdall.lab.display.Displayable;
@@ -22,40 +21,14 @@ import heimdall.lab.results.ReproductionKind;
 import heimdall.lab.results.ResultRow;
 import heimdall.lab.results.Summary;
 import heimdall.lab.results.SummaryJson;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
-import tech.tablesaw.api.BooleanColumn;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.columns.Column;
 
 /**
  * A results folder ({@code results/<date>-<host>-<reproduction>/}) loaded for analysis: {@code summary.json}
@@ -77,20 +50,11 @@ public final class Results implements Displayable {
     private final List<JsonNode> rowTrees;
     private final Table summary;
     private final JsonNode environment;
-    private Table samples;
-    private Map<SampleKey, long[][]> grouped;
-    private Distributions distilled;
-    private final Map<SampleKey, Ecdf> ecdfs = new HashMap<>();
-    /**
-     * The samples as the run that measured them counted them ({@link #written}), or null for a folder
-     * loaded from disk; when set, samples.arrow is never read.
-     */
-    private SampleCounts counted;
+    /** Its samples: a run's counts in memory ({@link #written}), samples.arrow, or distributions.json. */
+    private final FolderSamples samples;
 
     /** Above this many samples {@link #samples()} refuses: a Tablesaw row each would not fit. */
     public static final long TABLE_SAMPLES_LIMIT = 5_000_000;
-
-    record SampleKey(int row, String variant) {}
 
     private final Summary typed;
     private final EnvironmentInfo env;
@@ -101,13 +65,15 @@ public final class Results implements Displayable {
             EnvironmentInfo env,
             List<JsonNode> rowTrees,
             Table summary,
-            JsonNode environment) {
+            JsonNode environment,
+            SampleCounts counted) {
         this.typed = typed;
         this.env = env;
         this.dir = dir;
         this.rowTrees = rowTrees;
         this.summary = summary;
         this.environment = environment;
+        this.samples = new FolderSamples(dir, counted);
     }
 
     /**
@@ -126,6 +92,11 @@ public final class Results implements Displayable {
      * none): the typed rows, the table and the rows' JSON trees all come from that one copy.
      */
     static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes) {
+        return parse(dir, summaryBytes, environmentBytes, null);
+    }
+
+    /** {@link #parse}, with the samples as a run counted them (null: read from the folder). */
+    private static Results parse(Path dir, byte[] summaryBytes, byte[] environmentBytes, SampleCounts counted) {
         Path summaryFile = dir.resolve("summary.json");
         JsonNode top = SummaryJson.tree(summaryFile, summaryBytes);
         JsonNode envTree =
@@ -137,7 +108,7 @@ public final class Results implements Displayable {
         List<JsonNode> trees = new ArrayList<>();
         // deep copies: a caller of rowJson cannot change what the typed rows and the table were made from
         node.forEach(r -> trees.add(r.deepCopy()));
-        return new Results(dir, typed, envInfo, List.copyOf(trees), summaryTable(node), envTree);
+        return new Results(dir, typed, envInfo, List.copyOf(trees), SummaryTable.of(node), envTree, counted);
     }
 
     /**
@@ -149,32 +120,7 @@ public final class Results implements Displayable {
      * samples are read from the folder as {@link #load} does. Empty when the run wrote no summary.json.
      */
     static Optional<Results> written(ResultsFolder folder) {
-        return folder.written().map(w -> {
-            Results r = parse(folder.path(), w.summary(), w.environment());
-            r.counted = w.counts();
-            return r;
-        });
-    }
-
-    /** The counted series of a run in memory, by key. */
-    private Map<SampleKey, SampleCounts.Series> countedSeries() {
-        Map<SampleKey, SampleCounts.Series> out = new LinkedHashMap<>();
-        counted.series().forEach((k, v) -> out.put(new SampleKey(k.row(), k.variant()), v));
-        return out;
-    }
-
-    /** The ECDF of a counted series: the order statistics {@link Ecdf#of} would pick from the sorted samples. */
-    static Ecdf ecdfOfCounted(SampleCounts.Series s) {
-        if (s.count() > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException(s.count() + " samples in one series do not fit one array");
-        }
-        int n = (int) s.count();
-        if (n == 0) {
-            return Ecdf.of(new long[0]);
-        }
-        int[] ranks = Ecdf.indices(n); // ascending, and holding the median's and the p99's ranks
-        long[] values = s.valuesAtRanks(ranks);
-        return Ecdf.ofSorted(n, i -> values[Arrays.binarySearch(ranks, i)]);
+        return folder.written().map(w -> parse(folder.path(), w.summary(), w.environment(), w.counts()));
     }
 
     /** The reproduction that wrote this folder, which says the type of its rows. */
@@ -407,26 +353,13 @@ public final class Results implements Displayable {
      * Refused (IllegalStateException) when the file holds more than {@link #TABLE_SAMPLES_LIMIT}
      * samples: use {@link #samplesOf} for those.
      */
-    public synchronized Table samples() {
-        if (samples == null && distilledOnly() && distilled().batches() != null) {
-            samples = distilled().batches().copy();
-        }
-        if (samples == null) {
-            samples = readArrow(dir.resolve("samples.arrow"), TABLE_SAMPLES_LIMIT);
-        }
-        return samples;
+    public Table samples() {
+        return samples.table();
     }
 
     /** Whether samples.arrow holds per-call samples of floor-style rows (row, variant, run, ns). */
     public boolean hasCallSamples() {
-        if (counted != null) {
-            return true; // a SamplesFile holds per-call samples
-        }
-        Path file = dir.resolve("samples.arrow");
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            return distilledOnly() && distilled().hasSeries();
-        }
-        return isCallSampleFile(file);
+        return samples.hasCallSamples();
     }
 
     /**
@@ -434,9 +367,7 @@ public final class Results implements Displayable {
      * {@link Distributions#FILE}. ECDFs, medians and p99s then come from it; per-run samples do not.
      */
     public boolean distilledOnly() {
-        return counted == null
-                && !Files.exists(dir.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
-                && Files.isRegularFile(dir.resolve(Distributions.FILE), LinkOption.NOFOLLOW_LINKS);
+        return samples.distilledOnly();
     }
 
     /**
@@ -445,17 +376,7 @@ public final class Results implements Displayable {
      * neither: their summaries load, their distribution charts cannot be redrawn.
      */
     public boolean hasSampleData() {
-        // Anything at the name counts: reading it then says why a link or FIFO there is refused.
-        return counted != null
-                || Files.exists(dir.resolve("samples.arrow"), LinkOption.NOFOLLOW_LINKS)
-                || distilledOnly();
-    }
-
-    private synchronized Distributions distilled() {
-        if (distilled == null) {
-            distilled = Distributions.read(dir.resolve(Distributions.FILE));
-        }
-        return distilled;
+        return samples.hasSampleData();
     }
 
     /**
@@ -463,30 +384,8 @@ public final class Results implements Displayable {
      * distributions.json.
      */
     public boolean hasSamples(int row, String variant) {
-        if (counted != null) {
-            return countedSeries().containsKey(new SampleKey(row, variant));
-        }
-        return distilledOnly() ? distilled().has(row, variant) : samplesOf(row, variant).length > 0;
+        return samples.has(row, variant);
     }
-
-    /** Whether samples.arrow holds per-call samples (row, variant, run, ns). */
-    static boolean isCallSampleFile(Path file) {
-        return columnsOf(file).containsAll(CALL_COLUMNS);
-    }
-
-    /** The columns of an Arrow file, in file order (its schema read, checked, and no batch). */
-    static List<String> columnsOf(Path file) {
-        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
-            return in.columns();
-        }
-    }
-
-    /** Arrow memory while samples.arrow is read: one batch at a time (65,536 rows, a few MB) and room to spare. */
-    static final long SAMPLES_MEMORY = 512L << 20;
-
-    private static final List<String> CALL_COLUMNS = DistillInput.CALL_COLUMNS;
-    private static final ArrowType INT32 = new ArrowType.Int(32, true);
-    private static final ArrowType INT64 = new ArrowType.Int(64, true);
 
     /**
      * One row's samples of one variant ({@code "filtered"}, or {@code "none"}: the same call with no
@@ -497,11 +396,7 @@ public final class Results implements Displayable {
      * use {@link #hasSamples} and {@link #ecdfOf} there.
      */
     public long[][] samplesOf(int row, String variant) {
-        if (distilledOnly() || counted != null) {
-            return new long[0][]; // per-run samples live only in samples.arrow; ecdfOf still answers
-        }
-        long[][] runs = grouped().get(new SampleKey(row, variant));
-        return runs == null ? new long[0][] : runs;
+        return samples.runsOf(row, variant);
     }
 
     /**
@@ -510,22 +405,7 @@ public final class Results implements Displayable {
      * millions of samples.
      */
     public Ecdf ecdfOf(int row, String variant) {
-        if (distilledOnly()) {
-            return distilled().ecdf(row, variant);
-        }
-        SampleKey key = new SampleKey(row, variant);
-        synchronized (ecdfs) {
-            Ecdf e = ecdfs.get(key);
-            if (e == null && counted != null) {
-                var s = countedSeries().get(key);
-                e = s == null ? Ecdf.of(new long[0]) : ecdfOfCounted(s);
-                ecdfs.put(key, e);
-            } else if (e == null) {
-                e = Ecdf.of(samplesOf(row, variant));
-                ecdfs.put(key, e);
-            }
-            return e;
-        }
+        return samples.ecdfOf(row, variant);
     }
 
     /** Every sample of one row and variant, runs concatenated, in a new array. */
@@ -545,42 +425,12 @@ public final class Results implements Displayable {
 
     /** The variants in samples.arrow ({@code filtered}, {@code none}, or a reproduction's own), in file order. */
     public List<String> variants() {
-        if (distilledOnly()) {
-            return distilled().variants();
-        }
-        if (counted != null) {
-            return countedSeries().keySet().stream()
-                    .map(SampleKey::variant)
-                    .distinct()
-                    .toList();
-        }
-        return grouped().keySet().stream().map(SampleKey::variant).distinct().toList();
+        return samples.variants();
     }
 
     /** The rows that have samples, in row order (after the first pass over the file). */
     public List<Integer> rowsWithSamples() {
-        if (distilledOnly()) {
-            return distilled().rows();
-        }
-        if (counted != null) {
-            return countedSeries().keySet().stream()
-                    .map(SampleKey::row)
-                    .distinct()
-                    .sorted()
-                    .toList();
-        }
-        return grouped().keySet().stream()
-                .map(SampleKey::row)
-                .distinct()
-                .sorted()
-                .toList();
-    }
-
-    private synchronized Map<SampleKey, long[][]> grouped() {
-        if (grouped == null) {
-            grouped = readCallSamples(dir.resolve("samples.arrow"));
-        }
-        return grouped;
+        return samples.rows();
     }
 
     /**
@@ -594,332 +444,5 @@ public final class Results implements Displayable {
     /** {@link #label}'s parts, so a plot can drop the parts every row of a group shares. */
     public List<String> labelParts(int i) {
         return row(i).labelParts();
-    }
-
-    /**
-     * summary.json's rows as a table, from the JSON tree (the boundary where a row is still its
-     * fields by name): scalar fields become columns, the published object's scalars
-     * {@code published_<name>} columns, lists stay out.
-     */
-    private static Table summaryTable(JsonNode rows) {
-        // Flatten the published object; keep scalar fields; remember the order fields first appear in.
-        List<Map<String, JsonNode>> flat = new ArrayList<>();
-        Set<String> names = new LinkedHashSet<>();
-        names.add("row");
-        for (JsonNode r : rows) {
-            Map<String, JsonNode> f = new LinkedHashMap<>();
-            for (var it = r.fields(); it.hasNext(); ) {
-                var e = it.next();
-                JsonNode v = e.getValue();
-                if (v.isObject()) {
-                    for (var pit = v.fields(); pit.hasNext(); ) {
-                        var pe = pit.next();
-                        if (!pe.getValue().isContainerNode()) {
-                            f.put(e.getKey() + "_" + pe.getKey(), pe.getValue());
-                        }
-                    }
-                } else if (!v.isArray()) {
-                    f.put(e.getKey(), v);
-                }
-            }
-            names.addAll(f.keySet());
-            flat.add(f);
-        }
-        Table t = Table.create("summary");
-        IntColumn index = IntColumn.create("row");
-        for (int i = 0; i < flat.size(); i++) {
-            index.append(i);
-        }
-        t.addColumns(index);
-        for (String name : names) {
-            if (name.equals("row")) {
-                continue;
-            }
-            t.addColumns(column(name, flat));
-        }
-        return t;
-    }
-
-    /**
-     * One column: long when every value is a whole number, double when numbers, boolean, else string; missing for null.
-     */
-    private static Column<?> column(String name, List<Map<String, JsonNode>> rows) {
-        boolean numbers = true;
-        boolean whole = true;
-        boolean bools = true;
-        boolean any = false;
-        for (Map<String, JsonNode> r : rows) {
-            JsonNode v = r.get(name);
-            if (v == null || v.isNull()) {
-                continue;
-            }
-            any = true;
-            numbers &= v.isNumber();
-            bools &= v.isBoolean();
-            whole &= v.isIntegralNumber();
-        }
-        if (!any || numbers) {
-            if (any && whole) {
-                LongColumn c = LongColumn.create(name);
-                rows.forEach(r -> {
-                    JsonNode v = r.get(name);
-                    if (v == null || v.isNull()) {
-                        c.appendMissing();
-                    } else {
-                        c.append(v.longValue());
-                    }
-                });
-                return c;
-            }
-            DoubleColumn c = DoubleColumn.create(name);
-            rows.forEach(r -> {
-                JsonNode v = r.get(name);
-                if (v == null || v.isNull()) {
-                    c.appendMissing();
-                } else {
-                    c.append(v.doubleValue());
-                }
-            });
-            return c;
-        }
-        if (bools) {
-            BooleanColumn c = BooleanColumn.create(name);
-            rows.forEach(r -> {
-                JsonNode v = r.get(name);
-                if (v == null || v.isNull()) {
-                    c.appendMissing();
-                } else {
-                    c.append(v.booleanValue());
-                }
-            });
-            return c;
-        }
-        StringColumn c = StringColumn.create(name);
-        rows.forEach(r -> {
-            JsonNode v = r.get(name);
-            if (v == null || v.isNull()) {
-                c.appendMissing();
-            } else {
-                c.append(v.isTextual() ? v.textValue() : v.toString());
-            }
-        });
-        return c;
-    }
-
-    /**
-     * One streaming pass over a floor-style samples file: (row, variant) -> runs -> samples. Each run
-     * grows in fixed-size chunks and is copied once into an exact array, so the peak is the samples
-     * themselves plus one run, never a doubling of everything.
-     */
-    static Map<SampleKey, long[][]> readCallSamples(Path file) {
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
-        }
-        Map<SampleKey, TreeMap<Integer, Chunks>> acc = new LinkedHashMap<>();
-        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
-            if (!in.columns().containsAll(CALL_COLUMNS)) {
-                throw BadInput.at(
-                        file,
-                        "(schema)",
-                        "expected per-call samples (row, variant, run, ns), found "
-                                + in.columns()
-                                + "; use Results.samples() for other sample files");
-            }
-            // Types checked on the schema, before any batch: an int64 row is refused here, not cast midway.
-            in.require("row", INT32, IntVector.class);
-            in.require("variant", ArrowType.Utf8.INSTANCE, VarCharVector.class);
-            in.require("run", INT32, IntVector.class);
-            in.require("ns", INT64, BigIntVector.class);
-            byte[] prevVariant = null;
-            String prevName = null;
-            int prevRow = -1;
-            int prevRun = -1;
-            Chunks current = null;
-            VectorSchemaRoot root = in.root();
-            try {
-                while (in.next()) {
-                    int n = in.rows();
-                    IntVector rowV = (IntVector) root.getVector("row");
-                    VarCharVector varV = (VarCharVector) root.getVector("variant");
-                    IntVector runV = (IntVector) root.getVector("run");
-                    BigIntVector nsV = (BigIntVector) root.getVector("ns");
-                    for (var v : List.of(rowV, varV, runV, nsV)) {
-                        if (v.getNullCount() > 0) {
-                            throw BadInput.at(
-                                    file,
-                                    v.getName(),
-                                    "holds " + v.getNullCount() + " null(s); every sample has a value");
-                        }
-                    }
-                    var offsets = varV.getOffsetBuffer();
-                    var data = varV.getDataBuffer();
-                    var nsData = nsV.getDataBuffer();
-                    for (int i = 0; i < n; i++) {
-                        int row = rowV.get(i);
-                        int run = runV.get(i);
-                        if (row < 0 || run < 0) {
-                            throw BadInput.at(
-                                    file, row < 0 ? "row" : "run", "value " + Math.min(row, run) + " is negative");
-                        }
-                        int start = offsets.getInt((long) i * 4);
-                        int end = offsets.getInt((long) (i + 1) * 4);
-                        if (start < 0 || end < start || end > data.capacity()) {
-                            throw BadInput.at(
-                                    file, "variant", "sample " + i + ": its text lies outside the column's data");
-                        }
-                        boolean sameVariant = prevVariant != null && prevVariant.length == end - start;
-                        for (int k = 0; sameVariant && k < prevVariant.length; k++) {
-                            sameVariant = data.getByte(start + k) == prevVariant[k];
-                        }
-                        if (!sameVariant) {
-                            prevVariant = new byte[end - start];
-                            data.getBytes(start, prevVariant);
-                            prevName = utf8(file, "variant", prevVariant);
-                        }
-                        if (current == null || !sameVariant || row != prevRow || run != prevRun) {
-                            current = acc.computeIfAbsent(new SampleKey(row, prevName), k -> new TreeMap<>())
-                                    .computeIfAbsent(run, k -> new Chunks());
-                            prevRow = row;
-                            prevRun = run;
-                        }
-                        if (!current.add(nsData.getLong((long) i * 8))) {
-                            throw BadInput.at(
-                                    file, "ns", "row " + row + ", run " + run + ": more samples than one run can hold");
-                        }
-                    }
-                }
-            } catch (IndexOutOfBoundsException | IllegalStateException e) {
-                throw in.damaged(e); // an index outside a buffer that validation let through
-            }
-        }
-        Map<SampleKey, long[][]> out = new LinkedHashMap<>();
-        for (var e : acc.entrySet()) {
-            long[][] runs = new long[e.getValue().size()][];
-            int k = 0;
-            for (Chunks c : e.getValue().values()) {
-                runs[k++] = c.toArray();
-            }
-            out.put(e.getKey(), runs);
-        }
-        return out;
-    }
-
-    /** A growable list of longs in 64 Ki chunks; {@link #toArray} releases the chunks. */
-    private static final class Chunks {
-        private static final int SIZE = 1 << 16;
-        private final List<long[]> full = new ArrayList<>();
-        private long[] last = new long[256];
-        private int fill;
-
-        /** Adds {@code v}; false (nothing added) when the run is already as long as an array can be. */
-        boolean add(long v) {
-            if ((long) full.size() * SIZE + fill >= Integer.MAX_VALUE - 8) {
-                return false;
-            }
-            if (fill == last.length) {
-                if (last.length < SIZE) {
-                    last = Arrays.copyOf(last, Math.min(SIZE, last.length * 4));
-                } else {
-                    full.add(last);
-                    last = new long[SIZE];
-                    fill = 0;
-                }
-            }
-            last[fill++] = v;
-            return true;
-        }
-
-        long[] toArray() {
-            long n = (long) full.size() * SIZE + fill;
-            if (n > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException("a run of " + n + " samples does not fit one array");
-            }
-            long[] out = new long[(int) n];
-            int at = 0;
-            for (long[] c : full) {
-                System.arraycopy(c, 0, out, at, SIZE);
-                at += SIZE;
-            }
-            System.arraycopy(last, 0, out, at, fill);
-            full.clear();
-            last = null;
-            return out;
-        }
-    }
-
-    /** Reads an Arrow IPC file of int32, int64, float64 and utf8 columns into a table. */
-    static Table readArrow(Path file) {
-        return readArrow(file, Long.MAX_VALUE);
-    }
-
-    /** As {@link #readArrow(Path)}, refusing files of more than {@code limit} rows. */
-    static Table readArrow(Path file, long limit) {
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new BadInput(file + ": missing (samples are written by ./lab reproduce)");
-        }
-        long seen = 0;
-        try (ArrowInput in = ArrowInput.open(file, SAMPLES_MEMORY)) {
-            VectorSchemaRoot root = in.root();
-            List<Column<?>> columns = new ArrayList<>();
-            for (Field f : root.getSchema().getFields()) {
-                columns.add(
-                        switch (root.getVector(f.getName()).getMinorType()) {
-                            case INT -> IntColumn.create(f.getName());
-                            case BIGINT -> LongColumn.create(f.getName());
-                            case FLOAT8 -> DoubleColumn.create(f.getName());
-                            case VARCHAR -> StringColumn.create(f.getName());
-                            default ->
-                                throw BadInput.at(
-                                        file,
-                                        f.getName(),
-                                        "unsupported column type " + ArrowInput.describe(f.getType())
-                                                + " (samples hold int32, int64, float64 and utf8 columns)");
-                        });
-            }
-            try {
-                while (in.next()) {
-                    int n = in.rows();
-                    seen += n;
-                    if (seen > limit) {
-                        throw new IllegalStateException(file + ": more than " + limit
-                                + " samples, too many for a table "
-                                + "(a row each); use Results.samplesOf(row, variant), which keeps 8 bytes a sample");
-                    }
-                    Iterator<Column<?>> it = columns.iterator();
-                    for (Field f : root.getSchema().getFields()) {
-                        Column<?> c = it.next();
-                        var v = root.getVector(f.getName());
-                        for (int i = 0; i < n; i++) {
-                            if (v.isNull(i)) {
-                                c.appendMissing();
-                            } else if (v instanceof IntVector iv) {
-                                ((IntColumn) c).append(iv.get(i));
-                            } else if (v instanceof BigIntVector bv) {
-                                ((LongColumn) c).append(bv.get(i));
-                            } else if (v instanceof Float8Vector fv) {
-                                ((DoubleColumn) c).append(fv.get(i));
-                            } else if (v instanceof VarCharVector sv) {
-                                ((StringColumn) c).append(utf8(file, f.getName(), sv.get(i)));
-                            }
-                        }
-                    }
-                }
-            } catch (IndexOutOfBoundsException e) {
-                throw in.damaged(e); // an index outside a buffer that validation let through
-            }
-            return Table.create("samples", columns);
-        }
-    }
-
-    /** A utf8 cell as text; bytes that are not UTF-8 are bad input naming the column, never replaced. */
-    private static String utf8(Path file, String column, byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw BadInput.at(file, column, "not UTF-8 text");
-        }
     }
 }

@@ -114,7 +114,7 @@ class ResultsSamplesTest {
     @Test
     void theSampleTableRefusesMoreThanItsLimitAndNamesTheWayOut() {
         IllegalStateException e = assertThrows(
-                IllegalStateException.class, () -> Results.readArrow(dir.resolve("samples.arrow"), 100_000));
+                IllegalStateException.class, () -> SamplesReader.readArrow(dir.resolve("samples.arrow"), 100_000));
         assertTrue(e.getMessage().contains("samplesOf"), e.getMessage());
         // Under the default limit the table still loads (ZSTD included), one row a sample.
         assertEquals(5L * RUNS * PER_RUN, r.samples().rowCount());

@@ -119,7 +119,7 @@ class SamplesMutationTest {
         }
         for (int len : cuts) {
             Files.write(samples, Arrays.copyOf(good, len));
-            String o = outcome(samples, () -> Results.readCallSamples(samples));
+            String o = outcome(samples, () -> SamplesReader.readCallSamples(samples));
             assertTrue(o.startsWith(samples + ": "), "cut at " + len + ": " + o);
         }
         int refused = 0;
@@ -127,7 +127,10 @@ class SamplesMutationTest {
             byte[] b = good.clone();
             b[at] ^= (byte) 0xff;
             Files.write(samples, b);
-            refused += outcome(samples, () -> Results.readCallSamples(samples)).equals("ok") ? 0 : 1;
+            refused += outcome(samples, () -> SamplesReader.readCallSamples(samples))
+                            .equals("ok")
+                    ? 0
+                    : 1;
         }
         assertTrue(refused > 50, "flips in the metadata are refused: " + refused);
         Files.write(samples, good);
@@ -155,8 +158,10 @@ class SamplesMutationTest {
                 byte[] b = good.clone();
                 b[at] ^= (byte) mask;
                 Files.write(samples, b);
-                refused +=
-                        outcome(samples, () -> Results.readCallSamples(samples)).equals("ok") ? 0 : 1;
+                refused += outcome(samples, () -> SamplesReader.readCallSamples(samples))
+                                .equals("ok")
+                        ? 0
+                        : 1;
             }
         }
         assertTrue(refused > 50, "refused " + refused);
@@ -167,7 +172,7 @@ class SamplesMutationTest {
         Path dir = SyntheticResults.floorFolder(tmp.resolve("floor"));
         Path samples = dir.resolve("samples.arrow");
         byte[] good = Files.readAllBytes(samples);
-        long rows = Results.readCallSamples(samples).values().stream()
+        long rows = SamplesReader.readCallSamples(samples).values().stream()
                 .flatMap(Arrays::stream)
                 .mapToLong(r -> r.length)
                 .sum();
