@@ -20,37 +20,73 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class WorkloadCostPlots {
     private WorkloadCostPlots() {}
 
-    static Map<String, Chart<?, ?>> of(Results r) {
-        List<WorkloadCostRow> rows = r.rows(WorkloadCostRow.class);
-        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
-        if (rows.stream().anyMatch(x -> x.overhead().ratio() != null)) {
-            charts.put("overhead.png", overhead(rows));
+    /**
+     * The two panels of each chart: ten mechanisms in one legend would pass {@link Plots#MAX_SERIES} (colours
+     * repeat, a series would have to be dropped), so the kernel's own (filters, Landlock, the follower) and the
+     * supervisor's (the broker rows) are drawn apart, each beside the unfiltered runs where a chart has them.
+     */
+    enum Panel {
+        KERNEL(""),
+        SUPERVISOR("-broker");
+
+        final String suffix;
+
+        Panel(String suffix) {
+            this.suffix = suffix;
         }
-        Map<String, Map<String, double[]>> runs = new LinkedHashMap<>();
-        for (WorkloadCostRow x : rows) {
-            if (x.cost().wallRunsNs() != null && !x.cost().wallRunsNs().isEmpty()) {
-                runs.computeIfAbsent(x.subject().workload(), k -> new LinkedHashMap<>())
-                        .put(
-                                mechanism(x),
-                                x.cost().wallRunsNs().stream()
-                                        .mapToDouble(v -> v / 1e6)
-                                        .toArray());
+
+        boolean holds(WorkloadCostRow r) {
+            return (r.subject().supervisor() != null) == (this == SUPERVISOR);
+        }
+
+        String title(String title) {
+            return this == KERNEL ? title : title + ", brokered";
+        }
+    }
+
+    static Map<String, Chart<?, ?>> of(Results r) {
+        List<WorkloadCostRow> all = r.rows(WorkloadCostRow.class);
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        for (Panel panel : Panel.values()) {
+            List<WorkloadCostRow> rows = all.stream().filter(panel::holds).toList();
+            if (rows.stream().anyMatch(x -> x.overhead().ratio() != null)) {
+                charts.put("overhead" + panel.suffix + ".png", overhead(rows, panel));
             }
         }
-        runs.forEach((workload, series) -> {
-            Map<String, double[]> shown = new LinkedHashMap<>();
-            series.entrySet().stream().limit(Plots.MAX_SERIES).forEach(e -> shown.put(e.getKey(), e.getValue()));
-            charts.put(
-                    "ecdf-" + workload.replaceAll("[^A-Za-z0-9-]", "_") + ".png",
-                    Plots.ecdf(
-                            "Run wall times (ms) of " + workload + ", one line per mechanism",
-                            "wall time of a run",
-                            "ms",
-                            shown));
-        });
-        if (rows.stream()
-                .anyMatch(x -> x.predicted().addedNs() != null && x.cost().wallAddedNs() != null)) {
-            charts.put("predicted-vs-measured.png", predictedVsMeasured(rows));
+        for (Panel panel : Panel.values()) {
+            Map<String, Map<String, double[]>> runs = new LinkedHashMap<>();
+            for (WorkloadCostRow x : all) {
+                boolean baseline = x.subject().mechanism().equals(Mechanism.NONE.label);
+                if ((baseline || panel.holds(x))
+                        && x.cost().wallRunsNs() != null
+                        && !x.cost().wallRunsNs().isEmpty()) {
+                    runs.computeIfAbsent(x.subject().workload(), k -> new LinkedHashMap<>())
+                            .put(
+                                    mechanism(x),
+                                    x.cost().wallRunsNs().stream()
+                                            .mapToDouble(v -> v / 1e6)
+                                            .toArray());
+                }
+            }
+            runs.forEach((workload, series) -> {
+                if (series.size() < 2) {
+                    return; // the unfiltered runs alone: this panel has no mechanism for the workload
+                }
+                charts.put(
+                        "ecdf-" + workload.replaceAll("[^A-Za-z0-9-]", "_") + panel.suffix + ".png",
+                        Plots.ecdf(
+                                panel.title("Run wall times (ms) of " + workload + ", one line per mechanism"),
+                                "wall time of a run",
+                                "ms",
+                                series));
+            });
+        }
+        for (Panel panel : Panel.values()) {
+            List<WorkloadCostRow> rows = all.stream().filter(panel::holds).toList();
+            if (rows.stream()
+                    .anyMatch(x -> x.predicted().addedNs() != null && x.cost().wallAddedNs() != null)) {
+                charts.put("predicted-vs-measured" + panel.suffix + ".png", predictedVsMeasured(rows, panel));
+            }
         }
         return charts;
     }
@@ -61,7 +97,7 @@ final class WorkloadCostPlots {
     }
 
     /** One dot per workload and mechanism: B/A of the run wall times, no filter at 1. */
-    static CategoryChart overhead(List<WorkloadCostRow> rows) {
+    static CategoryChart overhead(List<WorkloadCostRow> rows, Panel panel) {
         List<String> workloads = new ArrayList<>();
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
         for (WorkloadCostRow r : rows) {
@@ -76,7 +112,7 @@ final class WorkloadCostPlots {
         CategoryChart c = new CategoryChartBuilder()
                 .width(Plots.WIDTH)
                 .height(Plots.HEIGHT)
-                .title("Overhead per workload: B/A ratio of run wall times against no filter (×)")
+                .title(panel.title("Overhead per workload: B/A ratio of run wall times against no filter (×)"))
                 .xAxisTitle("workload")
                 .yAxisTitle("B/A (×)")
                 .build();
@@ -94,11 +130,12 @@ final class WorkloadCostPlots {
     }
 
     /** Predicted against measured added time a run, one dot a row, and the line where they agree. */
-    static XYChart predictedVsMeasured(List<WorkloadCostRow> rows) {
+    static XYChart predictedVsMeasured(List<WorkloadCostRow> rows, Panel panel) {
         XYChart c = new XYChartBuilder()
                 .width(Plots.WIDTH)
                 .height(Plots.HEIGHT)
-                .title("Predicted against measured added time a run (ms): the call mix times per-call costs")
+                .title(panel.title(
+                        "Predicted against measured added time a run (ms): the call mix times per-call costs"))
                 .xAxisTitle("predicted added (ms)")
                 .yAxisTitle("measured added (ms)")
                 .build();
