@@ -2,14 +2,18 @@ package heimdall.lab.sys;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The mark a folder we make for one run carries, so that a later run can tell a folder left by a
@@ -93,7 +97,7 @@ public final class CreatorMark {
             for (Path dir : entries) {
                 try {
                     if (leftByDeadRun(dir)) {
-                        SafeFiles.removeTree(dir);
+                        removeMarked(dir);
                         removed++;
                     }
                 } catch (IOException | RuntimeException skipped) {
@@ -121,7 +125,7 @@ public final class CreatorMark {
         }
         Path marker = dir.resolve(NAME);
         if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
-            return cutBeforeItsMark(dir, a);
+            return cutBeforeItsMark(dir, a, guest);
         }
         PosixFileAttributes m = Files.readAttributes(marker, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!m.isRegularFile()
@@ -157,18 +161,62 @@ public final class CreatorMark {
     }
 
     /**
-     * A folder of ours (checked by the caller: a real directory, ours, 0700) with no mark at all and nothing in it,
-     * last changed over {@link #UNMARKED_GRACE} ago: a run killed between making it and writing its mark, the one
-     * moment a folder has no mark. A live run spends microseconds there; one stopped there longer finds its folder
+     * A folder of ours (checked by the caller: a real directory, ours, 0700) with no mark, holding nothing but
+     * the mark's own temporaries ({@link SafeFiles#writeNew} makes the mark in a temporary, syncs it, then links
+     * it): a run killed between making the folder and finishing its mark, the one moment a folder has no mark.
+     * It is reaped when the process its name carries ({@link #tag}) is certainly dead, or, for a name without
+     * one or in a {@code ./lab vm} guest (whose pids are not the host's), once last changed over
+     * {@link #UNMARKED_GRACE} ago. A live run spends milliseconds there; one stopped there longer finds its folder
      * gone when it writes the mark, and fails saying so, rather than leaving it behind.
      */
-    private static boolean cutBeforeItsMark(Path dir, PosixFileAttributes a) throws IOException {
+    private static boolean cutBeforeItsMark(Path dir, PosixFileAttributes a, boolean guest) throws IOException {
+        String markTemporary = "." + NAME + ".tmp-";
         try (var entries = Files.list(dir)) {
-            if (entries.findAny().isPresent()) {
-                return false;
+            for (Path e : (Iterable<Path>) entries::iterator) {
+                if (!e.getFileName().toString().startsWith(markTemporary)
+                        || !Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS)
+                        || Files.size(e) > 4096) {
+                    return false;
+                }
+            }
+        }
+        Matcher tagged = TAGGED.matcher(dir.getFileName().toString());
+        if (!guest && tagged.matches()) {
+            try {
+                return startTime(Long.parseLong(tagged.group(1))) != Long.parseLong(tagged.group(2));
+            } catch (IOException noSuchProcess) {
+                return true;
+            } catch (NumberFormatException notATag) {
+                // too long to be a pid or start time: judged by age
             }
         }
         return a.lastModifiedTime().toInstant().isBefore(java.time.Instant.now().minus(UNMARKED_GRACE));
+    }
+
+    /** A name ending {@code -<pid>-<start>-<random digits>}, as {@link Scratch} makes them. */
+    private static final Pattern TAGGED = Pattern.compile(".*-(\\d{1,18})-(\\d{1,18})-\\d+");
+
+    /**
+     * Removes a marked folder and everything in it (links removed, never followed), the mark last: a kill midway
+     * leaves a marked folder, or an empty unmarked one, and a later sweep takes either; never a folder with
+     * files and no mark, which no sweep may judge.
+     */
+    public static void removeMarked(Path dir) {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            SafeFiles.removeTree(dir);
+            return;
+        }
+        try (DirectoryStream<Path> entries =
+                Files.newDirectoryStream(dir, p -> !p.getFileName().toString().equals(NAME))) {
+            for (Path e : entries) {
+                SafeFiles.removeTree(e);
+            }
+        } catch (NoSuchFileException gone) {
+            return;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove scratch folder " + dir, e);
+        }
+        SafeFiles.removeTree(dir);
     }
 
     /** How long a folder may sit with no mark before a sweep takes it for one cut before its mark. */

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A run's private scratch folder: a random name made by {@link Files#createTempDirectory} (mode 0700,
- * owned by us) under {@code java.io.tmpdir}, removed when the run closes it, and by a shutdown hook
+ * owned by us) under {@code java.io.tmpdir}, {@code <prefix><pid>-<start>-<random>} (see {@link CreatorMark#tag}), removed when the run closes it, and by a shutdown hook
  * when the JVM ends first (Ctrl-C, SIGTERM). Nothing in it has a name another user can predict, and
  * no one else can create, rename or replace anything inside it.
  *
@@ -73,8 +73,11 @@ public final class Scratch implements AutoCloseable {
         checkParent(parent);
         try {
             sweepOnce(parent);
+            // <prefix><pid>-<start>-<random>: the name says whose it is from the first moment, before its mark
             Path dir = Files.createTempDirectory(
-                    parent, prefix, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    parent,
+                    prefix + CreatorMark.tag() + "-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Scratch s = new Scratch(dir, grace);
             LIVE.add(s);
             try {
@@ -142,11 +145,14 @@ public final class Scratch implements AutoCloseable {
         return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Removes the folder and everything in it (links removed, never followed); idempotent. */
+    /**
+     * Removes the folder and everything in it (links removed, never followed), its mark last, so that a kill
+     * midway leaves a folder the next run's sweep still knows for ours; idempotent.
+     */
     @Override
     public void close() {
         try {
-            SafeFiles.removeTree(path);
+            CreatorMark.removeMarked(path);
         } finally {
             LIVE.remove(this);
             closed.countDown();

@@ -141,4 +141,50 @@ class CreatorMarkTest {
         assertTrue(Files.isDirectory(fresh), "a folder made a moment ago (a live run about to mark it) is kept");
         assertTrue(Files.isRegularFile(full.resolve("data")), "an unmarked folder with something in it is kept");
     }
+
+    /**
+     * A run SIGKILLed while its mark was being written leaves the mark's temporary and no mark; the folder's name
+     * carries its creator ({@code -<pid>-<start>-<random>}), so a dead creator's folder goes at once, not after a
+     * grace the next run may not wait (the leftover {@code KilledJvmLeavesNothingTest} once found).
+     */
+    @Test
+    void aFolderCutWhileItsMarkWasWrittenGoesAtOnceWhenTheCreatorItsNameCarriesIsDead() throws Exception {
+        var mode = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+        long me = ProcessHandle.current().pid();
+        long myStart = CreatorMark.startTime(me);
+        String temporary = "." + CreatorMark.NAME + ".tmp-1-2-abc";
+        Path dead = Files.createDirectory(tmp.resolve("heimdall-trace-" + deadPid() + "-77-123456"), mode);
+        Files.writeString(dead.resolve(temporary), "heimdall-lab creator\npid");
+        Path emptyDead = Files.createDirectory(tmp.resolve("heimdall-trace-" + deadPid() + "-77-654321"), mode);
+        Path live = Files.createDirectory(tmp.resolve("heimdall-trace-" + me + "-" + myStart + "-1"), mode);
+        Files.writeString(live.resolve(temporary), "x");
+        Path deadWithData = Files.createDirectory(tmp.resolve("heimdall-trace-" + deadPid() + "-77-42"), mode);
+        Files.writeString(deadWithData.resolve("trace.out"), "x");
+        Path linkedTemporary = Files.createDirectory(tmp.resolve("heimdall-trace-" + deadPid() + "-77-43"), mode);
+        Files.createSymbolicLink(linkedTemporary.resolve(temporary), Files.writeString(tmp.resolve("outside"), "x"));
+
+        assertFalse(CreatorMark.leftByDeadRun(emptyDead, true), "in a guest a fresh unmarked folder waits its grace");
+        assertEquals(2, CreatorMark.sweep(tmp, n -> n.startsWith("heimdall-")));
+        assertFalse(Files.exists(dead, LinkOption.NOFOLLOW_LINKS), "only the mark's temporary in it: reaped at once");
+        assertFalse(Files.exists(emptyDead, LinkOption.NOFOLLOW_LINKS), "empty, its creator dead: reaped at once");
+        assertTrue(Files.isDirectory(live), "the live creator's folder is kept");
+        assertTrue(Files.isRegularFile(deadWithData.resolve("trace.out")), "unmarked with data: never judged");
+        assertTrue(Files.isSymbolicLink(linkedTemporary.resolve(temporary)), "a link is not the mark's temporary");
+        assertTrue(Files.isRegularFile(tmp.resolve("outside")));
+    }
+
+    /** Closing a scratch folder removes its mark last: whatever a kill midway leaves, the sweep still knows. */
+    @Test
+    void aScratchFolderIsNamedForItsCreatorAndRemovedMarkLast() throws Exception {
+        Path p;
+        try (Scratch s = Scratch.create("heimdall-lab-marktest-")) {
+            p = s.path();
+            assertTrue(
+                    p.getFileName().toString().startsWith("heimdall-lab-marktest-" + CreatorMark.tag() + "-"),
+                    p + " carries its creator in its name");
+            Files.createDirectories(s.path().resolve("a/b"));
+            Files.writeString(s.path().resolve("a/b/c"), "x");
+        }
+        assertFalse(Files.exists(p, LinkOption.NOFOLLOW_LINKS));
+    }
 }
