@@ -192,8 +192,9 @@ public final class FloorCost {
                 noneThenCall,
                 pingThenOpen,
                 new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, SHARED_SET, -1, false, shared)));
-        // The true floor of a round trip: the kernel's notify loop, in every placement, wake-up off and on.
-        rows.addAll(NotifyLoopFloor.rows(o, allowed, shared));
+        // The true floor of a round trip: the kernel's notify loop, in every placement, wake-up off and on,
+        // on the kernel benchmark's gettid and on the rows' own openat.
+        rows.addAll(NotifyLoopFloor.rows(o, allowed, shared, openat));
         return rows;
     }
 

@@ -84,23 +84,32 @@ class FloorCostTest {
                         .filter(r -> r.brokered() && !r.reference())
                         .map(r -> r.broker().placement())
                         .collect(java.util.stream.Collectors.toSet()));
-        // the kernel's notify loop: a trapped gettid in every placement, the synchronous wake-up off and on
+        // the kernel's notify loop: a trapped gettid (the kernel benchmark's call) and the brokered rows' own
+        // openat, in every placement, the synchronous wake-up off and on
         List<FloorRow> loops = rows.stream().filter(FloorRow::notifyLoop).toList();
-        assertEquals(8, loops.size());
-        for (FloorRow r : loops) {
-            assertEquals(Call.GETTID, r.call(), r.label());
-            assertEquals(
-                    Call.GETTID, r.baselineCall(), "the loop's round trip is the trapped call less the call alone");
-            assertTrue(r.reference() && r.floor().brokered(), r.label());
-            assertNull(r.published(), r.label());
-        }
-        for (boolean sync : List.of(false, true)) {
-            assertEquals(
-                    refs,
-                    loops.stream()
-                            .filter(r -> r.broker().syncWakeUp() == sync)
-                            .map(r -> r.broker().placement())
-                            .toList());
+        assertEquals(16, loops.size());
+        Call rowsOpenat = rows.stream()
+                .filter(r -> r.brokered() && !r.reference())
+                .findFirst()
+                .orElseThrow()
+                .call();
+        for (Call call : List.of(Call.GETTID, rowsOpenat)) {
+            List<FloorRow> onCall =
+                    loops.stream().filter(r -> r.call().equals(call)).toList();
+            for (FloorRow r : onCall) {
+                assertEquals(call, r.baselineCall(), "the loop's round trip is the trapped call less the call alone");
+                assertTrue(r.reference() && r.floor().brokered(), r.label());
+                assertNull(r.published(), r.label());
+            }
+            for (boolean sync : List.of(false, true)) {
+                assertEquals(
+                        refs,
+                        onCall.stream()
+                                .filter(r -> r.broker().syncWakeUp() == sync)
+                                .map(r -> r.broker().placement())
+                                .toList(),
+                        call.label());
+            }
         }
         for (FloorRow r : rows) {
             if (r.brokered() && r.broker().cpuSet() != 0) {
@@ -259,8 +268,8 @@ class FloorCostTest {
         assertEquals(7_700L, nat.ratios().callFloorNs(), "the call floor is the ping-pong's, not the loop's");
         String text = NotifyLoopFloor.section(summary);
         assertTrue(
-                text.contains("native supervisor, x, CONTINUE (own CPU): round trip +7.6 µs = 0.950× the loop's "
-                        + "+8.0 µs (goal ≤ 1.05×: met)"),
+                text.contains("native supervisor, x, CONTINUE (own CPU): round trip +7.6 µs = 0.950× the `gettid` "
+                        + "loop's +8.0 µs (goal ≤ 1.05×: met)"),
                 text);
         assertTrue(
                 text.contains("java supervisor, x, CONTINUE (own CPU, sync wake-up): round trip +3.3 µs = 1.100×"),
@@ -269,6 +278,89 @@ class FloorCostTest {
         assertTrue(text.contains("costs 1,300 ns less right after a round trip than alone"), text);
         assertTrue(text.contains("8,300 ns a call, +50 ns more than the child's mean"), text);
         assertNull(summary.get(2).ratios().loopFloorNs(), "the loop is not a ratio to itself");
+    }
+
+    /**
+     * With a loop on the rows' own call measured, a brokered openat is a ratio to the openat loop of its placement
+     * and wake-up, never the gettid one; a miss at the median whose interval reaches below the goal says so.
+     */
+    @Test
+    void aBrokeredOpenatIsARatioToTheLoopOnItsOwnCall() {
+        Object[] loop = {"reference", "kernel notify loop", "placement", "own CPU", "sync_wakeup", false};
+        List<FloorCostRow> summary = FloorCostRatios.addFloorRatios(List.of(
+                fc(concat(loop, "call", "gettid", "median_ns", 8_100L, "median_none_ns", 100L, "added_ns", 8_000L)),
+                fc(concat(
+                        loop,
+                        "call",
+                        "openat",
+                        "median_ns",
+                        10_800L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        9_000L,
+                        "added_ci_low_ns",
+                        8_800L,
+                        "added_ci_high_ns",
+                        9_300L,
+                        "added_ci_level",
+                        0.95,
+                        "added_ci_coverage",
+                        0.95,
+                        "added_ci_runs",
+                        7L)),
+                fc(
+                        "what",
+                        "three answers, x",
+                        "supervisor",
+                        "native",
+                        "call",
+                        "openat",
+                        "answer",
+                        "continue",
+                        "placement",
+                        "own CPU",
+                        "sync_wakeup",
+                        false,
+                        "median_ns",
+                        11_500L,
+                        "median_none_ns",
+                        1_800L,
+                        "added_ns",
+                        9_700L,
+                        "added_ci_low_ns",
+                        9_500L,
+                        "added_ci_high_ns",
+                        9_900L,
+                        "added_ci_level",
+                        0.95,
+                        "added_ci_coverage",
+                        0.95,
+                        "added_ci_runs",
+                        7L)));
+        summary = new java.util.ArrayList<>(summary);
+        summary.add(fc("what", "static floor, x", "call", "openat", "median_ns", 2_100L, "added_ns", 300L));
+        FloorCostRow nat = summary.get(2);
+        assertEquals(9_000L, nat.ratios().loopFloorNs(), "the openat loop, not the gettid one (8,000 ns)");
+        assertEquals(1.078, nat.ratios().roundTripVsLoopFloor());
+        String text = NotifyLoopFloor.section(summary);
+        assertTrue(
+                text.contains("round trip +9.7 µs [9,500, 9,900] = 1.078× the `openat` loop's +9.0 µs [8,800, 9,300] "
+                        + "(goal ≤ 1.05×: not met at the median; the row's interval reaches below the goal over the "
+                        + "loop's)"),
+                text);
+        assertTrue(
+                text.contains("the row's own filter: static floor, x on `openat` alone adds +300 ns in this run; less "
+                        + "that, the round trip is +9.4 µs = 1.044× the loop's"),
+                text);
+        assertTrue(text.contains("| `openat` | own CPU | off |"), text);
+        assertTrue(text.contains("| `gettid` | own CPU | off |"), text);
+    }
+
+    private static Object[] concat(Object[] a, Object... b) {
+        Object[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     /**
@@ -349,9 +441,9 @@ class FloorCostTest {
     void bareAllowsAreCacheableArgumentRulesAreNot() {
         for (FloorRow r : FloorCost.rows(options(true))) {
             if (r.notifyLoop()) {
-                // the kernel's notify loop traps its gettid: never answered from the cache
+                // the kernel's notify loop traps its call: never answered from the cache
                 assertFalse(r.floor().cacheable(r.data().nr()), r.label());
-                assertFalse(r.floor().verdict(r.data()).allows(), r.label() + ": gettid goes to the loop");
+                assertFalse(r.floor().verdict(r.data()).allows(), r.label() + ": the call goes to the loop");
                 continue;
             }
             if (r.reference()) {
@@ -434,7 +526,10 @@ class FloorCostTest {
         List<Map<String, Object>> loops = summary.stream()
                 .filter(r -> "kernel notify loop".equals(r.get("reference")))
                 .toList();
-        assertEquals(8, loops.size());
+        assertEquals(16, loops.size());
+        assertEquals(
+                java.util.Set.of("gettid", "openat"),
+                loops.stream().map(l -> l.get("call")).collect(java.util.stream.Collectors.toSet()));
         for (Map<String, Object> l : loops) {
             assertTrue(((Number) l.get("added_ns")).longValue() > 0, "a round trip costs something: " + l);
             assertTrue(((Number) l.get("loop_wall_ns")).longValue() > 0, "the loop's own clock: " + l);
