@@ -33,7 +33,7 @@
 #include "hookprobe.skel.h"
 #include "hookempty.skel.h"
 
-#define HF_ABI 5
+#define HF_ABI 6
 #define LOG_SIZE (1 << 20)
 
 enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
@@ -270,20 +270,28 @@ int32_t hf_close_fd(int32_t fd)
  * The attached step program's statistics as the kernel counts them (bpf_prog_info; counted only while
  * statistics are on): out[0] run_time_ns, out[1] run_cnt. Returns 0 or -errno.
  */
+static int32_t prog_stats(int fd, int64_t *out)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	if (fd < 0)
+		return -EBADF;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) != 0)
+		return -errno;
+	out[0] = (int64_t)info.run_time_ns;
+	out[1] = (int64_t)info.run_cnt;
+	return 0;
+}
+
 int32_t hf_prog_stats(int64_t handle, int64_t *out)
 {
 	struct hf *h = (struct hf *)(intptr_t)handle;
 	struct bpf_program *p = h->hook == HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc :
 								 h->skel->progs.hfollow_enter;
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) != 0)
-		return -errno;
-	out[0] = (int64_t)info.run_time_ns;
-	out[1] = (int64_t)info.run_cnt;
-	return 0;
+	return prog_stats(bpf_program__fd(p), out);
 }
 
 /* Detaches and frees everything (idempotent per handle: the caller forgets the handle). */
@@ -493,6 +501,24 @@ int64_t hf_hook_open(int32_t hook, char *err, int32_t errlen)
 		return rc;
 	}
 	return (int64_t)(intptr_t)skel;
+}
+
+/*
+ * The empty program's statistics as the kernel counts them, like hf_prog_stats for the follower's
+ * step program (counted only while statistics are on): out[0] run_time_ns, out[1] run_cnt. The
+ * handle's one loaded program is the hook's (hf_hook_open loads only that one). Returns 0 or -errno.
+ */
+int32_t hf_hook_stats(int64_t handle, int64_t *out)
+{
+	struct hookempty *skel = (struct hookempty *)(intptr_t)handle;
+	int fd;
+
+	if (handle <= 0)
+		return -EINVAL;
+	fd = bpf_program__fd(skel->progs.hfollow_e_enter);
+	if (fd < 0)
+		fd = bpf_program__fd(skel->progs.hfollow_e_secc);
+	return prog_stats(fd, out);
 }
 
 /* Detaches and frees an empty program of hf_hook_open. */

@@ -32,6 +32,22 @@ final class EmptyHook implements AutoCloseable {
         return new EmptyHook(h);
     }
 
+    /**
+     * The empty program's run time and run count so far, as the kernel counts them ({@code bpf_prog_info}, like
+     * {@link Follower#programStats()}): both 0 unless {@link Follower.RunTimeStats} were on while it ran.
+     */
+    Follower.ProgramStats programStats() {
+        if (handle <= 0) {
+            throw new IllegalStateException("empty program closed");
+        }
+        long[] s = new long[2];
+        int rc = FollowerNative.hf_hook_stats(handle, s);
+        if (rc != 0) {
+            throw new IllegalStateException("cannot read the empty program's info: errno " + -rc);
+        }
+        return new Follower.ProgramStats(s[0], s[1]);
+    }
+
     @Override
     public void close() {
         if (handle > 0) {

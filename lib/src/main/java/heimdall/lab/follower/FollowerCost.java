@@ -155,7 +155,7 @@ public final class FollowerCost {
 
         FollowerCostRow bare(RowStatus status, String reason, RunCounts runs, FollowerCostRow.HookCost hookCost) {
             return new FollowerCostRow(
-                    subject(), status, reason, null, null, null, null, runs, hookCost, RowIntervals.NONE);
+                    subject(), status, reason, null, null, null, null, runs, hookCost, null, RowIntervals.NONE);
         }
     }
 
@@ -370,9 +370,13 @@ public final class FollowerCost {
         if (done == 0) {
             return r.bare(RowStatus.NOT_MEASURED, null, RunCounts.of(o.runs(), 0, true));
         }
-        ProgramRun prog = session.stopRequested()
-                ? new ProgramRun(null, "statistics run not made: stopped")
-                : programRun(r, spec(r, o, 0), o);
+        ProgramRun prog = session.stopRequested() ? STOPPED : programRun(r, spec(r, o, 0), o);
+        // The empty program's statistics run, where its timed runs were made: the kernel's count of the hook alone.
+        ProgramRun empty = session.stopRequested()
+                ? STOPPED
+                : Arrays.stream(hooked, 0, done).allMatch(Objects::isNull)
+                        ? new ProgramRun(null, "statistics run not made: the empty program was refused (hook_refusal)")
+                        : emptyProgramRun(r, spec(r, o, 0));
         without = Arrays.copyOf(without, done);
         with = Arrays.copyOf(with, done);
         Stats.Summary a = Stats.ofAll(without);
@@ -393,13 +397,6 @@ public final class FollowerCost {
                 spreadWithout,
                 spreadWith,
                 Math.max(spreadWithout, spreadWith) > Stats.NOISY_SPREAD);
-        FollowerCostRow.ProgramCost program = prog.stats() == null
-                ? new FollowerCostRow.ProgramCost(null, null, null, prog.note())
-                : new FollowerCostRow.ProgramCost(
-                        prog.stats().runCount(),
-                        prog.stats().runTimeNs(),
-                        prog.stats().nsPerRun(),
-                        prog.note());
         return new FollowerCostRow(
                 r.subject(),
                 RowStatus.OK,
@@ -407,9 +404,10 @@ public final class FollowerCost {
                 figures,
                 FollowerCostRow.Divergence.NONE,
                 NOT_PUBLISHED,
-                program,
+                prog.cost(),
                 runs,
                 hookCost(r, without, with, Arrays.copyOf(hooked, done), hookRefusal),
+                empty.cost(),
                 FloorSummary.intervals(Arrays.asList(with), Arrays.asList(without))); // with the hook, over without
     }
 
@@ -555,6 +553,7 @@ public final class FollowerCost {
                 FollowerCostRow.ProgramCost.NONE,
                 runs,
                 FollowerCostRow.HookCost.NONE,
+                FollowerCostRow.ProgramCost.NONE,
                 RowIntervals.NONE);
     }
 
@@ -565,8 +564,16 @@ public final class FollowerCost {
     /** A run with the follower attached: the child's samples, and the program's statistics when they were on. */
     private record WithRun(long[] samples, Follower.ProgramStats program, long stepped) {}
 
-    /** The follower program's own cost over a row's statistics run, or why there is none. */
-    private record ProgramRun(Follower.ProgramStats stats, String note) {}
+    /** A program's own cost over a row's statistics run, or why there is none. */
+    private record ProgramRun(Follower.ProgramStats stats, String note) {
+        FollowerCostRow.ProgramCost cost() {
+            return stats == null
+                    ? new FollowerCostRow.ProgramCost(null, null, null, note)
+                    : new FollowerCostRow.ProgramCost(stats.runCount(), stats.runTimeNs(), stats.nsPerRun(), note);
+        }
+    }
+
+    private static final ProgramRun STOPPED = new ProgramRun(null, "statistics run not made: stopped");
 
     /**
      * One more run of the row with BPF run-time statistics on (apart from the timed runs: statistics add
@@ -582,7 +589,7 @@ public final class FollowerCost {
             return new ProgramRun(null, "statistics run refused: " + e.getMessage());
         }
         Follower.ProgramStats p = w.program();
-        String who = r.hook() == Hook.SECCOMP_FENTRY ? "every call of every filtered task" : "every call of every task";
+        String who = runsOf(r.hook());
         String note = String.format(
                 Locale.ROOT,
                 "one run with BPF_ENABLE_STATS: the program ran %,d times (%s), %,d of them "
@@ -594,6 +601,33 @@ public final class FollowerCost {
             note += "; kernel.bpf_stats_enabled was already 1: the timed runs include the statistics' own cost";
         }
         return new ProgramRun(p, note);
+    }
+
+    /**
+     * The same statistics run as {@link #programRun}'s, with the empty program alone on the row's hook: what the
+     * kernel counts for the hook's entry into a program that does nothing, against which the follower's count is
+     * its own work (both carry the statistics' two clock reads a run).
+     */
+    private static ProgramRun emptyProgramRun(Row r, ChildSpec spec) {
+        try (Follower.RunTimeStats on = Follower.RunTimeStats.enable();
+                EmptyHook hook = EmptyHook.attach(r.hook())) {
+            MeasuredChild.run(spec).requireCompleted();
+            Follower.ProgramStats p = hook.programStats();
+            return new ProgramRun(
+                    p,
+                    String.format(
+                            Locale.ROOT,
+                            "one run with BPF_ENABLE_STATS and the empty program alone: it ran %,d times (%s)",
+                            p.runCount(),
+                            runsOf(r.hook())));
+        } catch (Refusal e) {
+            return new ProgramRun(null, "statistics run refused: " + e.getMessage());
+        }
+    }
+
+    /** Which calls run a program on {@code hook}. */
+    private static String runsOf(Hook hook) {
+        return hook == Hook.SECCOMP_FENTRY ? "every call of every filtered task" : "every call of every task";
     }
 
     private static boolean statsAlreadyOn() {

@@ -19,10 +19,10 @@ final class FollowerCostTable {
                 + "process that is "
                 + "not followed pays while the follower is attached.\n\n");
         b.append("| measure | hook | process | floor | call | without (ns) | with (ns) | added (ns) | "
-                + RowIntervals.heading("added") + " | spread | program ns/run | runs | published "
+                + RowIntervals.heading("added") + " | spread | program ns/run | empty ns/run | runs | published "
                 + "| t_hook (ns) | " + RowIntervals.heading("t_hook") + " | own (ns) | " + RowIntervals.heading("own")
                 + " |\n");
-        b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---|---:|---|\n");
+        b.append("|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|---|\n");
         List<String> refusals = new ArrayList<>();
         for (FollowerCostRow m : summary) {
             if (m.isDivergence()) {
@@ -39,16 +39,13 @@ final class FollowerCostTable {
                             100 * f.spreadWith(),
                             Boolean.TRUE.equals(f.noisy()) ? " noisy" : "")
                     : "";
-            String program = m.program().nsPerRun() != null
-                    ? String.format(
-                            Locale.ROOT,
-                            "%.1f (%,d runs)",
-                            m.program().nsPerRun(),
-                            m.program().runs())
-                    : "";
+            String program = perRun(m.program());
+            // a row with the follower's count and none of the empty program's (an older folder, a refused run): a dash
+            String empty =
+                    m.emptyProgram().nsPerRun() != null ? perRun(m.emptyProgram()) : program.isEmpty() ? "" : "—";
             b.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured | %s |\n",
+                    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | not measured | %s |\n",
                     s.measure().label(),
                     s.hook(),
                     s.process(),
@@ -62,6 +59,7 @@ final class FollowerCostTable {
                             : "",
                     spread,
                     program,
+                    empty,
                     m.runs().runsCompleted(),
                     m.runs().runsAsked(),
                     hookCells(m, refusals)));
@@ -94,7 +92,12 @@ final class FollowerCostTable {
                 + "every task, on "
                 + "fentry for every call of every filtered task: summary.json's program_stats_note says how "
                 + "many were the "
-                + "followed child's). published: the seeds' figure (000, 002: the follower not built, its "
+                + "followed child's). empty ns/run: the same count for the empty program alone on the hook, "
+                + "over one more run of the row with statistics on. BPF_ENABLE_STATS counts the time between two "
+                + "clock reads around each run of a program, so both figures carry the same clock reads and the "
+                + "same entry into the program; program − empty is the program's own work, its instructions and "
+                + "helper calls (for a task it does not follow: one bpf_get_current_pid_tgid and a compare). "
+                + "published: the seeds' figure (000, 002: the follower not built, its "
                 + "cost not measured).\n");
         for (int i = 0; i < refusals.size(); i++) {
             b.append("\n[")
@@ -104,6 +107,11 @@ final class FollowerCostTable {
                     .append('\n');
         }
         return b.toString();
+    }
+
+    /** A program's count as a cell: ns a run and the runs counted, or nothing when there is no count. */
+    private static String perRun(FollowerCostRow.ProgramCost p) {
+        return p.nsPerRun() != null ? String.format(Locale.ROOT, "%.1f (%,d runs)", p.nsPerRun(), p.runs()) : "";
     }
 
     /** The t_hook cells of a cost row: t_hook and own work with their intervals, or the empty program's refusal. */
@@ -140,7 +148,7 @@ final class FollowerCostTable {
             Long high = h.ownCi() == null ? null : h.ownCi().highNs();
             b.append(String.format(
                     Locale.ROOT,
-                    "- %s · %s · %s · %s: t_hook %d ns, own work %d ns %s (goal ≤ %d ns: %s)%n",
+                    "- %s · %s · %s · %s: t_hook %d ns, own work %d ns %s (goal ≤ %d ns: %s)%s%n",
                     m.subject().measure().label(),
                     m.subject().hook(),
                     m.subject().process(),
@@ -151,14 +159,35 @@ final class FollowerCostTable {
                     goal,
                     h.ownNs() <= goal
                             ? (high != null && high <= goal ? "met" : "median met, interval reaches past it")
-                            : "not met"));
+                            : "not met",
+                    kernelCount(m)));
         }
         if (b.length() == 0) {
             return "";
         }
         return "\nThe follower against its hook: t_hook is an empty program alone on the same hook (it returns at"
                 + " once), measured in the same runs as without and with the follower; own work is with the follower"
-                + " less with the empty program:\n\n" + b;
+                + " less with the empty program, and where both were counted, the same by the kernel's count"
+                + " (program − empty ns/run):\n\n" + b;
+    }
+
+    /**
+     * The follower's own work by the kernel's count, where the row has both statistics runs: the program's ns a
+     * run less the empty program's on the same hook (empty when either count is missing, as in older folders).
+     */
+    private static String kernelCount(FollowerCostRow m) {
+        Double program = m.program().nsPerRun();
+        Double empty = m.emptyProgram().nsPerRun();
+        if (program == null || empty == null) {
+            return "";
+        }
+        return String.format(
+                Locale.ROOT,
+                "; by the kernel's count (a statistics run each) the program takes %.1f ns a run, the empty"
+                        + " program %.1f ns: %.1f ns its own",
+                program,
+                empty,
+                program - empty);
     }
 
     /** A row's status for the table; a refusal's reason goes to a numbered note below it (told once). */

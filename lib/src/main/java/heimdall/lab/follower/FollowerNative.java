@@ -7,7 +7,7 @@ import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
 final class FollowerNative {
-    static final int ABI = 5;
+    static final int ABI = 6;
     static final String LIBRARY = "libheimdall-follower.so";
 
     static {
@@ -71,6 +71,8 @@ final class FollowerNative {
     static native int hf_probe_hook(int which, int[] out, byte[] log, int logLen);
 
     static native long hf_hook_open(int hook, byte[] err, int errLen);
+
+    static native int hf_hook_stats(long handle, long[] out);
 
     static native void hf_hook_close(long handle);
 }

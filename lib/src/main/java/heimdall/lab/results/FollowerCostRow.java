@@ -13,11 +13,13 @@ import java.util.Set;
  * divergence rows ({@code measure} "divergence") give, per run, the divergent call and the calls begun
  * after the kill. Built from parts: what was measured ({@link Subject}), the status, the {@link Figures}
  * without and with the follower, the {@link Divergence}, the published figure, the follower program's
- * own cost ({@link ProgramCost}), the runs ({@link RunCounts}) and the intervals ({@link RowIntervals}:
+ * own cost ({@link ProgramCost}), the runs ({@link RunCounts}), t_hook ({@link HookCost}), the empty
+ * program's cost on the same hook (a {@link ProgramCost} too) and the intervals ({@link RowIntervals}:
  * the median and p99 with the hook, and the added cost). {@link FlatRows} writes the parts' fields flat,
  * in this order, under the keys every folder has; fields a row kind or an older folder lacks are null
  * (the {@code program_*} fields and the intervals are absent from older folders, the {@link HookCost}
- * fields from folders made before issue 32).
+ * fields from folders made before issue 32, the {@code empty_program_*} statistics from folders made before the
+ * empty program's statistics run).
  *
  * <p>A part never reads as null: an absent one is its {@code NONE} (every field null).
  *
@@ -31,6 +33,8 @@ import java.util.Set;
  * @param runs the runs asked and completed
  * @param hookCost the same calls with an empty program on the same hook (t_hook), and the follower's own
  *     work over it ({@link HookCost#NONE}: not measured)
+ * @param emptyProgram the empty program's (t_hook's) cost over one more run with it alone on the same hook and
+ *     BPF statistics on, written under {@code empty_program_} ({@link ProgramCost#NONE}: no such run)
  * @param intervals the confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
@@ -44,6 +48,7 @@ public record FollowerCostRow(
         @Flat(prefix = "program_") ProgramCost program,
         @Flat RunCounts runs,
         @Flat HookCost hookCost,
+        @Flat(prefix = "empty_program_") ProgramCost emptyProgram,
         @Flat RowIntervals intervals)
         implements ResultRow {
 
@@ -58,6 +63,7 @@ public record FollowerCostRow(
         figures = figures == null ? Figures.NONE : figures;
         divergence = divergence == null ? Divergence.NONE : divergence;
         program = program == null ? ProgramCost.NONE : program;
+        emptyProgram = emptyProgram == null ? ProgramCost.NONE : emptyProgram;
         runs = runs == null ? RunCounts.NONE : runs;
         hookCost = hookCost == null ? HookCost.NONE : hookCost;
         intervals = intervals == null ? RowIntervals.NONE : intervals;
@@ -66,7 +72,17 @@ public record FollowerCostRow(
     /** This row with {@code intervals} in place of its own. */
     public FollowerCostRow withIntervals(RowIntervals intervals) {
         return new FollowerCostRow(
-                subject, outcome, reason, figures, divergence, published, program, runs, hookCost, intervals);
+                subject,
+                outcome,
+                reason,
+                figures,
+                divergence,
+                published,
+                program,
+                runs,
+                hookCost,
+                emptyProgram,
+                intervals);
     }
 
     /** A refused row says its reason even when the refusal had no message (null); other rows leave nulls out. */
@@ -170,9 +186,10 @@ public record FollowerCostRow(
     }
 
     /**
-     * The follower program's own cost as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns)
-     * over one extra run of the row made with statistics on, apart from the timed runs, written under
-     * {@code program_}; the note says what the runs were, or why there are none.
+     * A BPF program's cost as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run
+     * of the row made with statistics on, apart from the timed runs: the follower's step program (written under
+     * {@code program_}) or the empty program alone on the same hook (under {@code empty_program_}); the note
+     * says what the runs were, or why there are none.
      */
     public record ProgramCost(
             @JsonProperty("runs") Long runs,

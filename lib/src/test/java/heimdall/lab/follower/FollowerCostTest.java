@@ -40,6 +40,7 @@ class FollowerCostTest {
                     assertTrue(h.hookRefusal() != null && h.hookRefusal().contains("empty program"), row.toString());
                     assertEquals(null, h.hookNs(), row.toString());
                 }
+                assertEquals(FollowerCostRow.ProgramCost.NONE, row.emptyProgram(), "no statistics run: " + row);
                 continue;
             }
             assertEquals(RowStatus.OK, row.outcome(), row.toString());
@@ -76,6 +77,16 @@ class FollowerCostTest {
                 // Every task's calls run the tracepoint's program: the unrelated child's among them.
                 assertTrue(p.runs() >= 5_000, row.toString());
             }
+            // The empty program's count over its own statistics run, alone on the same hook: every call of the
+            // measured child ran it (a floored child on fentry; every task on the tracepoint).
+            FollowerCostRow.ProgramCost e = row.emptyProgram();
+            assertTrue(
+                    e.statsNote().startsWith("one run with BPF_ENABLE_STATS and the empty program alone"),
+                    row.toString());
+            if (!s.hook().equals("seccomp-fentry") || !s.floor().equals("none")) {
+                assertTrue(e.runs() >= 5_000 + FollowerCost.Options.MIN_WARMUP, row.toString());
+                assertTrue(e.nsPerRun() > 0 && e.runTimeNs() > 0, row.toString());
+            }
             // t_hook: the empty program alone on the same hook, in the same runs; the follower's own work over it
             FollowerCostRow.HookCost h = row.hookCost();
             assertEquals(null, h.hookRefusal(), row.toString());
@@ -105,7 +116,10 @@ class FollowerCostTest {
         }
         String table = Files.readString(r.folder().resolve("table.md"));
         assertTrue(table.contains("not measured") && table.contains("calls completed from the divergence"), table);
-        assertTrue(table.contains("program ns/run"), table);
+        assertTrue(table.contains("program ns/run") && table.contains("empty ns/run"), table);
+        assertTrue(
+                table.contains("by the kernel's count (a statistics run each)"),
+                "each measured row's own work by the kernel's count: " + table);
         assertTrue(table.contains("t_hook (ns)") && table.contains("The follower against its hook"), table);
         // The plots the framework drew: ECDFs of the measured hook, and the added cost per row.
         List<Path> plots;
@@ -128,6 +142,7 @@ class FollowerCostTest {
         for (FollowerCostRow row : rows) {
             assertEquals(FollowerCostRow.ProgramCost.NONE, row.program(), row.toString());
             assertEquals(FollowerCostRow.HookCost.NONE, row.hookCost(), "no t_hook before issue 32: " + row);
+            assertEquals(FollowerCostRow.ProgramCost.NONE, row.emptyProgram(), row.toString());
         }
         assertTrue(FollowerCost.table(rows).contains("program ns/run"), "the table still renders");
         // the kind makes the same table from a recorded run (rows and settings: no file read)

@@ -298,8 +298,8 @@ class SummaryGoldenTest {
     }
 
     /**
-     * The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, then the
-     * intervals.
+     * The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, the empty
+     * program's statistics 4, then the intervals.
      */
     @Test
     void followerCostRowsHaveTheirFlatKeys() {
@@ -345,6 +345,10 @@ class SummaryGoldenTest {
             want.add("own_ci_" + k);
         }
         want.add("hook_refusal");
+        // the empty program's statistics run: after t_hook, before the intervals; absent from older folders
+        for (String k : List.of("runs", "run_time_ns", "ns_per_run", "stats_note")) {
+            want.add("empty_program_" + k);
+        }
         want.addAll(INTERVAL_KEYS);
         assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
     }
@@ -473,6 +477,7 @@ class SummaryGoldenTest {
                 null,
                 null,
                 RunCounts.of(3, 0, false),
+                null,
                 null,
                 RowIntervals.NONE);
         JsonNode tree = SummaryJson.tree(refused);
