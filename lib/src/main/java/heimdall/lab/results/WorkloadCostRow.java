@@ -130,7 +130,16 @@ public record WorkloadCostRow(
 
             @JsonProperty("supervisor") String supervisor,
             @JsonProperty("answer") String answer,
-            @JsonProperty("placement") String placement) {}
+            @JsonProperty("placement") String placement) {
+
+        /**
+         * The mechanism as tables, charts and the first screen name it: {@code "broker-continue native"}, or the
+         * mechanism alone when no supervisor answers ({@code "podman"}).
+         */
+        public String mechanismLabel() {
+            return supervisor == null ? mechanism : mechanism + " " + supervisor;
+        }
+    }
 
     /**
      * A run's cost, medians over the runs (rusage of the program and every child it waited for).

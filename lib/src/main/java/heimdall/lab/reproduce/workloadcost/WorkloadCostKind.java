@@ -181,8 +181,7 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
             WorkloadCostRow.Cost c = r.cost();
             WorkloadCostRow.Overhead o = r.overhead();
             WorkloadCostRow.Predicted p = r.predicted();
-            String mech = r.subject().mechanism()
-                    + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
+            String mech = r.subject().mechanismLabel();
             if (r.outcome() == RowStatus.REFUSED) {
                 t.row(List.of(
                         r.subject().workload(),
@@ -264,12 +263,9 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
             for (WorkloadCostRow r : beyond) {
                 md.append(String.format(
                         Locale.ROOT,
-                        "- %s under %s%s: %s%n",
+                        "- %s under %s: %s%n",
                         r.subject().workload(),
-                        r.subject().mechanism(),
-                        r.subject().supervisor() == null
-                                ? ""
-                                : " " + r.subject().supervisor(),
+                        r.subject().mechanismLabel(),
                         r.predicted().cause()));
             }
             md.append('\n');
@@ -300,8 +296,7 @@ public final class WorkloadCostKind extends ReproductionKind<WorkloadCostRow, Wo
             if (r.overhead().ratio() == null) {
                 continue;
             }
-            String mech = r.subject().mechanism()
-                    + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
+            String mech = r.subject().mechanismLabel();
             best.merge(mech, r, (a, b) -> a.overhead().ratio() >= b.overhead().ratio() ? a : b);
         }
         return best.entrySet().stream()

@@ -62,7 +62,7 @@ final class WorkloadCostPlots {
                         && !x.cost().wallRunsNs().isEmpty()) {
                     runs.computeIfAbsent(x.subject().workload(), k -> new LinkedHashMap<>())
                             .put(
-                                    mechanism(x),
+                                    x.subject().mechanismLabel(),
                                     x.cost().wallRunsNs().stream()
                                             .mapToDouble(v -> v / 1e6)
                                             .toArray());
@@ -91,11 +91,6 @@ final class WorkloadCostPlots {
         return charts;
     }
 
-    private static String mechanism(WorkloadCostRow r) {
-        return r.subject().mechanism()
-                + (r.subject().supervisor() == null ? "" : " " + r.subject().supervisor());
-    }
-
     /** One dot per workload and mechanism: B/A of the run wall times, no filter at 1. */
     static CategoryChart overhead(List<WorkloadCostRow> rows, Panel panel) {
         List<String> workloads = new ArrayList<>();
@@ -105,7 +100,7 @@ final class WorkloadCostPlots {
                 workloads.add(r.subject().workload());
             }
             if (r.overhead().ratio() != null) {
-                cells.computeIfAbsent(mechanism(r), k -> new LinkedHashMap<>())
+                cells.computeIfAbsent(r.subject().mechanismLabel(), k -> new LinkedHashMap<>())
                         .put(r.subject().workload(), r.overhead().ratio());
             }
         }
@@ -150,7 +145,8 @@ final class WorkloadCostPlots {
             }
             double x = r.predicted().addedNs() / 1e6;
             double y = r.cost().wallAddedNs() / 1e6;
-            points.computeIfAbsent(mechanism(r), k -> new ArrayList<>()).add(new double[] {x, y});
+            points.computeIfAbsent(r.subject().mechanismLabel(), k -> new ArrayList<>())
+                    .add(new double[] {x, y});
             lo = Math.min(lo, Math.min(x, y));
             hi = Math.max(hi, Math.max(x, y));
         }
