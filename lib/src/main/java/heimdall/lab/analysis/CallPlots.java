@@ -156,15 +156,17 @@ public final class CallPlots {
                 merged.add(new ArrayList<>(g));
             }
         }
-        // A group past the legend's room (its rows and the no-filter baseline, Plots.MAX_SERIES in all) is drawn
-        // as parts of Plots.MAX_SERIES - 1 rows, each a chart of its own (floor-cost's eight notify-loop rows).
+        // A group past the legend's room (its rows and each distinct no-filter baseline, Plots.MAX_SERIES in all) is
+        // drawn as parts, each a chart of its own: its rows split by baseline (floor-cost's notify loop traps gettid
+        // and openat, each with its own baseline), and each of those into even parts of at most Plots.MAX_SERIES - 1
+        // rows (one baseline each).
         List<List<Integer>> parts = new ArrayList<>();
         List<String> partNames = new ArrayList<>();
         for (List<Integer> g : merged) {
-            int n = (g.size() + Plots.MAX_SERIES - 2) / (Plots.MAX_SERIES - 1);
-            for (int k = 0; k < n; k++) {
-                parts.add(g.subList(k * (Plots.MAX_SERIES - 1), Math.min(g.size(), (k + 1) * (Plots.MAX_SERIES - 1))));
-                partNames.add(n == 1 ? "" : (k + 1) + " of " + n);
+            List<List<Integer>> split = fitLegend(r, g);
+            for (int k = 0; k < split.size(); k++) {
+                parts.add(split.get(k));
+                partNames.add(split.size() == 1 ? "" : (k + 1) + " of " + split.size());
             }
         }
         List<Plots.Group> out = new ArrayList<>();
@@ -200,6 +202,30 @@ public final class CallPlots {
             out.add(new Plots.Group(Charts.unique(slugs, slug), title, List.copyOf(g)));
         }
         return out;
+    }
+
+    /** {@code g} whole when its rows and their distinct baselines fit one legend; else parts that each do. */
+    private static List<List<Integer>> fitLegend(Results r, List<Integer> g) {
+        Map<Integer, List<Integer>> byBaseline = new LinkedHashMap<>(); // -1: rows with no baseline drawn
+        for (int i : g) {
+            int b = r.hasSamples(r.baselineRow(i), "none") ? r.baselineRow(i) : -1;
+            byBaseline.computeIfAbsent(b, k -> new ArrayList<>()).add(i);
+        }
+        int legend = g.size()
+                + (int) byBaseline.keySet().stream().filter(b -> b >= 0).count();
+        if (legend <= Plots.MAX_SERIES) {
+            return List.of(g);
+        }
+        List<List<Integer>> parts = new ArrayList<>();
+        int room = Plots.MAX_SERIES - 1;
+        for (List<Integer> rows : byBaseline.values()) {
+            int n = (rows.size() + room - 1) / room;
+            int each = (rows.size() + n - 1) / n; // even parts: 8 rows as 4 and 4, not 7 and 1
+            for (int from = 0; from < rows.size(); from += each) {
+                parts.add(rows.subList(from, Math.min(rows.size(), from + each)));
+            }
+        }
+        return parts;
     }
 
     /**
