@@ -166,7 +166,9 @@ public final class CreatorMark {
      * it): a run killed between making the folder and finishing its mark, the one moment a folder has no mark.
      * It is reaped when the process its name carries ({@link #tag}) is certainly dead, or, for a name without
      * one or in a {@code ./lab vm} guest (whose pids are not the host's), once last changed over
-     * {@link #UNMARKED_GRACE} ago. A live run spends milliseconds there; one stopped there longer finds its folder
+     * {@link #UNMARKED_GRACE} ago. The name's pid is read in this pid namespace: a run of another namespace sharing
+     * this folder, caught in those milliseconds, can lose its folder (it then fails writing its mark, saying so).
+     * A live run spends milliseconds there; one stopped there longer finds its folder
      * gone when it writes the mark, and fails saying so, rather than leaving it behind.
      */
     private static boolean cutBeforeItsMark(Path dir, PosixFileAttributes a, boolean guest) throws IOException {

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A run's private scratch folder: a random name made by {@link Files#createTempDirectory} (mode 0700,
- * owned by us) under {@code java.io.tmpdir}, {@code <prefix><pid>-<start>-<random>} (see {@link CreatorMark#tag}), removed when the run closes it, and by a shutdown hook
+ * owned by us) under {@code java.io.tmpdir}, {@code <prefix><pid>-<start>-<random>} (see {@link CreatorMark#tag}),
+ * removed when the run closes it, and by a shutdown hook
  * when the JVM ends first (Ctrl-C, SIGTERM). Nothing in it has a name another user can predict, and
  * no one else can create, rename or replace anything inside it.
  *
