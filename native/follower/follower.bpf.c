@@ -68,6 +68,12 @@ const volatile __s32 main_start = 0;
 const volatile __s32 thread_start = 0;
 const volatile __u32 columns = 1;
 const volatile __u32 rows = 1;
+/*
+ * Where a followed call's step stops (HF_STEP_*): HF_STEP_FULL but in a cost measurement's variants, which
+ * stop after a part of it so that its own work is split by part (the loader refuses a short step to a
+ * follower armed at exec). Read-only data: the verifier knows the value and drops the code past the stop.
+ */
+const volatile __u32 step = HF_STEP_FULL;
 
 /*
  * Set by the loader before attach: the followed process. Data rather than read-only so that a cost
@@ -77,6 +83,20 @@ __u32 followed_tgid = 0;
 
 /* Written by the programs, read by the loader (mmapped bss). */
 struct hf_stats stats = {};
+
+/*
+ * The calls stepped, per CPU (summed by the loader): a followed call adds 1 to its CPU's count with a plain
+ * add. A global count would need a locked add on one cache line for every followed call (a full barrier on
+ * the syscall path: the counters part of issue 32's split by step). The plain add loses nothing: the kernel
+ * runs a program at most once at a time on a CPU (a run that would nest is skipped by the program's per-CPU
+ * recursion guard, prog->active, and never reaches it), and the value stays on its CPU.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} calls SEC(".maps");
 __u32 armed = 0;
 __u32 killed = 0;
 
@@ -166,6 +186,8 @@ static __always_inline void follow_call(long nr)
 	struct task_struct *task;
 	struct hf_cursor *c;
 	__s32 *cell;
+	__u64 *stepped;
+	__u32 zero = 0;
 	__s32 d;
 	__u32 idx;
 
@@ -176,6 +198,8 @@ static __always_inline void follow_call(long nr)
 		__sync_fetch_and_add(&stats.calls_after_kill, 1);
 		return;
 	}
+	if (step == HF_STEP_CHECK)
+		return;
 	task = bpf_get_current_task_btf();
 	c = cursor_of(task);
 	if (!c) {
@@ -183,8 +207,14 @@ static __always_inline void follow_call(long nr)
 		reject(task, 0, HF_EVENT_CALL, nr);
 		return;
 	}
-	__sync_fetch_and_add(&stats.calls, 1);
+	if (step == HF_STEP_CURSOR)
+		return;
+	stepped = bpf_map_lookup_elem(&calls, &zero);
+	if (stepped)
+		*stepped += 1;
 	c->calls++;
+	if (step == HF_STEP_COUNTERS)
+		return;
 	if (nr < 0 || nr >= columns || c->cur < 0) {
 		reject(task, c, HF_EVENT_CALL, nr);
 		return;

@@ -2,6 +2,24 @@
 #ifndef HEIMDALL_FOLLOWER_H
 #define HEIMDALL_FOLLOWER_H
 
+/* The loader's ABI (hf_abi_version): FollowerNative.ABI checks it at load. */
+#define HF_ABI 7
+
+/* The hooks a follower is attached to (hf_open's and hf_hook_open's `hook`; heimdall.lab.follower.Hook). */
+#define HF_HOOK_SYSCALL_TRACEPOINT 0 /* tp_btf/sys_enter */
+#define HF_HOOK_SECCOMP_FENTRY 1 /* fentry/__secure_computing */
+
+/*
+ * Where a followed call's step stops (hf_open's `step`; heimdall.lab.follower.FollowStep): a cost
+ * measurement loads the same object stopped after each part of the step, so that its own work can be
+ * split by part in one run (issue 32). Only HF_STEP_FULL judges a call: the loader refuses the others
+ * for a follower armed at exec, the one that follows a real run.
+ */
+#define HF_STEP_CHECK 1 /* followed(): the process id compare and armed, then the killed test */
+#define HF_STEP_CURSOR 2 /* + the task and its cursor in task storage (created at the first call) */
+#define HF_STEP_COUNTERS 3 /* + the calls counters (all threads' count, the thread's own) */
+#define HF_STEP_FULL 4 /* + the bounds checks, the cell lookup, the clone branch, the cursor's move */
+
 #define HF_CLONE 56
 #define HF_CLONE3 435
 #define HF_DEPTH 8 /* signal frames a thread can hold (a power of two) */
@@ -35,8 +53,8 @@ struct hf_event {
 	__u64 calls; /* the thread's followed calls, the rejected one included */
 };
 
+/* The calls stepped are counted apart, per CPU (the program's `calls` map, summed by the loader). */
 struct hf_stats {
-	__u64 calls; /* calls stepped */
 	__u64 signals; /* frames pushed */
 	__u64 calls_after_kill; /* calls of the followed process that began after the kill was sent */
 };

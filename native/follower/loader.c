@@ -33,14 +33,11 @@
 #include "hookprobe.skel.h"
 #include "hookempty.skel.h"
 
-#define HF_ABI 6
 #define LOG_SIZE (1 << 20)
-
-enum { HOOK_SYSCALL_TRACEPOINT = 0, HOOK_SECCOMP_FENTRY = 1 };
 
 struct hf {
 	struct follower *skel;
-	int hook; /* HOOK_*: which program is loaded and attached */
+	int hook; /* HF_HOOK_*: which program is loaded and attached */
 	struct ring_buffer *rb;
 	int32_t *out; /* where the ring-buffer callback copies events during hf_poll */
 	int out_max;
@@ -115,12 +112,14 @@ static int fill(int fd, const int32_t *values, uint32_t n)
  * from its next call.
  * cells: rows * columns dfa-offsets cells; sig_starts: HF_SIGNALS row offsets or -1; child_starts:
  * rows row offsets or -1 (the role a clone/clone3 call leading to that state creates).
+ * step: HF_STEP_FULL, or for a cost measurement (arm_now) where a followed call's step stops (HF_STEP_*):
+ * a follower stopped short judges nothing, so one armed at exec (a real run's) is refused it.
  * Returns a handle (> 0), or -errno with the reason (and the verifier's log when it rejected a
  * program) in err.
  */
-int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cells, int32_t ncells, int32_t columns,
-		int32_t main_start, int32_t thread_start, const int32_t *sig_starts, const int32_t *child_starts,
-		char *err, int32_t errlen)
+int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, int32_t step, const int32_t *cells, int32_t ncells,
+		int32_t columns, int32_t main_start, int32_t thread_start, const int32_t *sig_starts,
+		const int32_t *child_starts, char *err, int32_t errlen)
 {
 	struct hf *h = NULL;
 	char *log = NULL;
@@ -128,6 +127,15 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 
 	if (ncells <= 0 || columns <= 0 || ncells % columns != 0 || tgid <= 0) {
 		say(err, errlen, "bad tables: %d cells, %d columns, tgid %d", ncells, columns, tgid);
+		return -EINVAL;
+	}
+	if (hook != HF_HOOK_SYSCALL_TRACEPOINT && hook != HF_HOOK_SECCOMP_FENTRY) {
+		say(err, errlen, "no such hook: %d", hook);
+		return -EINVAL;
+	}
+	if (step < HF_STEP_CHECK || step > HF_STEP_FULL || (step != HF_STEP_FULL && !arm_now)) {
+		say(err, errlen, "step %d: a follower stopped short of the full step (%d) judges nothing, so only a cost "
+			"measurement (armed at once) may load one", step, HF_STEP_FULL);
 		return -EINVAL;
 	}
 	h = calloc(1, sizeof(*h));
@@ -153,8 +161,9 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 	h->skel->rodata->thread_start = thread_start;
 	h->skel->rodata->columns = (uint32_t)columns;
 	h->skel->rodata->rows = (uint32_t)(ncells / columns);
-	bpf_program__set_autoload(h->skel->progs.hfollow_enter, hook == HOOK_SYSCALL_TRACEPOINT);
-	bpf_program__set_autoload(h->skel->progs.hfollow_secc, hook == HOOK_SECCOMP_FENTRY);
+	h->skel->rodata->step = (uint32_t)step;
+	bpf_program__set_autoload(h->skel->progs.hfollow_enter, hook == HF_HOOK_SYSCALL_TRACEPOINT);
+	bpf_program__set_autoload(h->skel->progs.hfollow_secc, hook == HF_HOOK_SECCOMP_FENTRY);
 	if ((rc = bpf_map__set_max_entries(h->skel->maps.cells, (uint32_t)ncells)) != 0) {
 		say(err, errlen, "cannot size the cells map to %d entries: %s", ncells, strerror(-rc));
 		goto fail;
@@ -195,7 +204,7 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, const int32_t *cell
 	}
 	if ((rc = follower__attach(h->skel)) != 0) {
 		say(err, errlen, "cannot attach the follower's %s: %s",
-		    hook == HOOK_SECCOMP_FENTRY ? "fentry on __secure_computing" : "tp_btf/sys_enter", strerror(-rc));
+		    hook == HF_HOOK_SECCOMP_FENTRY ? "fentry on __secure_computing" : "tp_btf/sys_enter", strerror(-rc));
 		goto fail;
 	}
 	free(log);
@@ -229,18 +238,39 @@ int32_t hf_poll(int64_t handle, int32_t *out, int32_t max, int32_t timeout_ms)
 	return h->out_n;
 }
 
-/* out: calls, signals, calls_after_kill, armed, killed, dropped events. */
-void hf_stats(int64_t handle, int64_t *out)
+/*
+ * out: calls, signals, calls_after_kill, armed, killed, dropped events. The calls are the sum of the
+ * program's per-CPU counts. Returns 0, or -errno when the counts could not be read (out untouched).
+ */
+int32_t hf_stats(int64_t handle, int64_t *out)
 {
 	struct hf *h = (struct hf *)(intptr_t)handle;
 	volatile struct follower__bss *b = h->skel->bss;
+	int cpus = libbpf_num_possible_cpus();
+	uint32_t zero = 0;
+	uint64_t *per_cpu, calls = 0;
 
-	out[0] = (int64_t)b->stats.calls;
+	if (cpus <= 0)
+		return cpus < 0 ? cpus : -EINVAL;
+	per_cpu = calloc((size_t)cpus, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	if (bpf_map__lookup_elem(h->skel->maps.calls, &zero, sizeof(zero), per_cpu, sizeof(*per_cpu) * (size_t)cpus,
+				 0) != 0) {
+		int e = -errno;
+		free(per_cpu);
+		return e;
+	}
+	for (int i = 0; i < cpus; i++)
+		calls += per_cpu[i];
+	free(per_cpu);
+	out[0] = (int64_t)calls;
 	out[1] = (int64_t)b->stats.signals;
 	out[2] = (int64_t)b->stats.calls_after_kill;
 	out[3] = b->armed;
 	out[4] = b->killed;
 	out[5] = h->dropped;
+	return 0;
 }
 
 /* Points an armed follower at another process (for cost measurements: attach first, spawn next). */
@@ -288,7 +318,7 @@ static int32_t prog_stats(int fd, int64_t *out)
 int32_t hf_prog_stats(int64_t handle, int64_t *out)
 {
 	struct hf *h = (struct hf *)(intptr_t)handle;
-	struct bpf_program *p = h->hook == HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc :
+	struct bpf_program *p = h->hook == HF_HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc :
 								 h->skel->progs.hfollow_enter;
 
 	return prog_stats(bpf_program__fd(p), out);
@@ -463,7 +493,7 @@ int32_t hf_probe_hook(int32_t which, int32_t *out, char *log, int32_t loglen)
 }
 
 /*
- * t_hook (issue 32): loads hookempty.bpf.c's empty program for `hook` (HOOK_*) alone and attaches it
+ * t_hook (issue 32): loads hookempty.bpf.c's empty program for `hook` (HF_HOOK_*) alone and attaches it
  * through a link, so that a run can time what the hook itself costs, apart from the follower's work.
  * Returns a handle (> 0) for hf_hook_close, or -errno with the step the kernel refused in err.
  */
@@ -473,7 +503,7 @@ int64_t hf_hook_open(int32_t hook, char *err, int32_t errlen)
 	struct bpf_program *p;
 	int rc;
 
-	if (hook != HOOK_SYSCALL_TRACEPOINT && hook != HOOK_SECCOMP_FENTRY) {
+	if (hook != HF_HOOK_SYSCALL_TRACEPOINT && hook != HF_HOOK_SECCOMP_FENTRY) {
 		say(err, errlen, "no such hook: %d", hook);
 		return -EINVAL;
 	}
@@ -485,9 +515,9 @@ int64_t hf_hook_open(int32_t hook, char *err, int32_t errlen)
 		say(err, errlen, "cannot open the empty program's object: %s", strerror(errno));
 		return rc < 0 ? rc : -EINVAL;
 	}
-	p = hook == HOOK_SECCOMP_FENTRY ? skel->progs.hfollow_e_secc : skel->progs.hfollow_e_enter;
-	bpf_program__set_autoload(skel->progs.hfollow_e_enter, hook == HOOK_SYSCALL_TRACEPOINT);
-	bpf_program__set_autoload(skel->progs.hfollow_e_secc, hook == HOOK_SECCOMP_FENTRY);
+	p = hook == HF_HOOK_SECCOMP_FENTRY ? skel->progs.hfollow_e_secc : skel->progs.hfollow_e_enter;
+	bpf_program__set_autoload(skel->progs.hfollow_e_enter, hook == HF_HOOK_SYSCALL_TRACEPOINT);
+	bpf_program__set_autoload(skel->progs.hfollow_e_secc, hook == HF_HOOK_SECCOMP_FENTRY);
 	if ((rc = hookempty__load(skel)) != 0) {
 		say(err, errlen, "the kernel refused to load the empty program on %s (%s)",
 		    bpf_program__section_name(p), strerror(-rc));

@@ -111,10 +111,23 @@ public final class Follower implements AutoCloseable {
      * (no exec awaited): for cost measurements, where {@code tables} allow every call of the child.
      */
     static Follower attachArmed(KernelTables tables, int pid, Hook hook) {
-        return attach(tables, pid, hook, true);
+        return attachArmed(tables, pid, hook, FollowStep.FULL);
+    }
+
+    /**
+     * Like {@link #attachArmed(KernelTables, int, Hook)}, with a followed call's step stopped after {@code step}
+     * (a cost measurement's variant: short of {@link FollowStep#FULL} it judges nothing, and it counts the calls
+     * only from {@link FollowStep#COUNTERS} on).
+     */
+    static Follower attachArmed(KernelTables tables, int pid, Hook hook, FollowStep step) {
+        return attach(tables, pid, hook, true, step);
     }
 
     private static Follower attach(KernelTables tables, int pid, Hook hook, boolean armNow) {
+        return attach(tables, pid, hook, armNow, FollowStep.FULL);
+    }
+
+    private static Follower attach(KernelTables tables, int pid, Hook hook, boolean armNow, FollowStep step) {
         checkHost();
         if (pid <= 0 || !Files.isDirectory(Path.of("/proc/" + pid))) {
             throw new BadInput("pid " + pid + ": no such process");
@@ -125,6 +138,7 @@ public final class Follower implements AutoCloseable {
                 pid,
                 armNow ? 1 : 0,
                 hook.code(),
+                step.code(),
                 tables.cells(),
                 tables.cells().length,
                 tables.columns(),
@@ -204,7 +218,10 @@ public final class Follower implements AutoCloseable {
     public Stats stats() {
         open();
         long[] s = new long[6];
-        FollowerNative.hf_stats(handle, s);
+        int rc = FollowerNative.hf_stats(handle, s);
+        if (rc != 0) {
+            throw new IllegalStateException("cannot read the follower's per-CPU call counts: errno " + -rc);
+        }
         return new Stats(s[0], s[1], s[2], s[3] != 0, s[4] != 0, s[5]);
     }
 

@@ -1,6 +1,5 @@
 package heimdall.lab.follower;
 
-import com.sun.jna.StringArray;
 import heimdall.lab.Refusal;
 import heimdall.lab.bench.FloorSummary;
 import heimdall.lab.bench.Interruption;
@@ -9,10 +8,8 @@ import heimdall.lab.bench.SamplesFile;
 import heimdall.lab.bench.Session;
 import heimdall.lab.bench.Stats;
 import heimdall.lab.child.Call;
-import heimdall.lab.child.ChildResult;
 import heimdall.lab.child.ChildSpec;
 import heimdall.lab.child.MeasuredChild;
-import heimdall.lab.child.RunningChild;
 import heimdall.lab.fixtures.Fixtures;
 import heimdall.lab.floor.Floor;
 import heimdall.lab.floor.Floors;
@@ -31,7 +28,6 @@ import heimdall.lab.sys.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +55,12 @@ import java.util.function.Consumer;
  *       kill was sent), per run.
  * </ul>
  *
- * Samples (every timed call, {@code without} and {@code with} the follower, per run) go to
+ * On t_follow rows each run also times the follower stopped after each part of its step ({@link FollowStep}:
+ * the same object with a read-only knob set before load), so that its own work over t_hook is split by part
+ * ({@link StepCosts}), and each part has a statistics run of its own (the kernel's count per part).
+ *
+ * <p>Samples (every timed call, {@code without} and {@code with} the follower, {@code hook} with the empty
+ * program, {@code step-check}, {@code step-cursor}, {@code step-counters} on t_follow rows, per run) go to
  * samples.arrow; the reproduction framework then writes distributions.json and the plots
  * ({@link heimdall.lab.analysis.Plots}: ECDFs per hook, added cost per row).
  *
@@ -286,9 +287,11 @@ public final class FollowerCost {
             ChildSpec spec = spec(r, o, i);
             if (i % 2 == 0) {
                 without[i] = MeasuredChild.run(spec).requireCompleted().samples();
-                with[i] = withFollower(r, spec, o, false).samples();
+                with[i] = FollowerRuns.withFollower(hook, true, spec, o, FollowStep.FULL, false)
+                        .samples();
             } else {
-                with[i] = withFollower(r, spec, o, false).samples();
+                with[i] = FollowerRuns.withFollower(hook, true, spec, o, FollowStep.FULL, false)
+                        .samples();
                 without[i] = MeasuredChild.run(spec).requireCompleted().samples();
             }
         }
@@ -312,6 +315,12 @@ public final class FollowerCost {
         // The empty program on the same hook (t_hook) in every run; a kernel that refuses it refuses
         // only that part of the row, with its reason (the follower's own figures still stand).
         String hookRefusal = null;
+        // On a followed row, the follower stopped after each part of its step too (its own work split by part);
+        // a variant refused refuses only its part, with its reason.
+        List<FollowStep> steps = r.followed() ? FollowStep.PARTIAL : List.of();
+        long[][][] stepped = new long[steps.size()][o.runs()][];
+        String[] stepRefusals = new String[steps.size()];
+        int variants = VARIANTS + steps.size();
         // A stop of the session (reproduce.Stoppable) ends the running child and leaves off before the
         // next run: the runs completed are kept, the one in progress is not.
         int done = 0;
@@ -319,20 +328,33 @@ public final class FollowerCost {
             for (int i = 0; i < o.runs() && !session.stopRequested(); i++) {
                 ChildSpec spec = spec(r, o, i);
                 beforeRun.run();
-                // The variants in a rotating order, so drift in the host's load spreads over all three.
-                long[] a = null;
-                long[] b = null;
-                long[] c = null;
-                for (int k = 0; k < VARIANTS; k++) {
-                    switch ((i + k) % VARIANTS) {
-                        case 0 -> a = MeasuredChild.run(spec).requireCompleted().samples();
-                        case 1 -> b = withFollower(r, spec, o, false).samples();
-                        default -> {
+                // The variants in a rotating order, so drift in the host's load spreads over all of them.
+                long[][] got = new long[variants][];
+                for (int k = 0; k < variants; k++) {
+                    int v = (i + k) % variants;
+                    switch (v) {
+                        case 0 ->
+                            got[v] = MeasuredChild.run(spec).requireCompleted().samples();
+                        case 1 ->
+                            got[v] = FollowerRuns.withFollower(r.hook(), r.followed(), spec, o, FollowStep.FULL, false)
+                                    .samples();
+                        case 2 -> {
                             if (hookRefusal == null) {
                                 try {
-                                    c = withEmptyHook(r, spec);
+                                    got[v] = FollowerRuns.withEmptyHook(r.hook(), spec);
                                 } catch (Refusal e) {
                                     hookRefusal = e.getMessage();
+                                }
+                            }
+                        }
+                        default -> {
+                            int s = v - VARIANTS;
+                            if (stepRefusals[s] == null) {
+                                try {
+                                    got[v] = FollowerRuns.withFollower(r.hook(), true, spec, o, steps.get(s), false)
+                                            .samples();
+                                } catch (Refusal e) {
+                                    stepRefusals[s] = e.getMessage();
                                 }
                             }
                         }
@@ -344,13 +366,19 @@ public final class FollowerCost {
                     // be): a stopped row never looks whole.
                     break;
                 }
-                without[i] = a;
-                with[i] = b;
-                samples.append(index, WITHOUT, i, a);
-                samples.append(index, WITH, i, b);
-                if (c != null) {
-                    hooked[i] = c;
-                    samples.append(index, HOOK, i, c);
+                without[i] = got[0];
+                with[i] = got[1];
+                samples.append(index, WITHOUT, i, got[0]);
+                samples.append(index, WITH, i, got[1]);
+                if (got[2] != null) {
+                    hooked[i] = got[2];
+                    samples.append(index, HOOK, i, got[2]);
+                }
+                for (int s = 0; s < steps.size(); s++) {
+                    if (got[VARIANTS + s] != null) {
+                        stepped[s][i] = got[VARIANTS + s];
+                        samples.append(index, steps.get(s).variant(), i, got[VARIANTS + s]);
+                    }
                 }
                 done = i + 1;
             }
@@ -370,15 +398,33 @@ public final class FollowerCost {
         if (done == 0) {
             return r.bare(RowStatus.NOT_MEASURED, null, RunCounts.of(o.runs(), 0, true));
         }
-        ProgramRun prog = session.stopRequested() ? STOPPED : programRun(r, spec(r, o, 0), o);
+        ChildSpec first = spec(r, o, 0);
+        FollowerRuns.ProgramRun prog = session.stopRequested()
+                ? FollowerRuns.STOPPED
+                : FollowerRuns.programRun(r.hook(), r.followed(), first, o, FollowStep.FULL);
         // The empty program's statistics run, where its timed runs were made: the kernel's count of the hook alone.
-        ProgramRun empty = session.stopRequested()
-                ? STOPPED
+        FollowerRuns.ProgramRun empty = session.stopRequested()
+                ? FollowerRuns.STOPPED
                 : Arrays.stream(hooked, 0, done).allMatch(Objects::isNull)
-                        ? new ProgramRun(null, "statistics run not made: the empty program was refused (hook_refusal)")
-                        : emptyProgramRun(r, spec(r, o, 0));
+                        ? new FollowerRuns.ProgramRun(
+                                "statistics run not made: the empty program was refused (hook_refusal)")
+                        : FollowerRuns.emptyProgramRun(r.hook(), first);
+        // Each step's variant's statistics run, where its timed runs were made: the kernel's count per part.
+        List<FollowerRuns.ProgramRun> stepCounts = new ArrayList<>();
+        for (int s = 0; s < steps.size(); s++) {
+            stepCounts.add(
+                    session.stopRequested()
+                            ? FollowerRuns.STOPPED
+                            : Arrays.stream(stepped[s], 0, done).allMatch(Objects::isNull)
+                                    ? new FollowerRuns.ProgramRun("statistics run not made: the variant was refused")
+                                    : FollowerRuns.programRun(r.hook(), true, first, o, steps.get(s)));
+        }
         without = Arrays.copyOf(without, done);
         with = Arrays.copyOf(with, done);
+        hooked = Arrays.copyOf(hooked, done);
+        for (int s = 0; s < steps.size(); s++) {
+            stepped[s] = Arrays.copyOf(stepped[s], done);
+        }
         Stats.Summary a = Stats.ofAll(without);
         Stats.Summary b = Stats.ofAll(with);
         long[] medWithout = Stats.runMedians(without);
@@ -406,8 +452,11 @@ public final class FollowerCost {
                 NOT_PUBLISHED,
                 prog.cost(),
                 runs,
-                hookCost(r, without, with, Arrays.copyOf(hooked, done), hookRefusal),
+                hookCost(r, without, with, hooked, hookRefusal),
                 empty.cost(),
+                steps.isEmpty()
+                        ? FollowerCostRow.Steps.NONE
+                        : StepCosts.of(hooked, stepped, with, stepRefusals, stepCounts),
                 FloorSummary.intervals(Arrays.asList(with), Arrays.asList(without))); // with the hook, over without
     }
 
@@ -457,15 +506,11 @@ public final class FollowerCost {
         }
     }
 
-    /** Variants a run measures: without, with the follower, with the empty program. */
+    /**
+     * Variants every run measures: without, with the follower, with the empty program; a followed row's runs
+     * measure the follower stopped after each part of its step too ({@link FollowStep#PARTIAL}).
+     */
     private static final int VARIANTS = 3;
-
-    /** One run with only the empty program on the row's hook: the child's samples. */
-    private static long[] withEmptyHook(Row r, ChildSpec spec) {
-        try (EmptyHook hook = EmptyHook.attach(r.hook())) {
-            return MeasuredChild.run(spec).requireCompleted().samples();
-        }
-    }
 
     /**
      * The divergence row of one hook: runs of abcdf {@code --unobserved} (a getpgrp its recorded graph
@@ -559,124 +604,6 @@ public final class FollowerCost {
 
     private static List<Long> boxed(long[] values) {
         return Arrays.stream(values).boxed().toList();
-    }
-
-    /** A run with the follower attached: the child's samples, and the program's statistics when they were on. */
-    private record WithRun(long[] samples, Follower.ProgramStats program, long stepped) {}
-
-    /** A program's own cost over a row's statistics run, or why there is none. */
-    private record ProgramRun(Follower.ProgramStats stats, String note) {
-        FollowerCostRow.ProgramCost cost() {
-            return stats == null
-                    ? new FollowerCostRow.ProgramCost(null, null, null, note)
-                    : new FollowerCostRow.ProgramCost(stats.runCount(), stats.runTimeNs(), stats.nsPerRun(), note);
-        }
-    }
-
-    private static final ProgramRun STOPPED = new ProgramRun(null, "statistics run not made: stopped");
-
-    /**
-     * One more run of the row with BPF run-time statistics on (apart from the timed runs: statistics add
-     * two clock reads to every program run). On the tracepoint the program runs for every call of every task
-     * on the host (the unfollowed ones only test their process id); on fentry for every call of every
-     * filtered task: the note says how many of the runs were the followed child's stepped calls.
-     */
-    private static ProgramRun programRun(Row r, ChildSpec spec, Options o) {
-        WithRun w;
-        try {
-            w = withFollower(r, spec, o, true);
-        } catch (Refusal e) {
-            return new ProgramRun(null, "statistics run refused: " + e.getMessage());
-        }
-        Follower.ProgramStats p = w.program();
-        String who = runsOf(r.hook());
-        String note = String.format(
-                Locale.ROOT,
-                "one run with BPF_ENABLE_STATS: the program ran %,d times (%s), %,d of them "
-                        + "the followed child's stepped calls",
-                p.runCount(),
-                who,
-                w.stepped());
-        if (statsAlreadyOn()) {
-            note += "; kernel.bpf_stats_enabled was already 1: the timed runs include the statistics' own cost";
-        }
-        return new ProgramRun(p, note);
-    }
-
-    /**
-     * The same statistics run as {@link #programRun}'s, with the empty program alone on the row's hook: what the
-     * kernel counts for the hook's entry into a program that does nothing, against which the follower's count is
-     * its own work (both carry the statistics' two clock reads a run).
-     */
-    private static ProgramRun emptyProgramRun(Row r, ChildSpec spec) {
-        try (Follower.RunTimeStats on = Follower.RunTimeStats.enable();
-                EmptyHook hook = EmptyHook.attach(r.hook())) {
-            MeasuredChild.run(spec).requireCompleted();
-            Follower.ProgramStats p = hook.programStats();
-            return new ProgramRun(
-                    p,
-                    String.format(
-                            Locale.ROOT,
-                            "one run with BPF_ENABLE_STATS and the empty program alone: it ran %,d times (%s)",
-                            p.runCount(),
-                            runsOf(r.hook())));
-        } catch (Refusal e) {
-            return new ProgramRun(null, "statistics run refused: " + e.getMessage());
-        }
-    }
-
-    /** Which calls run a program on {@code hook}. */
-    private static String runsOf(Hook hook) {
-        return hook == Hook.SECCOMP_FENTRY ? "every call of every filtered task" : "every call of every task";
-    }
-
-    private static boolean statsAlreadyOn() {
-        try {
-            return "1"
-                    .equals(Files.readString(Path.of("/proc/sys/kernel/bpf_stats_enabled"))
-                            .strip());
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** One run with the follower attached: following the child itself, or an idle bystander. */
-    private static WithRun withFollower(Row r, ChildSpec spec, Options o, boolean programStats) {
-        int[] gate = new int[1];
-        int idle = FollowerNative.hf_spawn("/bin/true", new StringArray(new String[] {"/bin/true"}), 0, gate);
-        if (idle < 0) {
-            throw new IllegalStateException("cannot fork the idle bystander: errno " + -idle);
-        }
-        try (Follower.RunTimeStats on = programStats ? Follower.RunTimeStats.enable() : null;
-                Follower f = Follower.attachArmed(KernelTables.allowingEverything(), idle, r.hook())) {
-            ChildResult res;
-            try (RunningChild child = MeasuredChild.start(spec)) {
-                if (r.followed()) {
-                    f.follow(child.pid());
-                }
-                res = child.await().requireCompleted();
-            }
-            Follower.ProgramStats prog = programStats ? f.programStats() : null;
-            Follower.Stats s = f.stats();
-            // The follower is pointed at the child once its pid is known, while the child already runs:
-            // it must have been following before the second half of the warm-up, so that every timed
-            // call (the last ones the child makes, bar its exit) was stepped.
-            long expected = o.count() + o.warmup() / 2;
-            if (r.followed() && s.calls() < expected) {
-                throw new Refusal("the follower was pointed at the child too late: it stepped " + s.calls()
-                        + " calls, fewer than the " + o.count() + " timed calls and half the " + o.warmup()
-                        + " warm-up calls (a busy host: raise the warm-up)");
-            }
-            if (!r.followed() && s.calls() != 0) {
-                throw new IllegalStateException("the follower stepped " + s.calls() + " calls of the idle bystander");
-            }
-            return new WithRun(res.samples(), prog, s.calls());
-        } finally {
-            FollowerNative.hf_close_gate(gate[0]);
-            int[] st = new int[1];
-            FollowerNative.hf_kill(idle);
-            FollowerNative.hf_wait(idle, -1, st);
-        }
     }
 
     private static String callName(Call c) {

@@ -64,7 +64,7 @@ final class FollowerCostTable {
                     m.runs().runsAsked(),
                     hookCells(m, refusals)));
         }
-        b.append(hookGoals(summary));
+        b.append(hookGoals(summary, refusals));
         b.append("\nHow many calls a deviating process completes from its divergent call on (goal: 1, the divergent "
                 + "call "
                 + "itself: the kill lands as it returns):\n\n");
@@ -137,7 +137,7 @@ final class FollowerCostTable {
      * t_follow within t_hook + {@value #FOLLOW_GOAL_NS} ns (own work at most that), judged on the median and
      * on the interval's upper end.
      */
-    static String hookGoals(List<FollowerCostRow> summary) {
+    static String hookGoals(List<FollowerCostRow> summary, List<String> refusals) {
         StringBuilder b = new StringBuilder();
         for (FollowerCostRow m : summary) {
             FollowerCostRow.HookCost h = m.hookCost();
@@ -161,6 +161,7 @@ final class FollowerCostTable {
                             ? (high != null && high <= goal ? "met" : "median met, interval reaches past it")
                             : "not met",
                     kernelCount(m)));
+            b.append(StepsText.of(m, refusals));
         }
         if (b.length() == 0) {
             return "";
@@ -168,7 +169,7 @@ final class FollowerCostTable {
         return "\nThe follower against its hook: t_hook is an empty program alone on the same hook (it returns at"
                 + " once), measured in the same runs as without and with the follower; own work is with the follower"
                 + " less with the empty program, and where both were counted, the same by the kernel's count"
-                + " (program − empty ns/run):\n\n" + b;
+                + " (program − empty ns/run):\n\n" + b + StepsText.legend(summary);
     }
 
     /**
@@ -196,7 +197,7 @@ final class FollowerCostTable {
     }
 
     /** {@code status}, with its reason as a numbered note below the table (each reason told once). */
-    private static String note(String status, String reason, List<String> refusals) {
+    static String note(String status, String reason, List<String> refusals) {
         if (reason == null) {
             return status;
         }

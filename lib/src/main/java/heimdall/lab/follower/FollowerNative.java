@@ -7,7 +7,7 @@ import heimdall.lab.sys.NativeLib;
 
 /** JNA direct mapping of {@code libheimdall-follower.so} ({@code native/follower/loader.c}). */
 final class FollowerNative {
-    static final int ABI = 6;
+    static final int ABI = 7;
     static final String LIBRARY = "libheimdall-follower.so";
 
     static {
@@ -33,6 +33,7 @@ final class FollowerNative {
             int tgid,
             int armNow,
             int hook,
+            int step,
             int[] cells,
             int ncells,
             int columns,
@@ -45,7 +46,7 @@ final class FollowerNative {
 
     static native int hf_poll(long handle, int[] out, int max, int timeoutMs);
 
-    static native void hf_stats(long handle, long[] out);
+    static native int hf_stats(long handle, long[] out);
 
     static native void hf_follow(long handle, int tgid);
 

@@ -35,7 +35,7 @@ public enum Hook {
         return section;
     }
 
-    /** The native constant (loader.c's {@code HOOK_*}). */
+    /** The native constant ({@code follower.h}'s {@code HF_HOOK_*}). */
     int code() {
         return ordinal();
     }

@@ -19,7 +19,8 @@ import java.util.Set;
  * in this order, under the keys every folder has; fields a row kind or an older folder lacks are null
  * (the {@code program_*} fields and the intervals are absent from older folders, the {@link HookCost}
  * fields from folders made before issue 32, the {@code empty_program_*} statistics from folders made before the
- * empty program's statistics run).
+ * empty program's statistics run, the {@link Steps} ({@code step_*}) and the statistics runs' timed medians
+ * ({@code *_timed_median_ns}) from folders made before the follower's own work was split by step).
  *
  * <p>A part never reads as null: an absent one is its {@code NONE} (every field null).
  *
@@ -35,6 +36,8 @@ import java.util.Set;
  *     work over it ({@link HookCost#NONE}: not measured)
  * @param emptyProgram the empty program's (t_hook's) cost over one more run with it alone on the same hook and
  *     BPF statistics on, written under {@code empty_program_} ({@link ProgramCost#NONE}: no such run)
+ * @param steps the follower's own work split by the parts of its step, written under {@code step_}
+ *     ({@link Steps#NONE}: not measured, as on t_idle rows)
  * @param intervals the confidence intervals, after every other key ({@link RowIntervals#NONE}: none)
  */
 @JsonSerialize(using = FlatRows.Writer.class)
@@ -49,6 +52,7 @@ public record FollowerCostRow(
         @Flat RunCounts runs,
         @Flat HookCost hookCost,
         @Flat(prefix = "empty_program_") ProgramCost emptyProgram,
+        @Flat(prefix = "step_") Steps steps,
         @Flat RowIntervals intervals)
         implements ResultRow {
 
@@ -66,7 +70,36 @@ public record FollowerCostRow(
         emptyProgram = emptyProgram == null ? ProgramCost.NONE : emptyProgram;
         runs = runs == null ? RunCounts.NONE : runs;
         hookCost = hookCost == null ? HookCost.NONE : hookCost;
+        steps = steps == null ? Steps.NONE : steps;
         intervals = intervals == null ? RowIntervals.NONE : intervals;
+    }
+
+    /** A row without the split by step ({@link Steps#NONE}): t_idle and divergence rows, refused rows. */
+    public FollowerCostRow(
+            Subject subject,
+            RowStatus outcome,
+            String reason,
+            Figures figures,
+            Divergence divergence,
+            String published,
+            ProgramCost program,
+            RunCounts runs,
+            HookCost hookCost,
+            ProgramCost emptyProgram,
+            RowIntervals intervals) {
+        this(
+                subject,
+                outcome,
+                reason,
+                figures,
+                divergence,
+                published,
+                program,
+                runs,
+                hookCost,
+                emptyProgram,
+                Steps.NONE,
+                intervals);
     }
 
     /** This row with {@code intervals} in place of its own. */
@@ -82,6 +115,7 @@ public record FollowerCostRow(
                 runs,
                 hookCost,
                 emptyProgram,
+                steps,
                 intervals);
     }
 
@@ -188,16 +222,88 @@ public record FollowerCostRow(
     /**
      * A BPF program's cost as the kernel counts it (BPF_ENABLE_STATS: run_cnt, run_time_ns) over one extra run
      * of the row made with statistics on, apart from the timed runs: the follower's step program (written under
-     * {@code program_}) or the empty program alone on the same hook (under {@code empty_program_}); the note
-     * says what the runs were, or why there are none.
+     * {@code program_}), the empty program alone on the same hook (under {@code empty_program_}) or a step's
+     * variant ({@code step_<part>_program_}); the note says what the runs were, or why there are none.
+     *
+     * @param timedMedianNs the median of the calls the child timed in that statistics run (every program run
+     *     in it carries the statistics' clock reads), or null (folders made before it was kept)
      */
     public record ProgramCost(
             @JsonProperty("runs") Long runs,
             @JsonProperty("run_time_ns") Long runTimeNs,
             @JsonProperty("ns_per_run") Double nsPerRun,
-            @JsonProperty("stats_note") String statsNote) {
+            @JsonProperty("stats_note") String statsNote,
+            @JsonProperty("timed_median_ns") Long timedMedianNs) {
         /** No statistics run. */
-        public static final ProgramCost NONE = new ProgramCost(null, null, null, null);
+        public static final ProgramCost NONE = new ProgramCost(null, null, null, null, null);
+
+        /** No statistics run, and why. */
+        public static ProgramCost none(String note) {
+            return new ProgramCost(null, null, null, note, null);
+        }
+    }
+
+    /**
+     * The follower's own work split by the parts of a followed call's step (issue 32), on t_follow rows: the
+     * calls timed, in the same runs as without and with the follower and with the empty program, with the same
+     * program stopped after each part ({@code heimdall.lab.follower.FollowStep}). Each part's {@code ns} is the
+     * median at that part less the median at the part before it (the empty program's before {@code check}), so
+     * the four add up to {@code own_ns}; {@code cell} is the full step, whose median is {@code median_with_ns}
+     * and whose count is {@code program_*}, so it has only its share and interval.
+     */
+    public record Steps(
+            @Flat(prefix = "check_") Step check,
+            @Flat(prefix = "cursor_") Step cursor,
+            @Flat(prefix = "counters_") Step counters,
+
+            @Flat(
+                    prefix = "cell_",
+                    omit = {"median_ns", "run_medians_ns", "program", "refusal"})
+            Step cell) {
+        /** Not measured (t_idle and divergence rows, refused rows, older folders). */
+        public static final Steps NONE = new Steps(null, null, null, null);
+
+        /** An absent part is {@link Step#NONE}. */
+        public Steps {
+            check = check == null ? Step.NONE : check;
+            cursor = cursor == null ? Step.NONE : cursor;
+            counters = counters == null ? Step.NONE : counters;
+            cell = cell == null ? Step.NONE : cell;
+        }
+
+        /** The parts in the program's order: check, cursor, counters, cell. */
+        public List<Step> inOrder() {
+            return List.of(check, cursor, counters, cell);
+        }
+    }
+
+    /**
+     * One part of the step: the calls' median with the follower stopped after it, its share of the own work
+     * (over the part before it) with the interval (the Hodges–Lehmann shift of the run medians, as
+     * {@code own_ci_*}), the kernel's count of that variant over a statistics run of its own, or why the kernel
+     * refused the variant.
+     *
+     * @param medianNs the median with the follower stopped after this part
+     * @param runMediansNs each run's median with it
+     * @param ns this part's share: {@code median_ns} less the part before it (null when either is not measured)
+     * @param ci {@code ns}'s interval
+     * @param program the variant's count over one statistics run ({@code program_*})
+     * @param refusal why the variant was refused (by the kernel, or pointed too late), or null
+     */
+    public record Step(
+            @JsonProperty("median_ns") Long medianNs,
+            @JsonProperty("run_medians_ns") List<Long> runMediansNs,
+            @JsonProperty("ns") Long ns,
+            @Flat(prefix = "ci_") RowIntervals.Ci ci,
+            @Flat(prefix = "program_") ProgramCost program,
+            @JsonProperty("refusal") String refusal) {
+        /** Not measured. */
+        public static final Step NONE = new Step(null, null, null, null, null, null);
+
+        /** An absent count is {@link ProgramCost#NONE}. */
+        public Step {
+            program = program == null ? ProgramCost.NONE : program;
+        }
     }
 
     /**

@@ -29,7 +29,8 @@ class FollowerCostTableTest {
             42_840_000L,
             61.2,
             "one run with BPF_ENABLE_STATS and the empty program alone: it ran 700,000 times"
-                    + " (every call of every task)");
+                    + " (every call of every task)",
+            null);
 
     @Test
     void aFolderFromBeforeTheEmptyProgramsCountShowsADashAndNoKernelSentence() {
