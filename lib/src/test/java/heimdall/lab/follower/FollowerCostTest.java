@@ -98,6 +98,36 @@ class FollowerCostTest {
             assertNotNull(h.ownCi(), row.toString());
             assertTrue(h.ownCi().lowNs() <= h.ownCi().highNs(), row.toString());
             int i = r.summary().indexOf(row);
+            // the own work split by step (t_follow rows): each partial step timed in the same runs, with its count
+            FollowerCostRow.Steps st = row.steps();
+            if (s.measure() == FollowerCostRow.Measure.T_FOLLOW) {
+                long sum = 0;
+                for (FollowStep step : FollowStep.PARTIAL) {
+                    FollowerCostRow.Step p1 = st.inOrder().get(step.ordinal());
+                    assertEquals(null, p1.refusal(), step + ": " + row);
+                    assertTrue(p1.medianNs() > 0 && p1.ns() != null && p1.ci() != null, step + ": " + row);
+                    assertEquals(1, p1.runMediansNs().size(), step + ": " + row);
+                    assertTrue(
+                            p1.program()
+                                    .statsNote()
+                                    .startsWith("one run with BPF_ENABLE_STATS and the follower " + "stopped after its "
+                                            + step.part()),
+                            step + ": " + row);
+                    assertTrue(p1.program().runs() >= 5_000 && p1.program().timedMedianNs() > 0, step + ": " + row);
+                    assertEquals(
+                            5_000,
+                            heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, step.variant())[
+                                    0]
+                                    .length);
+                    sum += p1.ns();
+                }
+                assertEquals(null, st.cell().medianNs(), "the whole step's median is median_with_ns: " + row);
+                assertEquals(h.ownNs(), sum + st.cell().ns(), "the parts add up to the own work: " + row);
+                assertTrue(
+                        row.program().timedMedianNs() > 0 && row.emptyProgram().timedMedianNs() > 0, row.toString());
+            } else {
+                assertEquals(FollowerCostRow.Steps.NONE, st, "t_idle rows have no split by step: " + row);
+            }
             assertEquals(
                     5_000,
                     heimdall.lab.bench.SamplesFile.read(r.folder().resolve("samples.arrow"), i, FollowerCost.HOOK)[0]
@@ -121,6 +151,10 @@ class FollowerCostTest {
                 table.contains("by the kernel's count (a statistics run each)"),
                 "each measured row's own work by the kernel's count: " + table);
         assertTrue(table.contains("t_hook (ns)") && table.contains("The follower against its hook"), table);
+        assertTrue(
+                table.contains("by part (the follower stopped after each, in the same runs): check ")
+                        && table.contains("By part: the same follower program stopped after each part"),
+                table);
         // The plots the framework drew: ECDFs of the measured hook, and the added cost per row.
         List<Path> plots;
         try (var files = Files.list(r.folder().resolve("plots"))) {

@@ -298,8 +298,8 @@ class SummaryGoldenTest {
     }
 
     /**
-     * The 29 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, the empty
-     * program's statistics 4, then the intervals.
+     * The 30 flat keys of a follower-cost row, in the order follower-cost writes them, then t_hook's 18, the empty
+     * program's statistics 5, the split by step 48, then the intervals.
      */
     @Test
     void followerCostRowsHaveTheirFlatKeys() {
@@ -330,10 +330,11 @@ class SummaryGoldenTest {
                 "program_run_time_ns",
                 "program_ns_per_run",
                 "program_stats_note",
+                "program_timed_median_ns",
                 "runs_asked",
                 "runs_completed",
                 "interrupted"));
-        assertEquals(29, want.size());
+        assertEquals(30, want.size());
         // t_hook (issue 32): appended after every earlier key, before the intervals; absent from older folders
         want.addAll(List.of(
                 "empty_program", "median_hook_ns", "p99_hook_ns", "run_medians_hook_ns", "spread_hook", "hook_ns"));
@@ -346,9 +347,25 @@ class SummaryGoldenTest {
         }
         want.add("hook_refusal");
         // the empty program's statistics run: after t_hook, before the intervals; absent from older folders
-        for (String k : List.of("runs", "run_time_ns", "ns_per_run", "stats_note")) {
+        for (String k : List.of("runs", "run_time_ns", "ns_per_run", "stats_note", "timed_median_ns")) {
             want.add("empty_program_" + k);
         }
+        // the own work split by step: after the empty program's statistics, before the intervals; absent from older
+        // folders. Each partial step has its median, share, interval, count and refusal; the cell (the whole step)
+        // only its share and interval (its median is median_with_ns, its count program_*).
+        List<String> ci = List.of("ci_low_ns", "ci_high_ns", "ci_level", "ci_coverage", "ci_runs");
+        for (String part : List.of("check", "cursor", "counters")) {
+            want.addAll(
+                    List.of("step_" + part + "_median_ns", "step_" + part + "_run_medians_ns", "step_" + part + "_ns"));
+            ci.forEach(k -> want.add("step_" + part + "_" + k));
+            for (String k : List.of("runs", "run_time_ns", "ns_per_run", "stats_note", "timed_median_ns")) {
+                want.add("step_" + part + "_program_" + k);
+            }
+            want.add("step_" + part + "_refusal");
+        }
+        want.add("step_cell_ns");
+        ci.forEach(k -> want.add("step_cell_" + k));
+        assertEquals(30 + 18 + 5 + 3 * 14 + 6, want.size());
         want.addAll(INTERVAL_KEYS);
         assertEquals(want, FlatRows.keys(FollowerCostRow.class, ""));
     }

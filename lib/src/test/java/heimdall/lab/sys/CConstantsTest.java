@@ -86,6 +86,31 @@ class CConstantsTest {
         compare(List.of("hl_landlock.h"), twins);
     }
 
+    /**
+     * The kernel follower's loader ABI, hooks and steps ({@code native/follower/follower.h}) as the Java side
+     * passes them ({@code FollowerNative.ABI}, {@code Hook.code()}, {@code FollowStep.code()}).
+     */
+    @Test
+    void theFollowersAbiHooksAndStepsAreFollowerH() throws Exception {
+        List<Twin> twins =
+                new ArrayList<>(every(Class.forName("heimdall.lab.follower.FollowerNative"), name -> "HF_" + name));
+        for (Object hook : Class.forName("heimdall.lab.follower.Hook").getEnumConstants()) {
+            twins.add(new Twin("Hook." + hook, code(hook), true, "HF_HOOK_" + hook));
+        }
+        for (Object step : Class.forName("heimdall.lab.follower.FollowStep").getEnumConstants()) {
+            twins.add(new Twin("FollowStep." + step, code(step), true, "HF_STEP_" + step));
+        }
+        assertEquals(1 + 2 + 4, twins.size(), "the ABI, two hooks and four steps: " + twins);
+        compareWith(Fixtures.home().resolve("native/follower"), List.of("linux/types.h", "follower.h"), twins);
+    }
+
+    /** An enum constant's native code ({@code code()}, package-private in its package). */
+    private static long code(Object constant) throws ReflectiveOperationException {
+        java.lang.reflect.Method m = constant.getClass().getDeclaredMethod("code");
+        m.setAccessible(true);
+        return ((Number) m.invoke(constant)).longValue();
+    }
+
     @Test
     void errnoValuesAreErrnoH() throws Exception {
         List<Twin> twins = new ArrayList<>();
@@ -166,6 +191,12 @@ class CConstantsTest {
 
     /** Compiles a program printing every twin's C value with {@code headers} included, and compares. */
     private void compare(List<String> headers, List<Twin> twins) throws IOException, InterruptedException {
+        compareWith(Fixtures.home().resolve("native/include"), headers, twins);
+    }
+
+    /** {@link #compare}, with the headers found in {@code include}. */
+    private void compareWith(Path include, List<String> headers, List<Twin> twins)
+            throws IOException, InterruptedException {
         StringBuilder src = new StringBuilder("#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n");
         headers.forEach(h -> src.append("#include <").append(h).append(">\n"));
         src.append("int main(void) {\n");
@@ -179,14 +210,8 @@ class CConstantsTest {
         src.append("    return 0;\n}\n");
         Path c = Files.writeString(tmp.resolve("constants.c"), src);
         Path exe = tmp.resolve("constants");
-        String compiled = run(List.of(
-                "gcc",
-                "-std=gnu11",
-                "-D_GNU_SOURCE",
-                "-I" + Fixtures.home().resolve("native/include"),
-                "-o",
-                exe.toString(),
-                c.toString()));
+        String compiled =
+                run(List.of("gcc", "-std=gnu11", "-D_GNU_SOURCE", "-I" + include, "-o", exe.toString(), c.toString()));
         assertTrue(Files.isExecutable(exe), "the C program did not compile:\n" + compiled + "\n" + src);
         Map<Integer, Long> cValues = new LinkedHashMap<>();
         for (String line : run(List.of(exe.toString())).lines().toList()) {

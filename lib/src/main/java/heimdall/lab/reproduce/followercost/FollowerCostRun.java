@@ -101,8 +101,10 @@ public final class FollowerCostRun extends ReproductionKind<FollowerCostRow, Fol
         return """
                 Needs root and kernel BTF; a hook the kernel refuses gives rows marked refused, with the
                 kernel's answer for each attach point. Writes samples.arrow (every timed call, without and
-                with the follower), distributions.json, plots (ECDFs per hook, added cost per row) and the
-                divergence rows: calls a deviating abcdf completes from its divergent call on (goal: 1).
+                with the follower, with an empty program on the hook, and on t_follow rows with the follower
+                stopped after each part of its step), distributions.json, plots (ECDFs per hook, added cost
+                per row) and the divergence rows: calls a deviating abcdf completes from its divergent call
+                on (goal: 1).
                 """;
     }
 
