@@ -134,8 +134,10 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, int32_t step, const
 		return -EINVAL;
 	}
 	if (step < HF_STEP_CHECK || step > HF_STEP_FULL || (step != HF_STEP_FULL && !arm_now)) {
-		say(err, errlen, "step %d: a follower stopped short of the full step (%d) judges nothing, so only a cost "
-			"measurement (armed at once) may load one", step, HF_STEP_FULL);
+		say(err, errlen,
+		    "step %d: a follower stopped short of the full step (%d) judges nothing, so only a cost "
+		    "measurement (armed at once) may load one",
+		    step, HF_STEP_FULL);
 		return -EINVAL;
 	}
 	h = calloc(1, sizeof(*h));
@@ -204,7 +206,8 @@ int64_t hf_open(int32_t tgid, int32_t arm_now, int32_t hook, int32_t step, const
 	}
 	if ((rc = follower__attach(h->skel)) != 0) {
 		say(err, errlen, "cannot attach the follower's %s: %s",
-		    hook == HF_HOOK_SECCOMP_FENTRY ? "fentry on __secure_computing" : "tp_btf/sys_enter", strerror(-rc));
+		    hook == HF_HOOK_SECCOMP_FENTRY ? "fentry on __secure_computing" : "tp_btf/sys_enter",
+		    strerror(-rc));
 		goto fail;
 	}
 	free(log);
@@ -319,7 +322,7 @@ int32_t hf_prog_stats(int64_t handle, int64_t *out)
 {
 	struct hf *h = (struct hf *)(intptr_t)handle;
 	struct bpf_program *p = h->hook == HF_HOOK_SECCOMP_FENTRY ? h->skel->progs.hfollow_secc :
-								 h->skel->progs.hfollow_enter;
+								    h->skel->progs.hfollow_enter;
 
 	return prog_stats(bpf_program__fd(p), out);
 }
