@@ -32,7 +32,7 @@ import java.util.Objects;
  * same figure: their median, and its distribution-free interval ({@link OrderStatistics}), judge the goal.
  * Many short runs rather than few long ones, since the noise is between children, not within one.
  */
-final class PairedRoundTrips {
+public final class PairedRoundTrips {
     private PairedRoundTrips() {}
 
     /** The label of the supervisors' rows: their calls trapped by the loop's own program. */
@@ -105,15 +105,15 @@ final class PairedRoundTrips {
      * @param perRound each complete round's ratio, in round order
      * @param ratio their median with its interval, or null with no complete round
      */
-    record Paired(FloorCostRow row, FloorCostRow loop, double[] perRound, Interval ratio) {
+    public record Paired(FloorCostRow row, FloorCostRow loop, double[] perRound, Interval ratio) {
         /** The goal for this supervisor: {@link NotifyLoopFloor#NATIVE_GOAL} or {@link NotifyLoopFloor#JAVA_GOAL}. */
-        double goal() {
+        public double goal() {
             return "java".equals(row.supervisor()) ? NotifyLoopFloor.JAVA_GOAL : NotifyLoopFloor.NATIVE_GOAL;
         }
     }
 
     /** Each paired supervisor row of {@code summary} against the loop of its group. */
-    static List<Paired> pairs(List<FloorCostRow> summary) {
+    public static List<Paired> pairs(List<FloorCostRow> summary) {
         List<Paired> out = new ArrayList<>();
         for (FloorCostRow r : summary) {
             if (!SUPERVISED.equals(r.what())) {
@@ -242,7 +242,7 @@ final class PairedRoundTrips {
      * "met" at the median and beyond the interval's top; "met at the median" when the interval reaches past the
      * goal; "not met at the median" when its bottom is below the goal; "not met" when the whole interval is above.
      */
-    static String verdict(Paired p) {
+    public static String verdict(Paired p) {
         Interval i = p.ratio();
         if (i == null) {
             return "no complete round";
