@@ -249,6 +249,10 @@ final class NotifyLoopFloor {
             md.append("\nBelow the loop, and what this run measured of why:\n\n");
             below.forEach(b -> md.append(b).append('\n'));
         }
+        if (summary.stream().anyMatch(FloorCostRow::paired)) {
+            md.append("\nThese rows differ from the loop in their filter too and are far apart in time: the goals are "
+                    + "judged on the same filter, round by round, in \"Paired round trips\" below.\n");
+        }
         md.append("\nThe loop and the native supervisor's fixed answers both wait blocked in the receive, so a "
                 + "call wakes each the same way; the Java supervisor waits in `poll()` and then receives (one call "
                 + "more a round trip, and a wake-up through the poll wait queue). A brokered row's floor also runs "

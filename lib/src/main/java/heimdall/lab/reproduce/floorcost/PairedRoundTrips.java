@@ -229,7 +229,39 @@ public final class PairedRoundTrips {
                     verdict(p)));
         }
         md.append(t.render()).append('\n');
+        List<String> below = pairs.stream()
+                .filter(p -> p.ratio() != null && p.ratio().estimate() < 1.0)
+                .map(PairedRoundTrips::whyBelow)
+                .toList();
+        if (!below.isEmpty()) {
+            md.append("\nBelow the loop at the median of the rounds:\n\n");
+            below.forEach(b -> md.append(b).append('\n'));
+        }
         return md.toString();
+    }
+
+    /**
+     * Why a supervisor came out below the loop it is paired with: both serve the same filter, child and call, so
+     * the only difference is the loop in user space; the rounds' interval says whether they tell the two apart.
+     */
+    static String whyBelow(Paired p) {
+        Interval i = p.ratio();
+        String what = String.format(
+                Locale.ROOT,
+                "- %s supervisor, %s%s: %.3f× [%.3f, %.3f]× the loop: ",
+                p.row().supervisor(),
+                p.row().placement(),
+                Boolean.TRUE.equals(p.row().syncWakeup()) ? ", sync wake-up" : "",
+                i.estimate(),
+                i.low(),
+                i.high());
+        return what
+                + (i.high() >= 1.0
+                        ? "the interval holds 1.0, so the rounds do not tell the two apart: the same filter, child "
+                                + "and call, a loop that does a little more work per call, and a difference inside "
+                                + "the rounds' noise."
+                        : "the whole interval is below 1.0, beyond the rounds' noise: this run does not say why "
+                                + "(the two loops make the same two calls per round trip).");
     }
 
     /** {@code [low, high]×}, and the coverage where the rounds could not reach the level asked. */

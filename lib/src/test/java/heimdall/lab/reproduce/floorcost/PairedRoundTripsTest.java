@@ -101,6 +101,23 @@ class PairedRoundTripsTest {
         assertEquals(Boolean.TRUE, pairs.get(2).loop().syncWakeup());
     }
 
+    /** A supervisor below its loop says whether the rounds tell the two apart. */
+    @Test
+    void belowTheLoopSaysWhetherTheRoundsTellThemApart() {
+        List<Long> below = List.of(10_900L, 13_000L, 9_100L, 10_800L, 10_900L, 10_950L, 10_990L);
+        List<Long> wellBelow = List.of(10_000L, 12_000L, 8_200L, 10_000L, 10_000L, 10_000L, 10_000L);
+        String text = PairedRoundTrips.section(group(false, 0, below, wellBelow));
+        assertTrue(text.contains("Below the loop at the median of the rounds:"), text);
+        assertTrue(
+                text.contains("- native supervisor, own CPU: 0.992× [0.990, 1.013]× the loop: the interval holds 1.0, "
+                        + "so the rounds do not tell the two apart"),
+                text);
+        assertTrue(
+                text.contains("- java supervisor, own CPU: 0.900× [0.900, 0.910]× the loop: the whole interval is "
+                        + "below 1.0, beyond the rounds' noise: this run does not say why"),
+                text);
+    }
+
     /** A folder made before the paired rounds has no section and no pairs; a row without its loop has no ratio. */
     @Test
     void olderFoldersAndMissingLoopsSayNothing() {
