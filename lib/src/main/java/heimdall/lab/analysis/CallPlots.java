@@ -77,6 +77,12 @@ public final class CallPlots {
         return f != null && f.isReference();
     }
 
+    /** Whether row {@code i} is one of floor-cost's paired round trips (their own chart shows them). */
+    public static boolean paired(Results r, int i) {
+        FloorCostRow f = floorCost(r, i);
+        return f != null && f.paired();
+    }
+
     /** Whether a brokered row runs the default way: supervisor on its own CPU, no synchronous wake-up. */
     public static boolean defaultPlacement(Results r, int i) {
         FloorCostRow f = floorCost(r, i);
@@ -132,7 +138,7 @@ public final class CallPlots {
         List<List<Integer>> byWhat = new ArrayList<>();
         Map<Object, List<Integer>> index = new LinkedHashMap<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (brokered(r, i)) {
+            if (brokered(r, i) || paired(r, i)) {
                 continue;
             }
             Object what = whatOf(r.row(i));
@@ -238,6 +244,9 @@ public final class CallPlots {
         List<Integer> faster = new ArrayList<>();
         List<Integer> references = new ArrayList<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
+            if (paired(r, i)) {
+                continue;
+            }
             (reference(r, i) ? references : !brokered(r, i) ? floors : defaultPlacement(r, i) ? broker : faster).add(i);
         }
         List<Plots.Group> out = new ArrayList<>();

@@ -36,7 +36,7 @@ public final class Plots {
 
     public static final int HEIGHT = 520;
     /** Runs past which a run-values chart leaves its runs out of the legend (they would not fit). */
-    static final int MAX_RUN_LEGEND = 7;
+    public static final int MAX_RUN_LEGEND = 7;
     /** More ECDF lines than this and the legend goes below the plot, where it hides no curve. */
     static final int MAX_INSIDE_LEGEND = 8;
     /** The most series a chart draws: past eight, colours repeat and the legend outgrows the plot. */

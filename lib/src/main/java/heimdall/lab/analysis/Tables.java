@@ -181,6 +181,9 @@ public final class Tables {
             if (!(r.row(i) instanceof FloorCostRow row)) {
                 continue;
             }
+            if (row.paired()) {
+                continue; // the loop and the supervisors on one filter: their own figure (floor-cost's table)
+            }
             references |= row.isReference();
             FloorCostRow.Ratios x = row.ratios();
             if (row.isReference() || x.roundTripVsFloor() != null || x.roundTripVsBestFloor() != null) {

@@ -5,6 +5,7 @@ import heimdall.lab.broker.Answer;
 import heimdall.lab.broker.Supervisor;
 import heimdall.lab.child.Call;
 import heimdall.lab.floor.Floor;
+import heimdall.lab.results.FloorCostRow;
 import heimdall.lab.results.PublishedFloorRow;
 import java.util.Locale;
 
@@ -105,9 +106,18 @@ public record FloorRow(String what, Floor floor, Call call, Brokering broker, Pu
      */
     public static final String NOTIFY_LOOP = "round-trip floor: kernel notify loop (RECV, SEND CONTINUE)";
 
-    /** Whether this row is the kernel's notify loop ({@link #NOTIFY_LOOP}, a brokered row by that label). */
+    /**
+     * The label of the notify loop's rows in floor-cost's paired round trips: the same loop, measured in rounds
+     * that alternate it with the supervisors on one filter (floor-cost's {@code PairedRoundTrips}).
+     */
+    public static final String PAIRED_LOOP = FloorCostRow.PAIRED + "kernel notify loop";
+
+    /**
+     * Whether this row is the kernel's notify loop ({@link #NOTIFY_LOOP} or {@link #PAIRED_LOOP}, a brokered row
+     * by that label).
+     */
     public boolean notifyLoop() {
-        return broker != null && NOTIFY_LOOP.equals(what);
+        return broker != null && (NOTIFY_LOOP.equals(what) || PAIRED_LOOP.equals(what));
     }
 
     /**

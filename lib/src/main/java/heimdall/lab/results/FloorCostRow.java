@@ -159,6 +159,18 @@ public record FloorCostRow(
         return brokering.supervisor() != null;
     }
 
+    /**
+     * How the rows of floor-cost's paired round trips begin their {@code what}: the notify loop and the
+     * supervisors on one filter, measured in rounds back to back for their ratio, not for the main table's
+     * comparisons (the charts of the rows leave them out; their own chart and section show them).
+     */
+    public static final String PAIRED = "paired round trips: ";
+
+    /** Whether this is a row of floor-cost's paired round trips ({@link #PAIRED}). */
+    public boolean paired() {
+        return subject.what().startsWith(PAIRED);
+    }
+
     /** Whether this is a reference row: the host's floor for a round trip (a pipe ping-pong), no seccomp. */
     public boolean isReference() {
         return reference != null;

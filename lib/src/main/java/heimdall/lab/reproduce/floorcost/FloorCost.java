@@ -195,6 +195,8 @@ public final class FloorCost {
         // The true floor of a round trip: the kernel's notify loop, in every placement, wake-up off and on,
         // on the kernel benchmark's gettid and on the rows' own openat.
         rows.addAll(NotifyLoopFloor.rows(o, allowed, shared, openat));
+        // The loop and the supervisors on one filter, in rounds back to back: their ratio, sharply.
+        rows.addAll(PairedRoundTrips.rows(NotifyLoopFloor.placements(o, allowed, shared), openat));
         return rows;
     }
 
@@ -328,15 +330,30 @@ public final class FloorCost {
             }
             timer = null; // the signal ended the timer's child
         }
-        List<FloorBench.Measured> measured = List.of();
+        List<FloorBench.Measured> measured = new ArrayList<>();
+        List<FloorRow> table =
+                rows.stream().filter(r -> !PairedRoundTrips.isPaired(r)).toList();
+        FloorBench.Counts paired = PairedRoundTrips.counts(o.counts());
+        boolean complete = true;
         if (!session.stopRequested()) {
             try (SamplesFile samples = folder.createSamples()) {
-                measured = FloorBench.run(rows, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, session);
+                measured.addAll(
+                        FloorBench.run(table, 0, o.counts(), o.cpu(), inDir, samples, loads, progress, session));
+                complete = complete(measured, o.counts().runs());
+                // Each group of the paired rounds on its own, so that its rounds run back to back (after a
+                // stop, each returns its rows with no run at once).
+                int rowBase = table.size();
+                for (List<FloorRow> group : PairedRoundTrips.groups(rows)) {
+                    List<FloorBench.Measured> m =
+                            FloorBench.run(group, rowBase, paired, o.cpu(), inDir, samples, loads, progress, session);
+                    complete &= complete(m, paired.runs());
+                    measured.addAll(m);
+                    rowBase += group.size();
+                }
             }
         }
         // A signal that came after the last run stopped nothing: the run is complete.
-        Optional<Interruption.Cause> cause =
-                measured.isEmpty() || !complete(measured, o.counts().runs()) ? session.stopCause() : Optional.empty();
+        Optional<Interruption.Cause> cause = measured.isEmpty() || !complete ? session.stopCause() : Optional.empty();
         if (cause.isPresent()
                 && measured.stream()
                         .allMatch(m -> m.runs().isEmpty() && m.baseline().isEmpty())) {
@@ -366,8 +383,11 @@ public final class FloorCost {
             Instant started,
             Optional<Interruption.Cause> cause) {
         List<FloorCostRow> measuredRows = new ArrayList<>();
+        int pairedRuns = PairedRoundTrips.counts(o.counts()).runs();
         for (FloorBench.Measured m : measured) {
-            measuredRows.add(FloorSummary.of(m, o.counts().runs(), cause.isPresent()));
+            int runs =
+                    PairedRoundTrips.isPaired(m.row()) ? pairedRuns : o.counts().runs();
+            measuredRows.add(FloorSummary.of(m, runs, cause.isPresent()));
         }
         List<FloorCostRow> summary = FloorCostRatios.addRatios(measuredRows);
         return ReproductionResult.of(

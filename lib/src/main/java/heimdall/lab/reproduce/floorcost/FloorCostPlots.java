@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** floor-cost's plots: the call rows' ({@link CallPlots}) and, per answer, the brokered rows' ECDFs and
  * faster round trips. Its kind's plots facet ({@link FloorCostRun#plots}). */
@@ -29,6 +31,10 @@ public final class FloorCostPlots {
      */
     public static Map<String, Chart<?, ?>> of(Results r) {
         Map<String, Chart<?, ?>> charts = CallPlots.callPlots(r);
+        List<PairedRoundTrips.Paired> pairs = PairedRoundTrips.pairs(rows(r));
+        if (pairs.stream().anyMatch(p -> p.ratio() != null)) {
+            charts.put("paired-round-trips.png", pairedRoundTrips(pairs));
+        }
         if (r.hasCallSamples()) {
             for (String answer : answers(r)) {
                 charts.put("broker-cdf-" + Charts.slug(answer) + ".png", brokerCdf(r, answer));
@@ -40,11 +46,71 @@ public final class FloorCostPlots {
         return charts;
     }
 
+    /** The folder's rows as floor-cost rows (a row of another kind: none). */
+    private static List<FloorCostRow> rows(Results r) {
+        List<FloorCostRow> out = new ArrayList<>();
+        for (int i = 0; i < r.resultRows().size(); i++) {
+            FloorCostRow f = CallPlots.floorCost(r, i);
+            if (f == null) {
+                return List.of();
+            }
+            out.add(f);
+        }
+        return out;
+    }
+
+    /**
+     * The paired round trips ({@link PairedRoundTrips}): a column per supervisor, placement and wake-up, a dot per
+     * round (its supervisor's round trip over the loop's, in that round), the median of the rounds as a black
+     * diamond and the goal as a red bar.
+     */
+    public static CategoryChart pairedRoundTrips(List<PairedRoundTrips.Paired> pairs) {
+        List<PairedRoundTrips.Paired> shown =
+                pairs.stream().filter(p -> p.ratio() != null).toList();
+        List<String> columns = shown.stream()
+                .map(p -> p.row().supervisor() + " · " + p.row().placement()
+                        + (Boolean.TRUE.equals(p.row().syncWakeup()) ? " · sync" : ""))
+                .toList();
+        int rounds = shown.stream().mapToInt(p -> p.perRound().length).max().orElse(0);
+        String title = "Paired round trips: supervisor over the kernel's notify loop, per round";
+        CategoryChart c = Charts.rowScatter(
+                title + (rounds > Plots.MAX_RUN_LEGEND ? " (" + rounds + " rounds, a colour each)" : ""),
+                "round trip / loop's, same round",
+                shown.size());
+        for (int k = 0; k < rounds; k++) {
+            List<Double> y = new ArrayList<>();
+            for (PairedRoundTrips.Paired p : shown) {
+                y.add(k < p.perRound().length ? p.perRound()[k] : null);
+            }
+            var s = c.addSeries("round " + (k + 1), columns, y);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(Charts.PALETTE[k % Charts.PALETTE.length]);
+            s.setShowInLegend(rounds <= Plots.MAX_RUN_LEGEND);
+        }
+        var median = c.addSeries(
+                "median of the rounds",
+                columns,
+                shown.stream().map(p -> p.ratio().estimate()).toList());
+        median.setMarker(SeriesMarkers.DIAMOND);
+        median.setMarkerColor(Color.BLACK);
+        var goal = c.addSeries(
+                "goal",
+                columns,
+                shown.stream().map(PairedRoundTrips.Paired::goal).toList());
+        goal.setMarker(SeriesMarkers.RECTANGLE);
+        goal.setMarkerColor(Color.RED);
+        c.setXAxisTitle("supervisor · placement · synchronous wake-up");
+        c.getStyler().setYAxisDecimalPattern("0.00");
+        return c;
+    }
+
     /** The answers of the brokered rows, in row order. */
     public static List<String> answers(Results r) {
         Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
-            if (CallPlots.brokered(r, i) && CallPlots.floorCost(r, i).answer() != null) {
+            if (CallPlots.brokered(r, i)
+                    && !CallPlots.paired(r, i)
+                    && CallPlots.floorCost(r, i).answer() != null) {
                 out.add(CallPlots.floorCost(r, i).answer());
             }
         }
@@ -64,6 +130,7 @@ public final class FloorCostPlots {
         List<Integer> rows = new ArrayList<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
             if (CallPlots.brokered(r, i)
+                    && !CallPlots.paired(r, i)
                     && CallPlots.defaultPlacement(r, i)
                     && (answer == null
                             || answer.equals(CallPlots.floorCost(r, i).answer()))) {
@@ -140,6 +207,7 @@ public final class FloorCostPlots {
         Set<Object> floors = new LinkedHashSet<>();
         for (int i = 0; i < r.resultRows().size(); i++) {
             if (CallPlots.brokered(r, i)
+                    && !CallPlots.paired(r, i)
                     && !CallPlots.defaultPlacement(r, i)
                     && answer.equals(CallPlots.floorCost(r, i).answer())) {
                 floors.add(CallPlots.floorCost(r, i).what());
@@ -159,6 +227,7 @@ public final class FloorCostPlots {
         for (int i = 0; i < r.resultRows().size(); i++) {
             if (!rows.isEmpty()
                     && CallPlots.reference(r, i)
+                    && !CallPlots.paired(r, i)
                     && placements.contains(CallPlots.floorCost(r, i).placement())) {
                 rows.add(i);
             }

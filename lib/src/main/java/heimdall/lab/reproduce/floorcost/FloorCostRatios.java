@@ -68,8 +68,8 @@ final class FloorCostRatios {
         for (FloorCostRow r : summary) {
             Ratios x = new Ratios();
             ratios.add(x);
-            if (r.supervisor() == null || r.medianNs() == null) {
-                continue;
+            if (r.supervisor() == null || r.medianNs() == null || r.paired()) {
+                continue; // the paired rounds have their own figure: a ratio per round (PairedRoundTrips)
             }
             long median = r.medianNs();
             if (r.supervisor().equals("java")) {
@@ -122,7 +122,7 @@ final class FloorCostRatios {
             FloorCostRow r = summary.get(i);
             Ratios x = ratios.get(i);
             x.loop = loops.get(i);
-            if (NotifyLoopFloor.isLoop(r)) {
+            if (NotifyLoopFloor.isLoop(r) || r.paired()) {
                 continue; // the loop is its own floor: against it, the brokered rows (Against)
             }
             if (r.isReference()) {

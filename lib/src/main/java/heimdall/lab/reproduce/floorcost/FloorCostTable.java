@@ -161,6 +161,7 @@ final class FloorCostTable {
         }
         md.append(floorSection(summary));
         md.append(NotifyLoopFloor.section(summary));
+        md.append(PairedRoundTrips.section(summary));
         md.append("\n`added` is a row's median minus the median of the same call with no filter, both measured in this "
                 + "run; "
                 + "`spread` is (max − min) / median of the per-run medians, flagged noisy over 25%. "

@@ -60,17 +60,26 @@ final class NotifyLoopFloor {
         List<FloorRow> rows = new ArrayList<>();
         for (Call call : List.of(Call.GETTID, openat)) {
             Floor floor = floor(call);
-            for (boolean sync : List.of(false, true)) {
-                for (FloorRow.Brokering b : List.of(
-                        brokering(FloorCost.OWN_CPU, o.supervisorCpu(), sync, 0),
-                        brokering(FloorCost.CHILDS_CPU, o.cpu(), sync, 0),
-                        brokering(FloorCost.UNPINNED, -1, sync, allowed),
-                        brokering(FloorCost.SHARED_SET, -1, sync, shared))) {
-                    rows.add(new FloorRow(floor.name(), floor, call, b, null));
-                }
+            for (FloorRow.Brokering b : placements(o, allowed, shared)) {
+                rows.add(new FloorRow(floor.name(), floor, call, b, null));
             }
         }
         return rows;
+    }
+
+    /**
+     * The loop's placements, as the brokered rows': own CPU, child's CPU, unpinned on {@code allowed}, the shared
+     * set {@code shared}; the synchronous wake-up off, then on.
+     */
+    static List<FloorRow.Brokering> placements(FloorCost.Options o, long allowed, long shared) {
+        List<FloorRow.Brokering> out = new ArrayList<>();
+        for (boolean sync : List.of(false, true)) {
+            out.add(brokering(FloorCost.OWN_CPU, o.supervisorCpu(), sync, 0));
+            out.add(brokering(FloorCost.CHILDS_CPU, o.cpu(), sync, 0));
+            out.add(brokering(FloorCost.UNPINNED, -1, sync, allowed));
+            out.add(brokering(FloorCost.SHARED_SET, -1, sync, shared));
+        }
+        return out;
     }
 
     /** The placement and wake-up; supervisor and answer name what the loop does (native code, CONTINUE). */
@@ -78,9 +87,14 @@ final class NotifyLoopFloor {
         return new FloorRow.Brokering(Supervisor.Kind.NATIVE, Answer.CONTINUE, placement, cpu, sync, set);
     }
 
-    /** Whether {@code r} is a row of the loop. */
+    /** Whether {@code r} is a row of the loop (the main table's or the paired rounds'). */
     static boolean isLoop(FloorCostRow r) {
         return FloorSummary.NOTIFY_LOOP.equals(r.reference());
+    }
+
+    /** Whether {@code r} is a row of the loop in the main table (not one of {@link PairedRoundTrips}'). */
+    static boolean isMainLoop(FloorCostRow r) {
+        return isLoop(r) && !PairedRoundTrips.isPaired(r);
     }
 
     /**
@@ -109,8 +123,11 @@ final class NotifyLoopFloor {
      * the loop trapped the rows' own call, the {@code gettid} loop; null when there is none.
      */
     private static FloorCostRow loopOf(List<FloorCostRow> summary, FloorCostRow r) {
+        // A paired supervisor row's loop is the paired loop; every other row's, the main table's.
+        boolean paired = PairedRoundTrips.isPaired(r);
         List<FloorCostRow> placed = summary.stream()
                 .filter(l -> isLoop(l)
+                        && PairedRoundTrips.isPaired(l) == paired
                         && Objects.equals(l.placement(), r.placement())
                         && Boolean.TRUE.equals(l.syncWakeup()) == Boolean.TRUE.equals(r.syncWakeup())
                         && l.addedNs() != null)
@@ -134,8 +151,9 @@ final class NotifyLoopFloor {
      * of why.
      */
     static String section(List<FloorCostRow> summary) {
-        List<FloorCostRow> loops =
-                summary.stream().filter(r -> isLoop(r) && r.addedNs() != null).toList();
+        List<FloorCostRow> loops = summary.stream()
+                .filter(r -> isMainLoop(r) && r.addedNs() != null)
+                .toList();
         if (loops.isEmpty()) {
             return "";
         }
@@ -188,7 +206,7 @@ final class NotifyLoopFloor {
         List<String> below = new ArrayList<>();
         for (FloorCostRow r : summary) {
             Double x = r.ratios().roundTripVsLoopFloor();
-            if (x == null || !"continue".equals(r.answer())) {
+            if (x == null || !"continue".equals(r.answer()) || PairedRoundTrips.isPaired(r)) {
                 continue;
             }
             FloorCostRow loop = loopOf(summary, r);
@@ -230,6 +248,10 @@ final class NotifyLoopFloor {
         if (!below.isEmpty()) {
             md.append("\nBelow the loop, and what this run measured of why:\n\n");
             below.forEach(b -> md.append(b).append('\n'));
+        }
+        if (summary.stream().anyMatch(FloorCostRow::paired)) {
+            md.append("\nThese rows differ from the loop in their filter too and are far apart in time: the goals are "
+                    + "judged on the same filter, round by round, in \"Paired round trips\" below.\n");
         }
         md.append("\nThe loop and the native supervisor's fixed answers both wait blocked in the receive, so a "
                 + "call wakes each the same way; the Java supervisor waits in `poll()` and then receives (one call "

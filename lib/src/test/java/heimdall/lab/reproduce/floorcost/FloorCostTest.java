@@ -86,7 +86,10 @@ class FloorCostTest {
                         .collect(java.util.stream.Collectors.toSet()));
         // the kernel's notify loop: a trapped gettid (the kernel benchmark's call) and the brokered rows' own
         // openat, in every placement, the synchronous wake-up off and on
-        List<FloorRow> loops = rows.stream().filter(FloorRow::notifyLoop).toList();
+        // (the paired rounds' loops are PairedRoundTripsTest's)
+        List<FloorRow> loops = rows.stream()
+                .filter(r -> r.notifyLoop() && !PairedRoundTrips.isPaired(r))
+                .toList();
         assertEquals(16, loops.size());
         Call rowsOpenat = rows.stream()
                 .filter(r -> r.brokered() && !r.reference())
@@ -493,9 +496,14 @@ class FloorCostTest {
                     "published")) {
                 assertTrue(r.containsKey(field), field + " in " + r.get("what"));
             }
-            assertEquals(2, ((List<?>) r.get("run_medians_ns")).size());
+            // the paired rounds: three times the runs, shorter ones (PairedRoundTrips.counts)
+            int runs = r.get("what").toString().startsWith(FloorCostRow.PAIRED) ? 6 : 2;
+            assertEquals(
+                    runs,
+                    ((List<?>) r.get("run_medians_ns")).size(),
+                    r.get("what").toString());
             assertEquals("ok", r.get("status"));
-            assertEquals(2, r.get("runs_completed"));
+            assertEquals(runs, r.get("runs_completed"));
             assertEquals(Boolean.FALSE, r.get("interrupted"));
         }
         Map<String, Object> brokered = summary.get(10);
@@ -514,19 +522,19 @@ class FloorCostTest {
                 "every call floor measured");
         assertTrue(
                 summary.stream()
-                        .filter(r -> "openat".equals(r.get("call")) && r.containsKey("supervisor"))
+                        .filter(r -> "openat".equals(r.get("call")) && r.containsKey("supervisor") && !paired(r))
                         .allMatch(r -> r.get("round_trip_vs_call_floor") instanceof Double),
                 "every brokered openat against its call floor");
         assertTrue(
                 summary.stream()
-                        .filter(r -> r.containsKey("supervisor"))
+                        .filter(r -> r.containsKey("supervisor") && !paired(r))
                         .allMatch(r -> r.get("round_trip_vs_floor") instanceof Double),
                 "every brokered row against its placement's floor");
         // the kernel's notify loop: measured in every placement, timed both ways, each round trip a ratio to it
         List<Map<String, Object>> loops = summary.stream()
                 .filter(r -> "kernel notify loop".equals(r.get("reference")))
                 .toList();
-        assertEquals(16, loops.size());
+        assertEquals(16 + 8, loops.size(), "16 in the table, 8 in the paired rounds");
         assertEquals(
                 java.util.Set.of("gettid", "openat"),
                 loops.stream().map(l -> l.get("call")).collect(java.util.stream.Collectors.toSet()));
@@ -553,6 +561,18 @@ class FloorCostTest {
         assertTrue(table.contains("Fastest against the call floor (same method): "), table);
         assertTrue(table.contains("Round trips against the kernel's notify loop"), table);
         assertTrue(table.contains("`gettid` (kernel notify loop, on child's CPU, sync wake-up)"), table);
+        // the paired rounds: each supervisor in each placement and wake-up over the loop, round by round
+        assertTrue(table.contains("Paired round trips: the loop and each supervisor on ONE filter"), table);
+        List<FloorCostRow> rows = SummaryJson.read(out).rows(FloorCostRow.class);
+        List<PairedRoundTrips.Paired> pairs = PairedRoundTrips.pairs(rows);
+        assertEquals(16, pairs.size(), "2 supervisors × 4 placements × wake-up off and on");
+        for (PairedRoundTrips.Paired p : pairs) {
+            assertNotNull(p.loop(), "the loop of its group: " + p.row().label());
+            assertEquals(6, p.perRound().length, "a ratio per round: " + p.row().label());
+            assertTrue(p.ratio().estimate() > 0, p.row().label());
+            assertTrue(
+                    table.contains("| " + p.row().supervisor() + " | " + p.row().placement() + " | "), table);
+        }
         // plots/: one distribution per floor group, run medians per section, the broker CDFs.
         List<String> plots;
         try (var files = Files.list(out.resolve("plots"))) {
@@ -568,13 +588,19 @@ class FloorCostTest {
                 "broker-cdf-continue.png",
                 "broker-cdf-broker.png",
                 "broker-faster-continue.png",
-                "broker-faster-broker.png")) {
+                "broker-faster-broker.png",
+                "paired-round-trips.png")) {
             assertTrue(plots.contains(p), p + " in " + plots);
             assertTrue(Files.size(out.resolve("plots").resolve(p)) > 1000, p);
         }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Whether a summary.json row is one of the paired rounds' (their figure is a ratio per round, not these). */
+    private static boolean paired(Map<String, Object> r) {
+        return r.get("what").toString().startsWith(FloorCostRow.PAIRED);
+    }
 
     /** A floor-cost row with these fields (name, value, ...) over a plain row's identity ({@code x}, getpid, ok). */
     private static FloorCostRow fc(Object... fields) {
