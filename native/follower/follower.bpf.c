@@ -87,9 +87,10 @@ struct hf_stats stats = {};
 /*
  * The calls stepped, per CPU (summed by the loader): a followed call adds 1 to its CPU's count with a plain
  * add. A global count would need a locked add on one cache line for every followed call (a full barrier on
- * the syscall path: the counters part of issue 32's split by step). The plain add loses nothing: the kernel
- * runs a program at most once at a time on a CPU (a run that would nest is skipped by the program's per-CPU
- * recursion guard, prog->active, and never reaches it), and the value stays on its CPU.
+ * the syscall path, on a line every CPU running a followed thread would bounce: the counters part of issue
+ * 32's split by step). The plain add loses nothing: the program never runs twice at once on one CPU (both
+ * hooks sit on the system call's entry, which does not nest, and it runs with preemption off; since 6.2 the
+ * program's per-CPU recursion guard, prog->active, would skip a nested run anyway).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
