@@ -89,8 +89,9 @@ struct hf_stats stats = {};
  * add. A global count would need a locked add on one cache line for every followed call (a full barrier on
  * the syscall path, on a line every CPU running a followed thread would bounce: the counters part of issue
  * 32's split by step). The plain add loses nothing: the program never runs twice at once on one CPU (both
- * hooks sit on the system call's entry, which does not nest, and it runs with preemption off; since 6.2 the
- * program's per-CPU recursion guard, prog->active, would skip a nested run anyway).
+ * hooks sit on the system call's entry, which does not nest; the tracepoint runs it with preemption off, and a
+ * run that would nest is skipped by the program's per-CPU recursion guard, prog->active: on fentry since 5.12,
+ * on raw tracepoints since 6.2), and it keeps its CPU while it runs (migration off).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
