@@ -87,8 +87,10 @@ class CommittedResultsRedrawTest {
                 without.add(name);
                 continue;
             }
+            // A fixed quantile grid per row and variant: about 3.5 kB a row; floor-cost with its paired rounds has
+            // 94 rows (330 kB), and no kind more.
             assertTrue(
-                    Files.size(dir.resolve(Distributions.FILE)) < 300_000,
+                    Files.size(dir.resolve(Distributions.FILE)) < 400_000,
                     name + ": distributions.json is small enough for git");
             Results r = Results.load(DistributionsTest.withoutSamples(dir, tmp.resolve(name)));
             assertTrue(r.distilledOnly(), name);

@@ -72,9 +72,10 @@ public final class FloorCostPlots {
                         + (Boolean.TRUE.equals(p.row().syncWakeup()) ? " · sync" : ""))
                 .toList();
         int rounds = shown.stream().mapToInt(p -> p.perRound().length).max().orElse(0);
-        String title = "Paired round trips: supervisor over the kernel's notify loop, per round";
+        // XChart never wraps a title: it stays within the image's width (PlotRulesTest measures it)
+        String title = "Round trip over the notify loop's, same round (ratio)";
         CategoryChart c = Charts.rowScatter(
-                title + (rounds > Plots.MAX_RUN_LEGEND ? " (" + rounds + " rounds, a colour each)" : ""),
+                title + (rounds > Plots.MAX_RUN_LEGEND ? ": " + rounds + " rounds, a colour each" : ""),
                 "round trip / loop's, same round",
                 shown.size());
         for (int k = 0; k < rounds; k++) {
