@@ -308,18 +308,29 @@ public final class FloorCost {
         List<FloorRow> rows = rows(o, inDir);
         Host host = Host.capture();
         Host.LoadSampler loads = new Host.LoadSampler();
+        long pairedRows = rows.stream().filter(PairedRoundTrips::isPaired).count();
+        FloorBench.Counts pairedCounts = PairedRoundTrips.counts(o.counts());
         progress.accept(String.format(
                 Locale.ROOT,
                 "floor-cost: %d rows, %d runs each, %,d + %,d calls (brokered %,d + %,d); child on CPU %d, "
-                        + "supervisor on CPU %d",
-                rows.size(),
+                        + "supervisor on CPU %d%s",
+                rows.size() - pairedRows,
                 o.counts().runs(),
                 o.counts().warmup(),
                 o.counts().count(),
                 o.counts().brokerWarmup(),
                 o.counts().brokerCount(),
                 o.cpu(),
-                o.supervisorCpu()));
+                o.supervisorCpu(),
+                pairedRows == 0
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; then %d paired rows, %d rounds of %,d + %,d calls",
+                                pairedRows,
+                                pairedCounts.runs(),
+                                pairedCounts.brokerWarmup(),
+                                pairedCounts.brokerCount())));
         Instant started = Instant.now();
         long[] timer;
         try {
@@ -333,7 +344,6 @@ public final class FloorCost {
         List<FloorBench.Measured> measured = new ArrayList<>();
         List<FloorRow> table =
                 rows.stream().filter(r -> !PairedRoundTrips.isPaired(r)).toList();
-        FloorBench.Counts paired = PairedRoundTrips.counts(o.counts());
         boolean complete = true;
         if (!session.stopRequested()) {
             try (SamplesFile samples = folder.createSamples()) {
@@ -344,9 +354,9 @@ public final class FloorCost {
                 // stop, each returns its rows with no run at once).
                 int rowBase = table.size();
                 for (List<FloorRow> group : PairedRoundTrips.groups(rows)) {
-                    List<FloorBench.Measured> m =
-                            FloorBench.run(group, rowBase, paired, o.cpu(), inDir, samples, loads, progress, session);
-                    complete &= complete(m, paired.runs());
+                    List<FloorBench.Measured> m = FloorBench.run(
+                            group, rowBase, pairedCounts, o.cpu(), inDir, samples, loads, progress, session);
+                    complete &= complete(m, pairedCounts.runs());
                     measured.addAll(m);
                     rowBase += group.size();
                 }
